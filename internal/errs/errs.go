@@ -1,0 +1,152 @@
+// Package errs defines Cairn's one error type. Every failure that reaches a user
+// carries a Kind with a stable wire code, a number and a CLI exit status; adapters
+// map errors in exactly one place each. Kinds are append-only: never renumber.
+package errs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kind classifies an error. The zero value is Internal.
+type Kind int
+
+// Kinds, append-only. The wire code, number and exit status live in kindInfo.
+const (
+	Internal Kind = iota
+	InvalidArgument
+	NotFound
+	SymbolDeleted
+	Ambiguous
+	IndexUnavailable
+	Timeout
+	Cancelled
+	Precondition
+	Conflict
+	OutsideRepo
+	Refused
+	InvalidRegex
+	FileNotFound
+	Usage
+)
+
+type info struct {
+	code string
+	num  int
+	exit int
+	// retryable errors may succeed if the same call is made again later.
+	retryable bool
+}
+
+var kindInfo = map[Kind]info{
+	Internal:         {"INTERNAL", 1001, 1, false},
+	InvalidArgument:  {"INVALID_ARGUMENT", 2001, 2, false},
+	InvalidRegex:     {"INVALID_REGEX", 2002, 2, false},
+	Usage:            {"USAGE", 2003, 2, false},
+	NotFound:         {"NOT_FOUND", 3001, 3, false},
+	SymbolDeleted:    {"SYMBOL_DELETED", 3002, 3, false},
+	FileNotFound:     {"FILE_NOT_FOUND", 3003, 3, false},
+	Ambiguous:        {"AMBIGUOUS_SYMBOL", 4001, 4, false},
+	IndexUnavailable: {"INDEX_UNAVAILABLE", 5001, 5, true},
+	Timeout:          {"TIMEOUT", 6001, 6, true},
+	Cancelled:        {"CANCELLED", 6002, 6, true},
+	Precondition:     {"PRECONDITION_FAILED", 7001, 7, false},
+	Conflict:         {"CONFLICT", 7002, 7, true},
+	OutsideRepo:      {"PATH_OUTSIDE_REPO", 8001, 8, false},
+	Refused:          {"PATH_REFUSED", 8002, 8, false},
+}
+
+// Code is the stable wire code of the kind, e.g. "NOT_FOUND".
+func (k Kind) Code() string { return kindInfo[k].code }
+
+// Num is the stable numeric code of the kind, e.g. 3001.
+func (k Kind) Num() int { return kindInfo[k].num }
+
+// ExitCode is the CLI exit status for the kind (DESIGN §6a).
+func (k Kind) ExitCode() int { return kindInfo[k].exit }
+
+// Retryable says whether the same call may succeed later.
+func (k Kind) Retryable() bool { return kindInfo[k].retryable }
+
+func (k Kind) String() string { return k.Code() }
+
+// Error is the error type of Cairn.
+type Error struct {
+	Op         string         // the operation, e.g. "symbol_get"
+	Kind       Kind           // the class of error
+	Path       string         // the path involved, if any
+	Msg        string         // a message for the user
+	Err        error          // the underlying error, if any
+	Details    map[string]any // structured details for agents
+	Fixes      []string       // commands that may fix it
+	Candidates []any          // candidates for an ambiguous name
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message())
+	return b.String()
+}
+
+// Message is the user-facing message without the operation prefix.
+func (e *Error) Message() string {
+	switch {
+	case e.Msg != "" && e.Err != nil:
+		return e.Msg + ": " + e.Err.Error()
+	case e.Msg != "":
+		return e.Msg
+	case e.Err != nil:
+		return e.Err.Error()
+	case e.Path != "":
+		return e.Kind.Code() + ": " + e.Path
+	}
+	return strings.ToLower(strings.ReplaceAll(e.Kind.Code(), "_", " "))
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// E builds an error of a kind with a formatted message.
+func E(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap attaches a kind and message to an underlying error.
+func Wrap(kind Kind, err error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Err: err, Msg: fmt.Sprintf(format, args...)}
+}
+
+// KindOf finds the Kind of err: the first *Error in its chain, context errors
+// as Timeout/Cancelled, anything else Internal.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return Timeout
+	case errors.Is(err, context.Canceled):
+		return Cancelled
+	}
+	return Internal
+}
+
+// As returns err as an *Error, converting foreign errors by their kind.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Kind: KindOf(err), Err: err}
+}
+
+// Is reports whether err is of the given kind.
+func Is(err error, kind Kind) bool {
+	return err != nil && KindOf(err) == kind
+}

@@ -1,0 +1,140 @@
+// Package gitx is the only code that runs git. Every invocation sets
+// GIT_OPTIONAL_LOCKS=0 so Cairn never rewrites .git/index behind the user's back,
+// and parses machine formats (-z, porcelain) into Go values.
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNoGit means git is not installed.
+var ErrNoGit = errors.New("git is not installed")
+
+// Run runs git in dir and returns its stdout.
+func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, ErrNoGit
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+// Available reports whether git can be run.
+func Available() bool {
+	_, err := exec.LookPath("git")
+	return err == nil
+}
+
+// TopLevel returns the worktree root containing dir, or "" when dir is not in a git worktree.
+func TopLevel(ctx context.Context, dir string) string {
+	out, err := Run(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// CommonDir returns the absolute git common dir of the worktree (shared by all worktrees).
+func CommonDir(ctx context.Context, root string) (string, error) {
+	out, err := Run(ctx, root, "rev-parse", "--git-common-dir")
+	if err != nil {
+		return "", err
+	}
+	d := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(root, d)
+	}
+	return filepath.Clean(d), nil
+}
+
+// GitDir returns the absolute git dir of this worktree (holds HEAD and index).
+func GitDir(ctx context.Context, root string) (string, error) {
+	out, err := Run(ctx, root, "rev-parse", "--git-dir")
+	if err != nil {
+		return "", err
+	}
+	d := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(root, d)
+	}
+	return filepath.Clean(d), nil
+}
+
+// Head returns the commit HEAD points to and the branch name ("" when detached
+// or when there are no commits yet).
+func Head(ctx context.Context, root string) (commit, branch string) {
+	if out, err := Run(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
+		commit = strings.TrimSpace(string(out))
+	}
+	if out, err := Run(ctx, root, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+		branch = strings.TrimSpace(string(out))
+	}
+	return commit, branch
+}
+
+// ListFiles lists tracked files and untracked files that are not ignored, as
+// repo-relative slash paths, plus the tracked files missing from disk are
+// found by the caller's stat.
+func ListFiles(ctx context.Context, root string) ([]string, error) {
+	out, err := Run(ctx, root, "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+// TreeEntry is one blob of a commit's tree.
+type TreeEntry struct {
+	Mode string
+	OID  string
+	Path string
+}
+
+// LsTree lists the blobs of a commit's tree recursively.
+func LsTree(ctx context.Context, root, commit string) ([]TreeEntry, error) {
+	out, err := Run(ctx, root, "-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--full-tree", commit)
+	if err != nil {
+		return nil, err
+	}
+	var entries []TreeEntry
+	for _, line := range splitZ(out) {
+		meta, p, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) != 3 || f[1] != "blob" {
+			continue
+		}
+		entries = append(entries, TreeEntry{Mode: f[0], OID: f[2], Path: p})
+	}
+	return entries, nil
+}
+
+func splitZ(out []byte) []string {
+	var res []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			res = append(res, string(p))
+		}
+	}
+	return res
+}

@@ -1,0 +1,246 @@
+package index
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// FormatID renders a symbol identity as sym_<16 hex>.
+func FormatID(id int64) string { return fmt.Sprintf("sym_%016x", uint64(id)) }
+
+// ParseID reads sym_<16 hex>; ok is false for anything else.
+func ParseID(s string) (int64, bool) {
+	hex, found := strings.CutPrefix(s, "sym_")
+	if !found || len(hex) != 16 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// symbolID hashes what identifies a definition: its module, language, kind,
+// unit (Go package / file), lexical path and a disambiguator. Positions are not
+// part of it, so moving lines or reformatting keeps the id.
+func symbolID(module, language string, kind lang.DefKind, unitKey, defPath, disamb string) int64 {
+	h := xxh3.New()
+	for _, s := range []string{module, language, kind.String(), unitKey, defPath, disamb} {
+		h.WriteString(s)
+		h.Write([]byte{0})
+	}
+	id := int64(h.Sum64())
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+// versionID hashes a normalised signature.
+func versionID(sig string) int64 {
+	return int64(xxh3.HashString(lang.CollapseSpace(sig)) >> 1)
+}
+
+// unit says where a file's definitions live for naming and identity.
+type unit struct {
+	key    string // identity: Go import path, otherwise the module-relative file path
+	prefix string // canonical qualified-name prefix
+	sep    string // between prefix and the lexical path: "." or "#"
+}
+
+// world is what naming and linking know about the worktree's files.
+type world struct {
+	root     string
+	mods     map[string]*Module // by root dir
+	files    map[string]*fileInfo
+	initDirs map[string]bool // directories holding __init__.py
+	dirFiles map[string][]string
+	pyMods   map[string]string // dotted Python module -> repo path
+}
+
+type fileInfo struct {
+	id     int64
+	path   string
+	lang   string
+	pkg    string // Go package clause
+	blobID int64
+	status store.BlobStatus
+}
+
+func newWorld(root string, mods []Module, files []*fileInfo) *world {
+	w := &world{root: root, mods: map[string]*Module{}, files: map[string]*fileInfo{}, initDirs: map[string]bool{},
+		dirFiles: map[string][]string{}}
+	for i := range mods {
+		w.mods[mods[i].Root] = &mods[i]
+	}
+	for _, f := range files {
+		w.addFile(f)
+	}
+	return w
+}
+
+func (w *world) addFile(f *fileInfo) {
+	w.files[f.path] = f
+	dir := dirOf(f.path)
+	w.dirFiles[dir] = append(w.dirFiles[dir], f.path)
+	if path.Base(f.path) == "__init__.py" {
+		w.initDirs[dir] = true
+	}
+	w.pyMods = nil
+}
+
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// unitOf names the unit of a file.
+func (w *world) unitOf(f *fileInfo) unit {
+	p := f.path
+	m := moduleOf(w.mods, p)
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, m.Root), "/")
+	switch f.lang {
+	case "go":
+		ip := w.goImportPath(dirOf(p))
+		if strings.HasSuffix(f.pkg, "_test") { // an external test package shares the directory
+			ip += "_test"
+		}
+		return unit{key: ip, prefix: ip, sep: "."}
+	case "python":
+		return unit{key: rel, prefix: w.pyDotted(p), sep: "."}
+	}
+	return unit{key: rel, prefix: p, sep: "#"}
+}
+
+// goImportPath is the import path of the Go package in dir.
+func (w *world) goImportPath(dir string) string {
+	m := moduleOf(w.mods, path.Join(dir, "x.go"))
+	rel := strings.TrimPrefix(strings.TrimPrefix(dir, m.Root), "/")
+	if m.Kind != "go" {
+		if dir == "" {
+			return m.Name
+		}
+		return dir
+	}
+	if rel == "" {
+		return m.Name
+	}
+	return m.Name + "/" + rel
+}
+
+// pyDotted is the dotted module name of a Python file: the chain of enclosing
+// packages (directories with __init__.py) plus the file's stem. When the chain
+// reaches the repository root, the root directory's name leads.
+func (w *world) pyDotted(p string) string {
+	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	var parts []string
+	if stem != "__init__" {
+		parts = append(parts, stem)
+	}
+	dir := dirOf(p)
+	for w.initDirs[dir] {
+		if dir == "" {
+			parts = append(parts, pathBase(w.root))
+			break
+		}
+		parts = append(parts, path.Base(dir))
+		dir = dirOf(dir)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, ".")
+}
+
+func pathBase(root string) string {
+	root = strings.TrimRight(strings.ReplaceAll(root, "\\", "/"), "/")
+	if i := strings.LastIndexByte(root, '/'); i >= 0 {
+		return root[i+1:]
+	}
+	return root
+}
+
+// pyModules maps every dotted Python module to its file.
+func (w *world) pyModules() map[string]string {
+	if w.pyMods != nil {
+		return w.pyMods
+	}
+	w.pyMods = map[string]string{}
+	for p, f := range w.files {
+		if f.lang == "python" {
+			if d := w.pyDotted(p); d != "" {
+				if old, ok := w.pyMods[d]; !ok || p < old {
+					w.pyMods[d] = p
+				}
+			}
+		}
+	}
+	return w.pyMods
+}
+
+// qname composes a canonical qualified name.
+func (u unit) qname(defPath string) string {
+	if u.prefix == "" {
+		return defPath
+	}
+	return u.prefix + u.sep + defPath
+}
+
+// fileSymbols computes the symbol rows of one file. earlierDup reports whether a
+// file that sorts before this one in the same unit already defines the same
+// qualified name (Go build-tag variants), which makes this one need a disambiguator.
+func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname string) bool) []store.SymbolRow {
+	if facts == nil || len(facts.Defs) == 0 {
+		return nil
+	}
+	u := w.unitOf(f)
+	m := moduleOf(w.mods, f.path)
+	ids := make([]int64, len(facts.Defs))
+	rows := make([]store.SymbolRow, 0, len(facts.Defs))
+	for i, d := range facts.Defs {
+		disamb := ""
+		if d.Dup > 0 {
+			disamb = "#" + strconv.Itoa(int(d.Dup))
+		}
+		qn := u.qname(d.Path)
+		if earlierDup != nil && earlierDup(qn) {
+			disamb = path.Base(f.path) + disamb
+		}
+		ids[i] = symbolID(m.Name, f.lang, d.Kind, u.key, d.Path, disamb)
+		parent := int64(0)
+		if d.Parent >= 0 {
+			parent = ids[d.Parent]
+		}
+		rows = append(rows, store.SymbolRow{
+			ID: ids[i], FileID: f.id, DefIdx: i, Name: d.Name, QName: qn, Kind: uint8(d.Kind),
+			Visibility: uint8(d.Visibility), ModuleID: m.ID, Parent: parent, Version: versionID(d.Signature),
+		})
+	}
+	// Go methods belong to their receiver type when it is declared in this file;
+	// types declared elsewhere in the package are attached by the linker's world.
+	byPath := map[string]int64{}
+	for i, d := range facts.Defs {
+		if d.Parent < 0 && d.Receiver == "" && d.Dup == 0 {
+			byPath[d.Path] = ids[i]
+		}
+	}
+	for i, d := range facts.Defs {
+		if d.Receiver != "" {
+			if t, ok := byPath[d.Receiver]; ok {
+				rows[i].Parent = t
+			}
+		}
+	}
+	return rows
+}

@@ -1,0 +1,454 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Tier says how a reference was resolved (DESIGN §5), best first.
+type Tier uint8
+
+// Tiers. Precise comes from the semantic layer; the syntactic layer sets the rest.
+const (
+	TierPrecise Tier = iota
+	TierProven
+	TierStrong
+	TierAnchored
+	TierUnknown
+)
+
+var tierNames = [...]string{"precise", "proven", "strong", "anchored", "unknown"}
+
+func (t Tier) String() string {
+	if int(t) < len(tierNames) {
+		return tierNames[t]
+	}
+	return "unknown"
+}
+
+// ParseTier reads a tier name.
+func ParseTier(s string) (Tier, bool) {
+	for i, n := range tierNames {
+		if n == s {
+			return Tier(i), true
+		}
+	}
+	return 0, false
+}
+
+// Link is one resolved reference of a file.
+type Link struct {
+	Ref    int   // index into the file's Facts.Refs
+	Tier   Tier  // proven or strong
+	Target int64 // symbol id
+}
+
+// EncodeLinks packs a file's links (sorted by Ref).
+func EncodeLinks(links []Link) []byte {
+	buf := binary.AppendUvarint(nil, uint64(len(links)))
+	prev := 0
+	for _, l := range links {
+		buf = binary.AppendUvarint(buf, uint64(l.Ref-prev))
+		prev = l.Ref
+		buf = append(buf, byte(l.Tier))
+		buf = binary.AppendUvarint(buf, uint64(l.Target))
+	}
+	return buf
+}
+
+// DecodeLinks unpacks EncodeLinks output.
+func DecodeLinks(b []byte) ([]Link, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, errors.New("index: corrupt links")
+	}
+	b = b[k:]
+	out := make([]Link, 0, n)
+	prev := 0
+	for i := uint64(0); i < n; i++ {
+		d, k := binary.Uvarint(b)
+		if k <= 0 || len(b) < k+1 {
+			return nil, errors.New("index: corrupt links")
+		}
+		prev += int(d)
+		tier := Tier(b[k])
+		b = b[k+1:]
+		t, k2 := binary.Uvarint(b)
+		if k2 <= 0 {
+			return nil, errors.New("index: corrupt links")
+		}
+		b = b[k2:]
+		out = append(out, Link{Ref: prev, Tier: tier, Target: int64(t)})
+	}
+	return out, nil
+}
+
+// linker resolves references across files for one reconcile batch.
+type linker struct {
+	ctx context.Context
+	db  *store.DB
+	w   *world
+	// symbols computed in this batch (not yet visible to other connections), by file id
+	batch   map[int64][]store.SymbolRow
+	deleted map[int64]bool
+	// caches
+	unitTop map[string]map[string]int64 // Go unit key -> top-level name -> symbol id
+	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
+}
+
+func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
+	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
+		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{}}
+}
+
+// symbolsOf returns a file's symbols as of this batch.
+func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
+	var out []store.SymbolRow
+	var fromDB []int64
+	for _, id := range fileIDs {
+		if rows, ok := l.batch[id]; ok {
+			out = append(out, rows...)
+		} else if !l.deleted[id] {
+			fromDB = append(fromDB, id)
+		}
+	}
+	if len(fromDB) > 0 {
+		rows, err := l.db.SymbolsOfFiles(l.ctx, fromDB)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// topLevel indexes the top-level, non-method symbols of some files by name.
+func (l *linker) topLevel(files []string) map[string]int64 {
+	var ids []int64
+	for _, p := range files {
+		if f := l.w.files[p]; f != nil {
+			ids = append(ids, f.id)
+		}
+	}
+	rows, err := l.symbolsOf(ids)
+	out := map[string]int64{}
+	if err != nil {
+		return out
+	}
+	for _, r := range rows {
+		if r.Parent == 0 && lang.DefKind(r.Kind) != lang.KindMethod {
+			if _, ok := out[r.Name]; !ok {
+				out[r.Name] = r.ID
+			}
+		}
+	}
+	return out
+}
+
+// goUnitTop is the top-level namespace of the Go package (unit) a file belongs to.
+func (l *linker) goUnitTop(dir string, testPkg bool) map[string]int64 {
+	key := dir
+	if testPkg {
+		key += "\x00test"
+	}
+	if m, ok := l.unitTop[key]; ok {
+		return m
+	}
+	var files []string
+	for _, p := range l.w.dirFiles[dir] {
+		f := l.w.files[p]
+		if f == nil || f.lang != "go" || strings.HasSuffix(f.pkg, "_test") != testPkg {
+			continue
+		}
+		files = append(files, p)
+	}
+	m := l.topLevel(files)
+	l.unitTop[key] = m
+	return m
+}
+
+func (l *linker) fileTopLevel(p string) map[string]int64 {
+	if m, ok := l.fileTop[p]; ok {
+		return m
+	}
+	m := l.topLevel([]string{p})
+	l.fileTop[p] = m
+	return m
+}
+
+// importTarget is what an import statement points at inside the repository.
+type importTarget struct {
+	goDir string // a Go package directory
+	file  string // a module file (JS/TS/Python)
+}
+
+func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool) {
+	switch f.lang {
+	case "go":
+		return l.resolveGo(im.Source)
+	case "python":
+		return l.resolvePython(f, im)
+	case "typescript", "tsx", "javascript":
+		if strings.HasPrefix(im.Source, ".") {
+			if p, ok := l.resolveJSPath(path.Join(dirOf(f.path), im.Source)); ok {
+				return importTarget{file: p}, true
+			}
+		}
+	}
+	return importTarget{}, false
+}
+
+func (l *linker) resolveGo(importPath string) (importTarget, bool) {
+	var best *Module
+	for _, m := range l.w.mods {
+		if m.Kind != "go" {
+			continue
+		}
+		if importPath == m.Name || strings.HasPrefix(importPath, m.Name+"/") {
+			if best == nil || len(m.Name) > len(best.Name) {
+				best = m
+			}
+		}
+	}
+	if best == nil {
+		return importTarget{}, false
+	}
+	dir := path.Join(best.Root, strings.TrimPrefix(strings.TrimPrefix(importPath, best.Name), "/"))
+	if dir == "." {
+		dir = ""
+	}
+	for _, p := range l.w.dirFiles[dir] {
+		if strings.HasSuffix(p, ".go") {
+			return importTarget{goDir: dir}, true
+		}
+	}
+	return importTarget{}, false
+}
+
+var jsExtensions = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+func (l *linker) resolveJSPath(p string) (string, bool) {
+	if p == "." {
+		p = ""
+	}
+	if f, ok := l.w.files[p]; ok && f.lang != "" {
+		return p, true
+	}
+	stem := p
+	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs"} { // TS sources imported with their output extension
+		if s, ok := strings.CutSuffix(p, ext); ok {
+			stem = s
+			break
+		}
+	}
+	for _, ext := range jsExtensions {
+		if _, ok := l.w.files[stem+ext]; ok {
+			return stem + ext, true
+		}
+	}
+	for _, ext := range jsExtensions {
+		if _, ok := l.w.files[path.Join(p, "index"+ext)]; ok {
+			return path.Join(p, "index"+ext), true
+		}
+	}
+	return "", false
+}
+
+func (l *linker) resolvePython(f *fileInfo, im lang.Import) (importTarget, bool) {
+	src := im.Source
+	if strings.HasPrefix(src, ".") {
+		level := len(src) - len(strings.TrimLeft(src, "."))
+		dir := dirOf(f.path)
+		for i := 1; i < level; i++ {
+			if dir == "" {
+				return importTarget{}, false
+			}
+			dir = dirOf(dir)
+		}
+		rest := strings.ReplaceAll(strings.TrimLeft(src, "."), ".", "/")
+		base := path.Join(dir, rest)
+		if base == "." {
+			base = ""
+		}
+		if p, ok := l.pyFile(base); ok {
+			return importTarget{file: p}, true
+		}
+		return importTarget{}, false
+	}
+	if p, ok := l.w.pyModules()[src]; ok {
+		return importTarget{file: p}, true
+	}
+	return importTarget{}, false
+}
+
+// pyFile finds the module file for a slash path: base.py or base/__init__.py.
+func (l *linker) pyFile(base string) (string, bool) {
+	for _, c := range []string{base + ".py", path.Join(base, "__init__.py")} {
+		if _, ok := l.w.files[c]; ok {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// pySubmodule resolves `from pkg import mod` where mod is a module, not a name.
+func (l *linker) pySubmodule(t importTarget, name string) (string, bool) {
+	if !strings.HasSuffix(t.file, "__init__.py") {
+		return "", false
+	}
+	return l.pyFile(path.Join(dirOf(t.file), name))
+}
+
+// goLocalName is the name a Go import binds: the alias, the package clause of a
+// package in the repository, or the last path element.
+func (l *linker) goLocalName(im lang.Import, t importTarget, ok bool) string {
+	if im.Alias != "" {
+		return im.Alias
+	}
+	if ok {
+		for _, p := range l.w.dirFiles[t.goDir] {
+			if f := l.w.files[p]; f != nil && f.lang == "go" && f.pkg != "" && !strings.HasSuffix(f.pkg, "_test") {
+				return f.pkg
+			}
+		}
+	}
+	last := path.Base(im.Source)
+	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		if parent := path.Base(path.Dir(im.Source)); parent != "." {
+			last = parent // gopkg-style major version suffix: .../yaml/v3 is package yaml
+		}
+	}
+	last = strings.TrimPrefix(last, "go-")
+	if i := strings.IndexAny(last, ".-"); i > 0 {
+		last = last[:i]
+	}
+	return last
+}
+
+// link resolves the references of one file. own holds the file's symbols in
+// definition order.
+func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
+	if facts == nil || len(facts.Refs) == 0 {
+		return nil
+	}
+	defID := func(i int32) int64 {
+		if i >= 0 && int(i) < len(own) {
+			return own[i].ID
+		}
+		return 0
+	}
+	// member lookup for self/this references, by the definition's lexical path
+	byPath := map[string]int64{}
+	for i, d := range facts.Defs {
+		if _, ok := byPath[d.Path]; !ok {
+			byPath[d.Path] = defID(int32(i))
+		}
+	}
+	targets := make([]importTarget, len(facts.Imports))
+	resolved := make([]bool, len(facts.Imports))
+	for i, im := range facts.Imports {
+		targets[i], resolved[i] = l.resolveImport(f, im)
+	}
+	var goImports map[string]int
+	var unitTop map[string]int64
+	if f.lang == "go" {
+		goImports = map[string]int{}
+		for i, im := range facts.Imports {
+			if im.Kind == lang.ImportModule {
+				goImports[l.goLocalName(im, targets[i], resolved[i])] = i
+			}
+		}
+		unitTop = l.goUnitTop(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
+	}
+	var links []Link
+	add := func(ref int, tier Tier, target int64) {
+		if target != 0 {
+			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
+		}
+	}
+	for ri, r := range facts.Refs {
+		if r.BindLocal >= 0 {
+			continue
+		}
+		name := facts.Names[r.Name]
+		switch {
+		case r.BindDef >= 0 && r.Shape == lang.QualNone:
+			add(ri, TierProven, defID(r.BindDef))
+		case r.Shape == lang.QualSelf:
+			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
+				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
+			}
+		case f.lang == "go":
+			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, add)
+		case r.BindImp >= 0:
+			l.linkImported(ri, r, facts, name, targets, resolved, add)
+		}
+	}
+	return links
+}
+
+func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goImports map[string]int,
+	targets []importTarget, resolved []bool, unitTop map[string]int64, add func(int, Tier, int64)) {
+	switch r.Shape {
+	case lang.QualNone:
+		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
+			add(ri, TierStrong, unitTop[name])
+		}
+	case lang.QualIdent:
+		if r.QualBound {
+			return
+		}
+		i, ok := goImports[facts.Names[r.Qualifier]]
+		if !ok || !resolved[i] {
+			return
+		}
+		add(ri, TierStrong, l.goUnitTop(targets[i].goDir, false)[name])
+	}
+}
+
+func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string, targets []importTarget,
+	resolved []bool, add func(int, Tier, int64)) {
+	im := facts.Imports[r.BindImp]
+	t, ok := targets[r.BindImp], resolved[r.BindImp]
+	if !ok {
+		return
+	}
+	switch r.Shape {
+	case lang.QualNone: // the imported name itself
+		if im.Kind == lang.ImportNamed && name == im.LocalName() {
+			add(ri, TierStrong, l.fileTopLevel(t.file)[im.Name])
+		}
+	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name
+		switch im.Kind {
+		case lang.ImportNamespace, lang.ImportModule:
+			if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
+				return // `import a.b` binds a; a.name is a member of a, not of a.b
+			}
+			add(ri, TierStrong, l.fileTopLevel(t.file)[name])
+		case lang.ImportNamed:
+			if sub, ok := l.pySubmodule(t, im.Name); ok && l.fileTopLevel(t.file)[im.Name] == 0 {
+				add(ri, TierStrong, l.fileTopLevel(sub)[name])
+			}
+		}
+	}
+}
+
+// enclosingClass finds the innermost class-like definition around def i.
+func enclosingClass(facts *lang.Facts, i int32) int32 {
+	for i >= 0 {
+		if facts.Defs[i].Kind == lang.KindClass || facts.Defs[i].Kind == lang.KindStruct {
+			return i
+		}
+		i = facts.Defs[i].Parent
+	}
+	return -1
+}

@@ -1,0 +1,490 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/cairnhq/cairn/internal/gitx"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/scan"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// ReconcileOptions controls one reconcile.
+type ReconcileOptions struct {
+	Full     bool           // re-read every file and rebuild cross-file facts
+	Progress func(Progress) // called from the reconciling goroutine; may be nil
+}
+
+// Progress reports long work.
+type Progress struct {
+	Phase string // scan, parse, link, commit
+	Done  int
+	Total int
+}
+
+// Stats describes what a reconcile did.
+type Stats struct {
+	Epoch        int64
+	Changed      bool
+	Files        int
+	Added        int
+	Modified     int
+	Deleted      int
+	Renamed      int
+	Parsed       int   // blobs parsed (content never seen before)
+	Reused       int   // blobs found in the shared store
+	BytesParsed  int64 // bytes of the parsed blobs
+	ParseErrors  int   // files with syntax errors (still searchable)
+	Failed       []string
+	Symbols      int
+	Relinked     int
+	TimingMS     map[string]int64
+	SkippedFiles map[string]int
+}
+
+// job is one file to (re)consider.
+type job struct {
+	entry   scan.Entry
+	old     *store.FileRow
+	hash    store.Hash
+	norm    store.Hash
+	gitOID  string
+	lang    *lang.Language
+	status  store.BlobStatus
+	blobID  int64
+	facts   []byte // encoded facts when parsed in this batch
+	text    []byte // content for the lexical tier until the blob is written
+	pkg     string
+	err     error
+	failure string // why extraction failed (the file stays searchable)
+	same    bool   // content unchanged, only stat data moved
+	skipped bool // vanished or unreadable while reading
+}
+
+// timer accumulates wall time per phase.
+type timer struct {
+	mu sync.Mutex // guards ms
+	ms map[string]int64
+}
+
+func (t *timer) add(phase string, d time.Duration) {
+	t.mu.Lock()
+	t.ms[phase] += d.Milliseconds()
+	t.mu.Unlock()
+}
+
+// Reconcile brings the index up to date with the files on disk. Every changed
+// batch commits in one worktree transaction and gets a new epoch.
+func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, error) {
+	if ix.lock == nil {
+		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.owner)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	progress := o.Progress
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	tm := &timer{ms: map[string]int64{}}
+	st := &Stats{TimingMS: tm.ms}
+	start := time.Now()
+	defer func() { tm.ms["total"] = time.Since(start).Milliseconds() }()
+
+	t0 := time.Now()
+	progress(Progress{Phase: "scan"})
+	sc, err := scan.Scan(ctx, scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude})
+	if err != nil {
+		return nil, fmt.Errorf("index: scan: %w", err)
+	}
+	st.SkippedFiles = sc.Skipped
+	old, err := ix.db.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	epoch, _ := ix.db.Meta("epoch")
+	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
+	trip := ix.tripwire()
+	prevTrip, _ := ix.db.Meta("tripwire")
+	full := o.Full || prevEpoch == 0
+	rehash := full || trip != prevTrip
+	tm.add("scan", time.Since(t0))
+
+	oldBy := make(map[string]*store.FileRow, len(old))
+	for i := range old {
+		oldBy[old[i].Path] = &old[i]
+	}
+	var jobs []*job
+	seen := make(map[string]bool, len(sc.Files))
+	for _, e := range sc.Files {
+		seen[e.Path] = true
+		of := oldBy[e.Path]
+		if of != nil && !rehash && of.Size == e.Size && of.MtimeNS == e.MtimeNS && of.Inode == e.Inode {
+			continue
+		}
+		jobs = append(jobs, &job{entry: e, old: of})
+	}
+	var deleted []*store.FileRow
+	for i := range old {
+		if !seen[old[i].Path] {
+			deleted = append(deleted, &old[i])
+		}
+	}
+	st.Files = len(sc.Files)
+	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && sc.MissingTracked == 0 {
+		st.Epoch = prevEpoch
+		return st, nil
+	}
+
+	if err := ix.process(ctx, jobs, full, st, tm, progress); err != nil {
+		return nil, err
+	}
+	st.Epoch = prevEpoch + 1
+	if err := ix.commit(ctx, old, jobs, deleted, full, sc, trip, st, tm, progress); err != nil {
+		return nil, err
+	}
+	if full {
+		debug.FreeOSMemory() // a full build allocates a lot once; give it back
+	}
+	ix.maybeCollectGarbage(ctx)
+	return st, nil
+}
+
+// tripwire summarises HEAD and .git/index so a checkout or reset forces rehashing.
+func (ix *Index) tripwire() string {
+	if !ix.paths.IsGit || ix.paths.GitDir == "" {
+		return ""
+	}
+	head, _ := os.ReadFile(filepath.Join(ix.paths.GitDir, "HEAD"))
+	var b strings.Builder
+	b.Write(bytes.TrimSpace(head))
+	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
+		if v, err := os.ReadFile(filepath.Join(ix.paths.GitDir, ref)); err == nil {
+			b.WriteString(" " + strings.TrimSpace(string(v)))
+		} else if common, err := gitx.CommonDir(context.Background(), ix.paths.Root); err == nil {
+			v, _ := os.ReadFile(filepath.Join(common, ref))
+			b.WriteString(" " + strings.TrimSpace(string(v)))
+		}
+	}
+	if st, err := os.Stat(filepath.Join(ix.paths.GitDir, "index")); err == nil {
+		fmt.Fprintf(&b, " %d %d", st.Size(), st.ModTime().UnixNano())
+	}
+	return b.String()
+}
+
+// process reads, hashes and (when the content is new) parses the jobs, and
+// writes new blobs to the shared store in batches.
+func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats, tm *timer, progress func(Progress)) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	workers := ix.cfg.Index.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	in := make(chan *job)
+	out := make(chan *job, 64)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := lang.NewExtractor()
+			defer x.Close()
+			find := ix.blobFinder(ctx)
+			for j := range in {
+				ix.prepare(ctx, x, find, j, full, tm)
+				select {
+				case out <- j:
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	// The writer: new blobs go to the shared store in batches, blobs first. It
+	// runs beside the collector so parsing continues while a batch is written.
+	batches := make(chan []*job, 1)
+	writeErr := make(chan error, 1)
+	now := time.Now().Unix()
+	go func() {
+		var err error
+		for batch := range batches {
+			if err != nil {
+				continue // drain after a failure
+			}
+			t := time.Now()
+			rows := make([]store.BlobRow, len(batch))
+			for i, j := range batch {
+				rows[i] = store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
+					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text}
+			}
+			var ids []int64
+			if ids, err = ix.db.InsertBlobs(ctx, rows, now); err != nil {
+				cancel()
+				continue
+			}
+			for i, j := range batch {
+				j.blobID = ids[i]
+				j.text = nil
+			}
+			tm.add("store", time.Since(t))
+		}
+		writeErr <- err
+	}()
+	// Flush every ~16 MB so the writer works while the parsers run; the memory
+	// budget caps it too.
+	budget := int64(ix.cfg.Index.MemoryMB) << 20 / 8
+	if budget > 16<<20 {
+		budget = 16 << 20
+	}
+	if budget < 4<<20 {
+		budget = 4 << 20
+	}
+	var batch []*job
+	var batchBytes int64
+	done := 0
+	for j := range out {
+		done++
+		if done%256 == 0 || done == len(jobs) {
+			progress(Progress{Phase: "parse", Done: done, Total: len(jobs)})
+		}
+		if j.err != nil || j.skipped || j.same || j.blobID != 0 {
+			continue
+		}
+		batch = append(batch, j)
+		batchBytes += int64(len(j.text)) + int64(len(j.facts))
+		if len(batch) >= 4096 || batchBytes >= budget {
+			batches <- batch
+			batch, batchBytes = nil, 0
+		}
+	}
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	if err := <-writeErr; err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		switch {
+		case j.err != nil:
+			st.Failed = append(st.Failed, j.entry.Path+": "+j.err.Error())
+		case j.failure != "":
+			st.Failed = append(st.Failed, j.entry.Path+": "+j.failure)
+		case j.facts != nil:
+			st.Parsed++
+			st.BytesParsed += j.entry.Size
+		}
+		if j.status == store.BlobParseErrors {
+			st.ParseErrors++
+		}
+	}
+	return nil
+}
+
+// blobFinder returns a lookup of existing blobs for one worker.
+func (ix *Index) blobFinder(ctx context.Context) func(store.BlobKey) int64 {
+	return func(k store.BlobKey) int64 {
+		m, err := ix.db.FindBlobs(ctx, []store.BlobKey{k})
+		if err != nil {
+			return 0
+		}
+		return m[k]
+	}
+}
+
+func langName(l *lang.Language) string {
+	if l == nil {
+		return ""
+	}
+	return l.Name
+}
+
+// prepare reads one file, hashes it and parses it when its content is new.
+func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store.BlobKey) int64, j *job, full bool, tm *timer) {
+	t := time.Now()
+	fullPath := filepath.Join(ix.paths.Root, filepath.FromSlash(j.entry.Path))
+	j.lang = lang.ForPath(j.entry.Path)
+	if j.entry.Size > ix.cfg.Index.MaxFileBytes {
+		j.status = store.BlobTooLarge
+		j.hash, j.gitOID = hashLarge(fullPath, j.entry)
+		j.norm = j.hash
+		j.lang = nil
+		j.finishUnchanged(full)
+		if !j.same {
+			j.blobID = find(store.BlobKey{Hash: j.hash, Lang: "", XVer: lang.ExtractorVersion})
+		}
+		tm.add("read", time.Since(t))
+		return
+	}
+	data, err := os.ReadFile(fullPath)
+	if err != nil {
+		j.skipped = true
+		tm.add("read", time.Since(t))
+		return
+	}
+	j.entry.Size = int64(len(data))
+	j.hash = store.Hash(xxh3.Hash128(data).Bytes())
+	j.norm = normHash(data)
+	j.gitOID = gitBlobOID(data, j.entry, fullPath)
+	binary := isBinary(data)
+	switch {
+	case binary:
+		j.status, j.lang = store.BlobBinary, nil
+	case j.lang == nil:
+		j.status = store.BlobText
+	}
+	tm.add("read", time.Since(t))
+	j.finishUnchanged(full)
+	if j.same {
+		return
+	}
+	key := store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion}
+	if id := find(key); id != 0 {
+		j.blobID = id
+		if j.lang != nil {
+			j.pkg = ix.pkgOf(ctx, id)
+		}
+		return
+	}
+	if !binary {
+		j.text = data
+	}
+	if j.lang == nil {
+		return
+	}
+	t = time.Now()
+	facts, err := extractSafely(x, j.lang, data)
+	tm.add("parse", time.Since(t))
+	if err != nil {
+		// The file stays searchable; the failure shows in its status and the stats.
+		j.status = store.BlobFailed
+		j.failure = err.Error()
+		return
+	}
+	if facts.ParseErrors > 0 {
+		j.status = store.BlobParseErrors
+	}
+	j.pkg = facts.Package
+	t = time.Now()
+	j.facts = lang.Encode(facts)
+	tm.add("encode", time.Since(t))
+}
+
+// extractSafely turns a panic in a grammar or hook into an error: one bad file
+// must not stop the index.
+func extractSafely(x *lang.Extractor, l *lang.Language, data []byte) (f *lang.Facts, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("extractor panic: %v", r)
+		}
+	}()
+	return x.Extract(l, data)
+}
+
+func (j *job) finishUnchanged(full bool) {
+	if j.old != nil && !full && j.old.Hash == j.hash && j.old.Lang == langName(j.lang) {
+		j.same = true
+		j.blobID = j.old.BlobID
+		j.pkg = j.old.Pkg
+		j.status = j.old.Status
+	}
+}
+
+// pkgOf reads the Go package clause recorded in an existing blob.
+func (ix *Index) pkgOf(ctx context.Context, blobID int64) string {
+	f, err := ix.Facts(ctx, blobID)
+	if err != nil || f == nil {
+		return ""
+	}
+	return f.Package
+}
+
+func isBinary(data []byte) bool {
+	n := len(data)
+	if n > 8000 {
+		n = 8000
+	}
+	return bytes.IndexByte(data[:n], 0) >= 0
+}
+
+// normHash hashes content with CRLF normalised to LF (change detection only).
+func normHash(data []byte) store.Hash {
+	if bytes.IndexByte(data, '\r') < 0 {
+		return store.Hash(xxh3.Hash128(data).Bytes())
+	}
+	return store.Hash(xxh3.Hash128(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))).Bytes())
+}
+
+// gitBlobOID is the object id git gives the file (a symlink's blob is its target text).
+func gitBlobOID(data []byte, e scan.Entry, full string) string {
+	if e.Link {
+		target, err := os.Readlink(full)
+		if err != nil {
+			return ""
+		}
+		data = []byte(target)
+	}
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashLarge hashes a file over the size cap without holding it in memory.
+func hashLarge(full string, e scan.Entry) (store.Hash, string) {
+	f, err := os.Open(full)
+	if err != nil {
+		return store.Hash{}, ""
+	}
+	defer f.Close()
+	x := xxh3.New()
+	g := sha1.New()
+	fmt.Fprintf(g, "blob %d\x00", e.Size)
+	io.Copy(io.MultiWriter(x, g), f)
+	return store.Hash(x.Sum128().Bytes()), hex.EncodeToString(g.Sum(nil))
+}
+
+func removeFile(p string) { os.Remove(p) }
+
+// sortedPaths returns the keys of a set in order.
+func sortedPaths(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

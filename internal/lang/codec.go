@@ -1,0 +1,244 @@
+package lang
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// codecVersion is the first byte of every encoded Facts.
+const codecVersion = 1
+
+// Encode packs facts into a compact binary form: varints, a string table and
+// delta-coded reference lines. It is how facts are stored per content blob.
+func Encode(f *Facts) []byte {
+	w := &writer{buf: make([]byte, 0, 64+len(f.Refs)*8+len(f.Defs)*64)}
+	w.byte(codecVersion)
+	w.str(f.Lang)
+	w.str(f.Package)
+	w.uint(uint64(f.ParseErrors))
+	w.pos(f.FirstError)
+	w.uint(uint64(len(f.Names)))
+	for _, s := range f.Names {
+		w.str(s)
+	}
+	w.uint(uint64(len(f.Defs)))
+	for _, d := range f.Defs {
+		w.byte(byte(d.Kind))
+		w.str(d.Name)
+		w.str(d.Path)
+		w.int(int64(d.Parent))
+		w.span(d.Span)
+		w.span(d.NameSpan)
+		w.str(d.Signature)
+		w.str(d.Doc)
+		w.byte(byte(d.Visibility))
+		w.str(d.Receiver)
+		w.u64(d.BodyHash)
+		w.uint(uint64(d.Dup))
+	}
+	w.uint(uint64(len(f.Refs)))
+	var line uint32
+	for _, r := range f.Refs {
+		w.uint(uint64(r.Name))
+		w.int(int64(r.Pos.Line) - int64(line))
+		line = r.Pos.Line
+		w.uint(uint64(r.Pos.Col))
+		qb := byte(0)
+		if r.QualBound {
+			qb = 8
+		}
+		w.byte(byte(r.Role)<<4 | qb | byte(r.Shape))
+		if r.Shape != QualNone {
+			w.uint(uint64(r.Qualifier))
+		}
+		w.int(int64(r.Enclosing))
+		w.int(int64(r.Scope))
+		w.int(int64(r.BindLocal))
+		w.int(int64(r.BindDef))
+		w.int(int64(r.BindImp))
+	}
+	w.uint(uint64(len(f.Locals)))
+	for _, l := range f.Locals {
+		w.uint(uint64(l.Name))
+		w.pos(l.Pos)
+		w.int(int64(l.Scope))
+	}
+	w.uint(uint64(len(f.Scopes)))
+	for _, s := range f.Scopes {
+		w.span(s.Span)
+		w.int(int64(s.Parent))
+	}
+	w.uint(uint64(len(f.Imports)))
+	for _, im := range f.Imports {
+		w.str(im.Source)
+		w.str(im.Name)
+		w.str(im.Alias)
+		w.byte(byte(im.Kind))
+		w.pos(im.Pos)
+	}
+	w.uint(uint64(len(f.TypeRels)))
+	for _, t := range f.TypeRels {
+		w.int(int64(t.Def))
+		w.byte(byte(t.Kind))
+		w.str(t.Target)
+		w.pos(t.Pos)
+	}
+	return w.buf
+}
+
+// Decode unpacks what Encode produced.
+func Decode(b []byte) (f *Facts, err error) {
+	r := &reader{buf: b}
+	defer func() {
+		if rec := recover(); rec != nil {
+			if e, ok := rec.(codecError); ok {
+				f, err = nil, e
+				return
+			}
+			panic(rec)
+		}
+	}()
+	if v := r.byte(); v != codecVersion {
+		return nil, fmt.Errorf("lang: facts codec version %d, want %d", v, codecVersion)
+	}
+	f = &Facts{}
+	f.Lang = r.str()
+	f.Package = r.str()
+	f.ParseErrors = int(r.uint())
+	f.FirstError = r.pos()
+	f.Names = make([]string, r.count())
+	for i := range f.Names {
+		f.Names[i] = r.str()
+	}
+	f.Defs = make([]Def, r.count())
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		d.Kind = DefKind(r.byte())
+		d.Name = r.str()
+		d.Path = r.str()
+		d.Parent = int32(r.int())
+		d.Span = r.span()
+		d.NameSpan = r.span()
+		d.Signature = r.str()
+		d.Doc = r.str()
+		d.Visibility = Visibility(r.byte())
+		d.Receiver = r.str()
+		d.BodyHash = r.u64()
+		d.Dup = uint16(r.uint())
+	}
+	f.Refs = make([]Ref, r.count())
+	var line int64
+	for i := range f.Refs {
+		x := &f.Refs[i]
+		x.Name = uint32(r.uint())
+		line += r.int()
+		x.Pos = Pos{uint32(line), uint32(r.uint())}
+		rs := r.byte()
+		x.Role, x.Shape, x.QualBound = Role(rs>>4), QualShape(rs&7), rs&8 != 0
+		if x.Shape != QualNone {
+			x.Qualifier = uint32(r.uint())
+		}
+		x.Enclosing = int32(r.int())
+		x.Scope = int32(r.int())
+		x.BindLocal = int32(r.int())
+		x.BindDef = int32(r.int())
+		x.BindImp = int32(r.int())
+	}
+	f.Locals = make([]Local, r.count())
+	for i := range f.Locals {
+		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int())}
+	}
+	f.Scopes = make([]Scope, r.count())
+	for i := range f.Scopes {
+		f.Scopes[i] = Scope{Span: r.span(), Parent: int32(r.int())}
+	}
+	f.Imports = make([]Import, r.count())
+	for i := range f.Imports {
+		f.Imports[i] = Import{Source: r.str(), Name: r.str(), Alias: r.str(), Kind: ImportKind(r.byte()), Pos: r.pos()}
+	}
+	f.TypeRels = make([]TypeRel, r.count())
+	for i := range f.TypeRels {
+		f.TypeRels[i] = TypeRel{Def: int32(r.int()), Kind: RelKind(r.byte()), Target: r.str(), Pos: r.pos()}
+	}
+	if len(r.buf) != 0 {
+		return nil, errors.New("lang: trailing bytes in encoded facts")
+	}
+	return f, nil
+}
+
+type writer struct{ buf []byte }
+
+func (w *writer) byte(b byte)   { w.buf = append(w.buf, b) }
+func (w *writer) uint(v uint64) { w.buf = binary.AppendUvarint(w.buf, v) }
+func (w *writer) int(v int64)   { w.buf = binary.AppendVarint(w.buf, v) }
+func (w *writer) u64(v uint64)  { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
+func (w *writer) str(s string)  { w.uint(uint64(len(s))); w.buf = append(w.buf, s...) }
+func (w *writer) pos(p Pos)     { w.uint(uint64(p.Line)); w.uint(uint64(p.Col)) }
+func (w *writer) span(s Span) {
+	w.pos(s.Start)
+	w.int(int64(s.End.Line) - int64(s.Start.Line))
+	w.uint(uint64(s.End.Col))
+}
+func (r *reader) span() Span {
+	s := r.pos()
+	el := int64(s.Line) + r.int()
+	return Span{s, Pos{uint32(el), uint32(r.uint())}}
+}
+func (r *reader) pos() Pos { return Pos{uint32(r.uint()), uint32(r.uint())} }
+func (r *reader) count() int {
+	n := r.uint()
+	if n > uint64(len(r.buf)) {
+		panic(codecError("lang: corrupt count"))
+	}
+	return int(n)
+}
+
+type codecError string
+
+func (e codecError) Error() string { return string(e) }
+
+type reader struct{ buf []byte }
+
+func (r *reader) byte() byte {
+	if len(r.buf) == 0 {
+		panic(codecError("lang: truncated facts"))
+	}
+	b := r.buf[0]
+	r.buf = r.buf[1:]
+	return b
+}
+
+func (r *reader) uint() uint64 {
+	v, n := binary.Uvarint(r.buf)
+	if n <= 0 {
+		panic(codecError("lang: bad varint"))
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *reader) int() int64 {
+	v, n := binary.Varint(r.buf)
+	if n <= 0 {
+		panic(codecError("lang: bad varint"))
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	if len(r.buf) < 8 {
+		panic(codecError("lang: truncated facts"))
+	}
+	v := binary.LittleEndian.Uint64(r.buf)
+	r.buf = r.buf[8:]
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.count()
+	s := string(r.buf[:n])
+	r.buf = r.buf[n:]
+	return s
+}

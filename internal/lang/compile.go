@@ -1,0 +1,177 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// capRole is what a capture name means to the engine.
+type capRole uint8
+
+const (
+	capOther capRole = iota
+	capDef
+	capName
+	capReceiver
+	capCall
+	capMember
+	capWrite
+	capImport
+	capSource
+	capAlias
+	capScope
+	capLocalDef
+	capRel
+	capIgnore
+)
+
+// compiled is the per-language state shared by all extractors: the grammar, the
+// compiled query and lookup tables. Read-only after compile.
+type compiled struct {
+	lang       *ts.Language
+	query      *ts.Query
+	caps       []capRole
+	capKind    []DefKind    // for capDef
+	capImport  []ImportKind // for capImport
+	capRel     []RelKind    // for capRel
+	kindNames  []string
+	fieldNames []string
+	refKind    []bool // by symbol
+	bodyKind   []bool
+	comment    []bool
+	selfName   map[string]bool
+}
+
+var (
+	compileMu sync.Mutex
+	compiles  = map[*Language]*compiled{}
+)
+
+// compile builds (once) the shared state of a language.
+func compile(l *Language) (*compiled, error) {
+	compileMu.Lock()
+	defer compileMu.Unlock()
+	if c, ok := compiles[l]; ok {
+		return c, nil
+	}
+	tl := ts.NewLanguage(l.Grammar())
+	q, qerr := ts.NewQuery(tl, l.Query)
+	if qerr != nil {
+		return nil, fmt.Errorf("lang %s: query: %s", l.Name, qerr.Error())
+	}
+	for i, preds := range q.TextPredicates {
+		if len(preds) > 0 {
+			return nil, fmt.Errorf("lang %s: query pattern %d uses a text predicate; the engine does not evaluate them", l.Name, i)
+		}
+	}
+	c := &compiled{lang: tl, query: q, selfName: map[string]bool{}}
+	for _, s := range l.SelfNames {
+		c.selfName[s] = true
+	}
+	names := q.CaptureNames()
+	c.caps = make([]capRole, len(names))
+	c.capKind = make([]DefKind, len(names))
+	c.capImport = make([]ImportKind, len(names))
+	c.capRel = make([]RelKind, len(names))
+	for i, n := range names {
+		role, err := classifyCapture(n, i, c)
+		if err != nil {
+			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
+		}
+		c.caps[i] = role
+	}
+	count := int(tl.NodeKindCount())
+	c.kindNames = make([]string, count+1)
+	for i := 0; i < count; i++ {
+		c.kindNames[i] = tl.NodeKindForId(uint16(i))
+	}
+	c.kindNames[count] = "ERROR"
+	fields := int(tl.FieldCount())
+	c.fieldNames = make([]string, fields+1)
+	for i := 1; i <= fields; i++ {
+		c.fieldNames[i] = tl.FieldNameForId(uint16(i))
+	}
+	c.refKind = kindSet(c, l.RefKinds)
+	c.bodyKind = kindSet(c, l.BodyKinds)
+	c.comment = kindSet(c, l.CommentKinds)
+	compiles[l] = c
+	return c, nil
+}
+
+func classifyCapture(name string, i int, c *compiled) (capRole, error) {
+	head, tail, _ := strings.Cut(name, ".")
+	switch {
+	case head == "definition":
+		k, ok := ParseKind(tail)
+		if !ok {
+			return 0, fmt.Errorf("unknown definition kind %q", tail)
+		}
+		c.capKind[i] = k
+		return capDef, nil
+	case name == "name":
+		return capName, nil
+	case name == "receiver":
+		return capReceiver, nil
+	case name == "reference.call":
+		return capCall, nil
+	case name == "reference.member":
+		return capMember, nil
+	case name == "reference.write":
+		return capWrite, nil
+	case head == "import":
+		switch tail {
+		case "", "module":
+			c.capImport[i] = ImportModule
+		case "named":
+			c.capImport[i] = ImportNamed
+		case "namespace":
+			c.capImport[i] = ImportNamespace
+		case "default":
+			c.capImport[i] = ImportDefault
+		case "all":
+			c.capImport[i] = ImportAll
+		case "side_effect":
+			c.capImport[i] = ImportSideEffect
+		default:
+			return 0, fmt.Errorf("unknown import kind %q", tail)
+		}
+		return capImport, nil
+	case name == "source":
+		return capSource, nil
+	case name == "alias":
+		return capAlias, nil
+	case name == "local.scope":
+		return capScope, nil
+	case name == "local.definition":
+		return capLocalDef, nil
+	case head == "relation":
+		for k, n := range relNames {
+			if n == tail {
+				c.capRel[i] = RelKind(k)
+				return capRel, nil
+			}
+		}
+		return 0, fmt.Errorf("unknown relation %q", tail)
+	case name == "ignore":
+		return capIgnore, nil
+	}
+	if strings.HasPrefix(name, "_") {
+		return capOther, nil // helper captures used only by predicates
+	}
+	return 0, fmt.Errorf("unknown capture @%s", name)
+}
+
+func kindSet(c *compiled, kinds []string) []bool {
+	set := make([]bool, len(c.kindNames))
+	for _, k := range kinds {
+		for sym, n := range c.kindNames {
+			if n == k && c.lang.NodeKindIsNamed(uint16(sym)) {
+				set[sym] = true
+			}
+		}
+	}
+	return set
+}

@@ -1,0 +1,723 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	"github.com/zeebo/xxh3"
+)
+
+// Extractor parses files into Facts. It holds one tree-sitter parser per language
+// and reusable buffers, so it must be used by one goroutine at a time; Close it.
+type Extractor struct {
+	parsers map[*Language]*ts.Parser
+	cursor  *queryCursor
+	buf     []node
+	caps    []capture
+}
+
+// NewExtractor returns an extractor; callers must Close it.
+func NewExtractor() *Extractor {
+	return &Extractor{parsers: map[*Language]*ts.Parser{}, cursor: newQueryCursor()}
+}
+
+// Close frees the C memory of the parsers.
+func (x *Extractor) Close() {
+	for _, p := range x.parsers {
+		p.Close()
+	}
+	x.parsers = nil
+	x.cursor.close()
+}
+
+// maxSignature caps a signature's length in bytes.
+const maxSignature = 240
+
+// maxDoc caps a doc summary's length in bytes.
+const maxDoc = 200
+
+// Extract parses src as language l.
+func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
+	c, err := compile(l)
+	if err != nil {
+		return nil, err
+	}
+	p := x.parsers[l]
+	if p == nil {
+		p = ts.NewParser()
+		if err := p.SetLanguage(c.lang); err != nil {
+			p.Close()
+			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
+		}
+		x.parsers[l] = p
+	}
+	tree := parse(p, src)
+	if tree == nil {
+		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
+	}
+	defer tree.Close()
+	nodes, nErr, firstErr := flatten(tree, x.buf)
+	x.buf = nodes[:0]
+	v := &View{src: src, nodes: nodes, c: c}
+	b := newBuilder(l, c, v)
+	b.facts.ParseErrors = nErr
+	if nErr > 0 && int(firstErr) <= len(src) {
+		b.facts.FirstError = posAt(src, int(firstErr))
+	}
+	x.caps = x.cursor.run(c.query, tree, x.caps)
+	b.collect(x.caps)
+	b.buildDefs()
+	b.buildScopes()
+	b.buildImports()
+	b.buildRefs()
+	b.buildRelations()
+	if l.Package != nil {
+		b.facts.Package = l.Package(v)
+	}
+	if l.Refine != nil {
+		l.Refine(v, b.facts)
+	}
+	return b.facts, nil
+}
+
+// posAt computes the position of a byte offset (used rarely: parse errors).
+func posAt(src []byte, off int) Pos {
+	line, col := uint32(1), uint32(1)
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return Pos{line, col}
+}
+
+type defCand struct {
+	node, name int
+	kind       DefKind
+	pattern    uint
+	receiver   string
+}
+
+type refMark struct {
+	role Role
+	recv int // flat index of the qualifier node, or -1
+	set  bool
+}
+
+type relCand struct {
+	node int
+	kind RelKind
+}
+
+type importCand struct {
+	node, source, name, alias int
+	kind                      ImportKind
+}
+
+// builder accumulates one file's facts.
+type builder struct {
+	l     *Language
+	c     *compiled
+	v     *View
+	facts *Facts
+	names map[string]uint32
+
+	defCands   map[int]defCand // by name node
+	marks      map[int]refMark // by name node
+	skip       map[int]bool    // identifier nodes that are not references
+	scopeNodes []int
+	localNodes []int
+	relCands   []relCand
+	imports    []importCand
+
+	defOfNode   map[int]int32 // def node -> def index
+	scopeOfNode map[int]int32
+	encDef      []int32 // per flat node: innermost enclosing def (including itself)
+	encScope    []int32
+}
+
+func newBuilder(l *Language, c *compiled, v *View) *builder {
+	return &builder{
+		l: l, c: c, v: v,
+		facts:    &Facts{Lang: l.Name},
+		names:    map[string]uint32{},
+		defCands: map[int]defCand{},
+		marks:    map[int]refMark{},
+		skip:     map[int]bool{},
+	}
+}
+
+func (b *builder) name(s string) uint32 {
+	if id, ok := b.names[s]; ok {
+		return id
+	}
+	id := uint32(len(b.facts.Names))
+	b.facts.Names = append(b.facts.Names, s)
+	b.names[s] = id
+	return id
+}
+
+// collect sorts the query's captures by meaning, one match at a time.
+func (b *builder) collect(caps []capture) {
+	for start := 0; start < len(caps); {
+		end := start + 1
+		for end < len(caps) && caps[end].match == caps[start].match {
+			end++
+		}
+		b.collectMatch(caps[start:end])
+		start = end
+	}
+}
+
+func (b *builder) collectMatch(caps []capture) {
+	main, mainRole := -1, capOther
+	var mainCap uint16
+	name, recv, source, alias := -1, -1, -1, -1
+	var extraNames []int // further @name captures of a definition (const a, b = ...)
+	pattern := uint(caps[0].pattern)
+	for _, cp := range caps {
+		role := b.c.caps[cp.index]
+		idx := b.v.find(cp.sb, cp.eb, cp.sym)
+		if idx < 0 {
+			continue
+		}
+		switch role {
+		case capScope:
+			b.scopeNodes = append(b.scopeNodes, idx)
+		case capLocalDef:
+			b.localNodes = append(b.localNodes, idx)
+		case capRel:
+			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
+		case capIgnore:
+			b.skip[idx] = true
+		case capDef, capCall, capMember, capWrite, capImport:
+			main, mainRole, mainCap = idx, role, cp.index
+		case capName:
+			if name < 0 {
+				name = idx
+			} else {
+				extraNames = append(extraNames, idx)
+			}
+		case capReceiver:
+			recv = idx
+		case capSource:
+			source = idx
+		case capAlias:
+			alias = idx
+		}
+	}
+	switch mainRole {
+	case capDef:
+		if name < 0 {
+			return
+		}
+		cand := defCand{node: main, name: name, kind: b.c.capKind[mainCap], pattern: pattern}
+		if recv >= 0 {
+			cand.receiver = b.v.Text(recv)
+		}
+		for _, n := range append([]int{name}, extraNames...) {
+			cand.name = n
+			if old, ok := b.defCands[n]; !ok || cand.pattern < old.pattern {
+				b.defCands[n] = cand
+			}
+		}
+	case capCall, capMember, capWrite:
+		if name < 0 {
+			return
+		}
+		mk := b.marks[name]
+		if !mk.set {
+			mk.recv = -1
+			mk.set = true
+		}
+		switch mainRole {
+		case capCall:
+			mk.role = RoleCall
+		case capWrite:
+			if mk.role != RoleCall {
+				mk.role = RoleWrite
+			}
+		}
+		if recv >= 0 {
+			mk.recv = recv
+		}
+		b.marks[name] = mk
+	case capImport:
+		b.imports = append(b.imports, importCand{main, source, name, alias, b.c.capImport[mainCap]})
+	}
+}
+
+// buildDefs orders definitions, links parents and computes paths and details.
+func (b *builder) buildDefs() {
+	cands := make([]defCand, 0, len(b.defCands))
+	for _, d := range b.defCands {
+		cands = append(cands, d)
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].node != cands[j].node {
+			return cands[i].node < cands[j].node
+		}
+		return cands[i].name < cands[j].name
+	})
+	b.defOfNode = make(map[int]int32, len(cands))
+	comments := b.commentsByEndLine()
+	dups := map[string]uint16{}
+	for _, cd := range cands {
+		idx := int32(len(b.facts.Defs))
+		if _, taken := b.defOfNode[cd.node]; !taken {
+			b.defOfNode[cd.node] = idx // several names on one node: the first encloses
+		}
+		b.skip[cd.name] = true
+		d := Def{
+			Kind:     cd.kind,
+			Name:     b.v.Text(cd.name),
+			Parent:   b.enclosingDef(cd.node),
+			Span:     b.v.Span(cd.node),
+			NameSpan: b.v.Span(cd.name),
+			Receiver: cd.receiver,
+		}
+		switch {
+		case d.Receiver != "":
+			d.Path = d.Receiver + "." + d.Name
+		case d.Parent >= 0:
+			d.Path = b.facts.Defs[d.Parent].Path + "." + d.Name
+		default:
+			d.Path = d.Name
+		}
+		d.Dup = dups[d.Path]
+		dups[d.Path]++
+		d.Signature = b.signature(cd.node)
+		d.BodyHash = b.bodyHash(cd.node)
+		d.Doc = b.doc(cd.node, comments)
+		b.facts.Defs = append(b.facts.Defs, d)
+		if b.l.Visibility != nil {
+			dn := DefNode{Node: cd.node, Def: &b.facts.Defs[idx]}
+			b.facts.Defs[idx].Visibility = b.l.Visibility(b.v, dn)
+		}
+	}
+	// Enclosing definition of every node, in one pre-order pass.
+	n := len(b.v.nodes)
+	b.encDef = make([]int32, n)
+	for i := 0; i < n; i++ {
+		if d, ok := b.defOfNode[i]; ok {
+			b.encDef[i] = d
+			continue
+		}
+		if p := b.v.nodes[i].parent; p >= 0 {
+			b.encDef[i] = b.encDef[p]
+		} else {
+			b.encDef[i] = -1
+		}
+	}
+}
+
+// enclosingDef finds the nearest ancestor of node that is already a definition.
+func (b *builder) enclosingDef(nodeIdx int) int32 {
+	for p := b.v.Parent(nodeIdx); p >= 0; p = b.v.Parent(p) {
+		if d, ok := b.defOfNode[p]; ok {
+			return d
+		}
+	}
+	return -1
+}
+
+func (b *builder) signature(defNode int) string {
+	start, end := b.v.Bytes(defNode)
+	stop := end
+	depth := 0
+	b.v.Descendants(defNode, func(j int) {
+		if stop != end || depth > 0 {
+			return
+		}
+		sym := b.v.nodes[j].sym
+		if int(sym) < len(b.c.bodyKind) && b.c.bodyKind[sym] {
+			stop, _ = b.v.Bytes(j)
+			depth++
+		}
+	})
+	sig := CollapseSpace(string(b.v.src[start:stop]))
+	sig = strings.TrimSuffix(sig, ":")
+	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
+	return truncate(sig, maxSignature)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func (b *builder) bodyHash(defNode int) uint64 {
+	start, end := b.v.Bytes(defNode)
+	h := xxh3.New()
+	text := b.v.src[start:end]
+	last := 0
+	for i, c := range text {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			if i > last {
+				h.Write(text[last:i])
+			}
+			last = i + 1
+		}
+	}
+	if last < len(text) {
+		h.Write(text[last:])
+	}
+	return h.Sum64()
+}
+
+// commentsByEndLine maps the last line of each comment to its node.
+func (b *builder) commentsByEndLine() map[uint32]int {
+	out := map[uint32]int{}
+	for i, n := range b.v.nodes {
+		if int(n.sym) < len(b.c.comment) && b.c.comment[n.sym] {
+			out[n.er+1] = i
+		}
+	}
+	return out
+}
+
+func (b *builder) doc(defNode int, comments map[uint32]int) string {
+	if b.l.DocStyle == DocString {
+		return docString(b.v, defNode)
+	}
+	line := b.v.nodes[defNode].sr + 1
+	var parts []string
+	for {
+		ci, ok := comments[line-1]
+		if !ok || line <= 1 {
+			break
+		}
+		parts = append(parts, b.v.Text(ci))
+		line = b.v.nodes[ci].sr + 1
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return Summary(stripCommentMarkers(strings.Join(parts, "\n")))
+}
+
+// docString finds a Python-style docstring: the first statement of the body.
+func docString(v *View, defNode int) string {
+	body := v.Child(defNode, "body")
+	if body < 0 {
+		return ""
+	}
+	kids := v.Children(body)
+	if len(kids) == 0 || v.Kind(kids[0]) != "expression_statement" {
+		return ""
+	}
+	str := v.ChildOfKind(kids[0], "string")
+	if str < 0 {
+		return ""
+	}
+	t := v.Text(str)
+	t = strings.TrimLeft(t, "rRbBuUfF")
+	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+		if strings.HasPrefix(t, q) && strings.HasSuffix(t, q) && len(t) >= 2*len(q) {
+			t = t[len(q) : len(t)-len(q)]
+			break
+		}
+	}
+	return Summary(t)
+}
+
+func stripCommentMarkers(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, ln := range lines {
+		ln = strings.TrimSpace(ln)
+		for _, p := range []string{"///", "//", "/**", "/*", "*/", "#"} {
+			ln = strings.TrimPrefix(ln, p)
+		}
+		ln = strings.TrimSuffix(ln, "*/")
+		ln = strings.TrimPrefix(strings.TrimSpace(ln), "* ")
+		if ln == "*" {
+			ln = ""
+		}
+		lines[i] = strings.TrimSpace(ln)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Summary returns the first sentence (or paragraph line) of a doc text, capped.
+func Summary(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = CollapseSpace(s)
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return truncate(s, maxDoc)
+}
+
+func (b *builder) buildScopes() {
+	sort.Ints(b.scopeNodes)
+	b.scopeOfNode = map[int]int32{}
+	for _, n := range b.scopeNodes {
+		if _, ok := b.scopeOfNode[n]; ok {
+			continue
+		}
+		idx := int32(len(b.facts.Scopes))
+		b.scopeOfNode[n] = idx
+		parent := int32(-1)
+		for p := b.v.Parent(n); p >= 0; p = b.v.Parent(p) {
+			if s, ok := b.scopeOfNode[p]; ok {
+				parent = s
+				break
+			}
+		}
+		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
+	}
+	nn := len(b.v.nodes)
+	b.encScope = make([]int32, nn)
+	for i := 0; i < nn; i++ {
+		if s, ok := b.scopeOfNode[i]; ok {
+			b.encScope[i] = s
+			continue
+		}
+		if p := b.v.nodes[i].parent; p >= 0 {
+			b.encScope[i] = b.encScope[p]
+		} else {
+			b.encScope[i] = -1
+		}
+	}
+	sort.Ints(b.localNodes)
+	seen := map[int]bool{}
+	for _, n := range b.localNodes {
+		if _, isDef := b.defCands[n]; seen[n] || isDef {
+			continue // top-level declarations are definitions, not locals
+		}
+		seen[n] = true
+		b.skip[n] = true
+		scope := b.encScope[n]
+		if s, ok := b.scopeOfNode[n]; ok && s == scope {
+			scope = b.facts.Scopes[s].Parent // a scope node naming itself binds outside
+		}
+		b.facts.Locals = append(b.facts.Locals, Local{Name: b.name(b.v.Text(n)), Pos: b.v.Start(n), Scope: scope})
+	}
+}
+
+func (b *builder) buildImports() {
+	for _, ic := range b.imports {
+		if b.l.Imports != nil {
+			b.facts.Imports = append(b.facts.Imports, b.l.Imports(b.v, ic.node)...)
+			continue
+		}
+		im := Import{Kind: ic.kind, Pos: b.v.Start(ic.node)}
+		if ic.source >= 0 {
+			im.Source = Unquote(b.v.Text(ic.source))
+			im.Pos = b.v.Start(ic.source)
+		}
+		if ic.name >= 0 {
+			im.Name = b.v.Text(ic.name)
+			b.skip[ic.name] = true
+		}
+		if ic.alias >= 0 {
+			im.Alias = b.v.Text(ic.alias)
+			b.skip[ic.alias] = true
+			switch im.Alias {
+			case ".":
+				im.Kind, im.Alias = ImportAll, ""
+			case "_":
+				im.Kind, im.Alias = ImportSideEffect, ""
+			}
+		}
+		b.facts.Imports = append(b.facts.Imports, im)
+	}
+	sort.SliceStable(b.facts.Imports, func(i, j int) bool {
+		return b.facts.Imports[i].Pos.Before(b.facts.Imports[j].Pos)
+	})
+}
+
+// Unquote strips one layer of string quotes.
+func Unquote(s string) string {
+	if len(s) >= 2 {
+		f, l := s[0], s[len(s)-1]
+		if (f == '"' || f == '\'' || f == '`') && f == l {
+			return s[1 : len(s)-1]
+		}
+	}
+	return s
+}
+
+func (b *builder) buildRefs() {
+	f := b.facts
+	localsByScope := map[uint64]int32{}
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		if _, ok := localsByScope[k]; !ok {
+			localsByScope[k] = int32(i)
+		}
+	}
+	topDefs := map[string]int32{}
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" {
+			if _, ok := topDefs[d.Name]; !ok {
+				topDefs[d.Name] = int32(i)
+			}
+		}
+	}
+	importByName := map[string]int32{}
+	for i, im := range f.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := importByName[n]; !ok {
+				importByName[n] = int32(i)
+			}
+		}
+	}
+	for i, n := range b.v.nodes {
+		if int(n.sym) >= len(b.c.refKind) || !b.c.refKind[n.sym] || b.skip[i] || n.eb == n.sb {
+			continue
+		}
+		r := Ref{
+			Name:      b.name(string(b.v.src[n.sb:n.eb])),
+			Pos:       Pos{n.sr + 1, n.sc + 1},
+			Enclosing: b.encDef[i],
+			Scope:     b.encScope[i],
+			BindLocal: -1, BindDef: -1, BindImp: -1,
+		}
+		if mk, ok := b.marks[i]; ok {
+			r.Role = mk.role
+			if mk.recv >= 0 {
+				r.Shape, r.Qualifier = b.qualifier(mk.recv)
+			} else if mk.role == RoleRead {
+				// a member access whose receiver the query did not name
+				r.Shape, r.Qualifier = QualExpr, b.name("")
+			}
+		}
+		switch r.Shape {
+		case QualNone:
+			b.bindBare(&r, localsByScope, topDefs, importByName)
+		case QualIdent, QualPath:
+			q := f.Names[r.Qualifier]
+			if dot := strings.IndexByte(q, '.'); dot >= 0 {
+				q = q[:dot]
+			}
+			if b.bindsLocally(q, r, localsByScope) {
+				r.QualBound = true
+			} else if _, ok := topDefs[q]; ok {
+				r.QualBound = true
+			} else if imp, ok := importByName[q]; ok {
+				r.BindImp = imp
+			}
+		}
+		f.Refs = append(f.Refs, r)
+	}
+}
+
+func (b *builder) qualifier(recv int) (QualShape, uint32) {
+	text := b.v.Text(recv)
+	shape := QualExpr
+	kind := b.v.Kind(recv)
+	sym := b.v.nodes[recv].sym
+	switch {
+	case b.c.selfName[text]:
+		shape = QualSelf
+	case int(sym) < len(b.c.refKind) && b.c.refKind[sym]:
+		shape = QualIdent
+	case strings.Contains(kind, "call"):
+		shape = QualCall
+	case isDottedPath(text):
+		shape = QualPath
+	}
+	if len(text) > 80 || strings.ContainsAny(text, "\n\r") {
+		text = ""
+	}
+	return shape, b.name(text)
+}
+
+func isDottedPath(s string) bool {
+	if s == "" || !strings.Contains(s, ".") {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if !isIdent(part) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127 || (i > 0 && c >= '0' && c <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func (b *builder) bindBare(r *Ref, locals map[uint64]int32, top map[string]int32, imports map[string]int32) {
+	if b.bindLocal(r, locals) {
+		return
+	}
+	name := b.facts.Names[r.Name]
+	if d, ok := top[name]; ok {
+		r.BindDef = d
+		return
+	}
+	if imp, ok := imports[name]; ok {
+		r.BindImp = imp
+	}
+}
+
+// bindLocal looks for a local binding of r's name in r's scope chain.
+func (b *builder) bindLocal(r *Ref, locals map[uint64]int32) bool {
+	for s := r.Scope; ; s = b.facts.Scopes[s].Parent {
+		k := uint64(uint32(s))<<32 | uint64(r.Name)
+		if li, ok := locals[k]; ok {
+			lo := b.facts.Locals[li]
+			if !b.l.BlockScoped || !r.Pos.Before(lo.Pos) {
+				r.BindLocal = li
+				return true
+			}
+		}
+		if s < 0 {
+			return false
+		}
+	}
+}
+
+func (b *builder) bindsLocally(name string, r Ref, locals map[uint64]int32) bool {
+	id, ok := b.names[name]
+	if !ok {
+		return false
+	}
+	probe := r
+	probe.Name = id
+	return b.bindLocal(&probe, locals)
+}
+
+func (b *builder) buildRelations() {
+	for _, rc := range b.relCands {
+		d := b.encDef[rc.node]
+		if d < 0 {
+			continue
+		}
+		b.facts.TypeRels = append(b.facts.TypeRels, TypeRel{
+			Def: d, Kind: rc.kind, Target: CollapseSpace(b.v.Text(rc.node)), Pos: b.v.Start(rc.node),
+		})
+	}
+	sort.SliceStable(b.facts.TypeRels, func(i, j int) bool {
+		return b.facts.TypeRels[i].Pos.Before(b.facts.TypeRels[j].Pos)
+	})
+}

@@ -1,0 +1,265 @@
+package lang
+
+// Facts are everything the syntactic layer learns from one file's bytes. They depend
+// only on the bytes, the language and the extractor version, so they are stored once
+// per content and shared by every worktree (DESIGN §5 "Content-addressed facts").
+type Facts struct {
+	Lang        string
+	Package     string // Go: the package clause; empty elsewhere
+	Defs        []Def
+	Refs        []Ref
+	Names       []string // string table for Ref.Name, Ref.Qualifier and Local.Name
+	Locals      []Local
+	Scopes      []Scope
+	Imports     []Import
+	TypeRels    []TypeRel
+	ParseErrors int // ERROR and MISSING nodes; the file stays searchable
+	FirstError  Pos // where the first one starts, when ParseErrors > 0
+}
+
+// Pos is a position: Line is 1-based, Col is 1-based and counts bytes.
+type Pos struct {
+	Line uint32
+	Col  uint32
+}
+
+// Span is a range of text; End is exclusive.
+type Span struct {
+	Start, End Pos
+}
+
+// Contains reports whether p lies inside s.
+func (s Span) Contains(p Pos) bool {
+	return !p.Before(s.Start) && p.Before(s.End)
+}
+
+// Before reports whether p comes strictly before q.
+func (p Pos) Before(q Pos) bool {
+	return p.Line < q.Line || (p.Line == q.Line && p.Col < q.Col)
+}
+
+// DefKind is the kind of a definition.
+type DefKind uint8
+
+// Definition kinds; append-only (stored in the blob store).
+const (
+	KindUnknown DefKind = iota
+	KindFunction
+	KindMethod
+	KindClass
+	KindInterface
+	KindStruct
+	KindType
+	KindEnum
+	KindEnumMember
+	KindField
+	KindProperty
+	KindConstant
+	KindVariable
+	KindModule
+	KindNamespace
+	KindConstructor
+)
+
+var kindNames = [...]string{"unknown", "function", "method", "class", "interface", "struct", "type", "enum", "enum_member", "field", "property", "constant", "variable", "module", "namespace", "constructor"}
+
+func (k DefKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// ParseKind maps a kind name (as used in .scm captures and by users) to a DefKind.
+func ParseKind(s string) (DefKind, bool) {
+	for i, n := range kindNames {
+		if n == s {
+			return DefKind(i), true
+		}
+	}
+	switch s {
+	case "const":
+		return KindConstant, true
+	case "var":
+		return KindVariable, true
+	}
+	return KindUnknown, false
+}
+
+// IsTypeLike reports whether definitions of this kind can own members.
+func (k DefKind) IsTypeLike() bool {
+	switch k {
+	case KindClass, KindInterface, KindStruct, KindType, KindEnum:
+		return true
+	}
+	return false
+}
+
+// Visibility of a definition (CKB §16.2 weights use these classes).
+type Visibility uint8
+
+// Visibility classes.
+const (
+	VisUnknown Visibility = iota
+	VisPublic
+	VisInternal
+	VisPrivate
+)
+
+func (v Visibility) String() string {
+	return [...]string{"unknown", "public", "internal", "private"}[v]
+}
+
+// Def is a definition: something with a name that other code can refer to.
+type Def struct {
+	Kind       DefKind
+	Name       string
+	Path       string // lexical path within the file, e.g. "Server.Handle"
+	Parent     int32  // index of the enclosing definition, -1 at top level
+	Span       Span   // the whole definition
+	NameSpan   Span
+	Signature  string // normalised header text, without the body
+	Doc        string // first sentence of the doc comment or docstring
+	Visibility Visibility
+	Receiver   string // Go methods: the receiver's base type name
+	BodyHash   uint64 // fingerprint of the definition's text with whitespace removed
+	Dup        uint16 // ordinal among definitions with the same Path in this file
+}
+
+// Role of a reference.
+type Role uint8
+
+// Reference roles.
+const (
+	RoleRead Role = iota
+	RoleCall
+	RoleWrite
+	RoleImport
+	RoleExport
+	RoleType
+)
+
+var roleNames = [...]string{"reference", "call", "write", "import", "export", "type"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "reference"
+}
+
+// QualShape is the shape of what stands before a member reference (x.Name).
+type QualShape uint8
+
+// Qualifier shapes.
+const (
+	QualNone QualShape = iota // a bare identifier
+	QualIdent                 // x.Name
+	QualSelf                  // this.Name, self.Name
+	QualPath                  // a.b.Name
+	QualCall                  // f().Name
+	QualExpr                  // anything else
+)
+
+var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr"}
+
+func (q QualShape) String() string {
+	if int(q) < len(shapeNames) {
+		return shapeNames[q]
+	}
+	return "expr"
+}
+
+// Ref is an identifier that is not a definition's name.
+type Ref struct {
+	Name      uint32 // index into Facts.Names
+	Pos       Pos
+	Role      Role
+	Shape     QualShape
+	Qualifier uint32 // index into Facts.Names of the qualifier text, when Shape != QualNone
+	QualBound bool   // the qualifier's first name binds to a local or a same-file definition
+	Enclosing int32  // index of the innermost enclosing definition, -1 at top level
+	Scope     int32  // innermost scope, -1 for the file
+	BindLocal int32  // index into Facts.Locals of a same-file local binding, or -1
+	BindDef   int32  // index into Facts.Defs of a same-file definition binding, or -1
+	BindImp   int32  // index into Facts.Imports that brings the name in, or -1
+}
+
+// Local is a binding that is not a symbol: a parameter, a local variable.
+type Local struct {
+	Name  uint32 // index into Facts.Names
+	Pos   Pos
+	Scope int32
+}
+
+// Scope is a lexical scope.
+type Scope struct {
+	Span   Span
+	Parent int32
+}
+
+// ImportKind says how an import brings names in.
+type ImportKind uint8
+
+// Import kinds.
+const (
+	ImportModule    ImportKind = iota // the whole module under one local name (Go import, Python import x)
+	ImportNamed                       // one named member (import {X} from; from m import X)
+	ImportNamespace                   // import * as ns
+	ImportDefault                     // import X from
+	ImportAll                         // from m import *; Go dot import
+	ImportSideEffect                  // import "x" for its effects; Go blank import
+)
+
+var importKindNames = [...]string{"module", "named", "namespace", "default", "all", "side_effect"}
+
+func (k ImportKind) String() string {
+	if int(k) < len(importKindNames) {
+		return importKindNames[k]
+	}
+	return "module"
+}
+
+// Import is one name (or module) brought in by an import statement.
+type Import struct {
+	Source string // the source literal without quotes: "fmt", "./a", ".models"
+	Name   string // the imported member, for named imports
+	Alias  string // the local name when it differs from Name (or the module's local name)
+	Kind   ImportKind
+	Pos    Pos
+}
+
+// LocalName is the name the import binds in the file ("" when it binds none).
+func (im Import) LocalName() string {
+	if im.Alias != "" {
+		return im.Alias
+	}
+	return im.Name
+}
+
+// RelKind is a type relation.
+type RelKind uint8
+
+// Type relation kinds.
+const (
+	RelExtends RelKind = iota
+	RelImplements
+	RelEmbeds
+)
+
+var relNames = [...]string{"extends", "implements", "embeds"}
+
+func (k RelKind) String() string {
+	if int(k) < len(relNames) {
+		return relNames[k]
+	}
+	return "extends"
+}
+
+// TypeRel says that Defs[Def] extends, implements or embeds the type named Target.
+type TypeRel struct {
+	Def    int32
+	Kind   RelKind
+	Target string // as written, e.g. "io.Reader", "Base"
+	Pos    Pos
+}

@@ -1,0 +1,106 @@
+// Package lang is the syntactic layer: it turns one file's bytes into Facts with
+// tree-sitter. A language is a Language value (grammar, a .scm query and a few
+// hooks) registered by its own package under lang/; the engine here is shared.
+//
+// The .scm query of a language uses these capture names:
+//
+//	@definition.<kind> @name [@receiver]     a definition (kind: function, method, class, ...)
+//	@reference.call @name [@receiver]        a call; @receiver is the qualifier (x in x.f())
+//	@reference.member @name @receiver        a member access x.name
+//	@reference.write @name                   an assignment target
+//	@import [@source] [@name] [@alias]       an import (or use Language.Imports for complex forms)
+//	@local.scope                             a lexical scope
+//	@local.definition                        a local binding (parameter, variable)
+//	@relation.extends|implements|embeds      the target type of a type relation
+//	@ignore                                  an identifier that is neither a definition nor a reference
+//
+// Every node whose kind is in RefKinds and that is not a definition's name, a
+// local definition or ignored becomes a Ref. The package must not touch the store.
+package lang
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+// ExtractorVersion changes whenever extraction output may change for the same
+// bytes; it is part of the blob key, so a new version re-parses everything once.
+const ExtractorVersion = 1
+
+// DocStyle says where a language keeps documentation.
+type DocStyle uint8
+
+// Documentation styles.
+const (
+	DocComments  DocStyle = iota // comments immediately above the definition
+	DocString                    // the first string statement of the body (Python)
+)
+
+// Language describes one language to the engine.
+type Language struct {
+	Name         string   // stable id: "go", "python", "typescript", "tsx", "javascript"
+	Extensions   []string // file name suffixes, with the dot
+	Grammar      func() unsafe.Pointer
+	Query        string   // the language's .scm query
+	RefKinds     []string // identifier-like node kinds that are references
+	BodyKinds    []string // node kinds that start a definition's body
+	CommentKinds []string
+	DocStyle     DocStyle
+	SelfNames    []string // receiver names that mean the enclosing class: this, self
+	// BlockScoped languages bind a name only after its declaration.
+	BlockScoped bool
+
+	// Visibility classifies a definition; nil means VisUnknown.
+	Visibility func(v *View, d DefNode) Visibility
+	// Package returns the package/module name a file declares (Go); may be nil.
+	Package func(v *View) string
+	// Imports expands one @import node into imports when the generic captures are
+	// not enough (Python's from-imports, JS import clauses); may be nil.
+	Imports func(v *View, n int) []Import
+	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
+	Refine func(v *View, f *Facts)
+}
+
+// DefNode is what a Visibility hook sees of a definition.
+type DefNode struct {
+	Node int // flat node index of the definition
+	Def  *Def
+}
+
+var registry []*Language
+
+// Register adds a language. Language packages call it from init.
+func Register(l *Language) {
+	registry = append(registry, l)
+	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
+}
+
+// All returns every registered language, sorted by name.
+func All() []*Language { return registry }
+
+// ByName finds a registered language.
+func ByName(name string) *Language {
+	for _, l := range registry {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// ForPath picks the language of a file by its name, or nil.
+func ForPath(p string) *Language {
+	base := path.Base(p)
+	var best *Language
+	bestLen := 0
+	for _, l := range registry {
+		for _, ext := range l.Extensions {
+			if strings.HasSuffix(base, ext) && len(ext) > bestLen {
+				best, bestLen = l, len(ext)
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,196 @@
+package lang
+
+import (
+	"strings"
+)
+
+// View is read access to one parsed file for language hooks: flattened named
+// nodes in pre-order (a node's descendants follow it contiguously) and the source.
+type View struct {
+	src   []byte
+	nodes []node
+	c     *compiled
+}
+
+// Root is the index of the root node (-1 for an empty tree).
+func (v *View) Root() int {
+	if len(v.nodes) == 0 {
+		return -1
+	}
+	return 0
+}
+
+// Len is the number of named nodes.
+func (v *View) Len() int { return len(v.nodes) }
+
+// Src is the file's bytes.
+func (v *View) Src() []byte { return v.src }
+
+// Kind is the node's grammar kind, e.g. "function_declaration".
+func (v *View) Kind(i int) string {
+	if i < 0 {
+		return ""
+	}
+	sym := int(v.nodes[i].sym)
+	if sym >= len(v.c.kindNames) {
+		return "ERROR"
+	}
+	return v.c.kindNames[sym]
+}
+
+// Field is the field name under which the node hangs from its parent ("" if none).
+func (v *View) Field(i int) string {
+	f := v.nodes[i].field
+	if int(f) < len(v.c.fieldNames) {
+		return v.c.fieldNames[f]
+	}
+	return ""
+}
+
+// Parent is the index of the nearest named ancestor, or -1.
+func (v *View) Parent(i int) int {
+	if i < 0 {
+		return -1
+	}
+	return int(v.nodes[i].parent)
+}
+
+// Text is the node's source text.
+func (v *View) Text(i int) string {
+	n := v.nodes[i]
+	return string(v.src[n.sb:n.eb])
+}
+
+// Start is the node's start position.
+func (v *View) Start(i int) Pos {
+	n := v.nodes[i]
+	return Pos{Line: n.sr + 1, Col: n.sc + 1}
+}
+
+// End is the node's end position (exclusive).
+func (v *View) End(i int) Pos {
+	n := v.nodes[i]
+	return Pos{Line: n.er + 1, Col: n.ec + 1}
+}
+
+// Span is the node's span.
+func (v *View) Span(i int) Span { return Span{v.Start(i), v.End(i)} }
+
+// Bytes is the node's byte range.
+func (v *View) Bytes(i int) (start, end int) {
+	n := v.nodes[i]
+	return int(n.sb), int(n.eb)
+}
+
+// Children lists the direct named children of i (i = -1 means the roots).
+func (v *View) Children(i int) []int {
+	var out []int
+	end := v.subtreeEnd(i)
+	for j := i + 1; j < end; j++ {
+		if int(v.nodes[j].parent) == i {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Child is the first direct named child of i under the field name, or -1.
+func (v *View) Child(i int, field string) int {
+	end := v.subtreeEnd(i)
+	for j := i + 1; j < end; j++ {
+		if int(v.nodes[j].parent) == i && v.Field(j) == field {
+			return j
+		}
+	}
+	return -1
+}
+
+// ChildOfKind is the first direct named child of i with the kind, or -1.
+func (v *View) ChildOfKind(i int, kind string) int {
+	end := v.subtreeEnd(i)
+	for j := i + 1; j < end; j++ {
+		if int(v.nodes[j].parent) == i && v.Kind(j) == kind {
+			return j
+		}
+	}
+	return -1
+}
+
+// Descendants calls fn for each node below i in pre-order.
+func (v *View) Descendants(i int, fn func(j int)) {
+	end := v.subtreeEnd(i)
+	for j := i + 1; j < end; j++ {
+		fn(j)
+	}
+}
+
+// HasAncestor reports whether some ancestor of i has the kind.
+func (v *View) HasAncestor(i int, kind string) bool {
+	for p := v.Parent(i); p >= 0; p = v.Parent(p) {
+		if v.Kind(p) == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// subtreeEnd is the index just past i's last descendant.
+func (v *View) subtreeEnd(i int) int {
+	if i < 0 {
+		return len(v.nodes)
+	}
+	j := i + 1
+	for j < len(v.nodes) && v.isDescendant(j, i) {
+		j++
+	}
+	return j
+}
+
+func (v *View) isDescendant(j, i int) bool {
+	for p := int(v.nodes[j].parent); p >= i; p = int(v.nodes[p].parent) {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
+// find returns the index of the named node with exactly this byte range and
+// symbol, or -1. Pre-order keeps start bytes non-decreasing, so it bisects.
+func (v *View) find(sb, eb uint32, sym uint16) int {
+	lo, hi := 0, len(v.nodes)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if v.nodes[m].sb < sb {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for j := lo; j < len(v.nodes) && v.nodes[j].sb == sb; j++ {
+		if v.nodes[j].eb == eb && v.nodes[j].sym == sym {
+			return j
+		}
+	}
+	return -1
+}
+
+// CollapseSpace turns runs of whitespace into one space and trims the ends.
+func CollapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,110 @@
+// Package protocol holds the domain types every layer shares: repository paths,
+// locations, the response envelope and its provenance. It has no behaviour beyond
+// validation and canonical encoding, and imports nothing from the rest of Cairn.
+package protocol
+
+// RepoPath is a slash-separated path relative to the repository root, canonical:
+// no leading slash, no "." or ".." elements, no trailing slash.
+type RepoPath string
+
+// Location is a span in a file. Lines are 1-based; columns are 1-based and count
+// bytes; EndCol is exclusive.
+type Location struct {
+	Path    RepoPath `json:"path"`
+	Line    int      `json:"line"`
+	Col     int      `json:"col"`
+	EndLine int      `json:"end_line"`
+	EndCol  int      `json:"end_col"`
+}
+
+// SchemaVersion is the version of the envelope and of every tool's payload shape.
+const SchemaVersion = 1
+
+// Envelope is the one shape every tool returns (DESIGN §6). On success Answer and
+// Data are set; on failure Error is set instead.
+type Envelope struct {
+	Answer      string       `json:"answer,omitempty"`
+	Data        any          `json:"data,omitempty"`
+	Error       *ErrorObject `json:"error,omitempty"`
+	Provenance  Provenance   `json:"provenance"`
+	NextActions []NextAction `json:"next_actions"`
+	Meta        Meta         `json:"meta"`
+}
+
+// ErrorObject is the wire form of a failed call.
+type ErrorObject struct {
+	Code       string         `json:"code"`
+	CodeNum    int            `json:"code_num"`
+	Message    string         `json:"message"`
+	Retryable  bool           `json:"retryable"`
+	Details    map[string]any `json:"details"`
+	Fixes      []string       `json:"fixes"`
+	Candidates []any          `json:"candidates,omitempty"`
+}
+
+// Provenance says where an answer came from and how far to trust it.
+type Provenance struct {
+	RepoStateID   string           `json:"repo_state_id"`
+	Head          string           `json:"head,omitempty"`
+	Dirty         bool             `json:"dirty"`
+	Consistency   string           `json:"consistency"`
+	RepoStateMode string           `json:"repo_state_mode"`
+	Freshness     string           `json:"freshness"`
+	IndexState    string           `json:"index_state"`
+	Epoch         int64            `json:"epoch"`
+	Layers        []string         `json:"layers"`
+	Completeness  Completeness     `json:"completeness"`
+	Warnings      []string         `json:"warnings"`
+	Truncations   []Truncation     `json:"truncations"`
+	LimitsApplied map[string]Limit `json:"limits_applied"`
+}
+
+// Completeness is a score in [0,1] with the reason for it.
+type Completeness struct {
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason"`
+}
+
+// Truncation records a list that was cut short and how to get the rest.
+type Truncation struct {
+	Field    string `json:"field"`
+	Returned int    `json:"returned"`
+	Total    int    `json:"total,omitempty"`
+	Reason   string `json:"reason"`
+	Cursor   string `json:"cursor,omitempty"`
+}
+
+// Limit records a budget that was clamped: what was asked and what was used.
+type Limit struct {
+	Requested int `json:"requested"`
+	Applied   int `json:"applied"`
+	Cap       int `json:"cap"`
+}
+
+// NextAction is a suggested follow-up call (a drilldown).
+type NextAction struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+	Why  string         `json:"why"`
+}
+
+// Meta carries request bookkeeping. Only TimingMS and RequestID vary between two
+// identical requests on the same repository state.
+type Meta struct {
+	SchemaVersion int              `json:"schema_version"`
+	RequestID     string           `json:"request_id"`
+	TaskID        string           `json:"task_id,omitempty"`
+	TimingMS      map[string]int64 `json:"timing_ms"`
+	Tokens        int              `json:"tokens"`
+	TokensSaved   int              `json:"tokens_saved"`
+}
+
+// Freshness values.
+const (
+	Fresh       = "fresh"
+	MayBeStale  = "may-be-stale"
+	StateReady  = "ready"
+	StateIndex  = "indexing"
+	StateStale  = "stale"
+	StateFailed = "failed"
+)

@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+)
+
+// RegisterWorktree records that the worktree index at indexPath uses this blob
+// store, so garbage collection can see which blobs it references.
+func (s *DB) RegisterWorktree(ctx context.Context, now int64) error {
+	_, err := s.sql.ExecContext(ctx, `INSERT INTO blobs.worktree(path, last_seen) VALUES(?, ?)
+		ON CONFLICT(path) DO UPDATE SET last_seen = excluded.last_seen`, s.opts.IndexPath, now)
+	if err != nil {
+		return fmt.Errorf("store: register worktree: %w", err)
+	}
+	return nil
+}
+
+// GCResult reports what a garbage collection did.
+type GCResult struct {
+	Worktrees int // worktree indexes consulted
+	Kept      int // blobs still referenced or recently used
+	Removed   int // blobs removed
+}
+
+// CollectGarbage is the mark-and-sweep pass of the blob store: a blob survives
+// if any registered worktree index references it or it was used within grace
+// seconds; everything else (including blobs written by a batch that crashed
+// before its worktree rows committed) is removed.
+func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, error) {
+	var res GCResult
+	rows, err := s.sql.QueryContext(ctx, `SELECT path FROM blobs.worktree`)
+	if err != nil {
+		return res, fmt.Errorf("store: gc: %w", err)
+	}
+	var paths []string
+	for rows.Next() {
+		var p string
+		rows.Scan(&p)
+		paths = append(paths, p)
+	}
+	rows.Close()
+	live := map[int64]bool{}
+	for _, p := range paths {
+		if p != s.opts.IndexPath {
+			if _, err := os.Stat(p); err != nil {
+				s.sql.ExecContext(ctx, `DELETE FROM blobs.worktree WHERE path = ?`, p)
+				continue
+			}
+		}
+		if err := s.markFrom(ctx, p, live); err != nil {
+			return res, err
+		}
+		res.Worktrees++
+	}
+	cand, err := s.sql.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE last_used < ?`, now-grace)
+	if err != nil {
+		return res, fmt.Errorf("store: gc: %w", err)
+	}
+	var dead []int64
+	for cand.Next() {
+		var id int64
+		cand.Scan(&id)
+		if !live[id] {
+			dead = append(dead, id)
+		}
+	}
+	cand.Close()
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return res, err
+	}
+	defer tx.Rollback()
+	for _, id := range dead {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob WHERE id = ?`, id); err != nil {
+			return res, fmt.Errorf("store: gc: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_text WHERE rowid = ?`, id); err != nil {
+			return res, fmt.Errorf("store: gc: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return res, err
+	}
+	var total int
+	s.sql.QueryRowContext(ctx, `SELECT count(*) FROM blobs.blob`).Scan(&total)
+	res.Removed, res.Kept = len(dead), total
+	return res, nil
+}
+
+func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool) error {
+	q := `SELECT DISTINCT blob_id FROM file`
+	var rows *sql.Rows
+	var err error
+	if indexPath == s.opts.IndexPath {
+		rows, err = s.sql.QueryContext(ctx, q)
+	} else {
+		other, oerr := sql.Open("sqlite", "file:"+indexPath+"?mode=ro")
+		if oerr != nil {
+			return nil // an unreadable index marks nothing; its blobs keep their grace period
+		}
+		defer other.Close()
+		rows, err = other.QueryContext(ctx, q)
+	}
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		live[id] = true
+	}
+	return rows.Err()
+}

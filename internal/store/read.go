@@ -1,0 +1,371 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+const fileCols = `id, path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, inode, lang, pkg, status, module_id, epoch`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanFile(r scanner) (FileRow, error) {
+	var f FileRow
+	var h, nh []byte
+	err := r.Scan(&f.ID, &f.Path, &f.BlobID, &h, &nh, &f.GitOID, &f.Size, &f.MtimeNS, &f.Inode, &f.Lang, &f.Pkg, &f.Status, &f.ModuleID, &f.Epoch)
+	copy(f.Hash[:], h)
+	copy(f.NormHash[:], nh)
+	return f, err
+}
+
+// Files returns every file row, ordered by path.
+func (s *DB) Files(ctx context.Context) ([]FileRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("store: files: %w", err)
+	}
+	defer rows.Close()
+	var out []FileRow
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: files: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// FileByPath finds a file by its repo path.
+func (s *DB) FileByPath(ctx context.Context, path string) (FileRow, bool, error) {
+	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE path = ?`, path))
+	if err == sql.ErrNoRows {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, fmt.Errorf("store: file %s: %w", path, err)
+	}
+	return f, true, nil
+}
+
+// FileByID finds a file by id.
+func (s *DB) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
+	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, fmt.Errorf("store: file %d: %w", id, err)
+	}
+	return f, true, nil
+}
+
+// FilesUnder returns the files whose path starts with prefix (all when empty).
+func (s *DB) FilesUnder(ctx context.Context, prefix string) ([]FileRow, error) {
+	if prefix == "" {
+		return s.Files(ctx)
+	}
+	rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE path >= ? AND path < ? ORDER BY path`, prefix, prefix+"\xff")
+	if err != nil {
+		return nil, fmt.Errorf("store: files: %w", err)
+	}
+	defer rows.Close()
+	var out []FileRow
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// BlobFacts returns a blob's encoded facts (nil when it has none).
+func (s *DB) BlobFacts(ctx context.Context, blobID int64) ([]byte, error) {
+	var b []byte
+	err := s.sql.QueryRowContext(ctx, `SELECT facts FROM blobs.blob WHERE id = ?`, blobID).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: facts of blob %d: %w", blobID, err)
+	}
+	return b, nil
+}
+
+// BlobText returns a blob's searchable content (nil when it has none).
+func (s *DB) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
+	var b []byte
+	err := s.sql.QueryRowContext(ctx, `SELECT content FROM blobs.blob_text WHERE rowid = ?`, blobID).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: text of blob %d: %w", blobID, err)
+	}
+	return b, nil
+}
+
+// Link returns a file's packed resolved references.
+func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
+	var b []byte
+	err := s.sql.QueryRowContext(ctx, `SELECT data FROM link WHERE file_id = ?`, fileID).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: link of file %d: %w", fileID, err)
+	}
+	return b, nil
+}
+
+// Modules returns every module, ordered by root.
+func (s *DB) Modules(ctx context.Context) ([]ModuleRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest FROM module ORDER BY root`)
+	if err != nil {
+		return nil, fmt.Errorf("store: modules: %w", err)
+	}
+	defer rows.Close()
+	var out []ModuleRow
+	for rows.Next() {
+		var m ModuleRow
+		if err := rows.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+const symbolCols = `id, file_id, def_idx, name, qname, kind, visibility, module_id, parent, version`
+
+func scanSymbols(rows *sql.Rows, err error) ([]SymbolRow, error) {
+	if err != nil {
+		return nil, fmt.Errorf("store: symbols: %w", err)
+	}
+	defer rows.Close()
+	var out []SymbolRow
+	for rows.Next() {
+		var r SymbolRow
+		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version); err != nil {
+			return nil, fmt.Errorf("store: symbols: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SymbolByID finds a symbol.
+func (s *DB) SymbolByID(ctx context.Context, id int64) (SymbolRow, bool, error) {
+	rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id = ?`, id))
+	if err != nil || len(rows) == 0 {
+		return SymbolRow{}, false, err
+	}
+	return rows[0], true, nil
+}
+
+// SymbolsByName returns the symbols with exactly this name.
+func (s *DB) SymbolsByName(ctx context.Context, name string) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE name = ? ORDER BY qname, id`, name))
+}
+
+// SymbolsByQName returns the symbols with exactly this qualified name.
+func (s *DB) SymbolsByQName(ctx context.Context, qname string) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE qname = ? ORDER BY id`, qname))
+}
+
+// SymbolsOfFile returns a file's symbols in definition order.
+func (s *DB) SymbolsOfFile(ctx context.Context, fileID int64) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id = ? ORDER BY def_idx`, fileID))
+}
+
+// SymbolsOfFiles returns the symbols of many files.
+func (s *DB) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolRow, error) {
+	var out []SymbolRow
+	for _, chunk := range chunks(fileIDs, 500) {
+		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, def_idx`, anys(chunk)...))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// SymbolsByIDs returns the symbols with these ids (missing ones are skipped).
+func (s *DB) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error) {
+	var out []SymbolRow
+	for _, chunk := range chunks(ids, 500) {
+		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// AllSymbols returns every symbol (for linking).
+func (s *DB) AllSymbols(ctx context.Context) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol`))
+}
+
+// SymbolCount is the number of symbols.
+func (s *DB) SymbolCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM symbol`).Scan(&n)
+	return n, err
+}
+
+// SearchSymbols ranks symbols whose name contains sub (case-insensitive) with the
+// weights the caller passes as an SQL expression over the symbol columns, and
+// returns the best limit rows and the number of matches (capped at countCap).
+func (s *DB) SearchSymbols(ctx context.Context, sub string, scoreSQL string, where string, args []any, limit int) ([]SymbolRow, []int, error) {
+	like := "%" + escapeLike(sub) + "%"
+	var q string
+	qargs := []any{}
+	if len([]rune(sub)) >= 3 {
+		q = `SELECT ` + prefixCols("s.", symbolCols) + `, ` + scoreSQL + ` AS score FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid
+			WHERE f.name LIKE ? ESCAPE '\'`
+	} else {
+		q = `SELECT ` + prefixCols("s.", symbolCols) + `, ` + scoreSQL + ` AS score FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
+	}
+	qargs = append(qargs, like)
+	if where != "" {
+		q += " AND " + where
+		qargs = append(qargs, args...)
+	}
+	q += ` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
+	qargs = append(qargs, limit)
+	rows, err := s.sql.QueryContext(ctx, q, qargs...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: search symbols: %w", err)
+	}
+	defer rows.Close()
+	var out []SymbolRow
+	var scores []int
+	for rows.Next() {
+		var r SymbolRow
+		var score int
+		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version, &score); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, r)
+		scores = append(scores, score)
+	}
+	return out, scores, rows.Err()
+}
+
+// CountSymbolMatches counts symbols whose name contains sub, up to limit.
+func (s *DB) CountSymbolMatches(ctx context.Context, sub, where string, args []any, limit int) (int, error) {
+	like := "%" + escapeLike(sub) + "%"
+	var q string
+	if len([]rune(sub)) >= 3 {
+		q = `SELECT count(*) FROM (SELECT 1 FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
+	} else {
+		q = `SELECT count(*) FROM (SELECT 1 FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
+	}
+	qargs := []any{like}
+	if where != "" {
+		q += " AND " + where
+		qargs = append(qargs, args...)
+	}
+	q += ` LIMIT ?)`
+	qargs = append(qargs, limit)
+	var n int
+	err := s.sql.QueryRowContext(ctx, q, qargs...).Scan(&n)
+	return n, err
+}
+
+// TextCandidates returns the files whose content matches a GLOB (case-sensitive)
+// or LIKE (case-insensitive) pattern through the trigram index, ordered by path.
+// An empty pattern returns every searchable file.
+func (s *DB) TextCandidates(ctx context.Context, pattern string, caseSensitive bool, limit int) ([]TextHit, error) {
+	q := `SELECT f.id, f.path, f.blob_id, f.lang FROM file f WHERE f.status IN (0, 1, 2, 5)`
+	var args []any
+	if pattern != "" {
+		op := "LIKE ? ESCAPE '\\'"
+		if caseSensitive {
+			op = "GLOB ?"
+		}
+		q = `SELECT f.id, f.path, f.blob_id, f.lang FROM blobs.blob_text t JOIN file f ON f.blob_id = t.rowid WHERE t.content ` + op
+		args = append(args, pattern)
+	}
+	q += ` ORDER BY f.path LIMIT ?`
+	args = append(args, limit)
+	rows, err := s.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: text search: %w", err)
+	}
+	defer rows.Close()
+	var out []TextHit
+	for rows.Next() {
+		var h TextHit
+		if err := rows.Scan(&h.FileID, &h.Path, &h.BlobID, &h.Lang); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// GlobLiteral turns a literal into a GLOB pattern matching it anywhere.
+func GlobLiteral(lit string) string {
+	var b strings.Builder
+	b.WriteByte('*')
+	for _, r := range lit {
+		switch r {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('*')
+	return b.String()
+}
+
+// LikeLiteral turns a literal into a LIKE pattern matching it anywhere.
+func LikeLiteral(lit string) string { return "%" + escapeLike(lit) + "%" }
+
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+func prefixCols(p, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = p + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func anys(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, v := range ids {
+		out[i] = v
+	}
+	return out
+}
+
+func chunks(ids []int64, n int) [][]int64 {
+	var out [][]int64
+	for len(ids) > n {
+		out = append(out, ids[:n])
+		ids = ids[n:]
+	}
+	if len(ids) > 0 {
+		out = append(out, ids)
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package store
+
+// BlobStatus says what the store holds for a blob.
+type BlobStatus uint8
+
+// Blob statuses (stored; append-only).
+const (
+	BlobParsed      BlobStatus = iota // facts extracted cleanly
+	BlobParseErrors                   // facts extracted around syntax errors
+	BlobText                          // no language: text only (lexical tier)
+	BlobBinary                        // binary: listed, neither parsed nor searchable
+	BlobTooLarge                      // over the size cap: listed only
+	BlobFailed                        // the extractor failed: text only
+)
+
+var blobStatusNames = [...]string{"parsed", "parse_errors", "text", "binary", "too_large", "failed"}
+
+func (s BlobStatus) String() string {
+	if int(s) < len(blobStatusNames) {
+		return blobStatusNames[s]
+	}
+	return "unknown"
+}
+
+// Hash is a 128-bit content hash.
+type Hash [16]byte
+
+// BlobKey identifies a blob: the raw bytes' hash, the language and the extractor version.
+type BlobKey struct {
+	Hash Hash
+	Lang string
+	XVer int
+}
+
+// BlobRow is a blob to insert.
+type BlobRow struct {
+	Key    BlobKey
+	Size   int64
+	Status BlobStatus
+	Facts  []byte // encoded facts, nil when not parsed
+	Text   []byte // document for the lexical tier, nil when not searchable
+}
+
+// FileRow is one path of the worktree.
+type FileRow struct {
+	ID       int64
+	Path     string
+	BlobID   int64
+	Hash     Hash
+	NormHash Hash
+	GitOID   string
+	Size     int64
+	MtimeNS  int64
+	Inode    int64
+	Lang     string
+	Pkg      string // Go package clause
+	Status   BlobStatus
+	ModuleID int64
+	Epoch    int64
+}
+
+// SymbolRow is one symbol of the worktree.
+type SymbolRow struct {
+	ID         int64
+	FileID     int64
+	DefIdx     int
+	Name       string
+	QName      string
+	Kind       uint8
+	Visibility uint8
+	ModuleID   int64
+	Parent     int64
+	Version    int64
+}
+
+// ModuleRow is a module: a manifest and the directory it owns.
+type ModuleRow struct {
+	ID       int64
+	Root     string
+	Name     string
+	Kind     string
+	Manifest string
+}
+
+// TextHit is a file whose content may contain a lexical query.
+type TextHit struct {
+	FileID int64
+	Path   string
+	BlobID int64
+	Lang   string
+}

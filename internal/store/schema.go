@@ -1,0 +1,82 @@
+package store
+
+// Schema versions. Bump when a table changes shape; a mismatch on open drops the
+// database and rebuilds it (the index is always disposable).
+const (
+	IndexSchemaVersion = 1
+	BlobSchemaVersion  = 1
+)
+
+// blobSchema is the content-addressed store shared by every worktree of a
+// repository. Rows are immutable once written; garbage collection removes blobs
+// that no worktree has used for a while.
+const blobSchema = `
+CREATE TABLE IF NOT EXISTS metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blob(
+  id        INTEGER PRIMARY KEY,
+  hash      BLOB    NOT NULL,  -- xxh3-128 of the raw bytes
+  lang      TEXT    NOT NULL,  -- language id, '' when the file is not code
+  xver      INTEGER NOT NULL,  -- extractor version
+  size      INTEGER NOT NULL,
+  status    INTEGER NOT NULL,  -- BlobStatus
+  facts     BLOB,              -- lang.Encode output; NULL when not parsed
+  last_used INTEGER NOT NULL,  -- unix seconds a worktree last referenced it
+  UNIQUE(hash, lang, xver)
+);
+-- The lexical tier: one document per blob (rowid = blob.id). detail=none keeps
+-- the trigram index small; substring queries are verified against the content.
+CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none);
+CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
+`
+
+// indexSchema is one worktree's index: which blob each path holds, and the facts
+// that depend on more than one file (symbol identities, resolved references).
+const indexSchema = `
+CREATE TABLE IF NOT EXISTS metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS module(
+  id       INTEGER PRIMARY KEY,
+  root     TEXT NOT NULL UNIQUE, -- repo-relative directory, '' for the root
+  name     TEXT NOT NULL,        -- module path / package name / directory
+  kind     TEXT NOT NULL,        -- go, npm, python, dir
+  manifest TEXT NOT NULL         -- the manifest file, '' for kind dir
+);
+CREATE TABLE IF NOT EXISTS file(
+  id        INTEGER PRIMARY KEY,
+  path      TEXT    NOT NULL UNIQUE,
+  blob_id   INTEGER NOT NULL,
+  hash      BLOB    NOT NULL,
+  norm_hash BLOB    NOT NULL,
+  git_oid   TEXT    NOT NULL,
+  size      INTEGER NOT NULL,
+  mtime_ns  INTEGER NOT NULL,
+  inode     INTEGER NOT NULL,
+  lang      TEXT    NOT NULL,
+  pkg       TEXT    NOT NULL, -- Go package clause, '' otherwise
+  status    INTEGER NOT NULL,
+  module_id INTEGER NOT NULL,
+  epoch     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS file_blob ON file(blob_id);
+CREATE TABLE IF NOT EXISTS symbol(
+  id         INTEGER PRIMARY KEY, -- the 64-bit identity behind sym_<16 hex>
+  file_id    INTEGER NOT NULL,
+  def_idx    INTEGER NOT NULL,    -- index into the blob's Facts.Defs
+  name       TEXT    NOT NULL,
+  name_id    INTEGER NOT NULL,    -- sname.id, for substring search
+  qname      TEXT    NOT NULL,    -- canonical qualified name
+  kind       INTEGER NOT NULL,
+  visibility INTEGER NOT NULL,
+  module_id  INTEGER NOT NULL,
+  parent     INTEGER NOT NULL,    -- enclosing symbol id, 0 at top level
+  version    INTEGER NOT NULL     -- hash of the normalised signature
+);
+CREATE INDEX IF NOT EXISTS symbol_name ON symbol(name);
+CREATE INDEX IF NOT EXISTS symbol_name_id ON symbol(name_id);
+CREATE INDEX IF NOT EXISTS symbol_file ON symbol(file_id);
+CREATE INDEX IF NOT EXISTS symbol_qname ON symbol(qname);
+-- Distinct symbol names with a trigram index for ranked substring search.
+CREATE TABLE IF NOT EXISTS sname(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS sname_fts USING fts5(name, tokenize='trigram', detail=none, content='sname', content_rowid='id');
+-- Resolved references of a file, packed (see index/link.go).
+CREATE TABLE IF NOT EXISTS link(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+`

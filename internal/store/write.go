@@ -1,0 +1,360 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// FindBlobs returns the ids of the blobs that already exist for the keys.
+func (s *DB) FindBlobs(ctx context.Context, keys []BlobKey) (map[BlobKey]int64, error) {
+	out := make(map[BlobKey]int64, len(keys))
+	stmt, err := s.sql.PrepareContext(ctx, `SELECT id FROM blobs.blob WHERE hash = ? AND lang = ? AND xver = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("store: find blobs: %w", err)
+	}
+	defer stmt.Close()
+	for _, k := range keys {
+		var id int64
+		err := stmt.QueryRowContext(ctx, k.Hash[:], k.Lang, k.XVer).Scan(&id)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: find blobs: %w", err)
+		}
+		out[k] = id
+	}
+	return out, nil
+}
+
+// InsertBlobs writes blobs (idempotently: an existing key keeps its row) in one
+// transaction of the blob store and returns their ids in order.
+func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int64, error) {
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: insert blobs: %w", err)
+	}
+	defer tx.Rollback()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob(hash, lang, xver, size, status, facts, last_used) VALUES(?,?,?,?,?,?,?)
+		ON CONFLICT(hash, lang, xver) DO NOTHING RETURNING id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: insert blobs: %w", err)
+	}
+	defer ins.Close()
+	find, err := tx.PrepareContext(ctx, `SELECT id FROM blobs.blob WHERE hash = ? AND lang = ? AND xver = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer find.Close()
+	text, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob_text(rowid, content) VALUES(?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer text.Close()
+	// Blob rows first, then all texts: any other statement between two FTS5
+	// inserts opens a savepoint that flushes FTS5's pending terms into a tiny
+	// segment, and merging those segments dominated indexing time.
+	ids := make([]int64, len(rows))
+	fresh := make([]bool, len(rows))
+	for i, r := range rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var id int64
+		err := ins.QueryRowContext(ctx, r.Key.Hash[:], r.Key.Lang, r.Key.XVer, r.Size, r.Status, r.Facts, now).Scan(&id)
+		if err == sql.ErrNoRows { // another writer (worktree) stored it first
+			if err := find.QueryRowContext(ctx, r.Key.Hash[:], r.Key.Lang, r.Key.XVer).Scan(&id); err != nil {
+				return nil, fmt.Errorf("store: insert blobs: %w", err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("store: insert blob: %w", err)
+		} else {
+			fresh[i] = true
+		}
+		ids[i] = id
+	}
+	for i, r := range rows {
+		if fresh[i] && r.Text != nil {
+			if _, err := text.ExecContext(ctx, ids[i], r.Text); err != nil {
+				return nil, fmt.Errorf("store: insert text: %w", err)
+			}
+		}
+	}
+	return ids, tx.Commit()
+}
+
+// TouchBlobs marks blobs as used now (so garbage collection keeps them). Rows
+// touched within the last hour are left alone to keep the write small.
+func (s *DB) TouchBlobs(ctx context.Context, ids []int64, now int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `UPDATE blobs.blob SET last_used = ? WHERE id = ? AND last_used < ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, id := range ids {
+		if _, err := st.ExecContext(ctx, now, id, now-3600); err != nil {
+			return fmt.Errorf("store: touch blobs: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Tx is a write transaction on the worktree index: one reconcile batch, one epoch.
+type Tx struct {
+	tx       *sql.Tx
+	stmts    map[string]*sql.Stmt
+	names    map[string]int64
+	newNames []int64 // sname rows to add to sname_fts at commit (see InsertBlobs)
+}
+
+// Begin starts a write transaction on the worktree index.
+func (s *DB) Begin(ctx context.Context) (*Tx, error) {
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: begin: %w", err)
+	}
+	return &Tx{tx: tx, stmts: map[string]*sql.Stmt{}, names: map[string]int64{}}, nil
+}
+
+func (t *Tx) exec(q string, args ...any) (sql.Result, error) {
+	st, ok := t.stmts[q]
+	if !ok {
+		var err error
+		if st, err = t.tx.Prepare(q); err != nil {
+			return nil, fmt.Errorf("store: prepare: %w", err)
+		}
+		t.stmts[q] = st
+	}
+	res, err := st.Exec(args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return res, nil
+}
+
+func (t *Tx) queryRow(q string, args ...any) *sql.Row {
+	st, ok := t.stmts[q]
+	if !ok {
+		var err error
+		if st, err = t.tx.Prepare(q); err != nil {
+			return t.tx.QueryRow(q, args...) // surfaces the error on Scan
+		}
+		t.stmts[q] = st
+	}
+	return st.QueryRow(args...)
+}
+
+// Commit commits the batch.
+func (t *Tx) Commit() error {
+	if len(t.newNames) > 0 {
+		if _, err := t.tx.Exec(`INSERT INTO sname_fts(rowid, name) SELECT id, name FROM sname WHERE id >= ?`, t.newNames[0]); err != nil {
+			return fmt.Errorf("store: index names: %w", err)
+		}
+	}
+	for _, st := range t.stmts {
+		st.Close()
+	}
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// Rollback abandons the batch (safe after Commit).
+func (t *Tx) Rollback() {
+	for _, st := range t.stmts {
+		st.Close()
+	}
+	t.tx.Rollback()
+}
+
+// SetMeta writes a metadata value.
+func (t *Tx) SetMeta(key, value string) error {
+	_, err := t.exec(`INSERT INTO metadata(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
+// PutFile inserts or replaces a file row and returns its id.
+func (t *Tx) PutFile(f FileRow) (int64, error) {
+	var id int64
+	err := t.queryRow(`INSERT INTO file(path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, inode, lang, pkg, status, module_id, epoch)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(path) DO UPDATE SET blob_id=excluded.blob_id, hash=excluded.hash, norm_hash=excluded.norm_hash,
+		git_oid=excluded.git_oid, size=excluded.size, mtime_ns=excluded.mtime_ns, inode=excluded.inode, lang=excluded.lang,
+		pkg=excluded.pkg, status=excluded.status, module_id=excluded.module_id, epoch=excluded.epoch
+		RETURNING id`,
+		f.Path, f.BlobID, f.Hash[:], f.NormHash[:], f.GitOID, f.Size, f.MtimeNS, f.Inode, f.Lang, f.Pkg, f.Status, f.ModuleID, f.Epoch).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store: put file %s: %w", f.Path, err)
+	}
+	return id, nil
+}
+
+// SetFileStat records new stat data for an unchanged file.
+func (t *Tx) SetFileStat(id, size, mtimeNS, inode int64) error {
+	_, err := t.exec(`UPDATE file SET size = ?, mtime_ns = ?, inode = ? WHERE id = ?`, size, mtimeNS, inode, id)
+	return err
+}
+
+// SetFileModule moves a file to another module.
+func (t *Tx) SetFileModule(id, moduleID int64) error {
+	_, err := t.exec(`UPDATE file SET module_id = ? WHERE id = ?`, moduleID, id)
+	return err
+}
+
+// DeleteFile removes a file with its symbols and links.
+func (t *Tx) DeleteFile(id int64) error {
+	for _, q := range []string{`DELETE FROM file WHERE id = ?`, `DELETE FROM symbol WHERE file_id = ?`, `DELETE FROM link WHERE file_id = ?`} {
+		if _, err := t.exec(q, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReplaceModules sets the module table; ids of unchanged roots are kept.
+func (t *Tx) ReplaceModules(mods []ModuleRow) (map[string]int64, error) {
+	ids := map[string]int64{}
+	keep := map[string]bool{}
+	for _, m := range mods {
+		var id int64
+		err := t.queryRow(`INSERT INTO module(root, name, kind, manifest) VALUES(?,?,?,?)
+			ON CONFLICT(root) DO UPDATE SET name=excluded.name, kind=excluded.kind, manifest=excluded.manifest RETURNING id`,
+			m.Root, m.Name, m.Kind, m.Manifest).Scan(&id)
+		if err != nil {
+			return nil, fmt.Errorf("store: put module %s: %w", m.Root, err)
+		}
+		ids[m.Root] = id
+		keep[m.Root] = true
+	}
+	rows, err := t.tx.Query(`SELECT root FROM module`)
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for rows.Next() {
+		var r string
+		rows.Scan(&r)
+		if !keep[r] {
+			stale = append(stale, r)
+		}
+	}
+	rows.Close()
+	for _, r := range stale {
+		if _, err := t.exec(`DELETE FROM module WHERE root = ?`, r); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// ClearSymbols removes every symbol and link (before a full rebuild of them).
+func (t *Tx) ClearSymbols() error {
+	for _, q := range []string{`DELETE FROM symbol`, `DELETE FROM link`} {
+		if _, err := t.exec(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteSymbolsOf removes every symbol defined in a file.
+func (t *Tx) DeleteSymbolsOf(fileID int64) error {
+	_, err := t.exec(`DELETE FROM symbol WHERE file_id = ?`, fileID)
+	return err
+}
+
+// PutSymbols inserts symbols (replacing any with the same id), many rows per
+// statement: per-statement overhead dominated symbol writes on large builds.
+func (t *Tx) PutSymbols(rows []SymbolRow) error {
+	const per = 64
+	for len(rows) > 0 {
+		n := min(per, len(rows))
+		chunk := rows[:n]
+		rows = rows[n:]
+		args := make([]any, 0, n*11)
+		for _, s := range chunk {
+			nameID, err := t.nameID(s.Name)
+			if err != nil {
+				return err
+			}
+			args = append(args, s.ID, s.FileID, s.DefIdx, s.Name, nameID, s.QName, s.Kind, s.Visibility, s.ModuleID, s.Parent, s.Version)
+		}
+		q := `INSERT OR REPLACE INTO symbol(id, file_id, def_idx, name, name_id, qname, kind, visibility, module_id, parent, version) VALUES` +
+			strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?,?,?,?),", n), ",")
+		if _, err := t.exec(q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// symbolIndexes are the secondary indexes of the symbol table; a full rebuild
+// drops them and builds them once at the end, which beats random inserts.
+var symbolIndexes = []string{
+	`CREATE INDEX IF NOT EXISTS symbol_name ON symbol(name)`,
+	`CREATE INDEX IF NOT EXISTS symbol_name_id ON symbol(name_id)`,
+	`CREATE INDEX IF NOT EXISTS symbol_file ON symbol(file_id)`,
+	`CREATE INDEX IF NOT EXISTS symbol_qname ON symbol(qname)`,
+}
+
+// DropSymbolIndexes removes the secondary symbol indexes (see symbolIndexes).
+func (t *Tx) DropSymbolIndexes() error {
+	for _, q := range []string{`DROP INDEX IF EXISTS symbol_name`, `DROP INDEX IF EXISTS symbol_name_id`, `DROP INDEX IF EXISTS symbol_file`, `DROP INDEX IF EXISTS symbol_qname`} {
+		if _, err := t.tx.Exec(q); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	return nil
+}
+
+// CreateSymbolIndexes builds the secondary symbol indexes.
+func (t *Tx) CreateSymbolIndexes() error {
+	for _, q := range symbolIndexes {
+		if _, err := t.tx.Exec(q); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	return nil
+}
+
+// nameID interns a symbol name for substring search.
+func (t *Tx) nameID(name string) (int64, error) {
+	if id, ok := t.names[name]; ok {
+		return id, nil
+	}
+	var id int64
+	err := t.queryRow(`SELECT id FROM sname WHERE name = ?`, name).Scan(&id)
+	if err == sql.ErrNoRows {
+		res, err := t.exec(`INSERT INTO sname(name) VALUES(?)`, name)
+		if err != nil {
+			return 0, err
+		}
+		id, _ = res.LastInsertId()
+		t.newNames = append(t.newNames, id)
+	} else if err != nil {
+		return 0, fmt.Errorf("store: name id: %w", err)
+	}
+	t.names[name] = id
+	return id, nil
+}
+
+// SetLink stores a file's packed resolved references (nil deletes them).
+func (t *Tx) SetLink(fileID int64, data []byte) error {
+	if data == nil {
+		_, err := t.exec(`DELETE FROM link WHERE file_id = ?`, fileID)
+		return err
+	}
+	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data) VALUES(?, ?)`, fileID, data)
+	return err
+}
