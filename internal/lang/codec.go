@@ -107,11 +107,11 @@ func Decode(b []byte) (f *Facts, err error) {
 	f.Package = r.str()
 	f.ParseErrors = int(r.uint())
 	f.FirstError = r.pos()
-	f.Names = make([]string, r.count())
+	f.Names = sized[string](r.count())
 	for i := range f.Names {
 		f.Names[i] = r.str()
 	}
-	f.Defs = make([]Def, r.count())
+	f.Defs = sized[Def](r.count())
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		d.Kind = DefKind(r.byte())
@@ -127,7 +127,7 @@ func Decode(b []byte) (f *Facts, err error) {
 		d.BodyHash = r.u64()
 		d.Dup = uint16(r.uint())
 	}
-	f.Refs = make([]Ref, r.count())
+	f.Refs = sized[Ref](r.count())
 	var line int64
 	for i := range f.Refs {
 		x := &f.Refs[i]
@@ -145,19 +145,19 @@ func Decode(b []byte) (f *Facts, err error) {
 		x.BindDef = int32(r.int())
 		x.BindImp = int32(r.int())
 	}
-	f.Locals = make([]Local, r.count())
+	f.Locals = sized[Local](r.count())
 	for i := range f.Locals {
 		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int())}
 	}
-	f.Scopes = make([]Scope, r.count())
+	f.Scopes = sized[Scope](r.count())
 	for i := range f.Scopes {
 		f.Scopes[i] = Scope{Span: r.span(), Parent: int32(r.int())}
 	}
-	f.Imports = make([]Import, r.count())
+	f.Imports = sized[Import](r.count())
 	for i := range f.Imports {
 		f.Imports[i] = Import{Source: r.str(), Name: r.str(), Alias: r.str(), Kind: ImportKind(r.byte()), Pos: r.pos()}
 	}
-	f.TypeRels = make([]TypeRel, r.count())
+	f.TypeRels = sized[TypeRel](r.count())
 	for i := range f.TypeRels {
 		f.TypeRels[i] = TypeRel{Def: int32(r.int()), Kind: RelKind(r.byte()), Target: r.str(), Pos: r.pos()}
 	}
@@ -241,4 +241,13 @@ func (r *reader) str() string {
 	s := string(r.buf[:n])
 	r.buf = r.buf[n:]
 	return s
+}
+
+// sized makes a slice of n elements, nil when n is 0 (so decoded facts compare
+// equal to extracted ones).
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, n)
 }

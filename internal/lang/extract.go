@@ -584,6 +584,9 @@ func (b *builder) buildRefs() {
 		if int(n.sym) >= len(b.c.refKind) || !b.c.refKind[n.sym] || b.skip[i] || n.eb == n.sb {
 			continue
 		}
+		if n.eb-n.sb == 1 && b.v.src[n.sb] == '_' {
+			continue // the blank identifier names nothing
+		}
 		r := Ref{
 			Name:      b.name(string(b.v.src[n.sb:n.eb])),
 			Pos:       Pos{n.sr + 1, n.sc + 1},
