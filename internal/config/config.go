@@ -44,7 +44,7 @@ type QueryConfig struct {
 
 // ReadConfig controls the read tools.
 type ReadConfig struct {
-	AllowSecrets   bool  `yaml:"allow_secrets"`    // let read tools return secret-looking files
+	AllowSecrets   bool  `yaml:"allow_secrets"`     // let read tools return secret-looking files
 	FullFileCapKiB int64 `yaml:"full_file_cap_kib"` // read_file_full cap
 }
 

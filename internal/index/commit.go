@@ -418,14 +418,15 @@ func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*
 		dirtyStr = "1"
 	}
 	kv := map[string]string{
-		"epoch":         strconv.FormatInt(st.Epoch, 10),
-		"tripwire":      trip,
-		"head":          head,
-		"branch":        branch,
-		"dirty":         dirtyStr,
-		"repo_state_id": "rs_" + hexString(stateID[:12]),
-		"files":         strconv.Itoa(len(rows)),
-		"indexed_at":    time.Now().UTC().Format(time.RFC3339),
+		"epoch":           strconv.FormatInt(st.Epoch, 10),
+		"tripwire":        trip,
+		"head":            head,
+		"branch":          branch,
+		"dirty":           dirtyStr,
+		"repo_state_id":   "rs_" + hexString(stateID[:12]),
+		"files":           strconv.Itoa(len(rows)),
+		"missing_tracked": strconv.Itoa(sc.MissingTracked),
+		"indexed_at":      time.Now().UTC().Format(time.RFC3339),
 	}
 	for k, v := range kv {
 		if err := tx.SetMeta(k, v); err != nil {
@@ -482,4 +483,3 @@ func (ix *Index) maybeCollectGarbage(ctx context.Context) {
 	tx.SetMeta("gc_at", strconv.FormatInt(now, 10))
 	tx.Commit()
 }
-

@@ -28,6 +28,7 @@ import (
 // ReconcileOptions controls one reconcile.
 type ReconcileOptions struct {
 	Full     bool           // re-read every file and rebuild cross-file facts
+	Rehash   bool           // re-read and hash every file even if its stat data is unchanged
 	Progress func(Progress) // called from the reconciling goroutine; may be nil
 }
 
@@ -74,7 +75,7 @@ type job struct {
 	err     error
 	failure string // why extraction failed (the file stays searchable)
 	same    bool   // content unchanged, only stat data moved
-	skipped bool // vanished or unreadable while reading
+	skipped bool   // vanished or unreadable while reading
 }
 
 // timer accumulates wall time per phase.
@@ -122,7 +123,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	trip := ix.tripwire()
 	prevTrip, _ := ix.db.Meta("tripwire")
 	full := o.Full || prevEpoch == 0
-	rehash := full || trip != prevTrip
+	rehash := full || o.Rehash || trip != prevTrip
 	tm.add("scan", time.Since(t0))
 
 	oldBy := make(map[string]*store.FileRow, len(old))
@@ -146,7 +147,8 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		}
 	}
 	st.Files = len(sc.Files)
-	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && sc.MissingTracked == 0 {
+	prevMissing, _ := ix.db.Meta("missing_tracked")
+	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) {
 		st.Epoch = prevEpoch
 		return st, nil
 	}

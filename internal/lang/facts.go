@@ -153,12 +153,12 @@ type QualShape uint8
 
 // Qualifier shapes.
 const (
-	QualNone QualShape = iota // a bare identifier
-	QualIdent                 // x.Name
-	QualSelf                  // this.Name, self.Name
-	QualPath                  // a.b.Name
-	QualCall                  // f().Name
-	QualExpr                  // anything else
+	QualNone  QualShape = iota // a bare identifier
+	QualIdent                  // x.Name
+	QualSelf                   // this.Name, self.Name
+	QualPath                   // a.b.Name
+	QualCall                   // f().Name
+	QualExpr                   // anything else
 )
 
 var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr"}
@@ -203,12 +203,12 @@ type ImportKind uint8
 
 // Import kinds.
 const (
-	ImportModule    ImportKind = iota // the whole module under one local name (Go import, Python import x)
-	ImportNamed                       // one named member (import {X} from; from m import X)
-	ImportNamespace                   // import * as ns
-	ImportDefault                     // import X from
-	ImportAll                         // from m import *; Go dot import
-	ImportSideEffect                  // import "x" for its effects; Go blank import
+	ImportModule     ImportKind = iota // the whole module under one local name (Go import, Python import x)
+	ImportNamed                        // one named member (import {X} from; from m import X)
+	ImportNamespace                    // import * as ns
+	ImportDefault                      // import X from
+	ImportAll                          // from m import *; Go dot import
+	ImportSideEffect                   // import "x" for its effects; Go blank import
 )
 
 var importKindNames = [...]string{"module", "named", "namespace", "default", "all", "side_effect"}

@@ -34,8 +34,8 @@ type DocStyle uint8
 
 // Documentation styles.
 const (
-	DocComments  DocStyle = iota // comments immediately above the definition
-	DocString                    // the first string statement of the body (Python)
+	DocComments DocStyle = iota // comments immediately above the definition
+	DocString                   // the first string statement of the body (Python)
 )
 
 // Language describes one language to the engine.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -220,27 +221,63 @@ func (s *DB) SymbolCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// SearchSymbols ranks symbols whose name contains sub (case-insensitive) with the
-// weights the caller passes as an SQL expression over the symbol columns, and
-// returns the best limit rows and the number of matches (capped at countCap).
-func (s *DB) SearchSymbols(ctx context.Context, sub string, scoreSQL string, where string, args []any, limit int) ([]SymbolRow, []int, error) {
-	like := "%" + escapeLike(sub) + "%"
-	var q string
-	qargs := []any{}
-	if len([]rune(sub)) >= 3 {
-		q = `SELECT ` + prefixCols("s.", symbolCols) + `, ` + scoreSQL + ` AS score FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid
-			WHERE f.name LIKE ? ESCAPE '\'`
+// SymbolSearch is a ranked, case-insensitive substring search over symbol names.
+type SymbolSearch struct {
+	Sub        string
+	Kinds      []uint8       // only these kinds (all when empty)
+	KindWeight map[uint8]int // score per kind
+	VisWeight  map[uint8]int // score per visibility
+	ExactBonus int           // score when the whole name equals Sub (ignoring case)
+	Limit      int
+}
+
+func weightCase(col string, w map[uint8]int) string {
+	if len(w) == 0 {
+		return "0"
+	}
+	keys := make([]int, 0, len(w))
+	for k := range w {
+		keys = append(keys, int(k))
+	}
+	sort.Ints(keys)
+	var b strings.Builder
+	b.WriteString("CASE " + col)
+	for _, k := range keys {
+		fmt.Fprintf(&b, " WHEN %d THEN %d", k, w[uint8(k)])
+	}
+	b.WriteString(" ELSE 0 END")
+	return b.String()
+}
+
+func (q SymbolSearch) from() (string, []any) {
+	like := "%" + escapeLike(q.Sub) + "%"
+	var from string
+	if len([]rune(q.Sub)) >= 3 {
+		from = `FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
 	} else {
-		q = `SELECT ` + prefixCols("s.", symbolCols) + `, ` + scoreSQL + ` AS score FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
+		from = `FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
 	}
-	qargs = append(qargs, like)
-	if where != "" {
-		q += " AND " + where
-		qargs = append(qargs, args...)
+	args := []any{like}
+	if len(q.Kinds) > 0 {
+		from += ` AND s.kind IN (` + placeholders(len(q.Kinds)) + `)`
+		for _, k := range q.Kinds {
+			args = append(args, k)
+		}
 	}
-	q += ` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
-	qargs = append(qargs, limit)
-	rows, err := s.sql.QueryContext(ctx, q, qargs...)
+	return from, args
+}
+
+// SearchSymbols returns the best Limit matches with their scores, best first
+// (ties: shorter name, qualified name, id).
+func (s *DB) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
+	from, args := q.from()
+	score := fmt.Sprintf("(CASE WHEN lower(s.name) = lower(?) THEN %d ELSE 0 END) + %s + %s",
+		q.ExactBonus, weightCase("s.kind", q.KindWeight), weightCase("s.visibility", q.VisWeight))
+	query := `SELECT ` + prefixCols("s.", symbolCols) + `, ` + score + ` AS score ` + from +
+		` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
+	all := append([]any{q.Sub}, args...)
+	all = append(all, q.Limit)
+	rows, err := s.sql.QueryContext(ctx, query, all...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: search symbols: %w", err)
 	}
@@ -249,34 +286,21 @@ func (s *DB) SearchSymbols(ctx context.Context, sub string, scoreSQL string, whe
 	var scores []int
 	for rows.Next() {
 		var r SymbolRow
-		var score int
-		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version, &score); err != nil {
+		var sc int
+		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version, &sc); err != nil {
 			return nil, nil, err
 		}
 		out = append(out, r)
-		scores = append(scores, score)
+		scores = append(scores, sc)
 	}
 	return out, scores, rows.Err()
 }
 
-// CountSymbolMatches counts symbols whose name contains sub, up to limit.
-func (s *DB) CountSymbolMatches(ctx context.Context, sub, where string, args []any, limit int) (int, error) {
-	like := "%" + escapeLike(sub) + "%"
-	var q string
-	if len([]rune(sub)) >= 3 {
-		q = `SELECT count(*) FROM (SELECT 1 FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
-	} else {
-		q = `SELECT count(*) FROM (SELECT 1 FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
-	}
-	qargs := []any{like}
-	if where != "" {
-		q += " AND " + where
-		qargs = append(qargs, args...)
-	}
-	q += ` LIMIT ?)`
-	qargs = append(qargs, limit)
+// CountSymbols counts the matches of a symbol search, up to limit.
+func (s *DB) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, error) {
+	from, args := q.from()
 	var n int
-	err := s.sql.QueryRowContext(ctx, q, qargs...).Scan(&n)
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 `+from+` LIMIT ?)`, append(args, limit)...).Scan(&n)
 	return n, err
 }
 
@@ -368,4 +392,66 @@ func chunks(ids []int64, n int) [][]int64 {
 		out = append(out, ids)
 	}
 	return out
+}
+
+// SymbolsByParent returns the members of a symbol.
+func (s *DB) SymbolsByParent(ctx context.Context, parent int64, limit int) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE parent = ? ORDER BY qname, id LIMIT ?`, parent, limit))
+}
+
+// CountSymbolsByParent counts the members of a symbol.
+func (s *DB) CountSymbolsByParent(ctx context.Context, parent int64) (int, error) {
+	var n int
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM symbol WHERE parent = ?`, parent).Scan(&n)
+	return n, err
+}
+
+// Counts returns the number of files per language and of symbols.
+func (s *DB) Counts(ctx context.Context) (files map[string]int, statuses map[BlobStatus]int, symbols int, err error) {
+	files, statuses = map[string]int{}, map[BlobStatus]int{}
+	rows, err := s.sql.QueryContext(ctx, `SELECT lang, status, count(*) FROM file GROUP BY lang, status`)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("store: counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l string
+		var st BlobStatus
+		var n int
+		if err := rows.Scan(&l, &st, &n); err != nil {
+			return nil, nil, 0, err
+		}
+		files[l] += n
+		statuses[st] += n
+	}
+	err = s.sql.QueryRowContext(ctx, `SELECT count(*) FROM symbol`).Scan(&symbols)
+	return files, statuses, symbols, err
+}
+
+// FilesDefining returns the ids of files that define a symbol named name
+// (ignoring case when fold is set).
+func (s *DB) FilesDefining(ctx context.Context, name string, fold bool) (map[int64]bool, error) {
+	q := `SELECT DISTINCT file_id FROM symbol WHERE name = ?`
+	if fold {
+		if len([]rune(name)) >= 3 {
+			q = `SELECT DISTINCT s.file_id FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
+		} else {
+			q = `SELECT DISTINCT file_id FROM symbol WHERE name LIKE ? ESCAPE '\'`
+		}
+		name = escapeLike(name)
+	}
+	rows, err := s.sql.QueryContext(ctx, q, name)
+	if err != nil {
+		return nil, fmt.Errorf("store: files defining %s: %w", name, err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

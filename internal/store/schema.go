@@ -4,7 +4,7 @@ package store
 // database and rebuilds it (the index is always disposable).
 const (
 	IndexSchemaVersion = 1
-	BlobSchemaVersion  = 1
+	BlobSchemaVersion  = 2
 )
 
 // blobSchema is the content-addressed store shared by every worktree of a
@@ -74,6 +74,7 @@ CREATE INDEX IF NOT EXISTS symbol_name ON symbol(name);
 CREATE INDEX IF NOT EXISTS symbol_name_id ON symbol(name_id);
 CREATE INDEX IF NOT EXISTS symbol_file ON symbol(file_id);
 CREATE INDEX IF NOT EXISTS symbol_qname ON symbol(qname);
+CREATE INDEX IF NOT EXISTS symbol_parent ON symbol(parent);
 -- Distinct symbol names with a trigram index for ranked substring search.
 CREATE TABLE IF NOT EXISTS sname(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS sname_fts USING fts5(name, tokenize='trigram', detail=none, content='sname', content_rowid='id');

@@ -77,7 +77,7 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 	}
 	for i, r := range rows {
 		if fresh[i] && r.Text != nil {
-			if _, err := text.ExecContext(ctx, ids[i], r.Text); err != nil {
+			if _, err := text.ExecContext(ctx, ids[i], string(r.Text)); err != nil { // TEXT, not BLOB: FTS5 tokenizes text
 				return nil, fmt.Errorf("store: insert text: %w", err)
 			}
 		}
@@ -306,11 +306,12 @@ var symbolIndexes = []string{
 	`CREATE INDEX IF NOT EXISTS symbol_name_id ON symbol(name_id)`,
 	`CREATE INDEX IF NOT EXISTS symbol_file ON symbol(file_id)`,
 	`CREATE INDEX IF NOT EXISTS symbol_qname ON symbol(qname)`,
+	`CREATE INDEX IF NOT EXISTS symbol_parent ON symbol(parent)`,
 }
 
 // DropSymbolIndexes removes the secondary symbol indexes (see symbolIndexes).
 func (t *Tx) DropSymbolIndexes() error {
-	for _, q := range []string{`DROP INDEX IF EXISTS symbol_name`, `DROP INDEX IF EXISTS symbol_name_id`, `DROP INDEX IF EXISTS symbol_file`, `DROP INDEX IF EXISTS symbol_qname`} {
+	for _, q := range []string{`DROP INDEX IF EXISTS symbol_name`, `DROP INDEX IF EXISTS symbol_name_id`, `DROP INDEX IF EXISTS symbol_file`, `DROP INDEX IF EXISTS symbol_qname`, `DROP INDEX IF EXISTS symbol_parent`} {
 		if _, err := t.tx.Exec(q); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}

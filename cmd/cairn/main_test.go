@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairnhq/cairn/internal/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"cairn": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script: real git
+// repositories built in temporary directories, driven through the cairn binary.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "../../testdata/script",
+		Setup: func(e *testscript.Env) error {
+			// Home, cache and config live outside $WORK so they are not part of
+			// the repositories the scripts build there.
+			outside, err := os.MkdirTemp("", "cairn-script-home-")
+			if err != nil {
+				return err
+			}
+			e.Defer(func() { os.RemoveAll(outside) })
+			e.Setenv("HOME", outside+"/home")
+			e.Setenv("XDG_CACHE_HOME", outside+"/cache")
+			e.Setenv("XDG_CONFIG_HOME", outside+"/config")
+			e.Setenv("GIT_AUTHOR_NAME", "Test")
+			e.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			e.Setenv("GIT_COMMITTER_NAME", "Test")
+			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			return nil
+		},
+		Cmds: scriptCmds,
+	})
+}

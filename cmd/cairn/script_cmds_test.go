@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// jsonsame A B: the two envelopes are identical once the fields allowed to
+	// vary (meta.timing_ms, meta.request_id, meta.tokens) are removed.
+	"jsonsame": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: jsonsame A B")
+		}
+		a, b := stripVarying(ts, ts.ReadFile(args[0])), stripVarying(ts, ts.ReadFile(args[1]))
+		if (a == b) == neg {
+			ts.Fatalf("envelopes differ=%v:\n%s\n---\n%s", a != b, a, b)
+		}
+	},
+	// jsonpath FILE PATH WANT: a dotted path into a JSON file equals WANT (as JSON text).
+	"jsonpath": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: jsonpath FILE PATH WANT")
+		}
+		if got := lookup(ts, args[0], args[1]); (got == args[2]) == neg {
+			ts.Fatalf("%s = %s, want %s", args[1], got, args[2])
+		}
+	},
+	// jsonsame2 A B PATH: the value at a dotted path is the same in two JSON files.
+	"jsonsame2": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: jsonsame2 A B PATH")
+		}
+		a, b := lookup(ts, args[0], args[2]), lookup(ts, args[1], args[2])
+		if (a == b) == neg {
+			ts.Fatalf("%s: %s vs %s", args[2], a, b)
+		}
+	},
+	// truncate FILE N: cut a file to N bytes (simulates a damaged database).
+	"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
+		var n int64
+		for _, c := range args[1] {
+			n = n*10 + int64(c-'0')
+		}
+		if err := os.Truncate(ts.MkAbs(args[0]), n); err != nil {
+			ts.Fatalf("truncate: %v", err)
+		}
+	},
+}
+
+func stripVarying(ts *testscript.TestScript, s string) string {
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		ts.Fatalf("not JSON: %v", err)
+	}
+	if m, ok := v["meta"].(map[string]any); ok {
+		delete(m, "timing_ms")
+		delete(m, "request_id")
+		delete(m, "tokens")
+		delete(m, "tokens_saved")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	enc.Encode(v)
+	return buf.String()
+}
+
+// lookup returns the JSON text at a dotted path of a JSON file.
+func lookup(ts *testscript.TestScript, file, path string) string {
+	var v any
+	if err := json.Unmarshal([]byte(ts.ReadFile(file)), &v); err != nil {
+		ts.Fatalf("%s: %v", file, err)
+	}
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i := 0
+			for _, c := range k {
+				i = i*10 + int(c-'0')
+			}
+			if i >= len(x) {
+				ts.Fatalf("%s: index %d out of range", path, i)
+			}
+			v = x[i]
+		default:
+			ts.Fatalf("%s: cannot descend into %T", path, v)
+		}
+	}
+	got, _ := json.Marshal(v)
+	return string(got)
+}

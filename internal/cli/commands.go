@@ -1,0 +1,449 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+func initCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Write .cairn/config.yaml, .cairn/.gitignore and .cairnignore into the repository",
+		Long: `init is the only command that writes into the tree. It creates .cairn/ (a
+commented config.yaml and a .gitignore that keeps cache/ out of git) and a
+.cairnignore with defaults that keep secrets out of the index. Files that
+already exist are left alone, so running it twice is safe.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			paths, err := config.Locate(cmd.Context(), g.repo, g.stateDir)
+			if err != nil {
+				return finish(g, errorEnvelope(err), nil)
+			}
+			res, err := config.Init(paths.Root)
+			if err != nil {
+				return finish(g, errorEnvelope(errs.Wrap(errs.Internal, err, "init")), nil)
+			}
+			env := &protocol.Envelope{Answer: fmt.Sprintf("initialised %s", paths.Root), Data: map[string]any{
+				"repo": paths.Root, "created": nonNil(res.Created), "kept": nonNil(res.Kept)}, NextActions: []protocol.NextAction{},
+				Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.Fresh, IndexState: protocol.StateReady,
+					Layers: []string{}, Completeness: protocol.Completeness{Score: 1, Reason: "init"}, Warnings: []string{},
+					Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
+				Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_cli", TimingMS: map[string]int64{}}}
+			return finish(g, env, func(w io.Writer, _ *protocol.Envelope) {
+				for _, c := range res.Created {
+					fmt.Fprintf(w, "created %s\n", c)
+				}
+				for _, k := range res.Kept {
+					fmt.Fprintf(w, "kept    %s (already there)\n", k)
+				}
+			})
+		},
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func indexCmd(g *globals) *cobra.Command {
+	var in tools.IndexIn
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Bring the index up to date (every query does this too); --full rebuilds it",
+		Long: `index reconciles the index with the files on disk: only files whose size,
+mtime or inode changed are read, and only content never seen before is parsed.
+Every query command does the same first, so running index by hand is only
+needed to build the index ahead of time or to rebuild it (--full).
+Progress goes to stderr for long runs; a summary to stdout.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return invoke(cmd, g, "index_ensure", in, func(w io.Writer, env *protocol.Envelope) {
+				fmt.Fprintln(w, env.Answer)
+				if out, ok := env.Data.(*tools.IndexOut); ok {
+					fmt.Fprintf(w, "time: %s\n", timingLine(out.TimingMS))
+					for _, f := range out.Failed {
+						fmt.Fprintf(w, "failed: %s\n", f)
+					}
+				}
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&in.Full, "full", false, "re-read every file and rebuild everything")
+	return cmd
+}
+
+func timingLine(t map[string]int64) string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		if k != "total" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := []string{fmt.Sprintf("total %dms", t["total"])}
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %dms", k, t[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func statusCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the index's state, freshness, languages and repository state",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return invoke(cmd, g, "status", tools.StatusIn{}, func(w io.Writer, env *protocol.Envelope) {
+				out, ok := env.Data.(*tools.StatusOut)
+				if !ok {
+					return
+				}
+				fmt.Fprintf(w, "repo:       %s\n", out.Repo)
+				if out.Git {
+					dirty := ""
+					if out.Dirty {
+						dirty = " (dirty)"
+					}
+					fmt.Fprintf(w, "git:        %s %s%s\n", out.Branch, short(out.Head), dirty)
+				}
+				fmt.Fprintf(w, "index:      %s, epoch %d, %s (%s)\n", out.IndexState, out.Epoch, env.Provenance.Freshness, out.IndexedAt)
+				fmt.Fprintf(w, "files:      %d (%s)\n", out.Files, mapLine(out.FileStates))
+				fmt.Fprintf(w, "symbols:    %d\n", out.Symbols)
+				for _, l := range out.Languages {
+					fmt.Fprintf(w, "  %-11s %d files, layers: %s\n", l.Language, l.Files, strings.Join(l.Layers, ", "))
+				}
+				fmt.Fprintf(w, "state:      %s\n", out.StateDir)
+				fmt.Fprintf(w, "blobs:      %s\n", out.BlobStore)
+				fmt.Fprintf(w, "writer:     %s\n", out.Writer)
+			})
+		},
+	}
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func mapLine(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func searchCmd(g *globals) *cobra.Command {
+	var in tools.SearchIn
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Search contents (literal, --regex, --word, -i) or symbols (--mode symbol|definitions|references)",
+		Long: `search finds code. Modes:
+  lexical      (default) file contents: a literal, case-sensitive unless -i;
+               --regex takes RE2 syntax; --word matches whole identifiers
+  symbol       symbols whose name contains QUERY, ranked (exact name first,
+               public before private, types and functions before fields)
+  definitions  the definitions of an exact name or qualified suffix
+  references   the references of a named symbol (same as 'cairn refs')
+Results are ranked and bounded (--limit, default 20, at most 100); page with
+--cursor. Filter with --path GLOB and --lang L (repeatable).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in.Query = args[0]
+			return invoke(cmd, g, "search", in, renderSearch)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Mode, "mode", "lexical", "lexical, symbol, definitions or references")
+	f.BoolVar(&in.Regex, "regex", false, "QUERY is an RE2 regular expression")
+	f.BoolVar(&in.Word, "word", false, "match whole identifiers only")
+	f.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "ignore case")
+	f.StringArrayVar(&in.Paths, "path", nil, "only paths matching this glob (repeatable)")
+	f.StringArrayVar(&in.Languages, "lang", nil, "only this language (repeatable)")
+	f.StringArrayVar(&in.Kinds, "kind", nil, "symbol modes: only this kind (repeatable)")
+	f.IntVar(&in.Limit, "limit", 0, "results per page (default 20, at most 100)")
+	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
+	return cmd
+}
+
+func renderSearch(w io.Writer, env *protocol.Envelope) {
+	out, ok := env.Data.(*tools.SearchOut)
+	if !ok {
+		return
+	}
+	if out.References != nil {
+		renderRefs(w, out.References)
+		return
+	}
+	for _, h := range out.Hits {
+		if h.Symbol != nil {
+			sig := ""
+			if h.Signature != "" {
+				sig = "  " + h.Signature
+			}
+			fmt.Fprintf(w, "%s:%d  %s %s%s\n", h.Location.Path, h.Location.Line, h.Symbol.Kind, h.Symbol.QName, sig)
+			continue
+		}
+		fmt.Fprintf(w, "%s:%d:%d: %s\n", h.Location.Path, h.Location.Line, h.Location.Col, h.Snippet)
+	}
+	if len(out.Hits) == 0 {
+		fmt.Fprintln(w, env.Answer)
+	}
+}
+
+func symbolCmd(g *globals) *cobra.Command {
+	var in tools.SymbolIn
+	var at string
+	cmd := &cobra.Command{
+		Use:   "symbol [NAME]",
+		Short: "Show a symbol's card (by id, qualified name, path#Name or unique suffix; or --at PATH:LINE:COL)",
+		Long: `symbol prints what Cairn knows about one symbol: kind, signature, doc summary,
+visibility, module, location, members, outgoing calls and type relations.
+Name it by symbol_id (sym_...), by qualified name (k8s.io/client-go/rest.Config,
+django.db.models.Model.save, src/a.ts#Foo.bar), by path#Qualified.Name, or by
+any unique suffix (rest.Config, Mux.handle). --at resolves the identifier at a
+position. An ambiguous name exits 4 and lists the candidates.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				in.Symbol = args[0]
+			}
+			if at != "" {
+				p, err := tools.ParsePosition(at)
+				if err != nil {
+					return finish(g, errorEnvelope(err), nil)
+				}
+				in.At = p
+			}
+			return invoke(cmd, g, "symbol_get", in, renderCard)
+		},
+	}
+	cmd.Flags().StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
+	cmd.Flags().IntVar(&in.Limit, "limit", 0, "members to list (default 20, at most 100)")
+	return cmd
+}
+
+func renderCard(w io.Writer, env *protocol.Envelope) {
+	c, ok := env.Data.(*query.SymbolCard)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "%s %s\n", c.Kind, c.QName)
+	fmt.Fprintf(w, "  id:         %s (%s)\n", c.ID, c.VersionID)
+	fmt.Fprintf(w, "  at:         %s:%d:%d (lines %d-%d)\n", c.Location.Path, c.Location.Line, c.Location.Col, c.Span.Line, c.Span.EndLine)
+	if c.Signature != "" {
+		fmt.Fprintf(w, "  signature:  %s\n", c.Signature)
+	}
+	if c.Doc != "" {
+		fmt.Fprintf(w, "  doc:        %s\n", c.Doc)
+	}
+	fmt.Fprintf(w, "  visibility: %s; module %s; %s\n", c.Visibility, c.Module, c.Language)
+	if c.Parent != nil {
+		fmt.Fprintf(w, "  parent:     %s %s\n", c.Parent.Kind, c.Parent.QName)
+	}
+	for _, r := range c.Relations {
+		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)
+	}
+	if len(c.Members) > 0 {
+		fmt.Fprintf(w, "  members (%d):\n", c.MembersTotal)
+		for _, m := range c.Members {
+			fmt.Fprintf(w, "    %s %s  %s:%d\n", m.Kind, m.Name, m.Location.Path, m.Location.Line)
+		}
+	}
+	if len(c.Calls) > 0 {
+		fmt.Fprintf(w, "  calls (%d):\n", c.CallsTotal)
+		for _, e := range c.Calls {
+			target := e.Name
+			if e.Target != nil {
+				target = e.Target.QName
+			} else if e.Receiver != "" {
+				target = e.Receiver + "." + e.Name
+			}
+			fmt.Fprintf(w, "    %s x%d [%s]\n", target, e.Count, e.Tier)
+		}
+	}
+}
+
+func refsCmd(g *globals) *cobra.Command {
+	var in tools.RefsIn
+	var at string
+	cmd := &cobra.Command{
+		Use:   "refs [NAME]",
+		Short: "List a symbol's references with their tiers, summarised by module and file",
+		Long: `refs lists where a symbol is used. Each reference has a tier: proven (bound
+in the same file), strong (through an import or the same Go package), or
+anchored (same name, but syntax cannot prove which symbol it is, e.g. a method
+call on a value of unknown type). Anchored references are summarised in groups;
+--anchored lists them too. Pages of --limit (default 50, at most 500); --cursor
+continues.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				in.Symbol = args[0]
+			}
+			if at != "" {
+				p, err := tools.ParsePosition(at)
+				if err != nil {
+					return finish(g, errorEnvelope(err), nil)
+				}
+				in.At = p
+			}
+			return invoke(cmd, g, "refs_find", in, func(w io.Writer, env *protocol.Envelope) {
+				fmt.Fprintln(w, env.Answer)
+				if r, ok := env.Data.(*query.RefsResult); ok {
+					renderRefs(w, r)
+				}
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
+	f.BoolVar(&in.Anchored, "anchored", false, "list anchored (unproven same-name) references too")
+	f.IntVar(&in.Limit, "limit", 0, "locations per page (default 50, at most 500)")
+	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
+	return cmd
+}
+
+func renderRefs(w io.Writer, r *query.RefsResult) {
+	for _, l := range r.Locations {
+		fmt.Fprintf(w, "%s:%d:%d [%s %s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, l.Snippet)
+	}
+	for _, a := range r.Anchored {
+		fmt.Fprintf(w, "anchored %s on %s: %d, e.g.", a.Token, a.Receiver, a.Count)
+		for _, e := range a.Exemplars {
+			fmt.Fprintf(w, " %s:%d", e.Path, e.Line)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func readCmd(g *globals) *cobra.Command {
+	var in tools.ReadIn
+	cmd := &cobra.Command{
+		Use:   "read PATH[:A-B]",
+		Short: "Print numbered lines of a file (PATH:A-B, PATH:A) or a symbol's definition (--symbol)",
+		Long: `read prints lines of a file with their numbers and the file's sha256. PATH:A-B
+reads lines A to B, PATH:A reads from line A. Budgets: --limit lines (default
+120, at most 400) and --max-chars (default 12000, at most 40000). Files that
+look like secrets, ignored files and .git are refused (exit 8).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				p, a, b, err := parseSpan(args[0])
+				if err != nil {
+					return finish(g, errorEnvelope(err), nil)
+				}
+				in.Path, in.StartLine, in.EndLine = p, a, b
+			}
+			return invoke(cmd, g, "read_source", in, func(w io.Writer, env *protocol.Envelope) {
+				r, ok := env.Data.(*query.ReadResult)
+				if !ok {
+					return
+				}
+				width := len(strconv.Itoa(r.EndLine))
+				for _, l := range r.Lines {
+					fmt.Fprintf(w, "%*d  %s\n", width, l.N, l.Text)
+				}
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Symbol, "symbol", "", "read this symbol's definition")
+	f.IntVar(&in.Limit, "limit", 0, "maximum lines (default 120, at most 400)")
+	f.IntVar(&in.MaxChars, "max-chars", 0, "maximum characters (default 12000, at most 40000)")
+	return cmd
+}
+
+// parseSpan reads PATH, PATH:A or PATH:A-B.
+func parseSpan(s string) (string, int, int, error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, 0, nil
+	}
+	spec := s[i+1:]
+	a, b, hasDash := strings.Cut(spec, "-")
+	start, err := strconv.Atoi(a)
+	if err != nil {
+		return s, 0, 0, nil // a colon in the file name
+	}
+	end := 0
+	if hasDash {
+		if end, err = strconv.Atoi(b); err != nil {
+			return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q (want A-B)", spec)
+		}
+	}
+	if start < 1 || (hasDash && end < start) {
+		return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q", spec)
+	}
+	return s[:i], start, end, nil
+}
+
+func lsCmd(g *globals) *cobra.Command {
+	var in tools.ListIn
+	cmd := &cobra.Command{
+		Use:   "ls [PATH]",
+		Short: "List indexed files and directories with sizes and languages",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				in.Path = args[0]
+			}
+			return invoke(cmd, g, "list_files", in, func(w io.Writer, env *protocol.Envelope) {
+				r, ok := env.Data.(*query.ListResult)
+				if !ok {
+					return
+				}
+				for _, e := range r.Entries {
+					if e.Type == "dir" {
+						fmt.Fprintf(w, "%s/  (%d files, %d bytes)\n", e.Path, e.Files, e.Size)
+						continue
+					}
+					extra := e.Lang
+					if e.State != "" {
+						extra = strings.TrimSpace(extra + " " + e.State)
+					}
+					fmt.Fprintf(w, "%s  %d bytes  %s\n", e.Path, e.Size, extra)
+				}
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&in.Depth, "depth", 1, "levels to expand")
+	f.StringVar(&in.Glob, "glob", "", "only files matching this glob")
+	f.StringArrayVar(&in.Languages, "lang", nil, "only this language (repeatable)")
+	f.IntVar(&in.Limit, "limit", 0, "entries per page (default 100, at most 1000)")
+	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
+	return cmd
+}
+
+func versionCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(g.stdout, "cairn %s\n", Version)
+		},
+	}
+}

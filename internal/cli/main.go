@@ -1,0 +1,196 @@
+// Package cli is the command-line adapter: cobra commands that decode flags,
+// make one call into the tool registry and print the envelope (human text, or
+// the exact envelope with --json). Errors map to exit codes in one place.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+// Version is set at build time.
+var Version = "dev"
+
+// Main runs the CLI with the process arguments and returns the exit code.
+func Main() int {
+	return Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run runs the CLI with explicit arguments and streams (tests call it).
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	g := &globals{stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			if os.Getenv("CAIRN_DEBUG") != "" {
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "cairn: internal error: %v\n  (set CAIRN_DEBUG=1 for details)\n", r)
+			code = 1
+		}
+	}()
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ex exitError
+	if errors.As(err, &ex) {
+		return int(ex)
+	}
+	// cobra's own errors: unknown commands and flags, bad argument counts.
+	e := &errs.Error{Kind: errs.Usage, Msg: err.Error()}
+	if g.json {
+		printEnvelope(g, errorEnvelope(e))
+	} else {
+		fmt.Fprintf(stderr, "cairn: %s\nRun 'cairn --help' for usage.\n", err)
+	}
+	return errs.Usage.ExitCode()
+}
+
+// exitError carries an exit code out of a command that already printed.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cairn",
+		Short: "A deterministic, queryable index of a repository for coding agents",
+		Long: `Cairn indexes a repository (tree-sitter syntax facts, a trigram text index) and
+answers questions about it with small, bounded, structured responses: search,
+symbols, references, file reads. Every query first brings the index up to date
+with the files on disk, so answers are never staler than the tree.
+
+The repository is the git top level (or the nearest directory holding .cairn/)
+above the working directory, or --repo. State lives in .cairn/cache after
+'cairn init', else in the user cache directory, or in --state-dir.
+
+Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
+4 ambiguous, 5 index unavailable, 6 timeout, 7 conflict, 8 path refused.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.repo, "repo", "", "repository directory (default: found from the working directory)")
+	pf.StringVar(&g.stateDir, "state-dir", "", "directory for all of Cairn's state (env CAIRN__STATE_DIR)")
+	pf.BoolVar(&g.json, "json", false, "print the exact response envelope as JSON")
+	pf.IntVar(&g.timeoutMS, "timeout", 0, "deadline of a query in milliseconds (default from config: 30000)")
+	root.AddCommand(initCmd(g), indexCmd(g), statusCmd(g), searchCmd(g), symbolCmd(g), refsCmd(g), readCmd(g), lsCmd(g), versionCmd(g))
+	return root
+}
+
+// invoke opens the repository, runs one tool and prints the envelope.
+func invoke(cmd *cobra.Command, g *globals, tool string, args any, human func(io.Writer, *protocol.Envelope)) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	a, err := g.open(cmd.Context())
+	var env *protocol.Envelope
+	if err != nil {
+		env = errorEnvelope(err)
+	} else {
+		defer a.close()
+		env = tools.Invoke(cmd.Context(), a.env, tool, raw)
+	}
+	return finish(g, env, human)
+}
+
+// finish prints an envelope and turns its error into the exit code.
+func finish(g *globals, env *protocol.Envelope, human func(io.Writer, *protocol.Envelope)) error {
+	if g.json {
+		printEnvelope(g, env)
+	} else if env.Error != nil {
+		printError(g.stderr, env.Error)
+	} else {
+		human(g.stdout, env)
+		printTruncations(g.stdout, env)
+		for _, w := range env.Provenance.Warnings {
+			fmt.Fprintf(g.stderr, "warning: %s\n", w)
+		}
+	}
+	if env.Error != nil {
+		return exitError(env.Error.CodeNum / 1000)
+	}
+	return nil
+}
+
+func errorEnvelope(err error) *protocol.Envelope {
+	e := errs.As(err)
+	obj := &protocol.ErrorObject{Code: e.Kind.Code(), CodeNum: e.Kind.Num(), Message: e.Message(), Retryable: e.Kind.Retryable(),
+		Details: e.Details, Fixes: e.Fixes, Candidates: e.Candidates}
+	if obj.Details == nil {
+		obj.Details = map[string]any{}
+	}
+	if obj.Fixes == nil {
+		obj.Fixes = []string{}
+	}
+	return &protocol.Envelope{Error: obj, NextActions: []protocol.NextAction{},
+		Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.MayBeStale,
+			IndexState: protocol.StateFailed, Layers: []string{}, Completeness: protocol.Completeness{Reason: "no index"},
+			Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
+		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_cli", TimingMS: map[string]int64{}}}
+}
+
+func printEnvelope(g *globals, env *protocol.Envelope) {
+	b, err := protocol.CanonicalIndent(env)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "cairn: cannot encode the response: %v\n", err)
+		return
+	}
+	g.stdout.Write(append(b, '\n'))
+}
+
+func printError(w io.Writer, e *protocol.ErrorObject) {
+	fmt.Fprintf(w, "cairn: %s\n  code: %s (%d)\n", e.Message, e.Code, e.CodeNum)
+	for _, c := range e.Candidates {
+		b, _ := json.Marshal(c)
+		var ref struct {
+			ID       string            `json:"symbol_id"`
+			QName    string            `json:"qualified_name"`
+			Kind     string            `json:"kind"`
+			Location protocol.Location `json:"location"`
+		}
+		json.Unmarshal(b, &ref)
+		fmt.Fprintf(w, "  candidate: %s %s %s (%s:%d)\n", ref.ID, ref.Kind, ref.QName, ref.Location.Path, ref.Location.Line)
+	}
+	if dym, ok := e.Details["did_you_mean"].([]string); ok && len(dym) > 0 {
+		fmt.Fprintf(w, "  did you mean: %s\n", strings.Join(dym, ", "))
+	}
+	for _, f := range e.Fixes {
+		fmt.Fprintf(w, "  try: %s\n", f)
+	}
+}
+
+func printTruncations(w io.Writer, env *protocol.Envelope) {
+	for _, t := range env.Provenance.Truncations {
+		more := ""
+		if t.Total > 0 {
+			more = fmt.Sprintf(" of %d", t.Total)
+		}
+		if t.Cursor != "" {
+			fmt.Fprintf(w, "… %d%s %s shown; next page: --cursor %s\n", t.Returned, more, t.Field, t.Cursor)
+		} else {
+			fmt.Fprintf(w, "… %d%s %s shown (%s)\n", t.Returned, more, t.Field, t.Reason)
+		}
+	}
+}

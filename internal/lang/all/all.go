@@ -1,0 +1,6 @@
+// Package all registers every language Cairn supports; import it for effect.
+package all
+
+import (
+	_ "github.com/cairnhq/cairn/internal/lang/golang"
+)

@@ -1,0 +1,114 @@
+// Package query answers questions from the index: symbol search and naming,
+// symbol cards, references, lexical search, file reads and listings. One file
+// per capability. It returns typed results; the tools layer wraps them in the
+// response envelope. It never writes.
+package query
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Engine answers queries over one index.
+type Engine struct {
+	ix *index.Index
+	db *store.DB
+}
+
+// New returns an engine over an open index.
+func New(ix *index.Index) *Engine { return &Engine{ix: ix, db: ix.DB()} }
+
+// Index is the engine's index.
+func (e *Engine) Index() *index.Index { return e.ix }
+
+// SymbolRef is the compact form of a symbol in lists.
+type SymbolRef struct {
+	ID       string            `json:"symbol_id"`
+	Name     string            `json:"name"`
+	QName    string            `json:"qualified_name"`
+	Kind     string            `json:"kind"`
+	Location protocol.Location `json:"location"`
+}
+
+// Resolved is a symbol row with its file and definition.
+type Resolved struct {
+	row   store.SymbolRow
+	file  store.FileRow
+	facts *lang.Facts
+	def   *lang.Def
+}
+
+// load completes a symbol row with its file and definition facts.
+func (e *Engine) load(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
+	f, ok, err := e.db.FileByID(ctx, row.FileID)
+	if err != nil || !ok {
+		return nil, err
+	}
+	facts, err := e.ix.Facts(ctx, f.BlobID)
+	if err != nil {
+		return nil, err
+	}
+	r := &Resolved{row: row, file: f, facts: facts}
+	if facts != nil && row.DefIdx < len(facts.Defs) {
+		r.def = &facts.Defs[row.DefIdx]
+	}
+	return r, nil
+}
+
+func (r *Resolved) ref() SymbolRef {
+	out := SymbolRef{
+		ID: index.FormatID(r.row.ID), Name: r.row.Name, QName: r.row.QName,
+		Kind: lang.DefKind(r.row.Kind).String(),
+	}
+	if r.def != nil {
+		out.Location = spanLoc(r.file.Path, r.def.NameSpan)
+	} else {
+		out.Location = protocol.Location{Path: protocol.RepoPath(r.file.Path), Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+	}
+	return out
+}
+
+func spanLoc(p string, s lang.Span) protocol.Location {
+	return protocol.Location{Path: protocol.RepoPath(p), Line: int(s.Start.Line), Col: int(s.Start.Col),
+		EndLine: int(s.End.Line), EndCol: int(s.End.Col)}
+}
+
+func refLoc(p string, pos lang.Pos, name string) protocol.Location {
+	return protocol.Location{Path: protocol.RepoPath(p), Line: int(pos.Line), Col: int(pos.Col),
+		EndLine: int(pos.Line), EndCol: int(pos.Col) + len(name)}
+}
+
+// refs loads many symbol rows at once, skipping ones whose file vanished.
+func (e *Engine) refs(ctx context.Context, rows []store.SymbolRow) ([]SymbolRef, error) {
+	out := make([]SymbolRef, 0, len(rows))
+	for _, row := range rows {
+		r, err := e.load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			out = append(out, r.ref())
+		}
+	}
+	return out, nil
+}
+
+// isTestPath guesses whether a path holds tests (used to rank them lower).
+func isTestPath(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.HasPrefix(p, "test/") ||
+		strings.HasPrefix(p, "tests/") || strings.Contains(p, "/testdata/") || strings.Contains(p, "__tests__/")
+}
+
+// ID is the symbol's id.
+func (r *Resolved) ID() string { return index.FormatID(r.row.ID) }
+
+// Ref is the symbol's compact form.
+func (r *Resolved) Ref() SymbolRef { return r.ref() }

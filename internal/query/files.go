@@ -1,0 +1,128 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/lexical"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// ListParams selects entries of the indexed tree.
+type ListParams struct {
+	Path   string // directory (repo-relative); "" for the root
+	Depth  int    // 1 lists direct children
+	Glob   string
+	Langs  []string
+	Limit  int
+	Offset int
+}
+
+// Entry is a file or directory.
+type Entry struct {
+	Path  string `json:"path"`
+	Type  string `json:"type"` // file or dir
+	Size  int64  `json:"size"` // bytes; for a directory, of the indexed files under it
+	Lang  string `json:"lang,omitempty"`
+	Files int    `json:"files,omitempty"` // indexed files under a directory
+	State string `json:"state,omitempty"` // for files not parsed: text, binary, too_large, parse_errors
+}
+
+// ListResult is a page of entries.
+type ListResult struct {
+	Path       string  `json:"path"`
+	Entries    []Entry `json:"entries"`
+	Total      int     `json:"total"`
+	More       bool    `json:"more"`
+	NextOffset int     `json:"-"`
+}
+
+// List lists indexed files and directories under a path, depth-limited.
+func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
+	rp, err := e.CheckReadable(p.Path)
+	if err != nil && errs.KindOf(err) != errs.Refused {
+		return nil, err
+	}
+	dir := string(rp)
+	filter, err := newFileFilter(nil, p.Langs)
+	if err != nil {
+		return nil, err
+	}
+	var glob *lexical.Glob
+	if p.Glob != "" {
+		if glob, err = lexical.CompileGlob(p.Glob); err != nil {
+			return nil, errs.E(errs.InvalidArgument, "bad glob %q: %v", p.Glob, err)
+		}
+	}
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+	}
+	files, err := e.db.FilesUnder(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	if dir != "" && len(files) == 0 {
+		if f, ok, _ := e.db.FileByPath(ctx, dir); ok {
+			files = append(files, f) // a file path lists itself
+			prefix = ""
+		} else {
+			return nil, &errs.Error{Kind: errs.FileNotFound, Path: dir, Msg: "nothing indexed under " + dir}
+		}
+	}
+	depth := max(p.Depth, 1)
+	dirs := map[string]*Entry{}
+	var out []Entry
+	for _, f := range files {
+		if !filter.ok(f.Path, f.Lang) || (glob != nil && !glob.Match(f.Path)) {
+			continue
+		}
+		rel := strings.TrimPrefix(f.Path, prefix)
+		parts := strings.Split(rel, "/")
+		if len(parts) <= depth {
+			out = append(out, Entry{Path: f.Path, Type: "file", Size: f.Size, Lang: f.Lang, State: fileState(f.Status)})
+			continue
+		}
+		d := prefix + strings.Join(parts[:depth], "/")
+		ent := dirs[d]
+		if ent == nil {
+			ent = &Entry{Path: d, Type: "dir"}
+			dirs[d] = ent
+		}
+		ent.Files++
+		ent.Size += f.Size
+	}
+	for _, d := range dirs {
+		out = append(out, *d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Type != out[j].Type {
+			return out[i].Type == "dir"
+		}
+		return out[i].Path < out[j].Path
+	})
+	res := &ListResult{Path: dir, Total: len(out), Entries: []Entry{}}
+	if p.Offset < len(out) {
+		out = out[p.Offset:]
+	} else {
+		out = nil
+	}
+	if len(out) > p.Limit {
+		out, res.More = out[:p.Limit], true
+	}
+	res.Entries = append(res.Entries, out...)
+	res.NextOffset = p.Offset + len(res.Entries)
+	return res, nil
+}
+
+func fileState(st store.BlobStatus) string {
+	switch st {
+	case store.BlobParsed:
+		return ""
+	case store.BlobText:
+		return "text"
+	}
+	return st.String()
+}

@@ -1,0 +1,131 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/scan"
+)
+
+// ReadParams selects a span of a file.
+type ReadParams struct {
+	Path      string
+	StartLine int // 1-based; 0 means 1
+	EndLine   int // inclusive; 0 means start + MaxLines - 1
+	MaxLines  int
+	MaxChars  int
+}
+
+// Line is one numbered line.
+type Line struct {
+	N    int    `json:"n"`
+	Text string `json:"text"`
+}
+
+// ReadResult is a span of a file.
+type ReadResult struct {
+	Path       string `json:"path"`
+	FileSHA256 string `json:"file_sha256"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+	Lines      []Line `json:"lines"`
+	Truncated  bool   `json:"truncated"`
+	// Requested is the end line asked for before budgets cut it.
+	Requested int `json:"-"`
+	// TruncatedBy names the budget that cut the span ("lines" or "chars").
+	TruncatedBy string `json:"-"`
+	Size        int64  `json:"-"`
+}
+
+// CheckReadable applies the read policy to a path argument: inside the
+// repository, not in .git, not a secret (unless allowed), not ignored.
+func (e *Engine) CheckReadable(p string) (protocol.RepoPath, error) {
+	paths := e.ix.Paths()
+	rp, err := scan.Contain(paths.Root, p)
+	if err != nil {
+		return "", err
+	}
+	s := string(rp)
+	if s == ".git" || strings.HasPrefix(s, ".git/") || (paths.InTreeState != "" && strings.HasPrefix(s, paths.InTreeState)) {
+		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": repository metadata"}
+	}
+	if scan.IsSecret(s) && !e.ix.Config().Read.AllowSecrets {
+		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": it looks like a secret",
+			Fixes: []string{"set read.allow_secrets: true in .cairn/config.yaml if agents may read it"}}
+	}
+	if s != "" && scan.NewMatcher(paths.Root, e.ix.Config().Index.Exclude).Ignored(s, false) {
+		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": it is ignored by .cairnignore"}
+	}
+	return rp, nil
+}
+
+// Read returns numbered lines of a file, within budgets.
+func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
+	rp, err := e.CheckReadable(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	full := filepath.Join(e.ix.Paths().Root, filepath.FromSlash(string(rp)))
+	st, err := os.Stat(full)
+	if err != nil {
+		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "no file " + string(rp)}
+	}
+	if st.IsDir() {
+		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a directory",
+			Fixes: []string{"cairn ls " + string(rp)}}
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
+	}
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a binary file"}
+	}
+	sum := sha256.Sum256(data)
+	lines := strings.Split(string(data), "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	res := &ReadResult{Path: string(rp), FileSHA256: hex.EncodeToString(sum[:]), TotalLines: len(lines), Lines: []Line{}, Size: int64(len(data))}
+	start := max(p.StartLine, 1)
+	if start > len(lines) && len(lines) > 0 {
+		return nil, errs.E(errs.InvalidArgument, "line %d is past the end of %s (%d lines)", start, rp, len(lines))
+	}
+	end := p.EndLine
+	if end <= 0 {
+		end = start + p.MaxLines - 1
+	}
+	if end < start {
+		return nil, errs.E(errs.InvalidArgument, "end line %d is before start line %d", end, start)
+	}
+	res.Requested = min(end, len(lines))
+	if end-start+1 > p.MaxLines {
+		end = start + p.MaxLines - 1
+		res.Truncated, res.TruncatedBy = true, "lines"
+	}
+	end = min(end, len(lines))
+	chars := 0
+	for n := start; n <= end; n++ {
+		text := strings.TrimRight(lines[n-1], "\r")
+		if chars+len(text) > p.MaxChars && len(res.Lines) > 0 {
+			res.Truncated, res.TruncatedBy = true, "chars"
+			break
+		}
+		chars += len(text) + 1
+		res.Lines = append(res.Lines, Line{N: n, Text: text})
+	}
+	res.StartLine = start
+	res.EndLine = start + len(res.Lines) - 1
+	if len(res.Lines) == 0 {
+		res.EndLine = start - 1
+	}
+	return res, nil
+}

@@ -1,0 +1,254 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/scan"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// maxCandidates bounds the candidates an ambiguous name reports.
+const maxCandidates = 20
+
+// Resolve finds the one symbol a name denotes (DESIGN §6a "Naming a symbol"):
+// a symbol id, a canonical qualified name, path#Qualified.Name, or a unique
+// dot-separated suffix. Several matches give AMBIGUOUS_SYMBOL with candidates.
+func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, errs.E(errs.InvalidArgument, "empty symbol name")
+	}
+	if id, ok := index.ParseID(name); ok {
+		row, found, err := e.db.SymbolByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + name + " in the current index",
+				Fixes: []string{"cairn search <name> --mode symbol"}}
+		}
+		return e.load(ctx, row)
+	}
+	rows, err := e.candidates(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	switch len(rows) {
+	case 0:
+		return nil, e.notFound(ctx, name)
+	case 1:
+		return e.load(ctx, rows[0])
+	}
+	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// candidates lists the symbols a (non-id) name may denote.
+func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow, error) {
+	if p, q, ok := strings.Cut(name, "#"); ok && p != "" && q != "" {
+		return e.byPathName(ctx, p, q)
+	}
+	exact, err := e.db.SymbolsByQName(ctx, name)
+	if err != nil || len(exact) > 0 {
+		return exact, err
+	}
+	last := name
+	if i := strings.LastIndexAny(name, "./#"); i >= 0 {
+		last = name[i+1:]
+	}
+	if last == "" {
+		return nil, nil
+	}
+	rows, err := e.db.SymbolsByName(ctx, last)
+	if err != nil {
+		return nil, err
+	}
+	if last == name {
+		return rows, nil
+	}
+	var out []store.SymbolRow
+	for _, r := range rows {
+		if hasSuffixAtBoundary(r.QName, name) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// hasSuffixAtBoundary reports whether s ends with suffix starting at a name
+// boundary ('.', '/', '#' or the start).
+func hasSuffixAtBoundary(s, suffix string) bool {
+	if !strings.HasSuffix(s, suffix) {
+		return false
+	}
+	if len(s) == len(suffix) {
+		return true
+	}
+	c := s[len(s)-len(suffix)-1]
+	return c == '.' || c == '/' || c == '#'
+}
+
+// byPathName resolves path#Qualified.Name, where path may be a suffix of the
+// file's repo path (mux.go#Mux.handle).
+func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow, error) {
+	p = strings.TrimPrefix(p, "./")
+	last := q
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		last = q[i+1:]
+	}
+	rows, err := e.db.SymbolsByName(ctx, last)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SymbolRow
+	for _, row := range rows {
+		r, err := e.load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil || r.def == nil {
+			continue
+		}
+		if (r.file.Path == p || strings.HasSuffix(r.file.Path, "/"+p)) && r.def.Path == q {
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+func (e *Engine) notFound(ctx context.Context, name string) error {
+	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
+		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
+	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 5}
+	if rows, _, serr := e.db.SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
+		refs, _ := e.refs(ctx, rows)
+		var names []string
+		for _, r := range refs {
+			names = append(names, r.QName)
+		}
+		err.Details = map[string]any{"did_you_mean": names}
+	}
+	return err
+}
+
+func lastSegment(name string) string {
+	if i := strings.LastIndexAny(name, "./#"); i >= 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.SymbolRow) error {
+	total := len(rows)
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].QName != rows[j].QName {
+			return rows[i].QName < rows[j].QName
+		}
+		return rows[i].ID < rows[j].ID
+	})
+	if len(rows) > maxCandidates {
+		rows = rows[:maxCandidates]
+	}
+	refs, err := e.refs(ctx, rows)
+	if err != nil {
+		return err
+	}
+	cands := make([]any, len(refs))
+	for i, r := range refs {
+		cands[i] = r
+	}
+	return &errs.Error{Kind: errs.Ambiguous, Msg: fmt.Sprintf("%q matches %d symbols; name one by symbol_id or a longer qualified name", name, total),
+		Candidates: cands, Details: map[string]any{"total": total},
+		Fixes: []string{"cairn symbol <symbol_id>"}}
+}
+
+// At resolves the identifier at a position: a definition, a resolved
+// reference, or (for unresolved references) the candidates by name.
+func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Resolved, error) {
+	rp, err := scan.Contain(root, path)
+	if err != nil {
+		return nil, err
+	}
+	f, ok, err := e.db.FileByPath(ctx, string(rp))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "file " + string(rp) + " is not in the index"}
+	}
+	facts, err := e.ix.Facts(ctx, f.BlobID)
+	if err != nil {
+		return nil, err
+	}
+	if facts == nil {
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbols in " + string(rp) + " (not a parsed language)"}
+	}
+	pos := lang.Pos{Line: uint32(line), Col: uint32(col)}
+	syms, err := e.db.SymbolsOfFile(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range syms {
+		if s.DefIdx < len(facts.Defs) && facts.Defs[s.DefIdx].NameSpan.Contains(pos) {
+			return e.load(ctx, s)
+		}
+	}
+	links, err := e.links(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range facts.Refs {
+		name := facts.Names[r.Name]
+		if r.Pos.Line != pos.Line || pos.Col < r.Pos.Col || int(pos.Col) >= int(r.Pos.Col)+len(name) {
+			continue
+		}
+		if t, ok := links[i]; ok {
+			row, found, err := e.db.SymbolByID(ctx, t.Target)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				return e.load(ctx, row)
+			}
+		}
+		if r.BindLocal >= 0 {
+			lo := facts.Locals[r.BindLocal]
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a local binding declared at %s:%d:%d, not a symbol", name, rp, lo.Pos.Line, lo.Pos.Col),
+				Details: map[string]any{"local": map[string]any{"name": name, "line": lo.Pos.Line, "col": lo.Pos.Col}}}
+		}
+		rows, err := e.db.SymbolsByName(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		switch len(rows) {
+		case 0:
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (external or built in)", name)}
+		case 1:
+			return e.load(ctx, rows[0])
+		}
+		return nil, e.ambiguous(ctx, name, rows)
+	}
+	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
+}
+
+// links returns a file's resolved references by reference index.
+func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
+	data, err := e.db.Link(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := index.DecodeLinks(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]index.Link, len(ls))
+	for _, l := range ls {
+		out[l.Ref] = l
+	}
+	return out, nil
+}

@@ -1,0 +1,248 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// Env is what tools run against: one repository's index and query engine.
+type Env struct {
+	Index  *index.Index
+	Engine *query.Engine
+	Config config.Config
+	// Fresh brings the index up to date before a query (or says why it could not).
+	Fresh func(ctx context.Context, rehash bool) Freshness
+	// Recover rebuilds a damaged store; it reports whether the call may be retried.
+	Recover func(ctx context.Context, err error) bool
+	// Progress receives progress of long work (may be nil).
+	Progress func(index.Progress)
+}
+
+// Freshness is the outcome of making the index fresh for a call.
+type Freshness struct {
+	Freshness  string // fresh or may-be-stale
+	IndexState string // indexing, ready, stale, failed
+	Warnings   []string
+	Err        error // the index cannot answer at all
+}
+
+// Call accumulates what a handler says beside its data: the answer line,
+// drilldowns, warnings, truncations and clamped budgets.
+type Call struct {
+	Env    *Env
+	Tool   string
+	common Common
+	fresh  Freshness
+
+	answer       string
+	next         []protocol.NextAction
+	warnings     []string
+	truncations  []protocol.Truncation
+	limits       map[string]protocol.Limit
+	completeness *protocol.Completeness
+	savedBytes   int64
+	timings      map[string]int64
+}
+
+// Common returns the common arguments of the call.
+func (c *Call) Common() Common { return c.common }
+
+// Answer sets the one-line answer.
+func (c *Call) Answer(format string, args ...any) { c.answer = fmt.Sprintf(format, args...) }
+
+// Next adds a drilldown.
+func (c *Call) Next(tool string, args map[string]any, why string) {
+	c.next = append(c.next, protocol.NextAction{Tool: tool, Args: args, Why: why})
+}
+
+// Warn adds a warning to the provenance.
+func (c *Call) Warn(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+// Truncated records a list cut short.
+func (c *Call) Truncated(field string, returned, total int, reason, cursor string) {
+	c.truncations = append(c.truncations, protocol.Truncation{Field: field, Returned: returned, Total: total, Reason: reason, Cursor: cursor})
+}
+
+// Complete sets the completeness score and reason.
+func (c *Call) Complete(score float64, reason string) {
+	c.completeness = &protocol.Completeness{Score: protocol.Round6(score), Reason: reason}
+}
+
+// Saved records how many bytes the agent would have read to learn the same.
+func (c *Call) Saved(bytes int64) { c.savedBytes += bytes }
+
+func (c *Call) timing(name string, d time.Duration) {
+	if c.timings == nil {
+		c.timings = map[string]int64{}
+	}
+	c.timings[name] += d.Milliseconds()
+}
+
+// Budget is a default and a hard cap (DESIGN §6).
+type Budget struct{ Default, Cap int }
+
+// Budgets used by the tools.
+var (
+	ResultsBudget    = Budget{20, 100}
+	ReferencesBudget = Budget{50, 500}
+	LinesBudget      = Budget{120, 400}
+	CharsBudget      = Budget{12000, 40000}
+	EntriesBudget    = Budget{100, 1000}
+	MembersBudget    = Budget{20, 100}
+)
+
+// Clamp applies a budget to a requested value (0 = default) and records a clamp.
+func (c *Call) Clamp(name string, requested int, b Budget) int {
+	switch {
+	case requested <= 0:
+		return b.Default
+	case requested > b.Cap:
+		c.limits[name] = protocol.Limit{Requested: requested, Applied: b.Cap, Cap: b.Cap}
+		c.Next(c.Tool, map[string]any{name: b.Cap, "cursor": "<from truncations>"}, fmt.Sprintf("%s is capped at %d; page with the cursor", name, b.Cap))
+		return b.Cap
+	}
+	return requested
+}
+
+type cursorData struct {
+	Epoch  int64  `json:"e"`
+	Offset int    `json:"o"`
+	Key    string `json:"k"`
+}
+
+// epoch reads the index epoch (0 when unknown).
+func (c *Call) epoch(ctx context.Context) int64 {
+	st, err := c.Env.Index.State(ctx)
+	if err != nil {
+		return 0
+	}
+	return st.Epoch
+}
+
+func cursorKey(key any) string {
+	b, _ := json.Marshal(key)
+	sum := sha256.Sum256(append([]byte(nil), b...))
+	return hex.EncodeToString(sum[:6])
+}
+
+// Offset decodes the call's cursor for a query identified by key (the
+// arguments that define the result set). Cursors are stable within an epoch.
+func (c *Call) Offset(ctx context.Context, key any) (int, error) {
+	if c.common.Cursor == "" {
+		return 0, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(c.common.Cursor)
+	var cd cursorData
+	if err == nil {
+		err = json.Unmarshal(raw, &cd)
+	}
+	if err != nil || cd.Offset < 0 {
+		return 0, errs.E(errs.InvalidArgument, "malformed cursor")
+	}
+	if cd.Key != cursorKey(key) {
+		return 0, errs.E(errs.InvalidArgument, "the cursor belongs to another query")
+	}
+	if cd.Epoch != c.epoch(ctx) {
+		return 0, &errs.Error{Kind: errs.Precondition, Msg: "the cursor has expired: the index changed since the first page",
+			Fixes: []string{"repeat the call without a cursor"}}
+	}
+	return cd.Offset, nil
+}
+
+// Cursor encodes the position of the next page.
+func (c *Call) Cursor(ctx context.Context, key any, offset int) string {
+	b, _ := json.Marshal(cursorData{Epoch: c.epoch(ctx), Offset: offset, Key: cursorKey(key)})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// envelope assembles the response.
+func (c *Call) envelope(ctx context.Context, data any, err error, start time.Time) *protocol.Envelope {
+	env := &protocol.Envelope{NextActions: []protocol.NextAction{}}
+	env.Provenance = c.provenance(ctx)
+	if err != nil {
+		e := errs.As(err)
+		obj := &protocol.ErrorObject{Code: e.Kind.Code(), CodeNum: e.Kind.Num(), Message: e.Message(), Retryable: e.Kind.Retryable(),
+			Details: e.Details, Fixes: e.Fixes, Candidates: e.Candidates}
+		if obj.Details == nil {
+			obj.Details = map[string]any{}
+		}
+		if obj.Fixes == nil {
+			obj.Fixes = []string{}
+		}
+		env.Error = obj
+	} else {
+		env.Answer = c.answer
+		if env.Answer == "" {
+			env.Answer = c.Tool + " done"
+		}
+		env.Data = data
+		if c.next != nil {
+			env.NextActions = c.next
+		}
+	}
+	if c.timings == nil {
+		c.timings = map[string]int64{}
+	}
+	c.timings["total"] = time.Since(start).Milliseconds()
+	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings}
+	if b, err := json.Marshal(env); err == nil {
+		env.Meta.Tokens = protocol.EstimateTokens(len(b))
+	}
+	if saved := protocol.EstimateTokens(int(c.savedBytes)) - env.Meta.Tokens; saved > 0 && err == nil {
+		env.Meta.TokensSaved = saved
+	}
+	return env
+}
+
+func (c *Call) provenance(ctx context.Context) protocol.Provenance {
+	p := protocol.Provenance{
+		Consistency: "committed", RepoStateMode: "head", Freshness: protocol.Fresh, IndexState: protocol.StateReady,
+		Layers: []string{"syntactic"}, Completeness: protocol.Completeness{Score: 1, Reason: "full-index"},
+		Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{},
+	}
+	if c.common.RepoStateMode == "full" {
+		p.RepoStateMode = "full"
+	}
+	if c.Env != nil && c.Env.Index != nil {
+		if st, err := c.Env.Index.State(ctx); err == nil {
+			p.RepoStateID, p.Head, p.Dirty, p.Epoch = st.RepoStateID, st.Head, st.Dirty, st.Epoch
+			if st.Dirty {
+				p.Consistency = "workspace"
+			}
+			if !st.Built {
+				p.IndexState = protocol.StateIndex
+			}
+		}
+	}
+	if c.fresh.Freshness != "" {
+		p.Freshness = c.fresh.Freshness
+	}
+	if c.fresh.IndexState != "" {
+		p.IndexState = c.fresh.IndexState
+	}
+	p.Warnings = append(p.Warnings, c.fresh.Warnings...)
+	p.Warnings = append(p.Warnings, c.warnings...)
+	if c.truncations != nil {
+		p.Truncations = c.truncations
+	}
+	for k, v := range c.limits {
+		p.LimitsApplied[k] = v
+	}
+	if c.completeness != nil {
+		p.Completeness = *c.completeness
+	}
+	return p
+}

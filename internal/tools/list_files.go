@@ -1,0 +1,46 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// ListIn are the arguments of list_files.
+type ListIn struct {
+	Path      string   `json:"path,omitempty" jsonschema:"directory to list (repo-relative, default the root)"`
+	Depth     int      `json:"depth,omitempty" jsonschema:"how many levels to expand (default 1)"`
+	Glob      string   `json:"glob,omitempty" jsonschema:"only files matching this glob, e.g. **/*_test.go"`
+	Languages []string `json:"languages,omitempty" jsonschema:"only files of these languages"`
+	Common
+}
+
+func init() {
+	Register(Tool{
+		Name: "list_files", Group: "read", Fresh: true,
+		Summary:  "List indexed files and directories under a path with sizes, languages and file counts, depth-limited, filtered by glob or language. Use to orient in a tree; use search to find content.",
+		Examples: []string{`{}`, `{"path": "pkg", "depth": 2}`, `{"glob": "**/*_test.go"}`},
+	}, listFiles)
+}
+
+func listFiles(ctx context.Context, c *Call, in ListIn) (*query.ListResult, error) {
+	limit := c.Clamp("limit", in.Limit, EntriesBudget)
+	key := []any{"ls", in.Path, in.Depth, in.Glob, in.Languages, limit}
+	offset, err := c.Offset(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.Env.Engine.List(ctx, query.ListParams{Path: in.Path, Depth: in.Depth, Glob: in.Glob, Langs: in.Languages, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, err
+	}
+	where := res.Path
+	if where == "" {
+		where = "the repository root"
+	}
+	c.Answer("%d entries under %s", res.Total, where)
+	if res.More {
+		c.Truncated("entries", len(res.Entries), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
+	}
+	return res, nil
+}

@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// ReadIn are the arguments of read_source.
+type ReadIn struct {
+	Path      string `json:"path,omitempty" jsonschema:"repo-relative file path"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line (1-based, default 1)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line, inclusive"`
+	Symbol    string `json:"symbol,omitempty" jsonschema:"read a symbol's definition span instead of a path"`
+	Common
+}
+
+func init() {
+	Register(Tool{
+		Name: "read_source", Group: "read", Fresh: true,
+		Summary:  "Read numbered lines of a file (path with start_line/end_line) or a symbol's definition, with the file's sha256 for later edits. Bounded: 120 lines and 12k characters by default. Use for spans; use read_file_full only when you need a whole file.",
+		Examples: []string{`{"path": "main.go", "start_line": 10, "end_line": 40}`, `{"symbol": "rest.Config"}`},
+	}, readSource)
+}
+
+func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, error) {
+	p := query.ReadParams{Path: in.Path, StartLine: in.StartLine, EndLine: in.EndLine}
+	if in.Symbol != "" {
+		if in.Path != "" {
+			return nil, errs.E(errs.InvalidArgument, "give either path or symbol, not both")
+		}
+		r, err := c.Env.Engine.Resolve(ctx, in.Symbol)
+		if err != nil {
+			return nil, err
+		}
+		card, err := c.Env.Engine.Card(ctx, r, query.CardLimits{})
+		if err != nil {
+			return nil, err
+		}
+		p.Path, p.StartLine, p.EndLine = string(card.Span.Path), card.Span.Line, card.Span.EndLine
+	}
+	if p.Path == "" {
+		return nil, errs.E(errs.InvalidArgument, "name a file (path) or a symbol")
+	}
+	p.MaxLines = c.Clamp("limit", in.Limit, LinesBudget)
+	p.MaxChars = c.Clamp("max_chars", in.MaxChars, CharsBudget)
+	res, err := c.Env.Engine.Read(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	c.Answer("%s lines %d-%d of %d", res.Path, res.StartLine, res.EndLine, res.TotalLines)
+	if res.Truncated {
+		c.Truncated("lines", len(res.Lines), res.Requested-res.StartLine+1, res.TruncatedBy, "")
+		c.Next("read_source", map[string]any{"path": res.Path, "start_line": res.EndLine + 1, "end_line": res.Requested}, "read the rest of the span")
+	}
+	return res, nil
+}

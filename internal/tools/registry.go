@@ -1,0 +1,159 @@
+// Package tools is the registry: every tool is declared once here (name, group,
+// typed input and output, description, handler) and reached through MCP, REST
+// and the CLI, which stay thin adapters. Invoke runs a call under its deadline
+// and wraps the result or the error in the envelope of DESIGN §6.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
+)
+
+// Tool is one registered tool.
+type Tool struct {
+	Name     string
+	Group    string   // core, read, edit, git, test, task, cards, workspace
+	Summary  string   // what it does, when to use it and when not (short)
+	Doc      string   // longer documentation for describe
+	Examples []string // example argument objects, as JSON
+	// Fresh tools reconcile the index (or wait for the owner) before running.
+	Fresh bool
+	In    reflect.Type
+	Out   reflect.Type
+	run   func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
+}
+
+var (
+	regMu sync.Mutex // guards registry
+	// registry holds every tool by name.
+	registry = map[string]*Tool{}
+)
+
+// Register declares a tool with its typed handler. Tools call it from init.
+func Register[In, Out any](t Tool, h func(ctx context.Context, c *Call, in In) (Out, error)) {
+	var in In
+	var out Out
+	t.In, t.Out = reflect.TypeOf(in), reflect.TypeOf(out)
+	t.run = func(ctx context.Context, c *Call, args json.RawMessage) (any, error) {
+		var v In
+		if len(bytes.TrimSpace(args)) > 0 && string(bytes.TrimSpace(args)) != "null" {
+			dec := json.NewDecoder(bytes.NewReader(args))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&v); err != nil {
+				return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "bad arguments for " + t.Name + ": " + cleanJSONError(err)}
+			}
+		}
+		return h(ctx, c, v)
+	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[t.Name]; dup {
+		panic("tools: duplicate tool " + t.Name)
+	}
+	registry[t.Name] = &t
+}
+
+func cleanJSONError(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// All lists the tools sorted by name.
+func All() []*Tool {
+	regMu.Lock()
+	defer regMu.Unlock()
+	out := make([]*Tool, 0, len(registry))
+	for _, t := range registry {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup finds a tool by name.
+func Lookup(name string) *Tool {
+	regMu.Lock()
+	defer regMu.Unlock()
+	return registry[name]
+}
+
+// Common are the optional arguments every read tool accepts.
+type Common struct {
+	Limit         int    `json:"limit,omitempty" jsonschema:"maximum results to return (clamped to the tool's hard cap)"`
+	Cursor        string `json:"cursor,omitempty" jsonschema:"opaque cursor from a previous page"`
+	MaxChars      int    `json:"max_chars,omitempty" jsonschema:"character budget of the response (clamped)"`
+	TimeoutMS     int    `json:"timeout_ms,omitempty" jsonschema:"deadline of the call in milliseconds"`
+	RepoStateMode string `json:"repo_state_mode,omitempty" jsonschema:"head (default) or full (rehash every file first)"`
+}
+
+// Invoke runs a tool and returns its envelope. It never panics: a panic in a
+// handler becomes an INTERNAL error.
+func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (env2 *protocol.Envelope) {
+	start := time.Now()
+	c := &Call{Env: env, Tool: name, limits: map[string]protocol.Limit{}}
+	defer func() {
+		if r := recover(); r != nil {
+			env2 = c.envelope(ctx, nil, &errs.Error{Kind: errs.Internal, Msg: fmt.Sprintf("internal error in %s: %v", name, r)}, start)
+		}
+	}()
+	t := Lookup(name)
+	if t == nil {
+		return c.envelope(ctx, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "unknown tool " + name,
+			Fixes: []string{"cairn describe"}}, start)
+	}
+	var common Common
+	if len(args) > 0 {
+		json.Unmarshal(args, &common) // strict decoding happens in the handler
+	}
+	c.common = common
+	timeout := time.Duration(env.Config.Query.TimeoutMS) * time.Millisecond
+	if common.TimeoutMS > 0 {
+		timeout = time.Duration(common.TimeoutMS) * time.Millisecond
+	}
+	if common.RepoStateMode != "" && common.RepoStateMode != "head" && common.RepoStateMode != "full" {
+		return c.envelope(ctx, nil, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full"), start)
+	}
+	if t.Fresh && env.Fresh != nil {
+		t0 := time.Now()
+		c.fresh = env.Fresh(ctx, common.RepoStateMode == "full")
+		c.timing("freshness", time.Since(t0))
+		if c.fresh.Err != nil {
+			return c.envelope(ctx, nil, c.fresh.Err, start)
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	t0 := time.Now()
+	data, err := t.run(cctx, c, args)
+	c.timing("run", time.Since(t0))
+	if err != nil && env.Recover != nil && env.Recover(ctx, err) {
+		// The store was damaged and has been rebuilt: answer once more.
+		c.warnings = append(c.warnings, "the index was damaged and has been rebuilt")
+		if env.Fresh != nil {
+			c.fresh = env.Fresh(ctx, true)
+		}
+		data, err = t.run(cctx, c, args)
+	}
+	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+		err = &errs.Error{Kind: errs.Timeout, Err: err, Msg: fmt.Sprintf("%s did not finish within %s", name, timeout),
+			Fixes: []string{"narrow the query, or pass a larger timeout_ms"}}
+	}
+	return c.envelope(ctx, data, err, start)
+}
+
+func newRequestID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// SearchIn are the arguments of search.
+type SearchIn struct {
+	Query      string   `json:"query" jsonschema:"text, pattern or name to look for"`
+	Mode       string   `json:"mode,omitempty" jsonschema:"lexical (default: file contents), symbol (ranked substring over symbol names), definitions (exact name), references (of a named symbol)"`
+	Regex      bool     `json:"regex,omitempty" jsonschema:"lexical: the query is an RE2 regular expression"`
+	Word       bool     `json:"word,omitempty" jsonschema:"lexical: match whole identifiers only"`
+	IgnoreCase bool     `json:"ignore_case,omitempty" jsonschema:"lexical: ignore case"`
+	Paths      []string `json:"paths,omitempty" jsonschema:"path globs to search in, e.g. pkg/** or *.go"`
+	Languages  []string `json:"languages,omitempty" jsonschema:"languages to search in, e.g. go, python, typescript"`
+	Kinds      []string `json:"kinds,omitempty" jsonschema:"symbol modes: kinds to keep (function, method, class, ...)"`
+	Common
+}
+
+// SearchOut is search's payload; references mode fills References instead of results.
+type SearchOut struct {
+	*query.SearchResult
+	References *query.RefsResult `json:"references,omitempty"`
+}
+
+func init() {
+	Register(Tool{
+		Name: "search", Group: "read", Fresh: true,
+		Summary: "Find code by text (lexical: literal, regex, whole word), by symbol name (symbol: ranked substring; definitions: exact name) or a symbol's references. Returns locations with one-line snippets, ranked and bounded. Use instead of grep; use symbol_get for one known symbol.",
+		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
+			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +
+			"references returns the same as refs_find. Filters: paths (globs), languages, kinds. Results are ranked: files defining the searched name first, tests last. Page with the cursor from provenance.truncations.",
+		Examples: []string{`{"query": "NewForConfig"}`, `{"query": "func \\w+Handler", "regex": true, "paths": ["pkg/**"]}`, `{"query": "config", "mode": "symbol", "kinds": ["class", "struct"]}`},
+	}, search)
+}
+
+func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
+	if in.Mode == "references" {
+		r, err := refsFind(ctx, c, RefsIn{Symbol: in.Query, Common: in.Common})
+		if err != nil {
+			return nil, err
+		}
+		return &SearchOut{SearchResult: &query.SearchResult{Mode: "references", Query: in.Query, Hits: []query.SearchHit{}}, References: r}, nil
+	}
+	limit := c.Clamp("limit", in.Limit, ResultsBudget)
+	key := []any{"search", in.Query, in.Mode, in.Regex, in.Word, in.IgnoreCase, in.Paths, in.Languages, in.Kinds, limit}
+	offset, err := c.Offset(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.Env.Engine.Search(ctx, query.SearchParams{Query: in.Query, Mode: in.Mode, Regex: in.Regex, Word: in.Word,
+		IgnoreCase: in.IgnoreCase, Paths: in.Paths, Langs: in.Languages, Kinds: in.Kinds, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, err
+	}
+	if res.More {
+		c.Truncated("results", len(res.Hits), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
+	}
+	switch res.Mode {
+	case "lexical":
+		c.Saved(res.BytesCovered)
+		if res.FilesExact {
+			c.Answer("%d results in %d files for %q", len(res.Hits), res.Files, in.Query)
+		} else {
+			c.Answer("%d results for %q (%d candidate files)", len(res.Hits), in.Query, res.Files)
+		}
+		if len(res.Hits) == 0 && !in.IgnoreCase && !in.Regex {
+			c.Next("search", map[string]any{"query": in.Query, "ignore_case": true}, "nothing matched case-sensitively")
+		}
+		if len(res.Hits) > 0 && looksLikeName(in.Query) {
+			c.Next("search", map[string]any{"query": in.Query, "mode": "definitions"}, "find where this name is defined")
+		}
+	default:
+		c.Saved(int64(len(res.Hits)) * 400)
+		c.Answer("%d of %d symbols match %q", len(res.Hits), max(res.Total, len(res.Hits)), in.Query)
+		if len(res.Hits) > 0 {
+			top := res.Hits[0].Symbol
+			c.Next("symbol_get", map[string]any{"symbol": top.ID}, fmt.Sprintf("card of the best match %s", top.QName))
+		}
+	}
+	return &SearchOut{SearchResult: res}, nil
+}
+
+func looksLikeName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t()[]{}<>\"'=;,")
+}

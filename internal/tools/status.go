@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"sort"
+	"strconv"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// StatusIn are the arguments of status.
+type StatusIn struct {
+	Common
+}
+
+// LanguageStatus describes one language in the index.
+type LanguageStatus struct {
+	Language string   `json:"language"`
+	Files    int      `json:"files"`
+	Layers   []string `json:"layers"`
+}
+
+// StatusOut is status's payload.
+type StatusOut struct {
+	Repo        string           `json:"repo"`
+	StateDir    string           `json:"state_dir"`
+	BlobStore   string           `json:"blob_store"`
+	Git         bool             `json:"git"`
+	Branch      string           `json:"branch,omitempty"`
+	Head        string           `json:"head,omitempty"`
+	Dirty       bool             `json:"dirty"`
+	Epoch       int64            `json:"epoch"`
+	IndexState  string           `json:"index_state"`
+	IndexedAt   string           `json:"indexed_at,omitempty"`
+	Files       int              `json:"files"`
+	Symbols     int              `json:"symbols"`
+	FileStates  map[string]int   `json:"file_states"`
+	Languages   []LanguageStatus `json:"languages"`
+	Writer      string           `json:"writer"` // this process, or pid N
+	Initialized bool             `json:"initialized"`
+}
+
+func init() {
+	Register(Tool{
+		Name: "status", Group: "core", Fresh: true,
+		Summary: "Health of the index: state and epoch, freshness, files and symbols per language with the layers available, repository state (HEAD, dirty), where state lives. Call first when answers look wrong.",
+	}, status)
+}
+
+func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
+	ix := c.Env.Index
+	st, err := ix.State(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := ix.Paths()
+	out := &StatusOut{Repo: p.Root, StateDir: p.StateDir, BlobStore: p.BlobPath, Git: p.IsGit, Head: st.Head, Branch: st.Branch,
+		Dirty: st.Dirty, Epoch: st.Epoch, IndexState: "ready", Initialized: p.Initialized, Languages: []LanguageStatus{},
+		FileStates: map[string]int{}}
+	if !st.Built {
+		out.IndexState = "indexing"
+	}
+	out.IndexedAt, _ = ix.DB().Meta("indexed_at")
+	files, states, symbols, err := ix.DB().Counts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out.Symbols = symbols
+	for s, n := range states {
+		out.FileStates[s.String()] = n
+		out.Files += n
+	}
+	for l, n := range files {
+		if l == "" || lang.ByName(l) == nil {
+			continue
+		}
+		out.Languages = append(out.Languages, LanguageStatus{Language: l, Files: n, Layers: []string{"syntactic"}})
+	}
+	sort.Slice(out.Languages, func(i, j int) bool { return out.Languages[i].Language < out.Languages[j].Language })
+	if ix.Writable() {
+		out.Writer = "this process (pid " + itoa(os.Getpid()) + ")"
+	} else {
+		out.Writer = "pid " + itoa(ix.Owner())
+	}
+	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
+	if states[store.BlobParseErrors] > 0 {
+		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])
+	}
+	return out, nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// Position names a place in a file.
+type Position struct {
+	Path string `json:"path"`
+	Line int    `json:"line" jsonschema:"1-based line"`
+	Col  int    `json:"col" jsonschema:"1-based column in bytes"`
+}
+
+// SymbolIn are the arguments of symbol_get.
+type SymbolIn struct {
+	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name or a unique suffix such as Type.Method"`
+	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name (go to definition)"`
+	Common
+}
+
+func init() {
+	Register(Tool{
+		Name: "symbol_get", Group: "read", Fresh: true,
+		Summary:  "Card of one symbol: id, kind, signature, doc summary, visibility, module, location, members, outgoing calls and type relations. Name it by id, qualified name, path#Name or unique suffix, or pass `at` for go-to-definition. Ambiguous names return candidates.",
+		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates.",
+		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "mux.go#Mux.handle"}`, `{"at": {"path": "main.go", "line": 12, "col": 7}}`},
+	}, symbolGet)
+}
+
+func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, error) {
+	e := c.Env.Engine
+	resolvedSym, err := resolveArg(ctx, c, in.Symbol, in.At)
+	if err != nil {
+		return nil, err
+	}
+	card, err := e.Card(ctx, resolvedSym, query.CardLimits{Members: c.Clamp("limit", in.Limit, MembersBudget), Calls: MembersBudget.Default})
+	if err != nil {
+		return nil, err
+	}
+	c.Saved(card.FileBytes)
+	c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
+	if card.MembersTotal > len(card.Members) {
+		c.Truncated("members", len(card.Members), card.MembersTotal, "limit", "")
+	}
+	if card.CallsTotal > len(card.Calls) {
+		c.Truncated("calls", len(card.Calls), card.CallsTotal, "limit", "")
+	}
+	c.Next("refs_find", map[string]any{"symbol": card.ID}, "where it is used")
+	c.Next("read_source", map[string]any{"path": string(card.Span.Path), "start_line": card.Span.Line, "end_line": card.Span.EndLine}, "read its definition")
+	if card.ParseErrors {
+		c.Warn("%s has syntax errors; facts around them may be incomplete", card.Location.Path)
+		c.Complete(0.8, "file has parse errors")
+	}
+	return card, nil
+}
+
+// resolveArg resolves a symbol argument given by name or position.
+func resolveArg(ctx context.Context, c *Call, name string, at *Position) (*query.Resolved, error) {
+	switch {
+	case at != nil && name != "":
+		return nil, errs.E(errs.InvalidArgument, "give either symbol or at, not both")
+	case at != nil:
+		if at.Path == "" || at.Line <= 0 || at.Col <= 0 {
+			return nil, errs.E(errs.InvalidArgument, "at needs path, line >= 1 and col >= 1")
+		}
+		return c.Env.Engine.At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col)
+	case name != "":
+		return c.Env.Engine.Resolve(ctx, name)
+	}
+	return nil, errs.E(errs.InvalidArgument, "name a symbol (symbol) or a position (at)")
+}
+
+// ParsePosition reads PATH:LINE:COL.
+func ParsePosition(s string) (*Position, error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return nil, errs.E(errs.InvalidArgument, "position %q is not PATH:LINE:COL", s)
+	}
+	j := strings.LastIndexByte(s[:i], ':')
+	if j < 0 {
+		return nil, errs.E(errs.InvalidArgument, "position %q is not PATH:LINE:COL", s)
+	}
+	line, err1 := strconv.Atoi(s[j+1 : i])
+	col, err2 := strconv.Atoi(s[i+1:])
+	if err1 != nil || err2 != nil || line < 1 || col < 1 {
+		return nil, errs.E(errs.InvalidArgument, "position %q is not PATH:LINE:COL with positive numbers", s)
+	}
+	return &Position{Path: s[:j], Line: line, Col: col}, nil
+}
