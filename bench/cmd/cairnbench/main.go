@@ -1,0 +1,279 @@
+// Command cairnbench measures Cairn in-process on a corpus: query latencies over
+// a fixed query set, incremental update times, and generates query sets. The
+// shell driver bench/run.sh adds the anchors (ctags, cat, rg) and whole-process
+// timings and writes bench/RESULTS.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/index"
+	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental [flags]")
+		os.Exit(2)
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
+	repo := fs.String("repo", "", "corpus directory")
+	state := fs.String("state", "", "state directory")
+	set := fs.String("set", "", "query set file")
+	n := fs.Int("n", 1000, "queries")
+	files := fs.String("files", "", "incremental: comma-separated repo paths to edit")
+	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
+	fs.Parse(args)
+	ctx := context.Background()
+	var err error
+	switch cmd {
+	case "genset":
+		err = genset(ctx, *repo, *state, *n, *set)
+	case "queries":
+		err = queries(ctx, *repo, *state, *set)
+	case "lexical":
+		err = lexicalBench(ctx, *repo, *state, *set)
+	case "incremental":
+		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
+	default:
+		err = fmt.Errorf("unknown command %s", cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cairnbench:", err)
+		os.Exit(1)
+	}
+}
+
+func open(ctx context.Context, repo, state string) (*index.Index, error) {
+	p, err := config.Locate(ctx, repo, state)
+	if err != nil {
+		return nil, err
+	}
+	return index.Open(ctx, p, config.Default())
+}
+
+// genset samples n symbol names deterministically (by hash of the name) and
+// writes one per line: the query set the latency benchmarks replay.
+func genset(ctx context.Context, repo, state string, n int, out string) error {
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		return err
+	}
+	syms, err := ix.DB().AllSymbols(ctx)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	type cand struct {
+		name string
+		h    uint64
+	}
+	var cands []cand
+	for _, s := range syms {
+		if len(s.Name) < 4 || seen[s.Name] {
+			continue
+		}
+		seen[s.Name] = true
+		h := fnv.New64a()
+		h.Write([]byte(s.Name))
+		cands = append(cands, cand{s.Name, h.Sum64()})
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].h < cands[j].h })
+	if len(cands) > n {
+		cands = cands[:n]
+	}
+	var b strings.Builder
+	for _, c := range cands {
+		b.WriteString(c.name + "\n")
+	}
+	return os.WriteFile(out, []byte(b.String()), 0o644)
+}
+
+func readSet(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
+			out = append(out, t)
+		}
+	}
+	return out, sc.Err()
+}
+
+// Percentiles of a latency sample, in milliseconds.
+type Percentiles struct {
+	N   int     `json:"n"`
+	P50 float64 `json:"p50_ms"`
+	P90 float64 `json:"p90_ms"`
+	P99 float64 `json:"p99_ms"`
+	Max float64 `json:"max_ms"`
+}
+
+func percentiles(ds []time.Duration) Percentiles {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	at := func(q float64) float64 {
+		if len(ds) == 0 {
+			return 0
+		}
+		i := int(q * float64(len(ds)-1))
+		return float64(ds[i].Microseconds()) / 1000
+	}
+	return Percentiles{N: len(ds), P50: at(0.5), P90: at(0.9), P99: at(0.99), Max: at(1)}
+}
+
+// queries replays the set through symbol search, symbol lookup (resolve +
+// card) and references, warm, in-process.
+func queries(ctx context.Context, repo, state, set string) error {
+	names, err := readSet(set)
+	if err != nil {
+		return err
+	}
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		return err
+	}
+	e := query.New(ix)
+	var search, lookup, refs []time.Duration
+	ambiguous := 0
+	for _, name := range names { // warm caches once
+		e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20})
+	}
+	for _, name := range names {
+		t := time.Now()
+		if _, err := e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20}); err != nil {
+			return err
+		}
+		search = append(search, time.Since(t))
+
+		t = time.Now()
+		r, err := e.Resolve(ctx, name)
+		if err == nil {
+			_, err = e.Card(ctx, r, query.CardLimits{Members: 20, Calls: 20})
+		} else {
+			ambiguous++ // ambiguous or not found: the lookup still answered (with candidates)
+		}
+		lookup = append(lookup, time.Since(t))
+		if r == nil {
+			continue
+		}
+		t = time.Now()
+		if _, err := e.Refs(ctx, r, query.RefsParams{Limit: 50}); err != nil {
+			return err
+		}
+		refs = append(refs, time.Since(t))
+	}
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"symbol_search": percentiles(search), "symbol_lookup": percentiles(lookup), "refs": percentiles(refs),
+		"lookups_ambiguous_or_missing": ambiguous,
+	})
+}
+
+// lexicalBench times literal and regex searches from a set of lines
+// "literal<TAB>TEXT" or "regex<TAB>EXPR"; each query runs 5 times (first is warm-up).
+func lexicalBench(ctx context.Context, repo, state, set string) error {
+	lines, err := readSet(set)
+	if err != nil {
+		return err
+	}
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	e := query.New(ix)
+	out := map[string][]time.Duration{}
+	perQuery := map[string]float64{}
+	for _, l := range lines {
+		kind, text, _ := strings.Cut(l, "\t")
+		p := query.SearchParams{Query: text, Regex: kind == "regex", Limit: 20}
+		var best []time.Duration
+		for i := 0; i < 5; i++ {
+			t := time.Now()
+			if _, err := e.Search(ctx, p); err != nil {
+				return fmt.Errorf("%s: %w", l, err)
+			}
+			if i > 0 {
+				best = append(best, time.Since(t))
+			}
+		}
+		out[kind] = append(out[kind], best...)
+		perQuery[l] = percentiles(best).P50
+	}
+	res := map[string]any{"per_query_p50_ms": perQuery}
+	for k, v := range out {
+		res[k] = percentiles(v)
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// incremental edits each file (appends a comment line, then a new function),
+// reconciles in-process, and restores it; reports per-file medians.
+func incremental(ctx context.Context, repo, state string, files []string, rounds int) error {
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		return err
+	}
+	res := map[string]any{}
+	for _, f := range files {
+		full := filepath.Join(repo, f)
+		orig, err := os.ReadFile(full)
+		if err != nil {
+			return err
+		}
+		var body, api []time.Duration
+		for i := 0; i < rounds; i++ {
+			// a body-only edit: no symbol appears or disappears
+			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\n// edit %d\n", i))...), 0o644)
+			t := time.Now()
+			if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+				return err
+			}
+			body = append(body, time.Since(t))
+			// an API edit: a new exported function appears
+			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\nfunc CairnBenchAdded%d() {}\n", i))...), 0o644)
+			t = time.Now()
+			if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+				return err
+			}
+			api = append(api, time.Since(t))
+		}
+		os.WriteFile(full, orig, 0o644)
+		if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+			return err
+		}
+		res[f] = map[string]any{"body_edit": percentiles(body), "new_symbol": percentiles(api)}
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+
