@@ -1,0 +1,375 @@
+// Package python registers Python with the syntactic layer: its grammar, its
+// query (tags.scm), the import forms that bind several names per statement and
+// the rules for visibility, constants and name binding.
+package python
+
+import (
+	_ "embed"
+	"sort"
+	"strings"
+	"unsafe"
+
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+//go:embed tags.scm
+var query string
+
+// Language is Python.
+var Language = &lang.Language{
+	Name:         "python",
+	Extensions:   []string{".py", ".pyi"},
+	Grammar:      func() unsafe.Pointer { return tspython.Language() },
+	Query:        query,
+	RefKinds:     []string{"identifier"},
+	BodyKinds:    []string{"block"},
+	CommentKinds: []string{"comment"},
+	DocStyle:     lang.DocString,
+	SelfNames:    []string{"self", "cls"},
+	BlockScoped:  false,
+	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
+		return Visibility(d.Def.Name)
+	},
+	Imports: Imports,
+	Refine:  refine,
+}
+
+func init() { lang.Register(Language) }
+
+// Visibility is Python's naming convention: dunder names (__x__) are public,
+// __x is private (name-mangled in classes), _x is internal, the rest public.
+func Visibility(name string) lang.Visibility {
+	switch {
+	case len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
+		return lang.VisPublic
+	case strings.HasPrefix(name, "__"):
+		return lang.VisPrivate
+	case strings.HasPrefix(name, "_"):
+		return lang.VisInternal
+	}
+	return lang.VisPublic
+}
+
+// Imports expands one import statement into the names it binds:
+//
+//	import a.b          module "a.b" name=a     (binds a)
+//	import a.b as c     module "a.b" as=c
+//	from .m import X    named ".m" name=X
+//	from m import Y as Z named "m" name=Y as=Z
+//	from m import *     all "m"
+func Imports(v *lang.View, n int) []lang.Import {
+	var out []lang.Import
+	switch v.Kind(n) {
+	case "import_statement":
+		for _, c := range v.Children(n) {
+			if v.Field(c) != "name" {
+				continue
+			}
+			switch v.Kind(c) {
+			case "dotted_name":
+				src := dotted(v, c)
+				if src == "" {
+					continue
+				}
+				first, _, _ := strings.Cut(src, ".")
+				out = append(out, lang.Import{Kind: lang.ImportModule, Source: src, Name: first, Pos: v.Start(c)})
+			case "aliased_import":
+				src, alias := dotted(v, v.Child(c, "name")), v.Child(c, "alias")
+				if src == "" || alias < 0 {
+					continue
+				}
+				out = append(out, lang.Import{Kind: lang.ImportModule, Source: src, Alias: v.Text(alias), Pos: v.Start(c)})
+			}
+		}
+	case "import_from_statement", "future_import_statement":
+		src := "__future__"
+		if v.Kind(n) == "import_from_statement" {
+			src = moduleName(v, v.Child(n, "module_name"))
+			if src == "" {
+				return nil
+			}
+		}
+		for _, c := range v.Children(n) {
+			switch {
+			case v.Kind(c) == "wildcard_import":
+				out = append(out, lang.Import{Kind: lang.ImportAll, Source: src, Pos: v.Start(c)})
+			case v.Field(c) != "name":
+			case v.Kind(c) == "dotted_name":
+				if name := dotted(v, c); name != "" {
+					out = append(out, lang.Import{Kind: lang.ImportNamed, Source: src, Name: name, Pos: v.Start(c)})
+				}
+			case v.Kind(c) == "aliased_import":
+				name, alias := dotted(v, v.Child(c, "name")), v.Child(c, "alias")
+				if name != "" && alias >= 0 {
+					out = append(out, lang.Import{Kind: lang.ImportNamed, Source: src, Name: name, Alias: v.Text(alias), Pos: v.Start(c)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dotted joins the identifiers of a dotted_name ("a.b.c"), ignoring whitespace
+// and comments between them; "" for a missing node.
+func dotted(v *lang.View, n int) string {
+	if n < 0 {
+		return ""
+	}
+	if v.Kind(n) == "identifier" {
+		return v.Text(n)
+	}
+	var parts []string
+	for _, c := range v.Children(n) {
+		if v.Kind(c) == "identifier" {
+			parts = append(parts, v.Text(c))
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// moduleName is the text of a from-import's module: "m.sub", ".", "..pkg".
+func moduleName(v *lang.View, n int) string {
+	switch v.Kind(n) {
+	case "dotted_name":
+		return dotted(v, n)
+	case "relative_import":
+		var b strings.Builder
+		for _, c := range v.Children(n) {
+			switch v.Kind(c) {
+			case "import_prefix":
+				b.WriteString(strings.Map(func(r rune) rune {
+					if r == '.' {
+						return r
+					}
+					return -1
+				}, v.Text(c)))
+			case "dotted_name":
+				b.WriteString(dotted(v, c))
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// refine applies the Python rules the query cannot express.
+func refine(v *lang.View, f *lang.Facts) {
+	for i := range f.Defs {
+		if f.Defs[i].Kind == lang.KindVariable && f.Defs[i].Parent < 0 && isConstantName(f.Defs[i].Name) {
+			f.Defs[i].Kind = lang.KindConstant
+		}
+	}
+	signatures(v, f)
+	rebindings(f)
+	bindNested(f)
+}
+
+// maxSignature matches the engine's cap on a signature's length in bytes.
+const maxSignature = 240
+
+// signatures rebuilds the signatures of definitions whose header holds comments.
+// Comments between "def f():" and the first statement belong to the function
+// node but come before its body block, so the engine's signature would run on
+// into them; comments inside a parameter list or a multi-line value are dropped.
+func signatures(v *lang.View, f *lang.Facts) {
+	byStart := map[lang.Pos]int{}
+	comments := false
+	for i := 0; i < v.Len(); i++ {
+		switch v.Kind(i) {
+		case "comment":
+			comments = true
+		case "function_definition", "class_definition", "assignment", "type_alias_statement":
+			if p := v.Start(i); byStart[p] == 0 {
+				byStart[p] = i + 1
+			}
+		}
+	}
+	if !comments {
+		return
+	}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		n := byStart[d.Span.Start] - 1
+		if n < 0 || v.End(n) != d.Span.End {
+			continue
+		}
+		if sig, ok := header(v, n); ok {
+			d.Signature = sig
+		}
+	}
+}
+
+// header returns the text of definition node n up to its body without comments,
+// normalised like the engine's signatures; ok is false when n has no comment
+// before its body (the engine's signature is right then).
+func header(v *lang.View, n int) (sig string, ok bool) {
+	start, stop := v.Bytes(n)
+	var cuts [][2]int
+	for j := n + 1; j < v.Len(); j++ {
+		sb, eb := v.Bytes(j)
+		if sb >= stop {
+			break
+		}
+		if v.Parent(j) == n && (v.Field(j) == "body" || v.Kind(j) == "comment") {
+			if v.Kind(j) == "comment" {
+				ok = true
+			}
+			stop = sb
+			break
+		}
+		if v.Kind(j) == "comment" {
+			cuts = append(cuts, [2]int{sb, eb})
+			ok = true
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	src := v.Src()
+	var b strings.Builder
+	at := start
+	for _, c := range cuts {
+		b.Write(src[at:c[0]])
+		b.WriteByte(' ')
+		at = c[1]
+	}
+	b.Write(src[at:stop])
+	sig = lang.CollapseSpace(b.String())
+	sig = strings.TrimSpace(strings.TrimSuffix(sig, ":"))
+	if len(sig) > maxSignature {
+		cut := maxSignature
+		for cut > 0 && sig[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		sig = sig[:cut] + "…"
+	}
+	return sig, true
+}
+
+// isConstantName reports whether a name follows the ALL_CAPS constant convention.
+func isConstantName(s string) bool {
+	upper := 0
+	for _, c := range s {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c == '_' || (c >= '0' && c <= '9'):
+		default:
+			return false
+		}
+	}
+	return upper > 0 && len(s) > 1
+}
+
+// rebindings turns every binding of a name after the first one in the same scope
+// (x = 1 ... x = 2, a parameter assigned to, a loop variable reused) into a write
+// reference to that first local: Python has one variable per name and scope.
+func rebindings(f *lang.Facts) {
+	type key struct {
+		scope int32
+		name  uint32
+	}
+	first := make(map[key]int32, len(f.Locals))
+	remap := make([]int32, len(f.Locals))
+	kept := f.Locals[:0:0]
+	var writes []lang.Ref
+	for i, lo := range f.Locals {
+		k := key{lo.Scope, lo.Name}
+		if j, ok := first[k]; ok {
+			remap[i] = j
+			writes = append(writes, lang.Ref{
+				Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
+				Enclosing: enclosing(f, lo.Pos), Scope: lo.Scope,
+				BindLocal: j, BindDef: -1, BindImp: -1,
+			})
+			continue
+		}
+		j := int32(len(kept))
+		first[k], remap[i] = j, j
+		kept = append(kept, lo)
+	}
+	if len(writes) == 0 {
+		return
+	}
+	f.Locals = kept
+	for i := range f.Refs {
+		if l := f.Refs[i].BindLocal; l >= 0 {
+			f.Refs[i].BindLocal = remap[l]
+		}
+	}
+	f.Refs = append(f.Refs, writes...)
+	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+}
+
+// enclosing is the innermost definition whose span contains p, or -1. Defs are
+// in pre-order, so the last one that contains p is the innermost.
+func enclosing(f *lang.Facts, p lang.Pos) int32 {
+	in := int32(-1)
+	for i := range f.Defs {
+		if f.Defs[i].Span.Contains(p) {
+			in = int32(i)
+		}
+	}
+	return in
+}
+
+// bindNested binds bare names (and the first name of qualifiers) to functions and
+// classes defined in an enclosing function or class body, which the engine only
+// does for top-level definitions. Python's rule: a function sees the names of
+// enclosing functions, but not those of an enclosing class body.
+func bindNested(f *lang.Facts) {
+	type key struct {
+		parent int32
+		name   string
+	}
+	nested := map[key]int32{}
+	for i, d := range f.Defs {
+		if d.Parent >= 0 {
+			k := key{d.Parent, d.Name}
+			if _, ok := nested[k]; !ok {
+				nested[k] = int32(i)
+			}
+		}
+	}
+	if len(nested) == 0 {
+		return
+	}
+	lookup := func(from int32, name string) int32 {
+		crossed := false
+		for d := from; d >= 0; d = f.Defs[d].Parent {
+			kind := f.Defs[d].Kind
+			if kind == lang.KindClass && crossed {
+				continue
+			}
+			if i, ok := nested[key{d, name}]; ok {
+				return i
+			}
+			if kind == lang.KindFunction || kind == lang.KindMethod {
+				crossed = true
+			}
+		}
+		return -1
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.BindLocal >= 0 || r.Enclosing < 0 {
+			continue
+		}
+		switch r.Shape {
+		case lang.QualNone:
+			if d := lookup(r.Enclosing, f.Names[r.Name]); d >= 0 {
+				r.BindDef, r.BindImp = d, -1
+			}
+		case lang.QualIdent, lang.QualPath:
+			if r.QualBound {
+				continue
+			}
+			q, _, _ := strings.Cut(f.Names[r.Qualifier], ".")
+			if lookup(r.Enclosing, q) >= 0 {
+				r.QualBound, r.BindImp = true, -1
+			}
+		}
+	}
+}
