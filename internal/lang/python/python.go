@@ -162,7 +162,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	signatures(v, f)
-	rebindings(f)
+	rebindings(v, f)
 	bindNested(f)
 }
 
@@ -263,44 +263,154 @@ func isConstantName(s string) bool {
 	return upper > 0 && len(s) > 1
 }
 
-// rebindings turns every binding of a name after the first one in the same scope
-// (x = 1 ... x = 2, a parameter assigned to, a loop variable reused) into a write
-// reference to that first local: Python has one variable per name and scope.
-func rebindings(f *lang.Facts) {
-	type key struct {
-		scope int32
-		name  uint32
-	}
-	first := make(map[key]int32, len(f.Locals))
-	remap := make([]int32, len(f.Locals))
-	kept := f.Locals[:0:0]
-	var writes []lang.Ref
-	for i, lo := range f.Locals {
-		k := key{lo.Scope, lo.Name}
-		if j, ok := first[k]; ok {
-			remap[i] = j
-			writes = append(writes, lang.Ref{
-				Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
-				Enclosing: enclosing(f, lo.Pos), Scope: lo.Scope,
-				BindLocal: j, BindDef: -1, BindImp: -1,
-			})
-			continue
-		}
-		j := int32(len(kept))
-		first[k], remap[i] = j, j
-		kept = append(kept, lo)
-	}
-	if len(writes) == 0 {
+// binding is where a name resolves: a local (index into Facts.Locals), a
+// definition or an import; -1 for none of them.
+type binding struct{ local, def, imp int32 }
+
+var unbound = binding{-1, -1, -1}
+
+// localKey identifies a variable: a name in a scope.
+type localKey struct {
+	scope int32
+	name  uint32
+}
+
+// rebindings keeps one local per variable. Python has one variable per name and
+// scope, so a binding after the first (x = 1 ... x = 2, an assigned parameter, a
+// reused loop variable) becomes a write reference to the first one. A name
+// declared global or nonlocal in a scope is no local of that scope at all: its
+// bindings become write references to the module-level or enclosing variable,
+// and reads bound to it follow.
+func rebindings(v *lang.View, f *lang.Facts) {
+	if len(f.Locals) == 0 {
 		return
 	}
-	f.Locals = kept
-	for i := range f.Refs {
-		if l := f.Refs[i].BindLocal; l >= 0 {
-			f.Refs[i].BindLocal = remap[l]
+	declared := declarations(v, f) // true: global, false: nonlocal
+	first := make(map[localKey]int32, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := localKey{lo.Scope, lo.Name}
+		if _, ok := declared[k]; ok {
+			continue
+		}
+		if _, ok := first[k]; !ok {
+			first[k] = int32(i)
 		}
 	}
-	f.Refs = append(f.Refs, writes...)
+	if len(first) == len(f.Locals) {
+		return
+	}
+	outer := func(k localKey, global bool) binding {
+		if !global {
+			for s := f.Scopes[k.scope].Parent; s >= 0; s = f.Scopes[s].Parent {
+				if j, ok := first[localKey{s, k.name}]; ok {
+					return binding{j, -1, -1}
+				}
+			}
+			return unbound
+		}
+		name := f.Names[k.name]
+		for i, d := range f.Defs {
+			if d.Parent < 0 && d.Name == name {
+				return binding{-1, int32(i), -1}
+			}
+		}
+		for i, im := range f.Imports {
+			if im.LocalName() == name {
+				return binding{-1, -1, int32(i)}
+			}
+		}
+		if j, ok := first[localKey{-1, k.name}]; ok {
+			return binding{j, -1, -1}
+		}
+		return unbound
+	}
+	// Where each local goes; kept locals get their new index.
+	target := make([]binding, len(f.Locals))
+	newIndex := make([]int32, len(f.Locals))
+	kept := make([]lang.Local, 0, len(first))
+	for i, lo := range f.Locals {
+		k := localKey{lo.Scope, lo.Name}
+		newIndex[i] = -1
+		if global, ok := declared[k]; ok {
+			target[i] = outer(k, global)
+		} else if j := first[k]; j != int32(i) {
+			target[i] = binding{j, -1, -1}
+		} else {
+			newIndex[i] = int32(len(kept))
+			target[i] = binding{int32(i), -1, -1}
+			kept = append(kept, lo)
+		}
+	}
+	// resolve maps an old local index to the binding that replaces it.
+	resolve := func(i int32) binding {
+		b := target[i]
+		if b.local >= 0 {
+			b.local = newIndex[b.local]
+		}
+		return b
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.BindLocal >= 0 {
+			b := resolve(r.BindLocal)
+			r.BindLocal, r.BindDef, r.BindImp = b.local, b.def, b.imp
+		}
+	}
+	for i, lo := range f.Locals {
+		if newIndex[i] >= 0 {
+			continue
+		}
+		b := resolve(int32(i))
+		f.Refs = append(f.Refs, lang.Ref{
+			Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
+			Enclosing: enclosing(f, lo.Pos), Scope: lo.Scope,
+			BindLocal: b.local, BindDef: b.def, BindImp: b.imp,
+		})
+	}
+	f.Locals = kept
+	if len(kept) == 0 {
+		f.Locals = nil // as the codec decodes it
+	}
 	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+}
+
+// declarations finds the names declared global (true) or nonlocal (false), by
+// the scope that declares them.
+func declarations(v *lang.View, f *lang.Facts) map[localKey]bool {
+	var out map[localKey]bool
+	var ids map[string]uint32
+	for i := 0; i < v.Len(); i++ {
+		kind := v.Kind(i)
+		if kind != "global_statement" && kind != "nonlocal_statement" {
+			continue
+		}
+		if ids == nil {
+			out = map[localKey]bool{}
+			ids = make(map[string]uint32, len(f.Names))
+			for id, n := range f.Names {
+				ids[n] = uint32(id)
+			}
+		}
+		scope := innermostScope(f, v.Start(i))
+		for _, c := range v.Children(i) {
+			if id, ok := ids[v.Text(c)]; ok && v.Kind(c) == "identifier" {
+				out[localKey{scope, id}] = kind == "global_statement"
+			}
+		}
+	}
+	return out
+}
+
+// innermostScope is the innermost scope whose span contains p, or -1. Scopes
+// are in pre-order, so the last one that contains p is the innermost.
+func innermostScope(f *lang.Facts, p lang.Pos) int32 {
+	in := int32(-1)
+	for i := range f.Scopes {
+		if f.Scopes[i].Span.Contains(p) {
+			in = int32(i)
+		}
+	}
+	return in
 }
 
 // enclosing is the innermost definition whose span contains p, or -1. Defs are
