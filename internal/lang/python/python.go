@@ -163,6 +163,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	signatures(v, f)
 	rebindings(v, f)
+	blankCalls(v, f)
 	bindNested(f)
 }
 
@@ -411,6 +412,75 @@ func innermostScope(f *lang.Facts, p lang.Pos) int32 {
 		}
 	}
 	return in
+}
+
+// blankCalls adds the calls of a function named _, which the engine drops as
+// Go's blank identifier: in Python _ is an ordinary name, by convention the
+// gettext function (from django.utils.translation import gettext as _).
+func blankCalls(v *lang.View, f *lang.Facts) {
+	var calls []lang.Ref
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "identifier" || v.Field(i) != "function" || v.Kind(v.Parent(i)) != "call" {
+			continue
+		}
+		if sb, eb := v.Bytes(i); eb-sb != 1 || v.Src()[sb] != '_' {
+			continue
+		}
+		p := v.Start(i)
+		calls = append(calls, lang.Ref{
+			Pos: p, Role: lang.RoleCall, Enclosing: enclosing(f, p), Scope: innermostScope(f, p),
+			BindLocal: -1, BindDef: -1, BindImp: -1,
+		})
+	}
+	if len(calls) == 0 {
+		return
+	}
+	name := uint32(len(f.Names))
+	for id, n := range f.Names {
+		if n == "_" {
+			name = uint32(id)
+			break
+		}
+	}
+	if name == uint32(len(f.Names)) {
+		f.Names = append(f.Names, "_")
+	}
+	b := unbound
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Name == "_" {
+			b.def = int32(i)
+			break
+		}
+	}
+	if b.def < 0 {
+		for i, im := range f.Imports {
+			if im.LocalName() == "_" {
+				b.imp = int32(i)
+				break
+			}
+		}
+	}
+	locals := map[int32]int32{} // scope -> its local _
+	for i, lo := range f.Locals {
+		if _, ok := locals[lo.Scope]; !ok && lo.Name == name {
+			locals[lo.Scope] = int32(i)
+		}
+	}
+	for i := range calls {
+		r := &calls[i]
+		r.Name, r.BindDef, r.BindImp = name, b.def, b.imp
+		for s := r.Scope; ; s = f.Scopes[s].Parent { // a local _ in the scope chain wins
+			if li, ok := locals[s]; ok {
+				r.BindLocal, r.BindDef, r.BindImp = li, -1, -1
+				break
+			}
+			if s < 0 {
+				break
+			}
+		}
+	}
+	f.Refs = append(f.Refs, calls...)
+	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
 }
 
 // enclosing is the innermost definition whose span contains p, or -1. Defs are
