@@ -40,7 +40,7 @@ func Imports(v *lang.View, n int) []lang.Import {
 			return nil
 		}
 		im := lang.Import{Source: lang.Unquote(v.Text(src)), Kind: lang.ImportSideEffect, Pos: v.Start(src)}
-		if v.Kind(v.Child(n, "function")) == "import" {
+		if v.Kind(child(v, n, "function")) == "import" {
 			im.Kind = lang.ImportModule // import("./x"): the module, bound to nothing by name
 		}
 		return []lang.Import{im}
@@ -49,9 +49,9 @@ func Imports(v *lang.View, n int) []lang.Import {
 }
 
 func importStatement(v *lang.View, n int) []lang.Import {
-	srcNode := v.Child(n, "source")
+	srcNode := child(v, n, "source")
 	var out []lang.Import
-	for _, c := range v.Children(n) {
+	for _, c := range children(v, n) {
 		switch v.Kind(c) {
 		case "import_clause":
 			if srcNode < 0 {
@@ -59,31 +59,31 @@ func importStatement(v *lang.View, n int) []lang.Import {
 			}
 			out = appendClause(v, out, c, lang.Unquote(v.Text(srcNode)))
 		case "import_require_clause": // TypeScript: import fs = require("fs")
-			s := v.Child(c, "source")
-			id := v.ChildOfKind(c, "identifier")
+			s := child(v, c, "source")
+			id := childOfKind(v, c, "identifier")
 			if s < 0 || id < 0 {
 				return nil
 			}
 			out = append(out, lang.Import{Source: lang.Unquote(v.Text(s)), Alias: v.Text(id), Kind: lang.ImportModule, Pos: v.Start(id)})
 		}
 	}
-	if out == nil && srcNode >= 0 && v.ChildOfKind(n, "import_clause") < 0 {
+	if out == nil && srcNode >= 0 && childOfKind(v, n, "import_clause") < 0 {
 		out = append(out, lang.Import{Source: lang.Unquote(v.Text(srcNode)), Kind: lang.ImportSideEffect, Pos: v.Start(srcNode)})
 	}
 	return out
 }
 
 func appendClause(v *lang.View, out []lang.Import, clause int, source string) []lang.Import {
-	for _, c := range v.Children(clause) {
+	for _, c := range children(v, clause) {
 		switch v.Kind(c) {
 		case "identifier": // import X from
 			out = append(out, lang.Import{Source: source, Name: "default", Alias: v.Text(c), Kind: lang.ImportDefault, Pos: v.Start(c)})
 		case "namespace_import": // import * as ns from
-			if id := v.ChildOfKind(c, "identifier"); id >= 0 {
+			if id := childOfKind(v, c, "identifier"); id >= 0 {
 				out = append(out, lang.Import{Source: source, Alias: v.Text(id), Kind: lang.ImportNamespace, Pos: v.Start(id)})
 			}
 		case "named_imports": // import {A, B as C} from
-			for _, s := range v.Children(c) {
+			for _, s := range children(v, c) {
 				if v.Kind(s) == "import_specifier" {
 					out = appendSpecifier(v, out, s, source)
 				}
@@ -95,12 +95,12 @@ func appendClause(v *lang.View, out []lang.Import, clause int, source string) []
 
 // appendSpecifier adds one import or export specifier {name as alias}.
 func appendSpecifier(v *lang.View, out []lang.Import, s int, source string) []lang.Import {
-	name := v.Child(s, "name")
+	name := child(v, s, "name")
 	if name < 0 {
 		return out
 	}
 	im := lang.Import{Source: source, Name: lang.Unquote(v.Text(name)), Kind: lang.ImportNamed, Pos: v.Start(name)}
-	if alias := v.Child(s, "alias"); alias >= 0 {
+	if alias := child(v, s, "alias"); alias >= 0 {
 		if a := lang.Unquote(v.Text(alias)); a != im.Name {
 			im.Alias = a
 		}
@@ -111,16 +111,16 @@ func appendSpecifier(v *lang.View, out []lang.Import, s int, source string) []la
 
 // reexport records export ... from "m" as imports, so the dependency exists.
 func reexport(v *lang.View, n int) []lang.Import {
-	srcNode := v.Child(n, "source")
+	srcNode := child(v, n, "source")
 	if srcNode < 0 {
 		return nil
 	}
 	source := lang.Unquote(v.Text(srcNode))
 	var out []lang.Import
-	for _, c := range v.Children(n) {
+	for _, c := range children(v, n) {
 		switch v.Kind(c) {
 		case "export_clause":
-			for _, s := range v.Children(c) {
+			for _, s := range children(v, c) {
 				if v.Kind(s) == "export_specifier" {
 					out = appendSpecifier(v, out, s, source)
 				}
@@ -130,7 +130,7 @@ func reexport(v *lang.View, n int) []lang.Import {
 			}
 			return out
 		case "namespace_export": // export * as ns from "m"
-			if id := v.Children(c); len(id) > 0 {
+			if id := children(v, c); len(id) > 0 {
 				return []lang.Import{{Source: source, Alias: lang.Unquote(v.Text(id[0])), Kind: lang.ImportNamespace, Pos: v.Start(id[0])}}
 			}
 		}
@@ -144,7 +144,7 @@ func requireSource(v *lang.View, call int) int {
 	if v.Kind(call) != "call_expression" {
 		return -1
 	}
-	fn := v.Child(call, "function")
+	fn := child(v, call, "function")
 	switch v.Kind(fn) {
 	case "identifier":
 		if v.Text(fn) != "require" {
@@ -154,11 +154,11 @@ func requireSource(v *lang.View, call int) int {
 	default:
 		return -1
 	}
-	args := v.Child(call, "arguments")
+	args := child(v, call, "arguments")
 	if args < 0 {
 		return -1
 	}
-	kids := v.Children(args)
+	kids := children(v, args)
 	if len(kids) != 1 || v.Kind(kids[0]) != "string" {
 		return -1
 	}
@@ -168,14 +168,14 @@ func requireSource(v *lang.View, call int) int {
 // requireCall reports the require call that a declarator's value is, directly
 // or through one member access (require("m").x), and that member's node.
 func requireCall(v *lang.View, decl int) (src, member int) {
-	value := v.Child(decl, "value")
+	value := child(v, decl, "value")
 	member = -1
 	if v.Kind(value) == "member_expression" {
-		member = v.Child(value, "property")
-		value = v.Child(value, "object")
+		member = child(v, value, "property")
+		value = child(v, value, "object")
 	}
 	src = requireSource(v, value)
-	if src < 0 || v.Kind(v.Child(value, "function")) != "identifier" {
+	if src < 0 || v.Kind(child(v, value, "function")) != "identifier" {
 		return -1, -1
 	}
 	return src, member
@@ -189,7 +189,7 @@ func requireDeclarator(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	source := lang.Unquote(v.Text(src))
-	name := v.Child(n, "name")
+	name := child(v, n, "name")
 	switch {
 	case member >= 0:
 		if v.Kind(name) != "identifier" {
@@ -204,12 +204,12 @@ func requireDeclarator(v *lang.View, n int) []lang.Import {
 		return []lang.Import{{Source: source, Alias: v.Text(name), Kind: lang.ImportModule, Pos: v.Start(name)}}
 	case v.Kind(name) == "object_pattern":
 		var out []lang.Import
-		for _, c := range v.Children(name) {
+		for _, c := range children(v, name) {
 			switch v.Kind(c) {
 			case "shorthand_property_identifier_pattern":
 				out = append(out, lang.Import{Source: source, Name: v.Text(c), Kind: lang.ImportNamed, Pos: v.Start(c)})
 			case "pair_pattern":
-				key, val := v.Child(c, "key"), v.Child(c, "value")
+				key, val := child(v, c, "key"), child(v, c, "value")
 				if key >= 0 && v.Kind(val) == "identifier" {
 					out = append(out, lang.Import{Source: source, Name: lang.Unquote(v.Text(key)), Alias: v.Text(val), Kind: lang.ImportNamed, Pos: v.Start(val)})
 				}
@@ -232,19 +232,19 @@ func requireBindings(v *lang.View, decl int) (names, keys []int) {
 	if member >= 0 {
 		keys = append(keys, member)
 	}
-	name := v.Child(decl, "name")
+	name := child(v, decl, "name")
 	switch v.Kind(name) {
 	case "identifier":
 		names = append(names, name)
 	case "object_pattern":
-		for _, c := range v.Children(name) {
+		for _, c := range children(v, name) {
 			switch v.Kind(c) {
 			case "shorthand_property_identifier_pattern":
 				names = append(names, c)
 			case "pair_pattern":
-				if val := v.Child(c, "value"); v.Kind(val) == "identifier" {
+				if val := child(v, c, "value"); v.Kind(val) == "identifier" {
 					names = append(names, val)
-					keys = append(keys, v.Child(c, "key"))
+					keys = append(keys, child(v, c, "key"))
 				}
 			}
 		}
@@ -294,19 +294,26 @@ func Visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 }
 
 func memberVisibility(v *lang.View, n int) lang.Visibility {
-	for _, c := range v.Children(n) {
-		switch v.Kind(c) {
+	// modifiers come before the name; stop there rather than walk the body
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) != n {
+			continue
+		}
+		switch v.Kind(j) {
 		case "accessibility_modifier":
-			switch strings.TrimSpace(v.Text(c)) {
+			switch strings.TrimSpace(v.Text(j)) {
 			case "private":
 				return lang.VisPrivate
 			case "protected":
 				return lang.VisInternal
 			}
 		case "private_property_identifier":
-			if f := v.Field(c); f == "name" || f == "property" {
+			if f := v.Field(j); f == "name" || f == "property" {
 				return lang.VisPrivate
 			}
+		}
+		if f := v.Field(j); f == "name" || f == "property" {
+			return lang.VisPublic
 		}
 	}
 	return lang.VisPublic
@@ -331,7 +338,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "export_statement":
-			if v.Parent(i) == root && v.Child(i, "source") < 0 {
+			if v.Parent(i) == root && child(v, i, "source") < 0 {
 				exportNames(v, i, exported)
 			}
 		case "assignment_expression":
@@ -347,7 +354,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 				dropRef[v.Start(k)] = true // the member a require destructures or selects
 			}
 		case "jsx_opening_element", "jsx_self_closing_element":
-			if name := v.Child(i, "name"); v.Kind(name) == "identifier" {
+			if name := child(v, i, "name"); v.Kind(name) == "identifier" {
 				if t := v.Text(name); t != "" && (t[0] >= 'a' && t[0] <= 'z' || strings.Contains(t, "-")) {
 					dropRef[v.Start(name)] = true
 				}
@@ -389,11 +396,11 @@ func Refine(v *lang.View, f *lang.Facts) {
 
 // exportNames collects the local names a module-level export statement exports.
 func exportNames(v *lang.View, n int, out map[string]bool) {
-	for _, c := range v.Children(n) {
+	for _, c := range children(v, n) {
 		switch v.Kind(c) {
 		case "export_clause":
-			for _, s := range v.Children(c) {
-				if name := v.Child(s, "name"); v.Kind(s) == "export_specifier" && name >= 0 {
+			for _, s := range children(v, c) {
+				if name := child(v, s, "name"); v.Kind(s) == "export_specifier" && name >= 0 {
 					out[v.Text(name)] = true
 				}
 			}
@@ -405,7 +412,7 @@ func exportNames(v *lang.View, n int, out map[string]bool) {
 
 // commonJSExports handles module.exports = X | {a, b: c} and exports.a = X.
 func commonJSExports(v *lang.View, n int, out map[string]bool) {
-	left, right := v.Child(n, "left"), v.Child(n, "right")
+	left, right := child(v, n, "left"), child(v, n, "right")
 	if v.Kind(left) != "member_expression" || right < 0 {
 		return
 	}
@@ -416,12 +423,12 @@ func commonJSExports(v *lang.View, n int, out map[string]bool) {
 		case "identifier":
 			out[v.Text(right)] = true
 		case "object":
-			for _, c := range v.Children(right) {
+			for _, c := range children(v, right) {
 				switch v.Kind(c) {
 				case "shorthand_property_identifier":
 					out[v.Text(c)] = true
 				case "pair":
-					if val := v.Child(c, "value"); v.Kind(val) == "identifier" {
+					if val := child(v, c, "value"); v.Kind(val) == "identifier" {
 						out[v.Text(val)] = true
 					}
 				}
@@ -534,12 +541,14 @@ const maxSignature = 240
 // cleanSignatures recomputes, without the comments in it, the signature of
 // each definition whose signature contains one: the engine's signature is the
 // definition's text up to its body, comments included. An object literal is
-// the body of the variable it initialises: const api = {...} is "api = {…}".
+// the body of the variable it initialises (const api = {...} is "api = {…}"),
+// and an arrow function's expression is its body (const f = (x) => x is "f = (x)").
 func cleanSignatures(v *lang.View, f *lang.Facts) {
 	spans := map[lang.Span]bool{}
 	for _, d := range f.Defs {
 		if strings.Contains(d.Signature, "/*") || strings.Contains(d.Signature, "//") ||
-			d.Kind == lang.KindVariable && strings.Contains(d.Signature, "= {") {
+			d.Kind == lang.KindVariable && strings.Contains(d.Signature, "= {") ||
+			(d.Kind == lang.KindFunction || d.Kind == lang.KindProperty) && strings.Contains(d.Signature, "=>") {
 			spans[d.Span] = true
 		}
 	}
@@ -564,9 +573,19 @@ func cleanSignatures(v *lang.View, f *lang.Facts) {
 func signature(v *lang.View, n int) string {
 	start, stop := v.Bytes(n)
 	suffix := ""
-	if value := v.Child(n, "value"); v.Kind(n) == "variable_declarator" && v.Kind(value) == "object" {
-		stop, _ = v.Bytes(value)
-		suffix = "{…}"
+	switch k := v.Kind(n); k {
+	case "variable_declarator", "public_field_definition", "field_definition":
+		switch value := child(v, n, "value"); v.Kind(value) {
+		case "object":
+			if k == "variable_declarator" {
+				stop, _ = v.Bytes(value)
+				suffix = "{…}"
+			}
+		case "arrow_function":
+			if body := child(v, value, "body"); body >= 0 && !bodyKinds[v.Kind(body)] {
+				stop, _ = v.Bytes(body)
+			}
+		}
 	}
 	var cuts [][2]int
 	v.Descendants(n, func(j int) {
@@ -608,4 +627,40 @@ func signature(v *lang.View, n int) string {
 		sig = sig[:cut] + "…"
 	}
 	return sig
+}
+
+// The View's Child and Children find the end of a node's subtree first, which
+// costs the whole subtree times its depth. These helpers stop at the child
+// they look for: in pre-order, the nodes of n's subtree follow n and have a
+// parent index >= n, and the first node after it has a smaller one.
+
+// child is the first direct child of n under the field name, or -1.
+func child(v *lang.View, n int, field string) int {
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n && v.Field(j) == field {
+			return j
+		}
+	}
+	return -1
+}
+
+// childOfKind is the first direct child of n with the kind, or -1.
+func childOfKind(v *lang.View, n int, kind string) int {
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n && v.Kind(j) == kind {
+			return j
+		}
+	}
+	return -1
+}
+
+// children lists the direct children of n.
+func children(v *lang.View, n int) []int {
+	var out []int
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n {
+			out = append(out, j)
+		}
+	}
+	return out
 }

@@ -97,8 +97,8 @@
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @name) @reference.member
 
-; Keys of object literals, destructuring patterns and JSX attributes name
-; members of some value the query does not know.
+; Keys of object literals and destructuring patterns name members of some
+; value the query does not know.
 (pair key: (property_identifier) @name) @reference.member
 (pair_pattern key: (property_identifier) @name) @reference.member
 

@@ -130,10 +130,13 @@
   property: [(property_identifier) (private_property_identifier)] @name) @reference.member
 (nested_type_identifier module: (_) @receiver name: (type_identifier) @name) @reference.member
 
-; Keys of object literals, destructuring patterns and JSX attributes name
-; members of some value the query does not know.
+; Keys of object literals and destructuring patterns name members of some
+; value the query does not know.
 (pair key: (property_identifier) @name) @reference.member
 (pair_pattern key: (property_identifier) @name) @reference.member
+; members of type literals that are not definitions (parameter types)
+(property_signature name: (property_identifier) @name) @reference.member
+(method_signature name: (property_identifier) @name) @reference.member
 
 (assignment_expression
   left: [(identifier) @name (member_expression property: (_) @name)]) @reference.write
