@@ -3,4 +3,7 @@ package all
 
 import (
 	_ "github.com/cairnhq/cairn/internal/lang/golang"
+	_ "github.com/cairnhq/cairn/internal/lang/javascript"
+	_ "github.com/cairnhq/cairn/internal/lang/python"
+	_ "github.com/cairnhq/cairn/internal/lang/typescript"
 )

@@ -1,0 +1,666 @@
+// Package ecma holds the language hooks that JavaScript, TypeScript and TSX
+// share: import expansion (ES modules, CommonJS require, re-exports), the
+// visibility rules of modules and classes, and the clean-ups of Refine. The
+// grammars differ in details (class names are identifiers in JavaScript and
+// type identifiers in TypeScript, fields are field_definition or
+// public_field_definition), so the hooks go by node kinds that both use.
+package ecma
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// RefKinds are the identifier-like node kinds that become references.
+func RefKinds(typed bool) []string {
+	k := []string{"identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier"}
+	if typed {
+		k = append(k, "type_identifier")
+	}
+	return k
+}
+
+// SelfNames are the receivers that mean the enclosing class.
+var SelfNames = []string{"this"}
+
+// Imports expands one @import node: an import statement, a re-export, a
+// require call bound by a declarator or standing alone, or a dynamic import().
+func Imports(v *lang.View, n int) []lang.Import {
+	switch v.Kind(n) {
+	case "import_statement":
+		return importStatement(v, n)
+	case "export_statement":
+		return reexport(v, n)
+	case "variable_declarator":
+		return requireDeclarator(v, n)
+	case "call_expression":
+		src := requireSource(v, n)
+		if src < 0 {
+			return nil
+		}
+		im := lang.Import{Source: lang.Unquote(v.Text(src)), Kind: lang.ImportSideEffect, Pos: v.Start(src)}
+		if v.Kind(child(v, n, "function")) == "import" {
+			im.Kind = lang.ImportModule // import("./x"): the module, bound to nothing by name
+		}
+		return []lang.Import{im}
+	}
+	return nil
+}
+
+func importStatement(v *lang.View, n int) []lang.Import {
+	srcNode := child(v, n, "source")
+	var out []lang.Import
+	for _, c := range children(v, n) {
+		switch v.Kind(c) {
+		case "import_clause":
+			if srcNode < 0 {
+				return nil
+			}
+			out = appendClause(v, out, c, lang.Unquote(v.Text(srcNode)))
+		case "import_require_clause": // TypeScript: import fs = require("fs")
+			s := child(v, c, "source")
+			id := childOfKind(v, c, "identifier")
+			if s < 0 || id < 0 {
+				return nil
+			}
+			out = append(out, lang.Import{Source: lang.Unquote(v.Text(s)), Alias: v.Text(id), Kind: lang.ImportModule, Pos: v.Start(id)})
+		}
+	}
+	if out == nil && srcNode >= 0 && childOfKind(v, n, "import_clause") < 0 {
+		out = append(out, lang.Import{Source: lang.Unquote(v.Text(srcNode)), Kind: lang.ImportSideEffect, Pos: v.Start(srcNode)})
+	}
+	return out
+}
+
+func appendClause(v *lang.View, out []lang.Import, clause int, source string) []lang.Import {
+	for _, c := range children(v, clause) {
+		switch v.Kind(c) {
+		case "identifier": // import X from
+			out = append(out, lang.Import{Source: source, Name: "default", Alias: v.Text(c), Kind: lang.ImportDefault, Pos: v.Start(c)})
+		case "namespace_import": // import * as ns from
+			if id := childOfKind(v, c, "identifier"); id >= 0 {
+				out = append(out, lang.Import{Source: source, Alias: v.Text(id), Kind: lang.ImportNamespace, Pos: v.Start(id)})
+			}
+		case "named_imports": // import {A, B as C} from
+			for _, s := range children(v, c) {
+				if v.Kind(s) == "import_specifier" {
+					out = appendSpecifier(v, out, s, source)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// appendSpecifier adds one import or export specifier {name as alias}.
+func appendSpecifier(v *lang.View, out []lang.Import, s int, source string) []lang.Import {
+	name := child(v, s, "name")
+	if name < 0 {
+		return out
+	}
+	im := lang.Import{Source: source, Name: lang.Unquote(v.Text(name)), Kind: lang.ImportNamed, Pos: v.Start(name)}
+	if alias := child(v, s, "alias"); alias >= 0 {
+		if a := lang.Unquote(v.Text(alias)); a != im.Name {
+			im.Alias = a
+		}
+		im.Pos = v.Start(alias)
+	}
+	return append(out, im)
+}
+
+// reexport records export ... from "m" as imports, so the dependency exists.
+func reexport(v *lang.View, n int) []lang.Import {
+	srcNode := child(v, n, "source")
+	if srcNode < 0 {
+		return nil
+	}
+	source := lang.Unquote(v.Text(srcNode))
+	var out []lang.Import
+	for _, c := range children(v, n) {
+		switch v.Kind(c) {
+		case "export_clause":
+			for _, s := range children(v, c) {
+				if v.Kind(s) == "export_specifier" {
+					out = appendSpecifier(v, out, s, source)
+				}
+			}
+			if out == nil { // export {} from "m"
+				out = append(out, lang.Import{Source: source, Kind: lang.ImportSideEffect, Pos: v.Start(srcNode)})
+			}
+			return out
+		case "namespace_export": // export * as ns from "m"
+			if id := children(v, c); len(id) > 0 {
+				return []lang.Import{{Source: source, Alias: lang.Unquote(v.Text(id[0])), Kind: lang.ImportNamespace, Pos: v.Start(id[0])}}
+			}
+		}
+	}
+	return []lang.Import{{Source: source, Kind: lang.ImportAll, Pos: v.Start(srcNode)}}
+}
+
+// requireSource returns the string argument of require("m") or import("m"),
+// or -1 when call is not such a call.
+func requireSource(v *lang.View, call int) int {
+	if v.Kind(call) != "call_expression" {
+		return -1
+	}
+	fn := child(v, call, "function")
+	switch v.Kind(fn) {
+	case "identifier":
+		if v.Text(fn) != "require" {
+			return -1
+		}
+	case "import":
+	default:
+		return -1
+	}
+	args := child(v, call, "arguments")
+	if args < 0 {
+		return -1
+	}
+	kids := children(v, args)
+	if len(kids) != 1 || v.Kind(kids[0]) != "string" {
+		return -1
+	}
+	return kids[0]
+}
+
+// requireCall reports the require call that a declarator's value is, directly
+// or through one member access (require("m").x), and that member's node.
+func requireCall(v *lang.View, decl int) (src, member int) {
+	value := child(v, decl, "value")
+	member = -1
+	if v.Kind(value) == "member_expression" {
+		member = child(v, value, "property")
+		value = child(v, value, "object")
+	}
+	src = requireSource(v, value)
+	if src < 0 || v.Kind(child(v, value, "function")) != "identifier" {
+		return -1, -1
+	}
+	return src, member
+}
+
+// requireDeclarator expands const x = require("m"), const {a, b: c} = require("m")
+// and const x = require("m").y.
+func requireDeclarator(v *lang.View, n int) []lang.Import {
+	src, member := requireCall(v, n)
+	if src < 0 {
+		return nil
+	}
+	source := lang.Unquote(v.Text(src))
+	name := child(v, n, "name")
+	switch {
+	case member >= 0:
+		if v.Kind(name) != "identifier" {
+			return nil
+		}
+		im := lang.Import{Source: source, Name: v.Text(member), Kind: lang.ImportNamed, Pos: v.Start(name)}
+		if a := v.Text(name); a != im.Name {
+			im.Alias = a
+		}
+		return []lang.Import{im}
+	case v.Kind(name) == "identifier":
+		return []lang.Import{{Source: source, Alias: v.Text(name), Kind: lang.ImportModule, Pos: v.Start(name)}}
+	case v.Kind(name) == "object_pattern":
+		var out []lang.Import
+		for _, c := range children(v, name) {
+			switch v.Kind(c) {
+			case "shorthand_property_identifier_pattern":
+				out = append(out, lang.Import{Source: source, Name: v.Text(c), Kind: lang.ImportNamed, Pos: v.Start(c)})
+			case "pair_pattern":
+				key, val := child(v, c, "key"), child(v, c, "value")
+				if key >= 0 && v.Kind(val) == "identifier" {
+					out = append(out, lang.Import{Source: source, Name: lang.Unquote(v.Text(key)), Alias: v.Text(val), Kind: lang.ImportNamed, Pos: v.Start(val)})
+				}
+			}
+		}
+		if out != nil {
+			return out
+		}
+	}
+	return []lang.Import{{Source: source, Kind: lang.ImportModule, Pos: v.Start(src)}}
+}
+
+// requireBindings lists the binding identifiers of a require declarator and
+// the member names it takes from the module (destructuring keys, require("m").x).
+func requireBindings(v *lang.View, decl int) (names, keys []int) {
+	src, member := requireCall(v, decl)
+	if src < 0 {
+		return nil, nil
+	}
+	if member >= 0 {
+		keys = append(keys, member)
+	}
+	name := child(v, decl, "name")
+	switch v.Kind(name) {
+	case "identifier":
+		names = append(names, name)
+	case "object_pattern":
+		for _, c := range children(v, name) {
+			switch v.Kind(c) {
+			case "shorthand_property_identifier_pattern":
+				names = append(names, c)
+			case "pair_pattern":
+				if val := child(v, c, "value"); v.Kind(val) == "identifier" {
+					names = append(names, val)
+					keys = append(keys, child(v, c, "key"))
+				}
+			}
+		}
+	}
+	return names, keys
+}
+
+// Visibility classifies a definition. Module-level declarations are public when
+// exported (or ambient: declare ...), private otherwise; class members follow
+// their accessibility modifier or #private name; interface, type-literal and
+// enum members are public.
+func Visibility(v *lang.View, d lang.DefNode) lang.Visibility {
+	n := d.Node
+	switch v.Kind(n) {
+	case "method_definition", "public_field_definition", "field_definition", "abstract_method_signature":
+		return memberVisibility(v, n)
+	case "method_signature", "property_signature":
+		if v.Kind(v.Parent(n)) == "class_body" {
+			return memberVisibility(v, n)
+		}
+		return lang.VisPublic
+	}
+	if d.Def.Kind == lang.KindEnumMember {
+		return lang.VisPublic
+	}
+	p := v.Parent(n)
+	if v.Kind(n) == "variable_declarator" {
+		p = v.Parent(p)
+	}
+	switch v.Kind(p) {
+	case "export_statement", "ambient_declaration":
+		return lang.VisPublic
+	}
+	for ; p >= 0; p = v.Parent(p) {
+		switch v.Kind(p) {
+		case "ambient_declaration": // inside declare module / namespace / global
+			return lang.VisPublic
+		case "statement_block", "class_body":
+			switch v.Kind(v.Parent(p)) {
+			case "internal_module", "module", "ambient_declaration":
+			default:
+				return lang.VisPrivate // local to a function or class
+			}
+		}
+	}
+	return lang.VisPrivate
+}
+
+func memberVisibility(v *lang.View, n int) lang.Visibility {
+	// modifiers come before the name; stop there rather than walk the body
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) != n {
+			continue
+		}
+		switch v.Kind(j) {
+		case "accessibility_modifier":
+			switch strings.TrimSpace(v.Text(j)) {
+			case "private":
+				return lang.VisPrivate
+			case "protected":
+				return lang.VisInternal
+			}
+		case "private_property_identifier":
+			if f := v.Field(j); f == "name" || f == "property" {
+				return lang.VisPrivate
+			}
+		}
+		if f := v.Field(j); f == "name" || f == "property" {
+			return lang.VisPublic
+		}
+	}
+	return lang.VisPublic
+}
+
+// Refine runs after extraction:
+//   - a method named constructor becomes a constructor;
+//   - module-level definitions named in export {...}, export default X,
+//     export = X, module.exports or exports.X become public;
+//   - variables bound by require(...) are imports, not definitions: their
+//     definitions are dropped and references to them bind to the import;
+//   - lower-case JSX tags (<div>) are intrinsic elements, not references, and
+//     neither are the member names a require takes ({a: b} = require("m"));
+//   - comments inside a signature (JSDoc on the overloads of a typed const)
+//     are left out of it.
+func Refine(v *lang.View, f *lang.Facts) {
+	cleanSignatures(v, f)
+	exported := map[string]bool{}
+	requires := map[lang.Pos]bool{}
+	dropRef := map[lang.Pos]bool{} // references that are not references
+	root := v.Root()
+	for i := 0; i < v.Len(); i++ {
+		switch v.Kind(i) {
+		case "export_statement":
+			if v.Parent(i) == root && child(v, i, "source") < 0 {
+				exportNames(v, i, exported)
+			}
+		case "assignment_expression":
+			if st := v.Parent(i); v.Kind(st) == "expression_statement" && v.Parent(st) == root {
+				commonJSExports(v, i, exported)
+			}
+		case "variable_declarator":
+			names, keys := requireBindings(v, i)
+			for _, b := range names {
+				requires[v.Start(b)] = true
+			}
+			for _, k := range keys {
+				dropRef[v.Start(k)] = true // the member a require destructures or selects
+			}
+		case "jsx_opening_element", "jsx_self_closing_element":
+			if name := child(v, i, "name"); v.Kind(name) == "identifier" {
+				if t := v.Text(name); t != "" && (t[0] >= 'a' && t[0] <= 'z' || strings.Contains(t, "-")) {
+					dropRef[v.Start(name)] = true
+				}
+			}
+		}
+	}
+	var drop []bool
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if d.Kind == lang.KindMethod && d.Name == "constructor" && d.Parent >= 0 && f.Defs[d.Parent].Kind == lang.KindClass {
+			d.Kind = lang.KindConstructor
+		}
+		if d.Parent >= 0 {
+			continue
+		}
+		if d.Visibility == lang.VisPrivate && exported[d.Name] {
+			d.Visibility = lang.VisPublic
+		}
+		if requires[d.NameSpan.Start] && (d.Kind == lang.KindVariable || d.Kind == lang.KindFunction) {
+			if drop == nil {
+				drop = make([]bool, len(f.Defs))
+			}
+			drop[i] = true
+		}
+	}
+	if len(dropRef) > 0 {
+		refs := f.Refs[:0]
+		for _, r := range f.Refs {
+			if !dropRef[r.Pos] {
+				refs = append(refs, r)
+			}
+		}
+		f.Refs = refs
+	}
+	if drop != nil {
+		dropDefs(f, drop)
+	}
+}
+
+// exportNames collects the local names a module-level export statement exports.
+func exportNames(v *lang.View, n int, out map[string]bool) {
+	for _, c := range children(v, n) {
+		switch v.Kind(c) {
+		case "export_clause":
+			for _, s := range children(v, c) {
+				if name := child(v, s, "name"); v.Kind(s) == "export_specifier" && name >= 0 {
+					out[v.Text(name)] = true
+				}
+			}
+		case "identifier": // export default X; export = X
+			out[v.Text(c)] = true
+		}
+	}
+}
+
+// commonJSExports handles module.exports = X | {a, b: c} and exports.a = X.
+func commonJSExports(v *lang.View, n int, out map[string]bool) {
+	left, right := child(v, n, "left"), child(v, n, "right")
+	if v.Kind(left) != "member_expression" || right < 0 {
+		return
+	}
+	target := v.Text(left)
+	switch {
+	case target == "module.exports":
+		switch v.Kind(right) {
+		case "identifier":
+			out[v.Text(right)] = true
+		case "object":
+			for _, c := range children(v, right) {
+				switch v.Kind(c) {
+				case "shorthand_property_identifier":
+					out[v.Text(c)] = true
+				case "pair":
+					if val := child(v, c, "value"); v.Kind(val) == "identifier" {
+						out[v.Text(val)] = true
+					}
+				}
+			}
+		}
+	case strings.HasPrefix(target, "exports.") || strings.HasPrefix(target, "module.exports."):
+		if v.Kind(right) == "identifier" {
+			out[v.Text(right)] = true
+		}
+	}
+}
+
+// dropDefs removes the marked top-level definitions and renumbers every index
+// into Defs. References bound to a dropped definition bind to the import that
+// brings the same name in, if any.
+func dropDefs(f *lang.Facts, drop []bool) {
+	newIdx := make([]int32, len(f.Defs))
+	var defs []lang.Def
+	dropped := map[string]bool{}
+	for i, d := range f.Defs {
+		if drop[i] {
+			newIdx[i] = -1
+			dropped[d.Name] = true
+			continue
+		}
+		newIdx[i] = int32(len(defs))
+		defs = append(defs, d)
+	}
+	// remap maps an old index to the new index of it or its nearest kept ancestor.
+	remap := func(i int32) int32 {
+		for i >= 0 && newIdx[i] < 0 {
+			i = f.Defs[i].Parent
+		}
+		if i < 0 {
+			return -1
+		}
+		return newIdx[i]
+	}
+	importByName := map[string]int32{}
+	for i, im := range f.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := importByName[n]; !ok {
+				importByName[n] = int32(i)
+			}
+		}
+	}
+	for i := range defs {
+		defs[i].Parent = remap(defs[i].Parent)
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		r.Enclosing = remap(r.Enclosing)
+		if r.BindDef >= 0 {
+			if newIdx[r.BindDef] < 0 {
+				r.BindDef = -1
+				if imp, ok := importByName[f.Names[r.Name]]; ok {
+					r.BindImp = imp
+				}
+			} else {
+				r.BindDef = newIdx[r.BindDef]
+			}
+		}
+		if r.QualBound && (r.Shape == lang.QualIdent || r.Shape == lang.QualPath) {
+			q, _, _ := strings.Cut(f.Names[r.Qualifier], ".")
+			if dropped[q] && !bindsLocal(f, r, q) {
+				r.QualBound = false
+				if imp, ok := importByName[q]; ok {
+					r.BindImp = imp
+				}
+			}
+		}
+	}
+	rels := f.TypeRels[:0]
+	for _, t := range f.TypeRels {
+		if newIdx[t.Def] >= 0 {
+			t.Def = newIdx[t.Def]
+			rels = append(rels, t)
+		}
+	}
+	f.TypeRels = rels
+	dups := map[string]uint16{}
+	for i := range defs {
+		defs[i].Dup = dups[defs[i].Path]
+		dups[defs[i].Path]++
+	}
+	f.Defs = defs
+}
+
+// bindsLocal reports whether name binds to a local in r's scope chain (the
+// engine's rule for block-scoped languages).
+func bindsLocal(f *lang.Facts, r *lang.Ref, name string) bool {
+	for s := r.Scope; ; s = f.Scopes[s].Parent {
+		for _, lo := range f.Locals {
+			if lo.Scope == s && f.Names[lo.Name] == name && !r.Pos.Before(lo.Pos) {
+				return true
+			}
+		}
+		if s < 0 {
+			return false
+		}
+	}
+}
+
+// bodyKinds start a definition's body in either grammar (the languages' BodyKinds).
+var bodyKinds = map[string]bool{"statement_block": true, "class_body": true, "interface_body": true, "enum_body": true}
+
+// maxSignature is the engine's cap on a signature's length in bytes.
+const maxSignature = 240
+
+// cleanSignatures recomputes, without the comments in it, the signature of
+// each definition whose signature contains one: the engine's signature is the
+// definition's text up to its body, comments included. An object literal is
+// the body of the variable it initialises (const api = {...} is "api = {…}"),
+// and an arrow function's expression is its body (const f = (x) => x is "f = (x)").
+func cleanSignatures(v *lang.View, f *lang.Facts) {
+	spans := map[lang.Span]bool{}
+	for _, d := range f.Defs {
+		if strings.Contains(d.Signature, "/*") || strings.Contains(d.Signature, "//") ||
+			d.Kind == lang.KindVariable && strings.Contains(d.Signature, "= {") ||
+			(d.Kind == lang.KindFunction || d.Kind == lang.KindProperty) && strings.Contains(d.Signature, "=>") {
+			spans[d.Span] = true
+		}
+	}
+	if len(spans) == 0 {
+		return
+	}
+	for n := 0; n < v.Len() && len(spans) > 0; n++ {
+		sp := v.Span(n)
+		if !spans[sp] {
+			continue
+		}
+		delete(spans, sp) // the outermost node with the span is the definition's
+		for i := range f.Defs {
+			if f.Defs[i].Span == sp {
+				f.Defs[i].Signature = signature(v, n)
+			}
+		}
+	}
+}
+
+// signature is the engine's signature rule with comments cut out.
+func signature(v *lang.View, n int) string {
+	start, stop := v.Bytes(n)
+	suffix := ""
+	switch k := v.Kind(n); k {
+	case "variable_declarator", "public_field_definition", "field_definition":
+		switch value := child(v, n, "value"); v.Kind(value) {
+		case "object":
+			if k == "variable_declarator" {
+				stop, _ = v.Bytes(value)
+				suffix = "{…}"
+			}
+		case "arrow_function":
+			if body := child(v, value, "body"); body >= 0 && !bodyKinds[v.Kind(body)] {
+				stop, _ = v.Bytes(body)
+			}
+		}
+	}
+	var cuts [][2]int
+	v.Descendants(n, func(j int) {
+		sb, eb := v.Bytes(j)
+		if sb >= stop {
+			return
+		}
+		switch k := v.Kind(j); {
+		case bodyKinds[k]:
+			stop = sb
+		case k == "comment":
+			cuts = append(cuts, [2]int{sb, eb})
+		}
+	})
+	src := v.Src()
+	var b strings.Builder
+	at := start
+	for _, c := range cuts {
+		if c[0] >= stop {
+			break
+		}
+		if c[0] > at {
+			b.Write(src[at:c[0]])
+		}
+		b.WriteByte(' ')
+		at = min(c[1], stop)
+	}
+	if at < stop {
+		b.Write(src[at:stop])
+	}
+	sig := lang.CollapseSpace(b.String() + suffix)
+	sig = strings.TrimSuffix(sig, ":")
+	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
+	if len(sig) > maxSignature {
+		cut := maxSignature
+		for cut > 0 && sig[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		sig = sig[:cut] + "…"
+	}
+	return sig
+}
+
+// The View's Child and Children find the end of a node's subtree first, which
+// costs the whole subtree times its depth. These helpers stop at the child
+// they look for: in pre-order, the nodes of n's subtree follow n and have a
+// parent index >= n, and the first node after it has a smaller one.
+
+// child is the first direct child of n under the field name, or -1.
+func child(v *lang.View, n int, field string) int {
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n && v.Field(j) == field {
+			return j
+		}
+	}
+	return -1
+}
+
+// childOfKind is the first direct child of n with the kind, or -1.
+func childOfKind(v *lang.View, n int, kind string) int {
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n && v.Kind(j) == kind {
+			return j
+		}
+	}
+	return -1
+}
+
+// children lists the direct children of n.
+func children(v *lang.View, n int) []int {
+	var out []int
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		if v.Parent(j) == n {
+			out = append(out, j)
+		}
+	}
+	return out
+}

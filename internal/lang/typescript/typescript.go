@@ -1,0 +1,53 @@
+// Package typescript registers TypeScript (.ts, .mts, .cts, and so .d.ts) and
+// TSX (.tsx) with the syntactic layer. Both grammars share one query
+// (tags.scm); TSX adds the JSX patterns of jsx.scm. The hooks are shared with
+// JavaScript in package ecma.
+package typescript
+
+import (
+	_ "embed"
+	"unsafe"
+
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/ecma"
+)
+
+//go:embed tags.scm
+var query string
+
+//go:embed jsx.scm
+var jsxQuery string
+
+// BodyKinds start a definition's body; signatures stop before them.
+var bodyKinds = []string{"statement_block", "class_body", "interface_body", "enum_body"}
+
+// TypeScript is the .ts language.
+var TypeScript = newLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, query)
+
+// TSX is TypeScript with JSX.
+var TSX = newLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, query+"\n"+jsxQuery)
+
+func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q string) *lang.Language {
+	return &lang.Language{
+		Name:         name,
+		Extensions:   exts,
+		Grammar:      grammar,
+		Query:        q,
+		RefKinds:     ecma.RefKinds(true),
+		BodyKinds:    bodyKinds,
+		CommentKinds: []string{"comment"},
+		DocStyle:     lang.DocComments,
+		SelfNames:    ecma.SelfNames,
+		BlockScoped:  true,
+		Visibility:   ecma.Visibility,
+		Imports:      ecma.Imports,
+		Refine:       ecma.Refine,
+	}
+}
+
+func init() {
+	lang.Register(TypeScript)
+	lang.Register(TSX)
+}
