@@ -250,22 +250,34 @@ func weightCase(col string, w map[uint8]int) string {
 }
 
 func (q SymbolSearch) from() (string, []any) {
-	like := "%" + escapeLike(q.Sub) + "%"
 	var from string
 	if len([]rune(q.Sub)) >= 3 {
-		from = `FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
+		// FTS5 uses its trigram index only for a plain two-argument LIKE (no
+		// ESCAPE) and only when it drives the query (an IN subquery, not a join).
+		// '_' and '%' then act as wildcards, so instr() checks the exact substring.
+		from = `FROM symbol s WHERE s.name_id IN (SELECT rowid FROM sname_fts WHERE name LIKE ?) AND instr(lower(s.name), lower(?)) > 0`
 	} else {
-		from = `FROM symbol s WHERE s.name LIKE ? ESCAPE '\'`
+		from = `FROM symbol s WHERE instr(lower(s.name), lower(?)) > 0`
+		return from + kindFilter(q.Kinds), append([]any{q.Sub}, kindArgs(q.Kinds)...)
 	}
-	args := []any{like}
-	if len(q.Kinds) > 0 {
-		from += ` AND s.kind IN (` + placeholders(len(q.Kinds)) + `)`
-		for _, k := range q.Kinds {
-			args = append(args, k)
-		}
-	}
-	return from, args
+	return from + kindFilter(q.Kinds), append([]any{LikeLiteral(q.Sub), q.Sub}, kindArgs(q.Kinds)...)
 }
+
+func kindFilter(kinds []uint8) string {
+	if len(kinds) == 0 {
+		return ""
+	}
+	return ` AND s.kind IN (` + placeholders(len(kinds)) + `)`
+}
+
+func kindArgs(kinds []uint8) []any {
+	var out []any
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	return out
+}
+
 
 // SearchSymbols returns the best Limit matches with their scores, best first
 // (ties: shorter name, qualified name, id).
@@ -311,7 +323,7 @@ func (s *DB) TextCandidates(ctx context.Context, pattern string, caseSensitive b
 	q := `SELECT f.id, f.path, f.blob_id, f.lang FROM file f WHERE f.status IN (0, 1, 2, 5)`
 	var args []any
 	if pattern != "" {
-		op := "LIKE ? ESCAPE '\\'"
+		op := "LIKE ?"
 		if caseSensitive {
 			op = "GLOB ?"
 		}
@@ -354,13 +366,14 @@ func GlobLiteral(lit string) string {
 	return b.String()
 }
 
-// LikeLiteral turns a literal into a LIKE pattern matching it anywhere.
-func LikeLiteral(lit string) string { return "%" + escapeLike(lit) + "%" }
+// LikeLiteral turns a literal into a LIKE pattern matching (at least) every
+// text containing it, ignoring case. It has no ESCAPE clause, which FTS5
+// needs to use its index: '%' in the literal becomes '_', so the pattern may
+// match more, and callers verify.
+func LikeLiteral(lit string) string { return "%" + likeNoEscape(lit) + "%" }
 
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
-}
+func likeNoEscape(s string) string { return strings.ReplaceAll(s, "%", "_") }
+
 
 func prefixCols(p, cols string) string {
 	parts := strings.Split(cols, ", ")
@@ -434,15 +447,18 @@ func (s *DB) FilesDefining(ctx context.Context, name string, fold bool) (map[int
 	q := `SELECT DISTINCT file_id FROM symbol WHERE name = ?`
 	if fold {
 		if len([]rune(name)) >= 3 {
-			q = `SELECT DISTINCT s.file_id FROM sname_fts f JOIN symbol s ON s.name_id = f.rowid WHERE f.name LIKE ? ESCAPE '\'`
-		} else {
-			q = `SELECT DISTINCT file_id FROM symbol WHERE name LIKE ? ESCAPE '\'`
+			q = `SELECT DISTINCT file_id FROM symbol WHERE name_id IN (SELECT rowid FROM sname_fts WHERE name LIKE ?) AND lower(name) = lower(?)`
+			rows, err := s.sql.QueryContext(ctx, q, likeNoEscape(name), name)
+			return collectIDs(rows, err)
 		}
-		name = escapeLike(name)
+		q = `SELECT DISTINCT file_id FROM symbol WHERE lower(name) = lower(?)`
 	}
-	rows, err := s.sql.QueryContext(ctx, q, name)
+	return collectIDs(s.sql.QueryContext(ctx, q, name))
+}
+
+func collectIDs(rows *sql.Rows, err error) (map[int64]bool, error) {
 	if err != nil {
-		return nil, fmt.Errorf("store: files defining %s: %w", name, err)
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}

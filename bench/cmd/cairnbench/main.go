@@ -13,6 +13,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -38,6 +39,11 @@ func main() {
 	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
 	fs.Parse(args)
 	ctx := context.Background()
+	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
+		f, _ := os.Create(p)
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	var err error
 	switch cmd {
 	case "genset":
@@ -52,6 +58,7 @@ func main() {
 		err = fmt.Errorf("unknown command %s", cmd)
 	}
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "cairnbench:", err)
 		os.Exit(1)
 	}
