@@ -278,7 +278,6 @@ func kindArgs(kinds []uint8) []any {
 	return out
 }
 
-
 // SearchSymbols returns the best Limit matches with their scores, best first
 // (ties: shorter name, qualified name, id).
 func (s *DB) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
@@ -373,7 +372,6 @@ func GlobLiteral(lit string) string {
 func LikeLiteral(lit string) string { return "%" + likeNoEscape(lit) + "%" }
 
 func likeNoEscape(s string) string { return strings.ReplaceAll(s, "%", "_") }
-
 
 func prefixCols(p, cols string) string {
 	parts := strings.Split(cols, ", ")

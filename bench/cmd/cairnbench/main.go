@@ -282,5 +282,3 @@ func incremental(ctx context.Context, repo, state string, files []string, rounds
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
-
-
