@@ -78,6 +78,17 @@ func (m *Matcher) Prefilter() (lit string, caseSensitive bool) {
 	return m.prefix, !m.q.IgnoreCase && !m.q.Regex
 }
 
+// MayMatch is a cheap pre-check: false means content cannot match.
+func (m *Matcher) MayMatch(content []byte) bool {
+	if m.lit != nil {
+		return bytes.Contains(content, m.lit)
+	}
+	if len(m.prefix) >= 3 && !m.q.IgnoreCase {
+		return bytes.Contains(content, []byte(m.prefix))
+	}
+	return true
+}
+
 // Match is one occurrence in a file.
 type Match struct {
 	Line, Col, EndLine, EndCol int // 1-based; columns in bytes; EndCol exclusive

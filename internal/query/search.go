@@ -293,15 +293,12 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 		return nil, err
 	}
 	lit, exact := m.Prefilter()
-	pattern := ""
+	var cands []store.TextHit
 	if lit != "" {
-		if exact {
-			pattern = store.GlobLiteral(lit)
-		} else {
-			pattern = store.LikeLiteral(lit)
-		}
+		cands, err = e.db.TrigramCandidates(ctx, lit)
+	} else {
+		cands, err = e.db.TextCandidates(ctx, "", false, 1<<30)
 	}
-	cands, err := e.db.TextCandidates(ctx, pattern, exact, 1<<30)
 	if err != nil {
 		return nil, err
 	}
@@ -313,8 +310,8 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	}
 	cands = kept
 	defines := e.rankFiles(ctx, p.Query, p.IgnoreCase, cands)
-	res := &SearchResult{Mode: "lexical", Query: p.Query, Hits: []SearchHit{}, Files: len(cands),
-		FilesExact: pattern != "" && exact && !p.Word}
+	res := &SearchResult{Mode: "lexical", Query: p.Query, Hits: []SearchHit{}, Files: len(cands)}
+	_ = exact
 	skip := p.Offset
 	var scanned int64
 	for i, c := range cands {
@@ -326,6 +323,9 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 			return nil, err
 		}
 		scanned += int64(len(content))
+		if !m.MayMatch(content) {
+			continue
+		}
 		want := skip + p.Limit - len(res.Hits) + 1
 		if defines[c.FileID] {
 			want = 0 // all of them: definition sites move to the front

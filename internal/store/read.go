@@ -347,6 +347,65 @@ func (s *DB) TextCandidates(ctx context.Context, pattern string, caseSensitive b
 	return out, rows.Err()
 }
 
+// TrigramCandidates returns the searchable files whose content contains every
+// trigram of lit (case-folded), straight from the trigram index without
+// reading any content: a superset of the files containing lit, which callers
+// verify. lit must have at least 3 characters.
+func (s *DB) TrigramCandidates(ctx context.Context, lit string) ([]TextHit, error) {
+	expr := TrigramQuery(lit)
+	if expr == "" {
+		return s.TextCandidates(ctx, "", false, 1<<30)
+	}
+	rows, err := s.sql.QueryContext(ctx, `SELECT f.id, f.path, f.blob_id, f.lang FROM file f
+		WHERE f.blob_id IN (SELECT rowid FROM blobs.blob_text WHERE blob_text MATCH ?) ORDER BY f.path`, expr)
+	if err != nil {
+		return nil, fmt.Errorf("store: trigram search: %w", err)
+	}
+	defer rows.Close()
+	var out []TextHit
+	for rows.Next() {
+		var h TextHit
+		if err := rows.Scan(&h.FileID, &h.Path, &h.BlobID, &h.Lang); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// maxTrigrams bounds the terms of a trigram query: a dozen spread over a long
+// literal select as well as all of them and cost less.
+const maxTrigrams = 12
+
+// TrigramQuery builds an FTS5 query that ANDs the distinct trigrams of lit
+// ("" when lit is shorter than three characters).
+func TrigramQuery(lit string) string {
+	r := []rune(strings.ToLower(lit))
+	if len(r) < 3 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var grams []string
+	for i := 0; i+3 <= len(r); i++ {
+		g := string(r[i : i+3])
+		if !seen[g] {
+			seen[g] = true
+			grams = append(grams, g)
+		}
+	}
+	if len(grams) > maxTrigrams {
+		picked := make([]string, 0, maxTrigrams)
+		for i := 0; i < maxTrigrams; i++ {
+			picked = append(picked, grams[i*(len(grams)-1)/(maxTrigrams-1)])
+		}
+		grams = picked
+	}
+	for i, g := range grams {
+		grams[i] = `"` + strings.ReplaceAll(g, `"`, `""`) + `"`
+	}
+	return strings.Join(grams, " AND ")
+}
+
 // GlobLiteral turns a literal into a GLOB pattern matching it anywhere.
 func GlobLiteral(lit string) string {
 	var b strings.Builder

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Fetch the benchmark corpora with the ordinary client of each registry.
+# Idempotent. Prints NAME=PATH per corpus.
+#   usage: bench/corpora.sh [DIR]   (default: $CAIRN_CORPORA or ~/.cache/cairn-corpora)
+set -euo pipefail
+dir=${1:-${CAIRN_CORPORA:-$HOME/.cache/cairn-corpora}}
+mkdir -p "$dir/gomod" "$dir/npm" "$dir/deb"
+export GOMODCACHE="$dir/gomod" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+
+gomod() { # module version
+  (cd "$dir" && go mod download -json "$1@$2" >/dev/null) || { echo "cannot download $1@$2" >&2; return 1; }
+  echo "$dir/gomod/$1@$2"
+}
+npmpkg() { # package version
+  local out="$dir/npm/$1-$2"
+  if [ ! -d "$out/package" ]; then
+    mkdir -p "$out" && (cd "$out" && npm pack --silent "$1@$2" >/dev/null && tar xzf ./*.tgz)
+  fi
+  echo "$out/package"
+}
+debpkg() { # package, path inside
+  local out="$dir/deb/$1"
+  if [ ! -d "$out/root" ]; then
+    mkdir -p "$out"
+    (cd "$out" && { apt-get download "$1" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get download "$1" >/dev/null; }; })
+    dpkg -x "$out"/*.deb "$out/root"
+  fi
+  echo "$out/root/$2"
+}
+
+echo "go_med=$(gomod k8s.io/client-go v0.31.0)"
+echo "go_large=$(gomod k8s.io/kubernetes v1.31.0)"
+echo "ts=$(npmpkg effect 3.10.0)"
+echo "ts_small=$(npmpkg rxjs 7.8.1)"
+echo "py=$(debpkg python3-django usr/lib/python3/dist-packages/django)"
