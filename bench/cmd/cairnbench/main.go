@@ -37,6 +37,11 @@ func main() {
 	n := fs.Int("n", 1000, "queries")
 	files := fs.String("files", "", "incremental: comma-separated repo paths to edit")
 	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
+	name := fs.String("name", "", "run: corpus name")
+	cairn := fs.String("cairn", "bin/cairn", "run: the cairn binary")
+	out := fs.String("out", "bench/out", "run/report: output directory")
+	lexSet := fs.String("lexical", "", "run: lexical query set")
+	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -52,6 +57,12 @@ func main() {
 		err = queries(ctx, *repo, *state, *set)
 	case "lexical":
 		err = lexicalBench(ctx, *repo, *state, *set)
+	case "run":
+		self, _ := os.Executable()
+		os.MkdirAll(*out, 0o755)
+		err = runCorpus(ctx, *name, *repo, *cairn, self, *out, *set, *lexSet, *files)
+	case "report":
+		err = report(*out, *results)
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	default:

@@ -1,0 +1,181 @@
+package index_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/index"
+	_ "github.com/cairnhq/cairn/internal/lang/all"
+)
+
+// repo writes files into a fresh git repository and opens its index.
+func repo(t *testing.T, files map[string]string) (string, *index.Index) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range files {
+		write(t, dir, p, content)
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	ctx := context.Background()
+	paths, err := config.Locate(ctx, dir, filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(ctx, paths, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return dir, ix
+}
+
+func write(t *testing.T, dir, p, content string) {
+	t.Helper()
+	full := filepath.Join(dir, p)
+	os.MkdirAll(filepath.Dir(full), 0o755)
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func reconcile(t *testing.T, ix *index.Index) *index.Stats {
+	t.Helper()
+	st, err := ix.Reconcile(context.Background(), index.ReconcileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// ids maps qualified names to symbol ids.
+func ids(t *testing.T, ix *index.Index) map[string]int64 {
+	t.Helper()
+	rows, err := ix.DB().AllSymbols(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, r := range rows {
+		out[r.QName] = r.ID
+	}
+	return out
+}
+
+// Symbol ids do not change when lines move, a file is reformatted or a
+// definition moves to another file of the same Go package.
+func TestIdentityStable(t *testing.T) {
+	dir, ix := repo(t, map[string]string{
+		"go.mod": "module example.com/id\n",
+		"a.go":   "package id\n\ntype T struct{ X int }\n\nfunc (t T) M() int { return t.X }\n\nfunc F() {}\n",
+		"b.py":   "class C:\n    def m(self):\n        return 1\n\ndef f():\n    pass\n",
+		"c.ts":   "export class K {\n  run(): void {}\n}\nexport function g() {}\n",
+	})
+	reconcile(t, ix)
+	before := ids(t, ix)
+	if len(before) < 9 {
+		t.Fatalf("too few symbols: %v", before)
+	}
+	write(t, dir, "a.go", "package id\n\n// F first now.\nfunc F() {\n}\n\n\n\ntype T struct {\n\tX int\n}\n")
+	write(t, dir, "a2.go", "package id\n\nfunc (t T) M() int {\n\treturn t.X\n}\n")
+	write(t, dir, "b.py", "\n\n# moved down\ndef f():\n    pass\n\nclass C:\n\n    def m(self):\n        return 1\n")
+	write(t, dir, "c.ts", "export function g() {\n}\n\n\nexport class K {\n    run(): void {\n    }\n}\n")
+	reconcile(t, ix)
+	if diff := cmp.Diff(before, ids(t, ix)); diff != "" {
+		t.Errorf("ids changed (-before +after):\n%s", diff)
+	}
+}
+
+// Reconcile touches only what changed, counts renames, and bumps the epoch
+// once per changed batch.
+func TestReconcileChanges(t *testing.T) {
+	dir, ix := repo(t, map[string]string{"go.mod": "module example.com/r\n", "a.go": "package r\nfunc A() {}\n", "b.go": "package r\nfunc B() {}\n"})
+	st := reconcile(t, ix)
+	if st.Epoch != 1 || st.Added != 3 || st.Parsed != 2 {
+		t.Fatalf("first build: %+v", st)
+	}
+	if st := reconcile(t, ix); st.Changed || st.Epoch != 1 {
+		t.Fatalf("nothing changed but: %+v", st)
+	}
+	os.Rename(filepath.Join(dir, "b.go"), filepath.Join(dir, "c.go"))
+	write(t, dir, "a.go", "package r\nfunc A() { B() }\n")
+	st = reconcile(t, ix)
+	if st.Epoch != 2 || st.Renamed != 1 || st.Modified != 1 || st.Parsed != 1 {
+		t.Fatalf("rename + edit: %+v", st)
+	}
+	// A checkout that restores the old content re-parses nothing (content-addressed).
+	git(t, dir, "checkout", "-q", "--", "a.go")
+	st = reconcile(t, ix)
+	if st.Parsed != 0 || st.Modified != 1 {
+		t.Fatalf("restore: %+v", st)
+	}
+}
+
+// A second process that cannot take the writer lock reads the last epoch.
+func TestSecondProcessReads(t *testing.T) {
+	_, ix := repo(t, map[string]string{"go.mod": "module example.com/l\n", "a.go": "package l\nfunc A() {}\n"})
+	reconcile(t, ix)
+	other, err := index.Open(context.Background(), ix.Paths(), config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if other.Writable() {
+		t.Fatal("second opener took the writer lock")
+	}
+	if _, err := other.Reconcile(context.Background(), index.ReconcileOptions{}); err == nil {
+		t.Fatal("a reader reconciled")
+	}
+	st, err := other.State(context.Background())
+	if err != nil || st.Epoch != 1 {
+		t.Fatalf("reader state %+v %v", st, err)
+	}
+}
+
+// Garbage collection keeps blobs any worktree references and removes the rest
+// once their grace period passed.
+func TestGarbageCollection(t *testing.T) {
+	dir, ix := repo(t, map[string]string{"go.mod": "module example.com/g\n", "a.go": "package g\nfunc A() {}\n"})
+	reconcile(t, ix)
+	write(t, dir, "a.go", "package g\nfunc A2() {}\n")
+	reconcile(t, ix)
+	ctx := context.Background()
+	res, err := ix.DB().CollectGarbage(ctx, 1<<40, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Removed != 1 || res.Kept != 2 {
+		t.Fatalf("gc: %+v (want the old a.go removed; go.mod and the new a.go kept)", res)
+	}
+}
+
+func TestLinkCodec(t *testing.T) {
+	in := []index.Link{{Ref: 0, Tier: index.TierProven, Target: 42}, {Ref: 7, Tier: index.TierStrong, Target: -3}, {Ref: 900, Tier: index.TierStrong, Target: 1 << 62}}
+	out, err := index.DecodeLinks(index.EncodeLinks(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Fatal(diff)
+	}
+	if _, err := index.DecodeLinks([]byte{5, 1}); err == nil {
+		t.Fatal("corrupt links decoded")
+	}
+}
