@@ -16,6 +16,7 @@ type Paths struct {
 	Root        string // absolute, symlinks resolved
 	IsGit       bool
 	GitDir      string // this worktree's git dir (HEAD, index)
+	GitCommon   string // the git dir shared by all worktrees (refs, objects)
 	StateDir    string // where the index, lock and logs live
 	IndexPath   string
 	BlobPath    string
@@ -58,6 +59,7 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 			if real, err := filepath.EvalSymlinks(top); err == nil && real == p.Root {
 				p.IsGit = true
 				p.GitDir, _ = gitx.GitDir(ctx, p.Root)
+				p.GitCommon, _ = gitx.CommonDir(ctx, p.Root)
 			}
 		}
 	}
@@ -90,8 +92,8 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 	p.StateDir = stateDir
 	p.IndexPath = filepath.Join(stateDir, "index.db")
 	p.BlobPath = filepath.Join(stateDir, "blobs.db")
-	if !explicit && p.IsGit {
-		if common, err := gitx.CommonDir(ctx, p.Root); err == nil {
+	if !explicit && p.IsGit && p.GitCommon != "" {
+		if common := p.GitCommon; common != "" {
 			dir := filepath.Join(common, "cairn")
 			if os.MkdirAll(dir, 0o755) == nil && writable(dir) {
 				p.BlobPath = filepath.Join(dir, "blobs.db")

@@ -138,3 +138,47 @@ func splitZ(out []byte) []string {
 	}
 	return res
 }
+
+// ReadHead reads HEAD without running git: the commit it points to and the
+// branch name ("" when detached). It understands loose refs and packed-refs;
+// ok is false when it cannot tell (the caller may then ask git).
+func ReadHead(gitDir, commonDir string) (commit, branch string, ok bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", "", false
+	}
+	head := strings.TrimSpace(string(data))
+	ref, symbolic := strings.CutPrefix(head, "ref: ")
+	if !symbolic {
+		return head, "", isOID(head)
+	}
+	branch = strings.TrimPrefix(ref, "refs/heads/")
+	for _, dir := range []string{gitDir, commonDir} {
+		if v, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref))); err == nil {
+			c := strings.TrimSpace(string(v))
+			return c, branch, isOID(c)
+		}
+	}
+	packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	if err != nil {
+		return "", branch, true // an unborn branch: no commits yet
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if oid, name, found := strings.Cut(strings.TrimSpace(line), " "); found && name == ref {
+			return oid, branch, isOID(oid)
+		}
+	}
+	return "", branch, true
+}
+
+func isOID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

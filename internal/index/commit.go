@@ -10,7 +10,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -22,7 +21,7 @@ const relinkAllAbove = 64
 // rows, modules, symbols of changed files, links of every file whose resolution
 // may have changed, and the new epoch.
 func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, deleted []*store.FileRow, full bool,
-	sc scan.Result, trip string, st *Stats, tm *timer, progress func(Progress)) error {
+	missingTracked int, trip string, st *Stats, tm *timer, progress func(Progress)) error {
 	t := time.Now()
 	rows := make(map[string]*store.FileRow, len(old)+len(jobs))
 	for i := range old {
@@ -167,6 +166,10 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			return err
 		}
 	}
+	oldByFile := map[int64][]store.SymbolRow{}
+	for _, r := range oldSyms {
+		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
+	}
 	lk := newLinker(ctx, ix.db, w)
 	for _, d := range deleted {
 		lk.deleted[d.ID] = true
@@ -192,18 +195,43 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		if err != nil {
 			return err
 		}
-		var earlier func(string) bool
+		var earlier func(string, int64) bool
 		if f.lang == "go" {
-			earlier = func(qn string) bool {
+			// Definitions this file already had keep their decision (a plain id
+			// means no earlier duplicate); only new names ask the database.
+			prev := map[string][]int64{}
+			for _, r := range oldByFile[f.id] {
+				prev[r.QName] = append(prev[r.QName], r.ID)
+			}
+			var fresh []string
+			if !full && !modulesChanged {
+				for _, qn := range goQNames(w, f, facts) {
+					if _, ok := prev[qn]; !ok {
+						fresh = append(fresh, qn)
+					}
+				}
+			}
+			stored := map[string][]int64{}
+			if len(fresh) > 0 {
+				if stored, err = ix.db.FilesByQNames(ctx, fresh); err != nil {
+					return err
+				}
+			}
+			earlier = func(qn string, plain int64) bool {
 				if p, ok := firstDef[qn]; ok && p != f.path {
 					return p < f.path
 				}
-				if !full && !modulesChanged {
-					others, _ := ix.db.SymbolsByQName(ctx, qn)
-					for _, o := range others {
-						if p := byID[o.FileID]; p != "" && p < f.path && !resymbolHas(resymbol, o.FileID) {
-							return true
+				if ids, ok := prev[qn]; ok {
+					for _, id := range ids {
+						if id == plain {
+							return false
 						}
+					}
+					return true
+				}
+				for _, id := range stored[qn] {
+					if p := byID[id]; p != "" && p < f.path && !resymbolHas(resymbol, id) {
+						return true
 					}
 				}
 				return false
@@ -218,15 +246,22 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 		}
 		lk.batch[f.id] = syms
-		if !full && !modulesChanged {
-			if err := tx.DeleteSymbolsOf(f.id); err != nil {
+		if full || modulesChanged {
+			if err := tx.PutSymbols(syms); err != nil {
 				return err
 			}
+			st.Symbols += len(syms)
+			continue
 		}
-		if err := tx.PutSymbols(syms); err != nil {
+		// Write only what changed: a body edit usually changes no symbol row.
+		gone, changedRows := diffSymbols(oldByFile[f.id], syms)
+		if err := tx.DeleteSymbols(gone); err != nil {
 			return err
 		}
-		st.Symbols += len(syms)
+		if err := tx.PutSymbols(changedRows); err != nil {
+			return err
+		}
+		st.Symbols += len(changedRows)
 	}
 	if full || modulesChanged {
 		if err := tx.CreateSymbolIndexes(); err != nil {
@@ -303,11 +338,15 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 
 	t = time.Now()
 	progress(Progress{Phase: "commit"})
-	if err := ix.writeState(ctx, tx, rows, sc, trip, st); err != nil {
+	if err := ix.writeState(ctx, tx, rows, missingTracked, trip, st); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return err
+	}
+	ix.files = make([]store.FileRow, 0, len(rows))
+	for _, p := range paths {
+		ix.files = append(ix.files, *rows[p])
 	}
 	st.Changed = true
 	var blobIDs []int64
@@ -321,6 +360,41 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	ix.db.RegisterWorktree(ctx, now)
 	tm.add("commit", time.Since(t))
 	return nil
+}
+
+// goQNames lists the qualified names a Go file's definitions get.
+func goQNames(w *world, f *fileInfo, facts *lang.Facts) []string {
+	if facts == nil {
+		return nil
+	}
+	u := w.unitOf(f)
+	out := make([]string, 0, len(facts.Defs))
+	for _, d := range facts.Defs {
+		out = append(out, u.qname(d.Path))
+	}
+	return out
+}
+
+// diffSymbols compares a file's stored symbols with its new ones: the ids to
+// delete, and the rows to insert or replace.
+func diffSymbols(old, now []store.SymbolRow) (gone []int64, changed []store.SymbolRow) {
+	before := make(map[int64]store.SymbolRow, len(old))
+	for _, r := range old {
+		before[r.ID] = r
+	}
+	seen := make(map[int64]bool, len(now))
+	for _, r := range now {
+		seen[r.ID] = true
+		if o, ok := before[r.ID]; !ok || o != r {
+			changed = append(changed, r)
+		}
+	}
+	for _, r := range old {
+		if !seen[r.ID] {
+			gone = append(gone, r.ID)
+		}
+	}
+	return gone, changed
 }
 
 func resymbolHas(m map[int64]*fileInfo, id int64) bool {
@@ -384,15 +458,18 @@ func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []stri
 }
 
 // writeState records the epoch, HEAD, dirtiness and repo state id.
-func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*store.FileRow, sc scan.Result, trip string, st *Stats) error {
+func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*store.FileRow, missingTracked int, trip string, st *Stats) error {
 	var head, branch string
 	if ix.paths.IsGit {
-		head, branch = gitx.Head(ctx, ix.paths.Root)
+		var ok bool
+		if head, branch, ok = gitx.ReadHead(ix.paths.GitDir, ix.paths.GitCommon); !ok {
+			head, branch = gitx.Head(ctx, ix.paths.Root)
+		}
 	}
 	dirty := false
 	if ix.paths.IsGit {
 		tree := ix.headTreeFor(ctx, head)
-		dirty = sc.MissingTracked > 0
+		dirty = missingTracked > 0
 		for p, r := range rows {
 			if oid, ok := tree[p]; !ok || (r.GitOID != "" && oid != r.GitOID) {
 				dirty = true
@@ -425,7 +502,7 @@ func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*
 		"dirty":           dirtyStr,
 		"repo_state_id":   "rs_" + hexString(stateID[:12]),
 		"files":           strconv.Itoa(len(rows)),
-		"missing_tracked": strconv.Itoa(sc.MissingTracked),
+		"missing_tracked": strconv.Itoa(missingTracked),
 		"indexed_at":      time.Now().UTC().Format(time.RFC3339),
 	}
 	for k, v := range kv {

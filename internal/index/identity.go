@@ -199,8 +199,9 @@ func (u unit) qname(defPath string) string {
 
 // fileSymbols computes the symbol rows of one file. earlierDup reports whether a
 // file that sorts before this one in the same unit already defines the same
-// qualified name (Go build-tag variants), which makes this one need a disambiguator.
-func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname string) bool) []store.SymbolRow {
+// qualified name (Go build-tag variants), which makes this one need a
+// disambiguator; it also gets the id the definition has without one.
+func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname string, plain int64) bool) []store.SymbolRow {
 	if facts == nil || len(facts.Defs) == 0 {
 		return nil
 	}
@@ -214,10 +215,10 @@ func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname
 			disamb = "#" + strconv.Itoa(int(d.Dup))
 		}
 		qn := u.qname(d.Path)
-		if earlierDup != nil && earlierDup(qn) {
-			disamb = path.Base(f.path) + disamb
-		}
 		ids[i] = symbolID(m.Name, f.lang, d.Kind, u.key, d.Path, disamb)
+		if earlierDup != nil && earlierDup(qn, ids[i]) {
+			ids[i] = symbolID(m.Name, f.lang, d.Kind, u.key, d.Path, path.Base(f.path)+disamb)
+		}
 		parent := int64(0)
 		if d.Parent >= 0 {
 			parent = ids[d.Parent]

@@ -17,6 +17,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -35,6 +36,10 @@ type Index struct {
 	headTreeCommit string
 
 	cache *factsCache
+	// files caches the file table between reconciles (nil = read it).
+	files []store.FileRow
+	// matcher caches ignore decisions while the rules are unchanged.
+	matcher *scan.Matcher
 	// Warnings from opening (a rebuilt database) for the next responses.
 	Warnings []string
 }
@@ -88,6 +93,7 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	}
 	ix.db = db
 	ix.cache = newFactsCache(256)
+	ix.files = nil
 	ix.Warnings = append(ix.Warnings, "the index was damaged and has been rebuilt")
 	return nil
 }

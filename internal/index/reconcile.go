@@ -19,7 +19,6 @@ import (
 
 	"github.com/zeebo/xxh3"
 
-	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
@@ -109,12 +108,13 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 
 	t0 := time.Now()
 	progress(Progress{Phase: "scan"})
-	sc, err := scan.Scan(ctx, scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude})
+	ix.matcher = ix.matcher.Current(ix.paths.Root, ix.cfg.Index.Exclude)
+	sc, err := scan.Scan(ctx, scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude, Matcher: ix.matcher})
 	if err != nil {
 		return nil, fmt.Errorf("index: scan: %w", err)
 	}
 	st.SkippedFiles = sc.Skipped
-	old, err := ix.db.Files(ctx)
+	old, err := ix.fileRows(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,8 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		return nil, err
 	}
 	st.Epoch = prevEpoch + 1
-	if err := ix.commit(ctx, old, jobs, deleted, full, sc, trip, st, tm, progress); err != nil {
+	if err := ix.commit(ctx, old, jobs, deleted, full, sc.MissingTracked, trip, st, tm, progress); err != nil {
+		ix.files = nil // the cache may be ahead of the database
 		return nil, err
 	}
 	if full {
@@ -178,8 +179,7 @@ func (ix *Index) tripwire() string {
 	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
 		if v, err := os.ReadFile(filepath.Join(ix.paths.GitDir, ref)); err == nil {
 			b.WriteString(" " + strings.TrimSpace(string(v)))
-		} else if common, err := gitx.CommonDir(context.Background(), ix.paths.Root); err == nil {
-			v, _ := os.ReadFile(filepath.Join(common, ref))
+		} else if v, err := os.ReadFile(filepath.Join(ix.paths.GitCommon, ref)); err == nil {
 			b.WriteString(" " + strings.TrimSpace(string(v)))
 		}
 	}
@@ -480,6 +480,91 @@ func hashLarge(full string, e scan.Entry) (store.Hash, string) {
 }
 
 func removeFile(p string) { os.Remove(p) }
+
+// fileRows returns the file table, from memory when this process wrote it last
+// (it holds the writer lock, so nobody else changed it).
+func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
+	if ix.files != nil {
+		return ix.files, nil
+	}
+	rows, err := ix.db.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix.files = rows
+	return rows, nil
+}
+
+// ReconcilePaths brings the index up to date for the given repo paths only:
+// the fast path for a file watcher that knows what changed. A HEAD or
+// .git/index change falls back to a full Reconcile.
+func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o ReconcileOptions) (*Stats, error) {
+	if ix.lock == nil {
+		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.owner)
+	}
+	ix.mu.Lock()
+	prevTrip, _ := ix.db.Meta("tripwire")
+	epoch, _ := ix.db.Meta("epoch")
+	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
+	trip := ix.tripwire()
+	if trip != prevTrip || prevEpoch == 0 {
+		ix.mu.Unlock()
+		return ix.Reconcile(ctx, o)
+	}
+	defer ix.mu.Unlock()
+	progress := o.Progress
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	tm := &timer{ms: map[string]int64{}}
+	st := &Stats{TimingMS: tm.ms, Epoch: prevEpoch}
+	start := time.Now()
+	defer func() { tm.ms["total"] = time.Since(start).Milliseconds() }()
+	old, err := ix.fileRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	oldBy := make(map[string]*store.FileRow, len(old))
+	for i := range old {
+		oldBy[old[i].Path] = &old[i]
+	}
+	ix.matcher = ix.matcher.Current(ix.paths.Root, ix.cfg.Index.Exclude)
+	opts := scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude, Matcher: ix.matcher}
+	var jobs []*job
+	var deleted []*store.FileRow
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		e, why := scan.One(opts, p)
+		of := oldBy[p]
+		switch {
+		case why != "" && of != nil:
+			deleted = append(deleted, of)
+		case why != "":
+		case of != nil && of.Size == e.Size && of.MtimeNS == e.MtimeNS && of.Inode == e.Inode:
+		default:
+			jobs = append(jobs, &job{entry: e, old: of})
+		}
+	}
+	st.Files = len(old) - len(deleted)
+	if len(jobs) == 0 && len(deleted) == 0 {
+		return st, nil
+	}
+	if err := ix.process(ctx, jobs, false, st, tm, progress); err != nil {
+		return nil, err
+	}
+	missing, _ := ix.db.Meta("missing_tracked")
+	m, _ := strconv.Atoi(missing)
+	st.Epoch = prevEpoch + 1
+	if err := ix.commit(ctx, old, jobs, deleted, false, m, trip, st, tm, progress); err != nil {
+		ix.files = nil
+		return nil, err
+	}
+	return st, nil
+}
 
 // sortedPaths returns the keys of a set in order.
 func sortedPaths(m map[string]bool) []string {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -50,18 +51,51 @@ type Result struct {
 type Options struct {
 	Paths   config.Paths
 	Exclude []string // extra ignore patterns
+	// Matcher, when set, is reused (with its memo of decisions) instead of
+	// loading the ignore rules again.
+	Matcher *Matcher
+}
+
+func (o Options) matcher() *Matcher {
+	if o.Matcher != nil {
+		return o.Matcher
+	}
+	return NewMatcher(o.Paths.Root, o.Exclude)
+}
+
+// stateDir reports whether rel is Cairn's own state inside the tree.
+func (o Options) stateDir(rel string) bool {
+	if o.Paths.InTreeState != "" && (rel == o.Paths.InTreeState || strings.HasPrefix(rel, o.Paths.InTreeState+"/")) {
+		return true
+	}
+	return rel == ".cairn/cache" || strings.HasPrefix(rel, ".cairn/cache/")
+}
+
+// One applies the whole policy to one repo path (for watcher-driven updates):
+// it returns the entry, or why the path is not indexed ("missing" when it
+// does not exist).
+func One(opts Options, rel string) (Entry, string) {
+	if hasPrunedDir(rel) || PrunedDirs[path.Base(rel)] || opts.stateDir(rel) {
+		return Entry{Path: rel}, "pruned"
+	}
+	if opts.matcher().Ignored(rel, false) {
+		return Entry{Path: rel}, "ignored"
+	}
+	info, err := os.Lstat(filepath.Join(opts.Paths.Root, filepath.FromSlash(rel)))
+	if err != nil {
+		return Entry{Path: rel}, "missing"
+	}
+	if info.IsDir() {
+		return Entry{Path: rel}, "directory"
+	}
+	return entryFor(opts.Paths.Root, rel, info)
 }
 
 // Scan lists the files to index.
 func Scan(ctx context.Context, opts Options) (Result, error) {
-	m := NewMatcher(opts.Paths.Root, opts.Exclude)
+	m := opts.matcher()
 	res := Result{Skipped: map[string]int{}}
-	prune := func(rel string) bool {
-		if opts.Paths.InTreeState != "" && (rel == opts.Paths.InTreeState || strings.HasPrefix(rel, opts.Paths.InTreeState+"/")) {
-			return true
-		}
-		return rel == ".cairn/cache" || strings.HasPrefix(rel, ".cairn/cache/")
-	}
+	prune := opts.stateDir
 	add := func(rel string, info fs.FileInfo) {
 		e, reason := entryFor(opts.Paths.Root, rel, info)
 		if reason != "" {
@@ -191,19 +225,39 @@ func inside(root, real string) bool {
 }
 
 // Matcher applies .cairnignore (or the built-in defaults) and extra patterns.
+// It remembers its decisions: matching is the costly part of rescanning a
+// large tree, and the rules rarely change.
 type Matcher struct {
-	m gitignore.Matcher
+	m    gitignore.Matcher
+	key  string // the rules' text; a matcher is stale when it changes
+	mu   sync.Mutex
+	memo map[string]bool // guarded by mu: "f:path" / "d:path" -> ignored
+}
+
+// rulesText reads the rules that apply to root.
+func rulesText(root string, extra []string) string {
+	var b strings.Builder
+	if data, err := os.ReadFile(filepath.Join(root, ".cairnignore")); err == nil {
+		b.Write(data)
+	} else {
+		b.WriteString(strings.Join(config.SecretPatterns, "\n"))
+	}
+	b.WriteString("\n" + strings.Join(extra, "\n"))
+	return b.String()
+}
+
+// Current returns m when the rules are unchanged, else a new matcher.
+func (m *Matcher) Current(root string, extra []string) *Matcher {
+	if m != nil && m.key == rulesText(root, extra) {
+		return m
+	}
+	return NewMatcher(root, extra)
 }
 
 // NewMatcher loads the ignore rules of a repository root.
 func NewMatcher(root string, extra []string) *Matcher {
-	var lines []string
-	if data, err := os.ReadFile(filepath.Join(root, ".cairnignore")); err == nil {
-		lines = strings.Split(string(data), "\n")
-	} else {
-		lines = append(lines, config.SecretPatterns...)
-	}
-	lines = append(lines, extra...)
+	key := rulesText(root, extra)
+	lines := strings.Split(key, "\n")
 	var ps []gitignore.Pattern
 	for _, l := range lines {
 		l = strings.TrimRight(l, "\r")
@@ -212,12 +266,26 @@ func NewMatcher(root string, extra []string) *Matcher {
 		}
 		ps = append(ps, gitignore.ParsePattern(l, nil))
 	}
-	return &Matcher{m: gitignore.NewMatcher(ps)}
+	return &Matcher{m: gitignore.NewMatcher(ps), key: key, memo: map[string]bool{}}
 }
 
 // Ignored reports whether a repo-relative path is ignored.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
-	return m.m.Match(strings.Split(rel, "/"), isDir)
+	k := "f:" + rel
+	if isDir {
+		k = "d:" + rel
+	}
+	m.mu.Lock()
+	v, ok := m.memo[k]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = m.m.Match(strings.Split(rel, "/"), isDir)
+	m.mu.Lock()
+	m.memo[k] = v
+	m.mu.Unlock()
+	return v
 }
 
 var secretMatcher = func() gitignore.Matcher {

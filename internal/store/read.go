@@ -528,3 +528,32 @@ func collectIDs(rows *sql.Rows, err error) (map[int64]bool, error) {
 	}
 	return out, rows.Err()
 }
+
+// FilesByQNames returns, for each qualified name, the ids of files defining it.
+func (s *DB) FilesByQNames(ctx context.Context, qnames []string) (map[string][]int64, error) {
+	out := map[string][]int64{}
+	for len(qnames) > 0 {
+		n := min(500, len(qnames))
+		chunk := qnames[:n]
+		qnames = qnames[n:]
+		args := make([]any, len(chunk))
+		for i, q := range chunk {
+			args[i] = q
+		}
+		rows, err := s.sql.QueryContext(ctx, `SELECT qname, file_id FROM symbol WHERE qname IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: files by qname: %w", err)
+		}
+		for rows.Next() {
+			var q string
+			var id int64
+			if err := rows.Scan(&q, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[q] = append(out[q], id)
+		}
+		rows.Close()
+	}
+	return out, nil
+}

@@ -268,6 +268,16 @@ func (t *Tx) ClearSymbols() error {
 	return nil
 }
 
+// DeleteSymbols removes symbols by id.
+func (t *Tx) DeleteSymbols(ids []int64) error {
+	for _, id := range ids {
+		if _, err := t.exec(`DELETE FROM symbol WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DeleteSymbolsOf removes every symbol defined in a file.
 func (t *Tx) DeleteSymbolsOf(fileID int64) error {
 	_, err := t.exec(`DELETE FROM symbol WHERE file_id = ?`, fileID)

@@ -261,6 +261,11 @@ func incremental(ctx context.Context, repo, state string, files []string, rounds
 	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
 		return err
 	}
+	if p := os.Getenv("CAIRN_CPUPROFILE_INCR"); p != "" { // profile the rounds only
+		pf, _ := os.Create(p)
+		pprof.StartCPUProfile(pf)
+		defer pprof.StopCPUProfile()
+	}
 	res := map[string]any{}
 	for _, f := range files {
 		full := filepath.Join(repo, f)
@@ -268,28 +273,40 @@ func incremental(ctx context.Context, repo, state string, files []string, rounds
 		if err != nil {
 			return err
 		}
-		var body, api []time.Duration
+		var body, api, scanned []time.Duration
 		for i := 0; i < rounds; i++ {
-			// a body-only edit: no symbol appears or disappears
-			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\n// edit %d\n", i))...), 0o644)
+			// a body-only edit, as a watcher reports it: no symbol appears or disappears
+			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\n// edit %d %d\n", i, time.Now().UnixNano()))...), 0o644)
 			t := time.Now()
-			if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+			st, err := ix.ReconcilePaths(ctx, []string{f}, index.ReconcileOptions{})
+			if err != nil {
 				return err
 			}
 			body = append(body, time.Since(t))
+			if os.Getenv("CAIRN_BENCH_VERBOSE") != "" {
+				fmt.Fprintln(os.Stderr, f, st.TimingMS)
+			}
 			// an API edit: a new exported function appears
-			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\nfunc CairnBenchAdded%d() {}\n", i))...), 0o644)
+			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\nfunc CairnBenchAdded%d() {}\n// %d\n", i, time.Now().UnixNano()))...), 0o644)
+			t = time.Now()
+			if _, err := ix.ReconcilePaths(ctx, []string{f}, index.ReconcileOptions{}); err != nil {
+				return err
+			}
+			api = append(api, time.Since(t))
+			// the same body edit found by a stat scan of the whole tree (what a
+			// CLI call without a running server pays)
+			os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\n// scan %d %d\n", i, time.Now().UnixNano()))...), 0o644)
 			t = time.Now()
 			if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
 				return err
 			}
-			api = append(api, time.Since(t))
+			scanned = append(scanned, time.Since(t))
 		}
 		os.WriteFile(full, orig, 0o644)
 		if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
 			return err
 		}
-		res[f] = map[string]any{"body_edit": percentiles(body), "new_symbol": percentiles(api)}
+		res[f] = map[string]any{"body_edit": percentiles(body), "new_symbol": percentiles(api), "full_scan": percentiles(scanned)}
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
