@@ -4,7 +4,7 @@ package store
 // database and rebuilds it (the index is always disposable).
 const (
 	IndexSchemaVersion = 1
-	BlobSchemaVersion  = 2
+	BlobSchemaVersion  = 3
 )
 
 // blobSchema is the content-addressed store shared by every worktree of a
@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS blob(
 );
 -- The lexical tier: one document per blob (rowid = blob.id). detail=none keeps
 -- the trigram index small; substring queries are verified against the content.
-CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none);
+CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none, columnsize=0);
 CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
 `
 
