@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
-	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
-	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
-	"github.com/cairnhq/cairn/internal/store"
+	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/tools"
 
 	// The languages Cairn understands.
@@ -32,69 +29,46 @@ type globals struct {
 
 // app is an opened repository.
 type app struct {
-	paths config.Paths
-	cfg   config.Config
-	ix    *index.Index
-	env   *tools.Env
+	svc      *service.Service
+	env      *tools.Env
+	progress *progress
 }
 
-// open locates the repository, loads the configuration and opens the index.
+// open locates the repository, loads the configuration and starts a one-shot
+// service (it owns the index, or asks the process that does).
 func (g *globals) open(ctx context.Context) (*app, error) {
-	paths, err := config.Locate(ctx, g.repo, g.stateDir)
+	paths, cfg, err := g.locate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(paths.Root)
+	p := newProgress(g.stderr)
+	svc, err := service.Open(ctx, paths, cfg, service.Options{Progress: p.report})
 	if err != nil {
 		return nil, err
+	}
+	return &app{svc: svc, env: svc.Env(), progress: p}, nil
+}
+
+// locate finds the repository and its configuration.
+func (g *globals) locate(ctx context.Context) (config.Paths, config.Config, error) {
+	paths, err := config.Locate(ctx, g.repo, g.stateDir)
+	if err != nil {
+		return paths, config.Config{}, err
+	}
+	cfg, err := config.Load(paths.Root)
+	if err != nil {
+		return paths, cfg, err
 	}
 	if g.timeoutMS > 0 {
 		cfg.Query.TimeoutMS = g.timeoutMS
 	}
-	ix, err := index.Open(ctx, paths, cfg)
-	if err != nil {
-		return nil, err
-	}
-	a := &app{paths: paths, cfg: cfg, ix: ix}
-	progress := newProgress(g.stderr)
-	openWarnings := ix.Warnings
-	a.env = &tools.Env{
-		Index: ix, Engine: query.New(ix), Config: cfg, Progress: progress.report,
-		Fresh: func(ctx context.Context, rehash bool) tools.Freshness {
-			warnings := openWarnings
-			openWarnings = nil
-			if !ix.Writable() {
-				st, _ := ix.State(ctx)
-				f := tools.Freshness{Freshness: protocol.MayBeStale, IndexState: protocol.StateReady,
-					Warnings: append(warnings, fmt.Sprintf("another Cairn process (pid %d) owns the index; answering from its last completed epoch", ix.Owner()))}
-				if !st.Built {
-					f.Err = &errs.Error{Kind: errs.IndexUnavailable, Msg: fmt.Sprintf("the index is being built by process %d", ix.Owner()),
-						Fixes: []string{"retry in a moment"}}
-				}
-				return f
-			}
-			_, err := ix.Reconcile(ctx, index.ReconcileOptions{Rehash: rehash, Progress: progress.report})
-			progress.done()
-			if err != nil {
-				if store.IsCorrupt(err) && ix.Rebuild(ctx) == nil {
-					_, err = ix.Reconcile(ctx, index.ReconcileOptions{Progress: progress.report})
-					progress.done()
-					warnings = append(warnings, "the index was damaged and has been rebuilt")
-				}
-				if err != nil {
-					return tools.Freshness{Err: err}
-				}
-			}
-			return tools.Freshness{Freshness: protocol.Fresh, IndexState: protocol.StateReady, Warnings: warnings}
-		},
-		Recover: func(ctx context.Context, err error) bool {
-			return store.IsCorrupt(err) && ix.Writable() && ix.Rebuild(ctx) == nil
-		},
-	}
-	return a, nil
+	return paths, cfg, nil
 }
 
-func (a *app) close() { a.ix.Close() }
+func (a *app) close() {
+	a.progress.done()
+	a.svc.Close()
+}
 
 // progress prints long work to stderr: live on a terminal, every few seconds
 // otherwise, and nothing for work that finishes within a second.

@@ -27,6 +27,8 @@ type Env struct {
 	Recover func(ctx context.Context, err error) bool
 	// Progress receives progress of long work (may be nil).
 	Progress func(index.Progress)
+	// State reports the index state and why (may be nil: ready).
+	State func() (state, reason string)
 }
 
 // Freshness is the outcome of making the index fresh for a call.
@@ -225,6 +227,11 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 			if !st.Built {
 				p.IndexState = protocol.StateIndex
 			}
+		}
+	}
+	if c.Env != nil && c.Env.State != nil {
+		if st, _ := c.Env.State(); st != "" && st != protocol.StateReady {
+			p.IndexState = st
 		}
 	}
 	if c.fresh.Freshness != "" {

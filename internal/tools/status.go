@@ -33,6 +33,7 @@ type StatusOut struct {
 	Dirty       bool             `json:"dirty"`
 	Epoch       int64            `json:"epoch"`
 	IndexState  string           `json:"index_state"`
+	StateReason string           `json:"state_reason,omitempty"`
 	IndexedAt   string           `json:"indexed_at,omitempty"`
 	Files       int              `json:"files"`
 	Symbols     int              `json:"symbols"`
@@ -44,7 +45,7 @@ type StatusOut struct {
 
 func init() {
 	Register(Tool{
-		Name: "status", Group: "core", Fresh: true,
+		Name: "status", Group: "core", // answers at once, even while the first index builds
 		Summary: "Health of the index: state and epoch, freshness, files and symbols per language with the layers available, repository state (HEAD, dirty), where state lives. Call first when answers look wrong.",
 	}, status)
 }
@@ -61,6 +62,11 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		FileStates: map[string]int{}}
 	if !st.Built {
 		out.IndexState = "indexing"
+	}
+	if c.Env.State != nil {
+		if state, reason := c.Env.State(); state != "" {
+			out.IndexState, out.StateReason = state, reason
+		}
 	}
 	out.IndexedAt, _ = ix.DB().Meta("indexed_at")
 	files, states, symbols, err := ix.DB().Counts(ctx)

@@ -1,0 +1,356 @@
+// Package service runs Cairn for one repository. A Service either owns the
+// index (writer lock, owner socket, and for servers a file watcher) or borrows
+// it from the process that owns it, asking that owner to reconcile before it
+// reads. It keeps the index fresh and gives the tools their Env. Adapters (CLI,
+// MCP, HTTP) start one and call tools through it; it never formats responses.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+// Options controls a Service.
+type Options struct {
+	// Serve makes a long-running server: the first index builds in the
+	// background, a watcher keeps it fresh, other processes are answered.
+	Serve bool
+	// Progress receives progress of long work (may be nil).
+	Progress func(index.Progress)
+}
+
+// Service is Cairn running for one repository.
+type Service struct {
+	paths config.Paths
+	cfg   config.Config
+	opts  Options
+
+	mu       sync.Mutex // guards the fields below
+	ix       *index.Index
+	engine   *query.Engine
+	state    string // indexing, ready, stale, failed
+	reason   string
+	warnings []string // from opening, shown once
+	owner    *ownerServer
+	watch    *watcher
+
+	env    *tools.Env
+	cancel context.CancelFunc
+	done   chan struct{} // closed when background work has stopped
+}
+
+// Open starts a Service: it takes the writer lock when it can, else it reads
+// and asks the owning process for freshness.
+func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Options) (*Service, error) {
+	ix, err := index.Open(ctx, paths, cfg)
+	if err != nil {
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	s := &Service{paths: paths, cfg: cfg, opts: opts, ix: ix, engine: query.New(ix), warnings: ix.Warnings,
+		cancel: cancel, done: make(chan struct{})}
+	st, _ := ix.State(ctx)
+	s.state = protocol.StateReady
+	if !st.Built {
+		s.state, s.reason = protocol.StateIndex, "the first index is being built"
+	}
+	s.env = &tools.Env{
+		Index: ix, Engine: s.engine, Config: cfg, Progress: opts.Progress,
+		Fresh:   s.fresh,
+		Recover: s.recover,
+		State:   s.State,
+	}
+	if ix.Writable() {
+		if err := s.becomeOwner(bg); err != nil {
+			s.Close()
+			return nil, err
+		}
+	} else {
+		close(s.done)
+	}
+	return s, nil
+}
+
+// becomeOwner starts what the owner of the index runs: the socket other
+// processes ask, and for servers the background build and the watcher.
+func (s *Service) becomeOwner(bg context.Context) error {
+	o, err := listenOwner(s.paths.StateDir, s)
+	if err != nil {
+		s.warnings = append(s.warnings, "cannot listen for other Cairn processes: "+err.Error())
+	}
+	s.owner = o
+	if !s.opts.Serve {
+		close(s.done)
+		return nil
+	}
+	go func() {
+		defer close(s.done)
+		if _, err := s.reconcile(bg, false); err != nil {
+			return
+		}
+		s.watch = startWatcher(bg, s)
+		if s.watch != nil {
+			<-bg.Done()
+		}
+	}()
+	return nil
+}
+
+// Env is what the tools run against.
+func (s *Service) Env() *tools.Env { return s.env }
+
+// Paths is where the repository and its state live.
+func (s *Service) Paths() config.Paths { return s.paths }
+
+// Config is the configuration in effect.
+func (s *Service) Config() config.Config { return s.cfg }
+
+// Owner reports whether this process owns the index.
+func (s *Service) Owner() bool { return s.ix.Writable() }
+
+// State is the index state and why (for status and provenance).
+func (s *Service) State() (string, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.reason
+}
+
+// Ready reports whether queries can be answered from a built index.
+func (s *Service) Ready() (bool, string) {
+	st, reason := s.State()
+	return st == protocol.StateReady || st == protocol.StateStale, reason
+}
+
+func (s *Service) setState(state, reason string) {
+	s.mu.Lock()
+	s.state, s.reason = state, reason
+	s.mu.Unlock()
+}
+
+// Close stops background work and releases the index.
+func (s *Service) Close() error {
+	s.cancel()
+	if s.owner != nil {
+		s.owner.close()
+	}
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+	}
+	if s.watch != nil {
+		s.watch.close()
+	}
+	return s.ix.Close()
+}
+
+// reconcile runs a reconcile as the owner and tracks the index state.
+func (s *Service) reconcile(ctx context.Context, rehash bool) (*index.Stats, error) {
+	st, err := s.ix.Reconcile(ctx, index.ReconcileOptions{Rehash: rehash, Progress: s.opts.Progress})
+	if err != nil && store.IsCorrupt(err) && s.ix.Rebuild(ctx) == nil {
+		s.addWarning("the index was damaged and has been rebuilt")
+		st, err = s.ix.Reconcile(ctx, index.ReconcileOptions{Progress: s.opts.Progress})
+	}
+	switch {
+	case err == nil:
+		s.setState(protocol.StateReady, "")
+	case ctx.Err() != nil:
+	default:
+		s.setState(protocol.StateFailed, err.Error())
+	}
+	return st, err
+}
+
+func (s *Service) addWarning(w string) {
+	s.mu.Lock()
+	s.warnings = append(s.warnings, w)
+	s.mu.Unlock()
+}
+
+func (s *Service) takeWarnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.warnings
+	s.warnings = nil
+	return w
+}
+
+// waitBound is how long a query waits for changes seen before it arrived.
+func (s *Service) waitBound() time.Duration {
+	return time.Duration(s.cfg.Query.FreshnessWaitMS) * time.Millisecond
+}
+
+// fresh makes the index current for one call (DESIGN §6a "Processes").
+func (s *Service) fresh(ctx context.Context, rehash bool) tools.Freshness {
+	f := tools.Freshness{Freshness: protocol.Fresh, IndexState: protocol.StateReady, Warnings: s.takeWarnings()}
+	switch {
+	case s.ix.Writable() && s.opts.Serve:
+		return s.freshServing(ctx, rehash, f)
+	case s.ix.Writable():
+		if _, err := s.reconcile(ctx, rehash); err != nil {
+			f.Err = err
+		}
+		return f
+	}
+	return s.freshFromOwner(ctx, rehash, f)
+}
+
+// freshServing waits (bounded) until every change the watcher saw before the
+// call arrived is indexed.
+func (s *Service) freshServing(ctx context.Context, rehash bool, f tools.Freshness) tools.Freshness {
+	bound := s.waitBound()
+	if ready, reason := s.Ready(); !ready {
+		if !s.waitReady(ctx, bound) {
+			state, _ := s.State()
+			f.IndexState = state
+			f.Err = &errs.Error{Kind: errs.IndexUnavailable, Msg: "the index is not ready yet: " + reason,
+				Fixes: []string{"retry in a moment; `cairn status` shows progress"}}
+			return f
+		}
+	}
+	if s.watch == nil {
+		// No watcher (the system refused one): every call rescans.
+		if _, err := s.reconcile(ctx, rehash); err != nil {
+			f.Err = err
+		}
+		return f
+	}
+	if rehash {
+		if _, err := s.reconcile(ctx, true); err != nil {
+			f.Err = err
+		}
+		return f
+	}
+	if !s.watch.waitSeen(ctx, bound) {
+		f.Freshness = protocol.MayBeStale
+		f.IndexState = protocol.StateStale
+		f.Warnings = append(f.Warnings, fmt.Sprintf("changes seen before this call were not indexed within %s; answering from epoch %d", bound, s.epoch(ctx)))
+	}
+	if state, reason := s.State(); state == protocol.StateFailed {
+		f.IndexState = state
+		f.Warnings = append(f.Warnings, "the last reindex failed: "+reason)
+	}
+	return f
+}
+
+func (s *Service) waitReady(ctx context.Context, bound time.Duration) bool {
+	deadline := time.Now().Add(bound)
+	for time.Now().Before(deadline) {
+		if ready, _ := s.Ready(); ready {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	ready, _ := s.Ready()
+	return ready
+}
+
+func (s *Service) epoch(ctx context.Context) int64 {
+	st, _ := s.ix.State(ctx)
+	return st.Epoch
+}
+
+// freshFromOwner asks the owning process to reconcile and waits (bounded) for
+// it; when the owner is gone this process takes over.
+func (s *Service) freshFromOwner(ctx context.Context, rehash bool, f tools.Freshness) tools.Freshness {
+	bound := s.waitBound()
+	reply, err := askOwner(ctx, s.paths.StateDir, ownerRequest{Op: "sync", Rehash: rehash}, bound)
+	if err == nil && reply.Error == "" {
+		if reply.State != "" && reply.State != protocol.StateReady {
+			f.IndexState = reply.State
+		}
+		return f
+	}
+	if errors.Is(err, errNoOwner) && s.takeOver(ctx) {
+		return s.fresh(ctx, rehash)
+	}
+	st, _ := s.ix.State(ctx)
+	why := "the owner did not answer"
+	switch {
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		why = fmt.Sprintf("the owning process did not confirm within %s", bound)
+	case err != nil:
+		why = err.Error()
+	case reply.Error != "":
+		why = "the owner failed to reindex: " + reply.Error
+	}
+	f.Freshness = protocol.MayBeStale
+	f.Warnings = append(f.Warnings, fmt.Sprintf("another Cairn process (pid %d) owns the index and %s; answering from epoch %d", s.ix.Owner(), why, st.Epoch))
+	if !st.Built {
+		f.IndexState = protocol.StateIndex
+		f.Err = &errs.Error{Kind: errs.IndexUnavailable, Msg: fmt.Sprintf("the index is being built by process %d", s.ix.Owner()),
+			Fixes: []string{"retry in a moment"}}
+	}
+	return f
+}
+
+// takeOver reopens the index as its owner after the previous owner died.
+func (s *Service) takeOver(ctx context.Context) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ix.Writable() {
+		return true
+	}
+	ix, err := index.Open(ctx, s.paths, s.cfg)
+	if err != nil || !ix.Writable() {
+		if ix != nil {
+			ix.Close()
+		}
+		return false
+	}
+	old := s.ix
+	s.ix, s.engine = ix, query.New(ix)
+	s.env.Index, s.env.Engine = ix, s.engine
+	old.Close()
+	o, err := listenOwner(s.paths.StateDir, s)
+	if err == nil {
+		s.owner = o
+	}
+	return true
+}
+
+// recover rebuilds a damaged store so the call can be retried.
+func (s *Service) recover(ctx context.Context, err error) bool {
+	return store.IsCorrupt(err) && s.ix.Writable() && s.ix.Rebuild(ctx) == nil
+}
+
+// handleSync answers another process's request for freshness.
+func (s *Service) handleSync(ctx context.Context, req ownerRequest) ownerReply {
+	var err error
+	switch {
+	case s.opts.Serve && s.watch != nil && !req.Rehash:
+		if !s.watch.waitSeen(ctx, s.waitBound()) {
+			err = errors.New("changes are still being indexed")
+		}
+	default:
+		if ready, _ := s.Ready(); !ready && s.opts.Serve {
+			if !s.waitReady(ctx, s.waitBound()) {
+				st, reason := s.State()
+				return ownerReply{State: st, Error: reason, Epoch: s.epoch(ctx)}
+			}
+			break
+		}
+		_, err = s.reconcile(ctx, req.Rehash)
+	}
+	st, _ := s.State()
+	r := ownerReply{Epoch: s.epoch(ctx), State: st, PID: os.Getpid()}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}

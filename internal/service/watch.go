@@ -1,0 +1,225 @@
+package service
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/scan"
+)
+
+// Watcher timings: changes are batched until the tree is quiet for debounce
+// (at most maxDelay after the first), and a full stat scan runs every
+// safetyScan to catch anything the watcher missed.
+const (
+	debounce   = 50 * time.Millisecond
+	maxDelay   = 500 * time.Millisecond
+	safetyScan = 5 * time.Minute
+)
+
+// watcher turns file-system events into reconciles of the changed paths.
+// seen counts events; indexed is the count covered by the last committed
+// batch, so a query waits until indexed >= the seen value at its arrival.
+type watcher struct {
+	s  *Service
+	fw *fsnotify.Watcher
+
+	seen    atomic.Int64
+	indexed atomic.Int64
+	kickCh  chan struct{}
+
+	mu      sync.Mutex // guards pending, full and flushed
+	pending map[string]bool
+	full    bool          // a full scan is needed (HEAD moved, overflow, new directory)
+	flushed chan struct{} // closed after every batch, then replaced
+}
+
+// startWatcher watches the tree and keeps the index fresh until ctx ends. It
+// returns nil when the system refuses a watcher (the service then rescans on
+// every call).
+func startWatcher(ctx context.Context, s *Service) *watcher {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		s.addWarning("no file watcher (" + err.Error() + "); every query rescans the tree")
+		return nil
+	}
+	w := &watcher{s: s, fw: fw, kickCh: make(chan struct{}, 1), pending: map[string]bool{}, flushed: make(chan struct{})}
+	if err := w.addTree(s.paths.Root); err != nil {
+		fw.Close()
+		s.addWarning("cannot watch the tree (" + err.Error() + "); every query rescans it")
+		return nil
+	}
+	if s.paths.GitDir != "" {
+		fw.Add(s.paths.GitDir) // HEAD and index: the tripwire
+	}
+	go w.loop(ctx)
+	return w
+}
+
+func (w *watcher) close() { w.fw.Close() }
+
+// addTree watches dir and every directory below it that the index could contain.
+func (w *watcher) addTree(dir string) error {
+	root := w.s.paths.Root
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if rel != "." && (scan.PrunedDirs[d.Name()] || strings.HasPrefix(rel, ".cairn/cache") ||
+			(w.s.paths.InTreeState != "" && strings.HasPrefix(rel, w.s.paths.InTreeState))) {
+			return filepath.SkipDir
+		}
+		return w.fw.Add(p)
+	})
+}
+
+func (w *watcher) loop(ctx context.Context) {
+	var first time.Time
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	safety := time.NewTicker(safetyScan)
+	defer safety.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			if w.note(ev) {
+				if first.IsZero() {
+					first = time.Now()
+				}
+				wait := debounce
+				if left := maxDelay - time.Since(first); left < wait {
+					wait = max(left, 0)
+				}
+				timer.Reset(wait)
+			}
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			_ = err // overflow and friends: fall back to a full scan
+			w.mu.Lock()
+			w.full = true
+			w.mu.Unlock()
+			w.seen.Add(1)
+			timer.Reset(debounce)
+		case <-w.kickCh:
+			w.flush(ctx)
+			first = time.Time{}
+		case <-timer.C:
+			w.flush(ctx)
+			first = time.Time{}
+		case <-safety.C:
+			w.mu.Lock()
+			w.full = true
+			w.mu.Unlock()
+			w.seen.Add(1)
+			w.flush(ctx)
+		}
+	}
+}
+
+// note records one event; it reports whether the event matters.
+func (w *watcher) note(ev fsnotify.Event) bool {
+	root := w.s.paths.Root
+	rel, err := filepath.Rel(root, ev.Name)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.s.paths.GitDir != "" && strings.HasPrefix(ev.Name, w.s.paths.GitDir+string(filepath.Separator)):
+		base := filepath.Base(ev.Name)
+		if base != "HEAD" && base != "index" {
+			return false // lock files and objects: only HEAD and the index matter
+		}
+		w.full = true
+	case rel == ".cairn/cache" || strings.HasPrefix(rel, ".cairn/cache/") || (w.s.paths.InTreeState != "" && strings.HasPrefix(rel, w.s.paths.InTreeState)):
+		return false
+	case ev.Has(fsnotify.Create) && isDir(ev.Name):
+		w.addTree(ev.Name) // a new directory: watch it and rescan to pick up its files
+		w.full = true
+	default:
+		w.pending[rel] = true
+	}
+	w.seen.Add(1)
+	return true
+}
+
+// flush reconciles what was noted since the last batch.
+func (w *watcher) flush(ctx context.Context) {
+	target := w.seen.Load()
+	w.mu.Lock()
+	paths := make([]string, 0, len(w.pending))
+	for p := range w.pending {
+		paths = append(paths, p)
+	}
+	full := w.full
+	w.pending, w.full = map[string]bool{}, false
+	w.mu.Unlock()
+	var err error
+	switch {
+	case full:
+		_, err = w.s.reconcile(ctx, false)
+	case len(paths) > 0:
+		_, err = w.s.ix.ReconcilePaths(ctx, paths, index.ReconcileOptions{Progress: w.s.opts.Progress})
+		if err != nil {
+			_, err = w.s.reconcile(ctx, false)
+		}
+	}
+	if err == nil && w.indexed.Load() < target {
+		w.indexed.Store(target)
+	}
+	w.mu.Lock()
+	close(w.flushed)
+	w.flushed = make(chan struct{})
+	w.mu.Unlock()
+}
+
+// waitSeen waits until every change seen so far is indexed, or bound passes.
+func (w *watcher) waitSeen(ctx context.Context, bound time.Duration) bool {
+	target := w.seen.Load()
+	if w.indexed.Load() >= target {
+		return true
+	}
+	select {
+	case w.kickCh <- struct{}{}: // do not wait out the debounce
+	default:
+	}
+	deadline := time.NewTimer(bound)
+	defer deadline.Stop()
+	for w.indexed.Load() < target {
+		w.mu.Lock()
+		ch := w.flushed
+		w.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return w.indexed.Load() >= target
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
