@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,10 +37,17 @@ type watcher struct {
 	indexed atomic.Int64
 	kickCh  chan struct{}
 
-	mu      sync.Mutex // guards pending, full and flushed
+	// Sync cookies (as watchman does): a query writes a file into cookieDir,
+	// which the same watcher watches. Events arrive in order, so once the
+	// cookie's event is seen, every change made before the query is seen too.
+	cookieDir  string
+	cookieSeq  atomic.Int64
+	cookieSeen atomic.Int64
+
+	mu      sync.Mutex // guards pending, full and changed
 	pending map[string]bool
 	full    bool          // a full scan is needed (HEAD moved, overflow, new directory)
-	flushed chan struct{} // closed after every batch, then replaced
+	changed chan struct{} // closed after every batch and cookie, then replaced
 }
 
 // startWatcher watches the tree and keeps the index fresh until ctx ends. It
@@ -51,7 +59,12 @@ func startWatcher(ctx context.Context, s *Service) *watcher {
 		s.addWarning("no file watcher (" + err.Error() + "); every query rescans the tree")
 		return nil
 	}
-	w := &watcher{s: s, fw: fw, kickCh: make(chan struct{}, 1), pending: map[string]bool{}, flushed: make(chan struct{})}
+	w := &watcher{s: s, fw: fw, kickCh: make(chan struct{}, 1), pending: map[string]bool{}, changed: make(chan struct{}),
+		cookieDir: filepath.Join(s.paths.StateDir, "cookies")}
+	os.RemoveAll(w.cookieDir)
+	if err := os.MkdirAll(w.cookieDir, 0o755); err != nil || fw.Add(w.cookieDir) != nil {
+		w.cookieDir = "" // without cookies, queries wait only for events already read
+	}
 	if err := w.addTree(s.paths.Root); err != nil {
 		fw.Close()
 		s.addWarning("cannot watch the tree (" + err.Error() + "); every query rescans it")
@@ -135,6 +148,13 @@ func (w *watcher) loop(ctx context.Context) {
 
 // note records one event; it reports whether the event matters.
 func (w *watcher) note(ev fsnotify.Event) bool {
+	if w.cookieDir != "" && filepath.Dir(ev.Name) == w.cookieDir {
+		if n, err := strconv.ParseInt(filepath.Base(ev.Name), 10, 64); err == nil && ev.Has(fsnotify.Create) && n > w.cookieSeen.Load() {
+			w.cookieSeen.Store(n)
+			w.broadcast()
+		}
+		return false
+	}
 	root := w.s.paths.Root
 	rel, err := filepath.Rel(root, ev.Name)
 	if err != nil || strings.HasPrefix(rel, "..") {
@@ -186,14 +206,53 @@ func (w *watcher) flush(ctx context.Context) {
 	if err == nil && w.indexed.Load() < target {
 		w.indexed.Store(target)
 	}
+	w.broadcast()
+}
+
+// broadcast wakes everyone waiting for a batch or a cookie.
+func (w *watcher) broadcast() {
 	w.mu.Lock()
-	close(w.flushed)
-	w.flushed = make(chan struct{})
+	close(w.changed)
+	w.changed = make(chan struct{})
 	w.mu.Unlock()
 }
 
-// waitSeen waits until every change seen so far is indexed, or bound passes.
+// wait blocks until cond holds, the deadline passes or ctx ends.
+func (w *watcher) wait(ctx context.Context, deadline <-chan time.Time, cond func() bool) bool {
+	for !cond() {
+		w.mu.Lock()
+		ch := w.changed
+		w.mu.Unlock()
+		if cond() {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return cond()
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// waitSeen waits until every change made before the call is indexed, or
+// bound passes: first a sync cookie makes sure those changes are seen, then
+// the batch that covers them is awaited.
 func (w *watcher) waitSeen(ctx context.Context, bound time.Duration) bool {
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	if w.cookieDir != "" {
+		n := w.cookieSeq.Add(1)
+		name := filepath.Join(w.cookieDir, strconv.FormatInt(n, 10))
+		if os.WriteFile(name, nil, 0o644) == nil {
+			defer os.Remove(name)
+			if !w.wait(ctx, timer.C, func() bool { return w.cookieSeen.Load() >= n }) {
+				return false
+			}
+		}
+	}
 	target := w.seen.Load()
 	if w.indexed.Load() >= target {
 		return true
@@ -202,21 +261,7 @@ func (w *watcher) waitSeen(ctx context.Context, bound time.Duration) bool {
 	case w.kickCh <- struct{}{}: // do not wait out the debounce
 	default:
 	}
-	deadline := time.NewTimer(bound)
-	defer deadline.Stop()
-	for w.indexed.Load() < target {
-		w.mu.Lock()
-		ch := w.flushed
-		w.mu.Unlock()
-		select {
-		case <-ch:
-		case <-deadline.C:
-			return w.indexed.Load() >= target
-		case <-ctx.Done():
-			return false
-		}
-	}
-	return true
+	return w.wait(ctx, timer.C, func() bool { return w.indexed.Load() >= target })
 }
 
 func isDir(p string) bool {

@@ -1,0 +1,146 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/config"
+	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+func newRepo(t *testing.T, files map[string]string) (config.Paths, config.Config) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(c), 0o644)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths, config.Default()
+}
+
+func call(t *testing.T, s *service.Service, tool string, args any) *protocol.Envelope {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	return tools.Invoke(context.Background(), s.Env(), tool, raw)
+}
+
+func answer(t *testing.T, env *protocol.Envelope) string {
+	t.Helper()
+	if env.Error != nil {
+		t.Fatalf("error %s: %s", env.Error.Code, env.Error.Message)
+	}
+	return env.Answer
+}
+
+// A second process (here: a second Service on the same state) cannot own the
+// index; it asks the owner to reconcile, so it still sees the latest edit.
+func TestClientAsksOwner(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/o\n", "a.go": "package o\n\nfunc First() {}\n"})
+	ctx := context.Background()
+	owner, err := service.Open(ctx, paths, cfg, service.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	answer(t, call(t, owner, "index_ensure", nil))
+	client, err := service.Open(ctx, paths, cfg, service.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if client.Owner() {
+		t.Fatal("the second service took the writer lock")
+	}
+	os.WriteFile(filepath.Join(paths.Root, "b.go"), []byte("package o\n\nfunc Second() {}\n"), 0o644)
+	env := call(t, client, "search", map[string]any{"query": "Second", "mode": "definitions"})
+	if got := answer(t, env); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("client did not see the edit: %s", got)
+	}
+	if env.Provenance.Freshness != protocol.Fresh {
+		t.Fatalf("freshness %s, warnings %v", env.Provenance.Freshness, env.Provenance.Warnings)
+	}
+	// The owner goes away: the client takes over and keeps answering.
+	owner.Close()
+	os.WriteFile(filepath.Join(paths.Root, "c.go"), []byte("package o\n\nfunc Third() {}\n"), 0o644)
+	if got := answer(t, call(t, client, "search", map[string]any{"query": "Third", "mode": "definitions"})); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("after takeover: %s", got)
+	}
+	if !client.Owner() {
+		t.Fatal("the client did not take over")
+	}
+}
+
+// A serving owner keeps the index fresh from file events: a query right after
+// an edit waits for it (bounded) and sees it.
+func TestServingWatcher(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
+	ctx := context.Background()
+	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for ready, _ := s.Ready(); !ready; ready, _ = s.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("never ready")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i, name := range []string{"Beta", "Gamma", "Delta"} {
+		src := "package w\n\nfunc " + name + "() {}\n"
+		os.WriteFile(filepath.Join(paths.Root, "a.go"), []byte(src), 0o644)
+		env := call(t, s, "search", map[string]any{"query": name, "mode": "definitions"})
+		if got := answer(t, env); !strings.Contains(got, "1 of 1") {
+			t.Fatalf("round %d: edit not seen: %s (%v)", i, got, env.Provenance.Warnings)
+		}
+	}
+	// a new directory with a file in it
+	os.MkdirAll(filepath.Join(paths.Root, "sub"), 0o755)
+	os.WriteFile(filepath.Join(paths.Root, "sub", "s.go"), []byte("package sub\n\nfunc InSub() {}\n"), 0o644)
+	time.Sleep(100 * time.Millisecond)
+	if got := answer(t, call(t, s, "search", map[string]any{"query": "InSub", "mode": "definitions"})); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("new directory not seen: %s", got)
+	}
+}
+
+// status answers at once while the first index builds.
+func TestStatusWhileBuilding(t *testing.T) {
+	files := map[string]string{"go.mod": "module example.com/b\n"}
+	for i := 0; i < 300; i++ {
+		files[filepath.Join("p", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".go")] = "package p\n\nfunc F" + strings.Repeat("y", i) + "() {}\n"
+	}
+	paths, cfg := newRepo(t, files)
+	s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	env := call(t, s, "status", nil)
+	if env.Error != nil || time.Since(start) > time.Second {
+		t.Fatalf("status took %s: %+v", time.Since(start), env.Error)
+	}
+}
