@@ -101,7 +101,8 @@ type linker struct {
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
 	// caches
-	unitTop map[string]map[string]int64 // Go unit key -> top-level name -> symbol id
+	unitTop map[string]map[string]int64 // Go unit key -> lexical path -> symbol id
+	byID    map[int64]string            // file id -> path
 	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
 }
 
@@ -154,8 +155,9 @@ func (l *linker) topLevel(files []string) map[string]int64 {
 	return out
 }
 
-// goUnitTop is the top-level namespace of the Go package (unit) a file belongs to.
-func (l *linker) goUnitTop(dir string, testPkg bool) map[string]int64 {
+// goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
+// T.Field) to their ids.
+func (l *linker) goUnit(dir string, testPkg bool) map[string]int64 {
 	key := dir
 	if testPkg {
 		key += "\x00test"
@@ -171,9 +173,52 @@ func (l *linker) goUnitTop(dir string, testPkg bool) map[string]int64 {
 		}
 		files = append(files, p)
 	}
-	m := l.topLevel(files)
+	m := l.paths(files)
 	l.unitTop[key] = m
 	return m
+}
+
+// paths indexes the symbols of some files by lexical path (first wins).
+func (l *linker) paths(files []string) map[string]int64 {
+	var ids []int64
+	for _, p := range files {
+		if f := l.w.files[p]; f != nil {
+			ids = append(ids, f.id)
+		}
+	}
+	out := map[string]int64{}
+	rows, err := l.symbolsOf(ids)
+	if err != nil {
+		return out
+	}
+	prefixes := map[int64]string{}
+	for _, r := range rows {
+		prefix, ok := prefixes[r.FileID]
+		if !ok {
+			f := l.w.files[l.pathOf(r.FileID)]
+			if f == nil {
+				continue
+			}
+			prefix = l.w.unitOf(f).prefix + "."
+			prefixes[r.FileID] = prefix
+		}
+		p := strings.TrimPrefix(r.QName, prefix)
+		if _, ok := out[p]; !ok {
+			out[p] = r.ID
+		}
+	}
+	return out
+}
+
+// pathOf finds a file's path by id.
+func (l *linker) pathOf(id int64) string {
+	if l.byID == nil {
+		l.byID = make(map[int64]string, len(l.w.files))
+		for p, f := range l.w.files {
+			l.byID[f.id] = p
+		}
+	}
+	return l.byID[id]
 }
 
 func (l *linker) fileTopLevel(p string) map[string]int64 {
@@ -367,8 +412,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				goImports[l.goLocalName(im, targets[i], resolved[i])] = i
 			}
 		}
-		unitTop = l.goUnitTop(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
+		unitTop = l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
 	}
+	locals := newLocalIndex(facts)
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
@@ -388,7 +434,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
 			}
 		case f.lang == "go":
-			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, add)
+			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, add)
 		case r.BindImp >= 0:
 			l.linkImported(ri, r, facts, name, targets, resolved, add)
 		}
@@ -397,22 +443,76 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 }
 
 func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goImports map[string]int,
-	targets []importTarget, resolved []bool, unitTop map[string]int64, add func(int, Tier, int64)) {
+	targets []importTarget, resolved []bool, unit map[string]int64, locals localIndex, add func(int, Tier, int64)) {
 	switch r.Shape {
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
-			add(ri, TierStrong, unitTop[name])
+			add(ri, TierStrong, unit[name])
 		}
 	case lang.QualIdent:
 		if r.QualBound {
+			// recv.Member inside a method, where recv is the method's receiver:
+			// the member of the receiver's type in this package.
+			if recvType := receiverType(facts, r, locals); recvType != "" {
+				add(ri, TierStrong, unit[recvType+"."+name])
+			}
 			return
 		}
 		i, ok := goImports[facts.Names[r.Qualifier]]
 		if !ok || !resolved[i] {
 			return
 		}
-		add(ri, TierStrong, l.goUnitTop(targets[i].goDir, false)[name])
+		if id := l.goUnit(targets[i].goDir, false)[name]; id != 0 {
+			add(ri, TierStrong, id)
+		}
 	}
+}
+
+// localIndex finds local bindings by scope and name.
+type localIndex map[uint64]int32
+
+func newLocalIndex(f *lang.Facts) localIndex {
+	m := make(localIndex, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		if _, ok := m[k]; !ok {
+			m[k] = int32(i)
+		}
+	}
+	return m
+}
+
+// binding finds the local a name refers to from a scope, or -1.
+func (li localIndex) binding(f *lang.Facts, name uint32, scope int32) int32 {
+	for s := scope; ; s = f.Scopes[s].Parent {
+		if i, ok := li[uint64(uint32(s))<<32|uint64(name)]; ok {
+			return i
+		}
+		if s < 0 {
+			return -1
+		}
+	}
+}
+
+// receiverType returns the receiver type of the enclosing Go method when the
+// reference's qualifier is that method's receiver parameter, else "".
+func receiverType(f *lang.Facts, r lang.Ref, li localIndex) string {
+	m := r.Enclosing
+	for m >= 0 && f.Defs[m].Receiver == "" {
+		m = f.Defs[m].Parent
+	}
+	if m < 0 {
+		return ""
+	}
+	i := li.binding(f, r.Qualifier, r.Scope)
+	if i < 0 {
+		return ""
+	}
+	d, lo := f.Defs[m], f.Locals[i]
+	if lo.Pos.Before(d.Span.Start) || !lo.Pos.Before(d.NameSpan.Start) {
+		return "" // a local of the body, not the receiver
+	}
+	return d.Receiver
 }
 
 func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string, targets []importTarget,

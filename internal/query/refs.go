@@ -71,6 +71,8 @@ type RefsResult struct {
 	BytesCovered int64 `json:"-"`
 	// AnchoredTotal counts anchored references.
 	AnchoredTotal int `json:"-"`
+	// Partial is set when the deadline stopped the search early.
+	Partial bool `json:"-"`
 }
 
 const (
@@ -103,8 +105,10 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 		return nil, err
 	}
 	for _, c := range cands {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil { // the deadline: summarise what was found
+			res.Partial = true
+			ctx = context.WithoutCancel(ctx)
+			break
 		}
 		if c.Lang == "" {
 			continue

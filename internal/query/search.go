@@ -52,6 +52,8 @@ type SearchResult struct {
 	NextOffset int `json:"-"`
 	// BytesCovered estimates what a text search would have printed.
 	BytesCovered int64 `json:"-"`
+	// Partial is set when the deadline stopped the search early.
+	Partial bool `json:"-"`
 }
 
 // snippetMax caps the length of a snippet line.
@@ -315,10 +317,15 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	skip := p.Offset
 	var scanned int64
 	for i, c := range cands {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil { // the deadline: answer with what was found
+			res.Partial, res.More = true, true
+			break
 		}
 		content, err := e.db.BlobText(ctx, c.BlobID)
+		if err != nil && ctx.Err() != nil {
+			res.Partial, res.More = true, true
+			break
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -165,7 +165,15 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 		keys = keys[:limit]
 	}
 	for _, k := range keys {
-		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tiers[k].String()}
+		tier := tiers[k]
+		if tier == index.TierAnchored {
+			// anchored needs a same-name candidate; without one the callee is
+			// outside the index (standard library, dependency, built-in)
+			if ok, err := e.db.NameDefined(ctx, k.name); err == nil && !ok {
+				tier = index.TierUnknown
+			}
+		}
+		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tier.String()}
 		if k.target != 0 {
 			if row, ok, err := e.db.SymbolByID(ctx, k.target); err == nil && ok {
 				if tr, err := e.load(ctx, row); err == nil && tr != nil {

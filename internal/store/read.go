@@ -557,3 +557,13 @@ func (s *DB) FilesByQNames(ctx context.Context, qnames []string) (map[string][]i
 	}
 	return out, nil
 }
+
+// NameDefined reports whether any symbol has this name.
+func (s *DB) NameDefined(ctx context.Context, name string) (bool, error) {
+	var one int
+	err := s.sql.QueryRowContext(ctx, `SELECT 1 FROM symbol WHERE name = ? LIMIT 1`, name).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}

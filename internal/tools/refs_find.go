@@ -44,7 +44,11 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 		total += res.AnchoredTotal
 	}
 	if res.More {
-		c.Truncated("locations", len(res.Locations), total, "limit", c.Cursor(ctx, key, res.NextOffset))
+		c.Truncated("locations", len(res.Locations), total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
+	}
+	if res.Partial {
+		c.Truncated("locations", len(res.Locations), 0, "deadline", "")
+		defer c.Complete(0.5, "the deadline stopped the search; files after it were not examined")
 	}
 	c.Answer("%s: %d references (%d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
 		res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)

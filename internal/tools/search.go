@@ -57,7 +57,11 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.More {
+	switch {
+	case res.Partial:
+		c.Truncated("results", len(res.Hits), 0, "deadline", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
+		c.Complete(0.5, "the deadline stopped the search; more results may exist")
+	case res.More:
 		c.Truncated("results", len(res.Hits), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
 	}
 	switch res.Mode {
