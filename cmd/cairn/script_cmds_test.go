@@ -40,6 +40,17 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Fatalf("%s: %s vs %s", args[2], a, b)
 		}
 	},
+	// setjson FILE PATH VAR: set an environment variable to the string at a dotted path.
+	"setjson": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: setjson FILE PATH VAR")
+		}
+		var v string
+		if err := json.Unmarshal([]byte(lookup(ts, args[0], args[1])), &v); err != nil {
+			ts.Fatalf("%s is not a string", args[1])
+		}
+		ts.Setenv(args[2], v)
+	},
 	// truncate FILE N: cut a file to N bytes (simulates a damaged database).
 	"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
 		var n int64

@@ -250,6 +250,9 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 		return
 	}
 	fmt.Fprintf(w, "%s %s\n", c.Kind, c.QName)
+	if rd := c.RedirectedFrom; rd != nil {
+		fmt.Fprintf(w, "  (%s %s was %s; confidence %.2f)\n", rd.From, rd.FromQName, rd.Reason, rd.Confidence)
+	}
 	fmt.Fprintf(w, "  id:         %s (%s)\n", c.ID, c.VersionID)
 	fmt.Fprintf(w, "  at:         %s:%d:%d (lines %d-%d)\n", c.Location.Path, c.Location.Line, c.Location.Col, c.Span.Line, c.Span.EndLine)
 	if c.Signature != "" {

@@ -270,6 +270,30 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	}
 	tm.add("symbols", time.Since(t))
 
+	if !full && !modulesChanged {
+		oldBlob, oldPath := map[int64]int64{}, map[int64]string{}
+		for i := range old {
+			oldBlob[old[i].ID], oldPath[old[i].ID] = old[i].BlobID, old[i].Path
+		}
+		nowFacts := func(fileID int64) *lang.Facts {
+			f := resymbol[fileID]
+			if f == nil {
+				return nil
+			}
+			facts, _ := factsOf(f)
+			return facts
+		}
+		pathOf := func(fileID int64) string {
+			if p, ok := oldPath[fileID]; ok {
+				return p
+			}
+			return byID[fileID]
+		}
+		if err := ix.recordIdentity(ctx, tx, oldSyms, oldBlob, lk.batch, nowFacts, pathOf, st.Epoch); err != nil {
+			return err
+		}
+	}
+
 	// Links: changed files, plus files that mention a name whose symbols changed.
 	t = time.Now()
 	relink := map[int64]*fileInfo{}

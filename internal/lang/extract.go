@@ -292,7 +292,7 @@ func (b *builder) buildDefs() {
 		d.Dup = dups[d.Path]
 		dups[d.Path]++
 		d.Signature = b.signature(cd.node)
-		d.BodyHash = b.bodyHash(cd.node)
+		d.BodyHash = b.bodyHash(cd.node, cd.name)
 		d.Doc = b.doc(cd.node, comments)
 		b.facts.Defs = append(b.facts.Defs, d)
 		if b.l.Visibility != nil {
@@ -357,21 +357,32 @@ func truncate(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-func (b *builder) bodyHash(defNode int) uint64 {
+// bodyHash fingerprints a definition's text without whitespace and without
+// its own name, so a renamed or moved definition keeps its fingerprint (that
+// is how aliases find it across epochs).
+func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 	start, end := b.v.Bytes(defNode)
+	ns, ne := b.v.Bytes(nameNode)
 	h := xxh3.New()
-	text := b.v.src[start:end]
-	last := 0
-	for i, c := range text {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			if i > last {
-				h.Write(text[last:i])
+	write := func(text []byte) {
+		last := 0
+		for i, c := range text {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				if i > last {
+					h.Write(text[last:i])
+				}
+				last = i + 1
 			}
-			last = i + 1
+		}
+		if last < len(text) {
+			h.Write(text[last:])
 		}
 	}
-	if last < len(text) {
-		h.Write(text[last:])
+	if ns >= start && ne <= end {
+		write(b.v.src[start:ns])
+		write(b.v.src[ne:end])
+	} else {
+		write(b.v.src[start:end])
 	}
 	return h.Sum64()
 }

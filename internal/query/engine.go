@@ -41,6 +41,8 @@ type Resolved struct {
 	file  store.FileRow
 	facts *lang.Facts
 	def   *lang.Def
+	// Redirect is set when the symbol was reached through an alias.
+	Redirect *Redirect
 }
 
 // load completes a symbol row with its file and definition facts.

@@ -25,15 +25,7 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 		return nil, errs.E(errs.InvalidArgument, "empty symbol name")
 	}
 	if id, ok := index.ParseID(name); ok {
-		row, found, err := e.db.SymbolByID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if !found {
-			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + name + " in the current index",
-				Fixes: []string{"cairn search <name> --mode symbol"}}
-		}
-		return e.load(ctx, row)
+		return e.byID(ctx, name, id)
 	}
 	rows, err := e.candidates(ctx, name)
 	if err != nil {
@@ -46,6 +38,65 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 		return e.load(ctx, rows[0])
 	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// maxAliasHops caps how far an alias chain is followed.
+const maxAliasHops = 16
+
+// Redirect says that a requested symbol id was renamed or moved.
+type Redirect struct {
+	From       string  `json:"from"`
+	FromQName  string  `json:"from_qualified_name"`
+	Reason     string  `json:"reason"` // renamed, moved
+	Confidence float64 `json:"confidence"`
+	Hops       int     `json:"hops"`
+}
+
+// byID loads a symbol by id, following aliases (with cycle detection and a
+// depth cap) and reporting tombstones as deleted.
+func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, error) {
+	var redirect *Redirect
+	seen := map[int64]bool{}
+	for hop := 0; ; hop++ {
+		row, found, err := e.db.SymbolByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			r, err := e.load(ctx, row)
+			if r != nil {
+				r.Redirect = redirect
+			}
+			return r, err
+		}
+		if seen[id] || hop >= maxAliasHops {
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("the aliases of %s do not lead to a current symbol", name)}
+		}
+		seen[id] = true
+		a, ok, err := e.db.AliasOf(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if redirect == nil {
+				redirect = &Redirect{From: name, FromQName: a.OldQName, Reason: a.Reason, Confidence: a.Confidence}
+			} else {
+				redirect.Confidence *= a.Confidence
+			}
+			redirect.Hops++
+			id = a.NewID
+			continue
+		}
+		if t, ok, err := e.db.TombstoneOf(ctx, id); err != nil {
+			return nil, err
+		} else if ok {
+			return nil, &errs.Error{Kind: errs.SymbolDeleted, Msg: fmt.Sprintf("%s (%s) was deleted at epoch %d", name, t.QName, t.Epoch),
+				Details: map[string]any{"qualified_name": t.QName, "path": t.Path, "deleted_at_epoch": t.Epoch, "kind": lang.DefKind(t.Kind).String()},
+				Fixes:   []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(t.QName))}}
+		}
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + name + " in the current index",
+			Fixes: []string{"cairn search <name> --mode symbol"}}
+	}
 }
 
 // candidates lists the symbols a (non-id) name may denote.

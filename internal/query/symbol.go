@@ -45,6 +45,8 @@ type SymbolCard struct {
 	Confidence   float64           `json:"confidence"`
 	FileEpoch    int64             `json:"file_epoch"`
 	ParseErrors  bool              `json:"parse_errors,omitempty"`
+	// RedirectedFrom is set when the requested id was renamed or moved.
+	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
 	FileBytes int64 `json:"-"`
 }
@@ -59,7 +61,8 @@ type CardLimits struct {
 func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*SymbolCard, error) {
 	c := &SymbolCard{SymbolRef: r.ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.row.Version)), Language: r.file.Lang,
 		Visibility: lang.Visibility(r.row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
-		Relations: []Relation{}, Layer: "syntactic", Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size}
+		Relations: []Relation{}, Layer: "syntactic", Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size,
+		RedirectedFrom: r.Redirect}
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err

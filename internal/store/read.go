@@ -567,3 +567,24 @@ func (s *DB) NameDefined(ctx context.Context, name string) (bool, error) {
 	}
 	return err == nil, err
 }
+
+// AliasOf returns the alias of a vanished symbol id.
+func (s *DB) AliasOf(ctx context.Context, id int64) (Alias, bool, error) {
+	a := Alias{OldID: id}
+	err := s.sql.QueryRowContext(ctx, `SELECT new_id, reason, confidence, old_qname, epoch FROM alias WHERE old_id = ?`, id).
+		Scan(&a.NewID, &a.Reason, &a.Confidence, &a.OldQName, &a.Epoch)
+	if err == sql.ErrNoRows {
+		return a, false, nil
+	}
+	return a, err == nil, err
+}
+
+// TombstoneOf returns the tombstone of a deleted symbol id.
+func (s *DB) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, error) {
+	t := Tombstone{ID: id}
+	err := s.sql.QueryRowContext(ctx, `SELECT qname, kind, path, epoch FROM tombstone WHERE id = ?`, id).Scan(&t.QName, &t.Kind, &t.Path, &t.Epoch)
+	if err == sql.ErrNoRows {
+		return t, false, nil
+	}
+	return t, err == nil, err
+}

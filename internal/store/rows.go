@@ -89,3 +89,22 @@ type TextHit struct {
 	BlobID int64
 	Lang   string
 }
+
+// Alias redirects a vanished symbol id to its successor.
+type Alias struct {
+	OldID      int64
+	NewID      int64
+	Reason     string // renamed, moved
+	Confidence float64
+	OldQName   string
+	Epoch      int64
+}
+
+// Tombstone records a deleted symbol.
+type Tombstone struct {
+	ID    int64
+	QName string
+	Kind  uint8
+	Path  string
+	Epoch int64
+}

@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 1
+	IndexSchemaVersion = 2
 	BlobSchemaVersion  = 3
 )
 
@@ -80,4 +80,21 @@ CREATE TABLE IF NOT EXISTS sname(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQ
 CREATE VIRTUAL TABLE IF NOT EXISTS sname_fts USING fts5(name, tokenize='trigram', detail=none, content='sname', content_rowid='id');
 -- Resolved references of a file, packed (see index/link.go).
 CREATE TABLE IF NOT EXISTS link(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+-- Identity across epochs: a vanished symbol id points to its new id (renamed
+-- or moved: a unique 1:1 match of kind and body fingerprint) or is deleted.
+CREATE TABLE IF NOT EXISTS alias(
+  old_id     INTEGER PRIMARY KEY,
+  new_id     INTEGER NOT NULL,
+  reason     TEXT    NOT NULL, -- renamed, moved
+  confidence REAL    NOT NULL,
+  old_qname  TEXT    NOT NULL,
+  epoch      INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tombstone(
+  id    INTEGER PRIMARY KEY,
+  qname TEXT    NOT NULL,
+  kind  INTEGER NOT NULL,
+  path  TEXT    NOT NULL,
+  epoch INTEGER NOT NULL
+);
 `

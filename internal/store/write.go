@@ -369,3 +369,31 @@ func (t *Tx) SetLink(fileID int64, data []byte) error {
 	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data) VALUES(?, ?)`, fileID, data)
 	return err
 }
+
+// PutAlias records that a symbol id now lives on as another.
+func (t *Tx) PutAlias(a Alias) error {
+	if _, err := t.exec(`DELETE FROM tombstone WHERE id = ?`, a.OldID); err != nil {
+		return err
+	}
+	_, err := t.exec(`INSERT OR REPLACE INTO alias(old_id, new_id, reason, confidence, old_qname, epoch) VALUES(?,?,?,?,?,?)`,
+		a.OldID, a.NewID, a.Reason, a.Confidence, a.OldQName, a.Epoch)
+	return err
+}
+
+// PutTombstone records that a symbol was deleted.
+func (t *Tx) PutTombstone(ts Tombstone) error {
+	if _, err := t.exec(`DELETE FROM alias WHERE old_id = ?`, ts.ID); err != nil {
+		return err
+	}
+	_, err := t.exec(`INSERT OR REPLACE INTO tombstone(id, qname, kind, path, epoch) VALUES(?,?,?,?,?)`, ts.ID, ts.QName, ts.Kind, ts.Path, ts.Epoch)
+	return err
+}
+
+// ClearRedirect forgets the alias or tombstone of an id that exists again.
+func (t *Tx) ClearRedirect(id int64) error {
+	if _, err := t.exec(`DELETE FROM alias WHERE old_id = ?`, id); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM tombstone WHERE id = ?`, id)
+	return err
+}

@@ -43,6 +43,9 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 		return nil, err
 	}
 	c.Saved(card.FileBytes)
+	if rd := card.RedirectedFrom; rd != nil {
+		c.Warn("%s was %s: now %s (confidence %.2f)", rd.From, rd.Reason, card.ID, rd.Confidence)
+	}
 	c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
 	if card.MembersTotal > len(card.Members) {
 		c.Truncated("members", len(card.Members), card.MembersTotal, "limit", "")
