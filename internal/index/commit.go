@@ -93,12 +93,9 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		return err
 	}
 	for i := range mods {
-		mods[i].ID = modIDs[mods[i].Root]
+		mods[i].ID = modIDs[[2]string{mods[i].Root, mods[i].Kind}]
 	}
-	modByRoot := map[string]*Module{}
-	for i := range mods {
-		modByRoot[mods[i].Root] = &mods[i]
-	}
+	modByRoot := byRoot(mods)
 	for _, d := range deleted {
 		if err := tx.DeleteFile(d.ID); err != nil {
 			return err
@@ -112,7 +109,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	infos := make([]*fileInfo, 0, len(paths))
 	for _, p := range paths {
 		r := rows[p]
-		modID := moduleOf(modByRoot, p).ID
+		modID := moduleOf(modByRoot, p, r.Lang).ID
 		if changed[p] {
 			r.ModuleID = modID
 			id, err := tx.PutFile(*r)
@@ -448,7 +445,7 @@ func sameModules(old []store.ModuleRow, mods []Module) bool {
 		return false
 	}
 	for i := range old {
-		if old[i].Root != mods[i].Root || old[i].Name != mods[i].Name || old[i].Kind != mods[i].Kind {
+		if old[i].Root != mods[i].Root || old[i].Name != mods[i].Name || old[i].Kind != mods[i].Kind || old[i].Detached != mods[i].Detached {
 			return false
 		}
 	}

@@ -59,7 +59,7 @@ type unit struct {
 // world is what naming and linking know about the worktree's files.
 type world struct {
 	root     string
-	mods     map[string]*Module // by root dir
+	mods     map[string][]*Module // by root dir
 	files    map[string]*fileInfo
 	initDirs map[string]bool // directories holding __init__.py
 	dirFiles map[string][]string
@@ -76,11 +76,8 @@ type fileInfo struct {
 }
 
 func newWorld(root string, mods []Module, files []*fileInfo) *world {
-	w := &world{root: root, mods: map[string]*Module{}, files: map[string]*fileInfo{}, initDirs: map[string]bool{},
+	w := &world{root: root, mods: byRoot(mods), files: map[string]*fileInfo{}, initDirs: map[string]bool{},
 		dirFiles: map[string][]string{}}
-	for i := range mods {
-		w.mods[mods[i].Root] = &mods[i]
-	}
 	for _, f := range files {
 		w.addFile(f)
 	}
@@ -108,7 +105,7 @@ func dirOf(p string) string {
 // unitOf names the unit of a file.
 func (w *world) unitOf(f *fileInfo) unit {
 	p := f.path
-	m := moduleOf(w.mods, p)
+	m := moduleOf(w.mods, p, f.lang)
 	rel := strings.TrimPrefix(strings.TrimPrefix(p, m.Root), "/")
 	switch f.lang {
 	case "go":
@@ -125,7 +122,7 @@ func (w *world) unitOf(f *fileInfo) unit {
 
 // goImportPath is the import path of the Go package in dir.
 func (w *world) goImportPath(dir string) string {
-	m := moduleOf(w.mods, path.Join(dir, "x.go"))
+	m := moduleOf(w.mods, path.Join(dir, "x.go"), "go")
 	rel := strings.TrimPrefix(strings.TrimPrefix(dir, m.Root), "/")
 	if m.Kind != "go" {
 		if dir == "" {
@@ -206,7 +203,7 @@ func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname
 		return nil
 	}
 	u := w.unitOf(f)
-	m := moduleOf(w.mods, f.path)
+	m := moduleOf(w.mods, f.path, f.lang)
 	ids := make([]int64, len(facts.Defs))
 	rows := make([]store.SymbolRow, 0, len(facts.Defs))
 	for i, d := range facts.Defs {

@@ -254,13 +254,15 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 
 func (l *linker) resolveGo(importPath string) (importTarget, bool) {
 	var best *Module
-	for _, m := range l.w.mods {
-		if m.Kind != "go" {
-			continue
-		}
-		if importPath == m.Name || strings.HasPrefix(importPath, m.Name+"/") {
-			if best == nil || len(m.Name) > len(best.Name) {
-				best = m
+	for _, ms := range l.w.mods {
+		for _, m := range ms {
+			if m.Kind != "go" {
+				continue
+			}
+			if importPath == m.Name || strings.HasPrefix(importPath, m.Name+"/") {
+				if best == nil || len(m.Name) > len(best.Name) {
+					best = m
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -125,7 +126,7 @@ func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
 
 // Modules returns every module, ordered by root.
 func (s *DB) Modules(ctx context.Context) ([]ModuleRow, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest FROM module ORDER BY root`)
+	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest, deps, workspace, detached FROM module ORDER BY root, kind`)
 	if err != nil {
 		return nil, fmt.Errorf("store: modules: %w", err)
 	}
@@ -133,9 +134,11 @@ func (s *DB) Modules(ctx context.Context) ([]ModuleRow, error) {
 	var out []ModuleRow
 	for rows.Next() {
 		var m ModuleRow
-		if err := rows.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest); err != nil {
+		var deps string
+		if err := rows.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest, &deps, &m.Workspace, &m.Detached); err != nil {
 			return nil, err
 		}
+		json.Unmarshal([]byte(deps), &m.Deps)
 		out = append(out, m)
 	}
 	return out, rows.Err()

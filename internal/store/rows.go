@@ -75,11 +75,14 @@ type SymbolRow struct {
 
 // ModuleRow is a module: a manifest and the directory it owns.
 type ModuleRow struct {
-	ID       int64
-	Root     string
-	Name     string
-	Kind     string
-	Manifest string
+	ID        int64
+	Root      string
+	Name      string
+	Kind      string
+	Manifest  string
+	Deps      []string
+	Workspace string
+	Detached  bool
 }
 
 // TextHit is a file whose content may contain a lexical query.

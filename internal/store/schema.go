@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 2
+	IndexSchemaVersion = 3
 	BlobSchemaVersion  = 3
 )
 
@@ -34,11 +34,15 @@ CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, last_seen INTEGER NOT
 const indexSchema = `
 CREATE TABLE IF NOT EXISTS metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS module(
-  id       INTEGER PRIMARY KEY,
-  root     TEXT NOT NULL UNIQUE, -- repo-relative directory, '' for the root
-  name     TEXT NOT NULL,        -- module path / package name / directory
-  kind     TEXT NOT NULL,        -- go, npm, python, dir
-  manifest TEXT NOT NULL         -- the manifest file, '' for kind dir
+  id        INTEGER PRIMARY KEY,
+  root      TEXT    NOT NULL,     -- repo-relative directory, '' for the root
+  name      TEXT    NOT NULL,     -- module path / package name / directory
+  kind      TEXT    NOT NULL,     -- family: go, javascript, python, rust, jvm, dotnet, ruby, php, dir
+  manifest  TEXT    NOT NULL,     -- the manifest file, '' for kind dir
+  deps      TEXT    NOT NULL,     -- declared dependencies, JSON array
+  workspace TEXT    NOT NULL,     -- root of the workspace fence listing it, '' when none
+  detached  INTEGER NOT NULL,     -- inside a fence that does not list it
+  UNIQUE(root, kind)
 );
 CREATE TABLE IF NOT EXISTS file(
   id        INTEGER PRIMARY KEY,

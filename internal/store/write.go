@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -222,40 +223,48 @@ func (t *Tx) DeleteFile(id int64) error {
 	return nil
 }
 
-// ReplaceModules sets the module table; ids of unchanged roots are kept.
-func (t *Tx) ReplaceModules(mods []ModuleRow) (map[string]int64, error) {
-	ids := map[string]int64{}
-	keep := map[string]bool{}
+// ReplaceModules sets the module table; ids of unchanged (root, kind) pairs are kept.
+func (t *Tx) ReplaceModules(mods []ModuleRow) (map[[2]string]int64, error) {
+	ids := map[[2]string]int64{}
 	for _, m := range mods {
+		deps, _ := json.Marshal(nonNilStrings(m.Deps))
 		var id int64
-		err := t.queryRow(`INSERT INTO module(root, name, kind, manifest) VALUES(?,?,?,?)
-			ON CONFLICT(root) DO UPDATE SET name=excluded.name, kind=excluded.kind, manifest=excluded.manifest RETURNING id`,
-			m.Root, m.Name, m.Kind, m.Manifest).Scan(&id)
+		err := t.queryRow(`INSERT INTO module(root, name, kind, manifest, deps, workspace, detached) VALUES(?,?,?,?,?,?,?)
+			ON CONFLICT(root, kind) DO UPDATE SET name=excluded.name, manifest=excluded.manifest, deps=excluded.deps,
+			workspace=excluded.workspace, detached=excluded.detached RETURNING id`,
+			m.Root, m.Name, m.Kind, m.Manifest, string(deps), m.Workspace, m.Detached).Scan(&id)
 		if err != nil {
 			return nil, fmt.Errorf("store: put module %s: %w", m.Root, err)
 		}
-		ids[m.Root] = id
-		keep[m.Root] = true
+		ids[[2]string{m.Root, m.Kind}] = id
 	}
-	rows, err := t.tx.Query(`SELECT root FROM module`)
+	rows, err := t.tx.Query(`SELECT id, root, kind FROM module`)
 	if err != nil {
 		return nil, err
 	}
-	var stale []string
+	var stale []int64
 	for rows.Next() {
-		var r string
-		rows.Scan(&r)
-		if !keep[r] {
-			stale = append(stale, r)
+		var id int64
+		var r, k string
+		rows.Scan(&id, &r, &k)
+		if _, ok := ids[[2]string{r, k}]; !ok {
+			stale = append(stale, id)
 		}
 	}
 	rows.Close()
-	for _, r := range stale {
-		if _, err := t.exec(`DELETE FROM module WHERE root = ?`, r); err != nil {
+	for _, id := range stale {
+		if _, err := t.exec(`DELETE FROM module WHERE id = ?`, id); err != nil {
 			return nil, err
 		}
 	}
 	return ids, nil
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // ClearSymbols removes every symbol and link (before a full rebuild of them).

@@ -1,0 +1,84 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDetectModules(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.work":                      "go 1.22\n\nuse (\n\t./svc\n\t./lib\n)\n",
+		"svc/go.mod":                   "module example.com/svc\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/x/y v1.2.3 // indirect\n)\n",
+		"svc/main.go":                  "package main\n",
+		"lib/go.mod":                   "module example.com/lib\n",
+		"tools/go.mod":                 "module example.com/tools\n",
+		"web/package.json":             `{"name": "web-root", "workspaces": ["packages/*"], "devDependencies": {"typescript": "5"}}`,
+		"web/packages/ui/package.json": `{"name": "@acme/ui", "dependencies": {"react": "18"}}`,
+		"web/packages/ui/index.ts":     "export {}",
+		"web/scratch/package.json":     `{"name": "scratch"}`,
+		"py/pyproject.toml":            "[project]\nname = \"acme-py\"\ndependencies = [\n  \"requests>=2\",\n  \"click\",\n]\n",
+		"py/acme/__init__.py":          "",
+		"rs/Cargo.toml":                "[workspace]\nmembers = [\"crates/*\"]\n",
+		"rs/crates/core/Cargo.toml":    "[package]\nname = \"acme-core\"\n\n[dependencies]\nserde = \"1\"\n",
+		"jvm/settings.gradle":          "rootProject.name = 'acme'\ninclude ':app', ':lib'\n",
+		"jvm/app/build.gradle":         "dependencies { implementation 'com.google.guava:guava:33.0' }\n",
+		"jvm/lib/pom.xml":              "<project><groupId>com.acme</groupId><artifactId>lib</artifactId><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId></dependency></dependencies></project>",
+		"dotnet/Acme.sln":              "Project(\"{FAE}\") = \"Api\", \"Api\\\\Api.csproj\", \"{1}\"\n",
+		"dotnet/Api/Api.csproj":        "<Project><ItemGroup><PackageReference Include=\"Newtonsoft.Json\" Version=\"13\" /></ItemGroup></Project>",
+		"rb/Gemfile":                   "source 'https://rubygems.org'\ngem 'rack'\ngem \"rails\", '~> 7'\n",
+		"php/composer.json":            `{"name": "acme/php", "require": {"monolog/monolog": "^3"}}`,
+	}
+	var paths []string
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(c), 0o644)
+		paths = append(paths, p)
+	}
+	type mod struct {
+		Root, Name, Kind, Workspace string
+		Detached                    bool
+		Deps                        []string
+	}
+	var got []mod
+	for _, m := range detectModules(root, paths) {
+		got = append(got, mod{m.Root, m.Name, m.Kind, m.Workspace, m.Detached, m.Deps})
+	}
+	want := []mod{
+		{"", filepath.Base(root), "dir", "", false, nil},
+		{"dotnet/Api", "Api", "dotnet", "dotnet", false, []string{"Newtonsoft.Json"}},
+		{"jvm/app", "jvm/app", "jvm", "jvm", false, []string{"com.google.guava:guava"}},
+		{"jvm/lib", "com.acme:lib", "jvm", "jvm", false, []string{"junit:junit"}},
+		{"lib", "example.com/lib", "go", "", false, nil},
+		{"php", "acme/php", "php", "", false, []string{"monolog/monolog"}},
+		{"py", "acme-py", "python", "", false, []string{"requests", "click"}},
+		{"rb", "rb", "ruby", "", false, []string{"rack", "rails"}},
+		{"rs", "rs", "rust", "rs", false, nil},
+		{"rs/crates/core", "acme-core", "rust", "rs", false, []string{"serde"}},
+		{"svc", "example.com/svc", "go", "", false, []string{"example.com/lib", "github.com/x/y"}},
+		{"tools", "example.com/tools", "go", "", true, nil},
+		{"web", "web-root", "javascript", "web", false, []string{"typescript"}},
+		{"web/packages/ui", "@acme/ui", "javascript", "web", false, []string{"react"}},
+		{"web/scratch", "scratch", "javascript", "web", true, nil},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("modules (-want +got):\n%s", diff)
+	}
+}
+
+func TestModuleOfByFamily(t *testing.T) {
+	mods := []Module{{Root: "", Kind: "dir"}, {Root: "a", Kind: "go", Name: "g"}, {Root: "a", Kind: "javascript", Name: "j"}, {Root: "a/b", Kind: "python", Name: "p"}}
+	by := byRoot(mods)
+	for _, tt := range []struct{ path, lang, want string }{
+		{"a/x.go", "go", "g"}, {"a/x.ts", "typescript", "j"}, {"a/b/x.go", "go", "g"}, {"a/b/x.py", "python", "p"},
+		{"a/b/README.md", "", "p"}, {"z.go", "go", ""},
+	} {
+		if got := moduleOf(by, tt.path, tt.lang).Name; got != tt.want {
+			t.Errorf("moduleOf(%s, %s) = %q, want %q", tt.path, tt.lang, got, tt.want)
+		}
+	}
+}
