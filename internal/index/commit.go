@@ -346,11 +346,14 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 		}
 		links := lk.link(f, facts, own)
-		var data []byte
+		var data, imports []byte
 		if len(links) > 0 {
 			data = EncodeLinks(links)
 		}
-		if err := tx.SetLink(f.id, data); err != nil {
+		if edges := lk.importEdges(f, facts); len(edges) > 0 {
+			imports = EncodeImports(edges)
+		}
+		if err := tx.SetLink(f.id, data, imports); err != nil {
 			return err
 		}
 	}

@@ -161,6 +161,9 @@ func detectModules(root string, paths []string) []Module {
 				continue
 			}
 			m.Workspace = f.dir
+			if m.Workspace == "" {
+				m.Workspace = "." // the repository root fences it
+			}
 			if m.Root != f.dir && f.strict && !contains(f.members, m.Root) {
 				m.Detached = true
 			}

@@ -591,3 +591,22 @@ func (s *DB) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, error)
 	}
 	return t, err == nil, err
 }
+
+// AllImports returns the packed import edges of every file that has some.
+func (s *DB) AllImports(ctx context.Context) (map[int64][]byte, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, imports FROM link WHERE imports IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("store: imports: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]byte{}
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, err
+		}
+		out[id] = b
+	}
+	return out, rows.Err()
+}

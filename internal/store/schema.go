@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 3
+	IndexSchemaVersion = 4
 	BlobSchemaVersion  = 3
 )
 
@@ -82,8 +82,9 @@ CREATE INDEX IF NOT EXISTS symbol_parent ON symbol(parent);
 -- Distinct symbol names with a trigram index for ranked substring search.
 CREATE TABLE IF NOT EXISTS sname(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS sname_fts USING fts5(name, tokenize='trigram', detail=none, content='sname', content_rowid='id');
--- Resolved references of a file, packed (see index/link.go).
-CREATE TABLE IF NOT EXISTS link(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+-- Resolved references and classified import edges of a file, packed (see
+-- index/link.go and index/imports.go).
+CREATE TABLE IF NOT EXISTS link(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL, imports BLOB);
 -- Identity across epochs: a vanished symbol id points to its new id (renamed
 -- or moved: a unique 1:1 match of kind and body fingerprint) or is deleted.
 CREATE TABLE IF NOT EXISTS alias(

@@ -369,13 +369,17 @@ func (t *Tx) nameID(name string) (int64, error) {
 	return id, nil
 }
 
-// SetLink stores a file's packed resolved references (nil deletes them).
-func (t *Tx) SetLink(fileID int64, data []byte) error {
-	if data == nil {
+// SetLink stores a file's packed resolved references and import edges (both
+// nil deletes the row).
+func (t *Tx) SetLink(fileID int64, data, imports []byte) error {
+	if data == nil && imports == nil {
 		_, err := t.exec(`DELETE FROM link WHERE file_id = ?`, fileID)
 		return err
 	}
-	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data) VALUES(?, ?)`, fileID, data)
+	if data == nil {
+		data = []byte{}
+	}
+	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, data, imports)
 	return err
 }
 

@@ -119,6 +119,10 @@ func (c *Call) Clamp(name string, requested int, b Budget) int {
 	return requested
 }
 
+func limitOf(requested, cap int) protocol.Limit {
+	return protocol.Limit{Requested: requested, Applied: cap, Cap: cap}
+}
+
 type cursorData struct {
 	Epoch  int64  `json:"e"`
 	Offset int    `json:"o"`

@@ -1,0 +1,279 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// Import edge classes (DESIGN §5 "Modules and contexts").
+const (
+	EdgeLocalFile        = "local-file"          // resolved inside the importing module
+	EdgeLocalModule      = "local-module"        // resolved to another module of the repository
+	EdgeWorkspacePackage = "workspace-package"   // another module of the same workspace, by its package name
+	EdgeExternal         = "external-dependency" // a dependency the module's manifest declares
+	EdgeStdlib           = "stdlib"              // the language's standard library
+	EdgeUnknown          = "unknown"
+)
+
+var edgeClasses = []string{EdgeLocalFile, EdgeLocalModule, EdgeWorkspacePackage, EdgeExternal, EdgeStdlib, EdgeUnknown}
+
+// ImportEdge is one import of a file, resolved and classified.
+type ImportEdge struct {
+	Source       string // the source literal
+	Class        string
+	TargetPath   string // file or Go package directory, when resolved in the repository
+	TargetModule int64  // module id, when resolved in the repository
+	Dep          string // the declared dependency it belongs to (external-dependency)
+}
+
+// importEdges resolves and classifies the imports of one file.
+func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
+	if facts == nil || len(facts.Imports) == 0 {
+		return nil
+	}
+	own := moduleOf(l.w.mods, f.path, f.lang)
+	seen := map[string]bool{}
+	var out []ImportEdge
+	for _, im := range facts.Imports {
+		if seen[im.Source] {
+			continue // one edge per source literal
+		}
+		seen[im.Source] = true
+		e := ImportEdge{Source: im.Source}
+		t, ok := l.resolveImport(f, im)
+		if !ok {
+			if p, found := l.workspacePackage(f, im.Source); found {
+				t, ok = importTarget{file: p}, true
+			}
+		}
+		if ok {
+			e.TargetPath = t.file
+			if t.goDir != "" || e.TargetPath == "" {
+				e.TargetPath = t.goDir
+			}
+			lang := f.lang
+			if t.file != "" {
+				if tf := l.w.files[t.file]; tf != nil {
+					lang = tf.lang
+				}
+			}
+			target := moduleOf(l.w.mods, path.Join(t.goDir, "x"), lang)
+			if t.file != "" {
+				target = moduleOf(l.w.mods, t.file, lang)
+			}
+			e.TargetModule = target.ID
+			switch {
+			case target.ID == own.ID:
+				e.Class = EdgeLocalFile
+			case target.Workspace != "" && target.Workspace == own.Workspace && !strings.HasPrefix(im.Source, "."):
+				e.Class = EdgeWorkspacePackage
+			default:
+				e.Class = EdgeLocalModule
+			}
+		} else if stdlib(f.lang, im) {
+			e.Class = EdgeStdlib
+		} else if dep := declaredDep(own, f.lang, im.Source); dep != "" {
+			e.Class, e.Dep = EdgeExternal, dep
+		} else {
+			e.Class = EdgeUnknown
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// workspacePackage resolves a bare JavaScript import of another package of the
+// repository by its package name to that package's entry file.
+func (l *linker) workspacePackage(f *fileInfo, source string) (string, bool) {
+	if familyOf(f.lang) != "javascript" || strings.HasPrefix(source, ".") {
+		return "", false
+	}
+	name := packageName(source)
+	for _, ms := range l.w.mods {
+		for _, m := range ms {
+			if m.Kind != "javascript" || m.Name != name {
+				continue
+			}
+			sub := strings.TrimPrefix(strings.TrimPrefix(source, name), "/")
+			for _, base := range []string{path.Join(m.Root, sub), path.Join(m.Root, "src", sub)} {
+				if p, ok := l.resolveJSPath(base); ok {
+					return p, true
+				}
+			}
+			if p, ok := l.resolveJSPath(path.Join(m.Root, "src")); ok {
+				return p, true
+			}
+			return m.Manifest, true
+		}
+	}
+	return "", false
+}
+
+// packageName is the npm package of an import path: @scope/name or name.
+func packageName(source string) string {
+	parts := strings.SplitN(source, "/", 3)
+	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+// stdlib reports whether an unresolved import names the language's standard library.
+func stdlib(language string, im lang.Import) bool {
+	s := im.Source
+	switch familyOf(language) {
+	case "go":
+		first := strings.SplitN(s, "/", 2)[0]
+		return !strings.Contains(first, ".") && s != "C"
+	case "python":
+		return pythonStdlib[strings.SplitN(strings.TrimLeft(s, "."), ".", 2)[0]] && !strings.HasPrefix(s, ".")
+	case "javascript":
+		return strings.HasPrefix(s, "node:") || nodeBuiltins[s] || nodeBuiltins[strings.SplitN(s, "/", 2)[0]]
+	case "jvm":
+		return strings.HasPrefix(s, "java.") || strings.HasPrefix(s, "javax.") || strings.HasPrefix(s, "jdk.") || strings.HasPrefix(s, "kotlin.") || s == "java" || s == "kotlin"
+	case "dotnet":
+		return s == "System" || strings.HasPrefix(s, "System.")
+	case "rust":
+		first := strings.SplitN(strings.TrimPrefix(s, "::"), "::", 2)[0]
+		return first == "std" || first == "core" || first == "alloc" || first == "proc_macro" || first == "test"
+	case "ruby":
+		return rubyStdlib[s]
+	}
+	if language == "c" || language == "cpp" {
+		return strings.HasPrefix(s, "<") // <stdio.h>: a system header
+	}
+	return false
+}
+
+// declaredDep finds the dependency of a module's manifest an import belongs to.
+func declaredDep(m *Module, language, source string) string {
+	if m == nil || len(m.Deps) == 0 {
+		return ""
+	}
+	var key string
+	switch familyOf(language) {
+	case "go":
+		best := ""
+		for _, d := range m.Deps {
+			if (source == d || strings.HasPrefix(source, d+"/")) && len(d) > len(best) {
+				best = d
+			}
+		}
+		return best
+	case "javascript":
+		key = packageName(source)
+	case "python":
+		key = normPy(strings.SplitN(source, ".", 2)[0])
+		for _, d := range m.Deps {
+			if normPy(d) == key {
+				return d
+			}
+		}
+		return ""
+	case "rust":
+		key = strings.ReplaceAll(strings.SplitN(strings.TrimPrefix(source, "::"), "::", 2)[0], "-", "_")
+		for _, d := range m.Deps {
+			if strings.ReplaceAll(d, "-", "_") == key {
+				return d
+			}
+		}
+		return ""
+	case "jvm":
+		// group:artifact ids rarely match package names; a package that starts
+		// with a dependency's group id is the best syntax can do.
+		for _, d := range m.Deps {
+			group := strings.SplitN(d, ":", 2)[0]
+			if group != "" && (source == group || strings.HasPrefix(source, group+".")) {
+				return d
+			}
+		}
+		return ""
+	default:
+		key = source
+	}
+	for _, d := range m.Deps {
+		if d == key {
+			return d
+		}
+	}
+	return ""
+}
+
+func normPy(s string) string {
+	return strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(s))
+}
+
+// EncodeImports packs a file's import edges.
+func EncodeImports(edges []ImportEdge) []byte {
+	buf := binary.AppendUvarint(nil, uint64(len(edges)))
+	str := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	for _, e := range edges {
+		buf = append(buf, classCode(e.Class))
+		buf = binary.AppendUvarint(buf, uint64(e.TargetModule))
+		str(e.Source)
+		str(e.TargetPath)
+		str(e.Dep)
+	}
+	return buf
+}
+
+func classCode(c string) byte {
+	for i, x := range edgeClasses {
+		if x == c {
+			return byte(i)
+		}
+	}
+	return byte(len(edgeClasses) - 1)
+}
+
+// DecodeImports unpacks EncodeImports output.
+func DecodeImports(b []byte) ([]ImportEdge, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	bad := errors.New("index: corrupt import edges")
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, bad
+	}
+	b = b[k:]
+	str := func() (string, bool) {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < l {
+			return "", false
+		}
+		s := string(b[k : k+int(l)])
+		b = b[k+int(l):]
+		return s, true
+	}
+	out := make([]ImportEdge, 0, n)
+	for i := uint64(0); i < n; i++ {
+		if len(b) < 1 || int(b[0]) >= len(edgeClasses) {
+			return nil, bad
+		}
+		e := ImportEdge{Class: edgeClasses[b[0]]}
+		b = b[1:]
+		m, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, bad
+		}
+		e.TargetModule = int64(m)
+		b = b[k:]
+		var ok1, ok2, ok3 bool
+		e.Source, ok1 = str()
+		e.TargetPath, ok2 = str()
+		e.Dep, ok3 = str()
+		if !ok1 || !ok2 || !ok3 {
+			return nil, bad
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

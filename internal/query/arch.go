@@ -1,0 +1,230 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// ArchParams shapes an architecture view.
+type ArchParams struct {
+	Depth           int  // 1: modules; n > 1: directories up to n-1 levels inside each module
+	IncludeExternal bool // list external dependencies and the standard library as nodes
+	MaxNodes        int
+	MaxEdges        int
+}
+
+// ArchNode is a module, a directory inside one, or an external package.
+type ArchNode struct {
+	ID        string         `json:"id"`
+	Module    string         `json:"module"`
+	Kind      string         `json:"kind"` // module family, or external, stdlib
+	Root      string         `json:"root,omitempty"`
+	Manifest  string         `json:"manifest,omitempty"`
+	Files     int            `json:"files"`
+	Languages map[string]int `json:"languages,omitempty"`
+	Workspace string         `json:"workspace,omitempty"`
+	Detached  bool           `json:"detached,omitempty"`
+}
+
+// ArchEdge is a dependency between nodes, with its class and strength.
+type ArchEdge struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Class   string `json:"class"`
+	Imports int    `json:"imports"` // import statements along the edge
+	Files   int    `json:"files"`   // importing files
+}
+
+// ArchResult is the architecture payload.
+type ArchResult struct {
+	Nodes       []ArchNode     `json:"nodes"`
+	Edges       []ArchEdge     `json:"edges"`
+	EdgeClasses map[string]int `json:"edge_classes"` // import statements per class
+	NodesTotal  int            `json:"nodes_total"`
+	EdgesTotal  int            `json:"edges_total"`
+}
+
+// archNodeID names the node a path belongs to at a depth.
+func archNodeID(m store.ModuleRow, p string, depth int, isDir bool) string {
+	id := m.Root
+	if depth > 1 {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, m.Root), "/")
+		parts := strings.Split(rel, "/")
+		if !isDir {
+			parts = parts[:len(parts)-1] // the directory, not the file
+		}
+		if len(parts) > depth-1 {
+			parts = parts[:depth-1]
+		}
+		if len(parts) > 0 && parts[0] != "" {
+			id = strings.TrimPrefix(m.Root+"/"+strings.Join(parts, "/"), "/")
+		}
+	}
+	if id == "" {
+		id = "."
+	}
+	return m.Kind + ":" + id
+}
+
+// Architecture aggregates the classified import edges of every file into a
+// module (or directory) graph.
+func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, error) {
+	if p.Depth < 1 {
+		return nil, errs.E(errs.InvalidArgument, "depth must be at least 1")
+	}
+	mods, err := e.db.Modules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	modByID := map[int64]store.ModuleRow{}
+	for _, m := range mods {
+		modByID[m.ID] = m
+	}
+	files, err := e.db.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nodes := map[string]*ArchNode{}
+	node := func(m store.ModuleRow, id string) *ArchNode {
+		n := nodes[id]
+		if n == nil {
+			n = &ArchNode{ID: id, Module: m.Name, Kind: m.Kind, Root: m.Root, Manifest: m.Manifest, Languages: map[string]int{},
+				Workspace: m.Workspace, Detached: m.Detached}
+			nodes[id] = n
+		}
+		return n
+	}
+	fileNode := map[int64]string{}
+	for _, f := range files {
+		m, ok := modByID[f.ModuleID]
+		if !ok {
+			continue
+		}
+		id := archNodeID(m, f.Path, p.Depth, false)
+		n := node(m, id)
+		n.Files++
+		if f.Lang != "" {
+			n.Languages[f.Lang]++
+		}
+		fileNode[f.ID] = id
+	}
+	imports, err := e.db.AllImports(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type key struct{ from, to, class string }
+	edges := map[key]*ArchEdge{}
+	edgeFiles := map[key]map[int64]bool{}
+	res := &ArchResult{EdgeClasses: map[string]int{}, Nodes: []ArchNode{}, Edges: []ArchEdge{}}
+	for fileID, data := range imports {
+		from, ok := fileNode[fileID]
+		if !ok {
+			continue
+		}
+		list, err := index.DecodeImports(data)
+		if err != nil {
+			continue
+		}
+		for _, im := range list {
+			res.EdgeClasses[im.Class]++
+			var to string
+			switch im.Class {
+			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+				m, ok := modByID[im.TargetModule]
+				if !ok {
+					continue
+				}
+				isDir := !strings.Contains(pathBase(im.TargetPath), ".")
+				to = archNodeID(m, im.TargetPath, p.Depth, isDir)
+				node(m, to)
+			case index.EdgeExternal, index.EdgeStdlib:
+				if !p.IncludeExternal {
+					continue
+				}
+				name := im.Dep
+				kind := "external"
+				if im.Class == index.EdgeStdlib {
+					name, kind = stdlibRoot(im.Source), "stdlib"
+				}
+				to = kind + ":" + name
+				if nodes[to] == nil {
+					nodes[to] = &ArchNode{ID: to, Module: name, Kind: kind}
+				}
+			default:
+				continue
+			}
+			if to == from {
+				continue
+			}
+			k := key{from, to, im.Class}
+			ed := edges[k]
+			if ed == nil {
+				ed = &ArchEdge{From: from, To: to, Class: im.Class}
+				edges[k] = ed
+				edgeFiles[k] = map[int64]bool{}
+			}
+			ed.Imports++
+			edgeFiles[k][fileID] = true
+		}
+	}
+	for k, ed := range edges {
+		ed.Files = len(edgeFiles[k])
+		res.Edges = append(res.Edges, *ed)
+	}
+	sort.Slice(res.Edges, func(i, j int) bool {
+		a, b := res.Edges[i], res.Edges[j]
+		if a.Imports != b.Imports {
+			return a.Imports > b.Imports
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.To != b.To {
+			return a.To < b.To
+		}
+		return a.Class < b.Class
+	})
+	for _, n := range nodes {
+		if len(n.Languages) == 0 {
+			n.Languages = nil
+		}
+		res.Nodes = append(res.Nodes, *n)
+	}
+	sort.Slice(res.Nodes, func(i, j int) bool {
+		if res.Nodes[i].Files != res.Nodes[j].Files {
+			return res.Nodes[i].Files > res.Nodes[j].Files
+		}
+		return res.Nodes[i].ID < res.Nodes[j].ID
+	})
+	res.NodesTotal, res.EdgesTotal = len(res.Nodes), len(res.Edges)
+	if p.MaxNodes > 0 && len(res.Nodes) > p.MaxNodes {
+		res.Nodes = res.Nodes[:p.MaxNodes]
+	}
+	if p.MaxEdges > 0 && len(res.Edges) > p.MaxEdges {
+		res.Edges = res.Edges[:p.MaxEdges]
+	}
+	return res, nil
+}
+
+func pathBase(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// stdlibRoot names a standard-library import by its top package.
+func stdlibRoot(s string) string {
+	s = strings.TrimPrefix(s, "node:")
+	for _, sep := range []string{"/", "::", "."} {
+		if i := strings.Index(s, sep); i > 0 {
+			return s[:i]
+		}
+	}
+	return s
+}

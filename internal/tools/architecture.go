@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// ArchIn are the arguments of architecture.
+type ArchIn struct {
+	Depth           int  `json:"depth,omitempty" jsonschema:"1 (default): modules; 2 or more: directories that many levels inside each module"`
+	IncludeExternal bool `json:"include_external,omitempty" jsonschema:"also show external dependencies and the standard library as nodes"`
+	Common
+}
+
+// ArchBudget bounds nodes and edges.
+var ArchBudget = Budget{50, 500}
+
+func init() {
+	Register(Tool{
+		Name: "architecture", Group: "read", Fresh: true,
+		Summary: "Modules of the repository (from manifests: go.mod, package.json, pyproject, Cargo.toml, pom/gradle, csproj, Gemfile, composer.json) and the dependency edges between them, each classified (local-file, local-module, workspace-package, external-dependency, stdlib, unknown) with its strength in imports and files. Use to orient in a large or multi-module repository.",
+		Examples: []string{`{}`, `{"depth": 2}`, `{"include_external": true}`},
+	}, architecture)
+}
+
+func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, error) {
+	depth := in.Depth
+	if depth == 0 {
+		depth = 1
+	}
+	if depth > 6 {
+		c.limits["depth"] = limitOf(in.Depth, 6)
+		depth = 6
+	}
+	limit := c.Clamp("limit", in.Limit, ArchBudget)
+	res, err := c.Env.Engine.Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2})
+	if err != nil {
+		return nil, err
+	}
+	if res.NodesTotal > len(res.Nodes) {
+		c.Truncated("nodes", len(res.Nodes), res.NodesTotal, "limit", "")
+	}
+	if res.EdgesTotal > len(res.Edges) {
+		c.Truncated("edges", len(res.Edges), res.EdgesTotal, "limit", "")
+	}
+	c.Answer("%d nodes, %d dependency edges (depth %d)", res.NodesTotal, res.EdgesTotal, depth)
+	if depth == 1 && res.NodesTotal > 0 {
+		c.Next("architecture", map[string]any{"depth": 2}, "look inside the modules")
+	}
+	return res, nil
+}
