@@ -63,6 +63,8 @@ func main() {
 		err = runCorpus(ctx, *name, *repo, *cairn, self, *out, *set, *lexSet, *files)
 	case "report":
 		err = report(*out, *results)
+	case "tiers":
+		err = tiers(ctx, *repo, *state)
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	default:

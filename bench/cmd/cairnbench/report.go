@@ -68,6 +68,21 @@ func report(outDir, results string) error {
 		}
 		w("| %s | %s | %s | %s |\n", c.Name, pq(c.Queries["symbol_search"]), pq(c.Queries["symbol_lookup"]), pq(c.Queries["refs"]))
 	}
+	w("\n## Reference tiers\n\nEvery identifier reference of the corpus by how it was resolved: proven (bound in the same file: locals and same-file definitions), strong (across files through an import, the same Go package or a method's receiver), unresolved (anchored or unknown). References to the standard library, external dependencies and built-ins cannot resolve inside the repository; the in-repository share leaves them out. \"Before imports\" is what same-file binding alone gives.\n\n")
+	w("| corpus | language | references | strong or better (before imports) | strong or better | in-repo: before imports | in-repo: after |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range cs {
+		langs := make([]string, 0, len(c.Tiers))
+		for l := range c.Tiers {
+			langs = append(langs, l)
+		}
+		sort.Strings(langs)
+		for _, l := range langs {
+			m, _ := c.Tiers[l].(map[string]any)
+			f := func(k string) float64 { v, _ := m[k].(float64); return v }
+			w("| %s | %s | %.0f | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", c.Name, l, f("refs"), f("strong_or_better_pct_before_imports"),
+				f("strong_or_better_pct"), f("in_repo_strong_or_better_pct_before_imports"), f("in_repo_strong_or_better_pct"))
+		}
+	}
 	w("\n## Lexical search against ripgrep\n\nThe committed set `bench/queries/<corpus>.lexical` (literals and regexes). Cairn: in-process, top 20 ranked results; rg: whole process printing every match (`| wc -l`), median of 5 warm runs per query. The table gives the median over queries.\n\n")
 	w("| corpus | literal: cairn | literal: rg | speed-up | regex: cairn | regex: rg | speed-up |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cs {

@@ -30,6 +30,7 @@ type Corpus struct {
 	Rg       map[string]any `json:"rg,omitempty"`
 	CLI      map[string]any `json:"cli_ms,omitempty"`
 	Incr     map[string]any `json:"incremental,omitempty"`
+	Tiers    map[string]any `json:"tiers,omitempty"`
 	Problems []string       `json:"problems,omitempty"`
 }
 
@@ -114,6 +115,9 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		c.Rg = rgBench(dir, lexical)
 	}
 	c.CLI = cliTimes(cairn, dir, state, symbols)
+	if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {
+		c.Problems = append(c.Problems, err.Error())
+	}
 	if incrFiles != "" {
 		if c.Incr, err = incrementalCopy(self, dir, outDir, name, incrFiles); err != nil {
 			c.Problems = append(c.Problems, err.Error())

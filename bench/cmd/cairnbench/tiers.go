@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+func pathLast(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' || s[i] == '.' {
+			return s[i+1:]
+		}
+	}
+	return s
+}
+
+// goBuiltins are Go's predeclared identifiers.
+var goBuiltins = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"bool", "byte", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32",
+		"int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "any", "comparable", "true", "false", "iota",
+		"nil", "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new", "panic",
+		"print", "println", "real", "recover"} {
+		goBuiltins[n] = true
+	}
+}
+
+var pyBuiltins = map[string]bool{"print": true, "len": true, "str": true, "int": true, "dict": true, "list": true, "set": true, "tuple": true,
+	"isinstance": true, "super": true, "range": true, "object": true, "Exception": true, "ValueError": true, "TypeError": true,
+	"KeyError": true, "None": true, "True": true, "False": true, "getattr": true, "setattr": true, "hasattr": true, "bool": true,
+	"type": true, "sorted": true, "enumerate": true, "zip": true, "iter": true, "next": true, "repr": true, "open": true, "map": true,
+	"filter": true, "any": true, "all": true, "min": true, "max": true, "sum": true, "bytes": true, "float": true, "callable": true,
+	"NotImplementedError": true, "AttributeError": true, "RuntimeError": true, "property": true, "staticmethod": true, "classmethod": true}
+
+var jsBuiltins = map[string]bool{"undefined": true, "Object": true, "Array": true, "String": true, "Number": true, "Boolean": true,
+	"Promise": true, "Error": true, "TypeError": true, "Symbol": true, "Map": true, "Set": true, "JSON": true, "Math": true,
+	"console": true, "string": true, "number": true, "boolean": true, "any": true, "unknown": true, "never": true, "void": true,
+	"Record": true, "Partial": true, "ReadonlyArray": true, "Readonly": true, "Iterable": true, "require": true, "module": true,
+	"exports": true, "globalThis": true, "window": true, "document": true, "Date": true, "RegExp": true, "parseInt": true}
+
+func builtin(language, name string) bool {
+	switch language {
+	case "go":
+		return goBuiltins[name]
+	case "python":
+		return pyBuiltins[name]
+	case "typescript", "tsx", "javascript":
+		return jsBuiltins[name]
+	}
+	return false
+}
+
+// tiers counts the references of a whole index by tier: proven (bound in the
+// same file: locals and same-file definitions), strong (resolved across files
+// through imports or the same package), and unresolved (anchored or unknown).
+// "Before import resolution" is what same-file binding alone gives.
+func tiers(ctx context.Context, repo, state string) error {
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		return err
+	}
+	files, err := ix.DB().Files(ctx)
+	if err != nil {
+		return err
+	}
+	type counts struct {
+		Refs, Local, ProvenDef, Strong, Unresolved, External, Builtin int
+	}
+	imports, err := ix.DB().AllImports(ctx)
+	if err != nil {
+		return err
+	}
+	per := map[string]*counts{}
+	for _, f := range files {
+		if f.Lang == "" {
+			continue
+		}
+		facts, err := ix.Facts(ctx, f.BlobID)
+		if err != nil || facts == nil {
+			continue
+		}
+		data, err := ix.DB().Link(ctx, f.ID)
+		if err != nil {
+			return err
+		}
+		links, _ := index.DecodeLinks(data)
+		byRef := map[int]index.Link{}
+		for _, l := range links {
+			byRef[l.Ref] = l
+		}
+		c := per[f.Lang]
+		if c == nil {
+			c = &counts{}
+			per[f.Lang] = c
+		}
+		// qualifiers that name imports resolved outside the repository
+		outside := map[string]bool{}
+		if edges, err := index.DecodeImports(imports[f.ID]); err == nil {
+			cls := map[string]string{}
+			for _, e := range edges {
+				cls[e.Source] = e.Class
+			}
+			for _, im := range facts.Imports {
+				switch cls[im.Source] {
+				case index.EdgeStdlib, index.EdgeExternal, index.EdgeUnknown:
+					name := im.LocalName()
+					if name == "" {
+						name = pathLast(im.Source)
+					}
+					outside[name] = true
+				}
+			}
+		}
+		for i, r := range facts.Refs {
+			c.Refs++
+			name := facts.Names[r.Name]
+			switch l, ok := byRef[i]; {
+			case r.BindLocal >= 0:
+				c.Local++
+			case ok && l.Tier == index.TierProven:
+				c.ProvenDef++
+			case ok && l.Tier == index.TierStrong:
+				c.Strong++
+			case r.Shape == lang.QualIdent && !r.QualBound && outside[facts.Names[r.Qualifier]],
+				r.Shape == lang.QualNone && r.BindImp >= 0 && outside[name]:
+				c.External++
+			case r.Shape == lang.QualNone && builtin(f.Lang, name):
+				c.Builtin++
+			default:
+				c.Unresolved++
+			}
+		}
+	}
+	out := map[string]any{}
+	for l, c := range per {
+		share := func(n int) float64 { return float64(int(1000*float64(n)/float64(max(c.Refs, 1)))) / 10 }
+		inRepo := c.Refs - c.External - c.Builtin
+		shareOf := func(n int) float64 { return float64(int(1000*float64(n)/float64(max(inRepo, 1)))) / 10 }
+		out[l] = map[string]any{
+			"refs": c.Refs, "proven_local": c.Local, "proven_definition": c.ProvenDef, "strong": c.Strong, "unresolved": c.Unresolved,
+			"to_external_or_stdlib": c.External, "builtin": c.Builtin,
+			"strong_or_better_pct_before_imports": share(c.Local + c.ProvenDef),
+			"strong_or_better_pct":                share(c.Local + c.ProvenDef + c.Strong),
+			// the same, among references that can resolve inside the repository
+			"in_repo_strong_or_better_pct_before_imports": shareOf(c.Local + c.ProvenDef),
+			"in_repo_strong_or_better_pct":                shareOf(c.Local + c.ProvenDef + c.Strong),
+		}
+	}
+	return json.NewEncoder(os.Stdout).Encode(out)
+}
