@@ -12,9 +12,6 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/tools"
-
-	// The languages Cairn understands.
-	_ "github.com/cairnhq/cairn/internal/lang/all"
 )
 
 // globals are the flags every command takes.
@@ -65,9 +62,35 @@ func (g *globals) locate(ctx context.Context) (config.Paths, config.Config, erro
 	return paths, cfg, nil
 }
 
+// openDegraded is open for commands that must run on a broken setup (doctor):
+// a configuration that does not load is replaced by the defaults (doctor
+// reports the error), and an index that does not open gives an Env without
+// one, on which only tools marked NoIndex answer.
+func (g *globals) openDegraded(ctx context.Context) (*app, error) {
+	paths, err := config.Locate(ctx, g.repo, g.stateDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(paths.Root)
+	if err != nil {
+		cfg = config.Default()
+	}
+	if g.timeoutMS > 0 {
+		cfg.Query.TimeoutMS = g.timeoutMS
+	}
+	p := newProgress(g.stderr)
+	svc, err := service.Open(ctx, paths, cfg, service.Options{Progress: p.report})
+	if err != nil {
+		return &app{env: service.Degraded(paths, cfg, err), progress: p}, nil
+	}
+	return &app{svc: svc, env: svc.Env(), progress: p}, nil
+}
+
 func (a *app) close() {
 	a.progress.done()
-	a.svc.Close()
+	if a.svc != nil {
+		a.svc.Close()
+	}
 }
 
 // progress prints long work to stderr: live on a terminal, every few seconds

@@ -94,26 +94,29 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	pf.StringVar(&g.stateDir, "state-dir", "", "directory for all of Cairn's state (env CAIRN__STATE_DIR)")
 	pf.BoolVar(&g.json, "json", false, "print the exact response envelope as JSON")
 	pf.IntVar(&g.timeoutMS, "timeout", 0, "deadline of a query in milliseconds (default from config: 30000)")
-	root.AddCommand(initCmd(g), indexCmd(g), statusCmd(g), searchCmd(g), symbolCmd(g), refsCmd(g), readCmd(g), lsCmd(g), versionCmd(g))
+	root.AddCommand(initCmd(g), indexCmd(g), statusCmd(g), describeCmd(g), doctorCmd(g), searchCmd(g), symbolCmd(g), refsCmd(g),
+		readCmd(g), lsCmd(g), mapCmd(g), versionCmd(g))
 	root.AddCommand(archCmd(g))
 	return root
 }
 
 // invoke opens the repository, runs one tool and prints the envelope.
 func invoke(cmd *cobra.Command, g *globals, tool string, args any, human func(io.Writer, *protocol.Envelope)) error {
+	return finish(g, call(cmd, g, g.open, tool, args), human)
+}
+
+// call opens the repository with open and runs one tool.
+func call(cmd *cobra.Command, g *globals, open func(context.Context) (*app, error), tool string, args any) *protocol.Envelope {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return err
+		return errorEnvelope(err)
 	}
-	a, err := g.open(cmd.Context())
-	var env *protocol.Envelope
+	a, err := open(cmd.Context())
 	if err != nil {
-		env = errorEnvelope(err)
-	} else {
-		defer a.close()
-		env = tools.Invoke(cmd.Context(), a.env, tool, raw)
+		return errorEnvelope(err)
 	}
-	return finish(g, env, human)
+	defer a.close()
+	return tools.Invoke(cmd.Context(), a.env, tool, raw)
 }
 
 // finish prints an envelope and turns its error into the exit code.
@@ -164,6 +167,10 @@ func printEnvelope(g *globals, env *protocol.Envelope) {
 func printError(w io.Writer, e *protocol.ErrorObject) {
 	fmt.Fprintf(w, "cairn: %s\n  code: %s (%d)\n", e.Message, e.Code, e.CodeNum)
 	for _, c := range e.Candidates {
+		if name, ok := c.(string); ok {
+			fmt.Fprintf(w, "  candidate: %s\n", name)
+			continue
+		}
 		b, _ := json.Marshal(c)
 		var ref struct {
 			ID       string            `json:"symbol_id"`

@@ -46,6 +46,9 @@ type QueryConfig struct {
 type ReadConfig struct {
 	AllowSecrets   bool  `yaml:"allow_secrets"`     // let read tools return secret-looking files
 	FullFileCapKiB int64 `yaml:"full_file_cap_kib"` // read_file_full cap
+	// SessionBudgetKiB is how much whole-file content (read_file_full) one
+	// process hands out before reset_budget is needed.
+	SessionBudgetKiB int64 `yaml:"session_budget_kib"`
 }
 
 // ToolsConfig selects the tools MCP clients see.
@@ -60,7 +63,7 @@ func Default() Config {
 	return Config{
 		Index:   IndexConfig{MaxFileBytes: 1 << 20, MemoryMB: 1024, GCGraceHours: 24 * 7},
 		Query:   QueryConfig{TimeoutMS: 30000, FreshnessWaitMS: 2000},
-		Read:    ReadConfig{FullFileCapKiB: 400},
+		Read:    ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
 		Tools:   ToolsConfig{Profile: "standard"},
 		Edits:   "on",
 		Privacy: "normal",
@@ -244,6 +247,10 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: index.max_file_bytes must be positive")
 	case c.Query.TimeoutMS <= 0:
 		return errs.E(errs.InvalidArgument, "config: query.timeout_ms must be positive")
+	case c.Read.FullFileCapKiB <= 0:
+		return errs.E(errs.InvalidArgument, "config: read.full_file_cap_kib must be positive")
+	case c.Read.SessionBudgetKiB <= 0:
+		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
 	}
 	return nil
 }

@@ -58,6 +58,9 @@ read:
   # allow_secrets: false
   # Cap of read_file_full, in KiB.
   # full_file_cap_kib: 400
+  # Whole-file content (read_file_full) one process hands out before
+  # reset_budget is needed, in KiB.
+  # session_budget_kib: 2048
 
 tools:
   # Which tools MCP clients see: minimal, standard or all.

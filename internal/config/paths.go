@@ -13,14 +13,17 @@ import (
 
 // Paths locates a repository and Cairn's state for it (DESIGN §6a).
 type Paths struct {
-	Root        string // absolute, symlinks resolved
-	IsGit       bool
-	GitDir      string // this worktree's git dir (HEAD, index)
-	GitCommon   string // the git dir shared by all worktrees (refs, objects)
-	StateDir    string // where the index, lock and logs live
-	IndexPath   string
-	BlobPath    string
-	Initialized bool // .cairn/ exists at the root
+	Root      string // absolute, symlinks resolved
+	IsGit     bool
+	GitDir    string // this worktree's git dir (HEAD, index)
+	GitCommon string // the git dir shared by all worktrees (refs, objects)
+	StateDir  string // where the index, lock and logs live
+	// ExplicitState is set when --state-dir or CAIRN__STATE_DIR chose StateDir
+	// (commands suggested to the user must then pass it too).
+	ExplicitState bool
+	IndexPath     string
+	BlobPath      string
+	Initialized   bool // .cairn/ exists at the root
 	// InTreeState is the repo-relative directory of state kept inside the tree
 	// ("" when state lives outside), so scans can prune it.
 	InTreeState string
@@ -90,6 +93,7 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 			Fixes: []string{"cairn --state-dir <a writable directory> ..."}}
 	}
 	p.StateDir = stateDir
+	p.ExplicitState = explicit
 	p.IndexPath = filepath.Join(stateDir, "index.db")
 	p.BlobPath = filepath.Join(stateDir, "blobs.db")
 	if !explicit && p.IsGit && p.GitCommon != "" {

@@ -182,3 +182,20 @@ func isOID(s string) bool {
 	}
 	return true
 }
+
+// Version returns git's version ("2.39.5"), or ErrNoGit.
+func Version(ctx context.Context) (string, error) {
+	if !Available() {
+		return "", ErrNoGit
+	}
+	out, err := Run(ctx, "", "--version")
+	if err != nil {
+		return "", err
+	}
+	// "git version 2.39.5" or "git version 2.39.3 (Apple Git-146)"
+	f := strings.Fields(strings.TrimSpace(string(out)))
+	if len(f) < 3 || f[0] != "git" || f[1] != "version" {
+		return "", fmt.Errorf("git --version: unexpected output %q", strings.TrimSpace(string(out)))
+	}
+	return f[2], nil
+}

@@ -203,3 +203,13 @@ func (c *factsCache) put(id int64, f *lang.Facts) {
 		delete(c.items, last.Value.(*cacheEntry).id)
 	}
 }
+
+// IntegrityCheck runs SQLite's full integrity check over the worktree index and
+// the blob store. It reads every page, so it is slow on large indexes: doctor
+// calls it, queries never do.
+func (ix *Index) IntegrityCheck(ctx context.Context) error {
+	if err := ix.db.IntegrityCheck(ctx); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}

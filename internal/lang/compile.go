@@ -175,3 +175,10 @@ func kindSet(c *compiled, kinds []string) []bool {
 	}
 	return set
 }
+
+// Check compiles a language's grammar and query (once; the result is cached
+// for extraction) and reports what is wrong with them. Doctor calls it.
+func Check(l *Language) error {
+	_, err := compile(l)
+	return err
+}

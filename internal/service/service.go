@@ -20,6 +20,10 @@ import (
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/tools"
+
+	// The languages Cairn understands: every process that runs the service
+	// indexes with all of them.
+	_ "github.com/cairnhq/cairn/internal/lang/all"
 )
 
 // Options controls a Service.
@@ -67,7 +71,8 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		s.state, s.reason = protocol.StateIndex, "the first index is being built"
 	}
 	s.env = &tools.Env{
-		Index: ix, Engine: s.engine, Config: cfg, Progress: opts.Progress,
+		Index: ix, Engine: s.engine, Config: cfg, Paths: paths, Progress: opts.Progress,
+		Reads:   tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
 		Fresh:   s.fresh,
 		Recover: s.recover,
 		State:   s.State,
@@ -110,6 +115,12 @@ func (s *Service) becomeOwner(bg context.Context) error {
 
 // Env is what the tools run against.
 func (s *Service) Env() *tools.Env { return s.env }
+
+// Degraded is the Env for a repository whose index could not be opened (err
+// says why): only tools that run without an index (doctor) answer from it.
+func Degraded(paths config.Paths, cfg config.Config, err error) *tools.Env {
+	return &tools.Env{Paths: paths, Config: cfg, IndexErr: err, Reads: tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10)}
+}
 
 // Paths is where the repository and its state live.
 func (s *Service) Paths() config.Paths { return s.paths }

@@ -25,14 +25,7 @@ func init() {
 }
 
 func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, error) {
-	depth := in.Depth
-	if depth == 0 {
-		depth = 1
-	}
-	if depth > 6 {
-		c.limits["depth"] = limitOf(in.Depth, 6)
-		depth = 6
-	}
+	depth := c.Bound("depth", in.Depth, Budget{1, 6})
 	limit := c.Clamp("limit", in.Limit, ArchBudget)
 	res, err := c.Env.Engine.Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2})
 	if err != nil {

@@ -21,6 +21,14 @@ type Env struct {
 	Index  *index.Index
 	Engine *query.Engine
 	Config config.Config
+	// Paths locates the repository and its state (set even when Index is nil).
+	Paths config.Paths
+	// IndexErr says why Index is nil: the index could not be opened. Only
+	// tools that degrade without an index (doctor) run then.
+	IndexErr error
+	// Reads is the session read budget that bulk reads count against (nil:
+	// tools make one with the configured size on first use).
+	Reads *ReadBudget
 	// Fresh brings the index up to date before a query (or says why it could not).
 	Fresh func(ctx context.Context, rehash bool) Freshness
 	// Recover rebuilds a damaged store; it reports whether the call may be retried.
@@ -119,8 +127,18 @@ func (c *Call) Clamp(name string, requested int, b Budget) int {
 	return requested
 }
 
-func limitOf(requested, cap int) protocol.Limit {
-	return protocol.Limit{Requested: requested, Applied: cap, Cap: cap}
+// Bound applies a budget like Clamp for a parameter that is not paged (a
+// depth, a per-item count): an over-cap request is recorded in limits_applied
+// without suggesting a cursor.
+func (c *Call) Bound(name string, requested int, b Budget) int {
+	switch {
+	case requested <= 0:
+		return b.Default
+	case requested > b.Cap:
+		c.limits[name] = protocol.Limit{Requested: requested, Applied: b.Cap, Cap: b.Cap}
+		return b.Cap
+	}
+	return requested
 }
 
 type cursorData struct {

@@ -36,6 +36,8 @@ func init() {
 	Register(Tool{
 		Name: "index_ensure", Group: "core",
 		Summary: "Make sure the index is current (every other tool already does this incrementally); full: true rebuilds from scratch. Reports what changed and where the time went. Rarely needed by agents.",
+		When:    []string{"building the index ahead of the first query", "rebuilding from scratch (full) after doctor reports damage"},
+		WhenNot: []string{"before ordinary queries: every query brings the index up to date itself"},
 	}, indexEnsure)
 }
 

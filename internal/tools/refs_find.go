@@ -19,6 +19,8 @@ func init() {
 		Name: "refs_find", Group: "read", Fresh: true,
 		Summary:  "References of a symbol, each with its tier (proven: same-file binding; strong: through imports; anchored: same name, unproven). Returns a summary by tier, kind, module and file plus a flat paginated list of locations (cursor for the rest). Use before changing a symbol; not for text search.",
 		Doc:      "locations lists the definition and every proven or strong reference, sorted by path and position, 50 per page by default (at most 500). anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too.",
+		When:     []string{"before changing or removing a symbol, to see every use", "tracing how a function or type is used across modules"},
+		WhenNot:  []string{"plain text occurrences (comments, strings): search", "who calls whom several levels deep: graph_callers"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "sym_0123456789abcdef", "limit": 500}`},
 	}, refsFind)
 }

@@ -28,11 +28,19 @@ type Tool struct {
 	Summary  string   // what it does, when to use it and when not (short)
 	Doc      string   // longer documentation for describe
 	Examples []string // example argument objects, as JSON
+	When     []string // when to use it (describe)
+	WhenNot  []string // when to use something else, and what (describe)
 	// Fresh tools reconcile the index (or wait for the owner) before running.
 	Fresh bool
-	In    reflect.Type
-	Out   reflect.Type
-	run   func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
+	// FreshIfPossible tools try the same but answer from the index as it is
+	// (with a warning) when it cannot be brought up to date in time.
+	FreshIfPossible bool
+	// NoIndex tools also run when the index cannot be opened (Env.Index is
+	// nil); every other tool then fails with INDEX_UNAVAILABLE.
+	NoIndex bool
+	In      reflect.Type
+	Out     reflect.Type
+	run     func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
 }
 
 var (
@@ -90,9 +98,15 @@ func Lookup(name string) *Tool {
 
 // Common are the optional arguments every read tool accepts.
 type Common struct {
-	Limit         int    `json:"limit,omitempty" jsonschema:"maximum results to return (clamped to the tool's hard cap)"`
-	Cursor        string `json:"cursor,omitempty" jsonschema:"opaque cursor from a previous page"`
-	MaxChars      int    `json:"max_chars,omitempty" jsonschema:"character budget of the response (clamped)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"maximum results to return (clamped to the tool's hard cap)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"opaque cursor from a previous page"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"character budget of the response (clamped)"`
+	Base
+}
+
+// Base are the optional arguments of every tool, including those that return
+// no list to bound or page (read_file_full, doctor).
+type Base struct {
 	TimeoutMS     int    `json:"timeout_ms,omitempty" jsonschema:"deadline of the call in milliseconds"`
 	RepoStateMode string `json:"repo_state_mode,omitempty" jsonschema:"head (default) or full (rehash every file first)"`
 }
@@ -112,6 +126,11 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		return c.envelope(ctx, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "unknown tool " + name,
 			Fixes: []string{"cairn describe"}}, start)
 	}
+	if env.Index == nil && !t.NoIndex {
+		e := &errs.Error{Kind: errs.IndexUnavailable, Err: env.IndexErr, Msg: "the index cannot be opened",
+			Fixes: []string{"cairn doctor"}}
+		return c.envelope(ctx, nil, e, start)
+	}
 	var common Common
 	if len(args) > 0 {
 		json.Unmarshal(args, &common) // strict decoding happens in the handler
@@ -124,12 +143,16 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if common.RepoStateMode != "" && common.RepoStateMode != "head" && common.RepoStateMode != "full" {
 		return c.envelope(ctx, nil, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full"), start)
 	}
-	if t.Fresh && env.Fresh != nil {
+	if (t.Fresh || t.FreshIfPossible) && env.Fresh != nil {
 		t0 := time.Now()
 		c.fresh = env.Fresh(ctx, common.RepoStateMode == "full")
 		c.timing("freshness", time.Since(t0))
 		if c.fresh.Err != nil {
-			return c.envelope(ctx, nil, c.fresh.Err, start)
+			if !t.FreshIfPossible {
+				return c.envelope(ctx, nil, c.fresh.Err, start)
+			}
+			c.warnings = append(c.warnings, "answering from the index as it is: "+errs.As(c.fresh.Err).Message())
+			c.fresh.Freshness, c.fresh.Err = protocol.MayBeStale, nil
 		}
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)

@@ -34,6 +34,8 @@ func init() {
 		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
 			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +
 			"references returns the same as refs_find. Filters: paths (globs), languages, kinds. Results are ranked: files defining the searched name first, tests last. Page with the cursor from provenance.truncations.",
+		When:     []string{"finding where a text, identifier or pattern occurs", "finding symbols whose name you half know (mode symbol)", "finding where an exact name is defined (mode definitions)"},
+		WhenNot:  []string{"everything about one known symbol: symbol_get", "every reference of a symbol with tiers: refs_find", "reading a span you already located: read_source"},
 		Examples: []string{`{"query": "NewForConfig"}`, `{"query": "func \\w+Handler", "regex": true, "paths": ["pkg/**"]}`, `{"query": "config", "mode": "symbol", "kinds": ["class", "struct"]}`},
 	}, search)
 }

@@ -1,0 +1,185 @@
+// Package layers_test keeps the architecture's import rules (DESIGN §3,
+// CONVENTIONS "Layout: imports point down"): the interface adapters (cli,
+// mcpserver, httpapi) never import the store, the languages or git directly,
+// and no domain package depends on an adapter, not even through another
+// package. It reads import declarations with go/parser, so it needs no build.
+package layers_test
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// adapters are the interface adapters: decode, call the tools, encode.
+var adapters = []string{"internal/cli", "internal/mcpserver", "internal/httpapi"}
+
+// forbiddenForAdapters are what adapters must reach only through tools,
+// query or service. A prefix also forbids its subpackages.
+var forbiddenForAdapters = []string{"internal/store", "internal/lang", "internal/gitx"}
+
+// graph maps a package (module-relative directory) to the module-relative
+// packages its non-test files import.
+type graph map[string][]string
+
+func TestLayers(t *testing.T) {
+	g, err := readGraph("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store"} {
+		if _, ok := g[must]; !ok {
+			t.Fatalf("package %s not found: the test is not reading the module", must)
+		}
+	}
+	if v := violations(g); len(v) > 0 {
+		t.Errorf("import rules broken:\n  %s", strings.Join(v, "\n  "))
+	}
+}
+
+// TestViolations checks the rules themselves on a made-up graph.
+func TestViolations(t *testing.T) {
+	g := graph{
+		"internal/cli":        {"internal/tools", "internal/lang/all"},
+		"internal/httpapi":    {"internal/gitx"},
+		"internal/mcpserver":  {"internal/tools", "internal/storefront"},
+		"internal/tools":      {"internal/query"},
+		"internal/query":      {"internal/store", "internal/helper"},
+		"internal/helper":     {"internal/cli"},
+		"internal/store":      {},
+		"internal/storefront": {},
+		"internal/lang/all":   {},
+		"internal/gitx":       {},
+	}
+	want := []string{
+		"internal/cli imports internal/lang/all (adapters reach it only through tools, query or service)",
+		"internal/helper depends on adapter internal/cli (internal/helper -> internal/cli)",
+		"internal/httpapi imports internal/gitx (adapters reach it only through tools, query or service)",
+		"internal/query depends on adapter internal/cli (internal/query -> internal/helper -> internal/cli)",
+		"internal/tools depends on adapter internal/cli (internal/tools -> internal/query -> internal/helper -> internal/cli)",
+	}
+	if diff := cmp.Diff(want, violations(g)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}
+
+func within(pkg string, roots []string) (string, bool) {
+	for _, r := range roots {
+		if pkg == r || strings.HasPrefix(pkg, r+"/") {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// violations lists every broken rule, sorted.
+func violations(g graph) []string {
+	var out []string
+	for pkg, imports := range g {
+		if _, isAdapter := within(pkg, adapters); isAdapter {
+			for _, imp := range imports {
+				if _, bad := within(imp, forbiddenForAdapters); bad {
+					out = append(out, fmt.Sprintf("%s imports %s (adapters reach it only through tools, query or service)", pkg, imp))
+				}
+			}
+			continue
+		}
+		if !strings.HasPrefix(pkg, "internal/") {
+			continue // cmd/ and tools outside internal/ wire everything together
+		}
+		if path := pathToAdapter(g, pkg); path != nil {
+			out = append(out, fmt.Sprintf("%s depends on adapter %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pathToAdapter finds an import path from pkg to an adapter (breadth first,
+// so the reported chain is a shortest one), or nil.
+func pathToAdapter(g graph, pkg string) []string {
+	prev := map[string]string{pkg: ""}
+	queue := []string{pkg}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		imps := append([]string(nil), g[cur]...)
+		sort.Strings(imps)
+		for _, imp := range imps {
+			if _, seen := prev[imp]; seen {
+				continue
+			}
+			prev[imp] = cur
+			if _, isAdapter := within(imp, adapters); isAdapter {
+				var path []string
+				for p := imp; p != ""; p = prev[p] {
+					path = append([]string{p}, path...)
+				}
+				return path
+			}
+			queue = append(queue, imp)
+		}
+	}
+	return nil
+}
+
+// readGraph parses the imports of every non-test Go file under root (the
+// module root) into a graph of module-relative package directories.
+func readGraph(root string) (graph, error) {
+	modData, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	module := ""
+	for _, line := range strings.Split(string(modData), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			module = strings.TrimSpace(rest)
+			break
+		}
+	}
+	if module == "" {
+		return nil, fmt.Errorf("no module line in %s/go.mod", root)
+	}
+	g := graph{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		pkg := filepath.ToSlash(rel)
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			if local, ok := strings.CutPrefix(imp, module+"/"); ok {
+				g[pkg] = append(g[pkg], local)
+			}
+		}
+		return nil
+	})
+	return g, err
+}
