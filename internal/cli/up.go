@@ -134,9 +134,9 @@ func runUp(ctx context.Context, g *globals, port int, noAuth bool) error {
 // a client; with --json it prints the same as one JSON object.
 func printBanner(g *globals, root, stateDir string, port int, token string) {
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	server := map[string]any{"type": "http", "url": base + "/mcp"}
+	server := clientServer{Type: "http", URL: base + "/mcp"}
 	if token != "" {
-		server["headers"] = map[string]string{"Authorization": "Bearer " + token}
+		server.Headers = map[string]string{"Authorization": "Bearer " + token}
 	}
 	clientCfg := map[string]any{"mcpServers": map[string]any{"cairn": server}}
 	if g.json {
@@ -160,4 +160,12 @@ func printBanner(g *globals, root, stateDir string, port int, token string) {
 	}
 	b, _ := json.MarshalIndent(clientCfg, "", "  ")
 	fmt.Fprintf(g.stdout, "\nMCP client configuration:\n%s\n\nPress Ctrl+C to stop.\n", b)
+}
+
+// clientServer is one server entry of an MCP client configuration, in the
+// order people read it.
+type clientServer struct {
+	Type    string            `json:"type"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers,omitempty"`
 }
