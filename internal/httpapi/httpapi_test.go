@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/httpapi"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
@@ -380,5 +381,32 @@ func TestToken(t *testing.T) {
 	}
 	if st, _ := os.Stat(filepath.Join(dir, "token")); st.Mode().Perm() != 0o600 {
 		t.Errorf("token mode not tightened: %v", st.Mode())
+	}
+}
+
+// TestReadyWhileAnotherProcessBuilds: a server that does not own the index
+// (another process, e.g. `cairn mcp`, does) becomes ready when that
+// process's first build commits.
+func TestReadyWhileAnotherProcessBuilds(t *testing.T) {
+	testenv.Isolate(t)
+	root := testenv.Repo(t, files())
+	stateDir := filepath.Join(t.TempDir(), "state")
+	owner := testenv.OpenIn(t, root, stateDir, config.Default(), service.Options{})
+	reader := testenv.OpenIn(t, root, stateDir, config.Default(), service.Options{Serve: true})
+	if reader.Owner() {
+		t.Fatal("the second service owns the index")
+	}
+	api := httpapi.New(reader, httpapi.Options{Token: token})
+	ts := httptest.NewServer(api)
+	defer ts.Close()
+	defer api.Close()
+	if r := do(t, ts, "GET", "/ready", "", auth()); r.status != 503 {
+		t.Fatalf("/ready before any build: %d %v", r.status, r.body)
+	}
+	if env := tools.Invoke(context.Background(), owner.Env(), "index_ensure", nil); env.Error != nil {
+		t.Fatalf("index_ensure: %v", env.Error)
+	}
+	if r := do(t, ts, "GET", "/ready", "", auth()); r.status != 200 {
+		t.Errorf("/ready after the owner built the index: %d %v", r.status, r.body)
 	}
 }

@@ -152,7 +152,7 @@ func TestToolsListProfiles(t *testing.T) {
 		{"standard without read", config.ToolsConfig{Profile: "standard", Disable: []string{"read"}},
 			func() []string {
 				var out []string
-				for _, tl := range tools.All() {
+				for _, tl := range tools.Visible(config.ToolsConfig{Profile: "standard"}) {
 					if tl.Group != "read" {
 						out = append(out, tl.Name)
 					}

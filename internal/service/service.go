@@ -134,8 +134,17 @@ func (s *Service) Owner() bool { return s.ix.Writable() }
 // State is the index state and why (for status and provenance).
 func (s *Service) State() (string, string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state, s.reason
+	state, reason, ix := s.state, s.reason, s.ix
+	s.mu.Unlock()
+	if state == protocol.StateIndex && !ix.Writable() {
+		// Another process builds the first index; this one never reconciles,
+		// so it learns that the build is done from the index itself.
+		if st, err := ix.State(context.Background()); err == nil && st.Built {
+			s.setState(protocol.StateReady, "")
+			return protocol.StateReady, ""
+		}
+	}
+	return state, reason
 }
 
 // Ready reports whether queries can be answered from a built index.

@@ -119,8 +119,16 @@ func Open(t testing.TB, root string, opts service.Options) *service.Service {
 // OpenConfig is Open with an explicit configuration.
 func OpenConfig(t testing.TB, root string, cfg config.Config, opts service.Options) *service.Service {
 	t.Helper()
+	return OpenIn(t, root, filepath.Join(t.TempDir(), "state"), cfg, opts)
+}
+
+// OpenIn is OpenConfig with a given state dir: two services opened in the
+// same one behave like two processes on one repository (the first owns the
+// index, the second asks it).
+func OpenIn(t testing.TB, root, stateDir string, cfg config.Config, opts service.Options) *service.Service {
+	t.Helper()
 	ctx := context.Background()
-	paths, err := config.Locate(ctx, root, filepath.Join(t.TempDir(), "state"))
+	paths, err := config.Locate(ctx, root, stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
