@@ -41,7 +41,7 @@ const instructions = `Cairn indexes this repository (syntax facts for every supp
 
 // New builds an MCP server for a running service: every tool the profile
 // (tools.profile, tools.enable, tools.disable) shows, and the resources
-// cairn://status, cairn://symbol/{id} and cairn://file/{path}.
+// cairn://status, cairn://symbol/{id} and cairn://file/{+path}.
 func New(svc *service.Service, opts Options) *mcp.Server {
 	log := opts.Logger
 	if log == nil {
@@ -59,7 +59,7 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 	})
 	cfg := svc.Config().Tools
 	for _, n := range tools.UnknownNames(cfg) {
-		log.Warn("tools.enable/tools.disable name no group or tool", "name", n)
+		log.Warn("unknown name in tools.enable or tools.disable: neither a group nor a tool", "name", n)
 	}
 	a := &adapter{svc: svc, log: log}
 	for _, t := range tools.Visible(cfg) {
@@ -114,8 +114,8 @@ func Result(env *protocol.Envelope) *mcp.CallToolResult {
 	if err != nil {
 		// Every envelope is plain data; failing to encode one is a bug, but
 		// the client still gets a well-formed error result.
-		b = []byte(fmt.Sprintf(`{"error":{"code":"INTERNAL","code_num":1001,"message":%q,"retryable":false,"details":{},"fixes":[]}}`,
-			"cannot encode the response: "+err.Error()))
+		msg, _ := json.Marshal("cannot encode the response: " + err.Error())
+		b = []byte(`{"error":{"code":"INTERNAL","code_num":1001,"message":` + string(msg) + `,"retryable":false,"details":{},"fixes":[]}}`)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b), IsError: true}
 	}
 	return &mcp.CallToolResult{
