@@ -4,7 +4,18 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check bench corpora clean
+.PHONY: build test vet fmt-check e2e-deps bench corpora clean
+
+# The end-to-end tests drive cairn with the official TypeScript MCP client,
+# installed from test/e2e/package-lock.json into test/e2e/node_modules.
+# CAIRN_SKIP_NODE=1 skips both the install and those tests.
+E2E_DIR  := test/e2e
+E2E_DEPS := $(E2E_DIR)/node_modules/.package-lock.json
+ifeq ($(CAIRN_SKIP_NODE),1)
+TEST_DEPS :=
+else
+TEST_DEPS := e2e-deps
+endif
 
 build:
 	$(GO) build -ldflags "-X github.com/cairnhq/cairn/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/cairn
@@ -15,12 +26,18 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet fmt-check
+test: vet fmt-check $(TEST_DEPS)
 	$(GO) test -count=1 ./...
+
+e2e-deps: $(E2E_DEPS)
+
+$(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
+	cd $(E2E_DIR) && npm ci --no-audit --no-fund
+	touch $@
 
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build
 	bench/run.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin $(E2E_DIR)/node_modules

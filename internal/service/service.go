@@ -105,12 +105,23 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		if _, err := s.reconcile(bg, false); err != nil {
 			return
 		}
-		s.watch = startWatcher(bg, s)
-		if s.watch != nil {
+		w := startWatcher(bg, s)
+		s.mu.Lock()
+		s.watch = w // published under mu: calls read it concurrently
+		s.mu.Unlock()
+		if w != nil {
 			<-bg.Done()
 		}
 	}()
 	return nil
+}
+
+// watcher is the file watcher, nil until the first index is built (or when
+// the system refused one).
+func (s *Service) watcher() *watcher {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watch
 }
 
 // Env is what the tools run against.
@@ -134,8 +145,17 @@ func (s *Service) Owner() bool { return s.ix.Writable() }
 // State is the index state and why (for status and provenance).
 func (s *Service) State() (string, string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state, s.reason
+	state, reason, ix := s.state, s.reason, s.ix
+	s.mu.Unlock()
+	if state == protocol.StateIndex && !ix.Writable() {
+		// Another process builds the first index; this one never reconciles,
+		// so it learns that the build is done from the index itself.
+		if st, err := ix.State(context.Background()); err == nil && st.Built {
+			s.setState(protocol.StateReady, "")
+			return protocol.StateReady, ""
+		}
+	}
+	return state, reason
 }
 
 // Ready reports whether queries can be answered from a built index.
@@ -160,8 +180,8 @@ func (s *Service) Close() error {
 	case <-s.done:
 	case <-time.After(5 * time.Second):
 	}
-	if s.watch != nil {
-		s.watch.close()
+	if w := s.watcher(); w != nil {
+		w.close()
 	}
 	return s.ix.Close()
 }
@@ -230,8 +250,10 @@ func (s *Service) freshServing(ctx context.Context, rehash bool, f tools.Freshne
 			return f
 		}
 	}
-	if s.watch == nil {
-		// No watcher (the system refused one): every call rescans.
+	w := s.watcher()
+	if w == nil {
+		// No watcher (the system refused one, or it is not started yet):
+		// every call rescans.
 		if _, err := s.reconcile(ctx, rehash); err != nil {
 			f.Err = err
 		}
@@ -243,7 +265,7 @@ func (s *Service) freshServing(ctx context.Context, rehash bool, f tools.Freshne
 		}
 		return f
 	}
-	if !s.watch.waitSeen(ctx, bound) {
+	if !w.waitSeen(ctx, bound) {
 		f.Freshness = protocol.MayBeStale
 		f.IndexState = protocol.StateStale
 		f.Warnings = append(f.Warnings, fmt.Sprintf("changes seen before this call were not indexed within %s; answering from epoch %d", bound, s.epoch(ctx)))
@@ -344,8 +366,8 @@ func (s *Service) recover(ctx context.Context, err error) bool {
 func (s *Service) handleSync(ctx context.Context, req ownerRequest) ownerReply {
 	var err error
 	switch {
-	case s.opts.Serve && s.watch != nil && !req.Rehash:
-		if !s.watch.waitSeen(ctx, s.waitBound()) {
+	case s.opts.Serve && s.watcher() != nil && !req.Rehash:
+		if !s.watcher().waitSeen(ctx, s.waitBound()) {
 			err = errors.New("changes are still being indexed")
 		}
 	default:

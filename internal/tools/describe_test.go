@@ -28,8 +28,8 @@ func TestArgDocs(t *testing.T) {
 			{Name: "col", Type: "integer", Required: true, Description: "1-based column in bytes"},
 		}},
 		{Name: "tags", Type: "array of string"},
-		{Name: "timeout_ms", Type: "integer", Description: "deadline of the call in milliseconds"},
-		{Name: "repo_state_mode", Type: "string", Description: "head (default) or full (rehash every file first)"},
+		{Name: "timeout_ms", Type: "integer", Description: "deadline in milliseconds"},
+		{Name: "repo_state_mode", Type: "string", Description: "head (default) or full: rehash every file first"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("argDocs (-want +got):\n%s", diff)
@@ -109,7 +109,8 @@ func TestSelection(t *testing.T) {
 		want []string
 	}{
 		{"minimal", config.ToolsConfig{Profile: "minimal"}, []string{"describe", "search"}},
-		{"standard", config.ToolsConfig{Profile: "standard"}, []string{"describe", "doctor", "search", "list_files", "git_push"}},
+		// cards tools register only when a repository has cards, so the group is in the profile
+		{"standard", config.ToolsConfig{Profile: "standard"}, []string{"describe", "doctor", "search", "list_files", "git_push", "card_get"}},
 		{"all", config.ToolsConfig{Profile: "all"}, []string{"describe", "doctor", "search", "list_files", "git_push", "card_get", "workspace_list"}},
 		{"enable a group and a tool", config.ToolsConfig{Profile: "minimal", Enable: []string{"cards", "doctor"}}, []string{"describe", "doctor", "search", "card_get"}},
 		{"disable wins, describe stays", config.ToolsConfig{Profile: "all", Disable: []string{"core", "git", "search"}, Enable: []string{"search"}},

@@ -47,7 +47,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Msg: "another Cairn process owns this index (pid " + itoa(ix.Owner()) + ")",
 			Fixes: []string{"wait for it to finish, or stop it"}}
 	}
-	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: c.Env.Progress})
+	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ var (
 func init() {
 	Register(Tool{
 		Name: "map_repo", Group: "read", Fresh: true,
-		Summary: "The repository's shape from the index: directory structure with file counts and languages, languages, modules, entry points, declared dependencies, test layout and public API per module. Use to orient in an unfamiliar repository; use list_files for one directory.",
+		Summary: "The repository's shape: structure, languages, modules, entry points, dependencies, test layout, public API. Use to orient.",
 		Doc: "Sections (include, default all): structure (directories to depth with files, bytes and languages, plus root files); languages (files, bytes, share); modules (from manifests: name, root, kind, manifest, files); " +
 			"entry_points (Go package main with func main, Python __main__ guards and __main__.py, pyproject scripts, package.json main/module/bin/exports, main.* and index.* at module roots); " +
 			"dependencies (go.mod require and tool, package.json dependency maps, pyproject and requirements*.txt, by scope); test_layout (test files per language by naming convention, colocated or apart, busiest directories); " +

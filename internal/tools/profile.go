@@ -1,61 +1,102 @@
 package tools
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
+	"sort"
 
 	"github.com/cairnhq/cairn/internal/config"
 )
 
-// minimalTools is the minimal profile: what an agent needs to orient, find and
-// read, in a tool list of about 1,500 tokens (TOOLS.md "Profiles").
+// Groups are the tool groups of TOOLS.md, in catalog order.
+var Groups = []string{"core", "read", "edit", "git", "test", "task", "cards", "workspace"}
+
+// minimalTools is the minimal profile: exactly these tools, whichever of them
+// are registered (TOOLS.md "Profiles"; its tool list stays under 1,500 tokens).
 var minimalTools = []string{"describe", "status", "search", "symbol_get", "refs_find", "read_source", "map_repo"}
 
-// standardGroups are the groups of the standard profile; cards join them when
-// the repository has cards.
-var standardGroups = []string{"core", "read", "edit", "test", "task", "git"}
+// standardGroups is the default profile. Cards tools register only when a
+// repository has cards, so listing the group here shows them exactly then.
+var standardGroups = []string{"core", "read", "edit", "test", "task", "git", "cards"}
 
-// Selection decides which tools MCP clients see (REST and the CLI expose all).
-type Selection struct {
-	Profile string
-	enable  []string // groups or tool names added to the profile
-	disable []string // groups or tool names removed (describe stays)
-	cards   bool     // the repository has .cairn/cards/
-}
-
-// NewSelection reads the tools section of the configuration for a repository.
-func NewSelection(cfg config.ToolsConfig, root string) Selection {
-	s := Selection{Profile: cfg.Profile, enable: cfg.Enable, disable: cfg.Disable}
-	if s.Profile == "" {
-		s.Profile = "standard"
-	}
-	if root != "" {
-		if st, err := os.Stat(filepath.Join(root, ".cairn", "cards")); err == nil && st.IsDir() {
-			s.cards = true
-		}
-	}
-	return s
-}
-
-// On reports whether a tool is visible to MCP clients. describe is always
-// on, so an agent can always find out what else is.
-func (s Selection) On(t *Tool) bool {
+// IsVisible decides whether MCP clients see a tool under a tools configuration:
+// the profile (minimal, standard or all; empty means standard), plus
+// tools.enable, minus tools.disable (each a group or a tool name; disable
+// wins), and describe always, so an agent can find out what else is on.
+func IsVisible(cfg config.ToolsConfig, t *Tool) bool {
 	if t.Name == "describe" {
 		return true
 	}
-	match := func(list []string) bool { return slices.Contains(list, t.Name) || slices.Contains(list, t.Group) }
-	if match(s.disable) {
-		return false
-	}
-	if match(s.enable) {
-		return true
-	}
-	switch s.Profile {
-	case "all":
-		return true
+	var on bool
+	switch cfg.Profile {
 	case "minimal":
-		return slices.Contains(minimalTools, t.Name)
+		on = slices.Contains(minimalTools, t.Name)
+	case "all":
+		on = true
+	default:
+		on = slices.Contains(standardGroups, t.Group)
 	}
-	return slices.Contains(standardGroups, t.Group) || (t.Group == "cards" && s.cards)
+	if matches(cfg.Enable, t) {
+		on = true
+	}
+	if matches(cfg.Disable, t) {
+		on = false
+	}
+	return on
+}
+
+// Visible lists the tools MCP clients see, sorted by name. REST and the CLI
+// expose every tool regardless; every adapter that advertises tools to agents
+// shares this one function.
+func Visible(cfg config.ToolsConfig) []*Tool {
+	var out []*Tool
+	for _, t := range All() {
+		if IsVisible(cfg, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func matches(names []string, t *Tool) bool {
+	return slices.Contains(names, t.Name) || slices.Contains(names, t.Group)
+}
+
+// Selection is a tools configuration as describe reports it.
+type Selection struct {
+	Profile string
+	cfg     config.ToolsConfig
+}
+
+// NewSelection reads the tools section of the configuration.
+func NewSelection(cfg config.ToolsConfig, _ string) Selection {
+	if cfg.Profile == "" {
+		cfg.Profile = "standard"
+	}
+	return Selection{Profile: cfg.Profile, cfg: cfg}
+}
+
+// On reports whether a tool is visible to MCP clients.
+func (s Selection) On(t *Tool) bool { return IsVisible(s.cfg, t) }
+
+// UnknownNames lists the names in tools.enable and tools.disable that are
+// neither a group nor a registered tool (adapters warn about them: a typo
+// silently hiding a tool is worse than a warning).
+func UnknownNames(cfg config.ToolsConfig) []string {
+	known := map[string]bool{}
+	for _, g := range Groups {
+		known[g] = true
+	}
+	for _, t := range All() {
+		known[t.Name] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range append(append([]string{}, cfg.Enable...), cfg.Disable...) {
+		if !known[n] && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -19,7 +19,7 @@ type ReadIn struct {
 func init() {
 	Register(Tool{
 		Name: "read_source", Group: "read", Fresh: true,
-		Summary:  "Read numbered lines of a file (path with start_line/end_line) or a symbol's definition, with the file's sha256 for later edits. Bounded: 120 lines and 12k characters by default. Use for spans; use read_file_full only when you need a whole file.",
+		Summary:  "Numbered lines of a file span or of a symbol's definition, with the file's sha256. Bounded (120 lines by default).",
 		When:     []string{"reading a span you located with search or symbol_get", "reading a symbol's definition (symbol)", "getting file_sha256 before an edit"},
 		WhenNot:  []string{"a whole file you truly need entire: read_file_full", "finding where something is: search"},
 		Examples: []string{`{"path": "main.go", "start_line": 10, "end_line": 40}`, `{"symbol": "rest.Config"}`},

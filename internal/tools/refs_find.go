@@ -17,7 +17,7 @@ type RefsIn struct {
 func init() {
 	Register(Tool{
 		Name: "refs_find", Group: "read", Fresh: true,
-		Summary:  "References of a symbol, each with its tier (proven: same-file binding; strong: through imports; anchored: same name, unproven). Returns a summary by tier, kind, module and file plus a flat paginated list of locations (cursor for the rest). Use before changing a symbol; not for text search.",
+		Summary:  "References of a symbol with their tier (proven, strong, anchored), summarised by module and file, plus paginated locations. Use before changing a symbol.",
 		Doc:      "locations lists the definition and every proven or strong reference, sorted by path and position, 50 per page by default (at most 500). anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too.",
 		When:     []string{"before changing or removing a symbol, to see every use", "tracing how a function or type is used across modules"},
 		WhenNot:  []string{"plain text occurrences (comments, strings): search", "who calls whom several levels deep: graph_callers"},

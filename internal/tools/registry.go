@@ -98,17 +98,17 @@ func Lookup(name string) *Tool {
 
 // Common are the optional arguments every read tool accepts.
 type Common struct {
-	Limit    int    `json:"limit,omitempty" jsonschema:"maximum results to return (clamped to the tool's hard cap)"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"opaque cursor from a previous page"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"character budget of the response (clamped)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"max results (clamped to the hard cap)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"cursor from the previous page"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"response budget in characters (clamped)"`
 	Base
 }
 
 // Base are the optional arguments of every tool, including those that return
 // no list to bound or page (read_file_full, doctor).
 type Base struct {
-	TimeoutMS     int    `json:"timeout_ms,omitempty" jsonschema:"deadline of the call in milliseconds"`
-	RepoStateMode string `json:"repo_state_mode,omitempty" jsonschema:"head (default) or full (rehash every file first)"`
+	TimeoutMS     int    `json:"timeout_ms,omitempty" jsonschema:"deadline in milliseconds"`
+	RepoStateMode string `json:"repo_state_mode,omitempty" jsonschema:"head (default) or full: rehash every file first"`
 }
 
 // Invoke runs a tool and returns its envelope. It never panics: a panic in a

@@ -30,7 +30,7 @@ type SearchOut struct {
 func init() {
 	Register(Tool{
 		Name: "search", Group: "read", Fresh: true,
-		Summary: "Find code by text (lexical: literal, regex, whole word), by symbol name (symbol: ranked substring; definitions: exact name) or a symbol's references. Returns locations with one-line snippets, ranked and bounded. Use instead of grep; use symbol_get for one known symbol.",
+		Summary: "Find code by text (literal, regex, word) or symbols by name (mode symbol/definitions). Ranked, bounded locations with snippets. Use instead of grep.",
 		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
 			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +
 			"references returns the same as refs_find. Filters: paths (globs), languages, kinds. Results are ranked: files defining the searched name first, tests last. Page with the cursor from provenance.truncations.",

@@ -46,7 +46,7 @@ type StatusOut struct {
 func init() {
 	Register(Tool{
 		Name: "status", Group: "core", // answers at once, even while the first index builds
-		Summary: "Health of the index: state and epoch, freshness, files and symbols per language with the layers available, repository state (HEAD, dirty), where state lives. Call first when answers look wrong.",
+		Summary: "Index health: state, epoch, freshness, files and symbols per language, HEAD and dirtiness. Call when answers look wrong.",
 		When:    []string{"answers look stale or incomplete", "checking whether the first index is still being built"},
 		WhenNot: []string{"what is wrong with the setup and how to fix it: doctor", "the repository's shape: describe or map_repo"},
 	}, status)

@@ -26,7 +26,7 @@ type SymbolIn struct {
 func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
-		Summary:  "Card of one symbol: id, kind, signature, doc summary, visibility, module, location, members, outgoing calls and type relations. Name it by id, qualified name, path#Name or unique suffix, or pass `at` for go-to-definition. Ambiguous names return candidates.",
+		Summary:  "One symbol's card: kind, signature, doc, location, members, calls, relations. Name it by id, qualified name, path#Name or unique suffix, or `at` a position.",
 		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates.",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},

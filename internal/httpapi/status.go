@@ -1,0 +1,43 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/cairnhq/cairn/internal/errs"
+)
+
+// statusByKind is the one table from error kinds to HTTP statuses.
+var statusByKind = map[errs.Kind]int{
+	errs.Internal:         http.StatusInternalServerError,
+	errs.InvalidArgument:  http.StatusBadRequest,
+	errs.InvalidRegex:     http.StatusBadRequest,
+	errs.Usage:            http.StatusBadRequest,
+	errs.NotFound:         http.StatusNotFound,
+	errs.SymbolDeleted:    http.StatusNotFound,
+	errs.FileNotFound:     http.StatusNotFound,
+	errs.Ambiguous:        http.StatusConflict,
+	errs.Precondition:     http.StatusConflict,
+	errs.Conflict:         http.StatusConflict,
+	errs.IndexUnavailable: http.StatusServiceUnavailable,
+	errs.Timeout:          http.StatusGatewayTimeout,
+	errs.Cancelled:        http.StatusGatewayTimeout,
+	errs.OutsideRepo:      http.StatusForbidden,
+	errs.Refused:          http.StatusForbidden,
+}
+
+// statusByCode is statusByKind keyed by the wire code that envelopes carry.
+var statusByCode = func() map[string]int {
+	out := map[string]int{}
+	for k, st := range statusByKind {
+		out[k.Code()] = st
+	}
+	return out
+}()
+
+// StatusOf is the HTTP status of an envelope error code; unknown codes are 500.
+func StatusOf(code string) int {
+	if st, ok := statusByCode[code]; ok {
+		return st
+	}
+	return http.StatusInternalServerError
+}

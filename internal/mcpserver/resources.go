@@ -1,0 +1,105 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+// Resource URIs. The file template uses reserved expansion ({+path}) so a
+// repo-relative path keeps its slashes: cairn://file/pkg/server/server.go.
+const (
+	statusURI      = "cairn://status"
+	symbolTemplate = "cairn://symbol/{id}"
+	symbolPrefix   = "cairn://symbol/"
+	fileTemplate   = "cairn://file/{+path}"
+	filePrefix     = "cairn://file/"
+	jsonMIME       = "application/json"
+)
+
+// fileBudget reads a whole file within the hard caps of read_source.
+var fileBudget = map[string]any{"limit": tools.LinesBudget.Cap, "max_chars": tools.CharsBudget.Cap}
+
+func (a *adapter) addResources(s *mcp.Server) {
+	s.AddResource(&mcp.Resource{URI: statusURI, Name: "status", Title: "Index status", MIMEType: jsonMIME,
+		Description: "The status tool's envelope: index state and epoch, freshness, languages, repository state."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return a.read(ctx, req.Params.URI, "status", nil)
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: symbolTemplate, Name: "symbol", Title: "Symbol card", MIMEType: jsonMIME,
+		Description: "The symbol_get envelope of a symbol named by id (sym_...), qualified name or unique suffix (percent-encoded)."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			id, err := tail(req.Params.URI, symbolPrefix)
+			if err != nil {
+				return nil, err
+			}
+			return a.read(ctx, req.Params.URI, "symbol_get", map[string]any{"symbol": id})
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: fileTemplate, Name: "file", Title: "File", MIMEType: jsonMIME,
+		Description: "The read_source envelope of a whole file (repo-relative path), within read_source's hard caps (400 lines, 40k characters)."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			p, err := tail(req.Params.URI, filePrefix)
+			if err != nil {
+				return nil, err
+			}
+			args := map[string]any{"path": p}
+			for k, v := range fileBudget {
+				args[k] = v
+			}
+			return a.read(ctx, req.Params.URI, "read_source", args)
+		})
+}
+
+// tail is the percent-decoded rest of uri after prefix.
+func tail(uri, prefix string) (string, error) {
+	rest, ok := strings.CutPrefix(uri, prefix)
+	if !ok || rest == "" {
+		return "", mcp.ResourceNotFoundError(uri)
+	}
+	v, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad percent-encoding in " + uri}
+	}
+	return v, nil
+}
+
+// read runs a tool for a resource and returns its envelope as the resource's
+// JSON. A failed call is a JSON-RPC error (resources have no isError): not
+// found as the protocol's resource-not-found, anything else by kind, with the
+// envelope's error object as data.
+func (a *adapter) read(ctx context.Context, uri, tool string, args map[string]any) (*mcp.ReadResourceResult, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	env := tools.Invoke(ctx, a.svc.Env(), tool, raw)
+	if env.Error != nil {
+		return nil, resourceError(uri, env.Error)
+	}
+	b, err := protocol.Canonical(env)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: jsonMIME, Text: string(b)}}}, nil
+}
+
+func resourceError(uri string, e *protocol.ErrorObject) error {
+	data, _ := json.Marshal(map[string]any{"uri": uri, "error": e})
+	// The protocol reports a missing resource as invalid params, like any
+	// request the caller has to change; the rest are the server's failures.
+	code := int64(jsonrpc.CodeInternalError)
+	switch e.Code {
+	case errs.NotFound.Code(), errs.FileNotFound.Code(), errs.SymbolDeleted.Code(), errs.InvalidArgument.Code(),
+		errs.Ambiguous.Code(), errs.OutsideRepo.Code(), errs.Refused.Code():
+		code = jsonrpc.CodeInvalidParams
+	}
+	return &jsonrpc.Error{Code: code, Message: e.Code + ": " + e.Message, Data: data}
+}

@@ -1,0 +1,155 @@
+// Package testenv builds what tests run against: real git repositories in
+// temporary directories, with their own Cairn state dir, and the process
+// environment that keeps a user's configuration and caches out of them.
+// Only tests import it.
+package testenv
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/service"
+)
+
+// Isolate points HOME, the XDG directories and git's configuration at
+// temporary directories for the rest of the test, so no user file leaks in.
+func Isolate(t testing.TB) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "Test")
+	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "Test")
+	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "CAIRN__") {
+			t.Setenv(k, "") // restored when the test ends
+			os.Unsetenv(k)
+		}
+	}
+}
+
+// Demo is a small Go module used by the adapter tests: a server package with
+// a constructor, a method and a call from main.
+var Demo = map[string]string{
+	"go.mod": "module example.com/demo\n\ngo 1.22\n",
+	"main.go": `package main
+
+import "example.com/demo/server"
+
+// main starts the demo server.
+func main() {
+	s := server.NewServer(":8080")
+	s.Start()
+}
+`,
+	"server/server.go": `package server
+
+// Server serves the demo.
+type Server struct {
+	Addr string
+}
+
+// NewServer makes a Server listening on addr.
+func NewServer(addr string) *Server {
+	return &Server{Addr: addr}
+}
+
+// Start runs the server.
+func (s *Server) Start() error {
+	return listen(s.Addr)
+}
+
+func listen(addr string) error { return nil }
+`,
+}
+
+// Repo writes files into a new git repository (one commit) and returns its root.
+func Repo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Git(t, dir, "init", "-q")
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	return dir
+}
+
+// Git runs git in dir and fails the test when it fails.
+func Git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// Open starts a service for the repository at root with its state in a
+// temporary directory; it is closed when the test ends.
+func Open(t testing.TB, root string, opts service.Options) *service.Service {
+	t.Helper()
+	cfg, err := config.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return OpenConfig(t, root, cfg, opts)
+}
+
+// OpenConfig is Open with an explicit configuration.
+func OpenConfig(t testing.TB, root string, cfg config.Config, opts service.Options) *service.Service {
+	t.Helper()
+	return OpenIn(t, root, filepath.Join(t.TempDir(), "state"), cfg, opts)
+}
+
+// OpenIn is OpenConfig with a given state dir: two services opened in the
+// same one behave like two processes on one repository (the first owns the
+// index, the second asks it).
+func OpenIn(t testing.TB, root, stateDir string, cfg config.Config, opts service.Options) *service.Service {
+	t.Helper()
+	ctx := context.Background()
+	paths, err := config.Locate(ctx, root, stateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.Open(ctx, paths, cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return svc
+}
+
+// WaitReady waits (up to a minute) until the service's first index is built.
+func WaitReady(t testing.TB, svc *service.Service) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if ok, _ := svc.Ready(); ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	st, reason := svc.State()
+	t.Fatalf("the index did not become ready: %s (%s)", st, reason)
+}
