@@ -22,6 +22,9 @@ const (
 	symbolPrefix   = "cairn://symbol/"
 	fileTemplate   = "cairn://file/{+path}"
 	filePrefix     = "cairn://file/"
+	archURI        = "cairn://architecture"
+	moduleTemplate = "cairn://module/{+id}"
+	modulePrefix   = "cairn://module/"
 	jsonMIME       = "application/json"
 )
 
@@ -33,6 +36,20 @@ func (a *adapter) addResources(s *mcp.Server) {
 		Description: "The status tool's envelope: index state and epoch, freshness, languages, repository state."},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return a.read(ctx, req.Params.URI, "status", nil)
+		})
+	s.AddResource(&mcp.Resource{URI: archURI, Name: "architecture", Title: "Architecture", MIMEType: jsonMIME,
+		Description: "The architecture envelope: modules and the classified dependency edges between them."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return a.read(ctx, req.Params.URI, "architecture", nil)
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: moduleTemplate, Name: "module", Title: "Module", MIMEType: jsonMIME,
+		Description: "One module of the architecture (node id such as go:svc, module name or root directory) with its dependency edges."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			id, err := tail(req.Params.URI, modulePrefix)
+			if err != nil {
+				return nil, err
+			}
+			return a.read(ctx, req.Params.URI, "architecture", map[string]any{"module": id, "include_external": true})
 		})
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: symbolTemplate, Name: "symbol", Title: "Symbol card", MIMEType: jsonMIME,
 		Description: "The symbol_get envelope of a symbol named by id (sym_...), qualified name or unique suffix (percent-encoded)."},

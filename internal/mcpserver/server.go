@@ -41,7 +41,7 @@ const instructions = `Cairn indexes this repository (syntax facts for every supp
 
 // New builds an MCP server for a running service: every tool the profile
 // (tools.profile, tools.enable, tools.disable) shows, and the resources
-// cairn://status, cairn://symbol/{id} and cairn://file/{+path}.
+// cairn://status, cairn://architecture, cairn://module/{+id}, cairn://symbol/{id} and cairn://file/{+path}.
 func New(svc *service.Service, opts Options) *mcp.Server {
 	log := opts.Logger
 	if log == nil {

@@ -282,7 +282,8 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs.Resources) != 1 || rs.Resources[0].URI != "cairn://status" || rs.Resources[0].MIMEType != "application/json" {
+	if len(rs.Resources) != 2 || rs.Resources[0].URI != "cairn://architecture" || rs.Resources[1].URI != "cairn://status" ||
+		rs.Resources[1].MIMEType != "application/json" {
 		t.Errorf("resources = %s", mustJSON(t, rs.Resources))
 	}
 	rts, err := cs.ListResourceTemplates(ctx, nil)
@@ -294,7 +295,7 @@ func TestResources(t *testing.T) {
 		templates = append(templates, rt.URITemplate)
 	}
 	sort.Strings(templates)
-	if diff := cmp.Diff([]string{"cairn://file/{+path}", "cairn://symbol/{id}"}, templates); diff != "" {
+	if diff := cmp.Diff([]string{"cairn://file/{+path}", "cairn://module/{+id}", "cairn://symbol/{id}"}, templates); diff != "" {
 		t.Errorf("templates (-want +got):\n%s", diff)
 	}
 
@@ -324,6 +325,14 @@ func TestResources(t *testing.T) {
 	card = read("cairn://symbol/server%2Fserver.go%23Server.Start")
 	if got := card["data"].(map[string]any)["qualified_name"]; got != "example.com/demo/server.Server.Start" {
 		t.Errorf("symbol by path#name: qualified_name = %v", got)
+	}
+	arch := read("cairn://architecture")
+	if nodes := arch["data"].(map[string]any)["nodes"].([]any); len(nodes) == 0 {
+		t.Errorf("architecture has no nodes: %s", mustJSON(t, arch))
+	}
+	mod := read("cairn://module/example.com%2Fdemo")
+	if nodes := mod["data"].(map[string]any)["nodes"].([]any); len(nodes) == 0 || nodes[0].(map[string]any)["module"] != "example.com/demo" {
+		t.Errorf("module = %s", mustJSON(t, mod))
 	}
 	file := read("cairn://file/server/server.go")
 	data := file["data"].(map[string]any)

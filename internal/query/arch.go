@@ -16,6 +16,8 @@ type ArchParams struct {
 	IncludeExternal bool // list external dependencies and the standard library as nodes
 	MaxNodes        int
 	MaxEdges        int
+	// Module keeps one module (node id, name or root) and its edges.
+	Module string
 }
 
 // ArchNode is a module, a directory inside one, or an external package.
@@ -172,6 +174,32 @@ func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, e
 			edgeFiles[k][fileID] = true
 		}
 	}
+	keep := func(id string) bool { return true }
+	if p.Module != "" {
+		want := ""
+		for id, n := range nodes {
+			if id == p.Module || (n.Kind != "external" && n.Kind != "stdlib" && (n.Module == p.Module || n.Root == p.Module)) {
+				if want == "" || id < want {
+					want = id
+				}
+			}
+		}
+		if want == "" {
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no module " + p.Module, Fixes: []string{"cairn arch"}}
+		}
+		linked := map[string]bool{want: true}
+		for k := range edges {
+			if k.from == want || k.to == want {
+				linked[k.from], linked[k.to] = true, true
+			}
+		}
+		keep = func(id string) bool { return linked[id] }
+		for k := range edges {
+			if k.from != want && k.to != want {
+				delete(edges, k)
+			}
+		}
+	}
 	for k, ed := range edges {
 		ed.Files = len(edgeFiles[k])
 		res.Edges = append(res.Edges, *ed)
@@ -189,7 +217,10 @@ func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, e
 		}
 		return a.Class < b.Class
 	})
-	for _, n := range nodes {
+	for id, n := range nodes {
+		if !keep(id) {
+			continue
+		}
 		if len(n.Languages) == 0 {
 			n.Languages = nil
 		}

@@ -8,6 +8,7 @@ import (
 
 // ArchIn are the arguments of architecture.
 type ArchIn struct {
+	Module          string `json:"module,omitempty" jsonschema:"only this module (node id such as go:svc, module name, or root directory) and its edges"`
 	Depth           int  `json:"depth,omitempty" jsonschema:"1 (default): modules; 2 or more: directories that many levels inside each module"`
 	IncludeExternal bool `json:"include_external,omitempty" jsonschema:"also show external dependencies and the standard library as nodes"`
 	Common
@@ -27,7 +28,8 @@ func init() {
 func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, error) {
 	depth := c.Bound("depth", in.Depth, Budget{1, 6})
 	limit := c.Clamp("limit", in.Limit, ArchBudget)
-	res, err := c.Env.Engine.Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2})
+	res, err := c.Env.Engine.Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2,
+		Module: in.Module})
 	if err != nil {
 		return nil, err
 	}
