@@ -9,8 +9,8 @@ import (
 // ArchIn are the arguments of architecture.
 type ArchIn struct {
 	Module          string `json:"module,omitempty" jsonschema:"only this module (node id such as go:svc, module name, or root directory) and its edges"`
-	Depth           int  `json:"depth,omitempty" jsonschema:"1 (default): modules; 2 or more: directories that many levels inside each module"`
-	IncludeExternal bool `json:"include_external,omitempty" jsonschema:"also show external dependencies and the standard library as nodes"`
+	Depth           int    `json:"depth,omitempty" jsonschema:"1 (default): modules; 2 or more: directories that many levels inside each module"`
+	IncludeExternal bool   `json:"include_external,omitempty" jsonschema:"also show external dependencies and the standard library as nodes"`
 	Common
 }
 
