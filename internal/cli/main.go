@@ -137,22 +137,7 @@ func finish(g *globals, env *protocol.Envelope, human func(io.Writer, *protocol.
 	return nil
 }
 
-func errorEnvelope(err error) *protocol.Envelope {
-	e := errs.As(err)
-	obj := &protocol.ErrorObject{Code: e.Kind.Code(), CodeNum: e.Kind.Num(), Message: e.Message(), Retryable: e.Kind.Retryable(),
-		Details: e.Details, Fixes: e.Fixes, Candidates: e.Candidates}
-	if obj.Details == nil {
-		obj.Details = map[string]any{}
-	}
-	if obj.Fixes == nil {
-		obj.Fixes = []string{}
-	}
-	return &protocol.Envelope{Error: obj, NextActions: []protocol.NextAction{},
-		Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.MayBeStale,
-			IndexState: protocol.StateFailed, Layers: []string{}, Completeness: protocol.Completeness{Reason: "no index"},
-			Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
-		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_cli", TimingMS: map[string]int64{}}}
-}
+func errorEnvelope(err error) *protocol.Envelope { return tools.ErrorEnvelope(err) }
 
 func printEnvelope(g *globals, env *protocol.Envelope) {
 	b, err := protocol.CanonicalIndent(env)

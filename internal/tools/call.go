@@ -192,21 +192,36 @@ func (c *Call) Cursor(ctx context.Context, key any, offset int) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// ErrorObject is the wire form of an error (DESIGN §6a "Errors").
+func ErrorObject(err error) *protocol.ErrorObject {
+	e := errs.As(err)
+	obj := &protocol.ErrorObject{Code: e.Kind.Code(), CodeNum: e.Kind.Num(), Message: e.Message(), Retryable: e.Kind.Retryable(),
+		Details: e.Details, Fixes: e.Fixes, Candidates: e.Candidates}
+	if obj.Details == nil {
+		obj.Details = map[string]any{}
+	}
+	if obj.Fixes == nil {
+		obj.Fixes = []string{}
+	}
+	return obj
+}
+
+// ErrorEnvelope is the envelope of a call that failed before any tool ran
+// (no repository, a bad flag): an error with empty provenance.
+func ErrorEnvelope(err error) *protocol.Envelope {
+	return &protocol.Envelope{Error: ErrorObject(err), NextActions: []protocol.NextAction{},
+		Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.MayBeStale,
+			IndexState: protocol.StateFailed, Layers: []string{}, Completeness: protocol.Completeness{Reason: "no index"},
+			Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
+		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}}}
+}
+
 // envelope assembles the response.
 func (c *Call) envelope(ctx context.Context, data any, err error, start time.Time) *protocol.Envelope {
 	env := &protocol.Envelope{NextActions: []protocol.NextAction{}}
 	env.Provenance = c.provenance(ctx)
 	if err != nil {
-		e := errs.As(err)
-		obj := &protocol.ErrorObject{Code: e.Kind.Code(), CodeNum: e.Kind.Num(), Message: e.Message(), Retryable: e.Kind.Retryable(),
-			Details: e.Details, Fixes: e.Fixes, Candidates: e.Candidates}
-		if obj.Details == nil {
-			obj.Details = map[string]any{}
-		}
-		if obj.Fixes == nil {
-			obj.Fixes = []string{}
-		}
-		env.Error = obj
+		env.Error = ErrorObject(err)
 	} else {
 		env.Answer = c.answer
 		if env.Answer == "" {
