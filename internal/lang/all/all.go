@@ -2,6 +2,7 @@
 package all
 
 import (
+	_ "github.com/cairnhq/cairn/internal/lang/data"
 	_ "github.com/cairnhq/cairn/internal/lang/golang"
 	_ "github.com/cairnhq/cairn/internal/lang/javascript"
 	_ "github.com/cairnhq/cairn/internal/lang/php"
