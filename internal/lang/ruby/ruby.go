@@ -56,7 +56,6 @@ var Language = &lang.Language{
 	DocStyle:     lang.DocComments,
 	SelfNames:    []string{"self"},
 	BlockScoped:  true,
-	Visibility:   visibility,
 	Imports:      imports,
 	Refine:       refine,
 }
@@ -80,40 +79,55 @@ func methodName(v *lang.View, call int) string {
 	return v.Text(m)
 }
 
-func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
-	n := d.Node
-	switch v.Kind(n) {
-	case "method", "call", "alias":
-	default:
-		return lang.VisPublic
-	}
-	p := v.Parent(n)
-	if v.Kind(p) == "argument_list" { // private def x / private attr_reader :x
-		if vis, ok := sectionVisibility[methodName(v, v.Parent(p))]; ok {
-			return vis
+// visibilities sets the visibility of every definition in one pass: the
+// nearest bare private/protected/public before a def, attr_* or alias in the
+// same body, or the call that wraps it (private def x); public otherwise.
+func visibilities(v *lang.View, f *lang.Facts, nodes []int) {
+	defOf := make(map[int][]int, len(nodes)) // attr_accessor :a, :b: two defs, one node
+	for i, n := range nodes {
+		if n >= 0 {
+			defOf[n] = append(defOf[n], i)
 		}
 	}
-	if k := v.Kind(p); k != "body_statement" && k != "program" {
-		return lang.VisPublic
-	}
-	// the nearest bare private/protected/public before n in the same body
-	vis := lang.VisPublic
-	for c := p + 1; c < n; c++ {
-		if v.Parent(c) != p {
-			continue
-		}
-		switch v.Kind(c) {
+	section := map[int]lang.Visibility{} // body node -> current section
+	for i := 0; i < v.Len(); i++ {
+		p := v.Parent(i)
+		switch v.Kind(i) {
 		case "identifier":
-			if s, ok := sectionVisibility[v.Text(c)]; ok {
-				vis = s
+			if vis, ok := sectionVisibility[v.Text(i)]; ok && isBody(v, p) {
+				section[p] = vis
 			}
 		case "call":
-			if s, ok := sectionVisibility[methodName(v, c)]; ok && v.Child(c, "arguments") < 0 {
+			if vis, ok := sectionVisibility[methodName(v, i)]; ok && isBody(v, p) && v.Child(i, "arguments") < 0 {
+				section[p] = vis
+			}
+		}
+		defs, ok := defOf[i]
+		if !ok {
+			continue
+		}
+		vis := lang.VisPublic
+		switch v.Kind(i) {
+		case "method", "call", "alias":
+			if v.Kind(p) == "argument_list" { // private def x / private attr_reader :x
+				if s, ok := sectionVisibility[methodName(v, v.Parent(p))]; ok {
+					vis = s
+					break
+				}
+			}
+			if s, ok := section[p]; ok {
 				vis = s
 			}
 		}
+		for _, d := range defs {
+			f.Defs[d].Visibility = vis
+		}
 	}
-	return vis
+}
+
+func isBody(v *lang.View, n int) bool {
+	k := v.Kind(n)
+	return k == "body_statement" || k == "program"
 }
 
 // stringArg is the text of a plain string literal node ("" when it
@@ -189,6 +203,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	langutil.RemoveDefs(f, drop)
 	nodes = compactInts(nodes, drop)
+	visibilities(v, f, nodes)
 
 	for i := range f.Defs {
 		d := &f.Defs[i]
