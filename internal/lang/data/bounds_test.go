@@ -40,3 +40,18 @@ func TestBounds(t *testing.T) {
 		}
 	}
 }
+
+// A byte order mark does not hide the first key or heading.
+func TestBOM(t *testing.T) {
+	x := lang.NewExtractor()
+	defer x.Close()
+	for _, c := range []struct {
+		l   *lang.Language
+		src string
+	}{{data.JSON, `{"a": 1}`}, {data.YAML, "a: 1\n"}, {data.TOML, "a = 1\n"}, {data.Markdown, "# a\n"}} {
+		f, err := x.Extract(c.l, []byte("\ufeff"+c.src))
+		if err != nil || f.ParseErrors != 0 || len(f.Defs) != 1 || f.Defs[0].Name != "a" {
+			t.Errorf("%s: %v, %d parse errors, defs %+v", c.l.Name, err, f.ParseErrors, f.Defs)
+		}
+	}
+}

@@ -63,6 +63,11 @@ type outline struct {
 }
 
 func newOutline(src []byte) *outline {
+	if strings.HasPrefix(string(src[:min(len(src), 3)]), "\ufeff") {
+		// a byte order mark: blank it (in a copy) so scanners see the first
+		// line's text where it is, and columns still count bytes
+		src = append([]byte("   "), src[3:]...)
+	}
 	o := &outline{src: src, lines: []int{0}, f: &lang.Facts{}, dups: map[string]uint16{}}
 	for i, c := range src {
 		if c == '\n' {

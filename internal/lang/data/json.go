@@ -13,9 +13,9 @@ import (
 // stream; positions come from the decoder's input offset.
 func extractJSON(src []byte) (*lang.Facts, error) {
 	o := newOutline(src)
-	j := &jsonOutline{o: o, dec: json.NewDecoder(bytes.NewReader(src))}
+	j := &jsonOutline{o: o, dec: json.NewDecoder(bytes.NewReader(o.src))}
 	j.dec.UseNumber()
-	if len(bytes.TrimSpace(src)) == 0 {
+	if len(bytes.TrimSpace(o.src)) == 0 {
 		return o.facts(), nil
 	}
 	if err := j.value(0, -1); err != nil {

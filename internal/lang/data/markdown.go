@@ -23,7 +23,7 @@ func extractMarkdown(src []byte) (*lang.Facts, error) {
 			break
 		}
 		le := o.lineEnd(ls)
-		lines = append(lines, mdLine{ls, le, string(src[ls:le])})
+		lines = append(lines, mdLine{ls, le, string(o.src[ls:le])})
 	}
 	type open struct {
 		level int
@@ -43,7 +43,7 @@ func extractMarkdown(src []byte) (*lang.Facts, error) {
 			parent = stack[len(stack)-1].def
 		}
 		idx := o.add(def{kind: lang.KindModule, name: name, parent: parent, start: start, end: sigEnd,
-			nameStart: nameStart, nameEnd: nameEnd, sig: string(src[start:sigEnd]), doc: mdDoc(lines, body)})
+			nameStart: nameStart, nameEnd: nameEnd, sig: string(o.src[start:sigEnd]), doc: mdDoc(lines, body)})
 		if idx >= 0 {
 			stack = append(stack, open{level, idx})
 		}

@@ -12,7 +12,7 @@ import (
 // as a whole. A line that is none of these is a parse error.
 func extractTOML(src []byte) (*lang.Facts, error) {
 	o := newOutline(src)
-	t := &tomlScanner{o: o, src: src}
+	t := &tomlScanner{o: o, src: o.src}
 	t.run()
 	return o.facts(), nil
 }
