@@ -104,6 +104,7 @@ type linker struct {
 	unitTop map[string]map[string]int64 // Go unit key -> lexical path -> symbol id
 	byID    map[int64]string            // file id -> path
 	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
+	script  *scriptCache                // Ruby and PHP (link_script.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -242,6 +243,10 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 		return l.resolveGo(im.Source)
 	case "python":
 		return l.resolvePython(f, im)
+	case "ruby":
+		return l.resolveRuby(f, im)
+	case "php":
+		return l.resolvePHP(f, im)
 	case "typescript", "tsx", "javascript":
 		if strings.HasPrefix(im.Source, ".") {
 			if p, ok := l.resolveJSPath(path.Join(dirOf(f.path), im.Source)); ok {
@@ -416,6 +421,10 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		}
 		unitTop = l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
 	}
+	var script *scriptLinker
+	if f.lang == "ruby" || f.lang == "php" {
+		script = l.newScriptLinker(f, facts, own, targets, resolved)
+	}
 	locals := newLocalIndex(facts)
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
@@ -437,6 +446,8 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			}
 		case f.lang == "go":
 			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, add)
+		case script != nil:
+			script.link(ri, r, name, add)
 		case r.BindImp >= 0:
 			l.linkImported(ri, r, facts, name, targets, resolved, add)
 		}

@@ -40,6 +40,14 @@ const maxDoc = 200
 
 // Extract parses src as language l.
 func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
+	if l.Extract != nil {
+		f, err := l.Extract(src)
+		if err != nil {
+			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
+		}
+		f.Lang = l.Name
+		return f, nil
+	}
 	c, err := compile(l)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,16 @@
 //
 // Every node whose kind is in RefKinds and that is not a definition's name, a
 // local definition or ignored becomes a Ref. The package must not touch the store.
+//
+// A language without a tree-sitter grammar (data files: JSON, YAML, TOML,
+// Markdown) sets Language.Extract instead of Grammar and Query: the extractor
+// then calls it with the file's bytes and uses the Facts it returns (Lang is
+// filled in); none of the query machinery or the other hooks run. Such an
+// extractor reports input it cannot parse as Facts with ParseErrors > 0, not as
+// an error.
+//
+// Extensions are suffixes of a file's base name (".rb"); an entry without a
+// leading dot names a whole base name ("Rakefile", "Gemfile").
 package lang
 
 import (
@@ -61,6 +71,11 @@ type Language struct {
 	Imports func(v *View, n int) []Import
 	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
 	Refine func(v *View, f *Facts)
+
+	// Extract replaces tree-sitter for languages without a grammar (Grammar and
+	// Query unset): it turns a file's bytes into Facts on its own. Input it
+	// cannot parse gives Facts with ParseErrors > 0, not an error.
+	Extract func(src []byte) (*Facts, error)
 }
 
 // DefNode is what a Visibility hook sees of a definition.
@@ -97,7 +112,11 @@ func ForPath(p string) *Language {
 	bestLen := 0
 	for _, l := range registry {
 		for _, ext := range l.Extensions {
-			if strings.HasSuffix(base, ext) && len(ext) > bestLen {
+			match := strings.HasSuffix(base, ext)
+			if !strings.HasPrefix(ext, ".") {
+				match = base == ext // a whole file name: Rakefile
+			}
+			if match && len(ext) > bestLen {
 				best, bestLen = l, len(ext)
 			}
 		}

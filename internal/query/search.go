@@ -111,6 +111,12 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 				l = "python"
 			case "golang":
 				l = "go"
+			case "rb":
+				l = "ruby"
+			case "yml":
+				l = "yaml"
+			case "md":
+				l = "markdown"
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)

@@ -2,8 +2,11 @@
 package all
 
 import (
+	_ "github.com/cairnhq/cairn/internal/lang/data"
 	_ "github.com/cairnhq/cairn/internal/lang/golang"
 	_ "github.com/cairnhq/cairn/internal/lang/javascript"
+	_ "github.com/cairnhq/cairn/internal/lang/php"
 	_ "github.com/cairnhq/cairn/internal/lang/python"
+	_ "github.com/cairnhq/cairn/internal/lang/ruby"
 	_ "github.com/cairnhq/cairn/internal/lang/typescript"
 )

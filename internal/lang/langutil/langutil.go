@@ -1,0 +1,414 @@
+// Package langutil holds helpers that language hooks (Refine) share to edit
+// extracted facts while keeping their invariants: definitions in pre-order
+// with parents before children, paths and Dup ordinals consistent with the
+// parent chain, and every index into Defs, Locals and Names valid.
+package langutil
+
+import (
+	"sort"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// NodesByStart maps a start position to the last node (in pre-order: the
+// deepest) that starts there and satisfies keep.
+func NodesByStart(v *lang.View, keep func(i int) bool) map[lang.Pos]int {
+	out := map[lang.Pos]int{}
+	for i := 0; i < v.Len(); i++ {
+		if keep(i) {
+			out[v.Start(i)] = i
+		}
+	}
+	return out
+}
+
+// KindSet makes a predicate over node kinds.
+func KindSet(v *lang.View, kinds ...string) func(i int) bool {
+	set := map[string]bool{}
+	for _, k := range kinds {
+		set[k] = true
+	}
+	return func(i int) bool { return set[v.Kind(i)] }
+}
+
+// Enclosing is the innermost definition whose span contains p, or -1 (defs
+// are in pre-order, so the last one that contains p is the innermost).
+func Enclosing(f *lang.Facts, p lang.Pos) int32 {
+	in := int32(-1)
+	for i := range f.Defs {
+		if f.Defs[i].Span.Contains(p) {
+			in = int32(i)
+		}
+	}
+	return in
+}
+
+// RemoveDefs drops the marked definitions. What pointed at a dropped
+// definition points at its nearest kept ancestor instead (children, enclosing
+// definitions of references, type relations); same-file bindings to it are
+// cleared. Paths are left as they were: call RecomputePaths when they depend
+// on the parent chain.
+func RemoveDefs(f *lang.Facts, drop []bool) {
+	any := false
+	for _, d := range drop {
+		any = any || d
+	}
+	if !any {
+		return
+	}
+	newIdx := make([]int32, len(f.Defs))
+	n := int32(0)
+	for i := range f.Defs {
+		newIdx[i] = -1
+		if !drop[i] {
+			newIdx[i] = n
+			n++
+		}
+	}
+	mapTo := func(i int32) int32 {
+		for i >= 0 && drop[i] {
+			i = f.Defs[i].Parent
+		}
+		if i < 0 {
+			return -1
+		}
+		return newIdx[i]
+	}
+	kept := make([]lang.Def, 0, n)
+	for i, d := range f.Defs {
+		if drop[i] {
+			continue
+		}
+		d.Parent = mapTo(d.Parent)
+		kept = append(kept, d)
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		r.Enclosing = mapTo(r.Enclosing)
+		if r.BindDef >= 0 {
+			if drop[r.BindDef] {
+				r.BindDef = -1
+			} else {
+				r.BindDef = newIdx[r.BindDef]
+			}
+		}
+	}
+	rels := f.TypeRels[:0]
+	for _, t := range f.TypeRels {
+		if t.Def = mapTo(t.Def); t.Def >= 0 {
+			rels = append(rels, t)
+		}
+	}
+	if len(rels) == 0 {
+		rels = nil
+	}
+	f.TypeRels = rels
+	f.Defs = kept
+	if len(f.Defs) == 0 {
+		f.Defs = nil
+	}
+}
+
+// RecomputePaths sets every definition's path from its parent's path and its
+// segment (segment(i) returns the part for Defs[i], normally its name), and
+// renumbers the Dup ordinals. Definitions with a receiver keep theirs.
+func RecomputePaths(f *lang.Facts, segment func(i int) string) {
+	dups := map[string]uint16{}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		seg := segment(i)
+		switch {
+		case d.Receiver != "":
+			d.Path = d.Receiver + "." + d.Name
+		case d.Parent >= 0:
+			d.Path = f.Defs[d.Parent].Path + "." + seg
+		default:
+			d.Path = seg
+		}
+		d.Dup = dups[d.Path]
+		dups[d.Path]++
+	}
+}
+
+// Name returns the index of s in the facts' string table, adding it if needed.
+func Name(f *lang.Facts, s string) uint32 {
+	for i, n := range f.Names {
+		if n == s {
+			return uint32(i)
+		}
+	}
+	f.Names = append(f.Names, s)
+	return uint32(len(f.Names) - 1)
+}
+
+// Binder finds local bindings the way a language with scope gates sees them:
+// a name resolves in its scope and the enclosing ones, but not past a gate (a
+// scope, such as a Ruby or PHP function body, that does not see the locals of
+// the scopes around it; the gate's own locals are visible).
+type Binder struct {
+	f      *lang.Facts
+	gate   func(scope int32) bool
+	byKey  map[uint64][]int32 // (scope, name) -> locals in order
+	inPlay []bool             // locals still kept
+}
+
+// NewBinder indexes the facts' locals.
+func NewBinder(f *lang.Facts, gate func(scope int32) bool) *Binder {
+	b := &Binder{f: f, gate: gate, byKey: map[uint64][]int32{}, inPlay: make([]bool, len(f.Locals))}
+	for i, lo := range f.Locals {
+		k := key(lo.Scope, lo.Name)
+		b.byKey[k] = append(b.byKey[k], int32(i))
+		b.inPlay[i] = true
+	}
+	return b
+}
+
+func key(scope int32, name uint32) uint64 { return uint64(uint32(scope))<<32 | uint64(name) }
+
+// Lookup finds the local that name means at pos in scope: the first kept local
+// of that name in the scope chain, up to and including the first gate. With
+// ordered, a local binds only from its position on. Returns -1 for none.
+func (b *Binder) Lookup(name uint32, scope int32, pos lang.Pos, ordered bool) int32 {
+	for s := scope; ; s = b.f.Scopes[s].Parent {
+		for _, i := range b.byKey[key(s, name)] {
+			if !b.inPlay[i] {
+				continue
+			}
+			if ordered && pos.Before(b.f.Locals[i].Pos) {
+				break
+			}
+			return i
+		}
+		if s < 0 || (b.gate != nil && b.gate(s)) {
+			return -1
+		}
+	}
+}
+
+// Rebind applies the binder's rules to the facts:
+//
+//   - a reference bound to a local it cannot see (past a gate) is unbound,
+//     then bound to a same-file top-level definition (not a namespace) or an
+//     import of its name;
+//   - a local for which assign(i) is true and whose name is already bound
+//     where it stands (x = 1 ... x = 2, or a block assigning an outer
+//     variable) is no new variable: it becomes a write reference to that one;
+//   - qualifiers are re-checked: QualBound says whether the qualifier's first
+//     name binds to a visible local or a top-level definition.
+//
+// ordered says whether a local binds only from its position on (Ruby) or in
+// its whole scope (PHP). Refs are re-sorted by position.
+func (b *Binder) Rebind(assign func(local int) bool, ordered bool, firstName func(qualifier string) string) {
+	f := b.f
+	target := make([]int32, len(f.Locals)) // where a dropped local goes
+	for i := range target {
+		target[i] = int32(i)
+	}
+	var writes []lang.Ref
+	for i, lo := range f.Locals {
+		if assign == nil || !assign(i) {
+			continue
+		}
+		b.inPlay[i] = false
+		j := b.Lookup(lo.Name, lo.Scope, lo.Pos, true)
+		if j < 0 || j == int32(i) {
+			b.inPlay[i] = true
+			continue
+		}
+		target[i] = j
+		writes = append(writes, lang.Ref{Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
+			Enclosing: Enclosing(f, lo.Pos), Scope: lo.Scope, BindLocal: j, BindDef: -1, BindImp: -1})
+	}
+	top := map[string]int32{}
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" && d.Kind != lang.KindNamespace {
+			if _, ok := top[d.Name]; !ok {
+				top[d.Name] = int32(i)
+			}
+		}
+	}
+	imports := map[string]int32{}
+	for i, im := range f.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := imports[n]; !ok {
+				imports[n] = int32(i)
+			}
+		}
+	}
+	ids := map[string]uint32{}
+	for i, n := range f.Names {
+		ids[n] = uint32(i)
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.BindLocal >= 0 {
+			want := target[r.BindLocal]
+			got := b.Lookup(r.Name, r.Scope, r.Pos, ordered)
+			switch {
+			case got >= 0:
+				r.BindLocal = got
+			case want != r.BindLocal && b.visible(want, r):
+				r.BindLocal = want
+			default:
+				r.BindLocal = -1
+				if r.Shape == lang.QualNone {
+					name := f.Names[r.Name]
+					if d, ok := top[name]; ok {
+						r.BindDef = d
+					} else if imp, ok := imports[name]; ok {
+						r.BindImp = imp
+					}
+				}
+			}
+		}
+		if r.Shape == lang.QualIdent || r.Shape == lang.QualPath {
+			q := f.Names[r.Qualifier]
+			if firstName != nil {
+				q = firstName(q)
+			}
+			bound := false
+			if id, ok := ids[q]; ok && b.Lookup(id, r.Scope, r.Pos, ordered) >= 0 {
+				bound = true
+			} else if _, ok := top[q]; ok {
+				bound = true
+			}
+			r.QualBound = bound
+		}
+	}
+	if len(writes) > 0 || anyDropped(b.inPlay) {
+		b.compact(writes)
+	}
+}
+
+// visible reports whether local j can be seen from r's scope (no gate between).
+func (b *Binder) visible(j int32, r *lang.Ref) bool {
+	want := b.f.Locals[j].Scope
+	for s := r.Scope; ; s = b.f.Scopes[s].Parent {
+		if s == want {
+			return true
+		}
+		if s < 0 || (b.gate != nil && b.gate(s)) {
+			return false
+		}
+	}
+}
+
+func anyDropped(inPlay []bool) bool {
+	for _, k := range inPlay {
+		if !k {
+			return true
+		}
+	}
+	return false
+}
+
+// compact removes the dropped locals, renumbers bindings and adds the writes.
+func (b *Binder) compact(writes []lang.Ref) {
+	f := b.f
+	newIdx := make([]int32, len(f.Locals))
+	kept := make([]lang.Local, 0, len(f.Locals))
+	for i, lo := range f.Locals {
+		newIdx[i] = -1
+		if b.inPlay[i] {
+			newIdx[i] = int32(len(kept))
+			kept = append(kept, lo)
+		}
+	}
+	f.Refs = append(f.Refs, writes...)
+	for i := range f.Refs {
+		if r := &f.Refs[i]; r.BindLocal >= 0 {
+			r.BindLocal = newIdx[r.BindLocal]
+		}
+	}
+	f.Locals = kept
+	if len(kept) == 0 {
+		f.Locals = nil
+	}
+	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+	// the binder's index is stale now
+	b.byKey = map[uint64][]int32{}
+	b.inPlay = make([]bool, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := key(lo.Scope, lo.Name)
+		b.byKey[k] = append(b.byKey[k], int32(i))
+		b.inPlay[i] = true
+	}
+}
+
+// ScopeNodes maps each scope of the facts to the node that opened it, found by
+// span among the nodes satisfying keep (-1 when none matches).
+func ScopeNodes(v *lang.View, f *lang.Facts, keep func(i int) bool) []int {
+	bySpan := map[lang.Span]int{}
+	for i := 0; i < v.Len(); i++ {
+		if keep(i) {
+			if _, ok := bySpan[v.Span(i)]; !ok {
+				bySpan[v.Span(i)] = i
+			}
+		}
+	}
+	out := make([]int, len(f.Scopes))
+	for i, s := range f.Scopes {
+		if n, ok := bySpan[s.Span]; ok {
+			out[i] = n
+		} else {
+			out[i] = -1
+		}
+	}
+	return out
+}
+
+// DefNodes maps each definition to its node, found by span among the nodes
+// satisfying keep (-1 when none matches).
+func DefNodes(v *lang.View, f *lang.Facts, keep func(i int) bool) []int {
+	bySpan := map[lang.Span]int{}
+	for i := 0; i < v.Len(); i++ {
+		if keep(i) {
+			if _, ok := bySpan[v.Span(i)]; !ok {
+				bySpan[v.Span(i)] = i
+			}
+		}
+	}
+	out := make([]int, len(f.Defs))
+	for i, d := range f.Defs {
+		if n, ok := bySpan[d.Span]; ok {
+			out[i] = n
+		} else {
+			out[i] = -1
+		}
+	}
+	return out
+}
+
+// Header is the normalised text of src[start:end] with the byte ranges in cut
+// left out (comments, attributes), capped like the engine's signatures.
+func Header(src []byte, start, end int, cut [][2]int) string {
+	var buf []byte
+	at := start
+	for _, c := range cut {
+		if c[0] < at || c[1] > end {
+			continue
+		}
+		buf = append(buf, src[at:c[0]]...)
+		buf = append(buf, ' ')
+		at = c[1]
+	}
+	if at < end {
+		buf = append(buf, src[at:end]...)
+	}
+	return Truncate(lang.CollapseSpace(string(buf)), MaxSignature)
+}
+
+// MaxSignature matches the engine's cap on a signature's length in bytes.
+const MaxSignature = 240
+
+// Truncate caps s at n bytes without splitting a UTF-8 sequence, marking the cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
