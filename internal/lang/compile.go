@@ -179,6 +179,12 @@ func kindSet(c *compiled, kinds []string) []bool {
 // Check compiles a language's grammar and query (once; the result is cached
 // for extraction) and reports what is wrong with them. Doctor calls it.
 func Check(l *Language) error {
+	if l.Grammar == nil {
+		if l.Extract == nil {
+			return fmt.Errorf("lang %s: neither a grammar nor an extractor", l.Name)
+		}
+		return nil // a language with its own extractor has no query to compile
+	}
 	_, err := compile(l)
 	return err
 }

@@ -11,7 +11,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -118,6 +120,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	c := &Call{Env: env, Tool: name, limits: map[string]protocol.Limit{}}
 	defer func() {
 		if r := recover(); r != nil {
+			if os.Getenv("CAIRN_DEBUG") != "" {
+				fmt.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
+			}
 			env2 = c.envelope(ctx, nil, &errs.Error{Kind: errs.Internal, Msg: fmt.Sprintf("internal error in %s: %v", name, r)}, start)
 		}
 	}()
