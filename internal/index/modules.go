@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,10 +20,11 @@ var manifestKinds = map[string]string{
 	"pyproject.toml": "python",
 	"setup.py":       "python",
 	"setup.cfg":      "python",
+	"Cargo.toml":     "cargo",
 }
 
 // manifestPriority orders manifests that share a directory (the first names the module).
-var manifestPriority = []string{"go.mod", "package.json", "pyproject.toml", "setup.cfg", "setup.py"}
+var manifestPriority = []string{"go.mod", "Cargo.toml", "package.json", "pyproject.toml", "setup.cfg", "setup.py"}
 
 // Module is a unit of code defined by a manifest: the closest ancestor owns a file.
 type Module struct {
@@ -103,7 +105,9 @@ func manifestName(file, base string) string {
 			return pkg.Name
 		}
 	case "pyproject.toml", "setup.cfg":
-		return iniName(file)
+		return iniName(file, "project", "tool.poetry", "metadata")
+	case "Cargo.toml":
+		return iniName(file, "package") // a workspace's root manifest has none: the directory names it
 	}
 	return ""
 }
@@ -125,8 +129,8 @@ func firstField(file, keyword string) string {
 	return ""
 }
 
-// iniName reads name = "..." from the [project], [tool.poetry] or [metadata] section.
-func iniName(file string) string {
+// iniName reads name = "..." from one of the sections.
+func iniName(file string, sections ...string) string {
 	f, err := os.Open(file)
 	if err != nil {
 		return ""
@@ -140,7 +144,7 @@ func iniName(file string) string {
 			section = strings.Trim(line, "[] ")
 			continue
 		}
-		if section != "project" && section != "tool.poetry" && section != "metadata" {
+		if !slices.Contains(sections, section) {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")

@@ -111,6 +111,10 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 				l = "python"
 			case "golang":
 				l = "go"
+			case "rs":
+				l = "rust"
+			case "c++", "cxx", "cc":
+				l = "cpp"
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)
