@@ -109,14 +109,19 @@ type linker struct {
 	// Rust, C and C++ (link_native.go)
 	native     map[string]*nativeFile // repo path -> symbols by lexical path
 	includes   map[string][]string    // repo path -> transitive includes
+	incDirect  map[string][]string    // repo path -> files its own #includes name
 	suffixes   map[string][]string    // base name -> C/C++ files
 	crateRoots map[string]string      // Rust file -> its crate root
+	rustBinds  map[string][]rustBinding
+	rustImps   map[string][]lang.Import
+	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
 		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{},
-		native: map[string]*nativeFile{}, includes: map[string][]string{}, crateRoots: map[string]string{}}
+		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
+		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
 }
 
 // symbolsOf returns a file's symbols as of this batch.

@@ -40,13 +40,14 @@ const maxIncludes = 256
 type nativeFile struct {
 	paths map[string]int64
 	kinds map[string]lang.DefKind
+	names map[string]bool // the last segments of the paths
 }
 
 func (l *linker) nativeFile(p string) *nativeFile {
 	if nf, ok := l.native[p]; ok {
 		return nf
 	}
-	nf := &nativeFile{paths: map[string]int64{}, kinds: map[string]lang.DefKind{}}
+	nf := &nativeFile{paths: map[string]int64{}, kinds: map[string]lang.DefKind{}, names: map[string]bool{}}
 	l.native[p] = nf
 	f := l.w.files[p]
 	if f == nil {
@@ -74,6 +75,9 @@ func (l *linker) nativeFile(p string) *nativeFile {
 		if _, ok := nf.paths[a]; !ok {
 			nf.paths[a] = id
 		}
+	}
+	for p := range nf.paths {
+		nf.names[lastSegment(p)] = true
 	}
 	return nf
 }
@@ -152,6 +156,32 @@ func (l *linker) resolveInclude(from, src string) (string, bool) {
 	return hit, hit != ""
 }
 
+// directIncludes lists the files that a file's own #includes resolve to
+// (cached: facts are decoded once per file and batch).
+func (l *linker) directIncludes(p string, facts *lang.Facts) []string {
+	if d, ok := l.incDirect[p]; ok {
+		return d
+	}
+	if facts == nil {
+		if f := l.w.files[p]; f != nil && l.facts != nil {
+			facts, _ = l.facts(f)
+		}
+	}
+	var out []string
+	if facts != nil {
+		for _, im := range facts.Imports {
+			if im.Kind != lang.ImportModule {
+				continue
+			}
+			if q, ok := l.resolveInclude(p, im.Source); ok && q != p {
+				out = append(out, q)
+			}
+		}
+	}
+	l.incDirect[p] = out
+	return out
+}
+
 // includeClosure lists the files a file includes, directly or not, nearest first.
 func (l *linker) includeClosure(f *fileInfo, facts *lang.Facts) []string {
 	if c, ok := l.includes[f.path]; ok {
@@ -159,32 +189,21 @@ func (l *linker) includeClosure(f *fileInfo, facts *lang.Facts) []string {
 	}
 	seen := map[string]bool{f.path: true}
 	var out []string
-	queue := []string{}
-	add := func(from string, ims []lang.Import) {
-		for _, im := range ims {
-			if im.Kind != lang.ImportModule {
-				continue
-			}
-			if p, ok := l.resolveInclude(from, im.Source); ok && !seen[p] && len(out) < maxIncludes {
-				seen[p] = true
-				out = append(out, p)
-				queue = append(queue, p)
-			}
-		}
-	}
-	add(f.path, facts.Imports)
+	queue := []string{f.path}
 	for len(queue) > 0 && len(out) < maxIncludes {
 		p := queue[0]
 		queue = queue[1:]
-		inc := l.w.files[p]
-		if inc == nil || l.facts == nil {
-			continue
+		var fx *lang.Facts
+		if p == f.path {
+			fx = facts
 		}
-		fx, err := l.facts(inc)
-		if err != nil || fx == nil {
-			continue
+		for _, q := range l.directIncludes(p, fx) {
+			if !seen[q] && len(out) < maxIncludes {
+				seen[q] = true
+				out = append(out, q)
+				queue = append(queue, q)
+			}
 		}
-		add(p, fx.Imports)
 	}
 	l.includes[f.path] = out
 	return out
@@ -254,9 +273,14 @@ func (l *linker) linkCFamily(f *fileInfo, facts *lang.Facts, own []store.SymbolR
 		if !closureDone {
 			closure, closureDone = l.includeClosure(f, facts), true
 		}
+		name := lastSegment(keys[0])
 		for _, k := range keys {
 			for _, p := range closure {
-				if id := l.nativeFile(p).paths[k]; id != 0 {
+				nf := l.nativeFile(p)
+				if !nf.names[name] {
+					continue
+				}
+				if id := nf.paths[k]; id != 0 {
 					links = append(links, Link{Ref: ri, Tier: TierStrong, Target: id})
 					return
 				}
@@ -361,6 +385,19 @@ func (l *linker) rustCrateRoot(file string) string {
 	return root
 }
 
+// rustPackageLib is the library crate root of the Cargo package holding file
+// when crate is that package's name (dashes read as underscores), else "".
+func (l *linker) rustPackageLib(file, crate string) string {
+	m := moduleOf(l.w.mods, file)
+	if m == nil || m.Kind != "cargo" || strings.ReplaceAll(m.Name, "-", "_") != crate {
+		return ""
+	}
+	if lib := path.Join(m.Root, "src/lib.rs"); l.exists(lib) {
+		return lib
+	}
+	return ""
+}
+
 // rustModDir is the directory of a module file's child module files.
 func (l *linker) rustModDir(file string) string {
 	switch path.Base(file) {
@@ -436,6 +473,8 @@ func (l *linker) rustResolve(cur rustMod, p string) (rustMod, []string, bool) {
 			m, segs = c, segs[1:]
 		} else if c, ok := l.rustChild(rustMod{file: l.rustCrateRoot(cur.file)}, segs[0]); ok {
 			m, segs = c, segs[1:]
+		} else if lib := l.rustPackageLib(cur.file, segs[0]); lib != "" {
+			m, segs = rustMod{file: lib}, segs[1:] // tests, examples and binaries use their package's library by name
 		} else {
 			return rustMod{}, nil, false
 		}
@@ -515,14 +554,14 @@ func rustModuleOf(file string, facts *lang.Facts, d int32) rustMod {
 // linkRust resolves the references of a Rust file.
 func (l *linker) linkRust(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	self := ownIndex(facts, own)
-	binds := make([]rustBinding, len(facts.Imports))
+	binds := l.rustImports(f.path, facts)
 	var globs []rustBinding
 	for i, im := range facts.Imports {
-		binds[i] = l.rustImport(rustModuleAt(f.path, facts, im.Pos), im)
 		if im.Kind == lang.ImportAll && binds[i].ok {
 			globs = append(globs, binds[i])
 		}
 	}
+	locals := newLocalIndex(facts)
 	byName := map[string]int{}
 	for i, im := range facts.Imports {
 		if n := im.LocalName(); n != "" {
@@ -532,7 +571,8 @@ func (l *linker) linkRust(f *fileInfo, facts *lang.Facts, own []store.SymbolRow)
 		}
 	}
 	var links []Link
-	// target links a path in a binding's file: proven in this file, else strong.
+	// target links a path in a binding's file: proven in this file, else
+	// strong; a path the file does not define may be re-exported there.
 	target := func(ri int, file, p string) bool {
 		var id int64
 		if file == f.path {
@@ -540,10 +580,17 @@ func (l *linker) linkRust(f *fileInfo, facts *lang.Facts, own []store.SymbolRow)
 		} else {
 			id = l.nativeFile(file).paths[p]
 		}
+		tier := TierStrong
+		if id == 0 {
+			file, p = l.rustReexport(file, p, 0)
+			if file == "" {
+				return false
+			}
+			id = l.nativeFile(file).paths[p]
+		}
 		if id == 0 {
 			return false
 		}
-		tier := TierStrong
 		if file == f.path {
 			tier = TierProven
 		}
@@ -611,6 +658,8 @@ func (l *linker) linkRust(f *fileInfo, facts *lang.Facts, own []store.SymbolRow)
 			segs := strings.Split(q, "::")
 			cur := rustModuleOf(f.path, facts, r.Enclosing)
 			switch {
+			case r.QualBound && !strings.Contains(q, "::") && locals.binding(facts, r.Qualifier, r.Scope) >= 0:
+				// x.name on a local x: a field or method, not a path
 			case r.QualBound:
 				// an item of this file: a type (T::f, E::Variant) or an inline module
 				p := joinDot(cur.inline, strings.Join(segs, ".")) + "." + name
@@ -628,6 +677,82 @@ func (l *linker) linkRust(f *fileInfo, facts *lang.Facts, own []store.SymbolRow)
 		}
 	}
 	return links
+}
+
+// maxReexports bounds how many pub use hops a path is followed through.
+const maxReexports = 4
+
+// rustImports resolves the imports of a Rust file (cached per batch).
+func (l *linker) rustImports(file string, facts *lang.Facts) []rustBinding {
+	if b, ok := l.rustBinds[file]; ok {
+		return b
+	}
+	if facts == nil {
+		if f := l.w.files[file]; f != nil && l.facts != nil {
+			facts, _ = l.facts(f)
+		}
+	}
+	var binds []rustBinding
+	if facts != nil {
+		binds = make([]rustBinding, len(facts.Imports))
+		l.rustBinds[file] = binds // an import cycle sees unresolved bindings
+		for i, im := range facts.Imports {
+			binds[i] = l.rustImport(rustModuleAt(file, facts, im.Pos), im)
+		}
+		l.rustImps[file] = facts.Imports
+	}
+	l.rustBinds[file] = binds
+	return binds
+}
+
+// rustReexport follows a path that a file does not define through the file's
+// own imports (pub use a::B; pub use a::*): the file and path that define it,
+// or "" when none is found.
+func (l *linker) rustReexport(file, p string, depth int) (string, string) {
+	key := file + "\x00" + p
+	if r, ok := l.rustRex[key]; ok {
+		return r[0], r[1]
+	}
+	l.rustRex[key] = [2]string{} // cycles end here
+	f, q := l.rustReexportOnce(file, p, depth)
+	l.rustRex[key] = [2]string{f, q}
+	return f, q
+}
+
+func (l *linker) rustReexportOnce(file, p string, depth int) (string, string) {
+	if depth >= maxReexports {
+		return "", ""
+	}
+	binds := l.rustImports(file, nil)
+	imports := l.rustImps[file]
+	first, rest, _ := strings.Cut(p, ".")
+	resolve := func(b rustBinding, p string) (string, string) {
+		if l.nativeFile(b.mod.file).paths[p] != 0 {
+			return b.mod.file, p
+		}
+		return l.rustReexport(b.mod.file, p, depth+1)
+	}
+	for i, im := range imports {
+		if im.Kind == lang.ImportAll || im.LocalName() != first {
+			continue
+		}
+		b := binds[i]
+		if !b.ok || b.mod.file == file && b.item == p {
+			continue
+		}
+		if b.item != "" {
+			return resolve(b, joinDot(b.item, rest))
+		}
+		return resolve(b, joinDot(b.mod.inline, rest))
+	}
+	for i, im := range imports {
+		if b := binds[i]; im.Kind == lang.ImportAll && b.ok && b.mod.file != file {
+			if file, p := resolve(b, joinDot(b.mod.inline, p)); file != "" {
+				return file, p
+			}
+		}
+	}
+	return "", ""
 }
 
 // rustReceiver is the receiver type of the impl member around definition d.

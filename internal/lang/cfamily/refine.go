@@ -86,9 +86,58 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 		native.DropDefs(f, target)
 	}
 	addLocals(f, locals)
+	prototypeParams(v, f)
 	if cpp {
 		qualifiedRefs(v, f)
 	}
+}
+
+// prototypeParams drops the parameters of declarators that are not function
+// definitions (prototypes, function pointer types, fields and variables):
+// they bind nothing, and at file scope they would capture every later use of
+// their names. References that were bound to them go to the file's global
+// definitions instead.
+func prototypeParams(v *lang.View, f *lang.Facts) {
+	var spans native.SpanSet
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "parameter_list" {
+			continue
+		}
+		p := v.Parent(i)
+		for {
+			switch v.Kind(p) {
+			case "function_declarator", "pointer_declarator", "reference_declarator", "parenthesized_declarator", "abstract_function_declarator":
+				p = v.Parent(p)
+				continue
+			}
+			break
+		}
+		switch v.Kind(p) {
+		case "function_definition", "lambda_expression", "catch_clause", "template_declaration":
+			continue
+		}
+		spans = append(spans, v.Span(i))
+	}
+	if len(spans) == 0 {
+		return
+	}
+	spans.Sort()
+	top := map[uint32]int32{}
+	names := native.NewNames(f)
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" {
+			if id, ok := names.Lookup(d.Name); ok {
+				if _, seen := top[id]; !seen {
+					top[id] = int32(i)
+				}
+			}
+		}
+	}
+	native.DropLocals(f, func(lo lang.Local) bool { return spans.Contains(lo.Pos) }, func(r *lang.Ref) {
+		if d, ok := top[r.Name]; ok {
+			r.BindDef = d
+		}
+	})
 }
 
 // addLocals turns variables declared in function bodies into locals, and

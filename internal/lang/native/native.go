@@ -344,3 +344,50 @@ func DropDefs(f *lang.Facts, target []int32) {
 	f.Defs = defs
 	RecomputeDups(f)
 }
+
+// DropLocals removes the locals for which drop is true; references bound to
+// them are rebound by rebind.
+func DropLocals(f *lang.Facts, drop func(lo lang.Local) bool, rebind func(r *lang.Ref)) {
+	newIdx := make([]int32, len(f.Locals))
+	kept := f.Locals[:0:0]
+	for i, lo := range f.Locals {
+		if drop(lo) {
+			newIdx[i] = -1
+			continue
+		}
+		newIdx[i] = int32(len(kept))
+		kept = append(kept, lo)
+	}
+	if len(kept) == len(f.Locals) {
+		return
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.BindLocal < 0 {
+			continue
+		}
+		if n := newIdx[r.BindLocal]; n >= 0 {
+			r.BindLocal = n
+		} else {
+			r.BindLocal = -1
+			rebind(r)
+		}
+	}
+	f.Locals = kept
+	if len(kept) == 0 {
+		f.Locals = nil // as the codec decodes it
+	}
+}
+
+// SpanSet answers whether a position lies in one of a set of spans that do
+// not overlap.
+type SpanSet []lang.Span
+
+// Sort orders the set; call it before Contains.
+func (s SpanSet) Sort() { sort.Slice(s, func(i, j int) bool { return s[i].Start.Before(s[j].Start) }) }
+
+// Contains reports whether p lies in one of the spans.
+func (s SpanSet) Contains(p lang.Pos) bool {
+	k := sort.Search(len(s), func(i int) bool { return p.Before(s[i].Start) }) - 1
+	return k >= 0 && s[k].Contains(p)
+}
