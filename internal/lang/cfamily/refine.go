@@ -50,6 +50,9 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 				k = v.Kind(kids[len(kids)-1])
 			}
 		}
+		if strings.Contains(d.Signature, "//") || strings.Contains(d.Signature, "/*") {
+			d.Signature = native.Signature(v, n, bodyKinds, "comment")
+		}
 		switch k {
 		case "preproc_def", "preproc_function_def":
 			d.Signature = macroSignature(v, n)
@@ -254,6 +257,9 @@ func innermostNames(f *lang.Facts) {
 		native.DropDefs(f, target)
 	}
 }
+
+// bodyKinds are the node kinds of bodies (the languages' BodyKinds).
+var bodyKinds = map[string]bool{"compound_statement": true, "field_declaration_list": true, "enumerator_list": true, "declaration_list": true}
 
 // defKinds are the node kinds that carry definitions.
 var defKinds = map[string]bool{

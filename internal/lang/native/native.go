@@ -391,3 +391,40 @@ func (s SpanSet) Contains(p lang.Pos) bool {
 	k := sort.Search(len(s), func(i int) bool { return p.Before(s[i].Start) }) - 1
 	return k >= 0 && s[k].Contains(p)
 }
+
+// Signature is the engine's signature rule (the definition's text up to its
+// body, whitespace collapsed) with the comments cut out.
+func Signature(v *lang.View, n int, body map[string]bool, comment string) string {
+	start, stop := v.Bytes(n)
+	var cuts [][2]int
+	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
+		sb, eb := v.Bytes(j)
+		if sb >= stop {
+			break
+		}
+		switch k := v.Kind(j); {
+		case body[k]:
+			stop = sb
+		case k == comment:
+			cuts = append(cuts, [2]int{sb, eb})
+		}
+	}
+	src := v.Src()
+	var b strings.Builder
+	at := start
+	for _, c := range cuts {
+		if c[0] >= stop {
+			break
+		}
+		if c[0] > at {
+			b.Write(src[at:c[0]])
+		}
+		b.WriteByte(' ')
+		at = min(c[1], stop)
+	}
+	if at < stop {
+		b.Write(src[at:stop])
+	}
+	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(b.String()))
+	return Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")))
+}
