@@ -168,6 +168,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	lk := newLinker(ctx, ix.db, w)
+	lk.facts = factsOf
 	for _, d := range deleted {
 		lk.deleted[d.ID] = true
 	}

@@ -225,11 +225,13 @@ func fileSymbols(w *world, f *fileInfo, facts *lang.Facts, earlierDup func(qname
 			Visibility: uint8(d.Visibility), ModuleID: m.ID, Parent: parent, Version: versionID(d.Signature),
 		})
 	}
-	// Go methods belong to their receiver type when it is declared in this file;
-	// types declared elsewhere in the package are attached by the linker's world.
+	// Methods belong to their receiver type when it is declared in this file
+	// (Go, Rust impl blocks, C++ out-of-class definitions; Rust and C++
+	// receivers are lexical paths that may lead through modules or namespaces);
+	// Go types declared elsewhere in the package are attached by the linker's world.
 	byPath := map[string]int64{}
 	for i, d := range facts.Defs {
-		if d.Parent < 0 && d.Receiver == "" && d.Dup == 0 {
+		if d.Receiver == "" && d.Dup == 0 && d.Kind.IsTypeLike() {
 			byPath[d.Path] = ids[i]
 		}
 	}

@@ -105,11 +105,24 @@ type linker struct {
 	byID    map[int64]string            // file id -> path
 	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
 	script  *scriptCache                // Ruby and PHP (link_script.go)
+	// facts loads another file's facts (Rust and C-family linking follow imports)
+	facts func(*fileInfo) (*lang.Facts, error)
+	// Rust, C and C++ (link_native.go)
+	native     map[string]*nativeFile // repo path -> symbols by lexical path
+	includes   map[string][]string    // repo path -> transitive includes
+	incDirect  map[string][]string    // repo path -> files its own #includes name
+	suffixes   map[string][]string    // base name -> C/C++ files
+	crateRoots map[string]string      // Rust file -> its crate root
+	rustBinds  map[string][]rustBinding
+	rustImps   map[string][]lang.Import
+	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{}}
+		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{},
+		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
+		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
 }
 
 // symbolsOf returns a file's symbols as of this batch.
@@ -391,6 +404,12 @@ func (l *linker) goLocalName(im lang.Import, t importTarget, ok bool) string {
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	if facts == nil || len(facts.Refs) == 0 {
 		return nil
+	}
+	switch f.lang {
+	case "rust":
+		return l.linkRust(f, facts, own)
+	case "c", "cpp":
+		return l.linkCFamily(f, facts, own)
 	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {

@@ -117,6 +117,10 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 				l = "yaml"
 			case "md":
 				l = "markdown"
+			case "rs":
+				l = "rust"
+			case "c++", "cxx", "cc":
+				l = "cpp"
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)

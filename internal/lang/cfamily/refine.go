@@ -1,0 +1,480 @@
+package cfamily
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/native"
+)
+
+// RefineC is Refine for C.
+func RefineC(v *lang.View, f *lang.Facts) { refine(v, f, false) }
+
+// RefineCPP is Refine for C++.
+func RefineCPP(v *lang.View, f *lang.Facts) { refine(v, f, true) }
+
+// refine applies the rules the query cannot express:
+//   - a struct, union or enum declared inside a typedef or a variable
+//     declaration belongs to the enclosing scope (in C, a tag nested in a
+//     struct too: C has one tag namespace);
+//   - namespace a::b { } is the namespace b with the path a.b;
+//   - void A::B::m() {} gets the receiver A.B (prefixed by the enclosing
+//     namespaces) and the path A.B.m; it is a function when A.B is a
+//     namespace of the file, a constructor when m is B;
+//   - a method named like its class is a constructor;
+//   - a prototype (or an in-class method declaration) is dropped when the
+//     file defines the same path; references to it move to the definition;
+//   - signatures lose a trailing ";"; a macro's signature is its #define line
+//     up to the value for function-like macros;
+//   - C++: a::b::c references get the qualifier "a::b" (and are calls when
+//     the qualified name is called).
+func refine(v *lang.View, f *lang.Facts, cpp bool) {
+	if cpp {
+		innermostNames(f)
+	}
+	nodes := defNodes(v, f)
+	paths(f, cpp)
+	isDef := make([]bool, len(f.Defs))
+	defined := map[string]int32{}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		d.Signature = strings.TrimSpace(strings.TrimSuffix(d.Signature, ";"))
+		n, ok := nodes[d.Span]
+		if !ok {
+			continue
+		}
+		k := v.Kind(n)
+		if k == "template_declaration" {
+			if kids := native.Children(v, n); len(kids) > 0 {
+				k = v.Kind(kids[len(kids)-1])
+			}
+		}
+		if strings.Contains(d.Signature, "//") || strings.Contains(d.Signature, "/*") {
+			d.Signature = native.Signature(v, n, bodyKinds, "comment")
+		}
+		switch k {
+		case "preproc_def", "preproc_function_def":
+			d.Signature = macroSignature(v, n)
+		case "function_definition":
+			isDef[i] = true
+			if _, ok := defined[d.Path]; !ok {
+				defined[d.Path] = int32(i)
+			}
+		}
+	}
+	target := make([]int32, len(f.Defs))
+	drop := false
+	var locals []lang.Def
+	for i, d := range f.Defs {
+		target[i] = int32(i)
+		if d.Kind == lang.KindVariable && d.Parent >= 0 {
+			switch f.Defs[d.Parent].Kind {
+			case lang.KindFunction, lang.KindMethod, lang.KindConstructor:
+				// a declaration under #if in a function body: a local
+				target[i], drop = -1, true
+				locals = append(locals, d)
+				continue
+			}
+		}
+		switch d.Kind {
+		case lang.KindFunction, lang.KindMethod, lang.KindConstructor:
+			if j, ok := defined[d.Path]; ok && !isDef[i] && d.Span != f.Defs[j].Span {
+				target[i] = j
+				drop = true
+			}
+		}
+	}
+	if drop {
+		native.DropDefs(f, target)
+	}
+	addLocals(f, locals)
+	prototypeParams(v, f)
+	if cpp {
+		qualifiedRefs(v, f)
+	}
+}
+
+// prototypeParams drops the parameters of declarators that are not function
+// definitions (prototypes, function pointer types, fields and variables):
+// they bind nothing, and at file scope they would capture every later use of
+// their names. References that were bound to them go to the file's global
+// definitions instead.
+func prototypeParams(v *lang.View, f *lang.Facts) {
+	var spans native.SpanSet
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "parameter_list" {
+			continue
+		}
+		p := v.Parent(i)
+		for {
+			switch v.Kind(p) {
+			case "function_declarator", "pointer_declarator", "reference_declarator", "parenthesized_declarator", "abstract_function_declarator":
+				p = v.Parent(p)
+				continue
+			}
+			break
+		}
+		switch v.Kind(p) {
+		case "function_definition", "lambda_expression", "catch_clause", "template_declaration":
+			continue
+		}
+		spans = append(spans, v.Span(i))
+	}
+	if len(spans) == 0 {
+		return
+	}
+	spans.Sort()
+	top := map[uint32]int32{}
+	names := native.NewNames(f)
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" {
+			if id, ok := names.Lookup(d.Name); ok {
+				if _, seen := top[id]; !seen {
+					top[id] = int32(i)
+				}
+			}
+		}
+	}
+	native.DropLocals(f, func(lo lang.Local) bool { return spans.Contains(lo.Pos) }, func(r *lang.Ref) {
+		if d, ok := top[r.Name]; ok {
+			r.BindDef = d
+		}
+	})
+}
+
+// addLocals turns variables declared in function bodies into locals, and
+// binds the unbound references to their names that follow them in their scopes.
+func addLocals(f *lang.Facts, vars []lang.Def) {
+	if len(vars) == 0 {
+		return
+	}
+	names := native.NewNames(f)
+	byName := map[uint32][]int32{}
+	for _, d := range vars {
+		lo := lang.Local{Name: names.ID(d.Name), Pos: d.NameSpan.Start, Scope: native.InnermostScope(f, d.NameSpan.Start)}
+		byName[lo.Name] = append(byName[lo.Name], int32(len(f.Locals)))
+		f.Locals = append(f.Locals, lo)
+	}
+	// visible is the local of the name that r sees: the innermost scope
+	// with a declaration before r wins.
+	visible := func(r *lang.Ref, name uint32) int32 {
+		cands, ok := byName[name]
+		if !ok {
+			return -1
+		}
+		for s := r.Scope; s >= 0; s = f.Scopes[s].Parent {
+			best := int32(-1)
+			for _, c := range cands {
+				if lo := f.Locals[c]; lo.Scope == s && !r.Pos.Before(lo.Pos) {
+					if best < 0 || f.Locals[best].Pos.Before(lo.Pos) {
+						best = c
+					}
+				}
+			}
+			if best >= 0 {
+				return best
+			}
+		}
+		return -1
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		switch r.Shape {
+		case lang.QualNone:
+			if r.BindLocal < 0 {
+				if l := visible(r, r.Name); l >= 0 {
+					r.BindLocal, r.BindDef, r.BindImp = l, -1, -1
+				}
+			}
+		case lang.QualIdent, lang.QualPath:
+			if r.QualBound {
+				continue
+			}
+			q := f.Names[r.Qualifier]
+			if i := strings.IndexAny(q, ".:"); i >= 0 {
+				q = q[:i]
+			}
+			if id, ok := names.Lookup(q); ok && visible(r, id) >= 0 {
+				r.QualBound, r.BindImp = true, -1
+			}
+		}
+	}
+	sortLocals(f)
+}
+
+// sortLocals puts the locals in position order.
+func sortLocals(f *lang.Facts) {
+	order := make([]int, len(f.Locals))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return f.Locals[order[a]].Pos.Before(f.Locals[order[b]].Pos) })
+	newIdx := make([]int32, len(order))
+	sorted := make([]lang.Local, len(order))
+	for n, o := range order {
+		newIdx[o] = int32(n)
+		sorted[n] = f.Locals[o]
+	}
+	f.Locals = sorted
+	for i := range f.Refs {
+		if b := f.Refs[i].BindLocal; b >= 0 {
+			f.Refs[i].BindLocal = newIdx[b]
+		}
+	}
+}
+
+// innermostNames keeps, of the definitions that the out-of-class pattern
+// found for one A::B::m, the one named m.
+func innermostNames(f *lang.Facts) {
+	keep := map[lang.Span]int32{}
+	for i, d := range f.Defs {
+		if d.Receiver == "" {
+			continue
+		}
+		if k, ok := keep[d.Span]; !ok || strings.Count(d.Name, "::") < strings.Count(f.Defs[k].Name, "::") {
+			keep[d.Span] = int32(i)
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	target := make([]int32, len(f.Defs))
+	drop := false
+	for i, d := range f.Defs {
+		target[i] = int32(i)
+		if d.Receiver == "" {
+			continue
+		}
+		if k := keep[d.Span]; k != int32(i) {
+			target[i], drop = k, true
+			continue
+		}
+		segs := splitQualified(d.Name)
+		f.Defs[i].Name = segs[len(segs)-1]
+	}
+	if drop {
+		native.DropDefs(f, target)
+	}
+}
+
+// bodyKinds are the node kinds of bodies (the languages' BodyKinds).
+var bodyKinds = map[string]bool{"compound_statement": true, "field_declaration_list": true, "enumerator_list": true, "declaration_list": true}
+
+// defKinds are the node kinds that carry definitions.
+var defKinds = map[string]bool{
+	"function_definition": true, "declaration": true, "field_declaration": true, "type_definition": true,
+	"struct_specifier": true, "union_specifier": true, "enum_specifier": true, "enumerator": true,
+	"class_specifier": true, "preproc_def": true, "preproc_function_def": true, "template_declaration": true,
+	"namespace_definition": true, "alias_declaration": true,
+}
+
+// defNodes maps the spans of definitions to their (outermost) nodes.
+func defNodes(v *lang.View, f *lang.Facts) map[lang.Span]int {
+	want := make(map[lang.Span]bool, len(f.Defs))
+	for _, d := range f.Defs {
+		want[d.Span] = true
+	}
+	out := make(map[lang.Span]int, len(f.Defs))
+	for i := 0; i < v.Len(); i++ {
+		if !defKinds[v.Kind(i)] {
+			continue
+		}
+		if sp := v.Span(i); want[sp] {
+			if _, ok := out[sp]; !ok {
+				out[sp] = i
+			}
+		}
+	}
+	return out
+}
+
+// splitQualified splits A<T>::B::m into [A B m], dropping template arguments
+// and spaces.
+func splitQualified(s string) []string {
+	var segs []string
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '<' && !strings.HasSuffix(b.String(), "operator"):
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case depth > 0:
+		case c == ':' && i+1 < len(s) && s[i+1] == ':':
+			segs = append(segs, b.String())
+			b.Reset()
+			i++
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(segs, b.String())
+}
+
+// paths recomputes parents, names, receivers, paths and kinds (see refine).
+func paths(f *lang.Facts, cpp bool) {
+	namespaces := map[string]bool{}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		switch d.Kind {
+		case lang.KindStruct, lang.KindEnum, lang.KindClass:
+			d.Parent = tagParent(f, d.Parent, cpp)
+		}
+		prefix := ""
+		if d.Parent >= 0 {
+			prefix = f.Defs[d.Parent].Path + "."
+		}
+		switch {
+		case d.Kind == lang.KindNamespace && strings.Contains(d.Name, "::"):
+			segs := splitQualified(d.Name)
+			d.Name = segs[len(segs)-1]
+			d.Path = prefix + strings.Join(segs, ".")
+		case d.Receiver != "":
+			segs := splitQualified(d.Receiver)
+			recv := strings.Join(segs[:len(segs)-1], ".")
+			if recv == "" { // ::f() at the global scope
+				d.Receiver, d.Path = "", d.Name
+				d.Kind = lang.KindFunction
+				break
+			}
+			d.Receiver = prefix + recv
+			d.Path = d.Receiver + "." + d.Name
+			switch {
+			case namespaces[d.Receiver]:
+				d.Kind, d.Receiver = lang.KindFunction, ""
+			case segs[len(segs)-2] == d.Name:
+				d.Kind = lang.KindConstructor
+			}
+		default:
+			d.Path = prefix + d.Name
+			if d.Kind == lang.KindMethod && d.Parent >= 0 && f.Defs[d.Parent].Name == d.Name && f.Defs[d.Parent].Kind.IsTypeLike() {
+				d.Kind = lang.KindConstructor
+			}
+		}
+		if d.Kind == lang.KindNamespace {
+			namespaces[d.Path] = true
+		}
+	}
+	native.RecomputeDups(f)
+}
+
+// tagParent is where a struct, union, enum or class declared inside parent
+// belongs: not to a typedef or variable it is declared with, and in C not to
+// an enclosing struct either.
+func tagParent(f *lang.Facts, parent int32, cpp bool) int32 {
+	for parent >= 0 {
+		switch f.Defs[parent].Kind {
+		case lang.KindType, lang.KindVariable, lang.KindConstant, lang.KindField:
+		case lang.KindStruct, lang.KindEnum, lang.KindClass:
+			if cpp {
+				return parent
+			}
+		default:
+			return parent
+		}
+		parent = f.Defs[parent].Parent
+	}
+	return -1
+}
+
+// macroSignature is "#define NAME value" for an object-like macro (the value
+// collapsed, line continuations removed) and "#define NAME(args)" for a
+// function-like one.
+func macroSignature(v *lang.View, n int) string {
+	name := native.Child(v, n, "name")
+	if name < 0 {
+		return ""
+	}
+	sig := "#define " + v.Text(name)
+	if p := native.Child(v, n, "parameters"); p >= 0 {
+		return sig + lang.CollapseSpace(strings.ReplaceAll(v.Text(p), "\\\n", " "))
+	}
+	if val := native.Child(v, n, "value"); val >= 0 {
+		sig += " " + lang.CollapseSpace(strings.ReplaceAll(v.Text(val), "\\\n", " "))
+	}
+	return native.Truncate(strings.TrimSpace(sig))
+}
+
+// qualifiedRefs gives a::b::c references the qualifier "a::b" and marks the
+// called ones as calls.
+func qualifiedRefs(v *lang.View, f *lang.Facts) {
+	type qual struct {
+		q    string
+		call bool
+	}
+	quals := map[lang.Pos]qual{}
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "qualified_identifier" || (v.Kind(v.Parent(i)) == "qualified_identifier" && v.Field(i) == "name") {
+			continue
+		}
+		p := v.Parent(i)
+		call := v.Kind(p) == "call_expression" && v.Field(i) == "function"
+		var segs []string
+		for cur := i; cur >= 0; {
+			scope := native.Child(v, cur, "scope")
+			seg := ""
+			if scope >= 0 {
+				if len(segs) > 0 {
+					quals[v.Start(scope)] = qual{q: strings.Join(segs, "::")}
+				}
+				seg = v.Text(scope)
+				if v.Kind(scope) == "template_type" {
+					if nm := native.Child(v, scope, "name"); nm >= 0 {
+						quals[v.Start(nm)] = qual{q: strings.Join(segs, "::")}
+						seg = v.Text(nm)
+					}
+				}
+			}
+			segs = append(segs, seg)
+			name := native.Child(v, cur, "name")
+			switch v.Kind(name) {
+			case "qualified_identifier":
+				cur = name
+				continue
+			case "template_function", "template_type", "template_method":
+				name = native.Child(v, name, "name")
+			}
+			if name >= 0 {
+				quals[v.Start(name)] = qual{q: strings.Join(segs, "::"), call: call}
+			}
+			cur = -1
+		}
+	}
+	if len(quals) == 0 {
+		return
+	}
+	scopes := map[string]bool{}
+	for _, d := range f.Defs {
+		switch d.Kind {
+		case lang.KindNamespace, lang.KindClass, lang.KindStruct, lang.KindEnum, lang.KindType:
+			scopes[d.Name] = true
+		}
+	}
+	names := native.NewNames(f)
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		q, ok := quals[r.Pos]
+		if !ok {
+			continue
+		}
+		if q.call {
+			r.Role = lang.RoleCall
+		}
+		if q.q == "" { // ::name is the global name
+			r.Shape, r.Qualifier, r.QualBound = lang.QualNone, 0, false
+			continue
+		}
+		r.BindLocal, r.BindDef, r.BindImp = -1, -1, -1
+		r.Qualifier = names.ID(q.q)
+		first, _, more := strings.Cut(q.q, "::")
+		r.Shape = lang.QualIdent
+		if more || first == "" {
+			r.Shape = lang.QualPath
+		}
+		r.QualBound = scopes[first]
+	}
+}

@@ -1,0 +1,423 @@
+package rust
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/native"
+)
+
+// refine applies the Rust rules the query cannot express:
+//   - the receiver of an impl member is the base name of the impl's type
+//     (impl<T> fmt::Display for &'a Foo<T> is Foo), prefixed by the enclosing
+//     modules, and its path is Receiver.name;
+//   - docs are the outer doc comments (///, /** */) above an item, across its
+//     attributes, or a module's inner docs (//!); plain comments directly
+//     above when there are none;
+//   - signatures lose a trailing ";", macros read macro_rules! name;
+//   - identifiers inside use, extern crate and mod declarations are imports,
+//     not references;
+//   - a::b::c references get the qualifier "a::b", bound by its first segment;
+//   - upper-case names in patterns are constants or variants, not bindings;
+//   - bare names bind to items of the enclosing functions and module;
+//   - impl Trait for Type makes Type implement Trait.
+func refine(v *lang.View, f *lang.Facts) {
+	nodes := defNodes(v, f)
+	receivers(f)
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		n, ok := nodes[d.Span]
+		if !ok {
+			continue
+		}
+		d.Doc = doc(v, n)
+		d.Signature = strings.TrimSpace(strings.TrimSuffix(d.Signature, ";"))
+		if v.Kind(n) == "macro_definition" {
+			d.Signature = "macro_rules! " + d.Name
+		}
+	}
+	names := native.NewNames(f)
+	var drop []lang.Span
+	quals := map[lang.Pos]string{}
+	var impls []int
+	typeParams := map[lang.Pos]bool{}
+	for i := 0; i < v.Len(); i++ {
+		switch v.Kind(i) {
+		case "use_declaration", "extern_crate_declaration":
+			drop = append(drop, v.Span(i))
+		case "mod_item":
+			if native.Child(v, i, "body") < 0 {
+				drop = append(drop, v.Span(i))
+			}
+		case "scoped_identifier", "scoped_type_identifier":
+			p, name := native.Child(v, i, "path"), native.Child(v, i, "name")
+			if p >= 0 && name >= 0 {
+				quals[v.Start(name)] = strings.Join(segments(v, p), "::")
+			}
+		case "impl_item":
+			impls = append(impls, i)
+		case "type_parameter":
+			if name := native.Child(v, i, "name"); name >= 0 {
+				typeParams[v.Start(name)] = true
+			}
+		}
+	}
+	native.DropRefsIn(f, drop)
+	imports := native.ImportByName(f)
+	b := &binder{f: f, imports: imports}
+	b.index()
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if q, ok := quals[r.Pos]; ok {
+			b.qualify(r, q, names)
+			continue
+		}
+		if r.Shape == lang.QualNone && r.BindLocal < 0 {
+			if f.Names[r.Name] == "Self" {
+				if d := b.selfType(r.Enclosing); d >= 0 {
+					r.BindDef, r.BindImp = d, -1
+				}
+				continue
+			}
+			if d := b.item(r.Enclosing, f.Names[r.Name]); d >= 0 {
+				r.BindDef, r.BindImp = d, -1
+			}
+		}
+	}
+	native.DemoteLocals(f, func(lo lang.Local) bool {
+		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
+	}, b.bare)
+	implRelations(v, f, impls)
+}
+
+// defKinds are the node kinds that carry definitions.
+var defKinds = map[string]bool{
+	"function_item": true, "function_signature_item": true, "struct_item": true, "union_item": true,
+	"enum_item": true, "enum_variant": true, "trait_item": true, "type_item": true, "associated_type": true,
+	"const_item": true, "static_item": true, "mod_item": true, "macro_definition": true, "field_declaration": true,
+}
+
+// defNodes maps the spans of definitions to their nodes.
+func defNodes(v *lang.View, f *lang.Facts) map[lang.Span]int {
+	want := make(map[lang.Span]bool, len(f.Defs))
+	for _, d := range f.Defs {
+		want[d.Span] = true
+	}
+	out := make(map[lang.Span]int, len(f.Defs))
+	for i := 0; i < v.Len(); i++ {
+		if !defKinds[v.Kind(i)] {
+			continue
+		}
+		if sp := v.Span(i); want[sp] {
+			if _, ok := out[sp]; !ok {
+				out[sp] = i
+			}
+		}
+	}
+	return out
+}
+
+// BaseType is the name a type's text ends in, without references, lifetimes,
+// generic arguments or path: "&'a mut crate::x::Foo<T>" is "Foo".
+func BaseType(t string) string {
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		t = t[i+2:]
+	}
+	fields := strings.Fields(strings.NewReplacer("&", " ", "*", " ", "(", " ", ")", " ", "[", " ", "]", " ").Replace(t))
+	for i := len(fields) - 1; i >= 0; i-- {
+		if w := fields[i]; w != "mut" && w != "const" && w != "dyn" && !strings.HasPrefix(w, "'") {
+			return w
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// receivers normalises the receivers and paths of impl members.
+func receivers(f *lang.Facts) {
+	changed := false
+	paths := map[string]bool{}
+	for _, d := range f.Defs {
+		if d.Receiver == "" {
+			paths[d.Path] = true // types are final already, unless nested in impl members
+		}
+	}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if d.Receiver == "" {
+			if d.Parent >= 0 {
+				d.Path = f.Defs[d.Parent].Path + "." + d.Name // parents may have been renamed
+			}
+			paths[d.Path] = true
+			continue
+		}
+		d.Receiver = typePath(f, d.Parent, d.Receiver, paths)
+		d.Path = d.Receiver + "." + d.Name
+		changed = true
+	}
+	if changed {
+		native.RecomputeDups(f)
+	}
+}
+
+// typePath is the lexical path of an impl's type written inside definition
+// parent: the path of a type in an inline module of the file when the
+// written path names one (inner::T), else the parent's path and the type's
+// base name.
+func typePath(f *lang.Facts, parent int32, text string, paths map[string]bool) string {
+	prefix := ""
+	if parent >= 0 {
+		prefix = f.Defs[parent].Path + "."
+	}
+	base := BaseType(text)
+	if i := strings.IndexByte(text, '<'); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimPrefix(strings.Join(strings.Fields(text), ""), "self::")
+	if strings.Contains(text, "::") && !strings.ContainsAny(text, "&*()[]'") {
+		if p := prefix + strings.ReplaceAll(text, "::", "."); paths[p] {
+			return p
+		}
+	}
+	return prefix + base
+}
+
+// doc finds the documentation of the item at node n.
+func doc(v *lang.View, n int) string {
+	var docs, plain []string
+	next := v.Start(n).Line
+	for s := native.PrevSibling(v, n); s >= 0; s = native.PrevSibling(v, s) {
+		k := v.Kind(s)
+		if k == "attribute_item" {
+			next = v.Start(s).Line
+			continue
+		}
+		if k != "line_comment" && k != "block_comment" {
+			break
+		}
+		if native.Child(v, s, "outer") >= 0 {
+			if len(plain) > 0 {
+				break
+			}
+			docs = append(docs, commentDoc(v, s))
+			next = v.Start(s).Line
+			continue
+		}
+		if native.Child(v, s, "inner") >= 0 || len(docs) > 0 {
+			break
+		}
+		end := v.End(s)
+		if end.Col == 1 && end.Line > v.Start(s).Line {
+			end.Line-- // a line comment ends with its newline
+		}
+		if end.Line+1 != next {
+			break
+		}
+		plain = append(plain, v.Text(s))
+		next = v.Start(s).Line
+	}
+	if len(docs) == 0 && len(plain) > 0 {
+		docs = plain
+	}
+	// docs were collected bottom-up
+	for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
+		docs[i], docs[j] = docs[j], docs[i]
+	}
+	if len(docs) == 0 && v.Kind(n) == "mod_item" {
+		for _, c := range native.Children(v, native.Child(v, n, "body")) {
+			k := v.Kind(c)
+			if (k != "line_comment" && k != "block_comment") || native.Child(v, c, "inner") < 0 {
+				break
+			}
+			docs = append(docs, commentDoc(v, c))
+		}
+	}
+	if len(docs) == 0 {
+		return ""
+	}
+	return native.DocText(docs)
+}
+
+// commentDoc is a doc comment's text without its markers.
+func commentDoc(v *lang.View, c int) string {
+	if d := native.Child(v, c, "doc"); d >= 0 {
+		return "//" + v.Text(d) // a marker for DocText to strip
+	}
+	return v.Text(c)
+}
+
+// segments lists the segments of a path node: a::b<T>::c is [a b c]; a
+// segment that is not a name (<T as Trait>) is "?".
+func segments(v *lang.View, n int) []string {
+	switch v.Kind(n) {
+	case "scoped_identifier", "scoped_type_identifier":
+		var out []string
+		if p := native.Child(v, n, "path"); p >= 0 {
+			out = segments(v, p)
+		}
+		if name := native.Child(v, n, "name"); name >= 0 {
+			out = append(out, v.Text(name))
+		}
+		return out
+	case "generic_type", "generic_type_with_turbofish":
+		if t := native.Child(v, n, "type"); t >= 0 {
+			return segments(v, t)
+		}
+	case "identifier", "type_identifier", "crate", "self", "super", "metavariable":
+		return []string{v.Text(n)}
+	}
+	return []string{"?"}
+}
+
+// binder binds names to the items of a file.
+type binder struct {
+	f       *lang.Facts
+	imports map[string]int32
+	items   map[itemKey]int32 // items by enclosing definition and name
+}
+
+type itemKey struct {
+	parent int32
+	name   string
+}
+
+func (b *binder) index() {
+	b.items = map[itemKey]int32{}
+	for i, d := range b.f.Defs {
+		if d.Receiver != "" || d.Kind == lang.KindField || d.Kind == lang.KindEnumMember {
+			continue
+		}
+		if d.Parent >= 0 {
+			switch b.f.Defs[d.Parent].Kind {
+			case lang.KindModule, lang.KindFunction, lang.KindMethod:
+			default:
+				continue // members of traits
+			}
+		}
+		k := itemKey{d.Parent, d.Name}
+		if _, ok := b.items[k]; !ok {
+			b.items[k] = int32(i)
+		}
+	}
+}
+
+// item finds the item a bare name means from inside definition from: items
+// of enclosing functions, then of the enclosing module (an inner module does
+// not see its parent's items).
+func (b *binder) item(from int32, name string) int32 {
+	for d := from; ; d = b.f.Defs[d].Parent {
+		for d >= 0 && !b.scopeLike(d) {
+			d = b.f.Defs[d].Parent
+		}
+		if i, ok := b.items[itemKey{d, name}]; ok {
+			return i
+		}
+		if d < 0 || b.f.Defs[d].Kind == lang.KindModule {
+			return -1
+		}
+	}
+}
+
+func (b *binder) scopeLike(d int32) bool {
+	switch b.f.Defs[d].Kind {
+	case lang.KindModule, lang.KindFunction, lang.KindMethod:
+		return true
+	}
+	return false
+}
+
+// selfType is the type that Self means inside definition from: the receiver
+// of the enclosing impl member, or the enclosing trait; -1 when it is not
+// defined in the file.
+func (b *binder) selfType(from int32) int32 {
+	for d := from; d >= 0; d = b.f.Defs[d].Parent {
+		def := b.f.Defs[d]
+		if def.Kind == lang.KindInterface {
+			return d
+		}
+		if def.Receiver == "" {
+			continue
+		}
+		for i, t := range b.f.Defs {
+			if t.Path == def.Receiver && t.Kind.IsTypeLike() {
+				return int32(i)
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// bare binds a bare name that lost its local binding.
+func (b *binder) bare(r *lang.Ref) {
+	name := b.f.Names[r.Name]
+	if d := b.item(r.Enclosing, name); d >= 0 {
+		r.BindDef = d
+		return
+	}
+	if imp, ok := b.imports[name]; ok {
+		r.BindImp = imp
+	}
+}
+
+// qualify sets the qualifier of an a::b::c reference and binds its first segment.
+func (b *binder) qualify(r *lang.Ref, q string, names *native.Names) {
+	r.BindLocal, r.BindDef, r.BindImp, r.QualBound = -1, -1, -1, false
+	r.Qualifier = names.ID(q)
+	first, _, more := strings.Cut(q, "::")
+	switch {
+	case q == "Self":
+		r.Shape = lang.QualSelf
+		return
+	case !more && first != "?" && first != "crate" && first != "self" && first != "super":
+		r.Shape = lang.QualIdent
+	default:
+		r.Shape = lang.QualPath
+	}
+	switch first {
+	case "crate", "self", "super", "Self", "?", "":
+		return
+	}
+	if b.item(r.Enclosing, first) >= 0 {
+		r.QualBound = true
+	} else if imp, ok := b.imports[first]; ok {
+		r.BindImp = imp
+	}
+}
+
+// implRelations records impl Trait for Type as Type implements Trait, when
+// Type is defined in the file.
+func implRelations(v *lang.View, f *lang.Facts, impls []int) {
+	if len(impls) == 0 {
+		return
+	}
+	byPath := map[string]int32{}
+	paths := map[string]bool{}
+	for i, d := range f.Defs {
+		paths[d.Path] = true
+		if d.Kind.IsTypeLike() {
+			if _, ok := byPath[d.Path]; !ok {
+				byPath[d.Path] = int32(i)
+			}
+		}
+	}
+	added := false
+	for _, n := range impls {
+		tr, ty := native.Child(v, n, "trait"), native.Child(v, n, "type")
+		if tr < 0 || ty < 0 {
+			continue
+		}
+		d, ok := byPath[typePath(f, native.Enclosing(f, v.Start(n)), v.Text(ty), paths)]
+		if !ok {
+			continue
+		}
+		f.TypeRels = append(f.TypeRels, lang.TypeRel{Def: d, Kind: lang.RelImplements, Target: lang.CollapseSpace(v.Text(tr)), Pos: v.Start(tr)})
+		added = true
+	}
+	if added {
+		sort.SliceStable(f.TypeRels, func(i, j int) bool { return f.TypeRels[i].Pos.Before(f.TypeRels[j].Pos) })
+	}
+}
