@@ -16,10 +16,14 @@ declare -A incr=(
   [go_med]="util/homedir/homedir.go,rest/config.go"
 )
 corpora=("$@")
-[ ${#corpora[@]} -gt 0 ] || corpora=(go_large go_med ts ts_small py)
+[ ${#corpora[@]} -gt 0 ] || corpora=(go_large go_med ts ts_small py $(printf '%s\n' "${!dir[@]}" | grep '^lang_' | sort))
 mkdir -p bench/out
 for c in "${corpora[@]}"; do
   echo "bench: $c (${dir[$c]})" >&2
+  if [[ $c == lang_* ]]; then
+    bin/cairnbench run -light -name "$c" -repo "${dir[$c]}" -cairn bin/cairn -out bench/out
+    continue
+  fi
   set_file=bench/queries/$c.symbols
   if [ ! -f "$set_file" ]; then
     bin/cairn --repo "${dir[$c]}" --state-dir "bench/out/state-$c" index >/dev/null

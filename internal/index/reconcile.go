@@ -358,6 +358,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 		return
 	}
 	j.entry.Size = int64(len(data))
+	j.lang = lang.ForFile(j.entry.Path, data)
 	j.hash = store.Hash(xxh3.Hash128(data).Bytes())
 	j.norm = normHash(data)
 	j.gitOID = gitBlobOID(data, j.entry, fullPath)

@@ -69,6 +69,9 @@ type Language struct {
 	// Imports expands one @import node into imports when the generic captures are
 	// not enough (Python's from-imports, JS import clauses); may be nil.
 	Imports func(v *View, n int) []Import
+	// Redirect names another language for a file whose extension is shared
+	// (a C++ header named .h); "" keeps this one. May be nil.
+	Redirect func(src []byte) string
 	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
 	Refine func(v *View, f *Facts)
 
@@ -103,6 +106,18 @@ func ByName(name string) *Language {
 		}
 	}
 	return nil
+}
+
+// ForFile picks the language of a file by its name and, where an extension is
+// shared, by its content.
+func ForFile(p string, src []byte) *Language {
+	l := ForPath(p)
+	if l != nil && l.Redirect != nil {
+		if other := ByName(l.Redirect(src)); other != nil {
+			return other
+		}
+	}
+	return l
 }
 
 // ForPath picks the language of a file by its name, or nil.

@@ -42,6 +42,7 @@ func main() {
 	out := fs.String("out", "bench/out", "run/report: output directory")
 	lexSet := fs.String("lexical", "", "run: lexical query set")
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
+	light := fs.Bool("light", false, "run: index only (language corpora)")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -60,7 +61,7 @@ func main() {
 	case "run":
 		self, _ := os.Executable()
 		os.MkdirAll(*out, 0o755)
-		err = runCorpus(ctx, *name, *repo, *cairn, self, *out, *set, *lexSet, *files)
+		err = runCorpus(ctx, *name, *repo, *cairn, self, *out, *set, *lexSet, *files, *light)
 	case "report":
 		err = report(*out, *results)
 	case "tiers":

@@ -27,7 +27,17 @@ func report(outDir, results string) error {
 		cs = append(cs, c)
 	}
 	order := map[string]int{"go_large": 0, "go_med": 1, "ts": 2, "ts_small": 3, "py": 4}
-	sort.Slice(cs, func(i, j int) bool { return order[cs[i].Name] < order[cs[j].Name] })
+	sort.Slice(cs, func(i, j int) bool {
+		oi, ok1 := order[cs[i].Name]
+		oj, ok2 := order[cs[j].Name]
+		if ok1 != ok2 {
+			return ok1
+		}
+		if oi != oj {
+			return oi < oj
+		}
+		return cs[i].Name < cs[j].Name
+	})
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# Benchmark results\n\n")
@@ -41,6 +51,20 @@ func report(outDir, results string) error {
 		mb := float64(c.Bytes) / 1e6
 		w("| %s | %d | %.1f | %.2f s | %.1f | %.0f MB | %.2f s | %.2f s | %.1fx |\n", c.Name, c.Files, mb, c.Index.Seconds,
 			mb/max(c.Index.Seconds, 0.001), c.Index.RSSMB, c.Ctags.Seconds, c.Cat.Seconds, c.Index.Seconds/max(c.Ctags.Seconds, 0.001))
+	}
+	w("\n### Languages\n\nThroughput and parse failures per corpus (one real project per language; the `lang_*` corpora are indexed only). A file with parse errors stays searchable; its facts are extracted around the errors.\n\n")
+	w("| corpus | languages | files parsed | MB parsed | index | MB/s | files with parse errors | parse-failure rate |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range cs {
+		parsed, _ := c.Stats["parsed"].(float64)
+		perr, _ := c.Stats["parse_errors"].(float64)
+		bp, _ := c.Stats["bytes_parsed"].(float64)
+		var langs []string
+		for l := range c.Tiers {
+			langs = append(langs, l)
+		}
+		sort.Strings(langs)
+		w("| %s | %s | %.0f | %.1f | %.2f s | %.1f | %.0f | %.1f%% |\n", c.Name, strings.Join(langs, ", "), parsed, bp/1e6, c.Index.Seconds,
+			bp/1e6/max(c.Index.Seconds, 0.001), perr, 100*perr/max(parsed, 1))
 	}
 	w("\n### Where the time goes\n\nMilliseconds per phase. `parse` and `read` are summed over the parse workers (CPU time on 2 cores, overlapping the writer); `store` is the blob writer (rows + trigram text index, overlapping parsing); the rest run after parsing.\n\n")
 	phases := []string{"scan", "read", "parse", "encode", "store", "files", "symbols", "link", "commit", "total"}

@@ -63,7 +63,7 @@ func timeCmd(shell string) (Timed, []byte, error) {
 func sh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // runCorpus measures one corpus end to end. cairn is the CLI binary, self this program.
-func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lexical, incrFiles string) error {
+func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lexical, incrFiles string, light bool) error {
 	c := Corpus{Name: name, Dir: dir, Date: time.Now().UTC().Format("2006-01-02")}
 	state := filepath.Join(outDir, "state-"+name)
 	os.RemoveAll(state)
@@ -113,6 +113,13 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 			c.Problems = append(c.Problems, err.Error())
 		}
 		c.Rg = rgBench(dir, lexical)
+	}
+	if light { // a language corpus: indexing throughput, parse failures and tiers only
+		if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {
+			c.Problems = append(c.Problems, err.Error())
+		}
+		b, _ := json.MarshalIndent(c, "", "  ")
+		return os.WriteFile(filepath.Join(outDir, name+".json"), b, 0o644)
 	}
 	c.CLI = cliTimes(cairn, dir, state, symbols)
 	if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {

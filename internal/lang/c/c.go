@@ -1,10 +1,11 @@
-// Package c registers C (.c and .h: a header is taken for C; C++ headers
-// named .h parse with C's grammar, with parse errors where C++ syntax
-// appears) with the syntactic layer. The query and hooks are shared with C++
-// in package cfamily.
+// Package c registers C (.c and .h) with the syntactic layer. A .h header is
+// taken for C unless its content shows C++ (classes, namespaces, templates,
+// access specifiers, ::), then it goes to C++. The query and hooks are shared
+// with C++ in package cfamily.
 package c
 
 import (
+	"regexp"
 	"unsafe"
 
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -27,6 +28,18 @@ var Language = &lang.Language{
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineC,
+	Redirect:     redirectHeader,
+}
+
+// cppMarkers are constructs that C does not have.
+var cppMarkers = regexp.MustCompile(`(?m)^\s*(class\s+\w+\s*[:{]|namespace\s+[\w:]*\s*\{|template\s*<|(public|private|protected)\s*:)|\w::\w`)
+
+// redirectHeader sends C++ headers named .h to C++.
+func redirectHeader(src []byte) string {
+	if cppMarkers.Match(src) {
+		return "cpp"
+	}
+	return ""
 }
 
 func init() { lang.Register(Language) }

@@ -121,7 +121,7 @@ func runFixture(t *testing.T, file string) {
 			wantIdx = i
 			continue
 		}
-		l := lang.ForPath(f.Name)
+		l := lang.ForFile(f.Name, f.Data)
 		if l == nil {
 			t.Fatalf("%s: no language for %s", file, f.Name)
 		}
