@@ -111,6 +111,10 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 				l = "python"
 			case "golang":
 				l = "go"
+			case "cs", "c#":
+				l = "csharp"
+			case "kt":
+				l = "kotlin"
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)
