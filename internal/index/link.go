@@ -104,6 +104,7 @@ type linker struct {
 	unitTop map[string]map[string]int64 // Go unit key -> lexical path -> symbol id
 	byID    map[int64]string            // file id -> path
 	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
+	pkg     *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -384,6 +385,9 @@ func (l *linker) goLocalName(im lang.Import, t importTarget, ok bool) string {
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	if facts == nil || len(facts.Refs) == 0 {
 		return nil
+	}
+	if pkgQualified(f.lang) {
+		return l.linkQualified(f, facts, own)
 	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {
