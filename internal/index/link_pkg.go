@@ -19,8 +19,8 @@ import (
 //     import (a.b.C.m) or a nested type (a.b.C.D) resolves through the type;
 //   - a bare name that no import brings in resolves to a top-level symbol of the
 //     file's own package (for C#, of its namespace and the enclosing ones), then
-//     of the packages imported whole (import a.b.*; using A.B), when exactly one
-//     of them declares it;
+//     of the packages imported whole (import a.b.*; using A.B; java.lang for
+//     Java), when exactly one of them declares it;
 //   - Q.name where Q is a type (same file, imported, same package or written
 //     in full, a.b.C.name) is the member name of that type; a.b.C where a.b is
 //     a package is the type C.
@@ -261,6 +261,9 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 	}
 	var wildPkgs []string
 	var wildTypes []typeRef
+	if f.lang == "java" && f.pkg != "java.lang" && p.isPackage(family, "java.lang") {
+		wildPkgs = append(wildPkgs, "java.lang") // imported implicitly
+	}
 	for _, r := range imps {
 		switch {
 		case r.pkg != "" && !r.isAlias:

@@ -64,10 +64,15 @@ func Signature(v *lang.View, n int, body, cut Set) string {
 	start, stop := v.Bytes(n)
 	var cuts [][2]int
 	skipTo := -1
-	v.Descendants(n, func(j int) {
+	// Nodes are in pre-order with non-decreasing starts, so the nodes that
+	// start before stop are n's descendants (and nothing after them is).
+	for j := n + 1; j < v.Len(); j++ {
 		sb, eb := v.Bytes(j)
-		if sb >= stop || sb < skipTo {
-			return
+		if sb >= stop {
+			break
+		}
+		if sb < skipTo {
+			continue
 		}
 		k := v.Kind(j)
 		switch {
@@ -77,7 +82,7 @@ func Signature(v *lang.View, n int, body, cut Set) string {
 			cuts = append(cuts, [2]int{sb, eb})
 			skipTo = eb
 		}
-	})
+	}
 	src := v.Src()
 	var b strings.Builder
 	at := start
