@@ -299,6 +299,16 @@ func refine(v *lang.View, f *lang.Facts) {
 			if name := v.Child(n, "name"); name >= 0 {
 				decls = append(decls, v.Span(name))
 			}
+		case "assignment_expression":
+			// new T { Member = x }: a member of the new object, written
+			if v.Kind(v.Parent(n)) != "initializer_expression" {
+				continue
+			}
+			if left := v.Child(n, "left"); v.Kind(left) == "identifier" {
+				if i, ok := byPos[v.Start(left)]; ok {
+					f.Refs[i].Shape, f.Refs[i].Qualifier = lang.QualExpr, classlang.NameID(f, "")
+				}
+			}
 		case "member_access_expression":
 			if v.Child(n, "expression") >= 0 {
 				continue

@@ -67,9 +67,10 @@
   qualifier: (_) @receiver
   name: [(identifier) @name (generic_name . (identifier) @name)]) @reference.member
 (alias_qualified_name alias: (_) @receiver name: [(identifier) @name (generic_name . (identifier) @name)]) @reference.member
-; object initializers and named arguments name members and parameters
+; object initializers, anonymous types and named arguments name members and parameters
 (initializer_expression
   (assignment_expression left: (identifier) @name)) @reference.member
+(anonymous_object_creation_expression (identifier) @name . "=") @reference.member
 (argument name: (identifier) @ignore)
 ; property patterns: { Length: > 3 } names a member of the matched type
 (subpattern . (identifier) @name . (_)) @reference.member
