@@ -51,6 +51,10 @@ type Language struct {
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
 	// BlockScoped languages bind a name only after its declaration.
 	BlockScoped bool
+	// FinalNewline makes the engine parse a file that does not end with a
+	// newline as if it did (positions do not change): some grammars' scanners
+	// loop forever at the end of input in the middle of a token (Kotlin).
+	FinalNewline bool
 
 	// Visibility classifies a definition; nil means VisUnknown.
 	Visibility func(v *View, d DefNode) Visibility

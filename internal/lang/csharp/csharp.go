@@ -314,8 +314,11 @@ func refine(v *lang.View, f *lang.Facts) {
 				continue
 			}
 			name := lastName(v, v.Child(n, "name"))
+			if name < 0 {
+				continue
+			}
 			i, ok := byPos[v.Start(name)]
-			if name < 0 || !ok {
+			if !ok {
 				continue
 			}
 			r := &f.Refs[i]
