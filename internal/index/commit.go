@@ -456,27 +456,30 @@ func sameModules(old []store.ModuleRow, mods []Module) bool {
 	return true
 }
 
-// changedNames lists the names of symbols that appeared or disappeared.
+// changedNames lists the names of symbols that appeared or disappeared, or
+// whose qualified name changed (a Java file that moved to another package keeps
+// its ids, but the files importing its types resolve differently).
 func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []string {
-	before := map[int64]string{}
+	type named struct{ name, qname string }
+	before := map[int64]named{}
 	for _, s := range old {
-		before[s.ID] = s.Name
+		before[s.ID] = named{s.Name, s.QName}
 	}
-	after := map[int64]string{}
+	after := map[int64]named{}
 	for _, rows := range now {
 		for _, s := range rows {
-			after[s.ID] = s.Name
+			after[s.ID] = named{s.Name, s.QName}
 		}
 	}
 	names := map[string]bool{}
 	for id, n := range before {
-		if _, ok := after[id]; !ok {
-			names[n] = true
+		if a, ok := after[id]; !ok || a.qname != n.qname {
+			names[n.name] = true
 		}
 	}
 	for id, n := range after {
 		if _, ok := before[id]; !ok {
-			names[n] = true
+			names[n.name] = true
 		}
 	}
 	return sortedPaths(names)

@@ -70,7 +70,7 @@ type fileInfo struct {
 	id     int64
 	path   string
 	lang   string
-	pkg    string // Go package clause
+	pkg    string // Facts.Package: Go package clause, Java/Kotlin package, C# namespace
 	blobID int64
 	status store.BlobStatus
 }
@@ -116,6 +116,10 @@ func (w *world) unitOf(f *fileInfo) unit {
 		return unit{key: ip, prefix: ip, sep: "."}
 	case "python":
 		return unit{key: rel, prefix: w.pyDotted(p), sep: "."}
+	case "java", "kotlin", "csharp":
+		if f.pkg != "" { // <package or namespace>.<Type>.<member>
+			return unit{key: rel, prefix: f.pkg, sep: "."}
+		}
 	}
 	return unit{key: rel, prefix: p, sep: "#"}
 }

@@ -116,6 +116,7 @@ type linker struct {
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
 	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
+	pkg     *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -410,6 +411,8 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		return l.linkRust(f, facts, own)
 	case "c", "cpp":
 		return l.linkCFamily(f, facts, own)
+	case "java", "kotlin", "csharp":
+		return l.linkQualified(f, facts, own)
 	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {

@@ -61,6 +61,9 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		}
 		x.parsers[l] = p
 	}
+	if l.FinalNewline && (len(src) == 0 || src[len(src)-1] != '\n') {
+		src = append(src[:len(src):len(src)], '\n') // a copy: src is the caller's
+	}
 	tree := parse(p, src)
 	if tree == nil {
 		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)

@@ -5,7 +5,7 @@ package lang
 // per content and shared by every worktree (DESIGN §5 "Content-addressed facts").
 type Facts struct {
 	Lang        string
-	Package     string // Go: the package clause; empty elsewhere
+	Package     string // Go: the package clause; Java, Kotlin: the package; C#: the namespace; empty elsewhere
 	Defs        []Def
 	Refs        []Ref
 	Names       []string // string table for Ref.Name, Ref.Qualifier and Local.Name

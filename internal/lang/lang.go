@@ -50,7 +50,7 @@ const (
 
 // Language describes one language to the engine.
 type Language struct {
-	Name         string   // stable id: "go", "python", "typescript", "tsx", "javascript"
+	Name         string   // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
 	Extensions   []string // file name suffixes, with the dot
 	Grammar      func() unsafe.Pointer
 	Query        string   // the language's .scm query
@@ -61,10 +61,15 @@ type Language struct {
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
 	// BlockScoped languages bind a name only after its declaration.
 	BlockScoped bool
+	// FinalNewline makes the engine parse a file that does not end with a
+	// newline as if it did (positions do not change): some grammars' scanners
+	// loop forever at the end of input in the middle of a token (Kotlin).
+	FinalNewline bool
 
 	// Visibility classifies a definition; nil means VisUnknown.
 	Visibility func(v *View, d DefNode) Visibility
-	// Package returns the package/module name a file declares (Go); may be nil.
+	// Package returns the package/module name a file declares (Go, Java, Kotlin,
+	// C# namespace); may be nil.
 	Package func(v *View) string
 	// Imports expands one @import node into imports when the generic captures are
 	// not enough (Python's from-imports, JS import clauses); may be nil.

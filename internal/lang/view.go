@@ -10,6 +10,7 @@ type View struct {
 	src   []byte
 	nodes []node
 	c     *compiled
+	ends  []int32 // per node: the index just past its subtree (subtreeEnd)
 }
 
 // Root is the index of the root node (-1 for an empty tree).
@@ -86,10 +87,8 @@ func (v *View) Bytes(i int) (start, end int) {
 func (v *View) Children(i int) []int {
 	var out []int
 	end := v.subtreeEnd(i)
-	for j := i + 1; j < end; j++ {
-		if int(v.nodes[j].parent) == i {
-			out = append(out, j)
-		}
+	for j := i + 1; j < end; j = v.subtreeEnd(j) {
+		out = append(out, j)
 	}
 	return out
 }
@@ -97,8 +96,8 @@ func (v *View) Children(i int) []int {
 // Child is the first direct named child of i under the field name, or -1.
 func (v *View) Child(i int, field string) int {
 	end := v.subtreeEnd(i)
-	for j := i + 1; j < end; j++ {
-		if int(v.nodes[j].parent) == i && v.Field(j) == field {
+	for j := i + 1; j < end; j = v.subtreeEnd(j) {
+		if v.Field(j) == field {
 			return j
 		}
 	}
@@ -108,8 +107,8 @@ func (v *View) Child(i int, field string) int {
 // ChildOfKind is the first direct named child of i with the kind, or -1.
 func (v *View) ChildOfKind(i int, kind string) int {
 	end := v.subtreeEnd(i)
-	for j := i + 1; j < end; j++ {
-		if int(v.nodes[j].parent) == i && v.Kind(j) == kind {
+	for j := i + 1; j < end; j = v.subtreeEnd(j) {
+		if v.Kind(j) == kind {
 			return j
 		}
 	}
@@ -134,25 +133,24 @@ func (v *View) HasAncestor(i int, kind string) bool {
 	return false
 }
 
-// subtreeEnd is the index just past i's last descendant.
+// subtreeEnd is the index just past i's last descendant (the nodes are in
+// pre-order, so a subtree is contiguous); computed for all nodes at first use.
 func (v *View) subtreeEnd(i int) int {
 	if i < 0 {
 		return len(v.nodes)
 	}
-	j := i + 1
-	for j < len(v.nodes) && v.isDescendant(j, i) {
-		j++
-	}
-	return j
-}
-
-func (v *View) isDescendant(j, i int) bool {
-	for p := int(v.nodes[j].parent); p >= i; p = int(v.nodes[p].parent) {
-		if p == i {
-			return true
+	if v.ends == nil {
+		v.ends = make([]int32, len(v.nodes))
+		for j := range v.ends {
+			v.ends[j] = int32(j + 1)
+		}
+		for j := len(v.nodes) - 1; j > 0; j-- { // children after their parents
+			if p := v.nodes[j].parent; p >= 0 && v.ends[j] > v.ends[p] {
+				v.ends[p] = v.ends[j]
+			}
 		}
 	}
-	return false
+	return int(v.ends[i])
 }
 
 // find returns the index of the named node with exactly this byte range and

@@ -121,6 +121,10 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 				l = "rust"
 			case "c++", "cxx", "cc":
 				l = "cpp"
+			case "cs", "c#":
+				l = "csharp"
+			case "kt":
+				l = "kotlin"
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)

@@ -1,0 +1,416 @@
+package index
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Java, Kotlin and C# name their symbols <package or namespace>.<Type>.<member>
+// and import types by that name, so their references resolve through packages:
+// the package -> files map comes from the files' Facts.Package (fileInfo.pkg).
+//
+//   - a bare name bound to a same-file definition is proven;
+//   - this.name is the member of the enclosing type (proven);
+//   - the imported name of a named import (import a.b.C; using X = A.B.C) and
+//     the references to it are strong when a.b holds a top-level C; a static
+//     import (a.b.C.m) or a nested type (a.b.C.D) resolves through the type;
+//   - a bare name that no import brings in resolves to a top-level symbol of the
+//     file's own package (for C#, of its namespace and the enclosing ones), then
+//     of the packages imported whole (import a.b.*; using A.B; java.lang for
+//     Java), when exactly one of them declares it;
+//   - Q.name where Q is a type (same file, imported, same package or written
+//     in full, a.b.C.name) is the member name of that type; a.b.C where a.b is
+//     a package is the type C.
+//
+// Java and Kotlin share one package namespace (they import each other's
+// types); C# namespaces are separate. When several files of a package declare
+// the same name, the one in the referencing file's module wins; if that does
+// not decide, the reference stays unresolved.
+
+// pkgQualified reports whether a language's symbols are named by package.
+func pkgQualified(language string) bool {
+	switch language {
+	case "java", "kotlin", "csharp":
+		return true
+	}
+	return false
+}
+
+// pkgFamily is the package namespace a language's packages live in.
+func pkgFamily(language string) string {
+	if language == "csharp" {
+		return "csharp"
+	}
+	return "jvm"
+}
+
+// pkgSym is one symbol of a package, by its lexical path.
+type pkgSym struct {
+	id     int64
+	kind   lang.DefKind
+	file   int64
+	module int64
+	defIdx int
+}
+
+// pkgLinker resolves names through packages; one per linker (one batch).
+type pkgLinker struct {
+	l     *linker
+	files map[string]map[string][]string // family -> package -> files
+	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
+}
+
+func (l *linker) pkgs() *pkgLinker {
+	if l.pkg == nil {
+		l.pkg = &pkgLinker{l: l, units: map[string]map[string][]pkgSym{}}
+	}
+	return l.pkg
+}
+
+// packages maps the packages of a family to their files.
+func (p *pkgLinker) packages(family string) map[string][]string {
+	if p.files == nil {
+		p.files = map[string]map[string][]string{}
+		for path, f := range p.l.w.files {
+			if f.pkg == "" || !pkgQualified(f.lang) {
+				continue
+			}
+			fam := pkgFamily(f.lang)
+			if p.files[fam] == nil {
+				p.files[fam] = map[string][]string{}
+			}
+			p.files[fam][f.pkg] = append(p.files[fam][f.pkg], path)
+		}
+		for _, byPkg := range p.files {
+			for _, files := range byPkg {
+				sort.Strings(files)
+			}
+		}
+	}
+	return p.files[family]
+}
+
+// isPackage reports whether some file of the family declares the package.
+func (p *pkgLinker) isPackage(family, pkg string) bool {
+	_, ok := p.packages(family)[pkg]
+	return ok
+}
+
+// unit maps the lexical paths of a package's symbols to the symbols.
+func (p *pkgLinker) unit(family, pkg string) map[string][]pkgSym {
+	key := family + "\x00" + pkg
+	if m, ok := p.units[key]; ok {
+		return m
+	}
+	m := map[string][]pkgSym{}
+	p.units[key] = m
+	files := p.packages(family)[pkg]
+	if len(files) == 0 {
+		return m
+	}
+	var ids []int64
+	for _, path := range files {
+		if f := p.l.w.files[path]; f != nil {
+			ids = append(ids, f.id)
+		}
+	}
+	rows, err := p.l.symbolsOf(ids)
+	if err != nil {
+		return m
+	}
+	prefix := pkg + "."
+	for _, r := range rows {
+		path, ok := strings.CutPrefix(r.QName, prefix)
+		if !ok {
+			continue
+		}
+		s := pkgSym{id: r.ID, kind: lang.DefKind(r.Kind), file: r.FileID, module: r.ModuleID, defIdx: r.DefIdx}
+		syms := m[path]
+		dup := false
+		for i := range syms {
+			if syms[i].file == s.file { // overloads: the first definition stands for them
+				if s.defIdx < syms[i].defIdx {
+					syms[i] = s
+				}
+				dup = true
+			}
+		}
+		if !dup {
+			m[path] = append(syms, s)
+		}
+	}
+	return m
+}
+
+// lookup finds the symbol with a lexical path in a package; from is the
+// referencing file's module, which decides between files that both declare it.
+func (p *pkgLinker) lookup(family, pkg, path string, from int64) (pkgSym, bool) {
+	syms := p.unit(family, pkg)[path]
+	switch len(syms) {
+	case 0:
+		return pkgSym{}, false
+	case 1:
+		return syms[0], true
+	}
+	var hit pkgSym
+	n := 0
+	for _, s := range syms {
+		if s.module == from {
+			hit = s
+			n++
+		}
+	}
+	return hit, n == 1
+}
+
+// typeRef is a type declared in some file of the family.
+type typeRef struct {
+	pkg, path string
+}
+
+// resolveType finds the type a dotted name denotes when written in full
+// (a.b.C, a.b.C.D): the longest package prefix that declares the rest as a type.
+func (p *pkgLinker) resolveType(family, name string, from int64) (typeRef, pkgSym, bool) {
+	for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
+		pkg, path := name[:i], name[i+1:]
+		if s, ok := p.lookup(family, pkg, path, from); ok && s.kind.IsTypeLike() {
+			return typeRef{pkg, path}, s, true
+		}
+	}
+	return typeRef{}, pkgSym{}, false
+}
+
+// pkgImport is what one import of a file resolves to.
+type pkgImport struct {
+	sym     pkgSym  // a named import's symbol
+	named   bool    // sym is set
+	typ     typeRef // the type a named import brings in, or the type whose static members an import-all brings in
+	isType  bool
+	pkg     string // a package imported whole, or the package a namespace alias names
+	isAlias bool   // C# using X = A.B, an alias of a namespace
+}
+
+func (p *pkgLinker) resolveImports(family string, facts *lang.Facts, from int64) []pkgImport {
+	out := make([]pkgImport, len(facts.Imports))
+	for i, im := range facts.Imports {
+		r := &out[i]
+		switch im.Kind {
+		case lang.ImportNamed:
+			full := im.Name
+			if im.Source != "" {
+				full = im.Source + "." + im.Name
+			}
+			if t, s, ok := p.resolveType(family, full, from); ok {
+				r.sym, r.named, r.typ, r.isType = s, true, t, true
+			} else if t, ok := p.resolveTypeOf(family, im.Source, from); ok {
+				// a static member: import static a.b.C.m
+				if s, ok := p.lookup(family, t.pkg, t.path+"."+im.Name, from); ok {
+					r.sym, r.named = s, true
+				}
+			} else if p.isPackage(family, full) {
+				r.pkg, r.isAlias = full, true
+			}
+		case lang.ImportAll:
+			if p.isPackage(family, im.Source) {
+				r.pkg = im.Source
+			} else if t, ok := p.resolveTypeOf(family, im.Source, from); ok {
+				r.typ, r.isType = t, true
+			}
+		}
+	}
+	return out
+}
+
+func (p *pkgLinker) resolveTypeOf(family, name string, from int64) (typeRef, bool) {
+	t, _, ok := p.resolveType(family, name, from)
+	return t, ok
+}
+
+// linkQualified resolves the references of a Java, Kotlin or C# file.
+func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
+	p := l.pkgs()
+	family := pkgFamily(f.lang)
+	from := moduleOf(l.w.mods, f.path, f.lang).ID
+	defID := func(i int32) int64 {
+		if i >= 0 && int(i) < len(own) {
+			return own[i].ID
+		}
+		return 0
+	}
+	byPath := map[string]int32{}
+	for i, d := range facts.Defs {
+		if _, ok := byPath[d.Path]; !ok {
+			byPath[d.Path] = int32(i)
+		}
+	}
+	imps := p.resolveImports(family, facts, from)
+
+	// the packages whose top-level names a bare name may denote, in order
+	var visible []string
+	if f.pkg != "" {
+		visible = append(visible, f.pkg)
+		if f.lang == "csharp" { // enclosing namespaces
+			for ns := f.pkg; strings.Contains(ns, "."); {
+				ns = ns[:strings.LastIndexByte(ns, '.')]
+				visible = append(visible, ns)
+			}
+		}
+	}
+	var wildPkgs []string
+	var wildTypes []typeRef
+	if f.lang == "java" && f.pkg != "java.lang" && p.isPackage(family, "java.lang") {
+		wildPkgs = append(wildPkgs, "java.lang") // imported implicitly
+	}
+	for _, r := range imps {
+		switch {
+		case r.pkg != "" && !r.isAlias:
+			wildPkgs = append(wildPkgs, r.pkg)
+		case r.isType && !r.named:
+			wildTypes = append(wildTypes, r.typ)
+		}
+	}
+	// bare resolves a name no local, definition or named import binds.
+	bare := func(name string) (pkgSym, bool) {
+		for _, pkg := range visible {
+			if s, ok := p.lookup(family, pkg, name, from); ok {
+				return s, true
+			}
+		}
+		var hit pkgSym
+		n := 0
+		for _, pkg := range wildPkgs {
+			if s, ok := p.lookup(family, pkg, name, from); ok && s.id != hit.id {
+				hit, n = s, n+1
+			}
+		}
+		for _, t := range wildTypes {
+			if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok && s.id != hit.id {
+				hit, n = s, n+1
+			}
+		}
+		return hit, n == 1
+	}
+	// sameFileType finds the type a (dotted) name denotes from inside def enc.
+	sameFileType := func(q string, enc int32) int32 {
+		first, rest, _ := strings.Cut(q, ".")
+		found := int32(-1)
+		for d := enc; d >= 0 && found < 0; d = facts.Defs[d].Parent {
+			if facts.Defs[d].Kind.IsTypeLike() {
+				if i, ok := byPath[facts.Defs[d].Path+"."+first]; ok && facts.Defs[i].Kind.IsTypeLike() {
+					found = i
+				}
+			}
+		}
+		if found < 0 {
+			if i, ok := byPath[first]; ok && facts.Defs[i].Kind.IsTypeLike() {
+				found = i
+			}
+		}
+		if found < 0 || rest == "" {
+			return found
+		}
+		if i, ok := byPath[facts.Defs[found].Path+"."+rest]; ok && facts.Defs[i].Kind.IsTypeLike() {
+			return i
+		}
+		return -1
+	}
+	// otherFileType finds the type a (dotted) qualifier denotes in another file.
+	otherFileType := func(r lang.Ref, q string) (typeRef, bool) {
+		first, rest, _ := strings.Cut(q, ".")
+		var t typeRef
+		found := false
+		if r.BindImp >= 0 && facts.Imports[r.BindImp].LocalName() == first {
+			im := imps[r.BindImp]
+			switch {
+			case im.named && im.isType:
+				t, found = im.typ, true
+			case im.isAlias: // using Alias = A.B; Alias.C.M()
+				if rest == "" {
+					return typeRef{}, false
+				}
+				first, rest, _ = strings.Cut(rest, ".")
+				if s, ok := p.lookup(family, im.pkg, first, from); ok && s.kind.IsTypeLike() {
+					t, found = typeRef{im.pkg, first}, true
+				}
+			}
+		} else if s, ok := bare(first); ok && s.kind.IsTypeLike() {
+			for _, pkg := range append(append([]string{}, visible...), wildPkgs...) {
+				if s2, ok := p.lookup(family, pkg, first, from); ok && s2.id == s.id {
+					t, found = typeRef{pkg, first}, true
+					break
+				}
+			}
+		}
+		if !found {
+			return p.resolveTypeOf(family, q, from) // written in full: a.b.C
+		}
+		if rest != "" {
+			t.path += "." + rest
+			if s, ok := p.lookup(family, t.pkg, t.path, from); !ok || !s.kind.IsTypeLike() {
+				return typeRef{}, false
+			}
+		}
+		return t, true
+	}
+
+	var links []Link
+	add := func(ref int, tier Tier, target int64) {
+		if target != 0 {
+			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
+		}
+	}
+	for ri, r := range facts.Refs {
+		if r.BindLocal >= 0 {
+			continue
+		}
+		name := facts.Names[r.Name]
+		switch r.Shape {
+		case lang.QualNone:
+			switch {
+			case r.BindDef >= 0:
+				add(ri, TierProven, defID(r.BindDef))
+			case r.BindImp >= 0:
+				im := facts.Imports[r.BindImp]
+				if imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
+					add(ri, TierStrong, imps[r.BindImp].sym.id)
+				}
+			default:
+				if s, ok := bare(name); ok {
+					add(ri, TierStrong, s.id)
+				}
+			}
+		case lang.QualSelf:
+			for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
+				if facts.Defs[d].Kind.IsTypeLike() {
+					if i, ok := byPath[facts.Defs[d].Path+"."+name]; ok {
+						add(ri, TierProven, defID(i))
+					}
+					break
+				}
+			}
+		case lang.QualIdent, lang.QualPath:
+			q := facts.Names[r.Qualifier]
+			if r.QualBound {
+				if t := sameFileType(q, r.Enclosing); t >= 0 {
+					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
+						add(ri, TierProven, defID(i))
+					}
+				}
+				continue // a local, a field or a type of this file
+			}
+			if t, ok := otherFileType(r, q); ok {
+				if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
+					add(ri, TierStrong, s.id)
+				}
+			} else if p.isPackage(family, q) { // a.b.C: the type C of package a.b
+				if s, ok := p.lookup(family, q, name, from); ok {
+					add(ri, TierStrong, s.id)
+				}
+			}
+		}
+	}
+	return links
+}

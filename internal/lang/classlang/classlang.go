@@ -1,0 +1,543 @@
+// Package classlang holds the hooks that Java, C# and Kotlin share: languages
+// whose code lives in classes, whose symbols are named
+// <package or namespace>.<Type>.<member>, and whose documentation is a doc
+// comment (Javadoc, KDoc, C# XML comments) above the declaration.
+//
+// The engine does the generic work; these helpers redo what differs:
+//   - signatures leave annotations, attributes and comments out;
+//   - docs come from doc comments only (/** */ or ///), cleaned of markup;
+//   - a bare name binds to a member of an enclosing type declaration in the
+//     same file (the engine binds only top-level names);
+//   - names inside package and import declarations are not references, except
+//     the imported name itself, which is an import reference bound to its import.
+package classlang
+
+import (
+	"html"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// DefNodes returns, for each definition, its node: the outermost node with the
+// definition's span (-1 when none is found).
+func DefNodes(v *lang.View, f *lang.Facts) []int {
+	out := make([]int, len(f.Defs))
+	want := make(map[lang.Span][]int, len(f.Defs))
+	for i, d := range f.Defs {
+		out[i] = -1
+		want[d.Span] = append(want[d.Span], i)
+	}
+	for n := 0; n < v.Len() && len(want) > 0; n++ {
+		sp := v.Span(n)
+		if ids, ok := want[sp]; ok {
+			for _, i := range ids {
+				out[i] = n
+			}
+			delete(want, sp)
+		}
+	}
+	return out
+}
+
+// Set is a set of node kinds.
+type Set map[string]bool
+
+// NewSet makes a Set.
+func NewSet(kinds ...string) Set {
+	s := Set{}
+	for _, k := range kinds {
+		s[k] = true
+	}
+	return s
+}
+
+// maxSignature matches the engine's cap on a signature's length in bytes.
+const maxSignature = 240
+
+// Signature is the text of definition node n up to its body (the first
+// descendant whose kind is in body), without the descendants whose kind is in
+// cut (annotations, attributes, comments), normalised to single spaces.
+func Signature(v *lang.View, n int, body, cut Set) string {
+	start, stop := v.Bytes(n)
+	var cuts [][2]int
+	skipTo := -1
+	// Nodes are in pre-order with non-decreasing starts, so the nodes that
+	// start before stop are n's descendants (and nothing after them is).
+	for j := n + 1; j < v.Len(); j++ {
+		sb, eb := v.Bytes(j)
+		if sb >= stop {
+			break
+		}
+		if sb < skipTo {
+			continue
+		}
+		k := v.Kind(j)
+		switch {
+		case body[k]:
+			stop = sb
+		case cut[k]:
+			cuts = append(cuts, [2]int{sb, eb})
+			skipTo = eb
+		}
+	}
+	src := v.Src()
+	var b strings.Builder
+	at := start
+	for _, c := range cuts {
+		if c[0] >= stop {
+			break
+		}
+		b.Write(src[at:c[0]])
+		b.WriteByte(' ')
+		at = min(c[1], stop)
+	}
+	if at < stop {
+		b.Write(src[at:stop])
+	}
+	return CleanSignature(b.String())
+}
+
+// CleanSignature normalises a signature's text: single spaces, no space inside
+// brackets, no trailing separator or arrow, capped in length.
+func CleanSignature(s string) string {
+	s = lang.CollapseSpace(s)
+	for _, r := range [][2]string{{"( ", "("}, {" )", ")"}, {" ,", ","}, {"< ", "<"}, {" >", ">"}} {
+		s = strings.ReplaceAll(s, r[0], r[1])
+	}
+	for {
+		t := strings.TrimSpace(s)
+		for _, suf := range []string{";", "{", "=>", "->", "=", ":"} {
+			t = strings.TrimSpace(strings.TrimSuffix(t, suf))
+		}
+		if t == s {
+			break
+		}
+		s = t
+	}
+	if len(s) > maxSignature {
+		cut := maxSignature
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// Signatures recomputes every definition's signature with Signature.
+func Signatures(v *lang.View, f *lang.Facts, nodes []int, body, cut Set) {
+	for i := range f.Defs {
+		if n := nodes[i]; n >= 0 {
+			f.Defs[i].Signature = Signature(v, n, body, cut)
+		}
+	}
+}
+
+// DocKind says which comments document a declaration.
+type DocKind uint8
+
+// Doc comment styles.
+const (
+	Javadoc DocKind = iota // the nearest /** ... */ block in the comments above
+	XMLDoc                 // the run of /// lines right above
+)
+
+// Docs recomputes every definition's doc summary from its doc comment; other
+// comments above a declaration (licence headers, // notes) are not docs.
+func Docs(v *lang.View, f *lang.Facts, nodes []int, comment Set, style DocKind) {
+	byEnd := map[uint32]int{} // last line of a comment -> its node
+	for n := 0; n < v.Len(); n++ {
+		if comment[v.Kind(n)] {
+			byEnd[v.End(n).Line] = n
+		}
+	}
+	for i := range f.Defs {
+		f.Defs[i].Doc = ""
+		n := nodes[i]
+		if n < 0 || !firstOnLine(v, n) {
+			continue // a parameter after its class's name is not what the comment documents
+		}
+		line := v.Start(n).Line
+		var run []string // nearest first
+		for line > 1 {
+			c, ok := byEnd[line-1]
+			if !ok {
+				break
+			}
+			run = append(run, v.Text(c))
+			line = v.Start(c).Line
+		}
+		switch style {
+		case Javadoc:
+			for _, c := range run {
+				if strings.HasPrefix(c, "/**") && c != "/**/" {
+					f.Defs[i].Doc = lang.Summary(CleanJavadoc(c))
+					break
+				}
+			}
+		case XMLDoc:
+			var lines []string
+			for _, c := range run {
+				if !strings.HasPrefix(c, "///") {
+					break
+				}
+				lines = append(lines, c)
+			}
+			for a, b := 0, len(lines)-1; a < b; a, b = a+1, b-1 {
+				lines[a], lines[b] = lines[b], lines[a]
+			}
+			if len(lines) > 0 {
+				f.Defs[i].Doc = lang.Summary(CleanXMLDoc(strings.Join(lines, "\n")))
+			}
+		}
+	}
+}
+
+// firstOnLine reports whether only whitespace precedes node n on its line.
+func firstOnLine(v *lang.View, n int) bool {
+	src := v.Src()
+	sb, _ := v.Bytes(n)
+	for i := sb - 1; i >= 0 && src[i] != '\n'; i-- {
+		if src[i] != ' ' && src[i] != '\t' && src[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	inlineTag = regexp.MustCompile(`\{@(?:link|linkplain|code|literal|value|systemProperty)\s+([^}]*)\}`)
+	otherTag  = regexp.MustCompile(`\{@[a-zA-Z]+\s*([^}]*)\}`)
+	htmlTag   = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+)
+
+// CleanJavadoc turns a /** */ comment into plain text: comment markers, block
+// tags (@param and what follows), inline tags ({@link X label} is "label",
+// {@code x} is "x") and HTML tags are removed; a blank line separates paragraphs.
+func CleanJavadoc(c string) string {
+	c = strings.TrimSuffix(strings.TrimPrefix(c, "/**"), "*/")
+	var out []string
+	for _, ln := range strings.Split(c, "\n") {
+		ln = strings.TrimSpace(ln)
+		ln = strings.TrimSpace(strings.TrimLeft(ln, "*"))
+		if strings.HasPrefix(ln, "@") {
+			break // block tags end the description
+		}
+		out = append(out, ln)
+	}
+	s := strings.Join(out, "\n")
+	s = inlineTag.ReplaceAllStringFunc(s, func(m string) string {
+		arg := strings.TrimSpace(inlineTag.FindStringSubmatch(m)[1])
+		if strings.HasPrefix(m, "{@link") {
+			// {@link Type#member label}: the label, else the reference
+			if _, label, ok := strings.Cut(arg, " "); ok && strings.TrimSpace(label) != "" {
+				return strings.TrimSpace(label)
+			}
+			return strings.TrimPrefix(strings.ReplaceAll(arg, "#", "."), ".")
+		}
+		return arg
+	})
+	s = otherTag.ReplaceAllString(s, "$1")
+	s = strings.ReplaceAll(s, "<p>", "\n\n")
+	s = strings.ReplaceAll(s, "<P>", "\n\n")
+	s = htmlTag.ReplaceAllString(s, "")
+	return html.UnescapeString(s)
+}
+
+var (
+	xmlRef     = regexp.MustCompile(`<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)\s*=\s*"([^"]*)"\s*/?>(?:</(?:see|seealso|paramref|typeparamref)>)?`)
+	xmlSummary = regexp.MustCompile(`(?s)<summary>(.*?)</summary>`)
+	xmlPara    = regexp.MustCompile(`<para\s*/?>|</para>`)
+)
+
+// CleanXMLDoc turns /// lines into plain text: the <summary> element when there
+// is one, with references (<see cref="T:X"/>) as their names and other tags removed.
+func CleanXMLDoc(c string) string {
+	var lines []string
+	for _, ln := range strings.Split(c, "\n") {
+		ln = strings.TrimSpace(ln)
+		ln = strings.TrimPrefix(ln, "///")
+		lines = append(lines, strings.TrimSpace(ln))
+	}
+	s := strings.Join(lines, "\n")
+	if m := xmlSummary.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
+	s = xmlRef.ReplaceAllStringFunc(s, func(m string) string {
+		ref := xmlRef.FindStringSubmatch(m)[1]
+		if len(ref) > 2 && ref[1] == ':' { // documentation ids: T:Ns.Type, M:Ns.Type.Method(System.Int32)
+			ref = ref[2:]
+			if i := strings.IndexByte(ref, '('); i >= 0 {
+				ref = ref[:i]
+			}
+			ref = ref[strings.LastIndexByte(ref, '.')+1:]
+		}
+		return ref
+	})
+	s = xmlPara.ReplaceAllString(s, "\n\n")
+	s = htmlTag.ReplaceAllString(s, "")
+	return html.UnescapeString(s)
+}
+
+// BindMembers binds bare references that bind to no local to the members of
+// enclosing type declarations in the file, innermost first (a field, a method,
+// a nested type; constructors, named like their type, are left out) or to
+// types declared in an enclosing method (local classes), and marks
+// the qualifiers whose first name does (field.x). Members of a type's
+// supertypes are not searched.
+func BindMembers(f *lang.Facts) {
+	type key struct {
+		parent int32
+		name   string
+	}
+	members := map[key]int32{}
+	for i, d := range f.Defs {
+		if d.Parent < 0 {
+			continue
+		}
+		// members of types, and types declared in a method body (local classes)
+		if f.Defs[d.Parent].Kind.IsTypeLike() && d.Kind != lang.KindConstructor || d.Kind.IsTypeLike() {
+			k := key{d.Parent, d.Name}
+			if _, ok := members[k]; !ok {
+				members[k] = int32(i)
+			}
+		}
+	}
+	if len(members) == 0 {
+		return
+	}
+	lookup := func(from int32, name string) int32 {
+		for d := from; d >= 0; d = f.Defs[d].Parent {
+			if i, ok := members[key{d, name}]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.BindLocal >= 0 || r.Enclosing < 0 || r.Role == lang.RoleImport {
+			continue
+		}
+		switch r.Shape {
+		case lang.QualNone:
+			if d := lookup(r.Enclosing, f.Names[r.Name]); d >= 0 {
+				r.BindDef, r.BindImp = d, -1
+			}
+		case lang.QualIdent, lang.QualPath:
+			if r.QualBound {
+				continue
+			}
+			q, _, _ := strings.Cut(f.Names[r.Qualifier], ".")
+			if lookup(r.Enclosing, q) >= 0 {
+				r.QualBound, r.BindImp = true, -1
+			}
+		}
+	}
+}
+
+// ImportRefs cleans the references inside package and import declarations
+// (the spans): they are dropped, except the reference at the position of an
+// import that names something (Import.Pos of a named import), which becomes an
+// import reference bound to that import.
+func ImportRefs(f *lang.Facts, spans []lang.Span) {
+	if len(spans) == 0 {
+		return
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Start.Before(spans[j].Start) })
+	named := map[lang.Pos]int32{}
+	for i, im := range f.Imports {
+		if im.Kind == lang.ImportNamed {
+			named[im.Pos] = int32(i)
+		}
+	}
+	inside := func(p lang.Pos) bool {
+		k := sort.Search(len(spans), func(i int) bool { return p.Before(spans[i].Start) })
+		return k > 0 && spans[k-1].Contains(p)
+	}
+	refs := f.Refs[:0]
+	for _, r := range f.Refs {
+		if inside(r.Pos) {
+			imp, ok := named[r.Pos]
+			if !ok {
+				continue
+			}
+			r.Role, r.Shape, r.Qualifier, r.QualBound = lang.RoleImport, lang.QualNone, 0, false
+			r.BindLocal, r.BindDef, r.BindImp = -1, -1, imp
+		}
+		refs = append(refs, r)
+	}
+	f.Refs = refs
+	if len(refs) == 0 {
+		f.Refs = nil // as the codec decodes it
+	}
+}
+
+// SelfIn turns this.x references inside the given spans (anonymous class
+// bodies) into plain member accesses: there this is not the enclosing named type.
+func SelfIn(f *lang.Facts, spans []lang.Span) {
+	if len(spans) == 0 {
+		return
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.Shape != lang.QualSelf {
+			continue
+		}
+		for _, sp := range spans {
+			if sp.Contains(r.Pos) {
+				r.Shape = lang.QualExpr
+				break
+			}
+		}
+	}
+}
+
+// StripTypeArgs removes type arguments and spaces from a type as written:
+// "Comparable<Point<T>>" is "Comparable", "a.b.C<T>" is "a.b.C".
+func StripTypeArgs(s string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<':
+			depth++
+		case c == '>':
+			if depth > 0 {
+				depth--
+			}
+		case depth > 0, c == ' ', c == '\t', c == '\n', c == '\r':
+		case c == '?' || c == '(' || c == ')':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// GenericQualifiers turns qualifiers with type arguments (List<String>::size,
+// Order<T>.Helper()) into the identifier or dotted path they name.
+func GenericQualifiers(f *lang.Facts) {
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.Shape != lang.QualExpr || !strings.Contains(f.Names[r.Qualifier], "<") {
+			continue
+		}
+		q := StripTypeArgs(f.Names[r.Qualifier])
+		shape := lang.QualPath
+		for _, part := range strings.Split(q, ".") {
+			if !isIdent(part) {
+				shape = lang.QualExpr
+			}
+		}
+		if shape == lang.QualExpr {
+			continue
+		}
+		if !strings.Contains(q, ".") {
+			shape = lang.QualIdent
+		}
+		r.Shape, r.Qualifier = shape, NameID(f, q)
+		first, _, _ := strings.Cut(q, ".")
+		for _, d := range f.Defs {
+			if d.Parent < 0 && d.Name == first {
+				r.QualBound = true
+				break
+			}
+		}
+	}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c == '$' || c == '@' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127 || (i > 0 && c >= '0' && c <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// Relations strips type arguments from the targets of type relations.
+func Relations(f *lang.Facts) {
+	for i := range f.TypeRels {
+		f.TypeRels[i].Target = StripTypeArgs(f.TypeRels[i].Target)
+	}
+}
+
+// Dotted joins the texts of the identifier-like descendants of n with dots,
+// leaving out whitespace and comments: a.b.C from a scoped or qualified name.
+func Dotted(v *lang.View, n int, ident Set) string {
+	if n < 0 {
+		return ""
+	}
+	if ident[v.Kind(n)] {
+		return v.Text(n)
+	}
+	var parts []string
+	v.Descendants(n, func(j int) {
+		if ident[v.Kind(j)] {
+			parts = append(parts, v.Text(j))
+		}
+	})
+	return strings.Join(parts, ".")
+}
+
+// Words lists the whitespace-separated words of node n's text outside the
+// descendants whose kind is in cut: the keywords of a modifiers node without
+// its annotations.
+func Words(v *lang.View, n int, cut Set) []string {
+	start, end := v.Bytes(n)
+	src := v.Src()
+	var b strings.Builder
+	at := start
+	skipTo := -1
+	v.Descendants(n, func(j int) {
+		sb, eb := v.Bytes(j)
+		if sb < skipTo || !cut[v.Kind(j)] {
+			return
+		}
+		b.Write(src[at:sb])
+		b.WriteByte(' ')
+		at, skipTo = eb, eb
+	})
+	if at < end {
+		b.Write(src[at:end])
+	}
+	return strings.Fields(b.String())
+}
+
+// Has reports whether words contains w.
+func Has(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// RenumberDups recomputes the ordinals of definitions that share a path.
+func RenumberDups(f *lang.Facts) {
+	dups := map[string]uint16{}
+	for i := range f.Defs {
+		f.Defs[i].Dup = dups[f.Defs[i].Path]
+		dups[f.Defs[i].Path]++
+	}
+}
+
+// NameID returns the index of s in f.Names, adding it when missing.
+func NameID(f *lang.Facts, s string) uint32 {
+	for i, n := range f.Names {
+		if n == s {
+			return uint32(i)
+		}
+	}
+	f.Names = append(f.Names, s)
+	return uint32(len(f.Names) - 1)
+}

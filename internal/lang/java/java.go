@@ -1,0 +1,215 @@
+// Package java registers Java with the syntactic layer: its grammar, its query
+// (tags.scm), the import forms, the package declaration that qualifies every
+// symbol (com.example.Service.run) and the visibility rules of its modifiers.
+//
+// Definitions: classes and records (kind class), interfaces and annotation
+// types (interface), enums, methods, annotation elements (method),
+// constructors, fields (static final fields and interface constants are
+// constants), enum constants and record components (fields). Nested types have
+// lexical paths (Outer.Inner.method); local and anonymous classes are named
+// under the enclosing method (Outer.run.toString). Overloads share a path and
+// differ by their Dup ordinal.
+//
+// Visibility: public is public; protected and package-private are internal;
+// private is private; members of interfaces and annotation types without a
+// modifier, enum constants and record components are public; whatever is
+// declared inside a method body without a modifier is private.
+//
+// Imports: import a.b.C is a named import {Source: "a.b", Name: "C"};
+// import a.b.* imports all of "a.b"; import static a.b.C.m is named
+// {Source: "a.b.C", Name: "m"}; import static a.b.C.* imports all of "a.b.C".
+// Type relations: extends (classes and interfaces) and implements.
+package java
+
+import (
+	_ "embed"
+	"strings"
+	"unsafe"
+
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
+)
+
+//go:embed tags.scm
+var query string
+
+var (
+	bodyKinds    = []string{"block", "constructor_body", "class_body", "interface_body", "enum_body", "annotation_type_body"}
+	commentKinds = []string{"line_comment", "block_comment"}
+	body         = classlang.NewSet(bodyKinds...)
+	comments     = classlang.NewSet(commentKinds...)
+	// cut leaves annotations and comments out of signatures and modifiers
+	cut   = classlang.NewSet("annotation", "marker_annotation", "line_comment", "block_comment")
+	ident = classlang.NewSet("identifier")
+)
+
+// Language is Java.
+var Language = &lang.Language{
+	Name:         "java",
+	Extensions:   []string{".java"},
+	Grammar:      func() unsafe.Pointer { return tsjava.Language() },
+	Query:        query,
+	RefKinds:     []string{"identifier", "type_identifier"},
+	BodyKinds:    bodyKinds,
+	CommentKinds: commentKinds,
+	DocStyle:     lang.DocComments,
+	SelfNames:    []string{"this"},
+	BlockScoped:  true,
+	Visibility:   visibility,
+	Package:      packageName,
+	Imports:      imports,
+	Refine:       refine,
+}
+
+func init() { lang.Register(Language) }
+
+// modifiers lists the modifier keywords of a declaration, without annotations.
+func modifiers(v *lang.View, n int) []string {
+	m := v.ChildOfKind(n, "modifiers")
+	if m < 0 {
+		return nil
+	}
+	return classlang.Words(v, m, cut)
+}
+
+func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
+	n := d.Node
+	switch v.Kind(n) {
+	case "enum_constant", "formal_parameter":
+		return lang.VisPublic
+	}
+	words := modifiers(v, n)
+	switch {
+	case classlang.Has(words, "public"):
+		return lang.VisPublic
+	case classlang.Has(words, "private"):
+		return lang.VisPrivate
+	case classlang.Has(words, "protected"):
+		return lang.VisInternal
+	}
+	parent := v.Parent(n)
+	switch v.Kind(parent) {
+	case "interface_body", "annotation_type_body":
+		return lang.VisPublic
+	case "enum_body_declarations":
+		if v.Kind(n) == "constructor_declaration" {
+			return lang.VisPrivate // enum constructors are private
+		}
+	}
+	for p := parent; p >= 0; p = v.Parent(p) {
+		switch v.Kind(p) {
+		case "block", "constructor_body", "lambda_expression":
+			return lang.VisPrivate // local to a method
+		}
+	}
+	return lang.VisInternal
+}
+
+// packageName is the file's package declaration: "com.example.app".
+func packageName(v *lang.View) string {
+	for _, c := range v.Children(v.Root()) {
+		if v.Kind(c) != "package_declaration" {
+			continue
+		}
+		for _, n := range v.Children(c) {
+			switch v.Kind(n) {
+			case "identifier", "scoped_identifier":
+				return classlang.Dotted(v, n, ident)
+			}
+		}
+	}
+	return ""
+}
+
+// imports expands one import declaration.
+func imports(v *lang.View, n int) []lang.Import {
+	name := -1
+	for _, c := range v.Children(n) {
+		switch v.Kind(c) {
+		case "identifier", "scoped_identifier":
+			name = c
+		}
+	}
+	if name < 0 {
+		return nil
+	}
+	full := classlang.Dotted(v, name, ident)
+	if full == "" {
+		return nil
+	}
+	if v.ChildOfKind(n, "asterisk") >= 0 {
+		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(name)}}
+	}
+	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(name)}
+	if i := strings.LastIndexByte(full, '.'); i >= 0 {
+		im.Source, im.Name = full[:i], full[i+1:]
+		if last := v.Child(name, "name"); last >= 0 {
+			im.Pos = v.Start(last)
+		}
+	}
+	return []lang.Import{im}
+}
+
+// refine applies the rules the query cannot express: signatures without
+// annotations, Javadoc summaries, constants, import references, this inside
+// anonymous classes, and bare names bound to members of enclosing types.
+func refine(v *lang.View, f *lang.Facts) {
+	nodes := classlang.DefNodes(v, f)
+	classlang.Signatures(v, f, nodes, body, cut)
+	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if d.Kind != lang.KindField || nodes[i] < 0 || v.Kind(nodes[i]) != "field_declaration" {
+			continue
+		}
+		if w := modifiers(v, nodes[i]); classlang.Has(w, "static") && classlang.Has(w, "final") {
+			d.Kind = lang.KindConstant
+		}
+	}
+	var decls, anon []lang.Span
+	var notRefs map[lang.Pos]bool
+	for n := 0; n < v.Len(); n++ {
+		switch v.Kind(n) {
+		case "type_identifier":
+			if v.Text(n) == "var" { // var x = ...: a reserved type name, not a type
+				if notRefs == nil {
+					notRefs = map[lang.Pos]bool{}
+				}
+				notRefs[v.Start(n)] = true
+			}
+		case "import_declaration":
+			decls = append(decls, v.Span(n))
+		case "identifier", "scoped_identifier":
+			// names of packages and modules are not references (annotations on
+			// a package declaration are)
+			switch v.Kind(v.Parent(n)) {
+			case "package_declaration", "module_declaration", "requires_module_directive",
+				"exports_module_directive", "opens_module_directive":
+				decls = append(decls, v.Span(n))
+			}
+		case "class_body":
+			if v.Kind(v.Parent(n)) == "object_creation_expression" {
+				anon = append(anon, v.Span(n))
+			}
+		}
+	}
+	if notRefs != nil {
+		refs := f.Refs[:0]
+		for _, r := range f.Refs {
+			if !notRefs[r.Pos] {
+				refs = append(refs, r)
+			}
+		}
+		f.Refs = refs
+		if len(refs) == 0 {
+			f.Refs = nil // as the codec decodes it
+		}
+	}
+	classlang.ImportRefs(f, decls)
+	classlang.SelfIn(f, anon)
+	classlang.Relations(f)
+	classlang.GenericQualifiers(f)
+	classlang.BindMembers(f)
+}

@@ -1,0 +1,172 @@
+// Package kotlin registers Kotlin (.kt, .kts) with the syntactic layer: its
+// grammar, its query (tags.scm), imports, the package header that qualifies
+// every symbol (com.example.Point.move) and the visibility modifiers.
+//
+// Definitions: classes, data/sealed/inner classes and objects (kind class),
+// interfaces, enum classes (enum) and their entries, functions (methods inside
+// a class or object body), properties (constructor parameters declared val or
+// var, class members; top-level ones are variables, const val is a constant)
+// and type aliases (type). Members of a companion object belong to the
+// enclosing class (Point.create), as Kotlin code calls them. Secondary
+// constructors are not symbols.
+//
+// Visibility: public (the default) is public; protected and internal are
+// internal; private is private; declarations local to a function are private.
+//
+// Imports: import a.b.C is named {Source: "a.b", Name: "C"}, import a.b.C as D
+// adds Alias "D", import a.b.* imports all of "a.b". Type relations: a
+// supertype called with arguments (Base()) is extended, the others implemented;
+// the supertypes of an interface are extended.
+package kotlin
+
+import (
+	_ "embed"
+	"strings"
+	"unsafe"
+
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
+)
+
+//go:embed tags.scm
+var query string
+
+var (
+	bodyKinds    = []string{"class_body", "enum_class_body", "function_body", "getter", "setter", "property_delegate"}
+	commentKinds = []string{"line_comment", "block_comment"}
+	body         = classlang.NewSet(bodyKinds...)
+	comments     = classlang.NewSet(commentKinds...)
+	// cut leaves annotations and comments out of signatures
+	cut   = classlang.NewSet("annotation", "line_comment", "block_comment")
+	ident = classlang.NewSet("identifier")
+)
+
+// Language is Kotlin.
+var Language = &lang.Language{
+	Name:         "kotlin",
+	Extensions:   []string{".kt", ".kts"},
+	Grammar:      func() unsafe.Pointer { return tskotlin.Language() },
+	Query:        query,
+	RefKinds:     []string{"identifier"},
+	BodyKinds:    bodyKinds,
+	CommentKinds: commentKinds,
+	DocStyle:     lang.DocComments,
+	SelfNames:    []string{"this"},
+	BlockScoped:  true,
+	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
+	// ends with an annotation where a property accessor may follow
+	// ("val x = 1\n@Suppress(\"X\")" without a final newline).
+	FinalNewline: true,
+	Visibility:   visibility,
+	Package:      packageName,
+	Imports:      imports,
+	Refine:       refine,
+}
+
+func init() { lang.Register(Language) }
+
+// modifiers lists the keywords of a declaration's modifiers, without annotations.
+func modifiers(v *lang.View, n int) []string {
+	m := v.ChildOfKind(n, "modifiers")
+	if m < 0 {
+		return nil
+	}
+	return classlang.Words(v, m, cut)
+}
+
+func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
+	n := d.Node
+	if v.Kind(n) == "enum_entry" {
+		return lang.VisPublic
+	}
+	words := modifiers(v, n)
+	switch {
+	case classlang.Has(words, "private"):
+		return lang.VisPrivate
+	case classlang.Has(words, "protected"), classlang.Has(words, "internal"):
+		return lang.VisInternal
+	case classlang.Has(words, "public"):
+		return lang.VisPublic
+	}
+	for p := v.Parent(n); p >= 0; p = v.Parent(p) {
+		switch v.Kind(p) {
+		case "function_body", "block", "lambda_literal", "anonymous_initializer":
+			return lang.VisPrivate // local to a function
+		}
+	}
+	return lang.VisPublic
+}
+
+// packageName is the file's package header: "com.example.app".
+func packageName(v *lang.View) string {
+	if h := v.ChildOfKind(v.Root(), "package_header"); h >= 0 {
+		return classlang.Dotted(v, v.ChildOfKind(h, "qualified_identifier"), ident)
+	}
+	return ""
+}
+
+// imports expands one import header.
+func imports(v *lang.View, n int) []lang.Import {
+	q := v.ChildOfKind(n, "qualified_identifier")
+	if q < 0 {
+		return nil
+	}
+	full := classlang.Dotted(v, q, ident)
+	if full == "" {
+		return nil
+	}
+	_, qe := v.Bytes(q)
+	_, ne := v.Bytes(n)
+	if strings.Contains(string(v.Src()[qe:ne]), "*") {
+		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(q)}}
+	}
+	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(q)}
+	if i := strings.LastIndexByte(full, '.'); i >= 0 {
+		im.Source, im.Name = full[:i], full[i+1:]
+	}
+	if ids := v.Children(q); len(ids) > 0 {
+		im.Pos = v.Start(ids[len(ids)-1])
+	}
+	if alias := v.ChildOfKind(n, "identifier"); alias >= 0 && v.Text(alias) != im.Name {
+		im.Alias = v.Text(alias)
+	}
+	return []lang.Import{im}
+}
+
+// refine applies the rules the query cannot express: signatures without
+// annotations, KDoc summaries, constants, the relations of interfaces, import
+// references, this inside object expressions, and bare names bound to members
+// of enclosing types.
+func refine(v *lang.View, f *lang.Facts) {
+	nodes := classlang.DefNodes(v, f)
+	classlang.Signatures(v, f, nodes, body, cut)
+	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
+			classlang.Has(modifiers(v, nodes[i]), "const") {
+			d.Kind = lang.KindConstant
+		}
+	}
+	for i := range f.TypeRels {
+		if f.Defs[f.TypeRels[i].Def].Kind == lang.KindInterface {
+			f.TypeRels[i].Kind = lang.RelExtends
+		}
+	}
+	var decls, anon []lang.Span
+	for n := 0; n < v.Len(); n++ {
+		switch v.Kind(n) {
+		case "package_header", "import":
+			decls = append(decls, v.Span(n))
+		case "object_literal":
+			anon = append(anon, v.Span(n))
+		}
+	}
+	classlang.ImportRefs(f, decls)
+	classlang.SelfIn(f, anon)
+	classlang.Relations(f)
+	classlang.GenericQualifiers(f)
+	classlang.BindMembers(f)
+}
