@@ -116,7 +116,7 @@ type linker struct {
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
 	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
-	pkg     *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
+	pkg        *pkgLinker           // Java, Kotlin and C#: resolution by package (link_pkg.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
