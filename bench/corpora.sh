@@ -39,3 +39,14 @@ echo "lang_c=$(gomod github.com/tree-sitter/go-tree-sitter v0.25.0)"
 echo "lang_cpp=$(npmpkg leveldown 6.1.1)/deps"
 echo "lang_ruby=$(debpkg ruby-rack usr/share/rubygems-integration/all/gems)"
 echo "lang_php=$(debpkg php-symfony-console usr/share/php)"
+javasrc() { # java.util of the OpenJDK sources (Debian ships them as src.zip)
+  local out="$dir/deb/openjdk-17-source"
+  if [ ! -d "$out/java.util" ]; then
+    debpkg openjdk-17-source usr >/dev/null
+    (cd "$out" && unzip -q -o "$(find root -name src.zip | head -1)" 'java.base/java/util/*' -d java.util)
+  fi
+  echo "$out/java.util"
+}
+echo "lang_java=$(javasrc)"
+echo "lang_csharp=$(npmpkg com.neuecc.unirx 7.1.0)"
+echo "lang_kotlin=$(npmpkg react-native 0.81.6)/ReactAndroid/src/main/java/com/facebook/react/uimanager"
