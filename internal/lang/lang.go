@@ -26,6 +26,25 @@
 //
 // Extensions are suffixes of a file's base name (".rb"); an entry without a
 // leading dot names a whole base name ("Rakefile", "Gemfile").
+//
+// Adding a language with a maintained grammar takes one package and one .scm
+// file:
+//
+//  1. go get the grammar module at an exact version; its bindings/go package
+//     gives the language pointer.
+//  2. Create internal/lang/<name> with a tags.scm using the captures above
+//     (start from internal/lang/golang/tags.scm) and a Go file that embeds it
+//     and calls Register from init with the Language value: Name, Extensions,
+//     Grammar, Query, RefKinds (the identifier node kinds), BodyKinds (where a
+//     signature stops), CommentKinds and, when needed, the Visibility,
+//     Imports and Refine hooks. Do not use text predicates (#eq?, #match?):
+//     the engine does not evaluate them.
+//  3. Import the package in internal/lang/all.
+//  4. Add testdata/*.txtar fixtures and a test calling langtest.Run; run it
+//     with -update to write the goldens, then read every line of them.
+//
+// Cross-file resolution beyond same-file bindings (imports to strong
+// references) lives in internal/index (link*.go), per language family.
 package lang
 
 import (
