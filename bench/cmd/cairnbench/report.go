@@ -107,6 +107,21 @@ func report(outDir, results string) error {
 				f("strong_or_better_pct"), f("in_repo_strong_or_better_pct_before_imports"), f("in_repo_strong_or_better_pct"))
 		}
 	}
+	w("\n## Architecture checks on real repositories\n\nWhat the manifests and imports of a corpus say, checked against `architecture` (module list, a sample of edges with their classes, the share of imports Cairn could not classify).\n\n")
+	w("| corpus | check | ok | got |\n|---|---|---|---|\n")
+	for _, c := range cs {
+		for _, a := range c.Arch {
+			ok := "yes"
+			if !a.OK {
+				ok = "**no**"
+			}
+			got := a.Got
+			if len(got) > 160 {
+				got = got[:160] + "…"
+			}
+			w("| %s | %s | %s | %s |\n", c.Name, a.Check, ok, strings.ReplaceAll(got, "|", "/"))
+		}
+	}
 	w("\n## Lexical search against ripgrep\n\nThe committed set `bench/queries/<corpus>.lexical` (literals and regexes). Cairn: in-process, top 20 ranked results; rg: whole process printing every match (`| wc -l`), median of 5 warm runs per query. The table gives the median over queries.\n\n")
 	w("| corpus | literal: cairn | literal: rg | speed-up | regex: cairn | regex: rg | speed-up |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cs {

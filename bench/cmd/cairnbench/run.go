@@ -31,6 +31,7 @@ type Corpus struct {
 	CLI      map[string]any `json:"cli_ms,omitempty"`
 	Incr     map[string]any `json:"incremental,omitempty"`
 	Tiers    map[string]any `json:"tiers,omitempty"`
+	Arch     []archCheck    `json:"architecture_checks,omitempty"`
 	Problems []string       `json:"problems,omitempty"`
 }
 
@@ -122,6 +123,9 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		return os.WriteFile(filepath.Join(outDir, name+".json"), b, 0o644)
 	}
 	c.CLI = cliTimes(cairn, dir, state, symbols)
+	if c.Arch, err = archChecks(ctx, name, dir, state); err != nil {
+		c.Problems = append(c.Problems, "architecture checks: "+err.Error())
+	}
 	if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {
 		c.Problems = append(c.Problems, err.Error())
 	}
