@@ -45,11 +45,6 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		seen[im.Source] = true
 		e := ImportEdge{Source: im.Source}
 		t, ok := l.resolveImport(f, im)
-		if !ok {
-			if p, found := l.workspacePackage(f, im.Source); found {
-				t, ok = importTarget{file: p}, true
-			}
-		}
 		if ok {
 			e.TargetPath = t.file
 			if t.goDir != "" || e.TargetPath == "" {
@@ -84,33 +79,6 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		out = append(out, e)
 	}
 	return out
-}
-
-// workspacePackage resolves a bare JavaScript import of another package of the
-// repository by its package name to that package's entry file.
-func (l *linker) workspacePackage(f *fileInfo, source string) (string, bool) {
-	if familyOf(f.lang) != "javascript" || strings.HasPrefix(source, ".") {
-		return "", false
-	}
-	name := packageName(source)
-	for _, ms := range l.w.mods {
-		for _, m := range ms {
-			if m.Kind != "javascript" || m.Name != name {
-				continue
-			}
-			sub := strings.TrimPrefix(strings.TrimPrefix(source, name), "/")
-			for _, base := range []string{path.Join(m.Root, sub), path.Join(m.Root, "src", sub)} {
-				if p, ok := l.resolveJSPath(base); ok {
-					return p, true
-				}
-			}
-			if p, ok := l.resolveJSPath(path.Join(m.Root, "src")); ok {
-				return p, true
-			}
-			return m.Manifest, true
-		}
-	}
-	return "", false
 }
 
 // packageName is the npm package of an import path: @scope/name or name.

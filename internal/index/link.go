@@ -103,8 +103,10 @@ type linker struct {
 	// caches
 	unitTop map[string]map[string]int64 // Go unit key -> lexical path -> symbol id
 	byID    map[int64]string            // file id -> path
-	fileTop map[string]map[string]int64 // repo path -> top-level name -> symbol id
-	script  *scriptCache                // Ruby and PHP (link_script.go)
+	// tsConfigs caches the closest tsconfig.json per directory (link_js.go)
+	tsConfigs map[string]*tsConfig
+	fileTop   map[string]map[string]int64 // repo path -> top-level name -> symbol id
+	script    *scriptCache                // Ruby and PHP (link_script.go)
 	// facts loads another file's facts (Rust and C-family linking follow imports)
 	facts func(*fileInfo) (*lang.Facts, error)
 	// Rust, C and C++ (link_native.go)
@@ -266,6 +268,13 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 			if p, ok := l.resolveJSPath(path.Join(dirOf(f.path), im.Source)); ok {
 				return importTarget{file: p}, true
 			}
+			return importTarget{}, false
+		}
+		if p, ok := l.resolveTSConfig(f, im.Source); ok { // tsconfig paths and baseUrl
+			return importTarget{file: p}, true
+		}
+		if p, ok := l.workspacePackage(f, im.Source); ok { // another package of the repository
+			return importTarget{file: p}, true
 		}
 	}
 	return importTarget{}, false
