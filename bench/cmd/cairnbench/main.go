@@ -42,6 +42,7 @@ func main() {
 	out := fs.String("out", "bench/out", "run/report: output directory")
 	lexSet := fs.String("lexical", "", "run: lexical query set")
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
+	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -65,6 +66,8 @@ func main() {
 		err = report(*out, *results)
 	case "tiers":
 		err = tiers(ctx, *repo, *state)
+	case "semantic-import":
+		err = semanticImport(ctx, *repo, *state, *scipPath)
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	default:
