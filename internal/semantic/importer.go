@@ -40,6 +40,9 @@ type ImportOptions struct {
 	// BeforeWrite runs right before the write transaction; an error abandons
 	// the import (a job uses it to re-read HEAD and its own state).
 	BeforeWrite func() error
+	// ProgressEvery reports write progress every that many rows (default
+	// 4096; tests use 1 to stop inside the transaction).
+	ProgressEvery int
 }
 
 // ImportStats describes an import.
@@ -172,6 +175,7 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	}
 	t = time.Now()
 	imp.Progress = func(done, total int) { progress("write", done, total) }
+	imp.ProgressEvery = o.ProgressEvery
 	stats, _ := json.Marshal(im.st)
 	imp.Index.Stats = string(stats)
 	id, err := ix.DB().ReplaceSemantic(ctx, imp)

@@ -221,8 +221,9 @@ func CheckCurrent(ctx context.Context, db *store.DB, id int64, head string, now 
 		case j.Status != JobRunning:
 			stale = fmt.Errorf("%w: job is %s", ErrSuperseded, j.Status)
 		case j.Head != head:
-			j.Status, j.Reason, j.FinishedAt = JobSuperseded, "head_changed_during_run", now.Unix()
-			stale = fmt.Errorf("%w: HEAD moved from %.12s to %.12s while the indexer ran", ErrSuperseded, j.Head, head)
+			j.Status, j.FinishedAt = JobSuperseded, now.Unix()
+			j.Reason = fmt.Sprintf("head_changed_during_run: HEAD moved from %.12s to %.12s while the indexer ran", j.Head, head)
+			stale = fmt.Errorf("%w: %s", ErrSuperseded, j.Reason)
 			return t.Update(j)
 		}
 		return nil

@@ -61,8 +61,9 @@ type SemImport struct {
 	Symbols []SemSymbolRow
 	Rels    []SemRelRow
 	Map     []SemMapRow
-	// Progress is called every few thousand rows (may be nil).
-	Progress func(done, total int)
+	// Progress is called every ProgressEvery rows (default 4096; may be nil).
+	Progress      func(done, total int)
+	ProgressEvery int
 }
 
 // ReplaceSemantic writes an index in one transaction, replacing the index with
@@ -93,10 +94,14 @@ func (s *DB) ReplaceSemantic(ctx context.Context, imp *SemImport) (int64, error)
 	}
 	total := len(imp.Docs) + len(imp.Symbols) + len(imp.Rels) + len(imp.Map)
 	done := 0
+	every := imp.ProgressEvery
+	if every <= 0 {
+		every = 4096
+	}
 	report := func(n int) {
-		before := done / 4096
+		before := done / every
 		done += n
-		if imp.Progress != nil && done/4096 != before {
+		if imp.Progress != nil && done/every != before {
 			imp.Progress(done, total)
 		}
 	}
