@@ -318,6 +318,7 @@ func (im *importer) document(d *scip.Document) error {
 	}
 	lines := newLineIndex(content, d.PositionEncoding, im.st.Tool)
 	var occs []Occ
+	checked, mismatched := 0, 0
 	for _, o := range d.Occurrences {
 		if o.Symbol == "" {
 			continue
@@ -344,12 +345,21 @@ func (im *importer) document(d *scip.Document) error {
 				a.defDoc = ord
 			}
 			acc.defs = append(acc.defs, defSite{sym: id, line: oc.Line, col: oc.Col})
-			if state == DocUsable && content != nil && !lines.hasName(oc, im.nameOf(a)) {
-				state = DocMismatch
+			if name := im.nameOf(a); name != "" && content != nil {
+				checked++
+				if !lines.hasName(oc, name) {
+					mismatched++
+				}
 			}
 		}
 		occs = append(occs, oc)
 		a.occs = append(a.occs, oc)
+	}
+	// Definitions that do not span their name mean other content than the
+	// indexer saw. A few may differ legitimately (indexers disambiguate
+	// same-named members with suffixes), so it takes a fifth of them.
+	if state == DocUsable && mismatched > 0 && mismatched*5 >= checked {
+		state = DocMismatch
 	}
 	im.st.Occurrences += len(occs)
 	acc.row.State = uint8(state)

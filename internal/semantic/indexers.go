@@ -46,7 +46,7 @@ var Indexers = []Indexer{
 	{Name: "scip-python", Kinds: []string{"python"}, Langs: []string{"python"}, Runnable: true,
 		Install: "npm i -g @sourcegraph/scip-python@0.6.6", Hint: "needs Node.js 20 or later",
 		Args: func(out, project string) []string {
-			return []string{"index", ".", "--project-name", project, "--output", out, "--quiet"}
+			return []string{"index", "--project-name", project, "--output", out, "--quiet"}
 		}},
 	{Name: "scip-java", Kinds: []string{"jvm"}, Langs: []string{"java", "kotlin", "scala"},
 		Install: "cs install --contrib scip-java", Hint: "cs is Coursier (https://get-coursier.io)"},

@@ -126,8 +126,9 @@ func (li *lineIndex) hasName(o Occ, name string) bool {
 	}
 	got := string(text[s:e])
 	// Some indexers span a definition's whole name token, which may carry
-	// quotes or a sigil (string-named members, private #names).
-	return got == name || strings.Trim(got, `"'#$`+"`") == name
+	// quotes or a sigil (string-named members, private #names), or suffix a
+	// name with digits to tell same-named members apart (scip-typescript).
+	return got == name || strings.Trim(got, `"'#$`+"`") == name || strings.TrimRight(name, "0123456789") == got
 }
 
 // isIdentifier reports whether s is a plain identifier.
