@@ -55,3 +55,31 @@ func (d *run) indexers(ctx context.Context) {
 		d.add(Check{Name: "indexers", Status: Pass, Message: "no indexed language has a semantic indexer to check"})
 	}
 }
+
+// semanticIndexes reports imported SCIP indexes that no longer describe the
+// repository (built at another commit, files changed since); their stale
+// files already answer from syntax, a refresh brings them back.
+func (d *run) semanticIndexes(ctx context.Context) {
+	if d.o.Engine == nil || !d.built {
+		return
+	}
+	fr, err := d.o.Engine.SemanticFreshness(ctx)
+	if err != nil {
+		d.add(Check{Name: "semantic-index", Status: Warn, Message: "cannot read the semantic indexes: " + err.Error()})
+		return
+	}
+	if len(fr) == 0 {
+		d.add(Check{Name: "semantic-index", Status: Pass, Message: "no semantic index imported (references come from syntax)",
+			Hint: "cairn index --semantic runs the installed SCIP indexers"})
+		return
+	}
+	for _, f := range fr {
+		name := "semantic-index:" + f.Key
+		if !f.Stale {
+			d.add(Check{Name: name, Status: Pass, Message: fmt.Sprintf("%s %s: %d files, current", f.Tool, f.ToolVersion, f.Usable)})
+			continue
+		}
+		d.add(Check{Name: name, Status: Warn, Message: f.Warning, Fix: d.cairn("index --semantic"),
+			Hint: "files changed since the index answer from syntactic facts until it is refreshed"})
+	}
+}

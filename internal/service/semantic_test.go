@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
@@ -101,5 +102,61 @@ func TestSemanticJobWithScipGo(t *testing.T) {
 	st := data[tools.StatusOut](t, call(t, s, "status", map[string]any{}))
 	if len(st.Semantic.Indexes) != 1 || st.Semantic.Indexes[0].Changed != 1 || st.Semantic.Indexes[0].Tool != "scip-go" {
 		t.Errorf("status semantic %+v", st.Semantic)
+	}
+}
+
+// Another process asks the serving owner to run the semantic jobs; the owner
+// runs them in the background and the asking process follows them in the
+// job table. A .scip file named in semantic.scip_paths is imported too.
+func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
+	if _, err := exec.LookPath("scip-go"); err != nil {
+		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
+	}
+	paths, cfg := newRepo(t, fixture(t))
+	scip := filepath.Join(t.TempDir(), "fixture.scip")
+	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(scip, b, 0o644)
+	later := time.Now().Add(time.Second)
+	os.Chtimes(scip, later, later)
+	cfg.Semantic.SCIPPaths = []string{scip}
+	owner, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for ready, _ := owner.Ready(); !ready; ready, _ = owner.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("never ready")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	client, err := service.Open(t.Context(), paths, cfg, service.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if client.Owner() {
+		t.Fatal("the client took the writer lock")
+	}
+	// Without waiting: the jobs are queued or running in the owner.
+	out := data[tools.IndexOut](t, call(t, client, "index_ensure", map[string]any{"semantic": true}))
+	if out.Semantic == nil || len(out.Semantic.Jobs) != 2 {
+		t.Fatalf("semantic: %+v", out.Semantic)
+	}
+	out = data[tools.IndexOut](t, call(t, client, "index_ensure", map[string]any{"semantic": true, "wait": true, "timeout_ms": 120000}))
+	if j := out.Semantic.Jobs; len(j) != 2 || j[0].Status != "completed" || j[1].Status != "completed" || j[1].Indexer != "scip-file" {
+		t.Fatalf("jobs after waiting: %+v", j)
+	}
+	st := data[tools.StatusOut](t, call(t, client, "status", map[string]any{}))
+	if len(st.Semantic.Indexes) != 2 {
+		t.Errorf("indexes: %+v", st.Semantic.Indexes)
+	}
+	res := data[query.RefsResult](t, call(t, client, "refs_find", map[string]any{"symbol": "a.Getter.Get"}))
+	if res.Semantic.State != "used" {
+		t.Errorf("client refs: %+v", res.Semantic)
 	}
 }
