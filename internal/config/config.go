@@ -62,6 +62,10 @@ type SemanticConfig struct {
 	Indexers []string `yaml:"indexers"`
 	// TimeoutS bounds one indexer run, in seconds.
 	TimeoutS int `yaml:"timeout_s"`
+	// AutoRefresh makes a server re-run an imported index's indexer when
+	// files it covers change (or HEAD moves). Off by default: indexers are
+	// whole-program and may take minutes.
+	AutoRefresh bool `yaml:"auto_refresh"`
 }
 
 // ToolsConfig selects the tools MCP clients see.

@@ -76,6 +76,8 @@ semantic:
   # indexers: []
   # Upper bound of one indexer run, in seconds.
   # timeout_s: 1800
+  # Servers re-run an imported index's indexer when files it covers change.
+  # auto_refresh: false
 
 # Set to off to make Cairn read-only.
 # edits: on

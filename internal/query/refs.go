@@ -164,13 +164,16 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	for _, s := range syn {
 		sizes[s.loc.Path] = s.size
 	}
+	counted := map[protocol.RepoPath]bool{}
 	for _, f := range append(found, anchored...) {
+		if counted[f.loc.Path] {
+			continue
+		}
+		counted[f.loc.Path] = true
 		if sz, ok := sizes[f.loc.Path]; ok {
 			res.BytesCovered += sz
-			delete(sizes, f.loc.Path)
 		} else if fr, ok := v.fileRow(f.loc.Path); ok {
 			res.BytesCovered += fr.Size
-			sizes[f.loc.Path] = 0
 		}
 	}
 	if p.Anchored {

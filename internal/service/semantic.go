@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/tools"
@@ -144,4 +146,50 @@ func (j semanticJobs) Wait(ctx context.Context, ids []int64) ([]semantic.Job, er
 
 func (j semanticJobs) Detect(ctx context.Context) ([]semantic.Detected, error) {
 	return semantic.Detect(ctx, j.s.ix.DB(), j.s.paths.Root, lookPath)
+}
+
+// autoRefresh re-runs the indexer of every imported index that covers a
+// changed file (semantic.auto_refresh): changed files widen the queued job's
+// scope; a full reconcile (HEAD moved) asks for the whole project, which
+// supersedes the jobs of the old HEAD.
+func (s *Service) autoRefresh(ctx context.Context, paths []string, full bool) {
+	idxs, err := s.ix.DB().SemIndexes(ctx)
+	if err != nil {
+		return
+	}
+	var reqs []semantic.Request
+	for _, x := range idxs {
+		name, root, ok := strings.Cut(x.Key, ":")
+		ix := semantic.IndexerByName(name)
+		if !ok || ix == nil || !ix.Runnable {
+			continue // an imported file: only its producer can refresh it
+		}
+		r := semantic.Request{Indexer: name, Root: root, Trigger: "file_changed"}
+		if full {
+			r.Trigger = "head_changed"
+		} else {
+			for _, p := range paths {
+				l := lang.ForPath(p)
+				if l != nil && contains(ix.Langs, l.Name) && (root == "" || strings.HasPrefix(p, root+"/")) {
+					r.Files = append(r.Files, p)
+				}
+			}
+			if len(r.Files) == 0 {
+				continue
+			}
+		}
+		reqs = append(reqs, r)
+	}
+	if len(reqs) > 0 {
+		s.enqueue(ctx, reqs)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -160,3 +160,53 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 		t.Errorf("client refs: %+v", res.Semantic)
 	}
 }
+
+// With semantic.auto_refresh a serving owner re-runs the indexer when a file
+// the semantic index covers changes, and the file answers precisely again.
+func TestAutoRefresh(t *testing.T) {
+	if _, err := exec.LookPath("scip-go"); err != nil {
+		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
+	}
+	paths, cfg := newRepo(t, fixture(t))
+	cfg.Semantic.AutoRefresh = true
+	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := data[tools.IndexOut](t, call(t, s, "index_ensure", map[string]any{"semantic": true, "wait": true, "timeout_ms": 120000}))
+	if j := out.Semantic.Jobs; len(j) != 1 || j[0].Status != "completed" {
+		t.Fatalf("jobs %+v", j)
+	}
+	b := filepath.Join(paths.Root, "b", "b.go")
+	src, _ := os.ReadFile(b)
+	os.WriteFile(b, append([]byte("// edited\n"), src...), 0o644)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		// The watcher may see the write in two steps (truncate, then
+		// content): wait until no job is queued or running any more.
+		st := data[tools.StatusOut](t, call(t, s, "status", map[string]any{}))
+		active := false
+		for _, j := range st.Semantic.Jobs {
+			active = active || j.Status == "queued" || j.Status == "running"
+		}
+		if j := st.Semantic.Jobs; !active && len(j) > 1 && j[0].Trigger == "file_changed" && j[0].Status == "completed" {
+			if sc := j[0].Scope; len(sc) != 1 || sc[0] != "b/b.go" {
+				t.Errorf("scope %v", sc)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no refresh after the edit: %+v", st.Semantic.Jobs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res := data[query.RefsResult](t, call(t, s, "refs_find", map[string]any{"symbol": "a.Store.Put"}))
+	if res.Semantic.State != "used" {
+		st := data[tools.StatusOut](t, call(t, s, "status", map[string]any{}))
+		for _, j := range st.Semantic.Jobs {
+			t.Logf("job %d %s %s %v: %s", j.ID, j.Trigger, j.Status, j.Scope, j.Stats)
+		}
+		t.Errorf("after the refresh: %+v", res.Semantic)
+	}
+}

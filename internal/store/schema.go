@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 5
+	IndexSchemaVersion = 6
 	BlobSchemaVersion  = 3
 )
 
@@ -105,7 +105,7 @@ CREATE TABLE IF NOT EXISTS tombstone(
 -- The semantic layer: SCIP indexes imported whole, one transaction each
 -- (see semantic/). An index is replaced, never patched; its rows all carry its id.
 CREATE TABLE IF NOT EXISTS sem_index(
-  id           INTEGER PRIMARY KEY,
+  id           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: readers cache by the newest id
   key          TEXT    NOT NULL UNIQUE, -- indexer + project root, or the .scip path
   tool         TEXT    NOT NULL,        -- the indexer that produced it (metadata.tool_info)
   tool_version TEXT    NOT NULL,
