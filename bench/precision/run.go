@@ -106,6 +106,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sample) == 0 {
+		return nil, fmt.Errorf("%s: no Cairn definition matches a definition of %s (Cairn indexed %s as the repository root)", c.Name, c.OracleSCIP, paths.Root)
+	}
 	res.Sample = len(sample)
 	res.Symbols = sample
 	logf("%s: sampled %d symbols", c.Name, len(sample))

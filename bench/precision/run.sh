@@ -14,7 +14,9 @@ cd "$root"
 out=$root/bench/out/precision
 tools=$root/bench/out/tools
 node=$tools/node
-work=$root/bench/out/precision-work
+# Work copies live outside this repository: inside it, Cairn would take the
+# repository's git top level for the corpus's root.
+work=${CAIRN_PRECISION_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn-precision}
 mkdir -p "$out" "$tools" "$work"
 N=${N:-200}
 
