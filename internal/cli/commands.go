@@ -357,12 +357,15 @@ func refsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "refs [NAME]",
 		Short: "List a symbol's references with their tiers, summarised by module and file",
-		Long: `refs lists where a symbol is used. Each reference has a tier: proven (bound
-in the same file), strong (through an import or the same Go package), or
-anchored (same name, but syntax cannot prove which symbol it is, e.g. a method
-call on a value of unknown type). Anchored references are summarised in groups;
---anchored lists them too. Pages of --limit (default 50, at most 500); --cursor
-continues.`,
+		Long: `refs lists where a symbol is used. Each reference has a tier: precise
+(from an imported SCIP index, see index --semantic), proven (bound in the same
+file), strong (through an import or the same Go package), or anchored (same
+name, but syntax cannot prove which symbol it is, e.g. a method call on a value
+of unknown type). Per file, the semantic layer answers while the file is what
+its indexer saw; files changed since answer from syntax and are listed.
+--merge union shows both layers and where they disagree; --layer restricts the
+answer to one. Anchored references are summarised in groups; --anchored lists
+them too. Pages of --limit (default 50, at most 500); --cursor continues.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
@@ -122,16 +123,27 @@ func (j semanticJobs) Wait(ctx context.Context, ids []int64) ([]semantic.Job, er
 		// A one-shot command: run the queue here, reporting progress.
 		s.runner().RunQueued(ctx)
 	}
+	report := tools.ProgressFrom(ctx) // the request's own progress (MCP notifications)
 	for {
 		jobs, err := j.read(context.WithoutCancel(ctx), ids)
 		if err != nil {
 			return nil, err
 		}
 		done := true
+		finished, line := 0, ""
 		for _, job := range jobs {
-			if job.Status == semantic.JobQueued || job.Status == semantic.JobRunning {
+			switch job.Status {
+			case semantic.JobQueued, semantic.JobRunning:
 				done = false
+				if line == "" && job.Progress != "" {
+					line = job.Indexer + ": " + job.Progress
+				}
+			default:
+				finished++
 			}
+		}
+		if report != nil {
+			report(index.Progress{Phase: "semantic jobs " + line, Done: finished, Total: len(jobs)})
 		}
 		if done {
 			return jobs, nil
