@@ -68,7 +68,14 @@ func (t *tail) String() string {
 
 // StartLSP starts a server (argv) in root and initializes it.
 func StartLSP(ctx context.Context, argv []string, root string, env []string, initOptions any) (*LSP, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	bin, err := exec.LookPath(argv[0]) // before Dir changes what a relative path means
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
+	}
+	cmd := exec.Command(bin, argv[1:]...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	in, err := cmd.StdinPipe()

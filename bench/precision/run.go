@@ -113,8 +113,13 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	res.Symbols = sample
 	logf("%s: sampled %d symbols", c.Name, len(sample))
 
+	// answers asks Cairn for every sampled symbol's references. own leaves
+	// out the locations reached through related symbols (via), which the
+	// symbol's own SCIP occurrences do not list.
+	var own []Answer
 	answers := func(layer string) ([]Answer, time.Duration, error) {
 		out := make([]Answer, len(sample))
+		own = make([]Answer, len(sample))
 		start := time.Now()
 		for i, s := range sample {
 			r, err := eng.Resolve(ctx, index.FormatID(s.ID))
@@ -125,14 +130,17 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			a := Answer{}
+			a, o := Answer{}, Answer{}
 			for _, l := range rr.Locations {
 				k := Loc{Path: string(l.Path), Line: l.Line, Col: l.Col}
 				if old, ok := a[k]; !ok || rank(l.Tier) < rank(old) {
 					a[k] = l.Tier
+					if l.Via == "" {
+						o[k] = l.Tier
+					}
 				}
 			}
-			out[i] = a
+			out[i], own[i] = a, o
 		}
 		return out, time.Since(start), nil
 	}
@@ -155,6 +163,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	semOwn := own
 	res.TimingMS["cairn_refs_semantic"] = d.Milliseconds()
 
 	scipTruth := make([]Truth, len(sample))
@@ -200,7 +209,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		score("scip@lsp", scipAns, lspTruth)
 	default:
 		score("syntactic@scip", syn, scipTruth)
-		score("semantic@scip", sem, scipTruth)
+		score("semantic@scip", semOwn, scipTruth) // the import's fidelity: the symbol's own occurrences
 		if lspTruth != nil {
 			score("syntactic@lsp", syn[:len(lspTruth)], lspTruth)
 			score("semantic@lsp", sem[:len(lspTruth)], lspTruth)

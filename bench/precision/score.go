@@ -52,7 +52,12 @@ func NewTally() *Tally {
 	return t
 }
 
-const maxExamples = 40
+// maxExamples bounds the wrong locations kept per tally: few for the
+// (plentiful) anchored candidates, all misses up to a cap for analysis.
+const (
+	maxExamples = 40
+	maxMisses   = 5000
+)
 
 // Add scores one symbol's answer against its truth.
 func (t *Tally) Add(symbol string, a Answer, truth Truth, files *Files) {
@@ -89,7 +94,7 @@ func (t *Tally) Add(symbol string, a Answer, truth Truth, files *Files) {
 		if !ok {
 			t.FNTotal++
 			exact = false
-			if len(t.FN) < maxExamples {
+			if len(t.FN) < maxMisses {
 				t.FN = append(t.FN, Example{Symbol: symbol, Loc: l.String(), Tier: a[l], Line: readLines(files, l)})
 			}
 			continue
@@ -97,7 +102,7 @@ func (t *Tally) Add(symbol string, a Answer, truth Truth, files *Files) {
 		if r == rank("anchored") {
 			exact = false
 			t.WeakTotal++
-			if len(t.Weak) < maxExamples {
+			if len(t.Weak) < maxMisses {
 				t.Weak = append(t.Weak, Example{Symbol: symbol, Loc: l.String(), Tier: "anchored", Line: readLines(files, l)})
 			}
 		}

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
@@ -21,6 +22,10 @@ type SemanticUse struct {
 	Reason  string   `json:"reason,omitempty"`
 	Merge   string   `json:"merge"`
 	Symbols []string `json:"scip_symbols,omitempty"`
+	// Related are the symbols whose references count as this one's (the
+	// interface method a method implements, the methods implementing an
+	// interface method: SCIP is_reference); their locations carry via.
+	Related []string `json:"related_symbols,omitempty"`
 	// Files counts the files whose references come from the semantic layer.
 	Files int `json:"semantic_files"`
 	// Fallback lists files answered by the syntactic layer, with why.
@@ -107,15 +112,27 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	for i := range syn {
 		synByKey[keyOf(syn[i].loc.Location)] = &syn[i]
 	}
+	family := langFamily(r.file.Lang)
+	related := map[string]bool{}
+	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
+	if r.file.Lang == "go" {
+		if reach, err = e.goDependents(ctx, v, path.Dir(r.file.Path)); err != nil {
+			return nil, err
+		}
+	}
 	semKeys := map[locKey]int{}
 	semFiles := map[protocol.RepoPath]bool{}
 	var semLocs []foundRef
 	for _, o := range occs {
-		if !o.usable {
+		if !o.usable || (o.via != "" && reach != nil && !reach[path.Dir(o.path)]) {
 			continue
 		}
 		loc := RefLocation{Location: protocol.Location{Path: protocol.RepoPath(o.path), Line: int(o.Line), Col: int(o.Col),
-			EndLine: int(o.EndLine), EndCol: int(o.EndCol)}, Kind: semantic.RoleName(o.Roles), Tier: index.TierPrecise.String(), Layer: LayerSemantic}
+			EndLine: int(o.EndLine), EndCol: int(o.EndCol)}, Kind: semantic.RoleName(o.Roles), Tier: index.TierPrecise.String(), Layer: LayerSemantic,
+			Via: o.via}
+		if o.via != "" {
+			related[o.via] = true
+		}
 		k := keyOf(loc.Location)
 		if _, dup := semKeys[k]; dup {
 			continue
@@ -135,8 +152,11 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		semLocs = append(semLocs, foundRef{loc: loc, module: module})
 	}
 	plan.use.Files = len(semFiles)
+	for s := range related {
+		plan.use.Related = append(plan.use.Related, s)
+	}
+	sort.Strings(plan.use.Related)
 	fallback := map[string]string{}
-	family := langFamily(r.file.Lang)
 	keepSyn := func(s *synRef) {
 		path := string(s.loc.Path)
 		f, ok := v.fileRow(s.loc.Path)
@@ -171,7 +191,14 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		if authoritative && s.status == synAnchored {
 			plan.use.RejectedAnchored++
 		}
+		otherFamily := false
+		if f, ok := v.fileRow(s.loc.Path); ok && langFamily(f.Lang) != family {
+			otherFamily = true
+		}
 		switch {
+		case p.Merge == MergePrefer && otherFamily && s.status == synAnchored:
+			// a same-name token in another language cannot refer to it
+			plan.use.RejectedAnchored++
 		case p.Merge == MergePrefer && authoritative:
 			// the semantic layer describes this file: it has no such reference
 		case p.Merge == MergeUnion && authoritative:
@@ -191,7 +218,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	}
 	if p.Merge == MergeUnion {
 		for _, sl := range semLocs {
-			if s := synByKey[keyOf(sl.loc.Location)]; s != nil && s.status == synOther && s.target != 0 && s.target != r.row.ID {
+			if s := synByKey[keyOf(sl.loc.Location)]; sl.loc.Via == "" && s != nil && s.status == synOther && s.target != 0 && s.target != r.row.ID {
 				conflicts = append(conflicts, LayerConflict{Location: sl.loc.Location, Kind: "semantic_other_target",
 					Syntactic: s.loc.Tier + " reference to " + e.qnameOf(ctx, s.target), Semantic: "reference to " + r.row.QName})
 			}

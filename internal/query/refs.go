@@ -37,10 +37,13 @@ const (
 // RefLocation is one reference.
 type RefLocation struct {
 	protocol.Location
-	Kind      string `json:"kind"` // definition, call, reference, write, import, ...
-	Tier      string `json:"tier"`
-	Layer     string `json:"layer"`          // semantic or syntactic
-	Also      string `json:"also,omitempty"` // union: the other layer's tier when it found the same location
+	Kind  string `json:"kind"` // definition, call, reference, write, import, ...
+	Tier  string `json:"tier"`
+	Layer string `json:"layer"`          // semantic or syntactic
+	Also  string `json:"also,omitempty"` // union: the other layer's tier when it found the same location
+	// Via is the related SCIP symbol this location references (an interface
+	// method the symbol implements, or a method implementing it).
+	Via       string `json:"via,omitempty"`
 	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
 }

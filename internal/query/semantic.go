@@ -2,9 +2,11 @@ package query
 
 import (
 	"context"
+	"path"
 	"sort"
 	"strconv"
 
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -26,6 +28,9 @@ type semView struct {
 	byDoc   map[[2]int64]semDoc // the same by (index, ord)
 	indexes map[int64]store.SemIndexRow
 	list    []store.FileRow
+	// importers maps a Go package directory to the directories importing
+	// it (built on first use, under Engine.semMu).
+	importers map[string][]string
 }
 
 type semDoc struct {
@@ -140,7 +145,11 @@ type semOcc struct {
 	semantic.Occ
 	path   string
 	usable bool
+	via    string // the related SCIP symbol it references, for related occurrences
 }
+
+// maxRelated bounds the related symbols one reference query expands to.
+const maxRelated = 64
 
 // semanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
 // symbol, with the symbols.
@@ -169,18 +178,29 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 			rows = append(rows, r)
 		}
 	}
+	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []semOcc
-	for _, r := range rows {
+	for _, r := range append(rows, related...) {
 		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
 		if err != nil {
 			return nil, nil, err
 		}
+		via := ""
+		if _, own := seen[[2]int64{r.Index, r.ID}]; !own {
+			via = r.Symbol
+		}
 		for _, o := range occs {
+			if via != "" && o.Roles&semantic.RoleDefinition != 0 && !relDecl[[2]int64{r.Index, r.ID}] {
+				continue // gopls: a related method's declaration is not a use of this one
+			}
 			d, ok := v.byDoc[[2]int64{r.Index, o.Doc}]
 			if !ok {
 				continue // a document of an older index that another one replaced for this path
 			}
-			out = append(out, semOcc{Occ: o, path: d.row.Path, usable: d.status.Usable})
+			out = append(out, semOcc{Occ: o, path: d.row.Path, usable: d.status.Usable, via: via})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -229,6 +249,127 @@ func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[
 	for id, loc := range m {
 		if d, ok := v.byDoc[[2]int64{loc[0], loc[1]}]; ok && d.status.Usable {
 			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// relatedSymbols returns the symbols whose references count as references
+// of these (SCIP is_reference, in both directions), as each language's own
+// find-references counts them: for Go (gopls) the interface methods a method
+// implements and the methods implementing an interface method, one level;
+// elsewhere (tsserver) the whole family of overrides and implementations,
+// declarations included. decl reports whether a related symbol's
+// declarations count too.
+func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
+	var out []store.SemSymbolRow
+	decl := map[[2]int64]bool{}
+	seen := map[[2]int64]bool{}
+	type item struct {
+		row   store.SemSymbolRow
+		depth int
+	}
+	queue := make([]item, 0, len(rows))
+	for _, r := range rows {
+		queue = append(queue, item{r, 0})
+	}
+	for len(queue) > 0 && len(out) < maxRelated {
+		it := queue[0]
+		queue = queue[1:]
+		goStyle := v.indexes[it.row.Index].Tool == "scip-go"
+		if goStyle && it.depth > 0 {
+			continue // gopls: one level, no siblings
+		}
+		for _, reverse := range []bool{false, true} {
+			rels, err := e.db.SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, rel := range rels {
+				if rel.Kinds&semantic.RelReference == 0 {
+					continue
+				}
+				other := rel.Target
+				if reverse {
+					other = rel.Sym
+				}
+				k := [2]int64{it.row.Index, other}
+				if own[k] || seen[k] || len(out) >= maxRelated {
+					continue
+				}
+				seen[k] = true
+				row, ok, err := e.db.SemSymbol(ctx, it.row.Index, other)
+				if err != nil {
+					return nil, nil, err
+				}
+				if ok {
+					out = append(out, row)
+					decl[k] = !goStyle
+					queue = append(queue, item{row, it.depth + 1})
+				}
+			}
+		}
+	}
+	return out, decl, nil
+}
+
+// goDependents returns the Go package directories that import dir,
+// directly or not, and dir itself: the only code that can reach a
+// method declared in dir, and where gopls looks for the references of the
+// interface methods it implements.
+func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[string]bool, error) {
+	e.semMu.Lock()
+	graph := v.importers
+	e.semMu.Unlock()
+	if graph == nil {
+		all, err := e.db.AllImports(ctx)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[int64]*store.FileRow, len(v.list))
+		for i := range v.list {
+			byID[v.list[i].ID] = &v.list[i]
+		}
+		graph = map[string][]string{}
+		seen := map[[2]string]bool{}
+		for id, data := range all {
+			f := byID[id]
+			if f == nil || f.Lang != "go" {
+				continue
+			}
+			edges, err := index.DecodeImports(data)
+			if err != nil {
+				continue
+			}
+			from := path.Dir(f.Path)
+			for _, ed := range edges {
+				if ed.TargetPath == "" && ed.TargetModule == 0 {
+					continue // outside the repository
+				}
+				to := ed.TargetPath
+				if to == "" {
+					to = "."
+				}
+				if k := [2]string{to, from}; !seen[k] {
+					seen[k] = true
+					graph[to] = append(graph[to], from)
+				}
+			}
+		}
+		e.semMu.Lock()
+		v.importers = graph
+		e.semMu.Unlock()
+	}
+	out := map[string]bool{dir: true}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, imp := range graph[d] {
+			if !out[imp] {
+				out[imp] = true
+				queue = append(queue, imp)
+			}
 		}
 	}
 	return out, nil

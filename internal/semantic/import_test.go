@@ -193,23 +193,30 @@ func TestImportAndPreciseRefs(t *testing.T) {
 	if syn.AnchoredTotal != 3 {
 		t.Errorf("syntactic anchored candidates %d, want 3 (s.Get, g.Get, c.Get)", syn.AnchoredTotal)
 	}
+	// Store.Get: its definition, s.Get, and g.Get, a call of the interface
+	// method it implements (as gopls counts it: via the related symbol).
 	sem := refs(t, e, "a.Store.Get", query.RefsParams{})
-	want := []string{pos(t, e.root, "a/a.go", "Get(k string) int {", 0, 0), pos(t, e.root, "b/b.go", "s.Get", 0, 2)}
+	gGet := pos(t, e.root, "b/b.go", "g.Get", 0, 2)
+	want := []string{pos(t, e.root, "a/a.go", "Get(k string) int {", 0, 0), pos(t, e.root, "b/b.go", "s.Get", 0, 2), gGet}
 	sort.Strings(want)
-	if got := locs(sem, "precise"); !equal(got, want) || len(sem.Locations) != 2 {
+	if got := locs(sem, "precise"); !equal(got, want) || len(sem.Locations) != 3 {
 		t.Errorf("precise refs %v (all %v), want %v", got, locs(sem, ""), want)
 	}
-	if sem.Semantic.State != "used" || sem.AnchoredTotal != 0 || sem.Semantic.RejectedAnchored != 2 {
-		t.Errorf("semantic use %+v, anchored %d; want used, 0 anchored, 2 rejected", sem.Semantic, sem.AnchoredTotal)
+	if sem.Semantic.State != "used" || sem.AnchoredTotal != 0 || sem.Semantic.RejectedAnchored != 1 || len(sem.Semantic.Related) != 1 {
+		t.Errorf("semantic use %+v, anchored %d; want used, 0 anchored, 1 rejected (c.Get), 1 related", sem.Semantic, sem.AnchoredTotal)
 	}
 	for _, l := range sem.Locations {
 		if l.Layer != query.LayerSemantic {
 			t.Errorf("%v: layer %s", l.Location, l.Layer)
 		}
+		if via := fmt.Sprintf("%s:%d:%d", l.Path, l.Line, l.Col) == gGet; via != strings.HasSuffix(l.Via, "Getter#Get.") {
+			t.Errorf("%v: via %q", l.Location, l.Via)
+		}
 	}
-	// The interface method: g.Get is its only use.
+	// The interface method: its declaration and g.Get, plus the calls of
+	// the methods implementing it (s.Get, c.Get), not their declarations.
 	iface := refs(t, e, "a.Getter.Get", query.RefsParams{})
-	if got := locs(iface, "precise"); len(got) != 2 || !strings.Contains(strings.Join(got, " "), pos(t, e.root, "b/b.go", "g.Get", 0, 2)) {
+	if got := locs(iface, "precise"); len(got) != 4 || !strings.Contains(strings.Join(got, " "), gGet) {
 		t.Errorf("Getter.Get refs %v", got)
 	}
 }
@@ -369,8 +376,8 @@ func TestUnionMerge(t *testing.T) {
 	e := openRepo(t)
 	e.importFixture(t, "")
 	res := refs(t, e, "a.Store.Get", query.RefsParams{Merge: query.MergeUnion, Anchored: true})
-	// the anchored g.Get and c.Get stay as syntactic candidates; s.Get is
-	// found by both layers.
+	// c.Get stays a syntactic candidate; s.Get and g.Get (via the interface
+	// method) are found by both layers.
 	var both, synOnly int
 	for _, l := range res.Locations {
 		switch {
@@ -380,7 +387,7 @@ func TestUnionMerge(t *testing.T) {
 			synOnly++
 		}
 	}
-	if both != 1 || synOnly != 2 {
-		t.Errorf("union: %d found by both, %d syntactic only; want 1 and 2: %+v", both, synOnly, res.Locations)
+	if both != 2 || synOnly != 1 {
+		t.Errorf("union: %d found by both, %d syntactic only; want 2 (s.Get, g.Get) and 1 (c.Get): %+v", both, synOnly, res.Locations)
 	}
 }

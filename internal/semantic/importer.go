@@ -245,6 +245,14 @@ func (im *importer) info(si *scip.SymbolInformation, doc int64) {
 		if r.IsReference {
 			k |= RelReference
 		}
+		// scip-go never sets is_reference, but Go's own find-references
+		// (gopls) counts the methods related by interface satisfaction as
+		// one family, as SCIP's is_reference says for other languages.
+		// (scip-go names interface methods as terms, "I#M.", and concrete
+		// ones as methods, "T#M().": a method implementing a member.)
+		if r.IsImplementation && im.st.Tool == "scip-go" && isMethod(si.Symbol) && !strings.HasSuffix(r.Symbol, "#") {
+			k |= RelReference
+		}
 		if r.IsDefinition {
 			k |= RelDefinition
 		}
@@ -516,3 +524,7 @@ func (im *importer) rows(mapRows []store.SemMapRow) *store.SemImport {
 	imp.Map = mapRows
 	return imp
 }
+
+// isMethod reports whether a SCIP symbol names a method (its last
+// descriptor is a method: "...#Name().", possibly with a disambiguator).
+func isMethod(symbol string) bool { return strings.HasSuffix(symbol, ").") }

@@ -108,7 +108,7 @@ func TestKilledImportLeavesStoreConsistent(t *testing.T) {
 		t.Errorf("indexes after the kill %+v, want the previous one (id %d)", idxsAfter, idxs[0].ID)
 	}
 	res := refs(t, e, "a.Store.Get", query.RefsParams{})
-	if res.Semantic.State != "used" || len(locs(res, "precise")) != 2 {
+	if res.Semantic.State != "used" || len(locs(res, "precise")) != 3 {
 		t.Errorf("after the kill: %+v %v", res.Semantic, locs(res, ""))
 	}
 	// And a new import still works.

@@ -113,8 +113,8 @@ func isASCII(b []byte) bool {
 // hasName reports whether an occurrence spans exactly name on one line (true
 // when name is empty: nothing to check).
 func (li *lineIndex) hasName(o Occ, name string) bool {
-	if name == "" || o.EndLine != o.Line {
-		return true
+	if name == "" || o.EndLine != o.Line || o.EndCol == o.Col {
+		return true // nothing to check; empty ranges mark a whole module (scip-python)
 	}
 	text, ok := li.line(int32(o.Line) - 1)
 	if !ok {

@@ -72,7 +72,7 @@ func TestSemanticJobWithScipGo(t *testing.T) {
 	}
 	env := call(t, s, "refs_find", map[string]any{"symbol": "a.Store.Get"})
 	res := data[query.RefsResult](t, env)
-	if len(res.Locations) != 2 || res.Semantic.State != "used" {
+	if len(res.Locations) != 3 || res.Semantic.State != "used" {
 		t.Fatalf("refs %+v semantic %+v", res.Locations, res.Semantic)
 	}
 	for _, l := range res.Locations {
