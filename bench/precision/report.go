@@ -17,6 +17,10 @@ const (
 
 var langOrder = map[string]int{"go": 0, "ts": 1, "py": 2}
 
+// notesFile holds the hand-written analysis the section includes (the
+// generated examples follow it). Report runs from the repository root.
+var notesFile = "bench/precision/notes.md"
+
 // Report reads every result in dir and writes the precision section of
 // results, replacing its previous version (other sections stay).
 func Report(dir, results string) error {
@@ -147,6 +151,10 @@ func Markdown(rs []*Result) string {
 			sec(r.TimingMS["cairn_refs_semantic"]), sec(r.TimingMS["lsp"]))
 	}
 	fmt.Fprintln(&b)
+	if notes, err := os.ReadFile(notesFile); err == nil {
+		fmt.Fprintln(&b, strings.TrimSpace(string(notes)))
+		fmt.Fprintln(&b)
+	}
 	fmt.Fprintln(&b, "### Where the answers differ from the oracles")
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "A few examples per corpus and answer (the full lists are in bench/out/precision/*.json).")

@@ -38,6 +38,7 @@ fresh() { # src dst: a writable copy (the corpora caches are read-only)
   rm -rf "$2"; mkdir -p "$2"; cp -r "$1/." "$2/"; chmod -R u+w "$2"
 }
 
+rm -rf "$out"/state-*   # a clean Cairn index per corpus
 langs=("$@")
 [ ${#langs[@]} -gt 0 ] || langs=(go ts py)
 for l in "${langs[@]}"; do
