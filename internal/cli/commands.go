@@ -398,7 +398,11 @@ them too. Pages of --limit (default 50, at most 500); --cursor continues.`,
 
 func renderRefs(w io.Writer, r *query.RefsResult) {
 	for _, l := range r.Locations {
-		fmt.Fprintf(w, "%s:%d:%d [%s %s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, l.Snippet)
+		via := ""
+		if l.Via != "" {
+			via = " via " + l.Via
+		}
+		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, via, l.Snippet)
 	}
 	for _, f := range r.Semantic.Fallback {
 		fmt.Fprintf(w, "syntactic facts for %s: %s\n", f.Path, f.Reason)
