@@ -41,7 +41,31 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	case 1:
 		return e.load(ctx, rows[0])
 	}
+	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
+		return e.load(ctx, row)
+	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// oneSemanticSymbol settles an ambiguous name when the semantic layer says
+// every candidate is one symbol (overload signatures, merged declarations):
+// the first declaration stands for them all.
+func (e *Engine) oneSemanticSymbol(ctx context.Context, rows []store.SymbolRow) (store.SymbolRow, bool) {
+	var sym string
+	for _, r := range rows {
+		syms, err := e.db.SemSymbolsOfCairn(ctx, r.ID)
+		if err != nil || len(syms) != 1 || (sym != "" && syms[0].Symbol != sym) {
+			return store.SymbolRow{}, false
+		}
+		sym = syms[0].Symbol
+	}
+	best := rows[0]
+	for _, r := range rows[1:] {
+		if r.FileID < best.FileID || (r.FileID == best.FileID && r.DefIdx < best.DefIdx) {
+			best = r
+		}
+	}
+	return best, true
 }
 
 // maxAliasHops caps how far an alias chain is followed.

@@ -26,8 +26,9 @@ type Indexer struct {
 	// Markers: a module is indexable only when one of these files exists in
 	// its root (none: every module of the kinds).
 	Markers []string
-	// Args builds the command line that writes the index to out.
-	Args func(out, projectName string) []string
+	// Args builds the command line that writes the index to out, for a
+	// project of a name and version (the commit, or "0" outside git).
+	Args func(out, project, version string) []string
 }
 
 // Indexers are the semantic indexers Cairn knows, with the versions checked
@@ -36,17 +37,18 @@ var Indexers = []Indexer{
 	{Name: "scip-go", Kinds: []string{"go"}, Langs: []string{"go"}, Runnable: true,
 		Install: "go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9",
 		Hint:    "go install puts it in $(go env GOPATH)/bin, which must be on PATH",
-		Args:    func(out, _ string) []string { return []string{"index", "--quiet", "--output", out} }},
+		Args:    func(out, _, _ string) []string { return []string{"index", "--quiet", "--output", out} }},
 	{Name: "scip-typescript", Kinds: []string{"javascript"}, Langs: []string{"typescript", "tsx", "javascript"}, Runnable: true,
 		Install: "npm i -g @sourcegraph/scip-typescript@0.4.0", Hint: "needs Node.js 20 or later; install the project's dependencies first (npm ci) for complete types",
 		Markers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
-		Args: func(out, _ string) []string {
+		Args: func(out, _, _ string) []string {
 			return []string{"index", "--infer-tsconfig", "--output", out}
 		}},
 	{Name: "scip-python", Kinds: []string{"python"}, Langs: []string{"python"}, Runnable: true,
 		Install: "npm i -g @sourcegraph/scip-python@0.6.6", Hint: "needs Node.js 20 or later",
-		Args: func(out, project string) []string {
-			return []string{"index", "--project-name", project, "--output", out, "--quiet"}
+		// Without --project-version it asks git, and crashes outside a repository.
+		Args: func(out, project, version string) []string {
+			return []string{"index", "--project-name", project, "--project-version", version, "--output", out, "--quiet"}
 		}},
 	{Name: "scip-java", Kinds: []string{"jvm"}, Langs: []string{"java", "kotlin", "scala"},
 		Install: "cs install --contrib scip-java", Hint: "cs is Coursier (https://get-coursier.io)"},
@@ -91,10 +93,34 @@ func Detect(ctx context.Context, db *store.DB, repoRoot string, look LookPath) (
 	if err != nil {
 		return nil, err
 	}
+	// Languages per module, for directories without a manifest (kind dir):
+	// a Python or TypeScript project needs none to be indexed.
+	files, err := db.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	langs := map[int64]map[string]bool{}
+	for _, f := range files {
+		if langs[f.ModuleID] == nil {
+			langs[f.ModuleID] = map[string]bool{}
+		}
+		langs[f.ModuleID][f.Lang] = true
+	}
 	var out []Detected
 	for _, m := range mods {
 		for _, ix := range Indexers {
-			if !contains(ix.Kinds, m.Kind) || !hasMarker(repoRoot, m.Root, ix.Markers) {
+			fits := contains(ix.Kinds, m.Kind) && hasMarker(repoRoot, m.Root, ix.Markers)
+			// A directory without a manifest: Python files are a project;
+			// TypeScript too (JavaScript alone is usually vendored assets).
+			if !fits && m.Kind == "dir" {
+				switch ix.Name {
+				case "scip-python":
+					fits = langs[m.ID]["python"]
+				case "scip-typescript":
+					fits = langs[m.ID]["typescript"] || langs[m.ID]["tsx"]
+				}
+			}
+			if !fits {
 				continue
 			}
 			d := Detected{Indexer: ix.Name, Root: m.Root, Module: m.Name, Runnable: ix.Runnable, Install: ix.Install}

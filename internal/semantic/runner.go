@@ -169,7 +169,11 @@ func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) 
 		if j.Root == "" {
 			name = filepath.Base(root)
 		}
-		if err := r.exec(ctx, bin, ix.Args(out, name), filepath.Join(root, filepath.FromSlash(j.Root)), phase, note); err != nil {
+		version := "0"
+		if len(j.Head) >= 12 {
+			version = j.Head[:12]
+		}
+		if err := r.exec(ctx, bin, ix.Args(out, name, version), filepath.Join(root, filepath.FromSlash(j.Root)), phase, note); err != nil {
 			return nil, err
 		}
 		if r.o.Sync != nil {
