@@ -4,7 +4,14 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps bench corpora clean
+.PHONY: build test vet fmt-check e2e-deps tools bench precision corpora clean
+
+# Pinned external tools the tests drive for real (the semantic layer runs
+# scip-go); installed into bin/tools, which comes first on PATH for every
+# recipe. A test that needs one fails when it is missing.
+TOOLS_DIR := $(CURDIR)/bin/tools
+export PATH := $(TOOLS_DIR):$(PATH)
+SCIP_GO   := $(TOOLS_DIR)/scip-go
 
 # The end-to-end tests drive cairn with the official TypeScript MCP client,
 # installed from test/e2e/package-lock.json into test/e2e/node_modules.
@@ -26,8 +33,13 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet fmt-check $(TEST_DEPS)
+test: vet fmt-check tools $(TEST_DEPS)
 	$(GO) test -count=1 ./...
+
+tools: $(SCIP_GO)
+
+$(SCIP_GO):
+	GOBIN=$(TOOLS_DIR) $(GO) install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9
 
 e2e-deps: $(E2E_DEPS)
 
@@ -38,6 +50,12 @@ $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build
 	bench/run.sh
+
+# Precision and recall of references against the compilers' indexers and
+# language servers (installs them pinned under bench/precision/tools; heavy:
+# minutes per corpus). Writes its section of bench/RESULTS.md.
+precision: tools
+	bench/precision/run.sh
 
 clean:
 	rm -rf bin $(E2E_DIR)/node_modules

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -61,16 +62,29 @@ func nonNil(s []string) []string {
 
 func indexCmd(g *globals) *cobra.Command {
 	var in tools.IndexIn
+	var noWait bool
 	cmd := &cobra.Command{
 		Use:   "index",
-		Short: "Bring the index up to date (every query does this too); --full rebuilds it",
+		Short: "Bring the index up to date (every query does this too); --full rebuilds it; --semantic runs the SCIP indexers",
 		Long: `index reconciles the index with the files on disk: only files whose size,
 mtime or inode changed are read, and only content never seen before is parsed.
 Every query command does the same first, so running index by hand is only
 needed to build the index ahead of time or to rebuild it (--full).
+
+--semantic also refreshes the semantic layer: every installed SCIP indexer
+that fits a module (scip-go, scip-typescript, scip-python) runs as a job and
+its output is imported in one transaction, as are the .scip files listed in
+semantic.scip_paths. --scip FILE imports one .scip file. The command waits
+for the jobs unless --no-wait is given and a server owns the index.
 Progress goes to stderr for long runs; a summary to stdout.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (in.Semantic || in.SCIP != "") && !noWait {
+				in.Wait = true
+				if in.TimeoutMS == 0 {
+					in.TimeoutMS = int(time.Hour / time.Millisecond)
+				}
+			}
 			return invoke(cmd, g, "index_ensure", in, func(w io.Writer, env *protocol.Envelope) {
 				fmt.Fprintln(w, env.Answer)
 				if out, ok := env.Data.(*tools.IndexOut); ok {
@@ -78,12 +92,43 @@ Progress goes to stderr for long runs; a summary to stdout.`,
 					for _, f := range out.Failed {
 						fmt.Fprintf(w, "failed: %s\n", f)
 					}
+					if out.Semantic != nil {
+						renderSemanticJobs(w, out.Semantic)
+					}
 				}
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&in.Full, "full", false, "re-read every file and rebuild everything")
+	cmd.Flags().BoolVar(&in.Semantic, "semantic", false, "run the installed SCIP indexers and import their output (and semantic.scip_paths)")
+	cmd.Flags().StringVar(&in.SCIP, "scip", "", "import this .scip file into the semantic layer")
+	cmd.Flags().BoolVar(&noWait, "no-wait", false, "with --semantic: do not wait for the jobs (a server owning the index runs them)")
 	return cmd
+}
+
+func renderSemanticJobs(w io.Writer, s *tools.SemanticOut) {
+	for _, d := range s.Detected {
+		state := "not installed"
+		if d.Installed {
+			state = d.Path
+		}
+		fmt.Fprintf(w, "indexer %s for %q: %s\n", d.Indexer, d.Root, state)
+	}
+	for _, sk := range s.Skipped {
+		fmt.Fprintf(w, "skipped: %s\n", sk)
+	}
+	for _, j := range s.Jobs {
+		line := fmt.Sprintf("job %d %s %q: %s", j.ID, j.Indexer, j.Root, j.Status)
+		switch {
+		case j.Error != "":
+			line += " (" + j.Error + ")"
+		case j.Reason != "":
+			line += " (" + j.Reason + ")"
+		case j.Progress != "" && j.Status == "running":
+			line += " (" + j.Progress + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
 }
 
 func timingLine(t map[string]int64) string {
@@ -125,6 +170,24 @@ func statusCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(w, "symbols:    %d\n", out.Symbols)
 				for _, l := range out.Languages {
 					fmt.Fprintf(w, "  %-11s %d files, layers: %s\n", l.Language, l.Files, strings.Join(l.Layers, ", "))
+				}
+				for _, x := range out.Semantic.Indexes {
+					at := short(x.IndexedCommit)
+					if at == "" {
+						at = "unknown commit"
+					}
+					behind := ""
+					switch {
+					case x.StaleAgainstHd && x.CommitsBehind >= 0:
+						behind = fmt.Sprintf(", %d commits behind HEAD", x.CommitsBehind)
+					case x.StaleAgainstHd:
+						behind = ", not at HEAD"
+					}
+					fmt.Fprintf(w, "semantic:   %s %s at %s%s: %d usable, %d changed, %d missing files (imported %s)\n",
+						x.Tool, x.ToolVersion, at, behind, x.Usable, x.Changed, x.Missing, x.ImportedAt)
+				}
+				for _, j := range out.Semantic.Jobs {
+					fmt.Fprintf(w, "  job %d %s %q: %s %s\n", j.ID, j.Indexer, j.Root, j.Status, j.Progress+j.Error+j.Reason)
 				}
 				fmt.Fprintf(w, "state:      %s\n", out.StateDir)
 				fmt.Fprintf(w, "blobs:      %s\n", out.BlobStore)
@@ -294,12 +357,15 @@ func refsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "refs [NAME]",
 		Short: "List a symbol's references with their tiers, summarised by module and file",
-		Long: `refs lists where a symbol is used. Each reference has a tier: proven (bound
-in the same file), strong (through an import or the same Go package), or
-anchored (same name, but syntax cannot prove which symbol it is, e.g. a method
-call on a value of unknown type). Anchored references are summarised in groups;
---anchored lists them too. Pages of --limit (default 50, at most 500); --cursor
-continues.`,
+		Long: `refs lists where a symbol is used. Each reference has a tier: precise
+(from an imported SCIP index, see index --semantic), proven (bound in the same
+file), strong (through an import or the same Go package), or anchored (same
+name, but syntax cannot prove which symbol it is, e.g. a method call on a value
+of unknown type). Per file, the semantic layer answers while the file is what
+its indexer saw; files changed since answer from syntax and are listed.
+--merge union shows both layers and where they disagree; --layer restricts the
+answer to one. Anchored references are summarised in groups; --anchored lists
+them too. Pages of --limit (default 50, at most 500); --cursor continues.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -323,6 +389,8 @@ continues.`,
 	f := cmd.Flags()
 	f.StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
 	f.BoolVar(&in.Anchored, "anchored", false, "list anchored (unproven same-name) references too")
+	f.StringVar(&in.Merge, "merge", "", "prefer (default: the semantic layer per file when fresh) or union (both layers, with conflicts)")
+	f.StringVar(&in.Layer, "layer", "", "only this layer: syntactic or semantic")
 	f.IntVar(&in.Limit, "limit", 0, "locations per page (default 50, at most 500)")
 	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
 	return cmd
@@ -330,7 +398,17 @@ continues.`,
 
 func renderRefs(w io.Writer, r *query.RefsResult) {
 	for _, l := range r.Locations {
-		fmt.Fprintf(w, "%s:%d:%d [%s %s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, l.Snippet)
+		via := ""
+		if l.Via != "" {
+			via = " via " + l.Via
+		}
+		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, via, l.Snippet)
+	}
+	for _, f := range r.Semantic.Fallback {
+		fmt.Fprintf(w, "syntactic facts for %s: %s\n", f.Path, f.Reason)
+	}
+	for _, c := range r.Semantic.Conflicts {
+		fmt.Fprintf(w, "conflict %s:%d:%d %s: syntax says %s; semantic layer says %s\n", c.Path, c.Line, c.Col, c.Kind, c.Syntactic, c.Semantic)
 	}
 	for _, a := range r.Anchored {
 		fmt.Fprintf(w, "anchored %s on %s: %d, e.g.", a.Token, a.Receiver, a.Count)

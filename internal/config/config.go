@@ -19,12 +19,13 @@ import (
 
 // Config is the whole configuration.
 type Config struct {
-	Index   IndexConfig `yaml:"index"`
-	Query   QueryConfig `yaml:"query"`
-	Read    ReadConfig  `yaml:"read"`
-	Tools   ToolsConfig `yaml:"tools"`
-	Edits   string      `yaml:"edits"`   // on | off
-	Privacy string      `yaml:"privacy"` // normal | anonymized
+	Index    IndexConfig    `yaml:"index"`
+	Query    QueryConfig    `yaml:"query"`
+	Read     ReadConfig     `yaml:"read"`
+	Tools    ToolsConfig    `yaml:"tools"`
+	Semantic SemanticConfig `yaml:"semantic"`
+	Edits    string         `yaml:"edits"`   // on | off
+	Privacy  string         `yaml:"privacy"` // normal | anonymized
 }
 
 // IndexConfig controls what is indexed and how.
@@ -51,6 +52,22 @@ type ReadConfig struct {
 	SessionBudgetKiB int64 `yaml:"session_budget_kib"`
 }
 
+// SemanticConfig controls the semantic layer (SCIP indexes).
+type SemanticConfig struct {
+	// SCIPPaths are .scip files (repo-relative or absolute) that
+	// `cairn index --semantic` imports, for indexers Cairn does not run or
+	// indexes built elsewhere (CI).
+	SCIPPaths []string `yaml:"scip_paths"`
+	// Indexers limits which detected indexers run (empty: every installed one).
+	Indexers []string `yaml:"indexers"`
+	// TimeoutS bounds one indexer run, in seconds.
+	TimeoutS int `yaml:"timeout_s"`
+	// AutoRefresh makes a server re-run an imported index's indexer when
+	// files it covers change (or HEAD moves). Off by default: indexers are
+	// whole-program and may take minutes.
+	AutoRefresh bool `yaml:"auto_refresh"`
+}
+
 // ToolsConfig selects the tools MCP clients see.
 type ToolsConfig struct {
 	Profile string   `yaml:"profile"` // minimal | standard | all
@@ -61,12 +78,13 @@ type ToolsConfig struct {
 // Default is the built-in configuration.
 func Default() Config {
 	return Config{
-		Index:   IndexConfig{MaxFileBytes: 1 << 20, MemoryMB: 1024, GCGraceHours: 24 * 7},
-		Query:   QueryConfig{TimeoutMS: 30000, FreshnessWaitMS: 2000},
-		Read:    ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
-		Tools:   ToolsConfig{Profile: "standard"},
-		Edits:   "on",
-		Privacy: "normal",
+		Index:    IndexConfig{MaxFileBytes: 1 << 20, MemoryMB: 1024, GCGraceHours: 24 * 7},
+		Query:    QueryConfig{TimeoutMS: 30000, FreshnessWaitMS: 2000},
+		Read:     ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
+		Tools:    ToolsConfig{Profile: "standard"},
+		Semantic: SemanticConfig{TimeoutS: 1800},
+		Edits:    "on",
+		Privacy:  "normal",
 	}
 }
 
@@ -251,6 +269,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: read.full_file_cap_kib must be positive")
 	case c.Read.SessionBudgetKiB <= 0:
 		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
+	case c.Semantic.TimeoutS <= 0:
+		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
 	}
 	return nil
 }

@@ -68,6 +68,17 @@ tools:
   # enable: []
   # disable: []
 
+semantic:
+  # SCIP indexes to import with "cairn index --semantic" (repo-relative or
+  # absolute), e.g. from indexers Cairn does not run or built in CI.
+  # scip_paths: []
+  # Which installed indexers to run (default: every one that fits a module).
+  # indexers: []
+  # Upper bound of one indexer run, in seconds.
+  # timeout_s: 1800
+  # Servers re-run an imported index's indexer when files it covers change.
+  # auto_refresh: false
+
 # Set to off to make Cairn read-only.
 # edits: on
 `

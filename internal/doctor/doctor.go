@@ -110,6 +110,7 @@ func Run(ctx context.Context, o Options) *Report {
 	d.stateDir()
 	d.disk()
 	d.indexers(ctx)
+	d.semanticIndexes(ctx)
 	for _, c := range d.r.Checks {
 		switch c.Status {
 		case Pass:

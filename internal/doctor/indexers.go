@@ -4,32 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/semantic"
 )
-
-// indexer is a SCIP indexer the semantic layer runs for some languages.
-type indexer struct {
-	name    string
-	langs   []string // languages (Cairn's names) it indexes
-	install string   // the command that installs it ("" when none fits all systems)
-	hint    string
-}
-
-// indexers are the semantic indexers Cairn knows, with the versions checked to
-// work (STACK.md). Only those whose languages the index holds are checked.
-var indexers = []indexer{
-	{name: "scip-go", langs: []string{"go"}, install: "go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9",
-		hint: "go install puts it in $(go env GOPATH)/bin, which must be on PATH"},
-	{name: "scip-typescript", langs: []string{"typescript", "tsx", "javascript"}, install: "npm i -g @sourcegraph/scip-typescript@0.4.0",
-		hint: "needs Node.js 20 or later"},
-	{name: "scip-python", langs: []string{"python"}, install: "npm i -g @sourcegraph/scip-python@0.6.6",
-		hint: "needs Node.js 20 or later"},
-	{name: "scip-java", langs: []string{"java", "kotlin", "scala"}, install: "cs install --contrib scip-java",
-		hint: "cs is Coursier (https://get-coursier.io)"},
-	{name: "scip-clang", langs: []string{"c", "cpp"},
-		hint: "download a release binary from https://github.com/sourcegraph/scip-clang/releases and put it on PATH"},
-	{name: "rust-analyzer", langs: []string{"rust"}, install: "rustup component add rust-analyzer"},
-	{name: "scip-dotnet", langs: []string{"csharp"}, install: "dotnet tool install --global scip-dotnet"},
-}
 
 func (d *run) indexers(ctx context.Context) {
 	if d.o.Engine != nil && !d.built {
@@ -50,9 +27,9 @@ func (d *run) indexers(ctx context.Context) {
 		files[l.Language] = l.Files
 	}
 	checked := false
-	for _, ix := range indexers {
+	for _, ix := range semantic.Indexers {
 		var found []string
-		for _, l := range ix.langs {
+		for _, l := range ix.Langs {
 			if files[l] > 0 {
 				found = append(found, fmt.Sprintf("%d %s files", files[l], l))
 			}
@@ -62,15 +39,47 @@ func (d *run) indexers(ctx context.Context) {
 		}
 		checked = true
 		what := strings.Join(found, ", ")
-		name := "indexer:" + ix.name
-		if p, err := d.o.LookPath(ix.name); err == nil {
-			d.add(Check{Name: name, Status: Pass, Message: fmt.Sprintf("%s at %s (%s)", ix.name, p, what)})
+		name := "indexer:" + ix.Name
+		if p, err := d.o.LookPath(ix.Name); err == nil {
+			msg := fmt.Sprintf("%s at %s (%s)", ix.Name, p, what)
+			if !ix.Runnable {
+				msg += "; Cairn does not run it: add its .scip output to semantic.scip_paths"
+			}
+			d.add(Check{Name: name, Status: Pass, Message: msg})
 			continue
 		}
-		d.add(Check{Name: name, Status: Warn, Fix: ix.install, Hint: ix.hint,
-			Message: fmt.Sprintf("%s is not on PATH: %s stay on the syntactic layer (no compiler-precise references)", ix.name, what)})
+		d.add(Check{Name: name, Status: Warn, Fix: ix.Install, Hint: ix.Hint,
+			Message: fmt.Sprintf("%s is not on PATH: %s stay on the syntactic layer (no compiler-precise references)", ix.Name, what)})
 	}
 	if !checked {
 		d.add(Check{Name: "indexers", Status: Pass, Message: "no indexed language has a semantic indexer to check"})
+	}
+}
+
+// semanticIndexes reports imported SCIP indexes that no longer describe the
+// repository (built at another commit, files changed since); their stale
+// files already answer from syntax, a refresh brings them back.
+func (d *run) semanticIndexes(ctx context.Context) {
+	if d.o.Engine == nil || !d.built {
+		return
+	}
+	fr, err := d.o.Engine.SemanticFreshness(ctx)
+	if err != nil {
+		d.add(Check{Name: "semantic-index", Status: Warn, Message: "cannot read the semantic indexes: " + err.Error()})
+		return
+	}
+	if len(fr) == 0 {
+		d.add(Check{Name: "semantic-index", Status: Pass, Message: "no semantic index imported (references come from syntax)",
+			Hint: "cairn index --semantic runs the installed SCIP indexers"})
+		return
+	}
+	for _, f := range fr {
+		name := "semantic-index:" + f.Key
+		if !f.Stale {
+			d.add(Check{Name: name, Status: Pass, Message: fmt.Sprintf("%s %s: %d files, current", f.Tool, f.ToolVersion, f.Usable)})
+			continue
+		}
+		d.add(Check{Name: name, Status: Warn, Message: f.Warning, Fix: d.cairn("index --semantic"),
+			Hint: "files changed since the index answer from syntactic facts until it is refreshed"})
 	}
 }

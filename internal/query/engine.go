@@ -7,10 +7,12 @@ package query
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -18,6 +20,12 @@ import (
 type Engine struct {
 	ix *index.Index
 	db *store.DB
+
+	semMu sync.Mutex // guards the semantic-layer caches below
+	sem   *semView
+	// semFresh caches the freshness report of semFreshKey's view.
+	semFresh    []semantic.IndexFreshness
+	semFreshKey string
 }
 
 // New returns an engine over an open index.

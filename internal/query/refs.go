@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lexical"
@@ -18,14 +19,32 @@ type RefsParams struct {
 	// Anchored puts anchored (unproven, same-name) references in the flat
 	// locations list too; they are always summarised in groups.
 	Anchored bool
+	// Merge is how the layers combine: prefer (default: per file, the
+	// semantic layer when it describes the file as it is, else the syntactic
+	// one) or union (both layers everywhere, with their conflicts).
+	Merge string
+	// Layer restricts the answer to one layer: "" (the best per file),
+	// syntactic or semantic.
+	Layer string
 }
+
+// Merge modes and layer choices.
+const (
+	MergePrefer = "prefer"
+	MergeUnion  = "union"
+)
 
 // RefLocation is one reference.
 type RefLocation struct {
 	protocol.Location
-	Kind      string `json:"kind"` // definition, call, reference, write, import, ...
-	Tier      string `json:"tier"`
-	Enclosing string `json:"enclosing,omitempty"` // lexical path of the enclosing definition
+	Kind  string `json:"kind"` // definition, call, reference, write, import, ...
+	Tier  string `json:"tier"`
+	Layer string `json:"layer"`          // semantic or syntactic
+	Also  string `json:"also,omitempty"` // union: the other layer's tier when it found the same location
+	// Via is the related SCIP symbol this location references (an interface
+	// method the symbol implements, or a method implementing it).
+	Via       string `json:"via,omitempty"`
+	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
 }
 
@@ -53,9 +72,10 @@ type ModuleCount struct {
 
 // RefsSummary is the compressed view.
 type RefsSummary struct {
-	Total    int            `json:"total"` // proven + strong references, plus the definition
+	Total    int            `json:"total"` // precise, proven and strong references, plus the definition
 	ByTier   map[string]int `json:"by_tier"`
 	ByKind   map[string]int `json:"by_kind"`
+	ByLayer  map[string]int `json:"by_layer"`
 	ByModule []ModuleCount  `json:"by_module"`
 }
 
@@ -65,6 +85,8 @@ type RefsResult struct {
 	Summary    RefsSummary     `json:"summary"`
 	Locations  []RefLocation   `json:"locations"`
 	Anchored   []AnchoredGroup `json:"anchored"`
+	Layers     []string        `json:"layers"` // the layers that contributed
+	Semantic   SemanticUse     `json:"semantic"`
 	More       bool            `json:"more"`
 	NextOffset int             `json:"-"`
 	// BytesCovered is the size of the files holding references (what reading them would cost).
@@ -87,18 +109,151 @@ type foundRef struct {
 	shape  string
 }
 
-// Refs finds the references of a symbol.
+// synRef is a syntactic reference with the searched name.
+type synRef struct {
+	foundRef
+	status synStatus
+	target int64 // the symbol it is linked to, when linked
+	size   int64 // the file's size
+}
+
+type synStatus uint8
+
+const (
+	synMatch    synStatus = iota // linked to the symbol (proven or strong), or its definition
+	synAnchored                  // unresolved, same name
+	synOther                     // linked or bound to something else
+)
+
+type locKey struct {
+	path      protocol.RepoPath
+	line, col int
+}
+
+func keyOf(l protocol.Location) locKey { return locKey{l.Path, l.Line, l.Col} }
+
+// Refs finds the references of a symbol: per file from the semantic layer
+// when it describes the file as it is now, else from the syntactic layer.
 func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResult, error) {
-	res := &RefsResult{Symbol: r.ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{},
-		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByModule: []ModuleCount{}}}
+	if p.Merge == "" {
+		p.Merge = MergePrefer
+	}
+	if p.Merge != MergePrefer && p.Merge != MergeUnion {
+		return nil, errs.E(errs.InvalidArgument, "merge must be prefer or union, got %q", p.Merge)
+	}
+	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
+		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+	}
+	res := &RefsResult{Symbol: r.ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
+		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
+	syn, err := e.syntacticRefs(ctx, r, res)
+	if err != nil {
+		return nil, err
+	}
+	var v *semView
+	if p.Layer != LayerSyntactic {
+		if v, err = e.semantic(ctx); err != nil {
+			return nil, err
+		}
+	}
+	plan, err := e.planLayers(ctx, v, r, syn, p)
+	if err != nil {
+		return nil, err
+	}
+	res.Semantic = plan.use
+	found, anchored := plan.found, plan.anchored
+	res.AnchoredTotal = len(anchored)
+	sizes := map[protocol.RepoPath]int64{}
+	for _, s := range syn {
+		sizes[s.loc.Path] = s.size
+	}
+	counted := map[protocol.RepoPath]bool{}
+	for _, f := range append(found, anchored...) {
+		if counted[f.loc.Path] {
+			continue
+		}
+		counted[f.loc.Path] = true
+		if sz, ok := sizes[f.loc.Path]; ok {
+			res.BytesCovered += sz
+		} else if fr, ok := v.fileRow(f.loc.Path); ok {
+			res.BytesCovered += fr.Size
+		}
+	}
+	if p.Anchored {
+		found = append(found, anchored...)
+	}
+	sort.Slice(found, func(i, j int) bool { return lessLoc(found[i].loc.Location, found[j].loc.Location) })
+	mods, err := e.moduleNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.summarise(res, found, anchored, mods)
+	for l := range res.Summary.ByLayer {
+		res.Layers = append(res.Layers, l)
+	}
+	sort.Strings(res.Layers)
+	snip := e.snippets(ctx)
+	res.Anchored = groupAnchored(anchored, r.row.Name)
+	for _, g := range res.Anchored {
+		for i := range g.Exemplars {
+			snip(&g.Exemplars[i])
+		}
+	}
+	page := found
+	if p.Offset < len(page) {
+		page = page[p.Offset:]
+	} else {
+		page = nil
+	}
+	if len(page) > p.Limit {
+		page, res.More = page[:p.Limit], true
+	}
+	for _, f := range page {
+		snip(&f.loc)
+		res.Locations = append(res.Locations, f.loc)
+	}
+	res.NextOffset = p.Offset + len(res.Locations)
+	return res, nil
+}
+
+// fileRow finds the current row of a path in the view (false without one).
+func (v *semView) fileRow(p protocol.RepoPath) (*store.FileRow, bool) {
+	if v == nil || v.files == nil {
+		return nil, false
+	}
+	f, ok := v.files[string(p)]
+	return f, ok
+}
+
+// snippets returns a function that fills a location's snippet, reading each
+// file's content once.
+func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
+	content := map[protocol.RepoPath][]byte{}
+	return func(l *RefLocation) {
+		if l.Snippet != "" {
+			return
+		}
+		c, ok := content[l.Path]
+		if !ok {
+			if f, found, err := e.db.FileByPath(ctx, string(l.Path)); err == nil && found {
+				c, _ = e.db.BlobText(ctx, f.BlobID)
+			}
+			content[l.Path] = c
+		}
+		l.Snippet = snippet(lexical.LineText(c, l.Line), l.Col)
+	}
+}
+
+// syntacticRefs lists every syntactic reference carrying the symbol's name:
+// its definition, the references linked to it, the anchored candidates, and
+// (for conflict reports) those linked or bound to something else.
+func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
 	name := r.row.Name
 	member := isMemberKind(lang.DefKind(r.row.Kind))
-	var found, anchored []foundRef
+	var out []synRef
 	if r.def != nil {
-		content, _ := e.db.BlobText(ctx, r.file.BlobID)
-		found = append(found, foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
-			Tier: index.TierProven.String(), Snippet: snippet(lexical.LineText(content, int(r.def.NameSpan.Start.Line)), int(r.def.NameSpan.Start.Col))},
-			module: r.file.ModuleID})
+		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
+			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.file.ModuleID}, status: synMatch, target: r.row.ID, size: r.file.Size})
 	}
 	cands, err := e.db.TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
 	if err != nil {
@@ -107,7 +262,6 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	for _, c := range cands {
 		if ctx.Err() != nil { // the deadline: summarise what was found
 			res.Partial = true
-			ctx = context.WithoutCancel(ctx)
 			break
 		}
 		if c.Lang == "" {
@@ -135,67 +289,31 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 		if err != nil {
 			return nil, err
 		}
-		var content []byte
-		hits := 0
 		for ri, ref := range facts.Refs {
 			if int(ref.Name) != nameID {
 				continue
 			}
-			loc := RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String()}
+			s := synRef{foundRef: foundRef{loc: RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
+				module: f.ModuleID, shape: shapeKey(facts, ref)}, size: f.Size}
 			if ref.Enclosing >= 0 {
-				loc.Enclosing = facts.Defs[ref.Enclosing].Path
+				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
 			}
 			if l, ok := links[ri]; ok {
+				s.target = l.Target
+				s.loc.Tier = l.Tier.String()
 				if l.Target != r.row.ID {
-					continue
+					s.status = synOther
 				}
-				loc.Tier = l.Tier.String()
 			} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
-				continue // bound to something else, or cannot be a member access
+				s.status = synOther // bound to something else, or cannot be a member access
 			} else {
-				loc.Tier = index.TierAnchored.String()
+				s.status = synAnchored
+				s.loc.Tier = index.TierAnchored.String()
 			}
-			if content == nil {
-				content, _ = e.db.BlobText(ctx, f.BlobID)
-			}
-			loc.Snippet = snippet(lexical.LineText(content, int(ref.Pos.Line)), int(ref.Pos.Col))
-			fr := foundRef{loc: loc, module: f.ModuleID, shape: shapeKey(facts, ref)}
-			if loc.Tier == index.TierAnchored.String() {
-				anchored = append(anchored, fr)
-			} else {
-				found = append(found, fr)
-			}
-			hits++
-		}
-		if hits > 0 {
-			res.BytesCovered += f.Size
+			out = append(out, s)
 		}
 	}
-	res.AnchoredTotal = len(anchored)
-	if p.Anchored {
-		found = append(found, anchored...)
-	}
-	sort.Slice(found, func(i, j int) bool { return lessLoc(found[i].loc.Location, found[j].loc.Location) })
-	mods, err := e.moduleNames(ctx)
-	if err != nil {
-		return nil, err
-	}
-	e.summarise(res, found, anchored, mods)
-	res.Anchored = groupAnchored(anchored, name)
-	page := found
-	if p.Offset < len(page) {
-		page = page[p.Offset:]
-	} else {
-		page = nil
-	}
-	if len(page) > p.Limit {
-		page, res.More = page[:p.Limit], true
-	}
-	for _, f := range page {
-		res.Locations = append(res.Locations, f.loc)
-	}
-	res.NextOffset = p.Offset + len(res.Locations)
-	return res, nil
+	return out, nil
 }
 
 func isMemberKind(k lang.DefKind) bool {
@@ -244,6 +362,7 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 	for _, f := range found {
 		res.Summary.ByTier[f.loc.Tier]++
 		res.Summary.ByKind[f.loc.Kind]++
+		res.Summary.ByLayer[f.loc.Layer]++
 		if f.loc.Tier == index.TierAnchored.String() {
 			continue
 		}
@@ -256,6 +375,9 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 	}
 	if len(anchored) > 0 {
 		res.Summary.ByTier[index.TierAnchored.String()] = len(anchored)
+		if res.Summary.ByLayer[LayerSyntactic] == 0 {
+			res.Summary.ByLayer[LayerSyntactic] = 0
+		}
 	}
 	for m, files := range byModule {
 		mc := ModuleCount{Module: m, Files: []FileCount{}}

@@ -10,6 +10,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/scan"
+	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -27,6 +28,9 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if id, ok := index.ParseID(name); ok {
 		return e.byID(ctx, name, id)
 	}
+	if semantic.LooksLikeSymbol(name) {
+		return e.bySCIP(ctx, name)
+	}
 	rows, err := e.candidates(ctx, name)
 	if err != nil {
 		return nil, err
@@ -37,7 +41,31 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	case 1:
 		return e.load(ctx, rows[0])
 	}
+	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
+		return e.load(ctx, row)
+	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// oneSemanticSymbol settles an ambiguous name when the semantic layer says
+// every candidate is one symbol (overload signatures, merged declarations):
+// the first declaration stands for them all.
+func (e *Engine) oneSemanticSymbol(ctx context.Context, rows []store.SymbolRow) (store.SymbolRow, bool) {
+	var sym string
+	for _, r := range rows {
+		syms, err := e.db.SemSymbolsOfCairn(ctx, r.ID)
+		if err != nil || len(syms) != 1 || (sym != "" && syms[0].Symbol != sym) {
+			return store.SymbolRow{}, false
+		}
+		sym = syms[0].Symbol
+	}
+	best := rows[0]
+	for _, r := range rows[1:] {
+		if r.FileID < best.FileID || (r.FileID == best.FileID && r.DefIdx < best.DefIdx) {
+			best = r
+		}
+	}
+	return best, true
 }
 
 // maxAliasHops caps how far an alias chain is followed.
@@ -249,6 +277,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return e.load(ctx, s)
 		}
 	}
+	if r, err := e.atSemantic(ctx, f.Path, pos); r != nil || err != nil {
+		return r, err
+	}
 	links, err := e.links(ctx, f.ID)
 	if err != nil {
 		return nil, err
@@ -302,4 +333,103 @@ func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, e
 		out[l.Ref] = l
 	}
 	return out, nil
+}
+
+// bySCIP resolves a SCIP symbol string: through the mapping of the imported
+// semantic indexes, else by the Cairn names the symbol most likely has.
+func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
+	rows, err := e.db.SemSymbols(ctx, semantic.SymbolID(name))
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	seen := map[int64]bool{}
+	known, definedHere := false, false
+	for _, r := range rows {
+		if r.Symbol != name {
+			continue // a hash collision
+		}
+		known = true
+		definedHere = definedHere || r.DefDoc >= 0
+		cairn, err := e.db.SemCairnOf(ctx, r.Index, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range cairn {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	symRows, err := e.db.SymbolsByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(symRows) == 1:
+		return e.load(ctx, symRows[0])
+	case len(symRows) > 1:
+		return nil, e.ambiguous(ctx, name, symRows)
+	}
+	for _, guess := range semantic.NameGuesses(name) {
+		cands, err := e.candidates(ctx, guess)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(cands) == 1:
+			return e.load(ctx, cands[0])
+		case len(cands) > 1:
+			return nil, e.ambiguous(ctx, name, cands)
+		}
+	}
+	details := map[string]any{"scip_symbol": name, "known_to_semantic_index": known}
+	msg := fmt.Sprintf("no symbol matches the SCIP symbol %q", name)
+	if known && !definedHere {
+		msg = fmt.Sprintf("the SCIP symbol %q is defined outside the repository (a dependency, the standard library or a built-in)", name)
+	}
+	return nil, &errs.Error{Kind: errs.NotFound, Msg: msg, Details: details,
+		Fixes: []string{"cairn search <name> --mode symbol"}}
+}
+
+// atSemantic resolves a position through the semantic layer when it
+// describes the file as it is: (nil, nil) when it cannot tell.
+func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Resolved, error) {
+	v, err := e.semantic(ctx)
+	if err != nil || !v.usable(path) {
+		return nil, err
+	}
+	occs, idx, ok, err := e.docOccs(ctx, v, path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	for _, o := range occs {
+		if o.Line != pos.Line || pos.Col < o.Col || (o.EndLine == o.Line && pos.Col >= o.EndCol) {
+			continue
+		}
+		row, found, err := e.db.SemSymbol(ctx, idx, o.Sym)
+		if err != nil || !found {
+			return nil, err
+		}
+		ids, err := e.db.SemCairnOf(ctx, idx, o.Sym)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := e.db.SymbolsByIDs(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(rows) == 1:
+			return e.load(ctx, rows[0])
+		case len(rows) > 1:
+			return nil, e.ambiguous(ctx, row.Symbol, rows)
+		case row.DefDoc < 0:
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is defined outside the repository (%s)", row.Display, row.Symbol),
+				Details: map[string]any{"scip_symbol": row.Symbol, "layer": LayerSemantic}}
+		}
+		return nil, nil // defined here but not mapped: let syntax answer
+	}
+	return nil, nil
 }

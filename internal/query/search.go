@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lexical"
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -34,6 +35,11 @@ type SearchHit struct {
 	Symbol    *SymbolRef        `json:"symbol,omitempty"`
 	Signature string            `json:"signature,omitempty"`
 	Score     int               `json:"score,omitempty"`
+	// Tier and Layer say who vouches for a symbol hit's definition: the
+	// semantic layer (precise) or the syntactic one (proven). Lexical hits
+	// are text and carry neither.
+	Tier  string `json:"tier,omitempty"`
+	Layer string `json:"layer,omitempty"`
 }
 
 // SearchResult is a page of hits.
@@ -229,7 +235,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 	if !filter.active() {
 		res.Total, _ = e.db.CountSymbols(ctx, q, TotalCap)
 	}
-	return res, nil
+	return res, e.annotateLayers(ctx, res.Hits)
 }
 
 func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
@@ -287,7 +293,37 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 	}
 	res.Hits = append(res.Hits, hits...)
 	res.NextOffset = p.Offset + len(res.Hits)
-	return res, nil
+	return res, e.annotateLayers(ctx, res.Hits)
+}
+
+// annotateLayers says, for each symbol hit, which layer vouches for it.
+func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
+	ids := make([]int64, 0, len(hits))
+	for _, h := range hits {
+		if h.Symbol != nil {
+			if id, ok := index.ParseID(h.Symbol.ID); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	v, err := e.semantic(ctx)
+	if err != nil {
+		return err
+	}
+	precise, err := e.symbolLayer(ctx, v, ids)
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		if hits[i].Symbol == nil {
+			continue
+		}
+		hits[i].Tier, hits[i].Layer = index.TierProven.String(), LayerSyntactic
+		if id, ok := index.ParseID(hits[i].Symbol.ID); ok && precise[id] {
+			hits[i].Tier, hits[i].Layer = index.TierPrecise.String(), LayerSemantic
+		}
+	}
+	return nil
 }
 
 func containsKind(kinds []uint8, k uint8) bool {

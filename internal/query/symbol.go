@@ -8,6 +8,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/semantic"
 )
 
 // CallEdge is an outgoing call from a symbol, grouped by callee.
@@ -16,13 +17,22 @@ type CallEdge struct {
 	Receiver string     `json:"receiver,omitempty"` // qualifier shape and text, for unresolved calls
 	Count    int        `json:"count"`
 	Tier     string     `json:"tier"`
+	Layer    string     `json:"layer"`
 	Target   *SymbolRef `json:"target,omitempty"`
+	// External is the SCIP symbol of a callee defined outside the repository
+	// (semantic layer only).
+	External string `json:"external,omitempty"`
 }
 
 // Relation is a type relation of a symbol.
 type Relation struct {
-	Kind   string `json:"kind"` // extends, implements, embeds
+	// Kind: extends, implements, embeds (syntactic, as written); from the
+	// semantic layer: implements, implemented_by, type_definition, references.
+	Kind   string `json:"kind"`
 	Target string `json:"target"`
+	Layer  string `json:"layer"`
+	// TargetID is the target's symbol id when it is in the repository.
+	TargetID string `json:"target_id,omitempty"`
 }
 
 // SymbolCard describes one symbol.
@@ -41,10 +51,17 @@ type SymbolCard struct {
 	Calls        []CallEdge        `json:"calls"`
 	CallsTotal   int               `json:"calls_total"`
 	Relations    []Relation        `json:"relations"`
-	Layer        string            `json:"layer"`
-	Confidence   float64           `json:"confidence"`
-	FileEpoch    int64             `json:"file_epoch"`
-	ParseErrors  bool              `json:"parse_errors,omitempty"`
+	// RelationsTotal counts the relations before the limit.
+	RelationsTotal int `json:"relations_total"`
+	// Layer and Tier say who vouches for the definition: the semantic layer
+	// (precise) when an imported index maps it and its file is unchanged,
+	// else the syntactic layer (proven).
+	Layer       string   `json:"layer"`
+	Tier        string   `json:"tier"`
+	SCIPSymbols []string `json:"scip_symbols,omitempty"`
+	Confidence  float64  `json:"confidence"`
+	FileEpoch   int64    `json:"file_epoch"`
+	ParseErrors bool     `json:"parse_errors,omitempty"`
 	// RedirectedFrom is set when the requested id was renamed or moved.
 	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
@@ -61,7 +78,7 @@ type CardLimits struct {
 func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*SymbolCard, error) {
 	c := &SymbolCard{SymbolRef: r.ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.row.Version)), Language: r.file.Lang,
 		Visibility: lang.Visibility(r.row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
-		Relations: []Relation{}, Layer: "syntactic", Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size,
+		Relations: []Relation{}, Layer: LayerSyntactic, Tier: index.TierProven.String(), Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size,
 		RedirectedFrom: r.Redirect}
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
@@ -94,24 +111,118 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 	if c.MembersTotal, err = e.db.CountSymbolsByParent(ctx, r.row.ID); err != nil {
 		return nil, err
 	}
+	v, err := e.semantic(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if r.facts != nil {
 		for _, t := range r.facts.TypeRels {
 			if int(t.Def) == r.row.DefIdx {
-				c.Relations = append(c.Relations, Relation{Kind: t.Kind.String(), Target: t.Target})
+				c.Relations = append(c.Relations, Relation{Kind: t.Kind.String(), Target: t.Target, Layer: LayerSyntactic})
 			}
 		}
-		if err := e.calls(ctx, r, c, lim.Calls); err != nil {
+	}
+	if err := e.semanticCard(ctx, v, r, c, lim.Members); err != nil {
+		return nil, err
+	}
+	c.RelationsTotal = len(c.Relations)
+	if len(c.Relations) > lim.Members {
+		c.Relations = c.Relations[:lim.Members]
+	}
+	if r.facts != nil {
+		if err := e.calls(ctx, v, r, c, lim.Calls); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
 }
 
+// semanticCard adds what the semantic layer knows: the layer that vouches
+// for the definition, its SCIP symbols and their relationships.
+func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
+	if v.empty() {
+		return nil
+	}
+	syms, err := e.db.SemSymbolsOfCairn(ctx, r.row.ID)
+	if err != nil || len(syms) == 0 {
+		return err
+	}
+	for _, s := range syms {
+		c.SCIPSymbols = append(c.SCIPSymbols, s.Symbol)
+		if d, ok := v.byDoc[[2]int64{s.Index, s.DefDoc}]; ok && d.status.Usable {
+			c.Layer, c.Tier = LayerSemantic, index.TierPrecise.String()
+		}
+	}
+	if c.Layer != LayerSemantic {
+		return nil // the file changed since: its relationships may be stale too
+	}
+	for _, s := range syms {
+		for _, reverse := range []bool{false, true} {
+			rels, err := e.db.SemRels(ctx, s.Index, s.ID, reverse, limit)
+			if err != nil {
+				return err
+			}
+			for _, rel := range rels {
+				other := rel.Target
+				if reverse {
+					other = rel.Sym
+				}
+				for _, kind := range semantic.RelNames(rel.Kinds) {
+					name := map[string]string{"implementation": "implements", "type_definition": "type_definition",
+						"reference": "references", "definition": "defines"}[kind]
+					if reverse {
+						if kind != "implementation" {
+							continue
+						}
+						name = "implemented_by"
+					}
+					c.Relations = append(c.Relations, e.semRelation(ctx, s.Index, other, name))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// semRelation names the other end of a relationship: the Cairn symbol it
+// maps to, else its SCIP symbol.
+func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) Relation {
+	rel := Relation{Kind: kind, Layer: LayerSemantic}
+	if ids, err := e.db.SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+		if row, ok, err := e.db.SymbolByID(ctx, ids[0]); err == nil && ok {
+			rel.Target, rel.TargetID = row.QName, index.FormatID(row.ID)
+			return rel
+		}
+	}
+	if row, ok, err := e.db.SemSymbol(ctx, idx, sym); err == nil && ok {
+		rel.Target = row.Symbol
+	}
+	return rel
+}
+
 // calls groups the calls made inside a definition (including nested closures).
-func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit int) error {
+func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
 	links, err := e.links(ctx, r.file.ID)
 	if err != nil {
 		return err
+	}
+	// The semantic layer's occurrences of the file, by position, when it
+	// describes the file as it is.
+	semAt := map[[2]uint32]semantic.Occ{}
+	var semIdx int64
+	if !v.empty() {
+		occs, idx, ok, err := e.docOccs(ctx, v, r.file.Path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			semIdx = idx
+			for _, o := range occs {
+				if o.Roles&semantic.RoleDefinition == 0 {
+					semAt[[2]uint32{o.Line, o.Col}] = o
+				}
+			}
+		}
 	}
 	inside := func(d int32) bool {
 		for ; d >= 0; d = r.facts.Defs[d].Parent {
@@ -124,6 +235,7 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 	type key struct {
 		name, recv string
 		target     int64
+		external   string
 	}
 	counts := map[key]int{}
 	tiers := map[key]index.Tier{}
@@ -133,6 +245,14 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 		}
 		k := key{name: r.facts.Names[ref.Name]}
 		tier := index.TierAnchored
+		if o, ok := semAt[[2]uint32{ref.Pos.Line, ref.Pos.Col}]; ok {
+			if target, external, ok := e.semTarget(ctx, semIdx, o.Sym); ok {
+				k.target, k.external = target, external
+				counts[k]++
+				tiers[k] = index.TierPrecise
+				continue
+			}
+		}
 		if l, ok := links[i]; ok {
 			k.target, tier = l.Target, l.Tier
 		} else {
@@ -161,6 +281,9 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 		if a.recv != b.recv {
 			return a.recv < b.recv
 		}
+		if a.external != b.external {
+			return a.external < b.external
+		}
 		return a.target < b.target
 	})
 	c.CallsTotal = len(keys)
@@ -176,7 +299,10 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 				tier = index.TierUnknown
 			}
 		}
-		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tier.String()}
+		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
+		if tier == index.TierPrecise {
+			edge.Layer = LayerSemantic
+		}
 		if k.target != 0 {
 			if row, ok, err := e.db.SymbolByID(ctx, k.target); err == nil && ok {
 				if tr, err := e.load(ctx, row); err == nil && tr != nil {
@@ -188,4 +314,18 @@ func (e *Engine) calls(ctx context.Context, r *Resolved, c *SymbolCard, limit in
 		c.Calls = append(c.Calls, edge)
 	}
 	return nil
+}
+
+// semTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
+// its SCIP symbol when it is defined outside the repository; ok is false
+// when it is defined here but not mapped (syntax answers then).
+func (e *Engine) semTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
+	if ids, err := e.db.SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+		return ids[0], "", true
+	}
+	row, ok, err := e.db.SemSymbol(ctx, idx, sym)
+	if err != nil || !ok || row.DefDoc >= 0 {
+		return 0, "", false
+	}
+	return 0, row.Symbol, true
 }

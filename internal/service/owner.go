@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/cairnhq/cairn/internal/semantic"
 )
 
 // The owner socket: the process holding the writer lock listens on a Unix
@@ -19,15 +21,17 @@ import (
 // read one JSON reply.
 
 type ownerRequest struct {
-	Op     string `json:"op"` // sync, ping
-	Rehash bool   `json:"rehash,omitempty"`
+	Op       string             `json:"op"` // sync, semantic, ping
+	Rehash   bool               `json:"rehash,omitempty"`
+	Semantic []semantic.Request `json:"semantic,omitempty"`
 }
 
 type ownerReply struct {
-	Epoch int64  `json:"epoch"`
-	State string `json:"state"`
-	PID   int    `json:"pid"`
-	Error string `json:"error,omitempty"`
+	Epoch int64   `json:"epoch"`
+	State string  `json:"state"`
+	PID   int     `json:"pid"`
+	Error string  `json:"error,omitempty"`
+	Jobs  []int64 `json:"jobs,omitempty"` // semantic: the jobs that serve the request
 }
 
 var errNoOwner = errors.New("no process owns the index")
@@ -91,6 +95,24 @@ func (o *ownerServer) serve(conn net.Conn, s *Service) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		reply = s.handleSync(ctx, req)
 		cancel()
+	case "semantic":
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		st, _ := s.State()
+		reply = ownerReply{State: st, PID: os.Getpid(), Epoch: s.epoch(ctx)}
+		rows, err := s.enqueue(ctx, req.Semantic)
+		if err != nil {
+			reply.Error = err.Error()
+		}
+		for _, r := range rows {
+			reply.Jobs = append(reply.Jobs, r.ID)
+		}
+		if !s.opts.Serve {
+			// A one-shot owner has no background runner: run them now, the
+			// asking process polls the job table.
+			go func() { defer cancel(); s.runner().RunQueued(s.bg) }()
+		} else {
+			cancel()
+		}
 	default:
 		st, _ := s.State()
 		reply = ownerReply{State: st, PID: os.Getpid(), Epoch: s.epoch(context.Background())}

@@ -18,6 +18,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/tools"
 
@@ -49,8 +50,10 @@ type Service struct {
 	warnings []string // from opening, shown once
 	owner    *ownerServer
 	watch    *watcher
+	jobs     *semantic.Runner // semantic indexer jobs, created when first needed (owner only)
 
 	env    *tools.Env
+	bg     context.Context // lives until Close: background work
 	cancel context.CancelFunc
 	done   chan struct{} // closed when background work has stopped
 }
@@ -64,7 +67,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	s := &Service{paths: paths, cfg: cfg, opts: opts, ix: ix, engine: query.New(ix), warnings: ix.Warnings,
-		cancel: cancel, done: make(chan struct{})}
+		bg: bg, cancel: cancel, done: make(chan struct{})}
 	st, _ := ix.State(ctx)
 	s.state = protocol.StateReady
 	if !st.Built {
@@ -76,6 +79,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		Fresh:   s.fresh,
 		Recover: s.recover,
 		State:   s.State,
+		Jobs:    semanticJobs{s},
 	}
 	if ix.Writable() {
 		if err := s.becomeOwner(bg); err != nil {
@@ -96,6 +100,13 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		s.warnings = append(s.warnings, "cannot listen for other Cairn processes: "+err.Error())
 	}
 	s.owner = o
+	semantic.RecoverJobs(bg, s.ix.DB(), time.Now())
+	if s.opts.Serve {
+		// Jobs queued by a process that ended before running them run now.
+		if q, err := s.ix.DB().QueuedJobs(bg); err == nil && len(q) > 0 {
+			go s.runner()
+		}
+	}
 	if !s.opts.Serve {
 		close(s.done)
 		return nil
@@ -349,7 +360,9 @@ func (s *Service) takeOver(ctx context.Context) bool {
 	old := s.ix
 	s.ix, s.engine = ix, query.New(ix)
 	s.env.Index, s.env.Engine = ix, s.engine
+	s.jobs = nil // the runner of the old index must not be reused
 	old.Close()
+	semantic.RecoverJobs(ctx, ix.DB(), time.Now())
 	o, err := listenOwner(s.paths.StateDir, s)
 	if err == nil {
 		s.owner = o

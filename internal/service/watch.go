@@ -207,6 +207,9 @@ func (w *watcher) flush(ctx context.Context) {
 		w.indexed.Store(target)
 	}
 	w.broadcast()
+	if err == nil && w.s.cfg.Semantic.AutoRefresh && (full || len(paths) > 0) {
+		w.s.autoRefresh(ctx, paths, full)
+	}
 }
 
 // broadcast wakes everyone waiting for a batch or a cookie.

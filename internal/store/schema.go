@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 4
+	IndexSchemaVersion = 6
 	BlobSchemaVersion  = 3
 )
 
@@ -102,4 +102,81 @@ CREATE TABLE IF NOT EXISTS tombstone(
   path  TEXT    NOT NULL,
   epoch INTEGER NOT NULL
 );
+-- The semantic layer: SCIP indexes imported whole, one transaction each
+-- (see semantic/). An index is replaced, never patched; its rows all carry its id.
+CREATE TABLE IF NOT EXISTS sem_index(
+  id           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: readers cache by the newest id
+  key          TEXT    NOT NULL UNIQUE, -- indexer + project root, or the .scip path
+  tool         TEXT    NOT NULL,        -- the indexer that produced it (metadata.tool_info)
+  tool_version TEXT    NOT NULL,
+  root         TEXT    NOT NULL,        -- repo-relative project root
+  source       TEXT    NOT NULL,        -- "job:<id>" or the .scip path
+  head         TEXT    NOT NULL,        -- commit the indexer saw ('' unknown)
+  head_known   INTEGER NOT NULL,        -- 0 when head is only the HEAD at import time
+  imported_at  INTEGER NOT NULL,        -- unix seconds
+  stats        TEXT    NOT NULL         -- JSON: counts and timings of the import
+);
+-- One document (file) of an index. hash is the content hash of the file the
+-- indexer saw (as file.hash); a file whose current hash differs falls back to
+-- the syntactic layer. occs packs the document's occurrences by position.
+CREATE TABLE IF NOT EXISTS sem_doc(
+  idx    INTEGER NOT NULL,
+  ord    INTEGER NOT NULL,
+  path   TEXT    NOT NULL,
+  lang   TEXT    NOT NULL,
+  hash   BLOB    NOT NULL,  -- empty when unknown
+  state  INTEGER NOT NULL,  -- 0 usable, otherwise why not (see semantic.DocState)
+  occs   BLOB    NOT NULL,
+  PRIMARY KEY(idx, ord)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sem_doc_path ON sem_doc(path);
+-- Symbols by the 64-bit hash of their SCIP symbol string; occs packs every
+-- occurrence (document, range, roles) so a reference lookup is one row.
+CREATE TABLE IF NOT EXISTS sem_symbol(
+  idx     INTEGER NOT NULL,
+  id      INTEGER NOT NULL,
+  symbol  TEXT    NOT NULL,
+  kind    INTEGER NOT NULL,  -- scip.SymbolInformation_Kind
+  display TEXT    NOT NULL,
+  def_doc INTEGER NOT NULL,  -- ord of the defining document, -1 when defined elsewhere
+  occs    BLOB    NOT NULL,
+  PRIMARY KEY(idx, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sem_rel(
+  idx    INTEGER NOT NULL,
+  sym    INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  kinds  INTEGER NOT NULL,   -- bits: 1 implementation, 2 type definition, 4 reference, 8 definition
+  PRIMARY KEY(idx, sym, target)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sem_rel_target ON sem_rel(idx, target);
+-- The mapping between SCIP symbols and Cairn symbol ids: a SCIP definition
+-- occurrence and the Cairn definition whose name starts at the same position.
+CREATE TABLE IF NOT EXISTS sem_map(
+  idx   INTEGER NOT NULL,
+  sym   INTEGER NOT NULL,
+  cairn INTEGER NOT NULL,
+  PRIMARY KEY(idx, sym, cairn)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sem_map_cairn ON sem_map(cairn);
+-- Indexer jobs (semantic/jobs.go): queued -> running -> completed | failed |
+-- superseded. Scopes only widen for the same HEAD; a HEAD change supersedes.
+CREATE TABLE IF NOT EXISTS sem_job(
+  id          INTEGER PRIMARY KEY,
+  key         TEXT    NOT NULL,  -- indexer:root or scip:path, one active job per key
+  indexer     TEXT    NOT NULL,
+  root        TEXT    NOT NULL,
+  status      TEXT    NOT NULL,
+  scope       TEXT    NOT NULL,  -- JSON list of files, '' for the whole project
+  trigger     TEXT    NOT NULL,
+  head        TEXT    NOT NULL,  -- HEAD at enqueue
+  created_at  INTEGER NOT NULL,
+  started_at  INTEGER NOT NULL,
+  finished_at INTEGER NOT NULL,
+  progress    TEXT    NOT NULL,
+  error       TEXT    NOT NULL,
+  reason      TEXT    NOT NULL,  -- why it was superseded
+  stats       TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sem_job_key ON sem_job(key, status);
 `

@@ -37,6 +37,9 @@ type Env struct {
 	Progress func(index.Progress)
 	// State reports the index state and why (may be nil: ready).
 	State func() (state, reason string)
+	// Jobs runs the semantic layer's indexer jobs (nil when this process
+	// cannot: a degraded Env).
+	Jobs SemanticJobs
 }
 
 // Freshness is the outcome of making the index fresh for a call.
@@ -61,6 +64,7 @@ type Call struct {
 	truncations  []protocol.Truncation
 	limits       map[string]protocol.Limit
 	completeness *protocol.Completeness
+	layers       []string
 	savedBytes   int64
 	timings      map[string]int64
 }
@@ -89,6 +93,13 @@ func (c *Call) Truncated(field string, returned, total int, reason, cursor strin
 // Complete sets the completeness score and reason.
 func (c *Call) Complete(score float64, reason string) {
 	c.completeness = &protocol.Completeness{Score: protocol.Round6(score), Reason: reason}
+}
+
+// Layers records which layers the answer comes from (default: syntactic).
+func (c *Call) Layers(layers ...string) {
+	if len(layers) > 0 {
+		c.layers = layers
+	}
 }
 
 // Saved records how many bytes the agent would have read to learn the same.
@@ -287,6 +298,9 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 	}
 	if c.completeness != nil {
 		p.Completeness = *c.completeness
+	}
+	if c.layers != nil {
+		p.Layers = c.layers
 	}
 	return p
 }

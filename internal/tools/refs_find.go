@@ -2,23 +2,29 @@ package tools
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/query"
 )
 
 // RefsIn are the arguments of refs_find.
 type RefsIn struct {
-	Symbol   string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name or a unique suffix"`
+	Symbol   string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
 	At       *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Anchored bool      `json:"anchored,omitempty" jsonschema:"also list anchored (same name, unproven) references in locations; they are always summarised in groups"`
+	Merge    string    `json:"merge,omitempty" jsonschema:"prefer (default: per file the semantic layer when its index describes the file as it is, else syntax) or union (both layers everywhere, with the locations where they disagree in semantic.conflicts)"`
+	Layer    string    `json:"layer,omitempty" jsonschema:"restrict to one layer: syntactic or semantic (default: the best per file)"`
 	Common
 }
 
 func init() {
 	Register(Tool{
 		Name: "refs_find", Group: "read", Fresh: true,
-		Summary:  "References of a symbol with their tier (proven, strong, anchored), summarised by module and file, plus paginated locations. Use before changing a symbol.",
-		Doc:      "locations lists the definition and every proven or strong reference, sorted by path and position, 50 per page by default (at most 500). anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too.",
+		Summary: "References of a symbol with their tier (precise, proven, strong, anchored) and layer, summarised by module and file, plus paginated locations. Use before changing a symbol.",
+		Doc: "locations lists the definition and every precise, proven or strong reference, sorted by path and position, 50 per page by default (at most 500). " +
+			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +
+			"anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too. " +
+			"merge: union combines both layers everywhere and lists their conflicts.",
 		When:     []string{"before changing or removing a symbol, to see every use", "tracing how a function or type is used across modules"},
 		WhenNot:  []string{"plain text occurrences (comments, strings): search", "who calls whom several levels deep: graph_callers"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "sym_0123456789abcdef", "limit": 500}`},
@@ -31,12 +37,12 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 		return nil, err
 	}
 	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
-	key := []any{"refs", r.ID(), in.Anchored, limit}
+	key := []any{"refs", r.ID(), in.Anchored, limit, in.Merge, in.Layer}
 	offset, err := c.Offset(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.Refs(ctx, r, query.RefsParams{Limit: limit, Offset: offset, Anchored: in.Anchored})
+	res, err := c.Env.Engine.Refs(ctx, r, query.RefsParams{Limit: limit, Offset: offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}
@@ -52,14 +58,42 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 		c.Truncated("locations", len(res.Locations), 0, "deadline", "")
 		defer c.Complete(0.5, "the deadline stopped the search; files after it were not examined")
 	}
-	c.Answer("%s: %d references (%d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
-		res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)
-	if res.AnchoredTotal > 0 {
-		resolved := float64(res.Summary.Total) / float64(res.Summary.Total+res.AnchoredTotal)
-		c.Complete(resolved, "syntactic layer: anchored references are same-name matches it could not prove")
-		if !in.Anchored {
-			c.Next("refs_find", map[string]any{"symbol": res.Symbol.ID, "anchored": true}, "list the anchored candidates too")
+	if res.Summary.ByTier["precise"] > 0 {
+		c.Answer("%s: %d references (%d precise, %d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
+			res.Summary.ByTier["precise"], res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)
+	} else {
+		c.Answer("%s: %d references (%d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
+			res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)
+	}
+	if len(res.Layers) > 0 {
+		c.Layers(res.Layers...)
+	}
+	refsCompleteness(c, res)
+	sem := res.Semantic
+	switch sem.State {
+	case "used", "partial":
+		semanticWarnings(ctx, c)
+		if sem.FallbackTotal > 0 {
+			var paths []string
+			for _, f := range sem.Fallback {
+				if f.Reason != "not in the semantic index" {
+					paths = append(paths, f.Path)
+				}
+			}
+			if len(paths) > 0 {
+				c.Warn("answered from syntactic facts because they changed since the semantic index: %s", strings.Join(paths, ", "))
+			}
+			c.Next("index_ensure", map[string]any{"semantic": true}, "refresh the semantic index for the files that changed")
 		}
+	case "stale":
+		c.Warn("semantic layer not used: %s", sem.Reason)
+		c.Next("index_ensure", map[string]any{"semantic": true}, "refresh the semantic index")
+	}
+	if sem.ConflictsTotal > 0 {
+		c.Warn("the layers disagree on %d locations (semantic.conflicts)", sem.ConflictsTotal)
+	}
+	if res.AnchoredTotal > 0 && !in.Anchored {
+		c.Next("refs_find", map[string]any{"symbol": res.Symbol.ID, "anchored": true}, "list the anchored candidates too")
 	}
 	return res, nil
 }

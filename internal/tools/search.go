@@ -81,6 +81,12 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 			c.Next("search", map[string]any{"query": in.Query, "mode": "definitions"}, "find where this name is defined")
 		}
 	default:
+		for _, h := range res.Hits {
+			if h.Layer == query.LayerSemantic {
+				c.Layers(query.LayerSyntactic, query.LayerSemantic)
+				break
+			}
+		}
 		c.Saved(int64(len(res.Hits)) * 400)
 		c.Answer("%d of %d symbols match %q", len(res.Hits), max(res.Total, len(res.Hits)), in.Query)
 		if len(res.Hits) > 0 {

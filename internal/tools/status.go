@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -41,6 +42,14 @@ type StatusOut struct {
 	Languages   []LanguageStatus `json:"languages"`
 	Writer      string           `json:"writer"` // this process, or pid N
 	Initialized bool             `json:"initialized"`
+	// Semantic describes the imported SCIP indexes and the recent jobs.
+	Semantic SemanticStatus `json:"semantic"`
+}
+
+// SemanticStatus is the semantic layer's part of status.
+type SemanticStatus struct {
+	Indexes []semantic.IndexFreshness `json:"indexes"`
+	Jobs    []semantic.Job            `json:"jobs"`
 }
 
 func init() {
@@ -85,6 +94,33 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 			continue
 		}
 		out.Languages = append(out.Languages, LanguageStatus{Language: l, Files: n, Layers: []string{"syntactic"}})
+	}
+	out.Semantic = SemanticStatus{Indexes: []semantic.IndexFreshness{}, Jobs: []semantic.Job{}}
+	fr, err := c.Env.Engine.SemanticFreshness(ctx)
+	if err != nil {
+		return nil, err
+	}
+	covered := map[string]bool{}
+	for _, f := range fr {
+		out.Semantic.Indexes = append(out.Semantic.Indexes, f)
+		for _, l := range f.Languages {
+			covered[l] = true
+		}
+		if f.Warning != "" {
+			c.Warn("%s", f.Warning)
+		}
+	}
+	for i := range out.Languages {
+		if covered[out.Languages[i].Language] {
+			out.Languages[i].Layers = append(out.Languages[i].Layers, "semantic")
+		}
+	}
+	jobs, err := ix.DB().Jobs(ctx, 10)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		out.Semantic.Jobs = append(out.Semantic.Jobs, semantic.JobOf(j))
 	}
 	sort.Slice(out.Languages, func(i, j int) bool { return out.Languages[i].Language < out.Languages[j].Language })
 	if ix.Writable() {

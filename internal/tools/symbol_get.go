@@ -18,7 +18,7 @@ type Position struct {
 
 // SymbolIn are the arguments of symbol_get.
 type SymbolIn struct {
-	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name or a unique suffix such as Type.Method"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix such as Type.Method"`
 	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name (go to definition)"`
 	Common
 }
@@ -57,6 +57,12 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 	}
 	c.Next("refs_find", map[string]any{"symbol": card.ID}, "where it is used")
 	c.Next("read_source", map[string]any{"path": string(card.Span.Path), "start_line": card.Span.Line, "end_line": card.Span.EndLine}, "read its definition")
+	if card.Layer == query.LayerSemantic {
+		c.Layers(query.LayerSyntactic, query.LayerSemantic)
+		semanticWarnings(ctx, c)
+	} else if len(card.SCIPSymbols) > 0 {
+		c.Warn("%s changed since the semantic index: the card comes from syntactic facts", card.Location.Path)
+	}
 	if card.ParseErrors {
 		c.Warn("%s has syntax errors; facts around them may be incomplete", card.Location.Path)
 		c.Complete(0.8, "file has parse errors")

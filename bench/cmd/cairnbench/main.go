@@ -43,6 +43,7 @@ func main() {
 	lexSet := fs.String("lexical", "", "run: lexical query set")
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
 	light := fs.Bool("light", false, "run: index only (language corpora)")
+	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -66,6 +67,8 @@ func main() {
 		err = report(*out, *results)
 	case "tiers":
 		err = tiers(ctx, *repo, *state)
+	case "semantic-import":
+		err = semanticImport(ctx, *repo, *state, *scipPath)
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	default:

@@ -1,0 +1,376 @@
+package query
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strconv"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Layer names, as facts and provenance report them.
+const (
+	LayerSemantic  = "semantic"
+	LayerSyntactic = "syntactic"
+)
+
+// semView is what the engine knows about the semantic layer at one epoch and
+// import generation: every imported document and whether it still describes
+// its file (its content hash at semantic-index time equals the current one).
+type semView struct {
+	key     string
+	head    string
+	files   map[string]*store.FileRow
+	byPath  map[string]semDoc   // the document used for a path
+	byDoc   map[[2]int64]semDoc // the same by (index, ord)
+	indexes map[int64]store.SemIndexRow
+	list    []store.FileRow
+	// importers maps a Go package directory to the directories importing
+	// it (built on first use, under Engine.semMu).
+	importers map[string][]string
+}
+
+type semDoc struct {
+	row    store.SemDocRow
+	status semantic.FileStatus
+}
+
+// usable reports whether a path's facts come from the semantic layer.
+func (v *semView) usable(path string) bool {
+	if v == nil {
+		return false
+	}
+	d, ok := v.byPath[path]
+	return ok && d.status.Usable
+}
+
+// fallbackReason says why a path uses syntactic facts ("" when it does not,
+// or when no semantic index covers it).
+func (v *semView) fallbackReason(path string) string {
+	if v == nil {
+		return ""
+	}
+	d, ok := v.byPath[path]
+	if !ok || d.status.Usable {
+		return ""
+	}
+	return d.status.Reason
+}
+
+// empty reports whether no semantic index is imported.
+func (v *semView) empty() bool { return v == nil || len(v.indexes) == 0 }
+
+// semantic returns the current view, rebuilt when the epoch or the imported
+// indexes changed.
+func (e *Engine) semantic(ctx context.Context) (*semView, error) {
+	gen, err := e.db.SemGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.ix.State(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := gen + "@" + strconv.FormatInt(st.Epoch, 10)
+	e.semMu.Lock()
+	defer e.semMu.Unlock()
+	if e.sem != nil && e.sem.key == key {
+		return e.sem, nil
+	}
+	v := &semView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
+	idxs, err := e.db.SemIndexes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range idxs {
+		v.indexes[x.ID] = x
+	}
+	if len(idxs) > 0 {
+		if v.list, err = e.db.Files(ctx); err != nil {
+			return nil, err
+		}
+		v.files = make(map[string]*store.FileRow, len(v.list))
+		for i := range v.list {
+			v.files[v.list[i].Path] = &v.list[i]
+		}
+		docs, err := e.db.SemDocs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			sd := semDoc{row: d, status: semantic.DocStatus(d, v.files[d.Path])}
+			old, ok := v.byPath[d.Path]
+			// A usable document beats an unusable one; among equals, the newest index.
+			if !ok || (sd.status.Usable && !old.status.Usable) || (sd.status.Usable == old.status.Usable && d.Index > old.row.Index) {
+				v.byPath[d.Path] = sd
+			}
+		}
+	}
+	v.byDoc = make(map[[2]int64]semDoc, len(v.byPath))
+	for _, d := range v.byPath {
+		v.byDoc[[2]int64{d.row.Index, d.row.Ord}] = d
+	}
+	e.sem = v
+	return v, nil
+}
+
+// SemanticFreshness reports every imported index against HEAD and the files.
+func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshness, error) {
+	v, err := e.semantic(ctx)
+	if err != nil || v.empty() {
+		return nil, err
+	}
+	e.semMu.Lock()
+	if e.semFresh != nil && e.semFreshKey == v.key {
+		out := e.semFresh
+		e.semMu.Unlock()
+		return out, nil
+	}
+	e.semMu.Unlock()
+	out, err := semantic.Freshness(ctx, e.db, e.ix.Paths().Root, v.head, v.list)
+	if err != nil {
+		return nil, err
+	}
+	e.semMu.Lock()
+	e.semFresh, e.semFreshKey = out, v.key
+	e.semMu.Unlock()
+	return out, nil
+}
+
+// semOcc is one semantic occurrence with its file.
+type semOcc struct {
+	semantic.Occ
+	path   string
+	usable bool
+	via    string // the related SCIP symbol it references, for related occurrences
+}
+
+// maxRelated bounds the related symbols one reference query expands to.
+const maxRelated = 64
+
+// semanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
+// symbol, with the symbols.
+func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]store.SemSymbolRow, []semOcc, error) {
+	if v.empty() {
+		return nil, nil, nil
+	}
+	mapped, err := e.db.SemSymbolsOfCairn(ctx, cairn)
+	if err != nil || len(mapped) == 0 {
+		return nil, nil, err
+	}
+	// The same SCIP symbol may occur in other indexes too (one Go module
+	// using another): gather it everywhere.
+	var rows []store.SemSymbolRow
+	seen := map[[2]int64]bool{}
+	for _, m := range mapped {
+		all, err := e.db.SemSymbols(ctx, m.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range all {
+			if r.Symbol != m.Symbol || seen[[2]int64{r.Index, r.ID}] {
+				continue
+			}
+			seen[[2]int64{r.Index, r.ID}] = true
+			rows = append(rows, r)
+		}
+	}
+	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []semOcc
+	for _, r := range append(rows, related...) {
+		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		via := ""
+		if _, own := seen[[2]int64{r.Index, r.ID}]; !own {
+			via = r.Symbol
+		}
+		for _, o := range occs {
+			if via != "" && o.Roles&semantic.RoleDefinition != 0 && !relDecl[[2]int64{r.Index, r.ID}] {
+				continue // gopls: a related method's declaration is not a use of this one
+			}
+			d, ok := v.byDoc[[2]int64{r.Index, o.Doc}]
+			if !ok {
+				continue // a document of an older index that another one replaced for this path
+			}
+			out = append(out, semOcc{Occ: o, path: d.row.Path, usable: d.status.Usable, via: via})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return mapped, out, nil
+}
+
+// docOccs returns the occurrences of a path's usable semantic document, by position.
+func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semantic.Occ, int64, bool, error) {
+	d, ok := v.byPath[path]
+	if !ok || !d.status.Usable {
+		return nil, 0, false, nil
+	}
+	docs, err := e.db.SemDocsByPath(ctx, path)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	for _, row := range docs {
+		if row.Index == d.row.Index && row.Ord == d.row.Ord {
+			occs, err := semantic.DecodeDocOccs(row.Occs)
+			return occs, row.Index, err == nil, err
+		}
+	}
+	return nil, 0, false, nil
+}
+
+// symbolLayer says which layer vouches for a symbol's definition: semantic
+// when a usable semantic document maps its definition.
+func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if v.empty() || len(ids) == 0 {
+		return out, nil
+	}
+	m, err := e.db.SemMapped(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, loc := range m {
+		if d, ok := v.byDoc[[2]int64{loc[0], loc[1]}]; ok && d.status.Usable {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// relatedSymbols returns the symbols whose references count as references
+// of these (SCIP is_reference, in both directions), as each language's own
+// find-references counts them: for Go (gopls) the interface methods a method
+// implements and the methods implementing an interface method, one level;
+// elsewhere (tsserver) the whole family of overrides and implementations,
+// declarations included. decl reports whether a related symbol's
+// declarations count too.
+func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
+	var out []store.SemSymbolRow
+	decl := map[[2]int64]bool{}
+	seen := map[[2]int64]bool{}
+	type item struct {
+		row   store.SemSymbolRow
+		depth int
+	}
+	queue := make([]item, 0, len(rows))
+	for _, r := range rows {
+		queue = append(queue, item{r, 0})
+	}
+	for len(queue) > 0 && len(out) < maxRelated {
+		it := queue[0]
+		queue = queue[1:]
+		goStyle := v.indexes[it.row.Index].Tool == "scip-go"
+		if goStyle && it.depth > 0 {
+			continue // gopls: one level, no siblings
+		}
+		for _, reverse := range []bool{false, true} {
+			rels, err := e.db.SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, rel := range rels {
+				if rel.Kinds&semantic.RelReference == 0 {
+					continue
+				}
+				other := rel.Target
+				if reverse {
+					other = rel.Sym
+				}
+				k := [2]int64{it.row.Index, other}
+				if own[k] || seen[k] || len(out) >= maxRelated {
+					continue
+				}
+				seen[k] = true
+				row, ok, err := e.db.SemSymbol(ctx, it.row.Index, other)
+				if err != nil {
+					return nil, nil, err
+				}
+				if ok {
+					out = append(out, row)
+					decl[k] = !goStyle
+					queue = append(queue, item{row, it.depth + 1})
+				}
+			}
+		}
+	}
+	return out, decl, nil
+}
+
+// goDependents returns the Go package directories that import dir,
+// directly or not, and dir itself: the only code that can reach a
+// method declared in dir, and where gopls looks for the references of the
+// interface methods it implements.
+func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[string]bool, error) {
+	e.semMu.Lock()
+	graph := v.importers
+	e.semMu.Unlock()
+	if graph == nil {
+		all, err := e.db.AllImports(ctx)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[int64]*store.FileRow, len(v.list))
+		for i := range v.list {
+			byID[v.list[i].ID] = &v.list[i]
+		}
+		graph = map[string][]string{}
+		seen := map[[2]string]bool{}
+		for id, data := range all {
+			f := byID[id]
+			if f == nil || f.Lang != "go" {
+				continue
+			}
+			edges, err := index.DecodeImports(data)
+			if err != nil {
+				continue
+			}
+			from := path.Dir(f.Path)
+			for _, ed := range edges {
+				if ed.TargetPath == "" && ed.TargetModule == 0 {
+					continue // outside the repository
+				}
+				to := ed.TargetPath
+				if to == "" {
+					to = "."
+				}
+				if k := [2]string{to, from}; !seen[k] {
+					seen[k] = true
+					graph[to] = append(graph[to], from)
+				}
+			}
+		}
+		e.semMu.Lock()
+		v.importers = graph
+		e.semMu.Unlock()
+	}
+	out := map[string]bool{dir: true}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, imp := range graph[d] {
+			if !out[imp] {
+				out[imp] = true
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return out, nil
+}

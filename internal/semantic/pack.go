@@ -1,0 +1,168 @@
+package semantic
+
+import (
+	"encoding/binary"
+	"errors"
+	"sort"
+)
+
+// Occ is one occurrence in Cairn's coordinates: 1-based lines, 1-based byte
+// columns, EndCol exclusive.
+type Occ struct {
+	Sym     int64 // SymbolID of the SCIP symbol
+	Doc     int64 // ord of the document in its index
+	Line    uint32
+	Col     uint32
+	EndLine uint32
+	EndCol  uint32
+	Roles   int32
+}
+
+var errCorrupt = errors.New("semantic: corrupt packed occurrences")
+
+func sortByPos(occs []Occ) {
+	sort.Slice(occs, func(i, j int) bool {
+		a, b := occs[i], occs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Sym < b.Sym
+	})
+}
+
+func sortByDoc(occs []Occ) {
+	sort.Slice(occs, func(i, j int) bool {
+		a, b := occs[i], occs[j]
+		if a.Doc != b.Doc {
+			return a.Doc < b.Doc
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// EncodeDocOccs packs one document's occurrences (sorted here by position).
+func EncodeDocOccs(occs []Occ) []byte {
+	sortByPos(occs)
+	buf := binary.AppendUvarint(make([]byte, 0, 16*len(occs)+4), uint64(len(occs)))
+	var prev uint32
+	for _, o := range occs {
+		buf = binary.AppendUvarint(buf, uint64(o.Line-prev))
+		prev = o.Line
+		buf = binary.AppendUvarint(buf, uint64(o.Col))
+		buf = binary.AppendUvarint(buf, uint64(o.EndLine-o.Line))
+		buf = binary.AppendUvarint(buf, uint64(o.EndCol))
+		buf = binary.AppendUvarint(buf, uint64(uint32(o.Roles)))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(o.Sym))
+	}
+	return buf
+}
+
+// DecodeDocOccs unpacks EncodeDocOccs output (Doc is left zero).
+func DecodeDocOccs(b []byte) ([]Occ, error) {
+	r := reader{b: b}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(b)) {
+		return nil, errCorrupt
+	}
+	out := make([]Occ, 0, n)
+	var line uint32
+	for i := uint64(0); i < n; i++ {
+		line += uint32(r.uvarint())
+		o := Occ{Line: line, Col: uint32(r.uvarint())}
+		o.EndLine = line + uint32(r.uvarint())
+		o.EndCol = uint32(r.uvarint())
+		o.Roles = int32(uint32(r.uvarint()))
+		o.Sym = int64(r.uint64())
+		if r.err != nil {
+			return nil, errCorrupt
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// EncodeSymbolOccs packs one symbol's occurrences (sorted here by document
+// and position; Sym is not stored).
+func EncodeSymbolOccs(occs []Occ) []byte {
+	sortByDoc(occs)
+	buf := binary.AppendUvarint(make([]byte, 0, 8*len(occs)+4), uint64(len(occs)))
+	var prevDoc int64
+	var prevLine uint32
+	for _, o := range occs {
+		buf = binary.AppendUvarint(buf, uint64(o.Doc-prevDoc))
+		if o.Doc != prevDoc {
+			prevLine = 0
+		}
+		prevDoc = o.Doc
+		buf = binary.AppendUvarint(buf, uint64(o.Line-prevLine))
+		prevLine = o.Line
+		buf = binary.AppendUvarint(buf, uint64(o.Col))
+		buf = binary.AppendUvarint(buf, uint64(o.EndLine-o.Line))
+		buf = binary.AppendUvarint(buf, uint64(o.EndCol))
+		buf = binary.AppendUvarint(buf, uint64(uint32(o.Roles)))
+	}
+	return buf
+}
+
+// DecodeSymbolOccs unpacks EncodeSymbolOccs output, setting Sym to sym.
+func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
+	r := reader{b: b}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(b)) {
+		return nil, errCorrupt
+	}
+	out := make([]Occ, 0, n)
+	var doc int64
+	var line uint32
+	for i := uint64(0); i < n; i++ {
+		d := int64(r.uvarint())
+		if d != 0 {
+			line = 0
+		}
+		doc += d
+		line += uint32(r.uvarint())
+		o := Occ{Sym: sym, Doc: doc, Line: line, Col: uint32(r.uvarint())}
+		o.EndLine = line + uint32(r.uvarint())
+		o.EndCol = uint32(r.uvarint())
+		o.Roles = int32(uint32(r.uvarint()))
+		if r.err != nil {
+			return nil, errCorrupt
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.err = errCorrupt
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+func (r *reader) uint64() uint64 {
+	if r.err != nil || len(r.b) < 8 {
+		r.err = errCorrupt
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
