@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -164,8 +165,17 @@ func report(outDir, results string) error {
 			w("\nProblem (%s): %s\n", c.Name, p)
 		}
 	}
+	// Sections other tools maintain (between <!-- name:begin --> and
+	// <!-- name:end --> markers, e.g. the precision harness) are kept.
+	if old, err := os.ReadFile(results); err == nil {
+		for _, sec := range markedSections.FindAllString(string(old), -1) {
+			b.WriteString("\n" + sec + "\n")
+		}
+	}
 	return os.WriteFile(results, []byte(b.String()), 0o644)
 }
+
+var markedSections = regexp.MustCompile(`(?s)<!-- ([a-z-]+):begin -->.*?<!-- ([a-z-]+):end -->`)
 
 func p50(v any) float64 {
 	m, _ := v.(map[string]any)
