@@ -33,6 +33,8 @@ echo "go_large=$(gomod k8s.io/kubernetes v1.31.0)"
 echo "ts=$(npmpkg effect 3.10.0)"
 echo "ts_small=$(npmpkg rxjs 7.8.1)"
 echo "py=$(debpkg python3-django usr/lib/python3/dist-packages/django)"
+# A real npm (yarn) workspace: Consul's web UI, seven packages under packages/*.
+echo "js_workspace=$(gomod github.com/hashicorp/consul v1.17.0)/ui"
 # One real project per further language: indexed for throughput and parse-failure rate.
 echo "lang_rust=$(debpkg librust-regex-syntax-dev usr/share/cargo/registry)"
 echo "lang_c=$(gomod github.com/tree-sitter/go-tree-sitter v0.25.0)"

@@ -16,11 +16,11 @@ declare -A incr=(
   [go_med]="util/homedir/homedir.go,rest/config.go"
 )
 corpora=("$@")
-[ ${#corpora[@]} -gt 0 ] || corpora=(go_large go_med ts ts_small py $(printf '%s\n' "${!dir[@]}" | grep '^lang_' | sort))
+[ ${#corpora[@]} -gt 0 ] || corpora=(go_large go_med ts ts_small py js_workspace $(printf '%s\n' "${!dir[@]}" | grep '^lang_' | sort))
 mkdir -p bench/out
 for c in "${corpora[@]}"; do
   echo "bench: $c (${dir[$c]})" >&2
-  if [[ $c == lang_* ]]; then
+  if [[ $c == lang_* || $c == js_workspace ]]; then
     bin/cairnbench run -light -name "$c" -repo "${dir[$c]}" -cairn bin/cairn -out bench/out
     continue
   fi

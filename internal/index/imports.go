@@ -64,7 +64,8 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 			switch {
 			case target.ID == own.ID:
 				e.Class = EdgeLocalFile
-			case target.Workspace != "" && target.Workspace == own.Workspace && !strings.HasPrefix(im.Source, "."):
+			case target.Workspace != "" && target.Workspace == own.Workspace && !target.Detached && !own.Detached &&
+				!strings.HasPrefix(im.Source, "."):
 				e.Class = EdgeWorkspacePackage
 			default:
 				e.Class = EdgeLocalModule

@@ -208,7 +208,10 @@ func (l *linker) packageEntry(m *Module, sub string) (string, bool) {
 			}
 		}
 	}
-	for _, base := range []string{path.Join(m.Root, sub), path.Join(m.Root, "src", sub)} {
+	// Without a usable entry: the subpath under the package root, src/, and
+	// app/ and lib/ (where Ember apps and addons keep the modules their
+	// package name maps to).
+	for _, base := range []string{path.Join(m.Root, sub), path.Join(m.Root, "src", sub), path.Join(m.Root, "app", sub), path.Join(m.Root, "lib", sub)} {
 		if p, ok := l.resolveJSPath(path.Clean(base)); ok {
 			return p, true
 		}

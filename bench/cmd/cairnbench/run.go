@@ -115,9 +115,12 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		}
 		c.Rg = rgBench(dir, lexical)
 	}
-	if light { // a language corpus: indexing throughput, parse failures and tiers only
+	if light { // a language corpus: indexing throughput, parse failures, tiers and architecture checks only
 		if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {
 			c.Problems = append(c.Problems, err.Error())
+		}
+		if c.Arch, err = archChecks(ctx, name, dir, state); err != nil {
+			c.Problems = append(c.Problems, "architecture checks: "+err.Error())
 		}
 		b, _ := json.MarshalIndent(c, "", "  ")
 		return os.WriteFile(filepath.Join(outDir, name+".json"), b, 0o644)
