@@ -567,8 +567,8 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 		return
 	}
 	switch r.Shape {
-	case lang.QualNone: // the imported name itself
-		if im.Kind == lang.ImportNamed && name == im.LocalName() {
+	case lang.QualNone: // the imported name where it is used, or in its import specifier
+		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
 			add(ri, TierStrong, l.fileTopLevel(t.file)[im.Name])
 		}
 	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name

@@ -26,6 +26,7 @@ const (
 	capLocalDef
 	capRel
 	capIgnore
+	capImportRef
 )
 
 // compiled is the per-language state shared by all extractors: the grammar, the
@@ -121,6 +122,8 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return capMember, nil
 	case name == "reference.write":
 		return capWrite, nil
+	case name == "reference.import":
+		return capImportRef, nil
 	case head == "import":
 		switch tail {
 		case "", "module":

@@ -118,6 +118,7 @@ type refMark struct {
 	role Role
 	recv int // flat index of the qualifier node, or -1
 	set  bool
+	imp  int // @reference.import: flat index of the node holding the import, or -1
 }
 
 type relCand struct {
@@ -206,7 +207,7 @@ func (b *builder) collectMatch(caps []capture) {
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
 			b.skip[idx] = true
-		case capDef, capCall, capMember, capWrite, capImport:
+		case capDef, capCall, capMember, capWrite, capImport, capImportRef:
 			main, mainRole, mainCap = idx, role, cp.index
 		case capName:
 			if name < 0 {
@@ -237,13 +238,13 @@ func (b *builder) collectMatch(caps []capture) {
 				b.defCands[n] = cand
 			}
 		}
-	case capCall, capMember, capWrite:
+	case capCall, capMember, capWrite, capImportRef:
 		if name < 0 {
 			return
 		}
 		mk := b.marks[name]
 		if !mk.set {
-			mk.recv = -1
+			mk.recv, mk.imp = -1, -1
 			mk.set = true
 		}
 		switch mainRole {
@@ -253,6 +254,8 @@ func (b *builder) collectMatch(caps []capture) {
 			if mk.role != RoleCall {
 				mk.role = RoleWrite
 			}
+		case capImportRef:
+			mk.role, mk.imp = RoleImport, main
 		}
 		if recv >= 0 {
 			mk.recv = recv
@@ -618,6 +621,11 @@ func (b *builder) buildRefs() {
 		}
 		if mk, ok := b.marks[i]; ok {
 			r.Role = mk.role
+			if mk.imp >= 0 {
+				r.BindImp = b.importIn(mk.imp, f.Names[r.Name])
+				f.Refs = append(f.Refs, r)
+				continue
+			}
 			if mk.recv >= 0 {
 				r.Shape, r.Qualifier = b.qualifier(mk.recv)
 			} else if mk.role == RoleRead {
@@ -643,6 +651,18 @@ func (b *builder) buildRefs() {
 		}
 		f.Refs = append(f.Refs, r)
 	}
+}
+
+// importIn finds the named import of name that the Imports hook (or the
+// @import captures) reported at a position inside node n, or -1.
+func (b *builder) importIn(n int, name string) int32 {
+	sp := b.v.Span(n)
+	for i, im := range b.facts.Imports {
+		if im.Kind == ImportNamed && im.Name == name && sp.Contains(im.Pos) {
+			return int32(i)
+		}
+	}
+	return -1
 }
 
 func (b *builder) qualifier(recv int) (QualShape, uint32) {
