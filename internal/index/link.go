@@ -443,6 +443,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	}
 	var goImports map[string]int
 	var unitTop map[string]int64
+	var goTypes *goTypeScope
 	if f.lang == "go" {
 		goImports = map[string]int{}
 		for i, im := range facts.Imports {
@@ -451,6 +452,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			}
 		}
 		unitTop = l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
+		goTypes = &goTypeScope{l: l, facts: facts, imports: goImports, targets: targets, resolved: resolved, unit: unitTop}
 	}
 	var script *scriptLinker
 	if f.lang == "ruby" || f.lang == "php" {
@@ -476,7 +478,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
 			}
 		case f.lang == "go":
-			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, add)
+			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, goTypes, add)
 		case script != nil:
 			script.link(ri, r, name, add)
 		case r.BindImp >= 0:
@@ -487,8 +489,11 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 }
 
 func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goImports map[string]int,
-	targets []importTarget, resolved []bool, unit map[string]int64, locals localIndex, add func(int, Tier, int64)) {
+	targets []importTarget, resolved []bool, unit map[string]int64, locals localIndex, types *goTypeScope, add func(int, Tier, int64)) {
 	switch r.Shape {
+	case lang.QualType:
+		// a key of a keyed composite literal T{k: v}: the field k of T
+		add(ri, TierStrong, types.member(facts.Names[r.Qualifier], name, r))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, unit[name])
@@ -595,4 +600,103 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 		i = facts.Defs[i].Parent
 	}
 	return -1
+}
+
+// goTypeScope finds the members of the types a Go file names: T (a type of
+// the file's package) or pkg.T (of an imported package of the repository),
+// by lexical path in the package's unit map.
+type goTypeScope struct {
+	l        *linker
+	facts    *lang.Facts
+	imports  map[string]int // local name -> index into facts.Imports
+	targets  []importTarget
+	resolved []bool
+	unit     map[string]int64
+	names    map[string]uint32 // facts.Names by string, built on first use
+	local    map[string]bool   // type names declared inside a function of the file
+	locals   *scopedLocals
+}
+
+// member is the symbol of member name of the type written typ ("T" or
+// "pkg.T") as seen from reference r, or 0. A T that the reference's scope
+// binds to a local (a type parameter) or that a function of the file
+// declares is not the package's T.
+func (g *goTypeScope) member(typ, name string, r lang.Ref) int64 {
+	if typ == "" {
+		return 0
+	}
+	pkg, base, qualified := strings.Cut(typ, ".")
+	if !qualified {
+		if g.shadowed(typ, r.Scope, r.Pos) {
+			return 0
+		}
+		return g.unit[typ+"."+name]
+	}
+	if strings.Contains(base, ".") {
+		return 0
+	}
+	i, ok := g.imports[pkg]
+	if !ok || !g.resolved[i] {
+		return 0
+	}
+	return g.l.goUnit(g.targets[i].goDir, false)[base+"."+name]
+}
+
+// shadowed reports whether the type name T, seen from scope at pos, is not
+// the package-level T: a local of that name is in scope (a type parameter),
+// or a function of the file declares a type T.
+func (g *goTypeScope) shadowed(typ string, scope int32, pos lang.Pos) bool {
+	if g.names == nil {
+		g.names = make(map[string]uint32, len(g.facts.Names))
+		for i, n := range g.facts.Names {
+			if _, ok := g.names[n]; !ok {
+				g.names[n] = uint32(i)
+			}
+		}
+		g.locals = newScopedLocals(g.facts)
+		g.local = map[string]bool{}
+		for _, d := range g.facts.Defs {
+			if d.Kind.IsTypeLike() && d.Parent >= 0 && !g.facts.Defs[d.Parent].Kind.IsTypeLike() {
+				g.local[d.Name] = true
+			}
+		}
+	}
+	if g.local[typ] {
+		return true
+	}
+	id, ok := g.names[typ]
+	if !ok {
+		return false
+	}
+	return g.locals.visible(id, scope, pos) >= 0
+}
+
+// scopedLocals finds the local a Go reference sees, with Go's rule that a
+// local binds from its declaration on.
+type scopedLocals struct {
+	f     *lang.Facts
+	byKey map[uint64][]int32 // (scope, name) -> locals in order
+}
+
+func newScopedLocals(f *lang.Facts) *scopedLocals {
+	m := make(map[uint64][]int32, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		m[k] = append(m[k], int32(i))
+	}
+	return &scopedLocals{f: f, byKey: m}
+}
+
+// visible is the local named name that a reference at pos in scope sees: the
+// first local of that name, declared before pos, in the innermost scope of
+// the chain that has one; -1 for none.
+func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
+	for s := scope; ; s = sl.f.Scopes[s].Parent {
+		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Pos) {
+			return ls[0]
+		}
+		if s < 0 {
+			return -1
+		}
+	}
 }

@@ -665,6 +665,31 @@ func (b *builder) importIn(n int, name string) int32 {
 	return -1
 }
 
+// TypeName normalises a type as written to the name of the type: spaces and
+// one leading * or & go, and so do trailing type arguments ("*pkg.List[T]" is
+// "pkg.List"); "" when what is left is not a name or a dotted name.
+func TypeName(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "&") {
+		s = strings.TrimSpace(s[1:])
+	}
+	if i := strings.IndexAny(s, "[<"); i > 0 {
+		end := byte(']')
+		if s[i] == '<' {
+			end = '>'
+		}
+		if s[len(s)-1] != end || strings.TrimSpace(s[i+1:len(s)-1]) == "" {
+			return "" // T[] is an array, not T with type arguments
+		}
+		s = s[:i]
+	}
+	s = strings.Join(strings.Fields(s), "")
+	if isIdent(s) || isDottedPath(s) {
+		return s
+	}
+	return ""
+}
+
 func (b *builder) qualifier(recv int) (QualShape, uint32) {
 	text := b.v.Text(recv)
 	shape := QualExpr

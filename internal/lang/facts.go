@@ -159,9 +159,14 @@ const (
 	QualPath                   // a.b.Name
 	QualCall                   // f().Name
 	QualExpr                   // anything else
+	// QualType: the qualifier names a type and Name is a member of that type
+	// itself, not of a value: the keys of a Go keyed composite literal T{k: v}.
+	// The qualifier is a type name as written, "T" or "pkg.T", without pointer
+	// or type arguments.
+	QualType
 )
 
-var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr"}
+var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr", "type"}
 
 func (q QualShape) String() string {
 	if int(q) < len(shapeNames) {
