@@ -493,7 +493,7 @@ func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goIm
 	switch r.Shape {
 	case lang.QualType:
 		// a key of a keyed composite literal T{k: v}: the field k of T
-		add(ri, TierStrong, types.member(facts.Names[r.Qualifier], name, r))
+		add(ri, TierStrong, types.member(facts.Names[r.Qualifier], name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, unit[name])
@@ -504,7 +504,10 @@ func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goIm
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
 				add(ri, TierStrong, unit[recvType+"."+name])
+				return
 			}
+			// x.Member where the source declares x's type
+			add(ri, TierStrong, types.localMember(r, name))
 			return
 		}
 		i, ok := goImports[facts.Names[r.Qualifier]]
@@ -618,16 +621,16 @@ type goTypeScope struct {
 }
 
 // member is the symbol of member name of the type written typ ("T" or
-// "pkg.T") as seen from reference r, or 0. A T that the reference's scope
-// binds to a local (a type parameter) or that a function of the file
-// declares is not the package's T.
-func (g *goTypeScope) member(typ, name string, r lang.Ref) int64 {
+// "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
+// a local there (a type parameter) or that a function of the file declares
+// is not the package's T.
+func (g *goTypeScope) member(typ, name string, scope int32, pos lang.Pos) int64 {
 	if typ == "" {
 		return 0
 	}
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
-		if g.shadowed(typ, r.Scope, r.Pos) {
+		if g.shadowed(typ, scope, pos) {
 			return 0
 		}
 		return g.unit[typ+"."+name]
@@ -642,10 +645,44 @@ func (g *goTypeScope) member(typ, name string, r lang.Ref) int64 {
 	return g.l.goUnit(g.targets[i].goDir, false)[base+"."+name]
 }
 
+// localMember is the symbol of x.name where x, the qualifier of r, is a local
+// whose type the source declares (Local.Type), or 0. A variable declared
+// again in the same scope with other type evidence has no type.
+func (g *goTypeScope) localMember(r lang.Ref, name string) int64 {
+	g.init()
+	i := g.locals.visible(r.Qualifier, r.Scope, r.Pos)
+	if i < 0 {
+		return 0
+	}
+	lo := g.facts.Locals[i]
+	if lo.Type == "" {
+		return 0
+	}
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
+			return 0
+		}
+	}
+	return g.member(lo.Type, name, lo.Scope, lo.Pos)
+}
+
 // shadowed reports whether the type name T, seen from scope at pos, is not
 // the package-level T: a local of that name is in scope (a type parameter),
 // or a function of the file declares a type T.
 func (g *goTypeScope) shadowed(typ string, scope int32, pos lang.Pos) bool {
+	g.init()
+	if g.local[typ] {
+		return true
+	}
+	id, ok := g.names[typ]
+	if !ok {
+		return false
+	}
+	return g.locals.visible(id, scope, pos) >= 0
+}
+
+// init indexes the file's names, locals and function-local types on first use.
+func (g *goTypeScope) init() {
 	if g.names == nil {
 		g.names = make(map[string]uint32, len(g.facts.Names))
 		for i, n := range g.facts.Names {
@@ -661,14 +698,6 @@ func (g *goTypeScope) shadowed(typ string, scope int32, pos lang.Pos) bool {
 			}
 		}
 	}
-	if g.local[typ] {
-		return true
-	}
-	id, ok := g.names[typ]
-	if !ok {
-		return false
-	}
-	return g.locals.visible(id, scope, pos) >= 0
 }
 
 // scopedLocals finds the local a Go reference sees, with Go's rule that a

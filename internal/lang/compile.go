@@ -27,6 +27,7 @@ const (
 	capRel
 	capIgnore
 	capImportRef
+	capLocalType
 )
 
 // compiled is the per-language state shared by all extractors: the grammar, the
@@ -150,6 +151,8 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return capScope, nil
 	case name == "local.definition":
 		return capLocalDef, nil
+	case name == "local.type":
+		return capLocalType, nil
 	case head == "relation":
 		for k, n := range relNames {
 			if n == tail {

@@ -144,6 +144,7 @@ type builder struct {
 	skip       map[int]bool    // identifier nodes that are not references
 	scopeNodes []int
 	localNodes []int
+	localType  map[int]int // local definition node -> its declared type node
 	relCands   []relCand
 	imports    []importCand
 
@@ -190,6 +191,7 @@ func (b *builder) collectMatch(caps []capture) {
 	main, mainRole := -1, capOther
 	var mainCap uint16
 	name, recv, source, alias := -1, -1, -1, -1
+	localDef, localType := -1, -1
 	var extraNames []int // further @name captures of a definition (const a, b = ...)
 	pattern := uint(caps[0].pattern)
 	for _, cp := range caps {
@@ -203,6 +205,9 @@ func (b *builder) collectMatch(caps []capture) {
 			b.scopeNodes = append(b.scopeNodes, idx)
 		case capLocalDef:
 			b.localNodes = append(b.localNodes, idx)
+			localDef = idx
+		case capLocalType:
+			localType = idx
 		case capRel:
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
@@ -221,6 +226,14 @@ func (b *builder) collectMatch(caps []capture) {
 			source = idx
 		case capAlias:
 			alias = idx
+		}
+	}
+	if localDef >= 0 && localType >= 0 {
+		if b.localType == nil {
+			b.localType = map[int]int{}
+		}
+		if _, ok := b.localType[localDef]; !ok {
+			b.localType[localDef] = localType
 		}
 	}
 	switch mainRole {
@@ -533,7 +546,11 @@ func (b *builder) buildScopes() {
 		if s, ok := b.scopeOfNode[n]; ok && s == scope {
 			scope = b.facts.Scopes[s].Parent // a scope node naming itself binds outside
 		}
-		b.facts.Locals = append(b.facts.Locals, Local{Name: b.name(b.v.Text(n)), Pos: b.v.Start(n), Scope: scope})
+		lo := Local{Name: b.name(b.v.Text(n)), Pos: b.v.Start(n), Scope: scope}
+		if t, ok := b.localType[n]; ok {
+			lo.Type = TypeName(b.v.Text(t))
+		}
+		b.facts.Locals = append(b.facts.Locals, lo)
 	}
 }
 

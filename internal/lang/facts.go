@@ -195,6 +195,12 @@ type Local struct {
 	Name  uint32 // index into Facts.Names
 	Pos   Pos
 	Scope int32
+	// Type is the named type the source declares for the binding, as written
+	// but without pointer and type arguments ("T", "pkg.T"): a parameter's
+	// type, var x T, or the type of the literal or new(T) it is initialised
+	// with. "" when the source does not write one (the language's query
+	// decides which forms count: @local.type).
+	Type string
 }
 
 // Scope is a lexical scope.

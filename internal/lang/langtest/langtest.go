@@ -82,7 +82,11 @@ func Summarize(f *lang.Facts) Summary {
 		s.TypeRels = append(s.TypeRels, fmt.Sprintf("%s %s %s", f.Defs[t.Def].Path, t.Kind, t.Target))
 	}
 	for _, lo := range f.Locals {
-		s.Locals = append(s.Locals, fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name]))
+		line := fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name])
+		if lo.Type != "" {
+			line += " type=" + lo.Type
+		}
+		s.Locals = append(s.Locals, line)
 	}
 	return s
 }
