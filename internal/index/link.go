@@ -42,11 +42,14 @@ func ParseTier(s string) (Tier, bool) {
 	return 0, false
 }
 
-// Link is one resolved reference of a file.
+// Link is one resolved reference of a file. A link with Target 0 (tier
+// unknown) says that the reference resolves outside the repository, into the
+// standard library or a dependency (tls.Config through import "crypto/tls"):
+// it is no candidate for any symbol of the index.
 type Link struct {
 	Ref    int   // index into the file's Facts.Refs
-	Tier   Tier  // proven or strong
-	Target int64 // symbol id
+	Tier   Tier  // proven or strong; unknown for Target 0
+	Target int64 // symbol id, 0 outside the repository
 }
 
 // EncodeLinks packs a file's links (sorted by Ref).
@@ -441,18 +444,16 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	for i, im := range facts.Imports {
 		targets[i], resolved[i] = l.resolveImport(f, im)
 	}
-	var goImports map[string]int
-	var unitTop map[string]int64
-	var goTypes *goTypeScope
+	outside := l.outsideImports(f, facts, resolved)
+	var gf *goFile
 	if f.lang == "go" {
-		goImports = map[string]int{}
+		gf = &goFile{l: l, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))}
 		for i, im := range facts.Imports {
 			if im.Kind == lang.ImportModule {
-				goImports[l.goLocalName(im, targets[i], resolved[i])] = i
+				gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
 			}
 		}
-		unitTop = l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
-		goTypes = &goTypeScope{l: l, facts: facts, imports: goImports, targets: targets, resolved: resolved, unit: unitTop}
 	}
 	var script *scriptLinker
 	if f.lang == "ruby" || f.lang == "php" {
@@ -464,6 +465,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
 		}
+	}
+	external := func(ref int) {
+		links = append(links, Link{Ref: ref, Tier: TierUnknown})
 	}
 	for ri, r := range facts.Refs {
 		if r.BindLocal >= 0 {
@@ -478,44 +482,60 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
 			}
 		case f.lang == "go":
-			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, goTypes, add)
+			gf.link(ri, r, name, locals, add, external)
 		case script != nil:
 			script.link(ri, r, name, add)
 		case r.BindImp >= 0:
+			if outside[r.BindImp] && l.importedOutside(r, facts, name) {
+				external(ri)
+				continue
+			}
 			l.linkImported(ri, r, facts, name, targets, resolved, add)
 		}
 	}
 	return links
 }
 
-func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goImports map[string]int,
-	targets []importTarget, resolved []bool, unit map[string]int64, locals localIndex, types *goTypeScope, add func(int, Tier, int64)) {
+// link resolves a reference of a Go file: bare names in the package, x.M
+// on a receiver or a typed local, pkg.Name in an imported package, and the
+// keys of keyed literals. pkg.Name and the keys of pkg.T{...} where pkg is
+// imported from outside the repository resolve there (external).
+func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add func(int, Tier, int64), external func(int)) {
+	facts := g.facts
 	switch r.Shape {
 	case lang.QualType:
 		// a key of a keyed composite literal T{k: v}: the field k of T
-		add(ri, TierStrong, types.member(facts.Names[r.Qualifier], name, r.Scope, r.Pos))
+		typ := facts.Names[r.Qualifier]
+		if pkg, _, ok := strings.Cut(typ, "."); ok {
+			if i, ok := g.imports[pkg]; ok && g.outside[i] {
+				external(ri)
+				return
+			}
+		}
+		add(ri, TierStrong, g.member(typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
-			add(ri, TierStrong, unit[name])
+			add(ri, TierStrong, g.unit[name])
 		}
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, TierStrong, unit[recvType+"."+name])
+				add(ri, TierStrong, g.unit[recvType+"."+name])
 				return
 			}
 			// x.Member where the source declares x's type
-			add(ri, TierStrong, types.localMember(r, name))
+			add(ri, TierStrong, g.localMember(r, name))
 			return
 		}
-		i, ok := goImports[facts.Names[r.Qualifier]]
-		if !ok || !resolved[i] {
-			return
-		}
-		if id := l.goUnit(targets[i].goDir, false)[name]; id != 0 {
-			add(ri, TierStrong, id)
+		i, ok := g.imports[facts.Names[r.Qualifier]]
+		switch {
+		case !ok:
+		case g.outside[i]:
+			external(ri)
+		case g.resolved[i]:
+			add(ri, TierStrong, g.l.goUnit(g.targets[i].goDir, false)[name])
 		}
 	}
 }
@@ -594,6 +614,55 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 	}
 }
 
+// outsideImports says, per import of a file, whether it resolves outside the
+// repository: it does not resolve in it, and it names the language's
+// standard library or a dependency the file's module declares (a Go
+// dependency vendored in the repository does not count).
+func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool) []bool {
+	out := make([]bool, len(facts.Imports))
+	var own *Module
+	for i, im := range facts.Imports {
+		if resolved[i] || im.Source == "" || strings.HasPrefix(im.Source, ".") {
+			continue
+		}
+		if stdlib(f.lang, im) {
+			out[i] = true
+			continue
+		}
+		if own == nil {
+			own = moduleOf(l.w.mods, f.path, f.lang)
+		}
+		if declaredDep(own, f.lang, im.Source) == "" {
+			continue
+		}
+		if familyOf(f.lang) == "go" && len(l.w.dirFiles[path.Join(own.Root, "vendor", im.Source)]) > 0 {
+			continue
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// importedOutside reports whether a reference bound to an import from
+// outside the repository is something that import brings in: the imported
+// name (where it is used or in its import specifier), or ns.name and
+// module.name on a namespace or module import. Those cannot be symbols of
+// the repository.
+func (l *linker) importedOutside(r lang.Ref, facts *lang.Facts, name string) bool {
+	im := facts.Imports[r.BindImp]
+	switch r.Shape {
+	case lang.QualNone:
+		return im.Kind != lang.ImportModule && im.Kind != lang.ImportNamespace &&
+			(name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name)
+	case lang.QualIdent:
+		if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
+			return false // import a.b binds a, whose members are not a.b's
+		}
+		return im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace
+	}
+	return false
+}
+
 // enclosingClass finds the innermost class-like definition around def i.
 func enclosingClass(facts *lang.Facts, i int32) int32 {
 	for i >= 0 {
@@ -605,15 +674,17 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 	return -1
 }
 
-// goTypeScope finds the members of the types a Go file names: T (a type of
-// the file's package) or pkg.T (of an imported package of the repository),
-// by lexical path in the package's unit map.
-type goTypeScope struct {
+// goFile is what linking one Go file needs: its imports by local name, and
+// the members of the types it names, T (a type of the file's package) or
+// pkg.T (of an imported package of the repository), by lexical path in the
+// package's unit map.
+type goFile struct {
 	l        *linker
 	facts    *lang.Facts
 	imports  map[string]int // local name -> index into facts.Imports
 	targets  []importTarget
 	resolved []bool
+	outside  []bool // per import: it resolves outside the repository
 	unit     map[string]int64
 	names    map[string]uint32 // facts.Names by string, built on first use
 	local    map[string]bool   // type names declared inside a function of the file
@@ -624,7 +695,7 @@ type goTypeScope struct {
 // "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
 // a local there (a type parameter) or that a function of the file declares
 // is not the package's T.
-func (g *goTypeScope) member(typ, name string, scope int32, pos lang.Pos) int64 {
+func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
 	if typ == "" {
 		return 0
 	}
@@ -648,7 +719,7 @@ func (g *goTypeScope) member(typ, name string, scope int32, pos lang.Pos) int64 
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
 // whose type the source declares (Local.Type), or 0. A variable declared
 // again in the same scope with other type evidence has no type.
-func (g *goTypeScope) localMember(r lang.Ref, name string) int64 {
+func (g *goFile) localMember(r lang.Ref, name string) int64 {
 	g.init()
 	i := g.locals.visible(r.Qualifier, r.Scope, r.Pos)
 	if i < 0 {
@@ -669,7 +740,7 @@ func (g *goTypeScope) localMember(r lang.Ref, name string) int64 {
 // shadowed reports whether the type name T, seen from scope at pos, is not
 // the package-level T: a local of that name is in scope (a type parameter),
 // or a function of the file declares a type T.
-func (g *goTypeScope) shadowed(typ string, scope int32, pos lang.Pos) bool {
+func (g *goFile) shadowed(typ string, scope int32, pos lang.Pos) bool {
 	g.init()
 	if g.local[typ] {
 		return true
@@ -682,7 +753,7 @@ func (g *goTypeScope) shadowed(typ string, scope int32, pos lang.Pos) bool {
 }
 
 // init indexes the file's names, locals and function-local types on first use.
-func (g *goTypeScope) init() {
+func (g *goFile) init() {
 	if g.names == nil {
 		g.names = make(map[string]uint32, len(g.facts.Names))
 		for i, n := range g.facts.Names {

@@ -303,8 +303,8 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
 				if l.Target != r.row.ID {
-					s.status = synOther
-					if dispatch(l.Target) {
+					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
+					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol
 						s.status = synAnchored
 						s.loc.Tier = index.TierAnchored.String()
