@@ -108,8 +108,8 @@ type linker struct {
 	byID    map[int64]string            // file id -> path
 	// tsConfigs caches the closest tsconfig.json per directory (link_js.go)
 	tsConfigs map[string]*tsConfig
-	fileTop   map[string]map[string]int64 // repo path -> top-level name -> symbol id
-	script    *scriptCache                // Ruby and PHP (link_script.go)
+	fileTop   map[string]*topNames // repo path -> top-level names
+	script    *scriptCache         // Ruby and PHP (link_script.go)
 	// facts loads another file's facts (Rust and C-family linking follow imports)
 	facts func(*fileInfo) (*lang.Facts, error)
 	// Rust, C and C++ (link_native.go)
@@ -126,7 +126,7 @@ type linker struct {
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{},
+		unitTop: map[string]map[string]int64{}, fileTop: map[string]*topNames{},
 		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
 		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
 }
@@ -152,8 +152,17 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 	return out, nil
 }
 
+// topNames are the top-level, non-method symbols of a file by name: the
+// first of each name, and the first that is a value (not an interface or a
+// type alias) where a name has several definitions (TypeScript's merged
+// declarations: an interface and a const of one name).
+type topNames struct {
+	first  map[string]int64
+	values map[string]int64 // only for names whose first definition is a type
+}
+
 // topLevel indexes the top-level, non-method symbols of some files by name.
-func (l *linker) topLevel(files []string) map[string]int64 {
+func (l *linker) topLevel(files []string) *topNames {
 	var ids []int64
 	for _, p := range files {
 		if f := l.w.files[p]; f != nil {
@@ -161,18 +170,39 @@ func (l *linker) topLevel(files []string) map[string]int64 {
 		}
 	}
 	rows, err := l.symbolsOf(ids)
-	out := map[string]int64{}
+	out := &topNames{first: map[string]int64{}}
 	if err != nil {
 		return out
 	}
+	typeOnly := map[string]bool{}
 	for _, r := range rows {
-		if r.Parent == 0 && lang.DefKind(r.Kind) != lang.KindMethod {
-			if _, ok := out[r.Name]; !ok {
-				out[r.Name] = r.ID
+		k := lang.DefKind(r.Kind)
+		if r.Parent != 0 || k == lang.KindMethod {
+			continue
+		}
+		isType := k == lang.KindInterface || k == lang.KindType
+		if _, ok := out.first[r.Name]; !ok {
+			out.first[r.Name] = r.ID
+			typeOnly[r.Name] = isType
+		} else if typeOnly[r.Name] && !isType {
+			if out.values == nil {
+				out.values = map[string]int64{}
+			}
+			if _, ok := out.values[r.Name]; !ok {
+				out.values[r.Name] = r.ID
 			}
 		}
 	}
 	return out
+}
+
+// value is the symbol a call or construction of name means: the first
+// definition that can be called when the first one of the name is a type.
+func (t *topNames) value(name string) int64 {
+	if id, ok := t.values[name]; ok {
+		return id
+	}
+	return t.first[name]
 }
 
 // goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
@@ -241,7 +271,9 @@ func (l *linker) pathOf(id int64) string {
 	return l.byID[id]
 }
 
-func (l *linker) fileTopLevel(p string) map[string]int64 {
+func (l *linker) fileTopLevel(p string) map[string]int64 { return l.fileTopNames(p).first }
+
+func (l *linker) fileTopNames(p string) *topNames {
 	if m, ok := l.fileTop[p]; ok {
 		return m
 	}
@@ -597,7 +629,12 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 	switch r.Shape {
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
 		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
-			add(ri, TierStrong, l.fileTopLevel(t.file)[im.Name])
+			top := l.fileTopNames(t.file)
+			if r.Role == lang.RoleCall {
+				add(ri, TierStrong, top.value(im.Name)) // new X(), X(): not an interface of the name
+			} else {
+				add(ri, TierStrong, top.first[im.Name])
+			}
 		}
 	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name
 		switch im.Kind {

@@ -70,6 +70,9 @@ func Summarize(f *lang.Facts) Summary {
 			line += fmt.Sprintf(" -> local@%d:%d", lo.Pos.Line, lo.Pos.Col)
 		case r.BindDef >= 0:
 			line += " -> def " + f.Defs[r.BindDef].Path
+			if d := f.Defs[r.BindDef].Dup; d > 0 {
+				line += fmt.Sprintf("#%d", d) // a later definition of the same path
+			}
 		case r.BindImp >= 0:
 			line += " -> import " + f.Imports[r.BindImp].Source
 		}
