@@ -42,11 +42,14 @@ func ParseTier(s string) (Tier, bool) {
 	return 0, false
 }
 
-// Link is one resolved reference of a file.
+// Link is one resolved reference of a file. A link with Target 0 (tier
+// unknown) says that the reference resolves outside the repository, into the
+// standard library or a dependency (tls.Config through import "crypto/tls"):
+// it is no candidate for any symbol of the index.
 type Link struct {
 	Ref    int   // index into the file's Facts.Refs
-	Tier   Tier  // proven or strong
-	Target int64 // symbol id
+	Tier   Tier  // proven or strong; unknown for Target 0
+	Target int64 // symbol id, 0 outside the repository
 }
 
 // EncodeLinks packs a file's links (sorted by Ref).
@@ -105,8 +108,8 @@ type linker struct {
 	byID    map[int64]string            // file id -> path
 	// tsConfigs caches the closest tsconfig.json per directory (link_js.go)
 	tsConfigs map[string]*tsConfig
-	fileTop   map[string]map[string]int64 // repo path -> top-level name -> symbol id
-	script    *scriptCache                // Ruby and PHP (link_script.go)
+	fileTop   map[string]*topNames // repo path -> top-level names
+	script    *scriptCache         // Ruby and PHP (link_script.go)
 	// facts loads another file's facts (Rust and C-family linking follow imports)
 	facts func(*fileInfo) (*lang.Facts, error)
 	// Rust, C and C++ (link_native.go)
@@ -123,7 +126,7 @@ type linker struct {
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		unitTop: map[string]map[string]int64{}, fileTop: map[string]map[string]int64{},
+		unitTop: map[string]map[string]int64{}, fileTop: map[string]*topNames{},
 		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
 		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
 }
@@ -149,8 +152,17 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 	return out, nil
 }
 
+// topNames are the top-level, non-method symbols of a file by name: the
+// first of each name, and the first that is a value (not an interface or a
+// type alias) where a name has several definitions (TypeScript's merged
+// declarations: an interface and a const of one name).
+type topNames struct {
+	first  map[string]int64
+	values map[string]int64 // only for names whose first definition is a type
+}
+
 // topLevel indexes the top-level, non-method symbols of some files by name.
-func (l *linker) topLevel(files []string) map[string]int64 {
+func (l *linker) topLevel(files []string) *topNames {
 	var ids []int64
 	for _, p := range files {
 		if f := l.w.files[p]; f != nil {
@@ -158,18 +170,39 @@ func (l *linker) topLevel(files []string) map[string]int64 {
 		}
 	}
 	rows, err := l.symbolsOf(ids)
-	out := map[string]int64{}
+	out := &topNames{first: map[string]int64{}}
 	if err != nil {
 		return out
 	}
+	typeOnly := map[string]bool{}
 	for _, r := range rows {
-		if r.Parent == 0 && lang.DefKind(r.Kind) != lang.KindMethod {
-			if _, ok := out[r.Name]; !ok {
-				out[r.Name] = r.ID
+		k := lang.DefKind(r.Kind)
+		if r.Parent != 0 || k == lang.KindMethod {
+			continue
+		}
+		isType := k == lang.KindInterface || k == lang.KindType
+		if _, ok := out.first[r.Name]; !ok {
+			out.first[r.Name] = r.ID
+			typeOnly[r.Name] = isType
+		} else if typeOnly[r.Name] && !isType {
+			if out.values == nil {
+				out.values = map[string]int64{}
+			}
+			if _, ok := out.values[r.Name]; !ok {
+				out.values[r.Name] = r.ID
 			}
 		}
 	}
 	return out
+}
+
+// value is the symbol a call or construction of name means: the first
+// definition that can be called when the first one of the name is a type.
+func (t *topNames) value(name string) int64 {
+	if id, ok := t.values[name]; ok {
+		return id
+	}
+	return t.first[name]
 }
 
 // goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
@@ -238,7 +271,9 @@ func (l *linker) pathOf(id int64) string {
 	return l.byID[id]
 }
 
-func (l *linker) fileTopLevel(p string) map[string]int64 {
+func (l *linker) fileTopLevel(p string) map[string]int64 { return l.fileTopNames(p).first }
+
+func (l *linker) fileTopNames(p string) *topNames {
 	if m, ok := l.fileTop[p]; ok {
 		return m
 	}
@@ -441,16 +476,16 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	for i, im := range facts.Imports {
 		targets[i], resolved[i] = l.resolveImport(f, im)
 	}
-	var goImports map[string]int
-	var unitTop map[string]int64
+	outside := l.outsideImports(f, facts, resolved)
+	var gf *goFile
 	if f.lang == "go" {
-		goImports = map[string]int{}
+		gf = &goFile{l: l, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))}
 		for i, im := range facts.Imports {
 			if im.Kind == lang.ImportModule {
-				goImports[l.goLocalName(im, targets[i], resolved[i])] = i
+				gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
 			}
 		}
-		unitTop = l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))
 	}
 	var script *scriptLinker
 	if f.lang == "ruby" || f.lang == "php" {
@@ -462,6 +497,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
 		}
+	}
+	external := func(ref int) {
+		links = append(links, Link{Ref: ref, Tier: TierUnknown})
 	}
 	for ri, r := range facts.Refs {
 		if r.BindLocal >= 0 {
@@ -476,38 +514,60 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
 			}
 		case f.lang == "go":
-			l.linkGo(ri, r, facts, name, goImports, targets, resolved, unitTop, locals, add)
+			gf.link(ri, r, name, locals, add, external)
 		case script != nil:
 			script.link(ri, r, name, add)
 		case r.BindImp >= 0:
+			if outside[r.BindImp] && l.importedOutside(r, facts, name) {
+				external(ri)
+				continue
+			}
 			l.linkImported(ri, r, facts, name, targets, resolved, add)
 		}
 	}
 	return links
 }
 
-func (l *linker) linkGo(ri int, r lang.Ref, facts *lang.Facts, name string, goImports map[string]int,
-	targets []importTarget, resolved []bool, unit map[string]int64, locals localIndex, add func(int, Tier, int64)) {
+// link resolves a reference of a Go file: bare names in the package, x.M
+// on a receiver or a typed local, pkg.Name in an imported package, and the
+// keys of keyed literals. pkg.Name and the keys of pkg.T{...} where pkg is
+// imported from outside the repository resolve there (external).
+func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add func(int, Tier, int64), external func(int)) {
+	facts := g.facts
 	switch r.Shape {
+	case lang.QualType:
+		// a key of a keyed composite literal T{k: v}: the field k of T
+		typ := facts.Names[r.Qualifier]
+		if pkg, _, ok := strings.Cut(typ, "."); ok {
+			if i, ok := g.imports[pkg]; ok && g.outside[i] {
+				external(ri)
+				return
+			}
+		}
+		add(ri, TierStrong, g.member(typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
-			add(ri, TierStrong, unit[name])
+			add(ri, TierStrong, g.unit[name])
 		}
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, TierStrong, unit[recvType+"."+name])
+				add(ri, TierStrong, g.unit[recvType+"."+name])
+				return
 			}
+			// x.Member where the source declares x's type
+			add(ri, TierStrong, g.localMember(r, name))
 			return
 		}
-		i, ok := goImports[facts.Names[r.Qualifier]]
-		if !ok || !resolved[i] {
-			return
-		}
-		if id := l.goUnit(targets[i].goDir, false)[name]; id != 0 {
-			add(ri, TierStrong, id)
+		i, ok := g.imports[facts.Names[r.Qualifier]]
+		switch {
+		case !ok:
+		case g.outside[i]:
+			external(ri)
+		case g.resolved[i]:
+			add(ri, TierStrong, g.l.goUnit(g.targets[i].goDir, false)[name])
 		}
 	}
 }
@@ -567,9 +627,14 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 		return
 	}
 	switch r.Shape {
-	case lang.QualNone: // the imported name itself
-		if im.Kind == lang.ImportNamed && name == im.LocalName() {
-			add(ri, TierStrong, l.fileTopLevel(t.file)[im.Name])
+	case lang.QualNone: // the imported name where it is used, or in its import specifier
+		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
+			top := l.fileTopNames(t.file)
+			if r.Role == lang.RoleCall {
+				add(ri, TierStrong, top.value(im.Name)) // new X(), X(): not an interface of the name
+			} else {
+				add(ri, TierStrong, top.first[im.Name])
+			}
 		}
 	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name
 		switch im.Kind {
@@ -586,6 +651,55 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 	}
 }
 
+// outsideImports says, per import of a file, whether it resolves outside the
+// repository: it does not resolve in it, and it names the language's
+// standard library or a dependency the file's module declares (a Go
+// dependency vendored in the repository does not count).
+func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool) []bool {
+	out := make([]bool, len(facts.Imports))
+	var own *Module
+	for i, im := range facts.Imports {
+		if resolved[i] || im.Source == "" || strings.HasPrefix(im.Source, ".") {
+			continue
+		}
+		if stdlib(f.lang, im) {
+			out[i] = true
+			continue
+		}
+		if own == nil {
+			own = moduleOf(l.w.mods, f.path, f.lang)
+		}
+		if declaredDep(own, f.lang, im.Source) == "" {
+			continue
+		}
+		if familyOf(f.lang) == "go" && len(l.w.dirFiles[path.Join(own.Root, "vendor", im.Source)]) > 0 {
+			continue
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// importedOutside reports whether a reference bound to an import from
+// outside the repository is something that import brings in: the imported
+// name (where it is used or in its import specifier), or ns.name and
+// module.name on a namespace or module import. Those cannot be symbols of
+// the repository.
+func (l *linker) importedOutside(r lang.Ref, facts *lang.Facts, name string) bool {
+	im := facts.Imports[r.BindImp]
+	switch r.Shape {
+	case lang.QualNone:
+		return im.Kind != lang.ImportModule && im.Kind != lang.ImportNamespace &&
+			(name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name)
+	case lang.QualIdent:
+		if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
+			return false // import a.b binds a, whose members are not a.b's
+		}
+		return im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace
+	}
+	return false
+}
+
 // enclosingClass finds the innermost class-like definition around def i.
 func enclosingClass(facts *lang.Facts, i int32) int32 {
 	for i >= 0 {
@@ -595,4 +709,131 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 		i = facts.Defs[i].Parent
 	}
 	return -1
+}
+
+// goFile is what linking one Go file needs: its imports by local name, and
+// the members of the types it names, T (a type of the file's package) or
+// pkg.T (of an imported package of the repository), by lexical path in the
+// package's unit map.
+type goFile struct {
+	l        *linker
+	facts    *lang.Facts
+	imports  map[string]int // local name -> index into facts.Imports
+	targets  []importTarget
+	resolved []bool
+	outside  []bool // per import: it resolves outside the repository
+	unit     map[string]int64
+	names    map[string]uint32 // facts.Names by string, built on first use
+	local    map[string]bool   // type names declared inside a function of the file
+	locals   *scopedLocals
+}
+
+// member is the symbol of member name of the type written typ ("T" or
+// "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
+// a local there (a type parameter) or that a function of the file declares
+// is not the package's T.
+func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
+	if typ == "" {
+		return 0
+	}
+	pkg, base, qualified := strings.Cut(typ, ".")
+	if !qualified {
+		if g.shadowed(typ, scope, pos) {
+			return 0
+		}
+		return g.unit[typ+"."+name]
+	}
+	if strings.Contains(base, ".") {
+		return 0
+	}
+	i, ok := g.imports[pkg]
+	if !ok || !g.resolved[i] {
+		return 0
+	}
+	return g.l.goUnit(g.targets[i].goDir, false)[base+"."+name]
+}
+
+// localMember is the symbol of x.name where x, the qualifier of r, is a local
+// whose type the source declares (Local.Type), or 0. A variable declared
+// again in the same scope with other type evidence has no type.
+func (g *goFile) localMember(r lang.Ref, name string) int64 {
+	g.init()
+	i := g.locals.visible(r.Qualifier, r.Scope, r.Pos)
+	if i < 0 {
+		return 0
+	}
+	lo := g.facts.Locals[i]
+	if lo.Type == "" {
+		return 0
+	}
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
+			return 0
+		}
+	}
+	return g.member(lo.Type, name, lo.Scope, lo.Pos)
+}
+
+// shadowed reports whether the type name T, seen from scope at pos, is not
+// the package-level T: a local of that name is in scope (a type parameter),
+// or a function of the file declares a type T.
+func (g *goFile) shadowed(typ string, scope int32, pos lang.Pos) bool {
+	g.init()
+	if g.local[typ] {
+		return true
+	}
+	id, ok := g.names[typ]
+	if !ok {
+		return false
+	}
+	return g.locals.visible(id, scope, pos) >= 0
+}
+
+// init indexes the file's names, locals and function-local types on first use.
+func (g *goFile) init() {
+	if g.names == nil {
+		g.names = make(map[string]uint32, len(g.facts.Names))
+		for i, n := range g.facts.Names {
+			if _, ok := g.names[n]; !ok {
+				g.names[n] = uint32(i)
+			}
+		}
+		g.locals = newScopedLocals(g.facts)
+		g.local = map[string]bool{}
+		for _, d := range g.facts.Defs {
+			if d.Kind.IsTypeLike() && d.Parent >= 0 && !g.facts.Defs[d.Parent].Kind.IsTypeLike() {
+				g.local[d.Name] = true
+			}
+		}
+	}
+}
+
+// scopedLocals finds the local a Go reference sees, with Go's rule that a
+// local binds from its declaration on.
+type scopedLocals struct {
+	f     *lang.Facts
+	byKey map[uint64][]int32 // (scope, name) -> locals in order
+}
+
+func newScopedLocals(f *lang.Facts) *scopedLocals {
+	m := make(map[uint64][]int32, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		m[k] = append(m[k], int32(i))
+	}
+	return &scopedLocals{f: f, byKey: m}
+}
+
+// visible is the local named name that a reference at pos in scope sees: the
+// first local of that name, declared before pos, in the innermost scope of
+// the chain that has one; -1 for none.
+func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
+	for s := scope; ; s = sl.f.Scopes[s].Parent {
+		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Pos) {
+			return ls[0]
+		}
+		if s < 0 {
+			return -1
+		}
+	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 1
+const codecVersion = 2
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -63,6 +63,7 @@ func Encode(f *Facts) []byte {
 		w.uint(uint64(l.Name))
 		w.pos(l.Pos)
 		w.int(int64(l.Scope))
+		w.str(l.Type)
 	}
 	w.uint(uint64(len(f.Scopes)))
 	for _, s := range f.Scopes {
@@ -147,7 +148,7 @@ func Decode(b []byte) (f *Facts, err error) {
 	}
 	f.Locals = sized[Local](r.count())
 	for i := range f.Locals {
-		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int())}
+		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int()), Type: r.str()}
 	}
 	f.Scopes = sized[Scope](r.count())
 	for i := range f.Scopes {

@@ -26,6 +26,8 @@ const (
 	capLocalDef
 	capRel
 	capIgnore
+	capImportRef
+	capLocalType
 )
 
 // compiled is the per-language state shared by all extractors: the grammar, the
@@ -121,6 +123,8 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return capMember, nil
 	case name == "reference.write":
 		return capWrite, nil
+	case name == "reference.import":
+		return capImportRef, nil
 	case head == "import":
 		switch tail {
 		case "", "module":
@@ -147,6 +151,8 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return capScope, nil
 	case name == "local.definition":
 		return capLocalDef, nil
+	case name == "local.type":
+		return capLocalType, nil
 	case head == "relation":
 		for k, n := range relNames {
 			if n == tail {

@@ -118,6 +118,7 @@ type refMark struct {
 	role Role
 	recv int // flat index of the qualifier node, or -1
 	set  bool
+	imp  int // @reference.import: flat index of the node holding the import, or -1
 }
 
 type relCand struct {
@@ -143,6 +144,7 @@ type builder struct {
 	skip       map[int]bool    // identifier nodes that are not references
 	scopeNodes []int
 	localNodes []int
+	localType  map[int]int // local definition node -> its declared type node
 	relCands   []relCand
 	imports    []importCand
 
@@ -189,6 +191,7 @@ func (b *builder) collectMatch(caps []capture) {
 	main, mainRole := -1, capOther
 	var mainCap uint16
 	name, recv, source, alias := -1, -1, -1, -1
+	localDef, localType := -1, -1
 	var extraNames []int // further @name captures of a definition (const a, b = ...)
 	pattern := uint(caps[0].pattern)
 	for _, cp := range caps {
@@ -202,11 +205,14 @@ func (b *builder) collectMatch(caps []capture) {
 			b.scopeNodes = append(b.scopeNodes, idx)
 		case capLocalDef:
 			b.localNodes = append(b.localNodes, idx)
+			localDef = idx
+		case capLocalType:
+			localType = idx
 		case capRel:
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
 			b.skip[idx] = true
-		case capDef, capCall, capMember, capWrite, capImport:
+		case capDef, capCall, capMember, capWrite, capImport, capImportRef:
 			main, mainRole, mainCap = idx, role, cp.index
 		case capName:
 			if name < 0 {
@@ -220,6 +226,14 @@ func (b *builder) collectMatch(caps []capture) {
 			source = idx
 		case capAlias:
 			alias = idx
+		}
+	}
+	if localDef >= 0 && localType >= 0 {
+		if b.localType == nil {
+			b.localType = map[int]int{}
+		}
+		if _, ok := b.localType[localDef]; !ok {
+			b.localType[localDef] = localType
 		}
 	}
 	switch mainRole {
@@ -237,13 +251,13 @@ func (b *builder) collectMatch(caps []capture) {
 				b.defCands[n] = cand
 			}
 		}
-	case capCall, capMember, capWrite:
+	case capCall, capMember, capWrite, capImportRef:
 		if name < 0 {
 			return
 		}
 		mk := b.marks[name]
 		if !mk.set {
-			mk.recv = -1
+			mk.recv, mk.imp = -1, -1
 			mk.set = true
 		}
 		switch mainRole {
@@ -253,6 +267,8 @@ func (b *builder) collectMatch(caps []capture) {
 			if mk.role != RoleCall {
 				mk.role = RoleWrite
 			}
+		case capImportRef:
+			mk.role, mk.imp = RoleImport, main
 		}
 		if recv >= 0 {
 			mk.recv = recv
@@ -530,7 +546,11 @@ func (b *builder) buildScopes() {
 		if s, ok := b.scopeOfNode[n]; ok && s == scope {
 			scope = b.facts.Scopes[s].Parent // a scope node naming itself binds outside
 		}
-		b.facts.Locals = append(b.facts.Locals, Local{Name: b.name(b.v.Text(n)), Pos: b.v.Start(n), Scope: scope})
+		lo := Local{Name: b.name(b.v.Text(n)), Pos: b.v.Start(n), Scope: scope}
+		if t, ok := b.localType[n]; ok {
+			lo.Type = TypeName(b.v.Text(t))
+		}
+		b.facts.Locals = append(b.facts.Locals, lo)
 	}
 }
 
@@ -618,6 +638,11 @@ func (b *builder) buildRefs() {
 		}
 		if mk, ok := b.marks[i]; ok {
 			r.Role = mk.role
+			if mk.imp >= 0 {
+				r.BindImp = b.importIn(mk.imp, f.Names[r.Name])
+				f.Refs = append(f.Refs, r)
+				continue
+			}
 			if mk.recv >= 0 {
 				r.Shape, r.Qualifier = b.qualifier(mk.recv)
 			} else if mk.role == RoleRead {
@@ -643,6 +668,43 @@ func (b *builder) buildRefs() {
 		}
 		f.Refs = append(f.Refs, r)
 	}
+}
+
+// importIn finds the named import of name that the Imports hook (or the
+// @import captures) reported at a position inside node n, or -1.
+func (b *builder) importIn(n int, name string) int32 {
+	sp := b.v.Span(n)
+	for i, im := range b.facts.Imports {
+		if im.Kind == ImportNamed && im.Name == name && sp.Contains(im.Pos) {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// TypeName normalises a type as written to the name of the type: spaces and
+// one leading * or & go, and so do trailing type arguments ("*pkg.List[T]" is
+// "pkg.List"); "" when what is left is not a name or a dotted name.
+func TypeName(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "&") {
+		s = strings.TrimSpace(s[1:])
+	}
+	if i := strings.IndexAny(s, "[<"); i > 0 {
+		end := byte(']')
+		if s[i] == '<' {
+			end = '>'
+		}
+		if s[len(s)-1] != end || strings.TrimSpace(s[i+1:len(s)-1]) == "" {
+			return "" // T[] is an array, not T with type arguments
+		}
+		s = s[:i]
+	}
+	s = strings.Join(strings.Fields(s), "")
+	if isIdent(s) || isDottedPath(s) {
+		return s
+	}
+	return ""
 }
 
 func (b *builder) qualifier(recv int) (QualShape, uint32) {

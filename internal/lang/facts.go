@@ -159,9 +159,14 @@ const (
 	QualPath                   // a.b.Name
 	QualCall                   // f().Name
 	QualExpr                   // anything else
+	// QualType: the qualifier names a type and Name is a member of that type
+	// itself, not of a value: the keys of a Go keyed composite literal T{k: v}.
+	// The qualifier is a type name as written, "T" or "pkg.T", without pointer
+	// or type arguments.
+	QualType
 )
 
-var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr"}
+var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr", "type"}
 
 func (q QualShape) String() string {
 	if int(q) < len(shapeNames) {
@@ -190,6 +195,12 @@ type Local struct {
 	Name  uint32 // index into Facts.Names
 	Pos   Pos
 	Scope int32
+	// Type is the named type the source declares for the binding, as written
+	// but without pointer and type arguments ("T", "pkg.T"): a parameter's
+	// type, var x T, or the type of the literal or new(T) it is initialised
+	// with. "" when the source does not write one (the language's query
+	// decides which forms count: @local.type).
+	Type string
 }
 
 // Scope is a lexical scope.

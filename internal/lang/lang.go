@@ -8,9 +8,15 @@
 //	@reference.call @name [@receiver]        a call; @receiver is the qualifier (x in x.f())
 //	@reference.member @name @receiver        a member access x.name
 //	@reference.write @name                   an assignment target
+//	@reference.import @name                  the imported name in an import or re-export
+//	                                         specifier (import {name as alias}); bound to the
+//	                                         import the Imports hook reports inside the node
 //	@import [@source] [@name] [@alias]       an import (or use Language.Imports for complex forms)
 //	@local.scope                             a lexical scope
 //	@local.definition                        a local binding (parameter, variable)
+//	@local.type                              with @local.definition: the type the source declares
+//	                                         for it, a type name ("T", "pkg.T") with at most a
+//	                                         leading * and trailing type arguments (Local.Type)
 //	@relation.extends|implements|embeds      the target type of a type relation
 //	@ignore                                  an identifier that is neither a definition nor a reference
 //
@@ -56,7 +62,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 2
+const ExtractorVersion = 6
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8

@@ -250,6 +250,7 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
 	name := r.row.Name
 	member := isMemberKind(lang.DefKind(r.row.Kind))
+	dispatch := e.dispatchCheck(ctx, r.row)
 	var out []synRef
 	if r.def != nil {
 		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
@@ -302,7 +303,12 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
 				if l.Target != r.row.ID {
-					s.status = synOther
+					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
+					if l.Target != 0 && dispatch(l.Target) {
+						// a call through an interface may reach the symbol
+						s.status = synAnchored
+						s.loc.Tier = index.TierAnchored.String()
+					}
 				}
 			} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
 				s.status = synOther // bound to something else, or cannot be a member access
@@ -314,6 +320,42 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		}
 	}
 	return out, nil
+}
+
+// dispatchCheck returns a test for references linked to another symbol
+// that may still reach sym at run time: sym is a method and the other is a
+// method of the same name, one of them an interface's and the other not (a
+// call through the interface may dispatch to the concrete method; syntax does
+// not know which types implement which interfaces).
+func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(target int64) bool {
+	if lang.DefKind(sym.Kind) != lang.KindMethod {
+		return func(int64) bool { return false }
+	}
+	parentKind := map[int64]lang.DefKind{}
+	inInterface := func(row store.SymbolRow) bool {
+		if row.Parent == 0 {
+			return false
+		}
+		k, ok := parentKind[row.Parent]
+		if !ok {
+			if p, found, err := e.db.SymbolByID(ctx, row.Parent); err == nil && found {
+				k = lang.DefKind(p.Kind)
+			}
+			parentKind[row.Parent] = k
+		}
+		return k == lang.KindInterface
+	}
+	own := inInterface(sym)
+	seen := map[int64]bool{}
+	return func(target int64) bool {
+		if ok, done := seen[target]; done {
+			return ok
+		}
+		row, found, err := e.db.SymbolByID(ctx, target)
+		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
+		seen[target] = ok
+		return ok
+	}
 }
 
 func isMemberKind(k lang.DefKind) bool {

@@ -289,6 +289,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		if r.Pos.Line != pos.Line || pos.Col < r.Pos.Col || int(pos.Col) >= int(r.Pos.Col)+len(name) {
 			continue
 		}
+		if t, ok := links[i]; ok && t.Target == 0 {
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (it comes from an import from outside it)", name)}
+		}
 		if t, ok := links[i]; ok {
 			row, found, err := e.db.SymbolByID(ctx, t.Target)
 			if err != nil {

@@ -253,8 +253,13 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 				continue
 			}
 		}
-		if l, ok := links[i]; ok {
+		if l, ok := links[i]; ok && l.Target != 0 {
 			k.target, tier = l.Target, l.Tier
+		} else if ok { // resolved outside the repository
+			if ref.Shape != lang.QualNone {
+				k.recv = shapeKey(r.facts, ref)
+			}
+			tier = index.TierUnknown
 		} else {
 			if ref.Shape != lang.QualNone {
 				k.recv = shapeKey(r.facts, ref)

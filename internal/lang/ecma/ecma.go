@@ -392,7 +392,49 @@ func Refine(v *lang.View, f *lang.Facts) {
 	if drop != nil {
 		dropDefs(f, drop)
 	}
+	callValues(f)
 }
+
+// callValues binds calls and constructions of a name with several top-level
+// definitions (a merged interface and const, or class) to the first one that
+// is a value: the engine binds a name to its first definition, and an
+// interface or a type alias cannot be called.
+func callValues(f *lang.Facts) {
+	var value map[string]int32
+	first := map[string]int32{}
+	for i, d := range f.Defs {
+		if d.Parent >= 0 {
+			continue
+		}
+		j, seen := first[d.Name]
+		if !seen {
+			first[d.Name] = int32(i)
+			continue
+		}
+		if isTypeKind(f.Defs[j].Kind) && !isTypeKind(d.Kind) {
+			if value == nil {
+				value = map[string]int32{}
+			}
+			if _, ok := value[d.Name]; !ok {
+				value[d.Name] = int32(i)
+			}
+		}
+	}
+	if value == nil {
+		return
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.Role != lang.RoleCall || r.BindDef < 0 || r.Shape != lang.QualNone {
+			continue
+		}
+		if v, ok := value[f.Names[r.Name]]; ok && r.BindDef == first[f.Names[r.Name]] {
+			r.BindDef = v
+		}
+	}
+}
+
+func isTypeKind(k lang.DefKind) bool { return k == lang.KindInterface || k == lang.KindType }
 
 // exportNames collects the local names a module-level export statement exports.
 func exportNames(v *lang.View, n int, out map[string]bool) {

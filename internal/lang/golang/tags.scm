@@ -68,6 +68,14 @@
 (parameter_declaration name: (identifier) @local.definition)
 (variadic_parameter_declaration name: (identifier) @local.definition)
 (type_parameter_declaration name: (identifier) @local.definition)
+; func (l *List[T]) M(): the receiver's type arguments declare the method's type parameters
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition)))
+        (pointer_type (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition))))
+      ])))
 (short_var_declaration left: (expression_list (identifier) @local.definition))
 (range_clause left: (expression_list (identifier) @local.definition))
 (type_switch_statement alias: (expression_list (identifier) @local.definition))
@@ -75,6 +83,46 @@
 (var_spec (identifier) @local.definition)
 (const_spec (identifier) @local.definition)
 (labeled_statement label: (label_name) @ignore)
+
+; the type a local is declared with, where the source writes a named type: a
+; parameter's or result's type, var x T, and one name initialised with one
+; T{...}, &T{...}, new(T) or make(T)
+(parameter_declaration
+  name: (identifier) @local.definition
+  type: [
+    (type_identifier) (qualified_type) (generic_type)
+    (pointer_type [(type_identifier) (qualified_type) (generic_type)])
+  ] @local.type)
+(var_spec
+  name: (identifier) @local.definition
+  type: [
+    (type_identifier) (qualified_type) (generic_type)
+    (pointer_type [(type_identifier) (qualified_type) (generic_type)])
+  ] @local.type)
+(var_spec
+  . name: (identifier) @local.definition
+  . value: (expression_list
+    . [
+      (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @local.type)
+      (unary_expression
+        operator: "&"
+        operand: (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @local.type))
+      (call_expression
+        function: (identifier)
+        arguments: (argument_list . [(type_identifier) (qualified_type) (generic_type)] @local.type))
+    ] .))
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list
+    . [
+      (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @local.type)
+      (unary_expression
+        operator: "&"
+        operand: (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @local.type))
+      (call_expression
+        function: (identifier)
+        arguments: (argument_list . [(type_identifier) (qualified_type) (generic_type)] @local.type))
+    ] .))
 
 ; ---- type relations
 (field_declaration_list

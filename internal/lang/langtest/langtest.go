@@ -70,6 +70,9 @@ func Summarize(f *lang.Facts) Summary {
 			line += fmt.Sprintf(" -> local@%d:%d", lo.Pos.Line, lo.Pos.Col)
 		case r.BindDef >= 0:
 			line += " -> def " + f.Defs[r.BindDef].Path
+			if d := f.Defs[r.BindDef].Dup; d > 0 {
+				line += fmt.Sprintf("#%d", d) // a later definition of the same path
+			}
 		case r.BindImp >= 0:
 			line += " -> import " + f.Imports[r.BindImp].Source
 		}
@@ -82,7 +85,11 @@ func Summarize(f *lang.Facts) Summary {
 		s.TypeRels = append(s.TypeRels, fmt.Sprintf("%s %s %s", f.Defs[t.Def].Path, t.Kind, t.Target))
 	}
 	for _, lo := range f.Locals {
-		s.Locals = append(s.Locals, fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name]))
+		line := fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name])
+		if lo.Type != "" {
+			line += " type=" + lo.Type
+		}
+		s.Locals = append(s.Locals, line)
 	}
 	return s
 }

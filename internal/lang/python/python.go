@@ -534,7 +534,7 @@ func bindNested(f *lang.Facts) {
 	}
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		if r.BindLocal >= 0 || r.Enclosing < 0 {
+		if r.BindLocal >= 0 || r.Enclosing < 0 || r.Role == lang.RoleImport {
 			continue
 		}
 		switch r.Shape {

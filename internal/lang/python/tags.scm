@@ -82,13 +82,20 @@
 (keyword_argument name: (identifier) @ignore)
 (keyword_pattern . (identifier) @ignore)
 
-; names inside import statements are reported as imports (Language.Imports)
+; names inside import statements are reported as imports (Language.Imports);
+; the name a from-import takes from its module is also a reference to it (role
+; import, bound to that import), the alias it binds is not
 (import_statement name: (dotted_name (identifier) @ignore))
 (import_statement name: (aliased_import name: (dotted_name (identifier) @ignore) alias: (identifier) @ignore))
 (import_from_statement module_name: (dotted_name (identifier) @ignore))
 (import_from_statement module_name: (relative_import (dotted_name (identifier) @ignore)))
-(import_from_statement name: (dotted_name (identifier) @ignore))
-(import_from_statement name: (aliased_import name: (dotted_name (identifier) @ignore) alias: (identifier) @ignore))
+(import_from_statement name: (dotted_name . (identifier) @name .) @reference.import)
+(import_from_statement
+  name: (aliased_import name: (dotted_name . (identifier) @name .) alias: (identifier) @ignore) @reference.import)
+(import_from_statement name: (dotted_name (identifier) @ignore (identifier)))
+(import_from_statement name: (dotted_name (identifier) (identifier) @ignore))
+(import_from_statement name: (aliased_import name: (dotted_name (identifier) @ignore (identifier))))
+(import_from_statement name: (aliased_import name: (dotted_name (identifier) (identifier) @ignore)))
 (future_import_statement name: (dotted_name (identifier) @ignore))
 (future_import_statement name: (aliased_import name: (dotted_name (identifier) @ignore) alias: (identifier) @ignore))
 

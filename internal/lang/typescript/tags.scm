@@ -145,10 +145,15 @@
 (update_expression
   argument: [(identifier) @name (member_expression property: (_) @name)]) @reference.write
 
-; The names an export clause gives to the outside are not references.
+; The names an export clause gives to the outside are not references. The
+; name a re-export takes from its source module is one: a reference with role
+; import, bound to the import the Imports hook reports for the specifier.
 (export_specifier alias: (_) @ignore)
 (export_statement
-  (export_clause (export_specifier name: (_) @ignore))
+  (export_clause (export_specifier name: (identifier) @name) @reference.import)
+  source: (_))
+(export_statement
+  (export_clause (export_specifier name: (string) @ignore))
   source: (_))
 (namespace_export (_) @ignore)
 
@@ -166,7 +171,9 @@
 (call_expression function: (import) arguments: (arguments . (string))) @import
 
 (import_clause (identifier) @ignore)
-(import_specifier name: (_) @ignore)
+; the imported name of a named import is a reference to what it imports (role
+; import); the local alias it may bind is not
+(import_specifier name: (identifier) @name) @reference.import
 (import_specifier alias: (_) @ignore)
 (namespace_import (identifier) @ignore)
 (import_require_clause (identifier) @ignore)

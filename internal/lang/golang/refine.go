@@ -1,0 +1,180 @@
+package golang
+
+import (
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// refine gives the keys of keyed composite literals what the literal's type
+// says about them. The query makes every identifier key a member reference
+// whose receiver it does not know; here:
+//
+//   - in a literal of a named type, T{k: v}, &T{k: v}, pkg.T{k: v}, and in an
+//     element literal whose type is elided where the outer literal's element
+//     type is a named type ([]T{{k: v}}, map[K]*T{"a": {k: v}}), the key is
+//     the field k of that type: Shape QualType, Qualifier "T" or "pkg.T";
+//   - in a literal of a map, slice or array type written as such, the key is
+//     an expression (a map key, an index): a plain reference, bound like any
+//     other bare name.
+//
+// Keys of literals whose type is not written (a struct literal inside a
+// struct's field, an anonymous struct) stay as they are.
+func refine(v *lang.View, f *lang.Facts) {
+	if len(f.Refs) == 0 {
+		return
+	}
+	r := &literals{v: v, f: f}
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "composite_literal" {
+			continue
+		}
+		body := v.Child(i, "body")
+		if body < 0 {
+			continue
+		}
+		r.walk(body, v.Child(i, "type"))
+	}
+	if r.values != nil {
+		r.bindValues()
+	}
+}
+
+type literals struct {
+	v      *lang.View
+	f      *lang.Facts
+	refAt  map[lang.Pos]int // member references with an unknown receiver, by position
+	values []int            // references turned into plain ones, to bind
+}
+
+// ref finds the keyless member reference at the identifier node n, or -1.
+func (r *literals) ref(n int) int {
+	if r.refAt == nil {
+		r.refAt = map[lang.Pos]int{}
+		for i, x := range r.f.Refs {
+			if x.Shape == lang.QualExpr && r.f.Names[x.Qualifier] == "" {
+				r.refAt[x.Pos] = i
+			}
+		}
+	}
+	if i, ok := r.refAt[r.v.Start(n)]; ok {
+		return i
+	}
+	return -1
+}
+
+// named is the type name a type node declares a literal with ("" when it is
+// not a named type): T, pkg.T, T[A], and for an elided element literal *T.
+func (r *literals) named(t int) string {
+	switch r.v.Kind(t) {
+	case "type_identifier", "qualified_type", "generic_type", "pointer_type":
+		if r.v.Kind(t) == "pointer_type" {
+			switch r.v.Kind(r.v.Children(t)[0]) {
+			case "type_identifier", "qualified_type", "generic_type":
+			default:
+				return ""
+			}
+		}
+		return lang.TypeName(r.v.Text(t))
+	}
+	return ""
+}
+
+// walk handles the literal value lv of type node t (-1 when unknown).
+func (r *literals) walk(lv, t int) {
+	v := r.v
+	typeName := r.named(t)
+	var keyType, elemType int = -1, -1
+	container := false
+	switch v.Kind(t) {
+	case "map_type":
+		container, keyType, elemType = true, v.Child(t, "key"), v.Child(t, "value")
+	case "slice_type", "array_type", "implicit_length_array_type":
+		container, elemType = true, v.Child(t, "element")
+	}
+	for _, e := range v.Children(lv) {
+		switch v.Kind(e) {
+		case "literal_element": // an element without a key
+			if container {
+				r.elided(e, elemType)
+			}
+		case "keyed_element":
+			key, value := v.Child(e, "key"), v.Child(e, "value")
+			if container {
+				r.elided(key, keyType)
+				r.elided(value, elemType)
+			}
+			id := r.keyIdent(key)
+			if id < 0 {
+				continue
+			}
+			ri := r.ref(id)
+			if ri < 0 {
+				continue
+			}
+			ref := &r.f.Refs[ri]
+			switch {
+			case typeName != "":
+				ref.Shape, ref.Qualifier = lang.QualType, langutil.Name(r.f, typeName)
+			case container:
+				ref.Shape, ref.Qualifier = lang.QualNone, 0
+				r.values = append(r.values, ri)
+			}
+		}
+	}
+}
+
+// elided walks an element literal whose type is elided ({...} standing for
+// T{...} or &T{...}) with the element type t of the enclosing literal.
+func (r *literals) elided(el, t int) {
+	if el < 0 || t < 0 {
+		return
+	}
+	if lv := r.v.ChildOfKind(el, "literal_value"); lv >= 0 {
+		r.walk(lv, t)
+	}
+}
+
+// keyIdent is the identifier a key consists of, or -1.
+func (r *literals) keyIdent(key int) int {
+	if key < 0 {
+		return -1
+	}
+	kids := r.v.Children(key)
+	if len(kids) != 1 || r.v.Kind(kids[0]) != "identifier" {
+		return -1
+	}
+	return kids[0]
+}
+
+// bindValues binds the keys that are expressions the way the engine binds a
+// bare name: a local in scope, else a top-level definition, else an import.
+func (r *literals) bindValues() {
+	f := r.f
+	binder := langutil.NewBinder(f, nil)
+	top := map[string]int32{}
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" {
+			if _, ok := top[d.Name]; !ok {
+				top[d.Name] = int32(i)
+			}
+		}
+	}
+	for _, ri := range r.values {
+		ref := &f.Refs[ri]
+		if lo := binder.Lookup(ref.Name, ref.Scope, ref.Pos, true); lo >= 0 {
+			ref.BindLocal = lo
+			continue
+		}
+		name := f.Names[ref.Name]
+		if d, ok := top[name]; ok {
+			ref.BindDef = d
+			continue
+		}
+		for i, im := range f.Imports {
+			if im.LocalName() == name {
+				ref.BindImp = int32(i)
+				break
+			}
+		}
+	}
+}
