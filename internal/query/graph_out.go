@@ -115,6 +115,22 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 			}
 			if c.other != 0 {
 				out.calls = append(out.calls, c)
+				// Build variants of the callee: the build decides which runs.
+				vars, err := w.variantRows(c.other)
+				if err != nil {
+					return nil, err
+				}
+				for _, v := range vars {
+					if v.ID == c.other {
+						continue
+					}
+					vc := c
+					vc.other = v.ID
+					if f, err := w.file(w.rows[c.other].FileID); err == nil && f != nil {
+						vc.via = f.Path
+					}
+					out.calls = append(out.calls, vc)
+				}
 			}
 			continue
 		}
@@ -365,7 +381,24 @@ func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
 // included) when it has several: Go build-tag and platform variants,
 // conditional definitions.
 func (w *walk) variantsOf(r *Resolved) ([]store.SymbolRow, error) {
-	qn := r.row.QName
+	return w.variantsOfRow(r.row)
+}
+
+// variantRows is variantsOf for a symbol id (nil when it has no variants).
+func (w *walk) variantRows(id int64) ([]store.SymbolRow, error) {
+	rows, err := w.symbols([]int64{id})
+	if err != nil {
+		return nil, err
+	}
+	row, ok := rows[id]
+	if !ok {
+		return nil, nil
+	}
+	return w.variantsOfRow(row)
+}
+
+func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
+	qn := r.QName
 	rows, ok := w.variants[qn]
 	if !ok {
 		var err error
@@ -379,7 +412,7 @@ func (w *walk) variantsOf(r *Resolved) ([]store.SymbolRow, error) {
 	}
 	var out []store.SymbolRow
 	for _, row := range rows {
-		if row.Kind == r.row.Kind {
+		if row.Kind == r.Kind {
 			out = append(out, row)
 		}
 	}
