@@ -329,6 +329,12 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].path < order[j].path })
+	rebuild := full || modulesChanged // the edge table was cleared with the symbols
+	if rebuild {
+		if err := tx.DropEdgeIndexes(); err != nil {
+			return err
+		}
+	}
 	for n, f := range order {
 		if n%512 == 0 {
 			progress(Progress{Phase: "link", Done: n, Total: len(order)})
@@ -355,6 +361,14 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			imports = EncodeImports(edges)
 		}
 		if err := tx.SetLink(f.id, data, imports); err != nil {
+			return err
+		}
+		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), rebuild); err != nil {
+			return err
+		}
+	}
+	if rebuild {
+		if err := tx.CreateEdgeIndexes(); err != nil {
 			return err
 		}
 	}

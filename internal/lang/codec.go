@@ -85,6 +85,14 @@ func Encode(f *Facts) []byte {
 		w.str(t.Target)
 		w.pos(t.Pos)
 	}
+	w.str(f.Build)
+	w.uint(uint64(len(f.Dynamic)))
+	for _, d := range f.Dynamic {
+		w.byte(byte(d.Kind))
+		w.pos(d.Pos)
+		w.int(int64(d.Enclosing))
+		w.str(d.Text)
+	}
 	return w.buf
 }
 
@@ -161,6 +169,11 @@ func Decode(b []byte) (f *Facts, err error) {
 	f.TypeRels = sized[TypeRel](r.count())
 	for i := range f.TypeRels {
 		f.TypeRels[i] = TypeRel{Def: int32(r.int()), Kind: RelKind(r.byte()), Target: r.str(), Pos: r.pos()}
+	}
+	f.Build = r.str()
+	f.Dynamic = sized[DynamicSite](r.count())
+	for i := range f.Dynamic {
+		f.Dynamic[i] = DynamicSite{Kind: DynKind(r.byte()), Pos: r.pos(), Enclosing: int32(r.int()), Text: r.str()}
 	}
 	if len(r.buf) != 0 {
 		return nil, errors.New("lang: trailing bytes in encoded facts")

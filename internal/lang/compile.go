@@ -28,6 +28,7 @@ const (
 	capIgnore
 	capImportRef
 	capLocalType
+	capDynamic
 )
 
 // compiled is the per-language state shared by all extractors: the grammar, the
@@ -39,6 +40,7 @@ type compiled struct {
 	capKind    []DefKind    // for capDef
 	capImport  []ImportKind // for capImport
 	capRel     []RelKind    // for capRel
+	capDyn     []DynKind    // for capDynamic
 	kindNames  []string
 	fieldNames []string
 	refKind    []bool // by symbol
@@ -78,6 +80,7 @@ func compile(l *Language) (*compiled, error) {
 	c.capKind = make([]DefKind, len(names))
 	c.capImport = make([]ImportKind, len(names))
 	c.capRel = make([]RelKind, len(names))
+	c.capDyn = make([]DynKind, len(names))
 	for i, n := range names {
 		role, err := classifyCapture(n, i, c)
 		if err != nil {
@@ -163,6 +166,13 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return 0, fmt.Errorf("unknown relation %q", tail)
 	case name == "ignore":
 		return capIgnore, nil
+	case head == "dynamic":
+		k, ok := ParseDynKind(tail)
+		if !ok {
+			return 0, fmt.Errorf("unknown dynamic site kind %q", tail)
+		}
+		c.capDyn[i] = k
+		return capDynamic, nil
 	}
 	if strings.HasPrefix(name, "_") {
 		return capOther, nil // helper captures used only by predicates

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -84,8 +85,12 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	b.buildImports()
 	b.buildRefs()
 	b.buildRelations()
+	b.buildDynamic()
 	if l.Package != nil {
 		b.facts.Package = l.Package(v)
+	}
+	if l.Constraint != nil {
+		b.facts.Build = l.Constraint(v)
 	}
 	if l.Refine != nil {
 		l.Refine(v, b.facts)
@@ -126,6 +131,11 @@ type relCand struct {
 	kind RelKind
 }
 
+type dynCand struct {
+	node int
+	kind DynKind
+}
+
 type importCand struct {
 	node, source, name, alias int
 	kind                      ImportKind
@@ -146,6 +156,7 @@ type builder struct {
 	localNodes []int
 	localType  map[int]int // local definition node -> its declared type node
 	relCands   []relCand
+	dynCands   []dynCand
 	imports    []importCand
 
 	defOfNode   map[int]int32 // def node -> def index
@@ -212,6 +223,8 @@ func (b *builder) collectMatch(caps []capture) {
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
 			b.skip[idx] = true
+		case capDynamic:
+			b.dynCands = append(b.dynCands, dynCand{idx, b.c.capDyn[cp.index]})
 		case capDef, capCall, capMember, capWrite, capImport, capImportRef:
 			main, mainRole, mainCap = idx, role, cp.index
 		case capName:
@@ -807,4 +820,62 @@ func (b *builder) buildRelations() {
 	sort.SliceStable(b.facts.TypeRels, func(i, j int) bool {
 		return b.facts.TypeRels[i].Pos.Before(b.facts.TypeRels[j].Pos)
 	})
+}
+
+// maxDynText caps the text kept for a dynamic site, in bytes.
+const maxDynText = 80
+
+// buildDynamic records the dynamic sites: the nodes the query marks with
+// @dynamic.<kind>, and the calls to the language's DynamicCalls.
+func (b *builder) buildDynamic() {
+	f := b.facts
+	seen := map[Pos]bool{}
+	for _, dc := range b.dynCands {
+		p := b.v.Start(dc.node)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		s, e := b.v.Bytes(dc.node)
+		f.Dynamic = append(f.Dynamic, DynamicSite{Kind: dc.kind, Pos: p, Enclosing: b.encDef[dc.node], Text: siteText(b.v.src[s:e])})
+	}
+	if len(b.l.DynamicCalls) > 0 {
+		lineStart := 0 // byte offset of the current line, found by walking forward
+		line := uint32(1)
+		for _, r := range f.Refs {
+			if r.Role != RoleCall || seen[r.Pos] {
+				continue
+			}
+			name := f.Names[r.Name]
+			back := 0 // bytes before the name where the text starts
+			kind, ok := b.l.DynamicCalls[name]
+			if q := f.Names[r.Qualifier]; !ok && r.Shape != QualNone {
+				kind, ok = b.l.DynamicCalls[q+"."+name]
+				back = len(q) + 1
+			}
+			if !ok {
+				continue
+			}
+			for line < r.Pos.Line && lineStart < len(b.v.src) { // refs are in source order
+				if i := bytes.IndexByte(b.v.src[lineStart:], '\n'); i >= 0 {
+					lineStart += i + 1
+					line++
+				} else {
+					lineStart = len(b.v.src)
+				}
+			}
+			start := min(max(lineStart+int(r.Pos.Col)-1-back, lineStart), len(b.v.src))
+			seen[r.Pos] = true
+			f.Dynamic = append(f.Dynamic, DynamicSite{Kind: kind, Pos: r.Pos, Enclosing: r.Enclosing, Text: siteText(b.v.src[start:])})
+		}
+	}
+	sort.SliceStable(f.Dynamic, func(i, j int) bool { return f.Dynamic[i].Pos.Before(f.Dynamic[j].Pos) })
+}
+
+// siteText is the first line of an expression, shortened.
+func siteText(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return truncate(strings.TrimSpace(string(b)), maxDynText)
 }

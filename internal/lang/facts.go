@@ -15,6 +15,14 @@ type Facts struct {
 	TypeRels    []TypeRel
 	ParseErrors int // ERROR and MISSING nodes; the file stays searchable
 	FirstError  Pos // where the first one starts, when ParseErrors > 0
+	// Build is the file's build constraint as written (Go: the expression
+	// of its //go:build line), "" when it has none. File-name constraints
+	// (_linux.go) are not facts: they follow from the path.
+	Build string
+	// Dynamic lists the places where the code reaches a name chosen at run
+	// time (obj[name](), getattr, reflection, eval): no static edge can
+	// describe them, so they are reported as dynamic sites.
+	Dynamic []DynamicSite
 }
 
 // Pos is a position: Line is 1-based, Col is 1-based and counts bytes.
@@ -273,4 +281,42 @@ type TypeRel struct {
 	Kind   RelKind
 	Target string // as written, e.g. "io.Reader", "Base"
 	Pos    Pos
+}
+
+// DynKind is how a dynamic site reaches its name.
+type DynKind uint8
+
+// Dynamic site kinds; append-only (stored in the blob store).
+const (
+	DynSubscript DynKind = iota // a call through an indexed value: obj[name](), handlers[k](x)
+	DynGetattr                  // a member looked up by a run-time name: getattr, MethodByName, Reflect.get
+	DynSetattr                  // a member created or replaced by a run-time name: setattr, Reflect.set, defineProperty
+	DynEval                     // code or modules chosen at run time: eval, exec, __import__, import_module
+)
+
+var dynNames = [...]string{"subscript_call", "getattr", "setattr", "eval"}
+
+func (k DynKind) String() string {
+	if int(k) < len(dynNames) {
+		return dynNames[k]
+	}
+	return "dynamic"
+}
+
+// ParseDynKind reads a dynamic site kind name.
+func ParseDynKind(s string) (DynKind, bool) {
+	for i, n := range dynNames {
+		if n == s {
+			return DynKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// DynamicSite is a place where code reaches a name chosen at run time.
+type DynamicSite struct {
+	Kind      DynKind
+	Pos       Pos
+	Enclosing int32  // index of the innermost enclosing definition, -1 at top level
+	Text      string // the expression from its start, on one line, shortened
 }

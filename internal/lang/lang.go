@@ -18,6 +18,8 @@
 //	                                         for it, a type name ("T", "pkg.T") with at most a
 //	                                         leading * and trailing type arguments (Local.Type)
 //	@relation.extends|implements|embeds      the target type of a type relation
+//	@dynamic.<kind>                          a dynamic site (kind: subscript_call, getattr,
+//	                                         setattr, eval), e.g. a call through obj[name]
 //	@ignore                                  an identifier that is neither a definition nor a reference
 //
 // Every node whose kind is in RefKinds and that is not a definition's name, a
@@ -62,7 +64,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 6
+const ExtractorVersion = 7
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8
@@ -104,6 +106,12 @@ type Language struct {
 	Redirect func(src []byte) string
 	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
 	Refine func(v *View, f *Facts)
+	// Constraint returns the file's build constraint (Facts.Build); may be nil.
+	Constraint func(v *View) string
+	// DynamicCalls are the callees that reach a name chosen at run time
+	// (getattr, MethodByName, eval), by name or by "Qualifier.name"; every
+	// call to one is a dynamic site of that kind.
+	DynamicCalls map[string]DynKind
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

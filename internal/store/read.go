@@ -610,3 +610,49 @@ func (s *DB) AllImports(ctx context.Context) (map[int64][]byte, error) {
 	}
 	return out, rows.Err()
 }
+
+// EdgesTo returns the edges of some kinds that end at dst (a callee's
+// callers, a type's subtypes), ordered by source and file.
+func (s *DB) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
+		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id`, append([]any{dst}, kindArgs(kinds)...)...)
+	return scanEdges(rows, err)
+}
+
+// EdgesFrom returns the edges of some kinds that start at src, defined in
+// fileID (a caller's callees, a type's supertypes), ordered by destination.
+func (s *DB) EdgesFrom(ctx context.Context, fileID, src int64, kinds ...uint8) ([]EdgeRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
+		WHERE file_id = ? AND src = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY dst, kind`, append([]any{fileID, src}, kindArgs(kinds)...)...)
+	return scanEdges(rows, err)
+}
+
+// AllEdges returns every edge of some kinds (for benchmarks and checks).
+func (s *DB) AllEdges(ctx context.Context, kinds ...uint8) ([]EdgeRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
+		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst`, kindArgs(kinds)...)
+	return scanEdges(rows, err)
+}
+
+func scanEdges(rows *sql.Rows, err error) ([]EdgeRow, error) {
+	if err != nil {
+		return nil, fmt.Errorf("store: edges: %w", err)
+	}
+	defer rows.Close()
+	var out []EdgeRow
+	for rows.Next() {
+		var e EdgeRow
+		if err := rows.Scan(&e.FileID, &e.Src, &e.Dst, &e.Kind, &e.Tier, &e.Count, &e.Line, &e.Col); err != nil {
+			return nil, fmt.Errorf("store: edges: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// SymbolsByQNamePrefix returns the symbols whose qualified name starts with
+// prefix (Go: the members of a type, prefix "pkg.T."), at most limit.
+func (s *DB) SymbolsByQNamePrefix(ctx context.Context, prefix string, limit int) ([]SymbolRow, error) {
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE qname >= ? AND qname < ? ORDER BY qname, id LIMIT ?`,
+		prefix, prefix+"\xff", limit))
+}

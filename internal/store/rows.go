@@ -93,6 +93,18 @@ type TextHit struct {
 	Lang   string
 }
 
+// EdgeRow is a call or type edge between two symbols (see the edge table).
+type EdgeRow struct {
+	FileID int64
+	Src    int64
+	Dst    int64
+	Kind   uint8 // 0 call, 1 extends, 2 implements, 3 embeds
+	Tier   uint8
+	Count  int
+	Line   int
+	Col    int
+}
+
 // Alias redirects a vanished symbol id to its successor.
 type Alias struct {
 	OldID      int64

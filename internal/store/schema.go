@@ -3,7 +3,7 @@ package store
 // Schema versions. Bump when a table changes shape; a mismatch on open drops the
 // database and rebuilds it (the index is always disposable).
 const (
-	IndexSchemaVersion = 6
+	IndexSchemaVersion = 7
 	BlobSchemaVersion  = 3
 )
 
@@ -85,6 +85,22 @@ CREATE VIRTUAL TABLE IF NOT EXISTS sname_fts USING fts5(name, tokenize='trigram'
 -- Resolved references and classified import edges of a file, packed (see
 -- index/link.go and index/imports.go).
 CREATE TABLE IF NOT EXISTS link(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL, imports BLOB);
+-- Call and type edges between symbols, derived from a file's resolved
+-- references in the link phase (index/edges.go) and replaced with them. src
+-- is always defined in file_id, so the primary key also finds a caller's
+-- callees; edge_dst (covering) finds a callee's callers and a type's subtypes.
+CREATE TABLE IF NOT EXISTS edge(
+  file_id INTEGER NOT NULL,
+  src     INTEGER NOT NULL, -- caller, or subtype
+  dst     INTEGER NOT NULL, -- callee, or supertype
+  kind    INTEGER NOT NULL, -- 0 call, 1 extends, 2 implements, 3 embeds
+  tier    INTEGER NOT NULL, -- the best tier of its references (index.Tier)
+  count   INTEGER NOT NULL, -- how many references (call sites)
+  line    INTEGER NOT NULL, -- where the first one is
+  col     INTEGER NOT NULL,
+  PRIMARY KEY(file_id, src, dst, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, kind, src, tier, count, line, col);
 -- Identity across epochs: a vanished symbol id points to its new id (renamed
 -- or moved: a unique 1:1 match of kind and body fingerprint) or is deleted.
 CREATE TABLE IF NOT EXISTS alias(

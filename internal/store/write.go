@@ -215,7 +215,7 @@ func (t *Tx) SetFileModule(id, moduleID int64) error {
 
 // DeleteFile removes a file with its symbols and links.
 func (t *Tx) DeleteFile(id int64) error {
-	for _, q := range []string{`DELETE FROM file WHERE id = ?`, `DELETE FROM symbol WHERE file_id = ?`, `DELETE FROM link WHERE file_id = ?`} {
+	for _, q := range []string{`DELETE FROM file WHERE id = ?`, `DELETE FROM symbol WHERE file_id = ?`, `DELETE FROM link WHERE file_id = ?`, `DELETE FROM edge WHERE file_id = ?`} {
 		if _, err := t.exec(q, id); err != nil {
 			return err
 		}
@@ -267,9 +267,9 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// ClearSymbols removes every symbol and link (before a full rebuild of them).
+// ClearSymbols removes every symbol, link and edge (before a full rebuild of them).
 func (t *Tx) ClearSymbols() error {
-	for _, q := range []string{`DELETE FROM symbol`, `DELETE FROM link`} {
+	for _, q := range []string{`DELETE FROM symbol`, `DELETE FROM link`, `DELETE FROM edge`} {
 		if _, err := t.exec(q); err != nil {
 			return err
 		}
@@ -381,6 +381,49 @@ func (t *Tx) SetLink(fileID int64, data, imports []byte) error {
 	}
 	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, data, imports)
 	return err
+}
+
+// SetEdges replaces a file's edges. fresh skips the delete when the table
+// was cleared for a full rebuild.
+func (t *Tx) SetEdges(fileID int64, rows []EdgeRow, fresh bool) error {
+	if !fresh {
+		if _, err := t.exec(`DELETE FROM edge WHERE file_id = ?`, fileID); err != nil {
+			return err
+		}
+	}
+	const per = 64
+	for len(rows) > 0 {
+		n := min(per, len(rows))
+		chunk := rows[:n]
+		rows = rows[n:]
+		args := make([]any, 0, n*8)
+		for _, e := range chunk {
+			args = append(args, fileID, e.Src, e.Dst, e.Kind, e.Tier, e.Count, e.Line, e.Col)
+		}
+		q := `INSERT OR REPLACE INTO edge(file_id, src, dst, kind, tier, count, line, col) VALUES` +
+			strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?),", n), ",")
+		if _, err := t.exec(q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DropEdgeIndexes removes the edge table's secondary index; a full rebuild
+// creates it once at the end (CreateEdgeIndexes), which beats random inserts.
+func (t *Tx) DropEdgeIndexes() error {
+	if _, err := t.tx.Exec(`DROP INDEX IF EXISTS edge_dst`); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// CreateEdgeIndexes builds the edge table's secondary index.
+func (t *Tx) CreateEdgeIndexes() error {
+	if _, err := t.tx.Exec(`CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, kind, src, tier, count, line, col)`); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }
 
 // PutAlias records that a symbol id now lives on as another.

@@ -24,6 +24,13 @@ func RefKinds(typed bool) []string {
 // SelfNames are the receivers that mean the enclosing class.
 var SelfNames = []string{"this"}
 
+// DynamicCalls are the calls that reach names chosen at run time.
+var DynamicCalls = map[string]lang.DynKind{
+	"eval": lang.DynEval, "Function": lang.DynEval,
+	"Reflect.get": lang.DynGetattr, "Reflect.apply": lang.DynGetattr, "Reflect.construct": lang.DynGetattr,
+	"Reflect.set": lang.DynSetattr, "Reflect.defineProperty": lang.DynSetattr, "Object.defineProperty": lang.DynSetattr,
+}
+
 // Imports expands one @import node: an import statement, a re-export, a
 // require call bound by a declarator or standing alone, or a dynamic import().
 func Imports(v *lang.View, n int) []lang.Import {

@@ -4,6 +4,7 @@ package golang
 
 import (
 	_ "embed"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -30,6 +31,11 @@ var Language = &lang.Language{
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},
+	Constraint: constraint,
+	DynamicCalls: map[string]lang.DynKind{
+		"MethodByName": lang.DynGetattr, "FieldByName": lang.DynGetattr, "FieldByNameFunc": lang.DynGetattr,
+		"plugin.Open": lang.DynEval,
+	},
 	Package: func(v *lang.View) string {
 		for _, c := range v.Children(v.Root()) {
 			if v.Kind(c) == "package_clause" {
@@ -50,6 +56,25 @@ func Visibility(name string) lang.Visibility {
 		return lang.VisPublic
 	}
 	return lang.VisPrivate
+}
+
+// constraint reads a file's build constraint: the //go:build line (or the
+// older // +build lines) among the comments before the package clause.
+func constraint(v *lang.View) string {
+	var plus []string
+	for _, c := range v.Children(v.Root()) {
+		if v.Kind(c) != "comment" {
+			break
+		}
+		t := v.Text(c)
+		if expr, ok := strings.CutPrefix(t, "//go:build "); ok {
+			return strings.TrimSpace(expr)
+		}
+		if expr, ok := strings.CutPrefix(t, "// +build "); ok {
+			plus = append(plus, strings.TrimSpace(expr))
+		}
+	}
+	return strings.Join(plus, " && ")
 }
 
 func init() { lang.Register(Language) }

@@ -191,3 +191,6 @@
 
 ; ---- type relations
 (class_heritage [(identifier) (member_expression)] @relation.extends)
+
+; ---- dynamic sites
+(call_expression function: (subscript_expression)) @dynamic.subscript_call

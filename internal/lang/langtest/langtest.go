@@ -31,6 +31,8 @@ type Summary struct {
 	Refs     []string `json:"refs,omitempty"`
 	TypeRels []string `json:"type_relations,omitempty"`
 	Locals   []string `json:"locals,omitempty"`
+	Build    string   `json:"build,omitempty"`
+	Dynamic  []string `json:"dynamic,omitempty"`
 }
 
 // Summarize renders facts: one line per fact, positions first.
@@ -90,6 +92,14 @@ func Summarize(f *lang.Facts) Summary {
 			line += " type=" + lo.Type
 		}
 		s.Locals = append(s.Locals, line)
+	}
+	s.Build = f.Build
+	for _, d := range f.Dynamic {
+		line := fmt.Sprintf("%d:%d %s %s", d.Pos.Line, d.Pos.Col, d.Kind, strconvQuote(d.Text))
+		if d.Enclosing >= 0 {
+			line += " in " + f.Defs[d.Enclosing].Path
+		}
+		s.Dynamic = append(s.Dynamic, line)
 	}
 	return s
 }

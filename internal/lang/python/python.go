@@ -34,6 +34,10 @@ var Language = &lang.Language{
 	},
 	Imports: Imports,
 	Refine:  refine,
+	DynamicCalls: map[string]lang.DynKind{
+		"getattr": lang.DynGetattr, "setattr": lang.DynSetattr, "delattr": lang.DynSetattr,
+		"eval": lang.DynEval, "exec": lang.DynEval, "__import__": lang.DynEval, "import_module": lang.DynEval,
+	},
 }
 
 func init() { lang.Register(Language) }

@@ -149,3 +149,6 @@
 (class_definition
   superclasses: (argument_list
     [(identifier) (attribute) (subscript) (call)] @relation.extends))
+
+; ---- dynamic sites
+(call function: (subscript)) @dynamic.subscript_call

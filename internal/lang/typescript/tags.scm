@@ -240,3 +240,6 @@
   type: [(type_identifier) (nested_type_identifier)] @relation.extends)
 (extends_type_clause
   type: (generic_type name: [(type_identifier) (nested_type_identifier)] @relation.extends))
+
+; ---- dynamic sites
+(call_expression function: (subscript_expression)) @dynamic.subscript_call

@@ -1,0 +1,459 @@
+package query
+
+import (
+	"context"
+	"sort"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Directions of a call graph walk.
+const (
+	Callers = "callers"
+	Callees = "callees"
+)
+
+// GraphParams bounds a call graph walk.
+type GraphParams struct {
+	Direction string // callers or callees
+	Depth     int    // levels below the root, >= 1
+	// LimitPerLevel caps the new nodes kept per level (the best by call
+	// count); the others are counted in the level's found.
+	LimitPerLevel int
+	// MaxPerNode caps the unresolved and dynamic calls listed per node.
+	MaxPerNode int
+	// Layer: "" (the semantic layer per file when it describes the file as
+	// it is, else syntax), syntactic or semantic.
+	Layer string
+}
+
+// GraphNode is a symbol of a call graph.
+type GraphNode struct {
+	SymbolRef
+	Depth int `json:"depth"`
+	// Build is the build constraint of the node's file (Go: its //go:build
+	// line and the GOOS/GOARCH of its name), when it has one.
+	Build string `json:"build,omitempty"`
+	// Variants are the other definitions of the same qualified name (build
+	// tag or platform variants, conditional definitions); syntax links a
+	// call to one of them, the build picks which runs.
+	Variants []Variant `json:"variants,omitempty"`
+}
+
+// Variant is one definition of a name that has several.
+type Variant struct {
+	ID       string            `json:"symbol_id"`
+	Location protocol.Location `json:"location"`
+	Build    string            `json:"build,omitempty"`
+}
+
+// GraphEdge is a call from one node to another.
+type GraphEdge struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Count int    `json:"count"` // call sites
+	Tier  string `json:"tier"`
+	Layer string `json:"layer"`
+	// Kind: call, instantiate (a class or constructor), conversion (Go: a
+	// call of a type).
+	Kind string `json:"kind"`
+	// Line is where the first call site is, in the calling symbol's file.
+	Line int `json:"line"`
+	// Via names the variant the call was linked to when the node is another
+	// variant of the same name (callers of build-tag variants).
+	Via string `json:"via,omitempty"`
+}
+
+// UnresolvedCall groups the calls of a node that neither layer attributes:
+// by name and receiver, with the first site.
+type UnresolvedCall struct {
+	From     string `json:"from"`
+	Name     string `json:"name"`
+	Receiver string `json:"receiver,omitempty"` // shape:text of the qualifier (ident:client, self, path:s.store)
+	Count    int    `json:"count"`
+	Tier     string `json:"tier"` // anchored: same-name symbols exist in the repository; unknown: none
+	Line     int    `json:"line"` // the first site, in the calling symbol's file
+	// Candidates counts the same-name symbols in the repository.
+	Candidates int `json:"candidates"`
+}
+
+// DynamicCall is a call whose target is chosen at run time: through an
+// interface value, a function-valued field, variable, parameter or local,
+// or a name computed at run time (obj[name](), getattr, reflection, eval).
+// It is never resolved to one target; the candidates are what may run.
+type DynamicCall struct {
+	From string `json:"from"` // the calling symbol
+	// Caller describes From when it is not a node of the graph (callers
+	// that may reach a node through dispatch).
+	Caller *SymbolRef `json:"caller,omitempty"`
+	// Kind: interface, virtual (a method its subclasses override), field,
+	// variable, value (a local or parameter holding
+	// a function), subscript_call, getattr, setattr, eval.
+	Kind     string `json:"kind"`
+	Name     string `json:"name,omitempty"`
+	Receiver string `json:"receiver,omitempty"`
+	Count    int    `json:"count"`
+	Line     int    `json:"line"`           // the first site, in the calling symbol's file
+	Text     string `json:"text,omitempty"` // the expression, for run-time names
+	// Through is the symbol called through: the interface method, the
+	// field or variable holding the function.
+	Through *SymbolRef `json:"through,omitempty"`
+	// Candidates are what may run, when known; CandidatesFrom says how they
+	// were found (semantic: implementation relationships; method_sets:
+	// syntax, named types whose method set covers the interface;
+	// assignments: syntax, functions assigned to the field or local).
+	Candidates      []SymbolRef `json:"candidates"`
+	CandidatesTotal int         `json:"candidates_total"`
+	CandidatesFrom  string      `json:"candidates_from,omitempty"`
+	Tier            string      `json:"tier"`
+	Layer           string      `json:"layer"`
+}
+
+// ExternalCall is a call the semantic layer resolved to a symbol defined
+// outside the repository (standard library, dependency).
+type ExternalCall struct {
+	From   string `json:"from"`
+	Symbol string `json:"scip_symbol"`
+	Count  int    `json:"count"`
+	Line   int    `json:"line"`
+}
+
+// GraphLevel says how much of one level was found and kept.
+type GraphLevel struct {
+	Depth int `json:"depth"`
+	Found int `json:"found"` // new symbols reached at this depth
+	Kept  int `json:"kept"`
+}
+
+// GraphResult is graph_callers' and graph_callees' payload.
+type GraphResult struct {
+	Root      SymbolRef    `json:"root"`
+	Direction string       `json:"direction"`
+	Depth     int          `json:"depth"`
+	Nodes     []GraphNode  `json:"nodes"` // the root first, then by depth
+	Edges     []GraphEdge  `json:"edges"`
+	Levels    []GraphLevel `json:"levels"`
+	// Unresolved (callees) groups the calls neither layer attributes.
+	Unresolved []UnresolvedCall `json:"unresolved"`
+	// Dynamic lists calls whose target is chosen at run time (callees: made
+	// by a node; callers: calls through an interface method a node
+	// implements, from the semantic layer).
+	Dynamic  []DynamicCall  `json:"dynamic"`
+	External []ExternalCall `json:"external,omitempty"`
+	Layers   []string       `json:"layers"`
+	// Semantic says how the semantic layer took part: used, partial (some
+	// files answered from syntax), unavailable, off.
+	Semantic string `json:"semantic"`
+	// Fallback lists files answered from syntax although a semantic index
+	// covers them (they changed since).
+	Fallback []string `json:"fallback_files,omitempty"`
+	// Omitted counts what was found but not listed (per-node caps).
+	OmittedUnresolved int `json:"omitted_unresolved,omitempty"`
+	OmittedDynamic    int `json:"omitted_dynamic,omitempty"`
+	// Partial is set when the deadline stopped the walk.
+	Partial bool `json:"-"`
+	// BytesCovered is the size of the files the nodes live in.
+	BytesCovered int64 `json:"-"`
+}
+
+// CallGraph walks the call graph from a symbol, level by level, up to
+// p.Depth levels, keeping the p.LimitPerLevel most-called new symbols of
+// each level.
+func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*GraphResult, error) {
+	if p.Direction != Callers && p.Direction != Callees {
+		return nil, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
+	}
+	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
+		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+	}
+	if p.Depth < 1 {
+		p.Depth = 1
+	}
+	if p.LimitPerLevel < 1 {
+		p.LimitPerLevel = 20
+	}
+	if p.MaxPerNode < 1 {
+		p.MaxPerNode = 20
+	}
+	w, err := e.newWalk(ctx, p.Layer)
+	if err != nil {
+		return nil, err
+	}
+	res := &GraphResult{Root: r.ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []GraphNode{}, Edges: []GraphEdge{},
+		Levels: []GraphLevel{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
+	root, err := w.node(r, 0)
+	if err != nil {
+		return nil, err
+	}
+	res.Nodes = append(res.Nodes, root)
+	seen := map[int64]bool{r.row.ID: true}
+	files := map[int64]bool{r.file.ID: true}
+	res.BytesCovered = r.file.Size
+	frontier := []*Resolved{r}
+	var pending []GraphEdge // edges to nodes not decided yet
+	for d := 1; d <= p.Depth && len(frontier) > 0; d++ {
+		type cand struct {
+			id     int64
+			weight int
+			tier   string
+		}
+		cands := map[int64]*cand{}
+		for _, n := range frontier {
+			if ctx.Err() != nil {
+				res.Partial = true
+				break
+			}
+			var calls []call
+			if p.Direction == Callers {
+				if calls, err = w.incoming(n); err != nil {
+					return nil, err
+				}
+			} else {
+				out, err := w.outgoing(n)
+				if err != nil {
+					return nil, err
+				}
+				calls = out.calls
+				res.Unresolved, res.OmittedUnresolved = appendCapped(res.Unresolved, out.unresolved, p.MaxPerNode, res.OmittedUnresolved)
+				res.Dynamic, res.OmittedDynamic = appendCapped(res.Dynamic, out.dynamic, p.MaxPerNode, res.OmittedDynamic)
+				res.External = append(res.External, out.external...)
+			}
+			if p.Direction == Callers {
+				dyn, err := w.dynamicCallers(n)
+				if err != nil {
+					return nil, err
+				}
+				if len(dyn) > p.MaxPerNode {
+					res.OmittedDynamic += len(dyn) - p.MaxPerNode
+					dyn = dyn[:p.MaxPerNode]
+				}
+				for i := range dyn {
+					id, _ := index.ParseID(dyn[i].From)
+					if cr, err := w.resolveID(id); err != nil {
+						return nil, err
+					} else if cr != nil {
+						ref := cr.ref()
+						dyn[i].Caller = &ref
+					}
+				}
+				res.Dynamic = append(res.Dynamic, dyn...)
+			}
+			for _, c := range calls {
+				ed := GraphEdge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
+					Kind: c.kind, Line: c.site.Line, Via: c.via}
+				if p.Direction == Callers {
+					ed.From, ed.To = ed.To, ed.From
+				}
+				pending = append(pending, ed)
+				if seen[c.other] {
+					continue
+				}
+				cd := cands[c.other]
+				if cd == nil {
+					cd = &cand{id: c.other, tier: ed.Tier}
+					cands[c.other] = cd
+				}
+				cd.weight += c.count
+				if tierRank(ed.Tier) < tierRank(cd.tier) {
+					cd.tier = ed.Tier
+				}
+			}
+		}
+		// Load and rank the candidates; symbols that vanished are dropped.
+		list := make([]*cand, 0, len(cands))
+		for _, c := range cands {
+			list = append(list, c)
+		}
+		rows, err := w.symbols(idsOf(list, func(c *cand) int64 { return c.id }))
+		if err != nil {
+			return nil, err
+		}
+		type ranked struct {
+			c   *cand
+			row store.SymbolRow
+		}
+		var rs []ranked
+		for _, c := range list {
+			if row, ok := rows[c.id]; ok {
+				rs = append(rs, ranked{c, row})
+			}
+		}
+		sort.Slice(rs, func(i, j int) bool {
+			a, b := rs[i], rs[j]
+			if a.c.weight != b.c.weight {
+				return a.c.weight > b.c.weight
+			}
+			if tierRank(a.c.tier) != tierRank(b.c.tier) {
+				return tierRank(a.c.tier) < tierRank(b.c.tier)
+			}
+			if a.row.QName != b.row.QName {
+				return a.row.QName < b.row.QName
+			}
+			return a.row.ID < b.row.ID
+		})
+		lvl := GraphLevel{Depth: d, Found: len(rs)}
+		frontier = nil
+		for _, x := range rs {
+			if lvl.Kept == p.LimitPerLevel {
+				break
+			}
+			nr, err := w.resolved(x.row)
+			if err != nil {
+				return nil, err
+			}
+			if nr == nil {
+				continue
+			}
+			node, err := w.node(nr, d)
+			if err != nil {
+				return nil, err
+			}
+			res.Nodes = append(res.Nodes, node)
+			seen[x.row.ID] = true
+			if !files[nr.file.ID] {
+				files[nr.file.ID] = true
+				res.BytesCovered += nr.file.Size
+			}
+			frontier = append(frontier, nr)
+			lvl.Kept++
+		}
+		res.Levels = append(res.Levels, lvl)
+		if res.Partial {
+			break
+		}
+	}
+	// Keep the edges between listed nodes, once each.
+	ids := map[string]bool{}
+	for _, n := range res.Nodes {
+		ids[n.ID] = true
+	}
+	type ekey struct{ from, to, kind string }
+	dup := map[ekey]bool{}
+	for _, ed := range pending {
+		k := ekey{ed.From, ed.To, ed.Kind}
+		if ids[ed.From] && ids[ed.To] && !dup[k] {
+			dup[k] = true
+			res.Edges = append(res.Edges, ed)
+		}
+	}
+	sortEdges(res.Edges)
+	sortUnresolved(res.Unresolved)
+	sortDynamic(res.Dynamic)
+	sort.Slice(res.External, func(i, j int) bool {
+		a, b := res.External[i], res.External[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.Symbol < b.Symbol
+	})
+	res.Layers, res.Semantic, res.Fallback = w.layersUsed()
+	return res, nil
+}
+
+// call is one neighbour of a node: a callee (outgoing) or a caller (incoming).
+type call struct {
+	other int64
+	count int
+	tier  index.Tier
+	layer string
+	kind  string
+	site  protocol.Location
+	via   string
+}
+
+// appendCapped appends at most max items of one node's list, counting the rest.
+func appendCapped[T any](dst, items []T, max, omitted int) ([]T, int) {
+	if len(items) > max {
+		omitted += len(items) - max
+		items = items[:max]
+	}
+	return append(dst, items...), omitted
+}
+
+func idsOf[T any](xs []T, id func(T) int64) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = id(x)
+	}
+	return out
+}
+
+func tierRank(t string) int {
+	if tr, ok := index.ParseTier(t); ok {
+		return int(tr)
+	}
+	return int(index.TierUnknown)
+}
+
+func sortEdges(es []GraphEdge) {
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.To != b.To {
+			return a.To < b.To
+		}
+		return a.Kind < b.Kind
+	})
+}
+
+func sortUnresolved(us []UnresolvedCall) {
+	sort.SliceStable(us, func(i, j int) bool {
+		a, b := us[i], us[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Receiver < b.Receiver
+	})
+}
+
+func sortDynamic(ds []DynamicCall) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Kind < b.Kind
+	})
+}
+
+// callKind names a resolved call by what it calls.
+func callKind(language string, k lang.DefKind) string {
+	switch k {
+	case lang.KindClass, lang.KindStruct, lang.KindConstructor, lang.KindEnum:
+		return "instantiate"
+	case lang.KindType, lang.KindInterface:
+		if language == "go" {
+			return "conversion"
+		}
+		return "instantiate"
+	}
+	return "call"
+}
+
+// dynamicKind says whether a call of a symbol of kind k goes through a value
+// chosen at run time (a field, variable or property holding a function),
+// and which.
+func dynamicKind(k lang.DefKind) (string, bool) {
+	switch k {
+	case lang.KindField, lang.KindProperty:
+		return "field", true
+	case lang.KindVariable, lang.KindConstant:
+		return "variable", true
+	}
+	return "", false
+}

@@ -1,0 +1,535 @@
+package query
+
+import (
+	"context"
+	"sort"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// walk is one graph request's view of the index, with caches: the same
+// files, symbols and semantic documents come up again and again.
+type walk struct {
+	e     *Engine
+	ctx   context.Context
+	v     *semView // nil: syntactic layer only
+	layer string   // "", syntactic or semantic (GraphParams.Layer)
+
+	files    map[int64]*store.FileRow
+	rows     map[int64]*store.SymbolRow // nil value: known missing
+	own      map[int64][]store.SymbolRow
+	links    map[int64]map[int]index.Link
+	docs     map[string]*semDocOccs
+	defined  map[string]int // name -> same-name symbols in the repository
+	variants map[string][]store.SymbolRow
+	impls    map[int64][]implType       // interface -> implementations (typesets.go)
+	members  map[int64]*memberSet       // type -> members
+	ifaces   map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
+	over     map[int64][]int64          // method -> the methods overriding it
+
+	usedSem, usedSyn bool
+	fallback         map[string]bool
+}
+
+// semDocOccs are the usable occurrences of one file, by position.
+type semDocOccs struct {
+	idx  int64
+	byAt map[lang.Pos]semantic.Occ
+}
+
+func (e *Engine) newWalk(ctx context.Context, layer string) (*walk, error) {
+	w := &walk{e: e, ctx: ctx, layer: layer, files: map[int64]*store.FileRow{}, rows: map[int64]*store.SymbolRow{},
+		own: map[int64][]store.SymbolRow{}, links: map[int64]map[int]index.Link{}, docs: map[string]*semDocOccs{},
+		defined: map[string]int{}, variants: map[string][]store.SymbolRow{}, impls: map[int64][]implType{}, members: map[int64]*memberSet{},
+		ifaces: map[int64]*store.SymbolRow{}, over: map[int64][]int64{}, fallback: map[string]bool{}}
+	if layer != LayerSyntactic {
+		v, err := e.semantic(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !v.empty() {
+			w.v = v
+		}
+	}
+	return w, nil
+}
+
+// file returns a file row by id (nil when it vanished).
+func (w *walk) file(id int64) (*store.FileRow, error) {
+	if f, ok := w.files[id]; ok {
+		return f, nil
+	}
+	f, ok, err := w.e.db.FileByID(w.ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var p *store.FileRow
+	if ok {
+		p = &f
+	}
+	w.files[id] = p
+	return p, nil
+}
+
+// symbols loads symbol rows by id (missing ones are left out).
+func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
+	out := make(map[int64]store.SymbolRow, len(ids))
+	var need []int64
+	for _, id := range ids {
+		if r, ok := w.rows[id]; ok {
+			if r != nil {
+				out[id] = *r
+			}
+			continue
+		}
+		need = append(need, id)
+	}
+	if len(need) > 0 {
+		rows, err := w.e.db.SymbolsByIDs(w.ctx, need)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			r := rows[i]
+			w.rows[r.ID] = &r
+			out[r.ID] = r
+		}
+		for _, id := range need {
+			if _, ok := w.rows[id]; !ok {
+				w.rows[id] = nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolved completes a symbol row with its file and facts (nil when the
+// file vanished).
+func (w *walk) resolved(row store.SymbolRow) (*Resolved, error) {
+	f, err := w.file(row.FileID)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+	if err != nil {
+		return nil, err
+	}
+	r := &Resolved{row: row, file: *f, facts: facts}
+	if facts != nil && row.DefIdx < len(facts.Defs) {
+		r.def = &facts.Defs[row.DefIdx]
+	}
+	return r, nil
+}
+
+// resolveID loads a symbol by id (nil when it is gone).
+func (w *walk) resolveID(id int64) (*Resolved, error) {
+	rows, err := w.symbols([]int64{id})
+	if err != nil {
+		return nil, err
+	}
+	row, ok := rows[id]
+	if !ok {
+		return nil, nil
+	}
+	return w.resolved(row)
+}
+
+// ownSymbols returns a file's symbols in definition order.
+func (w *walk) ownSymbols(fileID int64) ([]store.SymbolRow, error) {
+	if s, ok := w.own[fileID]; ok {
+		return s, nil
+	}
+	s, err := w.e.db.SymbolsOfFile(w.ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	w.own[fileID] = s
+	return s, nil
+}
+
+func (w *walk) fileLinks(fileID int64) (map[int]index.Link, error) {
+	if l, ok := w.links[fileID]; ok {
+		return l, nil
+	}
+	l, err := w.e.links(w.ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	w.links[fileID] = l
+	return l, nil
+}
+
+// semDoc returns the usable semantic occurrences of a path (nil when the
+// semantic layer does not describe it as it is); it records which layer
+// answers for the path.
+func (w *walk) semDoc(path string) (*semDocOccs, error) {
+	if w.v == nil {
+		w.usedSyn = true
+		return nil, nil
+	}
+	if d, ok := w.docs[path]; ok {
+		w.note(path, d != nil)
+		return d, nil
+	}
+	occs, idx, ok, err := w.e.docOccs(w.ctx, w.v, path)
+	if err != nil {
+		return nil, err
+	}
+	var d *semDocOccs
+	if ok {
+		d = &semDocOccs{idx: idx, byAt: make(map[lang.Pos]semantic.Occ, len(occs))}
+		for _, o := range occs {
+			if o.Roles&semantic.RoleDefinition == 0 {
+				d.byAt[lang.Pos{Line: o.Line, Col: o.Col}] = o
+			}
+		}
+	}
+	w.docs[path] = d
+	w.note(path, d != nil)
+	return d, nil
+}
+
+func (w *walk) note(path string, semantic bool) {
+	if semantic {
+		w.usedSem = true
+		return
+	}
+	w.usedSyn = true
+	if w.v.fallbackReason(path) != "" {
+		w.fallback[path] = true
+	}
+}
+
+// usable reports whether the semantic layer answers for a path.
+func (w *walk) usable(path string) bool {
+	return w.v != nil && w.layer != LayerSyntactic && w.v.usable(path)
+}
+
+// layersUsed reports the layers that answered, the semantic state and the
+// files that fell back to syntax.
+func (w *walk) layersUsed() ([]string, string, []string) {
+	var layers []string
+	if w.usedSem {
+		layers = append(layers, LayerSemantic)
+	}
+	if w.usedSyn || !w.usedSem {
+		layers = append(layers, LayerSyntactic)
+	}
+	sort.Strings(layers)
+	state := "unavailable"
+	switch {
+	case w.layer == LayerSyntactic:
+		state = "off"
+	case w.usedSem && len(w.fallback) > 0:
+		state = "partial"
+	case w.usedSem:
+		state = "used"
+	case len(w.fallback) > 0:
+		state = "stale"
+	}
+	fb := make([]string, 0, len(w.fallback))
+	for p := range w.fallback {
+		fb = append(fb, p)
+	}
+	sort.Strings(fb)
+	return layers, state, fb
+}
+
+// refIndex finds the reference at a position in a file's facts (refs are
+// in source order), or -1.
+func refIndex(f *lang.Facts, p lang.Pos) int {
+	i := sort.Search(len(f.Refs), func(i int) bool { return !f.Refs[i].Pos.Before(p) })
+	if i < len(f.Refs) && f.Refs[i].Pos == p {
+		return i
+	}
+	return -1
+}
+
+// incoming lists the callers of a node: the syntactic edges into it (and
+// into the other variants of its name, and, for a constructor, into its
+// class), replaced per file by the semantic layer's call sites where it
+// describes the file as it is.
+func (w *walk) incoming(n *Resolved) ([]call, error) {
+	targets := []int64{n.row.ID}
+	via := map[int64]string{}
+	vars, err := w.variantsOf(n)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vars {
+		if v.ID != n.row.ID {
+			targets = append(targets, v.ID)
+			if f, err := w.file(v.FileID); err == nil && f != nil {
+				via[v.ID] = f.Path
+			}
+		}
+	}
+	if isConstructor(n) && n.row.Parent != 0 {
+		targets = append(targets, n.row.Parent) // Foo() instantiates Foo and runs its constructor
+	}
+	var out []call
+	if w.layer != LayerSemantic {
+		for _, t := range targets {
+			edges, err := w.e.db.EdgesTo(w.ctx, t, uint8(index.EdgeCall))
+			if err != nil {
+				return nil, err
+			}
+			for _, ed := range edges {
+				f, err := w.file(ed.FileID)
+				if err != nil {
+					return nil, err
+				}
+				if f == nil {
+					continue
+				}
+				if w.usable(f.Path) {
+					w.usedSem = true
+					continue // the semantic layer answers for this file
+				}
+				if w.v != nil {
+					w.note(f.Path, false)
+				} else {
+					w.usedSyn = true
+				}
+				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: LayerSyntactic,
+					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col), via: via[t]})
+			}
+		}
+	}
+	if w.v != nil {
+		sem, err := w.semanticCallers(n, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sem...)
+	}
+	return mergeCalls(out), nil
+}
+
+// kindOf names a call into target made while walking to node n.
+func (w *walk) kindOf(n *Resolved, target int64) string {
+	if target == n.row.Parent && target != 0 && isConstructor(n) {
+		return "instantiate"
+	}
+	return callKind(n.file.Lang, lang.DefKind(n.row.Kind))
+}
+
+func isConstructor(n *Resolved) bool {
+	k := lang.DefKind(n.row.Kind)
+	return k == lang.KindConstructor || (k == lang.KindMethod && (n.row.Name == "__init__" || n.row.Name == "constructor"))
+}
+
+func siteLoc(path string, line, col int) protocol.Location {
+	return protocol.Location{Path: protocol.RepoPath(path), Line: line, Col: col, EndLine: line, EndCol: col}
+}
+
+// mergeCalls folds calls to the same neighbour with the same kind and layer.
+func mergeCalls(cs []call) []call {
+	type key struct {
+		other       int64
+		kind, layer string
+	}
+	at := map[key]int{}
+	var out []call
+	for _, c := range cs {
+		k := key{c.other, c.kind, c.layer}
+		if i, ok := at[k]; ok {
+			o := &out[i]
+			o.count += c.count
+			if c.tier < o.tier {
+				o.tier = c.tier
+			}
+			if lessLoc(c.site, o.site) {
+				o.site = c.site
+			}
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, c)
+	}
+	return out
+}
+
+// semanticCallers finds the callers of a node among the semantic layer's
+// occurrences of its symbols: an occurrence that syntax sees as a call,
+// enclosed by a definition. related selects the occurrences reached
+// through related symbols (interface methods it implements) instead.
+func (w *walk) semanticCallers(n *Resolved, related bool) ([]call, error) {
+	_, occs, err := w.e.semanticOccs(w.ctx, w.v, n.row.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []call
+	for _, o := range occs {
+		if !o.usable || (o.via != "") != related || o.Roles&semantic.RoleDefinition != 0 {
+			continue
+		}
+		if w.layer == LayerSyntactic {
+			continue
+		}
+		caller, site, ok, err := w.callerAt(o.path, lang.Pos{Line: o.Line, Col: o.Col})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		w.usedSem = true
+		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: LayerSemantic, kind: callKind(n.file.Lang, lang.DefKind(n.row.Kind)),
+			site: site, via: o.via})
+	}
+	return out, nil
+}
+
+// callerAt finds the symbol making the call at a position: the innermost
+// definition enclosing a syntactic call reference there.
+func (w *walk) callerAt(path string, p lang.Pos) (int64, protocol.Location, bool, error) {
+	f, ok := w.v.fileRow(protocol.RepoPath(path))
+	if !ok {
+		return 0, protocol.Location{}, false, nil
+	}
+	facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+	if err != nil || facts == nil {
+		return 0, protocol.Location{}, false, err
+	}
+	i := refIndex(facts, p)
+	if i < 0 || facts.Refs[i].Role != lang.RoleCall || facts.Refs[i].Enclosing < 0 {
+		return 0, protocol.Location{}, false, nil
+	}
+	own, err := w.ownSymbols(f.ID)
+	if err != nil {
+		return 0, protocol.Location{}, false, err
+	}
+	enc := facts.Refs[i].Enclosing
+	if int(enc) >= len(own) {
+		return 0, protocol.Location{}, false, nil
+	}
+	return own[enc].ID, siteLoc(path, int(p.Line), int(p.Col)), true, nil
+}
+
+// dynamicCallers lists the calls through the interface methods a node
+// implements (from the semantic layer's relationships): each may reach it.
+func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
+	out, err := w.virtualCallers(n)
+	if err != nil || w.v == nil || w.layer == LayerSyntactic {
+		return out, err
+	}
+	calls, err := w.semanticCallers(n, true)
+	if err != nil || len(calls) == 0 {
+		return out, err
+	}
+	self := n.ref()
+	type key struct {
+		from int64
+		via  string
+	}
+	at := map[key]int{}
+	for _, c := range calls {
+		k := key{c.other, c.via}
+		if i, ok := at[k]; ok {
+			out[i].Count++
+			continue
+		}
+		at[k] = len(out)
+		d := DynamicCall{From: index.FormatID(c.other), Kind: "interface", Name: n.row.Name, Count: 1, Line: c.site.Line,
+			Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "semantic", Tier: index.TierPrecise.String(), Layer: LayerSemantic}
+		if th := w.e.semSymbolRef(w.ctx, c.via); th != nil {
+			d.Through = th
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// virtualCallers lists the calls of the methods a method overrides (the
+// same name on its class's base classes, transitively): each may run it
+// when the receiver is an instance of its class (syntax; not Go, which has
+// no overriding).
+func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
+	if lang.DefKind(n.row.Kind) != lang.KindMethod || n.row.Parent == 0 || n.file.Lang == "go" || w.layer == LayerSemantic {
+		return nil, nil
+	}
+	owner, err := w.resolveID(n.row.Parent)
+	if err != nil || owner == nil || !lang.DefKind(owner.row.Kind).IsTypeLike() {
+		return nil, err
+	}
+	self := n.ref()
+	var out []DynamicCall
+	seen := map[int64]bool{owner.row.ID: true}
+	queue := []store.SymbolRow{owner.row}
+	for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
+		var next []store.SymbolRow
+		for _, t := range queue {
+			supers, _, err := w.supertypes(t, false)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range supers {
+				if seen[s.row.ID] {
+					continue
+				}
+				seen[s.row.ID] = true
+				next = append(next, s.row)
+				own, err := w.directMembers(s.row)
+				if err != nil {
+					return nil, err
+				}
+				for _, m := range own {
+					if m.Name != n.row.Name || lang.DefKind(m.Kind) != lang.KindMethod {
+						continue
+					}
+					base, err := w.resolved(m)
+					if err != nil || base == nil {
+						return nil, err
+					}
+					through := base.ref()
+					edges, err := w.e.db.EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
+					if err != nil {
+						return nil, err
+					}
+					for _, ed := range edges {
+						out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.row.Name, Count: ed.Count, Line: ed.Line,
+							Through: &through, Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
+							Tier: index.Tier(ed.Tier).String(), Layer: LayerSyntactic})
+					}
+				}
+			}
+		}
+		queue = next
+	}
+	return out, nil
+}
+
+// semSymbolRef names a SCIP symbol as a Cairn symbol when one is mapped to it.
+func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
+	rows, err := e.db.SemSymbols(ctx, semantic.SymbolID(symbol))
+	if err != nil {
+		return nil
+	}
+	for _, r := range rows {
+		if r.Symbol != symbol {
+			continue
+		}
+		if ids, err := e.db.SemCairnOf(ctx, r.Index, r.ID); err == nil && len(ids) > 0 {
+			if row, ok, err := e.db.SymbolByID(ctx, ids[0]); err == nil && ok {
+				if res, err := e.load(ctx, row); err == nil && res != nil {
+					ref := res.ref()
+					return &ref
+				}
+			}
+		}
+	}
+	return &SymbolRef{Name: lastDescriptor(symbol), QName: symbol, Kind: "external"}
+}
+
+// lastDescriptor is a SCIP symbol's last name (Read in .../Reader#Read().).
+func lastDescriptor(symbol string) string {
+	if g := semantic.NameGuesses(symbol); len(g) > 0 {
+		return g[0]
+	}
+	return symbol
+}

@@ -1,0 +1,474 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Sources of a type relation, as type_hierarchy reports them.
+const (
+	SourceDeclared  = "syntax"            // written in the code: extends, implements, embeds
+	SourceMethodSet = "syntax_method_set" // syntax: the method set covers the interface's methods
+	SourceSemantic  = "semantic"          // the semantic layer's implementation relationships
+)
+
+// TypeLink is a type related to the one asked about.
+type TypeLink struct {
+	// Symbol is the related type when it is in the repository.
+	Symbol *SymbolRef `json:"symbol,omitempty"`
+	// Name is its qualified name, or the name as written (or the SCIP
+	// symbol) when it is outside the repository or unresolved.
+	Name string `json:"name"`
+	// Relation: extends, implements, embeds (declared), satisfies (by
+	// method set).
+	Relation string `json:"relation"`
+	Source   string `json:"source"` // syntax, syntax_method_set, semantic (or both: syntax+semantic)
+	// Via is the type it goes through when not direct: the base class an
+	// interface is inherited from, the embedded type a method is promoted
+	// from, the sub-interface a type implements.
+	Via   string `json:"via,omitempty"`
+	Depth int    `json:"depth"` // 1: direct
+	Tier  string `json:"tier,omitempty"`
+}
+
+// HierarchyResult is type_hierarchy's payload.
+type HierarchyResult struct {
+	Type        SymbolRef `json:"type"`
+	IsInterface bool      `json:"is_interface"`
+	// Supertypes are the non-interface types it extends or embeds, transitively.
+	Supertypes []TypeLink `json:"supertypes"`
+	// Interfaces are the interfaces it implements, extends or embeds:
+	// declared (also through base classes), by method set, and from the
+	// semantic layer.
+	Interfaces []TypeLink `json:"interfaces"`
+	// Subtypes are the types that extend or embed it, transitively.
+	Subtypes []TypeLink `json:"subtypes"`
+	// Implementations (interfaces only) are the types implementing it.
+	Implementations []TypeLink `json:"implementations"`
+	// Methods (interfaces only) are the names of its method set, embedded
+	// interfaces included.
+	Methods []string `json:"methods,omitempty"`
+	// Unknown are supertypes syntax cannot see into (outside the
+	// repository): method-set answers may miss what they contribute.
+	Unknown []string       `json:"unknown_supertypes,omitempty"`
+	Totals  map[string]int `json:"totals"`
+	Layers  []string       `json:"layers"`
+	// Semantic says how the semantic layer took part (used, unavailable, off).
+	Semantic string   `json:"semantic"`
+	Notes    []string `json:"notes"`
+	Bytes    int64    `json:"-"`
+}
+
+// HierarchyParams bounds type_hierarchy.
+type HierarchyParams struct {
+	Limit int // per list
+	Layer string
+}
+
+// Hierarchy answers what a type extends, embeds and implements, and what
+// extends, embeds and implements it.
+func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) (*HierarchyResult, error) {
+	w, err := e.newWalk(ctx, p.Layer)
+	if err != nil {
+		return nil, err
+	}
+	res := &HierarchyResult{Supertypes: []TypeLink{}, Interfaces: []TypeLink{}, Subtypes: []TypeLink{}, Implementations: []TypeLink{},
+		Totals: map[string]int{}, Notes: []string{}}
+	t := r
+	if !lang.DefKind(r.row.Kind).IsTypeLike() {
+		owner, ok, err := w.ownerOf(r.row)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.row.QName + " is a " + lang.DefKind(r.row.Kind).String() + ", not a type",
+				Fixes: []string{"name a class, interface, struct or type"}}
+		}
+		if t, err = w.resolved(owner); err != nil || t == nil {
+			return nil, err
+		}
+		res.Notes = append(res.Notes, r.row.QName+" is a member: the hierarchy of its type "+owner.QName)
+	}
+	res.Type = t.ref()
+	res.Bytes = t.file.Size
+	if res.IsInterface, err = w.isInterface(t.row); err != nil {
+		return nil, err
+	}
+	if err := w.supertypeLinks(t, res); err != nil {
+		return nil, err
+	}
+	if err := w.subtypeLinks(t, res); err != nil {
+		return nil, err
+	}
+	if res.IsInterface {
+		ms, err := w.typeMembers(t.row)
+		if err != nil {
+			return nil, err
+		}
+		for name, m := range ms.all {
+			if k := lang.DefKind(m.row.Kind); k == lang.KindMethod || k == lang.KindProperty {
+				res.Methods = append(res.Methods, name)
+			}
+		}
+		sort.Strings(res.Methods)
+		impls, err := w.implementations(t.row)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range impls {
+			tl, err := w.typeLink(it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
+			if err != nil {
+				return nil, err
+			}
+			res.Implementations = append(res.Implementations, tl)
+		}
+		if !structural(t.file.Lang, t) {
+			res.Notes = append(res.Notes, t.file.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
+		} else if len(res.Methods) == 0 {
+			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
+		}
+	} else if structural(t.file.Lang, nil) || t.file.Lang == "python" { // Python: Protocols
+		if err := w.satisfiedInterfaces(t, res); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.semanticInterfaces(t, res); err != nil {
+		return nil, err
+	}
+	if len(res.Unknown) > 0 {
+		res.Notes = append(res.Notes, "some supertypes are declared outside the repository; what they contribute to method sets is unknown to syntax")
+	}
+	for name, list := range map[string]*[]TypeLink{"supertypes": &res.Supertypes, "interfaces": &res.Interfaces, "subtypes": &res.Subtypes,
+		"implementations": &res.Implementations} {
+		sortLinks(*list)
+		res.Totals[name] = len(*list)
+		if p.Limit > 0 && len(*list) > p.Limit {
+			*list = (*list)[:p.Limit]
+		}
+	}
+	res.Layers, res.Semantic, _ = w.layersUsed()
+	return res, nil
+}
+
+// markerBase reports whether a base type adds no members worth knowing
+// (Python's object, Protocol, ABC, Generic[...]).
+func markerBase(name string) bool {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "typing."), "abc.")
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "object", "Protocol", "ABC", "Generic", "metaclass=ABCMeta":
+		return true
+	}
+	return false
+}
+
+func implRelation(how string) string {
+	if how == "method_set" {
+		return "satisfies"
+	}
+	return "implements"
+}
+
+func implSource(how string) string {
+	switch how {
+	case "declared":
+		return SourceDeclared
+	case "method_set":
+		return SourceMethodSet
+	case "semantic":
+		return SourceSemantic
+	case "declared+semantic":
+		return SourceDeclared + "+" + SourceSemantic
+	case "method_set+semantic":
+		return SourceMethodSet + "+" + SourceSemantic
+	}
+	return how
+}
+
+func sortLinks(ls []TypeLink) {
+	sort.Slice(ls, func(i, j int) bool {
+		a, b := ls[i], ls[j]
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Relation < b.Relation
+	})
+}
+
+// typeLink describes a related type in the repository.
+func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
+	tl := TypeLink{Name: row.QName, Relation: relation, Source: source, Via: via, Depth: depth, Tier: tier}
+	r, err := w.resolved(row)
+	if err != nil {
+		return tl, err
+	}
+	if r != nil {
+		ref := r.ref()
+		tl.Symbol = &ref
+	}
+	return tl, nil
+}
+
+// supertypeLinks walks up: what the type extends, implements and embeds,
+// and what those do in turn (an interface a base class implements is
+// implemented by the type too).
+func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
+	type item struct {
+		row   store.SymbolRow
+		via   string
+		depth int
+	}
+	seen := map[int64]bool{t.row.ID: true}
+	queue := []item{{t.row, "", 0}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.depth >= maxSuperDepth {
+			continue
+		}
+		supers, unresolved, err := w.supertypes(it.row, true)
+		if err != nil {
+			return err
+		}
+		for _, u := range unresolved {
+			if it.depth == 0 && !markerBase(u) {
+				res.Unknown = append(res.Unknown, u)
+			}
+		}
+		for _, s := range supers {
+			if seen[s.row.ID] {
+				continue
+			}
+			seen[s.row.ID] = true
+			is, err := w.isInterface(s.row)
+			if err != nil {
+				return err
+			}
+			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+			if err != nil {
+				return err
+			}
+			if is {
+				res.Interfaces = append(res.Interfaces, tl)
+			} else {
+				res.Supertypes = append(res.Supertypes, tl)
+			}
+			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
+		}
+	}
+	sort.Strings(res.Unknown)
+	return nil
+}
+
+// subtypeLinks walks down: the types that extend or embed this one, and
+// theirs in turn.
+func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
+	type item struct {
+		row   store.SymbolRow
+		via   string
+		depth int
+	}
+	seen := map[int64]bool{t.row.ID: true}
+	queue := []item{{t.row, "", 0}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.depth >= maxSuperDepth {
+			continue
+		}
+		subs, err := w.subtypes(it.row)
+		if err != nil {
+			return err
+		}
+		for _, s := range subs {
+			if seen[s.row.ID] {
+				continue
+			}
+			seen[s.row.ID] = true
+			if res.IsInterface && s.kind != index.EdgeExtends && s.kind != index.EdgeEmbeds {
+				continue // implementations are listed on their own
+			}
+			if res.IsInterface {
+				if is, err := w.isInterface(s.row); err != nil {
+					return err
+				} else if !is {
+					continue // a type embedding an interface implements it: listed as an implementation
+				}
+			}
+			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+			if err != nil {
+				return err
+			}
+			res.Subtypes = append(res.Subtypes, tl)
+			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
+		}
+	}
+	return nil
+}
+
+// maxSatisfyNames bounds the method names looked up for one type's interfaces.
+const maxSatisfyNames = 64
+
+// satisfiedInterfaces adds the interfaces of the repository a type
+// satisfies by its method set (methods declared on it, promoted through
+// embedded types and inherited), which it may never name.
+func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
+	ms, err := w.typeMembers(t.row)
+	if err != nil {
+		return err
+	}
+	have := map[int64]bool{}
+	for _, l := range res.Interfaces {
+		if l.Symbol != nil {
+			if id, ok := index.ParseID(l.Symbol.ID); ok {
+				have[id] = true
+			}
+		}
+	}
+	var names []string
+	for name, m := range ms.all {
+		if lang.DefKind(m.row.Kind) == lang.KindMethod {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > maxSatisfyNames {
+		names = names[:maxSatisfyNames]
+	}
+	family := langFamily(t.file.Lang)
+	checked := map[int64]bool{}
+	for _, name := range names {
+		rows, err := w.e.db.SymbolsByName(w.ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, m := range rows {
+			if lang.DefKind(m.Kind) != lang.KindMethod {
+				continue
+			}
+			o, ok, err := w.ownerOf(m)
+			if err != nil {
+				return err
+			}
+			if !ok || checked[o.ID] || have[o.ID] || o.ID == t.row.ID {
+				continue
+			}
+			checked[o.ID] = true
+			if is, err := w.isInterface(o); err != nil || !is {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			f, err := w.file(o.FileID)
+			if err != nil {
+				return err
+			}
+			if f == nil || langFamily(f.Lang) != family {
+				continue
+			}
+			or, err := w.resolved(o)
+			if err != nil {
+				return err
+			}
+			if or == nil || !structural(f.Lang, or) {
+				continue
+			}
+			ims, err := w.typeMembers(o)
+			if err != nil {
+				return err
+			}
+			covers, via, n := true, "", 0
+			for in, im := range ims.all {
+				if k := lang.DefKind(im.row.Kind); k != lang.KindMethod && k != lang.KindProperty {
+					continue
+				}
+				n++
+				tm, ok := ms.all[in]
+				if !ok {
+					covers = false
+					break
+				}
+				if tm.via != "" {
+					via = tm.via
+				}
+			}
+			if covers && n > 0 {
+				tl, err := w.typeLink(o, "satisfies", SourceMethodSet, via, 1, "")
+				if err != nil {
+					return err
+				}
+				res.Interfaces = append(res.Interfaces, tl)
+			}
+		}
+	}
+	return nil
+}
+
+// semanticInterfaces adds what the semantic layer's implementation
+// relationships say: the interfaces the type implements (also those outside
+// the repository, by SCIP symbol) and, for an interface, its implementations.
+func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
+	if w.v == nil || w.layer == LayerSyntactic {
+		return nil
+	}
+	syms, err := w.e.db.SemSymbolsOfCairn(w.ctx, t.row.ID)
+	if err != nil || len(syms) == 0 {
+		return err
+	}
+	listed := map[string]int{}
+	for i, l := range res.Interfaces {
+		listed[l.Name] = i
+	}
+	for _, s := range syms {
+		rels, err := w.e.db.SemRels(w.ctx, s.Index, s.ID, false, 1000)
+		if err != nil {
+			return err
+		}
+		for _, rel := range rels {
+			if rel.Kinds&semantic.RelImplementation == 0 {
+				continue
+			}
+			w.usedSem = true
+			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
+			if ids, err := w.e.db.SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
+				rows, err := w.symbols(ids[:1])
+				if err != nil {
+					return err
+				}
+				row, ok := rows[ids[0]]
+				if !ok {
+					continue
+				}
+				if tl, err = w.typeLink(row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
+					return err
+				}
+			} else if row, ok, err := w.e.db.SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
+				tl.Name = row.Symbol
+			} else {
+				continue
+			}
+			if i, ok := listed[tl.Name]; ok {
+				if l := &res.Interfaces[i]; l.Source != SourceSemantic {
+					l.Source += "+" + SourceSemantic
+				}
+				continue
+			}
+			listed[tl.Name] = len(res.Interfaces)
+			res.Interfaces = append(res.Interfaces, tl)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
+)
+
+// Surface is an architectural fact at a symbol: an HTTP route it serves, a
+// configuration key, a database table, a DI registration, an exception it
+// throws, a log template. Surface providers produce them (see
+// RegisterSurfaces); trace_feature attaches them to every node.
+type Surface struct {
+	Kind       string             `json:"kind"`  // route, config_key, db_table, di, exception, log, ...
+	Value      string             `json:"value"` // GET /users/{id}, DATABASE_URL, users, ...
+	Confidence float64            `json:"confidence"`
+	Location   *protocol.Location `json:"location,omitempty"`
+}
+
+// SurfaceProvider returns the surfaces of one symbol. It must be cheap per
+// call (trace_feature calls it for every node) and must not write.
+type SurfaceProvider func(ctx context.Context, e *Engine, r *Resolved) ([]Surface, error)
+
+var (
+	surfaceMu        sync.Mutex // guards surfaceProviders
+	surfaceProviders []SurfaceProvider
+)
+
+// RegisterSurfaces adds a surface provider (from an init function). Every
+// provider is asked for every traced node; their answers are concatenated.
+func RegisterSurfaces(p SurfaceProvider) {
+	surfaceMu.Lock()
+	defer surfaceMu.Unlock()
+	surfaceProviders = append(surfaceProviders, p)
+}
+
+// Surfaces returns a symbol's surfaces from every registered provider,
+// sorted by kind and value.
+func (e *Engine) Surfaces(ctx context.Context, r *Resolved) ([]Surface, error) {
+	surfaceMu.Lock()
+	ps := append([]SurfaceProvider(nil), surfaceProviders...)
+	surfaceMu.Unlock()
+	out := []Surface{}
+	for _, p := range ps {
+		s, err := p(ctx, e, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].Value < out[j].Value
+	})
+	return out, nil
+}
+
+// TraceParams bounds a trace.
+type TraceParams struct {
+	Depth int // levels below the entry point
+	Limit int // nodes in the tree
+	Layer string
+}
+
+// TraceNode is one call in the tree.
+type TraceNode struct {
+	SymbolRef
+	Depth int `json:"depth"`
+	// How the parent calls it (empty for the entry point).
+	CallKind string `json:"call_kind,omitempty"`
+	Count    int    `json:"count,omitempty"`
+	Tier     string `json:"tier,omitempty"`
+	Layer    string `json:"layer,omitempty"`
+	Line     int    `json:"line,omitempty"` // the call site in the parent's file
+	Build    string `json:"build,omitempty"`
+	// Surfaces are the node's architectural facts (routes, config, DB, ...).
+	Surfaces []Surface `json:"surfaces"`
+	// Dynamic and Unresolved count the node's calls that no edge describes
+	// (graph_callees lists them).
+	Dynamic    int `json:"dynamic_calls,omitempty"`
+	Unresolved int `json:"unresolved_calls,omitempty"`
+	// Cycle: the node calls back into one of its ancestors; not expanded.
+	Cycle bool `json:"cycle,omitempty"`
+	// Repeated: the node is expanded elsewhere in the tree; not again.
+	Repeated bool `json:"repeated,omitempty"`
+	// Truncated: children exist but the depth or node limit stopped here.
+	Truncated bool         `json:"truncated,omitempty"`
+	Children  []*TraceNode `json:"children"`
+
+	r      *Resolved
+	parent *TraceNode
+}
+
+// TraceResult is trace_feature's payload.
+type TraceResult struct {
+	Entry    *TraceNode `json:"entry"`
+	Depth    int        `json:"depth"`
+	Nodes    int        `json:"nodes"`     // in the tree
+	Found    int        `json:"found"`     // calls reached, listed or not
+	Cycles   int        `json:"cycles"`    // back edges marked
+	Layers   []string   `json:"layers"`    // the layers that answered
+	Semantic string     `json:"semantic"`  // as in GraphResult
+	Partial  bool       `json:"-"`         // the deadline stopped it
+	Bytes    int64      `json:"-"`         // size of the files in the tree
+	Truncate bool       `json:"truncated"` // the depth or the limit cut the tree
+}
+
+// Trace builds the call tree from an entry point, breadth first so the
+// limit is shared fairly among levels: children are the node's callees
+// (the semantic layer per file where it describes the file as it is, else
+// syntax), most-called first. A callee already on the path is marked as a
+// cycle and one already expanded elsewhere as repeated; neither is expanded.
+func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceResult, error) {
+	w, err := e.newWalk(ctx, p.Layer)
+	if err != nil {
+		return nil, err
+	}
+	if p.Limit < 1 {
+		p.Limit = 50
+	}
+	root := &TraceNode{SymbolRef: r.ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
+	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.file.Size}
+	files := map[int64]bool{r.file.ID: true}
+	expanded := map[int64]bool{}
+	queue := []*TraceNode{root}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if ctx.Err() != nil {
+			res.Partial, res.Truncate = true, true
+			break
+		}
+		if n.Surfaces, err = e.Surfaces(ctx, n.r); err != nil {
+			return nil, err
+		}
+		out, err := w.outgoing(n.r)
+		if err != nil {
+			return nil, err
+		}
+		n.Dynamic, n.Unresolved = len(out.dynamic), len(out.unresolved)
+		if len(out.calls) == 0 {
+			continue
+		}
+		if n.Depth >= p.Depth {
+			n.Truncated = true
+			continue
+		}
+		expanded[n.r.row.ID] = true
+		rows, err := w.symbols(idsOf(out.calls, func(c call) int64 { return c.other }))
+		if err != nil {
+			return nil, err
+		}
+		calls := out.calls
+		sort.SliceStable(calls, func(i, j int) bool {
+			a, b := calls[i], calls[j]
+			if a.count != b.count {
+				return a.count > b.count
+			}
+			if a.tier != b.tier {
+				return a.tier < b.tier
+			}
+			return rows[a.other].QName < rows[b.other].QName
+		})
+		for _, c := range calls {
+			row, ok := rows[c.other]
+			if !ok {
+				continue
+			}
+			res.Found++
+			if res.Nodes >= p.Limit {
+				n.Truncated, res.Truncate = true, true
+				continue
+			}
+			cr, err := w.resolved(row)
+			if err != nil {
+				return nil, err
+			}
+			if cr == nil {
+				continue
+			}
+			child := &TraceNode{SymbolRef: cr.ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
+				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []Surface{}, Children: []*TraceNode{}, r: cr, parent: n}
+			n.Children = append(n.Children, child)
+			res.Nodes++
+			if !files[cr.file.ID] {
+				files[cr.file.ID] = true
+				res.Bytes += cr.file.Size
+			}
+			switch {
+			case onPath(n, row.ID):
+				child.Cycle = true
+				res.Cycles++
+				if child.Surfaces, err = e.Surfaces(ctx, cr); err != nil {
+					return nil, err
+				}
+			case expanded[row.ID] || queued(queue, row.ID):
+				child.Repeated = true
+				if child.Surfaces, err = e.Surfaces(ctx, cr); err != nil {
+					return nil, err
+				}
+			default:
+				queue = append(queue, child)
+			}
+		}
+	}
+	for _, n := range queue { // left over when the deadline stopped the walk
+		if n.Surfaces == nil {
+			n.Surfaces = []Surface{}
+		}
+	}
+	res.Layers, res.Semantic, _ = w.layersUsed()
+	return res, nil
+}
+
+// onPath reports whether a symbol is n or one of its ancestors.
+func onPath(n *TraceNode, id int64) bool {
+	for ; n != nil; n = n.parent {
+		if n.r.row.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func queued(q []*TraceNode, id int64) bool {
+	for _, n := range q {
+		if n.r.row.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// EntryID is the id of the trace's entry point.
+func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.row.ID) }

@@ -1,0 +1,113 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// GraphIn are the arguments of graph_callers and graph_callees.
+type GraphIn struct {
+	Symbol        string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
+	At            *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
+	Depth         int       `json:"depth,omitempty" jsonschema:"levels to walk (default 3, at most 6)"`
+	LimitPerLevel int       `json:"limit_per_level,omitempty" jsonschema:"new symbols kept per level, most-called first (default 10, at most 100); limit is the same"`
+	Layer         string    `json:"layer,omitempty" jsonschema:"restrict to one layer: syntactic or semantic (default: the semantic layer per file where it describes the file as it is, else syntax)"`
+	Common
+}
+
+// Budgets of the call graph tools.
+var (
+	DepthBudget    = Budget{3, 6}
+	PerLevelBudget = Budget{10, 100}
+	PerNodeBudget  = Budget{10, 10}
+)
+
+func init() {
+	Register(Tool{
+		Name: "graph_callers", Group: "read", Fresh: true,
+		Summary: "Who calls a symbol, level by level up to depth 6 (default 3): nodes with location and kind, edges with count, tier and layer, calls that may reach it through an interface. Use to see the blast radius of a change.",
+		Doc: "Each level keeps the limit_per_level most-called new callers; levels[] says how many were found. Edges come from resolved call references: " +
+			"precise (semantic layer, where an imported SCIP index describes the file as it is), proven or strong (syntax). Calls syntax cannot attribute " +
+			"(a method on a value of unknown type) are not edges: refs_find with anchored lists them. A symbol with build-tag or platform variants " +
+			"(the same name defined in several files) gets the callers of every variant, and nodes say their build constraint.",
+		When:     []string{"what breaks if this function changes: its callers, transitively", "how a function is reached from entry points"},
+		WhenNot:  []string{"every reference, including reads and imports: refs_find", "what a function calls: graph_callees", "a call tree with surfaces from an entry point: trace_feature"},
+		Examples: []string{`{"symbol": "server.NewServer"}`, `{"symbol": "rest.Config.Host", "depth": 2, "limit_per_level": 20}`},
+	}, func(ctx context.Context, c *Call, in GraphIn) (*query.GraphResult, error) {
+		return callGraph(ctx, c, in, query.Callers)
+	})
+}
+
+// callGraph runs graph_callers or graph_callees.
+func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*query.GraphResult, error) {
+	r, err := resolveArg(ctx, c, in.Symbol, in.At)
+	if err != nil {
+		return nil, err
+	}
+	depth := c.Bound("depth", in.Depth, DepthBudget)
+	per := in.LimitPerLevel
+	if per == 0 {
+		per = in.Limit
+	}
+	per = c.Bound("limit_per_level", per, PerLevelBudget)
+	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
+	res, err := c.Env.Engine.CallGraph(ctx, r, query.GraphParams{Direction: direction, Depth: depth, LimitPerLevel: per,
+		MaxPerNode: PerNodeBudget.Default, Layer: in.Layer})
+	if err != nil {
+		return nil, err
+	}
+	c.Saved(res.BytesCovered)
+	found := 0
+	for _, l := range res.Levels {
+		found += l.Found
+		if l.Found > l.Kept {
+			c.Truncated(fmt.Sprintf("nodes[depth=%d]", l.Depth), l.Kept, l.Found, "limit_per_level", "")
+		}
+	}
+	if res.OmittedUnresolved > 0 {
+		c.Truncated("unresolved", len(res.Unresolved), len(res.Unresolved)+res.OmittedUnresolved, "per_node", "")
+	}
+	if res.OmittedDynamic > 0 {
+		c.Truncated("dynamic", len(res.Dynamic), len(res.Dynamic)+res.OmittedDynamic, "per_node", "")
+	}
+	before := struct{ n, u, d, x int }{len(res.Nodes), len(res.Unresolved), len(res.Dynamic), len(res.External)}
+	if trim := res.Fit(maxChars); trim.Any() {
+		if trim.Nodes > 0 {
+			c.Truncated("nodes", len(res.Nodes), before.n, "max_chars", "")
+		}
+		if trim.Unresolved > 0 {
+			c.Truncated("unresolved", len(res.Unresolved), before.u, "max_chars", "")
+		}
+		if trim.Dynamic > 0 {
+			c.Truncated("dynamic", len(res.Dynamic), before.d, "max_chars", "")
+		}
+		if trim.External > 0 {
+			c.Truncated("external", len(res.External), before.x, "max_chars", "")
+		}
+		c.Next(c.Tool, map[string]any{"symbol": res.Root.ID, "depth": max(depth-1, 1), "max_chars": CharsBudget.Cap}, "the answer was cut to fit max_chars: ask for less depth or a larger budget")
+	}
+	if res.Partial {
+		c.Truncated("nodes", len(res.Nodes), 0, "deadline", "")
+		c.Complete(0.5, "the deadline stopped the walk; deeper levels were not examined")
+	}
+	c.Layers(res.Layers...)
+	switch res.Semantic {
+	case "partial", "stale":
+		c.Warn("answered from syntax for files changed since the semantic index: %v", res.Fallback)
+		c.Next("index_ensure", map[string]any{"semantic": true}, "refresh the semantic index")
+	}
+	word := "callers"
+	if direction == query.Callees {
+		word = "callees"
+	}
+	c.Answer("%s: %d %s over %d levels (%d found), %d edges, %d dynamic, %d unresolved", res.Root.QName, len(res.Nodes)-1, word,
+		len(res.Levels), found, len(res.Edges), len(res.Dynamic), len(res.Unresolved))
+	if direction == query.Callers {
+		c.Next("refs_find", map[string]any{"symbol": res.Root.ID, "anchored": true}, "calls syntax cannot attribute (anchored) are not edges: list them")
+	} else if len(res.Unresolved) > 0 {
+		c.Next("index_ensure", map[string]any{"semantic": true}, "the semantic layer resolves calls on values of unknown type")
+	}
+	return res, nil
+}
