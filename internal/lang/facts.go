@@ -13,6 +13,7 @@ type Facts struct {
 	Scopes      []Scope
 	Imports     []Import
 	TypeRels    []TypeRel
+	Surfaces    []Surface // routes, config keys, tables, DI, exceptions, logs (see Surface)
 	ParseErrors int // ERROR and MISSING nodes; the file stays searchable
 	FirstError  Pos // where the first one starts, when ParseErrors > 0
 }

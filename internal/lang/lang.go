@@ -56,7 +56,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 2
+const ExtractorVersion = 3
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8
@@ -98,6 +98,10 @@ type Language struct {
 	Redirect func(src []byte) string
 	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
 	Refine func(v *View, f *Facts)
+	// Surfaces finds the file's surfaces (routes, configuration keys, tables,
+	// DI registrations, thrown exceptions, log templates) after Refine; may be
+	// nil. The engine cleans, sorts, de-duplicates and caps what it returns.
+	Surfaces func(v *View, f *Facts) []Surface
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

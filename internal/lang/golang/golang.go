@@ -40,6 +40,7 @@ var Language = &lang.Language{
 		}
 		return ""
 	},
+	Surfaces: Surfaces,
 }
 
 // Visibility is Go's rule: an upper-case first letter exports a name.

@@ -31,6 +31,7 @@ type Summary struct {
 	Refs     []string `json:"refs,omitempty"`
 	TypeRels []string `json:"type_relations,omitempty"`
 	Locals   []string `json:"locals,omitempty"`
+	Surfaces []string `json:"surfaces,omitempty"`
 }
 
 // Summarize renders facts: one line per fact, positions first.
@@ -84,7 +85,33 @@ func Summarize(f *lang.Facts) Summary {
 	for _, lo := range f.Locals {
 		s.Locals = append(s.Locals, fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name]))
 	}
+	for _, x := range f.Surfaces {
+		s.Surfaces = append(s.Surfaces, SurfaceLine(f, x))
+	}
 	return s
+}
+
+// SurfaceLine renders one surface: position, kind, method, value, framework,
+// confidence, then detail, flags and the enclosing definition.
+func SurfaceLine(f *lang.Facts, x lang.Surface) string {
+	line := fmt.Sprintf("%d:%d %s", x.Pos.Line, x.Pos.Col, x.Kind)
+	if x.Method != "" {
+		line += " " + x.Method
+	}
+	line += " " + strconvQuote(x.Value) + " " + x.Framework + " " + x.Confidence.String()
+	if x.Detail != "" {
+		line += " detail=" + strconvQuote(x.Detail)
+	}
+	if x.Flags&lang.SurfPathRoute != 0 {
+		line += " path-route"
+	}
+	if x.Flags&lang.SurfAppTable != 0 {
+		line += " app-table"
+	}
+	if x.Def >= 0 && int(x.Def) < len(f.Defs) {
+		line += " in " + f.Defs[x.Def].Path
+	}
+	return line
 }
 
 func strconvQuote(s string) string {
