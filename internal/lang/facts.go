@@ -14,8 +14,8 @@ type Facts struct {
 	Imports     []Import
 	TypeRels    []TypeRel
 	Surfaces    []Surface // routes, config keys, tables, DI, exceptions, logs (see Surface)
-	ParseErrors int // ERROR and MISSING nodes; the file stays searchable
-	FirstError  Pos // where the first one starts, when ParseErrors > 0
+	ParseErrors int       // ERROR and MISSING nodes; the file stays searchable
+	FirstError  Pos       // where the first one starts, when ParseErrors > 0
 }
 
 // Pos is a position: Line is 1-based, Col is 1-based and counts bytes.

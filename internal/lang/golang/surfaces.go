@@ -44,7 +44,7 @@ func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 }
 
 type goSurf struct {
-	x         *surface.Finder
+	x        *surface.Finder
 	v        *lang.View
 	strs     *surface.Strings
 	fw       string // the router framework the file imports, "" when none
