@@ -98,9 +98,9 @@ func SurfaceLine(f *lang.Facts, x lang.Surface) string {
 	if x.Method != "" {
 		line += " " + x.Method
 	}
-	line += " " + strconvQuote(x.Value) + " " + x.Framework + " " + x.Confidence.String()
+	line += " " + rawQuote(x.Value) + " " + x.Framework + " " + x.Confidence.String()
 	if x.Detail != "" {
-		line += " detail=" + strconvQuote(x.Detail)
+		line += " detail=" + rawQuote(x.Detail)
 	}
 	if x.Flags&lang.SurfPathRoute != 0 {
 		line += " path-route"
@@ -112,6 +112,15 @@ func SurfaceLine(f *lang.Facts, x lang.Surface) string {
 		line += " in " + f.Defs[x.Def].Path
 	}
 	return line
+}
+
+// rawQuote quotes like JSON without escaping <, > and & (route patterns).
+func rawQuote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func strconvQuote(s string) string {

@@ -32,8 +32,9 @@ var Language = &lang.Language{
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},
-	Imports: Imports,
-	Refine:  refine,
+	Imports:  Imports,
+	Refine:   refine,
+	Surfaces: Surfaces,
 }
 
 func init() { lang.Register(Language) }
