@@ -31,6 +31,7 @@ var Language = &lang.Language{
 	Visibility:   ecma.Visibility,
 	Imports:      ecma.Imports,
 	Refine:       ecma.Refine,
+	Surfaces:     ecma.Surfaces,
 }
 
 func init() { lang.Register(Language) }

@@ -44,6 +44,7 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		Visibility:   ecma.Visibility,
 		Imports:      ecma.Imports,
 		Refine:       ecma.Refine,
+		Surfaces:     ecma.Surfaces,
 	}
 }
 
