@@ -337,6 +337,12 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 			fmt.Fprintf(w, "    %s %s  %s:%d\n", m.Kind, m.Name, m.Location.Path, m.Location.Line)
 		}
 	}
+	if len(c.Surfaces) > 0 {
+		fmt.Fprintf(w, "  surfaces (%d):\n", c.SurfacesTotal)
+		for _, s := range c.Surfaces {
+			fmt.Fprintf(w, "    %d: %s %s\n", s.Location.Line, s.Kind, surfaceLine(s))
+		}
+	}
 	if len(c.Calls) > 0 {
 		fmt.Fprintf(w, "  calls (%d):\n", c.CallsTotal)
 		for _, e := range c.Calls {

@@ -69,6 +69,7 @@ type job struct {
 	status  store.BlobStatus
 	blobID  int64
 	facts   []byte // encoded facts when parsed in this batch
+	surf    []store.SurfaceData
 	text    []byte // content for the lexical tier until the blob is written
 	pkg     string
 	err     error
@@ -247,7 +248,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			rows := make([]store.BlobRow, len(batch))
 			for i, j := range batch {
 				rows[i] = store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
-					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text}
+					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf}
 			}
 			var ids []int64
 			if ids, err = ix.db.InsertBlobs(ctx, rows, now); err != nil {
@@ -256,7 +257,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			}
 			for i, j := range batch {
 				j.blobID = ids[i]
-				j.text = nil
+				j.text, j.surf = nil, nil
 			}
 			tm.add("store", time.Since(t))
 		}
@@ -403,7 +404,26 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	j.pkg = facts.Package
 	t = time.Now()
 	j.facts = lang.Encode(facts)
+	j.surf = encodeSurfaces(facts.Surfaces)
 	tm.add("encode", time.Since(t))
+}
+
+// encodeSurfaces packs surfaces per kind for the blob store.
+func encodeSurfaces(all []lang.Surface) []store.SurfaceData {
+	if len(all) == 0 {
+		return nil
+	}
+	byKind := map[lang.SurfaceKind][]lang.Surface{}
+	for _, s := range all {
+		byKind[s.Kind] = append(byKind[s.Kind], s)
+	}
+	out := make([]store.SurfaceData, 0, len(byKind))
+	for _, k := range lang.SurfaceKinds() {
+		if list := byKind[k]; len(list) > 0 {
+			out = append(out, store.SurfaceData{Kind: uint8(k), Data: lang.EncodeSurfaces(list)})
+		}
+	}
+	return out
 }
 
 // extractSafely turns a panic in a grammar or hook into an error: one bad file

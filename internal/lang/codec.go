@@ -93,7 +93,76 @@ func Encode(f *Facts) []byte {
 		w.int(int64(d.Enclosing))
 		w.str(d.Text)
 	}
+	w.surfaces(f.Surfaces)
 	return w.buf
+}
+
+// EncodeSurfaces packs surfaces on their own (the blob store keeps them per
+// kind beside the facts, so listing them reads no other facts).
+func EncodeSurfaces(s []Surface) []byte {
+	w := &writer{buf: make([]byte, 0, 16+len(s)*48)}
+	w.byte(codecVersion)
+	w.surfaces(s)
+	return w.buf
+}
+
+// DecodeSurfaces unpacks what EncodeSurfaces produced.
+func DecodeSurfaces(b []byte) (out []Surface, err error) {
+	r := &reader{buf: b}
+	defer func() {
+		if rec := recover(); rec != nil {
+			if e, ok := rec.(codecError); ok {
+				out, err = nil, e
+				return
+			}
+			panic(rec)
+		}
+	}()
+	if v := r.byte(); v != codecVersion {
+		return nil, fmt.Errorf("lang: surfaces codec version %d, want %d", v, codecVersion)
+	}
+	out = r.surfaces()
+	if len(r.buf) != 0 {
+		return nil, errors.New("lang: trailing bytes in encoded surfaces")
+	}
+	return out, nil
+}
+
+func (w *writer) surfaces(s []Surface) {
+	w.uint(uint64(len(s)))
+	var line uint32
+	for _, x := range s {
+		w.byte(byte(x.Kind))
+		w.str(x.Value)
+		w.str(x.Method)
+		w.str(x.Framework)
+		w.str(x.Detail)
+		w.int(int64(x.Pos.Line) - int64(line))
+		line = x.Pos.Line
+		w.uint(uint64(x.Pos.Col))
+		w.int(int64(x.Def))
+		w.byte(byte(x.Confidence))
+		w.byte(byte(x.Flags))
+	}
+}
+
+func (r *reader) surfaces() []Surface {
+	out := sized[Surface](r.count())
+	var line int64
+	for i := range out {
+		x := &out[i]
+		x.Kind = SurfaceKind(r.byte())
+		x.Value = r.str()
+		x.Method = r.str()
+		x.Framework = r.str()
+		x.Detail = r.str()
+		line += r.int()
+		x.Pos = Pos{uint32(line), uint32(r.uint())}
+		x.Def = int32(r.int())
+		x.Confidence = Confidence(r.byte())
+		x.Flags = SurfaceFlags(r.byte())
+	}
+	return out
 }
 
 // Decode unpacks what Encode produced.
@@ -175,6 +244,7 @@ func Decode(b []byte) (f *Facts, err error) {
 	for i := range f.Dynamic {
 		f.Dynamic[i] = DynamicSite{Kind: DynKind(r.byte()), Pos: r.pos(), Enclosing: int32(r.int()), Text: r.str()}
 	}
+	f.Surfaces = r.surfaces()
 	if len(r.buf) != 0 {
 		return nil, errors.New("lang: trailing bytes in encoded facts")
 	}

@@ -47,6 +47,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
 		}
 		f.Lang = l.Name
+		f.Surfaces = finishSurfaces(f.Surfaces)
 		return f, nil
 	}
 	c, err := compile(l)
@@ -94,6 +95,9 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	}
 	if l.Refine != nil {
 		l.Refine(v, b.facts)
+	}
+	if l.Surfaces != nil {
+		b.facts.Surfaces = finishSurfaces(l.Surfaces(v, b.facts))
 	}
 	return b.facts, nil
 }

@@ -22,7 +22,8 @@ type Facts struct {
 	// Dynamic lists the places where the code reaches a name chosen at run
 	// time (obj[name](), getattr, reflection, eval): no static edge can
 	// describe them, so they are reported as dynamic sites.
-	Dynamic []DynamicSite
+	Dynamic  []DynamicSite
+	Surfaces []Surface // routes, config keys, tables, DI, exceptions, logs (see Surface)
 }
 
 // Pos is a position: Line is 1-based, Col is 1-based and counts bytes.

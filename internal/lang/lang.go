@@ -45,11 +45,41 @@
 //     and calls Register from init with the Language value: Name, Extensions,
 //     Grammar, Query, RefKinds (the identifier node kinds), BodyKinds (where a
 //     signature stops), CommentKinds and, when needed, the Visibility,
-//     Imports and Refine hooks. Do not use text predicates (#eq?, #match?):
+//     Imports, Refine and Surfaces hooks. Do not use text predicates (#eq?, #match?):
 //     the engine does not evaluate them.
 //  3. Import the package in internal/lang/all.
 //  4. Add testdata/*.txtar fixtures and a test calling langtest.Run; run it
 //     with -update to write the goldens, then read every line of them.
+//
+// Surfaces (where code meets the outside world: HTTP routes, configuration
+// keys, database tables, DI registrations, thrown exceptions, log templates)
+// come from the Language.Surfaces hook, which runs after Refine with the
+// file's View and Facts. A hook walks the nodes once (they are in pre-order)
+// and reports Surface values; package lang/surface holds what hooks share: a
+// Finder that sets each surface's position and enclosing definition
+// (Facts.DefAt), the SQL scanner for string literals and + concatenations
+// (surface.Strings), the rules for loggers, HTTP methods, route joining and
+// ORM naming. The conventions:
+//
+//   - Value is what the outside world sees (route pattern, key, table,
+//     registered type, exception type, message template); Method qualifies it
+//     (HTTP method, log level, SQL verb, lifetime, accessor); Framework names
+//     the library or mechanism; Detail adds the handler, implementation,
+//     entity or message.
+//   - Confidence is ConfHigh for a value written literally and ConfLow for one
+//     built at run time (then Value is the expression's text) or derived from
+//     a naming convention (a Django or JPA table without an explicit name).
+//   - Def is the innermost definition around the surface; decorators and
+//     annotations are attributed to the definition they decorate.
+//   - A value that depends on the file's path (Next.js route files, Django
+//     app labels) is flagged (SurfPathRoute, SurfAppTable) and completed by
+//     queries: facts depend only on the bytes.
+//   - Frameworks are recognised from the file's imports where the callee
+//     names are generic (r.GET is gin only when gin is imported), so a hook
+//     never needs text predicates.
+//
+// An Extract language (no grammar) may fill Facts.Surfaces itself (Prisma
+// schemas do). The engine trims, sorts, de-duplicates and caps surfaces.
 //
 // Cross-file resolution beyond same-file bindings (imports to strong
 // references) lives in internal/index (link*.go), per language family.
@@ -64,7 +94,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 7
+const ExtractorVersion = 8
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8
@@ -112,6 +142,10 @@ type Language struct {
 	// (getattr, MethodByName, eval), by name or by "Qualifier.name"; every
 	// call to one is a dynamic site of that kind.
 	DynamicCalls map[string]DynKind
+	// Surfaces finds the file's surfaces (routes, configuration keys, tables,
+	// DI registrations, thrown exceptions, log templates) after Refine; may be
+	// nil. The engine cleans, sorts, de-duplicates and caps what it returns.
+	Surfaces func(v *View, f *Facts) []Surface
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

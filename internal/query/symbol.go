@@ -53,6 +53,10 @@ type SymbolCard struct {
 	Relations    []Relation        `json:"relations"`
 	// RelationsTotal counts the relations before the limit.
 	RelationsTotal int `json:"relations_total"`
+	// Surfaces are the routes, configuration keys, tables, DI registrations,
+	// exceptions and log templates written inside the definition.
+	Surfaces      []SurfaceItem `json:"surfaces,omitempty"`
+	SurfacesTotal int           `json:"surfaces_total,omitempty"`
 	// Layer and Tier say who vouches for the definition: the semantic layer
 	// (precise) when an imported index maps it and its file is unchanged,
 	// else the syntactic layer (proven).
@@ -129,6 +133,7 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 	if len(c.Relations) > lim.Members {
 		c.Relations = c.Relations[:lim.Members]
 	}
+	c.Surfaces, c.SurfacesTotal = e.SurfacesIn(r, lim.Members)
 	if r.facts != nil {
 		if err := e.calls(ctx, v, r, c, lim.Calls); err != nil {
 			return nil, err

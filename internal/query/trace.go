@@ -3,61 +3,25 @@ package query
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
-	"github.com/cairnhq/cairn/internal/protocol"
 )
 
-// Surface is an architectural fact at a symbol: an HTTP route it serves, a
-// configuration key, a database table, a DI registration, an exception it
-// throws, a log template. Surface providers produce them (see
-// RegisterSurfaces); trace_feature attaches them to every node.
-type Surface struct {
-	Kind       string             `json:"kind"`  // route, config_key, db_table, di, exception, log, ...
-	Value      string             `json:"value"` // GET /users/{id}, DATABASE_URL, users, ...
-	Confidence float64            `json:"confidence"`
-	Location   *protocol.Location `json:"location,omitempty"`
-}
+// maxNodeSurfaces bounds the surfaces listed per trace node; SurfacesTotal
+// counts them all.
+const maxNodeSurfaces = 20
 
-// SurfaceProvider returns the surfaces of one symbol. It must be cheap per
-// call (trace_feature calls it for every node) and must not write.
-type SurfaceProvider func(ctx context.Context, e *Engine, r *Resolved) ([]Surface, error)
-
-var (
-	surfaceMu        sync.Mutex // guards surfaceProviders
-	surfaceProviders []SurfaceProvider
-)
-
-// RegisterSurfaces adds a surface provider (from an init function). Every
-// provider is asked for every traced node; their answers are concatenated.
-func RegisterSurfaces(p SurfaceProvider) {
-	surfaceMu.Lock()
-	defer surfaceMu.Unlock()
-	surfaceProviders = append(surfaceProviders, p)
-}
-
-// Surfaces returns a symbol's surfaces from every registered provider,
-// sorted by kind and value.
-func (e *Engine) Surfaces(ctx context.Context, r *Resolved) ([]Surface, error) {
-	surfaceMu.Lock()
-	ps := append([]SurfaceProvider(nil), surfaceProviders...)
-	surfaceMu.Unlock()
-	out := []Surface{}
-	for _, p := range ps {
-		s, err := p(ctx, e, r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s...)
+// annotate attaches the surfaces written inside n's definition (routes,
+// configuration keys, tables, DI, exceptions, logs).
+func (e *Engine) annotate(n *TraceNode) {
+	items, total := e.SurfacesIn(n.r, maxNodeSurfaces)
+	if items == nil {
+		items = []SurfaceItem{}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Kind != out[j].Kind {
-			return out[i].Kind < out[j].Kind
-		}
-		return out[i].Value < out[j].Value
-	})
-	return out, nil
+	n.Surfaces = items
+	if total > len(items) {
+		n.SurfacesTotal = total
+	}
 }
 
 // TraceParams bounds a trace.
@@ -79,7 +43,9 @@ type TraceNode struct {
 	Line     int    `json:"line,omitempty"` // the call site in the parent's file
 	Build    string `json:"build,omitempty"`
 	// Surfaces are the node's architectural facts (routes, config, DB, ...).
-	Surfaces []Surface `json:"surfaces"`
+	Surfaces []SurfaceItem `json:"surfaces"`
+	// SurfacesTotal counts them when the list was cut.
+	SurfacesTotal int `json:"surfaces_total,omitempty"`
 	// Dynamic and Unresolved count the node's calls that no edge describes
 	// (graph_callees lists them).
 	Dynamic    int `json:"dynamic_calls,omitempty"`
@@ -135,9 +101,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			res.Partial, res.Truncate = true, true
 			break
 		}
-		if n.Surfaces, err = e.Surfaces(ctx, n.r); err != nil {
-			return nil, err
-		}
+		e.annotate(n)
 		out, err := w.outgoing(n.r)
 		if err != nil {
 			return nil, err
@@ -184,7 +148,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 				continue
 			}
 			child := &TraceNode{SymbolRef: cr.ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
-				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []Surface{}, Children: []*TraceNode{}, r: cr, parent: n}
+				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
 			n.Children = append(n.Children, child)
 			res.Nodes++
 			if !files[cr.file.ID] {
@@ -195,14 +159,10 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			case onPath(n, row.ID):
 				child.Cycle = true
 				res.Cycles++
-				if child.Surfaces, err = e.Surfaces(ctx, cr); err != nil {
-					return nil, err
-				}
+				e.annotate(child)
 			case expanded[row.ID] || queued(queue, row.ID):
 				child.Repeated = true
-				if child.Surfaces, err = e.Surfaces(ctx, cr); err != nil {
-					return nil, err
-				}
+				e.annotate(child)
 			default:
 				queue = append(queue, child)
 			}
@@ -210,7 +170,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 	}
 	for _, n := range queue { // left over when the deadline stopped the walk
 		if n.Surfaces == nil {
-			n.Surfaces = []Surface{}
+			n.Surfaces = []SurfaceItem{}
 		}
 	}
 	res.Layers, res.Semantic, _ = w.layersUsed()

@@ -80,6 +80,9 @@ func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, er
 		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_text WHERE rowid = ?`, id); err != nil {
 			return res, fmt.Errorf("store: gc: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_surface WHERE blob_id = ?`, id); err != nil {
+			return res, fmt.Errorf("store: gc: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return res, err

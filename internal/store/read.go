@@ -111,6 +111,26 @@ func (s *DB) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
 	return b, nil
 }
 
+// Surfaces returns the packed surfaces of one kind of every file that has
+// some, ordered by path.
+func (s *DB) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT f.id, f.path, f.lang, f.blob_id, s.data FROM blobs.blob_surface s
+		JOIN file f ON f.blob_id = s.blob_id WHERE s.kind = ? ORDER BY f.path`, kind)
+	if err != nil {
+		return nil, fmt.Errorf("store: surfaces: %w", err)
+	}
+	defer rows.Close()
+	var out []SurfaceRow
+	for rows.Next() {
+		var r SurfaceRow
+		if err := rows.Scan(&r.FileID, &r.Path, &r.Lang, &r.BlobID, &r.Data); err != nil {
+			return nil, fmt.Errorf("store: surfaces: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // Link returns a file's packed resolved references.
 func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
 	var b []byte

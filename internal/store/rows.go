@@ -39,6 +39,23 @@ type BlobRow struct {
 	Status BlobStatus
 	Facts  []byte // encoded facts, nil when not parsed
 	Text   []byte // document for the lexical tier, nil when not searchable
+	// Surfaces are the blob's packed surfaces, one entry per kind present.
+	Surfaces []SurfaceData
+}
+
+// SurfaceData is a blob's packed surfaces of one kind.
+type SurfaceData struct {
+	Kind uint8
+	Data []byte
+}
+
+// SurfaceRow is one file's packed surfaces of one kind.
+type SurfaceRow struct {
+	FileID int64
+	Path   string
+	Lang   string
+	BlobID int64
+	Data   []byte
 }
 
 // FileRow is one path of the worktree.

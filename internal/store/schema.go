@@ -27,6 +27,17 @@ CREATE TABLE IF NOT EXISTS blob(
 -- the trigram index small; substring queries are verified against the content.
 CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none, columnsize=0);
 CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
+-- Surfaces (routes, config keys, tables, DI, exceptions, logs) of a blob, one
+-- packed row per kind (lang.EncodeSurfaces), beside the facts that also hold
+-- them, so listing one kind reads nothing else. Only blobs with surfaces of a
+-- kind have a row for it.
+CREATE TABLE IF NOT EXISTS blob_surface(
+  blob_id INTEGER NOT NULL,
+  kind    INTEGER NOT NULL,  -- lang.SurfaceKind
+  data    BLOB    NOT NULL,
+  PRIMARY KEY(blob_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS blob_surface_kind ON blob_surface(kind, blob_id);
 `
 
 // indexSchema is one worktree's index: which blob each path holds, and the facts

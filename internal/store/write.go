@@ -54,6 +54,11 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 		return nil, err
 	}
 	defer text.Close()
+	surf, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO blobs.blob_surface(blob_id, kind, data) VALUES(?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer surf.Close()
 	// Blob rows first, then all texts: any other statement between two FTS5
 	// inserts opens a savepoint that flushes FTS5's pending terms into a tiny
 	// segment, and merging those segments dominated indexing time.
@@ -73,6 +78,11 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 			return nil, fmt.Errorf("store: insert blob: %w", err)
 		} else {
 			fresh[i] = true
+			for _, sd := range r.Surfaces {
+				if _, err := surf.ExecContext(ctx, id, sd.Kind, sd.Data); err != nil {
+					return nil, fmt.Errorf("store: insert surfaces: %w", err)
+				}
+			}
 		}
 		ids[i] = id
 	}

@@ -55,6 +55,9 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 	if card.CallsTotal > len(card.Calls) {
 		c.Truncated("calls", len(card.Calls), card.CallsTotal, "limit", "")
 	}
+	if card.SurfacesTotal > len(card.Surfaces) {
+		c.Truncated("surfaces", len(card.Surfaces), card.SurfacesTotal, "limit", "")
+	}
 	c.Next("refs_find", map[string]any{"symbol": card.ID}, "where it is used")
 	c.Next("read_source", map[string]any{"path": string(card.Span.Path), "start_line": card.Span.Line, "end_line": card.Span.EndLine}, "read its definition")
 	if card.Layer == query.LayerSemantic {

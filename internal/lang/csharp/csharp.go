@@ -75,6 +75,7 @@ var Language = &lang.Language{
 	Package:     packageName,
 	Imports:     imports,
 	Refine:      refine,
+	Surfaces:    Surfaces,
 }
 
 func init() { lang.Register(Language) }

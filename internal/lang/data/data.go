@@ -1,6 +1,6 @@
 // Package data registers the data and documentation files that Cairn outlines
-// without a tree-sitter grammar (Language.Extract): JSON, YAML, TOML and
-// Markdown. Their facts are definitions only, no references, locals or
+// without a tree-sitter grammar (Language.Extract): JSON, YAML, TOML,
+// Markdown and Prisma schemas (prisma.go). Their facts are definitions only, no references, locals or
 // imports, so that keys and headings are navigable symbols.
 //
 // Outline rules:

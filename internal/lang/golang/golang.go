@@ -46,7 +46,8 @@ var Language = &lang.Language{
 		}
 		return ""
 	},
-	Refine: refine,
+	Refine:   refine,
+	Surfaces: Surfaces,
 }
 
 // Visibility is Go's rule: an upper-case first letter exports a name.

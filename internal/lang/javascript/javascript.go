@@ -32,6 +32,7 @@ var Language = &lang.Language{
 	Imports:      ecma.Imports,
 	Refine:       ecma.Refine,
 	DynamicCalls: ecma.DynamicCalls,
+	Surfaces:     ecma.Surfaces,
 }
 
 func init() { lang.Register(Language) }

@@ -33,6 +33,7 @@ type Summary struct {
 	Locals   []string `json:"locals,omitempty"`
 	Build    string   `json:"build,omitempty"`
 	Dynamic  []string `json:"dynamic,omitempty"`
+	Surfaces []string `json:"surfaces,omitempty"`
 }
 
 // Summarize renders facts: one line per fact, positions first.
@@ -101,7 +102,42 @@ func Summarize(f *lang.Facts) Summary {
 		}
 		s.Dynamic = append(s.Dynamic, line)
 	}
+	for _, x := range f.Surfaces {
+		s.Surfaces = append(s.Surfaces, SurfaceLine(f, x))
+	}
 	return s
+}
+
+// SurfaceLine renders one surface: position, kind, method, value, framework,
+// confidence, then detail, flags and the enclosing definition.
+func SurfaceLine(f *lang.Facts, x lang.Surface) string {
+	line := fmt.Sprintf("%d:%d %s", x.Pos.Line, x.Pos.Col, x.Kind)
+	if x.Method != "" {
+		line += " " + x.Method
+	}
+	line += " " + rawQuote(x.Value) + " " + x.Framework + " " + x.Confidence.String()
+	if x.Detail != "" {
+		line += " detail=" + rawQuote(x.Detail)
+	}
+	if x.Flags&lang.SurfPathRoute != 0 {
+		line += " path-route"
+	}
+	if x.Flags&lang.SurfAppTable != 0 {
+		line += " app-table"
+	}
+	if x.Def >= 0 && int(x.Def) < len(f.Defs) {
+		line += " in " + f.Defs[x.Def].Path
+	}
+	return line
+}
+
+// rawQuote quotes like JSON without escaping <, > and & (route patterns).
+func rawQuote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func strconvQuote(s string) string {

@@ -38,6 +38,7 @@ var Language = &lang.Language{
 		"getattr": lang.DynGetattr, "setattr": lang.DynSetattr, "delattr": lang.DynSetattr,
 		"eval": lang.DynEval, "exec": lang.DynEval, "__import__": lang.DynEval, "import_module": lang.DynEval,
 	},
+	Surfaces: Surfaces,
 }
 
 func init() { lang.Register(Language) }

@@ -45,6 +45,7 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		Imports:      ecma.Imports,
 		Refine:       ecma.Refine,
 		DynamicCalls: ecma.DynamicCalls,
+		Surfaces:     ecma.Surfaces,
 	}
 }
 

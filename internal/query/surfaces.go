@@ -1,0 +1,279 @@
+package query
+
+import (
+	"context"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// SurfaceItem is one surface: where code meets the outside world.
+type SurfaceItem struct {
+	Kind string `json:"kind"`
+	// Value is the route pattern, configuration key, table, registered type,
+	// exception type or log message template.
+	Value string `json:"value"`
+	// Method is the HTTP method(s) of an endpoint, the level of a log, the SQL
+	// verb (or "model") of a table, the role of a DI registration, the
+	// accessor of a configuration key.
+	Method    string `json:"method,omitempty"`
+	Framework string `json:"framework"`
+	// Detail is the handler of an endpoint, the implementation of a DI
+	// registration, the message of an exception, the entity of a table.
+	Detail     string            `json:"detail,omitempty"`
+	Confidence string            `json:"confidence"`
+	Language   string            `json:"language"`
+	Location   protocol.Location `json:"location"`
+	// Symbol is the definition the surface is written in (the handler of a
+	// decorated route, the model class of a table), when it has one.
+	Symbol *SymbolRef `json:"symbol,omitempty"`
+}
+
+// SurfaceParams selects surfaces of one kind.
+type SurfaceParams struct {
+	Kind       lang.SurfaceKind
+	Paths      []string // globs
+	Langs      []string
+	Framework  string // exact framework name, "" for all
+	Query      string // case-insensitive substring of the value
+	Confidence string // "high" keeps only high-confidence surfaces
+	Limit      int
+	Offset     int
+}
+
+// SurfacesResult lists surfaces of one kind, ordered by path and position.
+type SurfacesResult struct {
+	Kind  string        `json:"kind"`
+	Items []SurfaceItem `json:"items"`
+	// Total counts every match; Files the files holding them; Distinct the
+	// distinct values among them.
+	Total        int            `json:"total"`
+	Files        int            `json:"files"`
+	Distinct     int            `json:"distinct_values"`
+	ByFramework  map[string]int `json:"by_framework"`
+	ByConfidence map[string]int `json:"by_confidence"`
+	More         bool           `json:"-"`
+	NextOffset   int            `json:"-"`
+}
+
+type surfaceHit struct {
+	row store.SurfaceRow
+	s   lang.Surface
+}
+
+// Surfaces lists the surfaces of one kind in the repository.
+func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult, error) {
+	filter, err := newFileFilter(p.Paths, p.Langs)
+	if err != nil {
+		return nil, err
+	}
+	switch p.Confidence {
+	case "", "low", "high":
+	default:
+		return nil, errs.E(errs.InvalidArgument, "confidence must be high or low, not %q", p.Confidence)
+	}
+	rows, err := e.db.Surfaces(ctx, uint8(p.Kind))
+	if err != nil {
+		return nil, err
+	}
+	q := strings.ToLower(p.Query)
+	res := &SurfacesResult{Kind: p.Kind.String(), Items: []SurfaceItem{}, ByFramework: map[string]int{}, ByConfidence: map[string]int{}}
+	var hits []surfaceHit
+	files := map[int64]bool{}
+	values := map[string]bool{}
+	for _, r := range rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !filter.ok(r.Path, r.Lang) {
+			continue
+		}
+		list, err := lang.DecodeSurfaces(r.Data)
+		if err != nil {
+			continue // an unreadable row: the file is reindexed with its blob
+		}
+		for _, s := range list {
+			s, ok := completeSurface(r.Path, s)
+			if !ok {
+				continue
+			}
+			if p.Framework != "" && s.Framework != p.Framework {
+				continue
+			}
+			if p.Confidence == "high" && s.Confidence != lang.ConfHigh {
+				continue
+			}
+			if q != "" && !strings.Contains(strings.ToLower(s.Value), q) {
+				continue
+			}
+			hits = append(hits, surfaceHit{r, s})
+			files[r.FileID] = true
+			values[s.Value] = true
+			res.ByFramework[s.Framework]++
+			res.ByConfidence[s.Confidence.String()]++
+		}
+	}
+	res.Total, res.Files, res.Distinct = len(hits), len(files), len(values)
+	if p.Offset > len(hits) {
+		p.Offset = len(hits)
+	}
+	end := min(p.Offset+p.Limit, len(hits))
+	syms := map[int64]map[int]store.SymbolRow{}
+	for _, h := range hits[p.Offset:end] {
+		item := surfaceItem(h.row.Path, h.row.Lang, h.s)
+		if h.s.Def >= 0 {
+			bySlot, ok := syms[h.row.FileID]
+			if !ok {
+				rows, err := e.db.SymbolsOfFile(ctx, h.row.FileID)
+				if err != nil {
+					return nil, err
+				}
+				bySlot = make(map[int]store.SymbolRow, len(rows))
+				for _, r := range rows {
+					bySlot[r.DefIdx] = r
+				}
+				syms[h.row.FileID] = bySlot
+			}
+			if row, ok := bySlot[int(h.s.Def)]; ok {
+				if r, err := e.load(ctx, row); err == nil && r != nil {
+					ref := r.ref()
+					item.Symbol = &ref
+				}
+			}
+		}
+		res.Items = append(res.Items, item)
+	}
+	res.More = end < len(hits)
+	res.NextOffset = end
+	return res, nil
+}
+
+func surfaceItem(p, language string, s lang.Surface) SurfaceItem {
+	loc := protocol.Location{Path: protocol.RepoPath(p), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
+		EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col)}
+	return SurfaceItem{Kind: s.Kind.String(), Value: s.Value, Method: s.Method, Framework: s.Framework, Detail: s.Detail,
+		Confidence: s.Confidence.String(), Language: language, Location: loc}
+}
+
+// SurfacesIn lists the surfaces written inside a symbol's definition
+// (including nested definitions such as closures and methods of a class),
+// at most limit of them, and how many there are.
+func (e *Engine) SurfacesIn(r *Resolved, limit int) ([]SurfaceItem, int) {
+	if r == nil || r.facts == nil || len(r.facts.Surfaces) == 0 {
+		return nil, 0
+	}
+	var out []SurfaceItem
+	total := 0
+	for _, s := range r.facts.Surfaces {
+		if !defInside(r.facts, s.Def, r.row.DefIdx) {
+			continue
+		}
+		s, ok := completeSurface(r.file.Path, s)
+		if !ok {
+			continue
+		}
+		total++
+		if len(out) < limit {
+			out = append(out, surfaceItem(r.file.Path, r.file.Lang, s))
+		}
+	}
+	return out, total
+}
+
+// SurfacesOf returns every surface inside the definition of a symbol (named
+// by its symbol_id, sym_<16 hex>), for annotating call trees: routes, config
+// keys, tables, DI registrations, exceptions and log templates it touches
+// directly. An unknown id gives NOT_FOUND.
+func (e *Engine) SurfacesOf(ctx context.Context, symbolID string) ([]SurfaceItem, error) {
+	id, ok := index.ParseID(symbolID)
+	if !ok {
+		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
+	}
+	row, found, err := e.db.SymbolByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, errs.E(errs.NotFound, "no symbol %s", symbolID)
+	}
+	r, err := e.load(ctx, row)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	items, _ := e.SurfacesIn(r, lang.MaxSurfaces)
+	if items == nil {
+		items = []SurfaceItem{}
+	}
+	return items, nil
+}
+
+// defInside reports whether definition d is def or nested in it.
+func defInside(f *lang.Facts, d int32, def int) bool {
+	for ; d >= 0 && int(d) < len(f.Defs); d = f.Defs[d].Parent {
+		if int(d) == def {
+			return true
+		}
+	}
+	return false
+}
+
+// completeSurface fills what depends on the file's path (content-addressed
+// facts cannot know it): Next.js routes from route files, Django tables from
+// the app label. ok is false for a surface that does not apply at this path.
+func completeSurface(p string, s lang.Surface) (lang.Surface, bool) {
+	if s.Flags&lang.SurfPathRoute != 0 {
+		route, ok := nextRoute(p)
+		if !ok {
+			return s, false
+		}
+		s.Value = route
+	}
+	if s.Flags&lang.SurfAppTable != 0 {
+		s.Value = djangoApp(p) + "_" + s.Value
+	}
+	return s, true
+}
+
+var (
+	nextAppRoute = regexp.MustCompile(`(?:^|/)app/((?:[^/]+/)*)route\.(?:js|jsx|ts|tsx|mjs)$`)
+	nextPagesAPI = regexp.MustCompile(`(?:^|/)pages/(api(?:/[^/]+)*?)(?:/index)?\.(?:js|jsx|ts|tsx|mjs)$`)
+)
+
+// nextRoute is the Next.js route of a route file: app/**/route.ts (route
+// groups (x) and parallel slots @x are not part of the URL) or
+// pages/api/**.ts (index names its directory).
+func nextRoute(p string) (string, bool) {
+	if m := nextAppRoute.FindStringSubmatch(p); m != nil {
+		var segs []string
+		for _, s := range strings.Split(strings.TrimSuffix(m[1], "/"), "/") {
+			if s == "" || strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") || strings.HasPrefix(s, "@") {
+				continue
+			}
+			segs = append(segs, s)
+		}
+		return "/" + strings.Join(segs, "/"), true
+	}
+	if m := nextPagesAPI.FindStringSubmatch(p); m != nil {
+		return "/" + m[1], true
+	}
+	return "", false
+}
+
+// djangoApp is the app label of a models module: the directory holding
+// models.py, or the parent of a models/ package.
+func djangoApp(p string) string {
+	dir := path.Dir(p)
+	if path.Base(dir) == "models" {
+		dir = path.Dir(dir)
+	}
+	if dir == "." || dir == "/" {
+		return "app"
+	}
+	return path.Base(dir)
+}
