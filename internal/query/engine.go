@@ -28,7 +28,7 @@ type Engine struct {
 	semFreshKey string
 
 	// Per-epoch views for change analysis (depgraph.go, refindex.go).
-	graphs graphCache
+	graphs  graphCache
 	revRefs refIndexCache
 	// callers answers impact_analyze's callers once a call graph exists.
 	callers CallerSource

@@ -602,5 +602,3 @@ func (e *Engine) FileExists(ctx context.Context, path string) bool {
 	_, ok, err := e.db.FileByPath(ctx, path)
 	return err == nil && ok
 }
-
-

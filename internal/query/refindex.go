@@ -27,7 +27,7 @@ type fileRefs struct {
 }
 
 type refIndexCache struct {
-	mu sync.Mutex // guards idx
+	mu  sync.Mutex // guards idx
 	idx *refIndex
 }
 
