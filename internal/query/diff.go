@@ -108,6 +108,9 @@ type DiffResult struct {
 	// found in the blob store.
 	Parsed int `json:"contents_parsed"`
 	Reused int `json:"contents_reused"`
+	// Unavailable lists files of an epoch whose contents the blob store no
+	// longer holds (collected after index.gc_grace_hours).
+	Unavailable []string `json:"unavailable_files,omitempty"`
 	// Files changed lists every changed file (for affected tests).
 	Files []FileChangeInfo `json:"-"`
 }
@@ -388,6 +391,11 @@ func (e *Engine) loadSides(ctx context.Context, base, target *snapshot, changed 
 				facts, err := e.ix.Facts(ctx, f.blobID)
 				if err != nil {
 					return err
+				}
+				if facts == nil && f.lang != "" && s.side.Kind == "epoch" {
+					if l := lang.ByName(f.lang); l != nil && l.Grammar != nil {
+						res.Unavailable = append(res.Unavailable, p)
+					}
 				}
 				into[p] = &fileSide{path: p, lang: f.lang, facts: facts, blob: f.blobID}
 				continue

@@ -113,28 +113,5 @@ func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool
 		rows.Scan(&id)
 		live[id] = true
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	// The epoch history keeps the contents semantic_diff compares epochs by.
-	if indexPath == s.opts.IndexPath {
-		markHistory(ctx, s.sql, live)
-	} else if other, err := sql.Open("sqlite", "file:"+indexPath+"?mode=ro"); err == nil {
-		defer other.Close()
-		markHistory(ctx, other, live)
-	}
-	return nil
-}
-
-func markHistory(ctx context.Context, db *sql.DB, live map[int64]bool) {
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT blob_id FROM file_history WHERE blob_id != 0`)
-	if err != nil {
-		return // an index without history (an older schema) marks nothing more
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		rows.Scan(&id)
-		live[id] = true
-	}
+	return rows.Err()
 }

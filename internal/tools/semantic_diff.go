@@ -56,6 +56,10 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 	if res.NonStructTotal > len(res.NonStructural) {
 		c.Truncated("non_structural_changes", len(res.NonStructural), res.NonStructTotal, "limit", "")
 	}
+	if len(res.Unavailable) > 0 {
+		c.Warn("%d files of the epochs compared are no longer in the blob store (kept index.gc_grace_hours after last use); their definitions were not compared", len(res.Unavailable))
+		c.Complete(0.8, "some epoch contents were collected")
+	}
 	if ctx.Err() != nil {
 		c.Warn("the deadline stopped the blast radius; changes after it have no impact")
 		c.Complete(0.7, "blast radius incomplete (deadline)")
