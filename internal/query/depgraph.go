@@ -203,7 +203,9 @@ func (g *depGraph) samePackage(i int) []int {
 	}
 	out := make([]int, 0, len(group))
 	for _, j := range group {
-		if j != i {
+		// A Go external test package (package x_test) shares the directory
+		// but imports the package like any other client.
+		if j != i && (f.Lang != "go" || g.files[j].Pkg == f.Pkg) {
 			out = append(out, j)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // CallerSource gives the callers of a symbol from a call graph. Impact
@@ -86,6 +87,8 @@ type DependentSet struct {
 	References   int            `json:"references,omitempty"`
 	ByTier       map[string]int `json:"by_tier,omitempty"`
 	Importers    int            `json:"importing_files,omitempty"`
+	// Anchored counts files that only hold anchored candidates.
+	Anchored int `json:"anchored_files,omitempty"`
 	Files        int            `json:"files"`
 	Modules      []ModuleImpact `json:"modules"`
 	ModulesTotal int            `json:"modules_total"`
@@ -198,9 +201,32 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 			tiers["strong"] += int(fr.strong)
 		}
 	}
-	res.Notes = append(res.Notes, "references are the proven and strong links of the syntactic layer; anchored (same-name, unproven) candidates are not counted: refs_find lists them")
+	// Anchored candidates: same-name references syntax could not attribute
+	// (method calls on values of unknown type), counted when the name is
+	// rare enough to scan.
+	anchored, counted := e.anchoredFiles(ctx, r, maxAnchoredScan)
+	if counted {
+		n := 0
+		for fileID, c := range anchored {
+			if i, ok := g.byID[fileID]; ok {
+				if _, linked := refs[i]; !linked {
+					res.Direct.Anchored++
+				}
+				refs[i] += c
+				n += c
+			}
+		}
+		if n > 0 {
+			tiers["anchored"] = n
+			res.Notes = append(res.Notes, fmt.Sprintf("%d anchored candidates (same name, unproven) in %d files count as dependents; refs_find shows them", n, len(anchored)))
+		}
+	} else {
+		res.Notes = append(res.Notes, fmt.Sprintf("anchored candidates (same name, unproven) are not counted: the name occurs in more than %d files; refs_find lists them", maxAnchoredScan))
+	}
 	vis := lang.Visibility(r.row.Visibility)
+	anchoredFiles := res.Direct.Anchored
 	e.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
+	res.Direct.Anchored = anchoredFiles
 	res.Visibility = deriveVisibility(r.file.Lang, r.row.Name, vis, res.Direct.Modules, res.Target.Module)
 	res.Classification = classify(g, home, refs, res.Visibility)
 	if err := e.impactCallers(ctx, res, r.row.ID, p); err != nil {
@@ -279,10 +305,7 @@ func (e *Engine) impactCommon(ctx context.Context, g *depGraph, res *ImpactResul
 			direct[i] = 0
 		}
 	}
-	total := 0
-	for _, n := range refs {
-		total += n
-	}
+	total := tiers["precise"] + tiers["proven"] + tiers["strong"]
 	res.Direct = group(g, direct, p)
 	res.Direct.References = total
 	res.Direct.ByTier = tiers
@@ -556,7 +579,7 @@ func (e *Engine) impactTests(ctx context.Context, g *depGraph, res *ImpactResult
 // spreads, and whether tests would notice.
 func riskScore(res *ImpactResult) RiskScore {
 	visV := map[string]float64{"public": 1, "internal": 0.6, "unknown": 0.5, "private": 0.2}[res.Visibility.Visibility]
-	refs := float64(res.Direct.References + res.Direct.Importers)
+	refs := float64(res.Direct.References+res.Direct.Importers) + float64(res.Direct.ByTier["anchored"])/2
 	refV := math.Min(1, math.Log10(1+refs)/3)
 	spread := 0.0
 	if res.Direct.ModulesTotal > 1 {
@@ -575,7 +598,7 @@ func riskScore(res *ImpactResult) RiskScore {
 	}
 	factors := []RiskFactor{
 		{Name: "visibility", Value: visV, Weight: 0.25, Input: res.Visibility.Visibility},
-		{Name: "direct_references", Value: refV, Weight: 0.25, Input: fmt.Sprintf("%d references, %d importing files", res.Direct.References, res.Direct.Importers)},
+		{Name: "direct_references", Value: refV, Weight: 0.25, Input: fmt.Sprintf("%d references, %d anchored, %d importing files", res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.Importers)},
 		{Name: "module_spread", Value: spread, Weight: 0.15, Input: fmt.Sprintf("%d modules; public API: %v", res.Direct.ModulesTotal, res.Classification.PublicAPI)},
 		{Name: "transitive_dependents", Value: transV, Weight: 0.15, Input: fmt.Sprintf("%d files within %d hops", res.Transitive.Files, res.Transitive.Depth)},
 		{Name: "test_gap", Value: testV, Weight: 0.2, Input: fmt.Sprintf("%d tests (%d high confidence)", res.Tests.Total, res.Tests.High)},
@@ -601,4 +624,61 @@ func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 func (e *Engine) FileExists(ctx context.Context, path string) bool {
 	_, ok, err := e.db.FileByPath(ctx, path)
 	return err == nil && ok
+}
+
+// maxAnchoredScan bounds the files scanned for anchored candidates.
+const maxAnchoredScan = 300
+
+// anchoredFiles counts, per file, the references carrying a symbol's name
+// that syntax left unattributed; ok is false when the name occurs in too many
+// files to scan within impact analysis's budget.
+func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (map[int64]int, bool) {
+	name := r.row.Name
+	hits, err := e.db.TextCandidates(ctx, store.GlobLiteral(name), true, maxFiles+1)
+	if err != nil || len(hits) > maxFiles {
+		return nil, false
+	}
+	member := isMemberKind(lang.DefKind(r.row.Kind))
+	out := map[int64]int{}
+	for _, h := range hits {
+		if h.Lang == "" || ctx.Err() != nil {
+			continue
+		}
+		f, ok, err := e.db.FileByID(ctx, h.FileID)
+		if err != nil || !ok {
+			continue
+		}
+		facts, err := e.ix.Facts(ctx, f.BlobID)
+		if err != nil || facts == nil {
+			continue
+		}
+		nameID := -1
+		for i, n := range facts.Names {
+			if n == name {
+				nameID = i
+				break
+			}
+		}
+		if nameID < 0 {
+			continue
+		}
+		links, err := e.links(ctx, f.ID)
+		if err != nil {
+			continue
+		}
+		for ri, ref := range facts.Refs {
+			if int(ref.Name) != nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
+				continue
+			}
+			// x.Name on a local value cannot be a package-level definition.
+			if !member && ref.Shape != lang.QualNone && ref.QualBound {
+				continue
+			}
+			if _, linked := links[ri]; linked {
+				continue
+			}
+			out[f.ID]++
+		}
+	}
+	return out, true
 }

@@ -68,8 +68,8 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 		name = res.Target.Symbol.QName
 	}
 	fit(c, res, maxChars)
-	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references) in %d modules, %d transitive files; impact %s; %d tests",
-		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ModulesTotal, res.Transitive.Files,
+	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references, %d anchored) in %d modules, %d transitive files; impact %s; %d tests",
+		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.ModulesTotal, res.Transitive.Files,
 		res.Classification.Level, res.Tests.Total)
 	if res.Transitive.Bounded {
 		c.Complete(0.8, "transitive dependents bounded by depth")
