@@ -84,11 +84,11 @@ type ModuleImpact struct {
 
 // DependentSet is a set of dependent files grouped by module.
 type DependentSet struct {
-	References   int            `json:"references,omitempty"`
-	ByTier       map[string]int `json:"by_tier,omitempty"`
-	Importers    int            `json:"importing_files,omitempty"`
+	References int            `json:"references,omitempty"`
+	ByTier     map[string]int `json:"by_tier,omitempty"`
+	Importers  int            `json:"importing_files,omitempty"`
 	// Anchored counts files that only hold anchored candidates.
-	Anchored int `json:"anchored_files,omitempty"`
+	Anchored     int            `json:"anchored_files,omitempty"`
 	Files        int            `json:"files"`
 	Modules      []ModuleImpact `json:"modules"`
 	ModulesTotal int            `json:"modules_total"`
