@@ -82,7 +82,7 @@ func renderDiff(w io.Writer, env *protocol.Envelope) {
 			fmt.Fprintf(w, "    why: %s\n", c.Why)
 		}
 		if im := c.Impact; im != nil {
-			fmt.Fprintf(w, "    impact: %d references (%s), %d importing files, tests: %s\n", im.ReferenceCount, im.ReferenceBasis,
+			fmt.Fprintf(w, "    impact: %d references (%s), %d dependent files, tests: %s\n", im.ReferenceCount, im.ReferenceBasis,
 				im.ImportingTotal, listOrNone(im.AffectedTests))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // AffectedParams bounds affected_tests.
@@ -103,7 +105,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		cf := ChangedFile{Path: path}
 		i, ok := g.byPath[path]
 		switch {
-		case ok && g.files[i].Lang == "":
+		case ok && !isCode(g.files[i].Lang):
 			cf.Status = "not_code"
 			if fileCategory(path, "") != "docs" {
 				notCode = append(notCode, path)
@@ -164,6 +166,14 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 			seen[j] = &reach{depth: 1, from: s, reason: "same_package", changed: map[int]bool{s: true}}
 		}
+		// Rust integration tests (tests/) use the crate as a whole.
+		if g.files[s].Lang == "rust" {
+			for _, j := range g.crateTests(s) {
+				if _, ok := seen[j]; !ok {
+					seen[j] = &reach{depth: 2, from: s, reason: "crate_integration_test", changed: map[int]bool{s: true}}
+				}
+			}
+		}
 	}
 	for depth := 1; depth <= p.MaxDepth && len(frontier) > 0; depth++ {
 		if ctx.Err() != nil {
@@ -173,7 +183,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		}
 		var next []int
 		for _, i := range frontier {
-			for _, j := range g.importers(i) {
+			for _, j := range g.dependents(i) {
 				if r, ok := seen[j]; ok {
 					if r.depth == depth {
 						for c := range seen[i].changed {
@@ -339,4 +349,14 @@ func sortedUnique(in []string) []string {
 		}
 	}
 	return out
+}
+
+// isCode reports whether a language has a grammar (data files' outlines do
+// not import anything).
+func isCode(language string) bool {
+	if language == "" {
+		return false
+	}
+	l := lang.ByName(language)
+	return l != nil && l.Grammar != nil
 }

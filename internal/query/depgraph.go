@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -130,6 +131,49 @@ func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, er
 				}
 			}
 		}
+		// A C# using directive brings in a whole namespace: the file depends
+		// on every file declaring it.
+		if f := files[i]; f.Lang == "csharp" {
+			for _, ed := range edges {
+				for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
+					if j != i && !seen[files[j].Path] {
+						seen[files[j].Path] = true
+						g.imports[i]++
+						g.rev[files[j].Path] = append(g.rev[files[j].Path], i)
+					}
+				}
+			}
+		}
+	}
+	// A file that references a definition of another file depends on it,
+	// whether or not its import resolved (JVM named imports, Rust crate
+	// paths, C# namespaces resolve to references, not always to files).
+	ri, err := e.refIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	symFile, err := e.db.SymbolFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	linked := map[[2]int]bool{}
+	for target, list := range ri.by {
+		d, ok := g.byID[symFile[target]]
+		if !ok {
+			continue
+		}
+		for _, fr := range list {
+			j, ok := g.byID[fr.file]
+			if !ok || j == d || linked[[2]int{d, j}] {
+				continue
+			}
+			linked[[2]int{d, j}] = true
+			g.rev[files[d].Path] = append(g.rev[files[d].Path], j)
+		}
+	}
+	for k, list := range g.rev {
+		sort.Ints(list)
+		g.rev[k] = list
 	}
 	return g, nil
 }
@@ -162,14 +206,11 @@ func dirOf(p string) string {
 	return d
 }
 
-// targets are the keys other files import a file by: its path and, for Go,
-// its package directory.
+// targets are the keys other files import a file by: its path and its
+// directory (Go packages, JVM packages resolved to their directory).
 func (g *depGraph) targets(i int) []string {
 	f := g.files[i]
-	if f.Lang == "go" {
-		return []string{f.Path, dirOf(f.Path)}
-	}
-	return []string{f.Path}
+	return []string{f.Path, dirOf(f.Path)}
 }
 
 // importers lists the files importing file i (deduplicated, in file order).
@@ -218,4 +259,36 @@ func (g *depGraph) module(i int) string {
 		return m.Name
 	}
 	return ""
+}
+
+// dependents are the files that see file i's definitions: its importers and,
+// for JVM and .NET packages, the other files of its package.
+func (g *depGraph) dependents(i int) []int {
+	out := g.importers(i)
+	switch g.files[i].Lang {
+	case "java", "kotlin", "csharp":
+		seen := map[int]bool{}
+		for _, j := range out {
+			seen[j] = true
+		}
+		for _, j := range g.samePackage(i) {
+			if !seen[j] {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// crateTests lists the integration tests (tests/) of file i's Rust crate.
+func (g *depGraph) crateTests(i int) []int {
+	var out []int
+	mod := g.files[i].ModuleID
+	for j, kind := range g.tests {
+		if g.files[j].ModuleID == mod && g.files[j].Lang == "rust" && strings.HasPrefix(kind, "integration") {
+			out = append(out, j)
+		}
+	}
+	sort.Ints(out)
+	return out
 }

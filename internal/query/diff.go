@@ -45,10 +45,12 @@ type ChangeImpact struct {
 	// name_only (a removed symbol: references by name that no longer resolve).
 	ReferenceBasis   string   `json:"reference_basis"`
 	ReferencingFiles []string `json:"referencing_files"`
-	ImportingFiles   []string `json:"importing_files"`
-	ImportingTotal   int      `json:"importing_total"`
-	AffectedTests    []string `json:"affected_test_files"`
-	Confidence       string   `json:"confidence"` // high, low
+	// ImportingFiles import the changed file (or its package) or reference
+	// its definitions.
+	ImportingFiles []string `json:"importing_files"`
+	ImportingTotal int      `json:"importing_total"`
+	AffectedTests  []string `json:"affected_test_files"`
+	Confidence     string   `json:"confidence"` // high, low
 }
 
 // StructuralChange is one definition that changed.

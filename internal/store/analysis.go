@@ -52,3 +52,21 @@ func (s *DB) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, error) {
 	}
 	return out, rows.Err()
 }
+
+// SymbolFiles maps every symbol id to the id of the file defining it.
+func (s *DB) SymbolFiles(ctx context.Context) (map[int64]int64, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT id, file_id FROM symbol`)
+	if err != nil {
+		return nil, fmt.Errorf("store: symbol files: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var id, f int64
+		if err := rows.Scan(&id, &f); err != nil {
+			return nil, err
+		}
+		out[id] = f
+	}
+	return out, rows.Err()
+}
