@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -620,6 +621,46 @@ func matchDefs(olds, news []*defOcc) []StructuralChange {
 
 func sig(d *lang.Def) string { return lang.CollapseSpace(d.Signature) }
 
+// goReceiver matches a Go method's receiver name: not part of its API.
+var goReceiver = regexp.MustCompile(`^func \(\s*[A-Za-z_][A-Za-z0-9_]*\s+`)
+
+// apiSignature is the part of a signature that callers depend on: a Go
+// method's receiver name is left out, and a variable's or constant's
+// initialiser is its value, not its signature.
+func apiSignature(o *defOcc) (api, value string) {
+	s := sig(o.def)
+	if o.f.lang == "go" {
+		s = goReceiver.ReplaceAllString(s, "func (")
+	}
+	switch o.def.Kind {
+	case lang.KindVariable, lang.KindConstant, lang.KindField, lang.KindProperty, lang.KindEnumMember:
+		if i := topLevelAssign(s); i >= 0 {
+			return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
+		}
+	}
+	return s, ""
+}
+
+// topLevelAssign finds an initialiser's "=" outside brackets (not ==, <=, =>).
+func topLevelAssign(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if depth > 0 {
+				depth--
+			}
+		case '=':
+			if depth == 0 && (i+1 >= len(s) || s[i+1] != '=' && s[i+1] != '>') && (i == 0 || !strings.ContainsRune("=!<>:+-*/", rune(s[i-1]))) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func newChange(o *defOcc, change string) StructuralChange {
 	c := StructuralChange{Path: o.f.path, Kind: o.def.Kind.String(), Name: o.def.Name, QName: o.def.Path, Change: change,
 		Visibility: o.public, Line: int(o.def.Span.Start.Line), EndLine: int(o.def.Span.End.Line)}
@@ -639,6 +680,8 @@ func newChange(o *defOcc, change string) StructuralChange {
 // compareDefs reports how a definition present in both states changed.
 func compareDefs(o, n *defOcc) (StructuralChange, bool) {
 	os, ns := sig(o.def), sig(n.def)
+	oa, ov := apiSignature(o)
+	na, nv := apiSignature(n)
 	moved := o.f.path != n.f.path
 	if os == ns && o.def.BodyHash == n.def.BodyHash {
 		if !moved {
@@ -653,11 +696,18 @@ func compareDefs(o, n *defOcc) (StructuralChange, bool) {
 	if moved {
 		c.OldPath = o.f.path
 	}
-	if os != ns {
+	switch {
+	case oa != na:
 		c.Change = "signature_changed"
 		c.OldSignature, c.NewSignature = os, ns
 		c.DeltaTags = signatureTags(o.def, n.def)
-	} else {
+	case ov != nv:
+		c.OldSignature, c.NewSignature = os, ns
+		c.DeltaTags = []string{"value_changed"}
+	case os != ns:
+		c.OldSignature, c.NewSignature = os, ns
+		c.DeltaTags = []string{"signature_text_changed"} // e.g. a receiver or parameter renamed
+	default:
 		c.DeltaTags = []string{}
 	}
 	if moved {
