@@ -158,10 +158,10 @@ a risk score with its inputs, and the tests to run. Lists are cut to the
 response budget (--max-chars); the truncations say what was left out.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if file || strings.Contains(args[0], "/") && !strings.Contains(args[0], "#") && looksLikeFile(args[0]) {
+			if file {
 				in.Path = args[0]
 			} else {
-				in.Symbol = args[0]
+				in.Symbol = args[0] // an indexed path names the file (impact_analyze decides)
 			}
 			return invoke(cmd, g, "impact_analyze", in, renderImpact)
 		},
@@ -172,12 +172,6 @@ response budget (--max-chars); the truncations say what was left out.`,
 	f.IntVar(&in.Limit, "limit", 0, "modules to list (default 10, at most 50)")
 	f.IntVar(&in.MaxChars, "max-chars", 0, "response budget in characters (default 12000, at most 40000)")
 	return cmd
-}
-
-// looksLikeFile guesses that an argument with a slash and an extension is a path.
-func looksLikeFile(s string) bool {
-	base := s[strings.LastIndexByte(s, '/')+1:]
-	return strings.Contains(base, ".") || !strings.Contains(s, ".")
 }
 
 func renderImpact(w io.Writer, env *protocol.Envelope) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/store"
 )
 
 // CallerSource gives the callers of a symbol from a call graph. Impact
@@ -221,7 +220,7 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 			res.Notes = append(res.Notes, fmt.Sprintf("%d anchored candidates (same name, unproven) in %d files count as dependents; refs_find shows them", n, len(anchored)))
 		}
 	} else {
-		res.Notes = append(res.Notes, fmt.Sprintf("anchored candidates (same name, unproven) are not counted: the name occurs in more than %d files; refs_find lists them", maxAnchoredScan))
+		res.Notes = append(res.Notes, fmt.Sprintf("anchored candidates (same name, unproven) are not counted: the name may occur in more than %d files (or is too short to look up); refs_find lists them", maxAnchoredScan))
 	}
 	vis := lang.Visibility(r.row.Visibility)
 	anchoredFiles := res.Direct.Anchored
@@ -627,14 +626,19 @@ func (e *Engine) FileExists(ctx context.Context, path string) bool {
 }
 
 // maxAnchoredScan bounds the files scanned for anchored candidates.
-const maxAnchoredScan = 300
+const maxAnchoredScan = 100
 
 // anchoredFiles counts, per file, the references carrying a symbol's name
 // that syntax left unattributed; ok is false when the name occurs in too many
 // files to scan within impact analysis's budget.
 func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (map[int64]int, bool) {
 	name := r.row.Name
-	hits, err := e.db.TextCandidates(ctx, store.GlobLiteral(name), true, maxFiles+1)
+	if len(name) < 3 {
+		return nil, false // no trigram to narrow the files: a full scan
+	}
+	// The trigram index alone (no content read) bounds the candidates; the
+	// facts' name table verifies them.
+	hits, err := e.db.TrigramCandidates(ctx, name)
 	if err != nil || len(hits) > maxFiles {
 		return nil, false
 	}

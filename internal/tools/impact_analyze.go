@@ -11,7 +11,7 @@ import (
 
 // ImpactIn are the arguments of impact_analyze.
 type ImpactIn struct {
-	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix (an indexed file's path analyses the file)"`
 	Path   string    `json:"path,omitempty" jsonschema:"a file instead of a symbol"`
 	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Depth  int       `json:"depth,omitempty" jsonschema:"import hops for transitive dependents (default 2, at most 4)"`
@@ -38,6 +38,9 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *query.ImpactResult
 	var err error
+	if in.Symbol != "" && in.Path == "" && in.At == nil && e.FileExists(ctx, in.Symbol) {
+		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
+	}
 	switch {
 	case in.Path != "" && (in.Symbol != "" || in.At != nil):
 		return nil, errs.E(errs.InvalidArgument, "give a symbol or a path, not both")
