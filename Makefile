@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench precision corpora clean
+.PHONY: build test vet fmt-check e2e-deps tools bench precision corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -33,8 +33,17 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# CAIRN_REALMOD=1: test/realmod fetches two releases of a real Go module
+# from the module proxy (as tools does) and checks semantic_diff against its
+# changelog. CAIRN_REALMOD=0 make test skips it.
+CAIRN_REALMOD ?= 1
+export CAIRN_REALMOD
+
 test: vet fmt-check tools $(TEST_DEPS)
 	$(GO) test -count=1 ./...
+
+realmod:
+	CAIRN_REALMOD=1 $(GO) test -count=1 -v ./test/realmod/
 
 tools: $(SCIP_GO)
 

@@ -34,4 +34,9 @@ for c in "${corpora[@]}"; do
   bin/cairnbench run -name "$c" -repo "${dir[$c]}" -cairn bin/cairn -out bench/out -set "$set_file" -lexical "$lex" -files "${incr[$c]:-}"
 done
 bin/cairnbench report -out bench/out -results bench/RESULTS.md
+# impact_analyze on the most referenced symbols of the large Go corpus (its own section).
+if [ -d "bench/out/state-go_large" ]; then
+  bin/cairnbench impact -name go_large -repo "${dir[go_large]}" -state bench/out/state-go_large -n 20 -rounds 11 \
+    -impact-results bench/RESULTS.md > bench/out/impact-go_large.json
+fi
 echo "bench: wrote bench/RESULTS.md" >&2

@@ -20,6 +20,8 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
+		// CAIRN_UPDATE_SCRIPTS=1 rewrites the golden files that cmp compares.
+		UpdateScripts: os.Getenv("CAIRN_UPDATE_SCRIPTS") != "",
 		Setup: func(e *testscript.Env) error {
 			// Home, cache and config live outside $WORK so they are not part of
 			// the repositories the scripts build there.

@@ -96,8 +96,8 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	pf.IntVar(&g.timeoutMS, "timeout", 0, "deadline of a query in milliseconds (default from config: 30000)")
 	root.AddCommand(initCmd(g), indexCmd(g), statusCmd(g), describeCmd(g), doctorCmd(g), searchCmd(g), symbolCmd(g), refsCmd(g),
 		readCmd(g), lsCmd(g), mapCmd(g), archCmd(g), mcpCmd(g), upCmd(g), versionCmd(g))
-	root.AddCommand(callersCmd(g), calleesCmd(g), hierarchyCmd(g), traceCmd(g))
-	root.AddCommand(surfacesCmd(g))
+	root.AddCommand(callersCmd(g), calleesCmd(g), hierarchyCmd(g), traceCmd(g), surfacesCmd(g),
+		diffCmd(g), affectedCmd(g), impactCmd(g))
 	return root
 }
 

@@ -101,6 +101,9 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			return err
 		}
 	}
+	if err := recordHistory(tx, jobs, deleted, st.Epoch); err != nil {
+		return err
+	}
 	for _, r := range statOnly {
 		if err := tx.SetFileStat(r.ID, r.Size, r.MtimeNS, r.Inode); err != nil {
 			return err

@@ -26,6 +26,11 @@ type Engine struct {
 	// semFresh caches the freshness report of semFreshKey's view.
 	semFresh    []semantic.IndexFreshness
 	semFreshKey string
+
+	// Per-epoch views for change analysis (depgraph.go, refindex.go).
+	graphs  graphCache
+	revRefs refIndexCache
+	// callers answers impact_analyze's callers once a call graph exists.
 }
 
 // New returns an engine over an open index.

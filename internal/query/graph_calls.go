@@ -239,9 +239,9 @@ func (w *walk) layersUsed() ([]string, string, []string) {
 	return layers, state, fb
 }
 
-// refIndex finds the reference at a position in a file's facts (refs are
+// refAt finds the reference at a position in a file's facts (refs are
 // in source order), or -1.
-func refIndex(f *lang.Facts, p lang.Pos) int {
+func refAt(f *lang.Facts, p lang.Pos) int {
 	i := sort.Search(len(f.Refs), func(i int) bool { return !f.Refs[i].Pos.Before(p) })
 	if i < len(f.Refs) && f.Refs[i].Pos == p {
 		return i
@@ -396,7 +396,7 @@ func (w *walk) callerAt(path string, p lang.Pos) (int64, protocol.Location, bool
 	if err != nil || facts == nil {
 		return 0, protocol.Location{}, false, err
 	}
-	i := refIndex(facts, p)
+	i := refAt(facts, p)
 	if i < 0 || facts.Refs[i].Role != lang.RoleCall || facts.Refs[i].Enclosing < 0 {
 		return 0, protocol.Location{}, false, nil
 	}

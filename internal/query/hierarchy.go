@@ -129,12 +129,12 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			}
 			res.Implementations = append(res.Implementations, tl)
 		}
-		if !structural(t.file.Lang, t) {
+		if !structuralTyping(t.file.Lang, t) {
 			res.Notes = append(res.Notes, t.file.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
 		} else if len(res.Methods) == 0 {
 			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
 		}
-	} else if structural(t.file.Lang, nil) || t.file.Lang == "python" { // Python: Protocols
+	} else if structuralTyping(t.file.Lang, nil) || t.file.Lang == "python" { // Python: Protocols
 		if err := w.satisfiedInterfaces(t, res); err != nil {
 			return nil, err
 		}
@@ -383,7 +383,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 			if err != nil {
 				return err
 			}
-			if or == nil || !structural(f.Lang, or) {
+			if or == nil || !structuralTyping(f.Lang, or) {
 				continue
 			}
 			ims, err := w.typeMembers(o)

@@ -230,9 +230,9 @@ func (w *walk) isInterface(row store.SymbolRow) (bool, error) {
 	return false, nil
 }
 
-// structural reports whether a language's interfaces are satisfied by
+// structuralTyping reports whether a language's interfaces are satisfied by
 // method sets (Go, TypeScript) rather than only by declaration.
-func structural(language string, iface *Resolved) bool {
+func structuralTyping(language string, iface *Resolved) bool {
 	switch language {
 	case "go", "typescript", "tsx":
 		return true
@@ -308,7 +308,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ir != nil && structural(ir.file.Lang, ir) {
+	if ir != nil && structuralTyping(ir.file.Lang, ir) {
 		found, err := w.methodSetImpls(iface, ir, have)
 		if err != nil {
 			return nil, err

@@ -91,6 +91,13 @@ func One(opts Options, rel string) (Entry, string) {
 	return entryFor(opts.Paths.Root, rel, info)
 }
 
+// Excluded applies the path rules of the policy to a repo path without
+// looking at the disk: pruned directories, Cairn's state and ignore rules.
+// Used for paths of other revisions, which have no file to stat.
+func Excluded(opts Options, rel string) bool {
+	return hasPrunedDir(rel) || PrunedDirs[path.Base(rel)] || opts.stateDir(rel) || opts.matcher().Ignored(rel, false)
+}
+
 // Scan lists the files to index.
 func Scan(ctx context.Context, opts Options) (Result, error) {
 	m := opts.matcher()

@@ -122,6 +122,16 @@ CREATE TABLE IF NOT EXISTS alias(
   old_qname  TEXT    NOT NULL,
   epoch      INTEGER NOT NULL
 );
+-- What each path held at each epoch: one row per path whose content changed
+-- (blob_id 0: deleted). The state at epoch N is each path's latest row at or
+-- before N; its definitions are the blob's facts (semantic_diff epoch mode).
+CREATE TABLE IF NOT EXISTS file_history(
+  path    TEXT    NOT NULL,
+  epoch   INTEGER NOT NULL,
+  blob_id INTEGER NOT NULL,
+  lang    TEXT    NOT NULL,
+  PRIMARY KEY(path, epoch)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tombstone(
   id    INTEGER PRIMARY KEY,
   qname TEXT    NOT NULL,

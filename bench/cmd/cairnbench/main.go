@@ -26,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental [flags]")
+		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -44,6 +44,7 @@ func main() {
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
 	light := fs.Bool("light", false, "run: index only (language corpora)")
 	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
+	impactResults := fs.String("impact-results", "", "impact: write the impact section of this markdown file")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -71,6 +72,8 @@ func main() {
 		err = semanticImport(ctx, *repo, *state, *scipPath)
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
+	case "impact":
+		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults)
 	default:
 		err = fmt.Errorf("unknown command %s", cmd)
 	}

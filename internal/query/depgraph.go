@@ -1,0 +1,294 @@
+package query
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// depGraph is the reverse import graph of the worktree with the test files
+// marked: what affected_tests, impact_analyze and semantic_diff's blast radius
+// walk. Built from the classified import edges of every file and cached per
+// epoch (the index changes only between epochs).
+type depGraph struct {
+	epoch string
+	files []store.FileRow
+	mods  map[int64]store.ModuleRow
+	// byPath and byID find a file's position in files.
+	byPath map[string]int
+	byID   map[int64]int
+	// rev maps an import target (a file path, or a Go package directory) to
+	// the files importing it.
+	rev map[string][]int
+	// imports counts each file's in-repository import edges; unresolved
+	// counts its imports that look local but did not resolve.
+	imports    map[int]int
+	unresolved map[int]int
+	// tests marks test files with the convention that matched.
+	tests map[int]string
+	// dirFiles and pkgFiles group files for same-package tests (Go
+	// directories; Java, Kotlin and C# packages within a module).
+	dirFiles map[string][]int
+	pkgFiles map[string][]int
+}
+
+type graphCache struct {
+	mu sync.Mutex // guards g
+	g  *depGraph
+}
+
+// depGraph returns the graph of the current epoch, building it when needed.
+func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
+	epoch, err := e.db.Meta("epoch")
+	if err != nil {
+		return nil, err
+	}
+	e.graphs.mu.Lock()
+	defer e.graphs.mu.Unlock()
+	if g := e.graphs.g; g != nil && g.epoch == epoch {
+		return g, nil
+	}
+	g, err := e.buildDepGraph(ctx, epoch)
+	if err != nil {
+		return nil, err
+	}
+	e.graphs.g = g
+	return g, nil
+}
+
+func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, error) {
+	files, err := e.db.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mods, err := e.db.Modules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &depGraph{epoch: epoch, files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
+		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
+		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
+	for _, m := range mods {
+		g.mods[m.ID] = m
+	}
+	for i, f := range files {
+		g.byPath[f.Path] = i
+		g.byID[f.ID] = i
+		if k := TestFileKind(f.Path, f.Lang); k != "" {
+			g.tests[i] = k
+		}
+		switch f.Lang {
+		case "go":
+			g.dirFiles[dirOf(f.Path)] = append(g.dirFiles[dirOf(f.Path)], i)
+		case "java", "kotlin", "csharp":
+			if f.Pkg != "" {
+				k := pkgKey(f)
+				g.pkgFiles[k] = append(g.pkgFiles[k], i)
+			}
+		}
+	}
+	// Rust keeps unit tests inside the file they test.
+	if hits, err := e.db.TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
+		for _, h := range hits {
+			if i, ok := g.byID[h.FileID]; ok && files[i].Lang == "rust" {
+				if _, marked := g.tests[i]; !marked {
+					g.tests[i] = "inline #[cfg(test)] module"
+				}
+			}
+		}
+	}
+	all, err := e.db.AllImports(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for fileID, data := range all {
+		i, ok := g.byID[fileID]
+		if !ok {
+			continue
+		}
+		edges, err := index.DecodeImports(data)
+		if err != nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, ed := range edges {
+			switch ed.Class {
+			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+				if ed.TargetPath == "" || seen[ed.TargetPath] {
+					continue
+				}
+				seen[ed.TargetPath] = true
+				g.imports[i]++
+				g.rev[ed.TargetPath] = append(g.rev[ed.TargetPath], i)
+			case index.EdgeUnknown:
+				if looksLocal(files[i], ed.Source, g.mods[files[i].ModuleID]) {
+					g.unresolved[i]++
+				}
+			}
+		}
+		// A C# using directive brings in a whole namespace: the file depends
+		// on every file declaring it.
+		if f := files[i]; f.Lang == "csharp" {
+			for _, ed := range edges {
+				for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
+					if j != i && !seen[files[j].Path] {
+						seen[files[j].Path] = true
+						g.imports[i]++
+						g.rev[files[j].Path] = append(g.rev[files[j].Path], i)
+					}
+				}
+			}
+		}
+	}
+	// A file that references a definition of another file depends on it,
+	// whether or not its import resolved (JVM named imports, Rust crate
+	// paths, C# namespaces resolve to references, not always to files).
+	ri, err := e.refIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	symFile, err := e.db.SymbolFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	linked := map[[2]int]bool{}
+	for target, list := range ri.by {
+		d, ok := g.byID[symFile[target]]
+		if !ok {
+			continue
+		}
+		for _, fr := range list {
+			j, ok := g.byID[fr.file]
+			if !ok || j == d || linked[[2]int{d, j}] {
+				continue
+			}
+			linked[[2]int{d, j}] = true
+			g.rev[files[d].Path] = append(g.rev[files[d].Path], j)
+		}
+	}
+	for k, list := range g.rev {
+		sort.Ints(list)
+		g.rev[k] = list
+	}
+	return g, nil
+}
+
+func pkgKey(f store.FileRow) string {
+	family := f.Lang
+	if family == "kotlin" {
+		family = "java" // one package space on the JVM
+	}
+	return family + "\x00" + f.Pkg
+}
+
+// looksLocal reports whether an import that did not resolve names something
+// inside the repository (a relative path, or the module's own import path).
+func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
+	if strings.HasPrefix(source, ".") || strings.HasPrefix(source, "/") {
+		return true
+	}
+	if f.Lang == "go" && m.Kind == "go" && m.Name != "" {
+		return source == m.Name || strings.HasPrefix(source, m.Name+"/")
+	}
+	return false
+}
+
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// targets are the keys other files import a file by: its path and its
+// directory (Go packages, JVM packages resolved to their directory).
+func (g *depGraph) targets(i int) []string {
+	f := g.files[i]
+	return []string{f.Path, dirOf(f.Path)}
+}
+
+// importers lists the files importing file i (deduplicated, in file order).
+func (g *depGraph) importers(i int) []int {
+	var out []int
+	seen := map[int]bool{i: true}
+	for _, k := range g.targets(i) {
+		for _, j := range g.rev[k] {
+			if !seen[j] {
+				seen[j] = true
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// samePackage lists the files that see file i's definitions without importing
+// it: the other files of its Go package directory (test files included) and
+// of its JVM or .NET package.
+func (g *depGraph) samePackage(i int) []int {
+	f := g.files[i]
+	var group []int
+	switch f.Lang {
+	case "go":
+		group = g.dirFiles[dirOf(f.Path)]
+	case "java", "kotlin", "csharp":
+		if f.Pkg != "" {
+			group = g.pkgFiles[pkgKey(f)]
+		}
+	}
+	out := make([]int, 0, len(group))
+	for _, j := range group {
+		// A Go external test package (package x_test) shares the directory
+		// but imports the package like any other client.
+		if j != i && (f.Lang != "go" || g.files[j].Pkg == f.Pkg) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// module names the module of file i.
+func (g *depGraph) module(i int) string {
+	if m, ok := g.mods[g.files[i].ModuleID]; ok {
+		return m.Name
+	}
+	return ""
+}
+
+// dependents are the files that see file i's definitions: its importers and,
+// for JVM and .NET packages, the other files of its package.
+func (g *depGraph) dependents(i int) []int {
+	out := g.importers(i)
+	switch g.files[i].Lang {
+	case "java", "kotlin", "csharp":
+		seen := map[int]bool{}
+		for _, j := range out {
+			seen[j] = true
+		}
+		for _, j := range g.samePackage(i) {
+			if !seen[j] {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// crateTests lists the integration tests (tests/) of file i's Rust crate.
+func (g *depGraph) crateTests(i int) []int {
+	var out []int
+	mod := g.files[i].ModuleID
+	for j, kind := range g.tests {
+		if g.files[j].ModuleID == mod && g.files[j].Lang == "rust" && strings.HasPrefix(kind, "integration") {
+			out = append(out, j)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

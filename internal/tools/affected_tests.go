@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
+)
+
+// AffectedIn are the arguments of affected_tests.
+type AffectedIn struct {
+	Files    []string `json:"files,omitempty" jsonschema:"changed repo paths; default: the files of the working tree that differ from base"`
+	Base     string   `json:"base,omitempty" jsonschema:"with no files: the git revision to compare the working tree with (default HEAD)"`
+	MaxDepth int      `json:"max_depth,omitempty" jsonschema:"import hops to follow back from a changed file (default 3, at most 6)"`
+	Common
+}
+
+func init() {
+	Register(Tool{
+		Name: "affected_tests", Group: "read", Fresh: true,
+		Summary: "Test files that changed files reach through the reverse import graph (and the same Go, JVM or .NET package), with per-test confidence (high: imports a changed file or shares its package; low: reached through other files), a complete/partial verdict with reasons, and coverage gaps (changed files no test reaches).",
+		Doc: "Tests are recognised by each language's conventions: Go *_test.go; Python test_*.py, *_test.py, tests/; JS/TS *.test.*, *.spec.*, __tests__/; Java/Kotlin *Test, *Tests, *IT, src/test/; C# *Tests.cs, *.Tests/ projects; Rust tests/ and files with #[cfg(test)]; Ruby *_spec.rb, test_*.rb; PHP *Test.php. " +
+			"Without files, the changed files are those of the working tree that differ from base (default HEAD). partial lists why: changed files that are not code, files not in the graph, test files with unresolved local imports, or walk bounds. Nothing uncertain is silently added or dropped.",
+		When:     []string{"choosing which tests to run after a change", "finding changed code no test covers"},
+		WhenNot:  []string{"running tests: test_run", "what a symbol's change would break: impact_analyze"},
+		Examples: []string{`{}`, `{"files": ["pkg/api/types.go"]}`, `{"base": "main"}`},
+	}, affectedTests)
+}
+
+func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.AffectedResult, error) {
+	e := c.Env.Engine
+	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
+	depth := c.Bound("max_depth", in.MaxDepth, Budget{3, 6})
+	files, deleted := []string{}, []string(nil)
+	if len(in.Files) > 0 {
+		for _, f := range in.Files {
+			p, err := scan.Contain(c.Env.Index.Paths().Root, f)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, string(p))
+		}
+	} else {
+		base := in.Base
+		if base == "" {
+			base = "HEAD"
+		}
+		var err error
+		if files, deleted, err = e.WorktreeChanges(ctx, base); err != nil {
+			return nil, err
+		}
+	}
+	key := []any{"affected", files, deleted, depth, limit}
+	offset, err := c.Offset(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.AffectedTests(ctx, query.AffectedParams{Files: files, Deleted: deleted, MaxDepth: depth, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, err
+	}
+	c.Answer("%d tests affected by %d changed files (%d high, %d low confidence); %s; %d coverage gaps", res.Total, len(res.Changed),
+		res.High, res.Low, res.Confidence, res.GapsTotal)
+	if res.More {
+		c.Truncated("tests", len(res.Tests), res.Total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
+	}
+	if res.GapsTotal > len(res.CoverageGaps) {
+		c.Truncated("coverage_gaps", len(res.CoverageGaps), res.GapsTotal, "limit", "")
+	}
+	if res.Confidence == "partial" {
+		if len(res.Reasons) > 0 {
+			c.Complete(0.7, "partial: "+res.Reasons[0])
+		}
+		if depth < 6 {
+			c.Next("affected_tests", map[string]any{"files": files, "max_depth": 6}, "follow importers further out")
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,171 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
+)
+
+// ImpactIn are the arguments of impact_analyze.
+type ImpactIn struct {
+	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix (an indexed file's path analyses the file)"`
+	Path   string    `json:"path,omitempty" jsonschema:"a file instead of a symbol"`
+	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
+	Depth  int       `json:"depth,omitempty" jsonschema:"import hops for transitive dependents (default 2, at most 4)"`
+	Common
+}
+
+func init() {
+	Register(Tool{
+		Name: "impact_analyze", Group: "read", Fresh: true,
+		Summary: "What depends on a symbol or file, before changing it: direct dependents (references, importing files) and transitive ones (importers of importers) grouped by module and package, derived visibility with its source and confidence, an impact class, a risk score with its inputs, callers when a call graph exists, and the affected tests. Compressed to the response budget.",
+		Doc: "Visibility comes from the language's own marks (modifiers, Go's export rule), else from whether other modules reference it, else from naming. " +
+			"Direct references are the proven and strong links of the index (refs_find lists every location, anchored candidates and the semantic layer too). For a type, references to its members count. " +
+			"Transitive dependents follow the reverse import graph for depth hops. The risk score weighs visibility, reference count, module spread, transitive reach and whether tests would notice; every input is in risk.factors. " +
+			"Lists are cut to fit max_chars (modules, packages, samples, tests); provenance.truncations says what was left out and next_actions how to see it.",
+		When:     []string{"before changing, renaming or removing a symbol or file", "estimating the risk of a change and which tests to run"},
+		WhenNot:  []string{"every reference location: refs_find", "what changed between two revisions: semantic_diff"},
+		Examples: []string{`{"symbol": "rest.Config"}`, `{"path": "pkg/api/types.go"}`, `{"symbol": "Server.Handle", "max_chars": 4000}`},
+	}, impactAnalyze)
+}
+
+func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResult, error) {
+	e := c.Env.Engine
+	maxChars := c.Clamp("max_chars", in.MaxChars, CharsBudget)
+	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
+	var res *query.ImpactResult
+	var err error
+	if in.Symbol != "" && in.Path == "" && in.At == nil && e.FileExists(ctx, in.Symbol) {
+		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
+	}
+	switch {
+	case in.Path != "" && (in.Symbol != "" || in.At != nil):
+		return nil, errs.E(errs.InvalidArgument, "give a symbol or a path, not both")
+	case in.Path != "":
+		rp, err := scan.Contain(c.Env.Index.Paths().Root, in.Path)
+		if err != nil {
+			return nil, err
+		}
+		res, err = e.ImpactOfFile(ctx, string(rp), p)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		r, err := resolveArg(ctx, c, in.Symbol, in.At)
+		if err != nil {
+			return nil, err
+		}
+		if res, err = e.ImpactOfSymbol(ctx, r, p); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Saved(res.BytesCovered)
+	name := res.Target.Path
+	if res.Target.Symbol != nil {
+		name = res.Target.Symbol.QName
+	}
+	fit(c, res, maxChars)
+	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references, %d anchored) in %d modules, %d transitive files; impact %s; %d tests",
+		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.ModulesTotal, res.Transitive.Files,
+		res.Classification.Level, res.Tests.Total)
+	if res.Transitive.Bounded {
+		c.Complete(0.8, "transitive dependents bounded by depth")
+		if p.Depth < 4 {
+			c.Next("impact_analyze", withTarget(in, map[string]any{"depth": 4}), "follow importers further out")
+		}
+	}
+	if res.Target.Symbol != nil {
+		c.Next("refs_find", map[string]any{"symbol": res.Target.Symbol.ID, "anchored": true}, "every reference location, with anchored candidates and the semantic layer")
+	}
+	if res.Tests.Total > 0 {
+		c.Next("affected_tests", map[string]any{"files": []string{res.Target.Path}}, "every affected test with its path through the imports")
+	}
+	return res, nil
+}
+
+func withTarget(in ImpactIn, args map[string]any) map[string]any {
+	switch {
+	case in.Path != "":
+		args["path"] = in.Path
+	case in.Symbol != "":
+		args["symbol"] = in.Symbol
+	}
+	return args
+}
+
+// fit cuts the lists of an impact result until it fits the character budget,
+// recording every cut.
+func fit(c *Call, res *query.ImpactResult, maxChars int) {
+	size := func() int {
+		b, _ := json.Marshal(res)
+		return len(b)
+	}
+	cut := func(field string, returned, total int) {
+		if returned < total {
+			c.Truncated(field, returned, total, "budget", "")
+		}
+	}
+	// Cheapest losses first: samples, then packages, then modules, then tests.
+	for step := 0; size() > maxChars && step < 8; step++ {
+		switch step {
+		case 0, 1:
+			for _, set := range []*query.DependentSet{&res.Direct, &res.Transitive} {
+				for i := range set.Modules {
+					for j := range set.Modules[i].Packages {
+						s := &set.Modules[i].Packages[j].Sample
+						if len(*s) > 1-step {
+							*s = (*s)[:1-step]
+						}
+					}
+				}
+			}
+		case 2, 3:
+			keep := 3 - (step-2)*2 // 3, then 1
+			for _, set := range []*query.DependentSet{&res.Transitive, &res.Direct} {
+				for i := range set.Modules {
+					if m := &set.Modules[i]; len(m.Packages) > keep {
+						m.Packages = m.Packages[:keep]
+					}
+				}
+			}
+		case 4, 5:
+			keep := 5 - (step-4)*3 // 5, then 2
+			for _, set := range []*query.DependentSet{&res.Transitive, &res.Direct} {
+				if len(set.Modules) > keep {
+					set.Modules = set.Modules[:keep]
+				}
+			}
+		case 6:
+			if len(res.Tests.Tests) > 3 {
+				res.Tests.Tests = res.Tests.Tests[:3]
+			}
+		case 7:
+			if len(res.Callers.Items) > 3 {
+				res.Callers.Items = res.Callers.Items[:3]
+			}
+		}
+	}
+	for name, set := range map[string]*query.DependentSet{"direct": &res.Direct, "transitive": &res.Transitive} {
+		cut(name+".modules", len(set.Modules), set.ModulesTotal)
+		pk, pkTotal := 0, 0
+		for _, m := range set.Modules {
+			pk += len(m.Packages)
+			pkTotal += m.PackagesTotal
+		}
+		if pk < pkTotal {
+			c.Truncated(name+".modules.packages", pk, pkTotal, "budget", "")
+		}
+	}
+	cut("affected_tests.tests", len(res.Tests.Tests), res.Tests.Total)
+	cut("callers.items", len(res.Callers.Items), res.Callers.Total)
+	if size() > maxChars {
+		c.Warn("the answer is over max_chars even with its lists cut: %d characters", size())
+	}
+
+}
