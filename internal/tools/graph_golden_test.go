@@ -18,16 +18,17 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/graph/*.txtar")
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/{graph,surfaces}/*.txtar")
 
-// TestGraphGoldens runs the call graph and type hierarchy fixtures: each
+// TestGraphGoldens runs the call graph, type hierarchy, trace and surface
+// fixtures (testdata/graph and testdata/surfaces): each
 // txtar archive is a repository, a "calls" section (one tool call per line:
 // NAME {json arguments}) and a "want" section with the answers (answer,
 // data, truncations, layers), rewritten with -update.
 func TestGraphGoldens(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "graph", "*.txtar"))
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
 	if err != nil || len(files) == 0 {
-		t.Fatal("no fixtures in testdata/graph")
+		t.Fatal("no fixtures in testdata")
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
