@@ -1148,27 +1148,19 @@ func (e *Engine) danglingRefs(ctx context.Context, name string) (int, []string) 
 		if h.Lang == "" || ctx.Err() != nil {
 			continue
 		}
-		f, ok, err := e.db.FileByID(ctx, h.FileID)
-		if err != nil || !ok {
+		nf, err := e.nameFileOf(ctx, h.FileID, name)
+		if err != nil || nf == nil {
 			continue
 		}
-		facts, err := e.ix.Facts(ctx, f.BlobID)
-		if err != nil || facts == nil {
-			continue
-		}
-		links, err := e.links(ctx, f.ID)
-		if err != nil {
-			continue
-		}
-		for ri, ref := range facts.Refs {
-			if facts.Names[ref.Name] != name || ref.BindLocal >= 0 || ref.BindDef >= 0 {
+		for ri, ref := range nf.facts.Refs {
+			if int(ref.Name) != nf.nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 {
 				continue
 			}
-			if _, linked := links[ri]; linked {
+			if _, linked := nf.links[ri]; linked {
 				continue
 			}
 			n++
-			files[f.Path] = true
+			files[nf.file.Path] = true
 		}
 	}
 	return n, firstSorted(files, 10)

@@ -636,40 +636,22 @@ func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (
 		if h.Lang == "" || ctx.Err() != nil {
 			continue
 		}
-		f, ok, err := e.db.FileByID(ctx, h.FileID)
-		if err != nil || !ok {
+		nf, err := e.nameFileOf(ctx, h.FileID, name)
+		if err != nil || nf == nil {
 			continue
 		}
-		facts, err := e.ix.Facts(ctx, f.BlobID)
-		if err != nil || facts == nil {
-			continue
-		}
-		nameID := -1
-		for i, n := range facts.Names {
-			if n == name {
-				nameID = i
-				break
-			}
-		}
-		if nameID < 0 {
-			continue
-		}
-		links, err := e.links(ctx, f.ID)
-		if err != nil {
-			continue
-		}
-		for ri, ref := range facts.Refs {
-			if int(ref.Name) != nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
+		for ri, ref := range nf.facts.Refs {
+			if int(ref.Name) != nf.nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
 				continue
 			}
 			// x.Name on a local value cannot be a package-level definition.
 			if !member && ref.Shape != lang.QualNone && ref.QualBound {
 				continue
 			}
-			if _, linked := links[ri]; linked {
+			if _, linked := nf.links[ri]; linked {
 				continue
 			}
-			out[f.ID]++
+			out[nf.file.ID]++
 		}
 	}
 	return out, true

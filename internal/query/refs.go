@@ -268,30 +268,13 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		if c.Lang == "" {
 			continue
 		}
-		f, ok, err := e.db.FileByID(ctx, c.FileID)
-		if err != nil || !ok {
-			continue
+		nf, err := e.nameFileOf(ctx, c.FileID, name)
+		if err != nil || nf == nil {
+			continue // gone since the text search, or no such identifier
 		}
-		facts, err := e.ix.Facts(ctx, f.BlobID)
-		if err != nil || facts == nil {
-			continue
-		}
-		nameID := -1
-		for i, n := range facts.Names {
-			if n == name {
-				nameID = i
-				break
-			}
-		}
-		if nameID < 0 {
-			continue
-		}
-		links, err := e.links(ctx, f.ID)
-		if err != nil {
-			return nil, err
-		}
+		f, facts := nf.file, nf.facts
 		for ri, ref := range facts.Refs {
-			if int(ref.Name) != nameID {
+			if int(ref.Name) != nf.nameID {
 				continue
 			}
 			s := synRef{foundRef: foundRef{loc: RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
@@ -299,7 +282,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if ref.Enclosing >= 0 {
 				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
 			}
-			if l, ok := links[ri]; ok {
+			if l, ok := nf.links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
 				if l.Target != r.row.ID {

@@ -321,6 +321,43 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
 }
 
+// nameFile is what a candidate file of a text search offers for a name: its
+// row, its facts, the name's index in facts.Names and its links.
+type nameFile struct {
+	file   store.FileRow
+	facts  *lang.Facts
+	nameID int
+	links  map[int]index.Link
+}
+
+// nameFileOf loads candidate file id for name; nil (and no error) when the
+// file is gone, has no facts or never mentions the name as an identifier.
+func (e *Engine) nameFileOf(ctx context.Context, id int64, name string) (*nameFile, error) {
+	f, ok, err := e.db.FileByID(ctx, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	facts, err := e.ix.Facts(ctx, f.BlobID)
+	if err != nil || facts == nil {
+		return nil, err
+	}
+	nameID := -1
+	for i, n := range facts.Names {
+		if n == name {
+			nameID = i
+			break
+		}
+	}
+	if nameID < 0 {
+		return nil, nil
+	}
+	links, err := e.links(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &nameFile{file: f, facts: facts, nameID: nameID, links: links}, nil
+}
+
 // links returns a file's resolved references by reference index.
 func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
 	data, err := e.db.Link(ctx, fileID)
