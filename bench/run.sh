@@ -38,5 +38,8 @@ bin/cairnbench report -out bench/out -results bench/RESULTS.md
 if [ -d "bench/out/state-go_large" ]; then
   bin/cairnbench impact -name go_large -repo "${dir[go_large]}" -state bench/out/state-go_large -n 20 -rounds 11 \
     -impact-results bench/RESULTS.md > bench/out/impact-go_large.json
+  # graph_callers (depth 3 and 1) on the most called symbols (its own section).
+  bin/cairnbench graph -name go_large -repo "${dir[go_large]}" -state bench/out/state-go_large -n 20 -rounds 11 \
+    -graph-results bench/RESULTS.md > bench/out/graph-go_large.json
 fi
 echo "bench: wrote bench/RESULTS.md" >&2

@@ -125,8 +125,11 @@ type ExternalCall struct {
 // GraphLevel says how much of one level was found and kept.
 type GraphLevel struct {
 	Depth int `json:"depth"`
-	Found int `json:"found"` // new symbols reached at this depth
-	Kept  int `json:"kept"`
+	// Found counts the new symbols reached at this depth from the nodes
+	// kept at the level above (callers of the nodes a limit left out are
+	// not looked for).
+	Found int `json:"found"`
+	Kept  int `json:"kept"` // listed in nodes, after the limit and the response budget
 }
 
 // GraphResult is graph_callers' and graph_callees' payload.
@@ -195,7 +198,9 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 	res.BytesCovered = r.file.Size
 	frontier := []*Resolved{r}
 	var pending []GraphEdge // edges to nodes not decided yet
-	for d := 1; d <= p.Depth && len(frontier) > 0; d++ {
+	// level walks one level: the neighbours of the frontier, ranked, the
+	// best kept as the next frontier.
+	level := func(d int) error {
 		type cand struct {
 			id     int64
 			weight int
@@ -203,19 +208,18 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 		}
 		cands := map[int64]*cand{}
 		for _, n := range frontier {
-			if ctx.Err() != nil {
-				res.Partial = true
-				break
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 			var calls []call
 			if p.Direction == Callers {
 				if calls, err = w.incoming(n); err != nil {
-					return nil, err
+					return err
 				}
 			} else {
 				out, err := w.outgoing(n)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				calls = out.calls
 				res.Unresolved, res.OmittedUnresolved = appendCapped(res.Unresolved, out.unresolved, p.MaxPerNode, res.OmittedUnresolved)
@@ -225,7 +229,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 			if p.Direction == Callers {
 				dyn, err := w.dynamicCallers(n)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if len(dyn) > p.MaxPerNode {
 					res.OmittedDynamic += len(dyn) - p.MaxPerNode
@@ -234,7 +238,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 				for i := range dyn {
 					id, _ := index.ParseID(dyn[i].From)
 					if cr, err := w.resolveID(id); err != nil {
-						return nil, err
+						return err
 					} else if cr != nil {
 						ref := cr.ref()
 						dyn[i].Caller = &ref
@@ -270,7 +274,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 		}
 		rows, err := w.symbols(idsOf(list, func(c *cand) int64 { return c.id }))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		type ranked struct {
 			c   *cand
@@ -296,21 +300,21 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 			return a.row.ID < b.row.ID
 		})
 		lvl := GraphLevel{Depth: d, Found: len(rs)}
-		frontier = nil
+		var next []*Resolved
 		for _, x := range rs {
 			if lvl.Kept == p.LimitPerLevel {
 				break
 			}
 			nr, err := w.resolved(x.row)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if nr == nil {
 				continue
 			}
 			node, err := w.node(nr, d)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			res.Nodes = append(res.Nodes, node)
 			seen[x.row.ID] = true
@@ -318,11 +322,28 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 				files[nr.file.ID] = true
 				res.BytesCovered += nr.file.Size
 			}
-			frontier = append(frontier, nr)
+			next = append(next, nr)
 			lvl.Kept++
 		}
 		res.Levels = append(res.Levels, lvl)
-		if res.Partial {
+		frontier = next
+		return nil
+	}
+	for d := 1; d <= p.Depth && len(frontier) > 0; d++ {
+		// When the deadline passes inside a level, the level is dropped
+		// whole and the answer is the levels walked before it.
+		at := struct {
+			nodes, edges, unresolved, dynamic, external, omittedU, omittedD int
+			bytes                                                           int64
+		}{len(res.Nodes), len(pending), len(res.Unresolved), len(res.Dynamic), len(res.External), res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered}
+		if err := level(d); err != nil {
+			if ctx.Err() == nil {
+				return nil, err
+			}
+			res.Nodes, pending = res.Nodes[:at.nodes], pending[:at.edges]
+			res.Unresolved, res.Dynamic, res.External = res.Unresolved[:at.unresolved], res.Dynamic[:at.dynamic], res.External[:at.external]
+			res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered = at.omittedU, at.omittedD, at.bytes
+			res.Partial = true
 			break
 		}
 	}

@@ -75,6 +75,36 @@ func (w *walk) file(id int64) (*store.FileRow, error) {
 	return p, nil
 }
 
+// loadFiles brings the file rows of these ids into the cache with one
+// query (a widely called symbol has callers in hundreds of files).
+func (w *walk) loadFiles(ids []int64) error {
+	var need []int64
+	asked := map[int64]bool{}
+	for _, id := range ids {
+		if _, ok := w.files[id]; !ok && !asked[id] {
+			asked[id] = true
+			need = append(need, id)
+		}
+	}
+	if len(need) < 2 {
+		return nil // file() loads a single one as well
+	}
+	rows, err := w.e.db.FilesByIDs(w.ctx, need)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		f := rows[i]
+		w.files[f.ID] = &f
+	}
+	for _, id := range need {
+		if _, ok := w.files[id]; !ok {
+			w.files[id] = nil
+		}
+	}
+	return nil
+}
+
 // symbols loads symbol rows by id (missing ones are left out).
 func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
 	out := make(map[int64]store.SymbolRow, len(ids))
@@ -276,6 +306,9 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 		for _, t := range targets {
 			edges, err := w.e.db.EdgesTo(w.ctx, t, uint8(index.EdgeCall))
 			if err != nil {
+				return nil, err
+			}
+			if err := w.loadFiles(idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
 				return nil, err
 			}
 			for _, ed := range edges {

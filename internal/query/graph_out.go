@@ -398,6 +398,13 @@ func (w *walk) variantRows(id int64) ([]store.SymbolRow, error) {
 }
 
 func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
+	if r.Name == "_" || r.Name == "init" {
+		// Go declares any number of blank identifiers and init functions in
+		// a package: each is its own symbol, never a variant of another.
+		if f, err := w.file(r.FileID); err != nil || (f != nil && f.Lang == "go") {
+			return nil, err
+		}
+	}
 	qn := r.QName
 	rows, ok := w.variants[qn]
 	if !ok {

@@ -501,6 +501,9 @@ func (e *Engine) impactCallers(ctx context.Context, res *ImpactResult, r *Resolv
 	if err != nil {
 		return err
 	}
+	if g.Partial {
+		return ctx.Err() // the deadline stopped the walk before its one level: no count to report
+	}
 	res.Callers.Available = true
 	for _, n := range g.Nodes[1:] {
 		res.Callers.Items = append(res.Callers.Items, n.SymbolRef)

@@ -64,6 +64,31 @@ func (s *DB) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
 	return f, true, nil
 }
 
+// FilesByIDs returns the files with these ids (missing ones are skipped).
+func (s *DB) FilesByIDs(ctx context.Context, ids []int64) ([]FileRow, error) {
+	var out []FileRow
+	for _, chunk := range chunks(ids, 500) {
+		rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return nil, fmt.Errorf("store: files: %w", err)
+		}
+		for rows.Next() {
+			f, err := scanFile(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: files: %w", err)
+			}
+			out = append(out, f)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: files: %w", err)
+		}
+	}
+	return out, nil
+}
+
 // FilesUnder returns the files whose path starts with prefix (all when empty).
 func (s *DB) FilesUnder(ctx context.Context, prefix string) ([]FileRow, error) {
 	if prefix == "" {

@@ -28,7 +28,7 @@ func init() {
 	Register(Tool{
 		Name: "graph_callers", Group: "read", Fresh: true,
 		Summary: "Who calls a symbol, level by level up to depth 6 (default 3): nodes with location and kind, edges with count, tier and layer, calls that may reach it through an interface. Use to see the blast radius of a change.",
-		Doc: "Each level keeps the limit_per_level most-called new callers; levels[] says how many were found. Edges come from resolved call references: " +
+		Doc: "Each level keeps the limit_per_level most-called new callers; levels[] says how many were found (below depth 1, among the callers of the nodes kept above) and kept, and a cut level is listed in truncations. Edges come from resolved call references: " +
 			"precise (semantic layer, where an imported SCIP index describes the file as it is), proven or strong (syntax). Calls syntax cannot attribute " +
 			"(a method on a value of unknown type) are not edges: refs_find with anchored lists them. A symbol with build-tag or platform variants " +
 			"(the same name defined in several files) gets the callers of every variant, and nodes say their build constraint.",
@@ -60,11 +60,10 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 	}
 	c.Saved(res.BytesCovered)
 	found := 0
-	for _, l := range res.Levels {
+	walked := make([]int, len(res.Levels)) // kept per level by the walk, before the budget
+	for i, l := range res.Levels {
 		found += l.Found
-		if l.Found > l.Kept {
-			c.Truncated(fmt.Sprintf("nodes[depth=%d]", l.Depth), l.Kept, l.Found, "limit_per_level", "")
-		}
+		walked[i] = l.Kept
 	}
 	if res.OmittedUnresolved > 0 {
 		c.Truncated("unresolved", len(res.Unresolved), len(res.Unresolved)+res.OmittedUnresolved, "per_node", "")
@@ -73,7 +72,19 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 		c.Truncated("dynamic", len(res.Dynamic), len(res.Dynamic)+res.OmittedDynamic, "per_node", "")
 	}
 	before := struct{ n, u, d, x int }{len(res.Nodes), len(res.Unresolved), len(res.Dynamic), len(res.External)}
-	if trim := res.Fit(maxChars); trim.Any() {
+	trim := res.Fit(maxChars)
+	// A level says what it returns after the budget: the limit cut it when
+	// the walk kept fewer than it found, else the budget alone did.
+	for i, l := range res.Levels {
+		if l.Found > l.Kept {
+			reason := "limit_per_level"
+			if walked[i] == l.Found {
+				reason = "max_chars"
+			}
+			c.Truncated(fmt.Sprintf("nodes[depth=%d]", l.Depth), l.Kept, l.Found, reason, "")
+		}
+	}
+	if trim.Any() {
 		if trim.Nodes > 0 {
 			c.Truncated("nodes", len(res.Nodes), before.n, "max_chars", "")
 		}
@@ -90,6 +101,7 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 	}
 	if res.Partial {
 		c.Truncated("nodes", len(res.Nodes), 0, "deadline", "")
+		c.Truncated("levels", len(res.Levels), depth, "deadline", "")
 		c.Complete(0.5, "the deadline stopped the walk; deeper levels were not examined")
 	}
 	c.Layers(res.Layers...)

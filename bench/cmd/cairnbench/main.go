@@ -26,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact [flags]")
+		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact|graph [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -45,6 +45,7 @@ func main() {
 	light := fs.Bool("light", false, "run: index only (language corpora)")
 	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	impactResults := fs.String("impact-results", "", "impact: write the impact section of this markdown file")
+	graphResults := fs.String("graph-results", "", "graph: write the call graph section of this markdown file")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -74,6 +75,8 @@ func main() {
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	case "impact":
 		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults)
+	case "graph":
+		err = graphBench(ctx, *name, *repo, *state, *n, *rounds, *graphResults)
 	default:
 		err = fmt.Errorf("unknown command %s", cmd)
 	}
