@@ -151,8 +151,9 @@ func Markdown(rs []*Result) string {
 			sec(r.TimingMS["cairn_refs_semantic"]), sec(r.TimingMS["lsp"]))
 	}
 	fmt.Fprintln(&b)
-	if notes, err := os.ReadFile(notesFile); err == nil {
-		fmt.Fprintln(&b, strings.TrimSpace(string(notes)))
+	refNotes, callNotes := readNotes()
+	if refNotes != "" {
+		fmt.Fprintln(&b, refNotes)
 		fmt.Fprintln(&b)
 	}
 	fmt.Fprintln(&b, "### Where the answers differ from the oracles")
@@ -203,7 +204,21 @@ func Markdown(rs []*Result) string {
 			fmt.Fprintf(&b, "\nNote (%s): %s\n", r.Name, n)
 		}
 	}
+	callsMarkdown(&b, rs, callNotes)
 	return b.String()
+}
+
+// callsMarker splits notes.md: the reading of the references above it, of
+// the call edges below.
+const callsMarker = "<!-- calls -->"
+
+func readNotes() (refs, calls string) {
+	b, err := os.ReadFile(notesFile)
+	if err != nil {
+		return "", ""
+	}
+	refs, calls, _ = strings.Cut(string(b), callsMarker)
+	return strings.TrimSpace(refs), strings.TrimSpace(calls)
 }
 
 func tallyOrder(k string) int {

@@ -38,8 +38,14 @@ type Config struct {
 	LSPOpen bool     // open the file before asking (servers that answer only for open files)
 	LSPN    int      // how many sampled symbols to ask the language server (0: all)
 	N       int      // sample size
-	Out     string   // where the JSON result goes
-	Log     func(format string, args ...any)
+	// CallN is the call-edge sample size (functions and methods); 0 skips
+	// the call-edge part.
+	CallN int
+	// CallsOnly runs the call-edge part alone and keeps the rest of an
+	// earlier result in Out (references, language server).
+	CallsOnly bool
+	Out       string // where the JSON result goes
+	Log       func(format string, args ...any)
 }
 
 // Sampled is one sampled symbol.
@@ -68,6 +74,7 @@ type Result struct {
 	Tallies   map[string]*Tally     `json:"tallies"` // system@oracle
 	Symbols   []Sampled             `json:"symbols"`
 	Notes     []string              `json:"notes"`
+	Calls     *CallResult           `json:"calls,omitempty"`
 }
 
 // Run scores one corpus.
@@ -144,11 +151,36 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		}
 		return out, time.Since(start), nil
 	}
-	syn, d, err := answers(query.LayerSyntactic)
-	if err != nil {
-		return nil, err
+	var syn []Answer
+	if !c.CallsOnly {
+		var d time.Duration
+		if syn, d, err = answers(query.LayerSyntactic); err != nil {
+			return nil, err
+		}
+		res.TimingMS["cairn_refs_syntactic"] = d.Milliseconds()
 	}
-	res.TimingMS["cairn_refs_syntactic"] = d.Milliseconds()
+
+	// Call edges: a sample of the functions and methods among a wider draw.
+	var calls *CallResult
+	var callTruth []Truth
+	var callSites []map[Loc]Loc
+	if c.CallN > 0 {
+		all, err := Sample(ctx, ix, oracle, 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		calls = &CallResult{Tallies: map[string]*Tally{}, TimingMS: map[string]int64{}, Symbols: callSample(all, c.CallN)}
+		calls.Stats.Outside = map[string]int{}
+		defs, err := newDefinitions(ctx, ix)
+		if err != nil {
+			return nil, err
+		}
+		callTruth, callSites = callTruths(oracle, files, defs, calls.Symbols, &calls.Stats)
+		if err := scoreCalls(ctx, eng, calls, query.LayerSyntactic, oracle, callTruth, callSites, files); err != nil {
+			return nil, err
+		}
+		logf("%s: scored the callers of %d functions and methods (syntactic)", c.Name, len(calls.Symbols))
+	}
 
 	t = time.Now()
 	st, err := semantic.Import(ctx, ix, semantic.ImportOptions{Path: c.SemanticSCIP, Key: "precision:" + c.Name, Source: c.SemanticSCIP})
@@ -159,6 +191,15 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	res.Import = st
 	logf("%s: imported %s in %d ms (%d documents, %d occurrences, %d mapped definitions)", c.Name, c.SemanticSCIP, res.ImportMS,
 		st.Documents, st.Occurrences, st.Mapped)
+	if calls != nil {
+		if err := scoreCalls(ctx, eng, calls, query.LayerSemantic, oracle, callTruth, callSites, files); err != nil {
+			return nil, err
+		}
+		res.Calls = calls
+	}
+	if c.CallsOnly {
+		return res, mergeCalls(c.Out, res)
+	}
 	sem, d, err := answers("")
 	if err != nil {
 		return nil, err
@@ -224,6 +265,26 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// mergeCalls writes a calls-only run into the result file, keeping the
+// rest of an earlier run's result there.
+func mergeCalls(out string, res *Result) error {
+	if out == "" {
+		return nil
+	}
+	keep := res
+	if b, err := os.ReadFile(out); err == nil {
+		var old Result
+		if err := json.Unmarshal(b, &old); err != nil {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+		old.Calls = res.Calls
+		keep = &old
+	}
+	os.MkdirAll(filepath.Dir(out), 0o755)
+	b, _ := json.MarshalIndent(keep, "", " ")
+	return os.WriteFile(out, b, 0o644)
 }
 
 func mustIndexes(ctx context.Context, ix *index.Index) []string {

@@ -25,6 +25,9 @@ type Example struct {
 	Loc    string `json:"loc"`
 	Tier   string `json:"tier,omitempty"` // the tier Cairn gave it ("" when Cairn missed it)
 	Line   string `json:"line"`
+	// Site is, for a missed caller, the call site that makes it one.
+	Site     string `json:"site,omitempty"`
+	SiteLine string `json:"site_line,omitempty"`
 }
 
 // Tally accumulates the scores of one system against one oracle.

@@ -37,6 +37,8 @@ func main() {
 	fs.BoolVar(&c.LSPOpen, "lsp-open", false, "open each file before asking")
 	fs.IntVar(&c.LSPN, "lsp-n", 0, "sampled symbols to ask the language server (0: all)")
 	fs.IntVar(&c.N, "n", 200, "sample size")
+	fs.IntVar(&c.CallN, "calls-n", 0, "functions and methods whose callers are scored (0: none)")
+	fs.BoolVar(&c.CallsOnly, "calls-only", false, "score call edges only, keeping the rest of the result in -out")
 	fs.StringVar(&c.Out, "out", "", "JSON result file")
 	in := fs.String("in", "bench/out/precision", "report: directory of JSON results")
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file whose precision section is replaced")
