@@ -159,6 +159,9 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 type topNames struct {
 	first  map[string]int64
 	values map[string]int64 // only for names whose first definition is a type
+	// members are the direct members of top-level classes and enums, by
+	// "Class.member" (static methods and fields reached as Class.member).
+	members map[string]int64
 }
 
 // topLevel indexes the top-level, non-method symbols of some files by name.
@@ -190,6 +193,22 @@ func (l *linker) topLevel(files []string) *topNames {
 			}
 			if _, ok := out.values[r.Name]; !ok {
 				out.values[r.Name] = r.ID
+			}
+		}
+	}
+	classes := map[int64]string{}
+	for _, r := range rows {
+		if k := lang.DefKind(r.Kind); r.Parent == 0 && (k == lang.KindClass || k == lang.KindEnum) && out.first[r.Name] == r.ID {
+			classes[r.ID] = r.Name
+		}
+	}
+	for _, r := range rows {
+		if cls, ok := classes[r.Parent]; ok {
+			if out.members == nil {
+				out.members = map[string]int64{}
+			}
+			if _, ok := out.members[cls+"."+r.Name]; !ok {
+				out.members[cls+"."+r.Name] = r.ID
 			}
 		}
 	}
@@ -515,6 +534,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			}
 		case f.lang == "go":
 			gf.link(ri, r, name, locals, add, external)
+		case r.Shape == lang.QualIdent && r.QualBound && locals.binding(facts, r.Qualifier, r.Scope) < 0:
+			// Class.member where Class is a class or enum of this file
+			add(ri, TierProven, l.fileTopNames(f.path).members[facts.Names[r.Qualifier]+"."+name])
 		case script != nil:
 			script.link(ri, r, name, add)
 		case r.BindImp >= 0:
@@ -646,6 +668,9 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 		case lang.ImportNamed:
 			if sub, ok := l.pySubmodule(t, im.Name); ok && l.fileTopLevel(t.file)[im.Name] == 0 {
 				add(ri, TierStrong, l.fileTopLevel(sub)[name])
+			} else if facts.Names[r.Qualifier] == im.LocalName() {
+				// Class.member where Class is an imported class or enum
+				add(ri, TierStrong, l.fileTopNames(t.file).members[im.Name+"."+name])
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package store
 
-// Schema versions. Bump when a table changes shape; a mismatch on open drops the
-// database and rebuilds it (the index is always disposable).
+// Schema versions. Bump the index version when a table changes shape or when
+// linking changes what it stores (links of unchanged files are not derived
+// again); a mismatch on open drops the database and rebuilds it (the index is
+// always disposable).
 const (
-	IndexSchemaVersion = 7
+	IndexSchemaVersion = 8
 	BlobSchemaVersion  = 3
 )
 
