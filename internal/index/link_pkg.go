@@ -318,12 +318,12 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		return -1
 	}
 	// otherFileType finds the type a (dotted) qualifier denotes in another file.
-	otherFileType := func(r lang.Ref, q string) (typeRef, bool) {
+	otherFileType := func(bindImp int32, q string) (typeRef, bool) {
 		first, rest, _ := strings.Cut(q, ".")
 		var t typeRef
 		found := false
-		if r.BindImp >= 0 && facts.Imports[r.BindImp].LocalName() == first {
-			im := imps[r.BindImp]
+		if bindImp >= 0 && facts.Imports[bindImp].LocalName() == first {
+			im := imps[bindImp]
 			switch {
 			case im.named && im.isType:
 				t, found = im.typ, true
@@ -362,6 +362,37 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
 		}
 	}
+	// typed links x.name and this.x.name where the source declares x's type
+	// (link_typed.go); Kotlin records no declared types
+	var decl *declTypes
+	if f.lang != "kotlin" {
+		decl = newDeclTypes(facts, f.lang == "java", true)
+	}
+	typed := func(ri int, r lang.Ref, name string) {
+		typ := decl.of(r)
+		if typ == "" {
+			return
+		}
+		if t := sameFileType(typ, r.Enclosing); t >= 0 {
+			if i := decl.member(t, name, sameFileType); i >= 0 {
+				add(ri, TierStrong, defID(i))
+			}
+			return
+		}
+		bindImp := int32(-1)
+		first, _, _ := strings.Cut(typ, ".")
+		for i, im := range facts.Imports {
+			if im.Kind == lang.ImportNamed && im.LocalName() == first {
+				bindImp = int32(i)
+				break
+			}
+		}
+		if t, ok := otherFileType(bindImp, typ); ok {
+			if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
+				add(ri, TierStrong, s.id)
+			}
+		}
+	}
 	for ri, r := range facts.Refs {
 		if r.BindLocal >= 0 {
 			continue
@@ -398,10 +429,16 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
 						add(ri, TierProven, defID(i))
 					}
+				} else if decl != nil {
+					typed(ri, r, name)
 				}
 				continue // a local, a field or a type of this file
 			}
-			if t, ok := otherFileType(r, q); ok {
+			if decl != nil && strings.HasPrefix(q, "this.") {
+				typed(ri, r, name)
+				continue
+			}
+			if t, ok := otherFileType(r.BindImp, q); ok {
 				if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
 					add(ri, TierStrong, s.id)
 				}
