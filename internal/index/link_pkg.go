@@ -61,6 +61,8 @@ type pkgLinker struct {
 	l     *linker
 	files map[string]map[string][]string // family -> package -> files
 	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
+	// baseCache: symbol id of a type -> its resolved base types (link_typed.go)
+	baseCache map[int64][]pkgBase
 }
 
 func (l *linker) pkgs() *pkgLinker {
@@ -376,6 +378,13 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		if t := sameFileType(typ, r.Enclosing); t >= 0 {
 			if i := decl.member(t, name, sameFileType); i >= 0 {
 				add(ri, TierStrong, defID(i))
+			} else if tr := (typeRef{f.pkg, facts.Defs[t].Path}); f.pkg != "" {
+				// inherited from a base type of another file
+				if s, ok := p.lookup(family, tr.pkg, tr.path, from); ok {
+					if m, ok := p.memberOf(family, tr, s, name, from); ok {
+						add(ri, TierStrong, m.id)
+					}
+				}
 			}
 			return
 		}
@@ -388,8 +397,10 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 			}
 		}
 		if t, ok := otherFileType(bindImp, typ); ok {
-			if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
-				add(ri, TierStrong, s.id)
+			if s, ok := p.lookup(family, t.pkg, t.path, from); ok {
+				if m, ok := p.memberOf(family, t, s, name, from); ok {
+					add(ri, TierStrong, m.id)
+				}
 			}
 		}
 	}
