@@ -495,7 +495,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	locals := newLocalIndex(facts)
 	var decl *declTypes // typed links x.name, this.x.name (link_typed.go)
 	if f.lang == "typescript" || f.lang == "tsx" {
-		decl = newDeclTypes(facts, true, false)
+		decl = newDeclTypes(f.path, facts, true, false)
 	}
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {

@@ -368,7 +368,7 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 	// (link_typed.go); Kotlin records no declared types
 	var decl *declTypes
 	if f.lang != "kotlin" {
-		decl = newDeclTypes(facts, f.lang == "java", true)
+		decl = newDeclTypes(f.path, facts, f.lang == "java", true)
 	}
 	typed := func(ri int, r lang.Ref, name string) {
 		typ := decl.of(r)

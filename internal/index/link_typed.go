@@ -13,12 +13,13 @@ import (
 // type name resolves as any type name of the file does (same file, same
 // package or namespace, imports); the reference is strong when it resolves
 // to one type of the repository that declares m, and stays unresolved
-// otherwise. Members a type inherits are found through the type relations of
-// the file that declares the type, when it is the referencing file.
+// otherwise. A member the type does not declare is looked up in the types it
+// extends or implements, resolved in the file that declares each type.
 
 // declTypes finds the declared type of a member reference's qualifier in
 // one file.
 type declTypes struct {
+	file  string // repo path
 	facts *lang.Facts
 	// block: a local binds from its declaration on (Java, TypeScript)
 	block bool
@@ -30,8 +31,8 @@ type declTypes struct {
 	names      map[string]uint32  // facts.Names by string
 }
 
-func newDeclTypes(facts *lang.Facts, block, bareFields bool) *declTypes {
-	d := &declTypes{facts: facts, block: block, bareFields: bareFields,
+func newDeclTypes(file string, facts *lang.Facts, block, bareFields bool) *declTypes {
+	d := &declTypes{file: file, facts: facts, block: block, bareFields: bareFields,
 		byPath: make(map[string]int32, len(facts.Defs)), locals: make(map[uint64][]int32, len(facts.Locals)),
 		names: make(map[string]uint32, len(facts.Names))}
 	for i, def := range facts.Defs {
@@ -190,7 +191,7 @@ func (l *linker) ecmaMember(d *declTypes, typ, name string, targets []importTarg
 			if i := d.member(t, name, resolve); i >= 0 {
 				return defID(i)
 			}
-			return 0
+			return l.ecmaInherited(d.file, typ, name, 0)
 		}
 	}
 	for i, im := range f.Imports {
@@ -199,9 +200,9 @@ func (l *linker) ecmaMember(d *declTypes, typ, name string, targets []importTarg
 		}
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaPaths(targets[i].file)[im.Name+"."+name]
+			return l.ecmaInherited(targets[i].file, im.Name, name, 0)
 		case dotted && im.Kind == lang.ImportNamespace:
-			return l.ecmaPaths(targets[i].file)[rest+"."+name]
+			return l.ecmaInherited(targets[i].file, rest, name, 0)
 		}
 		return 0
 	}
@@ -359,4 +360,72 @@ func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
 		}
 	}
 	return out
+}
+
+// ecmaInherited is the symbol of member name of the top-level type typ of a
+// JavaScript or TypeScript file or, when typ does not declare it, of the
+// types typ extends or implements, resolved in that file (its own types and
+// its imports), depth first; 0 for none.
+func (l *linker) ecmaInherited(file, typ, name string, depth int) int64 {
+	if id := l.ecmaPaths(file)[typ+"."+name]; id != 0 || depth >= 8 {
+		return id
+	}
+	fi := l.w.files[file]
+	if fi == nil || l.facts == nil {
+		return 0
+	}
+	facts, err := l.facts(fi)
+	if err != nil || facts == nil {
+		return 0
+	}
+	isType := func(p string) bool {
+		for _, d := range facts.Defs {
+			if d.Parent < 0 && d.Path == p && d.Kind.IsTypeLike() {
+				return true
+			}
+		}
+		return false
+	}
+	for i, d := range facts.Defs {
+		if d.Parent >= 0 || d.Path != typ || !d.Kind.IsTypeLike() {
+			continue
+		}
+		for _, rel := range facts.TypeRels {
+			if int(rel.Def) != i {
+				continue
+			}
+			base := lang.TypeName(rel.Target)
+			first, rest, dotted := strings.Cut(base, ".")
+			if base == "" || dotted && strings.Contains(rest, ".") {
+				continue
+			}
+			if !dotted && isType(base) {
+				if id := l.ecmaInherited(file, base, name, depth+1); id != 0 {
+					return id
+				}
+				continue
+			}
+			for _, im := range facts.Imports {
+				if im.LocalName() != first {
+					continue
+				}
+				t, ok := l.resolveImport(fi, im)
+				if !ok || t.file == "" {
+					break
+				}
+				var id int64
+				switch {
+				case !dotted && im.Kind == lang.ImportNamed:
+					id = l.ecmaInherited(t.file, im.Name, name, depth+1)
+				case dotted && im.Kind == lang.ImportNamespace:
+					id = l.ecmaInherited(t.file, rest, name, depth+1)
+				}
+				if id != 0 {
+					return id
+				}
+				break
+			}
+		}
+	}
+	return 0
 }
