@@ -23,7 +23,10 @@ import (
 //     Java), when exactly one of them declares it;
 //   - Q.name where Q is a type (same file, imported, same package or written
 //     in full, a.b.C.name) is the member name of that type; a.b.C where a.b is
-//     a package is the type C.
+//     a package is the type C;
+//   - x.name and this.x.name, where the source declares the type of x (a
+//     field, property, parameter or local; not Kotlin), is the member name of
+//     that type or of one of its base types (link_typed.go).
 //
 // Java and Kotlin share one package namespace (they import each other's
 // types); C# namespaces are separate. When several files of a package declare
