@@ -120,8 +120,9 @@ type linker struct {
 	crateRoots map[string]string      // Rust file -> its crate root
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
-	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
-	pkg        *pkgLinker           // Java, Kotlin and C#: resolution by package (link_pkg.go)
+	rustRex    map[string][2]string        // file + path -> where a re-exported path is defined
+	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
+	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -511,6 +512,10 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		script = l.newScriptLinker(f, facts, own, targets, resolved)
 	}
 	locals := newLocalIndex(facts)
+	var decl *declTypes // typed links x.name, this.x.name (link_typed.go)
+	if f.lang == "typescript" || f.lang == "tsx" {
+		decl = newDeclTypes(f.path, facts, true, false)
+	}
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
@@ -525,6 +530,12 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			continue
 		}
 		name := facts.Names[r.Name]
+		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath) {
+			if typ := decl.of(r); typ != "" {
+				add(ri, TierStrong, l.ecmaMember(decl, typ, name, targets, resolved, defID))
+				continue
+			}
+		}
 		switch {
 		case r.BindDef >= 0 && r.Shape == lang.QualNone:
 			add(ri, TierProven, defID(r.BindDef))

@@ -23,7 +23,10 @@ import (
 //     Java), when exactly one of them declares it;
 //   - Q.name where Q is a type (same file, imported, same package or written
 //     in full, a.b.C.name) is the member name of that type; a.b.C where a.b is
-//     a package is the type C.
+//     a package is the type C;
+//   - x.name and this.x.name, where the source declares the type of x (a
+//     field, property, parameter or local; not Kotlin), is the member name of
+//     that type or of one of its base types (link_typed.go).
 //
 // Java and Kotlin share one package namespace (they import each other's
 // types); C# namespaces are separate. When several files of a package declare
@@ -61,6 +64,8 @@ type pkgLinker struct {
 	l     *linker
 	files map[string]map[string][]string // family -> package -> files
 	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
+	// baseCache: symbol id of a type -> its resolved base types (link_typed.go)
+	baseCache map[int64][]pkgBase
 }
 
 func (l *linker) pkgs() *pkgLinker {
@@ -318,12 +323,12 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		return -1
 	}
 	// otherFileType finds the type a (dotted) qualifier denotes in another file.
-	otherFileType := func(r lang.Ref, q string) (typeRef, bool) {
+	otherFileType := func(bindImp int32, q string) (typeRef, bool) {
 		first, rest, _ := strings.Cut(q, ".")
 		var t typeRef
 		found := false
-		if r.BindImp >= 0 && facts.Imports[r.BindImp].LocalName() == first {
-			im := imps[r.BindImp]
+		if bindImp >= 0 && facts.Imports[bindImp].LocalName() == first {
+			im := imps[bindImp]
 			switch {
 			case im.named && im.isType:
 				t, found = im.typ, true
@@ -362,6 +367,46 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
 		}
 	}
+	// typed links x.name and this.x.name where the source declares x's type
+	// (link_typed.go); Kotlin records no declared types
+	var decl *declTypes
+	if f.lang != "kotlin" {
+		decl = newDeclTypes(f.path, facts, f.lang == "java", true)
+	}
+	typed := func(ri int, r lang.Ref, name string) {
+		typ := decl.of(r)
+		if typ == "" {
+			return
+		}
+		if t := sameFileType(typ, r.Enclosing); t >= 0 {
+			if i := decl.member(t, name, sameFileType); i >= 0 {
+				add(ri, TierStrong, defID(i))
+			} else if tr := (typeRef{f.pkg, facts.Defs[t].Path}); f.pkg != "" {
+				// inherited from a base type of another file
+				if s, ok := p.lookup(family, tr.pkg, tr.path, from); ok {
+					if m, ok := p.memberOf(family, tr, s, name, from); ok {
+						add(ri, TierStrong, m.id)
+					}
+				}
+			}
+			return
+		}
+		bindImp := int32(-1)
+		first, _, _ := strings.Cut(typ, ".")
+		for i, im := range facts.Imports {
+			if im.Kind == lang.ImportNamed && im.LocalName() == first {
+				bindImp = int32(i)
+				break
+			}
+		}
+		if t, ok := otherFileType(bindImp, typ); ok {
+			if s, ok := p.lookup(family, t.pkg, t.path, from); ok {
+				if m, ok := p.memberOf(family, t, s, name, from); ok {
+					add(ri, TierStrong, m.id)
+				}
+			}
+		}
+	}
 	for ri, r := range facts.Refs {
 		if r.BindLocal >= 0 {
 			continue
@@ -398,10 +443,16 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
 						add(ri, TierProven, defID(i))
 					}
+				} else if decl != nil {
+					typed(ri, r, name)
 				}
 				continue // a local, a field or a type of this file
 			}
-			if t, ok := otherFileType(r, q); ok {
+			if decl != nil && strings.HasPrefix(q, "this.") {
+				typed(ri, r, name)
+				continue
+			}
+			if t, ok := otherFileType(r.BindImp, q); ok {
 				if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
 					add(ri, TierStrong, s.id)
 				}

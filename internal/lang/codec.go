@@ -34,6 +34,7 @@ func Encode(f *Facts) []byte {
 		w.str(d.Doc)
 		w.byte(byte(d.Visibility))
 		w.str(d.Receiver)
+		w.str(d.Type)
 		w.u64(d.BodyHash)
 		w.uint(uint64(d.Dup))
 	}
@@ -202,6 +203,7 @@ func Decode(b []byte) (f *Facts, err error) {
 		d.Doc = r.str()
 		d.Visibility = Visibility(r.byte())
 		d.Receiver = r.str()
+		d.Type = r.str()
 		d.BodyHash = r.u64()
 		d.Dup = uint16(r.uint())
 	}

@@ -121,6 +121,7 @@ type defCand struct {
 	kind       DefKind
 	pattern    uint
 	receiver   string
+	typ        int // flat index of the @local.type node, or -1
 }
 
 type refMark struct {
@@ -222,7 +223,9 @@ func (b *builder) collectMatch(caps []capture) {
 			b.localNodes = append(b.localNodes, idx)
 			localDef = idx
 		case capLocalType:
-			localType = idx
+			if b.v.Text(idx) != "var" { // Java and C# var: the type is inferred, not declared
+				localType = idx
+			}
 		case capRel:
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
@@ -258,7 +261,7 @@ func (b *builder) collectMatch(caps []capture) {
 		if name < 0 {
 			return
 		}
-		cand := defCand{node: main, name: name, kind: b.c.capKind[mainCap], pattern: pattern}
+		cand := defCand{node: main, name: name, kind: b.c.capKind[mainCap], pattern: pattern, typ: localType}
 		if recv >= 0 {
 			cand.receiver = b.v.Text(recv)
 		}
@@ -324,6 +327,9 @@ func (b *builder) buildDefs() {
 			Span:     b.v.Span(cd.node),
 			NameSpan: b.v.Span(cd.name),
 			Receiver: cd.receiver,
+		}
+		if cd.typ >= 0 {
+			d.Type = TypeName(b.v.Text(cd.typ))
 		}
 		switch {
 		case d.Receiver != "":

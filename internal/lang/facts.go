@@ -131,8 +131,12 @@ type Def struct {
 	Doc        string // first sentence of the doc comment or docstring
 	Visibility Visibility
 	Receiver   string // Go methods: the receiver's base type name
-	BodyHash   uint64 // fingerprint of the definition's text with whitespace removed
-	Dup        uint16 // ordinal among definitions with the same Path in this file
+	// Type is the named type the source declares for a field or property
+	// (Java, C#, TypeScript), as Local.Type: "T" or "pkg.T" without type
+	// arguments; "" when it writes none or another kind of type.
+	Type     string
+	BodyHash uint64 // fingerprint of the definition's text with whitespace removed
+	Dup      uint16 // ordinal among definitions with the same Path in this file
 }
 
 // Role of a reference.

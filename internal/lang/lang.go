@@ -16,7 +16,9 @@
 //	@local.definition                        a local binding (parameter, variable)
 //	@local.type                              with @local.definition: the type the source declares
 //	                                         for it, a type name ("T", "pkg.T") with at most a
-//	                                         leading * and trailing type arguments (Local.Type)
+//	                                         leading * and trailing type arguments (Local.Type);
+//	                                         with @definition.field or .property: the declared
+//	                                         type of the field (Def.Type)
 //	@relation.extends|implements|embeds      the target type of a type relation
 //	@dynamic.<kind>                          a dynamic site (kind: subscript_call, getattr,
 //	                                         setattr, eval), e.g. a call through obj[name]
@@ -94,7 +96,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 8
+const ExtractorVersion = 9
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8

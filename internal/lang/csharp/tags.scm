@@ -13,8 +13,14 @@
 
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
+; fields and properties whose declared type is a named type: Def.Type
+(property_declaration type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type name: (identifier) @name) @definition.property
 (property_declaration name: (identifier) @name) @definition.property
 (event_declaration name: (identifier) @name) @definition.property
+(field_declaration
+  (variable_declaration
+    type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+    (variable_declarator name: (identifier) @name))) @definition.field
 (field_declaration
   (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
 (event_field_declaration
@@ -112,6 +118,17 @@
   (query_expression)
 ] @local.scope
 
+; locals and parameters whose type the source writes (T x; var x = new T()): Local.Type
+(parameter type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type name: (identifier) @local.definition)
+(local_declaration_statement
+  (variable_declaration
+    type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+    (variable_declarator name: (identifier) @local.definition)))
+(local_declaration_statement
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @local.definition
+      (object_creation_expression type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type))))
 (parameter name: (identifier) @local.definition)
 (parameter_list name: (identifier) @local.definition) ; params T[] name
 (lambda_expression parameters: (implicit_parameter) @local.definition)

@@ -266,7 +266,8 @@ func requireBindings(v *lang.View, decl int) (names, keys []int) {
 func Visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	n := d.Node
 	switch v.Kind(n) {
-	case "method_definition", "public_field_definition", "field_definition", "abstract_method_signature":
+	case "method_definition", "public_field_definition", "field_definition", "abstract_method_signature",
+		"required_parameter", "optional_parameter": // parameter properties
 		return memberVisibility(v, n)
 	case "method_signature", "property_signature":
 		if v.Kind(v.Parent(n)) == "class_body" {
@@ -319,7 +320,7 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 				return lang.VisPrivate
 			}
 		}
-		if f := v.Field(j); f == "name" || f == "property" {
+		if f := v.Field(j); f == "name" || f == "property" || f == "pattern" {
 			return lang.VisPublic
 		}
 	}
@@ -327,7 +328,8 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 }
 
 // Refine runs after extraction:
-//   - a method named constructor becomes a constructor;
+//   - a method named constructor becomes a constructor, and its parameter
+//     properties (constructor(private x: T)) properties of its class;
 //   - module-level definitions named in export {...}, export default X,
 //     export = X, module.exports or exports.X become public;
 //   - variables bound by require(...) are imports, not definitions: their
@@ -373,6 +375,11 @@ func Refine(v *lang.View, f *lang.Facts) {
 		d := &f.Defs[i]
 		if d.Kind == lang.KindMethod && d.Name == "constructor" && d.Parent >= 0 && f.Defs[d.Parent].Kind == lang.KindClass {
 			d.Kind = lang.KindConstructor
+		}
+		if d.Kind == lang.KindProperty && d.Parent >= 0 && f.Defs[d.Parent].Kind == lang.KindConstructor {
+			// a parameter property: a property of the constructor's class
+			d.Parent = f.Defs[d.Parent].Parent
+			d.Path = f.Defs[d.Parent].Path + "." + d.Name
 		}
 		if d.Parent >= 0 {
 			continue

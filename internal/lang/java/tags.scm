@@ -14,6 +14,10 @@
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (compact_constructor_declaration name: (identifier) @name) @definition.constructor
 
+; a field whose declared type is a class type: Def.Type
+(field_declaration
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  declarator: (variable_declarator name: (identifier) @name)) @definition.field
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field
 (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.constant
 (enum_constant name: (identifier) @name) @definition.enum_member
@@ -74,6 +78,18 @@
   (switch_rule)
 ] @local.scope
 
+; locals and parameters whose type the source writes (T x; var x = new T()): Local.Type
+(formal_parameter
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  name: (identifier) @local.definition)
+(local_variable_declaration
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  declarator: (variable_declarator name: (identifier) @local.definition))
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @local.definition
+    value: (object_creation_expression
+      type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type)))
 (formal_parameter name: (identifier) @local.definition)
 (spread_parameter (variable_declarator name: (identifier) @local.definition))
 (lambda_expression parameters: (identifier) @local.definition)

@@ -41,6 +41,9 @@ func Summarize(f *lang.Facts) Summary {
 	s := Summary{Package: f.Package, Errors: f.ParseErrors, Defs: []string{}}
 	for _, d := range f.Defs {
 		line := fmt.Sprintf("%d:%d %s %s vis=%s", d.NameSpan.Start.Line, d.NameSpan.Start.Col, d.Kind, d.Path, d.Visibility)
+		if d.Type != "" {
+			line += " type=" + d.Type
+		}
 		if d.Signature != "" {
 			line += " sig=" + strconvQuote(d.Signature)
 		}

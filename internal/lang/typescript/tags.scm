@@ -25,8 +25,30 @@
     name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method)
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method
+; a property whose declared type is a named type, or that is initialised
+; with new T(): Def.Type
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type)) @definition.property
 (public_field_definition
   name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.property
+; constructor parameter properties (constructor(private readonly users: Users))
+; are properties of the class (Refine moves them out of the constructor)
+(formal_parameters
+  (required_parameter (accessibility_modifier) pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property)
+(formal_parameters
+  (required_parameter "readonly" pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property)
+(formal_parameters
+  (optional_parameter (accessibility_modifier) pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property)
+(formal_parameters
+  (optional_parameter "readonly" pattern: (identifier) @name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property)
+(formal_parameters (required_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property)
+(formal_parameters (required_parameter "readonly" pattern: (identifier) @name) @definition.property)
+(formal_parameters (optional_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property)
+(formal_parameters (optional_parameter "readonly" pattern: (identifier) @name) @definition.property)
 
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (interface_body (property_signature name: (_) @name) @definition.property)
@@ -208,6 +230,13 @@
   (switch_body)
 ] @local.scope
 
+; locals and parameters whose type the source writes (x: T; x = new T()): Local.Type
+(required_parameter pattern: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(optional_parameter pattern: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(variable_declarator name: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
 (required_parameter pattern: (identifier) @local.definition)
 (optional_parameter pattern: (identifier) @local.definition)
 (arrow_function parameter: (identifier) @local.definition)
