@@ -512,6 +512,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		script = l.newScriptLinker(f, facts, own, targets, resolved)
 	}
 	locals := newLocalIndex(facts)
+	ecma := familyOf(f.lang) == "javascript"
 	var decl *declTypes // typed links x.name, this.x.name (link_typed.go)
 	if f.lang == "typescript" || f.lang == "tsx" {
 		decl = newDeclTypes(f.path, facts, true, false)
@@ -530,7 +531,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			continue
 		}
 		name := facts.Names[r.Name]
-		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath) {
+		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf) {
 			if typ := decl.of(r); typ != "" {
 				add(ri, TierStrong, l.ecmaMember(decl, typ, name, targets, resolved, defID))
 				continue
@@ -541,7 +542,17 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			add(ri, TierProven, defID(r.BindDef))
 		case r.Shape == lang.QualSelf:
 			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
-				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
+				if id := byPath[facts.Defs[cls].Path+"."+name]; id != 0 || !ecma {
+					add(ri, TierProven, id)
+				} else {
+					// this.m where a base class declares m
+					add(ri, TierStrong, l.ecmaBases(f, facts, cls, name, 0))
+				}
+			}
+		case ecma && r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "super":
+			// super.m: m of the base classes of the enclosing class
+			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
+				add(ri, TierStrong, l.ecmaBases(f, facts, cls, name, 0))
 			}
 		case f.lang == "go":
 			gf.link(ri, r, name, locals, add, external)

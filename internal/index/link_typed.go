@@ -74,6 +74,11 @@ func (d *declTypes) of(r lang.Ref) string {
 		} else if d.bareFields {
 			typ = d.field(r.Enclosing, q, true)
 		}
+	case lang.QualSelf:
+		// this in a function that declares its type (function (this: T))
+		if ls, found := d.local(r.Qualifier, r.Scope, r.Pos); found {
+			typ = f.Locals[ls[0]].Type
+		}
 	case lang.QualPath:
 		rest, ok := strings.CutPrefix(q, "this.")
 		if !ok || strings.Contains(rest, ".") {
@@ -378,6 +383,24 @@ func (l *linker) ecmaInherited(file, typ, name string, depth int) int64 {
 	if err != nil || facts == nil {
 		return 0
 	}
+	for i, d := range facts.Defs {
+		if d.Parent < 0 && d.Path == typ && d.Kind.IsTypeLike() {
+			if id := l.ecmaBases(fi, facts, int32(i), name, depth); id != 0 {
+				return id
+			}
+		}
+	}
+	return 0
+}
+
+// ecmaBases is the symbol of member name of one of the types that the type
+// def t of a JavaScript or TypeScript file extends or implements (or of
+// their own bases), in the order the source writes them, depth first; 0 for
+// none. What super.m and an inherited this.m name.
+func (l *linker) ecmaBases(fi *fileInfo, facts *lang.Facts, t int32, name string, depth int) int64 {
+	if depth >= 8 {
+		return 0
+	}
 	isType := func(p string) bool {
 		for _, d := range facts.Defs {
 			if d.Parent < 0 && d.Path == p && d.Kind.IsTypeLike() {
@@ -386,45 +409,40 @@ func (l *linker) ecmaInherited(file, typ, name string, depth int) int64 {
 		}
 		return false
 	}
-	for i, d := range facts.Defs {
-		if d.Parent >= 0 || d.Path != typ || !d.Kind.IsTypeLike() {
+	for _, rel := range facts.TypeRels {
+		if rel.Def != t {
 			continue
 		}
-		for _, rel := range facts.TypeRels {
-			if int(rel.Def) != i {
+		base := lang.TypeName(rel.Target)
+		first, rest, dotted := strings.Cut(base, ".")
+		if base == "" || dotted && strings.Contains(rest, ".") {
+			continue
+		}
+		if !dotted && isType(base) {
+			if id := l.ecmaInherited(fi.path, base, name, depth+1); id != 0 {
+				return id
+			}
+			continue
+		}
+		for _, im := range facts.Imports {
+			if im.LocalName() != first {
 				continue
 			}
-			base := lang.TypeName(rel.Target)
-			first, rest, dotted := strings.Cut(base, ".")
-			if base == "" || dotted && strings.Contains(rest, ".") {
-				continue
-			}
-			if !dotted && isType(base) {
-				if id := l.ecmaInherited(file, base, name, depth+1); id != 0 {
-					return id
-				}
-				continue
-			}
-			for _, im := range facts.Imports {
-				if im.LocalName() != first {
-					continue
-				}
-				t, ok := l.resolveImport(fi, im)
-				if !ok || t.file == "" {
-					break
-				}
-				var id int64
-				switch {
-				case !dotted && im.Kind == lang.ImportNamed:
-					id = l.ecmaInherited(t.file, im.Name, name, depth+1)
-				case dotted && im.Kind == lang.ImportNamespace:
-					id = l.ecmaInherited(t.file, rest, name, depth+1)
-				}
-				if id != 0 {
-					return id
-				}
+			t, ok := l.resolveImport(fi, im)
+			if !ok || t.file == "" {
 				break
 			}
+			var id int64
+			switch {
+			case !dotted && im.Kind == lang.ImportNamed:
+				id = l.ecmaInherited(t.file, im.Name, name, depth+1)
+			case dotted && im.Kind == lang.ImportNamespace:
+				id = l.ecmaInherited(t.file, rest, name, depth+1)
+			}
+			if id != 0 {
+				return id
+			}
+			break
 		}
 	}
 	return 0

@@ -337,9 +337,12 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 //   - lower-case JSX tags (<div>) are intrinsic elements, not references, and
 //     neither are the member names a require takes ({a: b} = require("m"));
 //   - comments inside a signature (JSDoc on the overloads of a typed const)
-//     are left out of it.
+//     are left out of it;
+//   - a member reached through a non-null assertion (x!.m, this.x!.m) is
+//     qualified as without it (x.m, this.x.m), as x?.m already is.
 func Refine(v *lang.View, f *lang.Facts) {
 	cleanSignatures(v, f)
+	nonNull(v, f)
 	exported := map[string]bool{}
 	requires := map[lang.Pos]bool{}
 	dropRef := map[lang.Pos]bool{} // references that are not references
@@ -407,6 +410,102 @@ func Refine(v *lang.View, f *lang.Facts) {
 		dropDefs(f, drop)
 	}
 	callValues(f)
+}
+
+// nonNull qualifies the member references whose receiver is a non-null
+// assertion of a name, this, or a dotted path by the expression asserted.
+func nonNull(v *lang.View, f *lang.Facts) {
+	inner := map[lang.Pos]int{} // member name position -> asserted expression
+	for i := 0; i < v.Len(); i++ {
+		if v.Kind(i) != "member_expression" {
+			continue
+		}
+		obj, prop := child(v, i, "object"), child(v, i, "property")
+		if obj < 0 || prop < 0 || v.Kind(obj) != "non_null_expression" {
+			continue
+		}
+		for _, c := range children(v, obj) {
+			if k := v.Kind(c); k == "identifier" || k == "this" || k == "member_expression" {
+				inner[v.Start(prop)] = c
+				break
+			}
+		}
+	}
+	if len(inner) == 0 {
+		return
+	}
+	refAt := map[lang.Pos]int{}
+	for i, r := range f.Refs {
+		if _, ok := refAt[r.Pos]; !ok {
+			refAt[r.Pos] = i
+		}
+	}
+	var names map[string]uint32
+	name := func(s string) uint32 {
+		if names == nil {
+			names = make(map[string]uint32, len(f.Names))
+			for i, n := range f.Names {
+				if _, ok := names[n]; !ok {
+					names[n] = uint32(i)
+				}
+			}
+		}
+		if id, ok := names[s]; ok {
+			return id
+		}
+		names[s] = uint32(len(f.Names))
+		f.Names = append(f.Names, s)
+		return names[s]
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		n, ok := inner[r.Pos]
+		if !ok || r.Shape != lang.QualExpr {
+			continue
+		}
+		text := v.Text(n)
+		switch v.Kind(n) {
+		case "this":
+			r.Shape = lang.QualSelf
+		case "identifier":
+			r.Shape = lang.QualIdent
+		default:
+			if !dottedPath(text) {
+				continue
+			}
+			r.Shape = lang.QualPath
+		}
+		r.Qualifier = name(text)
+		if r.Shape == lang.QualSelf {
+			continue
+		}
+		// the qualifier binds as its first name does
+		if j, ok := refAt[v.Start(n)]; ok {
+			q := f.Refs[j]
+			switch {
+			case q.BindLocal >= 0 || q.BindDef >= 0:
+				r.QualBound = true
+			case q.BindImp >= 0:
+				r.BindImp = q.BindImp
+			}
+		}
+	}
+}
+
+// dottedPath reports whether s is names joined by dots (this.a.b).
+func dottedPath(s string) bool {
+	parts := strings.Split(s, ".")
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+		for _, c := range p {
+			if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c > 127) {
+				return false
+			}
+		}
+	}
+	return len(parts) > 1
 }
 
 // callValues binds calls and constructions of a name with several top-level

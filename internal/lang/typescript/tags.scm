@@ -30,6 +30,10 @@
 (public_field_definition
   name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
   type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)) @definition.property
+; T | null and T | undefined stand for T
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+  type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @local.type (literal_type [(null) (undefined)])))) @definition.property
 (public_field_definition
   name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
   value: (new_expression constructor: [(identifier) (member_expression)] @local.type)) @definition.property
@@ -232,6 +236,11 @@
 
 ; locals and parameters whose type the source writes (x: T; x = new T()): Local.Type
 (required_parameter pattern: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+; function (this: T): this is a T
+(required_parameter pattern: (this) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(required_parameter pattern: (identifier) @local.definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @local.type (literal_type [(null) (undefined)]))))
+(optional_parameter pattern: (identifier) @local.definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @local.type (literal_type [(null) (undefined)]))))
+(variable_declarator name: (identifier) @local.definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @local.type (literal_type [(null) (undefined)]))))
 (optional_parameter pattern: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
 (variable_declarator name: (identifier) @local.definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
 (variable_declarator
