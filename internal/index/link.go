@@ -531,7 +531,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			continue
 		}
 		name := facts.Names[r.Name]
-		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf) {
+		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
 			if typ := decl.of(r); typ != "" {
 				add(ri, TierStrong, l.ecmaMember(decl, typ, name, targets, resolved, defID))
 				continue

@@ -79,6 +79,15 @@ func (d *declTypes) of(r lang.Ref) string {
 		if ls, found := d.local(r.Qualifier, r.Scope, r.Pos); found {
 			typ = f.Locals[ls[0]].Type
 		}
+	case lang.QualExpr:
+		// (x as T).m
+		inner, ok := strings.CutPrefix(q, "(")
+		if inner, ok = strings.CutSuffix(inner, ")"); !ok {
+			return ""
+		}
+		if i := strings.LastIndex(inner, " as "); i > 0 {
+			typ = lang.TypeName(inner[i+4:])
+		}
 	case lang.QualPath:
 		rest, ok := strings.CutPrefix(q, "this.")
 		if !ok || strings.Contains(rest, ".") {

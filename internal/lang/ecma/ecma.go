@@ -425,6 +425,13 @@ func nonNull(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		for _, c := range children(v, obj) {
+			// the grammar reads a - b!.m as (a - b)!.m: the assertion is b's
+			for c >= 0 && v.Kind(c) == "binary_expression" {
+				c = child(v, c, "right")
+			}
+			if c < 0 {
+				break
+			}
 			if k := v.Kind(c); k == "identifier" || k == "this" || k == "member_expression" {
 				inner[v.Start(prop)] = c
 				break
