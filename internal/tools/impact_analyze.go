@@ -21,7 +21,7 @@ type ImpactIn struct {
 func init() {
 	Register(Tool{
 		Name: "impact_analyze", Group: "read", Fresh: true,
-		Summary: "What depends on a symbol or file, before changing it: direct dependents (references, importing files) and transitive ones (importers of importers) grouped by module and package, derived visibility with its source and confidence, an impact class, a risk score with its inputs, callers when a call graph exists, and the affected tests. Compressed to the response budget.",
+		Summary: "What depends on a symbol or file, before changing it: direct dependents (references, importing files) and transitive ones (importers of importers) grouped by module and package, derived visibility with its source and confidence, an impact class, a risk score with its inputs, its direct callers from the call graph, and the affected tests. Compressed to the response budget.",
 		Doc: "Visibility comes from the language's own marks (modifiers, Go's export rule), else from whether other modules reference it, else from naming. " +
 			"Direct references are the proven and strong links of the index (refs_find lists every location, anchored candidates and the semantic layer too). For a type, references to its members count. " +
 			"Transitive dependents follow the reverse import graph for depth hops. The risk score weighs visibility, reference count, module spread, transitive reach and whether tests would notice; every input is in risk.factors. " +
