@@ -123,6 +123,8 @@ type linker struct {
 	rustRex    map[string][2]string        // file + path -> where a re-exported path is defined
 	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
+	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
+	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -262,7 +264,11 @@ func (l *linker) paths(files []string) map[string]int64 {
 		return out
 	}
 	prefixes := map[int64]string{}
+	if l.goSyms == nil {
+		l.goSyms = map[int64]store.SymbolRow{}
+	}
 	for _, r := range rows {
+		l.goSyms[r.ID] = r
 		prefix, ok := prefixes[r.FileID]
 		if !ok {
 			f := l.w.files[l.pathOf(r.FileID)]
@@ -500,7 +506,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	var gf *goFile
 	if f.lang == "go" {
 		gf = &goFile{l: l, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
-			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))}
+			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 		for i, im := range facts.Imports {
 			if im.Kind == lang.ImportModule {
 				gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
@@ -520,6 +526,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
+			if gf != nil {
+				gf.linked[ref] = target
+			}
 		}
 	}
 	external := func(ref int) {
@@ -582,6 +591,9 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, g.unit[name])
 		}
+	case lang.QualCall:
+		// F(x).Member, x.F().Member: the member of the type F returns
+		add(ri, TierStrong, g.resultMember(r.Via, name))
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
@@ -762,6 +774,7 @@ type goFile struct {
 	names    map[string]uint32 // facts.Names by string, built on first use
 	local    map[string]bool   // type names declared inside a function of the file
 	locals   *scopedLocals
+	linked   []int64 // per reference: its target once linked (references link in source order)
 }
 
 // member is the symbol of member name of the type written typ ("T" or
@@ -800,7 +813,7 @@ func (g *goFile) localMember(r lang.Ref, name string) int64 {
 	}
 	lo := g.facts.Locals[i]
 	if lo.Type == "" {
-		return 0
+		return g.callLocalMember(lo, name)
 	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
@@ -865,7 +878,7 @@ func newScopedLocals(f *lang.Facts) *scopedLocals {
 // the chain that has one; -1 for none.
 func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
 	for s := scope; ; s = sl.f.Scopes[s].Parent {
-		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Pos) {
+		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Visible()) {
 			return ls[0]
 		}
 		if s < 0 {

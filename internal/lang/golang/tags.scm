@@ -76,9 +76,12 @@
         (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition)))
         (pointer_type (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition))))
       ])))
-(short_var_declaration left: (expression_list (identifier) @local.definition))
-(range_clause left: (expression_list (identifier) @local.definition))
-(type_switch_statement alias: (expression_list (identifier) @local.definition))
+; the names x := v, var x = v, range and type-switch declare are in scope
+; after the statement's initialiser, which does not see them
+(short_var_declaration left: (expression_list (identifier) @local.definition) right: (_) @local.init)
+(range_clause left: (expression_list (identifier) @local.definition) right: (_) @local.init)
+(type_switch_statement alias: (expression_list (identifier) @local.definition) value: (_) @local.init)
+(var_spec name: (identifier) @local.definition value: (_) @local.init)
 (receive_statement left: (expression_list (identifier) @local.definition))
 (var_spec (identifier) @local.definition)
 (const_spec (identifier) @local.definition)
