@@ -16,19 +16,11 @@ type goResult struct {
 	typ  string // the type's name in unit
 }
 
-// member is the symbol of the member name of the result's type, or 0.
-func (r goResult) member(name string) int64 {
-	if r.typ == "" || r.unit == nil {
-		return 0
-	}
-	return r.unit[r.typ+"."+name]
-}
-
 // resultMember is the symbol of Member in F(x).Member, where via is 1 + the
 // reference to F (Ref.Via), F is linked already, and the source declares the
 // type F returns; 0 otherwise.
 func (g *goFile) resultMember(via int32, name string) int64 {
-	return g.result(via).member(name)
+	return g.l.goMember(g.result(via), name)
 }
 
 // result is what the call of the function referenced by via (1 + index) gives.
@@ -58,7 +50,7 @@ func (g *goFile) callLocalMember(lo lang.Local, name string) int64 {
 			}
 		}
 	}
-	return res.member(name)
+	return g.l.goMember(res, name)
 }
 
 // goResult is what calling the Go symbol id gives: its declared result type
@@ -103,6 +95,15 @@ func (l *linker) computeGoResult(id int64) goResult {
 	if typ == "" {
 		return goResult{}
 	}
+	return l.goTypeIn(fi, facts, typ)
+}
+
+// goTypeIn resolves a type name written in a Go file ("T" or "pkg.T") to
+// the package it belongs to; zero when it does not resolve in the repository.
+func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
+	if typ == "" {
+		return goResult{}
+	}
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		test := strings.HasSuffix(fi.pkg, "_test")
@@ -129,4 +130,80 @@ func (l *linker) computeGoResult(id int64) goResult {
 		return goResult{unit: l.goUnit(t.goDir, false), pkg: t.goDir, typ: base}
 	}
 	return goResult{}
+}
+
+// maxEmbedDepth bounds the search for a promoted member.
+const maxEmbedDepth = 3
+
+// goMember is the symbol of the member name of a type: declared by the type
+// itself, or promoted from the types it embeds (an interface's embedded
+// interfaces, a struct's embedded fields), at the shallowest depth where
+// exactly one is found. An embedded type that does not resolve in the
+// repository ends the search at its depth: what it brings is unknown.
+func (l *linker) goMember(t goResult, name string) int64 {
+	if t.typ == "" || t.unit == nil {
+		return 0
+	}
+	level := []goResult{t}
+	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
+	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
+		var found int64
+		var next []goResult
+		unknown := false
+		for _, x := range level {
+			if id := x.unit[x.typ+"."+name]; id != 0 {
+				if found != 0 && found != id {
+					return 0 // ambiguous at this depth
+				}
+				found = id
+				continue
+			}
+			embeds, ok := l.goEmbeds(x)
+			if !ok {
+				unknown = true
+			}
+			for _, e := range embeds {
+				if k := e.pkg + "\x00" + e.typ; !seen[k] {
+					seen[k] = true
+					next = append(next, e)
+				}
+			}
+		}
+		if found != 0 || unknown {
+			return found
+		}
+		level = next
+	}
+	return 0
+}
+
+// goEmbeds are the types a type embeds, resolved where the type is declared;
+// ok is false when one of them does not resolve in the repository.
+func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
+	id := t.unit[t.typ]
+	row, found := l.goSyms[id]
+	if id == 0 || !found || l.facts == nil {
+		return nil, false
+	}
+	fi := l.w.files[l.pathOf(row.FileID)]
+	if fi == nil || fi.lang != "go" {
+		return nil, false
+	}
+	facts, err := l.facts(fi)
+	if err != nil || facts == nil {
+		return nil, false
+	}
+	ok = true
+	for _, rel := range facts.TypeRels {
+		if int(rel.Def) != row.DefIdx || rel.Kind != lang.RelEmbeds {
+			continue
+		}
+		e := l.goTypeIn(fi, facts, lang.TypeName(rel.Target))
+		if e.typ == "" {
+			ok = false
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, ok
 }
