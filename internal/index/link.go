@@ -505,7 +505,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	outside := l.outsideImports(f, facts, resolved)
 	var gf *goFile
 	if f.lang == "go" {
-		gf = &goFile{l: l, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+		gf = &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
 			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 		for i, im := range facts.Imports {
 			if im.Kind == lang.ImportModule {
@@ -599,7 +599,7 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, TierStrong, g.unit[recvType+"."+name])
+				add(ri, TierStrong, g.promoted(recvType, name))
 				return
 			}
 			// x.Member where the source declares x's type
@@ -765,6 +765,7 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 // package's unit map.
 type goFile struct {
 	l        *linker
+	fi       *fileInfo
 	facts    *lang.Facts
 	imports  map[string]int // local name -> index into facts.Imports
 	targets  []importTarget
@@ -820,7 +821,10 @@ func (g *goFile) localMember(r lang.Ref, name string) int64 {
 			return 0
 		}
 	}
-	return g.member(lo.Type, name, lo.Scope, lo.Pos)
+	if g.shadowed(lo.Type, lo.Scope, lo.Pos) {
+		return 0
+	}
+	return g.promoted(lo.Type, name)
 }
 
 // shadowed reports whether the type name T, seen from scope at pos, is not

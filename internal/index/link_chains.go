@@ -132,6 +132,16 @@ func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult 
 	return goResult{}
 }
 
+// promoted is the symbol of the member name of the type typ ("T" or
+// "pkg.T") as this file writes it: declared by the type or promoted from an
+// embedded one.
+func (g *goFile) promoted(typ, name string) int64 {
+	if id := g.unit[typ+"."+name]; id != 0 {
+		return id // the type of this package declares it
+	}
+	return g.l.goMember(g.l.goTypeIn(g.fi, g.facts, typ), name)
+}
+
 // maxEmbedDepth bounds the search for a promoted member.
 const maxEmbedDepth = 3
 
