@@ -125,6 +125,7 @@ type linker struct {
 	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
 	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
 	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
+	goFields   map[int64]goResult          // Go fields by id: their declared type
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -594,6 +595,11 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 	case lang.QualCall:
 		// F(x).Member, x.F().Member: the member of the type F returns
 		add(ri, TierStrong, g.resultMember(r.Via, name))
+	case lang.QualPath:
+		if r.QualBound {
+			// x.f.Member, recv.f.g.Member: through the declared types of fields
+			add(ri, TierStrong, g.pathMember(r, name, locals))
+		}
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
@@ -804,27 +810,34 @@ func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
 }
 
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
-// whose type the source declares (Local.Type), or 0. A variable declared
-// again in the same scope with other type evidence has no type.
+// whose type the source declares (Local.Type) or a call initialises, or 0.
 func (g *goFile) localMember(r lang.Ref, name string) int64 {
+	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
+}
+
+// localType is the type of the local named name that a reference at pos in
+// scope sees: the type the source declares for it, or the result type of the
+// call that initialises it. A variable declared again in the same scope with
+// other type evidence has no type.
+func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
 	g.init()
-	i := g.locals.visible(r.Qualifier, r.Scope, r.Pos)
+	i := g.locals.visible(name, scope, pos)
 	if i < 0 {
-		return 0
+		return goResult{}
 	}
 	lo := g.facts.Locals[i]
 	if lo.Type == "" {
-		return g.callLocalMember(lo, name)
+		return g.callLocalType(lo)
 	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
-			return 0
+			return goResult{}
 		}
 	}
 	if g.shadowed(lo.Type, lo.Scope, lo.Pos) {
-		return 0
+		return goResult{}
 	}
-	return g.promoted(lo.Type, name)
+	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
 }
 
 // shadowed reports whether the type name T, seen from scope at pos, is not

@@ -31,26 +31,58 @@ func (g *goFile) result(via int32) goResult {
 	return g.l.goResult(g.linked[via-1])
 }
 
-// callLocalMember is the symbol of x.name where x is a local without a
-// declared type that a call initialises (x := F(), x, err := p.F()), or 0.
-// Other bindings of the name in the same scope must agree on the type.
-func (g *goFile) callLocalMember(lo lang.Local, name string) int64 {
+// callLocalType is the type of a local without a declared type that a call
+// initialises (x := F(), x, err := p.F()). Other bindings of the name in the
+// same scope must agree on the type.
+func (g *goFile) callLocalType(lo lang.Local) goResult {
 	res := g.result(lo.Via)
 	if res.typ == "" {
-		return 0
+		return goResult{}
 	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		other := g.facts.Locals[j]
 		if other.Type != "" {
-			return 0 // declared elsewhere with a type: not the same evidence
+			return goResult{} // declared elsewhere with a type: not the same evidence
 		}
 		if other.Via != lo.Via && other.Via > 0 {
 			if r := g.result(other.Via); r.typ != "" && (r.typ != res.typ || r.pkg != res.pkg) {
-				return 0
+				return goResult{}
 			}
 		}
 	}
-	return g.l.goMember(res, name)
+	return res
+}
+
+// maxFieldPath bounds the fields a qualifier path goes through (x.a.b.c.M).
+const maxFieldPath = 3
+
+// pathMember is the symbol of x.f.Member, where x is the method's receiver
+// or a local with a type (declared or from a call) and each field f has a
+// declared named type (Def.Type); 0 otherwise.
+func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
+	g.init()
+	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
+	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
+		return 0
+	}
+	first, ok := g.names[parts[0]]
+	if !ok {
+		return 0
+	}
+	probe := r
+	probe.Qualifier = first
+	var t goResult
+	if recv := receiverType(g.facts, probe, locals); recv != "" {
+		t = g.l.goTypeIn(g.fi, g.facts, recv)
+	} else {
+		t = g.localType(first, r.Scope, r.Pos)
+	}
+	for _, field := range parts[1:] {
+		if t = g.l.goFieldType(g.l.goMember(t, field)); t.typ == "" {
+			return 0
+		}
+	}
+	return g.l.goMember(t, name)
 }
 
 // goResult is what calling the Go symbol id gives: its declared result type
@@ -71,7 +103,28 @@ func (l *linker) goResult(id int64) goResult {
 	return r
 }
 
-func (l *linker) computeGoResult(id int64) goResult {
+// goFieldType is the declared type of the Go field id (Def.Type), resolved
+// in the package of the file declaring it; zero for anything else.
+func (l *linker) goFieldType(id int64) goResult {
+	if id == 0 {
+		return goResult{}
+	}
+	if r, ok := l.goFields[id]; ok {
+		return r
+	}
+	r := l.computeGoType(id, true)
+	if l.goFields == nil {
+		l.goFields = map[int64]goResult{}
+	}
+	l.goFields[id] = r
+	return r
+}
+
+func (l *linker) computeGoResult(id int64) goResult { return l.computeGoType(id, false) }
+
+// computeGoType is the type a Go symbol gives: called (a function's result,
+// a conversion's type) or, with field, read (a field's declared type).
+func (l *linker) computeGoType(id int64, field bool) goResult {
 	row, ok := l.goSyms[id]
 	if !ok || l.facts == nil {
 		return goResult{}
@@ -87,6 +140,10 @@ func (l *linker) computeGoResult(id int64) goResult {
 	d := facts.Defs[row.DefIdx]
 	var typ string
 	switch {
+	case field:
+		if d.Kind == lang.KindField {
+			typ = d.Type
+		}
 	case d.Kind == lang.KindFunction || d.Kind == lang.KindMethod:
 		typ = d.Type
 	case d.Kind.IsTypeLike() && d.Parent < 0:

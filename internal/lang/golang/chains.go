@@ -7,6 +7,8 @@ import "github.com/cairnhq/cairn/internal/lang"
 //   - the result type of each function and method (Def.Type): a named type
 //     written as the only result or as the first of several (T of (T, error)),
 //     unless it names a type parameter of the function or of its receiver;
+//   - the declared type of each struct field, when it is a named type
+//     (Def.Type; a type parameter of the struct is left out);
 //   - for a member reference on a call, f(x).M or x.F(y).M, the reference to
 //     the callee of that call (Ref.Via);
 //   - for a local without a declared type initialised with a call, x := F()
@@ -35,6 +37,23 @@ func chains(v *lang.View, f *lang.Facts) {
 			}
 			if d, ok := defAt[v.Start(name)]; ok && f.Defs[d].Type == "" {
 				f.Defs[d].Type = c.result(n)
+			}
+		case "field_declaration":
+			typ := namedType(v, v.Child(n, "type"))
+			spec := v.Parent(n)
+			for spec >= 0 && v.Kind(spec) != "type_spec" {
+				spec = v.Parent(spec)
+			}
+			if typ == "" || spec >= 0 && c.typeParam(spec, typ) {
+				continue
+			}
+			for _, ch := range v.Children(n) {
+				if v.Field(ch) != "name" {
+					continue
+				}
+				if d, ok := defAt[v.Start(ch)]; ok && f.Defs[d].Type == "" {
+					f.Defs[d].Type = typ
+				}
 			}
 		case "selector_expression":
 			call, field := v.Child(n, "operand"), v.Child(n, "field")
@@ -166,7 +185,20 @@ func (c *chainer) result(fn int) string {
 			return ""
 		}
 	}
-	typ := res
+	name := namedType(v, res)
+	if name == "" || c.typeParam(fn, name) {
+		return ""
+	}
+	return name
+}
+
+// namedType is the name of the type node typ when it is a named type, with
+// at most a pointer and type arguments (T, *pkg.T, List[E]); "" for other
+// types and Go's predeclared ones.
+func namedType(v *lang.View, typ int) string {
+	if typ < 0 {
+		return ""
+	}
 	if v.Kind(typ) == "pointer_type" {
 		kids := v.Children(typ)
 		typ = kids[len(kids)-1]
@@ -183,7 +215,7 @@ func (c *chainer) result(fn int) string {
 		return ""
 	}
 	name := lang.TypeName(v.Text(typ))
-	if name == "" || predeclared[name] || c.typeParam(fn, name) {
+	if predeclared[name] {
 		return ""
 	}
 	return name
