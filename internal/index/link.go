@@ -126,6 +126,7 @@ type linker struct {
 	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
 	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
 	goFields   map[int64]goResult          // Go fields by id: their declared type
+	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {

@@ -78,7 +78,11 @@ func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
 		t = g.localType(first, r.Scope, r.Pos)
 	}
 	for _, field := range parts[1:] {
-		if t = g.l.goFieldType(g.l.goMember(t, field)); t.typ == "" {
+		next := g.l.goFieldType(g.l.goMember(t, field))
+		if next.typ == "" {
+			next = g.l.goEmbedded(t, field) // x.T.M where x's type embeds T
+		}
+		if t = next; t.typ == "" {
 			return 0
 		}
 	}
@@ -125,19 +129,11 @@ func (l *linker) computeGoResult(id int64) goResult { return l.computeGoType(id,
 // computeGoType is the type a Go symbol gives: called (a function's result,
 // a conversion's type) or, with field, read (a field's declared type).
 func (l *linker) computeGoType(id int64, field bool) goResult {
-	row, ok := l.goSyms[id]
-	if !ok || l.facts == nil {
+	fi, facts, di := l.goDef(id)
+	if fi == nil {
 		return goResult{}
 	}
-	fi := l.w.files[l.pathOf(row.FileID)]
-	if fi == nil || fi.lang != "go" {
-		return goResult{}
-	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
-		return goResult{}
-	}
-	d := facts.Defs[row.DefIdx]
+	d := facts.Defs[di]
 	var typ string
 	switch {
 	case field:
@@ -218,6 +214,7 @@ func (l *linker) goMember(t goResult, name string) int64 {
 		var next []goResult
 		unknown := false
 		for _, x := range level {
+			x = l.goAlias(x)
 			if id := x.unit[x.typ+"."+name]; id != 0 {
 				if found != 0 && found != id {
 					return 0 // ambiguous at this depth
@@ -247,22 +244,13 @@ func (l *linker) goMember(t goResult, name string) int64 {
 // goEmbeds are the types a type embeds, resolved where the type is declared;
 // ok is false when one of them does not resolve in the repository.
 func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
-	id := t.unit[t.typ]
-	row, found := l.goSyms[id]
-	if id == 0 || !found || l.facts == nil {
-		return nil, false
-	}
-	fi := l.w.files[l.pathOf(row.FileID)]
-	if fi == nil || fi.lang != "go" {
-		return nil, false
-	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts, di := l.goDef(t.unit[t.typ])
+	if fi == nil {
 		return nil, false
 	}
 	ok = true
 	for _, rel := range facts.TypeRels {
-		if int(rel.Def) != row.DefIdx || rel.Kind != lang.RelEmbeds {
+		if int(rel.Def) != di || rel.Kind != lang.RelEmbeds {
 			continue
 		}
 		e := l.goTypeIn(fi, facts, lang.TypeName(rel.Target))
@@ -273,4 +261,71 @@ func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
 		out = append(out, e)
 	}
 	return out, ok
+}
+
+// goFactsCap bounds the facts of declaring files kept while linking.
+const goFactsCap = 64
+
+// goDef finds the definition of the Go symbol id: its file, the file's facts
+// and the definition's index; a nil file when it is unknown.
+func (l *linker) goDef(id int64) (*fileInfo, *lang.Facts, int) {
+	row, ok := l.goSyms[id]
+	if id == 0 || !ok || l.facts == nil {
+		return nil, nil, 0
+	}
+	fi := l.w.files[l.pathOf(row.FileID)]
+	if fi == nil || fi.lang != "go" {
+		return nil, nil, 0
+	}
+	facts, ok := l.goFacts[fi.id]
+	if !ok {
+		var err error
+		if facts, err = l.facts(fi); err != nil {
+			facts = nil
+		}
+		if len(l.goFacts) >= goFactsCap || l.goFacts == nil {
+			l.goFacts = map[int64]*lang.Facts{}
+		}
+		l.goFacts[fi.id] = facts
+	}
+	if facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
+		return nil, nil, 0
+	}
+	return fi, facts, row.DefIdx
+}
+
+// maxAlias bounds the type aliases followed from one name.
+const maxAlias = 3
+
+// goAlias follows type aliases (type A = B, whose Def.Type is B) to the type
+// they name.
+func (l *linker) goAlias(t goResult) goResult {
+	for i := 0; i < maxAlias && t.typ != ""; i++ {
+		fi, facts, di := l.goDef(t.unit[t.typ])
+		if fi == nil {
+			return t
+		}
+		d := facts.Defs[di]
+		if !d.Kind.IsTypeLike() || d.Type == "" {
+			return t
+		}
+		t = l.goTypeIn(fi, facts, d.Type)
+	}
+	return t
+}
+
+// goEmbedded is the type t embeds as the field named name (x.T.M, where x's
+// type embeds T or *T), or zero.
+func (l *linker) goEmbedded(t goResult, name string) goResult {
+	embeds, _ := l.goEmbeds(l.goAlias(t))
+	var out goResult
+	for _, e := range embeds {
+		if e.typ == name || strings.HasSuffix(e.typ, "."+name) {
+			if out.typ != "" {
+				return goResult{}
+			}
+			out = e
+		}
+	}
+	return out
 }

@@ -8,7 +8,8 @@ import "github.com/cairnhq/cairn/internal/lang"
 //     written as the only result or as the first of several (T of (T, error)),
 //     unless it names a type parameter of the function or of its receiver;
 //   - the declared type of each struct field, when it is a named type
-//     (Def.Type; a type parameter of the struct is left out);
+//     (Def.Type; a type parameter of the struct is left out), and the type a
+//     type alias names (type A = pkg.B);
 //   - for a member reference on a call, f(x).M or x.F(y).M, the reference to
 //     the callee of that call (Ref.Via);
 //   - for a local without a declared type initialised with a call, x := F()
@@ -37,6 +38,14 @@ func chains(v *lang.View, f *lang.Facts) {
 			}
 			if d, ok := defAt[v.Start(name)]; ok && f.Defs[d].Type == "" {
 				f.Defs[d].Type = c.result(n)
+			}
+		case "type_alias":
+			name := v.Child(n, "name")
+			if name < 0 || v.Child(n, "type_parameters") >= 0 {
+				continue
+			}
+			if d, ok := defAt[v.Start(name)]; ok && f.Defs[d].Type == "" {
+				f.Defs[d].Type = namedType(v, v.Child(n, "type"))
 			}
 		case "field_declaration":
 			typ := namedType(v, v.Child(n, "type"))
