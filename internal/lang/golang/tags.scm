@@ -53,6 +53,8 @@
   (function_declaration)
   (method_declaration)
   (func_literal)
+  (type_spec)
+  (type_alias)
   (block)
   (if_statement)
   (for_statement)
