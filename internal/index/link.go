@@ -123,6 +123,10 @@ type linker struct {
 	rustRex    map[string][2]string        // file + path -> where a re-exported path is defined
 	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
+	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
+	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
+	goFields   map[int64]goResult          // Go fields by id: their declared type
+	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -262,7 +266,11 @@ func (l *linker) paths(files []string) map[string]int64 {
 		return out
 	}
 	prefixes := map[int64]string{}
+	if l.goSyms == nil {
+		l.goSyms = map[int64]store.SymbolRow{}
+	}
 	for _, r := range rows {
+		l.goSyms[r.ID] = r
 		prefix, ok := prefixes[r.FileID]
 		if !ok {
 			f := l.w.files[l.pathOf(r.FileID)]
@@ -499,8 +507,8 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	outside := l.outsideImports(f, facts, resolved)
 	var gf *goFile
 	if f.lang == "go" {
-		gf = &goFile{l: l, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
-			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test"))}
+		gf = &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 		for i, im := range facts.Imports {
 			if im.Kind == lang.ImportModule {
 				gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
@@ -521,6 +529,9 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
+			if gf != nil {
+				gf.linked[ref] = target
+			}
 		}
 	}
 	external := func(ref int) {
@@ -593,12 +604,20 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, g.unit[name])
 		}
+	case lang.QualCall:
+		// F(x).Member, x.F().Member: the member of the type F returns
+		add(ri, TierStrong, g.resultMember(r.Via, name))
+	case lang.QualPath:
+		if r.QualBound {
+			// x.f.Member, recv.f.g.Member: through the declared types of fields
+			add(ri, TierStrong, g.pathMember(r, name, locals))
+		}
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, TierStrong, g.unit[recvType+"."+name])
+				add(ri, TierStrong, g.promoted(recvType, name))
 				return
 			}
 			// x.Member where the source declares x's type
@@ -764,6 +783,7 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 // package's unit map.
 type goFile struct {
 	l        *linker
+	fi       *fileInfo
 	facts    *lang.Facts
 	imports  map[string]int // local name -> index into facts.Imports
 	targets  []importTarget
@@ -773,6 +793,7 @@ type goFile struct {
 	names    map[string]uint32 // facts.Names by string, built on first use
 	local    map[string]bool   // type names declared inside a function of the file
 	locals   *scopedLocals
+	linked   []int64 // per reference: its target once linked (references link in source order)
 }
 
 // member is the symbol of member name of the type written typ ("T" or
@@ -801,24 +822,34 @@ func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
 }
 
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
-// whose type the source declares (Local.Type), or 0. A variable declared
-// again in the same scope with other type evidence has no type.
+// whose type the source declares (Local.Type) or a call initialises, or 0.
 func (g *goFile) localMember(r lang.Ref, name string) int64 {
+	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
+}
+
+// localType is the type of the local named name that a reference at pos in
+// scope sees: the type the source declares for it, or the result type of the
+// call that initialises it. A variable declared again in the same scope with
+// other type evidence has no type.
+func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
 	g.init()
-	i := g.locals.visible(r.Qualifier, r.Scope, r.Pos)
+	i := g.locals.visible(name, scope, pos)
 	if i < 0 {
-		return 0
+		return goResult{}
 	}
 	lo := g.facts.Locals[i]
 	if lo.Type == "" {
-		return 0
+		return g.callLocalType(lo)
 	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
-			return 0
+			return goResult{}
 		}
 	}
-	return g.member(lo.Type, name, lo.Scope, lo.Pos)
+	if g.shadowed(lo.Type, lo.Scope, lo.Pos) {
+		return goResult{}
+	}
+	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
 }
 
 // shadowed reports whether the type name T, seen from scope at pos, is not
@@ -876,7 +907,7 @@ func newScopedLocals(f *lang.Facts) *scopedLocals {
 // the chain that has one; -1 for none.
 func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
 	for s := scope; ; s = sl.f.Scopes[s].Parent {
-		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Pos) {
+		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Visible()) {
 			return ls[0]
 		}
 		if s < 0 {

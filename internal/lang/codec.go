@@ -53,6 +53,9 @@ func Encode(f *Facts) []byte {
 		if r.Shape != QualNone {
 			w.uint(uint64(r.Qualifier))
 		}
+		if r.Shape == QualCall {
+			w.uint(uint64(r.Via))
+		}
 		w.int(int64(r.Enclosing))
 		w.int(int64(r.Scope))
 		w.int(int64(r.BindLocal))
@@ -65,6 +68,8 @@ func Encode(f *Facts) []byte {
 		w.pos(l.Pos)
 		w.int(int64(l.Scope))
 		w.str(l.Type)
+		w.pos(l.From)
+		w.uint(uint64(l.Via))
 	}
 	w.uint(uint64(len(f.Scopes)))
 	for _, s := range f.Scopes {
@@ -219,6 +224,9 @@ func Decode(b []byte) (f *Facts, err error) {
 		if x.Shape != QualNone {
 			x.Qualifier = uint32(r.uint())
 		}
+		if x.Shape == QualCall {
+			x.Via = int32(r.uint())
+		}
 		x.Enclosing = int32(r.int())
 		x.Scope = int32(r.int())
 		x.BindLocal = int32(r.int())
@@ -227,7 +235,7 @@ func Decode(b []byte) (f *Facts, err error) {
 	}
 	f.Locals = sized[Local](r.count())
 	for i := range f.Locals {
-		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int()), Type: r.str()}
+		f.Locals[i] = Local{Name: uint32(r.uint()), Pos: r.pos(), Scope: int32(r.int()), Type: r.str(), From: r.pos(), Via: int32(r.uint())}
 	}
 	f.Scopes = sized[Scope](r.count())
 	for i := range f.Scopes {

@@ -28,6 +28,7 @@ const (
 	capIgnore
 	capImportRef
 	capLocalType
+	capLocalInit
 	capDynamic
 )
 
@@ -156,6 +157,8 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return capLocalDef, nil
 	case name == "local.type":
 		return capLocalType, nil
+	case name == "local.init":
+		return capLocalInit, nil
 	case head == "relation":
 		for k, n := range relNames {
 			if n == tail {

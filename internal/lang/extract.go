@@ -160,6 +160,7 @@ type builder struct {
 	scopeNodes []int
 	localNodes []int
 	localType  map[int]int // local definition node -> its declared type node
+	localInit  map[int]int // local definition node -> its initialiser node
 	relCands   []relCand
 	dynCands   []dynCand
 	imports    []importCand
@@ -207,7 +208,7 @@ func (b *builder) collectMatch(caps []capture) {
 	main, mainRole := -1, capOther
 	var mainCap uint16
 	name, recv, source, alias := -1, -1, -1, -1
-	localDef, localType := -1, -1
+	localDef, localType, localInit := -1, -1, -1
 	var extraNames []int // further @name captures of a definition (const a, b = ...)
 	pattern := uint(caps[0].pattern)
 	for _, cp := range caps {
@@ -226,6 +227,8 @@ func (b *builder) collectMatch(caps []capture) {
 			if b.v.Text(idx) != "var" { // Java and C# var: the type is inferred, not declared
 				localType = idx
 			}
+		case capLocalInit:
+			localInit = idx
 		case capRel:
 			b.relCands = append(b.relCands, relCand{idx, b.c.capRel[cp.index]})
 		case capIgnore:
@@ -255,6 +258,12 @@ func (b *builder) collectMatch(caps []capture) {
 		if _, ok := b.localType[localDef]; !ok {
 			b.localType[localDef] = localType
 		}
+	}
+	if localDef >= 0 && localInit >= 0 {
+		if b.localInit == nil {
+			b.localInit = map[int]int{}
+		}
+		b.localInit[localDef] = localInit
 	}
 	switch mainRole {
 	case capDef:
@@ -573,6 +582,9 @@ func (b *builder) buildScopes() {
 		if t, ok := b.localType[n]; ok {
 			lo.Type = TypeName(b.v.Text(t))
 		}
+		if init, ok := b.localInit[n]; ok && b.l.BlockScoped {
+			lo.From = b.v.End(init)
+		}
 		b.facts.Locals = append(b.facts.Locals, lo)
 	}
 }
@@ -796,7 +808,7 @@ func (b *builder) bindLocal(r *Ref, locals map[uint64]int32) bool {
 		k := uint64(uint32(s))<<32 | uint64(r.Name)
 		if li, ok := locals[k]; ok {
 			lo := b.facts.Locals[li]
-			if !b.l.BlockScoped || !r.Pos.Before(lo.Pos) {
+			if !b.l.BlockScoped || !r.Pos.Before(lo.Visible()) {
 				r.BindLocal = li
 				return true
 			}

@@ -132,8 +132,10 @@ type Def struct {
 	Visibility Visibility
 	Receiver   string // Go methods: the receiver's base type name
 	// Type is the named type the source declares for a field or property
-	// (Java, C#, TypeScript), as Local.Type: "T" or "pkg.T" without type
-	// arguments; "" when it writes none or another kind of type.
+	// (Java, C#, TypeScript) or, for a Go function or method, its result
+	// (the first one of several: T of (T, error)), as Local.Type: "T" or
+	// "pkg.T" without type arguments; "" when it writes none or another kind
+	// of type.
 	Type     string
 	BodyHash uint64 // fingerprint of the definition's text with whitespace removed
 	Dup      uint16 // ordinal among definitions with the same Path in this file
@@ -201,6 +203,10 @@ type Ref struct {
 	BindLocal int32  // index into Facts.Locals of a same-file local binding, or -1
 	BindDef   int32  // index into Facts.Defs of a same-file definition binding, or -1
 	BindImp   int32  // index into Facts.Imports that brings the name in, or -1
+	// Via, for Shape QualCall, is 1 + the index into Facts.Refs of the callee
+	// of the call that is the qualifier (F in F(x).Name, M in x.M().Name); 0
+	// when the language does not say (Go says).
+	Via int32
 }
 
 // Local is a binding that is not a symbol: a parameter, a local variable.
@@ -214,6 +220,22 @@ type Local struct {
 	// with. "" when the source does not write one (the language's query
 	// decides which forms count: @local.type).
 	Type string
+	// From is where the binding comes into scope when that is after Pos: the
+	// end of its initialiser in x := v or var x = v (Go), so that v does not
+	// see x. Zero: from Pos.
+	From Pos
+	// Via is 1 + the index into Facts.Refs of the callee of the call whose
+	// (first) result initialises the binding (x := F(), x, err := p.F()), for
+	// a binding without a declared Type; 0 for none (Go only).
+	Via int32
+}
+
+// Visible is where the binding comes into scope.
+func (l Local) Visible() Pos {
+	if l.From != (Pos{}) {
+		return l.From
+	}
+	return l.Pos
 }
 
 // Scope is a lexical scope.

@@ -14,6 +14,9 @@
 //	@import [@source] [@name] [@alias]       an import (or use Language.Imports for complex forms)
 //	@local.scope                             a lexical scope
 //	@local.definition                        a local binding (parameter, variable)
+//	@local.init                              with @local.definition: the initialiser of a
+//	                                         BlockScoped binding (x := v), which does not
+//	                                         see it (Local.From)
 //	@local.type                              with @local.definition: the type the source declares
 //	                                         for it, a type name ("T", "pkg.T") with at most a
 //	                                         leading * and trailing type arguments (Local.Type);
@@ -96,7 +99,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 9
+const ExtractorVersion = 10
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8

@@ -5,7 +5,7 @@ import (
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
-// refine gives the keys of keyed composite literals what the literal's type
+// refine records the types of call results (chains) and gives the keys of keyed composite literals what the literal's type
 // says about them. The query makes every identifier key a member reference
 // whose receiver it does not know; here:
 //
@@ -20,6 +20,7 @@ import (
 // Keys of literals whose type is not written (a struct literal inside a
 // struct's field, an anonymous struct) stay as they are.
 func refine(v *lang.View, f *lang.Facts) {
+	chains(v, f)
 	if len(f.Refs) == 0 {
 		return
 	}

@@ -70,6 +70,10 @@ func Summarize(f *lang.Facts) Summary {
 				line += "!local"
 			}
 		}
+		if r.Via > 0 && int(r.Via) <= len(f.Refs) {
+			via := f.Refs[r.Via-1]
+			line += fmt.Sprintf(" via=%s@%d:%d", f.Names[via.Name], via.Pos.Line, via.Pos.Col)
+		}
 		switch {
 		case r.BindLocal >= 0:
 			lo := f.Locals[r.BindLocal]
@@ -94,6 +98,13 @@ func Summarize(f *lang.Facts) Summary {
 		line := fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name])
 		if lo.Type != "" {
 			line += " type=" + lo.Type
+		}
+		if lo.From != (lang.Pos{}) {
+			line += fmt.Sprintf(" from=%d:%d", lo.From.Line, lo.From.Col)
+		}
+		if lo.Via > 0 && int(lo.Via) <= len(f.Refs) {
+			via := f.Refs[lo.Via-1]
+			line += fmt.Sprintf(" via=%s@%d:%d", f.Names[via.Name], via.Pos.Line, via.Pos.Col)
 		}
 		s.Locals = append(s.Locals, line)
 	}

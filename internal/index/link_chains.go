@@ -1,0 +1,331 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// goResult is what a call of a Go function or method gives, as far as the
+// syntactic layer knows: the named type it returns (or, for a conversion
+// T(x), the type T), with the unit of the package that type belongs to.
+// A zero goResult (typ "") knows nothing.
+type goResult struct {
+	unit map[string]int64
+	pkg  string // the package's directory, with "_test" for an external test package
+	typ  string // the type's name in unit
+}
+
+// resultMember is the symbol of Member in F(x).Member, where via is 1 + the
+// reference to F (Ref.Via), F is linked already, and the source declares the
+// type F returns; 0 otherwise.
+func (g *goFile) resultMember(via int32, name string) int64 {
+	return g.l.goMember(g.result(via), name)
+}
+
+// result is what the call of the function referenced by via (1 + index) gives.
+func (g *goFile) result(via int32) goResult {
+	if via <= 0 || int(via) > len(g.linked) {
+		return goResult{}
+	}
+	return g.l.goResult(g.linked[via-1])
+}
+
+// callLocalType is the type of a local without a declared type that a call
+// initialises (x := F(), x, err := p.F()). Other bindings of the name in the
+// same scope must agree on the type.
+func (g *goFile) callLocalType(lo lang.Local) goResult {
+	res := g.result(lo.Via)
+	if res.typ == "" {
+		return goResult{}
+	}
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		other := g.facts.Locals[j]
+		if other.Type != "" {
+			return goResult{} // declared elsewhere with a type: not the same evidence
+		}
+		if other.Via != lo.Via && other.Via > 0 {
+			if r := g.result(other.Via); r.typ != "" && (r.typ != res.typ || r.pkg != res.pkg) {
+				return goResult{}
+			}
+		}
+	}
+	return res
+}
+
+// maxFieldPath bounds the fields a qualifier path goes through (x.a.b.c.M).
+const maxFieldPath = 3
+
+// pathMember is the symbol of x.f.Member, where x is the method's receiver
+// or a local with a type (declared or from a call) and each field f has a
+// declared named type (Def.Type); 0 otherwise.
+func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
+	g.init()
+	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
+	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
+		return 0
+	}
+	first, ok := g.names[parts[0]]
+	if !ok {
+		return 0
+	}
+	probe := r
+	probe.Qualifier = first
+	var t goResult
+	if recv := receiverType(g.facts, probe, locals); recv != "" {
+		t = g.l.goTypeIn(g.fi, g.facts, recv)
+	} else {
+		t = g.localType(first, r.Scope, r.Pos)
+	}
+	for _, field := range parts[1:] {
+		next := g.l.goFieldType(g.l.goMember(t, field))
+		if next.typ == "" {
+			next = g.l.goEmbedded(t, field) // x.T.M where x's type embeds T
+		}
+		if t = next; t.typ == "" {
+			return 0
+		}
+	}
+	return g.l.goMember(t, name)
+}
+
+// goResult is what calling the Go symbol id gives: its declared result type
+// (Def.Type) for a function or method, the type itself for a package-level
+// type (a conversion), resolved in the package of the file declaring it.
+func (l *linker) goResult(id int64) goResult {
+	if id == 0 {
+		return goResult{}
+	}
+	if r, ok := l.goResults[id]; ok {
+		return r
+	}
+	r := l.computeGoResult(id)
+	if l.goResults == nil {
+		l.goResults = map[int64]goResult{}
+	}
+	l.goResults[id] = r
+	return r
+}
+
+// goFieldType is the declared type of the Go field id (Def.Type), resolved
+// in the package of the file declaring it; zero for anything else.
+func (l *linker) goFieldType(id int64) goResult {
+	if id == 0 {
+		return goResult{}
+	}
+	if r, ok := l.goFields[id]; ok {
+		return r
+	}
+	r := l.computeGoType(id, true)
+	if l.goFields == nil {
+		l.goFields = map[int64]goResult{}
+	}
+	l.goFields[id] = r
+	return r
+}
+
+func (l *linker) computeGoResult(id int64) goResult { return l.computeGoType(id, false) }
+
+// computeGoType is the type a Go symbol gives: called (a function's result,
+// a conversion's type) or, with field, read (a field's declared type).
+func (l *linker) computeGoType(id int64, field bool) goResult {
+	fi, facts, di := l.goDef(id)
+	if fi == nil {
+		return goResult{}
+	}
+	d := facts.Defs[di]
+	var typ string
+	switch {
+	case field:
+		if d.Kind == lang.KindField {
+			typ = d.Type
+		}
+	case d.Kind == lang.KindFunction || d.Kind == lang.KindMethod:
+		typ = d.Type
+	case d.Kind.IsTypeLike() && d.Parent < 0:
+		typ = d.Name
+	}
+	if typ == "" {
+		return goResult{}
+	}
+	return l.goTypeIn(fi, facts, typ)
+}
+
+// goTypeIn resolves a type name written in a Go file ("T" or "pkg.T") to
+// the package it belongs to; zero when it does not resolve in the repository.
+func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
+	if typ == "" {
+		return goResult{}
+	}
+	pkg, base, qualified := strings.Cut(typ, ".")
+	if !qualified {
+		test := strings.HasSuffix(fi.pkg, "_test")
+		key := dirOf(fi.path)
+		if test {
+			key += "_test"
+		}
+		return goResult{unit: l.goUnit(dirOf(fi.path), test), pkg: key, typ: typ}
+	}
+	if strings.Contains(base, ".") {
+		return goResult{}
+	}
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportModule {
+			continue
+		}
+		t, ok := l.resolveImport(fi, im)
+		if l.goLocalName(im, t, ok) != pkg {
+			continue
+		}
+		if !ok {
+			return goResult{}
+		}
+		return goResult{unit: l.goUnit(t.goDir, false), pkg: t.goDir, typ: base}
+	}
+	return goResult{}
+}
+
+// promoted is the symbol of the member name of the type typ ("T" or
+// "pkg.T") as this file writes it: declared by the type or promoted from an
+// embedded one.
+func (g *goFile) promoted(typ, name string) int64 {
+	if id := g.unit[typ+"."+name]; id != 0 {
+		return id // the type of this package declares it
+	}
+	return g.l.goMember(g.l.goTypeIn(g.fi, g.facts, typ), name)
+}
+
+// maxEmbedDepth bounds the search for a promoted member.
+const maxEmbedDepth = 3
+
+// goMember is the symbol of the member name of a type: declared by the type
+// itself, or promoted from the types it embeds (an interface's embedded
+// interfaces, a struct's embedded fields), at the shallowest depth where
+// exactly one is found. An embedded type that does not resolve in the
+// repository ends the search at its depth: what it brings is unknown.
+func (l *linker) goMember(t goResult, name string) int64 {
+	if t.typ == "" || t.unit == nil {
+		return 0
+	}
+	level := []goResult{t}
+	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
+	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
+		var found int64
+		var next []goResult
+		unknown := false
+		for _, x := range level {
+			x = l.goAlias(x)
+			if id := x.unit[x.typ+"."+name]; id != 0 {
+				if found != 0 && found != id {
+					return 0 // ambiguous at this depth
+				}
+				found = id
+				continue
+			}
+			embeds, ok := l.goEmbeds(x)
+			if !ok {
+				unknown = true
+			}
+			for _, e := range embeds {
+				if k := e.pkg + "\x00" + e.typ; !seen[k] {
+					seen[k] = true
+					next = append(next, e)
+				}
+			}
+		}
+		if found != 0 || unknown {
+			return found
+		}
+		level = next
+	}
+	return 0
+}
+
+// goEmbeds are the types a type embeds, resolved where the type is declared;
+// ok is false when one of them does not resolve in the repository.
+func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
+	fi, facts, di := l.goDef(t.unit[t.typ])
+	if fi == nil {
+		return nil, false
+	}
+	ok = true
+	for _, rel := range facts.TypeRels {
+		if int(rel.Def) != di || rel.Kind != lang.RelEmbeds {
+			continue
+		}
+		e := l.goTypeIn(fi, facts, lang.TypeName(rel.Target))
+		if e.typ == "" {
+			ok = false
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, ok
+}
+
+// goFactsCap bounds the facts of declaring files kept while linking.
+const goFactsCap = 64
+
+// goDef finds the definition of the Go symbol id: its file, the file's facts
+// and the definition's index; a nil file when it is unknown.
+func (l *linker) goDef(id int64) (*fileInfo, *lang.Facts, int) {
+	row, ok := l.goSyms[id]
+	if id == 0 || !ok || l.facts == nil {
+		return nil, nil, 0
+	}
+	fi := l.w.files[l.pathOf(row.FileID)]
+	if fi == nil || fi.lang != "go" {
+		return nil, nil, 0
+	}
+	facts, ok := l.goFacts[fi.id]
+	if !ok {
+		var err error
+		if facts, err = l.facts(fi); err != nil {
+			facts = nil
+		}
+		if len(l.goFacts) >= goFactsCap || l.goFacts == nil {
+			l.goFacts = map[int64]*lang.Facts{}
+		}
+		l.goFacts[fi.id] = facts
+	}
+	if facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
+		return nil, nil, 0
+	}
+	return fi, facts, row.DefIdx
+}
+
+// maxAlias bounds the type aliases followed from one name.
+const maxAlias = 3
+
+// goAlias follows type aliases (type A = B, whose Def.Type is B) to the type
+// they name.
+func (l *linker) goAlias(t goResult) goResult {
+	for i := 0; i < maxAlias && t.typ != ""; i++ {
+		fi, facts, di := l.goDef(t.unit[t.typ])
+		if fi == nil {
+			return t
+		}
+		d := facts.Defs[di]
+		if !d.Kind.IsTypeLike() || d.Type == "" {
+			return t
+		}
+		t = l.goTypeIn(fi, facts, d.Type)
+	}
+	return t
+}
+
+// goEmbedded is the type t embeds as the field named name (x.T.M, where x's
+// type embeds T or *T), or zero.
+func (l *linker) goEmbedded(t goResult, name string) goResult {
+	embeds, _ := l.goEmbeds(l.goAlias(t))
+	var out goResult
+	for _, e := range embeds {
+		if e.typ == name || strings.HasSuffix(e.typ, "."+name) {
+			if out.typ != "" {
+				return goResult{}
+			}
+			out = e
+		}
+	}
+	return out
+}
