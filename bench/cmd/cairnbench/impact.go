@@ -42,7 +42,9 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 			return nil
 		}
 		for _, l := range links {
-			counts[l.Target]++
+			if l.Target != 0 { // 0: a name outside the repository
+				counts[l.Target]++
+			}
 		}
 		return nil
 	}); err != nil {
