@@ -60,7 +60,11 @@ func Splice(doc, section string) string {
 	i := strings.Index(doc, beginMarker)
 	j := strings.Index(doc, endMarker)
 	if i >= 0 && j > i {
-		return doc[:i] + block + strings.TrimLeft(doc[j+len(endMarker):], "\n")
+		rest := strings.TrimLeft(doc[j+len(endMarker):], "\n")
+		if rest != "" {
+			block += "\n" // a blank line before what follows
+		}
+		return doc[:i] + block + rest
 	}
 	if doc != "" && !strings.HasSuffix(doc, "\n") {
 		doc += "\n"

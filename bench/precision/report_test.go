@@ -10,7 +10,7 @@ func TestSplice(t *testing.T) {
 		t.Fatalf("first splice:\n%s", once)
 	}
 	twice := Splice(once+"## After\nalso kept\n", "## Precision\nv2\n")
-	want = doc + "\n" + beginMarker + "\n## Precision\nv2\n" + endMarker + "\n## After\nalso kept\n"
+	want = doc + "\n" + beginMarker + "\n## Precision\nv2\n" + endMarker + "\n\n## After\nalso kept\n"
 	if twice != want {
 		t.Fatalf("second splice:\n%q\nwant\n%q", twice, want)
 	}
