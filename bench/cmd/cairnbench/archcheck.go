@@ -79,14 +79,11 @@ func archChecks(ctx context.Context, name, repo, state string) ([]archCheck, err
 	if !ok {
 		return nil, nil
 	}
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return nil, err
-	}
 	e := query.New(ix)
 	var out []archCheck
 	mods, err := ix.DB().Modules(ctx)

@@ -23,14 +23,11 @@ import (
 // per-epoch views and is reported on its own; the rest are warm, as in a
 // server. With results set it writes its section of RESULTS.md.
 func graphBench(ctx context.Context, name, repo, state string, n, rounds int, results string) error {
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	e := query.New(ix)
 	env := &tools.Env{Index: ix, Engine: e, Config: config.Default(), Paths: ix.Paths()}
 

@@ -95,17 +95,27 @@ func open(ctx context.Context, repo, state string) (*index.Index, error) {
 	return index.Open(ctx, p, config.Default())
 }
 
+// openCurrent opens the index and brings it up to date with the files.
+func openCurrent(ctx context.Context, repo, state string) (*index.Index, error) {
+	ix, err := open(ctx, repo, state)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
 // genset samples n symbol names deterministically (by hash of the name) and
 // writes one per line: the query set the latency benchmarks replay.
 func genset(ctx context.Context, repo, state string, n int, out string) error {
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	syms, err := ix.DB().AllSymbols(ctx)
 	if err != nil {
 		return err
@@ -180,14 +190,11 @@ func queries(ctx context.Context, repo, state, set string) error {
 	if err != nil {
 		return err
 	}
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	e := query.New(ix)
 	var search, lookup, refs []time.Duration
 	ambiguous := 0
@@ -265,14 +272,11 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 // incremental edits each file (appends a comment line, then a new function),
 // reconciles in-process, and restores it; reports per-file medians.
 func incremental(ctx context.Context, repo, state string, files []string, rounds int) error {
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	if p := os.Getenv("CAIRN_CPUPROFILE_INCR"); p != "" { // profile the rounds only
 		pf, _ := os.Create(p)
 		pprof.StartCPUProfile(pf)

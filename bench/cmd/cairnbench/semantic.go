@@ -7,21 +7,17 @@ import (
 	"os"
 	"time"
 
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/semantic"
 )
 
 // semanticImport indexes a corpus, then imports a SCIP file into it and
 // prints the import's statistics with its wall time.
 func semanticImport(ctx context.Context, repo, state, scipPath string) error {
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	t := time.Now()
 	st, err := semantic.Import(ctx, ix, semantic.ImportOptions{Path: scipPath, Key: "scip:" + scipPath, Source: scipPath})
 	if err != nil {

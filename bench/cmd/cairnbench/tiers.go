@@ -60,14 +60,11 @@ func builtin(language, name string) bool {
 // through imports or the same package), and unresolved (anchored or unknown).
 // "Before import resolution" is what same-file binding alone gives.
 func tiers(ctx context.Context, repo, state string) error {
-	ix, err := open(ctx, repo, state)
+	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
-		return err
-	}
 	files, err := ix.DB().Files(ctx)
 	if err != nil {
 		return err
