@@ -4,14 +4,15 @@ import "github.com/cairnhq/cairn/internal/lang"
 
 // ContextParams records, for TypeScript, where the type of an untyped
 // parameter comes from when the function that declares it is passed as an
-// argument: in f((a, b) => ...) or new C(function (a) {...}), where the
-// callee is a bare name, the parameter's Local.Via is the reference to the
-// callee (f, C) and its Local.Type is lang.ContextType(argument,
-// parameter), the position of the function among the call's arguments and
-// of the parameter among the function's (a this parameter does not count).
-// Linking reads the type from the callee's declaration. A spread argument
-// before the function leaves its parameters unrecorded, as a rest
-// parameter does those after it; a destructured parameter is not recorded.
+// argument (or as a branch of a conditional argument): in f((a, b) => ...)
+// or new C(function (a) {...}), where the callee is a bare name, the
+// parameter's Local.Via is the reference to the callee (f, C) and its
+// Local.Type is lang.ContextType(argument, parameter), the position of the
+// function among the call's arguments and of the parameter among the
+// function's (a this parameter does not count). Linking reads the type from
+// the callee's declaration. A spread argument before the function leaves
+// its parameters unrecorded, as a rest parameter does those after it; a
+// destructured parameter is not recorded.
 func ContextParams(v *lang.View, f *lang.Facts) {
 	var calls map[lang.Pos]int32 // callee name position -> call reference
 	var locals map[lang.Pos]int32
@@ -19,7 +20,17 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 		if k := v.Kind(n); k != "arrow_function" && k != "function_expression" && k != "function" {
 			continue
 		}
-		args := v.Parent(n)
+		at := n // the argument: the function, or a conditional or parentheses around it
+		for {
+			p := v.Parent(at)
+			if k := v.Kind(p); k == "parenthesized_expression" ||
+				k == "ternary_expression" && (v.Field(at) == "consequence" || v.Field(at) == "alternative") {
+				at = p
+				continue
+			}
+			break
+		}
+		args := v.Parent(at)
 		if v.Kind(args) != "arguments" {
 			continue
 		}
@@ -43,7 +54,7 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 			} else if k == "comment" {
 				continue
 			}
-			if a == n {
+			if a == at {
 				arg = i
 				break
 			}
