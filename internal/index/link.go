@@ -547,6 +547,20 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 				add(ri, TierStrong, l.ecmaMember(decl, typ, name, targets, resolved, defID))
 				continue
 			}
+			if r.Shape == lang.QualPath {
+				// this.x.m where a base class declares x (link_inherited.go)
+				if id, ok := l.ecmaInheritedField(f, decl, r, name); ok {
+					add(ri, TierStrong, id)
+					continue
+				}
+			}
+			if r.Shape == lang.QualIdent {
+				// a parameter typed by the call it is passed to (link_context.go)
+				if id, ok := l.ecmaContext(f, decl, r, name, targets, resolved); ok {
+					add(ri, TierStrong, id)
+					continue
+				}
+			}
 		}
 		switch {
 		case r.BindDef >= 0 && r.Shape == lang.QualNone:

@@ -95,8 +95,8 @@ func (d *declTypes) of(r lang.Ref) string {
 		}
 		typ = d.field(r.Enclosing, rest, false)
 	}
-	if typ == "" {
-		return ""
+	if typ == "" || strings.HasPrefix(typ, "#") {
+		return "" // none, or a parameter typed by its context (link_context.go)
 	}
 	first, _, _ := strings.Cut(typ, ".")
 	if id, ok := d.names[first]; ok && d.inScope(id, r.Scope) {

@@ -1,5 +1,10 @@
 package lang
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Facts are everything the syntactic layer learns from one file's bytes. They depend
 // only on the bytes, the language and the extractor version, so they are stored once
 // per content and shared by every worktree (DESIGN §5 "Content-addressed facts").
@@ -218,7 +223,10 @@ type Local struct {
 	// but without pointer and type arguments ("T", "pkg.T"): a parameter's
 	// type, var x T, or the type of the literal or new(T) it is initialised
 	// with. "" when the source does not write one (the language's query
-	// decides which forms count: @local.type).
+	// decides which forms count: @local.type). TypeScript: for an untyped
+	// parameter of a function passed as an argument to a call of a bare
+	// name, ContextType(argument, parameter) with Via the reference to the
+	// callee, whose declaration gives the type (see ParseContextType).
 	Type string
 	// From is where the binding comes into scope when that is after Pos: the
 	// end of its initialiser in x := v or var x = v (Go), so that v does not
@@ -226,8 +234,30 @@ type Local struct {
 	From Pos
 	// Via is 1 + the index into Facts.Refs of the callee of the call whose
 	// (first) result initialises the binding (x := F(), x, err := p.F()), for
-	// a binding without a declared Type; 0 for none (Go only).
+	// a binding without a declared Type; 0 for none (Go; TypeScript: see Type).
 	Via int32
+}
+
+// ContextType is the Local.Type of a parameter typed by its context: the
+// parameter at index param of the function at index arg of a call's
+// arguments ("#1.0"). It cannot be a type name.
+func ContextType(arg, param int) string {
+	return "#" + strconv.Itoa(arg) + "." + strconv.Itoa(param)
+}
+
+// ParseContextType reads a Local.Type written by ContextType.
+func ParseContextType(typ string) (arg, param int, ok bool) {
+	rest, ok := strings.CutPrefix(typ, "#")
+	if !ok {
+		return 0, 0, false
+	}
+	a, p, ok := strings.Cut(rest, ".")
+	if !ok {
+		return 0, 0, false
+	}
+	arg, err1 := strconv.Atoi(a)
+	param, err2 := strconv.Atoi(p)
+	return arg, param, err1 == nil && err2 == nil && arg >= 0 && param >= 0
 }
 
 // Visible is where the binding comes into scope.

@@ -43,10 +43,17 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		BlockScoped:  true,
 		Visibility:   ecma.Visibility,
 		Imports:      ecma.Imports,
-		Refine:       ecma.Refine,
+		Refine:       refine,
 		DynamicCalls: ecma.DynamicCalls,
 		Surfaces:     ecma.Surfaces,
 	}
+}
+
+// refine is the ECMAScript refinement plus the parameters typed by the
+// call they are passed to.
+func refine(v *lang.View, f *lang.Facts) {
+	ecma.Refine(v, f)
+	ecma.ContextParams(v, f)
 }
 
 func init() {

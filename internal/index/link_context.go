@@ -1,0 +1,345 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// TypeScript: a parameter without a declared type, of a function passed as
+// an argument, f((a, b) => a.m()) or new C((a) => a.m()), has the type the
+// callee declares for that position: f's parameter at the function's
+// position must be declared with a function type, (x: X, y: Y) => R, whose
+// parameter at the parameter's position names a type. The callee is a
+// function (every overload of it, the implementation of overloads left
+// out outside declaration files) or the constructors of a class, of the
+// file or imported by name; the type name resolves in the callee's file. A
+// member reference on such a parameter is then linked as on a typed one.
+// Anything else (a callee of another kind, overloads that disagree, a type
+// that is a type parameter, a union, a type alias of a function type, an
+// argument passed to a rest parameter) leaves the reference as it was.
+
+// ecmaContext is the symbol of member name of the contextual type of the
+// qualifier of r; ok is false when the qualifier has none that the source
+// declares.
+func (l *linker) ecmaContext(fi *fileInfo, d *declTypes, r lang.Ref, name string, targets []importTarget, resolved []bool) (int64, bool) {
+	f := d.facts
+	ls, found := d.local(r.Qualifier, r.Scope, r.Pos)
+	if !found || len(ls) != 1 {
+		return 0, false
+	}
+	lo := f.Locals[ls[0]]
+	arg, param, ok := lang.ParseContextType(lo.Type)
+	if !ok || lo.Via <= 0 || int(lo.Via) > len(f.Refs) {
+		return 0, false
+	}
+	callee := f.Refs[lo.Via-1]
+	file, facts, path := fi.path, f, ""
+	switch {
+	case callee.BindDef >= 0:
+		path = f.Defs[callee.BindDef].Path
+	case callee.BindImp >= 0:
+		im := f.Imports[callee.BindImp]
+		t := targets[callee.BindImp]
+		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.file == "" {
+			return 0, false
+		}
+		tf := l.w.files[t.file]
+		if tf == nil || l.facts == nil {
+			return 0, false
+		}
+		var err error
+		if facts, err = l.facts(tf); err != nil || facts == nil {
+			return 0, false
+		}
+		file, path = t.file, im.Name
+	default:
+		return 0, false
+	}
+	typ := ""
+	n := 0
+	sigs := calleeSignatures(facts, path)
+	if len(sigs) > 1 && !strings.HasSuffix(file, ".d.ts") {
+		// overloads: the last declaration is the implementation, which
+		// callers do not see
+		sigs = sigs[:len(sigs)-1]
+	}
+	for _, sig := range sigs {
+		t := contextParamType(sig.text, sig.typeParams, arg, param)
+		if t == "" || n > 0 && t != typ {
+			return 0, false
+		}
+		typ, n = t, n+1
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return l.ecmaTypeMember(file, facts, typ, name), true
+}
+
+// calleeSig is one declaration of a callee: its signature and the type
+// parameters in scope of it.
+type calleeSig struct {
+	text       string
+	typeParams []string
+}
+
+// calleeSignatures lists the declarations of the top-level function path of
+// a file (each overload), or the constructors of the class path; nil when
+// path is something else or a class without a constructor.
+func calleeSignatures(facts *lang.Facts, path string) []calleeSig {
+	var out []calleeSig
+	for _, d := range facts.Defs {
+		if d.Parent >= 0 || d.Path != path {
+			continue
+		}
+		switch d.Kind {
+		case lang.KindFunction:
+			if !strings.Contains(d.Signature, "function") {
+				return nil // const f = (...) => ...
+			}
+			out = append(out, calleeSig{d.Signature, typeParams(d.Signature)})
+		case lang.KindClass:
+			outer := typeParams(d.Signature)
+			for _, c := range facts.Defs {
+				if c.Kind == lang.KindConstructor && c.Path == path+".constructor" {
+					out = append(out, calleeSig{c.Signature, append(typeParams(c.Signature), outer...)})
+				}
+			}
+			if len(out) == 0 {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+// ecmaTypeMember is the symbol of member name of the type typ written in a
+// TypeScript file: a top-level type of the file or one it imports by name
+// or through a namespace import; 0 for none.
+func (l *linker) ecmaTypeMember(file string, facts *lang.Facts, typ, name string) int64 {
+	first, rest, dotted := strings.Cut(typ, ".")
+	if dotted && strings.Contains(rest, ".") {
+		return 0
+	}
+	if !dotted {
+		for _, d := range facts.Defs {
+			if d.Parent < 0 && d.Path == typ && d.Kind.IsTypeLike() {
+				return l.ecmaInherited(file, typ, name, 0)
+			}
+		}
+	}
+	fi := l.w.files[file]
+	if fi == nil {
+		return 0
+	}
+	for _, im := range facts.Imports {
+		if im.LocalName() != first {
+			continue
+		}
+		t, ok := l.resolveImport(fi, im)
+		if !ok || t.file == "" {
+			return 0
+		}
+		switch {
+		case !dotted && im.Kind == lang.ImportNamed:
+			return l.ecmaInherited(t.file, im.Name, name, 0)
+		case dotted && im.Kind == lang.ImportNamespace:
+			return l.ecmaInherited(t.file, rest, name, 0)
+		}
+		return 0
+	}
+	return 0
+}
+
+// contextParamType reads from a function's or constructor's signature the
+// type name of parameter param of the function type declared for its
+// parameter arg, without type arguments; "" when the signature does not
+// declare one, or declares a type parameter (of typeParams or of the
+// function type).
+func contextParamType(sig string, typeParams []string, arg, param int) string {
+	if strings.ContainsAny(sig, "\"'`…") {
+		return "" // literals and cut signatures are not read
+	}
+	open := topIndex(sig, 0, '(')
+	if open < 0 {
+		return ""
+	}
+	params, ok := splitList(sig, open)
+	if !ok {
+		return ""
+	}
+	p, ok := positional(params, arg)
+	if !ok {
+		return ""
+	}
+	_, ptyp, ok := splitParam(p)
+	ptyp = strings.TrimSpace(ptyp)
+	if !ok || !strings.HasPrefix(ptyp, "(") {
+		return ""
+	}
+	inner, ok := splitList(ptyp, 0)
+	if !ok {
+		return ""
+	}
+	end := matching(ptyp, 0)
+	if !strings.HasPrefix(strings.TrimSpace(ptyp[end+1:]), "=>") {
+		return "" // a parenthesised type, not a function type
+	}
+	q, ok := positional(inner, param)
+	if !ok {
+		return ""
+	}
+	_, qtyp, ok := splitParam(q)
+	if !ok {
+		return ""
+	}
+	typ := lang.TypeName(qtyp)
+	first, _, _ := strings.Cut(typ, ".")
+	for _, tp := range typeParams {
+		if tp == first {
+			return ""
+		}
+	}
+	return typ
+}
+
+// positional is the parameter at index i of a parameter list, a this
+// parameter left out; false when there is none or a rest parameter takes it.
+func positional(params []string, i int) (string, bool) {
+	for _, p := range params {
+		p = strings.TrimSpace(p)
+		if name, _, _ := splitParam(p); name == "this" {
+			continue
+		}
+		if strings.HasPrefix(p, "...") {
+			return "", false
+		}
+		if i == 0 {
+			return p, true
+		}
+		i--
+	}
+	return "", false
+}
+
+// splitParam splits "name?: T = v" (modifiers before name allowed) into the
+// name and the type; ok is false without a type.
+func splitParam(p string) (name, typ string, ok bool) {
+	colon := topIndex(p, 0, ':')
+	if colon < 0 {
+		return "", "", false
+	}
+	head := strings.Fields(strings.TrimSuffix(strings.TrimSpace(p[:colon]), "?"))
+	if len(head) == 0 {
+		return "", "", false
+	}
+	name = head[len(head)-1]
+	typ = p[colon+1:]
+	if eq := topIndex(typ, 0, '='); eq >= 0 {
+		typ = typ[:eq]
+	}
+	return name, typ, true
+}
+
+// typeParams lists the names of the type parameters a declaration's
+// signature writes before its parameters (function f<T, U extends X>(...),
+// class C<T>).
+func typeParams(sig string) []string {
+	open := topIndex(sig, 0, '(')
+	if open < 0 {
+		open = len(sig)
+	}
+	lt := strings.IndexByte(sig[:open], '<')
+	if lt < 0 {
+		return nil
+	}
+	list, ok := splitList(sig, lt)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, tp := range list {
+		for _, w := range strings.Fields(tp) {
+			if w != "const" && w != "in" && w != "out" {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// matching is the index of the bracket that closes the one at open, or -1.
+// The > of => closes nothing.
+func matching(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case '>':
+			if i > 0 && s[i-1] == '=' {
+				continue
+			}
+			depth--
+		case ')', ']', '}':
+			depth--
+		}
+		if depth == 0 {
+			return i
+		}
+		if depth < 0 {
+			return -1
+		}
+	}
+	return -1
+}
+
+// topIndex is the index of the first c at bracket depth 0 from start (an =
+// of => does not count), or -1.
+func topIndex(s string, start int, c byte) int {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		b := s[i]
+		if b == c && depth == 0 && !(c == '=' && i+1 < len(s) && s[i+1] == '>') {
+			return i
+		}
+		switch b {
+		case '(', '[', '{', '<':
+			depth++
+		case '>':
+			if i > 0 && s[i-1] == '=' {
+				continue
+			}
+			depth--
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	return -1
+}
+
+// splitList splits the bracketed list that opens at open at its top-level
+// commas; false when the bracket does not close.
+func splitList(s string, open int) ([]string, bool) {
+	end := matching(s, open)
+	if end < 0 {
+		return nil, false
+	}
+	body := s[open+1 : end]
+	if strings.TrimSpace(body) == "" {
+		return nil, true
+	}
+	var out []string
+	for {
+		i := topIndex(body, 0, ',')
+		if i < 0 {
+			return append(out, body), true
+		}
+		out = append(out, body[:i])
+		body = body[i+1:]
+	}
+}
