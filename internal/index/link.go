@@ -600,7 +600,7 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 				return
 			}
 		}
-		add(ri, TierStrong, g.member(typ, name, r.Scope, r.Pos))
+		add(ri, TierStrong, g.keyField(typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, g.unit[name])

@@ -83,7 +83,10 @@ func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
 	} else if g.locals.visible(first, r.Scope, r.Pos) >= 0 {
 		t = g.localType(first, r.Scope, r.Pos)
 	} else {
-		t = g.pkgVarType(parts[0], r.Scope, r.Pos) // v.f.M, v a package-level variable
+		// v.f.M, pkg.V.f.M: v, V a package-level variable
+		var rest []string
+		t, rest = g.varType(parts)
+		parts = append([]string{""}, rest...)
 	}
 	if t = g.fields(t, parts[1:]); t.typ == "" {
 		return 0

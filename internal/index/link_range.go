@@ -144,13 +144,25 @@ func (g *goFile) pathType(x string, scope int32, pos lang.Pos) goResult {
 	if len(parts) > maxFieldPath+1 {
 		return goResult{}
 	}
-	var t goResult
 	if id, ok := g.names[parts[0]]; ok && g.locals.visible(id, scope, pos) >= 0 {
-		t = g.localType(id, scope, pos)
-	} else {
-		t = g.pkgVarType(parts[0], scope, pos)
+		return g.fields(g.localType(id, scope, pos), parts[1:])
 	}
-	return g.fields(t, parts[1:])
+	t, rest := g.varType(parts)
+	return g.fields(t, rest)
+}
+
+// varType is the type of the package-level variable a path not bound to a
+// local starts with: v.f.g (v of this package) or pkg.V.f (V of an imported
+// package of the repository), and the fields of the path after it.
+func (g *goFile) varType(parts []string) (goResult, []string) {
+	i, ok := g.imports[parts[0]]
+	if !ok {
+		return g.l.goVarType(g.unit[parts[0]]), parts[1:]
+	}
+	if len(parts) < 2 || !g.resolved[i] || g.outside[i] {
+		return goResult{}, nil
+	}
+	return g.l.goVarType(g.l.goUnit(g.targets[i].goDir, false)[parts[1]]), parts[2:]
 }
 
 // fields walks the field path from the type t.
@@ -365,4 +377,22 @@ func typeNames(typ string) []string {
 		return out
 	}
 	return []string{typ}
+}
+
+// keyField is the field name of the type typ ("T" or "pkg.T") a keyed
+// literal T{name: v} sets: declared by T, or by the type an alias T names
+// (type Config = TypedConfig[any]); never a promoted field, which a literal
+// cannot set.
+func (g *goFile) keyField(typ, name string, scope int32, pos lang.Pos) int64 {
+	if id := g.member(typ, name, scope, pos); id != 0 {
+		return id
+	}
+	if !strings.Contains(typ, ".") && g.shadowed(typ, scope, pos) {
+		return 0
+	}
+	t := g.l.goAlias(g.l.goTypeIn(g.fi, g.facts, typ))
+	if t.typ == "" || t.shape != 0 {
+		return 0
+	}
+	return t.unit[t.typ+"."+name]
 }
