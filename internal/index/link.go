@@ -126,6 +126,7 @@ type linker struct {
 	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
 	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
 	goFields   map[int64]goResult          // Go fields by id: their declared type
+	goVars     map[int64]goResult          // Go package-level variables by id: their type
 	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
 }
 
@@ -613,7 +614,7 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 				return
 			}
 		}
-		add(ri, TierStrong, g.member(typ, name, r.Scope, r.Pos))
+		add(ri, TierStrong, g.keyField(typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, TierStrong, g.unit[name])
@@ -622,10 +623,12 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 		// F(x).Member, x.F().Member: the member of the type F returns
 		add(ri, TierStrong, g.resultMember(r.Via, name))
 	case lang.QualPath:
-		if r.QualBound {
-			// x.f.Member, recv.f.g.Member: through the declared types of fields
-			add(ri, TierStrong, g.pathMember(r, name, locals))
-		}
+		// x.f.Member, recv.f.g.Member: through the declared types of fields;
+		// v.f.Member where v is a package-level variable
+		add(ri, TierStrong, g.pathMember(r, name, locals))
+	case lang.QualExpr:
+		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
+		add(ri, TierStrong, g.l.goMember(g.exprType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
@@ -641,6 +644,8 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add fu
 		i, ok := g.imports[facts.Names[r.Qualifier]]
 		switch {
 		case !ok:
+			// v.Member where v is a package-level variable of this package
+			add(ri, TierStrong, g.l.goMember(g.pkgVarType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
 		case g.outside[i]:
 			external(ri)
 		case g.resolved[i]:
@@ -838,6 +843,13 @@ func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
 // whose type the source declares (Local.Type) or a call initialises, or 0.
 func (g *goFile) localMember(r lang.Ref, name string) int64 {
+	if g.locals == nil {
+		g.init()
+	}
+	if g.locals.visible(r.Qualifier, r.Scope, r.Pos) < 0 {
+		// v.Member where v is a package-level variable of this file
+		return g.l.goMember(g.pkgVarType(g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
+	}
 	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
 }
 
@@ -855,13 +867,18 @@ func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
 	if lo.Type == "" {
 		return g.callLocalType(lo)
 	}
+	if derived(lo.Type) {
+		return g.derivedLocalType(lo)
+	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
 			return goResult{}
 		}
 	}
-	if g.shadowed(lo.Type, lo.Scope, lo.Pos) {
-		return goResult{}
+	for _, t := range typeNames(lo.Type) {
+		if g.shadowed(t, lo.Scope, lo.Pos) {
+			return goResult{}
+		}
 	}
 	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
 }

@@ -14,6 +14,12 @@ type goResult struct {
 	unit map[string]int64
 	pkg  string // the package's directory, with "_test" for an external test package
 	typ  string // the type's name in unit
+	// shape is 0 for the named type typ, '[' for a slice or array of typ,
+	// 'm' for a map whose values are of type typ ("" when not named) and
+	// whose keys are of type key (nil when not named). A container has no
+	// members; indexing and ranging give its element (goResult.elem).
+	shape byte
+	key   *goResult
 }
 
 // resultMember is the symbol of Member in F(x).Member, where via is 1 + the
@@ -45,7 +51,7 @@ func (g *goFile) callLocalType(lo lang.Local) goResult {
 			return goResult{} // declared elsewhere with a type: not the same evidence
 		}
 		if other.Via != lo.Via && other.Via > 0 {
-			if r := g.result(other.Via); r.typ != "" && (r.typ != res.typ || r.pkg != res.pkg) {
+			if r := g.result(other.Via); r.typ != "" && !r.same(res) {
 				return goResult{}
 			}
 		}
@@ -74,17 +80,16 @@ func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
 	var t goResult
 	if recv := receiverType(g.facts, probe, locals); recv != "" {
 		t = g.l.goTypeIn(g.fi, g.facts, recv)
-	} else {
+	} else if g.locals.visible(first, r.Scope, r.Pos) >= 0 {
 		t = g.localType(first, r.Scope, r.Pos)
+	} else {
+		// v.f.M, pkg.V.f.M: v, V a package-level variable
+		var rest []string
+		t, rest = g.varType(parts)
+		parts = append([]string{""}, rest...)
 	}
-	for _, field := range parts[1:] {
-		next := g.l.goFieldType(g.l.goMember(t, field))
-		if next.typ == "" {
-			next = g.l.goEmbedded(t, field) // x.T.M where x's type embeds T
-		}
-		if t = next; t.typ == "" {
-			return 0
-		}
+	if t = g.fields(t, parts[1:]); t.typ == "" {
+		return 0
 	}
 	return g.l.goMember(t, name)
 }
@@ -141,7 +146,7 @@ func (l *linker) computeGoType(id int64, field bool) goResult {
 			typ = d.Type
 		}
 	case d.Kind == lang.KindFunction || d.Kind == lang.KindMethod:
-		typ = d.Type
+		typ, _, _ = strings.Cut(d.Type, ",") // the first result
 	case d.Kind.IsTypeLike() && d.Parent < 0:
 		typ = d.Name
 	}
@@ -156,6 +161,9 @@ func (l *linker) computeGoType(id int64, field bool) goResult {
 func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
 	if typ == "" {
 		return goResult{}
+	}
+	if typ[0] == '[' || strings.HasPrefix(typ, "map[") {
+		return l.goContainerIn(fi, facts, typ)
 	}
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
@@ -204,7 +212,7 @@ const maxEmbedDepth = 3
 // exactly one is found. An embedded type that does not resolve in the
 // repository ends the search at its depth: what it brings is unknown.
 func (l *linker) goMember(t goResult, name string) int64 {
-	if t.typ == "" || t.unit == nil {
+	if t.typ == "" || t.unit == nil || t.shape != 0 {
 		return 0
 	}
 	level := []goResult{t}
@@ -317,6 +325,9 @@ func (l *linker) goAlias(t goResult) goResult {
 // goEmbedded is the type t embeds as the field named name (x.T.M, where x's
 // type embeds T or *T), or zero.
 func (l *linker) goEmbedded(t goResult, name string) goResult {
+	if t.shape != 0 {
+		return goResult{}
+	}
 	embeds, _ := l.goEmbeds(l.goAlias(t))
 	var out goResult
 	for _, e := range embeds {

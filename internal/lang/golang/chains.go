@@ -1,19 +1,31 @@
 package golang
 
-import "github.com/cairnhq/cairn/internal/lang"
+import (
+	"strconv"
+	"strings"
 
-// chains records what linking needs to type the results of calls:
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// chains records what linking needs to type the results of calls and the
+// values derived from them (the forms of the type expressions: ranges.go):
 //
-//   - the result type of each function and method (Def.Type): a named type
-//     written as the only result or as the first of several (T of (T, error)),
-//     unless it names a type parameter of the function or of its receiver;
-//   - the declared type of each struct field, when it is a named type
-//     (Def.Type; a type parameter of the struct is left out), and the type a
-//     type alias names (type A = pkg.B);
+//   - the result types of each function and method (Def.Type): each result
+//     that is a named type, or a slice or map of named types, joined with
+//     "," (T of (T, error), "T,U" of (T, U, error)), unless it names a type
+//     parameter of the function or of its receiver;
+//   - the declared type of each struct field, when it is a named type or a
+//     slice or map of them (Def.Type; a type parameter of the struct is left
+//     out), and the type a type alias names (type A = pkg.B);
+//   - the type of each package-level variable (Def.Type: pkgVar);
 //   - for a member reference on a call, f(x).M or x.F(y).M, the reference to
 //     the callee of that call (Ref.Via);
 //   - for a local without a declared type initialised with a call, x := F()
-//     or x, err := p.F(), the reference to the callee (Local.Via).
+//     or x, err := p.F(), the reference to the callee (Local.Via), and for
+//     the later names the result they take (Local.Type "(1)");
+//   - the slice and map types of parameters and variables, and how range
+//     variables, index expressions and x := y.f derive their types
+//     (Local.Type "[v]xs", "[k]m", "=y.f").
 func chains(v *lang.View, f *lang.Facts) {
 	c := &chainer{v: v, f: f, refAt: make(map[lang.Pos]int32, len(f.Refs))}
 	for i, r := range f.Refs {
@@ -48,12 +60,12 @@ func chains(v *lang.View, f *lang.Facts) {
 				f.Defs[d].Type = namedType(v, v.Child(n, "type"))
 			}
 		case "field_declaration":
-			typ := namedType(v, v.Child(n, "type"))
 			spec := v.Parent(n)
 			for spec >= 0 && v.Kind(spec) != "type_spec" {
 				spec = v.Parent(spec)
 			}
-			if typ == "" || spec >= 0 && c.typeParam(spec, typ) {
+			typ := c.container(v.Child(n, "type"), spec)
+			if typ == "" {
 				continue
 			}
 			for _, ch := range v.Children(n) {
@@ -76,8 +88,20 @@ func chains(v *lang.View, f *lang.Facts) {
 			f.Refs[ri].Via = c.callee(call)
 		case "short_var_declaration":
 			c.initialised(v.Child(n, "left"), v.Child(n, "right"), localAt)
+		case "range_clause":
+			c.ranged(n, localAt)
+		case "parameter_declaration":
+			c.containers(n, localAt)
+		case "variadic_parameter_declaration":
+			c.variadic(n, localAt)
 		case "var_spec":
-			if v.Child(n, "type") < 0 {
+			if pkgLevel(v, n) {
+				c.pkgVar(n, defAt)
+				continue
+			}
+			if v.Child(n, "type") >= 0 {
+				c.containers(n, localAt)
+			} else {
 				var names []int
 				for _, ch := range v.Children(n) {
 					if v.Field(ch) == "name" {
@@ -161,44 +185,93 @@ func (c *chainer) bind(names []int, values int, localAt map[lang.Pos]int) {
 	switch {
 	case len(vals) == len(names):
 	case len(vals) == 1:
-		names = names[:1] // x, err := F(): the first result
+		// x, err := F(): the results of F in order; v, ok := m[k]: the
+		// element of m
+		if c.v.Kind(vals[0]) == "index_expression" {
+			names = names[:1]
+			break
+		}
+		if c.v.Kind(vals[0]) != "call_expression" {
+			return
+		}
+		via := c.callee(vals[0])
+		for i, n := range names {
+			li, ok := localAt[c.v.Start(n)]
+			if !ok || c.f.Locals[li].Type != "" || via == 0 || i > 0 && c.v.Text(n) == "_" {
+				continue
+			}
+			c.f.Locals[li].Via = via
+			if i > 0 {
+				c.f.Locals[li].Type = "(" + strconv.Itoa(i) + ")"
+			}
+		}
+		return
 	default:
 		return
 	}
 	for i, n := range names {
-		if c.v.Kind(vals[i]) != "call_expression" {
-			continue
-		}
 		li, ok := localAt[c.v.Start(n)]
 		if !ok || c.f.Locals[li].Type != "" {
 			continue
 		}
-		c.f.Locals[li].Via = c.callee(vals[i])
+		switch c.v.Kind(vals[i]) {
+		case "call_expression":
+			c.f.Locals[li].Via = c.callee(vals[i])
+		case "index_expression":
+			// x := xs[i], x := m[k]: the element of what is indexed
+			c.f.Locals[li].Type, c.f.Locals[li].Via = c.source("[v]", c.v.Child(vals[i], "operand"))
+		case "composite_literal":
+			// xs := []T{...}, m := map[K]V{...}
+			c.f.Locals[li].Type = c.container(c.v.Child(vals[i], "type"), -1)
+		case "identifier", "selector_expression":
+			// x := y, x := y.f: the type of y, of the field f
+			if t, _ := c.source("=", vals[i]); t != "" && !strings.HasSuffix(t, "()") {
+				c.f.Locals[li].Type = t
+			}
+		case "unary_expression":
+			// x := &y.f
+			if op := c.v.Child(vals[i], "operand"); op >= 0 && strings.HasPrefix(c.v.Text(vals[i]), "&") {
+				if k := c.v.Kind(op); k == "identifier" || k == "selector_expression" {
+					c.f.Locals[li].Type, _ = c.source("=", op)
+				}
+			}
+		}
 	}
 }
 
-// result is the named type a function declares as its (first) result, or "".
+// result is the types a function declares as its results, joined with ","
+// and without trailing empty ones: "T" for T or (T, error), "T,U" for (T, U,
+// error), ",U" for (int, U); "" when none is a named type or a container of
+// one (typeExpr).
 func (c *chainer) result(fn int) string {
 	v := c.v
 	res := v.Child(fn, "result")
 	if res < 0 {
 		return ""
 	}
-	if v.Kind(res) == "parameter_list" {
-		first := v.ChildOfKind(res, "parameter_declaration")
-		if first < 0 {
-			return ""
+	if v.Kind(res) != "parameter_list" {
+		return c.container(res, fn)
+	}
+	var out []string
+	for _, p := range v.Children(res) {
+		if v.Kind(p) != "parameter_declaration" {
+			continue
 		}
-		res = v.Child(first, "type")
-		if res < 0 {
-			return ""
+		t := c.container(v.Child(p, "type"), fn)
+		names := 0
+		for _, ch := range v.Children(p) {
+			if v.Field(ch) == "name" {
+				names++
+			}
+		}
+		for i := 0; i < max(names, 1); i++ {
+			out = append(out, t)
 		}
 	}
-	name := namedType(v, res)
-	if name == "" || c.typeParam(fn, name) {
-		return ""
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
 	}
-	return name
+	return strings.Join(out, ",")
 }
 
 // namedType is the name of the type node typ when it is a named type, with

@@ -1,0 +1,398 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// Types Go linking derives beyond named types: slices and maps of named
+// types, their elements and keys (range variables, index expressions), the
+// later results of calls, package-level variables, and the receivers
+// (&T{}).M, T{}.M, (*x).M and xs[i].M. The forms of the type expressions
+// are those the Go extractor writes (internal/lang/golang/ranges.go).
+
+// same reports whether two results are the same type.
+func (t goResult) same(u goResult) bool {
+	if t.typ != u.typ || t.pkg != u.pkg || t.shape != u.shape || (t.key == nil) != (u.key == nil) {
+		return false
+	}
+	return t.key == nil || t.key.typ == u.key.typ && t.key.pkg == u.key.pkg
+}
+
+// elem is the element of a slice or array, or the value of a map.
+func (t goResult) elem() goResult {
+	if t.shape == 0 || t.typ == "" {
+		return goResult{}
+	}
+	return goResult{unit: t.unit, pkg: t.pkg, typ: t.typ}
+}
+
+// mapKey is the key of a map.
+func (t goResult) mapKey() goResult {
+	if t.shape != 'm' || t.key == nil {
+		return goResult{}
+	}
+	return *t.key
+}
+
+// goContainerIn resolves "[]E" or "map[K]V" written in a Go file.
+func (l *linker) goContainerIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
+	if e, ok := strings.CutPrefix(typ, "[]"); ok {
+		t := l.goTypeIn(fi, facts, e)
+		if t.typ == "" || t.shape != 0 {
+			return goResult{}
+		}
+		t.shape = '['
+		return t
+	}
+	rest, ok := strings.CutPrefix(typ, "map[")
+	if !ok {
+		return goResult{}
+	}
+	k, v, ok := strings.Cut(rest, "]")
+	if !ok || strings.ContainsAny(v, "[]") || strings.ContainsAny(k, "[]") {
+		return goResult{}
+	}
+	var t, kt goResult
+	if v != "" {
+		if t = l.goTypeIn(fi, facts, v); t.typ == "" {
+			return goResult{}
+		}
+	}
+	if k != "" {
+		if kt = l.goTypeIn(fi, facts, k); kt.typ == "" {
+			return goResult{}
+		}
+	}
+	if t.typ == "" && kt.typ == "" {
+		return goResult{}
+	}
+	t.shape = 'm'
+	if kt.typ != "" {
+		t.key = &kt
+	}
+	return t
+}
+
+// goResultN is what the result n (0-based) of calling the Go function or
+// method id gives, from its declared results (Def.Type "T,U").
+func (l *linker) goResultN(id int64, n int) goResult {
+	if n == 0 {
+		return l.goResult(id)
+	}
+	fi, facts, di := l.goDef(id)
+	if fi == nil {
+		return goResult{}
+	}
+	d := facts.Defs[di]
+	if d.Kind != lang.KindFunction && d.Kind != lang.KindMethod {
+		return goResult{}
+	}
+	parts := strings.Split(d.Type, ",")
+	if n >= len(parts) {
+		return goResult{}
+	}
+	return l.goTypeIn(fi, facts, parts[n])
+}
+
+// derived reports whether a local's Type derives it from something else.
+func derived(typ string) bool {
+	return typ != "" && (typ[0] == '(' || typ[0] == '=' || strings.HasPrefix(typ, "[v]") || strings.HasPrefix(typ, "[k]"))
+}
+
+// derivedLocalType is the type of a local whose Type says how to derive it:
+// a later result of a call, the element or key of what it ranges over or
+// indexes, the type of a name or field path. Other bindings of the name in
+// the same scope must say the same.
+func (g *goFile) derivedLocalType(lo lang.Local) goResult {
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		if o := g.facts.Locals[j]; o.Type != lo.Type || o.Via != lo.Via {
+			return goResult{}
+		}
+	}
+	t := lo.Type
+	switch {
+	case t[0] == '(':
+		n, err := strconv.Atoi(strings.Trim(t, "()"))
+		if err != nil || lo.Via <= 0 || int(lo.Via) > len(g.linked) {
+			return goResult{}
+		}
+		return g.l.goResultN(g.linked[lo.Via-1], n)
+	case t[0] == '=':
+		return g.pathType(t[1:], lo.Scope, lo.Pos)
+	}
+	var src goResult
+	if x := t[3:]; x == "()" {
+		src = g.result(lo.Via)
+	} else {
+		src = g.pathType(x, lo.Scope, lo.Pos)
+	}
+	if t[1] == 'k' {
+		return src.mapKey()
+	}
+	return src.elem()
+}
+
+// pathType is the type of the name or dotted path x ("v", "v.f.g") seen
+// at pos in scope: a local's type, or a package-level variable's, then
+// through the declared types of the fields.
+func (g *goFile) pathType(x string, scope int32, pos lang.Pos) goResult {
+	g.init()
+	parts := strings.Split(x, ".")
+	if len(parts) > maxFieldPath+1 {
+		return goResult{}
+	}
+	if id, ok := g.names[parts[0]]; ok && g.locals.visible(id, scope, pos) >= 0 {
+		return g.fields(g.localType(id, scope, pos), parts[1:])
+	}
+	t, rest := g.varType(parts)
+	return g.fields(t, rest)
+}
+
+// varType is the type of the package-level variable a path not bound to a
+// local starts with: v.f.g (v of this package) or pkg.V.f (V of an imported
+// package of the repository), and the fields of the path after it.
+func (g *goFile) varType(parts []string) (goResult, []string) {
+	i, ok := g.imports[parts[0]]
+	if !ok {
+		return g.l.goVarType(g.unit[parts[0]]), parts[1:]
+	}
+	if len(parts) < 2 || !g.resolved[i] || g.outside[i] {
+		return goResult{}, nil
+	}
+	return g.l.goVarType(g.l.goUnit(g.targets[i].goDir, false)[parts[1]]), parts[2:]
+}
+
+// fields walks the field path from the type t.
+func (g *goFile) fields(t goResult, path []string) goResult {
+	for _, field := range path {
+		if t.typ == "" {
+			return goResult{}
+		}
+		next := g.l.goFieldType(g.l.goMember(t, field))
+		if next.typ == "" {
+			next = g.l.goEmbedded(t, field) // x.T.M where x's type embeds T
+		}
+		t = next
+	}
+	return t
+}
+
+// pkgVarType is the type of the package-level variable name of the file's
+// package, where no local of that name is visible (scope, pos) and no
+// import binds it.
+func (g *goFile) pkgVarType(name string, scope int32, pos lang.Pos) goResult {
+	g.init()
+	if id, ok := g.names[name]; ok && g.locals.visible(id, scope, pos) >= 0 {
+		return goResult{}
+	}
+	if _, ok := g.imports[name]; ok {
+		return goResult{}
+	}
+	return g.l.goVarType(g.unit[name])
+}
+
+// goVarType is the type of the package-level Go variable id: its declared
+// type or the type of its literal (Def.Type), or the result of the call
+// "()F" / "()pkg.F" that initialises it.
+func (l *linker) goVarType(id int64) goResult {
+	if id == 0 {
+		return goResult{}
+	}
+	if r, ok := l.goVars[id]; ok {
+		return r
+	}
+	if l.goVars == nil {
+		l.goVars = map[int64]goResult{}
+	}
+	l.goVars[id] = goResult{} // a variable initialised from itself knows nothing
+	var r goResult
+	if fi, facts, di := l.goDef(id); fi != nil {
+		d := facts.Defs[di]
+		if d.Kind == lang.KindVariable && d.Parent < 0 && d.Type != "" {
+			if fn, ok := strings.CutPrefix(d.Type, "()"); ok {
+				r = l.goResult(l.goFuncIn(fi, facts, fn))
+			} else {
+				r = l.goTypeIn(fi, facts, d.Type)
+			}
+		}
+	}
+	l.goVars[id] = r
+	return r
+}
+
+// goFuncIn is the symbol of the package-level function (or type) F or
+// pkg.F as a Go file writes it, or 0.
+func (l *linker) goFuncIn(fi *fileInfo, facts *lang.Facts, fn string) int64 {
+	pkg, base, qualified := strings.Cut(fn, ".")
+	if !qualified {
+		return l.goUnit(dirOf(fi.path), strings.HasSuffix(fi.pkg, "_test"))[fn]
+	}
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportModule {
+			continue
+		}
+		t, ok := l.resolveImport(fi, im)
+		if l.goLocalName(im, t, ok) != pkg {
+			continue
+		}
+		if !ok {
+			return 0
+		}
+		return l.goUnit(t.goDir, false)[base]
+	}
+	return 0
+}
+
+// exprType is the type of the qualifier expression x of a member reference:
+// a composite literal (&T{...}, T{...}), a dereference (*x), an index
+// expression xs[i] or m[k] of a name or path, each possibly parenthesised;
+// zero for anything else.
+func (g *goFile) exprType(x string, scope int32, pos lang.Pos) goResult {
+	for depth := 0; depth < 4; depth++ {
+		x = strings.TrimSpace(x)
+		switch {
+		case x == "":
+			return goResult{}
+		case x[0] == '(' && closes(x, 0) == len(x)-1:
+			x = x[1 : len(x)-1]
+			continue
+		case x[0] == '&' || x[0] == '*':
+			x = x[1:]
+			continue
+		case x[len(x)-1] == '}':
+			return g.literalType(x, scope, pos)
+		case x[len(x)-1] == ']':
+			i := opens(x, len(x)-1)
+			if i <= 0 {
+				return goResult{}
+			}
+			operand := x[:i]
+			if !isGoPath(operand) {
+				return goResult{}
+			}
+			return g.pathType(operand, scope, pos).elem()
+		case isGoPath(x):
+			return g.pathType(x, scope, pos)
+		}
+		return goResult{}
+	}
+	return goResult{}
+}
+
+// literalType is the named type of the composite literal x (T{...},
+// pkg.T{...}, T[A]{...}), or zero.
+func (g *goFile) literalType(x string, scope int32, pos lang.Pos) goResult {
+	if strings.ContainsAny(x, "\"'`") {
+		return goResult{}
+	}
+	i := strings.IndexByte(x, '{')
+	if i <= 0 || closes(x, i) != len(x)-1 {
+		return goResult{}
+	}
+	typ := x[:i]
+	if j := strings.IndexByte(typ, '['); j > 0 {
+		typ = typ[:j] // type arguments
+	}
+	if !isGoPath(typ) || strings.Count(typ, ".") > 1 {
+		return goResult{}
+	}
+	if !strings.Contains(typ, ".") && g.shadowed(typ, scope, pos) {
+		return goResult{}
+	}
+	t := g.l.goTypeIn(g.fi, g.facts, typ)
+	if fi, facts, di := g.l.goDef(t.unit[t.typ]); fi == nil || !facts.Defs[di].Kind.IsTypeLike() {
+		return goResult{} // not a type of the repository
+	}
+	return t
+}
+
+// closes is the index of the bracket closing the one at x[i], or -1.
+func closes(x string, i int) int {
+	open, close := x[i], map[byte]byte{'(': ')', '[': ']', '{': '}'}[x[i]]
+	depth := 0
+	for j := i; j < len(x); j++ {
+		switch x[j] {
+		case open:
+			depth++
+		case close:
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// opens is the index of the '[' the ']' at x[i] closes, or -1.
+func opens(x string, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch x[j] {
+		case ']':
+			depth++
+		case '[':
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// isGoPath reports whether s is an identifier or a dotted path of them.
+func isGoPath(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" {
+			return false
+		}
+		for i, r := range part {
+			if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 || i > 0 && r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// typeNames are the named types a type expression writes: T of "T", "[]T";
+// K and V of "map[K]V".
+func typeNames(typ string) []string {
+	if e, ok := strings.CutPrefix(typ, "[]"); ok {
+		return []string{e}
+	}
+	if rest, ok := strings.CutPrefix(typ, "map["); ok {
+		k, v, _ := strings.Cut(rest, "]")
+		var out []string
+		for _, t := range []string{k, v} {
+			if t != "" {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	return []string{typ}
+}
+
+// keyField is the field name of the type typ ("T" or "pkg.T") a keyed
+// literal T{name: v} sets: declared by T, or by the type an alias T names
+// (type Config = TypedConfig[any]); never a promoted field, which a literal
+// cannot set.
+func (g *goFile) keyField(typ, name string, scope int32, pos lang.Pos) int64 {
+	if id := g.member(typ, name, scope, pos); id != 0 {
+		return id
+	}
+	if !strings.Contains(typ, ".") && g.shadowed(typ, scope, pos) {
+		return 0
+	}
+	t := g.l.goAlias(g.l.goTypeIn(g.fi, g.facts, typ))
+	if t.typ == "" || t.shape != 0 {
+		return 0
+	}
+	return t.unit[t.typ+"."+name]
+}
