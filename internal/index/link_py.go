@@ -99,6 +99,9 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		if typ == "" {
 			return 0, false
 		}
+		if !field && p.l.pyBases(p.fi, f, cls, attr, 0) != 0 {
+			return 0, true // a base declares the attribute, whose annotation would win
+		}
 		file, c, ok := p.l.pyClass(p.fi, f, typ, 0)
 		if !ok {
 			return 0, false
@@ -119,13 +122,56 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		}
 		return p.l.pyBases(p.fi, f, cls, name, 0), true
 	case lang.QualCall:
-		cls := enclosingClass(f, r.Enclosing)
-		if cls < 0 || !isSuper(q, f.Defs[cls].Name) {
+		if cls := enclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
+			return p.l.pyBases(p.fi, f, cls, name, 0), true
+		}
+		// C(...).m: m of the class C the call constructs
+		callee := calleeOf(q)
+		if callee == "" || callee == "super" {
 			return 0, false
 		}
-		return p.l.pyBases(p.fi, f, cls, name, 0), true
+		first, _, _ := strings.Cut(callee, ".")
+		if id, ok := p.decl.names[first]; ok && p.decl.inScope(id, r.Scope) {
+			return 0, false // a local, not the class
+		}
+		file, c, ok := p.l.pyClass(p.fi, f, callee, 0)
+		if !ok {
+			return 0, false
+		}
+		return p.l.pyMember(file, c, name, 0), true
 	}
 	return 0, false
+}
+
+// calleeOf is the callee of a qualifier that is one call of a name or a
+// dotted path ("C" of "C(a, b)", "m.C" of "m.C()"), or "".
+func calleeOf(q string) string {
+	i := strings.IndexByte(q, '(')
+	if i <= 0 || !strings.HasSuffix(q, ")") || strings.ContainsAny(q, "\"'") {
+		return ""
+	}
+	depth := 0
+	for j := i; j < len(q); j++ {
+		switch q[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && j != len(q)-1 {
+				return "" // f(a)(b), f(a).g(b)
+			}
+		}
+	}
+	if depth != 0 {
+		return ""
+	}
+	name := q[:i]
+	for _, part := range strings.Split(name, ".") {
+		if part == "" || strings.Trim(part, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" || part[0] >= '0' && part[0] <= '9' {
+			return ""
+		}
+	}
+	return name
 }
 
 // isSuper reports whether a qualifier is super() or super(Class, self) in
