@@ -127,6 +127,7 @@ type linker struct {
 	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
 	goFields   map[int64]goResult          // Go fields by id: their declared type
 	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
+	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {

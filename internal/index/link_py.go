@@ -27,11 +27,38 @@ import (
 // pyMaxHops bounds the re-exports followed from an import to a definition.
 const pyMaxHops = 3
 
-// pyNeutralBases are bases outside the repository known to declare no
-// members a subclass's code calls by mistake for its own.
+// pyNeutralBases are bases outside the repository that give a subclass no
+// members of their own beyond object's, so a member lookup goes on past them.
 var pyNeutralBases = map[string]bool{
 	"object": true, "ABC": true, "abc.ABC": true, "Generic": true, "typing.Generic": true,
 	"Protocol": true, "typing.Protocol": true,
+}
+
+// pyMemo remembers lookups across the files of a batch: each one decodes the
+// facts of other files, and the same classes come up again and again.
+type pyMemo struct {
+	defined map[pyKey]pyDef
+	member  map[pyKey]int64
+	opaque  map[pyKey]bool
+}
+
+type pyKey struct {
+	file, name, member string
+	kind               lang.DefKind
+	depth              int // pyDefined: the hops already followed
+}
+
+// pyDef is where a name is defined: a file and a top-level name.
+type pyDef struct {
+	file, name string
+	ok         bool
+}
+
+func (l *linker) memo() *pyMemo {
+	if l.pyMemo == nil {
+		l.pyMemo = &pyMemo{defined: map[pyKey]pyDef{}, member: map[pyKey]int64{}, opaque: map[pyKey]bool{}}
+	}
+	return l.pyMemo
 }
 
 // pyLinker links the typed member references of one Python file.
@@ -266,6 +293,20 @@ func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int)
 // another module of the repository (a re-export), a few hops deep. kind,
 // when not KindUnknown, is the kind the definition must have.
 func (l *linker) pyDefined(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+	if depth > pyMaxHops {
+		return "", "", false
+	}
+	k := pyKey{file: file, name: name, kind: kind, depth: depth}
+	m := l.memo()
+	if d, ok := m.defined[k]; ok {
+		return d.file, d.name, d.ok
+	}
+	f, n, ok := l.pyDefinedIn(file, name, kind, depth)
+	m.defined[k] = pyDef{f, n, ok}
+	return f, n, ok
+}
+
+func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
 	fi := l.w.files[file]
 	if fi == nil || l.facts == nil || depth > pyMaxHops {
 		return "", "", false
@@ -335,6 +376,19 @@ func (l *linker) pyMember(file, cls, name string, depth int) int64 {
 	if id := l.ecmaPaths(file)[cls+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
+	k := pyKey{file: file, name: cls, member: name}
+	m := l.memo()
+	if id, ok := m.member[k]; ok {
+		return id
+	}
+	m.member[k] = 0 // a cycle of bases ends here
+	id := l.pyInherited(file, cls, name, depth)
+	m.member[k] = id
+	return id
+}
+
+// pyInherited is pyMember for a member that class cls does not declare.
+func (l *linker) pyInherited(file, cls, name string, depth int) int64 {
 	fi := l.w.files[file]
 	if fi == nil || l.facts == nil {
 		return 0
@@ -390,6 +444,18 @@ func (l *linker) pyOpaque(file, cls string, depth int) bool {
 	if depth >= 8 {
 		return true
 	}
+	k := pyKey{file: file, name: cls}
+	m := l.memo()
+	if o, ok := m.opaque[k]; ok {
+		return o
+	}
+	m.opaque[k] = true // a cycle of bases is in doubt
+	o := l.pyOpaqueBases(file, cls, depth)
+	m.opaque[k] = o
+	return o
+}
+
+func (l *linker) pyOpaqueBases(file, cls string, depth int) bool {
 	fi := l.w.files[file]
 	if fi == nil {
 		return true
