@@ -128,6 +128,7 @@ type linker struct {
 	goFields   map[int64]goResult          // Go fields by id: their declared type
 	goVars     map[int64]goResult          // Go package-level variables by id: their type
 	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
+	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -526,6 +527,10 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	if f.lang == "typescript" || f.lang == "tsx" {
 		decl = newDeclTypes(f.path, facts, true, false)
 	}
+	var py *pyLinker // typed links x.m, self.x.m, self.m in bases, super().m (link_py.go)
+	if f.lang == "python" {
+		py = l.newPyLinker(f, facts)
+	}
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
@@ -561,6 +566,12 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 					add(ri, TierStrong, id)
 					continue
 				}
+			}
+		}
+		if py != nil {
+			if id, ok := py.link(r, name); ok {
+				add(ri, TierStrong, id)
+				continue
 			}
 		}
 		switch {
@@ -712,9 +723,12 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
 		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
 			top := l.fileTopNames(t.file)
-			if r.Role == lang.RoleCall {
+			switch {
+			case facts.Lang == "python":
+				add(ri, TierStrong, l.pyTopName(t.file, im.Name)) // through re-exports
+			case r.Role == lang.RoleCall:
 				add(ri, TierStrong, top.value(im.Name)) // new X(), X(): not an interface of the name
-			} else {
+			default:
 				add(ri, TierStrong, top.first[im.Name])
 			}
 		}
@@ -724,13 +738,23 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 			if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
 				return // `import a.b` binds a; a.name is a member of a, not of a.b
 			}
-			add(ri, TierStrong, l.fileTopLevel(t.file)[name])
+			if facts.Lang == "python" {
+				add(ri, TierStrong, l.pyTopName(t.file, name))
+			} else {
+				add(ri, TierStrong, l.fileTopLevel(t.file)[name])
+			}
 		case lang.ImportNamed:
 			if sub, ok := l.pySubmodule(t, im.Name); ok && l.fileTopLevel(t.file)[im.Name] == 0 {
-				add(ri, TierStrong, l.fileTopLevel(sub)[name])
+				add(ri, TierStrong, l.pyTopName(sub, name))
 			} else if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class or enum
-				add(ri, TierStrong, l.fileTopNames(t.file).members[im.Name+"."+name])
+				id := l.fileTopNames(t.file).members[im.Name+"."+name]
+				if id == 0 && facts.Lang == "python" {
+					if file, cls, ok := l.pyDefined(t.file, im.Name, lang.KindClass, 0); ok {
+						id = l.pyMember(file, cls, name, 0)
+					}
+				}
+				add(ri, TierStrong, id)
 			}
 		}
 	}

@@ -168,6 +168,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	signatures(v, f)
 	rebindings(v, f)
+	attributes(v, f)
 	blankCalls(v, f)
 	bindNested(f)
 }
@@ -332,6 +333,8 @@ func rebindings(v *lang.View, f *lang.Facts) {
 	}
 	// Where each local goes; kept locals get their new index.
 	target := make([]binding, len(f.Locals))
+	// A variable bound with different types (or once without one) has none.
+	mixed := map[int32]bool{}
 	newIndex := make([]int32, len(f.Locals))
 	kept := make([]lang.Local, 0, len(first))
 	for i, lo := range f.Locals {
@@ -341,6 +344,9 @@ func rebindings(v *lang.View, f *lang.Facts) {
 			target[i] = outer(k, global)
 		} else if j := first[k]; j != int32(i) {
 			target[i] = binding{j, -1, -1}
+			if lo.Type != f.Locals[j].Type {
+				mixed[j] = true
+			}
 		} else {
 			newIndex[i] = int32(len(kept))
 			target[i] = binding{int32(i), -1, -1}
@@ -372,6 +378,9 @@ func rebindings(v *lang.View, f *lang.Facts) {
 			Enclosing: enclosing(f, lo.Pos), Scope: lo.Scope,
 			BindLocal: b.local, BindDef: b.def, BindImp: b.imp,
 		})
+	}
+	for j := range mixed {
+		kept[newIndex[j]].Type = ""
 	}
 	f.Locals = kept
 	if len(kept) == 0 {

@@ -115,7 +115,13 @@
   (generator_expression)
 ] @local.scope
 
-; parameters
+; parameters; a parameter annotated with a class name (s: Session, s: models.Session)
+; and a variable assigned a call of one (x = X(...)) have that type (Local.Type),
+; which the linker uses only when the name resolves to a class
+(typed_parameter (identifier) @local.definition type: (type [(identifier) (attribute)] @local.type))
+(typed_default_parameter name: (identifier) @local.definition type: (type [(identifier) (attribute)] @local.type))
+(assignment left: (identifier) @local.definition type: (type [(identifier) (attribute)] @local.type))
+(assignment left: (identifier) @local.definition !type right: (call function: [(identifier) (attribute)] @local.type))
 (parameters (identifier) @local.definition)
 (lambda_parameters (identifier) @local.definition)
 (typed_parameter (identifier) @local.definition)

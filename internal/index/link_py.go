@@ -1,0 +1,486 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// Python: a member reference whose qualifier has a known class is the
+// member of that class (strong):
+//
+//	def f(s: Session): s.commit()       a parameter annotated with a class
+//	x = Cache(); x.get()                a variable assigned a class's call
+//	self.session.commit()               an attribute typed by its assignments
+//	                                    (Def.Type of a class-body field, or the
+//	                                    "self.x" local of the class scope)
+//	self.m(), super().m()               m of the class or of its bases
+//
+// A class name resolves in the file (a top-level class) or through its
+// imports, following re-exports (from .utils import f in a package's
+// __init__.py) a few hops to the module that defines it. A member the class
+// does not declare is looked up in its bases in source order, depth first;
+// a base that does not resolve (other than object and the typing bases)
+// could declare it, so the lookup stops there and the reference stays
+// unresolved, as it does for every other doubt.
+
+// pyMaxHops bounds the re-exports followed from an import to a definition.
+const pyMaxHops = 3
+
+// pyNeutralBases are bases outside the repository that give a subclass no
+// members of their own beyond object's, so a member lookup goes on past them.
+var pyNeutralBases = map[string]bool{
+	"object": true, "ABC": true, "abc.ABC": true, "Generic": true, "typing.Generic": true,
+	"Protocol": true, "typing.Protocol": true,
+}
+
+// pyMemo remembers lookups across the files of a batch: each one decodes the
+// facts of other files, and the same classes come up again and again.
+type pyMemo struct {
+	defined map[pyKey]pyDef
+	member  map[pyKey]int64
+	opaque  map[pyKey]bool
+}
+
+type pyKey struct {
+	file, name, member string
+	kind               lang.DefKind
+	depth              int // pyDefined: the hops already followed
+}
+
+// pyDef is where a name is defined: a file and a top-level name.
+type pyDef struct {
+	file, name string
+	ok         bool
+}
+
+func (l *linker) memo() *pyMemo {
+	if l.pyMemo == nil {
+		l.pyMemo = &pyMemo{defined: map[pyKey]pyDef{}, member: map[pyKey]int64{}, opaque: map[pyKey]bool{}}
+	}
+	return l.pyMemo
+}
+
+// pyLinker links the typed member references of one Python file.
+type pyLinker struct {
+	l        *linker
+	fi       *fileInfo
+	facts    *lang.Facts
+	decl     *declTypes
+	attrs    map[string]int32 // "Class.path\x00x" -> index of the self.x local of that class
+	assigned map[string]bool  // "Class.path\x00x": a method of the class assigns self.x
+}
+
+func (l *linker) newPyLinker(fi *fileInfo, facts *lang.Facts) *pyLinker {
+	p := &pyLinker{l: l, fi: fi, facts: facts, decl: newDeclTypes(fi.path, facts, false, false),
+		attrs: map[string]int32{}, assigned: map[string]bool{}}
+	for i, lo := range facts.Locals {
+		name := facts.Names[lo.Name]
+		attr, ok := strings.CutPrefix(name, "self.")
+		if !ok || lo.Scope < 0 {
+			continue
+		}
+		for _, d := range facts.Defs {
+			if d.Kind == lang.KindClass && d.Span == facts.Scopes[lo.Scope].Span {
+				p.attrs[d.Path+"\x00"+attr] = int32(i)
+				break
+			}
+		}
+	}
+	for _, r := range facts.Refs {
+		if r.Role == lang.RoleWrite && r.Shape == lang.QualSelf {
+			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
+				p.assigned[facts.Defs[cls].Path+"\x00"+facts.Names[r.Name]] = true
+			}
+		}
+	}
+	return p
+}
+
+// link resolves reference r when its qualifier has a known class; handled
+// is false when the linker's other rules should decide.
+func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
+	f := p.facts
+	q := f.Names[r.Qualifier]
+	switch r.Shape {
+	case lang.QualIdent:
+		typ := p.decl.of(r)
+		if typ == "" {
+			return 0, false
+		}
+		file, cls, ok := p.l.pyClass(p.fi, f, typ, 0)
+		if !ok {
+			return 0, false
+		}
+		return p.l.pyMember(file, cls, name, 0), true
+	case lang.QualPath:
+		attr, ok := strings.CutPrefix(q, "self.")
+		if !ok || strings.Contains(attr, ".") {
+			return 0, false
+		}
+		cls := enclosingClass(f, r.Enclosing)
+		if cls < 0 {
+			return 0, false
+		}
+		typ, field := p.attrType(cls, attr)
+		if typ == "" {
+			return 0, false
+		}
+		if !field && p.l.pyBases(p.fi, f, cls, attr, 0) != 0 {
+			return 0, true // a base declares the attribute, whose annotation would win
+		}
+		file, c, ok := p.l.pyClass(p.fi, f, typ, 0)
+		if !ok {
+			return 0, false
+		}
+		if field && p.l.pyMember(file, c, "__get__", 0) != 0 {
+			return 0, true // a descriptor: the attribute's value is what __get__ returns
+		}
+		return p.l.pyMember(file, c, name, 0), true
+	case lang.QualSelf:
+		// self.m that the class does not declare: m of its bases, unless a
+		// method of the class assigns self.m
+		cls := enclosingClass(f, r.Enclosing)
+		if cls < 0 || p.decl.hasPath(f.Defs[cls].Path+"."+name) {
+			return 0, false
+		}
+		if p.assigned[f.Defs[cls].Path+"\x00"+name] {
+			return 0, true
+		}
+		return p.l.pyBases(p.fi, f, cls, name, 0), true
+	case lang.QualCall:
+		if cls := enclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
+			return p.l.pyBases(p.fi, f, cls, name, 0), true
+		}
+		// C(...).m: m of the class C the call constructs
+		callee := calleeOf(q)
+		if callee == "" || callee == "super" {
+			return 0, false
+		}
+		first, _, _ := strings.Cut(callee, ".")
+		if id, ok := p.decl.names[first]; ok && p.decl.inScope(id, r.Scope) {
+			return 0, false // a local, not the class
+		}
+		file, c, ok := p.l.pyClass(p.fi, f, callee, 0)
+		if !ok {
+			return 0, false
+		}
+		return p.l.pyMember(file, c, name, 0), true
+	}
+	return 0, false
+}
+
+// calleeOf is the callee of a qualifier that is one call of a name or a
+// dotted path ("C" of "C(a, b)", "m.C" of "m.C()"), or "".
+func calleeOf(q string) string {
+	i := strings.IndexByte(q, '(')
+	if i <= 0 || !strings.HasSuffix(q, ")") || strings.ContainsAny(q, "\"'") {
+		return ""
+	}
+	depth := 0
+	for j := i; j < len(q); j++ {
+		switch q[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && j != len(q)-1 {
+				return "" // f(a)(b), f(a).g(b)
+			}
+		}
+	}
+	if depth != 0 {
+		return ""
+	}
+	name := q[:i]
+	for _, part := range strings.Split(name, ".") {
+		if part == "" || strings.Trim(part, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" || part[0] >= '0' && part[0] <= '9' {
+			return ""
+		}
+	}
+	return name
+}
+
+// isSuper reports whether a qualifier is super() or super(Class, self) in
+// class Class.
+func isSuper(q, class string) bool {
+	if q == "super()" {
+		return true
+	}
+	args, ok := strings.CutPrefix(q, "super(")
+	if args, ok = strings.CutSuffix(args, ")"); !ok {
+		return false
+	}
+	c, self, ok := strings.Cut(args, ",")
+	return ok && strings.TrimSpace(c) == class && strings.TrimSpace(self) == "self"
+}
+
+// attrType is the type of attribute attr of class def cls: the type of its
+// class-body field (field is true then) or of its self.attr local.
+func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
+	f := p.facts
+	path := f.Defs[cls].Path + "." + attr
+	if i, ok := p.decl.byPath[path]; ok {
+		if f.Defs[i].Kind != lang.KindField {
+			return "", false
+		}
+		return f.Defs[i].Type, true
+	}
+	if i, ok := p.attrs[f.Defs[cls].Path+"\x00"+attr]; ok {
+		return f.Locals[i].Type, false
+	}
+	return "", false
+}
+
+func (d *declTypes) hasPath(p string) bool {
+	_, ok := d.byPath[p]
+	return ok
+}
+
+// pyClass resolves a class name written in a Python file ("C", "mod.C",
+// "pkg.mod.C") to the file and top-level name of its definition; ok is false
+// unless it is a class of the repository.
+func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
+	first, rest, dotted := strings.Cut(typ, ".")
+	if !dotted {
+		for _, d := range facts.Defs {
+			if d.Parent < 0 && d.Name == typ {
+				if d.Kind == lang.KindClass {
+					return fi.path, typ, true
+				}
+				return "", "", false
+			}
+		}
+	}
+	for _, im := range facts.Imports {
+		switch {
+		case !dotted && im.Kind == lang.ImportNamed && im.LocalName() == typ:
+			t, ok := l.resolveImport(fi, im)
+			if !ok {
+				return "", "", false
+			}
+			return l.pyDefined(t.file, im.Name, lang.KindClass, depth)
+		case dotted && im.Kind == lang.ImportModule && (im.Alias == first || im.Alias == "" && strings.HasPrefix(typ, im.Source+".")):
+			cls := rest
+			if im.Alias == "" {
+				cls = strings.TrimPrefix(typ, im.Source+".")
+			}
+			if strings.Contains(cls, ".") {
+				continue // import a.b binds a: a.b.C is C of a.b, another import's
+			}
+			t, ok := l.resolveImport(fi, im)
+			if !ok {
+				return "", "", false
+			}
+			return l.pyDefined(t.file, cls, lang.KindClass, depth)
+		case dotted && im.Kind == lang.ImportNamed && im.LocalName() == first && !strings.Contains(rest, "."):
+			t, ok := l.resolveImport(fi, im)
+			if !ok {
+				return "", "", false
+			}
+			sub, ok := l.pySubmodule(t, im.Name)
+			if !ok || l.fileTopLevel(t.file)[im.Name] != 0 {
+				return "", "", false
+			}
+			return l.pyDefined(sub, rest, lang.KindClass, depth)
+		}
+	}
+	return "", "", false
+}
+
+// pyDefined follows name from module file to the module that defines it:
+// a top-level definition of the file, or a name the file imports from
+// another module of the repository (a re-export), a few hops deep. kind,
+// when not KindUnknown, is the kind the definition must have.
+func (l *linker) pyDefined(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+	if depth > pyMaxHops {
+		return "", "", false
+	}
+	k := pyKey{file: file, name: name, kind: kind, depth: depth}
+	m := l.memo()
+	if d, ok := m.defined[k]; ok {
+		return d.file, d.name, d.ok
+	}
+	f, n, ok := l.pyDefinedIn(file, name, kind, depth)
+	m.defined[k] = pyDef{f, n, ok}
+	return f, n, ok
+}
+
+func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+	fi := l.w.files[file]
+	if fi == nil || l.facts == nil || depth > pyMaxHops {
+		return "", "", false
+	}
+	facts, err := l.facts(fi)
+	if err != nil || facts == nil {
+		return "", "", false
+	}
+	for _, d := range facts.Defs {
+		if d.Parent < 0 && d.Name == name {
+			if kind != lang.KindUnknown && d.Kind != kind {
+				return "", "", false
+			}
+			return file, name, true
+		}
+	}
+	var stars []lang.Import
+	for _, im := range facts.Imports {
+		switch {
+		case im.Kind == lang.ImportNamed && im.LocalName() == name:
+			t, ok := l.resolveImport(fi, im)
+			if !ok {
+				return "", "", false
+			}
+			return l.pyDefined(t.file, im.Name, kind, depth+1)
+		case im.Kind == lang.ImportModule && im.LocalName() == name:
+			return "", "", false // a module, not a definition
+		case im.Kind == lang.ImportAll:
+			stars = append(stars, im)
+		}
+	}
+	// from .m import *: the one star-imported module that defines name
+	var hit [3]string
+	n := 0
+	for _, im := range stars {
+		t, ok := l.resolveImport(fi, im)
+		if !ok {
+			return "", "", false // an unresolved star import could bring the name
+		}
+		if f2, n2, ok := l.pyDefined(t.file, name, kind, depth+1); ok && (n == 0 || f2 != hit[0]) {
+			hit = [3]string{f2, n2}
+			n++
+		}
+	}
+	if n == 1 {
+		return hit[0], hit[1], true
+	}
+	return "", "", false
+}
+
+// pyTopName is the symbol of top-level name of module file or of the
+// definition it re-exports; 0 for none.
+func (l *linker) pyTopName(file, name string) int64 {
+	if id := l.fileTopLevel(file)[name]; id != 0 {
+		return id
+	}
+	f, n, ok := l.pyDefined(file, name, lang.KindUnknown, 0)
+	if !ok {
+		return 0
+	}
+	return l.fileTopLevel(f)[n]
+}
+
+// pyMember is the symbol of member name of the top-level class cls of a
+// Python file, or of its bases; 0 for none or in doubt.
+func (l *linker) pyMember(file, cls, name string, depth int) int64 {
+	if id := l.ecmaPaths(file)[cls+"."+name]; id != 0 || depth >= 8 {
+		return id
+	}
+	k := pyKey{file: file, name: cls, member: name}
+	m := l.memo()
+	if id, ok := m.member[k]; ok {
+		return id
+	}
+	m.member[k] = 0 // a cycle of bases ends here
+	id := l.pyInherited(file, cls, name, depth)
+	m.member[k] = id
+	return id
+}
+
+// pyInherited is pyMember for a member that class cls does not declare.
+func (l *linker) pyInherited(file, cls, name string, depth int) int64 {
+	fi := l.w.files[file]
+	if fi == nil || l.facts == nil {
+		return 0
+	}
+	facts, err := l.facts(fi)
+	if err != nil || facts == nil {
+		return 0
+	}
+	for i, d := range facts.Defs {
+		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
+			return l.pyBases(fi, facts, int32(i), name, depth)
+		}
+	}
+	return 0
+}
+
+// pyBases is the symbol of member name in the bases of class def t, in
+// source order, depth first; 0 when none declares it or a base before the
+// one that does cannot be resolved.
+func (l *linker) pyBases(fi *fileInfo, facts *lang.Facts, t int32, name string, depth int) int64 {
+	if depth >= 8 {
+		return 0
+	}
+	for _, rel := range facts.TypeRels {
+		if rel.Def != t {
+			continue
+		}
+		base := lang.TypeName(rel.Target)
+		if pyNeutralBases[base] {
+			continue
+		}
+		if strings.Contains(rel.Target, "=") {
+			continue // metaclass=M and other keywords
+		}
+		file, cls, ok := l.pyClass(fi, facts, base, 0)
+		if !ok {
+			return 0
+		}
+		if id := l.pyMember(file, cls, name, depth+1); id != 0 {
+			return id
+		}
+		if l.pyOpaque(file, cls, depth+1) {
+			return 0
+		}
+	}
+	return 0
+}
+
+// pyOpaque reports whether a class of the repository has, among its bases
+// (transitively), one that does not resolve: a member it lacks could come
+// from there.
+func (l *linker) pyOpaque(file, cls string, depth int) bool {
+	if depth >= 8 {
+		return true
+	}
+	k := pyKey{file: file, name: cls}
+	m := l.memo()
+	if o, ok := m.opaque[k]; ok {
+		return o
+	}
+	m.opaque[k] = true // a cycle of bases is in doubt
+	o := l.pyOpaqueBases(file, cls, depth)
+	m.opaque[k] = o
+	return o
+}
+
+func (l *linker) pyOpaqueBases(file, cls string, depth int) bool {
+	fi := l.w.files[file]
+	if fi == nil {
+		return true
+	}
+	facts, err := l.facts(fi)
+	if err != nil || facts == nil {
+		return true
+	}
+	for i, d := range facts.Defs {
+		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
+			for _, rel := range facts.TypeRels {
+				if rel.Def != int32(i) || strings.Contains(rel.Target, "=") {
+					continue
+				}
+				base := lang.TypeName(rel.Target)
+				if pyNeutralBases[base] {
+					continue
+				}
+				f2, c2, ok := l.pyClass(fi, facts, base, 0)
+				if !ok || l.pyOpaque(f2, c2, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,41 @@
+package index
+
+import "testing"
+
+func TestCalleeOf(t *testing.T) {
+	for q, want := range map[string]string{
+		"C()":               "C",
+		"m.C(a, b)":         "m.C",
+		"Query(model, x=1)": "Query",
+		"f(a)(b)":           "",
+		"f(a).g(b)":         "",
+		`f("x(").g(")")`:    "",
+		"(a or b)()":        "",
+		"x[0]()":            "",
+		"super()":           "super",
+		"C(D(1), E())":      "C",
+		"":                  "",
+		"C":                 "",
+	} {
+		if got := calleeOf(q); got != want {
+			t.Errorf("calleeOf(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestIsSuper(t *testing.T) {
+	for _, c := range []struct {
+		q, class string
+		want     bool
+	}{
+		{"super()", "A", true},
+		{"super(A, self)", "A", true},
+		{"super(B, self)", "A", false},
+		{"super(A, cls)", "A", false},
+		{"sup()", "A", false},
+	} {
+		if got := isSuper(c.q, c.class); got != c.want {
+			t.Errorf("isSuper(%q, %q) = %v, want %v", c.q, c.class, got, c.want)
+		}
+	}
+}
