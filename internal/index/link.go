@@ -127,7 +127,7 @@ type linker struct {
 	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
 	goFields   map[int64]goResult          // Go fields by id: their declared type
 	goVars     map[int64]goResult          // Go package-level variables by id: their type
-	goFacts    map[int64]*lang.Facts       // facts of Go files declaring types, by file id (a bounded cache)
+	loaded     map[int64]*lang.Facts       // facts of other files, by file id (a bounded cache: see factsOf)
 	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
 }
 
@@ -136,6 +136,36 @@ func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 		unitTop: map[string]map[string]int64{}, fileTop: map[string]*topNames{},
 		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
 		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
+}
+
+// factsCap bounds the facts of other files kept decoded while linking.
+const factsCap = 64
+
+// factsOf returns the facts of another file (nil when unavailable), decoded
+// once while they stay in a small cache: linking looks up the same declaring
+// files (bases, result types, callees) again and again.
+func (l *linker) factsOf(fi *fileInfo) *lang.Facts {
+	if fi == nil || l.facts == nil {
+		return nil
+	}
+	if facts, ok := l.loaded[fi.id]; ok {
+		return facts
+	}
+	facts, err := l.facts(fi)
+	if err != nil {
+		facts = nil
+	}
+	if len(l.loaded) >= factsCap || l.loaded == nil {
+		l.loaded = map[int64]*lang.Facts{}
+	}
+	l.loaded[fi.id] = facts
+	return facts
+}
+
+// factsAt is factsOf for a repository path.
+func (l *linker) factsAt(p string) (*fileInfo, *lang.Facts) {
+	fi := l.w.files[p]
+	return fi, l.factsOf(fi)
 }
 
 // symbolsOf returns a file's symbols as of this batch.

@@ -271,31 +271,18 @@ func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
 	return out, ok
 }
 
-// goFactsCap bounds the facts of declaring files kept while linking.
-const goFactsCap = 64
-
 // goDef finds the definition of the Go symbol id: its file, the file's facts
 // and the definition's index; a nil file when it is unknown.
 func (l *linker) goDef(id int64) (*fileInfo, *lang.Facts, int) {
 	row, ok := l.goSyms[id]
-	if id == 0 || !ok || l.facts == nil {
+	if id == 0 || !ok {
 		return nil, nil, 0
 	}
 	fi := l.w.files[l.pathOf(row.FileID)]
 	if fi == nil || fi.lang != "go" {
 		return nil, nil, 0
 	}
-	facts, ok := l.goFacts[fi.id]
-	if !ok {
-		var err error
-		if facts, err = l.facts(fi); err != nil {
-			facts = nil
-		}
-		if len(l.goFacts) >= goFactsCap || l.goFacts == nil {
-			l.goFacts = map[int64]*lang.Facts{}
-		}
-		l.goFacts[fi.id] = facts
-	}
+	facts := l.factsOf(fi)
 	if facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
 		return nil, nil, 0
 	}

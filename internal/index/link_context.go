@@ -44,12 +44,7 @@ func (l *linker) ecmaContext(fi *fileInfo, d *declTypes, r lang.Ref, name string
 		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.file == "" {
 			return 0, false
 		}
-		tf := l.w.files[t.file]
-		if tf == nil || l.facts == nil {
-			return 0, false
-		}
-		var err error
-		if facts, err = l.facts(tf); err != nil || facts == nil {
+		if _, facts = l.factsAt(t.file); facts == nil {
 			return 0, false
 		}
 		file, path = t.file, im.Name

@@ -60,11 +60,9 @@ func (l *linker) ecmaBaseField(fi *fileInfo, facts *lang.Facts, t int32, name st
 				if im.LocalName() != base || im.Kind != lang.ImportNamed {
 					continue
 				}
-				if tgt, ok := l.resolveImport(fi, im); ok && tgt.file != "" && l.facts != nil {
-					if tf := l.w.files[tgt.file]; tf != nil {
-						if tfacts, err := l.facts(tf); err == nil && tfacts != nil {
-							bfi, bfacts, btyp = tf, tfacts, im.Name
-						}
+				if tgt, ok := l.resolveImport(fi, im); ok && tgt.file != "" {
+					if tf, tfacts := l.factsAt(tgt.file); tfacts != nil {
+						bfi, bfacts, btyp = tf, tfacts, im.Name
 					}
 				}
 				break

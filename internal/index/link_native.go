@@ -163,9 +163,7 @@ func (l *linker) directIncludes(p string, facts *lang.Facts) []string {
 		return d
 	}
 	if facts == nil {
-		if f := l.w.files[p]; f != nil && l.facts != nil {
-			facts, _ = l.facts(f)
-		}
+		_, facts = l.factsAt(p)
 	}
 	var out []string
 	if facts != nil {
@@ -689,9 +687,7 @@ func (l *linker) rustImports(file string, facts *lang.Facts) []rustBinding {
 		return b
 	}
 	if facts == nil {
-		if f := l.w.files[file]; f != nil && l.facts != nil {
-			facts, _ = l.facts(f)
-		}
+		_, facts = l.factsAt(file)
 	}
 	var binds []rustBinding
 	if facts != nil {

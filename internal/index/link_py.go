@@ -307,12 +307,11 @@ func (l *linker) pyDefined(file, name string, kind lang.DefKind, depth int) (str
 }
 
 func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
-	fi := l.w.files[file]
-	if fi == nil || l.facts == nil || depth > pyMaxHops {
+	if depth > pyMaxHops {
 		return "", "", false
 	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts := l.factsAt(file)
+	if facts == nil {
 		return "", "", false
 	}
 	for _, d := range facts.Defs {
@@ -389,12 +388,8 @@ func (l *linker) pyMember(file, cls, name string, depth int) int64 {
 
 // pyInherited is pyMember for a member that class cls does not declare.
 func (l *linker) pyInherited(file, cls, name string, depth int) int64 {
-	fi := l.w.files[file]
-	if fi == nil || l.facts == nil {
-		return 0
-	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts := l.factsAt(file)
+	if facts == nil {
 		return 0
 	}
 	for i, d := range facts.Defs {
@@ -456,12 +451,8 @@ func (l *linker) pyOpaque(file, cls string, depth int) bool {
 }
 
 func (l *linker) pyOpaqueBases(file, cls string, depth int) bool {
-	fi := l.w.files[file]
-	if fi == nil {
-		return true
-	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts := l.factsAt(file)
+	if facts == nil {
 		return true
 	}
 	for i, d := range facts.Defs {

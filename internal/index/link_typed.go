@@ -295,12 +295,8 @@ func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
 	}
 	var out []pkgBase
 	defer func() { p.baseCache[b.s.id] = out }()
-	fi := p.l.w.files[p.l.pathOf(b.s.file)]
-	if fi == nil || p.l.facts == nil {
-		return nil
-	}
-	facts, err := p.l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts := p.l.factsAt(p.l.pathOf(b.s.file))
+	if facts == nil {
 		return nil
 	}
 	typeIn := func(pkg, path string) (pkgBase, bool) {
@@ -384,12 +380,8 @@ func (l *linker) ecmaInherited(file, typ, name string, depth int) int64 {
 	if id := l.ecmaPaths(file)[typ+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
-	fi := l.w.files[file]
-	if fi == nil || l.facts == nil {
-		return 0
-	}
-	facts, err := l.facts(fi)
-	if err != nil || facts == nil {
+	fi, facts := l.factsAt(file)
+	if facts == nil {
 		return 0
 	}
 	for i, d := range facts.Defs {
