@@ -177,20 +177,27 @@ func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult 
 	if strings.Contains(base, ".") {
 		return goResult{}
 	}
+	dir, ok := l.goImportDir(fi, facts, pkg)
+	if !ok {
+		return goResult{}
+	}
+	return goResult{unit: l.goUnit(dir, false), pkg: dir, typ: base}
+}
+
+// goImportDir is the repository directory of the package a Go file imports
+// under the local name pkg; ok is false when no import has that name or it
+// does not resolve in the repository.
+func (l *linker) goImportDir(fi *fileInfo, facts *lang.Facts, pkg string) (string, bool) {
 	for _, im := range facts.Imports {
 		if im.Kind != lang.ImportModule {
 			continue
 		}
 		t, ok := l.resolveImport(fi, im)
-		if l.goLocalName(im, t, ok) != pkg {
-			continue
+		if l.goLocalName(im, t, ok) == pkg {
+			return t.goDir, ok
 		}
-		if !ok {
-			return goResult{}
-		}
-		return goResult{unit: l.goUnit(t.goDir, false), pkg: t.goDir, typ: base}
 	}
-	return goResult{}
+	return "", false
 }
 
 // promoted is the symbol of the member name of the type typ ("T" or

@@ -230,20 +230,11 @@ func (l *linker) goFuncIn(fi *fileInfo, facts *lang.Facts, fn string) int64 {
 	if !qualified {
 		return l.goUnit(dirOf(fi.path), strings.HasSuffix(fi.pkg, "_test"))[fn]
 	}
-	for _, im := range facts.Imports {
-		if im.Kind != lang.ImportModule {
-			continue
-		}
-		t, ok := l.resolveImport(fi, im)
-		if l.goLocalName(im, t, ok) != pkg {
-			continue
-		}
-		if !ok {
-			return 0
-		}
-		return l.goUnit(t.goDir, false)[base]
+	dir, ok := l.goImportDir(fi, facts, pkg)
+	if !ok {
+		return 0
 	}
-	return 0
+	return l.goUnit(dir, false)[base]
 }
 
 // exprType is the type of the qualifier expression x of a member reference:
