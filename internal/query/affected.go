@@ -255,16 +255,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		}
 		tests = append(tests, m)
 	}
-	sort.Slice(tests, func(a, b int) bool {
-		x, y := tests[a], tests[b]
-		if x.Confidence != y.Confidence {
-			return x.Confidence == "high"
-		}
-		if x.Depth != y.Depth {
-			return x.Depth < y.Depth
-		}
-		return x.Path < y.Path
-	})
+	sortTests(tests)
 	for _, t := range tests {
 		if t.Confidence == "high" {
 			res.High++
@@ -359,4 +350,19 @@ func isCode(language string) bool {
 	}
 	l := lang.ByName(language)
 	return l != nil && l.Grammar != nil
+}
+
+// sortTests orders test matches: high confidence first, then fewer hops,
+// then path.
+func sortTests(tests []TestMatch) {
+	sort.Slice(tests, func(a, b int) bool {
+		x, y := tests[a], tests[b]
+		if x.Confidence != y.Confidence {
+			return x.Confidence == "high"
+		}
+		if x.Depth != y.Depth {
+			return x.Depth < y.Depth
+		}
+		return x.Path < y.Path
+	})
 }

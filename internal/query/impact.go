@@ -542,16 +542,7 @@ func (e *Engine) impactTests(ctx context.Context, g *depGraph, res *ImpactResult
 	for _, t := range byPath {
 		tests = append(tests, t)
 	}
-	sort.Slice(tests, func(a, b int) bool {
-		x, y := tests[a], tests[b]
-		if x.Confidence != y.Confidence {
-			return x.Confidence == "high"
-		}
-		if x.Depth != y.Depth {
-			return x.Depth < y.Depth
-		}
-		return x.Path < y.Path
-	})
+	sortTests(tests)
 	res.Tests = ImpactTests{Total: len(tests), Confidence: aff.Confidence, Tests: []TestMatch{}}
 	for _, t := range tests {
 		if t.Confidence == "high" {
