@@ -155,15 +155,21 @@ func (w *walk) resolved(row store.SymbolRow) (*Resolved, error) {
 	return r, nil
 }
 
-// resolveID loads a symbol by id (nil when it is gone).
-func (w *walk) resolveID(id int64) (*Resolved, error) {
+// row loads one symbol's row by id; ok is false when it is gone.
+func (w *walk) row(id int64) (row store.SymbolRow, ok bool, err error) {
 	rows, err := w.symbols([]int64{id})
 	if err != nil {
-		return nil, err
+		return row, false, err
 	}
-	row, ok := rows[id]
-	if !ok {
-		return nil, nil
+	row, ok = rows[id]
+	return row, ok, nil
+}
+
+// resolveID loads a symbol by id (nil when it is gone).
+func (w *walk) resolveID(id int64) (*Resolved, error) {
+	row, ok, err := w.row(id)
+	if err != nil || !ok {
+		return nil, err
 	}
 	return w.resolved(row)
 }

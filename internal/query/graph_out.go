@@ -386,13 +386,9 @@ func (w *walk) variantsOf(r *Resolved) ([]store.SymbolRow, error) {
 
 // variantRows is variantsOf for a symbol id (nil when it has no variants).
 func (w *walk) variantRows(id int64) ([]store.SymbolRow, error) {
-	rows, err := w.symbols([]int64{id})
-	if err != nil {
+	row, ok, err := w.row(id)
+	if err != nil || !ok {
 		return nil, err
-	}
-	row, ok := rows[id]
-	if !ok {
-		return nil, nil
 	}
 	return w.variantsOfRow(row)
 }
