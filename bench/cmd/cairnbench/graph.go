@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
@@ -28,8 +27,7 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 		return err
 	}
 	defer ix.Close()
-	e := query.New(ix)
-	env := &tools.Env{Index: ix, Engine: e, Config: config.Default(), Paths: ix.Paths()}
+	env := toolEnv(ix)
 
 	// The most called symbols: incoming call edges (one per calling symbol
 	// and file), call sites as the tie-break.

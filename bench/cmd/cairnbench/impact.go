@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
@@ -28,8 +27,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 		return err
 	}
 	defer ix.Close()
-	e := query.New(ix)
-	env := &tools.Env{Index: ix, Engine: e, Config: config.Default(), Paths: ix.Paths()}
+	env := toolEnv(ix)
 
 	// The most referenced symbols: what "widely used" means here.
 	counts := map[int64]int{}

@@ -22,6 +22,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/tools"
 )
 
 func main() {
@@ -325,4 +326,10 @@ func incremental(ctx context.Context, repo, state string, files []string, rounds
 		res[f] = map[string]any{"body_edit": percentiles(body), "new_symbol": percentiles(api), "full_scan": percentiles(scanned)}
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// toolEnv is what the tool registry needs to answer on an open index, as a
+// server would with the default configuration.
+func toolEnv(ix *index.Index) *tools.Env {
+	return &tools.Env{Index: ix, Engine: query.New(ix), Config: config.Default(), Paths: ix.Paths()}
 }
