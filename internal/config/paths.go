@@ -88,9 +88,14 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 		sum := sha256.Sum256([]byte(p.Root))
 		stateDir = filepath.Join(cache, "cairn", hex.EncodeToString(sum[:8]))
 	}
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+	// The state holds the repository's source text (the lexical tier) and
+	// the server's token: only the user may enter it.
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return p, &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot create the state directory " + stateDir,
 			Fixes: []string{"cairn --state-dir <a writable directory> ..."}}
+	}
+	if !explicit {
+		os.Chmod(stateDir, 0o700) // tighten a directory made by an older version
 	}
 	p.StateDir = stateDir
 	p.ExplicitState = explicit
@@ -99,7 +104,7 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 	if !explicit && p.IsGit && p.GitCommon != "" {
 		if common := p.GitCommon; common != "" {
 			dir := filepath.Join(common, "cairn")
-			if os.MkdirAll(dir, 0o755) == nil && writable(dir) {
+			if os.MkdirAll(dir, 0o700) == nil && writable(dir) {
 				p.BlobPath = filepath.Join(dir, "blobs.db")
 			}
 		}

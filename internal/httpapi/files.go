@@ -81,7 +81,7 @@ func ClaimRepo(stateDir string) (*Claim, error) {
 // WritePort records the port the server listens on, atomically.
 func (c *Claim) WritePort(port int) error {
 	b, _ := json.Marshal(PortFile{Port: port, PID: os.Getpid()})
-	if err := writeAtomic(filepath.Join(c.stateDir, "port"), append(b, '\n'), 0o644); err != nil {
+	if err := writeAtomic(filepath.Join(c.stateDir, "port"), append(b, '\n'), 0o600); err != nil {
 		return errs.Wrap(errs.Internal, err, "cannot write the port file")
 	}
 	c.wrote = true

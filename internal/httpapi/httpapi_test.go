@@ -195,10 +195,10 @@ func TestLocalOnly(t *testing.T) {
 
 func TestReady(t *testing.T) {
 	// Without Serve nothing builds the index until a query needs it, so the
-	// server is observably not ready first.
+	// server is observably not ready first, and says that nothing builds it.
 	ts, _ := start(t, token, service.Options{})
 	r := do(t, ts, "GET", "/ready", "", auth())
-	if r.status != 503 || r.body["ready"] != false || r.body["index_state"] != "indexing" || r.body["reason"] == "" {
+	if r.status != 503 || r.body["ready"] != false || r.body["index_state"] != "stale" || r.body["reason"] == "" {
 		t.Fatalf("/ready before the first index: %d %v", r.status, r.body)
 	}
 	if r := do(t, ts, "GET", "/health", "", nil); r.status != 200 {

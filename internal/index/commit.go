@@ -44,13 +44,13 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			continue
 		case j.same:
 			r := *j.old
-			r.Size, r.MtimeNS, r.Inode = j.entry.Size, j.entry.MtimeNS, j.entry.Inode
+			r.Size, r.MtimeNS, r.CtimeNS, r.Inode = j.entry.Size, j.entry.MtimeNS, j.entry.CtimeNS, j.entry.Inode
 			rows[r.Path] = &r
 			statOnly = append(statOnly, &r)
 			continue
 		}
 		r := &store.FileRow{Path: j.entry.Path, BlobID: j.blobID, Hash: j.hash, NormHash: j.norm, GitOID: j.gitOID,
-			Size: j.entry.Size, MtimeNS: j.entry.MtimeNS, Inode: j.entry.Inode, Lang: langName(j.lang), Pkg: j.pkg,
+			Size: j.entry.Size, MtimeNS: j.entry.MtimeNS, CtimeNS: j.entry.CtimeNS, Inode: j.entry.Inode, Lang: langName(j.lang), Pkg: j.pkg,
 			Status: j.status, Epoch: st.Epoch}
 		if j.old != nil {
 			r.ID = j.old.ID
@@ -77,13 +77,13 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	}
 	sort.Strings(paths)
 	mods := detectModules(ix.paths.Root, paths)
-	oldMods, err := ix.db.Modules(ctx)
+	oldMods, err := ix.DB().Modules(ctx)
 	if err != nil {
 		return err
 	}
 	modulesChanged := !sameModules(oldMods, mods)
 
-	tx, err := ix.db.Begin(ctx)
+	tx, err := ix.DB().Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		return err
 	}
 	for _, r := range statOnly {
-		if err := tx.SetFileStat(r.ID, r.Size, r.MtimeNS, r.Inode); err != nil {
+		if err := tx.SetFileStat(r.ID, r.Size, r.MtimeNS, r.CtimeNS, r.Inode); err != nil {
 			return err
 		}
 	}
@@ -154,7 +154,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		for _, d := range deleted {
 			ids = append(ids, d.ID)
 		}
-		if oldSyms, err = ix.db.SymbolsOfFiles(ctx, ids); err != nil {
+		if oldSyms, err = ix.DB().SymbolsOfFiles(ctx, ids); err != nil {
 			return err
 		}
 	}
@@ -170,7 +170,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	for _, r := range oldSyms {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
-	lk := newLinker(ctx, ix.db, w)
+	lk := newLinker(ctx, ix.DB(), w)
 	lk.facts = factsOf
 	for _, d := range deleted {
 		lk.deleted[d.ID] = true
@@ -214,7 +214,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 			stored := map[string][]int64{}
 			if len(fresh) > 0 {
-				if stored, err = ix.db.FilesByQNames(ctx, fresh); err != nil {
+				if stored, err = ix.DB().FilesByQNames(ctx, fresh); err != nil {
 					return err
 				}
 			}
@@ -313,7 +313,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 		} else {
 			for _, n := range names {
-				hits, err := ix.db.TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
+				hits, err := ix.DB().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
 				if err != nil {
 					return err
 				}
@@ -351,7 +351,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 		own, ok := lk.batch[f.id]
 		if !ok {
-			if own, err = ix.db.SymbolsOfFile(ctx, f.id); err != nil {
+			if own, err = ix.DB().SymbolsOfFile(ctx, f.id); err != nil {
 				return err
 			}
 		}
@@ -398,8 +398,8 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 	}
 	now := time.Now().Unix()
-	ix.db.TouchBlobs(ctx, blobIDs, now)
-	ix.db.RegisterWorktree(ctx, now)
+	ix.DB().TouchBlobs(ctx, blobIDs, now)
+	ix.DB().RegisterWorktree(ctx, now)
 	tm.add("commit", time.Since(t))
 	return nil
 }
@@ -549,6 +549,7 @@ func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*
 		"files":           strconv.Itoa(len(rows)),
 		"missing_tracked": strconv.Itoa(missingTracked),
 		"indexed_at":      time.Now().UTC().Format(time.RFC3339),
+		"full_pending":    "0",
 	}
 	for k, v := range kv {
 		if err := tx.SetMeta(k, v); err != nil {
@@ -588,17 +589,17 @@ func (ix *Index) headTreeFor(ctx context.Context, head string) map[string]string
 
 // maybeCollectGarbage sweeps the blob store at most once a day.
 func (ix *Index) maybeCollectGarbage(ctx context.Context) {
-	last, _ := ix.db.Meta("gc_at")
+	last, _ := ix.DB().Meta("gc_at")
 	at, _ := strconv.ParseInt(last, 10, 64)
 	now := time.Now().Unix()
 	if now-at < 24*3600 {
 		return
 	}
 	grace := int64(ix.cfg.Index.GCGraceHours) * 3600
-	if _, err := ix.db.CollectGarbage(ctx, now, grace); err != nil {
+	if _, err := ix.DB().CollectGarbage(ctx, now, grace); err != nil {
 		return
 	}
-	tx, err := ix.db.Begin(ctx)
+	tx, err := ix.DB().Begin(ctx)
 	if err != nil {
 		return
 	}

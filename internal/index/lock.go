@@ -21,7 +21,7 @@ var ErrLocked = errors.New("index is owned by another process")
 // TryLock takes the writer lock without waiting. On ErrLocked, owner is the PID
 // written by the process that holds it (0 if unknown).
 func TryLock(path string) (l *Lock, owner int, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: open lock: %w", err)
 	}

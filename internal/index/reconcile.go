@@ -93,8 +93,8 @@ func (t *timer) add(phase string, d time.Duration) {
 // Reconcile brings the index up to date with the files on disk. Every changed
 // batch commits in one worktree transaction and gets a new epoch.
 func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, error) {
-	if ix.lock == nil {
-		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.owner)
+	if !ix.Writable() {
+		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.Owner())
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -119,11 +119,14 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	if err != nil {
 		return nil, err
 	}
-	epoch, _ := ix.db.Meta("epoch")
+	epoch, _ := ix.DB().Meta("epoch")
 	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
 	trip := ix.tripwire()
-	prevTrip, _ := ix.db.Meta("tripwire")
-	full := o.Full || prevEpoch == 0
+	prevTrip, _ := ix.DB().Meta("tripwire")
+	// full_pending: the worktree tables were emptied (the blob store was
+	// rebuilt); every cross-file fact must be derived again.
+	pending, _ := ix.DB().Meta("full_pending")
+	full := o.Full || prevEpoch == 0 || pending == "1"
 	rehash := full || o.Rehash || trip != prevTrip
 	tm.add("scan", time.Since(t0))
 
@@ -136,7 +139,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	for _, e := range sc.Files {
 		seen[e.Path] = true
 		of := oldBy[e.Path]
-		if of != nil && !rehash && of.Size == e.Size && of.MtimeNS == e.MtimeNS && of.Inode == e.Inode {
+		if of != nil && !rehash && sameStat(of, e) {
 			continue
 		}
 		jobs = append(jobs, &job{entry: e, old: of})
@@ -148,7 +151,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		}
 	}
 	st.Files = len(sc.Files)
-	prevMissing, _ := ix.db.Meta("missing_tracked")
+	prevMissing, _ := ix.DB().Meta("missing_tracked")
 	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) {
 		st.Epoch = prevEpoch
 		return st, nil
@@ -167,6 +170,14 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	ix.maybeCollectGarbage(ctx)
 	return st, nil
+}
+
+// sameStat reports whether a file's stat data is what the index recorded:
+// then its content is taken as unchanged without reading it. The inode change
+// time catches an in-place rewrite that keeps size and mtime (a tool that
+// restores mtime, or two writes within the file system's time granularity).
+func sameStat(of *store.FileRow, e scan.Entry) bool {
+	return of.Size == e.Size && of.MtimeNS == e.MtimeNS && of.CtimeNS == e.CtimeNS && of.Inode == e.Inode
 }
 
 // tripwire summarises HEAD and .git/index so a checkout or reset forces rehashing.
@@ -251,7 +262,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf}
 			}
 			var ids []int64
-			if ids, err = ix.db.InsertBlobs(ctx, rows, now); err != nil {
+			if ids, err = ix.DB().InsertBlobs(ctx, rows, now); err != nil {
 				cancel()
 				continue
 			}
@@ -320,7 +331,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 // blobFinder returns a lookup of existing blobs for one worker.
 func (ix *Index) blobFinder(ctx context.Context) func(store.BlobKey) int64 {
 	return func(k store.BlobKey) int64 {
-		m, err := ix.db.FindBlobs(ctx, []store.BlobKey{k})
+		m, err := ix.DB().FindBlobs(ctx, []store.BlobKey{k})
 		if err != nil {
 			return 0
 		}
@@ -508,7 +519,7 @@ func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
 	if ix.files != nil {
 		return ix.files, nil
 	}
-	rows, err := ix.db.Files(ctx)
+	rows, err := ix.DB().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -520,15 +531,16 @@ func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
 // the fast path for a file watcher that knows what changed. A HEAD or
 // .git/index change falls back to a full Reconcile.
 func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o ReconcileOptions) (*Stats, error) {
-	if ix.lock == nil {
-		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.owner)
+	if !ix.Writable() {
+		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.Owner())
 	}
 	ix.mu.Lock()
-	prevTrip, _ := ix.db.Meta("tripwire")
-	epoch, _ := ix.db.Meta("epoch")
+	prevTrip, _ := ix.DB().Meta("tripwire")
+	epoch, _ := ix.DB().Meta("epoch")
 	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
 	trip := ix.tripwire()
-	if trip != prevTrip || prevEpoch == 0 {
+	pending, _ := ix.DB().Meta("full_pending")
+	if trip != prevTrip || prevEpoch == 0 || pending == "1" {
 		ix.mu.Unlock()
 		return ix.Reconcile(ctx, o)
 	}
@@ -565,7 +577,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 		case why != "" && of != nil:
 			deleted = append(deleted, of)
 		case why != "":
-		case of != nil && of.Size == e.Size && of.MtimeNS == e.MtimeNS && of.Inode == e.Inode:
+		case of != nil && sameStat(of, e):
 		default:
 			jobs = append(jobs, &job{entry: e, old: of})
 		}
@@ -577,7 +589,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	if err := ix.process(ctx, jobs, false, st, tm, progress); err != nil {
 		return nil, err
 	}
-	missing, _ := ix.db.Meta("missing_tracked")
+	missing, _ := ix.DB().Meta("missing_tracked")
 	m, _ := strconv.Atoi(missing)
 	st.Epoch = prevEpoch + 1
 	if err := ix.commit(ctx, old, jobs, deleted, false, m, trip, st, tm, progress); err != nil {
@@ -595,4 +607,31 @@ func sortedPaths(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Pending counts the files whose stat data differs from the index (added,
+// changed or deleted on disk) without reading or indexing them: what a
+// reconcile would look at. status reports it rather than claiming freshness.
+func (ix *Index) Pending(ctx context.Context) (int, error) {
+	sc, err := scan.Scan(ctx, scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude})
+	if err != nil {
+		return 0, fmt.Errorf("index: scan: %w", err)
+	}
+	rows, err := ix.DB().Files(ctx)
+	if err != nil {
+		return 0, err
+	}
+	old := make(map[string]*store.FileRow, len(rows))
+	for i := range rows {
+		old[rows[i].Path] = &rows[i]
+	}
+	n := 0
+	for _, e := range sc.Files {
+		of := old[e.Path]
+		if of == nil || !sameStat(of, e) {
+			n++
+		}
+		delete(old, e.Path)
+	}
+	return n + len(old), nil
 }

@@ -44,7 +44,7 @@ type graphCache struct {
 
 // depGraph returns the graph of the current epoch, building it when needed.
 func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
-	epoch, err := e.db.Meta("epoch")
+	epoch, err := e.db().Meta("epoch")
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +62,11 @@ func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
 }
 
 func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, error) {
-	files, err := e.db.Files(ctx)
+	files, err := e.db().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db.Modules(ctx)
+	mods, err := e.db().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, er
 		}
 	}
 	// Rust keeps unit tests inside the file they test.
-	if hits, err := e.db.TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
+	if hits, err := e.db().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
 		for _, h := range hits {
 			if i, ok := g.byID[h.FileID]; ok && files[i].Lang == "rust" {
 				if _, marked := g.tests[i]; !marked {
@@ -102,7 +102,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, er
 			}
 		}
 	}
-	all, err := e.db.AllImports(ctx)
+	all, err := e.db().AllImports(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, er
 	if err != nil {
 		return nil, err
 	}
-	symFile, err := e.db.SymbolFiles(ctx)
+	symFile, err := e.db().SymbolFiles(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -279,7 +279,7 @@ func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
 	root := e.ix.Paths().Root
 	switch {
 	case spec == "" || spec == "WORKTREE" || spec == "worktree":
-		files, err := e.db.Files(ctx)
+		files, err := e.db().Files(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +294,7 @@ func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
 		if err != nil || n < 1 {
 			return nil, errs.E(errs.InvalidArgument, "bad epoch %q (want epoch:N, N >= 1)", spec)
 		}
-		files, err := e.db.FilesAtEpoch(ctx, n)
+		files, err := e.db().FilesAtEpoch(ctx, n)
 		if err != nil {
 			return nil, err
 		}
@@ -884,7 +884,7 @@ func (e *Engine) linesChanged(ctx context.Context, c *StructuralChange) {
 
 func (e *Engine) sideText(ctx context.Context, f *fileSide) []byte {
 	if f.text == nil && f.blob != 0 {
-		f.text, _ = e.db.BlobText(ctx, f.blob)
+		f.text, _ = e.db().BlobText(ctx, f.blob)
 	}
 	return f.text
 }
@@ -1097,7 +1097,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 			}
 			fid := g.files[i].ID
 			if _, ok := symsOf[fid]; !ok {
-				symsOf[fid], _ = e.db.SymbolsOfFile(ctx, fid)
+				symsOf[fid], _ = e.db().SymbolsOfFile(ctx, fid)
 			}
 			for _, s := range symsOf[fid] {
 				if s.DefIdx != c.new.idx {
@@ -1138,7 +1138,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 
 // danglingRefs counts unresolved references carrying a name (bounded).
 func (e *Engine) danglingRefs(ctx context.Context, name string) (int, []string) {
-	hits, err := e.db.TextCandidates(ctx, store.GlobLiteral(name), true, 200)
+	hits, err := e.db().TextCandidates(ctx, store.GlobLiteral(name), true, 200)
 	if err != nil {
 		return 0, []string{}
 	}

@@ -19,7 +19,6 @@ import (
 // Engine answers queries over one index.
 type Engine struct {
 	ix *index.Index
-	db *store.DB
 
 	semMu sync.Mutex // guards the semantic-layer caches below
 	sem   *semView
@@ -34,7 +33,11 @@ type Engine struct {
 }
 
 // New returns an engine over an open index.
-func New(ix *index.Index) *Engine { return &Engine{ix: ix, db: ix.DB()} }
+func New(ix *index.Index) *Engine { return &Engine{ix: ix} }
+
+// db is the index's current store: never kept, since a repair or a takeover
+// replaces it.
+func (e *Engine) db() *store.DB { return e.ix.DB() }
 
 // Index is the engine's index.
 func (e *Engine) Index() *index.Index { return e.ix }
@@ -60,7 +63,7 @@ type Resolved struct {
 
 // load completes a symbol row with its file and definition facts.
 func (e *Engine) load(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
-	f, ok, err := e.db.FileByID(ctx, row.FileID)
+	f, ok, err := e.db().FileByID(ctx, row.FileID)
 	if err != nil || !ok {
 		return nil, err
 	}

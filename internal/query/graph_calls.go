@@ -63,7 +63,7 @@ func (w *walk) file(id int64) (*store.FileRow, error) {
 	if f, ok := w.files[id]; ok {
 		return f, nil
 	}
-	f, ok, err := w.e.db.FileByID(w.ctx, id)
+	f, ok, err := w.e.db().FileByID(w.ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (w *walk) loadFiles(ids []int64) error {
 	if len(need) < 2 {
 		return nil // file() loads a single one as well
 	}
-	rows, err := w.e.db.FilesByIDs(w.ctx, need)
+	rows, err := w.e.db().FilesByIDs(w.ctx, need)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
 		need = append(need, id)
 	}
 	if len(need) > 0 {
-		rows, err := w.e.db.SymbolsByIDs(w.ctx, need)
+		rows, err := w.e.db().SymbolsByIDs(w.ctx, need)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (w *walk) ownSymbols(fileID int64) ([]store.SymbolRow, error) {
 	if s, ok := w.own[fileID]; ok {
 		return s, nil
 	}
-	s, err := w.e.db.SymbolsOfFile(w.ctx, fileID)
+	s, err := w.e.db().SymbolsOfFile(w.ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 	var out []call
 	if w.layer != LayerSemantic {
 		for _, t := range targets {
-			edges, err := w.e.db.EdgesTo(w.ctx, t, uint8(index.EdgeCall))
+			edges, err := w.e.db().EdgesTo(w.ctx, t, uint8(index.EdgeCall))
 			if err != nil {
 				return nil, err
 			}
@@ -526,7 +526,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 						return nil, err
 					}
 					through := base.ref()
-					edges, err := w.e.db.EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
+					edges, err := w.e.db().EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
 					if err != nil {
 						return nil, err
 					}
@@ -545,7 +545,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 
 // semSymbolRef names a SCIP symbol as a Cairn symbol when one is mapped to it.
 func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
-	rows, err := e.db.SemSymbols(ctx, semantic.SymbolID(symbol))
+	rows, err := e.db().SemSymbols(ctx, semantic.SymbolID(symbol))
 	if err != nil {
 		return nil
 	}
@@ -553,8 +553,8 @@ func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
 		if r.Symbol != symbol {
 			continue
 		}
-		if ids, err := e.db.SemCairnOf(ctx, r.Index, r.ID); err == nil && len(ids) > 0 {
-			if row, ok, err := e.db.SymbolByID(ctx, ids[0]); err == nil && ok {
+		if ids, err := e.db().SemCairnOf(ctx, r.Index, r.ID); err == nil && len(ids) > 0 {
+			if row, ok, err := e.db().SymbolByID(ctx, ids[0]); err == nil && ok {
 				if res, err := e.load(ctx, row); err == nil && res != nil {
 					ref := res.ref()
 					return &ref

@@ -115,7 +115,7 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			break
 		}
 	}
-	cands, err := w.e.db.TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
+	cands, err := w.e.db().TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
 	if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
 	if n.def != nil && n.def.Receiver != "" {
 		i := strings.LastIndexByte(n.row.QName, '.')
 		if i > 0 {
-			rows, err := w.e.db.SymbolsByQName(w.ctx, n.row.QName[:i])
+			rows, err := w.e.db().SymbolsByQName(w.ctx, n.row.QName[:i])
 			if err != nil {
 				return nil, err
 			}

@@ -313,7 +313,7 @@ func (w *walk) sameName(name string) (int, error) {
 	if n, ok := w.defined[name]; ok {
 		return n, nil
 	}
-	rows, err := w.e.db.SymbolsByName(w.ctx, name)
+	rows, err := w.e.db().SymbolsByName(w.ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -405,7 +405,7 @@ func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
 	rows, ok := w.variants[qn]
 	if !ok {
 		var err error
-		if rows, err = w.e.db.SymbolsByQName(w.ctx, qn); err != nil {
+		if rows, err = w.e.db().SymbolsByQName(w.ctx, qn); err != nil {
 			return nil, err
 		}
 		w.variants[qn] = rows

@@ -350,7 +350,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 	family := langFamily(t.file.Lang)
 	checked := map[int64]bool{}
 	for _, name := range names {
-		rows, err := w.e.db.SymbolsByName(w.ctx, name)
+		rows, err := w.e.db().SymbolsByName(w.ctx, name)
 		if err != nil {
 			return err
 		}
@@ -424,7 +424,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 	if w.v == nil || w.layer == LayerSyntactic {
 		return nil
 	}
-	syms, err := w.e.db.SemSymbolsOfCairn(w.ctx, t.row.ID)
+	syms, err := w.e.db().SemSymbolsOfCairn(w.ctx, t.row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -433,7 +433,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 		listed[l.Name] = i
 	}
 	for _, s := range syms {
-		rels, err := w.e.db.SemRels(w.ctx, s.Index, s.ID, false, 1000)
+		rels, err := w.e.db().SemRels(w.ctx, s.Index, s.ID, false, 1000)
 		if err != nil {
 			return err
 		}
@@ -443,7 +443,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 			}
 			w.usedSem = true
 			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
-			if ids, err := w.e.db.SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
+			if ids, err := w.e.db().SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
 				rows, err := w.symbols(ids[:1])
 				if err != nil {
 					return err
@@ -455,7 +455,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 				if tl, err = w.typeLink(row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
 					return err
 				}
-			} else if row, ok, err := w.e.db.SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
+			} else if row, ok, err := w.e.db().SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
 				tl.Name = row.Symbol
 			} else {
 				continue

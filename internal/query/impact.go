@@ -166,7 +166,7 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 	res.Target.Module = g.module(home)
 	ids := []int64{r.row.ID}
 	if lang.DefKind(r.row.Kind).IsTypeLike() {
-		members, err := e.db.SymbolsByParent(ctx, r.row.ID, 1000)
+		members, err := e.db().SymbolsByParent(ctx, r.row.ID, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +245,7 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 	}
 	f := g.files[home]
 	res := &ImpactResult{Target: ImpactTarget{Kind: "file", Path: path, Module: g.module(home), Language: f.Lang}, Notes: []string{}}
-	syms, err := e.db.SymbolsOfFile(ctx, f.ID)
+	syms, err := e.db().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -603,7 +603,7 @@ func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // FileExists reports whether a repo path is an indexed file.
 func (e *Engine) FileExists(ctx context.Context, path string) bool {
-	_, ok, err := e.db.FileByPath(ctx, path)
+	_, ok, err := e.db().FileByPath(ctx, path)
 	return err == nil && ok
 }
 
@@ -620,7 +620,7 @@ func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (
 	}
 	// The trigram index alone (no content read) bounds the candidates; the
 	// facts' name table verifies them.
-	hits, err := e.db.TrigramCandidates(ctx, name)
+	hits, err := e.db().TrigramCandidates(ctx, name)
 	if err != nil || len(hits) > maxFiles {
 		return nil, false
 	}

@@ -264,7 +264,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 
 // qnameOf names a Cairn symbol for messages.
 func (e *Engine) qnameOf(ctx context.Context, id int64) string {
-	if row, ok, err := e.db.SymbolByID(ctx, id); err == nil && ok {
+	if row, ok, err := e.db().SymbolByID(ctx, id); err == nil && ok {
 		return row.QName
 	}
 	return index.FormatID(id)
@@ -293,7 +293,7 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 		c.Semantic = "no symbol at this position"
 		for _, o := range occs {
 			if int(o.Line) == c.Line && int(o.Col) == c.Col {
-				if row, ok, err := e.db.SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
+				if row, ok, err := e.db().SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
 					c.Semantic = "reference to " + row.Symbol
 				}
 				break

@@ -151,11 +151,11 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 	if p.Depth <= 0 {
 		p.Depth = 2
 	}
-	files, err := e.db.Files(ctx)
+	files, err := e.db().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db.Modules(ctx)
+	mods, err := e.db().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		if manifestKind(f.Path) == "" || f.Status != store.BlobText && f.Status != store.BlobParsed {
 			continue
 		}
-		text, err := m.e.db.BlobText(ctx, f.BlobID)
+		text, err := m.e.db().BlobText(ctx, f.BlobID)
 		if err != nil {
 			return err
 		}
@@ -301,7 +301,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	}
 	var eps []EntryPoint
 	// Go: func main in package main.
-	rows, err := m.e.db.SymbolsByName(ctx, "main")
+	rows, err := m.e.db().SymbolsByName(ctx, "main")
 	if err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
 			continue
 		}
-		f, ok, err := m.e.db.FileByID(ctx, r.FileID)
+		f, ok, err := m.e.db().FileByID(ctx, r.FileID)
 		if err != nil {
 			return err
 		}
@@ -323,7 +323,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		eps = append(eps, ep)
 	}
 	// Python: the __main__ guard, found through the lexical tier, and __main__.py.
-	hits, err := m.e.db.TrigramCandidates(ctx, "__main__")
+	hits, err := m.e.db().TrigramCandidates(ctx, "__main__")
 	if err != nil {
 		return err
 	}
@@ -336,7 +336,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
 			break
 		}
-		text, err := m.e.db.BlobText(ctx, h.BlobID)
+		text, err := m.e.db().BlobText(ctx, h.BlobID)
 		if err != nil {
 			return err
 		}
@@ -591,7 +591,7 @@ var apiKindRank = map[lang.DefKind]int{
 }
 
 func (m *mapper) publicAPI(ctx context.Context) error {
-	syms, err := m.e.db.AllSymbols(ctx)
+	syms, err := m.e.db().AllSymbols(ctx)
 	if err != nil {
 		return err
 	}

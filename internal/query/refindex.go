@@ -33,7 +33,7 @@ type refIndexCache struct {
 
 // refIndex returns the reverse-reference view of the current epoch.
 func (e *Engine) refIndex(ctx context.Context) (*refIndex, error) {
-	epoch, err := e.db.Meta("epoch")
+	epoch, err := e.db().Meta("epoch")
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (e *Engine) refIndex(ctx context.Context) (*refIndex, error) {
 		return x, nil
 	}
 	x := &refIndex{epoch: epoch, by: map[int64][]fileRefs{}}
-	err = e.db.AllLinks(ctx, func(fileID int64, data []byte) error {
+	err = e.db().AllLinks(ctx, func(fileID int64, data []byte) error {
 		links, err := index.DecodeLinks(data)
 		if err != nil {
 			return nil // a damaged row counts nothing

@@ -235,8 +235,8 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 		}
 		c, ok := content[l.Path]
 		if !ok {
-			if f, found, err := e.db.FileByPath(ctx, string(l.Path)); err == nil && found {
-				c, _ = e.db.BlobText(ctx, f.BlobID)
+			if f, found, err := e.db().FileByPath(ctx, string(l.Path)); err == nil && found {
+				c, _ = e.db().BlobText(ctx, f.BlobID)
 			}
 			content[l.Path] = c
 		}
@@ -256,7 +256,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
 			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.file.ModuleID}, status: synMatch, target: r.row.ID, size: r.file.Size})
 	}
-	cands, err := e.db.TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
+	cands, err := e.db().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		}
 		k, ok := parentKind[row.Parent]
 		if !ok {
-			if p, found, err := e.db.SymbolByID(ctx, row.Parent); err == nil && found {
+			if p, found, err := e.db().SymbolByID(ctx, row.Parent); err == nil && found {
 				k = lang.DefKind(p.Kind)
 			}
 			parentKind[row.Parent] = k
@@ -334,7 +334,7 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		if ok, done := seen[target]; done {
 			return ok
 		}
-		row, found, err := e.db.SymbolByID(ctx, target)
+		row, found, err := e.db().SymbolByID(ctx, target)
 		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
 		seen[target] = ok
 		return ok
@@ -371,7 +371,7 @@ func lessLoc(a, b protocol.Location) bool {
 }
 
 func (e *Engine) moduleNames(ctx context.Context) (map[int64]string, error) {
-	mods, err := e.db.Modules(ctx)
+	mods, err := e.db().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 func (e *Engine) oneSemanticSymbol(ctx context.Context, rows []store.SymbolRow) (store.SymbolRow, bool) {
 	var sym string
 	for _, r := range rows {
-		syms, err := e.db.SemSymbolsOfCairn(ctx, r.ID)
+		syms, err := e.db().SemSymbolsOfCairn(ctx, r.ID)
 		if err != nil || len(syms) != 1 || (sym != "" && syms[0].Symbol != sym) {
 			return store.SymbolRow{}, false
 		}
@@ -86,7 +86,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 	var redirect *Redirect
 	seen := map[int64]bool{}
 	for hop := 0; ; hop++ {
-		row, found, err := e.db.SymbolByID(ctx, id)
+		row, found, err := e.db().SymbolByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("the aliases of %s do not lead to a current symbol", name)}
 		}
 		seen[id] = true
-		a, ok, err := e.db.AliasOf(ctx, id)
+		a, ok, err := e.db().AliasOf(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +115,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 			id = a.NewID
 			continue
 		}
-		if t, ok, err := e.db.TombstoneOf(ctx, id); err != nil {
+		if t, ok, err := e.db().TombstoneOf(ctx, id); err != nil {
 			return nil, err
 		} else if ok {
 			return nil, &errs.Error{Kind: errs.SymbolDeleted, Msg: fmt.Sprintf("%s (%s) was deleted at epoch %d", name, t.QName, t.Epoch),
@@ -132,7 +132,7 @@ func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow
 	if p, q, ok := strings.Cut(name, "#"); ok && p != "" && q != "" {
 		return e.byPathName(ctx, p, q)
 	}
-	exact, err := e.db.SymbolsByQName(ctx, name)
+	exact, err := e.db().SymbolsByQName(ctx, name)
 	if err != nil || len(exact) > 0 {
 		return exact, err
 	}
@@ -143,7 +143,7 @@ func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow
 	if last == "" {
 		return nil, nil
 	}
-	rows, err := e.db.SymbolsByName(ctx, last)
+	rows, err := e.db().SymbolsByName(ctx, last)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		last = q[i+1:]
 	}
-	rows, err := e.db.SymbolsByName(ctx, last)
+	rows, err := e.db().SymbolsByName(ctx, last)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
 		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
 	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 5}
-	if rows, _, serr := e.db.SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
+	if rows, _, serr := e.db().SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
 		refs, _ := e.refs(ctx, rows)
 		var names []string
 		for _, r := range refs {
@@ -253,7 +253,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 	if err != nil {
 		return nil, err
 	}
-	f, ok, err := e.db.FileByPath(ctx, string(rp))
+	f, ok, err := e.db().FileByPath(ctx, string(rp))
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +268,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbols in " + string(rp) + " (not a parsed language)"}
 	}
 	pos := lang.Pos{Line: uint32(line), Col: uint32(col)}
-	syms, err := e.db.SymbolsOfFile(ctx, f.ID)
+	syms, err := e.db().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (it comes from an import from outside it)", name)}
 		}
 		if t, ok := links[i]; ok {
-			row, found, err := e.db.SymbolByID(ctx, t.Target)
+			row, found, err := e.db().SymbolByID(ctx, t.Target)
 			if err != nil {
 				return nil, err
 			}
@@ -306,7 +306,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a local binding declared at %s:%d:%d, not a symbol", name, rp, lo.Pos.Line, lo.Pos.Col),
 				Details: map[string]any{"local": map[string]any{"name": name, "line": lo.Pos.Line, "col": lo.Pos.Col}}}
 		}
-		rows, err := e.db.SymbolsByName(ctx, name)
+		rows, err := e.db().SymbolsByName(ctx, name)
 		if err != nil {
 			return nil, err
 		}
@@ -333,7 +333,7 @@ type nameFile struct {
 // nameFileOf loads candidate file id for name; nil (and no error) when the
 // file is gone, has no facts or never mentions the name as an identifier.
 func (e *Engine) nameFileOf(ctx context.Context, id int64, name string) (*nameFile, error) {
-	f, ok, err := e.db.FileByID(ctx, id)
+	f, ok, err := e.db().FileByID(ctx, id)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -360,7 +360,7 @@ func (e *Engine) nameFileOf(ctx context.Context, id int64, name string) (*nameFi
 
 // links returns a file's resolved references by reference index.
 func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
-	data, err := e.db.Link(ctx, fileID)
+	data, err := e.db().Link(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +378,7 @@ func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, e
 // bySCIP resolves a SCIP symbol string: through the mapping of the imported
 // semantic indexes, else by the Cairn names the symbol most likely has.
 func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
-	rows, err := e.db.SemSymbols(ctx, semantic.SymbolID(name))
+	rows, err := e.db().SemSymbols(ctx, semantic.SymbolID(name))
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 		}
 		known = true
 		definedHere = definedHere || r.DefDoc >= 0
-		cairn, err := e.db.SemCairnOf(ctx, r.Index, r.ID)
+		cairn, err := e.db().SemCairnOf(ctx, r.Index, r.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -402,7 +402,7 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 			}
 		}
 	}
-	symRows, err := e.db.SymbolsByIDs(ctx, ids)
+	symRows, err := e.db().SymbolsByIDs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -448,15 +448,15 @@ func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Re
 		if o.Line != pos.Line || pos.Col < o.Col || (o.EndLine == o.Line && pos.Col >= o.EndCol) {
 			continue
 		}
-		row, found, err := e.db.SemSymbol(ctx, idx, o.Sym)
+		row, found, err := e.db().SemSymbol(ctx, idx, o.Sym)
 		if err != nil || !found {
 			return nil, err
 		}
-		ids, err := e.db.SemCairnOf(ctx, idx, o.Sym)
+		ids, err := e.db().SemCairnOf(ctx, idx, o.Sym)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := e.db.SymbolsByIDs(ctx, ids)
+		rows, err := e.db().SymbolsByIDs(ctx, ids)
 		if err != nil {
 			return nil, err
 		}

@@ -202,7 +202,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 		fetch = (p.Offset + p.Limit + 1) * 8
 	}
 	q.Limit = fetch
-	rows, scores, err := e.db.SearchSymbols(ctx, q)
+	rows, scores, err := e.db().SearchSymbols(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 	}
 	res.NextOffset = p.Offset + len(res.Hits)
 	if !filter.active() {
-		res.Total, _ = e.db.CountSymbols(ctx, q, TotalCap)
+		res.Total, _ = e.db().CountSymbols(ctx, q, TotalCap)
 	}
 	return res, e.annotateLayers(ctx, res.Hits)
 }
@@ -347,9 +347,9 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	lit, exact := m.Prefilter()
 	var cands []store.TextHit
 	if lit != "" {
-		cands, err = e.db.TrigramCandidates(ctx, lit)
+		cands, err = e.db().TrigramCandidates(ctx, lit)
 	} else {
-		cands, err = e.db.TextCandidates(ctx, "", false, 1<<30)
+		cands, err = e.db().TextCandidates(ctx, "", false, 1<<30)
 	}
 	if err != nil {
 		return nil, err
@@ -371,7 +371,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 			res.Partial, res.More = true, true
 			break
 		}
-		content, err := e.db.BlobText(ctx, c.BlobID)
+		content, err := e.db().BlobText(ctx, c.BlobID)
 		if err != nil && ctx.Err() != nil {
 			res.Partial, res.More = true, true
 			break
@@ -427,7 +427,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []store.TextHit) map[int64]bool {
 	defines := map[int64]bool{}
 	if isIdentLike(q) {
-		if ids, err := e.db.FilesDefining(ctx, q, fold); err == nil {
+		if ids, err := e.db().FilesDefining(ctx, q, fold); err == nil {
 			defines = ids
 		}
 	}

@@ -78,7 +78,7 @@ func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult
 	default:
 		return nil, errs.E(errs.InvalidArgument, "confidence must be high or low, not %q", p.Confidence)
 	}
-	rows, err := e.db.Surfaces(ctx, uint8(p.Kind))
+	rows, err := e.db().Surfaces(ctx, uint8(p.Kind))
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult
 		if h.s.Def >= 0 {
 			bySlot, ok := syms[h.row.FileID]
 			if !ok {
-				rows, err := e.db.SymbolsOfFile(ctx, h.row.FileID)
+				rows, err := e.db().SymbolsOfFile(ctx, h.row.FileID)
 				if err != nil {
 					return nil, err
 				}
@@ -195,7 +195,7 @@ func (e *Engine) SurfacesOf(ctx context.Context, symbolID string) ([]SurfaceItem
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
 	}
-	row, found, err := e.db.SymbolByID(ctx, id)
+	row, found, err := e.db().SymbolByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}

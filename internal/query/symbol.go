@@ -98,21 +98,21 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		c.Confidence = 0.8
 	}
 	if r.row.Parent != 0 {
-		if prow, ok, err := e.db.SymbolByID(ctx, r.row.Parent); err == nil && ok {
+		if prow, ok, err := e.db().SymbolByID(ctx, r.row.Parent); err == nil && ok {
 			if pr, err := e.load(ctx, prow); err == nil && pr != nil {
 				ref := pr.ref()
 				c.Parent = &ref
 			}
 		}
 	}
-	members, err := e.db.SymbolsByParent(ctx, r.row.ID, lim.Members)
+	members, err := e.db().SymbolsByParent(ctx, r.row.ID, lim.Members)
 	if err != nil {
 		return nil, err
 	}
 	if c.Members, err = e.refs(ctx, members); err != nil {
 		return nil, err
 	}
-	if c.MembersTotal, err = e.db.CountSymbolsByParent(ctx, r.row.ID); err != nil {
+	if c.MembersTotal, err = e.db().CountSymbolsByParent(ctx, r.row.ID); err != nil {
 		return nil, err
 	}
 	v, err := e.semantic(ctx)
@@ -148,7 +148,7 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 	if v.empty() {
 		return nil
 	}
-	syms, err := e.db.SemSymbolsOfCairn(ctx, r.row.ID)
+	syms, err := e.db().SemSymbolsOfCairn(ctx, r.row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -163,7 +163,7 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 	}
 	for _, s := range syms {
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.db.SemRels(ctx, s.Index, s.ID, reverse, limit)
+			rels, err := e.db().SemRels(ctx, s.Index, s.ID, reverse, limit)
 			if err != nil {
 				return err
 			}
@@ -193,13 +193,13 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 // maps to, else its SCIP symbol.
 func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) Relation {
 	rel := Relation{Kind: kind, Layer: LayerSemantic}
-	if ids, err := e.db.SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
-		if row, ok, err := e.db.SymbolByID(ctx, ids[0]); err == nil && ok {
+	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+		if row, ok, err := e.db().SymbolByID(ctx, ids[0]); err == nil && ok {
 			rel.Target, rel.TargetID = row.QName, index.FormatID(row.ID)
 			return rel
 		}
 	}
-	if row, ok, err := e.db.SemSymbol(ctx, idx, sym); err == nil && ok {
+	if row, ok, err := e.db().SemSymbol(ctx, idx, sym); err == nil && ok {
 		rel.Target = row.Symbol
 	}
 	return rel
@@ -305,7 +305,7 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 		if tier == index.TierAnchored {
 			// anchored needs a same-name candidate; without one the callee is
 			// outside the index (standard library, dependency, built-in)
-			if ok, err := e.db.NameDefined(ctx, k.name); err == nil && !ok {
+			if ok, err := e.db().NameDefined(ctx, k.name); err == nil && !ok {
 				tier = index.TierUnknown
 			}
 		}
@@ -314,7 +314,7 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 			edge.Layer = LayerSemantic
 		}
 		if k.target != 0 {
-			if row, ok, err := e.db.SymbolByID(ctx, k.target); err == nil && ok {
+			if row, ok, err := e.db().SymbolByID(ctx, k.target); err == nil && ok {
 				if tr, err := e.load(ctx, row); err == nil && tr != nil {
 					ref := tr.ref()
 					edge.Target = &ref
@@ -330,10 +330,10 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 // its SCIP symbol when it is defined outside the repository; ok is false
 // when it is defined here but not mapped (syntax answers then).
 func (e *Engine) semTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
-	if ids, err := e.db.SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
 		return ids[0], "", true
 	}
-	row, ok, err := e.db.SemSymbol(ctx, idx, sym)
+	row, ok, err := e.db().SemSymbol(ctx, idx, sym)
 	if err != nil || !ok || row.DefDoc >= 0 {
 		return 0, "", false
 	}

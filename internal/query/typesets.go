@@ -97,12 +97,12 @@ func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth in
 // directMembers are the members declared on a type: its children, and for
 // Go the methods declared in other files of the package (same qualified-name prefix).
 func (w *walk) directMembers(t store.SymbolRow) ([]store.SymbolRow, error) {
-	rows, err := w.e.db.SymbolsByParent(w.ctx, t.ID, 1000)
+	rows, err := w.e.db().SymbolsByParent(w.ctx, t.ID, 1000)
 	if err != nil {
 		return nil, err
 	}
 	if f, err := w.file(t.FileID); err == nil && f != nil && f.Lang == "go" {
-		more, err := w.e.db.SymbolsByQNamePrefix(w.ctx, t.QName+".", 1000)
+		more, err := w.e.db().SymbolsByQNamePrefix(w.ctx, t.QName+".", 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +144,7 @@ type superLink struct {
 // relations (edges), and as written those syntax could not resolve.
 // withImplements keeps implements relations (for hierarchy answers).
 func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, []string, error) {
-	edges, err := w.e.db.EdgesFrom(w.ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.db().EdgesFrom(w.ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -357,7 +357,7 @@ type subtypeLink struct {
 
 // subtypes lists the types that extend, implement or embed a type.
 func (w *walk) subtypes(t store.SymbolRow) ([]subtypeLink, error) {
-	edges, err := w.e.db.EdgesTo(w.ctx, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.db().EdgesTo(w.ctx, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +403,7 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 			rare, best = n, c
 		}
 	}
-	rows, err := w.e.db.SymbolsByName(w.ctx, rare)
+	rows, err := w.e.db().SymbolsByName(w.ctx, rare)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +494,7 @@ func (w *walk) ownerOf(m store.SymbolRow) (store.SymbolRow, bool, error) {
 	if i <= 0 {
 		return store.SymbolRow{}, false, nil
 	}
-	rows, err := w.e.db.SymbolsByQName(w.ctx, m.QName[:i])
+	rows, err := w.e.db().SymbolsByQName(w.ctx, m.QName[:i])
 	if err != nil {
 		return store.SymbolRow{}, false, err
 	}
@@ -513,14 +513,14 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 	if w.v == nil || w.layer == LayerSyntactic {
 		return nil, nil
 	}
-	syms, err := w.e.db.SemSymbolsOfCairn(w.ctx, id)
+	syms, err := w.e.db().SemSymbolsOfCairn(w.ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[int64]bool{}
 	var out []int64
 	for _, s := range syms {
-		rels, err := w.e.db.SemRels(w.ctx, s.Index, s.ID, true, 1000)
+		rels, err := w.e.db().SemRels(w.ctx, s.Index, s.ID, true, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -528,7 +528,7 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 			if rel.Kinds&semantic.RelImplementation == 0 {
 				continue
 			}
-			ids, err := w.e.db.SemCairnOf(w.ctx, s.Index, rel.Sym)
+			ids, err := w.e.db().SemCairnOf(w.ctx, s.Index, rel.Sym)
 			if err != nil {
 				return nil, err
 			}

@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
@@ -34,6 +33,7 @@ type Entry struct {
 	Path    string // repo-relative, slash-separated
 	Size    int64
 	MtimeNS int64
+	CtimeNS int64 // inode change time: an in-place edit that keeps size and mtime still moves it
 	Inode   int64
 	Link    bool // a symlink whose target is a file inside the repository
 }
@@ -206,9 +206,7 @@ func entryFor(root, rel string, info fs.FileInfo) (Entry, string) {
 	}
 	e.Size = info.Size()
 	e.MtimeNS = info.ModTime().UnixNano()
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		e.Inode = int64(st.Ino)
-	}
+	e.Inode, e.CtimeNS = inodeAndCtime(info)
 	return e, ""
 }
 

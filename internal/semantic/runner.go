@@ -96,26 +96,37 @@ func (r *Runner) RunQueued(ctx context.Context) {
 		r.running = false
 		r.mu.Unlock()
 	}()
-	db := r.o.Index.DB()
 	for ctx.Err() == nil {
-		queued, err := db.QueuedJobs(ctx)
-		if err != nil || len(queued) == 0 {
+		if !r.runNext(ctx) {
 			return
 		}
-		j, ok, err := Claim(ctx, db, queued[0].ID, time.Now())
-		if err != nil {
-			return
-		}
-		if !ok {
-			continue
-		}
-		stats, runErr := r.run(ctx, j)
-		if ctx.Err() != nil && runErr != nil {
-			runErr = fmt.Errorf("interrupted: %w", runErr)
-		}
-		Finish(context.WithoutCancel(ctx), db, j.ID, stats, runErr, time.Now())
-		db.PruneJobs(context.WithoutCancel(ctx), 200)
 	}
+}
+
+// runNext claims and runs the oldest queued job; false when there is none.
+// It pins the store for the job (a repair swapping it meanwhile closes the
+// old one only after).
+func (r *Runner) runNext(ctx context.Context) bool {
+	db, release := r.o.Index.Acquire()
+	defer release()
+	queued, err := db.QueuedJobs(ctx)
+	if err != nil || len(queued) == 0 {
+		return false
+	}
+	j, ok, err := Claim(ctx, db, queued[0].ID, time.Now())
+	if err != nil {
+		return false
+	}
+	if !ok {
+		return true
+	}
+	stats, runErr := r.run(ctx, j)
+	if ctx.Err() != nil && runErr != nil {
+		runErr = fmt.Errorf("interrupted: %w", runErr)
+	}
+	Finish(context.WithoutCancel(ctx), db, j.ID, stats, runErr, time.Now())
+	db.PruneJobs(context.WithoutCancel(ctx), 200)
+	return true
 }
 
 // run executes one claimed job: index (unless it imports a given file),

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // The owner socket: the process holding the writer lock listens on a Unix
@@ -21,9 +22,12 @@ import (
 // read one JSON reply.
 
 type ownerRequest struct {
-	Op       string             `json:"op"` // sync, semantic, ping
+	Op       string             `json:"op"` // sync, semantic, repair, ping
 	Rehash   bool               `json:"rehash,omitempty"`
 	Semantic []semantic.Request `json:"semantic,omitempty"`
+	// DB and Reason: repair, the damage a reader ran into.
+	DB     string `json:"db,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 type ownerReply struct {
@@ -94,6 +98,22 @@ func (o *ownerServer) serve(conn net.Conn, s *Service) {
 	case "sync":
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		reply = s.handleSync(ctx, req)
+		cancel()
+	case "repair":
+		// The owner does not take the reader's word for it: the damage is
+		// treated as suspect, so a blob store is verified before it is
+		// given up (the worktree index is rebuilt either way).
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		d := &store.Damage{DB: req.DB, Reason: req.Reason, Suspect: true}
+		if d.DB != "blobs" {
+			d.DB = "main"
+		}
+		_, err := s.repair(ctx, d)
+		st, _ := s.State()
+		reply = ownerReply{State: st, PID: os.Getpid(), Epoch: s.epoch(ctx)}
+		if err != nil {
+			reply.Error = err.Error()
+		}
 		cancel()
 	case "semantic":
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

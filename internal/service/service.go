@@ -42,15 +42,17 @@ type Service struct {
 	cfg   config.Config
 	opts  Options
 
-	mu       sync.Mutex // guards the fields below
-	ix       *index.Index
-	engine   *query.Engine
-	state    string // indexing, ready, stale, failed
-	reason   string
-	warnings []string // from opening, shown once
-	owner    *ownerServer
-	watch    *watcher
-	jobs     *semantic.Runner // semantic indexer jobs, created when first needed (owner only)
+	ix     *index.Index // never replaced: a takeover promotes it in place
+	engine *query.Engine
+
+	mu        sync.Mutex // guards the fields below
+	repairing bool       // a background repair of a damaged store runs
+	state     string     // indexing, ready, stale, failed
+	reason    string
+	warnings  []string // from opening, shown once
+	owner     *ownerServer
+	watch     *watcher
+	jobs      *semantic.Runner // semantic indexer jobs, created when first needed (owner only)
 
 	env    *tools.Env
 	bg     context.Context // lives until Close: background work
@@ -70,14 +72,23 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		bg: bg, cancel: cancel, done: make(chan struct{})}
 	st, _ := ix.State(ctx)
 	s.state = protocol.StateReady
-	if !st.Built {
+	switch {
+	case st.Built:
+	case opts.Serve || !ix.Writable():
+		// This server builds it now, or the process that owns it does.
 		s.state, s.reason = protocol.StateIndex, "the first index is being built"
+	default:
+		// A one-shot command that owns the index: nothing builds it until
+		// a query (or `cairn index`) does, e.g. after a build was killed.
+		s.state, s.reason = protocol.StateStale, "no complete index yet (an earlier build did not finish); the next query or `cairn index` builds it"
 	}
 	s.env = &tools.Env{
 		Index: ix, Engine: s.engine, Config: cfg, Paths: paths, Progress: opts.Progress,
 		Reads:   tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
 		Fresh:   s.fresh,
+		Intact:  s.intact,
 		Recover: s.recover,
+		Pending: s.pending,
 		State:   s.State,
 		Jobs:    semanticJobs{s},
 	}
@@ -172,7 +183,15 @@ func (s *Service) State() (string, string) {
 // Ready reports whether queries can be answered from a built index.
 func (s *Service) Ready() (bool, string) {
 	st, reason := s.State()
-	return st == protocol.StateReady || st == protocol.StateStale, reason
+	switch st {
+	case protocol.StateReady:
+		return true, reason
+	case protocol.StateStale:
+		// Behind the tree, but answering — unless nothing was ever built.
+		ist, err := s.ix.State(context.Background())
+		return err == nil && ist.Built, reason
+	}
+	return false, reason
 }
 
 func (s *Service) setState(state, reason string) {
@@ -197,12 +216,15 @@ func (s *Service) Close() error {
 	return s.ix.Close()
 }
 
-// reconcile runs a reconcile as the owner and tracks the index state.
+// reconcile runs a reconcile as the owner and tracks the index state. A
+// store found damaged on the way is repaired and the reconcile run again.
 func (s *Service) reconcile(ctx context.Context, rehash bool) (*index.Stats, error) {
 	st, err := s.ix.Reconcile(ctx, index.ReconcileOptions{Rehash: rehash, Progress: s.opts.Progress})
-	if err != nil && store.IsCorrupt(err) && s.ix.Rebuild(ctx) == nil {
-		s.addWarning("the index was damaged and has been rebuilt")
-		st, err = s.ix.Reconcile(ctx, index.ReconcileOptions{Progress: s.opts.Progress})
+	if err != nil && store.IsCorrupt(err) && ctx.Err() == nil {
+		if warning, rerr := s.ix.Repair(ctx, s.ix.DB().Diagnose(ctx, err)); rerr == nil {
+			s.addWarning(warning)
+			st, err = s.ix.Reconcile(ctx, index.ReconcileOptions{Progress: s.opts.Progress})
+		}
 	}
 	switch {
 	case err == nil:
@@ -343,41 +365,35 @@ func (s *Service) freshFromOwner(ctx context.Context, rehash bool, f tools.Fresh
 	return f
 }
 
-// takeOver reopens the index as its owner after the previous owner died.
+// takeOver makes this process the owner after the previous owner died. The
+// index is promoted in place: requests in flight keep the store they pinned,
+// new ones get the writable one.
 func (s *Service) takeOver(ctx context.Context) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ix.Writable() {
-		return true
-	}
-	ix, err := index.Open(ctx, s.paths, s.cfg)
-	if err != nil || !ix.Writable() {
-		if ix != nil {
-			ix.Close()
-		}
+	ok, err := s.ix.Promote(ctx)
+	if err != nil || !ok {
 		return false
 	}
-	old := s.ix
-	s.ix, s.engine = ix, query.New(ix)
-	s.env.Index, s.env.Engine = ix, s.engine
-	s.jobs = nil // the runner of the old index must not be reused
-	old.Close()
-	semantic.RecoverJobs(ctx, ix.DB(), time.Now())
-	o, err := listenOwner(s.paths.StateDir, s)
-	if err == nil {
-		s.owner = o
+	s.jobs = nil // the runner of the reader must not be reused
+	semantic.RecoverJobs(ctx, s.ix.DB(), time.Now())
+	if s.owner == nil {
+		if o, err := listenOwner(s.paths.StateDir, s); err == nil {
+			s.owner = o
+		}
 	}
 	return true
-}
-
-// recover rebuilds a damaged store so the call can be retried.
-func (s *Service) recover(ctx context.Context, err error) bool {
-	return store.IsCorrupt(err) && s.ix.Writable() && s.ix.Rebuild(ctx) == nil
 }
 
 // handleSync answers another process's request for freshness.
 func (s *Service) handleSync(ctx context.Context, req ownerRequest) ownerReply {
 	var err error
+	if d := s.ix.Check(); d != nil {
+		if _, rerr := s.repair(ctx, d); rerr != nil {
+			st, _ := s.State()
+			return ownerReply{State: st, Error: errs.As(rerr).Message(), Epoch: s.epoch(ctx), PID: os.Getpid()}
+		}
+	}
 	switch {
 	case s.opts.Serve && s.watcher() != nil && !req.Rehash:
 		if !s.watcher().waitSeen(ctx, s.waitBound()) {

@@ -19,6 +19,10 @@ func (s *DB) AllLinks(ctx context.Context, fn func(fileID int64, data []byte) er
 		if err := rows.Scan(&id, &b); err != nil {
 			return err
 		}
+		b, err := checkSum("main", fmt.Sprintf("the links of file %d", id), b)
+		if err != nil {
+			return err
+		}
 		if err := fn(id, b); err != nil {
 			return err
 		}

@@ -10,8 +10,11 @@ import (
 // RegisterWorktree records that the worktree index at indexPath uses this blob
 // store, so garbage collection can see which blobs it references.
 func (s *DB) RegisterWorktree(ctx context.Context, now int64) error {
-	_, err := s.sql.ExecContext(ctx, `INSERT INTO blobs.worktree(path, last_seen) VALUES(?, ?)
+	err := s.write("blobs", func() error {
+		_, err := s.sql.ExecContext(ctx, `INSERT INTO blobs.worktree(path, last_seen) VALUES(?, ?)
 		ON CONFLICT(path) DO UPDATE SET last_seen = excluded.last_seen`, s.opts.IndexPath, now)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: register worktree: %w", err)
 	}
@@ -46,7 +49,10 @@ func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, er
 	for _, p := range paths {
 		if p != s.opts.IndexPath {
 			if _, err := os.Stat(p); err != nil {
-				s.sql.ExecContext(ctx, `DELETE FROM blobs.worktree WHERE path = ?`, p)
+				s.write("blobs", func() error {
+					_, err := s.sql.ExecContext(ctx, `DELETE FROM blobs.worktree WHERE path = ?`, p)
+					return err
+				})
 				continue
 			}
 		}
@@ -68,29 +74,34 @@ func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, er
 		}
 	}
 	cand.Close()
-	tx, err := s.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return res, err
-	}
-	defer tx.Rollback()
-	for _, id := range dead {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob WHERE id = ?`, id); err != nil {
-			return res, fmt.Errorf("store: gc: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_text WHERE rowid = ?`, id); err != nil {
-			return res, fmt.Errorf("store: gc: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_surface WHERE blob_id = ?`, id); err != nil {
-			return res, fmt.Errorf("store: gc: %w", err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err := s.write("blobs", func() error { return s.deleteBlobs(ctx, dead) }); err != nil {
 		return res, err
 	}
 	var total int
 	s.sql.QueryRowContext(ctx, `SELECT count(*) FROM blobs.blob`).Scan(&total)
 	res.Removed, res.Kept = len(dead), total
 	return res, nil
+}
+
+// deleteBlobs removes blobs with their text and surfaces.
+func (s *DB) deleteBlobs(ctx context.Context, dead []int64) error {
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, id := range dead {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: gc: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_text WHERE rowid = ?`, id); err != nil {
+			return fmt.Errorf("store: gc: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_surface WHERE blob_id = ?`, id); err != nil {
+			return fmt.Errorf("store: gc: %w", err)
+		}
+	}
+	return tx.Commit()
 }
 
 func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool) error {

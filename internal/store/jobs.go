@@ -53,6 +53,10 @@ type JobTx struct {
 
 // UpdateJobs runs fn in one transaction (committed when fn returns nil).
 func (s *DB) UpdateJobs(ctx context.Context, fn func(t *JobTx) error) error {
+	return s.write("main", func() error { return s.updateJobs(ctx, fn) })
+}
+
+func (s *DB) updateJobs(ctx context.Context, fn func(t *JobTx) error) error {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: jobs: %w", err)
@@ -130,13 +134,17 @@ func (s *DB) QueuedJobs(ctx context.Context) ([]JobRow, error) {
 
 // SetJobProgress records a running job's progress line.
 func (s *DB) SetJobProgress(ctx context.Context, id int64, progress string) error {
-	_, err := s.sql.ExecContext(ctx, `UPDATE sem_job SET progress = ? WHERE id = ?`, progress, id)
-	return err
+	return s.write("main", func() error {
+		_, err := s.sql.ExecContext(ctx, `UPDATE sem_job SET progress = ? WHERE id = ?`, progress, id)
+		return err
+	})
 }
 
 // PruneJobs keeps the newest keep finished jobs.
 func (s *DB) PruneJobs(ctx context.Context, keep int) error {
-	_, err := s.sql.ExecContext(ctx, `DELETE FROM sem_job WHERE status NOT IN ('queued', 'running') AND id NOT IN
+	return s.write("main", func() error {
+		_, err := s.sql.ExecContext(ctx, `DELETE FROM sem_job WHERE status NOT IN ('queued', 'running') AND id NOT IN
 		(SELECT id FROM sem_job ORDER BY id DESC LIMIT ?)`, keep)
-	return err
+		return err
+	})
 }

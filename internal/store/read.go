@@ -9,14 +9,14 @@ import (
 	"strings"
 )
 
-const fileCols = `id, path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, inode, lang, pkg, status, module_id, epoch`
+const fileCols = `id, path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, ctime_ns, inode, lang, pkg, status, module_id, epoch`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanFile(r scanner) (FileRow, error) {
 	var f FileRow
 	var h, nh []byte
-	err := r.Scan(&f.ID, &f.Path, &f.BlobID, &h, &nh, &f.GitOID, &f.Size, &f.MtimeNS, &f.Inode, &f.Lang, &f.Pkg, &f.Status, &f.ModuleID, &f.Epoch)
+	err := r.Scan(&f.ID, &f.Path, &f.BlobID, &h, &nh, &f.GitOID, &f.Size, &f.MtimeNS, &f.CtimeNS, &f.Inode, &f.Lang, &f.Pkg, &f.Status, &f.ModuleID, &f.Epoch)
 	copy(f.Hash[:], h)
 	copy(f.NormHash[:], nh)
 	return f, err
@@ -120,18 +120,26 @@ func (s *DB) BlobFacts(ctx context.Context, blobID int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: facts of blob %d: %w", blobID, err)
 	}
-	return b, nil
+	if b == nil {
+		return nil, nil
+	}
+	return checkSum("blobs", fmt.Sprintf("the facts of blob %d", blobID), b)
 }
 
 // BlobText returns a blob's searchable content (nil when it has none).
 func (s *DB) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
 	var b []byte
-	err := s.sql.QueryRowContext(ctx, `SELECT content FROM blobs.blob_text WHERE rowid = ?`, blobID).Scan(&b)
+	var sum int64
+	err := s.sql.QueryRowContext(ctx, `SELECT t.content, b.text_sum FROM blobs.blob_text t JOIN blobs.blob b ON b.id = t.rowid
+		WHERE t.rowid = ?`, blobID).Scan(&b, &sum)
 	if err == sql.ErrNoRows {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: text of blob %d: %w", blobID, err)
+	}
+	if textSum(b) != sum {
+		return nil, damaged("blobs", "the text of blob %d does not match its checksum", blobID)
 	}
 	return b, nil
 }
@@ -151,6 +159,9 @@ func (s *DB) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
 		if err := rows.Scan(&r.FileID, &r.Path, &r.Lang, &r.BlobID, &r.Data); err != nil {
 			return nil, fmt.Errorf("store: surfaces: %w", err)
 		}
+		if r.Data, err = checkSum("blobs", fmt.Sprintf("the surfaces of blob %d", r.BlobID), r.Data); err != nil {
+			return nil, err
+		}
 		out = append(out, r)
 	}
 	return out, rows.Err()
@@ -166,7 +177,7 @@ func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: link of file %d: %w", fileID, err)
 	}
-	return b, nil
+	return checkSum("main", fmt.Sprintf("the links of file %d", fileID), b)
 }
 
 // Modules returns every module, ordered by root.
@@ -649,6 +660,9 @@ func (s *DB) AllImports(ctx context.Context) (map[int64][]byte, error) {
 		var id int64
 		var b []byte
 		if err := rows.Scan(&id, &b); err != nil {
+			return nil, err
+		}
+		if b, err = checkSum("main", fmt.Sprintf("the imports of file %d", id), b); err != nil {
 			return nil, err
 		}
 		out[id] = b

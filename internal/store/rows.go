@@ -68,6 +68,7 @@ type FileRow struct {
 	GitOID   string
 	Size     int64
 	MtimeNS  int64
+	CtimeNS  int64 // inode change time
 	Inode    int64
 	Lang     string
 	Pkg      string // Go package clause

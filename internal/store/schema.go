@@ -5,8 +5,8 @@ package store
 // again); a mismatch on open drops the database and rebuilds it (the index is
 // always disposable).
 const (
-	IndexSchemaVersion = 13
-	BlobSchemaVersion  = 3
+	IndexSchemaVersion = 14
+	BlobSchemaVersion  = 4
 )
 
 // blobSchema is the content-addressed store shared by every worktree of a
@@ -21,7 +21,9 @@ CREATE TABLE IF NOT EXISTS blob(
   xver      INTEGER NOT NULL,  -- extractor version
   size      INTEGER NOT NULL,
   status    INTEGER NOT NULL,  -- BlobStatus
-  facts     BLOB,              -- lang.Encode output; NULL when not parsed
+  facts     BLOB,              -- lang.Encode output + checksum; NULL when not parsed
+  text_sum  INTEGER NOT NULL,  -- checksum of the blob_text document, 0 when none
+  sum       INTEGER NOT NULL,  -- checksum of the columns above but facts (checksum.go)
   last_used INTEGER NOT NULL,  -- unix seconds a worktree last referenced it
   UNIQUE(hash, lang, xver)
 );
@@ -66,6 +68,7 @@ CREATE TABLE IF NOT EXISTS file(
   git_oid   TEXT    NOT NULL,
   size      INTEGER NOT NULL,
   mtime_ns  INTEGER NOT NULL,
+  ctime_ns  INTEGER NOT NULL, -- inode change time: catches in-place edits that keep size and mtime
   inode     INTEGER NOT NULL,
   lang      TEXT    NOT NULL,
   pkg       TEXT    NOT NULL, -- Go package clause, '' otherwise

@@ -69,7 +69,15 @@ type SemImport struct {
 // ReplaceSemantic writes an index in one transaction, replacing the index with
 // the same key: readers see the old index or the new one, never a mix, and a
 // process killed midway leaves the old one (SQLite's atomic commit).
-func (s *DB) ReplaceSemantic(ctx context.Context, imp *SemImport) (int64, error) {
+func (s *DB) ReplaceSemantic(ctx context.Context, imp *SemImport) (id int64, err error) {
+	err = s.write("main", func() error {
+		id, err = s.replaceSemantic(ctx, imp)
+		return err
+	})
+	return id, err
+}
+
+func (s *DB) replaceSemantic(ctx context.Context, imp *SemImport) (int64, error) {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("store: semantic import: %w", err)
@@ -109,14 +117,14 @@ func (s *DB) ReplaceSemantic(ctx context.Context, imp *SemImport) (int64, error)
 	defer ins.close()
 	for _, d := range imp.Docs {
 		if err := ins.add(`INSERT INTO sem_doc(idx, ord, path, lang, hash, state, occs) VALUES`, 7,
-			id, d.Ord, d.Path, d.Lang, nonNilBytes(d.Hash), d.State, nonNilBytes(d.Occs)); err != nil {
+			id, d.Ord, d.Path, d.Lang, nonNilBytes(d.Hash), d.State, nonNilBytes(withSum(d.Occs))); err != nil {
 			return 0, err
 		}
 		report(1)
 	}
 	for _, r := range imp.Symbols {
 		if err := ins.add(`INSERT INTO sem_symbol(idx, id, symbol, kind, display, def_doc, occs) VALUES`, 7,
-			id, r.ID, r.Symbol, r.Kind, r.Display, r.DefDoc, nonNilBytes(r.Occs)); err != nil {
+			id, r.ID, r.Symbol, r.Kind, r.Display, r.DefDoc, nonNilBytes(withSum(r.Occs))); err != nil {
 			return 0, err
 		}
 		report(1)
@@ -151,6 +159,10 @@ func nonNilBytes(b []byte) []byte {
 
 // DeleteSemantic removes an index by key (no-op when absent).
 func (s *DB) DeleteSemantic(ctx context.Context, key string) error {
+	return s.write("main", func() error { return s.deleteSemantic(ctx, key) })
+}
+
+func (s *DB) deleteSemantic(ctx context.Context, key string) error {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -302,6 +314,9 @@ func (s *DB) SemDocsByPath(ctx context.Context, path string) ([]SemDocRow, error
 		if err := rows.Scan(&d.Index, &d.Ord, &d.Path, &d.Lang, &d.Hash, &d.State, &d.Occs); err != nil {
 			return nil, err
 		}
+		if d.Occs, err = checkSum("main", "the occurrences of "+d.Path, d.Occs); err != nil {
+			return nil, err
+		}
 		out = append(out, d)
 	}
 	return out, rows.Err()
@@ -318,6 +333,9 @@ func scanSemSymbols(rows *sql.Rows, err error) ([]SemSymbolRow, error) {
 	for rows.Next() {
 		var r SemSymbolRow
 		if err := rows.Scan(&r.Index, &r.ID, &r.Symbol, &r.Kind, &r.Display, &r.DefDoc, &r.Occs); err != nil {
+			return nil, err
+		}
+		if r.Occs, err = checkSum("main", "the occurrences of a semantic symbol", r.Occs); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

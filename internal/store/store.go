@@ -32,6 +32,9 @@ type Options struct {
 type DB struct {
 	sql  *sql.DB
 	opts Options
+	// opened is the inode of each file ("main", "blobs") when it was opened:
+	// another inode at the path means another process rebuilt it.
+	opened map[string]int64
 	// Warnings collected while opening (rebuilt databases), for provenance.
 	Warnings []string
 }
@@ -73,27 +76,30 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'
 
 // Open opens (creating when needed) the index and blob databases. A database
 // with another schema version, or one that fails the cheap integrity checks, is
-// removed and created afresh; Warnings says so.
+// removed and created afresh; Warnings says so. A database whose seal shows a
+// change made outside Cairn is opened as it is and reported by Check: the
+// caller decides to verify or rebuild it.
 func Open(opts Options) (*DB, error) {
-	var warnings []string
+	s := &DB{opts: opts, opened: map[string]int64{}}
 	if !opts.ReadOnly {
 		for _, f := range []struct {
-			path    string
-			schema  string
-			version int
-		}{{opts.BlobPath, blobSchema, BlobSchemaVersion}, {opts.IndexPath, indexSchema, IndexSchemaVersion}} {
-			w, err := prepare(f.path, f.schema, f.version)
+			db, path, schema string
+			version          int
+		}{{"blobs", opts.BlobPath, blobSchema, BlobSchemaVersion}, {"main", opts.IndexPath, indexSchema, IndexSchemaVersion}} {
+			w, err := prepareSealed(f.db, f.path, f.schema, f.version)
 			if err != nil {
 				return nil, err
 			}
-			warnings = append(warnings, w...)
+			s.Warnings = append(s.Warnings, w...)
 		}
 	}
+	s.opened["main"] = stampOf(opts.IndexPath).Ino
+	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
 	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, drv: &sqlite.Driver{}})
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
-	s := &DB{sql: db, opts: opts, Warnings: warnings}
-	if !opts.ReadOnly {
+	s.sql = db
+	if !opts.ReadOnly && sealProblem(opts.IndexPath) == "" {
 		if err := s.checkGeneration(); err != nil {
 			db.Close()
 			return nil, err
@@ -102,8 +108,31 @@ func Open(opts Options) (*DB, error) {
 	return s, nil
 }
 
-// prepare makes sure one database file exists with the wanted schema.
-func prepare(path, schema string, version int) (warnings []string, err error) {
+// prepareSealed runs prepare under the file's seal: the writes it makes are
+// Cairn's own and are sealed, while a change from outside seen before them
+// stays recorded (unless prepare replaced the file anyway).
+func prepareSealed(db, path, schema string, version int) ([]string, error) {
+	unlock, err := lockSeal(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	problem := sealProblem(path)
+	warnings, recreated, err := prepare(path, schema, version)
+	if err != nil {
+		return nil, err
+	}
+	if problem != "" && !recreated {
+		r, _ := readSeal(path)
+		r.Damaged, r.Writer = problem, 0
+		return warnings, writeSeal(path, r)
+	}
+	return warnings, reseal(path)
+}
+
+// prepare makes sure one database file exists with the wanted schema; it
+// reports whether it created the file afresh.
+func prepare(path, schema string, version int) (warnings []string, recreated bool, err error) {
 	ok, why := healthy(path, version)
 	if !ok {
 		if _, statErr := os.Stat(path); statErr == nil {
@@ -111,24 +140,30 @@ func prepare(path, schema string, version int) (warnings []string, err error) {
 		}
 		removeDB(path)
 	}
+	// The index holds the repository's source text: only its owner may read it.
+	// SQLite gives the -wal and -shm files the database file's mode.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	os.Chmod(path, 0o600)
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, false, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	defer db.Close()
 	if _, err := db.Exec("PRAGMA journal_mode = WAL"); err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, false, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if _, err := db.Exec(schema); err != nil {
-		return nil, fmt.Errorf("store: create schema in %s: %w", path, err)
+		return nil, false, fmt.Errorf("store: create schema in %s: %w", path, err)
 	}
 	if !ok {
 		gen := randomID()
 		if _, err := db.Exec(`INSERT OR REPLACE INTO metadata(key, value) VALUES('schema_version', ?), ('generation', ?)`, strconv.Itoa(version), gen); err != nil {
-			return nil, fmt.Errorf("store: init %s: %w", path, err)
+			return nil, false, fmt.Errorf("store: init %s: %w", path, err)
 		}
 	}
-	return warnings, nil
+	return warnings, !ok, nil
 }
 
 // healthy runs the cheap checks: the file opens as SQLite, is not shorter than
@@ -192,12 +227,18 @@ func (s *DB) checkGeneration() error {
 	if seen != "" {
 		s.Warnings = append(s.Warnings, "blob store was recreated; reindexing this worktree")
 	}
+	return s.write("main", func() error { return s.resetForBlobs(blobGen) })
+}
+
+// resetForBlobs empties every table of the worktree index that refers to
+// blob ids and asks the next reconcile for a full build.
+func (s *DB) resetForBlobs(blobGen string) error {
 	tx, err := s.sql.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for _, t := range []string{"file", "symbol", "sname", "link", "module"} {
+	for _, t := range []string{"file", "symbol", "sname", "link", "edge", "module", "file_history"} {
 		if _, err := tx.Exec("DELETE FROM " + t); err != nil {
 			return fmt.Errorf("store: reset %s: %w", t, err)
 		}
@@ -205,14 +246,39 @@ func (s *DB) checkGeneration() error {
 	if _, err := tx.Exec(`INSERT INTO sname_fts(sname_fts) VALUES('delete-all')`); err != nil {
 		return fmt.Errorf("store: reset sname_fts: %w", err)
 	}
-	if _, err := tx.Exec(`INSERT OR REPLACE INTO metadata(key, value) VALUES('blob_generation', ?)`, blobGen); err != nil {
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO metadata(key, value) VALUES('blob_generation', ?), ('full_pending', '1')`, blobGen); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-// Close closes the databases.
-func (s *DB) Close() error { return s.sql.Close() }
+// Close closes the databases. Closing the last connection checkpoints the
+// write-ahead log into the database file, so it is done under both seals.
+func (s *DB) Close() error {
+	endMain, _ := sealBegin("main", s.opts.IndexPath)
+	endBlobs, _ := sealBegin("blobs", s.opts.BlobPath)
+	err := s.sql.Close()
+	if endBlobs != nil {
+		endBlobs()
+	}
+	if endMain != nil {
+		endMain()
+	}
+	return err
+}
+
+// path is the file of a database ("main" or "blobs").
+func (s *DB) path(db string) string {
+	if db == "blobs" {
+		return s.opts.BlobPath
+	}
+	return s.opts.IndexPath
+}
+
+// write runs a write to one database under its seal (see seal.go).
+func (s *DB) write(db string, fn func() error) error {
+	return sealWrite(db, s.path(db), fn)
+}
 
 // Meta reads one metadata value of the worktree index ("" when absent).
 func (s *DB) Meta(key string) (string, error) {
@@ -227,8 +293,15 @@ func (s *DB) Meta(key string) (string, error) {
 	return v, nil
 }
 
-// IsCorrupt reports whether err says a database file is damaged.
+// IsCorrupt reports whether err says that a database file is damaged: a
+// Damage from the store's own checks, or SQLite's own result code for a
+// malformed file from one of the store's statements. The message text never
+// decides (an error about a "malformed" argument is not damage).
 func IsCorrupt(err error) bool {
+	var d *Damage
+	if errors.As(err, &d) {
+		return true
+	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
@@ -236,7 +309,7 @@ func IsCorrupt(err error) bool {
 			return true
 		}
 	}
-	return err != nil && (strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "not a database"))
+	return false
 }
 
 // IntegrityCheck runs SQLite's full integrity check on both databases (slow; for doctor).

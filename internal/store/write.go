@@ -32,13 +32,21 @@ func (s *DB) FindBlobs(ctx context.Context, keys []BlobKey) (map[BlobKey]int64, 
 
 // InsertBlobs writes blobs (idempotently: an existing key keeps its row) in one
 // transaction of the blob store and returns their ids in order.
-func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int64, error) {
+func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) (ids []int64, err error) {
+	err = s.write("blobs", func() error {
+		ids, err = s.insertBlobs(ctx, rows, now)
+		return err
+	})
+	return ids, err
+}
+
+func (s *DB) insertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int64, error) {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("store: insert blobs: %w", err)
 	}
 	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob(hash, lang, xver, size, status, facts, last_used) VALUES(?,?,?,?,?,?,?)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob(hash, lang, xver, size, status, facts, text_sum, sum, last_used) VALUES(?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(hash, lang, xver) DO NOTHING RETURNING id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: insert blobs: %w", err)
@@ -69,7 +77,9 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 			return nil, err
 		}
 		var id int64
-		err := ins.QueryRowContext(ctx, r.Key.Hash[:], r.Key.Lang, r.Key.XVer, r.Size, r.Status, r.Facts, now).Scan(&id)
+		tsum := textSum(r.Text)
+		err := ins.QueryRowContext(ctx, r.Key.Hash[:], r.Key.Lang, r.Key.XVer, r.Size, r.Status, factsColumn(r.Facts), tsum,
+			blobRowSum(r.Key.Hash[:], r.Key.Lang, r.Key.XVer, r.Size, r.Status, tsum), now).Scan(&id)
 		if err == sql.ErrNoRows { // another writer (worktree) stored it first
 			if err := find.QueryRowContext(ctx, r.Key.Hash[:], r.Key.Lang, r.Key.XVer).Scan(&id); err != nil {
 				return nil, fmt.Errorf("store: insert blobs: %w", err)
@@ -79,7 +89,7 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 		} else {
 			fresh[i] = true
 			for _, sd := range r.Surfaces {
-				if _, err := surf.ExecContext(ctx, id, sd.Kind, sd.Data); err != nil {
+				if _, err := surf.ExecContext(ctx, id, sd.Kind, withSum(sd.Data)); err != nil {
 					return nil, fmt.Errorf("store: insert surfaces: %w", err)
 				}
 			}
@@ -96,12 +106,25 @@ func (s *DB) InsertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 	return ids, tx.Commit()
 }
 
+// factsColumn is the stored form of encoded facts: NULL when there are none,
+// else the bytes with their checksum.
+func factsColumn(facts []byte) any {
+	if facts == nil {
+		return nil
+	}
+	return withSum(facts)
+}
+
 // TouchBlobs marks blobs as used now (so garbage collection keeps them). Rows
 // touched within the last hour are left alone to keep the write small.
 func (s *DB) TouchBlobs(ctx context.Context, ids []int64, now int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
+	return s.write("blobs", func() error { return s.touchBlobs(ctx, ids, now) })
+}
+
+func (s *DB) touchBlobs(ctx context.Context, ids []int64, now int64) error {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -123,6 +146,7 @@ func (s *DB) TouchBlobs(ctx context.Context, ids []int64, now int64) error {
 // Tx is a write transaction on the worktree index: one reconcile batch, one epoch.
 type Tx struct {
 	tx       *sql.Tx
+	end      func() error // releases the seal (seal.go)
 	stmts    map[string]*sql.Stmt
 	names    map[string]int64
 	newNames []int64 // sname rows to add to sname_fts at commit (see InsertBlobs)
@@ -130,11 +154,16 @@ type Tx struct {
 
 // Begin starts a write transaction on the worktree index.
 func (s *DB) Begin(ctx context.Context) (*Tx, error) {
+	end, err := sealBegin("main", s.opts.IndexPath)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
+		end()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &Tx{tx: tx, stmts: map[string]*sql.Stmt{}, names: map[string]int64{}}, nil
+	return &Tx{tx: tx, end: end, stmts: map[string]*sql.Stmt{}, names: map[string]int64{}}, nil
 }
 
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) {
@@ -175,7 +204,11 @@ func (t *Tx) Commit() error {
 	for _, st := range t.stmts {
 		st.Close()
 	}
-	if err := t.tx.Commit(); err != nil {
+	err := t.tx.Commit()
+	if serr := t.end(); err == nil && serr != nil {
+		return serr
+	}
+	if err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil
@@ -187,6 +220,7 @@ func (t *Tx) Rollback() {
 		st.Close()
 	}
 	t.tx.Rollback()
+	t.end()
 }
 
 // SetMeta writes a metadata value.
@@ -198,13 +232,13 @@ func (t *Tx) SetMeta(key, value string) error {
 // PutFile inserts or replaces a file row and returns its id.
 func (t *Tx) PutFile(f FileRow) (int64, error) {
 	var id int64
-	err := t.queryRow(`INSERT INTO file(path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, inode, lang, pkg, status, module_id, epoch)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+	err := t.queryRow(`INSERT INTO file(path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, ctime_ns, inode, lang, pkg, status, module_id, epoch)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(path) DO UPDATE SET blob_id=excluded.blob_id, hash=excluded.hash, norm_hash=excluded.norm_hash,
-		git_oid=excluded.git_oid, size=excluded.size, mtime_ns=excluded.mtime_ns, inode=excluded.inode, lang=excluded.lang,
+		git_oid=excluded.git_oid, size=excluded.size, mtime_ns=excluded.mtime_ns, ctime_ns=excluded.ctime_ns, inode=excluded.inode, lang=excluded.lang,
 		pkg=excluded.pkg, status=excluded.status, module_id=excluded.module_id, epoch=excluded.epoch
 		RETURNING id`,
-		f.Path, f.BlobID, f.Hash[:], f.NormHash[:], f.GitOID, f.Size, f.MtimeNS, f.Inode, f.Lang, f.Pkg, f.Status, f.ModuleID, f.Epoch).Scan(&id)
+		f.Path, f.BlobID, f.Hash[:], f.NormHash[:], f.GitOID, f.Size, f.MtimeNS, f.CtimeNS, f.Inode, f.Lang, f.Pkg, f.Status, f.ModuleID, f.Epoch).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: put file %s: %w", f.Path, err)
 	}
@@ -212,8 +246,8 @@ func (t *Tx) PutFile(f FileRow) (int64, error) {
 }
 
 // SetFileStat records new stat data for an unchanged file.
-func (t *Tx) SetFileStat(id, size, mtimeNS, inode int64) error {
-	_, err := t.exec(`UPDATE file SET size = ?, mtime_ns = ?, inode = ? WHERE id = ?`, size, mtimeNS, inode, id)
+func (t *Tx) SetFileStat(id, size, mtimeNS, ctimeNS, inode int64) error {
+	_, err := t.exec(`UPDATE file SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE id = ?`, size, mtimeNS, ctimeNS, inode, id)
 	return err
 }
 
@@ -389,7 +423,11 @@ func (t *Tx) SetLink(fileID int64, data, imports []byte) error {
 	if data == nil {
 		data = []byte{}
 	}
-	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, data, imports)
+	var imp any
+	if imports != nil {
+		imp = withSum(imports)
+	}
+	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, withSum(data), imp)
 	return err
 }
 

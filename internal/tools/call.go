@@ -31,8 +31,16 @@ type Env struct {
 	Reads *ReadBudget
 	// Fresh brings the index up to date before a query (or says why it could not).
 	Fresh func(ctx context.Context, rehash bool) Freshness
-	// Recover rebuilds a damaged store; it reports whether the call may be retried.
-	Recover func(ctx context.Context, err error) bool
+	// Intact makes sure the store can be trusted before a call reads it
+	// (repairing it when this process owns it); it returns warnings for the
+	// response, or why the index cannot answer now.
+	Intact func(ctx context.Context) ([]string, error)
+	// Recover handles a handler's error: when the store turned out damaged
+	// it is repaired and retry says the call may run again; otherwise out
+	// (when not nil) replaces the error.
+	Recover func(ctx context.Context, err error) (retry bool, warnings []string, out error)
+	// Pending counts changes on disk the index has not seen yet (may be nil).
+	Pending func(ctx context.Context) (int, error)
 	// Progress receives progress of long work (may be nil).
 	Progress func(index.Progress)
 	// State reports the index state and why (may be nil: ready).
@@ -67,6 +75,23 @@ type Call struct {
 	layers       []string
 	savedBytes   int64
 	timings      map[string]int64
+	// pendingFiles: changes on disk the index has not seen (status).
+	pendingFiles int
+}
+
+// pending records that n files changed on disk are not indexed yet: the
+// answer may be stale and the tree is taken as dirty.
+func (c *Call) pending(n int) {
+	c.pendingFiles = n
+	c.fresh.Freshness = protocol.MayBeStale
+	c.Warn("%d files changed on disk since the last index are not indexed yet; the next query indexes them", n)
+}
+
+// restart is the call as it was before its handler ran, keeping the first
+// keep warnings (a handler runs again after its store was repaired).
+func (c *Call) restart(keep int) *Call {
+	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{},
+		warnings: append([]string(nil), c.warnings[:keep]...), timings: c.timings}
 }
 
 // Common returns the common arguments of the call.
@@ -269,7 +294,10 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 	if c.Env != nil && c.Env.Index != nil {
 		if st, err := c.Env.Index.State(ctx); err == nil {
 			p.RepoStateID, p.Head, p.Dirty, p.Epoch = st.RepoStateID, st.Head, st.Dirty, st.Epoch
-			if st.Dirty {
+			if c.pendingFiles > 0 && c.Env.Index.Paths().IsGit {
+				p.Dirty = true
+			}
+			if p.Dirty {
 				p.Consistency = "workspace"
 			}
 			if !st.Built {

@@ -148,6 +148,17 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if common.RepoStateMode != "" && common.RepoStateMode != "head" && common.RepoStateMode != "full" {
 		return c.envelope(ctx, nil, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full"), start)
 	}
+	if env.Index != nil {
+		_, release := env.Index.Acquire()
+		defer release()
+	}
+	if env.Intact != nil && env.Index != nil {
+		warnings, err := env.Intact(ctx)
+		if err != nil {
+			return c.envelope(ctx, nil, err, start)
+		}
+		c.warnings = append(c.warnings, warnings...)
+	}
 	if (t.Fresh || t.FreshIfPossible) && env.Fresh != nil {
 		t0 := time.Now()
 		c.fresh = env.Fresh(ctx, common.RepoStateMode == "full")
@@ -163,15 +174,19 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
+	before := len(c.warnings)
 	data, err := t.run(cctx, c, args)
 	c.timing("run", time.Since(t0))
-	if err != nil && env.Recover != nil && env.Recover(ctx, err) {
-		// The store was damaged and has been rebuilt: answer once more.
-		c.warnings = append(c.warnings, "the index was damaged and has been rebuilt")
-		if env.Fresh != nil {
-			c.fresh = env.Fresh(ctx, true)
+	if err != nil && env.Recover != nil && ctx.Err() == nil {
+		if retry, warnings, out := env.Recover(ctx, err); retry {
+			// The store was damaged and has been repaired: answer once more,
+			// forgetting what the failed run said.
+			c = c.restart(before)
+			c.warnings = append(c.warnings, warnings...)
+			data, err = t.run(cctx, c, args)
+		} else if out != nil {
+			err = out
 		}
-		data, err = t.run(cctx, c, args)
 	}
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
 		err = &errs.Error{Kind: errs.Timeout, Err: err, Msg: fmt.Sprintf("%s did not finish within %s", name, timeout),

@@ -25,23 +25,26 @@ type LanguageStatus struct {
 
 // StatusOut is status's payload.
 type StatusOut struct {
-	Repo        string           `json:"repo"`
-	StateDir    string           `json:"state_dir"`
-	BlobStore   string           `json:"blob_store"`
-	Git         bool             `json:"git"`
-	Branch      string           `json:"branch,omitempty"`
-	Head        string           `json:"head,omitempty"`
-	Dirty       bool             `json:"dirty"`
-	Epoch       int64            `json:"epoch"`
-	IndexState  string           `json:"index_state"`
-	StateReason string           `json:"state_reason,omitempty"`
-	IndexedAt   string           `json:"indexed_at,omitempty"`
-	Files       int              `json:"files"`
-	Symbols     int              `json:"symbols"`
-	FileStates  map[string]int   `json:"file_states"`
-	Languages   []LanguageStatus `json:"languages"`
-	Writer      string           `json:"writer"` // this process, or pid N
-	Initialized bool             `json:"initialized"`
+	Repo        string `json:"repo"`
+	StateDir    string `json:"state_dir"`
+	BlobStore   string `json:"blob_store"`
+	Git         bool   `json:"git"`
+	Branch      string `json:"branch,omitempty"`
+	Head        string `json:"head,omitempty"`
+	Dirty       bool   `json:"dirty"`
+	Epoch       int64  `json:"epoch"`
+	IndexState  string `json:"index_state"`
+	StateReason string `json:"state_reason,omitempty"`
+	IndexedAt   string `json:"indexed_at,omitempty"`
+	// PendingFiles counts files changed on disk since the last index (the
+	// next query indexes them).
+	PendingFiles int              `json:"pending_files,omitempty"`
+	Files        int              `json:"files"`
+	Symbols      int              `json:"symbols"`
+	FileStates   map[string]int   `json:"file_states"`
+	Languages    []LanguageStatus `json:"languages"`
+	Writer       string           `json:"writer"` // this process, or pid N
+	Initialized  bool             `json:"initialized"`
 	// Semantic describes the imported SCIP indexes and the recent jobs.
 	Semantic SemanticStatus `json:"semantic"`
 }
@@ -77,6 +80,14 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	if c.Env.State != nil {
 		if state, reason := c.Env.State(); state != "" {
 			out.IndexState, out.StateReason = state, reason
+		}
+	}
+	if c.Env.Pending != nil && st.Built {
+		// status does not reindex; it says what the index has not seen.
+		if n, err := c.Env.Pending(ctx); err == nil && n > 0 {
+			out.PendingFiles = n
+			out.Dirty = out.Dirty || p.IsGit
+			c.pending(n)
 		}
 	}
 	out.IndexedAt, _ = ix.DB().Meta("indexed_at")
