@@ -257,6 +257,7 @@ func TestCallErrors(t *testing.T) {
 		{"search", map[string]any{"query": "x", "bogus": true}, "INVALID_ARGUMENT"},
 		{"search", map[string]any{"query": "(", "regex": true}, "INVALID_REGEX"},
 		{"read_source", map[string]any{"path": "../outside.go"}, "PATH_OUTSIDE_REPO"},
+		{"read_source", map[string]any{"path": strings.Repeat("a/", 1<<19)}, "INVALID_ARGUMENT"},
 	}
 	for _, tc := range tests {
 		env, res := call(t, cs, tc.tool, tc.args)

@@ -47,9 +47,9 @@ type ReadResult struct {
 
 // CheckReadable applies the read policy to a path argument: inside the
 // repository, not in .git, not a secret (unless allowed), not ignored.
-func (e *Engine) CheckReadable(p string) (protocol.RepoPath, error) {
+func (e *Engine) CheckReadable(ctx context.Context, p string) (protocol.RepoPath, error) {
 	paths := e.ix.Paths()
-	rp, err := scan.Contain(paths.Root, p)
+	rp, err := scan.Contain(ctx, paths.Root, p)
 	if err != nil {
 		return "", err
 	}
@@ -69,7 +69,7 @@ func (e *Engine) CheckReadable(p string) (protocol.RepoPath, error) {
 
 // Read returns numbered lines of a file, within budgets.
 func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
-	rp, err := e.CheckReadable(p.Path)
+	rp, err := e.CheckReadable(ctx, p.Path)
 	if err != nil {
 		return nil, err
 	}
