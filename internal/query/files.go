@@ -42,7 +42,7 @@ type ListResult struct {
 
 // List lists indexed files and directories under a path, depth-limited.
 func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
-	rp, err := e.CheckReadable(ctx, p.Path)
+	rp, err := e.CheckReadable(ctx, p.Path, "list")
 	if err != nil && errs.KindOf(err) != errs.Refused {
 		return nil, err
 	}

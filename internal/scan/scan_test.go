@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 )
@@ -188,5 +190,70 @@ func TestScanPolicy(t *testing.T) {
 	}
 	if !IsSecret("config/.env.local") || !IsSecret("a/b/server.pem") || IsSecret("main.go") {
 		t.Error("secret patterns")
+	}
+}
+
+// A symlink is held to the rules of the file it leads to: a link to a secret,
+// an ignored file, a file in .git, a pruned directory or Cairn's state is left
+// out, by a scan and by a one-path update alike.
+func TestScanSymlinkTargets(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"a.go": "package a", ".env": "PASSWORD=hunter2", "id_rsa": "KEY", "gen/big.pb.go": "p",
+		".git/config": "[core]", "node_modules/m/i.js": "x", ".cairn/cache/index.db": "db", "state/index.db": "db",
+		"sub/x.go": "package sub",
+	}
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(c), 0o644)
+	}
+	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte(".env*\nid_rsa*\ngen/\n"), 0o644)
+	links := map[string]string{
+		"settings.txt":   ".env",
+		"docs/key.txt":   "../id_rsa",
+		"abs_key.txt":    filepath.Join(root, "id_rsa"),
+		"gen.go":         "gen/big.pb.go",
+		"gitcfg.txt":     ".git/config",
+		"mod.js":         "node_modules/m/i.js",
+		"db.txt":         ".cairn/cache/index.db",
+		"state.txt":      "state/index.db",
+		"alias.go":       "a.go",
+		"docs/x_link.go": "../sub/x.go",
+		"subdir":         "sub",
+	}
+	for name, target := range links {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := Options{Paths: config.Paths{Root: root, InTreeState: "state"}}
+	res, err := Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	want := []string{".cairnignore", "a.go", "alias.go", "docs/x_link.go", "sub/x.go"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("scanned (-want +got):\n%s", diff)
+	}
+	if res.Skipped["symlink_ignored"] != 4 || res.Skipped["symlink_pruned"] != 4 {
+		t.Errorf("skipped %v, want 4 symlink_ignored and 4 symlink_pruned", res.Skipped)
+	}
+	for name := range links {
+		_, why := One(context.Background(), opts, name)
+		in := why == ""
+		wantIn := name == "alias.go" || name == "docs/x_link.go"
+		if in != wantIn {
+			t.Errorf("One(%q): reason %q, want indexed %v", name, why, wantIn)
+		}
+	}
+	// A path through a symlinked directory is not indexed under that name.
+	if _, why := One(context.Background(), opts, "subdir/x.go"); why != "symlinked_dir" {
+		t.Errorf("One(subdir/x.go): reason %q, want symlinked_dir", why)
 	}
 }
