@@ -258,6 +258,8 @@ func TestCallErrors(t *testing.T) {
 		{"search", map[string]any{"query": "(", "regex": true}, "INVALID_REGEX"},
 		{"read_source", map[string]any{"path": "../outside.go"}, "PATH_OUTSIDE_REPO"},
 		{"read_source", map[string]any{"path": strings.Repeat("a/", 1<<19)}, "INVALID_ARGUMENT"},
+		{"list_files", map[string]any{"path": ".git"}, "PATH_REFUSED"},
+		{"list_files", map[string]any{"path": ".git/refs"}, "PATH_REFUSED"},
 	}
 	for _, tc := range tests {
 		env, res := call(t, cs, tc.tool, tc.args)

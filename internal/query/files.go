@@ -42,8 +42,10 @@ type ListResult struct {
 
 // List lists indexed files and directories under a path, depth-limited.
 func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
+	// Listing follows the read policy: a path into .git, Cairn's state, a
+	// secret or an ignored path is refused, never replaced by the root.
 	rp, err := e.CheckReadable(ctx, p.Path, "list")
-	if err != nil && errs.KindOf(err) != errs.Refused {
+	if err != nil {
 		return nil, err
 	}
 	dir := string(rp)
