@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -249,6 +250,39 @@ func TestToolCalls(t *testing.T) {
 	}
 	if r := do(t, ts, "GET", "/api/v1/tools/search", "", auth()); r.status != 405 {
 		t.Errorf("GET on a tool: %d", r.status)
+	}
+}
+
+// A path of a megabyte, given to every tool that takes a path, is refused at
+// once with INVALID_ARGUMENT; the bound is a safety net, not a timing.
+func TestLongPaths(t *testing.T) {
+	ts, svc := start(t, token, service.Options{Serve: true})
+	testenv.WaitReady(t, svc)
+	long := strings.Repeat("a/", 1<<19) + "x.go"
+	q, _ := json.Marshal(long)
+	tests := []struct{ tool, body string }{
+		{"read_source", `{"path":` + string(q) + `}`},
+		{"read_file_full", `{"path":` + string(q) + `}`},
+		{"list_files", `{"path":` + string(q) + `}`},
+		{"list_files", `{"glob":` + string(q) + `}`},
+		{"impact_analyze", `{"path":` + string(q) + `}`},
+		{"symbol_get", `{"at":{"path":` + string(q) + `,"line":1,"col":1}}`},
+		{"refs_find", `{"at":{"path":` + string(q) + `,"line":1,"col":1}}`},
+		{"affected_tests", `{"files":[` + string(q) + `]}`},
+		{"semantic_diff", `{"paths":[` + string(q) + `]}`},
+		{"search", `{"query":"x","paths":[` + string(q) + `]}`},
+		{"surfaces_list", `{"kind":"endpoints","paths":[` + string(q) + `]}`},
+		{"read_source", `{"path":"server/` + strings.Repeat("n", 256) + `.go"}`},
+	}
+	for _, tc := range tests {
+		start := time.Now()
+		r := do(t, ts, "POST", "/api/v1/tools/"+tc.tool, tc.body, auth())
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s took %s", tc.tool, d)
+		}
+		if r.status != 400 || errCode(r) != "INVALID_ARGUMENT" {
+			t.Errorf("%s: %d %v, want 400 INVALID_ARGUMENT", tc.tool, r.status, r.body["error"])
+		}
 	}
 }
 

@@ -571,7 +571,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 			continue
 		}
 		seen[p] = true
-		e, why := scan.One(opts, p)
+		e, why := scan.One(ctx, opts, p)
 		of := oldBy[p]
 		switch {
 		case why != "" && of != nil:

@@ -257,6 +257,9 @@ func TestCallErrors(t *testing.T) {
 		{"search", map[string]any{"query": "x", "bogus": true}, "INVALID_ARGUMENT"},
 		{"search", map[string]any{"query": "(", "regex": true}, "INVALID_REGEX"},
 		{"read_source", map[string]any{"path": "../outside.go"}, "PATH_OUTSIDE_REPO"},
+		{"read_source", map[string]any{"path": strings.Repeat("a/", 1<<19)}, "INVALID_ARGUMENT"},
+		{"list_files", map[string]any{"path": ".git"}, "PATH_REFUSED"},
+		{"list_files", map[string]any{"path": ".git/refs"}, "PATH_REFUSED"},
 	}
 	for _, tc := range tests {
 		env, res := call(t, cs, tc.tool, tc.args)

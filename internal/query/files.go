@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lexical"
+	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -41,8 +42,10 @@ type ListResult struct {
 
 // List lists indexed files and directories under a path, depth-limited.
 func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
-	rp, err := e.CheckReadable(p.Path)
-	if err != nil && errs.KindOf(err) != errs.Refused {
+	// Listing follows the read policy: a path into .git, Cairn's state, a
+	// secret or an ignored path is refused, never replaced by the root.
+	rp, err := e.CheckReadable(ctx, p.Path, "list")
+	if err != nil {
 		return nil, err
 	}
 	dir := string(rp)
@@ -52,6 +55,9 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	}
 	var glob *lexical.Glob
 	if p.Glob != "" {
+		if err := scan.CheckPatternLength(p.Glob); err != nil {
+			return nil, err
+		}
 		if glob, err = lexical.CompileGlob(p.Glob); err != nil {
 			return nil, errs.E(errs.InvalidArgument, "bad glob %q: %v", p.Glob, err)
 		}

@@ -46,30 +46,53 @@ type ReadResult struct {
 }
 
 // CheckReadable applies the read policy to a path argument: inside the
-// repository, not in .git, not a secret (unless allowed), not ignored.
-func (e *Engine) CheckReadable(p string) (protocol.RepoPath, error) {
-	paths := e.ix.Paths()
-	rp, err := scan.Contain(paths.Root, p)
+// repository, not in .git or Cairn's state, not a secret (unless allowed),
+// not ignored. The policy holds for the path as named and for where its
+// symlinks lead, so a link cannot reach what its target's own name would be
+// refused. verb names the action in messages ("read", "list").
+func (e *Engine) CheckReadable(ctx context.Context, p, verb string) (protocol.RepoPath, error) {
+	t, err := scan.Resolve(ctx, e.ix.Paths().Root, p)
 	if err != nil {
 		return "", err
 	}
-	s := string(rp)
-	if s == ".git" || strings.HasPrefix(s, ".git/") || (paths.InTreeState != "" && strings.HasPrefix(s, paths.InTreeState)) {
-		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": repository metadata"}
+	if err := e.readPolicy(string(t.Path), "", verb); err != nil {
+		return "", err
+	}
+	if t.Real != t.Path {
+		if err := e.readPolicy(string(t.Real), string(t.Path), verb); err != nil {
+			return "", err
+		}
+	}
+	return t.Path, nil
+}
+
+// readPolicy refuses a repo path the read tools must not touch; named, when
+// set, is the path asked for, which leads to s through symlinks.
+func (e *Engine) readPolicy(s, named, verb string) error {
+	asked, it, meta := s, "it", "repository metadata"
+	if named != "" {
+		asked, it = named, "it leads to "+s+", which"
+		meta = it + " is repository metadata"
+	}
+	refuse := func(why string, fixes ...string) error {
+		return &errs.Error{Kind: errs.Refused, Path: asked, Msg: "refusing to " + verb + " " + asked + ": " + why, Fixes: fixes}
+	}
+	paths := e.ix.Paths()
+	if scan.Metadata(paths, s) {
+		return refuse(meta)
 	}
 	if scan.IsSecret(s) && !e.ix.Config().Read.AllowSecrets {
-		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": it looks like a secret",
-			Fixes: []string{"set read.allow_secrets: true in .cairn/config.yaml if agents may read it"}}
+		return refuse(it+" looks like a secret", "set read.allow_secrets: true in .cairn/config.yaml if agents may read it")
 	}
 	if s != "" && scan.NewMatcher(paths.Root, e.ix.Config().Index.Exclude).Ignored(s, false) {
-		return "", &errs.Error{Kind: errs.Refused, Path: s, Msg: "refusing to read " + s + ": it is ignored by .cairnignore"}
+		return refuse(it + " is ignored by .cairnignore")
 	}
-	return rp, nil
+	return nil
 }
 
 // Read returns numbered lines of a file, within budgets.
 func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
-	rp, err := e.CheckReadable(p.Path)
+	rp, err := e.CheckReadable(ctx, p.Path, "read")
 	if err != nil {
 		return nil, err
 	}

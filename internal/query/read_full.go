@@ -40,7 +40,7 @@ const binarySniff = 8000
 // and refuses binary files. Callers enforce caps and budgets on Size before
 // asking for the content.
 func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*FullFile, error) {
-	rp, err := e.CheckReadable(path)
+	rp, err := e.CheckReadable(ctx, path, "read")
 	if err != nil {
 		return nil, err
 	}

@@ -249,7 +249,7 @@ func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.Symbol
 // At resolves the identifier at a position: a definition, a resolved
 // reference, or (for unresolved references) the candidates by name.
 func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Resolved, error) {
-	rp, err := scan.Contain(root, path)
+	rp, err := scan.Contain(ctx, root, path)
 	if err != nil {
 		return nil, err
 	}

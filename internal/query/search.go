@@ -11,6 +11,7 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lexical"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -98,6 +99,9 @@ type fileFilter struct {
 func newFileFilter(paths, langs []string) (*fileFilter, error) {
 	f := &fileFilter{}
 	for _, p := range paths {
+		if err := scan.CheckPatternLength(p); err != nil {
+			return nil, err
+		}
 		g, err := lexical.CompileGlob(p)
 		if err != nil {
 			return nil, errs.E(errs.InvalidArgument, "bad path glob %q: %v", p, err)

@@ -64,17 +64,53 @@ func (o Options) matcher() *Matcher {
 }
 
 // stateDir reports whether rel is Cairn's own state inside the tree.
-func (o Options) stateDir(rel string) bool {
-	if o.Paths.InTreeState != "" && (rel == o.Paths.InTreeState || strings.HasPrefix(rel, o.Paths.InTreeState+"/")) {
+func (o Options) stateDir(rel string) bool { return StateDir(o.Paths, rel) }
+
+// StateDir reports whether a repo path is Cairn's own state inside the tree
+// (the state dir chosen for this repository, or .cairn/cache).
+func StateDir(p config.Paths, rel string) bool {
+	if p.InTreeState != "" && within(rel, p.InTreeState) {
 		return true
 	}
-	return rel == ".cairn/cache" || strings.HasPrefix(rel, ".cairn/cache/")
+	return within(rel, ".cairn/cache")
+}
+
+// Metadata reports whether a repo path is repository metadata that no tool
+// reads or lists: a .git directory (at any depth) or what is in it, or
+// Cairn's own state.
+func Metadata(p config.Paths, rel string) bool {
+	if rel == "" {
+		return false
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if part == ".git" {
+			return true
+		}
+	}
+	return StateDir(p, rel)
+}
+
+// within reports whether rel is dir or lies below it.
+func within(rel, dir string) bool {
+	return rel == dir || strings.HasPrefix(rel, dir+"/")
+}
+
+// excluded returns why the path rules leave a file out ("pruned" for pruned
+// directories and Cairn's state, "ignored" for the ignore rules), or "".
+func (o Options) excluded(m *Matcher, rel string) string {
+	if hasPrunedDir(rel) || o.stateDir(rel) {
+		return "pruned"
+	}
+	if m.Ignored(rel, false) {
+		return "ignored"
+	}
+	return ""
 }
 
 // One applies the whole policy to one repo path (for watcher-driven updates):
 // it returns the entry, or why the path is not indexed ("missing" when it
 // does not exist).
-func One(opts Options, rel string) (Entry, string) {
+func One(ctx context.Context, opts Options, rel string) (Entry, string) {
 	if hasPrunedDir(rel) || PrunedDirs[path.Base(rel)] || opts.stateDir(rel) {
 		return Entry{Path: rel}, "pruned"
 	}
@@ -88,7 +124,14 @@ func One(opts Options, rel string) (Entry, string) {
 	if info.IsDir() {
 		return Entry{Path: rel}, "directory"
 	}
-	return entryFor(opts.Paths.Root, rel, info)
+	// A scan never enters a symlinked directory; neither does an update
+	// naming a path through one.
+	if dir := path.Dir(rel); dir != "." {
+		if real, ok, err := follow(ctx, opts.Paths.Root, dir); err != nil || !ok || real != dir {
+			return Entry{Path: rel}, "symlinked_dir"
+		}
+	}
+	return entryFor(ctx, opts, opts.matcher(), rel, info)
 }
 
 // Excluded applies the path rules of the policy to a repo path without
@@ -104,7 +147,7 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 	res := Result{Skipped: map[string]int{}}
 	prune := opts.stateDir
 	add := func(rel string, info fs.FileInfo) {
-		e, reason := entryFor(opts.Paths.Root, rel, info)
+		e, reason := entryFor(ctx, opts, m, rel, info)
 		if reason != "" {
 			res.Skipped[reason]++
 			return
@@ -179,24 +222,30 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 	return res, nil
 }
 
-// entryFor applies the file-type and symlink policy to one path.
-func entryFor(root, rel string, info fs.FileInfo) (Entry, string) {
+// entryFor applies the file-type and symlink policy to one path whose own
+// path the rules already let in. A symlink is followed (as Resolve follows
+// path arguments) only to a file inside the repository that the same rules
+// let in: a link must not carry a secret, an ignored file, .git or Cairn's
+// state into the index under another name.
+func entryFor(ctx context.Context, opts Options, m *Matcher, rel string, info fs.FileInfo) (Entry, string) {
 	e := Entry{Path: rel}
 	if info.Mode()&fs.ModeSymlink != 0 {
-		full := filepath.Join(root, filepath.FromSlash(rel))
-		real, err := filepath.EvalSymlinks(full)
-		if err != nil {
+		real, ok, err := follow(ctx, opts.Paths.Root, rel)
+		switch {
+		case err != nil: // too many links
 			return e, "broken_symlink"
-		}
-		if !inside(root, real) {
+		case !ok:
 			return e, "symlink_outside"
 		}
-		target, err := os.Stat(real)
+		target, err := os.Stat(filepath.Join(opts.Paths.Root, filepath.FromSlash(rel)))
 		if err != nil {
 			return e, "broken_symlink"
 		}
 		if target.IsDir() {
 			return e, "symlinked_dir"
+		}
+		if why := opts.excluded(m, real); why != "" {
+			return e, "symlink_" + why
 		}
 		info = target
 		e.Link = true
@@ -221,12 +270,6 @@ func hasPrunedDir(rel string) bool {
 		}
 	}
 	return false
-}
-
-// inside reports whether real (an absolute path) lies within root.
-func inside(root, real string) bool {
-	rel, err := filepath.Rel(root, real)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Matcher applies .cairnignore (or the built-in defaults) and extra patterns.

@@ -34,7 +34,7 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.Affected
 	files, deleted := []string{}, []string(nil)
 	if len(in.Files) > 0 {
 		for _, f := range in.Files {
-			p, err := scan.Contain(c.Env.Index.Paths().Root, f)
+			p, err := scan.Contain(ctx, c.Env.Index.Paths().Root, f)
 			if err != nil {
 				return nil, err
 			}

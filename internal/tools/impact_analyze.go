@@ -45,7 +45,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 	case in.Path != "" && (in.Symbol != "" || in.At != nil):
 		return nil, errs.E(errs.InvalidArgument, "give a symbol or a path, not both")
 	case in.Path != "":
-		rp, err := scan.Contain(c.Env.Index.Paths().Root, in.Path)
+		rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, in.Path)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // DiffIn are the arguments of semantic_diff.
@@ -37,6 +38,13 @@ func init() {
 
 func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, error) {
 	limit := c.Clamp("limit", in.Limit, DiffBudget)
+	for i, p := range in.Paths {
+		rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, p)
+		if err != nil {
+			return nil, err
+		}
+		in.Paths[i] = string(rp)
+	}
 	key := []any{"diff", in.Base, in.Target, in.Paths, in.NoImpact, limit}
 	offset, err := c.Offset(ctx, key)
 	if err != nil {
