@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 
@@ -50,6 +51,43 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Fatalf("%s is not a string", args[1])
 		}
 		ts.Setenv(args[2], v)
+	},
+	// inplace FILE OLD NEW: replace OLD by NEW (same length) in a file and
+	// restore its modification time, as an editor or a tool that keeps mtime
+	// does: only the inode change time moves.
+	"inplace": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 || len(args[1]) != len(args[2]) {
+			ts.Fatalf("usage: inplace FILE OLD NEW (OLD and NEW of one length)")
+		}
+		path := ts.MkAbs(args[0])
+		st, err := os.Stat(path)
+		if err != nil {
+			ts.Fatalf("inplace: %v", err)
+		}
+		data := []byte(strings.Replace(ts.ReadFile(args[0]), args[1], args[2], 1))
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			ts.Fatalf("inplace: %v", err)
+		}
+		f.WriteAt(data, 0)
+		f.Close()
+		if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+			ts.Fatalf("inplace: %v", err)
+		}
+	},
+	// perm FILE MODE: a file's permission bits are MODE (octal, e.g. 0600).
+	"perm": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: perm FILE MODE")
+		}
+		st, err := os.Stat(ts.MkAbs(args[0]))
+		if err != nil {
+			ts.Fatalf("perm: %v", err)
+		}
+		got := fmt.Sprintf("%04o", st.Mode().Perm())
+		if (got == args[1]) == neg {
+			ts.Fatalf("%s has mode %s, want %s", args[0], got, args[1])
+		}
 	},
 	// truncate FILE N: cut a file to N bytes (simulates a damaged database).
 	"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
