@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -108,6 +109,9 @@ func invoke(cmd *cobra.Command, g *globals, tool string, args any, human func(io
 
 // call opens the repository with open and runs one tool.
 func call(cmd *cobra.Command, g *globals, open func(context.Context) (*app, error), tool string, args any) *protocol.Envelope {
+	if err := checkCountFlags(cmd); err != nil {
+		return errorEnvelope(err)
+	}
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return errorEnvelope(err)
@@ -118,6 +122,24 @@ func call(cmd *cobra.Command, g *globals, open func(context.Context) (*app, erro
 	}
 	defer a.close()
 	return tools.Invoke(cmd.Context(), a.env, tool, raw)
+}
+
+// countFlags are the flags that count something; a value of 0 would vanish
+// from the tool's arguments (and silently mean the default), so it is
+// refused here as the tools refuse it.
+var countFlags = []string{"limit", "max-chars", "depth", "top"}
+
+func checkCountFlags(cmd *cobra.Command) error {
+	for _, name := range countFlags {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed || f.Value.Type() != "int" {
+			continue
+		}
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n <= 0 {
+			return errs.E(errs.InvalidArgument, "--%s must be at least 1, not %d; leave it out for the default", name, n)
+		}
+	}
+	return nil
 }
 
 // finish prints an envelope and turns its error into the exit code.

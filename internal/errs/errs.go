@@ -30,6 +30,10 @@ const (
 	InvalidRegex
 	FileNotFound
 	Usage
+	Unauthorized
+	ForbiddenHost
+	ForbiddenOrigin
+	TooLarge
 )
 
 type info struct {
@@ -56,6 +60,11 @@ var kindInfo = map[Kind]info{
 	Conflict:         {"CONFLICT", 7002, 7, true},
 	OutsideRepo:      {"PATH_OUTSIDE_REPO", 8001, 8, false},
 	Refused:          {"PATH_REFUSED", 8002, 8, false},
+	// The HTTP server refuses these before any tool runs.
+	Unauthorized:    {"UNAUTHORIZED", 8003, 8, false},
+	ForbiddenHost:   {"FORBIDDEN_HOST", 8004, 8, false},
+	ForbiddenOrigin: {"FORBIDDEN_ORIGIN", 8005, 8, false},
+	TooLarge:        {"TOO_LARGE", 2004, 2, false},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".
@@ -149,4 +158,23 @@ func As(err error) *Error {
 // Is reports whether err is of the given kind.
 func Is(err error, kind Kind) bool {
 	return err != nil && KindOf(err) == kind
+}
+
+// abbrevBytes is how much of a long argument a message quotes.
+const abbrevBytes = 48
+
+// Abbrev shortens a user's argument for a message: a message must not echo
+// a megabyte of input back.
+func Abbrev(s string) string {
+	if len(s) <= abbrevBytes {
+		return s
+	}
+	// The cut may fall inside a rune: drop the partial one.
+	return strings.ToValidUTF8(s[:abbrevBytes], "") + "..."
+}
+
+// TooLong refuses an argument what longer than limit bytes, quoting only
+// its start.
+func TooLong(what, s string, limit int) *Error {
+	return &Error{Kind: InvalidArgument, Msg: fmt.Sprintf("%s %q is %d bytes long, over the limit of %d", what, Abbrev(s), len(s), limit)}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/mcpserver"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
@@ -136,11 +137,11 @@ func (s *Server) withLog(next http.Handler) http.Handler {
 func (s *Server) withLocalOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r) {
-			writeProblem(w, http.StatusForbidden, "FORBIDDEN_HOST", "the Host header must name this machine's loopback interface with the server's port")
+			writeProblem(w, errs.ForbiddenHost, "the Host header must name this machine's loopback interface with the server's port")
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !originAllowed(o) {
-			writeProblem(w, http.StatusForbidden, "FORBIDDEN_ORIGIN", "cross-origin requests from "+o+" are refused")
+			writeProblem(w, errs.ForbiddenOrigin, "cross-origin requests from "+o+" are refused")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -194,16 +195,17 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			if len(got) > 0 {
 				msg = "wrong bearer token"
 			}
-			writeProblem(w, http.StatusUnauthorized, "UNAUTHORIZED", msg)
+			writeProblem(w, errs.Unauthorized, msg)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// writeProblem answers a request refused before it reached a tool.
-func writeProblem(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": msg}})
+// writeProblem answers a request refused before it reached a tool, with the
+// same error object a tool's envelope carries.
+func writeProblem(w http.ResponseWriter, kind errs.Kind, msg string) {
+	writeJSON(w, statusByKind[kind], map[string]any{"error": tools.ErrorObject(errs.E(kind, "%s", msg))})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -286,7 +288,7 @@ func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
-		writeProblem(w, http.StatusRequestEntityTooLarge, "TOO_LARGE", "the request body is over 4 MiB")
+		writeProblem(w, errs.TooLarge, "the request body is over 4 MiB")
 		return
 	}
 	// A body that is not a JSON object fails in the tool's decoder as

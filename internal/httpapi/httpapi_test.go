@@ -58,6 +58,7 @@ type reply struct {
 	status int
 	header http.Header
 	body   map[string]any
+	raw    string
 }
 
 func do(t *testing.T, ts *httptest.Server, method, path, body string, header map[string]string) reply {
@@ -79,7 +80,7 @@ func do(t *testing.T, ts *httptest.Server, method, path, body string, header map
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	r := reply{status: resp.StatusCode, header: resp.Header}
+	r := reply{status: resp.StatusCode, header: resp.Header, raw: string(b)}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(b, &r.body); err != nil {
 			t.Fatalf("%s %s: body is not JSON: %v\n%s", method, path, err, b)
@@ -95,13 +96,26 @@ func errCode(r reply) any {
 	return e["code"]
 }
 
+// wholeError says whether the reply's error object has every field of the
+// contract (DESIGN §6a), as a tool's envelope does: refusals before any tool
+// runs (401, 403, 413) carry the same object.
+func wholeError(r reply) bool {
+	e, _ := r.body["error"].(map[string]any)
+	num, _ := e["code_num"].(float64)
+	_, retry := e["retryable"].(bool)
+	_, details := e["details"].(map[string]any)
+	_, fixes := e["fixes"].([]any)
+	msg, _ := e["message"].(string)
+	return num > 0 && retry && details && fixes && msg != ""
+}
+
 func TestAuth(t *testing.T) {
 	ts, svc := start(t, token, service.Options{Serve: true})
 	testenv.WaitReady(t, svc)
 	root := svc.Paths().Root
 
 	r := do(t, ts, "GET", "/status", "", nil)
-	if r.status != 401 || !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") || errCode(r) != "UNAUTHORIZED" {
+	if r.status != 401 || !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") || errCode(r) != "UNAUTHORIZED" || !wholeError(r) {
 		t.Errorf("no token: %d %v %v", r.status, r.header, r.body)
 	}
 	if got := r.header.Get("X-Cairn-Repo"); got != root {
@@ -175,7 +189,7 @@ func TestLocalOnly(t *testing.T) {
 					h[k] = v
 				}
 				r := do(t, ts, "GET", path, "", h)
-				if r.status != tc.status || tc.code != "" && errCode(r) != tc.code {
+				if r.status != tc.status || tc.code != "" && (errCode(r) != tc.code || !wholeError(r)) {
 					t.Errorf("%s: %d %v, want %d %s", path, r.status, r.body, tc.status, tc.code)
 				}
 				if r.header.Get("X-Cairn-Repo") == "" {

@@ -23,6 +23,10 @@ var statusByKind = map[errs.Kind]int{
 	errs.Cancelled:        http.StatusGatewayTimeout,
 	errs.OutsideRepo:      http.StatusForbidden,
 	errs.Refused:          http.StatusForbidden,
+	errs.Unauthorized:     http.StatusUnauthorized,
+	errs.ForbiddenHost:    http.StatusForbidden,
+	errs.ForbiddenOrigin:  http.StatusForbidden,
+	errs.TooLarge:         http.StatusRequestEntityTooLarge,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.

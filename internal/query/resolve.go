@@ -25,6 +25,9 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if name == "" {
 		return nil, errs.E(errs.InvalidArgument, "empty symbol name")
 	}
+	if err := checkName("symbol name", name); err != nil {
+		return nil, err
+	}
 	if id, ok := index.ParseID(name); ok {
 		return e.byID(ctx, name, id)
 	}

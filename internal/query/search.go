@@ -81,10 +81,19 @@ func (e *Engine) Search(ctx context.Context, p SearchParams) (*SearchResult, err
 	switch p.Mode {
 	case "", "lexical":
 		p.Mode = "lexical"
+		if len(p.Query) > MaxQueryBytes {
+			return nil, errs.TooLong("query", p.Query, MaxQueryBytes)
+		}
 		return e.searchLexical(ctx, p, filter)
 	case "symbol":
+		if err := checkName("query", p.Query); err != nil {
+			return nil, err
+		}
 		return e.searchSymbols(ctx, p, filter)
 	case "definitions":
+		if err := checkName("query", p.Query); err != nil {
+			return nil, err
+		}
 		return e.searchDefinitions(ctx, p, filter)
 	}
 	return nil, errs.E(errs.InvalidArgument, "unknown search mode %q (lexical, symbol, definitions, references)", p.Mode)

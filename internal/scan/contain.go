@@ -126,14 +126,7 @@ func tooLong(p, why string) error {
 }
 
 // short abbreviates a long argument for a message.
-func short(p string) string {
-	const keep = 48
-	if len(p) <= keep {
-		return p
-	}
-	// The cut may fall inside a rune: drop the partial one.
-	return strings.ToValidUTF8(p[:keep], "") + "..."
-}
+func short(p string) string { return errs.Abbrev(p) }
 
 // follow resolves the symlinks on rel (clean, repo-relative) below root the
 // way the kernel does, one element at a time, and returns where it leads,

@@ -61,6 +61,7 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.Affected
 	}
 	c.Answer("%d tests affected by %d changed files (%d high, %d low confidence); %s; %d coverage gaps", res.Total, len(res.Changed),
 		res.High, res.Low, res.Confidence, res.GapsTotal)
+	c.Paged("tests", key, res.NextOffset, res.Total)
 	if res.More {
 		c.Truncated("tests", len(res.Tests), res.Total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
 	}

@@ -77,6 +77,10 @@ type Call struct {
 	timings      map[string]int64
 	// pendingFiles: changes on disk the index has not seen (status).
 	pendingFiles int
+	// budget is the response budget in characters (0: none); pages are the
+	// paged lists of the payload by JSON path (fit.go).
+	budget int
+	pages  map[string]page
 }
 
 // pending records that n files changed on disk are not indexed yet: the
@@ -273,6 +277,9 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 	}
 	c.timings["total"] = time.Since(start).Milliseconds()
 	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings}
+	if err == nil {
+		c.fit(ctx, env, c.budget)
+	}
 	if b, err := json.Marshal(env); err == nil {
 		env.Meta.Tokens = protocol.EstimateTokens(len(b))
 	}

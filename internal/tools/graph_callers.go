@@ -72,7 +72,7 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 		c.Truncated("dynamic", len(res.Dynamic), len(res.Dynamic)+res.OmittedDynamic, "per_node", "")
 	}
 	before := struct{ n, u, d, x int }{len(res.Nodes), len(res.Unresolved), len(res.Dynamic), len(res.External)}
-	trim := res.Fit(maxChars)
+	trim := res.Fit(c.payloadBudget(ctx, maxChars))
 	// A level says what it returns after the budget: the limit cut it when
 	// the walk kept fewer than it found, else the budget alone did.
 	for i, l := range res.Levels {

@@ -34,7 +34,7 @@ func init() {
 
 func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResult, error) {
 	e := c.Env.Engine
-	maxChars := c.Clamp("max_chars", in.MaxChars, CharsBudget)
+	maxChars := c.Bound("max_chars", in.MaxChars, CharsBudget)
 	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *query.ImpactResult
 	var err error
@@ -70,7 +70,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName
 	}
-	fit(c, res, maxChars)
+	fitImpact(c, res, c.payloadBudget(ctx, maxChars))
 	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references, %d anchored) in %d modules, %d transitive files; impact %s; %d tests",
 		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.ModulesTotal, res.Transitive.Files,
 		res.Classification.Level, res.Tests.Total)
@@ -99,9 +99,9 @@ func withTarget(in ImpactIn, args map[string]any) map[string]any {
 	return args
 }
 
-// fit cuts the lists of an impact result until it fits the character budget,
+// fitImpact cuts the lists of an impact result until it fits the character budget,
 // recording every cut.
-func fit(c *Call, res *query.ImpactResult, maxChars int) {
+func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 	size := func() int {
 		b, _ := json.Marshal(res)
 		return len(b)

@@ -41,6 +41,7 @@ func listFiles(ctx context.Context, c *Call, in ListIn) (*query.ListResult, erro
 		where = "the repository root"
 	}
 	c.Answer("%d entries under %s", res.Total, where)
+	c.Paged("entries", key, res.NextOffset, res.Total)
 	if res.More {
 		c.Truncated("entries", len(res.Entries), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
 	}

@@ -46,7 +46,7 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 		return nil, errs.E(errs.InvalidArgument, "name a file (path) or a symbol")
 	}
 	p.MaxLines = c.Clamp("limit", in.Limit, LinesBudget)
-	p.MaxChars = c.Clamp("max_chars", in.MaxChars, CharsBudget)
+	p.MaxChars = c.payloadBudget(ctx, c.Clamp("max_chars", in.MaxChars, CharsBudget))
 	res, err := c.Env.Engine.Read(ctx, p)
 	if err != nil {
 		return nil, err

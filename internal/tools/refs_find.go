@@ -51,6 +51,7 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 	if in.Anchored {
 		total += res.AnchoredTotal
 	}
+	c.Paged("locations", key, res.NextOffset, total)
 	if res.More {
 		c.Truncated("locations", len(res.Locations), total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
 	}

@@ -40,9 +40,12 @@ type Tool struct {
 	// NoIndex tools also run when the index cannot be opened (Env.Index is
 	// nil); every other tool then fails with INDEX_UNAVAILABLE.
 	NoIndex bool
-	In      reflect.Type
-	Out     reflect.Type
-	run     func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
+	// budgeted tools take max_chars (their arguments embed Common) and
+	// answer within it (fit.go).
+	budgeted bool
+	In       reflect.Type
+	Out      reflect.Type
+	run      func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
 }
 
 var (
@@ -56,6 +59,7 @@ func Register[In, Out any](t Tool, h func(ctx context.Context, c *Call, in In) (
 	var in In
 	var out Out
 	t.In, t.Out = reflect.TypeOf(in), reflect.TypeOf(out)
+	_, t.budgeted = t.In.FieldByName("MaxChars")
 	t.run = func(ctx context.Context, c *Call, args json.RawMessage) (any, error) {
 		var v In
 		if len(bytes.TrimSpace(args)) > 0 && string(bytes.TrimSpace(args)) != "null" {
@@ -136,6 +140,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 			Fixes: []string{"cairn doctor"}}
 		return c.envelope(ctx, nil, e, start)
 	}
+	if err := checkCounts(args); err != nil {
+		return c.envelope(ctx, nil, err, start)
+	}
 	var common Common
 	if len(args) > 0 {
 		json.Unmarshal(args, &common) // strict decoding happens in the handler
@@ -188,11 +195,36 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 			err = out
 		}
 	}
+	c.budget = c.charBudget(t)
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
 		err = &errs.Error{Kind: errs.Timeout, Err: err, Msg: fmt.Sprintf("%s did not finish within %s", name, timeout),
 			Fixes: []string{"narrow the query, or pass a larger timeout_ms"}}
 	}
 	return c.envelope(ctx, data, err, start)
+}
+
+// countArgs are the arguments that count something (results, characters,
+// levels, milliseconds): 0 or less is a mistake, not a request for the
+// default, which is what leaving the argument out asks for.
+var countArgs = []string{"limit", "max_chars", "timeout_ms", "limit_per_level", "depth", "top"}
+
+// checkCounts refuses a count argument of 0 or less.
+func checkCounts(args json.RawMessage) error {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(args, &fields) != nil {
+		return nil // not an object: the handler's strict decoding says why
+	}
+	for _, name := range countArgs {
+		raw, ok := fields[name]
+		if !ok {
+			continue
+		}
+		var n float64
+		if json.Unmarshal(raw, &n) == nil && n <= 0 {
+			return &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("%s must be at least 1, not %s; leave it out for the default", name, raw)}
+		}
+	}
+	return nil
 }
 
 func newRequestID() string {

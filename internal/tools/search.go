@@ -46,6 +46,7 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.renamePage("locations", "references.locations")
 		return &SearchOut{SearchResult: &query.SearchResult{Mode: "references", Query: in.Query, Hits: []query.SearchHit{}}, References: r}, nil
 	}
 	limit := c.Clamp("limit", in.Limit, ResultsBudget)
@@ -59,6 +60,7 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Paged("results", key, res.NextOffset, res.Total)
 	switch {
 	case res.Partial:
 		c.Truncated("results", len(res.Hits), 0, "deadline", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))

@@ -58,6 +58,7 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 	target := res.Target.Spec
 	c.Answer("%s → %s: %s; %d breaking (%d files changed, %d analysed)", res.Base.Spec, target, res.Summary, res.Breaking,
 		res.FilesChanged, res.FilesAnalyzed)
+	c.Paged("structural_changes", key, res.NextOffset, res.Total)
 	if res.More {
 		c.Truncated("structural_changes", len(res.Changes), res.Total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
 	}

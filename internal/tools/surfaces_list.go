@@ -64,6 +64,7 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesR
 		files = "file"
 	}
 	c.Answer("%d %s (%d distinct) in %d %s%s", res.Total, label, res.Distinct, res.Files, files, frameworkSummary(res.ByFramework))
+	c.Paged("items", key, res.NextOffset, res.Total)
 	if res.More {
 		c.Truncated("items", len(res.Items), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
 	}
