@@ -178,7 +178,9 @@ type definitions struct {
 }
 
 func newDefinitions(ctx context.Context, ix *index.Index) (*definitions, error) {
-	fs, err := ix.DB().Files(ctx)
+	db, release := ix.Acquire()
+	defer release()
+	fs, err := db.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +286,12 @@ func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, lay
 }
 
 // scoreCalls runs the call-edge part on one layer and records its tally.
-func scoreCalls(ctx context.Context, eng *query.Engine, cr *CallResult, layer string, o *SCIPOracle, truth []Truth, sites []map[Loc]Loc, files *Files) error {
+func scoreCalls(ctx context.Context, base *query.Engine, cr *CallResult, layer string, o *SCIPOracle, truth []Truth, sites []map[Loc]Loc, files *Files) error {
+	eng, release, err := base.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	t := time.Now()
 	ans, err := callerAnswers(ctx, eng, cr.Symbols, layer, o, cr.Stats.Outside)
 	if err != nil {

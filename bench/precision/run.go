@@ -99,11 +99,13 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 	res.TimingMS["cairn_index"] = time.Since(t).Milliseconds()
-	eng := query.New(ix)
+	base := query.New(ix)
 	// Start from the syntactic layer only: drop any semantic index of an earlier run.
+	db, release := ix.Acquire()
 	for _, x := range mustIndexes(ctx, ix) {
-		ix.DB().DeleteSemantic(ctx, x)
+		db.DeleteSemantic(ctx, x)
 	}
+	release()
 	oracle, err := LoadSCIP(c.OracleSCIP, files, "")
 	if err != nil {
 		return nil, err
@@ -127,6 +129,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	answers := func(layer string) ([]Answer, time.Duration, error) {
 		out := make([]Answer, len(sample))
 		own = make([]Answer, len(sample))
+		eng, release, err := base.Snapshot(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer release()
 		start := time.Now()
 		for i, s := range sample {
 			r, err := eng.Resolve(ctx, index.FormatID(s.ID))
@@ -176,7 +183,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			return nil, err
 		}
 		callTruth, callSites = callTruths(oracle, files, defs, calls.Symbols, &calls.Stats)
-		if err := scoreCalls(ctx, eng, calls, query.LayerSyntactic, oracle, callTruth, callSites, files); err != nil {
+		if err := scoreCalls(ctx, base, calls, query.LayerSyntactic, oracle, callTruth, callSites, files); err != nil {
 			return nil, err
 		}
 		logf("%s: scored the callers of %d functions and methods (syntactic)", c.Name, len(calls.Symbols))
@@ -192,7 +199,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	logf("%s: imported %s in %d ms (%d documents, %d occurrences, %d mapped definitions)", c.Name, c.SemanticSCIP, res.ImportMS,
 		st.Documents, st.Occurrences, st.Mapped)
 	if calls != nil {
-		if err := scoreCalls(ctx, eng, calls, query.LayerSemantic, oracle, callTruth, callSites, files); err != nil {
+		if err := scoreCalls(ctx, base, calls, query.LayerSemantic, oracle, callTruth, callSites, files); err != nil {
 			return nil, err
 		}
 		res.Calls = calls
@@ -288,7 +295,9 @@ func mergeCalls(out string, res *Result) error {
 }
 
 func mustIndexes(ctx context.Context, ix *index.Index) []string {
-	xs, _ := ix.DB().SemIndexes(ctx)
+	db, release := ix.Acquire()
+	defer release()
+	xs, _ := db.SemIndexes(ctx)
 	var out []string
 	for _, x := range xs {
 		out = append(out, x.Key)
@@ -360,7 +369,8 @@ func askLSP(ctx context.Context, c Config, files *Files, sample []Sampled, logf 
 // qualified name and path) among those the oracle defines at the same
 // position and uses at least once.
 func Sample(ctx context.Context, ix *index.Index, o *SCIPOracle, n int) ([]Sampled, error) {
-	db := ix.DB()
+	db, release := ix.Acquire()
+	defer release()
 	files, err := db.Files(ctx)
 	if err != nil {
 		return nil, err

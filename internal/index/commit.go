@@ -77,13 +77,13 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	}
 	sort.Strings(paths)
 	mods := detectModules(ix.paths.Root, paths)
-	oldMods, err := ix.DB().Modules(ctx)
+	oldMods, err := ix.db().Modules(ctx)
 	if err != nil {
 		return err
 	}
 	modulesChanged := !sameModules(oldMods, mods)
 
-	tx, err := ix.DB().Begin(ctx)
+	tx, err := ix.db().Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		for _, d := range deleted {
 			ids = append(ids, d.ID)
 		}
-		if oldSyms, err = ix.DB().SymbolsOfFiles(ctx, ids); err != nil {
+		if oldSyms, err = ix.db().SymbolsOfFiles(ctx, ids); err != nil {
 			return err
 		}
 	}
@@ -170,7 +170,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 	for _, r := range oldSyms {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
-	lk := newLinker(ctx, ix.DB(), w)
+	lk := newLinker(ctx, ix.db(), w)
 	lk.facts = factsOf
 	for _, d := range deleted {
 		lk.deleted[d.ID] = true
@@ -214,7 +214,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 			stored := map[string][]int64{}
 			if len(fresh) > 0 {
-				if stored, err = ix.DB().FilesByQNames(ctx, fresh); err != nil {
+				if stored, err = ix.db().FilesByQNames(ctx, fresh); err != nil {
 					return err
 				}
 			}
@@ -313,7 +313,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 			}
 		} else {
 			for _, n := range names {
-				hits, err := ix.DB().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
+				hits, err := ix.db().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
 				if err != nil {
 					return err
 				}
@@ -351,7 +351,7 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 		own, ok := lk.batch[f.id]
 		if !ok {
-			if own, err = ix.DB().SymbolsOfFile(ctx, f.id); err != nil {
+			if own, err = ix.db().SymbolsOfFile(ctx, f.id); err != nil {
 				return err
 			}
 		}
@@ -380,12 +380,15 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 
 	t = time.Now()
 	progress(Progress{Phase: "commit"})
-	if err := ix.writeState(ctx, tx, rows, missingTracked, trip, st); err != nil {
+	meta, err := ix.writeState(ctx, tx, rows, missingTracked, trip, st)
+	if err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		ix.meta = nil
 		return err
 	}
+	ix.setOwnerMeta(meta)
 	ix.files = make([]store.FileRow, 0, len(rows))
 	for _, p := range paths {
 		ix.files = append(ix.files, *rows[p])
@@ -398,8 +401,8 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 	}
 	now := time.Now().Unix()
-	ix.DB().TouchBlobs(ctx, blobIDs, now)
-	ix.DB().RegisterWorktree(ctx, now)
+	ix.db().TouchBlobs(ctx, blobIDs, now)
+	ix.db().RegisterWorktree(ctx, now)
 	tm.add("commit", time.Since(t))
 	return nil
 }
@@ -503,7 +506,7 @@ func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []stri
 }
 
 // writeState records the epoch, HEAD, dirtiness and repo state id.
-func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*store.FileRow, missingTracked int, trip string, st *Stats) error {
+func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*store.FileRow, missingTracked int, trip string, st *Stats) (map[string]string, error) {
 	var head, branch string
 	if ix.paths.IsGit {
 		var ok bool
@@ -553,10 +556,10 @@ func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*
 	}
 	for k, v := range kv {
 		if err := tx.SetMeta(k, v); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return kv, nil
 }
 
 func hexString(b []byte) string {
@@ -589,20 +592,25 @@ func (ix *Index) headTreeFor(ctx context.Context, head string) map[string]string
 
 // maybeCollectGarbage sweeps the blob store at most once a day.
 func (ix *Index) maybeCollectGarbage(ctx context.Context) {
-	last, _ := ix.DB().Meta("gc_at")
-	at, _ := strconv.ParseInt(last, 10, 64)
+	meta, err := ix.ownerMeta(ctx)
+	if err != nil {
+		return
+	}
+	at, _ := strconv.ParseInt(meta["gc_at"], 10, 64)
 	now := time.Now().Unix()
 	if now-at < 24*3600 {
 		return
 	}
 	grace := int64(ix.cfg.Index.GCGraceHours) * 3600
-	if _, err := ix.DB().CollectGarbage(ctx, now, grace); err != nil {
+	if _, err := ix.db().CollectGarbage(ctx, now, grace); err != nil {
 		return
 	}
-	tx, err := ix.DB().Begin(ctx)
+	tx, err := ix.db().Begin(ctx)
 	if err != nil {
 		return
 	}
 	tx.SetMeta("gc_at", strconv.FormatInt(now, 10))
-	tx.Commit()
+	if tx.Commit() == nil {
+		ix.setOwnerMeta(map[string]string{"gc_at": strconv.FormatInt(now, 10)})
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -41,9 +40,11 @@ type Index struct {
 	headTree       map[string]string
 	headTreeCommit string
 
-	cache *factsCache
 	// files caches the file table between reconciles (nil = read it).
 	files []store.FileRow
+	// meta is the owner's copy of the metadata it last read or wrote (nil:
+	// read it); nobody else writes while this process holds the lock.
+	meta map[string]string
 	// matcher caches ignore decisions while the rules are unchanged.
 	matcher *scan.Matcher
 	// Warnings from opening (a rebuilt database) for the next responses.
@@ -53,9 +54,21 @@ type Index struct {
 // handle is one open store with the requests that use it.
 type handle struct {
 	db      *store.DB
+	gen     uint64      // tells this handle from the others the process opened
+	facts   *factsCache // decoded facts of its blobs
 	refs    atomic.Int64
 	retired atomic.Bool
 	once    sync.Once
+}
+
+// factsCacheSize is how many decoded facts a store keeps in memory.
+const factsCacheSize = 256
+
+// handles counts the stores the process opened.
+var handles atomic.Uint64
+
+func newHandle(db *store.DB) *handle {
+	return &handle{db: db, gen: handles.Add(1), facts: newFactsCache(factsCacheSize)}
 }
 
 func (h *handle) release() {
@@ -76,7 +89,7 @@ func (h *handle) close() { h.once.Do(func() { h.db.Close() }) }
 // Open opens the index of a located repository, creating it when needed. It
 // takes the writer lock when it can; otherwise the index is read-only.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, error) {
-	ix := &Index{paths: paths, cfg: cfg, cache: newFactsCache(256)}
+	ix := &Index{paths: paths, cfg: cfg}
 	l, owner, err := TryLock(filepath.Join(paths.StateDir, "owner.lock"))
 	switch {
 	case err == nil:
@@ -91,7 +104,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, e
 		ix.lock.Unlock()
 		return nil, err
 	}
-	ix.cur.Store(&handle{db: db})
+	ix.cur.Store(newHandle(db))
 	ix.Warnings = append(ix.Warnings, db.Warnings...)
 	return ix, nil
 }
@@ -108,9 +121,8 @@ func (ix *Index) openStore(readOnly bool) (*store.DB, error) {
 // swap makes db the store new requests get; the old one closes when the
 // requests using it are done.
 func (ix *Index) swap(db *store.DB) {
-	old := ix.cur.Swap(&handle{db: db})
-	ix.cache = newFactsCache(256)
-	ix.files = nil
+	old := ix.cur.Swap(newHandle(db))
+	ix.files, ix.meta = nil, nil
 	if old != nil {
 		old.retire()
 	}
@@ -126,25 +138,39 @@ func (ix *Index) Close() error {
 	return nil
 }
 
-// Acquire pins the current store for one request or job: a repair or
-// takeover that swaps it meanwhile closes the old one only after release.
+// Acquire pins the current store for one job (a semantic import, a
+// repair's check): a repair or takeover that swaps it meanwhile closes the
+// old one only after release. Requests take a Snapshot instead.
 func (ix *Index) Acquire() (db *store.DB, release func()) {
+	h := ix.pin()
+	return h.db, h.release
+}
+
+// pin takes a reference on the current handle.
+func (ix *Index) pin() *handle {
 	for {
 		h := ix.cur.Load()
 		h.refs.Add(1)
 		if ix.cur.Load() == h {
-			return h.db, h.release
+			return h
 		}
 		h.release()
 	}
 }
 
-// DB is the current store.
-func (ix *Index) DB() *store.DB { return ix.cur.Load().db }
+// db is the current store, for the owner's own work under mu (reconcile,
+// repair): never handed out, since a repair or takeover replaces it.
+func (ix *Index) db() *store.DB { return ix.cur.Load().db }
+
+// Diagnose says which database an error from a request's reads damaged
+// (see store.DB.Diagnose).
+func (ix *Index) Diagnose(ctx context.Context, err error) *store.Damage {
+	return ix.db().Diagnose(ctx, err)
+}
 
 // Check reports whether the store can be trusted as it is (nil) or what is
 // wrong with it (see store.DB.Check). It costs a few stat calls.
-func (ix *Index) Check() *store.Damage { return ix.DB().Check() }
+func (ix *Index) Check() *store.Damage { return ix.db().Check() }
 
 // Promote makes this process the owner after the previous owner ended: it
 // takes the writer lock and reopens the store for writing. It reports false
@@ -206,8 +232,8 @@ func (ix *Index) Repair(ctx context.Context, d *store.Damage) (string, error) {
 	case d.Replaced:
 		warning = "the " + label(d.DB) + " was rebuilt by another process; this worktree is indexed again"
 	case d.DB == "blobs" && d.Suspect:
-		if err := ix.DB().Verify(ctx, "blobs"); err == nil {
-			if err := ix.DB().Accept("blobs"); err != nil {
+		if err := ix.db().Verify(ctx, "blobs"); err == nil {
+			if err := ix.db().Accept("blobs"); err != nil {
 				return "", err
 			}
 			return "the shared blob store was changed outside Cairn; it has been verified and is intact", nil
@@ -265,56 +291,6 @@ func (ix *Index) Owner() int {
 	return ix.owner
 }
 
-// State is the index's view of the repository.
-type State struct {
-	Epoch       int64
-	Head        string
-	Branch      string
-	Dirty       bool
-	RepoStateID string
-	Files       int
-	Built       bool // a reconcile has completed at least once
-}
-
-// State reads the current state from the metadata.
-func (ix *Index) State(ctx context.Context) (State, error) {
-	var st State
-	db := ix.DB()
-	get := func(k string) string {
-		v, _ := db.Meta(k)
-		return v
-	}
-	epoch, err := db.Meta("epoch")
-	if err != nil {
-		return st, err
-	}
-	st.Epoch, _ = strconv.ParseInt(epoch, 10, 64)
-	st.Built = st.Epoch > 0
-	st.Head = get("head")
-	st.Branch = get("branch")
-	st.Dirty = get("dirty") == "1"
-	st.RepoStateID = get("repo_state_id")
-	st.Files, _ = strconv.Atoi(get("files"))
-	return st, nil
-}
-
-// Facts returns the decoded facts of a blob (nil when it has none), cached.
-func (ix *Index) Facts(ctx context.Context, blobID int64) (*lang.Facts, error) {
-	if f, ok := ix.cache.get(blobID); ok {
-		return f, nil
-	}
-	data, err := ix.DB().BlobFacts(ctx, blobID)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	f, err := lang.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("index: facts of blob %d: %w", blobID, err)
-	}
-	ix.cache.put(blobID, f)
-	return f, nil
-}
-
 // factsCache is a small LRU of decoded facts by blob id (blobs are immutable).
 type factsCache struct {
 	mu    sync.Mutex // guards the fields below
@@ -361,7 +337,7 @@ func (c *factsCache) put(id int64, f *lang.Facts) {
 // the blob store. It reads every page, so it is slow on large indexes: doctor
 // calls it, queries never do.
 func (ix *Index) IntegrityCheck(ctx context.Context) error {
-	if err := ix.DB().IntegrityCheck(ctx); err != nil {
+	if err := ix.db().IntegrityCheck(ctx); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
 	return nil

@@ -68,7 +68,9 @@ func reconcile(t *testing.T, ix *index.Index) *index.Stats {
 // ids maps qualified names to symbol ids.
 func ids(t *testing.T, ix *index.Index) map[string]int64 {
 	t.Helper()
-	rows, err := ix.DB().AllSymbols(context.Background())
+	db, release := ix.Acquire()
+	defer release()
+	rows, err := db.AllSymbols(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +159,9 @@ func TestGarbageCollection(t *testing.T) {
 	write(t, dir, "a.go", "package g\nfunc A2() {}\n")
 	reconcile(t, ix)
 	ctx := context.Background()
-	res, err := ix.DB().CollectGarbage(ctx, 1<<40, 0)
+	db, release := ix.Acquire()
+	res, err := db.CollectGarbage(ctx, 1<<40, 0)
+	release()
 	if err != nil {
 		t.Fatal(err)
 	}

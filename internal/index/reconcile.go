@@ -119,13 +119,16 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	if err != nil {
 		return nil, err
 	}
-	epoch, _ := ix.DB().Meta("epoch")
-	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
+	meta, err := ix.ownerMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prevEpoch, _ := strconv.ParseInt(meta["epoch"], 10, 64)
 	trip := ix.tripwire()
-	prevTrip, _ := ix.DB().Meta("tripwire")
+	prevTrip := meta["tripwire"]
 	// full_pending: the worktree tables were emptied (the blob store was
 	// rebuilt); every cross-file fact must be derived again.
-	pending, _ := ix.DB().Meta("full_pending")
+	pending := meta["full_pending"]
 	full := o.Full || prevEpoch == 0 || pending == "1"
 	rehash := full || o.Rehash || trip != prevTrip
 	tm.add("scan", time.Since(t0))
@@ -151,7 +154,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		}
 	}
 	st.Files = len(sc.Files)
-	prevMissing, _ := ix.DB().Meta("missing_tracked")
+	prevMissing := meta["missing_tracked"]
 	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) {
 		st.Epoch = prevEpoch
 		return st, nil
@@ -262,7 +265,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf}
 			}
 			var ids []int64
-			if ids, err = ix.DB().InsertBlobs(ctx, rows, now); err != nil {
+			if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
 				cancel()
 				continue
 			}
@@ -331,7 +334,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 // blobFinder returns a lookup of existing blobs for one worker.
 func (ix *Index) blobFinder(ctx context.Context) func(store.BlobKey) int64 {
 	return func(k store.BlobKey) int64 {
-		m, err := ix.DB().FindBlobs(ctx, []store.BlobKey{k})
+		m, err := ix.db().FindBlobs(ctx, []store.BlobKey{k})
 		if err != nil {
 			return 0
 		}
@@ -519,7 +522,7 @@ func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
 	if ix.files != nil {
 		return ix.files, nil
 	}
-	rows, err := ix.DB().Files(ctx)
+	rows, err := ix.db().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -535,11 +538,14 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.Owner())
 	}
 	ix.mu.Lock()
-	prevTrip, _ := ix.DB().Meta("tripwire")
-	epoch, _ := ix.DB().Meta("epoch")
-	prevEpoch, _ := strconv.ParseInt(epoch, 10, 64)
+	meta, err := ix.ownerMeta(ctx)
+	if err != nil {
+		ix.mu.Unlock()
+		return nil, err
+	}
+	prevTrip, pending := meta["tripwire"], meta["full_pending"]
+	prevEpoch, _ := strconv.ParseInt(meta["epoch"], 10, 64)
 	trip := ix.tripwire()
-	pending, _ := ix.DB().Meta("full_pending")
 	if trip != prevTrip || prevEpoch == 0 || pending == "1" {
 		ix.mu.Unlock()
 		return ix.Reconcile(ctx, o)
@@ -589,8 +595,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	if err := ix.process(ctx, jobs, false, st, tm, progress); err != nil {
 		return nil, err
 	}
-	missing, _ := ix.DB().Meta("missing_tracked")
-	m, _ := strconv.Atoi(missing)
+	m, _ := strconv.Atoi(meta["missing_tracked"])
 	st.Epoch = prevEpoch + 1
 	if err := ix.commit(ctx, old, jobs, deleted, false, m, trip, st, tm, progress); err != nil {
 		ix.files = nil
@@ -617,7 +622,7 @@ func (ix *Index) Pending(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("index: scan: %w", err)
 	}
-	rows, err := ix.DB().Files(ctx)
+	rows, err := ix.db().Files(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -45,7 +45,7 @@ func (p *ContentParser) Facts(ctx context.Context, path string, data []byte) (*l
 			return f, l.Name, err
 		}
 	}
-	ids, err := p.ix.DB().FindBlobs(ctx, []store.BlobKey{key})
+	ids, err := p.ix.db().FindBlobs(ctx, []store.BlobKey{key})
 	if err != nil {
 		return nil, l.Name, err
 	}
@@ -84,7 +84,7 @@ func (p *ContentParser) flush(ctx context.Context) error {
 	}
 	// Unreferenced blobs live out their grace period (gc.go), so a diff
 	// repeated later, or a checkout of the revision, finds them.
-	_, err := p.ix.DB().InsertBlobs(ctx, p.pending, nowUnix())
+	_, err := p.ix.db().InsertBlobs(ctx, p.pending, nowUnix())
 	p.pending = p.pending[:0]
 	return err
 }

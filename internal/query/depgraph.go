@@ -16,9 +16,9 @@ import (
 // walk. Built from the classified import edges of every file and cached per
 // epoch (the index changes only between epochs).
 type depGraph struct {
-	epoch string
-	files []store.FileRow
-	mods  map[int64]store.ModuleRow
+	version index.Version
+	files   []store.FileRow
+	mods    map[int64]store.ModuleRow
 	// byPath and byID find a file's position in files.
 	byPath map[string]int
 	byID   map[int64]int
@@ -44,16 +44,13 @@ type graphCache struct {
 
 // depGraph returns the graph of the current epoch, building it when needed.
 func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
-	epoch, err := e.db().Meta("epoch")
-	if err != nil {
-		return nil, err
-	}
+	version := e.version()
 	e.graphs.mu.Lock()
 	defer e.graphs.mu.Unlock()
-	if g := e.graphs.g; g != nil && g.epoch == epoch {
+	if g := e.graphs.g; g != nil && g.version == version {
 		return g, nil
 	}
-	g, err := e.buildDepGraph(ctx, epoch)
+	g, err := e.buildDepGraph(ctx, version)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +58,7 @@ func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
 	return g, nil
 }
 
-func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, error) {
+func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*depGraph, error) {
 	files, err := e.db().Files(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +67,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, epoch string) (*depGraph, er
 	if err != nil {
 		return nil, err
 	}
-	g := &depGraph{epoch: epoch, files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
+	g := &depGraph{version: version, files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
 		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
 		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
 	for _, m := range mods {

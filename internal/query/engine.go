@@ -16,10 +16,18 @@ import (
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// Engine answers queries over one index.
+// Engine answers queries over one index. The engine a service keeps holds
+// what requests share (views built once per epoch); a request asks On for
+// an engine over its Snapshot and reads only through that.
 type Engine struct {
 	ix *index.Index
+	*shared
+	// snap is the request's snapshot (nil for the shared engine).
+	snap *index.Snapshot
+}
 
+// shared is what every request's engine shares.
+type shared struct {
 	semMu sync.Mutex // guards the semantic-layer caches below
 	sem   *semView
 	// semFresh caches the freshness report of semFreshKey's view.
@@ -29,15 +37,35 @@ type Engine struct {
 	// Per-epoch views for change analysis (depgraph.go, refindex.go).
 	graphs  graphCache
 	revRefs refIndexCache
-	// callers answers impact_analyze's callers once a call graph exists.
 }
 
 // New returns an engine over an open index.
-func New(ix *index.Index) *Engine { return &Engine{ix: ix} }
+func New(ix *index.Index) *Engine { return &Engine{ix: ix, shared: &shared{}} }
 
-// db is the index's current store: never kept, since a repair or a takeover
-// replaces it.
-func (e *Engine) db() *store.DB { return e.ix.DB() }
+// On returns the engine over one request's snapshot.
+func (e *Engine) On(s *index.Snapshot) *Engine { return &Engine{ix: e.ix, shared: e.shared, snap: s} }
+
+// Snapshot takes a snapshot of the index and returns the engine over it,
+// for callers outside a tool call (benchmarks, tests); release ends it.
+func (e *Engine) Snapshot(ctx context.Context) (eng *Engine, release func(), err error) {
+	s, err := e.ix.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.On(s), s.Release, nil
+}
+
+// db is the request's read transaction.
+func (e *Engine) db() *store.Reader {
+	if e.snap == nil {
+		panic("query: an engine read the index without a snapshot") // a caller forgot On or Snapshot
+	}
+	return e.snap.Store()
+}
+
+// version identifies what the request sees, for caches of views built
+// once per epoch of one store.
+func (e *Engine) version() index.Version { return e.snap.Version() }
 
 // Index is the engine's index.
 func (e *Engine) Index() *index.Index { return e.ix }
@@ -67,7 +95,7 @@ func (e *Engine) load(ctx context.Context, row store.SymbolRow) (*Resolved, erro
 	if err != nil || !ok {
 		return nil, err
 	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	facts, err := e.snap.Facts(ctx, f.BlobID)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // needs the same counts in milliseconds, so it reads them from this view,
 // built once per epoch.
 type refIndex struct {
-	epoch string
+	version index.Version
 	// by holds, per target symbol, one entry per referencing file.
 	by map[int64][]fileRefs
 }
@@ -33,17 +33,14 @@ type refIndexCache struct {
 
 // refIndex returns the reverse-reference view of the current epoch.
 func (e *Engine) refIndex(ctx context.Context) (*refIndex, error) {
-	epoch, err := e.db().Meta("epoch")
-	if err != nil {
-		return nil, err
-	}
+	version := e.version()
 	e.revRefs.mu.Lock()
 	defer e.revRefs.mu.Unlock()
-	if x := e.revRefs.idx; x != nil && x.epoch == epoch {
+	if x := e.revRefs.idx; x != nil && x.version == version {
 		return x, nil
 	}
-	x := &refIndex{epoch: epoch, by: map[int64][]fileRefs{}}
-	err = e.db().AllLinks(ctx, func(fileID int64, data []byte) error {
+	x := &refIndex{version: version, by: map[int64][]fileRefs{}}
+	err := e.db().AllLinks(ctx, func(fileID int64, data []byte) error {
 		links, err := index.DecodeLinks(data)
 		if err != nil {
 			return nil // a damaged row counts nothing

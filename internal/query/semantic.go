@@ -2,9 +2,9 @@ package query
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"sort"
-	"strconv"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/semantic"
@@ -70,11 +70,8 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := e.ix.State(ctx)
-	if err != nil {
-		return nil, err
-	}
-	key := gen + "@" + strconv.FormatInt(st.Epoch, 10)
+	st, ver := e.snap.State(), e.version()
+	key := fmt.Sprintf("%s@%d.%d", gen, ver.Store, ver.Epoch)
 	e.semMu.Lock()
 	defer e.semMu.Unlock()
 	if e.sem != nil && e.sem.key == key {

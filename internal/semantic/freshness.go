@@ -64,7 +64,7 @@ func DocStatus(d store.SemDocRow, f *store.FileRow) FileStatus {
 
 // Freshness reports every imported index against HEAD and the file table.
 // git runs only to count the commits between the indexed commit and HEAD.
-func Freshness(ctx context.Context, db *store.DB, root, head string, files []store.FileRow) ([]IndexFreshness, error) {
+func Freshness(ctx context.Context, db *store.Reader, root, head string, files []store.FileRow) ([]IndexFreshness, error) {
 	idxs, err := db.SemIndexes(ctx)
 	if err != nil || len(idxs) == 0 {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -47,6 +48,31 @@ type env struct {
 	root, state string
 	ix          *index.Index
 	eng         *query.Engine
+	pins        []func() // stores pinned by db, released on close
+	// snapRelease ends the snapshot q last took (one at a time: each holds
+	// a connection of the store's small pool).
+	snapRelease func()
+}
+
+// q is the query engine over a snapshot of the index as it is now; it
+// ends the previous one.
+func (e *env) q() *query.Engine {
+	if e.snapRelease != nil {
+		e.snapRelease()
+	}
+	eng, release, err := e.eng.Snapshot(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	e.snapRelease = release
+	return eng
+}
+
+// db pins the index's current store until the env closes.
+func (e *env) db() *store.DB {
+	db, release := e.ix.Acquire()
+	e.pins = append(e.pins, release)
+	return db
 }
 
 // openRepo makes a git repository of the fixture and an index over it.
@@ -76,6 +102,14 @@ func (e *env) open(t testing.TB) {
 }
 
 func (e *env) close() {
+	if e.snapRelease != nil {
+		e.snapRelease()
+		e.snapRelease = nil
+	}
+	for _, release := range e.pins {
+		release()
+	}
+	e.pins = nil
 	if e.ix != nil {
 		e.ix.Close()
 		e.ix = nil
@@ -157,14 +191,14 @@ func locs(res *query.RefsResult, tier string) []string {
 func refs(t testing.TB, e *env, name string, p query.RefsParams) *query.RefsResult {
 	t.Helper()
 	ctx := context.Background()
-	r, err := e.eng.Resolve(ctx, name)
+	r, err := e.q().Resolve(ctx, name)
 	if err != nil {
 		t.Fatalf("resolve %s: %v", name, err)
 	}
 	if p.Limit == 0 {
 		p.Limit = 500
 	}
-	res, err := e.eng.Refs(ctx, r, p)
+	res, err := e.q().Refs(ctx, r, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +263,7 @@ func TestSCIPNamesAndPositions(t *testing.T) {
 	e := openRepo(t)
 	e.importFixture(t, "")
 	ctx := context.Background()
-	r, err := e.eng.Resolve(ctx, "scip-go gomod example.com/fix v0.0.0 `example.com/fix/a`/Store#Get().")
+	r, err := e.q().Resolve(ctx, "scip-go gomod example.com/fix v0.0.0 `example.com/fix/a`/Store#Get().")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +271,7 @@ func TestSCIPNamesAndPositions(t *testing.T) {
 		t.Errorf("SCIP symbol resolved to %s", r.Ref().QName)
 	}
 	// A SCIP symbol of a version no index has still resolves by its names.
-	r, err = e.eng.Resolve(ctx, "scip-go gomod example.com/fix v9 `example.com/fix/a`/New().")
+	r, err = e.q().Resolve(ctx, "scip-go gomod example.com/fix v9 `example.com/fix/a`/New().")
 	if err != nil || r.Ref().QName != "example.com/fix/a.New" {
 		t.Errorf("unknown SCIP symbol: %v %v", r, err)
 	}
@@ -245,14 +279,14 @@ func TestSCIPNamesAndPositions(t *testing.T) {
 	p := pos(t, e.root, "b/b.go", "c.Get", 0, 2)
 	var line, col int
 	fmt.Sscanf(p[strings.Index(p, ":")+1:], "%d:%d", &line, &col)
-	r, err = e.eng.At(ctx, e.root, "b/b.go", line, col)
+	r, err = e.q().At(ctx, e.root, "b/b.go", line, col)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Ref().QName != "example.com/fix/b.Cache.Get" {
 		t.Errorf("at %s: %s", p, r.Ref().QName)
 	}
-	card, err := e.eng.Card(ctx, r, query.CardLimits{Members: 20, Calls: 20})
+	card, err := e.q().Card(ctx, r, query.CardLimits{Members: 20, Calls: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +301,7 @@ func TestSCIPNamesAndPositions(t *testing.T) {
 		t.Errorf("Cache.Get relations %v, want it to implement Getter.Get", rels)
 	}
 	// Search hits say their layer.
-	res, err := e.eng.Search(ctx, query.SearchParams{Query: "Store", Mode: "symbol", Limit: 5})
+	res, err := e.q().Search(ctx, query.SearchParams{Query: "Store", Mode: "symbol", Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,18 +342,18 @@ func TestChangedFileFallsBackToSyntax(t *testing.T) {
 		}
 	}
 	// A symbol defined in the changed file: its card comes from syntax.
-	r, err := e.eng.Resolve(context.Background(), "b.Cache")
+	r, err := e.q().Resolve(context.Background(), "b.Cache")
 	if err != nil {
 		t.Fatal(err)
 	}
-	card, err := e.eng.Card(context.Background(), r, query.CardLimits{Members: 20, Calls: 20})
+	card, err := e.q().Card(context.Background(), r, query.CardLimits{Members: 20, Calls: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if card.Layer != query.LayerSyntactic || card.Tier != "proven" {
 		t.Errorf("card of a changed file: layer %s tier %s", card.Layer, card.Tier)
 	}
-	fr, err := e.eng.SemanticFreshness(context.Background())
+	fr, err := e.q().SemanticFreshness(context.Background())
 	if err != nil || len(fr) != 1 || fr[0].Changed != 1 || fr[0].Usable != 2 || !fr[0].Stale {
 		t.Errorf("freshness %+v %v", fr, err)
 	}
@@ -333,7 +367,7 @@ func TestHeadMovedIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.importFixture(t, st.Head)
-	fr, err := e.eng.SemanticFreshness(context.Background())
+	fr, err := e.q().SemanticFreshness(context.Background())
 	if err != nil || len(fr) != 1 || fr[0].Stale || fr[0].StaleAgainstHd {
 		t.Fatalf("fresh import reported stale: %+v %v", fr, err)
 	}
@@ -343,7 +377,7 @@ func TestHeadMovedIsReported(t *testing.T) {
 	testenv.Git(t, e.root, "commit", "-qam", "edit c")
 	testenv.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "empty")
 	e.reconcile(t)
-	fr, err = e.eng.SemanticFreshness(context.Background())
+	fr, err = e.q().SemanticFreshness(context.Background())
 	if err != nil || len(fr) != 1 {
 		t.Fatal(fr, err)
 	}
@@ -362,12 +396,12 @@ func TestHeadMovedIsReported(t *testing.T) {
 func TestReimportReplaces(t *testing.T) {
 	e := openRepo(t)
 	e.importFixture(t, "")
-	first, err := e.ix.DB().SemCounts(context.Background())
+	first, err := e.db().SemCounts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.importFixture(t, "")
-	second, _ := e.ix.DB().SemCounts(context.Background())
+	second, _ := e.db().SemCounts(context.Background())
 	if fmt.Sprint(first) != fmt.Sprint(second) || first["sem_index"] != 1 {
 		t.Errorf("counts after the first import %v, after the second %v", first, second)
 	}

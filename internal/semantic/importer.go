@@ -93,6 +93,7 @@ type docAcc struct {
 type importer struct {
 	ctx      context.Context
 	ix       *index.Index
+	db       *store.DB // pinned for the whole import
 	o        ImportOptions
 	root     string // repo root on disk
 	prefix   string // repo-relative project root
@@ -119,7 +120,9 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	if err != nil {
 		return nil, err
 	}
-	im := &importer{ctx: ctx, ix: ix, o: o, root: ix.Paths().Root, scipTime: fi.ModTime(), syms: map[int64]*symAcc{},
+	db, release := ix.Acquire()
+	defer release()
+	im := &importer{ctx: ctx, ix: ix, db: db, o: o, root: ix.Paths().Root, scipTime: fi.ModTime(), syms: map[int64]*symAcc{},
 		rels: map[[2]int64]uint8{}, st: &ImportStats{Unusable: map[string]int{}, TimingMS: map[string]int64{}, Bytes: fi.Size(),
 			LanguageDocs: map[string]int{}}}
 	progress := o.Progress
@@ -178,7 +181,7 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	imp.ProgressEvery = o.ProgressEvery
 	stats, _ := json.Marshal(im.st)
 	imp.Index.Stats = string(stats)
-	id, err := ix.DB().ReplaceSemantic(ctx, imp)
+	id, err := im.db.ReplaceSemantic(ctx, imp)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +399,7 @@ func (im *importer) nameOf(a *symAcc) string {
 // mapDefinitions matches every SCIP definition in a usable document to the
 // Cairn definition whose name starts at the same position in the same file.
 func (im *importer) mapDefinitions(progress func(string, int, int)) ([]store.SemMapRow, error) {
-	db := im.ix.DB()
+	db := im.db
 	files, err := db.Files(im.ctx)
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ import (
 // one queued follow-up, and a HEAD change supersedes queued and running jobs.
 func TestEnqueueLattice(t *testing.T) {
 	e := openRepo(t)
-	db := e.ix.DB()
+	db := e.db()
 	ctx := context.Background()
 	now := time.Now()
 	req := func(files ...string) semantic.Request {
@@ -125,16 +125,16 @@ func TestRunnerImports(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
 	head := gitHead(e.root)
-	j, err := semantic.Enqueue(ctx, e.ix.DB(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	j, err := semantic.Enqueue(ctx, e.db(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	newRunner(e, fakeIndexer(t, "")).RunQueued(ctx)
-	got, _, _ := e.ix.DB().Job(ctx, j.ID)
+	got, _, _ := e.db().Job(ctx, j.ID)
 	if got.Status != semantic.JobCompleted {
 		t.Fatalf("job %+v", got)
 	}
-	fr, err := e.eng.SemanticFreshness(ctx)
+	fr, err := e.q().SemanticFreshness(ctx)
 	if err != nil || len(fr) != 1 || fr[0].IndexedCommit != head || !fr[0].CommitKnown || fr[0].Stale {
 		t.Fatalf("freshness %+v %v", fr, err)
 	}
@@ -148,17 +148,17 @@ func TestRunnerImports(t *testing.T) {
 func TestHeadChangeDuringRunSupersedes(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
-	j, err := semantic.Enqueue(ctx, e.ix.DB(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	j, err := semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	testenv.Isolate(t)
 	newRunner(e, fakeIndexer(t, "git -c user.email=t@t -c user.name=t commit -q --allow-empty -m moved")).RunQueued(ctx)
-	got, _, _ := e.ix.DB().Job(ctx, j.ID)
+	got, _, _ := e.db().Job(ctx, j.ID)
 	if got.Status != semantic.JobSuperseded || !strings.Contains(got.Reason, "HEAD moved") {
 		t.Fatalf("job after HEAD moved during the run: %s (%s) %s", got.Status, got.Reason, got.Error)
 	}
-	if idxs, _ := e.ix.DB().SemIndexes(ctx); len(idxs) != 0 {
+	if idxs, _ := e.db().SemIndexes(ctx); len(idxs) != 0 {
 		t.Errorf("a superseded job imported its output: %+v", idxs)
 	}
 }
@@ -167,10 +167,10 @@ func TestHeadChangeDuringRunSupersedes(t *testing.T) {
 func TestFileChangedDuringRun(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
-	semantic.Enqueue(ctx, e.ix.DB(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
 	newRunner(e, fakeIndexer(t, "echo '// touched' >> b/b.go")).RunQueued(ctx)
 	e.reconcile(t)
-	fr, err := e.eng.SemanticFreshness(ctx)
+	fr, err := e.q().SemanticFreshness(ctx)
 	if err != nil || len(fr) != 1 || fr[0].Changed != 1 || fr[0].Usable != 2 {
 		t.Fatalf("freshness %+v %v", fr, err)
 	}

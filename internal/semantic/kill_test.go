@@ -54,11 +54,11 @@ func TestKilledImportLeavesStoreConsistent(t *testing.T) {
 	e := openRepo(t)
 	e.importFixture(t, "")
 	ctx := context.Background()
-	before, err := e.ix.DB().SemCounts(ctx)
+	before, err := e.db().SemCounts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idxs, _ := e.ix.DB().SemIndexes(ctx)
+	idxs, _ := e.db().SemIndexes(ctx)
 	e.close() // the child takes the writer lock
 
 	marker := filepath.Join(t.TempDir(), "marker")
@@ -96,14 +96,14 @@ func TestKilledImportLeavesStoreConsistent(t *testing.T) {
 	if err := e.ix.IntegrityCheck(ctx); err != nil {
 		t.Fatalf("integrity after the kill: %v", err)
 	}
-	after, err := e.ix.DB().SemCounts(ctx)
+	after, err := e.db().SemCounts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Errorf("semantic tables before the killed import %v, after %v", before, after)
 	}
-	idxsAfter, _ := e.ix.DB().SemIndexes(ctx)
+	idxsAfter, _ := e.db().SemIndexes(ctx)
 	if len(idxsAfter) != 1 || idxsAfter[0].ID != idxs[0].ID {
 		t.Errorf("indexes after the kill %+v, want the previous one (id %d)", idxsAfter, idxs[0].ID)
 	}

@@ -132,7 +132,8 @@ func (r *Runner) runNext(ctx context.Context) bool {
 // run executes one claimed job: index (unless it imports a given file),
 // then import in one transaction after a fresh HEAD check.
 func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) {
-	db := r.o.Index.DB()
+	db, release := r.o.Index.Acquire()
+	defer release()
 	root := r.o.Index.Paths().Root
 	phase := func(p string, done, total int) {
 		r.o.Progress(index.Progress{Phase: "semantic " + j.Indexer + ": " + p, Done: done, Total: total})

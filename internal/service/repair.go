@@ -46,7 +46,7 @@ func (s *Service) recover(ctx context.Context, err error) (retry bool, warnings 
 	if !store.IsCorrupt(err) {
 		return false, nil, nil
 	}
-	d := s.ix.DB().Diagnose(ctx, err)
+	d := s.ix.Diagnose(ctx, err)
 	if !s.ix.Writable() {
 		askOwner(ctx, s.paths.StateDir, ownerRequest{Op: "repair", DB: d.DB, Reason: d.Reason}, s.waitBound())
 		return false, nil, damageUnavailable(d, fmt.Sprintf("process %d owns the index and has been asked to repair it", s.ix.Owner()))

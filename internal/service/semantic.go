@@ -86,8 +86,10 @@ func (s *Service) enqueue(ctx context.Context, reqs []semantic.Request) ([]store
 	head := s.head(ctx)
 	var out []store.JobRow
 	seen := map[int64]bool{}
+	db, release := s.ix.Acquire()
+	defer release()
 	for _, r := range reqs {
-		row, err := semantic.Enqueue(ctx, s.ix.DB(), head, r, time.Now())
+		row, err := semantic.Enqueue(ctx, db, head, r, time.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -105,8 +107,10 @@ func (s *Service) enqueue(ctx context.Context, reqs []semantic.Request) ([]store
 
 func (j semanticJobs) read(ctx context.Context, ids []int64) ([]semantic.Job, error) {
 	out := make([]semantic.Job, 0, len(ids))
+	db, release := j.s.ix.Acquire()
+	defer release()
 	for _, id := range ids {
-		row, ok, err := j.s.ix.DB().Job(ctx, id)
+		row, ok, err := db.Job(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +161,9 @@ func (j semanticJobs) Wait(ctx context.Context, ids []int64) ([]semantic.Job, er
 }
 
 func (j semanticJobs) Detect(ctx context.Context) ([]semantic.Detected, error) {
-	return semantic.Detect(ctx, j.s.ix.DB(), j.s.paths.Root, lookPath)
+	db, release := j.s.ix.Acquire()
+	defer release()
+	return semantic.Detect(ctx, db, j.s.paths.Root, lookPath)
 }
 
 // autoRefresh re-runs the indexer of every imported index that covers a
@@ -165,7 +171,9 @@ func (j semanticJobs) Detect(ctx context.Context) ([]semantic.Detected, error) {
 // scope; a full reconcile (HEAD moved) asks for the whole project, which
 // supersedes the jobs of the old HEAD.
 func (s *Service) autoRefresh(ctx context.Context, paths []string, full bool) {
-	idxs, err := s.ix.DB().SemIndexes(ctx)
+	db, release := s.ix.Acquire()
+	idxs, err := db.SemIndexes(ctx)
+	release()
 	if err != nil {
 		return
 	}

@@ -111,13 +111,15 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		s.warnings = append(s.warnings, "cannot listen for other Cairn processes: "+err.Error())
 	}
 	s.owner = o
-	semantic.RecoverJobs(bg, s.ix.DB(), time.Now())
+	db, release := s.ix.Acquire()
+	semantic.RecoverJobs(bg, db, time.Now())
 	if s.opts.Serve {
 		// Jobs queued by a process that ended before running them run now.
-		if q, err := s.ix.DB().QueuedJobs(bg); err == nil && len(q) > 0 {
+		if q, err := db.QueuedJobs(bg); err == nil && len(q) > 0 {
 			go s.runner()
 		}
 	}
+	release()
 	if !s.opts.Serve {
 		close(s.done)
 		return nil
@@ -221,7 +223,7 @@ func (s *Service) Close() error {
 func (s *Service) reconcile(ctx context.Context, rehash bool) (*index.Stats, error) {
 	st, err := s.ix.Reconcile(ctx, index.ReconcileOptions{Rehash: rehash, Progress: s.opts.Progress})
 	if err != nil && store.IsCorrupt(err) && ctx.Err() == nil {
-		if warning, rerr := s.ix.Repair(ctx, s.ix.DB().Diagnose(ctx, err)); rerr == nil {
+		if warning, rerr := s.ix.Repair(ctx, s.ix.Diagnose(ctx, err)); rerr == nil {
 			s.addWarning(warning)
 			st, err = s.ix.Reconcile(ctx, index.ReconcileOptions{Progress: s.opts.Progress})
 		}
@@ -376,7 +378,9 @@ func (s *Service) takeOver(ctx context.Context) bool {
 		return false
 	}
 	s.jobs = nil // the runner of the reader must not be reused
-	semantic.RecoverJobs(ctx, s.ix.DB(), time.Now())
+	db, release := s.ix.Acquire()
+	semantic.RecoverJobs(ctx, db, time.Now())
+	release()
 	if s.owner == nil {
 		if o, err := listenOwner(s.paths.StateDir, s); err == nil {
 			s.owner = o

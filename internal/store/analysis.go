@@ -7,7 +7,7 @@ import (
 
 // AllLinks calls fn with the packed resolved references of every file that has
 // some (the reverse-reference view of impact analysis is built from them).
-func (s *DB) AllLinks(ctx context.Context, fn func(fileID int64, data []byte) error) error {
+func (s *Reader) AllLinks(ctx context.Context, fn func(fileID int64, data []byte) error) error {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, data FROM link WHERE length(data) > 0`)
 	if err != nil {
 		return fmt.Errorf("store: links: %w", err)
@@ -38,7 +38,7 @@ func (t *Tx) RecordHistory(epoch int64, path string, blobID int64, language stri
 
 // FilesAtEpoch lists the files of the worktree as they were at an epoch (path,
 // blob and language), from the history; empty when it has no record of it.
-func (s *DB) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, error) {
+func (s *Reader) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT h.path, h.blob_id, h.lang FROM file_history h
 		JOIN (SELECT path, max(epoch) AS e FROM file_history WHERE epoch <= ? GROUP BY path) m ON h.path = m.path AND h.epoch = m.e
 		WHERE h.blob_id != 0 ORDER BY h.path`, epoch)
@@ -58,7 +58,7 @@ func (s *DB) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, error) {
 }
 
 // SymbolFiles maps every symbol id to the id of the file defining it.
-func (s *DB) SymbolFiles(ctx context.Context) (map[int64]int64, error) {
+func (s *Reader) SymbolFiles(ctx context.Context) (map[int64]int64, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, file_id FROM symbol`)
 	if err != nil {
 		return nil, fmt.Errorf("store: symbol files: %w", err)

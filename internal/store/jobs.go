@@ -114,7 +114,7 @@ func (t *JobTx) Update(j JobRow) error {
 }
 
 // Job reads one job.
-func (s *DB) Job(ctx context.Context, id int64) (JobRow, bool, error) {
+func (s *Reader) Job(ctx context.Context, id int64) (JobRow, bool, error) {
 	rows, err := scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE id = ?`, id))
 	if err != nil || len(rows) == 0 {
 		return JobRow{}, false, err
@@ -123,7 +123,7 @@ func (s *DB) Job(ctx context.Context, id int64) (JobRow, bool, error) {
 }
 
 // Jobs returns the most recent jobs, newest first.
-func (s *DB) Jobs(ctx context.Context, limit int) ([]JobRow, error) {
+func (s *Reader) Jobs(ctx context.Context, limit int) ([]JobRow, error) {
 	return scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job ORDER BY id DESC LIMIT ?`, limit))
 }
 

@@ -23,7 +23,7 @@ func scanFile(r scanner) (FileRow, error) {
 }
 
 // Files returns every file row, ordered by path.
-func (s *DB) Files(ctx context.Context) ([]FileRow, error) {
+func (s *Reader) Files(ctx context.Context) ([]FileRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("store: files: %w", err)
@@ -41,7 +41,7 @@ func (s *DB) Files(ctx context.Context) ([]FileRow, error) {
 }
 
 // FileByPath finds a file by its repo path.
-func (s *DB) FileByPath(ctx context.Context, path string) (FileRow, bool, error) {
+func (s *Reader) FileByPath(ctx context.Context, path string) (FileRow, bool, error) {
 	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE path = ?`, path))
 	if err == sql.ErrNoRows {
 		return f, false, nil
@@ -53,7 +53,7 @@ func (s *DB) FileByPath(ctx context.Context, path string) (FileRow, bool, error)
 }
 
 // FileByID finds a file by id.
-func (s *DB) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
+func (s *Reader) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
 	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE id = ?`, id))
 	if err == sql.ErrNoRows {
 		return f, false, nil
@@ -65,7 +65,7 @@ func (s *DB) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
 }
 
 // FilesByIDs returns the files with these ids (missing ones are skipped).
-func (s *DB) FilesByIDs(ctx context.Context, ids []int64) ([]FileRow, error) {
+func (s *Reader) FilesByIDs(ctx context.Context, ids []int64) ([]FileRow, error) {
 	var out []FileRow
 	for _, chunk := range chunks(ids, 500) {
 		rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
@@ -90,7 +90,7 @@ func (s *DB) FilesByIDs(ctx context.Context, ids []int64) ([]FileRow, error) {
 }
 
 // FilesUnder returns the files whose path starts with prefix (all when empty).
-func (s *DB) FilesUnder(ctx context.Context, prefix string) ([]FileRow, error) {
+func (s *Reader) FilesUnder(ctx context.Context, prefix string) ([]FileRow, error) {
 	if prefix == "" {
 		return s.Files(ctx)
 	}
@@ -111,7 +111,7 @@ func (s *DB) FilesUnder(ctx context.Context, prefix string) ([]FileRow, error) {
 }
 
 // BlobFacts returns a blob's encoded facts (nil when it has none).
-func (s *DB) BlobFacts(ctx context.Context, blobID int64) ([]byte, error) {
+func (s *Reader) BlobFacts(ctx context.Context, blobID int64) ([]byte, error) {
 	var b []byte
 	err := s.sql.QueryRowContext(ctx, `SELECT facts FROM blobs.blob WHERE id = ?`, blobID).Scan(&b)
 	if err == sql.ErrNoRows {
@@ -127,7 +127,7 @@ func (s *DB) BlobFacts(ctx context.Context, blobID int64) ([]byte, error) {
 }
 
 // BlobText returns a blob's searchable content (nil when it has none).
-func (s *DB) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
+func (s *Reader) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
 	var b []byte
 	var sum int64
 	err := s.sql.QueryRowContext(ctx, `SELECT t.content, b.text_sum FROM blobs.blob_text t JOIN blobs.blob b ON b.id = t.rowid
@@ -146,7 +146,7 @@ func (s *DB) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
 
 // Surfaces returns the packed surfaces of one kind of every file that has
 // some, ordered by path.
-func (s *DB) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
+func (s *Reader) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT f.id, f.path, f.lang, f.blob_id, s.data FROM blobs.blob_surface s
 		JOIN file f ON f.blob_id = s.blob_id WHERE s.kind = ? ORDER BY f.path`, kind)
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *DB) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
 }
 
 // Link returns a file's packed resolved references.
-func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
+func (s *Reader) Link(ctx context.Context, fileID int64) ([]byte, error) {
 	var b []byte
 	err := s.sql.QueryRowContext(ctx, `SELECT data FROM link WHERE file_id = ?`, fileID).Scan(&b)
 	if err == sql.ErrNoRows {
@@ -181,7 +181,7 @@ func (s *DB) Link(ctx context.Context, fileID int64) ([]byte, error) {
 }
 
 // Modules returns every module, ordered by root.
-func (s *DB) Modules(ctx context.Context) ([]ModuleRow, error) {
+func (s *Reader) Modules(ctx context.Context) ([]ModuleRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest, deps, workspace, detached FROM module ORDER BY root, kind`)
 	if err != nil {
 		return nil, fmt.Errorf("store: modules: %w", err)
@@ -219,7 +219,7 @@ func scanSymbols(rows *sql.Rows, err error) ([]SymbolRow, error) {
 }
 
 // SymbolByID finds a symbol.
-func (s *DB) SymbolByID(ctx context.Context, id int64) (SymbolRow, bool, error) {
+func (s *Reader) SymbolByID(ctx context.Context, id int64) (SymbolRow, bool, error) {
 	rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id = ?`, id))
 	if err != nil || len(rows) == 0 {
 		return SymbolRow{}, false, err
@@ -228,22 +228,22 @@ func (s *DB) SymbolByID(ctx context.Context, id int64) (SymbolRow, bool, error) 
 }
 
 // SymbolsByName returns the symbols with exactly this name.
-func (s *DB) SymbolsByName(ctx context.Context, name string) ([]SymbolRow, error) {
+func (s *Reader) SymbolsByName(ctx context.Context, name string) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE name = ? ORDER BY qname, id`, name))
 }
 
 // SymbolsByQName returns the symbols with exactly this qualified name.
-func (s *DB) SymbolsByQName(ctx context.Context, qname string) ([]SymbolRow, error) {
+func (s *Reader) SymbolsByQName(ctx context.Context, qname string) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE qname = ? ORDER BY id`, qname))
 }
 
 // SymbolsOfFile returns a file's symbols in definition order.
-func (s *DB) SymbolsOfFile(ctx context.Context, fileID int64) ([]SymbolRow, error) {
+func (s *Reader) SymbolsOfFile(ctx context.Context, fileID int64) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id = ? ORDER BY def_idx`, fileID))
 }
 
 // SymbolsOfFiles returns the symbols of many files.
-func (s *DB) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolRow, error) {
+func (s *Reader) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolRow, error) {
 	var out []SymbolRow
 	for _, chunk := range chunks(fileIDs, 500) {
 		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, def_idx`, anys(chunk)...))
@@ -256,7 +256,7 @@ func (s *DB) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolRow, 
 }
 
 // SymbolsByIDs returns the symbols with these ids (missing ones are skipped).
-func (s *DB) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error) {
+func (s *Reader) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error) {
 	var out []SymbolRow
 	for _, chunk := range chunks(ids, 500) {
 		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...))
@@ -269,12 +269,12 @@ func (s *DB) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error)
 }
 
 // AllSymbols returns every symbol (for linking).
-func (s *DB) AllSymbols(ctx context.Context) ([]SymbolRow, error) {
+func (s *Reader) AllSymbols(ctx context.Context) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol`))
 }
 
 // SymbolCount is the number of symbols.
-func (s *DB) SymbolCount(ctx context.Context) (int, error) {
+func (s *Reader) SymbolCount(ctx context.Context) (int, error) {
 	var n int
 	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM symbol`).Scan(&n)
 	return n, err
@@ -339,7 +339,7 @@ func kindArgs(kinds []uint8) []any {
 
 // SearchSymbols returns the best Limit matches with their scores, best first
 // (ties: shorter name, qualified name, id).
-func (s *DB) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
+func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
 	from, args := q.from()
 	score := fmt.Sprintf("(CASE WHEN lower(s.name) = lower(?) THEN %d ELSE 0 END) + %s + %s",
 		q.ExactBonus, weightCase("s.kind", q.KindWeight), weightCase("s.visibility", q.VisWeight))
@@ -367,7 +367,7 @@ func (s *DB) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []
 }
 
 // CountSymbols counts the matches of a symbol search, up to limit.
-func (s *DB) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, error) {
+func (s *Reader) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, error) {
 	from, args := q.from()
 	var n int
 	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 `+from+` LIMIT ?)`, append(args, limit)...).Scan(&n)
@@ -377,7 +377,7 @@ func (s *DB) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, 
 // TextCandidates returns the files whose content matches a GLOB (case-sensitive)
 // or LIKE (case-insensitive) pattern through the trigram index, ordered by path.
 // An empty pattern returns every searchable file.
-func (s *DB) TextCandidates(ctx context.Context, pattern string, caseSensitive bool, limit int) ([]TextHit, error) {
+func (s *Reader) TextCandidates(ctx context.Context, pattern string, caseSensitive bool, limit int) ([]TextHit, error) {
 	q := `SELECT f.id, f.path, f.blob_id, f.lang FROM file f WHERE f.status IN (0, 1, 2, 5)`
 	var args []any
 	if pattern != "" {
@@ -410,7 +410,7 @@ func (s *DB) TextCandidates(ctx context.Context, pattern string, caseSensitive b
 // trigram of lit (case-folded), straight from the trigram index without
 // reading any content: a superset of the files containing lit, which callers
 // verify. lit must have at least 3 characters.
-func (s *DB) TrigramCandidates(ctx context.Context, lit string) ([]TextHit, error) {
+func (s *Reader) TrigramCandidates(ctx context.Context, lit string) ([]TextHit, error) {
 	expr := TrigramQuery(lit)
 	if expr == "" {
 		return s.TextCandidates(ctx, "", false, 1<<30)
@@ -524,19 +524,19 @@ func chunks(ids []int64, n int) [][]int64 {
 }
 
 // SymbolsByParent returns the members of a symbol.
-func (s *DB) SymbolsByParent(ctx context.Context, parent int64, limit int) ([]SymbolRow, error) {
+func (s *Reader) SymbolsByParent(ctx context.Context, parent int64, limit int) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE parent = ? ORDER BY qname, id LIMIT ?`, parent, limit))
 }
 
 // CountSymbolsByParent counts the members of a symbol.
-func (s *DB) CountSymbolsByParent(ctx context.Context, parent int64) (int, error) {
+func (s *Reader) CountSymbolsByParent(ctx context.Context, parent int64) (int, error) {
 	var n int
 	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM symbol WHERE parent = ?`, parent).Scan(&n)
 	return n, err
 }
 
 // Counts returns the number of files per language and of symbols.
-func (s *DB) Counts(ctx context.Context) (files map[string]int, statuses map[BlobStatus]int, symbols int, err error) {
+func (s *Reader) Counts(ctx context.Context) (files map[string]int, statuses map[BlobStatus]int, symbols int, err error) {
 	files, statuses = map[string]int{}, map[BlobStatus]int{}
 	rows, err := s.sql.QueryContext(ctx, `SELECT lang, status, count(*) FROM file GROUP BY lang, status`)
 	if err != nil {
@@ -559,7 +559,7 @@ func (s *DB) Counts(ctx context.Context) (files map[string]int, statuses map[Blo
 
 // FilesDefining returns the ids of files that define a symbol named name
 // (ignoring case when fold is set).
-func (s *DB) FilesDefining(ctx context.Context, name string, fold bool) (map[int64]bool, error) {
+func (s *Reader) FilesDefining(ctx context.Context, name string, fold bool) (map[int64]bool, error) {
 	q := `SELECT DISTINCT file_id FROM symbol WHERE name = ?`
 	if fold {
 		if len([]rune(name)) >= 3 {
@@ -589,7 +589,7 @@ func collectIDs(rows *sql.Rows, err error) (map[int64]bool, error) {
 }
 
 // FilesByQNames returns, for each qualified name, the ids of files defining it.
-func (s *DB) FilesByQNames(ctx context.Context, qnames []string) (map[string][]int64, error) {
+func (s *Reader) FilesByQNames(ctx context.Context, qnames []string) (map[string][]int64, error) {
 	out := map[string][]int64{}
 	for len(qnames) > 0 {
 		n := min(500, len(qnames))
@@ -618,7 +618,7 @@ func (s *DB) FilesByQNames(ctx context.Context, qnames []string) (map[string][]i
 }
 
 // NameDefined reports whether any symbol has this name.
-func (s *DB) NameDefined(ctx context.Context, name string) (bool, error) {
+func (s *Reader) NameDefined(ctx context.Context, name string) (bool, error) {
 	var one int
 	err := s.sql.QueryRowContext(ctx, `SELECT 1 FROM symbol WHERE name = ? LIMIT 1`, name).Scan(&one)
 	if err == sql.ErrNoRows {
@@ -628,7 +628,7 @@ func (s *DB) NameDefined(ctx context.Context, name string) (bool, error) {
 }
 
 // AliasOf returns the alias of a vanished symbol id.
-func (s *DB) AliasOf(ctx context.Context, id int64) (Alias, bool, error) {
+func (s *Reader) AliasOf(ctx context.Context, id int64) (Alias, bool, error) {
 	a := Alias{OldID: id}
 	err := s.sql.QueryRowContext(ctx, `SELECT new_id, reason, confidence, old_qname, epoch FROM alias WHERE old_id = ?`, id).
 		Scan(&a.NewID, &a.Reason, &a.Confidence, &a.OldQName, &a.Epoch)
@@ -639,7 +639,7 @@ func (s *DB) AliasOf(ctx context.Context, id int64) (Alias, bool, error) {
 }
 
 // TombstoneOf returns the tombstone of a deleted symbol id.
-func (s *DB) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, error) {
+func (s *Reader) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, error) {
 	t := Tombstone{ID: id}
 	err := s.sql.QueryRowContext(ctx, `SELECT qname, kind, path, epoch FROM tombstone WHERE id = ?`, id).Scan(&t.QName, &t.Kind, &t.Path, &t.Epoch)
 	if err == sql.ErrNoRows {
@@ -649,7 +649,7 @@ func (s *DB) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, error)
 }
 
 // AllImports returns the packed import edges of every file that has some.
-func (s *DB) AllImports(ctx context.Context) (map[int64][]byte, error) {
+func (s *Reader) AllImports(ctx context.Context) (map[int64][]byte, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, imports FROM link WHERE imports IS NOT NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("store: imports: %w", err)
@@ -672,7 +672,7 @@ func (s *DB) AllImports(ctx context.Context) (map[int64][]byte, error) {
 
 // EdgesTo returns the edges of some kinds that end at dst (a callee's
 // callers, a type's subtypes), ordered by source and file.
-func (s *DB) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow, error) {
+func (s *Reader) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
 		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id`, append([]any{dst}, kindArgs(kinds)...)...)
 	return scanEdges(rows, err)
@@ -680,14 +680,14 @@ func (s *DB) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow,
 
 // EdgesFrom returns the edges of some kinds that start at src, defined in
 // fileID (a caller's callees, a type's supertypes), ordered by destination.
-func (s *DB) EdgesFrom(ctx context.Context, fileID, src int64, kinds ...uint8) ([]EdgeRow, error) {
+func (s *Reader) EdgesFrom(ctx context.Context, fileID, src int64, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
 		WHERE file_id = ? AND src = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY dst, kind`, append([]any{fileID, src}, kindArgs(kinds)...)...)
 	return scanEdges(rows, err)
 }
 
 // AllEdges returns every edge of some kinds (for benchmarks and checks).
-func (s *DB) AllEdges(ctx context.Context, kinds ...uint8) ([]EdgeRow, error) {
+func (s *Reader) AllEdges(ctx context.Context, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
 		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst`, kindArgs(kinds)...)
 	return scanEdges(rows, err)
@@ -711,7 +711,7 @@ func scanEdges(rows *sql.Rows, err error) ([]EdgeRow, error) {
 
 // SymbolsByQNamePrefix returns the symbols whose qualified name starts with
 // prefix (Go: the members of a type, prefix "pkg.T."), at most limit.
-func (s *DB) SymbolsByQNamePrefix(ctx context.Context, prefix string, limit int) ([]SymbolRow, error) {
+func (s *Reader) SymbolsByQNamePrefix(ctx context.Context, prefix string, limit int) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE qname >= ? AND qname < ? ORDER BY qname, id LIMIT ?`,
 		prefix, prefix+"\xff", limit))
 }

@@ -256,7 +256,7 @@ func (b *batcher) close() {
 }
 
 // SemIndexes lists the imported indexes, by key.
-func (s *DB) SemIndexes(ctx context.Context) ([]SemIndexRow, error) {
+func (s *Reader) SemIndexes(ctx context.Context) ([]SemIndexRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, key, tool, tool_version, root, source, head, head_known, imported_at, stats FROM sem_index ORDER BY key`)
 	if err != nil {
 		return nil, fmt.Errorf("store: semantic indexes: %w", err)
@@ -274,7 +274,7 @@ func (s *DB) SemIndexes(ctx context.Context) ([]SemIndexRow, error) {
 }
 
 // SemGeneration changes whenever an index is imported or removed (for caches).
-func (s *DB) SemGeneration(ctx context.Context) (string, error) {
+func (s *Reader) SemGeneration(ctx context.Context) (string, error) {
 	var n, maxID, maxAt int64
 	err := s.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0), coalesce(max(imported_at), 0) FROM sem_index`).Scan(&n, &maxID, &maxAt)
 	if err != nil {
@@ -284,7 +284,7 @@ func (s *DB) SemGeneration(ctx context.Context) (string, error) {
 }
 
 // SemDocs lists the documents of every index, without their occurrences.
-func (s *DB) SemDocs(ctx context.Context) ([]SemDocRow, error) {
+func (s *Reader) SemDocs(ctx context.Context) ([]SemDocRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT idx, ord, path, lang, hash, state FROM sem_doc ORDER BY idx, ord`)
 	if err != nil {
 		return nil, fmt.Errorf("store: semantic documents: %w", err)
@@ -302,7 +302,7 @@ func (s *DB) SemDocs(ctx context.Context) ([]SemDocRow, error) {
 }
 
 // SemDocsByPath returns the documents (with occurrences) of a path, one per index.
-func (s *DB) SemDocsByPath(ctx context.Context, path string) ([]SemDocRow, error) {
+func (s *Reader) SemDocsByPath(ctx context.Context, path string) ([]SemDocRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT idx, ord, path, lang, hash, state, occs FROM sem_doc WHERE path = ? ORDER BY idx`, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: semantic document: %w", err)
@@ -344,12 +344,12 @@ func scanSemSymbols(rows *sql.Rows, err error) ([]SemSymbolRow, error) {
 }
 
 // SemSymbols returns a SCIP symbol (by hash) in every index that has it.
-func (s *DB) SemSymbols(ctx context.Context, id int64) ([]SemSymbolRow, error) {
+func (s *Reader) SemSymbols(ctx context.Context, id int64) ([]SemSymbolRow, error) {
 	return scanSemSymbols(s.sql.QueryContext(ctx, `SELECT `+semSymbolCols+` FROM sem_symbol WHERE id = ? ORDER BY idx`, id))
 }
 
 // SemSymbol returns a SCIP symbol of one index.
-func (s *DB) SemSymbol(ctx context.Context, idx, id int64) (SemSymbolRow, bool, error) {
+func (s *Reader) SemSymbol(ctx context.Context, idx, id int64) (SemSymbolRow, bool, error) {
 	rows, err := scanSemSymbols(s.sql.QueryContext(ctx, `SELECT `+semSymbolCols+` FROM sem_symbol WHERE idx = ? AND id = ?`, idx, id))
 	if err != nil || len(rows) == 0 {
 		return SemSymbolRow{}, false, err
@@ -358,13 +358,13 @@ func (s *DB) SemSymbol(ctx context.Context, idx, id int64) (SemSymbolRow, bool, 
 }
 
 // SemSymbolsOfCairn returns the SCIP symbols mapped to a Cairn symbol id.
-func (s *DB) SemSymbolsOfCairn(ctx context.Context, cairn int64) ([]SemSymbolRow, error) {
+func (s *Reader) SemSymbolsOfCairn(ctx context.Context, cairn int64) ([]SemSymbolRow, error) {
 	return scanSemSymbols(s.sql.QueryContext(ctx, `SELECT `+prefixCols("s.", semSymbolCols)+` FROM sem_map m
 		JOIN sem_symbol s ON s.idx = m.idx AND s.id = m.sym WHERE m.cairn = ? ORDER BY s.idx, s.id`, cairn))
 }
 
 // SemCairnOf returns the Cairn symbol ids a SCIP symbol of an index maps to.
-func (s *DB) SemCairnOf(ctx context.Context, idx, sym int64) ([]int64, error) {
+func (s *Reader) SemCairnOf(ctx context.Context, idx, sym int64) ([]int64, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT cairn FROM sem_map WHERE idx = ? AND sym = ? ORDER BY cairn`, idx, sym)
 	if err != nil {
 		return nil, fmt.Errorf("store: semantic mapping: %w", err)
@@ -383,7 +383,7 @@ func (s *DB) SemCairnOf(ctx context.Context, idx, sym int64) ([]int64, error) {
 
 // SemMapped returns, for those of the Cairn ids that are mapped, the index
 // and defining document of (one of) their SCIP symbols.
-func (s *DB) SemMapped(ctx context.Context, cairn []int64) (map[int64][2]int64, error) {
+func (s *Reader) SemMapped(ctx context.Context, cairn []int64) (map[int64][2]int64, error) {
 	out := map[int64][2]int64{}
 	for _, chunk := range chunks(cairn, 500) {
 		rows, err := s.sql.QueryContext(ctx, `SELECT m.cairn, s.idx, s.def_doc FROM sem_map m JOIN sem_symbol s ON s.idx = m.idx AND s.id = m.sym
@@ -408,7 +408,7 @@ func (s *DB) SemMapped(ctx context.Context, cairn []int64) (map[int64][2]int64, 
 
 // SemRels returns the relationships of a symbol (outgoing, or incoming when
 // reverse is set), at most limit.
-func (s *DB) SemRels(ctx context.Context, idx, sym int64, reverse bool, limit int) ([]SemRelRow, error) {
+func (s *Reader) SemRels(ctx context.Context, idx, sym int64, reverse bool, limit int) ([]SemRelRow, error) {
 	q := `SELECT sym, target, kinds FROM sem_rel WHERE idx = ? AND sym = ? ORDER BY target LIMIT ?`
 	if reverse {
 		q = `SELECT sym, target, kinds FROM sem_rel WHERE idx = ? AND target = ? ORDER BY sym LIMIT ?`
@@ -430,7 +430,7 @@ func (s *DB) SemRels(ctx context.Context, idx, sym int64, reverse bool, limit in
 }
 
 // SemCounts counts the rows of the semantic tables (for tests and status).
-func (s *DB) SemCounts(ctx context.Context) (map[string]int, error) {
+func (s *Reader) SemCounts(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{}
 	for _, t := range []string{"sem_index", "sem_doc", "sem_symbol", "sem_rel", "sem_map"} {
 		var n int

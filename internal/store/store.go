@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -30,6 +31,7 @@ type Options struct {
 
 // DB is an open index with its blob store attached.
 type DB struct {
+	Reader
 	sql  *sql.DB
 	opts Options
 	// opened is the inode of each file ("main", "blobs") when it was opened:
@@ -99,6 +101,7 @@ func Open(opts Options) (*DB, error) {
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	s.sql = db
+	s.Reader = Reader{sql: db, metaReads: new(atomic.Int64)}
 	if !opts.ReadOnly && sealProblem(opts.IndexPath) == "" {
 		if err := s.checkGeneration(); err != nil {
 			db.Close()
@@ -278,19 +281,6 @@ func (s *DB) path(db string) string {
 // write runs a write to one database under its seal (see seal.go).
 func (s *DB) write(db string, fn func() error) error {
 	return sealWrite(db, s.path(db), fn)
-}
-
-// Meta reads one metadata value of the worktree index ("" when absent).
-func (s *DB) Meta(key string) (string, error) {
-	var v string
-	err := s.sql.QueryRow(`SELECT value FROM metadata WHERE key = ?`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("store: meta %s: %w", key, err)
-	}
-	return v, nil
 }
 
 // IsCorrupt reports whether err says that a database file is damaged: a

@@ -28,7 +28,7 @@ func init() {
 }
 
 func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.AffectedResult, error) {
-	e := c.Env.Engine
+	e := c.Engine()
 	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
 	depth := c.Bound("max_depth", in.MaxDepth, Budget{3, 6})
 	files, deleted := []string{}, []string(nil)

@@ -28,7 +28,7 @@ func init() {
 func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, error) {
 	depth := c.Bound("depth", in.Depth, Budget{1, 6})
 	limit := c.Clamp("limit", in.Limit, ArchBudget)
-	res, err := c.Env.Engine.Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2,
+	res, err := c.Engine().Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2,
 		Module: in.Module})
 	if err != nil {
 		return nil, err

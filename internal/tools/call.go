@@ -77,6 +77,11 @@ type Call struct {
 	timings      map[string]int64
 	// pendingFiles: changes on disk the index has not seen (status).
 	pendingFiles int
+	// snap is the request's view of the index, taken once after the index
+	// is fresh (nil for a tool that runs without an index); engine reads
+	// through it.
+	snap   *index.Snapshot
+	engine *query.Engine
 	// budget is the response budget in characters (0: none); pages are the
 	// paged lists of the payload by JSON path (fit.go).
 	budget int
@@ -96,6 +101,45 @@ func (c *Call) pending(n int) {
 func (c *Call) restart(keep int) *Call {
 	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{},
 		warnings: append([]string(nil), c.warnings[:keep]...), timings: c.timings}
+}
+
+// takeSnapshot gives the call its view of the index.
+func (c *Call) takeSnapshot(ctx context.Context) error {
+	if c.Env.Index == nil {
+		return nil
+	}
+	s, err := c.Env.Index.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	c.snap = s // first: released even if what follows panics
+	c.engine = c.Env.Engine.On(s)
+	return nil
+}
+
+// releaseSnapshot ends the call's view of the index.
+func (c *Call) releaseSnapshot() {
+	c.snap.Release()
+	c.snap, c.engine = nil, nil
+}
+
+// Resnapshot moves the call to a view of the index as it is now, for a tool
+// that changed it (index_ensure) and reports what it did.
+func (c *Call) Resnapshot(ctx context.Context) error {
+	c.releaseSnapshot()
+	return c.takeSnapshot(ctx)
+}
+
+// Engine is the query engine over the call's snapshot (nil without an
+// index).
+func (c *Call) Engine() *query.Engine { return c.engine }
+
+// State is the index state the call sees.
+func (c *Call) State() index.State {
+	if c.snap == nil {
+		return index.State{}
+	}
+	return c.snap.State()
 }
 
 // Common returns the common arguments of the call.
@@ -187,14 +231,8 @@ type cursorData struct {
 	Key    string `json:"k"`
 }
 
-// epoch reads the index epoch (0 when unknown).
-func (c *Call) epoch(ctx context.Context) int64 {
-	st, err := c.Env.Index.State(ctx)
-	if err != nil {
-		return 0
-	}
-	return st.Epoch
-}
+// epoch is the index epoch the call sees (0 when unknown).
+func (c *Call) epoch() int64 { return c.State().Epoch }
 
 func cursorKey(key any) string {
 	b, _ := json.Marshal(key)
@@ -219,7 +257,7 @@ func (c *Call) Offset(ctx context.Context, key any) (int, error) {
 	if cd.Key != cursorKey(key) {
 		return 0, errs.E(errs.InvalidArgument, "the cursor belongs to another query")
 	}
-	if cd.Epoch != c.epoch(ctx) {
+	if cd.Epoch != c.epoch() {
 		return 0, &errs.Error{Kind: errs.Precondition, Msg: "the cursor has expired: the index changed since the first page",
 			Fixes: []string{"repeat the call without a cursor"}}
 	}
@@ -228,7 +266,7 @@ func (c *Call) Offset(ctx context.Context, key any) (int, error) {
 
 // Cursor encodes the position of the next page.
 func (c *Call) Cursor(ctx context.Context, key any, offset int) string {
-	b, _ := json.Marshal(cursorData{Epoch: c.epoch(ctx), Offset: offset, Key: cursorKey(key)})
+	b, _ := json.Marshal(cursorData{Epoch: c.epoch(), Offset: offset, Key: cursorKey(key)})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
@@ -298,18 +336,17 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 	if c.common.RepoStateMode == "full" {
 		p.RepoStateMode = "full"
 	}
-	if c.Env != nil && c.Env.Index != nil {
-		if st, err := c.Env.Index.State(ctx); err == nil {
-			p.RepoStateID, p.Head, p.Dirty, p.Epoch = st.RepoStateID, st.Head, st.Dirty, st.Epoch
-			if c.pendingFiles > 0 && c.Env.Index.Paths().IsGit {
-				p.Dirty = true
-			}
-			if p.Dirty {
-				p.Consistency = "workspace"
-			}
-			if !st.Built {
-				p.IndexState = protocol.StateIndex
-			}
+	if c.snap != nil {
+		st := c.snap.State()
+		p.RepoStateID, p.Head, p.Dirty, p.Epoch = st.RepoStateID, st.Head, st.Dirty, st.Epoch
+		if c.pendingFiles > 0 && c.Env.Index.Paths().IsGit {
+			p.Dirty = true
+		}
+		if p.Dirty {
+			p.Consistency = "workspace"
+		}
+		if !st.Built {
+			p.IndexState = protocol.StateIndex
 		}
 	}
 	if c.Env != nil && c.Env.State != nil {

@@ -107,11 +107,8 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 	if ix == nil {
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: c.Env.IndexErr, Msg: "the index cannot be opened", Fixes: []string{"cairn doctor"}}
 	}
-	st, err := ix.State(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ov, err := c.Env.Engine.Overview(ctx)
+	st := c.State()
+	ov, err := c.Engine().Overview(ctx)
 	if err != nil {
 		return nil, err
 	}

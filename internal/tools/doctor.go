@@ -37,7 +37,7 @@ func doctorRun(ctx context.Context, c *Call, in DoctorIn) (*DoctorOut, error) {
 	if c.Env.Index != nil {
 		paths = c.Env.Index.Paths()
 	}
-	r := doctor.Run(ctx, doctor.Options{Paths: paths, Index: c.Env.Index, IndexErr: c.Env.IndexErr, Engine: c.Env.Engine,
+	r := doctor.Run(ctx, doctor.Options{Paths: paths, Index: c.Env.Index, IndexErr: c.Env.IndexErr, Engine: c.Engine(),
 		SkipIntegrity: in.SkipIntegrity})
 	out := &DoctorOut{Report: r}
 	if in.Fix {

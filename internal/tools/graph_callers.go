@@ -53,7 +53,7 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 	}
 	per = c.Bound("limit_per_level", per, PerLevelBudget)
 	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
-	res, err := c.Env.Engine.CallGraph(ctx, r, query.GraphParams{Direction: direction, Depth: depth, LimitPerLevel: per,
+	res, err := c.Engine().CallGraph(ctx, r, query.GraphParams{Direction: direction, Depth: depth, LimitPerLevel: per,
 		MaxPerNode: PerNodeBudget.Default, Layer: in.Layer})
 	if err != nil {
 		return nil, err

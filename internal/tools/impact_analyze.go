@@ -33,7 +33,7 @@ func init() {
 }
 
 func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResult, error) {
-	e := c.Env.Engine
+	e := c.Engine()
 	maxChars := c.Bound("max_chars", in.MaxChars, CharsBudget)
 	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *query.ImpactResult

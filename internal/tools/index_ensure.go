@@ -66,10 +66,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	if !ix.Writable() {
 		if in.Semantic || in.SCIP != "" {
 			// The owner runs the jobs; this process only asks.
-			st, err := ix.State(ctx)
-			if err != nil {
-				return nil, err
-			}
+			st := c.State()
 			out := &IndexOut{Epoch: st.Epoch, Files: st.Files, Failed: []string{}, Skipped: map[string]int{}, TimingMS: map[string]int64{}}
 			c.Answer("index owned by pid %d at epoch %d", ix.Owner(), st.Epoch)
 			sem, err := semanticRefresh(ctx, c, in)
@@ -84,6 +81,9 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	}
 	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
 	if err != nil {
+		return nil, err
+	}
+	if err := c.Resnapshot(ctx); err != nil {
 		return nil, err
 	}
 	out := &IndexOut{Epoch: st.Epoch, Changed: st.Changed, Files: st.Files, Added: st.Added, Modified: st.Modified, Deleted: st.Deleted,

@@ -32,7 +32,7 @@ func listFiles(ctx context.Context, c *Call, in ListIn) (*query.ListResult, erro
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.List(ctx, query.ListParams{Path: in.Path, Depth: in.Depth, Glob: in.Glob, Langs: in.Languages, Limit: limit, Offset: offset})
+	res, err := c.Engine().List(ctx, query.ListParams{Path: in.Path, Depth: in.Depth, Glob: in.Glob, Langs: in.Languages, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, err
 	}

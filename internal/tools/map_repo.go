@@ -44,7 +44,7 @@ func mapRepo(ctx context.Context, c *Call, in MapIn) (*query.RepoMap, error) {
 		Limit:   c.Clamp("limit", in.Limit, MapListBudget),
 		Top:     c.Bound("top", in.Top, MapTopBudget),
 	}
-	res, err := c.Env.Engine.Map(ctx, p)
+	res, err := c.Engine().Map(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func readFileFull(ctx context.Context, c *Call, in ReadFullIn) (*ReadFullOut, er
 	capBytes := c.Env.Config.Read.FullFileCapKiB << 10
 	budget := c.Env.reads()
 	// Measure first, so a confirmed read of a file over the cap never loads it.
-	f, err := c.Env.Engine.ReadFull(ctx, in.Path, false)
+	f, err := c.Engine().ReadFull(ctx, in.Path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func readFileFull(ctx context.Context, c *Call, in ReadFullIn) (*ReadFullOut, er
 			Fixes: []string{"call reset_budget to start a new read budget (task group)", "read spans with read_source instead",
 				"raise read.session_budget_kib in .cairn/config.yaml"}}
 	}
-	full, err := c.Env.Engine.ReadFull(ctx, in.Path, true)
+	full, err := c.Engine().ReadFull(ctx, in.Path, true)
 	if err != nil {
 		budget.Adjust(-f.Size) // nothing was returned
 		return nil, err

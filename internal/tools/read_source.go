@@ -32,11 +32,11 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 		if in.Path != "" {
 			return nil, errs.E(errs.InvalidArgument, "give either path or symbol, not both")
 		}
-		r, err := c.Env.Engine.Resolve(ctx, in.Symbol)
+		r, err := c.Engine().Resolve(ctx, in.Symbol)
 		if err != nil {
 			return nil, err
 		}
-		card, err := c.Env.Engine.Card(ctx, r, query.CardLimits{})
+		card, err := c.Engine().Card(ctx, r, query.CardLimits{})
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +47,7 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 	}
 	p.MaxLines = c.Clamp("limit", in.Limit, LinesBudget)
 	p.MaxChars = c.payloadBudget(ctx, c.Clamp("max_chars", in.MaxChars, CharsBudget))
-	res, err := c.Env.Engine.Read(ctx, p)
+	res, err := c.Engine().Read(ctx, p)
 	if err != nil {
 		return nil, err
 	}

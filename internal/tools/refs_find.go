@@ -42,7 +42,7 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.Refs(ctx, r, query.RefsParams{Limit: limit, Offset: offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
+	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}

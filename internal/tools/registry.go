@@ -155,10 +155,7 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if common.RepoStateMode != "" && common.RepoStateMode != "head" && common.RepoStateMode != "full" {
 		return c.envelope(ctx, nil, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full"), start)
 	}
-	if env.Index != nil {
-		_, release := env.Index.Acquire()
-		defer release()
-	}
+	defer c.releaseSnapshot()
 	if env.Intact != nil && env.Index != nil {
 		warnings, err := env.Intact(ctx)
 		if err != nil {
@@ -178,6 +175,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 			c.fresh.Freshness, c.fresh.Err = protocol.MayBeStale, nil
 		}
 	}
+	if err := c.takeSnapshot(ctx); err != nil && !t.NoIndex {
+		return c.envelope(ctx, nil, err, start)
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -186,11 +186,15 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	c.timing("run", time.Since(t0))
 	if err != nil && env.Recover != nil && ctx.Err() == nil {
 		if retry, warnings, out := env.Recover(ctx, err); retry {
-			// The store was damaged and has been repaired: answer once more,
-			// forgetting what the failed run said.
+			// The store was damaged and has been repaired: answer once more
+			// from the new store, forgetting what the failed run said.
+			c.releaseSnapshot()
 			c = c.restart(before)
+			defer c.releaseSnapshot()
 			c.warnings = append(c.warnings, warnings...)
-			data, err = t.run(cctx, c, args)
+			if err = c.takeSnapshot(ctx); err == nil {
+				data, err = t.run(cctx, c, args)
+			}
 		} else if out != nil {
 			err = out
 		}

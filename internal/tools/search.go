@@ -55,7 +55,7 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.Search(ctx, query.SearchParams{Query: in.Query, Mode: in.Mode, Regex: in.Regex, Word: in.Word,
+	res, err := c.Engine().Search(ctx, query.SearchParams{Query: in.Query, Mode: in.Mode, Regex: in.Regex, Word: in.Word,
 		IgnoreCase: in.IgnoreCase, Paths: in.Paths, Langs: in.Languages, Kinds: in.Kinds, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, err

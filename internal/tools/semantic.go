@@ -26,7 +26,7 @@ type SemanticJobs interface {
 // indexes (commits behind HEAD, files changed since) when an answer used
 // the semantic layer.
 func semanticWarnings(ctx context.Context, c *Call) {
-	fr, err := c.Env.Engine.SemanticFreshness(ctx)
+	fr, err := c.Engine().SemanticFreshness(ctx)
 	if err != nil {
 		c.Warn("semantic index freshness unknown: %v", err)
 		return

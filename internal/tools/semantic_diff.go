@@ -50,7 +50,7 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.Diff(ctx, query.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: offset,
+	res, err := c.Engine().Diff(ctx, query.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: offset,
 		Impact: !in.NoImpact})
 	if err != nil {
 		return nil, err

@@ -66,10 +66,7 @@ func init() {
 
 func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	ix := c.Env.Index
-	st, err := ix.State(ctx)
-	if err != nil {
-		return nil, err
-	}
+	st := c.State()
 	p := ix.Paths()
 	out := &StatusOut{Repo: p.Root, StateDir: p.StateDir, BlobStore: p.BlobPath, Git: p.IsGit, Head: st.Head, Branch: st.Branch,
 		Dirty: st.Dirty, Epoch: st.Epoch, IndexState: "ready", Initialized: p.Initialized, Languages: []LanguageStatus{},
@@ -90,8 +87,9 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 			c.pending(n)
 		}
 	}
-	out.IndexedAt, _ = ix.DB().Meta("indexed_at")
-	files, states, symbols, err := ix.DB().Counts(ctx)
+	out.IndexedAt = st.IndexedAt
+	db := c.snap.Store()
+	files, states, symbols, err := db.Counts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +105,7 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		out.Languages = append(out.Languages, LanguageStatus{Language: l, Files: n, Layers: []string{"syntactic"}})
 	}
 	out.Semantic = SemanticStatus{Indexes: []semantic.IndexFreshness{}, Jobs: []semantic.Job{}}
-	fr, err := c.Env.Engine.SemanticFreshness(ctx)
+	fr, err := c.Engine().SemanticFreshness(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +124,7 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 			out.Languages[i].Layers = append(out.Languages[i].Layers, "semantic")
 		}
 	}
-	jobs, err := ix.DB().Jobs(ctx, 10)
+	jobs, err := db.Jobs(ctx, 10)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesR
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Env.Engine.Surfaces(ctx, query.SurfaceParams{Kind: kind, Paths: in.Paths, Langs: in.Languages,
+	res, err := c.Engine().Surfaces(ctx, query.SurfaceParams{Kind: kind, Paths: in.Paths, Langs: in.Languages,
 		Framework: in.Framework, Query: in.Query, Confidence: in.Confidence, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ func init() {
 }
 
 func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, error) {
-	e := c.Env.Engine
+	e := c.Engine()
 	resolvedSym, err := resolveArg(ctx, c, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
@@ -82,9 +82,9 @@ func resolveArg(ctx context.Context, c *Call, name string, at *Position) (*query
 		if at.Path == "" || at.Line <= 0 || at.Col <= 0 {
 			return nil, errs.E(errs.InvalidArgument, "at needs path, line >= 1 and col >= 1")
 		}
-		return c.Env.Engine.At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col)
+		return c.Engine().At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col)
 	case name != "":
-		return c.Env.Engine.Resolve(ctx, name)
+		return c.Engine().Resolve(ctx, name)
 	}
 	return nil, errs.E(errs.InvalidArgument, "name a symbol (symbol) or a position (at)")
 }

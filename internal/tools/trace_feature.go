@@ -38,7 +38,7 @@ func traceFeature(ctx context.Context, c *Call, in TraceIn) (*query.TraceResult,
 	}
 	depth := c.Bound("depth", in.Depth, DepthBudget)
 	limit := c.Bound("limit", in.Limit, TraceBudget)
-	res, err := c.Env.Engine.Trace(ctx, r, query.TraceParams{Depth: depth, Limit: limit, Layer: in.Layer})
+	res, err := c.Engine().Trace(ctx, r, query.TraceParams{Depth: depth, Limit: limit, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func typeHierarchy(ctx context.Context, c *Call, in HierarchyIn) (*query.Hierarc
 		return nil, err
 	}
 	limit := c.Bound("limit", in.Limit, ResultsBudget)
-	res, err := c.Env.Engine.Hierarchy(ctx, r, query.HierarchyParams{Limit: limit, Layer: in.Layer})
+	res, err := c.Engine().Hierarchy(ctx, r, query.HierarchyParams{Limit: limit, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}

@@ -84,9 +84,15 @@ func archChecks(ctx context.Context, name, repo, state string) ([]archCheck, err
 		return nil, err
 	}
 	defer ix.Close()
-	e := query.New(ix)
+	e, release, err := query.New(ix).Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	var out []archCheck
-	mods, err := ix.DB().Modules(ctx)
+	db, releaseDB := ix.Acquire()
+	defer releaseDB()
+	mods, err := db.Modules(ctx)
 	if err != nil {
 		return nil, err
 	}

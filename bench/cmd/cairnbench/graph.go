@@ -31,7 +31,9 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 
 	// The most called symbols: incoming call edges (one per calling symbol
 	// and file), call sites as the tie-break.
-	edges, err := ix.DB().AllEdges(ctx, uint8(index.EdgeCall))
+	db, release := ix.Acquire()
+	defer release()
+	edges, err := db.AllEdges(ctx, uint8(index.EdgeCall))
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,9 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 
 	// The most referenced symbols: what "widely used" means here.
 	counts := map[int64]int{}
-	if err := ix.DB().AllLinks(ctx, func(_ int64, data []byte) error {
+	db, release := ix.Acquire()
+	defer release()
+	if err := db.AllLinks(ctx, func(_ int64, data []byte) error {
 		links, err := index.DecodeLinks(data)
 		if err != nil {
 			return nil

@@ -117,7 +117,9 @@ func genset(ctx context.Context, repo, state string, n int, out string) error {
 		return err
 	}
 	defer ix.Close()
-	syms, err := ix.DB().AllSymbols(ctx)
+	db, release := ix.Acquire()
+	defer release()
+	syms, err := db.AllSymbols(ctx)
 	if err != nil {
 		return err
 	}
@@ -196,7 +198,12 @@ func queries(ctx context.Context, repo, state, set string) error {
 		return err
 	}
 	defer ix.Close()
-	e := query.New(ix)
+	// One snapshot for the run: the timings are of the queries alone.
+	e, release, err := query.New(ix).Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	var search, lookup, refs []time.Duration
 	ambiguous := 0
 	for _, name := range names { // warm caches once
@@ -244,7 +251,12 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 		return err
 	}
 	defer ix.Close()
-	e := query.New(ix)
+	// One snapshot for the run: the timings are of the queries alone.
+	e, release, err := query.New(ix).Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	out := map[string][]time.Duration{}
 	perQuery := map[string]float64{}
 	for _, l := range lines {

@@ -65,14 +65,16 @@ func tiers(ctx context.Context, repo, state string) error {
 		return err
 	}
 	defer ix.Close()
-	files, err := ix.DB().Files(ctx)
+	db, release := ix.Acquire()
+	defer release()
+	files, err := db.Files(ctx)
 	if err != nil {
 		return err
 	}
 	type counts struct {
 		Refs, Local, ProvenDef, Strong, Unresolved, External, Builtin int
 	}
-	imports, err := ix.DB().AllImports(ctx)
+	imports, err := db.AllImports(ctx)
 	if err != nil {
 		return err
 	}
@@ -85,7 +87,7 @@ func tiers(ctx context.Context, repo, state string) error {
 		if err != nil || facts == nil {
 			continue
 		}
-		data, err := ix.DB().Link(ctx, f.ID)
+		data, err := db.Link(ctx, f.ID)
 		if err != nil {
 			return err
 		}
