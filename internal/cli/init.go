@@ -36,12 +36,8 @@ already exist are left alone, so running it twice is safe.`,
 					Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
 				Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_cli", TimingMS: map[string]int64{}}}
 			return finish(g, env, func(w io.Writer, _ *protocol.Envelope) {
-				for _, c := range res.Created {
-					fmt.Fprintf(w, "created %s\n", c)
-				}
-				for _, k := range res.Kept {
-					fmt.Fprintf(w, "kept    %s (already there)\n", k)
-				}
+				eachLine(w, "created %s\n", res.Created)
+				eachLine(w, "kept    %s (already there)\n", res.Kept)
 			})
 		},
 	}

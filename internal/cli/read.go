@@ -14,72 +14,80 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func readCmd(g *globals) *cobra.Command {
+func readCmd() *toolCmd {
 	var in tools.ReadIn
 	var full tools.ReadFullIn
-	cmd := &cobra.Command{
-		Use:   "read PATH[:A-B]",
-		Short: "Print numbered lines of a file (PATH:A-B, PATH:A), a symbol's definition (--symbol) or a whole file (--full)",
-		Long: `read prints lines of a file with their numbers and the file's sha256. PATH:A-B
-reads lines A to B, PATH:A reads from line A. Budgets: --limit lines (default
-120, at most 400) and --max-chars (default 12000, at most 40000). Files that
-look like secrets, ignored files and .git are refused (exit 8).
+	return &toolCmd{
+		tool: "read_source", use: "read PATH[:A-B]", args: cobra.MaximumNArgs(1), pos: []posArg{{"PATH[:A-B]", "path", nil}},
+		also: []altTool{{"full", "read_file_full"}},
+		note: `PATH:A-B reads lines A to B, PATH:A reads from line A. Files that look like
+secrets, ignored files and .git are refused (exit 8).
 
---full reads a whole file in two steps, as agents do with read_file_full:
-without --confirm it prints the file's size, line count, sha256 and estimated
-tokens; with --confirm it prints the file's exact content (not numbered).
-A whole file is capped (read.full_file_cap_kib, default 400 KiB) and counts
-against the session read budget (read.session_budget_kib, default 2 MiB per
-process); over either, the read fails with exit 7.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if full.Confirm && !cmd.Flags().Changed("full") {
-				return finish(g, errorEnvelope(errs.E(errs.Usage, "--confirm goes with --full")), nil)
-			}
-			if cmd.Flags().Changed("full") {
-				if len(args) != 1 || in.Symbol != "" {
-					return finish(g, errorEnvelope(errs.E(errs.Usage, "read --full takes one PATH (no --symbol)")), nil)
-				}
+--full reads a whole file in two steps: without --confirm it prints the file's
+size, line count, sha256 and estimated tokens; with --confirm it prints the
+file's exact content (not numbered). Over the cap or the session read budget
+the read fails with exit 7.`,
+		flags: func(f *argFlags) {
+			f.String(&in.Symbol, "symbol", "symbol", "")
+			f.limit(&in.Limit, "limit", "maximum lines", 120, 400)
+			f.maxChars(&in.MaxChars)
+			var whole bool
+			f.fs.BoolVar(&whole, "full", false, "the whole file: measure it, or print it with --confirm")
+			f.Bool(&full.Confirm, "confirm", "confirm").Usage = "with --full: print the content"
+		},
+		request: func(cmd *cobra.Command, args []string) (any, error) {
+			whole := cmd.Flags().Changed("full")
+			switch {
+			case full.Confirm && !whole:
+				return nil, errs.E(errs.Usage, "--confirm goes with --full")
+			case whole && (len(args) != 1 || in.Symbol != ""):
+				return nil, errs.E(errs.Usage, "read --full takes one PATH (no --symbol)")
+			case whole:
 				if _, a, _, err := parseSpan(args[0]); err != nil || a != 0 {
-					return finish(g, errorEnvelope(errs.E(errs.Usage, "read --full reads a whole file: give PATH without a line range")), nil)
+					return nil, errs.E(errs.Usage, "read --full reads a whole file: give PATH without a line range")
 				}
 				full.Path = args[0]
-				return invoke(cmd, g, "read_file_full", full, renderFull)
-			}
-			if len(args) == 1 {
+				return full, nil
+			case len(args) == 1:
 				p, a, b, err := parseSpan(args[0])
 				if err != nil {
-					return finish(g, errorEnvelope(err), nil)
+					return nil, err
 				}
 				in.Path, in.StartLine, in.EndLine = p, a, b
 			}
-			return invoke(cmd, g, "read_source", in, func(w io.Writer, env *protocol.Envelope) {
-				r, ok := env.Data.(*query.ReadResult)
-				if !ok {
-					return
+			return in, nil
+		},
+		words: func(ex map[string]any) []string {
+			p, ok := ex["path"].(string)
+			if !ok {
+				return nil
+			}
+			delete(ex, "path")
+			if a, ok := ex["start_line"]; ok {
+				p += ":" + values(a)[0]
+				delete(ex, "start_line")
+				if b, ok := ex["end_line"]; ok {
+					p += "-" + values(b)[0]
+					delete(ex, "end_line")
 				}
+			}
+			return []string{p}
+		},
+		render: func(w io.Writer, env *protocol.Envelope) {
+			switch r := env.Data.(type) {
+			case *tools.ReadFullOut:
+				renderFull(w, r)
+			case *query.ReadResult:
 				width := len(strconv.Itoa(r.EndLine))
 				for _, l := range r.Lines {
 					fmt.Fprintf(w, "%*d  %s\n", width, l.N, l.Text)
 				}
-			})
+			}
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&in.Symbol, "symbol", "", "read this symbol's definition")
-	f.IntVar(&in.Limit, "limit", 0, "maximum lines (default 120, at most 400)")
-	f.IntVar(&in.MaxChars, "max-chars", 0, "maximum characters (default 12000, at most 40000)")
-	var fullFlag bool
-	f.BoolVar(&fullFlag, "full", false, "the whole file: measure it, or print it with --confirm")
-	f.BoolVar(&full.Confirm, "confirm", false, "with --full: print the content")
-	return cmd
 }
 
-func renderFull(w io.Writer, env *protocol.Envelope) {
-	r, ok := env.Data.(*tools.ReadFullOut)
-	if !ok {
-		return
-	}
+func renderFull(w io.Writer, r *tools.ReadFullOut) {
 	if r.Confirmed {
 		io.WriteString(w, r.Content)
 		return

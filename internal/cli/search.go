@@ -10,37 +10,23 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func searchCmd(g *globals) *cobra.Command {
+func searchCmd() *toolCmd {
 	var in tools.SearchIn
-	cmd := &cobra.Command{
-		Use:   "search QUERY",
-		Short: "Search contents (literal, --regex, --word, -i) or symbols (--mode symbol|definitions|references)",
-		Long: `search finds code. Modes:
-  lexical      (default) file contents: a literal, case-sensitive unless -i;
-               --regex takes RE2 syntax; --word matches whole identifiers
-  symbol       symbols whose name contains QUERY, ranked (exact name first,
-               public before private, types and functions before fields)
-  definitions  the definitions of an exact name or qualified suffix
-  references   the references of a named symbol (same as 'cairn refs')
-Results are ranked and bounded (--limit, default 20, at most 100); page with
---cursor. Filter with --path GLOB and --lang L (repeatable).`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in.Query = args[0]
-			return invoke(cmd, g, "search", in, renderSearch)
+	return &toolCmd{
+		tool: "search", use: "search QUERY", args: cobra.ExactArgs(1), in: &in,
+		pos: []posArg{{"QUERY", "query", &in.Query}},
+		flags: func(f *argFlags) {
+			f.String(&in.Mode, "mode", "mode", "lexical")
+			f.Bool(&in.Regex, "regex", "regex")
+			f.Bool(&in.Word, "word", "word")
+			f.BoolP(&in.IgnoreCase, "ignore-case", "i", "ignore_case")
+			f.StringArray(&in.Paths, "path", "paths")
+			f.StringArray(&in.Languages, "lang", "languages")
+			f.StringArray(&in.Kinds, "kind", "kinds")
+			f.page(&in.Limit, &in.Cursor, "results per page", 20, 100)
 		},
+		render: renderSearch,
 	}
-	f := cmd.Flags()
-	f.StringVar(&in.Mode, "mode", "lexical", "lexical, symbol, definitions or references")
-	f.BoolVar(&in.Regex, "regex", false, "QUERY is an RE2 regular expression")
-	f.BoolVar(&in.Word, "word", false, "match whole identifiers only")
-	f.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "ignore case")
-	f.StringArrayVar(&in.Paths, "path", nil, "only paths matching this glob (repeatable)")
-	f.StringArrayVar(&in.Languages, "lang", nil, "only this language (repeatable)")
-	f.StringArrayVar(&in.Kinds, "kind", nil, "symbol modes: only this kind (repeatable)")
-	f.IntVar(&in.Limit, "limit", 0, "results per page (default 20, at most 100)")
-	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
-	return cmd
 }
 
 func renderSearch(w io.Writer, env *protocol.Envelope) {

@@ -4,43 +4,22 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func symbolCmd(g *globals) *cobra.Command {
+func symbolCmd() *toolCmd {
 	var in tools.SymbolIn
-	var at string
-	cmd := &cobra.Command{
-		Use:   "symbol [NAME]",
-		Short: "Show a symbol's card (by id, qualified name, path#Name or unique suffix; or --at PATH:LINE:COL)",
-		Long: `symbol prints what Cairn knows about one symbol: kind, signature, doc summary,
-visibility, module, location, members, outgoing calls and type relations.
-Name it by symbol_id (sym_...), by qualified name (k8s.io/client-go/rest.Config,
-django.db.models.Model.save, src/a.ts#Foo.bar), by path#Qualified.Name, or by
-any unique suffix (rest.Config, Mux.handle). --at resolves the identifier at a
-position. An ambiguous name exits 4 and lists the candidates.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				in.Symbol = args[0]
-			}
-			if at != "" {
-				p, err := tools.ParsePosition(at)
-				if err != nil {
-					return finish(g, errorEnvelope(err), nil)
-				}
-				in.At = p
-			}
-			return invoke(cmd, g, "symbol_get", in, renderCard)
+	return &toolCmd{
+		tool: "symbol_get", use: "symbol", on: &target{name: &in.Symbol, at: &in.At},
+		note: "An ambiguous name exits 4 and lists the candidates.",
+		flags: func(f *argFlags) {
+			f.limit(&in.Limit, "limit", "members to list", 20, 100)
 		},
+		in:     &in,
+		render: renderCard,
 	}
-	cmd.Flags().StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
-	cmd.Flags().IntVar(&in.Limit, "limit", 0, "members to list (default 20, at most 100)")
-	return cmd
 }
 
 func renderCard(w io.Writer, env *protocol.Envelope) {
