@@ -38,8 +38,14 @@ func (g *globals) open(ctx context.Context) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.start(ctx, paths, cfg, service.Options{})
+}
+
+// start opens the service with progress reported on stderr.
+func (g *globals) start(ctx context.Context, paths config.Paths, cfg config.Config, opts service.Options) (*app, error) {
 	p := newProgress(g.stderr)
-	svc, err := service.Open(ctx, paths, cfg, service.Options{Progress: p.report})
+	opts.Progress = p.report
+	svc, err := service.Open(ctx, paths, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +84,11 @@ func (g *globals) openDegraded(ctx context.Context) (*app, error) {
 	if g.timeoutMS > 0 {
 		cfg.Query.TimeoutMS = g.timeoutMS
 	}
-	p := newProgress(g.stderr)
-	svc, err := service.Open(ctx, paths, cfg, service.Options{Progress: p.report})
+	a, err := g.start(ctx, paths, cfg, service.Options{})
 	if err != nil {
-		return &app{env: service.Degraded(paths, cfg, err), progress: p}, nil
+		return &app{env: service.Degraded(paths, cfg, err), progress: newProgress(g.stderr)}, nil
 	}
-	return &app{svc: svc, env: svc.Env(), progress: p}, nil
+	return a, nil
 }
 
 func (a *app) close() {

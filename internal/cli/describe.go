@@ -8,38 +8,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func describeCmd(g *globals) *cobra.Command {
+func describeCmd() *toolCmd {
 	var in tools.DescribeIn
-	cmd := &cobra.Command{
-		Use:   "describe [--tool NAME]",
-		Short: "Summarise the repository and list every tool, or document one tool (--tool)",
-		Long: `describe prints the repository at a glance: languages with file counts,
-modules, branch and HEAD, the index's state and epoch, the configured tool
-profile, and every tool with its group and a one-line summary ("on" marks the
-tools MCP clients see under the profile; the CLI always has all of them).
-
-With --tool NAME it prints that tool's documentation instead: summary, long
-description, when to use it and when not, its arguments (name, type, whether
-required) and example arguments. An unknown name exits 3 with the closest
-names.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return invoke(cmd, g, "describe", in, renderDescribe)
+	return &toolCmd{
+		tool: "describe", use: "describe [--tool NAME]", args: cobra.NoArgs, in: &in,
+		note: "In the tool list, * marks the tools MCP clients see under the profile.",
+		flags: func(f *argFlags) {
+			f.String(&in.Tool, "tool", "tool", "")
 		},
+		render: payload(renderDescribe),
 	}
-	cmd.Flags().StringVar(&in.Tool, "tool", "", "document this tool")
-	return cmd
 }
 
-func renderDescribe(w io.Writer, env *protocol.Envelope) {
-	out, ok := env.Data.(*tools.DescribeOut)
-	if !ok {
-		return
-	}
+func renderDescribe(w io.Writer, out *tools.DescribeOut) {
 	if out.Tool != nil {
 		renderToolDoc(w, out.Tool)
 		return
@@ -96,9 +80,7 @@ func renderToolDoc(w io.Writer, d *tools.ToolDoc) {
 			return
 		}
 		fmt.Fprintf(w, "\n%s:\n", title)
-		for _, s := range items {
-			fmt.Fprintf(w, "  - %s\n", s)
-		}
+		eachLine(w, "  - %s\n", items)
 	}
 	list("When to use", d.When)
 	list("When not to use", d.WhenNot)

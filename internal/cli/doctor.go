@@ -11,57 +11,45 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func doctorCmd(g *globals) *cobra.Command {
+func doctorCmd() *toolCmd {
 	var in tools.DoctorIn
 	var strict bool
-	cmd := &cobra.Command{
-		Use:   "doctor [--fix] [--strict]",
-		Short: "Check git, the index, configuration, grammars, disk space and semantic indexers; suggest fixes",
-		Long: `doctor runs every check and prints pass, warn or fail for each, with the
-command that would fix what did not pass. It never runs a fix.
-
---fix prints a POSIX shell script instead of the report: it changes into the
-repository and holds one commented block per check that warned or failed,
-with its fix command. Nothing is run; review the script, then run it
-(cairn doctor --fix > fix.sh && sh fix.sh) or copy the blocks you want.
+	return &toolCmd{
+		tool: "doctor", use: "doctor [--fix] [--strict]", args: cobra.NoArgs, in: &in, degraded: true,
+		note: `--fix prints the script instead of the report. Nothing is run; review the
+script, then run it (cairn doctor --fix > fix.sh && sh fix.sh) or copy the
+blocks you want.
 
 doctor works on a broken setup too: an invalid configuration is reported as a
 failing check (doctor itself runs with the defaults), and an index that cannot
 be opened is a failing check rather than an error.
 
 Exit status: a check that fails is a finding, not an error, so doctor exits 0
-whenever it could run its checks, whatever they found (--json: data.healthy
-is false when a check failed). With --strict it exits 1 when any check
-failed (warnings do not count), for scripts and CI. Errors that stop doctor
-itself (a --repo that does not exist) use the usual exit codes.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			env := call(cmd, g, g.openDegraded, "doctor", in)
-			err := finish(g, env, func(w io.Writer, env *protocol.Envelope) {
-				out, ok := env.Data.(*tools.DoctorOut)
-				if !ok {
-					return
-				}
-				if in.Fix {
-					io.WriteString(w, out.FixScript)
-					return
-				}
+whenever it could run its checks, whatever they found. With --strict it exits
+1 when any check failed (warnings do not count), for scripts and CI. Errors
+that stop doctor itself (a --repo that does not exist) use the usual exit
+codes.`,
+		flags: func(f *argFlags) {
+			f.Bool(&in.Fix, "fix", "fix").Usage = "print a shell script with the fixes (runs nothing)"
+			f.fs.BoolVar(&strict, "strict", false, "exit 1 when any check fails")
+			f.Bool(&in.SkipIntegrity, "skip-integrity", "skip_integrity")
+		},
+		render: func(w io.Writer, env *protocol.Envelope) {
+			out, ok := env.Data.(*tools.DoctorOut)
+			switch {
+			case ok && in.Fix:
+				io.WriteString(w, out.FixScript)
+			case ok:
 				renderDoctor(w, env.Answer, out)
-			})
-			if err != nil {
-				return err
 			}
+		},
+		check: func(env *protocol.Envelope) error {
 			if out, ok := env.Data.(*tools.DoctorOut); ok && strict && out.Failed > 0 {
 				return exitError(1)
 			}
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&in.Fix, "fix", false, "print a shell script with the fixes (runs nothing)")
-	f.BoolVar(&strict, "strict", false, "exit 1 when any check fails")
-	f.BoolVar(&in.SkipIntegrity, "skip-integrity", false, "skip the SQLite integrity check (it reads the whole index)")
-	return cmd
 }
 
 func renderDoctor(w io.Writer, answer string, out *tools.DoctorOut) {

@@ -5,82 +5,29 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-
-	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
 // graphCmd is `cairn callers` or `cairn callees`.
-func graphCmd(g *globals, use, tool, short, long string) *cobra.Command {
+func graphCmd(use, tool string) *toolCmd {
 	var in tools.GraphIn
-	var at string
-	cmd := &cobra.Command{
-		Use:   use + " [NAME]",
-		Short: short,
-		Long:  long,
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := symbolArgs(args, at, &in.Symbol, &in.At); err != nil {
-				return finish(g, errorEnvelope(err), nil)
-			}
-			return invoke(cmd, g, tool, in, func(w io.Writer, env *protocol.Envelope) {
-				fmt.Fprintln(w, env.Answer)
-				if r, ok := env.Data.(*query.GraphResult); ok {
-					renderGraph(w, r)
-				}
-			})
+	return &toolCmd{
+		tool: tool, use: use, on: &target{name: &in.Symbol, at: &in.At, required: true},
+		flags: func(f *argFlags) {
+			f.Int(&in.Depth, "depth", "depth", 0)
+			f.limit(&in.LimitPerLevel, "limit_per_level", "new symbols per level", 10, 100)
+			f.String(&in.Layer, "layer", "layer", "")
+			f.maxChars(&in.MaxChars)
 		},
+		in:     &in,
+		render: withAnswer(renderGraph),
 	}
-	f := cmd.Flags()
-	f.StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
-	f.IntVar(&in.Depth, "depth", 0, "levels to walk (default 3, at most 6)")
-	f.IntVar(&in.LimitPerLevel, "limit", 0, "new symbols per level (default 10, at most 100)")
-	f.StringVar(&in.Layer, "layer", "", "only this layer: syntactic or semantic")
-	f.IntVar(&in.MaxChars, "max-chars", 0, "response budget in characters (default 12000, at most 40000)")
-	return cmd
 }
 
-func callersCmd(g *globals) *cobra.Command {
-	return graphCmd(g, "callers", "graph_callers", "Show who calls a symbol, level by level (default depth 3)",
-		`callers walks the call graph upwards from a symbol: its callers, their
-callers, and so on (--depth, default 3, at most 6), keeping the most-called
---limit new symbols per level. Each edge says its tier (precise from the
-semantic layer; proven or strong from syntax) and how many call sites it has.
-Calls syntax cannot attribute are not edges (cairn refs --anchored lists
-them); calls through an interface method the symbol implements are listed as
-dynamic (semantic layer).`)
-}
+func callersCmd() *toolCmd { return graphCmd("callers", "graph_callers") }
 
-func calleesCmd(g *globals) *cobra.Command {
-	return graphCmd(g, "callees", "graph_callees", "Show what a symbol calls, level by level, with dynamic and unresolved calls",
-		`callees walks the call graph downwards from a symbol. Resolved calls are
-edges with their tier. Calls through an interface, a function-valued field,
-variable, parameter or local, or a name chosen at run time (obj[name](),
-getattr, reflection, eval) are listed as dynamic with the candidates that may
-run; calls neither layer attributes are listed as unresolved, by name and
-receiver.`)
-}
-
-// symbolArgs reads a NAME argument or --at PATH:LINE:COL.
-func symbolArgs(args []string, at string, name *string, pos **tools.Position) error {
-	if len(args) == 1 {
-		*name = args[0]
-	}
-	if at != "" {
-		p, err := tools.ParsePosition(at)
-		if err != nil {
-			return err
-		}
-		*pos = p
-	}
-	if *name == "" && *pos == nil {
-		return errs.E(errs.Usage, "name a symbol (NAME) or a position (--at PATH:LINE:COL)")
-	}
-	return nil
-}
+func calleesCmd() *toolCmd { return graphCmd("callees", "graph_callees") }
 
 func renderGraph(w io.Writer, r *query.GraphResult) {
 	byID := map[string]query.GraphNode{}
@@ -162,93 +109,56 @@ func arrowFor(depth int, arrow string) string {
 	return arrow
 }
 
-func hierarchyCmd(g *globals) *cobra.Command {
+func hierarchyCmd() *toolCmd {
 	var in tools.HierarchyIn
-	var at string
-	cmd := &cobra.Command{
-		Use:   "hierarchy [NAME]",
-		Short: "Show a type's base types, interfaces, subtypes and implementations",
-		Long: `hierarchy shows what a type extends, embeds and implements, and what extends,
-embeds and implements it. Each answer says its source: syntax (declared in the
-code), syntax_method_set (Go and TypeScript: the type's methods, including
-those promoted through embedded types or inherited, cover the interface's,
-though it never names it) or semantic (the semantic layer's implementation
-relationships).`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := symbolArgs(args, at, &in.Symbol, &in.At); err != nil {
-				return finish(g, errorEnvelope(err), nil)
-			}
-			return invoke(cmd, g, "type_hierarchy", in, func(w io.Writer, env *protocol.Envelope) {
-				fmt.Fprintln(w, env.Answer)
-				r, ok := env.Data.(*query.HierarchyResult)
-				if !ok {
-					return
-				}
-				for _, sec := range []struct {
-					title string
-					links []query.TypeLink
-				}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations}} {
-					for _, l := range sec.links {
-						line := fmt.Sprintf("%s: %s %s [%s]", sec.title, l.Relation, l.Name, l.Source)
-						if l.Symbol != nil {
-							line += fmt.Sprintf(" %s:%d", l.Symbol.Location.Path, l.Symbol.Location.Line)
-						}
-						if l.Via != "" {
-							line += " via " + l.Via
-						}
-						fmt.Fprintln(w, line)
-					}
-				}
-				if len(r.Methods) > 0 {
-					fmt.Fprintf(w, "methods: %s\n", strings.Join(r.Methods, ", "))
-				}
-				for _, u := range r.Unknown {
-					fmt.Fprintf(w, "outside the repository: %s\n", u)
-				}
-				for _, n := range r.Notes {
-					fmt.Fprintf(w, "note: %s\n", n)
-				}
-			})
+	return &toolCmd{
+		tool: "type_hierarchy", use: "hierarchy", on: &target{name: &in.Symbol, at: &in.At, required: true},
+		flags: func(f *argFlags) {
+			f.String(&in.Layer, "layer", "layer", "")
+			f.limit(&in.Limit, "limit", "entries per list", 20, 100)
 		},
+		in:     &in,
+		render: withAnswer(renderHierarchy),
 	}
-	cmd.Flags().StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
-	cmd.Flags().StringVar(&in.Layer, "layer", "", "syntactic to leave the semantic layer out")
-	cmd.Flags().IntVar(&in.Limit, "limit", 0, "entries per list (default 20, at most 100)")
-	return cmd
 }
 
-func traceCmd(g *globals) *cobra.Command {
-	var in tools.TraceIn
-	var at string
-	cmd := &cobra.Command{
-		Use:   "trace [NAME]",
-		Short: "Show the call tree from an entry point, with the surfaces of each node",
-		Long: `trace follows the calls from an entry point (a handler, main, a command) down
-to --depth levels (default 3, at most 6), most-called first, up to --limit
-nodes (default 50). A call back into an ancestor is marked (cycle), a callee
-already expanded elsewhere is marked (repeated). Each node lists its surfaces
-(routes, configuration keys, tables, ...) and how many of its calls are
-dynamic or unresolved.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := symbolArgs(args, at, &in.Symbol, &in.At); err != nil {
-				return finish(g, errorEnvelope(err), nil)
+func renderHierarchy(w io.Writer, r *query.HierarchyResult) {
+	for _, sec := range []struct {
+		title string
+		links []query.TypeLink
+	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations}} {
+		for _, l := range sec.links {
+			line := fmt.Sprintf("%s: %s %s [%s]", sec.title, l.Relation, l.Name, l.Source)
+			if l.Symbol != nil {
+				line += fmt.Sprintf(" %s:%d", l.Symbol.Location.Path, l.Symbol.Location.Line)
 			}
-			return invoke(cmd, g, "trace_feature", in, func(w io.Writer, env *protocol.Envelope) {
-				fmt.Fprintln(w, env.Answer)
-				if r, ok := env.Data.(*query.TraceResult); ok {
-					renderTrace(w, r.Entry)
-				}
-			})
-		},
+			if l.Via != "" {
+				line += " via " + l.Via
+			}
+			fmt.Fprintln(w, line)
+		}
 	}
-	f := cmd.Flags()
-	f.StringVar(&at, "at", "", "the identifier at PATH:LINE:COL")
-	f.IntVar(&in.Depth, "depth", 0, "levels below the entry point (default 3, at most 6)")
-	f.IntVar(&in.Limit, "limit", 0, "nodes in the tree (default 50, at most 500)")
-	f.StringVar(&in.Layer, "layer", "", "only this layer: syntactic or semantic")
-	return cmd
+	if len(r.Methods) > 0 {
+		fmt.Fprintf(w, "methods: %s\n", strings.Join(r.Methods, ", "))
+	}
+	eachLine(w, "outside the repository: %s\n", r.Unknown)
+	eachLine(w, "note: %s\n", r.Notes)
+}
+
+func traceCmd() *toolCmd {
+	var in tools.TraceIn
+	return &toolCmd{
+		tool: "trace_feature", use: "trace", on: &target{name: &in.Symbol, at: &in.At, required: true},
+		flags: func(f *argFlags) {
+			f.Int(&in.Depth, "depth", "depth", 0)
+			f.limit(&in.Limit, "limit", "nodes in the tree", 50, 500)
+			f.String(&in.Layer, "layer", "layer", "")
+		},
+		in: &in,
+		render: withAnswer(func(w io.Writer, r *query.TraceResult) {
+			renderTrace(w, r.Entry)
+		}),
+	}
 }
 
 func renderTrace(w io.Writer, n *query.TraceNode) {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -95,16 +96,24 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	pf.StringVar(&g.stateDir, "state-dir", "", "directory for all of Cairn's state (env CAIRN__STATE_DIR)")
 	pf.BoolVar(&g.json, "json", false, "print the exact response envelope as JSON")
 	pf.IntVar(&g.timeoutMS, "timeout", 0, "deadline of a query in milliseconds (default from config: 30000)")
-	root.AddCommand(initCmd(g), indexCmd(g), statusCmd(g), describeCmd(g), doctorCmd(g), searchCmd(g), symbolCmd(g), refsCmd(g),
-		readCmd(g), lsCmd(g), mapCmd(g), archCmd(g), mcpCmd(g), upCmd(g), versionCmd(g))
-	root.AddCommand(callersCmd(g), calleesCmd(g), hierarchyCmd(g), traceCmd(g), surfacesCmd(g),
-		diffCmd(g), affectedCmd(g), impactCmd(g))
+	// Flag usage is wrapped to the terminal like the rest of the help: the
+	// registry documents some arguments at length.
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string { return fs.FlagUsagesWrapped(helpWidth) })
+	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
+		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags").Replace(root.UsageTemplate()))
+	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g))
+	for _, c := range toolCommands() {
+		cmd, _ := c.command(g)
+		root.AddCommand(cmd)
+	}
 	return root
 }
 
-// invoke opens the repository, runs one tool and prints the envelope.
-func invoke(cmd *cobra.Command, g *globals, tool string, args any, human func(io.Writer, *protocol.Envelope)) error {
-	return finish(g, call(cmd, g, g.open, tool, args), human)
+// toolCommands declares the commands that run tools of the registry.
+func toolCommands() []*toolCmd {
+	return []*toolCmd{indexCmd(), statusCmd(), describeCmd(), doctorCmd(), searchCmd(), symbolCmd(), refsCmd(),
+		readCmd(), lsCmd(), mapCmd(), archCmd(), callersCmd(), calleesCmd(), hierarchyCmd(), traceCmd(), surfacesCmd(),
+		diffCmd(), affectedCmd(), impactCmd()}
 }
 
 // call opens the repository with open and runs one tool.

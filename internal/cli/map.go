@@ -3,51 +3,30 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func mapCmd(g *globals) *cobra.Command {
+func mapCmd() *toolCmd {
 	var in tools.MapIn
-	cmd := &cobra.Command{
-		Use:   "map",
-		Short: "Show the repository's structure, languages, modules, entry points, dependencies, tests and public API",
-		Long: `map prints the repository's shape as the index knows it. Sections (--include,
-repeatable or comma-separated; default all):
-  structure     directories to --depth (default 2) with files, bytes, languages
-  languages     files and bytes per language
-  modules       go.mod, package.json, pyproject.toml ... and the files they own
-  entry_points  Go package main with func main, Python __main__ guards and
-                scripts, package.json main/module/bin/exports, main.* and
-                index.* at module roots
-  dependencies  declared in go.mod, package.json, pyproject.toml, requirements*.txt
-  test_layout   test files per language by naming convention, busiest dirs
-  public_api    public symbols per module by kind, and the top --top ones
-Each list holds at most --limit entries (default 50, at most 500).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return invoke(cmd, g, "map_repo", in, renderMap)
+	return &toolCmd{
+		tool: "map_repo", use: "map", args: cobra.NoArgs,
+		flags: func(f *argFlags) {
+			f.StringSlice(&in.Include, "include", "include")
+			f.Int(&in.Depth, "depth", "depth", 0)
+			f.Int(&in.Top, "top", "top", 0)
+			f.limit(&in.Limit, "limit", "entries per list", 50, 500)
 		},
+		in:     &in,
+		render: payload(renderMap),
 	}
-	f := cmd.Flags()
-	f.StringSliceVar(&in.Include, "include", nil, "sections to show (default all)")
-	f.IntVar(&in.Depth, "depth", 0, "directory depth of structure (default 2, at most 6)")
-	f.IntVar(&in.Top, "top", 0, "public symbols per module (default 10, at most 50)")
-	f.IntVar(&in.Limit, "limit", 0, "entries per list (default 50, at most 500)")
-	return cmd
 }
 
-func renderMap(w io.Writer, env *protocol.Envelope) {
-	m, ok := env.Data.(*query.RepoMap)
-	if !ok {
-		return
-	}
+func renderMap(w io.Writer, m *query.RepoMap) {
 	if s := m.Structure; s != nil {
 		fmt.Fprintf(w, "structure (depth %d, %d files):\n", s.Depth, s.Files)
 		if len(s.RootFiles) > 0 {
@@ -118,25 +97,6 @@ func renderMap(w io.Writer, env *protocol.Envelope) {
 			}
 		}
 	}
-}
-
-// countsLine prints a count map largest first: "go 3, python 1".
-func countsLine(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
 }
 
 func orDot(p string) string {

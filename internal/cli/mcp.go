@@ -43,16 +43,14 @@ func runMCP(ctx context.Context, g *globals) error {
 		return finishStderr(g, err)
 	}
 	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	p := newProgress(g.stderr)
-	svc, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, Progress: p.report})
+	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true})
 	if err != nil {
 		return finishStderr(g, err)
 	}
-	defer svc.Close()
-	defer p.done()
+	defer a.close()
 	fmt.Fprintf(g.stderr, "cairn mcp: serving %s over stdio (state %s)\n", paths.Root, paths.StateDir)
 
-	srv := mcpserver.New(svc, mcpserver.Options{Version: Version, Logger: log})
+	srv := mcpserver.New(a.svc, mcpserver.Options{Version: Version, Logger: log})
 	stdio := g.stdout == io.Writer(os.Stdout)
 	var transport mcp.Transport = &mcp.StdioTransport{}
 	if !stdio {

@@ -12,39 +12,24 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-func surfacesCmd(g *globals) *cobra.Command {
+func surfacesCmd() *toolCmd {
 	var in tools.SurfacesIn
-	cmd := &cobra.Command{
-		Use:   "surfaces KIND",
-		Short: "List endpoints, config_keys, db_tables, di, exceptions or logs: where code meets the outside world",
-		Long: `surfaces lists one kind of surface found in the code at index time:
-  endpoints    HTTP routes (method and path) and their handlers
-  config_keys  environment variables, settings and properties read
-  db_tables    tables named in SQL strings or declared by ORM models
-  di           dependency-injection registrations
-  exceptions   exception types thrown (Go: panics, sentinel errors, error types)
-  logs         log message templates with their level
-Each line is PATH:LINE:COL, the method (HTTP method, log level, SQL verb, ...),
-the value, [framework confidence], the detail (handler, implementation,
-message) and the symbol it is written in. Confidence is high for values written
-literally, low for values built at run time or derived from a convention.
-Filter with --path GLOB, --lang L, --framework NAME, --query TEXT and
---confidence high; pages of --limit (default 20, at most 100), --cursor.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in.Kind = args[0]
-			return invoke(cmd, g, "surfaces_list", in, renderSurfaces)
+	return &toolCmd{
+		tool: "surfaces_list", use: "surfaces KIND", args: cobra.ExactArgs(1), in: &in,
+		pos: []posArg{{"KIND", "kind", &in.Kind}},
+		note: `Each line is PATH:LINE:COL, the method (HTTP method, log level, SQL verb,
+...), the value, [framework confidence], the detail (handler, implementation,
+message) and the symbol it is written in.`,
+		flags: func(f *argFlags) {
+			f.StringArray(&in.Paths, "path", "paths")
+			f.StringArray(&in.Languages, "lang", "languages")
+			f.String(&in.Framework, "framework", "framework", "")
+			f.StringP(&in.Query, "query", "q", "query", "")
+			f.String(&in.Confidence, "confidence", "confidence", "")
+			f.page(&in.Limit, &in.Cursor, "items per page", 20, 100)
 		},
+		render: renderSurfaces,
 	}
-	f := cmd.Flags()
-	f.StringArrayVar(&in.Paths, "path", nil, "only paths matching this glob (repeatable)")
-	f.StringArrayVar(&in.Languages, "lang", nil, "only this language (repeatable)")
-	f.StringVar(&in.Framework, "framework", "", "only this framework (gin, flask, spring, sql, env, ...)")
-	f.StringVarP(&in.Query, "query", "q", "", "only values containing this text (case-insensitive)")
-	f.StringVar(&in.Confidence, "confidence", "", "high: only values written literally")
-	f.IntVar(&in.Limit, "limit", 0, "items per page (default 20, at most 100)")
-	f.StringVar(&in.Cursor, "cursor", "", "continue from a previous page")
-	return cmd
 }
 
 func renderSurfaces(w io.Writer, env *protocol.Envelope) {

@@ -82,15 +82,13 @@ func runUp(ctx context.Context, g *globals, port int, noAuth bool) error {
 	}
 	defer ln.Close()
 	log := slog.New(slog.NewTextHandler(g.stderr, nil))
-	p := newProgress(g.stderr)
-	svc, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, Progress: p.report})
+	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true})
 	if err != nil {
 		return finishStderr(g, err)
 	}
-	defer svc.Close()
-	defer p.done()
+	defer a.close()
 
-	api := httpapi.New(svc, httpapi.Options{Token: token, Version: Version, Logger: log})
+	api := httpapi.New(a.svc, httpapi.Options{Token: token, Version: Version, Logger: log})
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	srv := &http.Server{
