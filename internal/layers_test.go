@@ -1,8 +1,9 @@
 // Package layers_test keeps the architecture's import rules (DESIGN §3,
 // CONVENTIONS "Layout: imports point down"): the interface adapters (cli,
 // mcpserver, httpapi) never import the store, the languages or git directly,
-// and no domain package depends on an adapter, not even through another
-// package. It reads import declarations with go/parser, so it needs no build.
+// no domain package depends on an adapter, not even through another
+// package, and leaf packages import nothing of the module. It reads import
+// declarations with go/parser, so it needs no build.
 package layers_test
 
 import (
@@ -26,6 +27,10 @@ var adapters = []string{"internal/cli", "internal/mcpserver", "internal/httpapi"
 // query or service. A prefix also forbids its subpackages.
 var forbiddenForAdapters = []string{"internal/store", "internal/lang", "internal/gitx"}
 
+// leaves are domain packages that import no package of the module: they read
+// bytes and files, and the index and the query engine both build on them.
+var leaves = []string{"internal/manifest"}
+
 // graph maps a package (module-relative directory) to the module-relative
 // packages its non-test files import.
 type graph map[string][]string
@@ -35,7 +40,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store"} {
+	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest"} {
 		if _, ok := g[must]; !ok {
 			t.Fatalf("package %s not found: the test is not reading the module", must)
 		}
@@ -71,6 +76,24 @@ func TestViolations(t *testing.T) {
 	}
 }
 
+// TestLeafViolations checks the leaf rule on a made-up graph.
+func TestLeafViolations(t *testing.T) {
+	g := graph{
+		"internal/manifest": {"internal/errs", "internal/store"},
+		"internal/index":    {"internal/manifest", "internal/store"},
+		"internal/query":    {"internal/manifest"},
+		"internal/errs":     {},
+		"internal/store":    {},
+	}
+	want := []string{
+		"internal/manifest imports internal/errs (a leaf imports no package of the module)",
+		"internal/manifest imports internal/store (a leaf imports no package of the module)",
+	}
+	if diff := cmp.Diff(want, violations(g)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}
+
 func within(pkg string, roots []string) (string, bool) {
 	for _, r := range roots {
 		if pkg == r || strings.HasPrefix(pkg, r+"/") {
@@ -94,6 +117,11 @@ func violations(g graph) []string {
 		}
 		if !strings.HasPrefix(pkg, "internal/") {
 			continue // cmd/ and tools outside internal/ wire everything together
+		}
+		if _, isLeaf := within(pkg, leaves); isLeaf {
+			for _, imp := range imports {
+				out = append(out, fmt.Sprintf("%s imports %s (a leaf imports no package of the module)", pkg, imp))
+			}
 		}
 		if path := pathToAdapter(g, pkg); path != nil {
 			out = append(out, fmt.Sprintf("%s depends on adapter %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))

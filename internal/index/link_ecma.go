@@ -5,9 +5,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/manifest"
 )
 
 // JavaScript and TypeScript module resolution beyond relative paths: tsconfig
@@ -104,52 +105,43 @@ func (l *linker) tsConfigFor(dir string) *tsConfig {
 	return cfg
 }
 
-// readTSConfig parses a tsconfig, following one `extends` chain of relative files.
+// readTSConfig parses a tsconfig, following the `extends` of relative files
+// (later ones override earlier ones) to a bounded depth.
 func (l *linker) readTSConfig(p string, depth int) *tsConfig {
-	var raw struct {
-		Extends         string `json:"extends"`
-		CompilerOptions struct {
-			BaseURL string              `json:"baseUrl"`
-			Paths   map[string][]string `json:"paths"`
-		} `json:"compilerOptions"`
-	}
 	data, err := os.ReadFile(filepath.Join(l.w.root, filepath.FromSlash(p)))
-	if err != nil || json.Unmarshal(jsonc(data), &raw) != nil {
+	if err != nil {
+		return nil
+	}
+	raw, err := manifest.ParseTSConfig(data)
+	if err != nil {
 		return nil
 	}
 	dir := dirOf(p)
-	cfg := &tsConfig{dir: dir, paths: raw.CompilerOptions.Paths}
-	if raw.Extends != "" && strings.HasPrefix(raw.Extends, ".") && depth < 4 {
-		parent := path.Join(dir, raw.Extends)
+	cfg := &tsConfig{dir: dir, paths: raw.Paths}
+	for _, ext := range raw.Extends {
+		if !strings.HasPrefix(ext, ".") || depth >= 4 {
+			continue
+		}
+		parent := path.Join(dir, ext)
 		if !strings.HasSuffix(parent, ".json") {
 			parent += ".json"
 		}
 		if base := l.readTSConfig(parent, depth+1); base != nil {
-			if cfg.paths == nil {
+			if raw.Paths == nil && base.paths != nil {
 				cfg.paths = base.paths
 			}
-			cfg.baseURL = base.baseURL
+			if base.baseURL != "" {
+				cfg.baseURL = base.baseURL
+			}
 		}
 	}
-	if raw.CompilerOptions.BaseURL != "" {
-		cfg.baseURL = path.Join(dir, raw.CompilerOptions.BaseURL)
+	if raw.BaseURL != "" {
+		cfg.baseURL = path.Join(dir, raw.BaseURL)
 		if cfg.baseURL == "." {
 			cfg.baseURL = ""
 		}
 	}
 	return cfg
-}
-
-var (
-	jsonComments = regexp.MustCompile(`(?s)//[^\n]*|/\*.*?\*/`)
-	jsonTrailing = regexp.MustCompile(`,(\s*[}\]])`)
-)
-
-// jsonc turns JSON with comments and trailing commas (tsconfig's dialect)
-// into JSON. Comment markers inside strings are rare in tsconfigs; a config
-// that no longer parses afterwards is simply not used.
-func jsonc(data []byte) []byte {
-	return jsonTrailing.ReplaceAll(jsonComments.ReplaceAll(data, nil), []byte("$1"))
 }
 
 // workspacePackage resolves a bare import of another package of the

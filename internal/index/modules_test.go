@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,13 +33,7 @@ func TestDetectModules(t *testing.T) {
 		"rb/Gemfile":                   "source 'https://rubygems.org'\ngem 'rack'\ngem \"rails\", '~> 7'\n",
 		"php/composer.json":            `{"name": "acme/php", "require": {"monolog/monolog": "^3"}}`,
 	}
-	var paths []string
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-		paths = append(paths, p)
-	}
+	paths := writeTree(t, root, files)
 	type mod struct {
 		Root, Name, Kind, Workspace string
 		Detached                    bool
@@ -81,4 +76,64 @@ func TestModuleOfByFamily(t *testing.T) {
 			t.Errorf("moduleOf(%s, %s) = %q, want %q", tt.path, tt.lang, got, tt.want)
 		}
 	}
+}
+
+// TestDetectModulesFences covers workspace manifests whose members a line
+// reader gets wrong: a multi-line Gradle include next to an includeBuild, a
+// pnpm flow list, exclusions (npm "!pattern", Cargo exclude), and a name
+// followed by a comment.
+func TestDetectModulesFences(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"jvm/settings.gradle.kts":          "includeBuild(\"build-logic\")\ninclude(\n    \":app\",\n)\n",
+		"jvm/app/build.gradle.kts":         "",
+		"jvm/stray/build.gradle.kts":       "",
+		"pn/pnpm-workspace.yaml":           "packages: ['pkgs/*']\n",
+		"pn/pkgs/a/package.json":           `{"name": "a"}`,
+		"pn/other/package.json":            `{"name": "other"}`,
+		"npm/package.json":                 `{"name": "npm-root", "workspaces": ["packages/*", "!packages/legacy"]}`,
+		"npm/packages/ui/package.json":     `{"name": "ui"}`,
+		"npm/packages/legacy/package.json": `{"name": "legacy"}`,
+		"rs/Cargo.toml":                    "[workspace]\nmembers = [\"crates/*\"]\nexclude = [\"crates/old\"]\n",
+		"rs/crates/new/Cargo.toml":         "[package]\nname = \"new\" # the crate\n",
+		"rs/crates/old/Cargo.toml":         "[package]\nname = \"old\"\n",
+		"py/requirements.txt":              "requests\n",
+	}
+	var got []string
+	for _, m := range detectModules(root, writeTree(t, root, files)) {
+		got = append(got, fmt.Sprintf("%s %s %s workspace=%q detached=%v", m.Root, m.Name, m.Kind, m.Workspace, m.Detached))
+	}
+	want := []string{
+		" " + filepath.Base(root) + ` dir workspace="" detached=false`, // the root module is named after its directory
+		"jvm/app jvm/app jvm workspace=\"jvm\" detached=false",
+		"jvm/stray jvm/stray jvm workspace=\"jvm\" detached=true",
+		"npm npm-root javascript workspace=\"npm\" detached=false",
+		"npm/packages/legacy legacy javascript workspace=\"npm\" detached=true",
+		"npm/packages/ui ui javascript workspace=\"npm\" detached=false",
+		"pn/other other javascript workspace=\"pn\" detached=true",
+		"pn/pkgs/a a javascript workspace=\"pn\" detached=false",
+		"rs rs rust workspace=\"rs\" detached=false",
+		"rs/crates/new new rust workspace=\"rs\" detached=false",
+		"rs/crates/old old rust workspace=\"rs\" detached=true",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("modules (-want +got):\n%s", diff)
+	}
+}
+
+// writeTree writes files under root and returns their paths.
+func writeTree(t *testing.T, root string, files map[string]string) []string {
+	t.Helper()
+	var paths []string
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }

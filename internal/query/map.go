@@ -10,6 +10,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/manifest"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -210,8 +211,8 @@ type mapper struct {
 }
 
 type parsedManifest struct {
-	file  store.FileRow
-	facts manifestFacts
+	file store.FileRow
+	m    *manifest.Manifest
 }
 
 // cut shortens a list to the limit and records the cut.
@@ -275,7 +276,7 @@ func (m *mapper) structure() {
 // readManifests parses every manifest file the index holds, from its text.
 func (m *mapper) readManifests(ctx context.Context) error {
 	for _, f := range m.files {
-		if manifestKind(f.Path) == "" || f.Status != store.BlobText && f.Status != store.BlobParsed {
+		if !mapFormats[manifest.FormatOf(f.Path)] || f.Status != store.BlobText && f.Status != store.BlobParsed {
 			continue
 		}
 		text, err := m.e.db().BlobText(ctx, f.BlobID)
@@ -285,7 +286,9 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		if text == nil {
 			continue
 		}
-		m.manifests = append(m.manifests, parsedManifest{file: f, facts: parseManifest(f.Path, text)})
+		// A malformed manifest gives what could be read; map_repo lists that.
+		mf, _ := manifest.Parse(f.Path, text)
+		m.manifests = append(m.manifests, parsedManifest{file: f, m: mf})
 	}
 	return nil
 }
@@ -358,15 +361,15 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		if dir == "." {
 			dir = ""
 		}
-		for _, d := range mf.facts.entries {
-			ep := EntryPoint{Kind: d.kind, Name: d.name, Module: m.moduleName(mf.file.ModuleID), Source: mf.file.Path, Target: d.target}
-			if d.kind == "python_script" {
+		for _, d := range mf.m.Entries {
+			ep := EntryPoint{Kind: d.Kind, Name: d.Name, Module: m.moduleName(mf.file.ModuleID), Source: mf.file.Path, Target: d.Target}
+			if d.Kind == "python_script" {
 				ep.Path = mf.file.Path
-				if p := pythonTarget(dir, d.target, byPath); p != "" {
+				if p := pythonTarget(dir, d.Target, byPath); p != "" {
 					ep.Path = p
 				}
 			} else {
-				ep.Path = path.Join(dir, d.target)
+				ep.Path = path.Join(dir, d.Target)
 			}
 			_, ep.Indexed = byPath[ep.Path]
 			eps = append(eps, ep)
@@ -466,8 +469,8 @@ func pythonTarget(dir, target string, files map[string]store.FileRow) string {
 func (m *mapper) dependencies() {
 	var out []ManifestDeps
 	for _, mf := range m.manifests {
-		deps := append([]Dependency(nil), mf.facts.deps...)
-		sortDeps(deps)
+		deps := append([]Dependency(nil), mf.m.Dependencies...)
+		manifest.SortDependencies(deps)
 		md := ManifestDeps{Manifest: mf.file.Path, Module: m.moduleName(mf.file.ModuleID), Total: len(deps), Dependencies: []Dependency{}}
 		md.Dependencies = append(md.Dependencies, cut(m, "dependencies of "+mf.file.Path, deps)...)
 		out = append(out, md)
