@@ -528,6 +528,56 @@ func TestTextCandidates(t *testing.T) {
 	}
 }
 
+// A literal finds the documents that hold it, whatever its letters: the
+// trigram index and the query agree on case folding (FTS5 folds both),
+// also for letters that Go lowers and FTS5 does not.
+func TestTrigramCandidatesFolding(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	docs := map[string]string{
+		"ascii.txt":    "call NewServer here",
+		"turkish.txt":  "şehir İstanbul",
+		"georgian.txt": "ᲐᲑᲒ mtavruli",
+		"cherokee.txt": "ᏣᎳᎩ syllabary",
+		"greek.txt":    "ΣΟΦΙΑ",
+	}
+	var names []string
+	for name := range docs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var rows []BlobRow
+	for _, name := range names {
+		rows = append(rows, blobRow(docs[name], "", BlobText, nil))
+	}
+	ids := insertBlobs(t, db, 1, rows...)
+	commit(t, db, func(tx *Tx) error {
+		for i, name := range names {
+			if _, err := tx.PutFile(fileRow(name, docs[name], "", ids[i], 0, 1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for lit, want := range map[string][]string{
+		"NewServer": {"ascii.txt"},
+		"newserver": {"ascii.txt"},
+		"İstanbul":  {"turkish.txt"},
+		"ᲐᲑᲒ":       {"georgian.txt"},
+		"ᏣᎳᎩ":       {"cherokee.txt"},
+		"ΣΟΦΙΑ":     {"greek.txt"},
+		"σοφια":     {"greek.txt"},
+	} {
+		hits, err := db.TrigramCandidates(ctx, lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, hitPaths(hits)); diff != "" {
+			t.Errorf("TrigramCandidates(%q) (-want +got):\n%s", lit, diff)
+		}
+	}
+}
+
 func TestPatterns(t *testing.T) {
 	long := "abcdefghijklmnopqrstuvwxyz"
 	var spread []string
@@ -539,7 +589,7 @@ func TestPatterns(t *testing.T) {
 		{"", ""},
 		{"ab", ""},
 		{"abc", `"abc"`},
-		{"ABCd", `"abc" AND "bcd"`},
+		{"ABCd", `"ABC" AND "BCd"`}, // FTS5 folds the terms as it folded the documents
 		{"aaaa", `"aaa"`},
 		{`a"b`, `"a""b"`},
 		{"äöüß", `"äöü" AND "öüß"`},
