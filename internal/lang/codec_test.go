@@ -306,3 +306,15 @@ func FuzzDecode(f *testing.F) {
 		checkReencode(t, "fuzz", facts)
 	})
 }
+
+// Every stored enum names a value it does not know (one the codec read
+// from a newer extractor, or from damage) instead of panicking.
+func TestEnumNamesOutOfRange(t *testing.T) {
+	got := []string{lang.DefKind(200).String(), lang.Visibility(200).String(), lang.Role(200).String(), lang.QualShape(200).String(),
+		lang.ImportKind(200).String(), lang.RelKind(200).String(), lang.DynKind(200).String(), lang.SurfaceKind(200).String(),
+		lang.Confidence(200).String()}
+	want := []string{"unknown", "unknown", "reference", "expr", "module", "extends", "dynamic", "unknown", "low"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("names of unknown values (-want +got):\n%s", diff)
+	}
+}
