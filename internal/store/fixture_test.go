@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/zeebo/xxh3"
 )
 
@@ -196,29 +197,52 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// paths returns the paths of file rows, in order.
-func paths(rows []FileRow) []string {
-	out := []string{}
+// pluck returns one field of each row, in order (never nil, so that an
+// empty result compares equal to an empty want).
+func pluck[R, V any](rows []R, field func(R) V) []V {
+	out := []V{}
 	for _, r := range rows {
-		out = append(out, r.Path)
+		out = append(out, field(r))
 	}
 	return out
 }
 
-// symbolIDs returns the ids of symbol rows, in order.
-func symbolIDs(rows []SymbolRow) []int64 {
-	out := []int64{}
-	for _, r := range rows {
-		out = append(out, r.ID)
+func paths(rows []FileRow) []string { return pluck(rows, func(r FileRow) string { return r.Path }) }
+
+func symbolIDs(rows []SymbolRow) []int64 { return pluck(rows, func(r SymbolRow) int64 { return r.ID }) }
+
+func hitPaths(rows []TextHit) []string { return pluck(rows, func(r TextHit) string { return r.Path }) }
+
+// column runs a query on the store's own connection and returns its one
+// column, as another program reading the files would see it.
+func column[V any](t *testing.T, db *DB, q string, args ...any) []V {
+	t.Helper()
+	rows, err := db.sql.Query(q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := []V{}
+	for rows.Next() {
+		var v V
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
-// hitPaths returns the paths of text hits, in order.
-func hitPaths(rows []TextHit) []string {
-	out := []string{}
-	for _, r := range rows {
-		out = append(out, r.Path)
+// same fails the test on err and reports how got differs from want.
+func same[T any](t *testing.T, what string, want, got T, err error, opts ...cmp.Option) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	return out
+	if diff := cmp.Diff(want, got, opts...); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", what, diff)
+	}
 }

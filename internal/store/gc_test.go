@@ -26,18 +26,23 @@ func openWorktree(t *testing.T, opts Options, name string) (*DB, Options) {
 // blobIDs lists the blobs of the store.
 func blobIDs(t *testing.T, db *DB) []int64 {
 	t.Helper()
-	rows, err := db.sql.Query(`SELECT id FROM blobs.blob ORDER BY id`)
-	if err != nil {
+	return column[int64](t, db, `SELECT id FROM blobs.blob ORDER BY id`)
+}
+
+// worktreeHolding opens another worktree index on the blob store of f with
+// one file whose content no other worktree holds, registered at 100.
+func worktreeHolding(t *testing.T, f *fixture, content string) (*DB, Options, int64) {
+	t.Helper()
+	db, opts := openWorktree(t, f.opts, "other")
+	ids := insertBlobs(t, db, 100, blobRow(content, "go", BlobParsed, []byte("facts")))
+	commit(t, db, func(tx *Tx) error {
+		_, err := tx.PutFile(fileRow("x.go", content, "go", ids[0], 0, 1))
+		return err
+	})
+	if err := db.RegisterWorktree(context.Background(), 100); err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	out := []int64{}
-	for rows.Next() {
-		var id int64
-		rows.Scan(&id)
-		out = append(out, id)
-	}
-	return out
+	return db, opts, ids[0]
 }
 
 func collect(t *testing.T, db *DB, now, grace int64) GCResult {
@@ -61,15 +66,7 @@ func TestCollectGarbage(t *testing.T) {
 	orphans := insertBlobs(t, f.db, 100, blobRow("old orphan", "", BlobText, nil, SurfaceData{Kind: 1, Data: []byte("keys")}))
 	recent := insertBlobs(t, f.db, 5000, blobRow("recent orphan", "", BlobText, nil))
 	// A second worktree holds a blob no file of the first one references.
-	other, _ := openWorktree(t, f.opts, "other")
-	shared := insertBlobs(t, other, 100, blobRow("only in other", "go", BlobParsed, []byte("facts")))
-	commit(t, other, func(tx *Tx) error {
-		_, err := tx.PutFile(fileRow("x.go", "only in other", "go", shared[0], 0, 1))
-		return err
-	})
-	if err := other.RegisterWorktree(ctx, 100); err != nil {
-		t.Fatal(err)
-	}
+	other, _, shared := worktreeHolding(t, f, "only in other")
 	before := blobIDs(t, f.db)
 
 	res := collect(t, f.db, 6000, 3000) // recent orphan is within its grace period
@@ -83,10 +80,8 @@ func TestCollectGarbage(t *testing.T) {
 	if text, err := f.db.BlobText(ctx, orphans[0]); text != nil || err != nil {
 		t.Errorf("the text of a collected blob: %q %v", text, err)
 	}
-	var surfaces int
-	f.db.sql.QueryRow(`SELECT count(*) FROM blobs.blob_surface WHERE blob_id = ?`, orphans[0]).Scan(&surfaces)
-	if surfaces != 0 {
-		t.Errorf("a collected blob left %d surface rows", surfaces)
+	if surfaces := column[int](t, f.db, `SELECT count(*) FROM blobs.blob_surface WHERE blob_id = ?`, orphans[0]); surfaces[0] != 0 {
+		t.Errorf("a collected blob left %d surface rows", surfaces[0])
 	}
 	if res := collect(t, f.db, 6000, 3000); res.Removed != 0 || res.Kept != 6 {
 		t.Errorf("a second pass: %+v", res)
@@ -99,7 +94,7 @@ func TestCollectGarbage(t *testing.T) {
 	if slices.Contains(blobIDs(t, f.db), recent[0]) {
 		t.Error("the recent orphan survived its grace period")
 	}
-	if facts, err := other.BlobFacts(ctx, shared[0]); string(facts) != "facts" || err != nil {
+	if facts, err := other.BlobFacts(ctx, shared); string(facts) != "facts" || err != nil {
 		t.Errorf("the other worktree's blob: %q %v", facts, err)
 	}
 }
@@ -113,15 +108,7 @@ func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
 	if err := f.db.RegisterWorktree(ctx, 100); err != nil {
 		t.Fatal(err)
 	}
-	other, otherOpts := openWorktree(t, f.opts, "other")
-	ids := insertBlobs(t, other, 100, blobRow("only in other", "go", BlobParsed, []byte("facts")))
-	commit(t, other, func(tx *Tx) error {
-		_, err := tx.PutFile(fileRow("x.go", "only in other", "go", ids[0], 0, 1))
-		return err
-	})
-	if err := other.RegisterWorktree(ctx, 100); err != nil {
-		t.Fatal(err)
-	}
+	other, otherOpts, _ := worktreeHolding(t, f, "only in other")
 	// Collected from the other worktree: the first one's blobs are kept.
 	if diff := cmp.Diff(GCResult{Worktrees: 2, Kept: 5, Removed: 0}, collect(t, other, 1<<40, 0)); diff != "" {
 		t.Errorf("from the other worktree (-want +got):\n%s", diff)
@@ -131,17 +118,7 @@ func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
 	if diff := cmp.Diff(GCResult{Worktrees: 1, Kept: 4, Removed: 1}, collect(t, f.db, 1<<40, 0)); diff != "" {
 		t.Errorf("after the other worktree was removed (-want +got):\n%s", diff)
 	}
-	var registered []string
-	rows, err := f.db.sql.Query(`SELECT path FROM blobs.worktree ORDER BY path`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var p string
-		rows.Scan(&p)
-		registered = append(registered, p)
-	}
-	rows.Close()
+	registered := column[string](t, f.db, `SELECT path FROM blobs.worktree ORDER BY path`)
 	if diff := cmp.Diff([]string{f.opts.IndexPath}, registered); diff != "" {
 		t.Errorf("registered worktrees (-want +got):\n%s", diff)
 	}

@@ -7,13 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func jobIDs(rows []JobRow) []int64 {
-	out := []int64{}
-	for _, r := range rows {
-		out = append(out, r.ID)
-	}
-	return out
-}
+func jobIDs(rows []JobRow) []int64 { return pluck(rows, func(r JobRow) int64 { return r.ID }) }
 
 func TestJobs(t *testing.T) {
 	ctx := context.Background()
@@ -93,28 +87,13 @@ func TestJobs(t *testing.T) {
 		t.Errorf("Job of an unknown id: %v %v", ok, err)
 	}
 	queued, err := db.QueuedJobs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int64{ids[3]}, jobIDs(queued)); diff != "" {
-		t.Errorf("QueuedJobs (-want +got):\n%s", diff)
-	}
+	same(t, "QueuedJobs", []int64{ids[3]}, jobIDs(queued), err)
 	recent, err := db.Jobs(ctx, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int64{ids[4], ids[3], ids[2]}, jobIDs(recent)); diff != "" {
-		t.Errorf("Jobs, newest first (-want +got):\n%s", diff)
-	}
+	same(t, "Jobs, newest first", []int64{ids[4], ids[3], ids[2]}, jobIDs(recent), err)
 	// Pruning keeps the newest jobs (active ones count) and never an active one.
 	if err := db.PruneJobs(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
 	all, err := db.Jobs(ctx, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int64{ids[4], ids[3], ids[1]}, jobIDs(all)); diff != "" {
-		t.Errorf("after PruneJobs(2) (-want +got):\n%s", diff)
-	}
+	same(t, "after PruneJobs(2)", []int64{ids[4], ids[3], ids[1]}, jobIDs(all), err)
 }

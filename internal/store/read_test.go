@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,12 +16,7 @@ func TestFileReads(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	all, err := f.db.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(f.paths, paths(all)); diff != "" {
-		t.Errorf("Files (-want +got):\n%s", diff)
-	}
+	same(t, "Files", f.paths, paths(all), err)
 	want := fileRow("a/alpha.go", alphaSrc, "go", f.blob["alpha"], f.mod[""], 1)
 	want.ID, want.Pkg = f.file["a/alpha.go"], "a"
 	got, ok, err := f.db.FileByPath(ctx, "a/alpha.go")
@@ -63,12 +59,7 @@ func TestFileReads(t *testing.T) {
 		{"c/", []string{}},
 	} {
 		rows, err := f.db.FilesUnder(ctx, tc.prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, paths(rows)); diff != "" {
-			t.Errorf("FilesUnder(%q) (-want +got):\n%s", tc.prefix, diff)
-		}
+		same(t, fmt.Sprintf("FilesUnder(%q)", tc.prefix), tc.want, paths(rows), err)
 	}
 }
 
@@ -86,19 +77,9 @@ func TestBlobReads(t *testing.T) {
 		{9999, nil, nil},
 	} {
 		facts, err := f.db.BlobFacts(ctx, tc.blob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.facts, facts); diff != "" {
-			t.Errorf("BlobFacts(%d) (-want +got):\n%s", tc.blob, diff)
-		}
+		same(t, fmt.Sprintf("BlobFacts(%d)", tc.blob), tc.facts, facts, err)
 		text, err := f.db.BlobText(ctx, tc.blob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.text, text); diff != "" {
-			t.Errorf("BlobText(%d) (-want +got):\n%s", tc.blob, diff)
-		}
+		same(t, fmt.Sprintf("BlobText(%d)", tc.blob), tc.text, text, err)
 	}
 	// Inserting the same keys again is idempotent: the same ids, no new rows.
 	again := insertBlobs(t, f.db, 200, blobRow(betaSrc, "python", BlobParseErrors, []byte("other facts")), blobRow(alphaSrc, "go", BlobParsed, nil))
@@ -112,12 +93,7 @@ func TestBlobReads(t *testing.T) {
 	other := blobRow(alphaSrc, "go", BlobParsed, nil)
 	other.Key.XVer = 2
 	found, err := f.db.FindBlobs(ctx, []BlobKey{blobRow(alphaSrc, "go", 0, nil).Key, other.Key, blobRow(alphaSrc, "text", 0, nil).Key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[BlobKey]int64{blobRow(alphaSrc, "go", 0, nil).Key: f.blob["alpha"]}, found); diff != "" {
-		t.Errorf("FindBlobs (-want +got):\n%s", diff)
-	}
+	same(t, "FindBlobs", map[BlobKey]int64{blobRow(alphaSrc, "go", 0, nil).Key: f.blob["alpha"]}, found, err)
 }
 
 func TestSurfaces(t *testing.T) {
@@ -135,12 +111,7 @@ func TestSurfaces(t *testing.T) {
 		{5, nil},
 	} {
 		got, err := f.db.Surfaces(ctx, tc.kind)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("Surfaces(%d) (-want +got):\n%s", tc.kind, diff)
-		}
+		same(t, fmt.Sprintf("Surfaces(%d)", tc.kind), tc.want, got, err)
 	}
 }
 
@@ -337,12 +308,7 @@ func TestFilesDefining(t *testing.T) {
 		{"al", true, ids()},
 	} {
 		got, err := f.db.FilesDefining(ctx, tc.name, tc.fold)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("FilesDefining(%q, %v) (-want +got):\n%s", tc.name, tc.fold, diff)
-		}
+		same(t, fmt.Sprintf("FilesDefining(%q, %v)", tc.name, tc.fold), tc.want, got, err)
 	}
 	byQ, err := f.db.FilesByQNames(ctx, []string{"example.com/a.Alpha", "b.Beta", "no.such"})
 	if err != nil {
@@ -491,12 +457,7 @@ func TestTextCandidates(t *testing.T) {
 		{LikeLiteral("50% off"), false, 100, []string{"README.md"}},
 	} {
 		hits, err := f.db.TextCandidates(ctx, tc.pattern, tc.caseSensitive, tc.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, hitPaths(hits)); diff != "" {
-			t.Errorf("TextCandidates(%q, %v, %d) (-want +got):\n%s", tc.pattern, tc.caseSensitive, tc.limit, diff)
-		}
+		same(t, fmt.Sprintf("TextCandidates(%q, %v, %d)", tc.pattern, tc.caseSensitive, tc.limit), tc.want, hitPaths(hits), err)
 	}
 	for _, tc := range []struct {
 		lit  string
@@ -508,12 +469,7 @@ func TestTextCandidates(t *testing.T) {
 		{"ab", searchable}, // too short for trigrams: every searchable file
 	} {
 		hits, err := f.db.TrigramCandidates(ctx, tc.lit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, hitPaths(hits)); diff != "" {
-			t.Errorf("TrigramCandidates(%q) (-want +got):\n%s", tc.lit, diff)
-		}
+		same(t, fmt.Sprintf("TrigramCandidates(%q)", tc.lit), tc.want, hitPaths(hits), err)
 	}
 	hits, err := f.db.TrigramCandidates(ctx, "Beta")
 	if err != nil {
@@ -569,12 +525,7 @@ func TestTrigramCandidatesFolding(t *testing.T) {
 		"σοφια":     {"greek.txt"},
 	} {
 		hits, err := db.TrigramCandidates(ctx, lit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, hitPaths(hits)); diff != "" {
-			t.Errorf("TrigramCandidates(%q) (-want +got):\n%s", lit, diff)
-		}
+		same(t, fmt.Sprintf("TrigramCandidates(%q)", lit), want, hitPaths(hits), err)
 	}
 }
 
@@ -639,12 +590,7 @@ func TestEdges(t *testing.T) {
 				{FileID: cp, Src: symCopyAlpha, Dst: symBetaGamma, Kind: 0, Tier: 2, Count: 1, Line: 3, Col: 18}}},
 	} {
 		got, err := tc.read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
-		}
+		same(t, fmt.Sprintf("%s", tc.name), tc.want, got, err)
 	}
 }
 
@@ -728,12 +674,7 @@ func TestFilesAtEpoch(t *testing.T) {
 		{99, []FileRow{readme, alpha, beta}},
 	} {
 		got, err := f.db.FilesAtEpoch(ctx, tc.epoch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("FilesAtEpoch(%d) (-want +got):\n%s", tc.epoch, diff)
-		}
+		same(t, fmt.Sprintf("FilesAtEpoch(%d)", tc.epoch), tc.want, got, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -107,12 +108,7 @@ func TestSemanticReads(t *testing.T) {
 		return s
 	}
 	symbols, err := f.db.SemSymbols(ctx, semAlpha)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]SemSymbolRow{sym(go1, 0), sym(py, 0)}, symbols); diff != "" {
-		t.Errorf("SemSymbols (-want +got):\n%s", diff)
-	}
+	same(t, "SemSymbols", []SemSymbolRow{sym(go1, 0), sym(py, 0)}, symbols, err)
 	ext, ok, err := f.db.SemSymbol(ctx, py, semExt)
 	if err != nil || !ok {
 		t.Fatalf("SemSymbol: %v %v", ok, err)
@@ -124,26 +120,11 @@ func TestSemanticReads(t *testing.T) {
 		t.Errorf("SemSymbol of an unknown id: %v %v", ok, err)
 	}
 	ofCairn, err := f.db.SemSymbolsOfCairn(ctx, symBeta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]SemSymbolRow{sym(go1, 1), sym(py, 1)}, ofCairn); diff != "" {
-		t.Errorf("SemSymbolsOfCairn (-want +got):\n%s", diff)
-	}
+	same(t, "SemSymbolsOfCairn", []SemSymbolRow{sym(go1, 1), sym(py, 1)}, ofCairn, err)
 	cairn, err := f.db.SemCairnOf(ctx, go1, semAlpha)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int64{symAlpha, symCopyAlpha}, cairn); diff != "" {
-		t.Errorf("SemCairnOf (-want +got):\n%s", diff)
-	}
+	same(t, "SemCairnOf", []int64{symAlpha, symCopyAlpha}, cairn, err)
 	mapped, err := f.db.SemMapped(ctx, []int64{symAlpha, symBeta, symBetaRun})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[int64][2]int64{symAlpha: {go1, 0}, symBeta: {go1, 1}}, mapped); diff != "" {
-		t.Errorf("SemMapped (-want +got):\n%s", diff)
-	}
+	same(t, "SemMapped", map[int64][2]int64{symAlpha: {go1, 0}, symBeta: {go1, 1}}, mapped, err)
 	for _, tc := range []struct {
 		sym     int64
 		reverse bool
@@ -156,20 +137,10 @@ func TestSemanticReads(t *testing.T) {
 		{semBeta, false, 10, nil},
 	} {
 		rels, err := f.db.SemRels(ctx, go1, tc.sym, tc.reverse, tc.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tc.want, rels); diff != "" {
-			t.Errorf("SemRels(%d, reverse %v, limit %d) (-want +got):\n%s", tc.sym, tc.reverse, tc.limit, diff)
-		}
+		same(t, fmt.Sprintf("SemRels(%d, reverse %v, limit %d)", tc.sym, tc.reverse, tc.limit), tc.want, rels, err)
 	}
 	counts, err := f.db.SemCounts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[string]int{"sem_index": 2, "sem_doc": 4, "sem_symbol": 8, "sem_rel": 6, "sem_map": 6}, counts); diff != "" {
-		t.Errorf("SemCounts (-want +got):\n%s", diff)
-	}
+	same(t, "SemCounts", map[string]int{"sem_index": 2, "sem_doc": 4, "sem_symbol": 8, "sem_rel": 6, "sem_map": 6}, counts, err)
 	gen2, err := f.db.SemGeneration(ctx)
 	if err != nil || gen2 == gen0 {
 		t.Errorf("SemGeneration %q before and %q after two imports (%v)", gen0, gen2, err)
@@ -195,12 +166,7 @@ func TestSemanticReplaceAndDelete(t *testing.T) {
 	}
 	gen2, _ := f.db.SemGeneration(ctx)
 	counts, err := f.db.SemCounts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[string]int{"sem_index": 1, "sem_doc": 2, "sem_symbol": 1, "sem_rel": 0, "sem_map": 0}, counts); diff != "" {
-		t.Errorf("after a replacement (-want +got):\n%s", diff)
-	}
+	same(t, "after a replacement", map[string]int{"sem_index": 1, "sem_doc": 2, "sem_symbol": 1, "sem_rel": 0, "sem_map": 0}, counts, err)
 	if err := f.db.DeleteSemantic(ctx, "scip-go:."); err != nil {
 		t.Fatal(err)
 	}
@@ -209,12 +175,7 @@ func TestSemanticReplaceAndDelete(t *testing.T) {
 	}
 	gen3, _ := f.db.SemGeneration(ctx)
 	counts, err = f.db.SemCounts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(map[string]int{"sem_index": 0, "sem_doc": 0, "sem_symbol": 0, "sem_rel": 0, "sem_map": 0}, counts); diff != "" {
-		t.Errorf("after a delete (-want +got):\n%s", diff)
-	}
+	same(t, "after a delete", map[string]int{"sem_index": 0, "sem_doc": 0, "sem_symbol": 0, "sem_rel": 0, "sem_map": 0}, counts, err)
 	if gen1 == gen2 || gen2 == gen3 || gen1 == gen3 {
 		t.Errorf("generations %q, %q, %q are not all different", gen1, gen2, gen3)
 	}

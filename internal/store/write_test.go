@@ -13,11 +13,7 @@ func rowCounts(t *testing.T, db *DB) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, table := range []string{"file", "symbol", "link", "edge"} {
-		var n int
-		if err := db.sql.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out[table] = n
+		out[table] = column[int](t, db, `SELECT count(*) FROM `+table)[0]
 	}
 	return out
 }
@@ -102,18 +98,7 @@ func TestRebuildIndexes(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	indexes := func() []string {
-		rows, err := f.db.sql.Query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('symbol', 'edge') AND sql IS NOT NULL ORDER BY name`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		out := []string{}
-		for rows.Next() {
-			var n string
-			rows.Scan(&n)
-			out = append(out, n)
-		}
-		return out
+		return column[string](t, f.db, `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('symbol', 'edge') AND sql IS NOT NULL ORDER BY name`)
 	}
 	before := indexes()
 	if len(before) != 6 {
@@ -157,15 +142,7 @@ func TestTouchBlobs(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t) // blobs written at 100
 	lastUsed := func() []int64 {
-		var out []int64
-		for _, name := range []string{"alpha", "beta"} {
-			var v int64
-			if err := f.db.sql.QueryRow(`SELECT last_used FROM blobs.blob WHERE id = ?`, f.blob[name]).Scan(&v); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, v)
-		}
-		return out
+		return column[int64](t, f.db, `SELECT last_used FROM blobs.blob WHERE id IN (?, ?) ORDER BY id`, f.blob["alpha"], f.blob["beta"])
 	}
 	for _, step := range []struct {
 		now  int64
