@@ -120,8 +120,13 @@ const (
 	VisPrivate
 )
 
+var visNames = [...]string{"unknown", "public", "internal", "private"}
+
 func (v Visibility) String() string {
-	return [...]string{"unknown", "public", "internal", "private"}[v]
+	if int(v) < len(visNames) {
+		return visNames[v]
+	}
+	return "unknown"
 }
 
 // Def is a definition: something with a name that other code can refer to.

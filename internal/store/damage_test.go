@@ -132,15 +132,7 @@ func TestSeal(t *testing.T) {
 	if _, err := db2.InsertBlobs(context.Background(), []BlobRow{{Key: BlobKey{Hash: Hash{9}}, Status: BlobText}}, 1); !errors.As(err, &werr) {
 		t.Fatalf("a write over an unsealed change: %v", err)
 	}
-	if err := db2.Verify(context.Background(), "blobs"); err != nil {
-		t.Fatalf("verify: %v", err)
-	}
-	if err := db2.Accept("blobs"); err != nil {
-		t.Fatal(err)
-	}
-	if d := db2.Check(); d != nil {
-		t.Fatalf("after verify and accept: %v", d)
-	}
+	acceptVerified(t, db2, "blobs")
 }
 
 // Quarantine moves only the damaged file; the next Open creates it afresh and

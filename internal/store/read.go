@@ -437,9 +437,12 @@ func (s *Reader) TrigramCandidates(ctx context.Context, lit string) ([]TextHit, 
 const maxTrigrams = 12
 
 // TrigramQuery builds an FTS5 query that ANDs the distinct trigrams of lit
-// ("" when lit is shorter than three characters).
+// ("" when lit is shorter than three characters). The trigrams keep their
+// case: FTS5 folds the terms of a query as it folded the documents, and its
+// folding is not Go's (Go lowers letters that FTS5 keeps, such as İ, so
+// trigrams lowered here missed documents holding exactly the literal).
 func TrigramQuery(lit string) string {
-	r := []rune(strings.ToLower(lit))
+	r := []rune(lit)
 	if len(r) < 3 {
 		return ""
 	}

@@ -28,14 +28,20 @@ func (s *DB) Check() *Damage {
 // the Damage itself, or for an error of SQLite's the database whose own
 // checks fail. When neither check finds anything it blames the worktree
 // index, which is the cheap one to rebuild: the shared blob store is never
-// given up on a guess.
+// given up on a guess. The worktree index is checked first: both databases
+// share a connection, and when one of them is not readable as a database at
+// all every statement fails, the other's check included; blaming the index
+// then is the safe guess (the next Open rebuilds a blob store it cannot read).
 func (s *DB) Diagnose(ctx context.Context, err error) *Damage {
 	var d *Damage
 	if errors.As(err, &d) {
 		return d
 	}
-	for _, db := range []string{"blobs", "main"} {
+	for _, db := range []string{"main", "blobs"} {
 		if verr := s.integrity(ctx, db); verr != nil {
+			if errors.As(verr, &d) {
+				return d
+			}
 			return &Damage{DB: db, Reason: verr.Error()}
 		}
 	}
