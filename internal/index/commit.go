@@ -22,6 +22,9 @@ const relinkAllAbove = 64
 // may have changed, and the new epoch.
 func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, deleted []*store.FileRow, full bool,
 	missingTracked int, trip string, st *Stats, tm *timer, progress func(Progress)) error {
+	if err := ix.claimBlobs(ctx, jobs, full, st, tm, progress); err != nil {
+		return err
+	}
 	t := time.Now()
 	rows := make(map[string]*store.FileRow, len(old)+len(jobs))
 	for i := range old {
@@ -394,17 +397,42 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		ix.files = append(ix.files, *rows[p])
 	}
 	st.Changed = true
-	var blobIDs []int64
-	for _, r := range rows {
-		if changed[r.Path] {
-			blobIDs = append(blobIDs, r.BlobID)
-		}
-	}
-	now := time.Now().Unix()
-	ix.db().TouchBlobs(ctx, blobIDs, now)
-	ix.db().RegisterWorktree(ctx, now)
+	ix.db().RegisterWorktree(ctx, time.Now().Unix())
 	tm.add("commit", time.Since(t))
 	return nil
+}
+
+// claimBlobs marks the blobs the batch's new file rows will reference as
+// used, before they are committed, so that a collection in another worktree
+// keeps them (it deletes only blobs unused since before its grace); the few
+// it removed after this batch found them are parsed and stored again.
+func (ix *Index) claimBlobs(ctx context.Context, jobs []*job, full bool, st *Stats, tm *timer, progress func(Progress)) error {
+	var ids []int64
+	for _, j := range jobs {
+		if !j.skipped && !j.same && j.blobID != 0 {
+			ids = append(ids, j.blobID)
+		}
+	}
+	if ix.beforeClaim != nil {
+		ix.beforeClaim()
+	}
+	grace := int64(ix.cfg.Index.GCGraceHours) * 3600
+	missing, err := ix.db().ClaimBlobs(ctx, ids, time.Now().Unix(), min(grace, 3600))
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	gone := make(map[int64]bool, len(missing))
+	for _, id := range missing {
+		gone[id] = true
+	}
+	var redo []*job
+	for _, j := range jobs {
+		if !j.skipped && !j.same && gone[j.blobID] {
+			j.blobID, j.facts = 0, nil
+			redo = append(redo, j)
+		}
+	}
+	return ix.process(ctx, redo, full, st, tm, progress)
 }
 
 // goQNames lists the qualified names a Go file's definitions get.

@@ -47,6 +47,9 @@ type Index struct {
 	meta map[string]string
 	// matcher caches ignore decisions while the rules are unchanged.
 	matcher *scan.Matcher
+	// beforeClaim, when set (tests), runs between parsing a batch and
+	// claiming its blobs: where a collection in another worktree may run.
+	beforeClaim func()
 	// Warnings from opening (a rebuilt database) for the next responses.
 	Warnings []string
 }

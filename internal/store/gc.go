@@ -74,34 +74,43 @@ func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, er
 		}
 	}
 	cand.Close()
-	if err := s.write("blobs", func() error { return s.deleteBlobs(ctx, dead) }); err != nil {
+	removed := 0
+	if err := s.write("blobs", func() (err error) { removed, err = s.deleteBlobs(ctx, dead, now-grace); return err }); err != nil {
 		return res, err
 	}
 	var total int
 	s.sql.QueryRowContext(ctx, `SELECT count(*) FROM blobs.blob`).Scan(&total)
-	res.Removed, res.Kept = len(dead), total
+	res.Removed, res.Kept = removed, total
 	return res, nil
 }
 
-// deleteBlobs removes blobs with their text and surfaces.
-func (s *DB) deleteBlobs(ctx context.Context, dead []int64) error {
+// deleteBlobs removes blobs with their text and surfaces, those still unused
+// since before cutoff: a worktree may have claimed one (ClaimBlobs) since the
+// mark phase saw it unreferenced. It returns how many it removed.
+func (s *DB) deleteBlobs(ctx context.Context, dead []int64, cutoff int64) (int, error) {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer tx.Rollback()
+	removed := 0
 	for _, id := range dead {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob WHERE id = ?`, id); err != nil {
-			return fmt.Errorf("store: gc: %w", err)
+		res, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob WHERE id = ? AND last_used < ?`, id, cutoff)
+		if err != nil {
+			return 0, fmt.Errorf("store: gc: %w", err)
 		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue
+		}
+		removed++
 		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_text WHERE rowid = ?`, id); err != nil {
-			return fmt.Errorf("store: gc: %w", err)
+			return 0, fmt.Errorf("store: gc: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_surface WHERE blob_id = ?`, id); err != nil {
-			return fmt.Errorf("store: gc: %w", err)
+			return 0, fmt.Errorf("store: gc: %w", err)
 		}
 	}
-	return tx.Commit()
+	return removed, tx.Commit()
 }
 
 func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool) error {

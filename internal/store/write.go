@@ -118,29 +118,63 @@ func factsColumn(facts []byte) any {
 // TouchBlobs marks blobs as used now (so garbage collection keeps them). Rows
 // touched within the last hour are left alone to keep the write small.
 func (s *DB) TouchBlobs(ctx context.Context, ids []int64, now int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return s.write("blobs", func() error { return s.touchBlobs(ctx, ids, now) })
+	_, err := s.ClaimBlobs(ctx, ids, now, 3600)
+	return err
 }
 
-func (s *DB) touchBlobs(ctx context.Context, ids []int64, now int64) error {
+// ClaimBlobs marks blobs as used now before a worktree commits rows that
+// reference them, and returns those that no longer exist: a collection in
+// another worktree removed them after this one found them. Rows used within
+// the last fresh seconds are left alone (fresh must not exceed the
+// collection's grace). Collection checks last_used again as it deletes, so
+// a blob claimed before it deletes survives.
+func (s *DB) ClaimBlobs(ctx context.Context, ids []int64, now, fresh int64) (missing []int64, err error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	err = s.write("blobs", func() error {
+		missing, err = s.claimBlobs(ctx, ids, now, fresh)
+		return err
+	})
+	return missing, err
+}
+
+func (s *DB) claimBlobs(ctx context.Context, ids []int64, now, fresh int64) ([]int64, error) {
 	tx, err := s.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tx.Rollback()
 	st, err := tx.PrepareContext(ctx, `UPDATE blobs.blob SET last_used = ? WHERE id = ? AND last_used < ?`)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer st.Close()
 	for _, id := range ids {
-		if _, err := st.ExecContext(ctx, now, id, now-3600); err != nil {
-			return fmt.Errorf("store: touch blobs: %w", err)
+		if _, err := st.ExecContext(ctx, now, id, now-fresh); err != nil {
+			return nil, fmt.Errorf("store: touch blobs: %w", err)
 		}
 	}
-	return tx.Commit()
+	found := make(map[int64]bool, len(ids))
+	for _, chunk := range chunks(ids, 500) {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return nil, fmt.Errorf("store: touch blobs: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			found[id] = true
+		}
+		rows.Close()
+	}
+	var missing []int64
+	for _, id := range ids {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	return missing, tx.Commit()
 }
 
 // Tx is a write transaction on the worktree index: one reconcile batch, one epoch.

@@ -166,3 +166,33 @@ func TestTouchBlobs(t *testing.T) {
 		t.Errorf("touching nothing changed last_used: %v", got)
 	}
 }
+
+// ClaimBlobs reports the blobs that no longer exist, and a blob claimed
+// after the mark phase of a collection saw it unused survives the sweep.
+func TestClaimBlobs(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t) // blobs written at 100
+	missing, err := f.db.ClaimBlobs(ctx, []int64{f.blob["alpha"], 9999}, 500, 0)
+	if err != nil || !slices.Equal(missing, []int64{9999}) {
+		t.Fatalf("claim: missing %v, %v; want [9999]", missing, err)
+	}
+	sweep := func(cutoff int64) (removed int, err error) {
+		err = f.db.write("blobs", func() (err error) {
+			removed, err = f.db.deleteBlobs(ctx, []int64{f.blob["alpha"]}, cutoff)
+			return err
+		})
+		return removed, err
+	}
+	// A sweep whose cutoff (400) is older than the claim (500) keeps alpha.
+	removed, err := sweep(400)
+	if err != nil || removed != 0 {
+		t.Fatalf("sweep after the claim removed %d (%v), want 0", removed, err)
+	}
+	removed, err = sweep(600)
+	if err != nil || removed != 1 {
+		t.Fatalf("sweep past the claim removed %d (%v), want 1", removed, err)
+	}
+	if missing, err := f.db.ClaimBlobs(ctx, []int64{f.blob["alpha"]}, 700, 0); err != nil || !slices.Equal(missing, []int64{f.blob["alpha"]}) {
+		t.Fatalf("claim after the sweep: missing %v (%v), want alpha", missing, err)
+	}
+}
