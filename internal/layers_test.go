@@ -1,6 +1,6 @@
 // Package layers_test keeps the architecture's import rules (DESIGN §3,
 // CONVENTIONS "Layout: imports point down"): the interface adapters (cli,
-// mcpserver, httpapi) never import the store, the languages or git directly,
+// mcpserver, httpapi) never import the store, the index, the languages or git directly,
 // no domain package depends on an adapter, not even through another
 // package, and leaf packages import nothing of the module. It reads import
 // declarations with go/parser, so it needs no build.
@@ -25,11 +25,11 @@ var adapters = []string{"internal/cli", "internal/mcpserver", "internal/httpapi"
 
 // forbiddenForAdapters are what adapters must reach only through tools,
 // query or service. A prefix also forbids its subpackages.
-var forbiddenForAdapters = []string{"internal/store", "internal/lang", "internal/gitx"}
+var forbiddenForAdapters = []string{"internal/store", "internal/index", "internal/lang", "internal/gitx"}
 
 // leaves are domain packages that import no package of the module: they read
 // bytes and files, and the index and the query engine both build on them.
-var leaves = []string{"internal/manifest"}
+var leaves = []string{"internal/manifest", "internal/lockfile"}
 
 // graph maps a package (module-relative directory) to the module-relative
 // packages its non-test files import.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
-	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -119,7 +119,7 @@ func newProgress(w io.Writer) *progress {
 	return &progress{w: w, tty: tty}
 }
 
-func (p *progress) report(pr index.Progress) {
+func (p *progress) report(pr protocol.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lockfile"
 )
 
 // The state dir files of `cairn up`:
@@ -40,7 +40,7 @@ func ReadPortFile(stateDir string) (PortFile, error) {
 // Claim is the right to serve one repository over HTTP.
 type Claim struct {
 	stateDir string
-	lock     *index.Lock
+	lock     *lockfile.Lock
 	wrote    bool
 }
 
@@ -53,11 +53,11 @@ const claimWait = 2 * time.Second
 // names the running one (pid and port). A port file left by a server that
 // died is stale (its lock is gone) and is replaced.
 func ClaimRepo(stateDir string) (*Claim, error) {
-	lock, owner, err := index.TryLock(filepath.Join(stateDir, "up.lock"))
+	lock, owner, err := lockfile.TryLock(filepath.Join(stateDir, "up.lock"))
 	if err == nil {
 		return &Claim{stateDir: stateDir, lock: lock}, nil
 	}
-	if err != index.ErrLocked {
+	if err != lockfile.ErrLocked {
 		return nil, errs.Wrap(errs.Internal, err, "cannot take the server lock in %s", stateDir)
 	}
 	pf, perr := ReadPortFile(stateDir)

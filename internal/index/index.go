@@ -17,6 +17,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lockfile"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -28,7 +29,7 @@ type Index struct {
 	cfg   config.Config
 
 	roleMu sync.Mutex // guards lock and owner: a reader may become the owner
-	lock   *Lock
+	lock   *lockfile.Lock
 	owner  int // PID of the owning process when this one only reads
 
 	// cur is the open store. Repair and Promote swap it; a handle in use by a
@@ -93,11 +94,11 @@ func (h *handle) close() { h.once.Do(func() { h.db.Close() }) }
 // takes the writer lock when it can; otherwise the index is read-only.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, error) {
 	ix := &Index{paths: paths, cfg: cfg}
-	l, owner, err := TryLock(filepath.Join(paths.StateDir, "owner.lock"))
+	l, owner, err := lockfile.TryLock(filepath.Join(paths.StateDir, "owner.lock"))
 	switch {
 	case err == nil:
 		ix.lock = l
-	case errors.Is(err, ErrLocked):
+	case errors.Is(err, lockfile.ErrLocked):
 		ix.owner = owner
 	default:
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot lock the index"}
@@ -184,7 +185,7 @@ func (ix *Index) Promote(ctx context.Context) (bool, error) {
 	if ix.lock != nil {
 		return true, nil
 	}
-	l, owner, err := TryLock(filepath.Join(ix.paths.StateDir, "owner.lock"))
+	l, owner, err := lockfile.TryLock(filepath.Join(ix.paths.StateDir, "owner.lock"))
 	if err != nil {
 		if owner != 0 {
 			ix.owner = owner

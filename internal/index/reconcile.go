@@ -20,6 +20,7 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -31,12 +32,8 @@ type ReconcileOptions struct {
 	Progress func(Progress) // called from the reconciling goroutine; may be nil
 }
 
-// Progress reports long work.
-type Progress struct {
-	Phase string // scan, parse, link, commit
-	Done  int
-	Total int
-}
+// Progress reports long work (protocol.Progress: adapters show it).
+type Progress = protocol.Progress
 
 // Stats describes what a reconcile did.
 type Stats struct {

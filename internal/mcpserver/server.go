@@ -18,7 +18,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/tools"
@@ -150,7 +149,7 @@ func newProgress(ctx context.Context, session *mcp.ServerSession, token any) *pr
 	return &progress{ctx: ctx, session: session, token: token, sent: -1}
 }
 
-func (p *progress) report(ip index.Progress) {
+func (p *progress) report(ip protocol.Progress) {
 	p.mu.Lock()
 	if ip.Phase != p.phase {
 		if p.phase != "" {

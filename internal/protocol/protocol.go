@@ -108,3 +108,11 @@ const (
 	StateStale  = "stale"
 	StateFailed = "failed"
 )
+
+// Progress reports long work: a phase (scan, parse, link, commit, or a
+// semantic job's step) and how far it is.
+type Progress struct {
+	Phase string
+	Done  int
+	Total int
+}

@@ -1,4 +1,8 @@
-package index
+// Package lockfile holds process locks: an flock on a file with the holder's
+// PID inside, which the kernel drops when the process dies. The index's
+// writer lock and the HTTP server's claim on a repository are such locks.
+// It imports nothing of the module.
+package lockfile
 
 import (
 	"errors"
@@ -9,21 +13,20 @@ import (
 	"syscall"
 )
 
-// Lock is the writer lock of a worktree's index: an flock on state/owner.lock
-// with the owner's PID inside. The kernel drops it when the process dies.
+// Lock is a held lock file.
 type Lock struct {
 	f *os.File
 }
 
-// ErrLocked means another process owns the index.
-var ErrLocked = errors.New("index is owned by another process")
+// ErrLocked means another process holds the lock.
+var ErrLocked = errors.New("locked by another process")
 
-// TryLock takes the writer lock without waiting. On ErrLocked, owner is the PID
+// TryLock takes the lock at path without waiting. On ErrLocked, owner is the PID
 // written by the process that holds it (0 if unknown).
 func TryLock(path string) (l *Lock, owner int, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, 0, fmt.Errorf("index: open lock: %w", err)
+		return nil, 0, fmt.Errorf("lockfile: open %s: %w", path, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		data, _ := os.ReadFile(path)
@@ -32,7 +35,7 @@ func TryLock(path string) (l *Lock, owner int, err error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, pid, ErrLocked
 		}
-		return nil, pid, fmt.Errorf("index: lock: %w", err)
+		return nil, pid, fmt.Errorf("lockfile: lock %s: %w", path, err)
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
