@@ -12,45 +12,22 @@ import (
 )
 
 // Tier says how a reference was resolved (DESIGN §5), best first.
-type Tier uint8
+type Tier = lang.Tier
 
 // Tiers. Precise comes from the semantic layer; the syntactic layer sets the rest.
 const (
-	TierPrecise Tier = iota
-	TierProven
-	TierStrong
-	TierAnchored
-	TierUnknown
+	TierPrecise  = lang.TierPrecise
+	TierProven   = lang.TierProven
+	TierStrong   = lang.TierStrong
+	TierAnchored = lang.TierAnchored
+	TierUnknown  = lang.TierUnknown
 )
 
-var tierNames = [...]string{"precise", "proven", "strong", "anchored", "unknown"}
-
-func (t Tier) String() string {
-	if int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return "unknown"
-}
-
 // ParseTier reads a tier name.
-func ParseTier(s string) (Tier, bool) {
-	for i, n := range tierNames {
-		if n == s {
-			return Tier(i), true
-		}
-	}
-	return 0, false
-}
+func ParseTier(s string) (Tier, bool) { return lang.ParseTier(s) }
 
-// Link is one resolved reference of a file. A link with Target 0 (tier
-// unknown) says that the reference resolves outside the repository, into the
-// standard library or a dependency (tls.Config through import "crypto/tls"):
-// it is no candidate for any symbol of the index.
-type Link struct {
-	Ref    int   // index into the file's Facts.Refs
-	Tier   Tier  // proven or strong; unknown for Target 0
-	Target int64 // symbol id, 0 outside the repository
-}
+// Link is one resolved reference of a file (lang.Link).
+type Link = lang.Link
 
 // EncodeLinks packs a file's links (sorted by Ref).
 func EncodeLinks(links []Link) []byte {
@@ -129,6 +106,11 @@ type linker struct {
 	goVars     map[int64]goResult          // Go package-level variables by id: their type
 	loaded     map[int64]*lang.Facts       // facts of other files, by file id (a bounded cache: see factsOf)
 	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
+
+	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
+	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
+	sorted  []*fileInfo                       // the world's files by path, for Files
+	modules []lang.Module                     // the world's modules, for Modules
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
@@ -349,6 +331,10 @@ type importTarget struct {
 }
 
 func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool) {
+	if b := l.batchFor(f.lang); b != nil {
+		t, ok := b.Import(fileOf(f), im)
+		return importTarget{goDir: t.Dir, file: t.File}, ok
+	}
 	switch f.lang {
 	case "go":
 		return l.resolveGo(im.Source)
@@ -509,6 +495,13 @@ func (l *linker) goLocalName(im lang.Import, t importTarget, ok bool) string {
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	if facts == nil || len(facts.Refs) == 0 {
 		return nil
+	}
+	if b := l.batchFor(f.lang); b != nil {
+		ids := make([]int64, len(own))
+		for i, s := range own {
+			ids[i] = s.ID
+		}
+		return b.Link(fileOf(f), facts, ids)
 	}
 	switch f.lang {
 	case "rust":

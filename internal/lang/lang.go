@@ -151,6 +151,9 @@ type Language struct {
 	// DI registrations, thrown exceptions, log templates) after Refine; may be
 	// nil. The engine cleans, sorts, de-duplicates and caps what it returns.
 	Surfaces func(v *View, f *Facts) []Surface
+	// Linker links the language's references across files (link.go); nil
+	// leaves them with their same-file bindings only.
+	Linker *Linker
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it
