@@ -81,8 +81,7 @@ type linker struct {
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
 	// caches
-	unitTop map[string]map[string]int64 // Go unit key -> lexical path -> symbol id
-	byID    map[int64]string            // file id -> path
+	byID map[int64]string // file id -> path
 	// tsConfigs caches the closest tsconfig.json per directory (link_js.go)
 	tsConfigs map[string]*tsConfig
 	fileTop   map[string]*topNames // repo path -> top-level names
@@ -100,10 +99,6 @@ type linker struct {
 	rustRex    map[string][2]string        // file + path -> where a re-exported path is defined
 	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
-	goSyms     map[int64]store.SymbolRow   // Go symbols of the units loaded, by id
-	goResults  map[int64]goResult          // Go functions by id: the type their call gives (link_chains.go)
-	goFields   map[int64]goResult          // Go fields by id: their declared type
-	goVars     map[int64]goResult          // Go package-level variables by id: their type
 	loaded     map[int64]*lang.Facts       // facts of other files, by file id (a bounded cache: see factsOf)
 	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
 
@@ -115,8 +110,8 @@ type linker struct {
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		unitTop: map[string]map[string]int64{}, fileTop: map[string]*topNames{},
-		native: map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
+		fileTop: map[string]*topNames{},
+		native:  map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
 		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
 }
 
@@ -243,65 +238,6 @@ func (t *topNames) value(name string) int64 {
 	return t.first[name]
 }
 
-// goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
-// T.Field) to their ids.
-func (l *linker) goUnit(dir string, testPkg bool) map[string]int64 {
-	key := dir
-	if testPkg {
-		key += "\x00test"
-	}
-	if m, ok := l.unitTop[key]; ok {
-		return m
-	}
-	var files []string
-	for _, p := range l.w.dirFiles[dir] {
-		f := l.w.files[p]
-		if f == nil || f.lang != "go" || strings.HasSuffix(f.pkg, "_test") != testPkg {
-			continue
-		}
-		files = append(files, p)
-	}
-	m := l.paths(files)
-	l.unitTop[key] = m
-	return m
-}
-
-// paths indexes the symbols of some files by lexical path (first wins).
-func (l *linker) paths(files []string) map[string]int64 {
-	var ids []int64
-	for _, p := range files {
-		if f := l.w.files[p]; f != nil {
-			ids = append(ids, f.id)
-		}
-	}
-	out := map[string]int64{}
-	rows, err := l.symbolsOf(ids)
-	if err != nil {
-		return out
-	}
-	prefixes := map[int64]string{}
-	if l.goSyms == nil {
-		l.goSyms = map[int64]store.SymbolRow{}
-	}
-	for _, r := range rows {
-		l.goSyms[r.ID] = r
-		prefix, ok := prefixes[r.FileID]
-		if !ok {
-			f := l.w.files[l.pathOf(r.FileID)]
-			if f == nil {
-				continue
-			}
-			prefix = l.w.unitOf(f).prefix + "."
-			prefixes[r.FileID] = prefix
-		}
-		p := strings.TrimPrefix(r.QName, prefix)
-		if _, ok := out[p]; !ok {
-			out[p] = r.ID
-		}
-	}
-	return out
-}
-
 // pathOf finds a file's path by id.
 func (l *linker) pathOf(id int64) string {
 	if l.byID == nil {
@@ -336,8 +272,6 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 		return importTarget{goDir: t.Dir, file: t.File}, ok
 	}
 	switch f.lang {
-	case "go":
-		return l.resolveGo(im.Source)
 	case "python":
 		return l.resolvePython(f, im)
 	case "ruby":
@@ -356,35 +290,6 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 		}
 		if p, ok := l.workspacePackage(f, im.Source); ok { // another package of the repository
 			return importTarget{file: p}, true
-		}
-	}
-	return importTarget{}, false
-}
-
-func (l *linker) resolveGo(importPath string) (importTarget, bool) {
-	var best *Module
-	for _, ms := range l.w.mods {
-		for _, m := range ms {
-			if m.Kind != "go" {
-				continue
-			}
-			if importPath == m.Name || strings.HasPrefix(importPath, m.Name+"/") {
-				if best == nil || len(m.Name) > len(best.Name) {
-					best = m
-				}
-			}
-		}
-	}
-	if best == nil {
-		return importTarget{}, false
-	}
-	dir := path.Join(best.Root, strings.TrimPrefix(strings.TrimPrefix(importPath, best.Name), "/"))
-	if dir == "." {
-		dir = ""
-	}
-	for _, p := range l.w.dirFiles[dir] {
-		if strings.HasSuffix(p, ".go") {
-			return importTarget{goDir: dir}, true
 		}
 	}
 	return importTarget{}, false
@@ -464,32 +369,6 @@ func (l *linker) pySubmodule(t importTarget, name string) (string, bool) {
 	return l.pyFile(path.Join(dirOf(t.file), name))
 }
 
-// goLocalName is the name a Go import binds: the alias, the package clause of a
-// package in the repository, or the last path element.
-func (l *linker) goLocalName(im lang.Import, t importTarget, ok bool) string {
-	if im.Alias != "" {
-		return im.Alias
-	}
-	if ok {
-		for _, p := range l.w.dirFiles[t.goDir] {
-			if f := l.w.files[p]; f != nil && f.lang == "go" && f.pkg != "" && !strings.HasSuffix(f.pkg, "_test") {
-				return f.pkg
-			}
-		}
-	}
-	last := path.Base(im.Source)
-	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
-		if parent := path.Base(path.Dir(im.Source)); parent != "." {
-			last = parent // gopkg-style major version suffix: .../yaml/v3 is package yaml
-		}
-	}
-	last = strings.TrimPrefix(last, "go-")
-	if i := strings.IndexAny(last, ".-"); i > 0 {
-		last = last[:i]
-	}
-	return last
-}
-
 // link resolves the references of one file. own holds the file's symbols in
 // definition order.
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
@@ -530,16 +409,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		targets[i], resolved[i] = l.resolveImport(f, im)
 	}
 	outside := l.outsideImports(f, facts, resolved)
-	var gf *goFile
-	if f.lang == "go" {
-		gf = &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
-			unit: l.goUnit(dirOf(f.path), strings.HasSuffix(f.pkg, "_test")), linked: make([]int64, len(facts.Refs))}
-		for i, im := range facts.Imports {
-			if im.Kind == lang.ImportModule {
-				gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
-			}
-		}
-	}
 	var script *scriptLinker
 	if f.lang == "ruby" || f.lang == "php" {
 		script = l.newScriptLinker(f, facts, own, targets, resolved)
@@ -558,9 +427,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
-			if gf != nil {
-				gf.linked[ref] = target
-			}
 		}
 	}
 	external := func(ref int) {
@@ -614,8 +480,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
 				add(ri, TierStrong, l.ecmaBases(f, facts, cls, name, 0))
 			}
-		case f.lang == "go":
-			gf.link(ri, r, name, locals, add, external)
 		case r.Shape == lang.QualIdent && r.QualBound && locals.binding(facts, r.Qualifier, r.Scope) < 0:
 			// Class.member where Class is a class or enum of this file
 			add(ri, TierProven, l.fileTopNames(f.path).members[facts.Names[r.Qualifier]+"."+name])
@@ -630,62 +494,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		}
 	}
 	return links
-}
-
-// link resolves a reference of a Go file: bare names in the package, x.M
-// on a receiver or a typed local, pkg.Name in an imported package, and the
-// keys of keyed literals. pkg.Name and the keys of pkg.T{...} where pkg is
-// imported from outside the repository resolve there (external).
-func (g *goFile) link(ri int, r lang.Ref, name string, locals localIndex, add func(int, Tier, int64), external func(int)) {
-	facts := g.facts
-	switch r.Shape {
-	case lang.QualType:
-		// a key of a keyed composite literal T{k: v}: the field k of T
-		typ := facts.Names[r.Qualifier]
-		if pkg, _, ok := strings.Cut(typ, "."); ok {
-			if i, ok := g.imports[pkg]; ok && g.outside[i] {
-				external(ri)
-				return
-			}
-		}
-		add(ri, TierStrong, g.keyField(typ, name, r.Scope, r.Pos))
-	case lang.QualNone:
-		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
-			add(ri, TierStrong, g.unit[name])
-		}
-	case lang.QualCall:
-		// F(x).Member, x.F().Member: the member of the type F returns
-		add(ri, TierStrong, g.resultMember(r.Via, name))
-	case lang.QualPath:
-		// x.f.Member, recv.f.g.Member: through the declared types of fields;
-		// v.f.Member where v is a package-level variable
-		add(ri, TierStrong, g.pathMember(r, name, locals))
-	case lang.QualExpr:
-		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
-		add(ri, TierStrong, g.l.goMember(g.exprType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
-	case lang.QualIdent:
-		if r.QualBound {
-			// recv.Member inside a method, where recv is the method's receiver:
-			// the member of the receiver's type in this package.
-			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, TierStrong, g.promoted(recvType, name))
-				return
-			}
-			// x.Member where the source declares x's type
-			add(ri, TierStrong, g.localMember(r, name))
-			return
-		}
-		i, ok := g.imports[facts.Names[r.Qualifier]]
-		switch {
-		case !ok:
-			// v.Member where v is a package-level variable of this package
-			add(ri, TierStrong, g.l.goMember(g.pkgVarType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
-		case g.outside[i]:
-			external(ri)
-		case g.resolved[i]:
-			add(ri, TierStrong, g.l.goUnit(g.targets[i].goDir, false)[name])
-		}
-	}
 }
 
 // localIndex finds local bindings by scope and name.
@@ -712,27 +520,6 @@ func (li localIndex) binding(f *lang.Facts, name uint32, scope int32) int32 {
 			return -1
 		}
 	}
-}
-
-// receiverType returns the receiver type of the enclosing Go method when the
-// reference's qualifier is that method's receiver parameter, else "".
-func receiverType(f *lang.Facts, r lang.Ref, li localIndex) string {
-	m := r.Enclosing
-	for m >= 0 && f.Defs[m].Receiver == "" {
-		m = f.Defs[m].Parent
-	}
-	if m < 0 {
-		return ""
-	}
-	i := li.binding(f, r.Qualifier, r.Scope)
-	if i < 0 {
-		return ""
-	}
-	d, lo := f.Defs[m], f.Locals[i]
-	if lo.Pos.Before(d.Span.Start) || !lo.Pos.Before(d.NameSpan.Start) {
-		return "" // a local of the body, not the receiver
-	}
-	return d.Receiver
 }
 
 func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string, targets []importTarget,
@@ -841,155 +628,4 @@ func enclosingClass(facts *lang.Facts, i int32) int32 {
 		i = facts.Defs[i].Parent
 	}
 	return -1
-}
-
-// goFile is what linking one Go file needs: its imports by local name, and
-// the members of the types it names, T (a type of the file's package) or
-// pkg.T (of an imported package of the repository), by lexical path in the
-// package's unit map.
-type goFile struct {
-	l        *linker
-	fi       *fileInfo
-	facts    *lang.Facts
-	imports  map[string]int // local name -> index into facts.Imports
-	targets  []importTarget
-	resolved []bool
-	outside  []bool // per import: it resolves outside the repository
-	unit     map[string]int64
-	names    map[string]uint32 // facts.Names by string, built on first use
-	local    map[string]bool   // type names declared inside a function of the file
-	locals   *scopedLocals
-	linked   []int64 // per reference: its target once linked (references link in source order)
-}
-
-// member is the symbol of member name of the type written typ ("T" or
-// "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
-// a local there (a type parameter) or that a function of the file declares
-// is not the package's T.
-func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
-	if typ == "" {
-		return 0
-	}
-	pkg, base, qualified := strings.Cut(typ, ".")
-	if !qualified {
-		if g.shadowed(typ, scope, pos) {
-			return 0
-		}
-		return g.unit[typ+"."+name]
-	}
-	if strings.Contains(base, ".") {
-		return 0
-	}
-	i, ok := g.imports[pkg]
-	if !ok || !g.resolved[i] {
-		return 0
-	}
-	return g.l.goUnit(g.targets[i].goDir, false)[base+"."+name]
-}
-
-// localMember is the symbol of x.name where x, the qualifier of r, is a local
-// whose type the source declares (Local.Type) or a call initialises, or 0.
-func (g *goFile) localMember(r lang.Ref, name string) int64 {
-	if g.locals == nil {
-		g.init()
-	}
-	if g.locals.visible(r.Qualifier, r.Scope, r.Pos) < 0 {
-		// v.Member where v is a package-level variable of this file
-		return g.l.goMember(g.pkgVarType(g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
-	}
-	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
-}
-
-// localType is the type of the local named name that a reference at pos in
-// scope sees: the type the source declares for it, or the result type of the
-// call that initialises it. A variable declared again in the same scope with
-// other type evidence has no type.
-func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
-	g.init()
-	i := g.locals.visible(name, scope, pos)
-	if i < 0 {
-		return goResult{}
-	}
-	lo := g.facts.Locals[i]
-	if lo.Type == "" {
-		return g.callLocalType(lo)
-	}
-	if derived(lo.Type) {
-		return g.derivedLocalType(lo)
-	}
-	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
-		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
-			return goResult{}
-		}
-	}
-	for _, t := range typeNames(lo.Type) {
-		if g.shadowed(t, lo.Scope, lo.Pos) {
-			return goResult{}
-		}
-	}
-	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
-}
-
-// shadowed reports whether the type name T, seen from scope at pos, is not
-// the package-level T: a local of that name is in scope (a type parameter),
-// or a function of the file declares a type T.
-func (g *goFile) shadowed(typ string, scope int32, pos lang.Pos) bool {
-	g.init()
-	if g.local[typ] {
-		return true
-	}
-	id, ok := g.names[typ]
-	if !ok {
-		return false
-	}
-	return g.locals.visible(id, scope, pos) >= 0
-}
-
-// init indexes the file's names, locals and function-local types on first use.
-func (g *goFile) init() {
-	if g.names == nil {
-		g.names = make(map[string]uint32, len(g.facts.Names))
-		for i, n := range g.facts.Names {
-			if _, ok := g.names[n]; !ok {
-				g.names[n] = uint32(i)
-			}
-		}
-		g.locals = newScopedLocals(g.facts)
-		g.local = map[string]bool{}
-		for _, d := range g.facts.Defs {
-			if d.Kind.IsTypeLike() && d.Parent >= 0 && !g.facts.Defs[d.Parent].Kind.IsTypeLike() {
-				g.local[d.Name] = true
-			}
-		}
-	}
-}
-
-// scopedLocals finds the local a Go reference sees, with Go's rule that a
-// local binds from its declaration on.
-type scopedLocals struct {
-	f     *lang.Facts
-	byKey map[uint64][]int32 // (scope, name) -> locals in order
-}
-
-func newScopedLocals(f *lang.Facts) *scopedLocals {
-	m := make(map[uint64][]int32, len(f.Locals))
-	for i, lo := range f.Locals {
-		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
-		m[k] = append(m[k], int32(i))
-	}
-	return &scopedLocals{f: f, byKey: m}
-}
-
-// visible is the local named name that a reference at pos in scope sees: the
-// first local of that name, declared before pos, in the innermost scope of
-// the chain that has one; -1 for none.
-func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
-	for s := scope; ; s = sl.f.Scopes[s].Parent {
-		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Visible()) {
-			return ls[0]
-		}
-		if s < 0 {
-			return -1
-		}
-	}
 }

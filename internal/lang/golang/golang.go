@@ -48,6 +48,7 @@ var Language = &lang.Language{
 	},
 	Refine:   refine,
 	Surfaces: Surfaces,
+	Linker:   linker,
 }
 
 // Visibility is Go's rule: an upper-case first letter exports a name.
