@@ -100,7 +100,6 @@ type linker struct {
 	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
 	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
 	loaded     map[int64]*lang.Facts       // facts of other files, by file id (a bounded cache: see factsOf)
-	pyMemo     *pyMemo                     // Python definitions, members and bases already looked up (link_py.go)
 
 	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
@@ -272,8 +271,6 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 		return importTarget{goDir: t.Dir, file: t.File}, ok
 	}
 	switch f.lang {
-	case "python":
-		return l.resolvePython(f, im)
 	case "ruby":
 		return l.resolveRuby(f, im)
 	case "php":
@@ -322,51 +319,6 @@ func (l *linker) resolveJSPath(p string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func (l *linker) resolvePython(f *fileInfo, im lang.Import) (importTarget, bool) {
-	src := im.Source
-	if strings.HasPrefix(src, ".") {
-		level := len(src) - len(strings.TrimLeft(src, "."))
-		dir := dirOf(f.path)
-		for i := 1; i < level; i++ {
-			if dir == "" {
-				return importTarget{}, false
-			}
-			dir = dirOf(dir)
-		}
-		rest := strings.ReplaceAll(strings.TrimLeft(src, "."), ".", "/")
-		base := path.Join(dir, rest)
-		if base == "." {
-			base = ""
-		}
-		if p, ok := l.pyFile(base); ok {
-			return importTarget{file: p}, true
-		}
-		return importTarget{}, false
-	}
-	if p, ok := l.w.pyModules()[src]; ok {
-		return importTarget{file: p}, true
-	}
-	return importTarget{}, false
-}
-
-// pyFile finds the module file for a slash path: base.py or base/__init__.py.
-func (l *linker) pyFile(base string) (string, bool) {
-	for _, c := range []string{base + ".py", path.Join(base, "__init__.py")} {
-		if _, ok := l.w.files[c]; ok {
-			return c, true
-		}
-	}
-	return "", false
-}
-
-// pySubmodule resolves `from pkg import mod` where mod is a module, not a name.
-func (l *linker) pySubmodule(t importTarget, name string) (string, bool) {
-	if !strings.HasSuffix(t.file, "__init__.py") {
-		return "", false
-	}
-	return l.pyFile(path.Join(dirOf(t.file), name))
 }
 
 // link resolves the references of one file. own holds the file's symbols in
@@ -419,10 +371,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	if f.lang == "typescript" || f.lang == "tsx" {
 		decl = newDeclTypes(f.path, facts, true, false)
 	}
-	var py *pyLinker // typed links x.m, self.x.m, self.m in bases, super().m (link_py.go)
-	if f.lang == "python" {
-		py = l.newPyLinker(f, facts)
-	}
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
@@ -455,12 +403,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 					add(ri, TierStrong, id)
 					continue
 				}
-			}
-		}
-		if py != nil {
-			if id, ok := py.link(r, name); ok {
-				add(ri, TierStrong, id)
-				continue
 			}
 		}
 		switch {
@@ -534,8 +476,6 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
 			top := l.fileTopNames(t.file)
 			switch {
-			case facts.Lang == "python":
-				add(ri, TierStrong, l.pyTopName(t.file, im.Name)) // through re-exports
 			case r.Role == lang.RoleCall:
 				add(ri, TierStrong, top.value(im.Name)) // new X(), X(): not an interface of the name
 			default:
@@ -545,26 +485,11 @@ func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string
 	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name
 		switch im.Kind {
 		case lang.ImportNamespace, lang.ImportModule:
-			if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
-				return // `import a.b` binds a; a.name is a member of a, not of a.b
-			}
-			if facts.Lang == "python" {
-				add(ri, TierStrong, l.pyTopName(t.file, name))
-			} else {
-				add(ri, TierStrong, l.fileTopLevel(t.file)[name])
-			}
+			add(ri, TierStrong, l.fileTopLevel(t.file)[name])
 		case lang.ImportNamed:
-			if sub, ok := l.pySubmodule(t, im.Name); ok && l.fileTopLevel(t.file)[im.Name] == 0 {
-				add(ri, TierStrong, l.pyTopName(sub, name))
-			} else if facts.Names[r.Qualifier] == im.LocalName() {
+			if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class or enum
-				id := l.fileTopNames(t.file).members[im.Name+"."+name]
-				if id == 0 && facts.Lang == "python" {
-					if file, cls, ok := l.pyDefined(t.file, im.Name, lang.KindClass, 0); ok {
-						id = l.pyMember(file, cls, name, 0)
-					}
-				}
-				add(ri, TierStrong, id)
+				add(ri, TierStrong, l.fileTopNames(t.file).members[im.Name+"."+name])
 			}
 		}
 	}
@@ -611,9 +536,6 @@ func (l *linker) importedOutside(r lang.Ref, facts *lang.Facts, name string) boo
 		return im.Kind != lang.ImportModule && im.Kind != lang.ImportNamespace &&
 			(name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name)
 	case lang.QualIdent:
-		if facts.Lang == "python" && im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
-			return false // import a.b binds a, whose members are not a.b's
-		}
 		return im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace
 	}
 	return false

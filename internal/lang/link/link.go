@@ -50,3 +50,14 @@ func (li LocalIndex) Binding(f *lang.Facts, name uint32, scope int32) int32 {
 		}
 	}
 }
+
+// EnclosingClass finds the innermost class-like definition around def i.
+func EnclosingClass(facts *lang.Facts, i int32) int32 {
+	for i >= 0 {
+		if facts.Defs[i].Kind == lang.KindClass || facts.Defs[i].Kind == lang.KindStruct {
+			return i
+		}
+		i = facts.Defs[i].Parent
+	}
+	return -1
+}
