@@ -81,11 +81,9 @@ type linker struct {
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
 	// caches
-	byID map[int64]string // file id -> path
-	// tsConfigs caches the closest tsconfig.json per directory (link_js.go)
-	tsConfigs map[string]*tsConfig
-	fileTop   map[string]*topNames // repo path -> top-level names
-	script    *scriptCache         // Ruby and PHP (link_script.go)
+	byID    map[int64]string     // file id -> path
+	fileTop map[string]*topNames // repo path -> top-level names
+	script  *scriptCache         // Ruby and PHP (link_script.go)
 	// facts loads another file's facts (Rust and C-family linking follow imports)
 	facts func(*fileInfo) (*lang.Facts, error)
 	// Rust, C and C++ (link_native.go)
@@ -96,10 +94,9 @@ type linker struct {
 	crateRoots map[string]string      // Rust file -> its crate root
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
-	rustRex    map[string][2]string        // file + path -> where a re-exported path is defined
-	pkg        *pkgLinker                  // Java, Kotlin and C#: resolution by package (link_pkg.go)
-	ecma       map[string]map[string]int64 // JS/TS file -> lexical path -> symbol id (link_typed.go)
-	loaded     map[int64]*lang.Facts       // facts of other files, by file id (a bounded cache: see factsOf)
+	rustRex    map[string][2]string  // file + path -> where a re-exported path is defined
+	pkg        *pkgLinker            // Java, Kotlin and C#: resolution by package (link_pkg.go)
+	loaded     map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
 
 	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
@@ -275,50 +272,8 @@ func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool)
 		return l.resolveRuby(f, im)
 	case "php":
 		return l.resolvePHP(f, im)
-	case "typescript", "tsx", "javascript":
-		if strings.HasPrefix(im.Source, ".") {
-			if p, ok := l.resolveJSPath(path.Join(dirOf(f.path), im.Source)); ok {
-				return importTarget{file: p}, true
-			}
-			return importTarget{}, false
-		}
-		if p, ok := l.resolveTSConfig(f, im.Source); ok { // tsconfig paths and baseUrl
-			return importTarget{file: p}, true
-		}
-		if p, ok := l.workspacePackage(f, im.Source); ok { // another package of the repository
-			return importTarget{file: p}, true
-		}
 	}
 	return importTarget{}, false
-}
-
-var jsExtensions = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
-
-func (l *linker) resolveJSPath(p string) (string, bool) {
-	if p == "." {
-		p = ""
-	}
-	if f, ok := l.w.files[p]; ok && f.lang != "" {
-		return p, true
-	}
-	stem := p
-	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs"} { // TS sources imported with their output extension
-		if s, ok := strings.CutSuffix(p, ext); ok {
-			stem = s
-			break
-		}
-	}
-	for _, ext := range jsExtensions {
-		if _, ok := l.w.files[stem+ext]; ok {
-			return stem + ext, true
-		}
-	}
-	for _, ext := range jsExtensions {
-		if _, ok := l.w.files[path.Join(p, "index"+ext)]; ok {
-			return path.Join(p, "index"+ext), true
-		}
-	}
-	return "", false
 }
 
 // link resolves the references of one file. own holds the file's symbols in
@@ -360,79 +315,34 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	for i, im := range facts.Imports {
 		targets[i], resolved[i] = l.resolveImport(f, im)
 	}
-	outside := l.outsideImports(f, facts, resolved)
 	var script *scriptLinker
 	if f.lang == "ruby" || f.lang == "php" {
 		script = l.newScriptLinker(f, facts, own, targets, resolved)
 	}
 	locals := newLocalIndex(facts)
-	ecma := familyOf(f.lang) == "javascript"
-	var decl *declTypes // typed links x.name, this.x.name (link_typed.go)
-	if f.lang == "typescript" || f.lang == "tsx" {
-		decl = newDeclTypes(f.path, facts, true, false)
-	}
 	var links []Link
 	add := func(ref int, tier Tier, target int64) {
 		if target != 0 {
 			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
 		}
 	}
-	external := func(ref int) {
-		links = append(links, Link{Ref: ref, Tier: TierUnknown})
-	}
 	for ri, r := range facts.Refs {
 		if r.BindLocal >= 0 {
 			continue
 		}
 		name := facts.Names[r.Name]
-		if decl != nil && (r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
-			if typ := decl.of(r); typ != "" {
-				add(ri, TierStrong, l.ecmaMember(decl, typ, name, targets, resolved, defID))
-				continue
-			}
-			if r.Shape == lang.QualPath {
-				// this.x.m where a base class declares x (link_inherited.go)
-				if id, ok := l.ecmaInheritedField(f, decl, r, name); ok {
-					add(ri, TierStrong, id)
-					continue
-				}
-			}
-			if r.Shape == lang.QualIdent {
-				// a parameter typed by the call it is passed to (link_context.go)
-				if id, ok := l.ecmaContext(f, decl, r, name, targets, resolved); ok {
-					add(ri, TierStrong, id)
-					continue
-				}
-			}
-		}
 		switch {
 		case r.BindDef >= 0 && r.Shape == lang.QualNone:
 			add(ri, TierProven, defID(r.BindDef))
 		case r.Shape == lang.QualSelf:
 			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
-				if id := byPath[facts.Defs[cls].Path+"."+name]; id != 0 || !ecma {
-					add(ri, TierProven, id)
-				} else {
-					// this.m where a base class declares m
-					add(ri, TierStrong, l.ecmaBases(f, facts, cls, name, 0))
-				}
-			}
-		case ecma && r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "super":
-			// super.m: m of the base classes of the enclosing class
-			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
-				add(ri, TierStrong, l.ecmaBases(f, facts, cls, name, 0))
+				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
 			}
 		case r.Shape == lang.QualIdent && r.QualBound && locals.binding(facts, r.Qualifier, r.Scope) < 0:
 			// Class.member where Class is a class or enum of this file
 			add(ri, TierProven, l.fileTopNames(f.path).members[facts.Names[r.Qualifier]+"."+name])
 		case script != nil:
 			script.link(ri, r, name, add)
-		case r.BindImp >= 0:
-			if outside[r.BindImp] && l.importedOutside(r, facts, name) {
-				external(ri)
-				continue
-			}
-			l.linkImported(ri, r, facts, name, targets, resolved, add)
 		}
 	}
 	return links
@@ -464,37 +374,6 @@ func (li localIndex) binding(f *lang.Facts, name uint32, scope int32) int32 {
 	}
 }
 
-func (l *linker) linkImported(ri int, r lang.Ref, facts *lang.Facts, name string, targets []importTarget,
-	resolved []bool, add func(int, Tier, int64)) {
-	im := facts.Imports[r.BindImp]
-	t, ok := targets[r.BindImp], resolved[r.BindImp]
-	if !ok {
-		return
-	}
-	switch r.Shape {
-	case lang.QualNone: // the imported name where it is used, or in its import specifier
-		if im.Kind == lang.ImportNamed && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
-			top := l.fileTopNames(t.file)
-			switch {
-			case r.Role == lang.RoleCall:
-				add(ri, TierStrong, top.value(im.Name)) // new X(), X(): not an interface of the name
-			default:
-				add(ri, TierStrong, top.first[im.Name])
-			}
-		}
-	case lang.QualIdent: // ns.name, module.name, or pkg.submodule.name
-		switch im.Kind {
-		case lang.ImportNamespace, lang.ImportModule:
-			add(ri, TierStrong, l.fileTopLevel(t.file)[name])
-		case lang.ImportNamed:
-			if facts.Names[r.Qualifier] == im.LocalName() {
-				// Class.member where Class is an imported class or enum
-				add(ri, TierStrong, l.fileTopNames(t.file).members[im.Name+"."+name])
-			}
-		}
-	}
-}
-
 // outsideImports says, per import of a file, whether it resolves outside the
 // repository: it does not resolve in it, and it names the language's
 // standard library or a dependency the file's module declares (a Go
@@ -522,23 +401,6 @@ func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool)
 		out[i] = true
 	}
 	return out
-}
-
-// importedOutside reports whether a reference bound to an import from
-// outside the repository is something that import brings in: the imported
-// name (where it is used or in its import specifier), or ns.name and
-// module.name on a namespace or module import. Those cannot be symbols of
-// the repository.
-func (l *linker) importedOutside(r lang.Ref, facts *lang.Facts, name string) bool {
-	im := facts.Imports[r.BindImp]
-	switch r.Shape {
-	case lang.QualNone:
-		return im.Kind != lang.ImportModule && im.Kind != lang.ImportNamespace &&
-			(name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name)
-	case lang.QualIdent:
-		return im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace
-	}
-	return false
 }
 
 // enclosingClass finds the innermost class-like definition around def i.

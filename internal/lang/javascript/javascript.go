@@ -33,6 +33,7 @@ var Language = &lang.Language{
 	Refine:       ecma.Refine,
 	DynamicCalls: ecma.DynamicCalls,
 	Surfaces:     ecma.Surfaces,
+	Linker:       ecma.Linker,
 }
 
 func init() { lang.Register(Language) }

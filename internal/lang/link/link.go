@@ -61,3 +61,9 @@ func EnclosingClass(facts *lang.Facts, i int32) int32 {
 	}
 	return -1
 }
+
+// FactsAt is a file of the worktree and its facts (nil when unavailable).
+func FactsAt(r lang.Resolver, p string) (lang.File, *lang.Facts) {
+	f, _ := r.File(p)
+	return f, r.Facts(p)
+}

@@ -169,10 +169,3 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 		}
 	}
 }
-
-// factsAt is another file of the worktree and its facts (nil when
-// unavailable).
-func (l *batch) factsAt(p string) (lang.File, *lang.Facts) {
-	f, _ := l.r.File(p)
-	return f, l.r.Facts(p)
-}

@@ -306,7 +306,7 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	if depth > pyMaxHops {
 		return "", "", false
 	}
-	fi, facts := l.factsAt(file)
+	fi, facts := link.FactsAt(l.r, file)
 	if facts == nil {
 		return "", "", false
 	}
@@ -384,7 +384,7 @@ func (l *batch) pyMember(file, cls, name string, depth int) int64 {
 
 // pyInherited is pyMember for a member that class cls does not declare.
 func (l *batch) pyInherited(file, cls, name string, depth int) int64 {
-	fi, facts := l.factsAt(file)
+	fi, facts := link.FactsAt(l.r, file)
 	if facts == nil {
 		return 0
 	}
@@ -447,7 +447,7 @@ func (l *batch) pyOpaque(file, cls string, depth int) bool {
 }
 
 func (l *batch) pyOpaqueBases(file, cls string, depth int) bool {
-	fi, facts := l.factsAt(file)
+	fi, facts := link.FactsAt(l.r, file)
 	if facts == nil {
 		return true
 	}
