@@ -95,7 +95,6 @@ type linker struct {
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
 	rustRex    map[string][2]string  // file + path -> where a re-exported path is defined
-	pkg        *pkgLinker            // Java, Kotlin and C#: resolution by package (link_pkg.go)
 	loaded     map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
 
 	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
@@ -294,8 +293,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 		return l.linkRust(f, facts, own)
 	case "c", "cpp":
 		return l.linkCFamily(f, facts, own)
-	case "java", "kotlin", "csharp":
-		return l.linkQualified(f, facts, own)
 	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {

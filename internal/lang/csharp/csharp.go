@@ -76,6 +76,7 @@ var Language = &lang.Language{
 	Imports:     imports,
 	Refine:      refine,
 	Surfaces:    Surfaces,
+	Linker:      classlang.Linker,
 }
 
 func init() { lang.Register(Language) }

@@ -62,6 +62,7 @@ var Language = &lang.Language{
 	Imports:      imports,
 	Refine:       refine,
 	Surfaces:     Surfaces,
+	Linker:       classlang.Linker,
 }
 
 func init() { lang.Register(Language) }

@@ -63,6 +63,7 @@ var Language = &lang.Language{
 	Package:      packageName,
 	Imports:      imports,
 	Refine:       refine,
+	Linker:       classlang.Linker,
 }
 
 func init() { lang.Register(Language) }
