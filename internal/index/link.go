@@ -85,17 +85,8 @@ type linker struct {
 	fileTop map[string]*topNames // repo path -> top-level names
 	script  *scriptCache         // Ruby and PHP (link_script.go)
 	// facts loads another file's facts (Rust and C-family linking follow imports)
-	facts func(*fileInfo) (*lang.Facts, error)
-	// Rust, C and C++ (link_native.go)
-	native     map[string]*nativeFile // repo path -> symbols by lexical path
-	includes   map[string][]string    // repo path -> transitive includes
-	incDirect  map[string][]string    // repo path -> files its own #includes name
-	suffixes   map[string][]string    // base name -> C/C++ files
-	crateRoots map[string]string      // Rust file -> its crate root
-	rustBinds  map[string][]rustBinding
-	rustImps   map[string][]lang.Import
-	rustRex    map[string][2]string  // file + path -> where a re-exported path is defined
-	loaded     map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
+	facts  func(*fileInfo) (*lang.Facts, error)
+	loaded map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
 
 	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
@@ -105,9 +96,7 @@ type linker struct {
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		fileTop: map[string]*topNames{},
-		native:  map[string]*nativeFile{}, includes: map[string][]string{}, incDirect: map[string][]string{}, crateRoots: map[string]string{},
-		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
+		fileTop: map[string]*topNames{}}
 }
 
 // factsCap bounds the facts of other files kept decoded while linking.
@@ -287,12 +276,6 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 			ids[i] = s.ID
 		}
 		return b.Link(fileOf(f), facts, ids)
-	}
-	switch f.lang {
-	case "rust":
-		return l.linkRust(f, facts, own)
-	case "c", "cpp":
-		return l.linkCFamily(f, facts, own)
 	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {

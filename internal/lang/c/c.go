@@ -28,6 +28,7 @@ var Language = &lang.Language{
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineC,
+	Linker:       cfamily.Linker,
 	Redirect:     redirectHeader,
 }
 

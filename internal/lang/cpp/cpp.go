@@ -27,6 +27,7 @@ var Language = &lang.Language{
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineCPP,
+	Linker:       cfamily.Linker,
 }
 
 func init() { lang.Register(Language) }

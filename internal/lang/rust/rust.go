@@ -46,6 +46,7 @@ var Language = &lang.Language{
 	Visibility:  visibility,
 	Imports:     Imports,
 	Refine:      refine,
+	Linker:      linker,
 }
 
 func init() { lang.Register(Language) }
