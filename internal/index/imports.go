@@ -44,21 +44,21 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		}
 		seen[im.Source] = true
 		e := ImportEdge{Source: im.Source}
-		t, ok := l.resolveImport(f, im)
+		t, ok := l.Import(fileOf(f), im)
 		if ok {
-			e.TargetPath = t.file
-			if t.goDir != "" || e.TargetPath == "" {
-				e.TargetPath = t.goDir
+			e.TargetPath = t.File
+			if t.Dir != "" || e.TargetPath == "" {
+				e.TargetPath = t.Dir
 			}
 			lang := f.lang
-			if t.file != "" {
-				if tf := l.w.files[t.file]; tf != nil {
+			if t.File != "" {
+				if tf := l.w.files[t.File]; tf != nil {
 					lang = tf.lang
 				}
 			}
-			target := moduleOf(l.w.mods, path.Join(t.goDir, "x"), lang)
-			if t.file != "" {
-				target = moduleOf(l.w.mods, t.file, lang)
+			target := moduleOf(l.w.mods, path.Join(t.Dir, "x"), lang)
+			if t.File != "" {
+				target = moduleOf(l.w.mods, t.File, lang)
 			}
 			e.TargetModule = target.ID
 			switch {

@@ -72,7 +72,11 @@ func DecodeLinks(b []byte) ([]Link, error) {
 	return out, nil
 }
 
-// linker resolves references across files for one reconcile batch.
+// linker drives the cross-file linking of one reconcile batch: each file's
+// language links it through its Linker hook (lang.Linker), one BatchLinker
+// per Linker and batch, and the linker answers their questions as the
+// lang.Resolver (resolver.go). What the languages share is the batch's
+// state: its world, its symbols and the facts of other files.
 type linker struct {
 	ctx context.Context
 	db  *store.DB
@@ -80,23 +84,21 @@ type linker struct {
 	// symbols computed in this batch (not yet visible to other connections), by file id
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
+	// facts loads another file's facts
+	facts func(*fileInfo) (*lang.Facts, error)
+
 	// caches
-	byID    map[int64]string     // file id -> path
-	fileTop map[string]*topNames // repo path -> top-level names
-	script  *scriptCache         // Ruby and PHP (link_script.go)
-	// facts loads another file's facts (Rust and C-family linking follow imports)
-	facts  func(*fileInfo) (*lang.Facts, error)
-	loaded map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
+	byID    map[int64]string      // file id -> path
+	loaded  map[int64]*lang.Facts // facts of other files, by file id (a bounded cache: see factsOf)
+	sorted  []*fileInfo           // the world's files by path, for Files
+	modules []lang.Module         // the world's modules, for Modules
 
 	batches map[*lang.Linker]lang.BatchLinker // the languages' linkers started in this batch
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
-	sorted  []*fileInfo                       // the world's files by path, for Files
-	modules []lang.Module                     // the world's modules, for Modules
 }
 
 func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
-	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{},
-		fileTop: map[string]*topNames{}}
+	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
 }
 
 // factsCap bounds the facts of other files kept decoded while linking.
@@ -150,78 +152,6 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 	return out, nil
 }
 
-// topNames are the top-level, non-method symbols of a file by name: the
-// first of each name, and the first that is a value (not an interface or a
-// type alias) where a name has several definitions (TypeScript's merged
-// declarations: an interface and a const of one name).
-type topNames struct {
-	first  map[string]int64
-	values map[string]int64 // only for names whose first definition is a type
-	// members are the direct members of top-level classes and enums, by
-	// "Class.member" (static methods and fields reached as Class.member).
-	members map[string]int64
-}
-
-// topLevel indexes the top-level, non-method symbols of some files by name.
-func (l *linker) topLevel(files []string) *topNames {
-	var ids []int64
-	for _, p := range files {
-		if f := l.w.files[p]; f != nil {
-			ids = append(ids, f.id)
-		}
-	}
-	rows, err := l.symbolsOf(ids)
-	out := &topNames{first: map[string]int64{}}
-	if err != nil {
-		return out
-	}
-	typeOnly := map[string]bool{}
-	for _, r := range rows {
-		k := lang.DefKind(r.Kind)
-		if r.Parent != 0 || k == lang.KindMethod {
-			continue
-		}
-		isType := k == lang.KindInterface || k == lang.KindType
-		if _, ok := out.first[r.Name]; !ok {
-			out.first[r.Name] = r.ID
-			typeOnly[r.Name] = isType
-		} else if typeOnly[r.Name] && !isType {
-			if out.values == nil {
-				out.values = map[string]int64{}
-			}
-			if _, ok := out.values[r.Name]; !ok {
-				out.values[r.Name] = r.ID
-			}
-		}
-	}
-	classes := map[int64]string{}
-	for _, r := range rows {
-		if k := lang.DefKind(r.Kind); r.Parent == 0 && (k == lang.KindClass || k == lang.KindEnum) && out.first[r.Name] == r.ID {
-			classes[r.ID] = r.Name
-		}
-	}
-	for _, r := range rows {
-		if cls, ok := classes[r.Parent]; ok {
-			if out.members == nil {
-				out.members = map[string]int64{}
-			}
-			if _, ok := out.members[cls+"."+r.Name]; !ok {
-				out.members[cls+"."+r.Name] = r.ID
-			}
-		}
-	}
-	return out
-}
-
-// value is the symbol a call or construction of name means: the first
-// definition that can be called when the first one of the name is a type.
-func (t *topNames) value(name string) int64 {
-	if id, ok := t.values[name]; ok {
-		return id
-	}
-	return t.first[name]
-}
-
 // pathOf finds a file's path by id.
 func (l *linker) pathOf(id int64) string {
 	if l.byID == nil {
@@ -233,125 +163,21 @@ func (l *linker) pathOf(id int64) string {
 	return l.byID[id]
 }
 
-func (l *linker) fileTopLevel(p string) map[string]int64 { return l.fileTopNames(p).first }
-
-func (l *linker) fileTopNames(p string) *topNames {
-	if m, ok := l.fileTop[p]; ok {
-		return m
-	}
-	m := l.topLevel([]string{p})
-	l.fileTop[p] = m
-	return m
-}
-
-// importTarget is what an import statement points at inside the repository.
-type importTarget struct {
-	goDir string // a Go package directory
-	file  string // a module file (JS/TS/Python)
-}
-
-func (l *linker) resolveImport(f *fileInfo, im lang.Import) (importTarget, bool) {
-	if b := l.batchFor(f.lang); b != nil {
-		t, ok := b.Import(fileOf(f), im)
-		return importTarget{goDir: t.Dir, file: t.File}, ok
-	}
-	switch f.lang {
-	case "ruby":
-		return l.resolveRuby(f, im)
-	case "php":
-		return l.resolvePHP(f, im)
-	}
-	return importTarget{}, false
-}
-
 // link resolves the references of one file. own holds the file's symbols in
 // definition order.
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	if facts == nil || len(facts.Refs) == 0 {
 		return nil
 	}
-	if b := l.batchFor(f.lang); b != nil {
-		ids := make([]int64, len(own))
-		for i, s := range own {
-			ids[i] = s.ID
-		}
-		return b.Link(fileOf(f), facts, ids)
+	b := l.batchFor(f.lang)
+	if b == nil {
+		return nil
 	}
-	defID := func(i int32) int64 {
-		if i >= 0 && int(i) < len(own) {
-			return own[i].ID
-		}
-		return 0
+	ids := make([]int64, len(own))
+	for i, s := range own {
+		ids[i] = s.ID
 	}
-	// member lookup for self/this references, by the definition's lexical path
-	byPath := map[string]int64{}
-	for i, d := range facts.Defs {
-		if _, ok := byPath[d.Path]; !ok {
-			byPath[d.Path] = defID(int32(i))
-		}
-	}
-	targets := make([]importTarget, len(facts.Imports))
-	resolved := make([]bool, len(facts.Imports))
-	for i, im := range facts.Imports {
-		targets[i], resolved[i] = l.resolveImport(f, im)
-	}
-	var script *scriptLinker
-	if f.lang == "ruby" || f.lang == "php" {
-		script = l.newScriptLinker(f, facts, own, targets, resolved)
-	}
-	locals := newLocalIndex(facts)
-	var links []Link
-	add := func(ref int, tier Tier, target int64) {
-		if target != 0 {
-			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
-		}
-	}
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
-		name := facts.Names[r.Name]
-		switch {
-		case r.BindDef >= 0 && r.Shape == lang.QualNone:
-			add(ri, TierProven, defID(r.BindDef))
-		case r.Shape == lang.QualSelf:
-			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
-				add(ri, TierProven, byPath[facts.Defs[cls].Path+"."+name])
-			}
-		case r.Shape == lang.QualIdent && r.QualBound && locals.binding(facts, r.Qualifier, r.Scope) < 0:
-			// Class.member where Class is a class or enum of this file
-			add(ri, TierProven, l.fileTopNames(f.path).members[facts.Names[r.Qualifier]+"."+name])
-		case script != nil:
-			script.link(ri, r, name, add)
-		}
-	}
-	return links
-}
-
-// localIndex finds local bindings by scope and name.
-type localIndex map[uint64]int32
-
-func newLocalIndex(f *lang.Facts) localIndex {
-	m := make(localIndex, len(f.Locals))
-	for i, lo := range f.Locals {
-		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
-		if _, ok := m[k]; !ok {
-			m[k] = int32(i)
-		}
-	}
-	return m
-}
-
-// binding finds the local a name refers to from a scope, or -1.
-func (li localIndex) binding(f *lang.Facts, name uint32, scope int32) int32 {
-	for s := scope; ; s = f.Scopes[s].Parent {
-		if i, ok := li[uint64(uint32(s))<<32|uint64(name)]; ok {
-			return i
-		}
-		if s < 0 {
-			return -1
-		}
-	}
+	return b.Link(fileOf(f), facts, ids)
 }
 
 // outsideImports says, per import of a file, whether it resolves outside the
@@ -381,15 +207,4 @@ func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool)
 		out[i] = true
 	}
 	return out
-}
-
-// enclosingClass finds the innermost class-like definition around def i.
-func enclosingClass(facts *lang.Facts, i int32) int32 {
-	for i >= 0 {
-		if facts.Defs[i].Kind == lang.KindClass || facts.Defs[i].Kind == lang.KindStruct {
-			return i
-		}
-		i = facts.Defs[i].Parent
-	}
-	return -1
 }

@@ -143,8 +143,7 @@ func (l *linker) Facts(p string) *lang.Facts {
 func (l *linker) Import(from lang.File, im lang.Import) (lang.Target, bool) {
 	b := l.batchFor(from.Lang)
 	if b == nil {
-		t, ok := l.resolveImport(&fileInfo{path: from.Path, lang: from.Lang, pkg: from.Pkg}, im)
-		return lang.Target{Dir: t.goDir, File: t.file}, ok
+		return lang.Target{}, false
 	}
 	return b.Import(from, im)
 }

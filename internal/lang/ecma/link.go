@@ -85,11 +85,7 @@ func (l *batch) resolveJSPath(p string) (string, bool) {
 // Link resolves the references of a JavaScript or TypeScript file.
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets := make([]lang.Target, len(facts.Imports))
-	resolved := make([]bool, len(facts.Imports))
-	for i, im := range facts.Imports {
-		targets[i], resolved[i] = l.Import(f, im)
-	}
+	targets, resolved := link.Imports(l, f, facts)
 	outside := l.r.Outside(f, facts, resolved)
 	rules := link.Rules{
 		// this.m where a base class declares m

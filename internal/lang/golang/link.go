@@ -152,11 +152,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		}
 		return 0
 	}
-	targets := make([]lang.Target, len(facts.Imports))
-	resolved := make([]bool, len(facts.Imports))
-	for i, im := range facts.Imports {
-		targets[i], resolved[i] = l.Import(f, im)
-	}
+	targets, resolved := link.Imports(l, f, facts)
 	outside := l.r.Outside(f, facts, resolved)
 	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
 		unit: l.goUnit(link.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}

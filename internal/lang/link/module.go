@@ -240,3 +240,31 @@ func (p *Paths) Of(file string) map[string]int64 {
 	}
 	return m
 }
+
+// Required lists the files a file's imports bring in whole (require,
+// include), in import order, each once and never the file itself: the
+// resolved imports that keep accepts.
+func Required(f lang.File, facts *lang.Facts, targets []lang.Target, resolved []bool, keep func(lang.Import) bool) []string {
+	var out []string
+	seen := map[string]bool{f.Path: true}
+	for i, im := range facts.Imports {
+		if !resolved[i] || seen[targets[i].File] {
+			continue
+		}
+		if keep(im) {
+			seen[targets[i].File] = true
+			out = append(out, targets[i].File)
+		}
+	}
+	return out
+}
+
+// Imports resolves every import of a file through its batch linker.
+func Imports(b lang.BatchLinker, f lang.File, facts *lang.Facts) (targets []lang.Target, resolved []bool) {
+	targets = make([]lang.Target, len(facts.Imports))
+	resolved = make([]bool, len(facts.Imports))
+	for i, im := range facts.Imports {
+		targets[i], resolved[i] = b.Import(f, im)
+	}
+	return targets, resolved
+}

@@ -100,11 +100,7 @@ func (l *batch) pySubmodule(t lang.Target, name string) (string, bool) {
 // Link resolves the references of a Python file.
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets := make([]lang.Target, len(facts.Imports))
-	resolved := make([]bool, len(facts.Imports))
-	for i, im := range facts.Imports {
-		targets[i], resolved[i] = l.Import(f, im)
-	}
+	targets, resolved := link.Imports(l, f, facts)
 	outside := l.r.Outside(f, facts, resolved)
 	py := l.newPyLinker(f, facts) // typed links x.m, self.x.m, self.m in bases, super().m (link_members.go)
 	return lf.Link(l.tops, link.Rules{

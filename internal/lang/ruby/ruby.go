@@ -58,6 +58,7 @@ var Language = &lang.Language{
 	BlockScoped:  true,
 	Imports:      imports,
 	Refine:       refine,
+	Linker:       linker,
 }
 
 func init() { lang.Register(Language) }
