@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -182,8 +181,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 
 // outsideImports says, per import of a file, whether it resolves outside the
 // repository: it does not resolve in it, and it names the language's
-// standard library or a dependency the file's module declares (a Go
-// dependency vendored in the repository does not count).
+// standard library or a dependency the file's module declares.
 func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool) []bool {
 	out := make([]bool, len(facts.Imports))
 	var own *Module
@@ -199,9 +197,6 @@ func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool)
 			own = moduleOf(l.w.mods, f.path, f.lang)
 		}
 		if declaredDep(own, f.lang, im.Source) == "" {
-			continue
-		}
-		if familyOf(f.lang) == "go" && len(l.w.dirFiles[path.Join(own.Root, "vendor", im.Source)]) > 0 {
 			continue
 		}
 		out[i] = true

@@ -154,6 +154,10 @@ type Language struct {
 	// Linker links the language's references across files (link.go); nil
 	// leaves them with their same-file bindings only.
 	Linker *Linker
+	// Stdlib reports whether an import that does not resolve in the
+	// repository names the language's standard library (import edges, and
+	// references that lead outside the repository); nil: none does.
+	Stdlib func(im Import) bool
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

@@ -29,6 +29,7 @@ var Language = &lang.Language{
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineC,
 	Linker:       cfamily.Linker,
+	Stdlib:       cfamily.Stdlib,
 	Redirect:     redirectHeader,
 }
 

@@ -261,3 +261,6 @@ func isScopeQualifier(facts *lang.Facts, q string) bool {
 	}
 	return true
 }
+
+// Stdlib reports whether an #include names a system header (<stdio.h>).
+func Stdlib(im lang.Import) bool { return strings.HasPrefix(im.Source, "<") }

@@ -461,3 +461,10 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 	}
 	return links
 }
+
+// JVMStdlib reports whether an import names a package of the Java or
+// Kotlin standard library.
+func JVMStdlib(im lang.Import) bool {
+	s := im.Source
+	return strings.HasPrefix(s, "java.") || strings.HasPrefix(s, "javax.") || strings.HasPrefix(s, "jdk.") || strings.HasPrefix(s, "kotlin.") || s == "java" || s == "kotlin"
+}

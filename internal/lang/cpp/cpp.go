@@ -28,6 +28,7 @@ var Language = &lang.Language{
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineCPP,
 	Linker:       cfamily.Linker,
+	Stdlib:       cfamily.Stdlib,
 }
 
 func init() { lang.Register(Language) }

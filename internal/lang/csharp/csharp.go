@@ -77,6 +77,7 @@ var Language = &lang.Language{
 	Refine:      refine,
 	Surfaces:    Surfaces,
 	Linker:      classlang.Linker,
+	Stdlib:      stdlib,
 }
 
 func init() { lang.Register(Language) }
@@ -435,4 +436,9 @@ func localFunctions(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
+}
+
+// stdlib reports whether a using names a namespace of .NET's base library.
+func stdlib(im lang.Import) bool {
+	return im.Source == "System" || strings.HasPrefix(im.Source, "System.")
 }

@@ -143,6 +143,25 @@ func (l *batch) goLocalName(im lang.Import, t lang.Target, ok bool) string {
 	return last
 }
 
+// unvendored drops from outside the dependencies vendored in the
+// repository (vendor/<import path> under the file's module): their packages
+// are there, though they do not resolve as the module's own.
+func (l *batch) unvendored(f lang.File, facts *lang.Facts, outside []bool) []bool {
+	root, found := "", false
+	for i, im := range facts.Imports {
+		if !outside[i] || stdlib(im) {
+			continue
+		}
+		if !found {
+			root, found = l.r.ModuleOf(f.Path, f.Lang).Root, true
+		}
+		if len(l.r.Dir(path.Join(root, "vendor", im.Source))) > 0 {
+			outside[i] = false
+		}
+	}
+	return outside
+}
+
 // Link resolves the references of a Go file. Go has no self names, so no
 // reference is a member of this or self.
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
@@ -153,7 +172,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		return 0
 	}
 	targets, resolved := link.Imports(l, f, facts)
-	outside := l.r.Outside(f, facts, resolved)
+	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
 	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
 		unit: l.goUnit(link.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 	for i, im := range facts.Imports {
@@ -412,4 +431,11 @@ func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
 			return -1
 		}
 	}
+}
+
+// stdlib reports whether an import path names a package of Go's standard
+// library: its first element has no dot (and it is not cgo's "C").
+func stdlib(im lang.Import) bool {
+	first := strings.SplitN(im.Source, "/", 2)[0]
+	return !strings.Contains(first, ".") && im.Source != "C"
 }

@@ -63,6 +63,7 @@ var Language = &lang.Language{
 	Refine:       refine,
 	Surfaces:     Surfaces,
 	Linker:       classlang.Linker,
+	Stdlib:       classlang.JVMStdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -34,6 +34,7 @@ var Language = &lang.Language{
 	DynamicCalls: ecma.DynamicCalls,
 	Surfaces:     ecma.Surfaces,
 	Linker:       ecma.Linker,
+	Stdlib:       ecma.Stdlib,
 }
 
 func init() { lang.Register(Language) }

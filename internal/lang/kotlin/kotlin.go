@@ -64,6 +64,7 @@ var Language = &lang.Language{
 	Imports:      imports,
 	Refine:       refine,
 	Linker:       classlang.Linker,
+	Stdlib:       classlang.JVMStdlib,
 }
 
 func init() { lang.Register(Language) }

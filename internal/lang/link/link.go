@@ -10,6 +10,7 @@ package link
 
 import (
 	"path"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
@@ -66,4 +67,14 @@ func EnclosingClass(facts *lang.Facts, i int32) int32 {
 func FactsAt(r lang.Resolver, p string) (lang.File, *lang.Facts) {
 	f, _ := r.File(p)
 	return f, r.Facts(p)
+}
+
+// Set makes a set of the space-separated words of a list (standard-library
+// module names).
+func Set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
 }

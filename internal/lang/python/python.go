@@ -40,6 +40,7 @@ var Language = &lang.Language{
 	},
 	Surfaces: Surfaces,
 	Linker:   linker,
+	Stdlib:   stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -59,6 +59,7 @@ var Language = &lang.Language{
 	Imports:      imports,
 	Refine:       refine,
 	Linker:       linker,
+	Stdlib:       stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -458,3 +458,10 @@ func rustReceiver(facts *lang.Facts, d int32) string {
 	}
 	return ""
 }
+
+// stdlib reports whether a use path starts in a crate of Rust's standard
+// distribution.
+func stdlib(im lang.Import) bool {
+	first := strings.SplitN(strings.TrimPrefix(im.Source, "::"), "::", 2)[0]
+	return first == "std" || first == "core" || first == "alloc" || first == "proc_macro" || first == "test"
+}

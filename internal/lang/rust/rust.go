@@ -47,6 +47,7 @@ var Language = &lang.Language{
 	Imports:     Imports,
 	Refine:      refine,
 	Linker:      linker,
+	Stdlib:      stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -47,6 +47,7 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		DynamicCalls: ecma.DynamicCalls,
 		Surfaces:     ecma.Surfaces,
 		Linker:       ecma.Linker,
+		Stdlib:       ecma.Stdlib,
 	}
 }
 
