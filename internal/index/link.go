@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
@@ -100,68 +99,6 @@ func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
 }
 
-// factsCap bounds the facts of other files kept decoded while linking.
-const factsCap = 64
-
-// factsOf returns the facts of another file (nil when unavailable), decoded
-// once while they stay in a small cache: linking looks up the same declaring
-// files (bases, result types, callees) again and again.
-func (l *linker) factsOf(fi *fileInfo) *lang.Facts {
-	if fi == nil || l.facts == nil {
-		return nil
-	}
-	if facts, ok := l.loaded[fi.id]; ok {
-		return facts
-	}
-	facts, err := l.facts(fi)
-	if err != nil {
-		facts = nil
-	}
-	if len(l.loaded) >= factsCap || l.loaded == nil {
-		l.loaded = map[int64]*lang.Facts{}
-	}
-	l.loaded[fi.id] = facts
-	return facts
-}
-
-// factsAt is factsOf for a repository path.
-func (l *linker) factsAt(p string) (*fileInfo, *lang.Facts) {
-	fi := l.w.files[p]
-	return fi, l.factsOf(fi)
-}
-
-// symbolsOf returns a file's symbols as of this batch.
-func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
-	var out []store.SymbolRow
-	var fromDB []int64
-	for _, id := range fileIDs {
-		if rows, ok := l.batch[id]; ok {
-			out = append(out, rows...)
-		} else if !l.deleted[id] {
-			fromDB = append(fromDB, id)
-		}
-	}
-	if len(fromDB) > 0 {
-		rows, err := l.db.SymbolsOfFiles(l.ctx, fromDB)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-	return out, nil
-}
-
-// pathOf finds a file's path by id.
-func (l *linker) pathOf(id int64) string {
-	if l.byID == nil {
-		l.byID = make(map[int64]string, len(l.w.files))
-		for p, f := range l.w.files {
-			l.byID[f.id] = p
-		}
-	}
-	return l.byID[id]
-}
-
 // link resolves the references of one file. own holds the file's symbols in
 // definition order.
 func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
@@ -179,27 +116,25 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	return b.Link(fileOf(f), facts, ids)
 }
 
-// outsideImports says, per import of a file, whether it resolves outside the
-// repository: it does not resolve in it, and it names the language's
-// standard library or a dependency the file's module declares.
-func (l *linker) outsideImports(f *fileInfo, facts *lang.Facts, resolved []bool) []bool {
-	out := make([]bool, len(facts.Imports))
-	var own *Module
-	for i, im := range facts.Imports {
-		if resolved[i] || im.Source == "" || strings.HasPrefix(im.Source, ".") {
-			continue
-		}
-		if stdlib(f.lang, im) {
-			out[i] = true
-			continue
-		}
-		if own == nil {
-			own = moduleOf(l.w.mods, f.path, f.lang)
-		}
-		if declaredDep(own, f.lang, im.Source) == "" {
-			continue
-		}
-		out[i] = true
+// batchFor is the BatchLinker of a language in this batch, started on first
+// use; nil for a language without a Linker.
+func (l *linker) batchFor(language string) lang.BatchLinker {
+	if b, ok := l.byLang[language]; ok {
+		return b
 	}
-	return out
+	var b lang.BatchLinker
+	if lg := lang.ByName(language); lg != nil && lg.Linker != nil {
+		if b = l.batches[lg.Linker]; b == nil {
+			b = lg.Linker.NewBatch(l)
+			if l.batches == nil {
+				l.batches = map[*lang.Linker]lang.BatchLinker{}
+			}
+			l.batches[lg.Linker] = b
+		}
+	}
+	if l.byLang == nil {
+		l.byLang = map[string]lang.BatchLinker{}
+	}
+	l.byLang[language] = b
+	return b
 }

@@ -5,37 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // The linker is the lang.Resolver of the languages' linkers: it answers from
 // the batch's world (files, modules, units), the batch's symbols and the
 // stored ones, and the files' facts.
 var _ lang.Resolver = (*linker)(nil)
-
-// batchFor is the BatchLinker of a language in this batch, started on first
-// use; nil for a language without a Linker.
-func (l *linker) batchFor(language string) lang.BatchLinker {
-	if b, ok := l.byLang[language]; ok {
-		return b
-	}
-	var b lang.BatchLinker
-	if lg := lang.ByName(language); lg != nil && lg.Linker != nil {
-		if b = l.batches[lg.Linker]; b == nil {
-			b = lg.Linker.NewBatch(l)
-			if l.batches == nil {
-				l.batches = map[*lang.Linker]lang.BatchLinker{}
-			}
-			l.batches[lg.Linker] = b
-		}
-	}
-	if l.byLang == nil {
-		l.byLang = map[string]lang.BatchLinker{}
-	}
-	l.byLang[language] = b
-	return b
-}
 
 func fileOf(f *fileInfo) lang.File { return lang.File{Path: f.path, Lang: f.lang, Pkg: f.pkg} }
 
@@ -135,8 +114,7 @@ func (l *linker) Symbols(paths ...string) []lang.Symbol {
 
 // Facts decodes another file's facts.
 func (l *linker) Facts(p string) *lang.Facts {
-	_, facts := l.factsAt(p)
-	return facts
+	return l.factsOf(l.w.files[p])
 }
 
 // Import resolves an import of a file through its language's linker.
@@ -148,7 +126,83 @@ func (l *linker) Import(from lang.File, im lang.Import) (lang.Target, bool) {
 	return b.Import(from, im)
 }
 
-// Outside says, per import of a file, whether it resolves outside the repository.
+// Outside says, per import of a file, whether it resolves outside the
+// repository: it does not resolve in it, and it names the language's
+// standard library or a dependency the file's module declares.
 func (l *linker) Outside(from lang.File, facts *lang.Facts, resolved []bool) []bool {
-	return l.outsideImports(&fileInfo{path: from.Path, lang: from.Lang, pkg: from.Pkg}, facts, resolved)
+	out := make([]bool, len(facts.Imports))
+	var own *Module
+	for i, im := range facts.Imports {
+		if resolved[i] || im.Source == "" || strings.HasPrefix(im.Source, ".") {
+			continue
+		}
+		if stdlib(from.Lang, im) {
+			out[i] = true
+			continue
+		}
+		if own == nil {
+			own = moduleOf(l.w.mods, from.Path, from.Lang)
+		}
+		if declaredDep(own, from.Lang, im.Source) == "" {
+			continue
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// factsCap bounds the facts of other files kept decoded while linking.
+const factsCap = 64
+
+// factsOf returns the facts of another file (nil when unavailable), decoded
+// once while they stay in a small cache: linking looks up the same declaring
+// files (bases, result types, callees) again and again.
+func (l *linker) factsOf(fi *fileInfo) *lang.Facts {
+	if fi == nil || l.facts == nil {
+		return nil
+	}
+	if facts, ok := l.loaded[fi.id]; ok {
+		return facts
+	}
+	facts, err := l.facts(fi)
+	if err != nil {
+		facts = nil
+	}
+	if len(l.loaded) >= factsCap || l.loaded == nil {
+		l.loaded = map[int64]*lang.Facts{}
+	}
+	l.loaded[fi.id] = facts
+	return facts
+}
+
+// symbolsOf returns a file's symbols as of this batch.
+func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
+	var out []store.SymbolRow
+	var fromDB []int64
+	for _, id := range fileIDs {
+		if rows, ok := l.batch[id]; ok {
+			out = append(out, rows...)
+		} else if !l.deleted[id] {
+			fromDB = append(fromDB, id)
+		}
+	}
+	if len(fromDB) > 0 {
+		rows, err := l.db.SymbolsOfFiles(l.ctx, fromDB)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// pathOf finds a file's path by id.
+func (l *linker) pathOf(id int64) string {
+	if l.byID == nil {
+		l.byID = make(map[int64]string, len(l.w.files))
+		for p, f := range l.w.files {
+			l.byID[f.id] = p
+		}
+	}
+	return l.byID[id]
 }
