@@ -23,15 +23,11 @@ var Linker = &lang.Linker{NewBatch: newBatch}
 
 // batch links the JavaScript and TypeScript files of one batch.
 type batch struct {
-	r         lang.Resolver
-	tops      *link.Tops
-	paths     *link.Paths
+	link.Batch
 	tsConfigs map[string]*tsConfig // the closest tsconfig.json per directory (link_modules.go)
 }
 
-func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &batch{r: r, tops: link.NewTops(r), paths: link.NewPaths(r)}
-}
+func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Import resolves an import to the module file it names.
 func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
@@ -59,7 +55,7 @@ func (l *batch) resolveJSPath(p string) (string, bool) {
 	if p == "." {
 		p = ""
 	}
-	if f, ok := l.r.File(p); ok && f.Lang != "" {
+	if l.Exists(p) {
 		return p, true
 	}
 	stem := p
@@ -70,12 +66,12 @@ func (l *batch) resolveJSPath(p string) (string, bool) {
 		}
 	}
 	for _, ext := range jsExtensions {
-		if _, ok := l.r.File(stem + ext); ok {
+		if _, ok := l.R.File(stem + ext); ok {
 			return stem + ext, true
 		}
 	}
 	for _, ext := range jsExtensions {
-		if _, ok := l.r.File(path.Join(p, "index"+ext)); ok {
+		if _, ok := l.R.File(path.Join(p, "index"+ext)); ok {
 			return path.Join(p, "index"+ext), true
 		}
 	}
@@ -86,7 +82,7 @@ func (l *batch) resolveJSPath(p string) (string, bool) {
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
 	targets, resolved := link.Imports(l, f, facts)
-	outside := l.r.Outside(f, facts, resolved)
+	outside := l.R.Outside(f, facts, resolved)
 	rules := link.Rules{
 		// this.m where a base class declares m
 		Base: func(cls int32, name string) int64 { return l.ecmaBases(f, facts, cls, name, 0) },
@@ -109,7 +105,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	if f.Lang == "typescript" || f.Lang == "tsx" {
 		rules.Typed = l.typed(lf, targets, resolved)
 	}
-	return lf.Link(l.tops, rules)
+	return lf.Link(l.Tops, rules)
 }
 
 // typed links the member references of a TypeScript file whose qualifier
@@ -151,7 +147,7 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 	switch r.Shape {
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
 		if im.Kind == lang.ImportNamed && link.Names(im, r, name) {
-			top := l.tops.Of(t.File)
+			top := l.Tops.Of(t.File)
 			if r.Role == lang.RoleCall {
 				lf.Add(ri, lang.TierStrong, top.Value(im.Name)) // new X(), X(): not an interface of the name
 			} else {
@@ -161,11 +157,11 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 	case lang.QualIdent: // ns.name, module.name
 		switch im.Kind {
 		case lang.ImportNamespace, lang.ImportModule:
-			lf.Add(ri, lang.TierStrong, l.tops.Of(t.File).First[name])
+			lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).First[name])
 		case lang.ImportNamed:
 			if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class or enum
-				lf.Add(ri, lang.TierStrong, l.tops.Of(t.File).Members[im.Name+"."+name])
+				lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).Members[im.Name+"."+name])
 			}
 		}
 	}

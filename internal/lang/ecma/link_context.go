@@ -45,7 +45,7 @@ func (l *batch) ecmaContext(fi lang.File, d *link.DeclTypes, r lang.Ref, name st
 		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.File == "" {
 			return 0, false
 		}
-		if _, facts = link.FactsAt(l.r, t.File); facts == nil {
+		if _, facts = link.FactsAt(l.R, t.File); facts == nil {
 			return 0, false
 		}
 		file, path = t.File, im.Name
@@ -127,7 +127,7 @@ func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string)
 			}
 		}
 	}
-	fi, found := l.r.File(file)
+	fi, found := l.R.File(file)
 	if !found {
 		return 0
 	}
@@ -135,7 +135,7 @@ func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string)
 		if im.LocalName() != first {
 			continue
 		}
-		t, ok := l.r.Import(fi, im)
+		t, ok := l.R.Import(fi, im)
 		if !ok || t.File == "" {
 			return 0
 		}

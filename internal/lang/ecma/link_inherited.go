@@ -61,8 +61,8 @@ func (l *batch) ecmaBaseField(fi lang.File, facts *lang.Facts, t int32, name str
 				if im.LocalName() != base || im.Kind != lang.ImportNamed {
 					continue
 				}
-				if tgt, ok := l.r.Import(fi, im); ok && tgt.File != "" {
-					if tf, tfacts := link.FactsAt(l.r, tgt.File); tfacts != nil {
+				if tgt, ok := l.R.Import(fi, im); ok && tgt.File != "" {
+					if tf, tfacts := link.FactsAt(l.R, tgt.File); tfacts != nil {
 						bfi, bfacts, btyp, found = tf, tfacts, im.Name, true
 					}
 				}

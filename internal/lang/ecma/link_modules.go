@@ -93,7 +93,7 @@ func (l *batch) tsConfigFor(dir string) *tsConfig {
 	var cfg *tsConfig
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		p := path.Join(dir, name)
-		if _, ok := l.r.File(p); ok {
+		if _, ok := l.R.File(p); ok {
 			cfg = l.readTSConfig(p, 0)
 			break
 		}
@@ -114,7 +114,7 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 			Paths   map[string][]string `json:"paths"`
 		} `json:"compilerOptions"`
 	}
-	data, err := l.r.ReadFile(p)
+	data, err := l.R.ReadFile(p)
 	if err != nil || json.Unmarshal(jsonc(data), &raw) != nil {
 		return nil
 	}
@@ -157,7 +157,7 @@ func jsonc(data []byte) []byte {
 // repository by its package name, through its package.json.
 func (l *batch) workspacePackage(source string) (string, bool) {
 	name := packageName(source)
-	for _, m := range l.r.Modules() {
+	for _, m := range l.R.Modules() {
 		if m.Kind != "javascript" || m.Name != name {
 			continue
 		}
@@ -188,7 +188,7 @@ func (l *batch) packageEntry(m lang.Module, sub string) (string, bool) {
 		Module  string          `json:"module"`
 		Main    string          `json:"main"`
 	}
-	data, err := l.r.ReadFile(m.Manifest)
+	data, err := l.R.ReadFile(m.Manifest)
 	if err == nil {
 		json.Unmarshal(data, &pkg)
 	}

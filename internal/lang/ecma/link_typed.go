@@ -59,10 +59,10 @@ func (l *batch) ecmaMember(d *link.DeclTypes, typ, name string, targets []lang.T
 // types typ extends or implements, resolved in that file (its own types and
 // its imports), depth first; 0 for none.
 func (l *batch) ecmaInherited(file, typ, name string, depth int) int64 {
-	if id := l.paths.Of(file)[typ+"."+name]; id != 0 || depth >= 8 {
+	if id := l.Paths.Of(file)[typ+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
-	fi, facts := link.FactsAt(l.r, file)
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return 0
 	}
@@ -111,7 +111,7 @@ func (l *batch) ecmaBases(fi lang.File, facts *lang.Facts, t int32, name string,
 			if im.LocalName() != first {
 				continue
 			}
-			t, ok := l.r.Import(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok || t.File == "" {
 				break
 			}

@@ -268,3 +268,21 @@ func Imports(b lang.BatchLinker, f lang.File, facts *lang.Facts) (targets []lang
 	}
 	return targets, resolved
 }
+
+// Batch is what the linker of a module language keeps across the files of
+// a batch: the resolver, and the top-level names and lexical paths of the
+// files it looks at.
+type Batch struct {
+	R     lang.Resolver
+	Tops  *Tops
+	Paths *Paths
+}
+
+// NewBatch starts a batch.
+func NewBatch(r lang.Resolver) Batch { return Batch{R: r, Tops: NewTops(r), Paths: NewPaths(r)} }
+
+// Exists reports whether the worktree has the path as a file of some language.
+func (b Batch) Exists(p string) bool {
+	f, ok := b.R.File(p)
+	return ok && f.Lang != ""
+}

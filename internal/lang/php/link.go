@@ -22,21 +22,11 @@ var linker = &lang.Linker{NewBatch: newBatch}
 
 // batch links the PHP files of one batch.
 type batch struct {
-	r     lang.Resolver
-	tops  *link.Tops
-	paths *link.Paths
+	link.Batch
 	phpNS map[string][]string // namespace -> files declaring it, built on first use
 }
 
-func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &batch{r: r, tops: link.NewTops(r), paths: link.NewPaths(r)}
-}
-
-// exists reports whether the worktree has the path as a file of some language.
-func (l *batch) exists(p string) bool {
-	f, ok := l.r.File(p)
-	return ok && f.Lang != ""
-}
+func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Link resolves the references of a PHP file.
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
@@ -44,7 +34,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	targets, resolved := link.Imports(l, f, facts)
 	s := &phpFile{l: l, f: f, facts: facts, targets: targets, resolved: resolved, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(im lang.Import) bool { return im.Kind == lang.ImportModule })}
-	return lf.Link(l.tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
+	return lf.Link(l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
 }
 
 // phpFile resolves the names of one PHP file.
@@ -63,7 +53,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 	switch im.Kind {
 	case lang.ImportNamed:
 		for _, p := range l.phpFiles(im.Source) {
-			if l.paths.Of(p)[im.Name] != 0 {
+			if l.Paths.Of(p)[im.Name] != 0 {
 				return lang.Target{File: p}, true
 			}
 		}
@@ -73,7 +63,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 			return lang.Target{}, false
 		}
 		for _, p := range []string{path.Join(link.DirOf(f.Path), src), path.Clean(src)} {
-			if l.exists(p) && strings.HasSuffix(p, ".php") {
+			if l.Exists(p) && strings.HasSuffix(p, ".php") {
 				return lang.Target{File: p}, true
 			}
 		}
@@ -85,7 +75,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 func (l *batch) phpFiles(ns string) []string {
 	if l.phpNS == nil {
 		l.phpNS = map[string][]string{}
-		for f := range l.r.Files() {
+		for f := range l.R.Files() {
 			if f.Lang == "php" {
 				l.phpNS[f.Pkg] = append(l.phpNS[f.Pkg], f.Path)
 			}
@@ -127,7 +117,7 @@ func (s *phpFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier,
 		if file == s.f.Path {
 			tier = lang.TierProven
 		}
-		add(ri, tier, s.l.paths.Of(file)[class+"."+name])
+		add(ri, tier, s.l.Paths.Of(file)[class+"."+name])
 	}
 }
 
@@ -188,7 +178,7 @@ func (s *phpFile) inNamespace(ns, name string) (lang.Tier, int64) {
 		if p == s.f.Path {
 			continue
 		}
-		if id := s.l.paths.Of(p)[name]; id != 0 {
+		if id := s.l.Paths.Of(p)[name]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
@@ -202,7 +192,7 @@ func (s *phpFile) phpName(name string, imp int32) (lang.Tier, int64) {
 		im := s.facts.Imports[imp]
 		if im.Kind == lang.ImportNamed && im.LocalName() == name {
 			if s.resolved[imp] {
-				return lang.TierStrong, s.l.paths.Of(s.targets[imp].File)[im.Name]
+				return lang.TierStrong, s.l.Paths.Of(s.targets[imp].File)[im.Name]
 			}
 			return lang.TierUnknown, 0
 		}
@@ -211,7 +201,7 @@ func (s *phpFile) phpName(name string, imp int32) (lang.Tier, int64) {
 		return tier, id
 	}
 	for _, file := range s.required {
-		if id := s.l.paths.Of(file)[name]; id != 0 {
+		if id := s.l.Paths.Of(file)[name]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
@@ -226,7 +216,7 @@ func (s *phpFile) phpClass(q string, imp int32) (file, class string) {
 			ns = ""
 		}
 		for _, p := range s.l.phpFiles(ns) {
-			if s.l.paths.Of(p)[name] != 0 {
+			if s.l.Paths.Of(p)[name] != 0 {
 				return p, name
 			}
 		}
@@ -245,12 +235,12 @@ func (s *phpFile) phpClass(q string, imp int32) (file, class string) {
 		return s.f.Path, q
 	}
 	for _, p := range s.l.phpFiles(s.f.Pkg) {
-		if s.l.paths.Of(p)[q] != 0 {
+		if s.l.Paths.Of(p)[q] != 0 {
 			return p, q
 		}
 	}
 	for _, p := range s.required {
-		if s.l.paths.Of(p)[q] != 0 {
+		if s.l.Paths.Of(p)[q] != 0 {
 			return p, q
 		}
 	}

@@ -20,16 +20,12 @@ var linker = &lang.Linker{NewBatch: newBatch}
 
 // batch links the Python files of one batch.
 type batch struct {
-	r       lang.Resolver
-	tops    *link.Tops
-	paths   *link.Paths
+	link.Batch
 	modules map[string]string // dotted module -> repo path, built on first use
 	pyMemo  *pyMemo           // definitions, members and bases already looked up
 }
 
-func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &batch{r: r, tops: link.NewTops(r), paths: link.NewPaths(r)}
-}
+func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Import resolves an import to the module file it names.
 func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
@@ -66,11 +62,11 @@ func (l *batch) pyModules() map[string]string {
 		return l.modules
 	}
 	l.modules = map[string]string{}
-	for f := range l.r.Files() {
+	for f := range l.R.Files() {
 		if f.Lang != "python" {
 			continue
 		}
-		if d, _ := l.r.Unit(f.Path); d != "" {
+		if d, _ := l.R.Unit(f.Path); d != "" {
 			if old, ok := l.modules[d]; !ok || f.Path < old {
 				l.modules[d] = f.Path
 			}
@@ -82,7 +78,7 @@ func (l *batch) pyModules() map[string]string {
 // pyFile finds the module file for a slash path: base.py or base/__init__.py.
 func (l *batch) pyFile(base string) (string, bool) {
 	for _, c := range []string{base + ".py", path.Join(base, "__init__.py")} {
-		if _, ok := l.r.File(c); ok {
+		if _, ok := l.R.File(c); ok {
 			return c, true
 		}
 	}
@@ -101,9 +97,9 @@ func (l *batch) pySubmodule(t lang.Target, name string) (string, bool) {
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
 	targets, resolved := link.Imports(l, f, facts)
-	outside := l.r.Outside(f, facts, resolved)
+	outside := l.R.Outside(f, facts, resolved)
 	py := l.newPyLinker(f, facts) // typed links x.m, self.x.m, self.m in bases, super().m (link_members.go)
-	return lf.Link(l.tops, link.Rules{
+	return lf.Link(l.Tops, link.Rules{
 		Typed: func(_ int, r lang.Ref, name string) (int64, bool) { return py.link(r, name) },
 		Other: func(ri int, r lang.Ref, name string) {
 			if r.BindImp < 0 {
@@ -150,11 +146,11 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 			}
 			lf.Add(ri, lang.TierStrong, l.pyTopName(t.File, name))
 		case lang.ImportNamed:
-			if sub, ok := l.pySubmodule(t, im.Name); ok && l.tops.Of(t.File).First[im.Name] == 0 {
+			if sub, ok := l.pySubmodule(t, im.Name); ok && l.Tops.Of(t.File).First[im.Name] == 0 {
 				lf.Add(ri, lang.TierStrong, l.pyTopName(sub, name))
 			} else if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class
-				id := l.tops.Of(t.File).Members[im.Name+"."+name]
+				id := l.Tops.Of(t.File).Members[im.Name+"."+name]
 				if id == 0 {
 					if file, cls, ok := l.pyDefined(t.File, im.Name, lang.KindClass, 0); ok {
 						id = l.pyMember(file, cls, name, 0)

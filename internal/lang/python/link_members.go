@@ -251,7 +251,7 @@ func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) 
 	for _, im := range facts.Imports {
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed && im.LocalName() == typ:
-			t, ok := l.r.Import(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
@@ -264,18 +264,18 @@ func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) 
 			if strings.Contains(cls, ".") {
 				continue // import a.b binds a: a.b.C is C of a.b, another import's
 			}
-			t, ok := l.r.Import(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
 			return l.pyDefined(t.File, cls, lang.KindClass, depth)
 		case dotted && im.Kind == lang.ImportNamed && im.LocalName() == first && !strings.Contains(rest, "."):
-			t, ok := l.r.Import(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
 			sub, ok := l.pySubmodule(t, im.Name)
-			if !ok || l.tops.Of(t.File).First[im.Name] != 0 {
+			if !ok || l.Tops.Of(t.File).First[im.Name] != 0 {
 				return "", "", false
 			}
 			return l.pyDefined(sub, rest, lang.KindClass, depth)
@@ -306,7 +306,7 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	if depth > pyMaxHops {
 		return "", "", false
 	}
-	fi, facts := link.FactsAt(l.r, file)
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return "", "", false
 	}
@@ -322,7 +322,7 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	for _, im := range facts.Imports {
 		switch {
 		case im.Kind == lang.ImportNamed && im.LocalName() == name:
-			t, ok := l.r.Import(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
@@ -337,7 +337,7 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	var hit [3]string
 	n := 0
 	for _, im := range stars {
-		t, ok := l.r.Import(fi, im)
+		t, ok := l.R.Import(fi, im)
 		if !ok {
 			return "", "", false // an unresolved star import could bring the name
 		}
@@ -355,20 +355,20 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 // pyTopName is the symbol of top-level name of module file or of the
 // definition it re-exports; 0 for none.
 func (l *batch) pyTopName(file, name string) int64 {
-	if id := l.tops.Of(file).First[name]; id != 0 {
+	if id := l.Tops.Of(file).First[name]; id != 0 {
 		return id
 	}
 	f, n, ok := l.pyDefined(file, name, lang.KindUnknown, 0)
 	if !ok {
 		return 0
 	}
-	return l.tops.Of(f).First[n]
+	return l.Tops.Of(f).First[n]
 }
 
 // pyMember is the symbol of member name of the top-level class cls of a
 // Python file, or of its bases; 0 for none or in doubt.
 func (l *batch) pyMember(file, cls, name string, depth int) int64 {
-	if id := l.paths.Of(file)[cls+"."+name]; id != 0 || depth >= 8 {
+	if id := l.Paths.Of(file)[cls+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
 	k := pyKey{file: file, name: cls, member: name}
@@ -384,7 +384,7 @@ func (l *batch) pyMember(file, cls, name string, depth int) int64 {
 
 // pyInherited is pyMember for a member that class cls does not declare.
 func (l *batch) pyInherited(file, cls, name string, depth int) int64 {
-	fi, facts := link.FactsAt(l.r, file)
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return 0
 	}
@@ -447,7 +447,7 @@ func (l *batch) pyOpaque(file, cls string, depth int) bool {
 }
 
 func (l *batch) pyOpaqueBases(file, cls string, depth int) bool {
-	fi, facts := link.FactsAt(l.r, file)
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return true
 	}

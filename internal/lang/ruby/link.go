@@ -18,21 +18,9 @@ import (
 var linker = &lang.Linker{NewBatch: newBatch}
 
 // batch links the Ruby files of one batch.
-type batch struct {
-	r     lang.Resolver
-	tops  *link.Tops
-	paths *link.Paths
-}
+type batch struct{ link.Batch }
 
-func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &batch{r: r, tops: link.NewTops(r), paths: link.NewPaths(r)}
-}
-
-// exists reports whether the worktree has the path as a file of some language.
-func (l *batch) exists(p string) bool {
-	f, ok := l.r.File(p)
-	return ok && f.Lang != ""
-}
+func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{link.NewBatch(r)} }
 
 // Link resolves the references of a Ruby file.
 func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
@@ -40,7 +28,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	targets, resolved := link.Imports(l, f, facts)
 	s := &rubyFile{l: l, facts: facts, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(lang.Import) bool { return true })}
-	return lf.Link(l.tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
+	return lf.Link(l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
 }
 
 // rubyFile resolves the constants of one Ruby file.
@@ -58,7 +46,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 		src += ".rb"
 	}
 	if strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") {
-		if p := path.Join(link.DirOf(f.Path), src); l.exists(p) {
+		if p := path.Join(link.DirOf(f.Path), src); l.Exists(p) {
 			return lang.Target{File: p}, true
 		}
 		return lang.Target{}, false
@@ -68,7 +56,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 	}
 	for dir := link.DirOf(f.Path); ; dir = link.DirOf(dir) {
 		for _, p := range []string{path.Join(dir, "lib", src), path.Join(dir, src)} {
-			if l.exists(p) {
+			if l.Exists(p) {
 				return lang.Target{File: p}, true
 			}
 		}
@@ -84,7 +72,7 @@ func (s *rubyFile) lookup(p string) (lang.Tier, int64) {
 		return lang.TierProven, id
 	}
 	for _, file := range s.required {
-		if id := s.l.paths.Of(file)[p]; id != 0 {
+		if id := s.l.Paths.Of(file)[p]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
