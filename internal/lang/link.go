@@ -96,7 +96,7 @@ type Resolver interface {
 	// consults (tsconfig.json, package.json).
 	ReadFile(path string) ([]byte, error)
 
-	// Modules lists the modules of the worktree.
+	// Modules lists the modules of the worktree, by root directory and kind.
 	Modules() []Module
 	// ModuleOf is the module owning a file of a language: the closest
 	// ancestor of the language's family, else of any family, else the root.
