@@ -1,9 +1,13 @@
 // Package layers_test keeps the architecture's import rules (DESIGN §3,
 // CONVENTIONS "Layout: imports point down"): the interface adapters (cli,
-// mcpserver, httpapi) never import the store, the index, the languages or git directly,
-// no domain package depends on an adapter, not even through another
-// package, and leaf packages import nothing of the module. It reads import
-// declarations with go/parser, so it needs no build.
+// mcpserver, httpapi) never import the store, the index, the languages or
+// git directly; no domain package depends on an adapter, not even through
+// another package; leaf packages import nothing of the module. The
+// languages' packages (internal/lang/<language>) are imported only by the
+// composition root, which registers them all through internal/lang/all; the
+// index links every language through the hooks of internal/lang and depends
+// on no language's package, not even through another package. It reads
+// import declarations with go/parser, so it needs no build.
 package layers_test
 
 import (
@@ -31,6 +35,18 @@ var forbiddenForAdapters = []string{"internal/store", "internal/index", "interna
 // bytes and files, and the index and the query engine both build on them.
 var leaves = []string{"internal/manifest", "internal/lockfile"}
 
+// compositionRoot is the one package outside internal/lang that imports a
+// language's package: internal/lang/all, which registers every language.
+const compositionRoot = "internal/service"
+
+// languageBlind must not depend on a language's package, not even through
+// another package: they reach the languages through internal/lang only.
+var languageBlind = []string{"internal/index"}
+
+// isLanguagePackage reports whether a package belongs to one language or to
+// a family of them: anything under internal/lang but the package itself.
+func isLanguagePackage(pkg string) bool { return strings.HasPrefix(pkg, "internal/lang/") }
+
 // graph maps a package (module-relative directory) to the module-relative
 // packages its non-test files import.
 type graph map[string][]string
@@ -53,21 +69,29 @@ func TestLayers(t *testing.T) {
 // TestViolations checks the rules themselves on a made-up graph.
 func TestViolations(t *testing.T) {
 	g := graph{
-		"internal/cli":        {"internal/tools", "internal/lang/all"},
-		"internal/httpapi":    {"internal/gitx"},
-		"internal/mcpserver":  {"internal/tools", "internal/storefront"},
-		"internal/tools":      {"internal/query"},
-		"internal/query":      {"internal/store", "internal/helper"},
-		"internal/helper":     {"internal/cli"},
-		"internal/store":      {},
-		"internal/storefront": {},
-		"internal/lang/all":   {},
-		"internal/gitx":       {},
+		"internal/cli":         {"internal/tools", "internal/lang/all"},
+		"internal/httpapi":     {"internal/gitx"},
+		"internal/mcpserver":   {"internal/tools", "internal/storefront"},
+		"internal/tools":       {"internal/query"},
+		"internal/query":       {"internal/store", "internal/helper"},
+		"internal/helper":      {"internal/cli"},
+		"internal/store":       {},
+		"internal/storefront":  {},
+		"internal/lang/all":    {"internal/lang/golang"},
+		"internal/lang/golang": {"internal/lang", "internal/lang/link"},
+		"internal/lang/link":   {"internal/lang"},
+		"internal/lang":        {},
+		"internal/gitx":        {},
+		"internal/service":     {"internal/lang/all", "internal/index"},
+		"internal/index":       {"internal/lang", "internal/indexer"},
+		"internal/indexer":     {"internal/lang/link"},
 	}
 	want := []string{
 		"internal/cli imports internal/lang/all (adapters reach it only through tools, query or service)",
 		"internal/helper depends on adapter internal/cli (internal/helper -> internal/cli)",
 		"internal/httpapi imports internal/gitx (adapters reach it only through tools, query or service)",
+		"internal/index depends on language package internal/lang/link (internal/index -> internal/indexer -> internal/lang/link)",
+		"internal/indexer imports language package internal/lang/link (only internal/service registers the languages, through internal/lang/all)",
 		"internal/query depends on adapter internal/cli (internal/query -> internal/helper -> internal/cli)",
 		"internal/tools depends on adapter internal/cli (internal/tools -> internal/query -> internal/helper -> internal/cli)",
 	}
@@ -123,17 +147,30 @@ func violations(g graph) []string {
 				out = append(out, fmt.Sprintf("%s imports %s (a leaf imports no package of the module)", pkg, imp))
 			}
 		}
-		if path := pathToAdapter(g, pkg); path != nil {
+		isAdapter := func(p string) bool { _, ok := within(p, adapters); return ok }
+		if path := pathTo(g, pkg, isAdapter); path != nil {
 			out = append(out, fmt.Sprintf("%s depends on adapter %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))
+		}
+		if pkg != compositionRoot && pkg != "internal/lang" && !isLanguagePackage(pkg) {
+			for _, imp := range imports {
+				if isLanguagePackage(imp) {
+					out = append(out, fmt.Sprintf("%s imports language package %s (only %s registers the languages, through internal/lang/all)", pkg, imp, compositionRoot))
+				}
+			}
+		}
+		if _, blind := within(pkg, languageBlind); blind {
+			if path := pathTo(g, pkg, isLanguagePackage); path != nil {
+				out = append(out, fmt.Sprintf("%s depends on language package %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// pathToAdapter finds an import path from pkg to an adapter (breadth first,
-// so the reported chain is a shortest one), or nil.
-func pathToAdapter(g graph, pkg string) []string {
+// pathTo finds an import path from pkg to a package that target accepts
+// (breadth first, so the reported chain is a shortest one), or nil.
+func pathTo(g graph, pkg string, target func(string) bool) []string {
 	prev := map[string]string{pkg: ""}
 	queue := []string{pkg}
 	for len(queue) > 0 {
@@ -146,7 +183,7 @@ func pathToAdapter(g graph, pkg string) []string {
 				continue
 			}
 			prev[imp] = cur
-			if _, isAdapter := within(imp, adapters); isAdapter {
+			if target(imp) {
 				var path []string
 				for p := imp; p != ""; p = prev[p] {
 					path = append([]string{p}, path...)

@@ -63,7 +63,6 @@ type world struct {
 	files    map[string]*fileInfo
 	initDirs map[string]bool // directories holding __init__.py
 	dirFiles map[string][]string
-	pyMods   map[string]string // dotted Python module -> repo path
 }
 
 type fileInfo struct {
@@ -91,7 +90,6 @@ func (w *world) addFile(f *fileInfo) {
 	if path.Base(f.path) == "__init__.py" {
 		w.initDirs[dir] = true
 	}
-	w.pyMods = nil
 }
 
 func dirOf(p string) string {
@@ -170,24 +168,6 @@ func pathBase(root string) string {
 		return root[i+1:]
 	}
 	return root
-}
-
-// pyModules maps every dotted Python module to its file.
-func (w *world) pyModules() map[string]string {
-	if w.pyMods != nil {
-		return w.pyMods
-	}
-	w.pyMods = map[string]string{}
-	for p, f := range w.files {
-		if f.lang == "python" {
-			if d := w.pyDotted(p); d != "" {
-				if old, ok := w.pyMods[d]; !ok || p < old {
-					w.pyMods[d] = p
-				}
-			}
-		}
-	}
-	return w.pyMods
 }
 
 // qname composes a canonical qualified name.

@@ -44,21 +44,21 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		}
 		seen[im.Source] = true
 		e := ImportEdge{Source: im.Source}
-		t, ok := l.resolveImport(f, im)
+		t, ok := l.Import(fileOf(f), im)
 		if ok {
-			e.TargetPath = t.file
-			if t.goDir != "" || e.TargetPath == "" {
-				e.TargetPath = t.goDir
+			e.TargetPath = t.File
+			if t.Dir != "" || e.TargetPath == "" {
+				e.TargetPath = t.Dir
 			}
 			lang := f.lang
-			if t.file != "" {
-				if tf := l.w.files[t.file]; tf != nil {
+			if t.File != "" {
+				if tf := l.w.files[t.File]; tf != nil {
 					lang = tf.lang
 				}
 			}
-			target := moduleOf(l.w.mods, path.Join(t.goDir, "x"), lang)
-			if t.file != "" {
-				target = moduleOf(l.w.mods, t.file, lang)
+			target := moduleOf(l.w.mods, path.Join(t.Dir, "x"), lang)
+			if t.File != "" {
+				target = moduleOf(l.w.mods, t.File, lang)
 			}
 			e.TargetModule = target.ID
 			switch {
@@ -91,31 +91,11 @@ func packageName(source string) string {
 	return parts[0]
 }
 
-// stdlib reports whether an unresolved import names the language's standard library.
+// stdlib reports whether an unresolved import names the language's standard
+// library (the language's Stdlib hook).
 func stdlib(language string, im lang.Import) bool {
-	s := im.Source
-	switch familyOf(language) {
-	case "go":
-		first := strings.SplitN(s, "/", 2)[0]
-		return !strings.Contains(first, ".") && s != "C"
-	case "python":
-		return pythonStdlib[strings.SplitN(strings.TrimLeft(s, "."), ".", 2)[0]] && !strings.HasPrefix(s, ".")
-	case "javascript":
-		return strings.HasPrefix(s, "node:") || nodeBuiltins[s] || nodeBuiltins[strings.SplitN(s, "/", 2)[0]]
-	case "jvm":
-		return strings.HasPrefix(s, "java.") || strings.HasPrefix(s, "javax.") || strings.HasPrefix(s, "jdk.") || strings.HasPrefix(s, "kotlin.") || s == "java" || s == "kotlin"
-	case "dotnet":
-		return s == "System" || strings.HasPrefix(s, "System.")
-	case "rust":
-		first := strings.SplitN(strings.TrimPrefix(s, "::"), "::", 2)[0]
-		return first == "std" || first == "core" || first == "alloc" || first == "proc_macro" || first == "test"
-	case "ruby":
-		return rubyStdlib[s]
-	}
-	if language == "c" || language == "cpp" {
-		return strings.HasPrefix(s, "<") // <stdio.h>: a system header
-	}
-	return false
+	l := lang.ByName(language)
+	return l != nil && l.Stdlib != nil && l.Stdlib(im)
 }
 
 // declaredDep finds the dependency of a module's manifest an import belongs to.

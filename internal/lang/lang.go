@@ -1,6 +1,25 @@
 // Package lang is the syntactic layer: it turns one file's bytes into Facts with
-// tree-sitter. A language is a Language value (grammar, a .scm query and a few
-// hooks) registered by its own package under lang/; the engine here is shared.
+// tree-sitter, and it says how a language links its references across files.
+// A language is a Language value registered by its own package under lang/;
+// the engine here is shared. A language provides:
+//
+//   - a grammar and a .scm query using the captures below (or, for data
+//     files, an Extract function instead of both);
+//   - extraction hooks, each optional: Visibility, Package, Imports,
+//     Redirect, Refine, Constraint, DynamicCalls and Surfaces;
+//   - linking hooks, each optional: Linker, which resolves the language's
+//     references across files (link.go), and Stdlib, which recognises its
+//     standard library among the imports.
+//
+// Languages of one family share a package that holds what they have in
+// common, and their own packages point their Language values at it:
+// lang/ecma (JavaScript, TypeScript and TSX: imports, refinement, surfaces,
+// linking), lang/classlang (Java, Kotlin and C#: signatures, docs, member
+// binding, linking by package), lang/cfamily (C and C++: the query itself,
+// the hooks, linking through includes) and lang/native (Rust, C and C++:
+// tree navigation, refinement, symbols by lexical path). Packages that hooks
+// of any language share: lang/surface (Surfaces), lang/langutil (Refine),
+// lang/link (Linker).
 //
 // The .scm query of a language uses these capture names:
 //
@@ -40,8 +59,9 @@
 // Extensions are suffixes of a file's base name (".rb"); an entry without a
 // leading dot names a whole base name ("Rakefile", "Gemfile").
 //
-// Adding a language with a maintained grammar takes one package and one .scm
-// file:
+// Adding a language with a maintained grammar takes one package with a .scm
+// file (or, for a language of a family above, a package that uses the
+// family's):
 //
 //  1. go get the grammar module at an exact version; its bindings/go package
 //     gives the language pointer.
@@ -52,9 +72,13 @@
 //     signature stops), CommentKinds and, when needed, the Visibility,
 //     Imports, Refine and Surfaces hooks. Do not use text predicates (#eq?, #match?):
 //     the engine does not evaluate them.
-//  3. Import the package in internal/lang/all.
-//  4. Add testdata/*.txtar fixtures and a test calling langtest.Run; run it
-//     with -update to write the goldens, then read every line of them.
+//  3. For references across files, write the language's Linker (below) in
+//     a link.go of the package, and its Stdlib hook; without a Linker, the
+//     language's references keep their same-file bindings only.
+//  4. Import the package in internal/lang/all.
+//  5. Add testdata/*.txtar fixtures and a test calling langtest.Run; run it
+//     with -update to write the goldens, then read every line of them; and
+//     testdata/script fixtures for what links across files.
 //
 // Surfaces (where code meets the outside world: HTTP routes, configuration
 // keys, database tables, DI registrations, thrown exceptions, log templates)
@@ -86,8 +110,21 @@
 // An Extract language (no grammar) may fill Facts.Surfaces itself (Prisma
 // schemas do). The engine trims, sorts, de-duplicates and caps surfaces.
 //
-// Cross-file resolution beyond same-file bindings (imports to strong
-// references) lives in internal/index (link*.go), per language family.
+// Linking resolves references beyond their same-file bindings (DESIGN §5
+// reference tiers). The index drives it for one batch of changes: once the
+// batch's symbols are known, it starts one BatchLinker per Linker value
+// (languages that share a value share the batch, and whatever their linker
+// learns about other files in it), asks it to resolve each import of its
+// files (import edges) and to link each file, in path order. A linker learns
+// about the rest of the worktree only through the Resolver the index gives
+// it: files and directories, modules, how qualified names begin, the batch's
+// symbols, other files' facts, another file's imports (resolved by that
+// file's language) and which imports lead outside the repository. It returns
+// links with a tier: proven for a binding in the file, strong through an
+// explicit import chain, unknown with no target for a reference that leads
+// outside the repository. Like extraction it never touches the store; unlike
+// extraction its output depends on other files, so the index relinks every
+// file whose resolution may have changed.
 package lang
 
 import (
@@ -151,6 +188,13 @@ type Language struct {
 	// DI registrations, thrown exceptions, log templates) after Refine; may be
 	// nil. The engine cleans, sorts, de-duplicates and caps what it returns.
 	Surfaces func(v *View, f *Facts) []Surface
+	// Linker links the language's references across files (link.go); nil
+	// leaves them with their same-file bindings only.
+	Linker *Linker
+	// Stdlib reports whether an import that does not resolve in the
+	// repository names the language's standard library (import edges, and
+	// references that lead outside the repository); nil: none does.
+	Stdlib func(im Import) bool
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

@@ -28,6 +28,8 @@ var Language = &lang.Language{
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineC,
+	Linker:       cfamily.Linker,
+	Stdlib:       cfamily.Stdlib,
 	Redirect:     redirectHeader,
 }
 

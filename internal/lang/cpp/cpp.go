@@ -27,6 +27,8 @@ var Language = &lang.Language{
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineCPP,
+	Linker:       cfamily.Linker,
+	Stdlib:       cfamily.Stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -76,6 +76,8 @@ var Language = &lang.Language{
 	Imports:     imports,
 	Refine:      refine,
 	Surfaces:    Surfaces,
+	Linker:      classlang.Linker,
+	Stdlib:      stdlib,
 }
 
 func init() { lang.Register(Language) }
@@ -434,4 +436,9 @@ func localFunctions(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
+}
+
+// stdlib reports whether a using names a namespace of .NET's base library.
+func stdlib(im lang.Import) bool {
+	return im.Source == "System" || strings.HasPrefix(im.Source, "System.")
 }

@@ -48,6 +48,8 @@ var Language = &lang.Language{
 	},
 	Refine:   refine,
 	Surfaces: Surfaces,
+	Linker:   linker,
+	Stdlib:   stdlib,
 }
 
 // Visibility is Go's rule: an upper-case first letter exports a name.

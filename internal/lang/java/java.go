@@ -62,6 +62,8 @@ var Language = &lang.Language{
 	Imports:      imports,
 	Refine:       refine,
 	Surfaces:     Surfaces,
+	Linker:       classlang.Linker,
+	Stdlib:       classlang.JVMStdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -33,6 +33,8 @@ var Language = &lang.Language{
 	Refine:       ecma.Refine,
 	DynamicCalls: ecma.DynamicCalls,
 	Surfaces:     ecma.Surfaces,
+	Linker:       ecma.Linker,
+	Stdlib:       ecma.Stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -63,6 +63,8 @@ var Language = &lang.Language{
 	Package:      packageName,
 	Imports:      imports,
 	Refine:       refine,
+	Linker:       classlang.Linker,
+	Stdlib:       classlang.JVMStdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -55,6 +55,7 @@ var Language = &lang.Language{
 	Package:      namespace,
 	Imports:      imports,
 	Refine:       refine,
+	Linker:       linker,
 }
 
 func init() { lang.Register(Language) }

@@ -39,6 +39,8 @@ var Language = &lang.Language{
 		"eval": lang.DynEval, "exec": lang.DynEval, "__import__": lang.DynEval, "import_module": lang.DynEval,
 	},
 	Surfaces: Surfaces,
+	Linker:   linker,
+	Stdlib:   stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -58,6 +58,8 @@ var Language = &lang.Language{
 	BlockScoped:  true,
 	Imports:      imports,
 	Refine:       refine,
+	Linker:       linker,
+	Stdlib:       stdlib,
 }
 
 func init() { lang.Register(Language) }

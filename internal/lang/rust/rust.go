@@ -46,6 +46,8 @@ var Language = &lang.Language{
 	Visibility:  visibility,
 	Imports:     Imports,
 	Refine:      refine,
+	Linker:      linker,
+	Stdlib:      stdlib,
 }
 
 func init() { lang.Register(Language) }

@@ -46,6 +46,8 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		Refine:       refine,
 		DynamicCalls: ecma.DynamicCalls,
 		Surfaces:     ecma.Surfaces,
+		Linker:       ecma.Linker,
+		Stdlib:       ecma.Stdlib,
 	}
 }
 

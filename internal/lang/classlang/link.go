@@ -1,16 +1,16 @@
-package index
+package classlang
 
 import (
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/store"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Java, Kotlin and C# name their symbols <package or namespace>.<Type>.<member>
 // and import types by that name, so their references resolve through packages:
-// the package -> files map comes from the files' Facts.Package (fileInfo.pkg).
+// the package -> files map comes from the files' Facts.Package (lang.File.Pkg).
 //
 //   - a bare name bound to a same-file definition is proven;
 //   - this.name is the member of the enclosing type (proven);
@@ -26,7 +26,7 @@ import (
 //     a package is the type C;
 //   - x.name and this.x.name, where the source declares the type of x (a
 //     field, property, parameter or local; not Kotlin), is the member name of
-//     that type or of one of its base types (link_typed.go).
+//     that type or of one of its base types (link_bases.go).
 //
 // Java and Kotlin share one package namespace (they import each other's
 // types); C# namespaces are separate. When several files of a package declare
@@ -54,40 +54,46 @@ func pkgFamily(language string) string {
 type pkgSym struct {
 	id     int64
 	kind   lang.DefKind
-	file   int64
+	file   string // repo path
 	module int64
 	defIdx int
 }
 
-// pkgLinker resolves names through packages; one per linker (one batch).
+// pkgLinker resolves names through packages; one per batch.
 type pkgLinker struct {
-	l     *linker
+	r     lang.Resolver
 	files map[string]map[string][]string // family -> package -> files
 	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
-	// baseCache: symbol id of a type -> its resolved base types (link_typed.go)
+	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
 }
 
-func (l *linker) pkgs() *pkgLinker {
-	if l.pkg == nil {
-		l.pkg = &pkgLinker{l: l, units: map[string]map[string][]pkgSym{}}
-	}
-	return l.pkg
+// Linker links Java, Kotlin and C# files. Java and Kotlin share one
+// package namespace; C# namespaces are separate, but one batch serves the
+// three languages.
+var Linker = &lang.Linker{NewBatch: newBatch}
+
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}}
 }
+
+// Import resolves nothing to a file: Java, Kotlin and C# imports name
+// packages and types, which Link resolves.
+func (p *pkgLinker) Import(lang.File, lang.Import) (lang.Target, bool) { return lang.Target{}, false }
 
 // packages maps the packages of a family to their files.
 func (p *pkgLinker) packages(family string) map[string][]string {
 	if p.files == nil {
 		p.files = map[string]map[string][]string{}
-		for path, f := range p.l.w.files {
-			if f.pkg == "" || !pkgQualified(f.lang) {
+		for f := range p.r.Files() {
+			if f.Pkg == "" || !pkgQualified(f.Lang) {
 				continue
 			}
-			fam := pkgFamily(f.lang)
+			fam := pkgFamily(f.Lang)
 			if p.files[fam] == nil {
 				p.files[fam] = map[string][]string{}
 			}
-			p.files[fam][f.pkg] = append(p.files[fam][f.pkg], path)
+			p.files[fam][f.Pkg] = append(p.files[fam][f.Pkg], f.Path)
 		}
 		for _, byPkg := range p.files {
 			for _, files := range byPkg {
@@ -116,23 +122,14 @@ func (p *pkgLinker) unit(family, pkg string) map[string][]pkgSym {
 	if len(files) == 0 {
 		return m
 	}
-	var ids []int64
-	for _, path := range files {
-		if f := p.l.w.files[path]; f != nil {
-			ids = append(ids, f.id)
-		}
-	}
-	rows, err := p.l.symbolsOf(ids)
-	if err != nil {
-		return m
-	}
+	rows := p.r.Symbols(files...)
 	prefix := pkg + "."
 	for _, r := range rows {
 		path, ok := strings.CutPrefix(r.QName, prefix)
 		if !ok {
 			continue
 		}
-		s := pkgSym{id: r.ID, kind: lang.DefKind(r.Kind), file: r.FileID, module: r.ModuleID, defIdx: r.DefIdx}
+		s := pkgSym{id: r.ID, kind: r.Kind, file: r.File, module: r.Module, defIdx: r.DefIdx}
 		syms := m[path]
 		dup := false
 		for i := range syms {
@@ -234,14 +231,13 @@ func (p *pkgLinker) resolveTypeOf(family, name string, from int64) (typeRef, boo
 	return t, ok
 }
 
-// linkQualified resolves the references of a Java, Kotlin or C# file.
-func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
-	p := l.pkgs()
-	family := pkgFamily(f.lang)
-	from := moduleOf(l.w.mods, f.path, f.lang).ID
+// Link resolves the references of a Java, Kotlin or C# file.
+func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+	family := pkgFamily(f.Lang)
+	from := p.r.ModuleOf(f.Path, f.Lang).ID
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {
-			return own[i].ID
+			return own[i]
 		}
 		return 0
 	}
@@ -255,10 +251,10 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 
 	// the packages whose top-level names a bare name may denote, in order
 	var visible []string
-	if f.pkg != "" {
-		visible = append(visible, f.pkg)
-		if f.lang == "csharp" { // enclosing namespaces
-			for ns := f.pkg; strings.Contains(ns, "."); {
+	if f.Pkg != "" {
+		visible = append(visible, f.Pkg)
+		if f.Lang == "csharp" { // enclosing namespaces
+			for ns := f.Pkg; strings.Contains(ns, "."); {
 				ns = ns[:strings.LastIndexByte(ns, '.')]
 				visible = append(visible, ns)
 			}
@@ -266,7 +262,7 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 	}
 	var wildPkgs []string
 	var wildTypes []typeRef
-	if f.lang == "java" && f.pkg != "java.lang" && p.isPackage(family, "java.lang") {
+	if f.Lang == "java" && f.Pkg != "java.lang" && p.isPackage(family, "java.lang") {
 		wildPkgs = append(wildPkgs, "java.lang") // imported implicitly
 	}
 	for _, r := range imps {
@@ -361,31 +357,31 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		return t, true
 	}
 
-	var links []Link
-	add := func(ref int, tier Tier, target int64) {
+	var links []lang.Link
+	add := func(ref int, tier lang.Tier, target int64) {
 		if target != 0 {
-			links = append(links, Link{Ref: ref, Tier: tier, Target: target})
+			links = append(links, lang.Link{Ref: ref, Tier: tier, Target: target})
 		}
 	}
 	// typed links x.name and this.x.name where the source declares x's type
-	// (link_typed.go); Kotlin records no declared types
-	var decl *declTypes
-	if f.lang != "kotlin" {
-		decl = newDeclTypes(f.path, facts, f.lang == "java", true)
+	// (link.DeclTypes, link_bases.go); Kotlin records no declared types
+	var decl *link.DeclTypes
+	if f.Lang != "kotlin" {
+		decl = link.NewDeclTypes(f.Path, facts, f.Lang == "java", true)
 	}
 	typed := func(ri int, r lang.Ref, name string) {
-		typ := decl.of(r)
+		typ := decl.Of(r)
 		if typ == "" {
 			return
 		}
 		if t := sameFileType(typ, r.Enclosing); t >= 0 {
-			if i := decl.member(t, name, sameFileType); i >= 0 {
-				add(ri, TierStrong, defID(i))
-			} else if tr := (typeRef{f.pkg, facts.Defs[t].Path}); f.pkg != "" {
+			if i := decl.Member(t, name, sameFileType); i >= 0 {
+				add(ri, lang.TierStrong, defID(i))
+			} else if tr := (typeRef{f.Pkg, facts.Defs[t].Path}); f.Pkg != "" {
 				// inherited from a base type of another file
 				if s, ok := p.lookup(family, tr.pkg, tr.path, from); ok {
 					if m, ok := p.memberOf(family, tr, s, name, from); ok {
-						add(ri, TierStrong, m.id)
+						add(ri, lang.TierStrong, m.id)
 					}
 				}
 			}
@@ -402,7 +398,7 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		if t, ok := otherFileType(bindImp, typ); ok {
 			if s, ok := p.lookup(family, t.pkg, t.path, from); ok {
 				if m, ok := p.memberOf(family, t, s, name, from); ok {
-					add(ri, TierStrong, m.id)
+					add(ri, lang.TierStrong, m.id)
 				}
 			}
 		}
@@ -416,22 +412,22 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 		case lang.QualNone:
 			switch {
 			case r.BindDef >= 0:
-				add(ri, TierProven, defID(r.BindDef))
+				add(ri, lang.TierProven, defID(r.BindDef))
 			case r.BindImp >= 0:
 				im := facts.Imports[r.BindImp]
 				if imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
-					add(ri, TierStrong, imps[r.BindImp].sym.id)
+					add(ri, lang.TierStrong, imps[r.BindImp].sym.id)
 				}
 			default:
 				if s, ok := bare(name); ok {
-					add(ri, TierStrong, s.id)
+					add(ri, lang.TierStrong, s.id)
 				}
 			}
 		case lang.QualSelf:
 			for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
 				if facts.Defs[d].Kind.IsTypeLike() {
 					if i, ok := byPath[facts.Defs[d].Path+"."+name]; ok {
-						add(ri, TierProven, defID(i))
+						add(ri, lang.TierProven, defID(i))
 					}
 					break
 				}
@@ -441,7 +437,7 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 			if r.QualBound {
 				if t := sameFileType(q, r.Enclosing); t >= 0 {
 					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
-						add(ri, TierProven, defID(i))
+						add(ri, lang.TierProven, defID(i))
 					}
 				} else if decl != nil {
 					typed(ri, r, name)
@@ -454,14 +450,21 @@ func (l *linker) linkQualified(f *fileInfo, facts *lang.Facts, own []store.Symbo
 			}
 			if t, ok := otherFileType(r.BindImp, q); ok {
 				if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
-					add(ri, TierStrong, s.id)
+					add(ri, lang.TierStrong, s.id)
 				}
 			} else if p.isPackage(family, q) { // a.b.C: the type C of package a.b
 				if s, ok := p.lookup(family, q, name, from); ok {
-					add(ri, TierStrong, s.id)
+					add(ri, lang.TierStrong, s.id)
 				}
 			}
 		}
 	}
 	return links
+}
+
+// JVMStdlib reports whether an import names a package of the Java or
+// Kotlin standard library.
+func JVMStdlib(im lang.Import) bool {
+	s := im.Source
+	return strings.HasPrefix(s, "java.") || strings.HasPrefix(s, "javax.") || strings.HasPrefix(s, "jdk.") || strings.HasPrefix(s, "kotlin.") || s == "java" || s == "kotlin"
 }

@@ -1,13 +1,13 @@
-package index
+package ecma
 
 import (
 	"encoding/json"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/manifest"
 )
 
@@ -23,8 +23,8 @@ type tsConfig struct {
 }
 
 // resolveTSConfig resolves a bare import through the nearest tsconfig.
-func (l *linker) resolveTSConfig(f *fileInfo, source string) (string, bool) {
-	cfg := l.tsConfigFor(dirOf(f.path))
+func (l *batch) resolveTSConfig(f lang.File, source string) (string, bool) {
+	cfg := l.tsConfigFor(link.DirOf(f.Path))
 	if cfg == nil {
 		return "", false
 	}
@@ -83,7 +83,7 @@ func matchPattern(pattern, s string) (string, bool) {
 }
 
 // tsConfigFor finds the closest tsconfig.json or jsconfig.json at or above dir.
-func (l *linker) tsConfigFor(dir string) *tsConfig {
+func (l *batch) tsConfigFor(dir string) *tsConfig {
 	if l.tsConfigs == nil {
 		l.tsConfigs = map[string]*tsConfig{}
 	}
@@ -93,13 +93,13 @@ func (l *linker) tsConfigFor(dir string) *tsConfig {
 	var cfg *tsConfig
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		p := path.Join(dir, name)
-		if l.w.files[p] != nil {
+		if _, ok := l.R.File(p); ok {
 			cfg = l.readTSConfig(p, 0)
 			break
 		}
 	}
 	if cfg == nil && dir != "" {
-		cfg = l.tsConfigFor(dirOf(dir))
+		cfg = l.tsConfigFor(link.DirOf(dir))
 	}
 	l.tsConfigs[dir] = cfg
 	return cfg
@@ -107,8 +107,8 @@ func (l *linker) tsConfigFor(dir string) *tsConfig {
 
 // readTSConfig parses a tsconfig, following the `extends` of relative files
 // (later ones override earlier ones) to a bounded depth.
-func (l *linker) readTSConfig(p string, depth int) *tsConfig {
-	data, err := os.ReadFile(filepath.Join(l.w.root, filepath.FromSlash(p)))
+func (l *batch) readTSConfig(p string, depth int) *tsConfig {
+	data, err := l.R.ReadFile(p)
 	if err != nil {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (l *linker) readTSConfig(p string, depth int) *tsConfig {
 	if err != nil {
 		return nil
 	}
-	dir := dirOf(p)
+	dir := link.DirOf(p)
 	cfg := &tsConfig{dir: dir, paths: raw.Paths}
 	for _, ext := range raw.Extends {
 		if !strings.HasPrefix(ext, ".") || depth >= 4 {
@@ -146,28 +146,32 @@ func (l *linker) readTSConfig(p string, depth int) *tsConfig {
 
 // workspacePackage resolves a bare import of another package of the
 // repository by its package name, through its package.json.
-func (l *linker) workspacePackage(f *fileInfo, source string) (string, bool) {
-	if familyOf(f.lang) != "javascript" {
-		return "", false
-	}
+func (l *batch) workspacePackage(source string) (string, bool) {
 	name := packageName(source)
-	for _, ms := range l.w.mods {
-		for _, m := range ms {
-			if m.Kind != "javascript" || m.Name != name {
-				continue
-			}
-			sub := "." + strings.TrimPrefix(source, name) // ".", "./button"
-			if p, ok := l.packageEntry(m, sub); ok {
-				return p, true
-			}
-			return m.Manifest, true // the package itself, when no entry file is indexed
+	for _, m := range l.R.Modules() {
+		if m.Kind != "javascript" || m.Name != name {
+			continue
 		}
+		sub := "." + strings.TrimPrefix(source, name) // ".", "./button"
+		if p, ok := l.packageEntry(m, sub); ok {
+			return p, true
+		}
+		return m.Manifest, true // the package itself, when no entry file is indexed
 	}
 	return "", false
 }
 
+// packageName is the npm package of an import path: @scope/name or name.
+func packageName(source string) string {
+	parts := strings.SplitN(source, "/", 3)
+	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
 // packageEntry finds the indexed file a package's subpath leads to.
-func (l *linker) packageEntry(m *Module, sub string) (string, bool) {
+func (l *batch) packageEntry(m lang.Module, sub string) (string, bool) {
 	var pkg struct {
 		Exports json.RawMessage `json:"exports"`
 		Types   string          `json:"types"`
@@ -175,7 +179,7 @@ func (l *linker) packageEntry(m *Module, sub string) (string, bool) {
 		Module  string          `json:"module"`
 		Main    string          `json:"main"`
 	}
-	data, err := os.ReadFile(filepath.Join(l.w.root, filepath.FromSlash(m.Manifest)))
+	data, err := l.R.ReadFile(m.Manifest)
 	if err == nil {
 		json.Unmarshal(data, &pkg)
 	}

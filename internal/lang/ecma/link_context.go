@@ -1,9 +1,10 @@
-package index
+package ecma
 
 import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // TypeScript: a parameter without a declared type, of a function passed as
@@ -22,9 +23,9 @@ import (
 // ecmaContext is the symbol of member name of the contextual type of the
 // qualifier of r; ok is false when the qualifier has none that the source
 // declares.
-func (l *linker) ecmaContext(fi *fileInfo, d *declTypes, r lang.Ref, name string, targets []importTarget, resolved []bool) (int64, bool) {
-	f := d.facts
-	ls, found := d.local(r.Qualifier, r.Scope, r.Pos)
+func (l *batch) ecmaContext(fi lang.File, d *link.DeclTypes, r lang.Ref, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+	f := d.Facts
+	ls, found := d.Local(r.Qualifier, r.Scope, r.Pos)
 	if !found || len(ls) != 1 {
 		return 0, false
 	}
@@ -34,20 +35,20 @@ func (l *linker) ecmaContext(fi *fileInfo, d *declTypes, r lang.Ref, name string
 		return 0, false
 	}
 	callee := f.Refs[lo.Via-1]
-	file, facts, path := fi.path, f, ""
+	file, facts, path := fi.Path, f, ""
 	switch {
 	case callee.BindDef >= 0:
 		path = f.Defs[callee.BindDef].Path
 	case callee.BindImp >= 0:
 		im := f.Imports[callee.BindImp]
 		t := targets[callee.BindImp]
-		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.file == "" {
+		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.File == "" {
 			return 0, false
 		}
-		if _, facts = l.factsAt(t.file); facts == nil {
+		if _, facts = link.FactsAt(l.R, t.File); facts == nil {
 			return 0, false
 		}
-		file, path = t.file, im.Name
+		file, path = t.File, im.Name
 	default:
 		return 0, false
 	}
@@ -114,7 +115,7 @@ func calleeSignatures(facts *lang.Facts, path string) []calleeSig {
 // ecmaTypeMember is the symbol of member name of the type typ written in a
 // TypeScript file: a top-level type of the file or one it imports by name
 // or through a namespace import; 0 for none.
-func (l *linker) ecmaTypeMember(file string, facts *lang.Facts, typ, name string) int64 {
+func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string) int64 {
 	first, rest, dotted := strings.Cut(typ, ".")
 	if dotted && strings.Contains(rest, ".") {
 		return 0
@@ -126,23 +127,23 @@ func (l *linker) ecmaTypeMember(file string, facts *lang.Facts, typ, name string
 			}
 		}
 	}
-	fi := l.w.files[file]
-	if fi == nil {
+	fi, found := l.R.File(file)
+	if !found {
 		return 0
 	}
 	for _, im := range facts.Imports {
 		if im.LocalName() != first {
 			continue
 		}
-		t, ok := l.resolveImport(fi, im)
-		if !ok || t.file == "" {
+		t, ok := l.R.Import(fi, im)
+		if !ok || t.File == "" {
 			return 0
 		}
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(t.file, im.Name, name, 0)
+			return l.ecmaInherited(t.File, im.Name, name, 0)
 		case dotted && im.Kind == lang.ImportNamespace:
-			return l.ecmaInherited(t.file, rest, name, 0)
+			return l.ecmaInherited(t.File, rest, name, 0)
 		}
 		return 0
 	}

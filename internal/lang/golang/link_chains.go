@@ -1,9 +1,10 @@
-package index
+package golang
 
 import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // goResult is what a call of a Go function or method gives, as far as the
@@ -65,7 +66,7 @@ const maxFieldPath = 3
 // pathMember is the symbol of x.f.Member, where x is the method's receiver
 // or a local with a type (declared or from a call) and each field f has a
 // declared named type (Def.Type); 0 otherwise.
-func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
+func (g *goFile) pathMember(r lang.Ref, name string, locals link.LocalIndex) int64 {
 	g.init()
 	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
 	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
@@ -97,7 +98,7 @@ func (g *goFile) pathMember(r lang.Ref, name string, locals localIndex) int64 {
 // goResult is what calling the Go symbol id gives: its declared result type
 // (Def.Type) for a function or method, the type itself for a package-level
 // type (a conversion), resolved in the package of the file declaring it.
-func (l *linker) goResult(id int64) goResult {
+func (l *batch) goResult(id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
@@ -114,7 +115,7 @@ func (l *linker) goResult(id int64) goResult {
 
 // goFieldType is the declared type of the Go field id (Def.Type), resolved
 // in the package of the file declaring it; zero for anything else.
-func (l *linker) goFieldType(id int64) goResult {
+func (l *batch) goFieldType(id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
@@ -129,13 +130,13 @@ func (l *linker) goFieldType(id int64) goResult {
 	return r
 }
 
-func (l *linker) computeGoResult(id int64) goResult { return l.computeGoType(id, false) }
+func (l *batch) computeGoResult(id int64) goResult { return l.computeGoType(id, false) }
 
 // computeGoType is the type a Go symbol gives: called (a function's result,
 // a conversion's type) or, with field, read (a field's declared type).
-func (l *linker) computeGoType(id int64, field bool) goResult {
+func (l *batch) computeGoType(id int64, field bool) goResult {
 	fi, facts, di := l.goDef(id)
-	if fi == nil {
+	if facts == nil {
 		return goResult{}
 	}
 	d := facts.Defs[di]
@@ -158,7 +159,7 @@ func (l *linker) computeGoType(id int64, field bool) goResult {
 
 // goTypeIn resolves a type name written in a Go file ("T" or "pkg.T") to
 // the package it belongs to; zero when it does not resolve in the repository.
-func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
+func (l *batch) goTypeIn(fi lang.File, facts *lang.Facts, typ string) goResult {
 	if typ == "" {
 		return goResult{}
 	}
@@ -167,12 +168,12 @@ func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult 
 	}
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
-		test := strings.HasSuffix(fi.pkg, "_test")
-		key := dirOf(fi.path)
+		test := strings.HasSuffix(fi.Pkg, "_test")
+		key := link.DirOf(fi.Path)
 		if test {
 			key += "_test"
 		}
-		return goResult{unit: l.goUnit(dirOf(fi.path), test), pkg: key, typ: typ}
+		return goResult{unit: l.goUnit(link.DirOf(fi.Path), test), pkg: key, typ: typ}
 	}
 	if strings.Contains(base, ".") {
 		return goResult{}
@@ -187,14 +188,14 @@ func (l *linker) goTypeIn(fi *fileInfo, facts *lang.Facts, typ string) goResult 
 // goImportDir is the repository directory of the package a Go file imports
 // under the local name pkg; ok is false when no import has that name or it
 // does not resolve in the repository.
-func (l *linker) goImportDir(fi *fileInfo, facts *lang.Facts, pkg string) (string, bool) {
+func (l *batch) goImportDir(fi lang.File, facts *lang.Facts, pkg string) (string, bool) {
 	for _, im := range facts.Imports {
 		if im.Kind != lang.ImportModule {
 			continue
 		}
-		t, ok := l.resolveImport(fi, im)
+		t, ok := l.Import(fi, im)
 		if l.goLocalName(im, t, ok) == pkg {
-			return t.goDir, ok
+			return t.Dir, ok
 		}
 	}
 	return "", false
@@ -218,7 +219,7 @@ const maxEmbedDepth = 3
 // interfaces, a struct's embedded fields), at the shallowest depth where
 // exactly one is found. An embedded type that does not resolve in the
 // repository ends the search at its depth: what it brings is unknown.
-func (l *linker) goMember(t goResult, name string) int64 {
+func (l *batch) goMember(t goResult, name string) int64 {
 	if t.typ == "" || t.unit == nil || t.shape != 0 {
 		return 0
 	}
@@ -258,9 +259,9 @@ func (l *linker) goMember(t goResult, name string) int64 {
 
 // goEmbeds are the types a type embeds, resolved where the type is declared;
 // ok is false when one of them does not resolve in the repository.
-func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
+func (l *batch) goEmbeds(t goResult) (out []goResult, ok bool) {
 	fi, facts, di := l.goDef(t.unit[t.typ])
-	if fi == nil {
+	if facts == nil {
 		return nil, false
 	}
 	ok = true
@@ -279,19 +280,19 @@ func (l *linker) goEmbeds(t goResult) (out []goResult, ok bool) {
 }
 
 // goDef finds the definition of the Go symbol id: its file, the file's facts
-// and the definition's index; a nil file when it is unknown.
-func (l *linker) goDef(id int64) (*fileInfo, *lang.Facts, int) {
+// and the definition's index; nil facts when it is unknown.
+func (l *batch) goDef(id int64) (lang.File, *lang.Facts, int) {
 	row, ok := l.goSyms[id]
 	if id == 0 || !ok {
-		return nil, nil, 0
+		return lang.File{}, nil, 0
 	}
-	fi := l.w.files[l.pathOf(row.FileID)]
-	if fi == nil || fi.lang != "go" {
-		return nil, nil, 0
+	fi, found := l.r.File(row.File)
+	if !found || fi.Lang != "go" {
+		return lang.File{}, nil, 0
 	}
-	facts := l.factsOf(fi)
+	facts := l.r.Facts(row.File)
 	if facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
-		return nil, nil, 0
+		return lang.File{}, nil, 0
 	}
 	return fi, facts, row.DefIdx
 }
@@ -301,10 +302,10 @@ const maxAlias = 3
 
 // goAlias follows type aliases (type A = B, whose Def.Type is B) to the type
 // they name.
-func (l *linker) goAlias(t goResult) goResult {
+func (l *batch) goAlias(t goResult) goResult {
 	for i := 0; i < maxAlias && t.typ != ""; i++ {
 		fi, facts, di := l.goDef(t.unit[t.typ])
-		if fi == nil {
+		if facts == nil {
 			return t
 		}
 		d := facts.Defs[di]
@@ -318,7 +319,7 @@ func (l *linker) goAlias(t goResult) goResult {
 
 // goEmbedded is the type t embeds as the field named name (x.T.M, where x's
 // type embeds T or *T), or zero.
-func (l *linker) goEmbedded(t goResult, name string) goResult {
+func (l *batch) goEmbedded(t goResult, name string) goResult {
 	if t.shape != 0 {
 		return goResult{}
 	}

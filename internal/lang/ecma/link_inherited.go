@@ -1,9 +1,10 @@
-package index
+package ecma
 
 import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // TypeScript: this.x.m, where the enclosing class does not declare x and a
@@ -14,8 +15,8 @@ import (
 // ecmaInheritedField is the symbol of member name of the declared type of
 // the inherited field in this.x.name; ok is false when r is not of that
 // form, the enclosing class declares x, or no base declares it.
-func (l *linker) ecmaInheritedField(fi *fileInfo, d *declTypes, r lang.Ref, name string) (int64, bool) {
-	f := d.facts
+func (l *batch) ecmaInheritedField(fi lang.File, d *link.DeclTypes, r lang.Ref, name string) (int64, bool) {
+	f := d.Facts
 	field, ok := strings.CutPrefix(f.Names[r.Qualifier], "this.")
 	if !ok || strings.Contains(field, ".") {
 		return 0, false
@@ -27,7 +28,7 @@ func (l *linker) ecmaInheritedField(fi *fileInfo, d *declTypes, r lang.Ref, name
 	if cls < 0 || f.Defs[cls].Kind != lang.KindClass || f.Defs[cls].Parent >= 0 {
 		return 0, false
 	}
-	if _, own := d.byPath[f.Defs[cls].Path+"."+field]; own {
+	if _, own := d.ByPath[f.Defs[cls].Path+"."+field]; own {
 		return 0, false
 	}
 	file, facts, typ := l.ecmaBaseField(fi, f, cls, field, 0)
@@ -41,7 +42,7 @@ func (l *linker) ecmaInheritedField(fi *fileInfo, d *declTypes, r lang.Ref, name
 // extends, depth first in source order, and returns the file that declares
 // it, that file's facts and the type it declares for the field ("" when
 // none declares it or the first that does writes no named type).
-func (l *linker) ecmaBaseField(fi *fileInfo, facts *lang.Facts, t int32, name string, depth int) (string, *lang.Facts, string) {
+func (l *batch) ecmaBaseField(fi lang.File, facts *lang.Facts, t int32, name string, depth int) (string, *lang.Facts, string) {
 	if depth >= 8 {
 		return "", nil, ""
 	}
@@ -55,19 +56,19 @@ func (l *linker) ecmaBaseField(fi *fileInfo, facts *lang.Facts, t int32, name st
 		}
 		bfi, bfacts, btyp := fi, facts, base
 		if !topType(facts, base) {
-			bfi = nil
+			found := false
 			for _, im := range facts.Imports {
 				if im.LocalName() != base || im.Kind != lang.ImportNamed {
 					continue
 				}
-				if tgt, ok := l.resolveImport(fi, im); ok && tgt.file != "" {
-					if tf, tfacts := l.factsAt(tgt.file); tfacts != nil {
-						bfi, bfacts, btyp = tf, tfacts, im.Name
+				if tgt, ok := l.R.Import(fi, im); ok && tgt.File != "" {
+					if tf, tfacts := link.FactsAt(l.R, tgt.File); tfacts != nil {
+						bfi, bfacts, btyp, found = tf, tfacts, im.Name, true
 					}
 				}
 				break
 			}
-			if bfi == nil {
+			if !found {
 				return "", nil, "" // a base the repository does not declare
 			}
 		}
@@ -78,7 +79,7 @@ func (l *linker) ecmaBaseField(fi *fileInfo, facts *lang.Facts, t int32, name st
 			for _, m := range bfacts.Defs {
 				if m.Path == btyp+"."+name {
 					if m.Kind == lang.KindField || m.Kind == lang.KindProperty {
-						return bfi.path, bfacts, m.Type
+						return bfi.Path, bfacts, m.Type
 					}
 					return "", nil, ""
 				}

@@ -1,10 +1,11 @@
-package index
+package golang
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Types Go linking derives beyond named types: slices and maps of named
@@ -38,7 +39,7 @@ func (t goResult) mapKey() goResult {
 }
 
 // goContainerIn resolves "[]E" or "map[K]V" written in a Go file.
-func (l *linker) goContainerIn(fi *fileInfo, facts *lang.Facts, typ string) goResult {
+func (l *batch) goContainerIn(fi lang.File, facts *lang.Facts, typ string) goResult {
 	if e, ok := strings.CutPrefix(typ, "[]"); ok {
 		t := l.goTypeIn(fi, facts, e)
 		if t.typ == "" || t.shape != 0 {
@@ -78,12 +79,12 @@ func (l *linker) goContainerIn(fi *fileInfo, facts *lang.Facts, typ string) goRe
 
 // goResultN is what the result n (0-based) of calling the Go function or
 // method id gives, from its declared results (Def.Type "T,U").
-func (l *linker) goResultN(id int64, n int) goResult {
+func (l *batch) goResultN(id int64, n int) goResult {
 	if n == 0 {
 		return l.goResult(id)
 	}
 	fi, facts, di := l.goDef(id)
-	if fi == nil {
+	if facts == nil {
 		return goResult{}
 	}
 	d := facts.Defs[di]
@@ -162,7 +163,7 @@ func (g *goFile) varType(parts []string) (goResult, []string) {
 	if len(parts) < 2 || !g.resolved[i] || g.outside[i] {
 		return goResult{}, nil
 	}
-	return g.l.goVarType(g.l.goUnit(g.targets[i].goDir, false)[parts[1]]), parts[2:]
+	return g.l.goVarType(g.l.goUnit(g.targets[i].Dir, false)[parts[1]]), parts[2:]
 }
 
 // fields walks the field path from the type t.
@@ -197,7 +198,7 @@ func (g *goFile) pkgVarType(name string, scope int32, pos lang.Pos) goResult {
 // goVarType is the type of the package-level Go variable id: its declared
 // type or the type of its literal (Def.Type), or the result of the call
 // "()F" / "()pkg.F" that initialises it.
-func (l *linker) goVarType(id int64) goResult {
+func (l *batch) goVarType(id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
@@ -209,7 +210,7 @@ func (l *linker) goVarType(id int64) goResult {
 	}
 	l.goVars[id] = goResult{} // a variable initialised from itself knows nothing
 	var r goResult
-	if fi, facts, di := l.goDef(id); fi != nil {
+	if fi, facts, di := l.goDef(id); facts != nil {
 		d := facts.Defs[di]
 		if d.Kind == lang.KindVariable && d.Parent < 0 && d.Type != "" {
 			if fn, ok := strings.CutPrefix(d.Type, "()"); ok {
@@ -225,10 +226,10 @@ func (l *linker) goVarType(id int64) goResult {
 
 // goFuncIn is the symbol of the package-level function (or type) F or
 // pkg.F as a Go file writes it, or 0.
-func (l *linker) goFuncIn(fi *fileInfo, facts *lang.Facts, fn string) int64 {
+func (l *batch) goFuncIn(fi lang.File, facts *lang.Facts, fn string) int64 {
 	pkg, base, qualified := strings.Cut(fn, ".")
 	if !qualified {
-		return l.goUnit(dirOf(fi.path), strings.HasSuffix(fi.pkg, "_test"))[fn]
+		return l.goUnit(link.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
 	}
 	dir, ok := l.goImportDir(fi, facts, pkg)
 	if !ok {
@@ -294,7 +295,7 @@ func (g *goFile) literalType(x string, scope int32, pos lang.Pos) goResult {
 		return goResult{}
 	}
 	t := g.l.goTypeIn(g.fi, g.facts, typ)
-	if fi, facts, di := g.l.goDef(t.unit[t.typ]); fi == nil || !facts.Defs[di].Kind.IsTypeLike() {
+	if _, facts, di := g.l.goDef(t.unit[t.typ]); facts == nil || !facts.Defs[di].Kind.IsTypeLike() {
 		return goResult{} // not a type of the repository
 	}
 	return t

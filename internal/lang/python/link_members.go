@@ -1,9 +1,10 @@
-package index
+package python
 
 import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Python: a member reference whose qualifier has a known class is the
@@ -54,7 +55,7 @@ type pyDef struct {
 	ok         bool
 }
 
-func (l *linker) memo() *pyMemo {
+func (l *batch) memo() *pyMemo {
 	if l.pyMemo == nil {
 		l.pyMemo = &pyMemo{defined: map[pyKey]pyDef{}, member: map[pyKey]int64{}, opaque: map[pyKey]bool{}}
 	}
@@ -63,16 +64,16 @@ func (l *linker) memo() *pyMemo {
 
 // pyLinker links the typed member references of one Python file.
 type pyLinker struct {
-	l        *linker
-	fi       *fileInfo
+	l        *batch
+	fi       lang.File
 	facts    *lang.Facts
-	decl     *declTypes
+	decl     *link.DeclTypes
 	attrs    map[string]int32 // "Class.path\x00x" -> index of the self.x local of that class
 	assigned map[string]bool  // "Class.path\x00x": a method of the class assigns self.x
 }
 
-func (l *linker) newPyLinker(fi *fileInfo, facts *lang.Facts) *pyLinker {
-	p := &pyLinker{l: l, fi: fi, facts: facts, decl: newDeclTypes(fi.path, facts, false, false),
+func (l *batch) newPyLinker(fi lang.File, facts *lang.Facts) *pyLinker {
+	p := &pyLinker{l: l, fi: fi, facts: facts, decl: link.NewDeclTypes(fi.Path, facts, false, false),
 		attrs: map[string]int32{}, assigned: map[string]bool{}}
 	for i, lo := range facts.Locals {
 		name := facts.Names[lo.Name]
@@ -89,7 +90,7 @@ func (l *linker) newPyLinker(fi *fileInfo, facts *lang.Facts) *pyLinker {
 	}
 	for _, r := range facts.Refs {
 		if r.Role == lang.RoleWrite && r.Shape == lang.QualSelf {
-			if cls := enclosingClass(facts, r.Enclosing); cls >= 0 {
+			if cls := link.EnclosingClass(facts, r.Enclosing); cls >= 0 {
 				p.assigned[facts.Defs[cls].Path+"\x00"+facts.Names[r.Name]] = true
 			}
 		}
@@ -104,7 +105,7 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 	q := f.Names[r.Qualifier]
 	switch r.Shape {
 	case lang.QualIdent:
-		typ := p.decl.of(r)
+		typ := p.decl.Of(r)
 		if typ == "" {
 			return 0, false
 		}
@@ -118,7 +119,7 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		if !ok || strings.Contains(attr, ".") {
 			return 0, false
 		}
-		cls := enclosingClass(f, r.Enclosing)
+		cls := link.EnclosingClass(f, r.Enclosing)
 		if cls < 0 {
 			return 0, false
 		}
@@ -140,8 +141,8 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 	case lang.QualSelf:
 		// self.m that the class does not declare: m of its bases, unless a
 		// method of the class assigns self.m
-		cls := enclosingClass(f, r.Enclosing)
-		if cls < 0 || p.decl.hasPath(f.Defs[cls].Path+"."+name) {
+		cls := link.EnclosingClass(f, r.Enclosing)
+		if cls < 0 || p.decl.HasPath(f.Defs[cls].Path+"."+name) {
 			return 0, false
 		}
 		if p.assigned[f.Defs[cls].Path+"\x00"+name] {
@@ -149,7 +150,7 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		}
 		return p.l.pyBases(p.fi, f, cls, name, 0), true
 	case lang.QualCall:
-		if cls := enclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
+		if cls := link.EnclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
 			return p.l.pyBases(p.fi, f, cls, name, 0), true
 		}
 		// C(...).m: m of the class C the call constructs
@@ -158,7 +159,7 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 			return 0, false
 		}
 		first, _, _ := strings.Cut(callee, ".")
-		if id, ok := p.decl.names[first]; ok && p.decl.inScope(id, r.Scope) {
+		if id, ok := p.decl.Names[first]; ok && p.decl.InScope(id, r.Scope) {
 			return 0, false // a local, not the class
 		}
 		file, c, ok := p.l.pyClass(p.fi, f, callee, 0)
@@ -220,7 +221,7 @@ func isSuper(q, class string) bool {
 func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
 	f := p.facts
 	path := f.Defs[cls].Path + "." + attr
-	if i, ok := p.decl.byPath[path]; ok {
+	if i, ok := p.decl.ByPath[path]; ok {
 		if f.Defs[i].Kind != lang.KindField {
 			return "", false
 		}
@@ -232,21 +233,16 @@ func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
 	return "", false
 }
 
-func (d *declTypes) hasPath(p string) bool {
-	_, ok := d.byPath[p]
-	return ok
-}
-
 // pyClass resolves a class name written in a Python file ("C", "mod.C",
 // "pkg.mod.C") to the file and top-level name of its definition; ok is false
 // unless it is a class of the repository.
-func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
+func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
 	first, rest, dotted := strings.Cut(typ, ".")
 	if !dotted {
 		for _, d := range facts.Defs {
 			if d.Parent < 0 && d.Name == typ {
 				if d.Kind == lang.KindClass {
-					return fi.path, typ, true
+					return fi.Path, typ, true
 				}
 				return "", "", false
 			}
@@ -255,11 +251,11 @@ func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int)
 	for _, im := range facts.Imports {
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed && im.LocalName() == typ:
-			t, ok := l.resolveImport(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.file, im.Name, lang.KindClass, depth)
+			return l.pyDefined(t.File, im.Name, lang.KindClass, depth)
 		case dotted && im.Kind == lang.ImportModule && (im.Alias == first || im.Alias == "" && strings.HasPrefix(typ, im.Source+".")):
 			cls := rest
 			if im.Alias == "" {
@@ -268,18 +264,18 @@ func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int)
 			if strings.Contains(cls, ".") {
 				continue // import a.b binds a: a.b.C is C of a.b, another import's
 			}
-			t, ok := l.resolveImport(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.file, cls, lang.KindClass, depth)
+			return l.pyDefined(t.File, cls, lang.KindClass, depth)
 		case dotted && im.Kind == lang.ImportNamed && im.LocalName() == first && !strings.Contains(rest, "."):
-			t, ok := l.resolveImport(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
 			sub, ok := l.pySubmodule(t, im.Name)
-			if !ok || l.fileTopLevel(t.file)[im.Name] != 0 {
+			if !ok || l.Tops.Of(t.File).First[im.Name] != 0 {
 				return "", "", false
 			}
 			return l.pyDefined(sub, rest, lang.KindClass, depth)
@@ -292,7 +288,7 @@ func (l *linker) pyClass(fi *fileInfo, facts *lang.Facts, typ string, depth int)
 // a top-level definition of the file, or a name the file imports from
 // another module of the repository (a re-export), a few hops deep. kind,
 // when not KindUnknown, is the kind the definition must have.
-func (l *linker) pyDefined(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+func (l *batch) pyDefined(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
 	if depth > pyMaxHops {
 		return "", "", false
 	}
@@ -306,11 +302,11 @@ func (l *linker) pyDefined(file, name string, kind lang.DefKind, depth int) (str
 	return f, n, ok
 }
 
-func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
 	if depth > pyMaxHops {
 		return "", "", false
 	}
-	fi, facts := l.factsAt(file)
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return "", "", false
 	}
@@ -326,11 +322,11 @@ func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (s
 	for _, im := range facts.Imports {
 		switch {
 		case im.Kind == lang.ImportNamed && im.LocalName() == name:
-			t, ok := l.resolveImport(fi, im)
+			t, ok := l.R.Import(fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.file, im.Name, kind, depth+1)
+			return l.pyDefined(t.File, im.Name, kind, depth+1)
 		case im.Kind == lang.ImportModule && im.LocalName() == name:
 			return "", "", false // a module, not a definition
 		case im.Kind == lang.ImportAll:
@@ -341,11 +337,11 @@ func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (s
 	var hit [3]string
 	n := 0
 	for _, im := range stars {
-		t, ok := l.resolveImport(fi, im)
+		t, ok := l.R.Import(fi, im)
 		if !ok {
 			return "", "", false // an unresolved star import could bring the name
 		}
-		if f2, n2, ok := l.pyDefined(t.file, name, kind, depth+1); ok && (n == 0 || f2 != hit[0]) {
+		if f2, n2, ok := l.pyDefined(t.File, name, kind, depth+1); ok && (n == 0 || f2 != hit[0]) {
 			hit = [3]string{f2, n2}
 			n++
 		}
@@ -358,21 +354,21 @@ func (l *linker) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (s
 
 // pyTopName is the symbol of top-level name of module file or of the
 // definition it re-exports; 0 for none.
-func (l *linker) pyTopName(file, name string) int64 {
-	if id := l.fileTopLevel(file)[name]; id != 0 {
+func (l *batch) pyTopName(file, name string) int64 {
+	if id := l.Tops.Of(file).First[name]; id != 0 {
 		return id
 	}
 	f, n, ok := l.pyDefined(file, name, lang.KindUnknown, 0)
 	if !ok {
 		return 0
 	}
-	return l.fileTopLevel(f)[n]
+	return l.Tops.Of(f).First[n]
 }
 
 // pyMember is the symbol of member name of the top-level class cls of a
 // Python file, or of its bases; 0 for none or in doubt.
-func (l *linker) pyMember(file, cls, name string, depth int) int64 {
-	if id := l.ecmaPaths(file)[cls+"."+name]; id != 0 || depth >= 8 {
+func (l *batch) pyMember(file, cls, name string, depth int) int64 {
+	if id := l.Paths.Of(file)[cls+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
 	k := pyKey{file: file, name: cls, member: name}
@@ -387,8 +383,8 @@ func (l *linker) pyMember(file, cls, name string, depth int) int64 {
 }
 
 // pyInherited is pyMember for a member that class cls does not declare.
-func (l *linker) pyInherited(file, cls, name string, depth int) int64 {
-	fi, facts := l.factsAt(file)
+func (l *batch) pyInherited(file, cls, name string, depth int) int64 {
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return 0
 	}
@@ -403,7 +399,7 @@ func (l *linker) pyInherited(file, cls, name string, depth int) int64 {
 // pyBases is the symbol of member name in the bases of class def t, in
 // source order, depth first; 0 when none declares it or a base before the
 // one that does cannot be resolved.
-func (l *linker) pyBases(fi *fileInfo, facts *lang.Facts, t int32, name string, depth int) int64 {
+func (l *batch) pyBases(fi lang.File, facts *lang.Facts, t int32, name string, depth int) int64 {
 	if depth >= 8 {
 		return 0
 	}
@@ -435,7 +431,7 @@ func (l *linker) pyBases(fi *fileInfo, facts *lang.Facts, t int32, name string, 
 // pyOpaque reports whether a class of the repository has, among its bases
 // (transitively), one that does not resolve: a member it lacks could come
 // from there.
-func (l *linker) pyOpaque(file, cls string, depth int) bool {
+func (l *batch) pyOpaque(file, cls string, depth int) bool {
 	if depth >= 8 {
 		return true
 	}
@@ -450,8 +446,8 @@ func (l *linker) pyOpaque(file, cls string, depth int) bool {
 	return o
 }
 
-func (l *linker) pyOpaqueBases(file, cls string, depth int) bool {
-	fi, facts := l.factsAt(file)
+func (l *batch) pyOpaqueBases(file, cls string, depth int) bool {
+	fi, facts := link.FactsAt(l.R, file)
 	if facts == nil {
 		return true
 	}

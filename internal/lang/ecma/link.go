@@ -1,0 +1,168 @@
+package ecma
+
+import (
+	"path"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
+)
+
+// JavaScript and TypeScript linking (DESIGN §5 tiers): a relative import
+// resolves to a file of the repository (with the extensions and index files
+// of Node and TypeScript), a bare one through the nearest tsconfig's paths
+// and baseUrl or to another package of the repository by its name
+// (link_modules.go). The names an import brings in link to the top-level
+// definitions of the module; the members of typed qualifiers and of this
+// and super link through their classes and interfaces (link_typed.go,
+// link_inherited.go, link_context.go).
+
+// Linker links JavaScript, TypeScript and TSX files: the three languages
+// import each other, and share one batch.
+var Linker = &lang.Linker{NewBatch: newBatch}
+
+// batch links the JavaScript and TypeScript files of one batch.
+type batch struct {
+	link.Batch
+	tsConfigs map[string]*tsConfig // the closest tsconfig.json per directory (link_modules.go)
+}
+
+func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
+
+// Import resolves an import to the module file it names.
+func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
+	if strings.HasPrefix(im.Source, ".") {
+		if p, ok := l.resolveJSPath(path.Join(link.DirOf(f.Path), im.Source)); ok {
+			return lang.Target{File: p}, true
+		}
+		return lang.Target{}, false
+	}
+	if p, ok := l.resolveTSConfig(f, im.Source); ok { // tsconfig paths and baseUrl
+		return lang.Target{File: p}, true
+	}
+	if p, ok := l.workspacePackage(im.Source); ok { // another package of the repository
+		return lang.Target{File: p}, true
+	}
+	return lang.Target{}, false
+}
+
+var jsExtensions = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+// resolveJSPath finds the file a module path names: the file itself, the
+// path with an extension (a TypeScript source for its output's), or the
+// directory's index file.
+func (l *batch) resolveJSPath(p string) (string, bool) {
+	if p == "." {
+		p = ""
+	}
+	if l.Exists(p) {
+		return p, true
+	}
+	stem := p
+	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs"} { // TS sources imported with their output extension
+		if s, ok := strings.CutSuffix(p, ext); ok {
+			stem = s
+			break
+		}
+	}
+	for _, ext := range jsExtensions {
+		if _, ok := l.R.File(stem + ext); ok {
+			return stem + ext, true
+		}
+	}
+	for _, ext := range jsExtensions {
+		if _, ok := l.R.File(path.Join(p, "index"+ext)); ok {
+			return path.Join(p, "index"+ext), true
+		}
+	}
+	return "", false
+}
+
+// Link resolves the references of a JavaScript or TypeScript file.
+func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+	lf := link.NewFile(f, facts, own)
+	targets, resolved := link.Imports(l, f, facts)
+	outside := l.R.Outside(f, facts, resolved)
+	rules := link.Rules{
+		// this.m where a base class declares m
+		Base: func(cls int32, name string) int64 { return l.ecmaBases(f, facts, cls, name, 0) },
+		Other: func(ri int, r lang.Ref, name string) {
+			switch {
+			case r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "super":
+				// super.m: m of the base classes of the enclosing class
+				if cls := link.EnclosingClass(facts, r.Enclosing); cls >= 0 {
+					lf.Add(ri, lang.TierStrong, l.ecmaBases(f, facts, cls, name, 0))
+				}
+			case r.BindImp >= 0:
+				if outside[r.BindImp] && link.ImportedOutside(r, facts, name) {
+					lf.External(ri)
+					return
+				}
+				l.linkImported(lf, ri, r, name, targets[r.BindImp], resolved[r.BindImp])
+			}
+		},
+	}
+	if f.Lang == "typescript" || f.Lang == "tsx" {
+		rules.Typed = l.typed(lf, targets, resolved)
+	}
+	return lf.Link(l.Tops, rules)
+}
+
+// typed links the member references of a TypeScript file whose qualifier
+// has a declared type: x.name, this.x.name (link_typed.go).
+func (l *batch) typed(lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
+	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
+	return func(_ int, r lang.Ref, name string) (int64, bool) {
+		if !(r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
+			return 0, false
+		}
+		if typ := decl.Of(r); typ != "" {
+			return l.ecmaMember(decl, typ, name, targets, resolved, lf.DefID), true
+		}
+		if r.Shape == lang.QualPath {
+			// this.x.m where a base class declares x (link_inherited.go)
+			if id, ok := l.ecmaInheritedField(lf.File, decl, r, name); ok {
+				return id, true
+			}
+		}
+		if r.Shape == lang.QualIdent {
+			// a parameter typed by the call it is passed to (link_context.go)
+			if id, ok := l.ecmaContext(lf.File, decl, r, name, targets, resolved); ok {
+				return id, true
+			}
+		}
+		return 0, false
+	}
+}
+
+// linkImported links a reference bound to an import that resolves to t:
+// the imported name, ns.name and module.name, and Class.member where Class
+// is an imported class or enum.
+func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t lang.Target, ok bool) {
+	if !ok {
+		return
+	}
+	facts := lf.Facts
+	im := facts.Imports[r.BindImp]
+	switch r.Shape {
+	case lang.QualNone: // the imported name where it is used, or in its import specifier
+		if im.Kind == lang.ImportNamed && link.Names(im, r, name) {
+			top := l.Tops.Of(t.File)
+			if r.Role == lang.RoleCall {
+				lf.Add(ri, lang.TierStrong, top.Value(im.Name)) // new X(), X(): not an interface of the name
+			} else {
+				lf.Add(ri, lang.TierStrong, top.First[im.Name])
+			}
+		}
+	case lang.QualIdent: // ns.name, module.name
+		switch im.Kind {
+		case lang.ImportNamespace, lang.ImportModule:
+			lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).First[name])
+		case lang.ImportNamed:
+			if facts.Names[r.Qualifier] == im.LocalName() {
+				// Class.member where Class is an imported class or enum
+				lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).Members[im.Name+"."+name])
+			}
+		}
+	}
+}

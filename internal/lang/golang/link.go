@@ -1,0 +1,441 @@
+package golang
+
+import (
+	"path"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
+)
+
+// Go linking (DESIGN §5 tiers): an import path resolves to a package
+// directory of the repository through the Go modules that declare a prefix
+// of it; the symbols of a package (its unit) are those of the package's
+// files, by lexical path (F, T, T.Method, T.Field). A bare name bound in its
+// file is proven; a name of the package, pkg.Name through an import, and a
+// member reached through a type the syntax knows (a receiver, a declared or
+// call-initialised local, a field path, link_chains.go and link_range.go)
+// are strong; pkg.Name where pkg is imported from outside the repository is
+// external.
+
+var linker = &lang.Linker{NewBatch: newBatch}
+
+// batch links the Go files of one batch.
+type batch struct {
+	r       lang.Resolver
+	unitTop map[string]map[string]int64 // unit key -> lexical path -> symbol id
+	goSyms  map[int64]lang.Symbol       // symbols of the units loaded, by id
+	// what Go symbols give (link_chains.go), by id: a function's result,
+	// a field's declared type, a package-level variable's type
+	goResults map[int64]goResult
+	goFields  map[int64]goResult
+	goVars    map[int64]goResult
+}
+
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &batch{r: r, unitTop: map[string]map[string]int64{}}
+}
+
+// goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
+// T.Field) to their ids.
+func (l *batch) goUnit(dir string, testPkg bool) map[string]int64 {
+	key := dir
+	if testPkg {
+		key += "\x00test"
+	}
+	if m, ok := l.unitTop[key]; ok {
+		return m
+	}
+	var files []string
+	for _, p := range l.r.Dir(dir) {
+		f, ok := l.r.File(p)
+		if !ok || f.Lang != "go" || strings.HasSuffix(f.Pkg, "_test") != testPkg {
+			continue
+		}
+		files = append(files, p)
+	}
+	m := l.paths(files)
+	l.unitTop[key] = m
+	return m
+}
+
+// paths indexes the symbols of some files by lexical path (first wins).
+func (l *batch) paths(files []string) map[string]int64 {
+	out := map[string]int64{}
+	rows := l.r.Symbols(files...)
+	prefixes := map[string]string{}
+	if l.goSyms == nil {
+		l.goSyms = map[int64]lang.Symbol{}
+	}
+	for _, r := range rows {
+		l.goSyms[r.ID] = r
+		prefix, ok := prefixes[r.File]
+		if !ok {
+			if _, ok := l.r.File(r.File); !ok {
+				continue
+			}
+			unit, _ := l.r.Unit(r.File)
+			prefix = unit + "."
+			prefixes[r.File] = prefix
+		}
+		p := strings.TrimPrefix(r.QName, prefix)
+		if _, ok := out[p]; !ok {
+			out[p] = r.ID
+		}
+	}
+	return out
+}
+
+// Import resolves an import path to a package directory of the repository.
+func (l *batch) Import(_ lang.File, im lang.Import) (lang.Target, bool) {
+	importPath := im.Source
+	var best *lang.Module
+	mods := l.r.Modules()
+	for i := range mods {
+		m := &mods[i]
+		if m.Kind != "go" {
+			continue
+		}
+		if importPath == m.Name || strings.HasPrefix(importPath, m.Name+"/") {
+			if best == nil || len(m.Name) > len(best.Name) {
+				best = m
+			}
+		}
+	}
+	if best == nil {
+		return lang.Target{}, false
+	}
+	dir := path.Join(best.Root, strings.TrimPrefix(strings.TrimPrefix(importPath, best.Name), "/"))
+	if dir == "." {
+		dir = ""
+	}
+	for _, p := range l.r.Dir(dir) {
+		if strings.HasSuffix(p, ".go") {
+			return lang.Target{Dir: dir}, true
+		}
+	}
+	return lang.Target{}, false
+}
+
+// goLocalName is the name a Go import binds: the alias, the package clause of a
+// package in the repository, or the last path element.
+func (l *batch) goLocalName(im lang.Import, t lang.Target, ok bool) string {
+	if im.Alias != "" {
+		return im.Alias
+	}
+	if ok {
+		for _, p := range l.r.Dir(t.Dir) {
+			if f, found := l.r.File(p); found && f.Lang == "go" && f.Pkg != "" && !strings.HasSuffix(f.Pkg, "_test") {
+				return f.Pkg
+			}
+		}
+	}
+	last := path.Base(im.Source)
+	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		if parent := path.Base(path.Dir(im.Source)); parent != "." {
+			last = parent // gopkg-style major version suffix: .../yaml/v3 is package yaml
+		}
+	}
+	last = strings.TrimPrefix(last, "go-")
+	if i := strings.IndexAny(last, ".-"); i > 0 {
+		last = last[:i]
+	}
+	return last
+}
+
+// unvendored drops from outside the dependencies vendored in the
+// repository (vendor/<import path> under the file's module): their packages
+// are there, though they do not resolve as the module's own.
+func (l *batch) unvendored(f lang.File, facts *lang.Facts, outside []bool) []bool {
+	root, found := "", false
+	for i, im := range facts.Imports {
+		if !outside[i] || stdlib(im) {
+			continue
+		}
+		if !found {
+			root, found = l.r.ModuleOf(f.Path, f.Lang).Root, true
+		}
+		if len(l.r.Dir(path.Join(root, "vendor", im.Source))) > 0 {
+			outside[i] = false
+		}
+	}
+	return outside
+}
+
+// Link resolves the references of a Go file. Go has no self names, so no
+// reference is a member of this or self.
+func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+	defID := func(i int32) int64 {
+		if i >= 0 && int(i) < len(own) {
+			return own[i]
+		}
+		return 0
+	}
+	targets, resolved := link.Imports(l, f, facts)
+	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
+	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+		unit: l.goUnit(link.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
+	for i, im := range facts.Imports {
+		if im.Kind == lang.ImportModule {
+			gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
+		}
+	}
+	locals := link.NewLocalIndex(facts)
+	var links []lang.Link
+	add := func(ref int, tier lang.Tier, target int64) {
+		if target != 0 {
+			links = append(links, lang.Link{Ref: ref, Tier: tier, Target: target})
+			gf.linked[ref] = target
+		}
+	}
+	external := func(ref int) {
+		links = append(links, lang.Link{Ref: ref, Tier: lang.TierUnknown})
+	}
+	for ri, r := range facts.Refs {
+		if r.BindLocal >= 0 {
+			continue
+		}
+		name := facts.Names[r.Name]
+		if r.BindDef >= 0 && r.Shape == lang.QualNone {
+			add(ri, lang.TierProven, defID(r.BindDef))
+			continue
+		}
+		gf.link(ri, r, name, locals, add, external)
+	}
+	return links
+}
+
+// link resolves a reference of a Go file: bare names in the package, x.M
+// on a receiver or a typed local, pkg.Name in an imported package, and the
+// keys of keyed literals. pkg.Name and the keys of pkg.T{...} where pkg is
+// imported from outside the repository resolve there (external).
+func (g *goFile) link(ri int, r lang.Ref, name string, locals link.LocalIndex, add func(int, lang.Tier, int64), external func(int)) {
+	facts := g.facts
+	switch r.Shape {
+	case lang.QualType:
+		// a key of a keyed composite literal T{k: v}: the field k of T
+		typ := facts.Names[r.Qualifier]
+		if pkg, _, ok := strings.Cut(typ, "."); ok {
+			if i, ok := g.imports[pkg]; ok && g.outside[i] {
+				external(ri)
+				return
+			}
+		}
+		add(ri, lang.TierStrong, g.keyField(typ, name, r.Scope, r.Pos))
+	case lang.QualNone:
+		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
+			add(ri, lang.TierStrong, g.unit[name])
+		}
+	case lang.QualCall:
+		// F(x).Member, x.F().Member: the member of the type F returns
+		add(ri, lang.TierStrong, g.resultMember(r.Via, name))
+	case lang.QualPath:
+		// x.f.Member, recv.f.g.Member: through the declared types of fields;
+		// v.f.Member where v is a package-level variable
+		add(ri, lang.TierStrong, g.pathMember(r, name, locals))
+	case lang.QualExpr:
+		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
+		add(ri, lang.TierStrong, g.l.goMember(g.exprType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
+	case lang.QualIdent:
+		if r.QualBound {
+			// recv.Member inside a method, where recv is the method's receiver:
+			// the member of the receiver's type in this package.
+			if recvType := receiverType(facts, r, locals); recvType != "" {
+				add(ri, lang.TierStrong, g.promoted(recvType, name))
+				return
+			}
+			// x.Member where the source declares x's type
+			add(ri, lang.TierStrong, g.localMember(r, name))
+			return
+		}
+		i, ok := g.imports[facts.Names[r.Qualifier]]
+		switch {
+		case !ok:
+			// v.Member where v is a package-level variable of this package
+			add(ri, lang.TierStrong, g.l.goMember(g.pkgVarType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
+		case g.outside[i]:
+			external(ri)
+		case g.resolved[i]:
+			add(ri, lang.TierStrong, g.l.goUnit(g.targets[i].Dir, false)[name])
+		}
+	}
+}
+
+// receiverType returns the receiver type of the enclosing Go method when the
+// reference's qualifier is that method's receiver parameter, else "".
+func receiverType(f *lang.Facts, r lang.Ref, li link.LocalIndex) string {
+	m := r.Enclosing
+	for m >= 0 && f.Defs[m].Receiver == "" {
+		m = f.Defs[m].Parent
+	}
+	if m < 0 {
+		return ""
+	}
+	i := li.Binding(f, r.Qualifier, r.Scope)
+	if i < 0 {
+		return ""
+	}
+	d, lo := f.Defs[m], f.Locals[i]
+	if lo.Pos.Before(d.Span.Start) || !lo.Pos.Before(d.NameSpan.Start) {
+		return "" // a local of the body, not the receiver
+	}
+	return d.Receiver
+}
+
+// goFile is what linking one Go file needs: its imports by local name, and
+// the members of the types it names, T (a type of the file's package) or
+// pkg.T (of an imported package of the repository), by lexical path in the
+// package's unit map.
+type goFile struct {
+	l        *batch
+	fi       lang.File
+	facts    *lang.Facts
+	imports  map[string]int // local name -> index into facts.Imports
+	targets  []lang.Target
+	resolved []bool
+	outside  []bool // per import: it resolves outside the repository
+	unit     map[string]int64
+	names    map[string]uint32 // facts.Names by string, built on first use
+	local    map[string]bool   // type names declared inside a function of the file
+	locals   *scopedLocals
+	linked   []int64 // per reference: its target once linked (references link in source order)
+}
+
+// member is the symbol of member name of the type written typ ("T" or
+// "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
+// a local there (a type parameter) or that a function of the file declares
+// is not the package's T.
+func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
+	if typ == "" {
+		return 0
+	}
+	pkg, base, qualified := strings.Cut(typ, ".")
+	if !qualified {
+		if g.shadowed(typ, scope, pos) {
+			return 0
+		}
+		return g.unit[typ+"."+name]
+	}
+	if strings.Contains(base, ".") {
+		return 0
+	}
+	i, ok := g.imports[pkg]
+	if !ok || !g.resolved[i] {
+		return 0
+	}
+	return g.l.goUnit(g.targets[i].Dir, false)[base+"."+name]
+}
+
+// localMember is the symbol of x.name where x, the qualifier of r, is a local
+// whose type the source declares (Local.Type) or a call initialises, or 0.
+func (g *goFile) localMember(r lang.Ref, name string) int64 {
+	if g.locals == nil {
+		g.init()
+	}
+	if g.locals.visible(r.Qualifier, r.Scope, r.Pos) < 0 {
+		// v.Member where v is a package-level variable of this file
+		return g.l.goMember(g.pkgVarType(g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
+	}
+	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
+}
+
+// localType is the type of the local named name that a reference at pos in
+// scope sees: the type the source declares for it, or the result type of the
+// call that initialises it. A variable declared again in the same scope with
+// other type evidence has no type.
+func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
+	g.init()
+	i := g.locals.visible(name, scope, pos)
+	if i < 0 {
+		return goResult{}
+	}
+	lo := g.facts.Locals[i]
+	if lo.Type == "" {
+		return g.callLocalType(lo)
+	}
+	if derived(lo.Type) {
+		return g.derivedLocalType(lo)
+	}
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
+			return goResult{}
+		}
+	}
+	for _, t := range typeNames(lo.Type) {
+		if g.shadowed(t, lo.Scope, lo.Pos) {
+			return goResult{}
+		}
+	}
+	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
+}
+
+// shadowed reports whether the type name T, seen from scope at pos, is not
+// the package-level T: a local of that name is in scope (a type parameter),
+// or a function of the file declares a type T.
+func (g *goFile) shadowed(typ string, scope int32, pos lang.Pos) bool {
+	g.init()
+	if g.local[typ] {
+		return true
+	}
+	id, ok := g.names[typ]
+	if !ok {
+		return false
+	}
+	return g.locals.visible(id, scope, pos) >= 0
+}
+
+// init indexes the file's names, locals and function-local types on first use.
+func (g *goFile) init() {
+	if g.names == nil {
+		g.names = make(map[string]uint32, len(g.facts.Names))
+		for i, n := range g.facts.Names {
+			if _, ok := g.names[n]; !ok {
+				g.names[n] = uint32(i)
+			}
+		}
+		g.locals = newScopedLocals(g.facts)
+		g.local = map[string]bool{}
+		for _, d := range g.facts.Defs {
+			if d.Kind.IsTypeLike() && d.Parent >= 0 && !g.facts.Defs[d.Parent].Kind.IsTypeLike() {
+				g.local[d.Name] = true
+			}
+		}
+	}
+}
+
+// scopedLocals finds the local a Go reference sees, with Go's rule that a
+// local binds from its declaration on.
+type scopedLocals struct {
+	f     *lang.Facts
+	byKey map[uint64][]int32 // (scope, name) -> locals in order
+}
+
+func newScopedLocals(f *lang.Facts) *scopedLocals {
+	m := make(map[uint64][]int32, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		m[k] = append(m[k], int32(i))
+	}
+	return &scopedLocals{f: f, byKey: m}
+}
+
+// visible is the local named name that a reference at pos in scope sees: the
+// first local of that name, declared before pos, in the innermost scope of
+// the chain that has one; -1 for none.
+func (sl *scopedLocals) visible(name uint32, scope int32, pos lang.Pos) int32 {
+	for s := scope; ; s = sl.f.Scopes[s].Parent {
+		if ls := sl.byKey[uint64(uint32(s))<<32|uint64(name)]; len(ls) > 0 && !pos.Before(sl.f.Locals[ls[0]].Visible()) {
+			return ls[0]
+		}
+		if s < 0 {
+			return -1
+		}
+	}
+}
+
+// stdlib reports whether an import path names a package of Go's standard
+// library: its first element has no dot (and it is not cgo's "C").
+func stdlib(im lang.Import) bool {
+	first := strings.SplitN(im.Source, "/", 2)[0]
+	return !strings.Contains(first, ".") && im.Source != "C"
+}

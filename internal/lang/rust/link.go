@@ -1,0 +1,467 @@
+package rust
+
+import (
+	"path"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
+	"github.com/cairnhq/cairn/internal/lang/native"
+)
+
+// Rust linking (DESIGN §5 tiers): a reference bound in its own file is
+// proven; one reached through an explicit use chain is strong.
+//
+// Files form a module tree. The crate root is lib.rs or main.rs (the
+// nearest one up the directories, not above the package's Cargo.toml; a file
+// with neither is its own root); mod x; in a module resolves to x.rs or
+// x/mod.rs in the module's directory (the directory of lib.rs, main.rs and
+// mod.rs files, else dir/stem); inline mod x { } blocks are modules of their
+// file. use paths start at crate::, self::, super:: or (Rust 2018) a child
+// of the current module, falling back to a child of the crate root (2015);
+// any other first segment is an external crate and stays unresolved. A name
+// a use binds links to the item of that name in the target module's file;
+// a::b::c links through the module (or type) a binds; glob imports (use x::*)
+// supply the names nothing else binds.
+
+var linker = &lang.Linker{NewBatch: newBatch}
+
+// batch links the Rust files of one batch.
+type batch struct {
+	r          lang.Resolver
+	syms       *native.Symbols
+	crateRoots map[string]string // Rust file -> its crate root
+	rustBinds  map[string][]rustBinding
+	rustImps   map[string][]lang.Import
+	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
+}
+
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &batch{r: r, syms: native.NewSymbols(r), crateRoots: map[string]string{},
+		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
+}
+
+// Import resolves nothing for import edges: Link follows use paths itself.
+func (l *batch) Import(lang.File, lang.Import) (lang.Target, bool) { return lang.Target{}, false }
+
+// rustMod is a Rust module: a file and, for inline modules, the lexical path
+// of the mod block in it.
+type rustMod struct {
+	file, inline string
+}
+
+// fileExists reports whether the worktree has the path (any file, code or not).
+func (l *batch) fileExists(p string) bool {
+	_, ok := l.r.File(p)
+	return ok
+}
+
+// rustCrateRoot finds the crate root of a file.
+func (l *batch) rustCrateRoot(file string) string {
+	if r, ok := l.crateRoots[file]; ok {
+		return r
+	}
+	root := file
+	for d := link.DirOf(file); ; d = link.DirOf(d) {
+		found := false
+		for _, n := range []string{"lib.rs", "main.rs"} {
+			if p := path.Join(d, n); l.fileExists(p) {
+				root, found = p, true
+				break
+			}
+		}
+		if found || l.fileExists(path.Join(d, "Cargo.toml")) || d == "" {
+			break
+		}
+	}
+	if r := path.Base(file); r == "lib.rs" || r == "main.rs" || r == "build.rs" {
+		root = file
+	}
+	l.crateRoots[file] = root
+	return root
+}
+
+// rustPackageLib is the library crate root of the Cargo package holding file
+// when crate is that package's name (dashes read as underscores), else "".
+func (l *batch) rustPackageLib(file, crate string) string {
+	m := l.r.ModuleOf(file, "rust")
+	if m.Kind != "rust" || strings.ReplaceAll(m.Name, "-", "_") != crate {
+		return ""
+	}
+	if lib := path.Join(m.Root, "src/lib.rs"); l.fileExists(lib) {
+		return lib
+	}
+	return ""
+}
+
+// rustModDir is the directory of a module file's child module files.
+func (l *batch) rustModDir(file string) string {
+	switch path.Base(file) {
+	case "mod.rs", "lib.rs", "main.rs":
+		return link.DirOf(file)
+	}
+	if l.rustCrateRoot(file) == file {
+		return link.DirOf(file)
+	}
+	return path.Join(link.DirOf(file), strings.TrimSuffix(path.Base(file), ".rs"))
+}
+
+func (l *batch) rustChild(m rustMod, name string) (rustMod, bool) {
+	inner := native.JoinDot(m.inline, name)
+	if l.syms.Of(m.file).Kinds[inner] == lang.KindModule {
+		return rustMod{m.file, inner}, true
+	}
+	dir := path.Join(l.rustModDir(m.file), strings.ReplaceAll(m.inline, ".", "/"))
+	for _, c := range []string{path.Join(dir, name+".rs"), path.Join(dir, name, "mod.rs")} {
+		if l.fileExists(c) {
+			return rustMod{file: c}, true
+		}
+	}
+	return rustMod{}, false
+}
+
+func (l *batch) rustParent(m rustMod) (rustMod, bool) {
+	if m.inline != "" {
+		return rustMod{m.file, native.ParentPath(m.inline)}, true
+	}
+	if l.rustCrateRoot(m.file) == m.file {
+		return rustMod{}, false
+	}
+	d := link.DirOf(m.file)
+	if path.Base(m.file) == "mod.rs" {
+		d = link.DirOf(d)
+	}
+	cands := []string{path.Join(d, "mod.rs"), path.Join(d, "lib.rs"), path.Join(d, "main.rs")}
+	if d != "" {
+		cands = append(cands, d+".rs")
+	}
+	for _, c := range cands {
+		if l.fileExists(c) {
+			return rustMod{file: c}, true
+		}
+	}
+	return rustMod{}, false
+}
+
+// rustResolve follows a "::" path from module cur as far as modules go: the
+// module reached and the segments left (items in it, or a type's members).
+func (l *batch) rustResolve(cur rustMod, p string) (rustMod, []string, bool) {
+	segs := strings.Split(p, "::")
+	if len(segs) == 0 || segs[0] == "" {
+		return rustMod{}, nil, false // ::extern_crate
+	}
+	m := cur
+	switch segs[0] {
+	case "crate":
+		m, segs = rustMod{file: l.rustCrateRoot(cur.file)}, segs[1:]
+	case "self":
+		segs = segs[1:]
+	case "super":
+		for len(segs) > 0 && segs[0] == "super" {
+			up, ok := l.rustParent(m)
+			if !ok {
+				return rustMod{}, nil, false
+			}
+			m, segs = up, segs[1:]
+		}
+	default:
+		if c, ok := l.rustChild(cur, segs[0]); ok {
+			m, segs = c, segs[1:]
+		} else if c, ok := l.rustChild(rustMod{file: l.rustCrateRoot(cur.file)}, segs[0]); ok {
+			m, segs = c, segs[1:]
+		} else if lib := l.rustPackageLib(cur.file, segs[0]); lib != "" {
+			m, segs = rustMod{file: lib}, segs[1:] // tests, examples and binaries use their package's library by name
+		} else {
+			return rustMod{}, nil, false
+		}
+	}
+	for len(segs) > 0 {
+		c, ok := l.rustChild(m, segs[0])
+		if !ok {
+			break
+		}
+		m, segs = c, segs[1:]
+	}
+	return m, segs, true
+}
+
+// rustBinding is what a use binds: a module, or an item (a file and a path in it).
+type rustBinding struct {
+	mod  rustMod
+	item string // lexical path of an item in mod.file ("" for the module itself)
+	ok   bool
+}
+
+func (l *batch) rustItemIn(m rustMod, rest []string) rustBinding {
+	return rustBinding{mod: m, item: native.JoinDot(m.inline, strings.Join(rest, ".")), ok: true}
+}
+
+// rustImport resolves one import of a file from the module that holds it.
+func (l *batch) rustImport(cur rustMod, im lang.Import) rustBinding {
+	switch im.Kind {
+	case lang.ImportNamed:
+		m, rest, ok := l.rustResolve(cur, im.Source)
+		if !ok {
+			return rustBinding{}
+		}
+		rest = append(rest, im.Name)
+		if len(rest) == 1 {
+			if c, ok := l.rustChild(m, im.Name); ok {
+				return rustBinding{mod: c, ok: true}
+			}
+		}
+		return l.rustItemIn(m, rest)
+	case lang.ImportModule, lang.ImportAll:
+		m, rest, ok := l.rustResolve(cur, im.Source)
+		switch {
+		case !ok:
+			return rustBinding{}
+		case len(rest) == 0:
+			return rustBinding{mod: m, ok: true}
+		case im.Kind == lang.ImportModule:
+			return l.rustItemIn(m, rest) // use a::func: a lower-case item
+		}
+	}
+	return rustBinding{}
+}
+
+// rustModuleAt is the module holding a position of a file: the innermost
+// inline module around it, or the file's.
+func rustModuleAt(file string, facts *lang.Facts, p lang.Pos) rustMod {
+	m := rustMod{file: file}
+	for _, d := range facts.Defs {
+		if d.Kind == lang.KindModule && d.Span.Contains(p) {
+			m.inline = d.Path // defs are in pre-order: the last one is the innermost
+		}
+	}
+	return m
+}
+
+// rustModuleOf is the module holding definition d.
+func rustModuleOf(file string, facts *lang.Facts, d int32) rustMod {
+	for ; d >= 0; d = facts.Defs[d].Parent {
+		if facts.Defs[d].Kind == lang.KindModule {
+			return rustMod{file, facts.Defs[d].Path}
+		}
+	}
+	return rustMod{file: file}
+}
+
+// Link resolves the references of a Rust file.
+func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+	self := native.OwnPaths(facts, own)
+	binds := l.rustImports(f.Path, facts)
+	var globs []rustBinding
+	for i, im := range facts.Imports {
+		if im.Kind == lang.ImportAll && binds[i].ok {
+			globs = append(globs, binds[i])
+		}
+	}
+	locals := link.NewLocalIndex(facts)
+	byName := map[string]int{}
+	for i, im := range facts.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := byName[n]; !ok {
+				byName[n] = i
+			}
+		}
+	}
+	var links []lang.Link
+	// target links a path in a binding's file: proven in this file, else
+	// strong; a path the file does not define may be re-exported there.
+	target := func(ri int, file, p string) bool {
+		var id int64
+		if file == f.Path {
+			id = self[p]
+		} else {
+			id = l.syms.Of(file).Paths[p]
+		}
+		tier := lang.TierStrong
+		if id == 0 {
+			file, p = l.rustReexport(file, p, 0)
+			if file == "" {
+				return false
+			}
+			id = l.syms.Of(file).Paths[p]
+		}
+		if id == 0 {
+			return false
+		}
+		if file == f.Path {
+			tier = lang.TierProven
+		}
+		links = append(links, lang.Link{Ref: ri, Tier: tier, Target: id})
+		return true
+	}
+	// member follows a binding and further segments to a path.
+	member := func(ri int, b rustBinding, segs []string) bool {
+		if !b.ok {
+			return false
+		}
+		if b.item != "" {
+			return target(ri, b.mod.file, native.JoinDot(b.item, strings.Join(segs, ".")))
+		}
+		m := b.mod
+		for len(segs) > 1 {
+			c, ok := l.rustChild(m, segs[0])
+			if !ok {
+				break
+			}
+			m, segs = c, segs[1:]
+		}
+		return target(ri, m.file, native.JoinDot(m.inline, strings.Join(segs, ".")))
+	}
+	for ri, r := range facts.Refs {
+		if r.BindLocal >= 0 {
+			continue
+		}
+		name := facts.Names[r.Name]
+		switch r.Shape {
+		case lang.QualNone:
+			switch {
+			case r.BindDef >= 0:
+				if int(r.BindDef) < len(own) {
+					links = append(links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: own[r.BindDef]})
+				}
+			case r.BindImp >= 0:
+				im := facts.Imports[r.BindImp]
+				if b := binds[r.BindImp]; b.ok && b.item != "" && name == im.LocalName() {
+					target(ri, b.mod.file, b.item)
+				}
+			default:
+				for _, g := range globs {
+					if member(ri, g, []string{name}) {
+						break
+					}
+				}
+			}
+		case lang.QualSelf:
+			recv := rustReceiver(facts, r.Enclosing)
+			if recv == "" {
+				continue
+			}
+			if target(ri, f.Path, recv+"."+name) {
+				continue
+			}
+			if i, ok := byName[native.LastSegment(recv)]; ok {
+				member(ri, binds[i], []string{name})
+			}
+		case lang.QualIdent, lang.QualPath:
+			q := facts.Names[r.Qualifier]
+			if strings.ContainsAny(q, ".()&*[] ") || q == "?" {
+				continue // a field access, or not a path
+			}
+			segs := strings.Split(q, "::")
+			cur := rustModuleOf(f.Path, facts, r.Enclosing)
+			switch {
+			case r.QualBound && !strings.Contains(q, "::") && locals.Binding(facts, r.Qualifier, r.Scope) >= 0:
+				// x.name on a local x: a field or method, not a path
+			case r.QualBound:
+				// an item of this file: a type (T::f, E::Variant) or an inline module
+				p := native.JoinDot(cur.inline, strings.Join(segs, ".")) + "." + name
+				if !target(ri, f.Path, p) {
+					target(ri, f.Path, strings.Join(segs, ".")+"."+name)
+				}
+			case r.BindImp >= 0:
+				member(ri, binds[r.BindImp], append(segs[1:len(segs):len(segs)], name))
+			default:
+				m, rest, ok := l.rustResolve(cur, q)
+				if ok {
+					member(ri, rustBinding{mod: m, ok: true}, append(rest, name))
+				}
+			}
+		}
+	}
+	return links
+}
+
+// maxReexports bounds how many pub use hops a path is followed through.
+const maxReexports = 4
+
+// rustImports resolves the imports of a Rust file (cached per batch).
+func (l *batch) rustImports(file string, facts *lang.Facts) []rustBinding {
+	if b, ok := l.rustBinds[file]; ok {
+		return b
+	}
+	if facts == nil {
+		facts = l.r.Facts(file)
+	}
+	var binds []rustBinding
+	if facts != nil {
+		binds = make([]rustBinding, len(facts.Imports))
+		l.rustBinds[file] = binds // an import cycle sees unresolved bindings
+		for i, im := range facts.Imports {
+			binds[i] = l.rustImport(rustModuleAt(file, facts, im.Pos), im)
+		}
+		l.rustImps[file] = facts.Imports
+	}
+	l.rustBinds[file] = binds
+	return binds
+}
+
+// rustReexport follows a path that a file does not define through the file's
+// own imports (pub use a::B; pub use a::*): the file and path that define it,
+// or "" when none is found.
+func (l *batch) rustReexport(file, p string, depth int) (string, string) {
+	key := file + "\x00" + p
+	if r, ok := l.rustRex[key]; ok {
+		return r[0], r[1]
+	}
+	l.rustRex[key] = [2]string{} // cycles end here
+	f, q := l.rustReexportOnce(file, p, depth)
+	l.rustRex[key] = [2]string{f, q}
+	return f, q
+}
+
+func (l *batch) rustReexportOnce(file, p string, depth int) (string, string) {
+	if depth >= maxReexports {
+		return "", ""
+	}
+	binds := l.rustImports(file, nil)
+	imports := l.rustImps[file]
+	first, rest, _ := strings.Cut(p, ".")
+	resolve := func(b rustBinding, p string) (string, string) {
+		if l.syms.Of(b.mod.file).Paths[p] != 0 {
+			return b.mod.file, p
+		}
+		return l.rustReexport(b.mod.file, p, depth+1)
+	}
+	for i, im := range imports {
+		if im.Kind == lang.ImportAll || im.LocalName() != first {
+			continue
+		}
+		b := binds[i]
+		if !b.ok || b.mod.file == file && b.item == p {
+			continue
+		}
+		if b.item != "" {
+			return resolve(b, native.JoinDot(b.item, rest))
+		}
+		return resolve(b, native.JoinDot(b.mod.inline, rest))
+	}
+	for i, im := range imports {
+		if b := binds[i]; im.Kind == lang.ImportAll && b.ok && b.mod.file != file {
+			if file, p := resolve(b, native.JoinDot(b.mod.inline, p)); file != "" {
+				return file, p
+			}
+		}
+	}
+	return "", ""
+}
+
+// rustReceiver is the receiver type of the impl member around definition d.
+func rustReceiver(facts *lang.Facts, d int32) string {
+	for ; d >= 0; d = facts.Defs[d].Parent {
+		if r := facts.Defs[d].Receiver; r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// stdlib reports whether a use path starts in a crate of Rust's standard
+// distribution.
+func stdlib(im lang.Import) bool {
+	first := strings.SplitN(strings.TrimPrefix(im.Source, "::"), "::", 2)[0]
+	return first == "std" || first == "core" || first == "alloc" || first == "proc_macro" || first == "test"
+}
