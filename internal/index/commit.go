@@ -17,39 +17,121 @@ import (
 // cheaper than finding the files that mention them.
 const relinkAllAbove = 64
 
+// batchIn is what a reconcile hands to commit: the file table before, the
+// files read (jobs) and deleted, and what the new state records.
+type batchIn struct {
+	old            []store.FileRow
+	jobs           []*job
+	deleted        []*store.FileRow
+	full           bool // derive every identity and link again
+	missingTracked int
+	trip           string
+}
+
+// batch is one reconcile batch on its way into the worktree index: what the
+// phases of commit hand to each other.
+type batch struct {
+	ix       *Index
+	in       batchIn
+	st       *Stats
+	tm       *timer
+	progress func(Progress)
+
+	tx       *store.Tx
+	rows     map[string]*store.FileRow // the file table after the batch, by path
+	paths    []string                  // its paths, sorted
+	changed  map[string]bool           // paths whose content (blob) changed or is new
+	statOnly []*store.FileRow          // same content, new stat data
+	encoded  map[int64][]byte          // facts parsed in this batch, by blob id
+	deleted  []*store.FileRow
+	mods     []Module
+	// rebuild: the modules changed or the batch is full, so every symbol,
+	// identity and link is derived again.
+	rebuild  bool
+	infos    []*fileInfo
+	byID     map[int64]string // file id -> path
+	w        *world
+	resymbol map[int64]*fileInfo // files whose symbols are derived again
+	oldSyms  []store.SymbolRow   // their symbols before (none when rebuilding)
+	lk       *linker
+}
+
 // commit writes one batch to the worktree index in a single transaction: file
 // rows, modules, symbols of changed files, links of every file whose resolution
 // may have changed, and the new epoch.
-func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, deleted []*store.FileRow, full bool,
-	missingTracked int, trip string, st *Stats, tm *timer, progress func(Progress)) error {
-	if err := ix.claimBlobs(ctx, jobs, full, st, tm, progress); err != nil {
+func (ix *Index) commit(ctx context.Context, in batchIn, st *Stats, tm *timer, progress func(Progress)) error {
+	if err := ix.claimBlobs(ctx, in.jobs, in.full, st, tm, progress); err != nil {
 		return err
 	}
+	b := &batch{ix: ix, in: in, st: st, tm: tm, progress: progress}
 	t := time.Now()
-	rows := make(map[string]*store.FileRow, len(old)+len(jobs))
-	for i := range old {
-		r := old[i]
-		rows[r.Path] = &r
+	b.planRows()
+	modulesChanged, err := b.planModules(ctx)
+	if err != nil {
+		return err
 	}
-	for _, d := range deleted {
-		delete(rows, d.Path)
+	b.rebuild = in.full || modulesChanged
+	if b.tx, err = ix.db().Begin(ctx); err != nil {
+		return err
 	}
-	encoded := map[int64][]byte{} // facts parsed in this batch, by blob id
-	changed := map[string]bool{}  // paths whose content (blob) changed or is new
-	var statOnly []*store.FileRow
-	for _, j := range jobs {
+	defer b.tx.Rollback()
+	if err := b.writeFiles(); err != nil {
+		return err
+	}
+	tm.add("files", time.Since(t))
+
+	t = time.Now()
+	if err := b.writeSymbols(ctx); err != nil {
+		return err
+	}
+	tm.add("symbols", time.Since(t))
+	if !b.rebuild {
+		if err := b.recordIdentities(ctx); err != nil {
+			return err
+		}
+	}
+
+	t = time.Now()
+	if err := b.writeLinks(ctx); err != nil {
+		return err
+	}
+	tm.add("link", time.Since(t))
+
+	t = time.Now()
+	progress(Progress{Phase: "commit"})
+	if err := b.finish(ctx); err != nil {
+		return err
+	}
+	tm.add("commit", time.Since(t))
+	return nil
+}
+
+// planRows works out the file table after the batch and what changed in it.
+func (b *batch) planRows() {
+	b.rows = make(map[string]*store.FileRow, len(b.in.old)+len(b.in.jobs))
+	for i := range b.in.old {
+		r := b.in.old[i]
+		b.rows[r.Path] = &r
+	}
+	b.deleted = append([]*store.FileRow(nil), b.in.deleted...)
+	for _, d := range b.deleted {
+		delete(b.rows, d.Path)
+	}
+	b.encoded, b.changed = map[int64][]byte{}, map[string]bool{}
+	st := b.st
+	for _, j := range b.in.jobs {
 		switch {
 		case j.skipped:
 			if j.old != nil { // vanished while reading: gone
-				deleted = append(deleted, j.old)
-				delete(rows, j.entry.Path)
+				b.deleted = append(b.deleted, j.old)
+				delete(b.rows, j.entry.Path)
 			}
 			continue
 		case j.same:
 			r := *j.old
 			r.Size, r.MtimeNS, r.CtimeNS, r.Inode = j.entry.Size, j.entry.MtimeNS, j.entry.CtimeNS, j.entry.Inode
-			rows[r.Path] = &r
-			statOnly = append(statOnly, &r)
+			b.rows[r.Path] = &r
+			b.statOnly = append(b.statOnly, &r)
 			continue
 		}
 		r := &store.FileRow{Path: j.entry.Path, BlobID: j.blobID, Hash: j.hash, NormHash: j.norm, GitOID: j.gitOID,
@@ -63,60 +145,64 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		} else {
 			st.Added++
 		}
-		rows[r.Path] = r
-		changed[r.Path] = true
+		b.rows[r.Path] = r
+		b.changed[r.Path] = true
 		if j.facts != nil {
-			encoded[j.blobID] = j.facts
+			b.encoded[j.blobID] = j.facts
 		}
 	}
-	st.Deleted = len(deleted)
-	st.Renamed = countRenames(deleted, rows, changed)
+	st.Deleted = len(b.deleted)
+	st.Renamed = countRenames(b.deleted, b.rows, b.changed)
 	st.Added -= st.Renamed
 	st.Deleted -= st.Renamed
+	b.paths = make([]string, 0, len(b.rows))
+	for p := range b.rows {
+		b.paths = append(b.paths, p)
+	}
+	sort.Strings(b.paths)
+}
 
-	paths := make([]string, 0, len(rows))
-	for p := range rows {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	mods := detectModules(ix.paths.Root, paths)
-	oldMods, err := ix.db().Modules(ctx)
+// planModules detects the modules of the new file table and reports
+// whether they differ from the stored ones.
+func (b *batch) planModules(ctx context.Context) (bool, error) {
+	b.mods = detectModules(b.ix.paths.Root, b.paths)
+	oldMods, err := b.ix.db().Modules(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
-	modulesChanged := !sameModules(oldMods, mods)
+	return !sameModules(oldMods, b.mods), nil
+}
 
-	tx, err := ix.db().Begin(ctx)
+// writeFiles writes modules and file rows, and the history of the batch.
+func (b *batch) writeFiles() error {
+	tx := b.tx
+	modIDs, err := tx.ReplaceModules(toModuleRows(b.mods))
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	modIDs, err := tx.ReplaceModules(toModuleRows(mods))
-	if err != nil {
-		return err
+	for i := range b.mods {
+		b.mods[i].ID = modIDs[[2]string{b.mods[i].Root, b.mods[i].Kind}]
 	}
-	for i := range mods {
-		mods[i].ID = modIDs[[2]string{mods[i].Root, mods[i].Kind}]
-	}
-	modByRoot := byRoot(mods)
-	for _, d := range deleted {
+	modByRoot := byRoot(b.mods)
+	for _, d := range b.deleted {
 		if err := tx.DeleteFile(d.ID); err != nil {
 			return err
 		}
 	}
-	if err := recordHistory(tx, jobs, deleted, st.Epoch); err != nil {
+	if err := recordHistory(tx, b.in.jobs, b.deleted, b.st.Epoch); err != nil {
 		return err
 	}
-	for _, r := range statOnly {
+	for _, r := range b.statOnly {
 		if err := tx.SetFileStat(r.ID, r.Size, r.MtimeNS, r.CtimeNS, r.Inode); err != nil {
 			return err
 		}
 	}
-	infos := make([]*fileInfo, 0, len(paths))
-	for _, p := range paths {
-		r := rows[p]
+	b.infos = make([]*fileInfo, 0, len(b.paths))
+	b.byID = make(map[int64]string, len(b.paths))
+	for _, p := range b.paths {
+		r := b.rows[p]
 		modID := moduleOf(modByRoot, p, r.Lang).ID
-		if changed[p] {
+		if b.changed[p] {
 			r.ModuleID = modID
 			id, err := tx.PutFile(*r)
 			if err != nil {
@@ -129,119 +215,84 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 				return err
 			}
 		}
-		infos = append(infos, &fileInfo{id: r.ID, path: p, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
+		b.infos = append(b.infos, &fileInfo{id: r.ID, path: p, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
+		b.byID[r.ID] = p
 	}
-	tm.add("files", time.Since(t))
+	return nil
+}
 
-	// Symbols of changed files (every file when identities may have moved).
-	t = time.Now()
-	w := newWorld(ix.paths.Root, mods, infos)
-	resymbol := map[int64]*fileInfo{}
-	for _, f := range infos {
-		if (full || modulesChanged || changed[f.path]) && f.lang != "" {
-			resymbol[f.id] = f
+// factsOf is a file's facts: parsed in this batch, or from the store.
+func (b *batch) factsOf(ctx context.Context, f *fileInfo) (*lang.Facts, error) {
+	if data, ok := b.encoded[f.blobID]; ok {
+		return lang.Decode(data)
+	}
+	return b.ix.Facts(ctx, f.blobID)
+}
+
+// writeSymbols derives the symbols of changed files (of every file when
+// identities may have moved) and writes what changed.
+func (b *batch) writeSymbols(ctx context.Context) error {
+	tx := b.tx
+	b.w = newWorld(b.ix.paths.Root, b.mods, b.infos)
+	b.resymbol = map[int64]*fileInfo{}
+	for _, f := range b.infos {
+		if (b.rebuild || b.changed[f.path]) && f.lang != "" {
+			b.resymbol[f.id] = f
 		}
 	}
-	factsOf := func(f *fileInfo) (*lang.Facts, error) {
-		if data, ok := encoded[f.blobID]; ok {
-			return lang.Decode(data)
-		}
-		return ix.Facts(ctx, f.blobID)
-	}
-	var oldSyms []store.SymbolRow
-	if !full && !modulesChanged {
-		var ids []int64
-		for id := range resymbol {
-			ids = append(ids, id)
-		}
-		for _, d := range deleted {
-			ids = append(ids, d.ID)
-		}
-		if oldSyms, err = ix.db().SymbolsOfFiles(ctx, ids); err != nil {
-			return err
-		}
-	}
-	if full || modulesChanged {
+	if b.rebuild {
 		if err := tx.ClearSymbols(); err != nil {
 			return err
 		}
 		if err := tx.DropSymbolIndexes(); err != nil {
 			return err
 		}
+	} else {
+		ids := make([]int64, 0, len(b.resymbol)+len(b.deleted))
+		for id := range b.resymbol {
+			ids = append(ids, id)
+		}
+		for _, d := range b.deleted {
+			ids = append(ids, d.ID)
+		}
+		var err error
+		if b.oldSyms, err = b.ix.db().SymbolsOfFiles(ctx, ids); err != nil {
+			return err
+		}
 	}
 	oldByFile := map[int64][]store.SymbolRow{}
-	for _, r := range oldSyms {
+	for _, r := range b.oldSyms {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
-	lk := newLinker(ctx, ix.db(), w)
-	lk.facts = factsOf
-	for _, d := range deleted {
-		lk.deleted[d.ID] = true
+	b.lk = newLinker(ctx, b.ix.db(), b.w)
+	b.lk.facts = func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) }
+	for _, d := range b.deleted {
+		b.lk.deleted[d.ID] = true
 	}
-	firstDef := map[string]string{} // Go qualified name -> first path defining it in this batch
-	byID := map[int64]string{}
-	for _, f := range infos {
-		byID[f.id] = f.path
-	}
-	ordered := make([]*fileInfo, 0, len(resymbol))
-	for _, f := range resymbol {
+	ordered := make([]*fileInfo, 0, len(b.resymbol))
+	for _, f := range b.resymbol {
 		ordered = append(ordered, f)
 	}
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].path < ordered[j].path })
+	firstDef := map[string]string{} // Go qualified name -> first path defining it in this batch
 	for n, f := range ordered {
 		if n%512 == 0 {
-			progress(Progress{Phase: "symbols", Done: n, Total: len(ordered)})
+			b.progress(Progress{Phase: "symbols", Done: n, Total: len(ordered)})
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		facts, err := factsOf(f)
+		facts, err := b.factsOf(ctx, f)
 		if err != nil {
 			return err
 		}
 		var earlier func(string, int64) bool
 		if f.lang == "go" {
-			// Definitions this file already had keep their decision (a plain id
-			// means no earlier duplicate); only new names ask the database.
-			prev := map[string][]int64{}
-			for _, r := range oldByFile[f.id] {
-				prev[r.QName] = append(prev[r.QName], r.ID)
-			}
-			var fresh []string
-			if !full && !modulesChanged {
-				for _, qn := range goQNames(w, f, facts) {
-					if _, ok := prev[qn]; !ok {
-						fresh = append(fresh, qn)
-					}
-				}
-			}
-			stored := map[string][]int64{}
-			if len(fresh) > 0 {
-				if stored, err = ix.db().FilesByQNames(ctx, fresh); err != nil {
-					return err
-				}
-			}
-			earlier = func(qn string, plain int64) bool {
-				if p, ok := firstDef[qn]; ok && p != f.path {
-					return p < f.path
-				}
-				if ids, ok := prev[qn]; ok {
-					for _, id := range ids {
-						if id == plain {
-							return false
-						}
-					}
-					return true
-				}
-				for _, id := range stored[qn] {
-					if p := byID[id]; p != "" && p < f.path && !resymbolHas(resymbol, id) {
-						return true
-					}
-				}
-				return false
+			if earlier, err = b.goEarlier(ctx, f, facts, oldByFile[f.id], firstDef); err != nil {
+				return err
 			}
 		}
-		syms := fileSymbols(w, f, facts, earlier)
+		syms := fileSymbols(b.w, f, facts, earlier)
 		if f.lang == "go" {
 			for _, s := range syms {
 				if _, ok := firstDef[s.QName]; !ok {
@@ -249,12 +300,12 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 				}
 			}
 		}
-		lk.batch[f.id] = syms
-		if full || modulesChanged {
+		b.lk.batch[f.id] = syms
+		if b.rebuild {
 			if err := tx.PutSymbols(syms); err != nil {
 				return err
 			}
-			st.Symbols += len(syms)
+			b.st.Symbols += len(syms)
 			continue
 		}
 		// Write only what changed: a body edit usually changes no symbol row.
@@ -265,65 +316,104 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		if err := tx.PutSymbols(changedRows); err != nil {
 			return err
 		}
-		st.Symbols += len(changedRows)
+		b.st.Symbols += len(changedRows)
 	}
-	if full || modulesChanged {
-		if err := tx.CreateSymbolIndexes(); err != nil {
-			return err
-		}
+	if b.rebuild {
+		return tx.CreateSymbolIndexes()
 	}
-	tm.add("symbols", time.Since(t))
+	return nil
+}
 
-	if !full && !modulesChanged {
-		oldBlob, oldPath := map[int64]int64{}, map[int64]string{}
-		for i := range old {
-			oldBlob[old[i].ID], oldPath[old[i].ID] = old[i].BlobID, old[i].Path
-		}
-		nowFacts := func(fileID int64) *lang.Facts {
-			f := resymbol[fileID]
-			if f == nil {
-				return nil
+// goEarlier decides, for a Go file, whether a qualified name it defines was
+// defined earlier by another file (the later definition then gets a
+// disambiguated id). Definitions the file already had keep their decision
+// (a plain id means no earlier duplicate); only new names ask the store.
+func (b *batch) goEarlier(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow, firstDef map[string]string) (func(string, int64) bool, error) {
+	prev := map[string][]int64{}
+	for _, r := range own {
+		prev[r.QName] = append(prev[r.QName], r.ID)
+	}
+	var fresh []string
+	if !b.rebuild {
+		for _, qn := range goQNames(b.w, f, facts) {
+			if _, ok := prev[qn]; !ok {
+				fresh = append(fresh, qn)
 			}
-			facts, _ := factsOf(f)
-			return facts
-		}
-		pathOf := func(fileID int64) string {
-			if p, ok := oldPath[fileID]; ok {
-				return p
-			}
-			return byID[fileID]
-		}
-		if err := ix.recordIdentity(ctx, tx, oldSyms, oldBlob, lk.batch, nowFacts, pathOf, st.Epoch); err != nil {
-			return err
 		}
 	}
+	stored := map[string][]int64{}
+	if len(fresh) > 0 {
+		var err error
+		if stored, err = b.ix.db().FilesByQNames(ctx, fresh); err != nil {
+			return nil, err
+		}
+	}
+	return func(qn string, plain int64) bool {
+		if p, ok := firstDef[qn]; ok && p != f.path {
+			return p < f.path
+		}
+		if ids, ok := prev[qn]; ok {
+			for _, id := range ids {
+				if id == plain {
+					return false
+				}
+			}
+			return true
+		}
+		for _, id := range stored[qn] {
+			if p := b.byID[id]; p != "" && p < f.path && !resymbolHas(b.resymbol, id) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
 
-	// Links: changed files, plus files that mention a name whose symbols changed.
-	t = time.Now()
+// recordIdentities gives vanished symbols aliases or tombstones.
+func (b *batch) recordIdentities(ctx context.Context) error {
+	oldBlob, oldPath := map[int64]int64{}, map[int64]string{}
+	for _, r := range b.in.old {
+		oldBlob[r.ID], oldPath[r.ID] = r.BlobID, r.Path
+	}
+	nowFacts := func(fileID int64) *lang.Facts {
+		f := b.resymbol[fileID]
+		if f == nil {
+			return nil
+		}
+		facts, _ := b.factsOf(ctx, f)
+		return facts
+	}
+	pathOf := func(fileID int64) string {
+		if p, ok := oldPath[fileID]; ok {
+			return p
+		}
+		return b.byID[fileID]
+	}
+	return b.ix.recordIdentity(ctx, b.tx, b.oldSyms, oldBlob, b.lk.batch, nowFacts, pathOf, b.st.Epoch)
+}
+
+// relinkSet is the files whose links are derived again: changed files, plus
+// files that mention a name whose symbols changed (every file when
+// rebuilding or when many names changed), in path order.
+func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	relink := map[int64]*fileInfo{}
-	for id, f := range resymbol {
+	for id, f := range b.resymbol {
 		relink[id] = f
 	}
-	if full || modulesChanged {
-		for _, f := range infos {
+	names := changedNames(b.oldSyms, b.lk.batch)
+	if b.rebuild || len(names) > relinkAllAbove {
+		for _, f := range b.infos {
 			relink[f.id] = f
 		}
 	} else {
-		names := changedNames(oldSyms, lk.batch)
-		if len(names) > relinkAllAbove {
-			for _, f := range infos {
-				relink[f.id] = f
+		for _, n := range names {
+			hits, err := b.ix.db().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
+			if err != nil {
+				return nil, err
 			}
-		} else {
-			for _, n := range names {
-				hits, err := ix.db().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
-				if err != nil {
-					return err
-				}
-				for _, h := range hits {
-					if f := w.files[h.Path]; f != nil && f.lang != "" {
-						relink[f.id] = f
-					}
+			for _, h := range hits {
+				if f := b.w.files[h.Path]; f != nil && f.lang != "" {
+					relink[f.id] = f
 				}
 			}
 		}
@@ -335,70 +425,82 @@ func (ix *Index) commit(ctx context.Context, old []store.FileRow, jobs []*job, d
 		}
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].path < order[j].path })
-	rebuild := full || modulesChanged // the edge table was cleared with the symbols
-	if rebuild {
+	return order, nil
+}
+
+// writeLinks resolves the references, import edges and call and type edges
+// of the relink set.
+func (b *batch) writeLinks(ctx context.Context) error {
+	tx := b.tx
+	order, err := b.relinkSet(ctx)
+	if err != nil {
+		return err
+	}
+	if b.rebuild { // the edge table was cleared with the symbols
 		if err := tx.DropEdgeIndexes(); err != nil {
 			return err
 		}
 	}
 	for n, f := range order {
 		if n%512 == 0 {
-			progress(Progress{Phase: "link", Done: n, Total: len(order)})
+			b.progress(Progress{Phase: "link", Done: n, Total: len(order)})
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		facts, err := factsOf(f)
+		facts, err := b.factsOf(ctx, f)
 		if err != nil {
 			return err
 		}
-		own, ok := lk.batch[f.id]
+		own, ok := b.lk.batch[f.id]
 		if !ok {
-			if own, err = ix.db().SymbolsOfFile(ctx, f.id); err != nil {
+			if own, err = b.ix.db().SymbolsOfFile(ctx, f.id); err != nil {
 				return err
 			}
 		}
-		links := lk.link(f, facts, own)
+		links := b.lk.link(f, facts, own)
 		var data, imports []byte
 		if len(links) > 0 {
 			data = EncodeLinks(links)
 		}
-		if edges := lk.importEdges(f, facts); len(edges) > 0 {
+		if edges := b.lk.importEdges(f, facts); len(edges) > 0 {
 			imports = EncodeImports(edges)
 		}
 		if err := tx.SetLink(f.id, data, imports); err != nil {
 			return err
 		}
-		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), rebuild); err != nil {
+		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), b.rebuild); err != nil {
 			return err
 		}
 	}
-	if rebuild {
+	if b.rebuild {
 		if err := tx.CreateEdgeIndexes(); err != nil {
 			return err
 		}
 	}
-	st.Relinked = len(order)
-	tm.add("link", time.Since(t))
+	b.st.Relinked = len(order)
+	return nil
+}
 
-	t = time.Now()
-	progress(Progress{Phase: "commit"})
-	meta, err := ix.writeState(ctx, tx, rows, missingTracked, trip, st)
+// finish records the new state, commits, and keeps what this process now
+// knows of the file table and the metadata.
+func (b *batch) finish(ctx context.Context) error {
+	ix := b.ix
+	meta, err := ix.writeState(ctx, b.tx, b.rows, b.in.missingTracked, b.in.trip, b.st)
 	if err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := b.tx.Commit(); err != nil {
 		ix.meta = nil
 		return err
 	}
 	ix.setOwnerMeta(meta)
-	ix.files = make([]store.FileRow, 0, len(rows))
-	for _, p := range paths {
-		ix.files = append(ix.files, *rows[p])
+	ix.files = make([]store.FileRow, 0, len(b.rows))
+	for _, p := range b.paths {
+		ix.files = append(ix.files, *b.rows[p])
 	}
-	st.Changed = true
+	b.st.Changed = true
 	ix.db().RegisterWorktree(ctx, time.Now().Unix())
-	tm.add("commit", time.Since(t))
 	return nil
 }
 

@@ -161,7 +161,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		return nil, err
 	}
 	st.Epoch = prevEpoch + 1
-	if err := ix.commit(ctx, old, jobs, deleted, full, sc.MissingTracked, trip, st, tm, progress); err != nil {
+	if err := ix.commit(ctx, batchIn{old: old, jobs: jobs, deleted: deleted, full: full, missingTracked: sc.MissingTracked, trip: trip}, st, tm, progress); err != nil {
 		ix.files = nil // the cache may be ahead of the database
 		return nil, err
 	}
@@ -594,7 +594,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	}
 	m, _ := strconv.Atoi(meta["missing_tracked"])
 	st.Epoch = prevEpoch + 1
-	if err := ix.commit(ctx, old, jobs, deleted, false, m, trip, st, tm, progress); err != nil {
+	if err := ix.commit(ctx, batchIn{old: old, jobs: jobs, deleted: deleted, missingTracked: m, trip: trip}, st, tm, progress); err != nil {
 		ix.files = nil
 		return nil, err
 	}
