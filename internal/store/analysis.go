@@ -42,19 +42,7 @@ func (s *Reader) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, erro
 	rows, err := s.sql.QueryContext(ctx, `SELECT h.path, h.blob_id, h.lang FROM file_history h
 		JOIN (SELECT path, max(epoch) AS e FROM file_history WHERE epoch <= ? GROUP BY path) m ON h.path = m.path AND h.epoch = m.e
 		WHERE h.blob_id != 0 ORDER BY h.path`, epoch)
-	if err != nil {
-		return nil, fmt.Errorf("store: files at epoch %d: %w", epoch, err)
-	}
-	defer rows.Close()
-	var out []FileRow
-	for rows.Next() {
-		var f FileRow
-		if err := rows.Scan(&f.Path, &f.BlobID, &f.Lang); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, fmt.Sprintf("files at epoch %d", epoch), func(r scanner, f *FileRow) error { return r.Scan(&f.Path, &f.BlobID, &f.Lang) })
 }
 
 // SymbolFiles maps every symbol id to the id of the file defining it.
