@@ -507,24 +507,15 @@ func (s *Reader) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, er
 
 // AllImports returns the packed import edges of every file that has some.
 func (s *Reader) AllImports(ctx context.Context) (map[int64][]byte, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, imports FROM link WHERE imports IS NOT NULL`)
-	if err != nil {
-		return nil, fmt.Errorf("store: imports: %w", err)
-	}
-	defer rows.Close()
 	out := map[int64][]byte{}
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, err
-		}
-		if b, err = checkSum("main", fmt.Sprintf("the imports of file %d", id), b); err != nil {
-			return nil, err
-		}
+	err := s.eachLink(ctx, "imports", "imports IS NOT NULL", "imports", func(id int64, b []byte) error {
 		out[id] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // EdgesTo returns the edges of some kinds that end at dst (a callee's
