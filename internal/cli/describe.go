@@ -45,11 +45,7 @@ func renderDescribe(w io.Writer, out *tools.DescribeOut) {
 	fmt.Fprintf(w, "languages: %s\n", orDash(strings.Join(langs, ", ")))
 	fmt.Fprintf(w, "modules:\n")
 	for _, m := range r.Modules {
-		root := m.Root
-		if root == "" {
-			root = "."
-		}
-		fmt.Fprintf(w, "  %-30s %-6s %s (%d files)\n", m.Name, m.Kind, root, m.Files)
+		fmt.Fprintf(w, "  %-30s %-6s %s (%d files)\n", m.Name, m.Kind, orDot(m.Root), m.Files)
 	}
 	fmt.Fprintf(w, "profile:   %s (%d of %d tools on for MCP clients)\n", r.Profile, r.ToolsOn, len(r.Tools))
 	fmt.Fprintf(w, "tools:\n")

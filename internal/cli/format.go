@@ -17,11 +17,7 @@ func short(h string) string {
 
 // mapLine prints a count map in key order: "go 3, python 1".
 func mapLine(m map[string]int) string {
-	parts := make([]string, 0, len(m))
-	for _, k := range sortedKeys(m) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	return strings.Join(parts, ", ")
+	return countsOf(m, sortedKeys(m))
 }
 
 // eachLine prints one line a string, in format.
@@ -35,6 +31,11 @@ func eachLine(w io.Writer, format string, items []string) {
 func countsLine(m map[string]int) string {
 	keys := sortedKeys(m)
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	return countsOf(m, keys)
+}
+
+// countsOf prints the counts of keys in their order: "go 3, python 1".
+func countsOf(m map[string]int, keys []string) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])

@@ -45,13 +45,7 @@ func start(t *testing.T, tok string, opts service.Options) (*httptest.Server, *s
 	testenv.Isolate(t)
 	root := testenv.Repo(t, files())
 	svc := testenv.Open(t, root, opts)
-	api := httpapi.New(svc, httpapi.Options{Token: tok, Version: "test"})
-	ts := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Close()
-		ts.Close()
-	})
-	return ts, svc
+	return newServer(t, httpapi.New(svc, httpapi.Options{Token: tok, Version: "test"})), svc
 }
 
 type reply struct {
@@ -444,10 +438,7 @@ func TestReadyWhileAnotherProcessBuilds(t *testing.T) {
 	if reader.Owner() {
 		t.Fatal("the second service owns the index")
 	}
-	api := httpapi.New(reader, httpapi.Options{Token: token})
-	ts := httptest.NewServer(api)
-	defer ts.Close()
-	defer api.Close()
+	ts := newServer(t, httpapi.New(reader, httpapi.Options{Token: token}))
 	if r := do(t, ts, "GET", "/ready", "", auth()); r.status != 503 {
 		t.Fatalf("/ready before any build: %d %v", r.status, r.body)
 	}

@@ -34,45 +34,45 @@ var fileBudget = map[string]any{"limit": tools.LinesBudget.Cap, "max_chars": too
 func (a *adapter) addResources(s *mcp.Server) {
 	s.AddResource(&mcp.Resource{URI: statusURI, Name: "status", Title: "Index status", MIMEType: jsonMIME,
 		Description: "The status tool's envelope: index state and epoch, freshness, languages, repository state."},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return a.read(ctx, req.Params.URI, "status", nil)
-		})
+		a.resource("", "status", nil))
 	s.AddResource(&mcp.Resource{URI: archURI, Name: "architecture", Title: "Architecture", MIMEType: jsonMIME,
 		Description: "The architecture envelope: modules and the classified dependency edges between them."},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return a.read(ctx, req.Params.URI, "architecture", nil)
-		})
+		a.resource("", "architecture", nil))
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: moduleTemplate, Name: "module", Title: "Module", MIMEType: jsonMIME,
 		Description: "One module of the architecture (node id such as go:svc, module name or root directory) with its dependency edges."},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			id, err := tail(req.Params.URI, modulePrefix)
-			if err != nil {
-				return nil, err
-			}
-			return a.read(ctx, req.Params.URI, "architecture", map[string]any{"module": id, "include_external": true})
-		})
+		a.resource(modulePrefix, "architecture", func(id string) map[string]any {
+			return map[string]any{"module": id, "include_external": true}
+		}))
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: symbolTemplate, Name: "symbol", Title: "Symbol card", MIMEType: jsonMIME,
 		Description: "The symbol_get envelope of a symbol named by id (sym_...), qualified name or unique suffix (percent-encoded)."},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			id, err := tail(req.Params.URI, symbolPrefix)
-			if err != nil {
-				return nil, err
-			}
-			return a.read(ctx, req.Params.URI, "symbol_get", map[string]any{"symbol": id})
-		})
+		a.resource(symbolPrefix, "symbol_get", func(id string) map[string]any {
+			return map[string]any{"symbol": id}
+		}))
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: fileTemplate, Name: "file", Title: "File", MIMEType: jsonMIME,
 		Description: "The read_source envelope of a whole file (repo-relative path), within read_source's hard caps (400 lines, 40k characters)."},
-		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			p, err := tail(req.Params.URI, filePrefix)
-			if err != nil {
-				return nil, err
-			}
+		a.resource(filePrefix, "read_source", func(p string) map[string]any {
 			args := map[string]any{"path": p}
 			for k, v := range fileBudget {
 				args[k] = v
 			}
-			return a.read(ctx, req.Params.URI, "read_source", args)
-		})
+			return args
+		}))
+}
+
+// resource answers reads of a resource with the envelope of tool. For a
+// template, prefix is what comes before the URI's variable part and args
+// makes the tool's arguments of that part; a fixed resource has neither.
+func (a *adapter) resource(prefix, tool string, args func(string) map[string]any) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		if args == nil {
+			return a.read(ctx, req.Params.URI, tool, nil)
+		}
+		rest, err := tail(req.Params.URI, prefix)
+		if err != nil {
+			return nil, err
+		}
+		return a.read(ctx, req.Params.URI, tool, args(rest))
+	}
 }
 
 // tail is the percent-decoded rest of uri after prefix.

@@ -13,6 +13,7 @@ import (
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -127,13 +128,7 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer owner.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for ready, _ := owner.Ready(); !ready; ready, _ = owner.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("never ready")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitReady(t, owner)
 	client, err := service.Open(t.Context(), paths, cfg, service.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,25 +13,16 @@ import (
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
+// newRepo makes a git repository of files, with its state in a temporary
+// directory, for services the test opens itself.
 func newRepo(t *testing.T, files map[string]string) (config.Paths, config.Config) {
 	t.Helper()
-	dir := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	testenv.Isolate(t)
+	dir := testenv.Repo(t, files)
 	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "s"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,13 +92,7 @@ func TestServingWatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for ready, _ := s.Ready(); !ready; ready, _ = s.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("never ready")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitReady(t, s)
 	for i, name := range []string{"Beta", "Gamma", "Delta"} {
 		src := "package w\n\nfunc " + name + "() {}\n"
 		os.WriteFile(filepath.Join(paths.Root, "a.go"), []byte(src), 0o644)

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // Calls in flight across a reindex and a takeover: a client keeps asking from
@@ -97,7 +97,7 @@ func TestOneMetadataReadPerCall(t *testing.T) {
 			}
 			defer s.Close()
 			if serve {
-				waitReady(t, s)
+				testenv.WaitReady(t, s)
 			}
 			args := map[string]any{"query": "Meta", "limit": 1}
 			answer(t, call(t, s, "search", args)) // the first call may read it to reconcile
@@ -111,16 +111,5 @@ func TestOneMetadataReadPerCall(t *testing.T) {
 				t.Fatalf("provenance without the snapshot's state: %+v", env.Provenance)
 			}
 		})
-	}
-}
-
-func waitReady(t *testing.T, s *service.Service) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for ready, _ := s.Ready(); !ready; ready, _ = s.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("never ready")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

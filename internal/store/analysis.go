@@ -8,9 +8,16 @@ import (
 // AllLinks calls fn with the packed resolved references of every file that has
 // some (the reverse-reference view of impact analysis is built from them).
 func (s *Reader) AllLinks(ctx context.Context, fn func(fileID int64, data []byte) error) error {
-	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, data FROM link WHERE length(data) > 0`)
+	return s.eachLink(ctx, "data", "length(data) > 0", "links", fn)
+}
+
+// eachLink calls fn with the packed column col of every link row that
+// matches where, checked against its checksum; what names the column in
+// errors.
+func (s *Reader) eachLink(ctx context.Context, col, where, what string, fn func(fileID int64, data []byte) error) error {
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, `+col+` FROM link WHERE `+where)
 	if err != nil {
-		return fmt.Errorf("store: links: %w", err)
+		return fmt.Errorf("store: %s: %w", what, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -19,7 +26,7 @@ func (s *Reader) AllLinks(ctx context.Context, fn func(fileID int64, data []byte
 		if err := rows.Scan(&id, &b); err != nil {
 			return err
 		}
-		b, err := checkSum("main", fmt.Sprintf("the links of file %d", id), b)
+		b, err := checkSum("main", fmt.Sprintf("the %s of file %d", what, id), b)
 		if err != nil {
 			return err
 		}
@@ -42,19 +49,7 @@ func (s *Reader) FilesAtEpoch(ctx context.Context, epoch int64) ([]FileRow, erro
 	rows, err := s.sql.QueryContext(ctx, `SELECT h.path, h.blob_id, h.lang FROM file_history h
 		JOIN (SELECT path, max(epoch) AS e FROM file_history WHERE epoch <= ? GROUP BY path) m ON h.path = m.path AND h.epoch = m.e
 		WHERE h.blob_id != 0 ORDER BY h.path`, epoch)
-	if err != nil {
-		return nil, fmt.Errorf("store: files at epoch %d: %w", epoch, err)
-	}
-	defer rows.Close()
-	var out []FileRow
-	for rows.Next() {
-		var f FileRow
-		if err := rows.Scan(&f.Path, &f.BlobID, &f.Lang); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, fmt.Sprintf("files at epoch %d", epoch), func(r scanner, f *FileRow) error { return r.Scan(&f.Path, &f.BlobID, &f.Lang) })
 }
 
 // SymbolFiles maps every symbol id to the id of the file defining it.

@@ -28,20 +28,10 @@ type JobRow struct {
 const jobCols = `id, key, indexer, root, status, scope, trigger, head, created_at, started_at, finished_at, progress, error, reason, stats`
 
 func scanJobs(rows *sql.Rows, err error) ([]JobRow, error) {
-	if err != nil {
-		return nil, fmt.Errorf("store: jobs: %w", err)
-	}
-	defer rows.Close()
-	var out []JobRow
-	for rows.Next() {
-		var j JobRow
-		if err := rows.Scan(&j.ID, &j.Key, &j.Indexer, &j.Root, &j.Status, &j.Scope, &j.Trigger, &j.Head, &j.CreatedAt,
-			&j.StartedAt, &j.FinishedAt, &j.Progress, &j.Error, &j.Reason, &j.Stats); err != nil {
-			return nil, fmt.Errorf("store: jobs: %w", err)
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "jobs", func(r scanner, j *JobRow) error {
+		return r.Scan(&j.ID, &j.Key, &j.Indexer, &j.Root, &j.Status, &j.Scope, &j.Trigger, &j.Head, &j.CreatedAt,
+			&j.StartedAt, &j.FinishedAt, &j.Progress, &j.Error, &j.Reason, &j.Stats)
+	})
 }
 
 // JobTx is a transaction over the job table: enqueueing reads the active job
@@ -115,11 +105,7 @@ func (t *JobTx) Update(j JobRow) error {
 
 // Job reads one job.
 func (s *Reader) Job(ctx context.Context, id int64) (JobRow, bool, error) {
-	rows, err := scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE id = ?`, id))
-	if err != nil || len(rows) == 0 {
-		return JobRow{}, false, err
-	}
-	return rows[0], true, nil
+	return first(scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE id = ?`, id)))
 }
 
 // Jobs returns the most recent jobs, newest first.

@@ -11,82 +11,51 @@ import (
 
 const fileCols = `id, path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, ctime_ns, inode, lang, pkg, status, module_id, epoch`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanFile(r scanner) (FileRow, error) {
-	var f FileRow
+func scanFile(r scanner, f *FileRow) error {
 	var h, nh []byte
 	err := r.Scan(&f.ID, &f.Path, &f.BlobID, &h, &nh, &f.GitOID, &f.Size, &f.MtimeNS, &f.CtimeNS, &f.Inode, &f.Lang, &f.Pkg, &f.Status, &f.ModuleID, &f.Epoch)
 	copy(f.Hash[:], h)
 	copy(f.NormHash[:], nh)
-	return f, err
+	return err
+}
+
+func scanFiles(rows *sql.Rows, err error) ([]FileRow, error) {
+	return scanAll(rows, err, "files", scanFile)
 }
 
 // Files returns every file row, ordered by path.
 func (s *Reader) Files(ctx context.Context) ([]FileRow, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file ORDER BY path`)
-	if err != nil {
-		return nil, fmt.Errorf("store: files: %w", err)
-	}
-	defer rows.Close()
-	var out []FileRow
-	for rows.Next() {
-		f, err := scanFile(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: files: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return scanFiles(s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file ORDER BY path`))
 }
 
 // FileByPath finds a file by its repo path.
 func (s *Reader) FileByPath(ctx context.Context, path string) (FileRow, bool, error) {
-	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE path = ?`, path))
-	if err == sql.ErrNoRows {
-		return f, false, nil
-	}
-	if err != nil {
-		return f, false, fmt.Errorf("store: file %s: %w", path, err)
-	}
-	return f, true, nil
+	return s.fileWhere(ctx, "path", path)
 }
 
 // FileByID finds a file by id.
 func (s *Reader) FileByID(ctx context.Context, id int64) (FileRow, bool, error) {
-	f, err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE id = ?`, id))
+	return s.fileWhere(ctx, "id", id)
+}
+
+// fileWhere finds the file whose column col (a unique one) holds v.
+func (s *Reader) fileWhere(ctx context.Context, col string, v any) (FileRow, bool, error) {
+	var f FileRow
+	err := scanFile(s.sql.QueryRowContext(ctx, `SELECT `+fileCols+` FROM file WHERE `+col+` = ?`, v), &f)
 	if err == sql.ErrNoRows {
 		return f, false, nil
 	}
 	if err != nil {
-		return f, false, fmt.Errorf("store: file %d: %w", id, err)
+		return f, false, fmt.Errorf("store: file %v: %w", v, err)
 	}
 	return f, true, nil
 }
 
 // FilesByIDs returns the files with these ids (missing ones are skipped).
 func (s *Reader) FilesByIDs(ctx context.Context, ids []int64) ([]FileRow, error) {
-	var out []FileRow
-	for _, chunk := range chunks(ids, 500) {
-		rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
-		if err != nil {
-			return nil, fmt.Errorf("store: files: %w", err)
-		}
-		for rows.Next() {
-			f, err := scanFile(rows)
-			if err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: files: %w", err)
-			}
-			out = append(out, f)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("store: files: %w", err)
-		}
-	}
-	return out, nil
+	return inChunks(ids, func(in string, args []any) ([]FileRow, error) {
+		return scanFiles(s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE id IN (`+in+`)`, args...))
+	})
 }
 
 // FilesUnder returns the files whose path starts with prefix (all when empty).
@@ -94,20 +63,7 @@ func (s *Reader) FilesUnder(ctx context.Context, prefix string) ([]FileRow, erro
 	if prefix == "" {
 		return s.Files(ctx)
 	}
-	rows, err := s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE path >= ? AND path < ? ORDER BY path`, prefix, prefix+"\xff")
-	if err != nil {
-		return nil, fmt.Errorf("store: files: %w", err)
-	}
-	defer rows.Close()
-	var out []FileRow
-	for rows.Next() {
-		f, err := scanFile(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return scanFiles(s.sql.QueryContext(ctx, `SELECT `+fileCols+` FROM file WHERE path >= ? AND path < ? ORDER BY path`, prefix, prefix+"\xff"))
 }
 
 // BlobFacts returns a blob's encoded facts (nil when it has none).
@@ -149,22 +105,12 @@ func (s *Reader) BlobText(ctx context.Context, blobID int64) ([]byte, error) {
 func (s *Reader) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT f.id, f.path, f.lang, f.blob_id, s.data FROM blobs.blob_surface s
 		JOIN file f ON f.blob_id = s.blob_id WHERE s.kind = ? ORDER BY f.path`, kind)
-	if err != nil {
-		return nil, fmt.Errorf("store: surfaces: %w", err)
-	}
-	defer rows.Close()
-	var out []SurfaceRow
-	for rows.Next() {
-		var r SurfaceRow
-		if err := rows.Scan(&r.FileID, &r.Path, &r.Lang, &r.BlobID, &r.Data); err != nil {
-			return nil, fmt.Errorf("store: surfaces: %w", err)
+	return scanAll(rows, err, "surfaces", func(row scanner, r *SurfaceRow) (err error) {
+		if err = row.Scan(&r.FileID, &r.Path, &r.Lang, &r.BlobID, &r.Data); err == nil {
+			r.Data, err = checkSum("blobs", fmt.Sprintf("the surfaces of blob %d", r.BlobID), r.Data)
 		}
-		if r.Data, err = checkSum("blobs", fmt.Sprintf("the surfaces of blob %d", r.BlobID), r.Data); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 // Link returns a file's packed resolved references.
@@ -183,48 +129,30 @@ func (s *Reader) Link(ctx context.Context, fileID int64) ([]byte, error) {
 // Modules returns every module, ordered by root.
 func (s *Reader) Modules(ctx context.Context) ([]ModuleRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest, deps, workspace, detached FROM module ORDER BY root, kind`)
-	if err != nil {
-		return nil, fmt.Errorf("store: modules: %w", err)
-	}
-	defer rows.Close()
-	var out []ModuleRow
-	for rows.Next() {
-		var m ModuleRow
+	return scanAll(rows, err, "modules", func(r scanner, m *ModuleRow) error {
 		var deps string
-		if err := rows.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest, &deps, &m.Workspace, &m.Detached); err != nil {
-			return nil, err
+		if err := r.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest, &deps, &m.Workspace, &m.Detached); err != nil {
+			return err
 		}
 		json.Unmarshal([]byte(deps), &m.Deps)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return nil
+	})
 }
 
 const symbolCols = `id, file_id, def_idx, name, qname, kind, visibility, module_id, parent, version`
 
+// symbolFields are the fields of a SymbolRow in the order of symbolCols.
+func symbolFields(r *SymbolRow) []any {
+	return []any{&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version}
+}
+
 func scanSymbols(rows *sql.Rows, err error) ([]SymbolRow, error) {
-	if err != nil {
-		return nil, fmt.Errorf("store: symbols: %w", err)
-	}
-	defer rows.Close()
-	var out []SymbolRow
-	for rows.Next() {
-		var r SymbolRow
-		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version); err != nil {
-			return nil, fmt.Errorf("store: symbols: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "symbols", func(row scanner, r *SymbolRow) error { return row.Scan(symbolFields(r)...) })
 }
 
 // SymbolByID finds a symbol.
 func (s *Reader) SymbolByID(ctx context.Context, id int64) (SymbolRow, bool, error) {
-	rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id = ?`, id))
-	if err != nil || len(rows) == 0 {
-		return SymbolRow{}, false, err
-	}
-	return rows[0], true, nil
+	return first(scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id = ?`, id)))
 }
 
 // SymbolsByName returns the symbols with exactly this name.
@@ -244,28 +172,16 @@ func (s *Reader) SymbolsOfFile(ctx context.Context, fileID int64) ([]SymbolRow, 
 
 // SymbolsOfFiles returns the symbols of many files.
 func (s *Reader) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolRow, error) {
-	var out []SymbolRow
-	for _, chunk := range chunks(fileIDs, 500) {
-		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, def_idx`, anys(chunk)...))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-	return out, nil
+	return inChunks(fileIDs, func(in string, args []any) ([]SymbolRow, error) {
+		return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE file_id IN (`+in+`) ORDER BY file_id, def_idx`, args...))
+	})
 }
 
 // SymbolsByIDs returns the symbols with these ids (missing ones are skipped).
 func (s *Reader) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error) {
-	var out []SymbolRow
-	for _, chunk := range chunks(ids, 500) {
-		rows, err := scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-	return out, nil
+	return inChunks(ids, func(in string, args []any) ([]SymbolRow, error) {
+		return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+in+`)`, args...))
+	})
 }
 
 // AllSymbols returns every symbol (for linking).
@@ -317,9 +233,9 @@ func (q SymbolSearch) from() (string, []any) {
 		from = `FROM symbol s WHERE s.name_id IN (SELECT rowid FROM sname_fts WHERE name LIKE ?) AND instr(lower(s.name), lower(?)) > 0`
 	} else {
 		from = `FROM symbol s WHERE instr(lower(s.name), lower(?)) > 0`
-		return from + kindFilter(q.Kinds), append([]any{q.Sub}, kindArgs(q.Kinds)...)
+		return from + kindFilter(q.Kinds), append([]any{q.Sub}, anys(q.Kinds)...)
 	}
-	return from + kindFilter(q.Kinds), append([]any{LikeLiteral(q.Sub), q.Sub}, kindArgs(q.Kinds)...)
+	return from + kindFilter(q.Kinds), append([]any{LikeLiteral(q.Sub), q.Sub}, anys(q.Kinds)...)
 }
 
 func kindFilter(kinds []uint8) string {
@@ -327,14 +243,6 @@ func kindFilter(kinds []uint8) string {
 		return ""
 	}
 	return ` AND s.kind IN (` + placeholders(len(kinds)) + `)`
-}
-
-func kindArgs(kinds []uint8) []any {
-	var out []any
-	for _, k := range kinds {
-		out = append(out, k)
-	}
-	return out
 }
 
 // SearchSymbols returns the best Limit matches with their scores, best first
@@ -347,23 +255,24 @@ func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow
 		` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
 	all := append([]any{q.Sub}, args...)
 	all = append(all, q.Limit)
-	rows, err := s.sql.QueryContext(ctx, query, all...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: search symbols: %w", err)
+	type scored struct {
+		SymbolRow
+		score int
 	}
-	defer rows.Close()
+	rows, err := s.sql.QueryContext(ctx, query, all...)
+	found, err := scanAll(rows, err, "search symbols", func(row scanner, r *scored) error {
+		return row.Scan(append(symbolFields(&r.SymbolRow), &r.score)...)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []SymbolRow
 	var scores []int
-	for rows.Next() {
-		var r SymbolRow
-		var sc int
-		if err := rows.Scan(&r.ID, &r.FileID, &r.DefIdx, &r.Name, &r.QName, &r.Kind, &r.Visibility, &r.ModuleID, &r.Parent, &r.Version, &sc); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, r)
-		scores = append(scores, sc)
+	for _, r := range found {
+		out = append(out, r.SymbolRow)
+		scores = append(scores, r.score)
 	}
-	return out, scores, rows.Err()
+	return out, scores, nil
 }
 
 // CountSymbols counts the matches of a symbol search, up to limit.
@@ -391,20 +300,10 @@ func (s *Reader) TextCandidates(ctx context.Context, pattern string, caseSensiti
 	q += ` ORDER BY f.path LIMIT ?`
 	args = append(args, limit)
 	rows, err := s.sql.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: text search: %w", err)
-	}
-	defer rows.Close()
-	var out []TextHit
-	for rows.Next() {
-		var h TextHit
-		if err := rows.Scan(&h.FileID, &h.Path, &h.BlobID, &h.Lang); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "text search", scanTextHit)
 }
+
+func scanTextHit(r scanner, h *TextHit) error { return r.Scan(&h.FileID, &h.Path, &h.BlobID, &h.Lang) }
 
 // TrigramCandidates returns the searchable files whose content contains every
 // trigram of lit (case-folded), straight from the trigram index without
@@ -417,19 +316,7 @@ func (s *Reader) TrigramCandidates(ctx context.Context, lit string) ([]TextHit, 
 	}
 	rows, err := s.sql.QueryContext(ctx, `SELECT f.id, f.path, f.blob_id, f.lang FROM file f
 		WHERE f.blob_id IN (SELECT rowid FROM blobs.blob_text WHERE blob_text MATCH ?) ORDER BY f.path`, expr)
-	if err != nil {
-		return nil, fmt.Errorf("store: trigram search: %w", err)
-	}
-	defer rows.Close()
-	var out []TextHit
-	for rows.Next() {
-		var h TextHit
-		if err := rows.Scan(&h.FileID, &h.Path, &h.BlobID, &h.Lang); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "trigram search", scanTextHit)
 }
 
 // maxTrigrams bounds the terms of a trigram query: a dozen spread over a long
@@ -502,30 +389,6 @@ func prefixCols(p, cols string) string {
 	return strings.Join(parts, ", ")
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
-func anys(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, v := range ids {
-		out[i] = v
-	}
-	return out
-}
-
-func chunks(ids []int64, n int) [][]int64 {
-	var out [][]int64
-	for len(ids) > n {
-		out = append(out, ids[:n])
-		ids = ids[n:]
-	}
-	if len(ids) > 0 {
-		out = append(out, ids)
-	}
-	return out
-}
-
 // SymbolsByParent returns the members of a symbol.
 func (s *Reader) SymbolsByParent(ctx context.Context, parent int64, limit int) ([]SymbolRow, error) {
 	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE parent = ? ORDER BY qname, id LIMIT ?`, parent, limit))
@@ -593,29 +456,20 @@ func collectIDs(rows *sql.Rows, err error) (map[int64]bool, error) {
 
 // FilesByQNames returns, for each qualified name, the ids of files defining it.
 func (s *Reader) FilesByQNames(ctx context.Context, qnames []string) (map[string][]int64, error) {
+	type def struct {
+		qname string
+		file  int64
+	}
+	defs, err := inChunks(qnames, func(in string, args []any) ([]def, error) {
+		rows, err := s.sql.QueryContext(ctx, `SELECT qname, file_id FROM symbol WHERE qname IN (`+in+`)`, args...)
+		return scanAll(rows, err, "files by qname", func(r scanner, d *def) error { return r.Scan(&d.qname, &d.file) })
+	})
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]int64{}
-	for len(qnames) > 0 {
-		n := min(500, len(qnames))
-		chunk := qnames[:n]
-		qnames = qnames[n:]
-		args := make([]any, len(chunk))
-		for i, q := range chunk {
-			args[i] = q
-		}
-		rows, err := s.sql.QueryContext(ctx, `SELECT qname, file_id FROM symbol WHERE qname IN (`+placeholders(n)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("store: files by qname: %w", err)
-		}
-		for rows.Next() {
-			var q string
-			var id int64
-			if err := rows.Scan(&q, &id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[q] = append(out[q], id)
-		}
-		rows.Close()
+	for _, d := range defs {
+		out[d.qname] = append(out[d.qname], d.file)
 	}
 	return out, nil
 }
@@ -653,31 +507,22 @@ func (s *Reader) TombstoneOf(ctx context.Context, id int64) (Tombstone, bool, er
 
 // AllImports returns the packed import edges of every file that has some.
 func (s *Reader) AllImports(ctx context.Context) (map[int64][]byte, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, imports FROM link WHERE imports IS NOT NULL`)
-	if err != nil {
-		return nil, fmt.Errorf("store: imports: %w", err)
-	}
-	defer rows.Close()
 	out := map[int64][]byte{}
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, err
-		}
-		if b, err = checkSum("main", fmt.Sprintf("the imports of file %d", id), b); err != nil {
-			return nil, err
-		}
+	err := s.eachLink(ctx, "imports", "imports IS NOT NULL", "imports", func(id int64, b []byte) error {
 		out[id] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // EdgesTo returns the edges of some kinds that end at dst (a callee's
 // callers, a type's subtypes), ordered by source and file.
 func (s *Reader) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
-		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id`, append([]any{dst}, kindArgs(kinds)...)...)
+		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id`, append([]any{dst}, anys(kinds)...)...)
 	return scanEdges(rows, err)
 }
 
@@ -685,31 +530,21 @@ func (s *Reader) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]Edge
 // fileID (a caller's callees, a type's supertypes), ordered by destination.
 func (s *Reader) EdgesFrom(ctx context.Context, fileID, src int64, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
-		WHERE file_id = ? AND src = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY dst, kind`, append([]any{fileID, src}, kindArgs(kinds)...)...)
+		WHERE file_id = ? AND src = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY dst, kind`, append([]any{fileID, src}, anys(kinds)...)...)
 	return scanEdges(rows, err)
 }
 
 // AllEdges returns every edge of some kinds (for benchmarks and checks).
 func (s *Reader) AllEdges(ctx context.Context, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
-		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst`, kindArgs(kinds)...)
+		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst`, anys(kinds)...)
 	return scanEdges(rows, err)
 }
 
 func scanEdges(rows *sql.Rows, err error) ([]EdgeRow, error) {
-	if err != nil {
-		return nil, fmt.Errorf("store: edges: %w", err)
-	}
-	defer rows.Close()
-	var out []EdgeRow
-	for rows.Next() {
-		var e EdgeRow
-		if err := rows.Scan(&e.FileID, &e.Src, &e.Dst, &e.Kind, &e.Tier, &e.Count, &e.Line, &e.Col); err != nil {
-			return nil, fmt.Errorf("store: edges: %w", err)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "edges", func(r scanner, e *EdgeRow) error {
+		return r.Scan(&e.FileID, &e.Src, &e.Dst, &e.Kind, &e.Tier, &e.Count, &e.Line, &e.Col)
+	})
 }
 
 // SymbolsByQNamePrefix returns the symbols whose qualified name starts with

@@ -81,11 +81,7 @@ func (s *Reader) Meta(key string) (string, error) {
 // keys are missing from the map).
 func (s *Reader) MetaValues(ctx context.Context, keys ...string) (map[string]string, error) {
 	s.metaReads.Add(1)
-	args := make([]any, len(keys))
-	for i, k := range keys {
-		args[i] = k
-	}
-	rows, err := s.sql.QueryContext(ctx, `SELECT key, value FROM metadata WHERE key IN (`+placeholders(len(keys))+`)`, args...)
+	rows, err := s.sql.QueryContext(ctx, `SELECT key, value FROM metadata WHERE key IN (`+placeholders(len(keys))+`)`, anys(keys)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: meta: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 )
 
 // SemIndexRow is one imported SCIP index.
@@ -231,9 +230,7 @@ func (b *batcher) flush() error {
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	n := len(b.args) / b.cols
-	row := "(" + placeholders(b.cols) + "),"
-	q := b.head + strings.TrimSuffix(strings.Repeat(row, n), ",")
+	q := b.head + valueRows(b.cols, len(b.args)/b.cols)
 	st, ok := b.stmts[q]
 	if !ok {
 		var err error
@@ -258,19 +255,9 @@ func (b *batcher) close() {
 // SemIndexes lists the imported indexes, by key.
 func (s *Reader) SemIndexes(ctx context.Context) ([]SemIndexRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, key, tool, tool_version, root, source, head, head_known, imported_at, stats FROM sem_index ORDER BY key`)
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic indexes: %w", err)
-	}
-	defer rows.Close()
-	var out []SemIndexRow
-	for rows.Next() {
-		var r SemIndexRow
-		if err := rows.Scan(&r.ID, &r.Key, &r.Tool, &r.ToolVersion, &r.Root, &r.Source, &r.Head, &r.HeadKnown, &r.ImportedAt, &r.Stats); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "semantic indexes", func(row scanner, r *SemIndexRow) error {
+		return row.Scan(&r.ID, &r.Key, &r.Tool, &r.ToolVersion, &r.Root, &r.Source, &r.Head, &r.HeadKnown, &r.ImportedAt, &r.Stats)
+	})
 }
 
 // SemGeneration changes whenever an index is imported or removed (for caches).
@@ -286,61 +273,31 @@ func (s *Reader) SemGeneration(ctx context.Context) (string, error) {
 // SemDocs lists the documents of every index, without their occurrences.
 func (s *Reader) SemDocs(ctx context.Context) ([]SemDocRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT idx, ord, path, lang, hash, state FROM sem_doc ORDER BY idx, ord`)
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic documents: %w", err)
-	}
-	defer rows.Close()
-	var out []SemDocRow
-	for rows.Next() {
-		var d SemDocRow
-		if err := rows.Scan(&d.Index, &d.Ord, &d.Path, &d.Lang, &d.Hash, &d.State); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "semantic documents", func(r scanner, d *SemDocRow) error {
+		return r.Scan(&d.Index, &d.Ord, &d.Path, &d.Lang, &d.Hash, &d.State)
+	})
 }
 
 // SemDocsByPath returns the documents (with occurrences) of a path, one per index.
 func (s *Reader) SemDocsByPath(ctx context.Context, path string) ([]SemDocRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT idx, ord, path, lang, hash, state, occs FROM sem_doc WHERE path = ? ORDER BY idx`, path)
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic document: %w", err)
-	}
-	defer rows.Close()
-	var out []SemDocRow
-	for rows.Next() {
-		var d SemDocRow
-		if err := rows.Scan(&d.Index, &d.Ord, &d.Path, &d.Lang, &d.Hash, &d.State, &d.Occs); err != nil {
-			return nil, err
+	return scanAll(rows, err, "semantic document", func(r scanner, d *SemDocRow) (err error) {
+		if err = r.Scan(&d.Index, &d.Ord, &d.Path, &d.Lang, &d.Hash, &d.State, &d.Occs); err == nil {
+			d.Occs, err = checkSum("main", "the occurrences of "+d.Path, d.Occs)
 		}
-		if d.Occs, err = checkSum("main", "the occurrences of "+d.Path, d.Occs); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 const semSymbolCols = `idx, id, symbol, kind, display, def_doc, occs`
 
 func scanSemSymbols(rows *sql.Rows, err error) ([]SemSymbolRow, error) {
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic symbols: %w", err)
-	}
-	defer rows.Close()
-	var out []SemSymbolRow
-	for rows.Next() {
-		var r SemSymbolRow
-		if err := rows.Scan(&r.Index, &r.ID, &r.Symbol, &r.Kind, &r.Display, &r.DefDoc, &r.Occs); err != nil {
-			return nil, err
+	return scanAll(rows, err, "semantic symbols", func(row scanner, r *SemSymbolRow) (err error) {
+		if err = row.Scan(&r.Index, &r.ID, &r.Symbol, &r.Kind, &r.Display, &r.DefDoc, &r.Occs); err == nil {
+			r.Occs, err = checkSum("main", "the occurrences of a semantic symbol", r.Occs)
 		}
-		if r.Occs, err = checkSum("main", "the occurrences of a semantic symbol", r.Occs); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 // SemSymbols returns a SCIP symbol (by hash) in every index that has it.
@@ -350,11 +307,7 @@ func (s *Reader) SemSymbols(ctx context.Context, id int64) ([]SemSymbolRow, erro
 
 // SemSymbol returns a SCIP symbol of one index.
 func (s *Reader) SemSymbol(ctx context.Context, idx, id int64) (SemSymbolRow, bool, error) {
-	rows, err := scanSemSymbols(s.sql.QueryContext(ctx, `SELECT `+semSymbolCols+` FROM sem_symbol WHERE idx = ? AND id = ?`, idx, id))
-	if err != nil || len(rows) == 0 {
-		return SemSymbolRow{}, false, err
-	}
-	return rows[0], true, nil
+	return first(scanSemSymbols(s.sql.QueryContext(ctx, `SELECT `+semSymbolCols+` FROM sem_symbol WHERE idx = ? AND id = ?`, idx, id)))
 }
 
 // SemSymbolsOfCairn returns the SCIP symbols mapped to a Cairn symbol id.
@@ -366,42 +319,25 @@ func (s *Reader) SemSymbolsOfCairn(ctx context.Context, cairn int64) ([]SemSymbo
 // SemCairnOf returns the Cairn symbol ids a SCIP symbol of an index maps to.
 func (s *Reader) SemCairnOf(ctx context.Context, idx, sym int64) ([]int64, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT cairn FROM sem_map WHERE idx = ? AND sym = ? ORDER BY cairn`, idx, sym)
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic mapping: %w", err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "semantic mapping", func(r scanner, id *int64) error { return r.Scan(id) })
 }
 
 // SemMapped returns, for those of the Cairn ids that are mapped, the index
 // and defining document of (one of) their SCIP symbols.
 func (s *Reader) SemMapped(ctx context.Context, cairn []int64) (map[int64][2]int64, error) {
-	out := map[int64][2]int64{}
-	for _, chunk := range chunks(cairn, 500) {
+	maps, err := inChunks(cairn, func(in string, args []any) ([][3]int64, error) {
 		rows, err := s.sql.QueryContext(ctx, `SELECT m.cairn, s.idx, s.def_doc FROM sem_map m JOIN sem_symbol s ON s.idx = m.idx AND s.id = m.sym
-			WHERE m.cairn IN (`+placeholders(len(chunk))+`) ORDER BY m.cairn, s.idx`, anys(chunk)...)
-		if err != nil {
-			return nil, fmt.Errorf("store: semantic mapping: %w", err)
+			WHERE m.cairn IN (`+in+`) ORDER BY m.cairn, s.idx`, args...)
+		return scanAll(rows, err, "semantic mapping", func(r scanner, m *[3]int64) error { return r.Scan(&m[0], &m[1], &m[2]) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][2]int64{}
+	for _, m := range maps {
+		if _, ok := out[m[0]]; !ok {
+			out[m[0]] = [2]int64{m[1], m[2]}
 		}
-		for rows.Next() {
-			var c, idx, doc int64
-			if err := rows.Scan(&c, &idx, &doc); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if _, ok := out[c]; !ok {
-				out[c] = [2]int64{idx, doc}
-			}
-		}
-		rows.Close()
 	}
 	return out, nil
 }
@@ -414,19 +350,7 @@ func (s *Reader) SemRels(ctx context.Context, idx, sym int64, reverse bool, limi
 		q = `SELECT sym, target, kinds FROM sem_rel WHERE idx = ? AND target = ? ORDER BY sym LIMIT ?`
 	}
 	rows, err := s.sql.QueryContext(ctx, q, idx, sym, limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: semantic relationships: %w", err)
-	}
-	defer rows.Close()
-	var out []SemRelRow
-	for rows.Next() {
-		var r SemRelRow
-		if err := rows.Scan(&r.Sym, &r.Target, &r.Kinds); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanAll(rows, err, "semantic relationships", func(row scanner, r *SemRelRow) error { return row.Scan(&r.Sym, &r.Target, &r.Kinds) })
 }
 
 // SemCounts counts the rows of the semantic tables (for tests and status).

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // FindBlobs returns the ids of the blobs that already exist for the keys.
@@ -371,15 +370,15 @@ func (t *Tx) DeleteSymbolsOf(fileID int64) error {
 	return err
 }
 
+// rowsPerStatement is how many rows PutSymbols and SetEdges insert with one
+// statement.
+const rowsPerStatement = 64
+
 // PutSymbols inserts symbols (replacing any with the same id), many rows per
 // statement: per-statement overhead dominated symbol writes on large builds.
 func (t *Tx) PutSymbols(rows []SymbolRow) error {
-	const per = 64
-	for len(rows) > 0 {
-		n := min(per, len(rows))
-		chunk := rows[:n]
-		rows = rows[n:]
-		args := make([]any, 0, n*11)
+	for _, chunk := range chunks(rows, rowsPerStatement) {
+		args := make([]any, 0, len(chunk)*11)
 		for _, s := range chunk {
 			nameID, err := t.nameID(s.Name)
 			if err != nil {
@@ -388,7 +387,7 @@ func (t *Tx) PutSymbols(rows []SymbolRow) error {
 			args = append(args, s.ID, s.FileID, s.DefIdx, s.Name, nameID, s.QName, s.Kind, s.Visibility, s.ModuleID, s.Parent, s.Version)
 		}
 		q := `INSERT OR REPLACE INTO symbol(id, file_id, def_idx, name, name_id, qname, kind, visibility, module_id, parent, version) VALUES` +
-			strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?,?,?,?),", n), ",")
+			valueRows(11, len(chunk))
 		if _, err := t.exec(q, args...); err != nil {
 			return err
 		}
@@ -473,17 +472,12 @@ func (t *Tx) SetEdges(fileID int64, rows []EdgeRow, fresh bool) error {
 			return err
 		}
 	}
-	const per = 64
-	for len(rows) > 0 {
-		n := min(per, len(rows))
-		chunk := rows[:n]
-		rows = rows[n:]
-		args := make([]any, 0, n*8)
+	for _, chunk := range chunks(rows, rowsPerStatement) {
+		args := make([]any, 0, len(chunk)*8)
 		for _, e := range chunk {
 			args = append(args, fileID, e.Src, e.Dst, e.Kind, e.Tier, e.Count, e.Line, e.Col)
 		}
-		q := `INSERT OR REPLACE INTO edge(file_id, src, dst, kind, tier, count, line, col) VALUES` +
-			strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?),", n), ",")
+		q := `INSERT OR REPLACE INTO edge(file_id, src, dst, kind, tier, count, line, col) VALUES` + valueRows(8, len(chunk))
 		if _, err := t.exec(q, args...); err != nil {
 			return err
 		}

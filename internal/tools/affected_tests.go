@@ -50,24 +50,18 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.Affected
 			return nil, err
 		}
 	}
-	key := []any{"affected", files, deleted, depth, limit}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "affected", files, deleted, depth, limit)
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.AffectedTests(ctx, query.AffectedParams{Files: files, Deleted: deleted, MaxDepth: depth, Limit: limit, Offset: offset})
+	res, err := e.AffectedTests(ctx, query.AffectedParams{Files: files, Deleted: deleted, MaxDepth: depth, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err
 	}
 	c.Answer("%d tests affected by %d changed files (%d high, %d low confidence); %s; %d coverage gaps", res.Total, len(res.Changed),
 		res.High, res.Low, res.Confidence, res.GapsTotal)
-	c.Paged("tests", key, res.NextOffset, res.Total)
-	if res.More {
-		c.Truncated("tests", len(res.Tests), res.Total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
-	}
-	if res.GapsTotal > len(res.CoverageGaps) {
-		c.Truncated("coverage_gaps", len(res.CoverageGaps), res.GapsTotal, "limit", "")
-	}
+	pg.done(ctx, "tests", len(res.Tests), res.NextOffset, res.Total, res.More)
+	c.Shortened("coverage_gaps", len(res.CoverageGaps), res.GapsTotal, "limit")
 	if res.Confidence == "partial" {
 		if len(res.Reasons) > 0 {
 			c.Complete(0.7, "partial: "+res.Reasons[0])

@@ -33,12 +33,8 @@ func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, e
 	if err != nil {
 		return nil, err
 	}
-	if res.NodesTotal > len(res.Nodes) {
-		c.Truncated("nodes", len(res.Nodes), res.NodesTotal, "limit", "")
-	}
-	if res.EdgesTotal > len(res.Edges) {
-		c.Truncated("edges", len(res.Edges), res.EdgesTotal, "limit", "")
-	}
+	c.Shortened("nodes", len(res.Nodes), res.NodesTotal, "limit")
+	c.Shortened("edges", len(res.Edges), res.EdgesTotal, "limit")
 	c.Answer("%d nodes, %d dependency edges (depth %d)", res.NodesTotal, res.EdgesTotal, depth)
 	if depth == 1 && res.NodesTotal > 0 {
 		c.Next("architecture", map[string]any{"depth": 2}, "look inside the modules")

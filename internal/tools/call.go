@@ -163,6 +163,14 @@ func (c *Call) Truncated(field string, returned, total int, reason, cursor strin
 	c.truncations = append(c.truncations, protocol.Truncation{Field: field, Returned: returned, Total: total, Reason: reason, Cursor: cursor})
 }
 
+// Shortened records a list that holds returned of its total items, when it
+// holds fewer: cut by reason, with no cursor (the rest is not paged).
+func (c *Call) Shortened(field string, returned, total int, reason string) {
+	if returned < total {
+		c.Truncated(field, returned, total, reason, "")
+	}
+}
+
 // Complete sets the completeness score and reason.
 func (c *Call) Complete(score float64, reason string) {
 	c.completeness = &protocol.Completeness{Score: protocol.Round6(score), Reason: reason}
@@ -198,17 +206,13 @@ var (
 	MembersBudget    = Budget{20, 100}
 )
 
-// Clamp applies a budget to a requested value (0 = default) and records a clamp.
+// Clamp applies a budget to a requested value (0 = default) like Bound, and
+// suggests paging past a clamp with the cursor.
 func (c *Call) Clamp(name string, requested int, b Budget) int {
-	switch {
-	case requested <= 0:
-		return b.Default
-	case requested > b.Cap:
-		c.limits[name] = protocol.Limit{Requested: requested, Applied: b.Cap, Cap: b.Cap}
+	if requested > b.Cap {
 		c.Next(c.Tool, map[string]any{name: b.Cap, "cursor": "<from truncations>"}, fmt.Sprintf("%s is capped at %d; page with the cursor", name, b.Cap))
-		return b.Cap
 	}
-	return requested
+	return c.Bound(name, requested, b)
 }
 
 // Bound applies a budget like Clamp for a parameter that is not paged (a

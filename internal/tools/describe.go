@@ -113,17 +113,10 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		return nil, err
 	}
 	p := ix.Paths()
-	out := &RepoSummary{Root: p.Root, Git: p.IsGit, Branch: st.Branch, Head: st.Head, Dirty: st.Dirty, IndexState: "ready",
+	out := &RepoSummary{Root: p.Root, Git: p.IsGit, Branch: st.Branch, Head: st.Head, Dirty: st.Dirty,
 		Epoch: st.Epoch, Files: ov.Files, Languages: ov.Languages, Modules: ov.Modules, Profile: sel.Profile,
 		Enable: nonNilStrings(c.Env.Config.Tools.Enable), Disable: nonNilStrings(c.Env.Config.Tools.Disable), Tools: []ToolLine{}}
-	if !st.Built {
-		out.IndexState = "indexing"
-	}
-	if c.Env.State != nil {
-		if state, _ := c.Env.State(); state != "" {
-			out.IndexState = state
-		}
-	}
+	out.IndexState, _ = c.indexState()
 	if len(out.Modules) > modulesShown {
 		c.Truncated("modules", modulesShown, len(out.Modules), "describe lists the first modules; map_repo lists them all", "")
 		out.Modules = out.Modules[:modulesShown]

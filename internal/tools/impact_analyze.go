@@ -106,11 +106,6 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 		b, _ := json.Marshal(res)
 		return len(b)
 	}
-	cut := func(field string, returned, total int) {
-		if returned < total {
-			c.Truncated(field, returned, total, "budget", "")
-		}
-	}
 	// Cheapest losses first: samples, then packages, then modules, then tests.
 	for step := 0; size() > maxChars && step < 8; step++ {
 		switch step {
@@ -152,18 +147,16 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 		}
 	}
 	for name, set := range map[string]*query.DependentSet{"direct": &res.Direct, "transitive": &res.Transitive} {
-		cut(name+".modules", len(set.Modules), set.ModulesTotal)
+		c.Shortened(name+".modules", len(set.Modules), set.ModulesTotal, "budget")
 		pk, pkTotal := 0, 0
 		for _, m := range set.Modules {
 			pk += len(m.Packages)
 			pkTotal += m.PackagesTotal
 		}
-		if pk < pkTotal {
-			c.Truncated(name+".modules.packages", pk, pkTotal, "budget", "")
-		}
+		c.Shortened(name+".modules.packages", pk, pkTotal, "budget")
 	}
-	cut("affected_tests.tests", len(res.Tests.Tests), res.Tests.Total)
-	cut("callers.items", len(res.Callers.Items), res.Callers.Total)
+	c.Shortened("affected_tests.tests", len(res.Tests.Tests), res.Tests.Total, "budget")
+	c.Shortened("callers.items", len(res.Callers.Items), res.Callers.Total, "budget")
 	if size() > maxChars {
 		c.Warn("the answer is over max_chars even with its lists cut: %d characters", size())
 	}

@@ -27,12 +27,11 @@ func init() {
 
 func listFiles(ctx context.Context, c *Call, in ListIn) (*query.ListResult, error) {
 	limit := c.Clamp("limit", in.Limit, EntriesBudget)
-	key := []any{"ls", in.Path, in.Depth, in.Glob, in.Languages, limit}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "ls", in.Path, in.Depth, in.Glob, in.Languages, limit)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().List(ctx, query.ListParams{Path: in.Path, Depth: in.Depth, Glob: in.Glob, Langs: in.Languages, Limit: limit, Offset: offset})
+	res, err := c.Engine().List(ctx, query.ListParams{Path: in.Path, Depth: in.Depth, Glob: in.Glob, Langs: in.Languages, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err
 	}
@@ -41,9 +40,6 @@ func listFiles(ctx context.Context, c *Call, in ListIn) (*query.ListResult, erro
 		where = "the repository root"
 	}
 	c.Answer("%d entries under %s", res.Total, where)
-	c.Paged("entries", key, res.NextOffset, res.Total)
-	if res.More {
-		c.Truncated("entries", len(res.Entries), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
-	}
+	pg.done(ctx, "entries", len(res.Entries), res.NextOffset, res.Total, res.More)
 	return res, nil
 }

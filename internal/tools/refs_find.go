@@ -37,12 +37,11 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 		return nil, err
 	}
 	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
-	key := []any{"refs", r.ID(), in.Anchored, limit, in.Merge, in.Layer}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "refs", r.ID(), in.Anchored, limit, in.Merge, in.Layer)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
+	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: pg.offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}
@@ -51,10 +50,7 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 	if in.Anchored {
 		total += res.AnchoredTotal
 	}
-	c.Paged("locations", key, res.NextOffset, total)
-	if res.More {
-		c.Truncated("locations", len(res.Locations), total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
-	}
+	pg.done(ctx, "locations", len(res.Locations), res.NextOffset, total, res.More)
 	if res.Partial {
 		c.Truncated("locations", len(res.Locations), 0, "deadline", "")
 		defer c.Complete(0.5, "the deadline stopped the search; files after it were not examined")

@@ -50,23 +50,19 @@ func search(ctx context.Context, c *Call, in SearchIn) (*SearchOut, error) {
 		return &SearchOut{SearchResult: &query.SearchResult{Mode: "references", Query: in.Query, Hits: []query.SearchHit{}}, References: r}, nil
 	}
 	limit := c.Clamp("limit", in.Limit, ResultsBudget)
-	key := []any{"search", in.Query, in.Mode, in.Regex, in.Word, in.IgnoreCase, in.Paths, in.Languages, in.Kinds, limit}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "search", in.Query, in.Mode, in.Regex, in.Word, in.IgnoreCase, in.Paths, in.Languages, in.Kinds, limit)
 	if err != nil {
 		return nil, err
 	}
 	res, err := c.Engine().Search(ctx, query.SearchParams{Query: in.Query, Mode: in.Mode, Regex: in.Regex, Word: in.Word,
-		IgnoreCase: in.IgnoreCase, Paths: in.Paths, Langs: in.Languages, Kinds: in.Kinds, Limit: limit, Offset: offset})
+		IgnoreCase: in.IgnoreCase, Paths: in.Paths, Langs: in.Languages, Kinds: in.Kinds, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err
 	}
-	c.Paged("results", key, res.NextOffset, res.Total)
-	switch {
-	case res.Partial:
-		c.Truncated("results", len(res.Hits), 0, "deadline", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
+	pg.done(ctx, "results", len(res.Hits), res.NextOffset, res.Total, res.More && !res.Partial)
+	if res.Partial {
+		c.Truncated("results", len(res.Hits), 0, "deadline", pg.cursor(ctx, res.NextOffset))
 		c.Complete(0.5, "the deadline stopped the search; more results may exist")
-	case res.More:
-		c.Truncated("results", len(res.Hits), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
 	}
 	switch res.Mode {
 	case "lexical":

@@ -45,12 +45,11 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 		}
 		in.Paths[i] = string(rp)
 	}
-	key := []any{"diff", in.Base, in.Target, in.Paths, in.NoImpact, limit}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "diff", in.Base, in.Target, in.Paths, in.NoImpact, limit)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Diff(ctx, query.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: offset,
+	res, err := c.Engine().Diff(ctx, query.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: pg.offset,
 		Impact: !in.NoImpact})
 	if err != nil {
 		return nil, err
@@ -58,13 +57,8 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 	target := res.Target.Spec
 	c.Answer("%s → %s: %s; %d breaking (%d files changed, %d analysed)", res.Base.Spec, target, res.Summary, res.Breaking,
 		res.FilesChanged, res.FilesAnalyzed)
-	c.Paged("structural_changes", key, res.NextOffset, res.Total)
-	if res.More {
-		c.Truncated("structural_changes", len(res.Changes), res.Total, "limit", c.Cursor(context.WithoutCancel(ctx), key, res.NextOffset))
-	}
-	if res.NonStructTotal > len(res.NonStructural) {
-		c.Truncated("non_structural_changes", len(res.NonStructural), res.NonStructTotal, "limit", "")
-	}
+	pg.done(ctx, "structural_changes", len(res.Changes), res.NextOffset, res.Total, res.More)
+	c.Shortened("non_structural_changes", len(res.NonStructural), res.NonStructTotal, "limit")
 	if len(res.Unavailable) > 0 {
 		c.Warn("%d files of the epochs compared are no longer in the blob store (kept index.gc_grace_hours after last use); their definitions were not compared", len(res.Unavailable))
 		c.Complete(0.8, "some epoch contents were collected")

@@ -64,21 +64,28 @@ func init() {
 	}, status)
 }
 
+// indexState is the state of the index the call sees and why: what the
+// service reports when it says, else ready once the first index is built.
+func (c *Call) indexState() (state, reason string) {
+	if c.Env.State != nil {
+		if state, reason := c.Env.State(); state != "" {
+			return state, reason
+		}
+	}
+	if !c.State().Built {
+		return "indexing", ""
+	}
+	return "ready", ""
+}
+
 func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	ix := c.Env.Index
 	st := c.State()
 	p := ix.Paths()
 	out := &StatusOut{Repo: p.Root, StateDir: p.StateDir, BlobStore: p.BlobPath, Git: p.IsGit, Head: st.Head, Branch: st.Branch,
-		Dirty: st.Dirty, Epoch: st.Epoch, IndexState: "ready", Initialized: p.Initialized, Languages: []LanguageStatus{},
+		Dirty: st.Dirty, Epoch: st.Epoch, Initialized: p.Initialized, Languages: []LanguageStatus{},
 		FileStates: map[string]int{}}
-	if !st.Built {
-		out.IndexState = "indexing"
-	}
-	if c.Env.State != nil {
-		if state, reason := c.Env.State(); state != "" {
-			out.IndexState, out.StateReason = state, reason
-		}
-	}
+	out.IndexState, out.StateReason = c.indexState()
 	if c.Env.Pending != nil && st.Built {
 		// status does not reindex; it says what the index has not seen.
 		if n, err := c.Env.Pending(ctx); err == nil && n > 0 {

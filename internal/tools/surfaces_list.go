@@ -48,13 +48,12 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesR
 		return nil, errs.E(errs.InvalidArgument, "kind must be one of %s, not %q", strings.Join(SurfaceKindNames, ", "), in.Kind)
 	}
 	limit := c.Clamp("limit", in.Limit, ResultsBudget)
-	key := []any{"surfaces", int(kind), in.Paths, in.Languages, in.Framework, in.Query, in.Confidence, limit}
-	offset, err := c.Offset(ctx, key)
+	pg, err := c.pager(ctx, "surfaces", int(kind), in.Paths, in.Languages, in.Framework, in.Query, in.Confidence, limit)
 	if err != nil {
 		return nil, err
 	}
 	res, err := c.Engine().Surfaces(ctx, query.SurfaceParams{Kind: kind, Paths: in.Paths, Langs: in.Languages,
-		Framework: in.Framework, Query: in.Query, Confidence: in.Confidence, Limit: limit, Offset: offset})
+		Framework: in.Framework, Query: in.Query, Confidence: in.Confidence, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +63,7 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesR
 		files = "file"
 	}
 	c.Answer("%d %s (%d distinct) in %d %s%s", res.Total, label, res.Distinct, res.Files, files, frameworkSummary(res.ByFramework))
-	c.Paged("items", key, res.NextOffset, res.Total)
-	if res.More {
-		c.Truncated("items", len(res.Items), res.Total, "limit", c.Cursor(ctx, key, res.NextOffset))
-	}
+	pg.done(ctx, "items", len(res.Items), res.NextOffset, res.Total, res.More)
 	if n := res.ByConfidence["low"]; n > 0 {
 		c.Warn("%d of %d %s are low confidence: built at run time or derived from a naming convention", n, res.Total, label)
 	}

@@ -49,15 +49,9 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 		c.Warn("%s was %s: now %s (confidence %.2f)", rd.From, rd.Reason, card.ID, rd.Confidence)
 	}
 	c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
-	if card.MembersTotal > len(card.Members) {
-		c.Truncated("members", len(card.Members), card.MembersTotal, "limit", "")
-	}
-	if card.CallsTotal > len(card.Calls) {
-		c.Truncated("calls", len(card.Calls), card.CallsTotal, "limit", "")
-	}
-	if card.SurfacesTotal > len(card.Surfaces) {
-		c.Truncated("surfaces", len(card.Surfaces), card.SurfacesTotal, "limit", "")
-	}
+	c.Shortened("members", len(card.Members), card.MembersTotal, "limit")
+	c.Shortened("calls", len(card.Calls), card.CallsTotal, "limit")
+	c.Shortened("surfaces", len(card.Surfaces), card.SurfacesTotal, "limit")
 	c.Next("refs_find", map[string]any{"symbol": card.ID}, "where it is used")
 	c.Next("read_source", map[string]any{"path": string(card.Span.Path), "start_line": card.Span.Line, "end_line": card.Span.EndLine}, "read its definition")
 	if card.Layer == query.LayerSemantic {

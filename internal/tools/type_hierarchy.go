@@ -44,9 +44,7 @@ func typeHierarchy(ctx context.Context, c *Call, in HierarchyIn) (*query.Hierarc
 		name string
 		n    int
 	}{{"supertypes", len(res.Supertypes)}, {"interfaces", len(res.Interfaces)}, {"subtypes", len(res.Subtypes)}, {"implementations", len(res.Implementations)}} {
-		if t := res.Totals[f.name]; t > f.n {
-			c.Truncated(f.name, f.n, t, "limit", "")
-		}
+		c.Shortened(f.name, f.n, res.Totals[f.name], "limit")
 	}
 	c.Layers(res.Layers...)
 	if res.IsInterface {
