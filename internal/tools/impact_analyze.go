@@ -146,7 +146,11 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 			}
 		}
 	}
-	for name, set := range map[string]*query.DependentSet{"direct": &res.Direct, "transitive": &res.Transitive} {
+	for _, ns := range []struct {
+		name string
+		set  *query.DependentSet
+	}{{"direct", &res.Direct}, {"transitive", &res.Transitive}} { // in this order: the output is deterministic
+		name, set := ns.name, ns.set
 		c.Shortened(name+".modules", len(set.Modules), set.ModulesTotal, "budget")
 		pk, pkTotal := 0, 0
 		for _, m := range set.Modules {
