@@ -17,7 +17,7 @@ type AffectedIn struct {
 
 func init() {
 	Register(Tool{
-		Name: "affected_tests", Group: "read", Fresh: true,
+		Name: "affected_tests", Group: "read", Fresh: true, Paged: true,
 		Summary: "Test files that changed files reach through the reverse import graph (and the same Go, JVM or .NET package), with per-test confidence (high: imports a changed file or shares its package; low: reached through other files), a complete/partial verdict with reasons, and coverage gaps (changed files no test reaches).",
 		Doc: "Tests are recognised by each language's conventions: Go *_test.go; Python test_*.py, *_test.py, tests/; JS/TS *.test.*, *.spec.*, __tests__/; Java/Kotlin *Test, *Tests, *IT, src/test/; C# *Tests.cs, *.Tests/ projects; Rust tests/ and files with #[cfg(test)]; Ruby *_spec.rb, test_*.rb; PHP *Test.php. " +
 			"Without files, the changed files are those of the working tree that differ from base (default HEAD). partial lists why: changed files that are not code, files not in the graph, test files with unresolved local imports, or walk bounds. Nothing uncertain is silently added or dropped.",

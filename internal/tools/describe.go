@@ -13,7 +13,7 @@ import (
 
 // DescribeIn are the arguments of describe.
 type DescribeIn struct {
-	Tool string `json:"tool,omitempty" jsonschema:"a tool's name: return its documentation instead of the repository summary"`
+	Tool string `json:"tool,omitempty" jsonschema:"a tool's name: its documentation"`
 	Base
 }
 
@@ -82,7 +82,7 @@ func init() {
 		// It brings the index up to date when it can, but answers (marked
 		// may-be-stale) while the first index is still building.
 		Name: "describe", Group: "core", FreshIfPossible: true,
-		Summary: "Repository summary and the tool list; with tool, that tool's documentation and examples. Start here.",
+		Summary: "Repository summary and tool list, or one tool's documentation. Start here.",
 		Doc: "The summary lists every registered tool with its group and whether the configured profile (tools.profile, tools.enable, tools.disable) shows it to MCP clients; the CLI and REST always expose all. " +
 			"With tool, the arguments come from the tool's input type: name, JSON type, whether required, and a description; objects list their fields. An unknown tool name fails with NOT_FOUND and the closest names as candidates.",
 		When:     []string{"first call in a new repository, to learn its shape and which tools exist", "before calling an unfamiliar tool, to see its arguments and examples"},

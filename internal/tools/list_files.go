@@ -17,7 +17,7 @@ type ListIn struct {
 
 func init() {
 	Register(Tool{
-		Name: "list_files", Group: "read", Fresh: true,
+		Name: "list_files", Group: "read", Fresh: true, Paged: true,
 		Summary:  "List indexed files and directories under a path with sizes, languages and file counts, depth-limited, filtered by glob or language. Use to orient in a tree; use search to find content.",
 		When:     []string{"seeing what is in a directory, with sizes and languages", "finding files by name pattern (glob)"},
 		WhenNot:  []string{"the repository's overall shape (modules, entry points, tests): map_repo", "finding files by content: search"},

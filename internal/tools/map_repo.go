@@ -10,9 +10,9 @@ import (
 
 // MapIn are the arguments of map_repo.
 type MapIn struct {
-	Include []string `json:"include,omitempty" jsonschema:"sections to build: structure, languages, modules, entry_points, dependencies, test_layout, public_api (default: all)"`
-	Depth   int      `json:"depth,omitempty" jsonschema:"directory depth of structure (default 2, at most 6)"`
-	Top     int      `json:"top,omitempty" jsonschema:"public symbols listed per module in public_api (default 10, at most 50)"`
+	Include []string `json:"include,omitempty" jsonschema:"sections (default all): structure, languages, modules, entry_points, dependencies, test_layout, public_api"`
+	Depth   int      `json:"depth,omitempty" jsonschema:"structure depth (default 2, max 6)"`
+	Top     int      `json:"top,omitempty" jsonschema:"public_api symbols per module (default 10, max 50)"`
 	Common
 }
 
@@ -26,7 +26,7 @@ var (
 func init() {
 	Register(Tool{
 		Name: "map_repo", Group: "read", Fresh: true,
-		Summary: "The repository's shape: structure, languages, modules, entry points, dependencies, test layout, public API. Use to orient.",
+		Summary: "The repository's shape: structure, languages, modules, entry points, dependencies, tests, public API.",
 		Doc: "Sections (include, default all): structure (directories to depth with files, bytes and languages, plus root files); languages (files, bytes, share); modules (from manifests: name, root, kind, manifest, files); " +
 			"entry_points (Go package main with func main, Python __main__ guards and __main__.py, pyproject scripts, package.json main/module/bin/exports, main.* and index.* at module roots); " +
 			"dependencies (go.mod require and tool, package.json dependency maps, pyproject and requirements*.txt, by scope); test_layout (test files per language by naming convention, colocated or apart, busiest directories); " +

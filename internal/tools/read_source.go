@@ -9,17 +9,17 @@ import (
 
 // ReadIn are the arguments of read_source.
 type ReadIn struct {
-	Path      string `json:"path,omitempty" jsonschema:"repo-relative file path"`
+	Path      string `json:"path,omitempty" jsonschema:"repo-relative path"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line (1-based, default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line, inclusive"`
-	Symbol    string `json:"symbol,omitempty" jsonschema:"read a symbol's definition span instead of a path"`
+	Symbol    string `json:"symbol,omitempty" jsonschema:"a symbol's definition instead of a path"`
 	Common
 }
 
 func init() {
 	Register(Tool{
 		Name: "read_source", Group: "read", Fresh: true,
-		Summary:  "Numbered lines of a file span or of a symbol's definition, with the file's sha256. Bounded (120 lines by default).",
+		Summary:  "Numbered lines of a file span or a symbol's definition, with the file's sha256.",
 		When:     []string{"reading a span you located with search or symbol_get", "reading a symbol's definition (symbol)", "getting file_sha256 before an edit"},
 		WhenNot:  []string{"a whole file you truly need entire: read_file_full", "finding where something is: search"},
 		Examples: []string{`{"path": "main.go", "start_line": 10, "end_line": 40}`, `{"symbol": "rest.Config"}`},

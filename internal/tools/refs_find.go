@@ -9,18 +9,18 @@ import (
 
 // RefsIn are the arguments of refs_find.
 type RefsIn struct {
-	Symbol   string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
-	At       *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
-	Anchored bool      `json:"anchored,omitempty" jsonschema:"also list anchored (same name, unproven) references in locations; they are always summarised in groups"`
-	Merge    string    `json:"merge,omitempty" jsonschema:"prefer (default: per file the semantic layer when its index describes the file as it is, else syntax) or union (both layers everywhere, with the locations where they disagree in semantic.conflicts)"`
-	Layer    string    `json:"layer,omitempty" jsonschema:"restrict to one layer: syntactic or semantic (default: the best per file)"`
+	Symbol   string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name or unique suffix"`
+	At       *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
+	Anchored bool      `json:"anchored,omitempty" jsonschema:"also list unproven same-name references"`
+	Merge    string    `json:"merge,omitempty" jsonschema:"prefer (default: the best layer per file) or union (both, with conflicts)"`
+	Layer    string    `json:"layer,omitempty" jsonschema:"syntactic or semantic only"`
 	Common
 }
 
 func init() {
 	Register(Tool{
-		Name: "refs_find", Group: "read", Fresh: true,
-		Summary: "References of a symbol with their tier (precise, proven, strong, anchored) and layer, summarised by module and file, plus paginated locations. Use before changing a symbol.",
+		Name: "refs_find", Group: "read", Fresh: true, Paged: true,
+		Summary: "References of a symbol with tier and layer, grouped by module and file, plus paged locations. Use before changing a symbol.",
 		Doc: "locations lists the definition and every precise, proven or strong reference, sorted by path and position, 50 per page by default (at most 500). " +
 			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +
 			"anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too. " +

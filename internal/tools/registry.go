@@ -37,6 +37,9 @@ type Tool struct {
 	// FreshIfPossible tools try the same but answer from the index as it is
 	// (with a warning) when it cannot be brought up to date in time.
 	FreshIfPossible bool
+	// Paged tools hand out cursors; the others take none (Common's cursor
+	// is not advertised for them in the compact schema).
+	Paged bool
 	// NoIndex tools also run when the index cannot be opened (Env.Index is
 	// nil); every other tool then fails with INDEX_UNAVAILABLE.
 	NoIndex bool

@@ -47,7 +47,8 @@ func (t *Tool) InputSchema() (*jsonschema.Schema, error) {
 
 // CompactInputSchema is InputSchema without the descriptions of the common
 // arguments (limit, cursor, ...), which every tool repeats and describe
-// documents; the minimal profile uses it to keep its tool list small.
+// documents, and without additionalProperties; the minimal profile uses it
+// to keep its tool list small.
 func (t *Tool) CompactInputSchema() (*jsonschema.Schema, error) {
 	return t.schema(true)
 }
@@ -67,10 +68,18 @@ func (t *Tool) schema(compact bool) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("tools: schema of %s: %w", t.Name, err)
 	}
 	if compact {
+		// The handler refuses unknown arguments itself, with a clearer error
+		// than a schema validator, so the compact schema leaves out
+		// additionalProperties (at every level).
+		s.AdditionalProperties = nil
+		if !t.Paged {
+			delete(s.Properties, "cursor")
+		}
 		for name, p := range s.Properties {
 			if commonNames[name] {
 				p.Description = ""
 			}
+			p.AdditionalProperties = nil
 		}
 	}
 	schemas[key] = s

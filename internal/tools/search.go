@@ -10,14 +10,14 @@ import (
 
 // SearchIn are the arguments of search.
 type SearchIn struct {
-	Query      string   `json:"query" jsonschema:"text, pattern or name to look for"`
-	Mode       string   `json:"mode,omitempty" jsonschema:"lexical (default: file contents), symbol (ranked substring over symbol names), definitions (exact name), references (of a named symbol)"`
-	Regex      bool     `json:"regex,omitempty" jsonschema:"lexical: the query is an RE2 regular expression"`
-	Word       bool     `json:"word,omitempty" jsonschema:"lexical: match whole identifiers only"`
-	IgnoreCase bool     `json:"ignore_case,omitempty" jsonschema:"lexical: ignore case"`
-	Paths      []string `json:"paths,omitempty" jsonschema:"path globs to search in, e.g. pkg/** or *.go"`
-	Languages  []string `json:"languages,omitempty" jsonschema:"languages to search in, e.g. go, python, typescript"`
-	Kinds      []string `json:"kinds,omitempty" jsonschema:"symbol modes: kinds to keep (function, method, class, ...)"`
+	Query      string   `json:"query" jsonschema:"text, pattern or name"`
+	Mode       string   `json:"mode,omitempty" jsonschema:"lexical (default), symbol (names), definitions (exact name) or references"`
+	Regex      bool     `json:"regex,omitempty" jsonschema:"RE2 regular expression"`
+	Word       bool     `json:"word,omitempty" jsonschema:"whole identifiers only"`
+	IgnoreCase bool     `json:"ignore_case,omitempty" jsonschema:"ignore case"`
+	Paths      []string `json:"paths,omitempty" jsonschema:"path globs, e.g. pkg/**"`
+	Languages  []string `json:"languages,omitempty" jsonschema:"e.g. go, python"`
+	Kinds      []string `json:"kinds,omitempty" jsonschema:"symbol modes: kinds to keep"`
 	Common
 }
 
@@ -29,8 +29,8 @@ type SearchOut struct {
 
 func init() {
 	Register(Tool{
-		Name: "search", Group: "read", Fresh: true,
-		Summary: "Find code by text (literal, regex, word) or symbols by name (mode symbol/definitions). Ranked, bounded locations with snippets. Use instead of grep.",
+		Name: "search", Group: "read", Fresh: true, Paged: true,
+		Summary: "Find code by text (literal, regex, word) or symbols by name. Ranked, bounded, with snippets. Use instead of grep.",
 		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
 			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +
 			"references returns the same as refs_find. Filters: paths (globs), languages, kinds. Results are ranked: files defining the searched name first, tests last. Page with the cursor from provenance.truncations.",

@@ -24,7 +24,7 @@ var DiffBudget = Budget{50, 200}
 
 func init() {
 	Register(Tool{
-		Name: "semantic_diff", Group: "read", Fresh: true,
+		Name: "semantic_diff", Group: "read", Fresh: true, Paged: true,
 		Summary: "Structural changes between two git revisions, a revision and the working tree, or two epochs: definitions added, removed, signature or body changed, renamed, moved; breaking vs non-breaking; blast radius (references per tier, importing files, affected tests); an ordered hint of what to review first.",
 		Doc: "Definitions are matched by unit (Go package, JVM/.NET package, else file), kind and lexical path; the rest pair as renames when kind and body fingerprint (the text without whitespace and without the name) match one to one. " +
 			"A removed, renamed or signature-changed public definition is breaking, as is a member added to a public interface; additions and body-only changes are not. Go internal/ and main packages and test files are not API. " +

@@ -58,7 +58,7 @@ type SemanticStatus struct {
 func init() {
 	Register(Tool{
 		Name: "status", Group: "core", // answers at once, even while the first index builds
-		Summary: "Index health: state, epoch, freshness, files and symbols per language, HEAD and dirtiness. Call when answers look wrong.",
+		Summary: "Index health: state, freshness, files and symbols per language, HEAD. Call when answers look wrong.",
 		When:    []string{"answers look stale or incomplete", "checking whether the first index is still being built"},
 		WhenNot: []string{"what is wrong with the setup and how to fix it: doctor", "the repository's shape: describe or map_repo"},
 	}, status)

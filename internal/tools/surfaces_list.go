@@ -29,7 +29,7 @@ var surfaceLabels = []string{"endpoints", "config keys", "db tables", "DI regist
 
 func init() {
 	Register(Tool{
-		Name: "surfaces_list", Group: "read", Fresh: true,
+		Name: "surfaces_list", Group: "read", Fresh: true, Paged: true,
 		Summary: "Where code meets the outside world, by kind: HTTP endpoints, config keys, DB tables, DI registrations, thrown exceptions, log templates. Each with framework, confidence and the enclosing symbol.",
 		Doc: "kind is one of endpoints (HTTP routes: method and path), config_keys (environment variables, settings and properties read), db_tables (tables named in SQL strings or declared by ORM models), " +
 			"di (dependency-injection registrations), exceptions (exception types thrown; Go panics, sentinel errors and returned error types), logs (log message templates with their level). " +

@@ -18,15 +18,15 @@ type Position struct {
 
 // SymbolIn are the arguments of symbol_get.
 type SymbolIn struct {
-	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix such as Type.Method"`
-	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name (go to definition)"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name or unique suffix"`
+	At     *Position `json:"at,omitempty" jsonschema:"a position instead of a name (go to definition)"`
 	Common
 }
 
 func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
-		Summary:  "One symbol's card: kind, signature, doc, location, members, calls, relations. Name it by id, qualified name, path#Name or unique suffix, or `at` a position.",
+		Summary:  "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
 		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates.",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
