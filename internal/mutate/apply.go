@@ -39,7 +39,7 @@ type batch struct {
 // files' locks. On an error nothing has changed, unless the error says the
 // batch was left to recovery (a rename and then its undoing both failed).
 func (e *Engine) apply(ctx context.Context, b *batch) error {
-	j := &journal{Version: 1, Batch: b.id, Root: e.opts.Paths.Root, State: statePrepare, Time: time.Now().UTC(),
+	j := &journal{Version: journalVersion, Batch: b.id, Root: e.opts.Paths.Root, State: statePrepare, Time: time.Now().UTC(),
 		Record: b.record, Undoes: b.undoes}
 	dirs, err := e.missingDirs(b.changes)
 	if err != nil {

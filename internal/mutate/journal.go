@@ -36,6 +36,9 @@ const (
 	stateCommit  = "commit"
 )
 
+// journalVersion is the journal's format; recovery leaves others alone.
+const journalVersion = 1
+
 // journal is the intent record of one batch.
 type journal struct {
 	Version int       `json:"version"`

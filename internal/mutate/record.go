@@ -157,12 +157,8 @@ func (e *Engine) entries() ([]entry, error) {
 		if !strings.HasSuffix(de.Name(), ".json") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(e.undoDir(), de.Name()))
-		if err != nil {
-			continue
-		}
 		var en entry
-		if json.Unmarshal(data, &en) != nil {
+		if !readJSON(filepath.Join(e.undoDir(), de.Name()), &en) {
 			continue
 		}
 		en.name = de.Name()
@@ -199,12 +195,8 @@ func (e *Engine) prune() error {
 	// recorded: their journals name them.
 	journals, _ := os.ReadDir(e.journalDir())
 	for _, de := range journals {
-		data, err := os.ReadFile(filepath.Join(e.journalDir(), de.Name()))
-		if err != nil {
-			continue
-		}
 		var j journal
-		if json.Unmarshal(data, &j) != nil {
+		if !readJSON(filepath.Join(e.journalDir(), de.Name()), &j) {
 			continue
 		}
 		for _, f := range j.Files {
@@ -223,4 +215,11 @@ func (e *Engine) prune() error {
 		}
 	}
 	return nil
+}
+
+// readJSON decodes a JSON file into v, reporting whether it could (a file
+// being replaced or removed meanwhile is skipped by the callers).
+func readJSON(path string, v any) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && json.Unmarshal(data, v) == nil
 }

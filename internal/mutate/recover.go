@@ -78,6 +78,9 @@ func (e *Engine) recoverOne(p string) ([]string, error) {
 		os.Rename(p, p+".bad")
 		return []string{fmt.Sprintf("an unreadable write journal was set aside as %s", p+".bad")}, nil
 	}
+	if j.Version != journalVersion {
+		return []string{fmt.Sprintf("write journal %s has version %d, which this Cairn does not know; left alone", p, j.Version)}, nil
+	}
 	if j.Root != e.opts.Paths.Root {
 		return []string{fmt.Sprintf("write journal %s belongs to %s, not to this repository; left alone", p, j.Root)}, nil
 	}

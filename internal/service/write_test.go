@@ -15,10 +15,15 @@ import (
 func TestWriteUpdatesIndex(t *testing.T) {
 	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc First() {}\n"})
 	ctx := context.Background()
-	owner, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
+	open := func() *service.Service {
+		t.Helper()
+		s, err := service.Open(ctx, paths, cfg, service.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
+	owner := open()
 	defer owner.Close()
 	answer(t, call(t, owner, "index_ensure", nil))
 	epoch := func(s *service.Service) int64 {
@@ -44,10 +49,7 @@ func TestWriteUpdatesIndex(t *testing.T) {
 	if got := write(owner, "b.go", "package w\n\nfunc Second() {}\n"); got != e0+1 {
 		t.Errorf("owner's write answered at epoch %d, want %d", got, e0+1)
 	}
-	client, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := open()
 	defer client.Close()
 	if client.Owner() {
 		t.Fatal("the second service took the writer lock")
