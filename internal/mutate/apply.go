@@ -86,7 +86,14 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 		crashPoint()
 	}
 	for _, d := range dirs {
-		if err := os.Mkdir(e.abs(d), 0o755); err != nil {
+		err := os.Mkdir(e.abs(d), 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			// Another writer made it meanwhile: a directory is all it takes.
+			if info, serr := os.Stat(e.abs(d)); serr == nil && info.IsDir() {
+				err = nil
+			}
+		}
+		if err != nil {
 			return abandon(&errs.Error{Kind: errs.InvalidArgument, Path: d, Err: err, Msg: "cannot create directory " + d})
 		}
 		crashPoint()
@@ -104,6 +111,12 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 				return abandon(errs.Wrap(errs.Internal, err, "cannot keep the old content of %s", c.path))
 			}
 			crashPoint()
+			// Another program may have written the file since it was read
+			// (the locks bind Cairn's writers only): then the write would
+			// lose that change, and a rollback could not restore it.
+			if cur, err := fileSHA(e.abs(f.Backup)); err != nil || cur != c.oldSHA {
+				return abandon(conflict(c.named, c.oldSHA, cur))
+			}
 		}
 	}
 	for _, d := range e.dirsOf(j) {
