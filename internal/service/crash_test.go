@@ -284,7 +284,7 @@ func crashLoop(t *testing.T, seed int64, kills int) (map[string]int, map[int]int
 		}
 		edits, want := planBatch(rng, iter, cur)
 		mode := "engine"
-		if iter%5 == 4 {
+		if iter%8 == 7 {
 			mode = "tool"
 		}
 		job := childJob{Root: paths.Root, StateDir: paths.StateDir, Mode: mode, Edits: edits}
