@@ -56,7 +56,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest"} {
+	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest", "internal/mutate"} {
 		if _, ok := g[must]; !ok {
 			t.Fatalf("package %s not found: the test is not reading the module", must)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -87,6 +88,21 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		got := fmt.Sprintf("%04o", st.Mode().Perm())
 		if (got == args[1]) == neg {
 			ts.Fatalf("%s has mode %s, want %s", args[0], got, args[1])
+		}
+	},
+	// content FILE TEXT: a file's bytes are exactly TEXT, read with the
+	// escapes of a Go string literal (\r, \n, \ufeff): for line endings,
+	// byte order marks and final newlines.
+	"content": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: content FILE TEXT")
+		}
+		want, err := strconv.Unquote(`"` + args[1] + `"`)
+		if err != nil {
+			ts.Fatalf("content: %s has a bad escape", args[1])
+		}
+		if got := ts.ReadFile(args[0]); (got == want) == neg {
+			ts.Fatalf("%s holds %q, want %q", args[0], got, want)
 		}
 	},
 	// truncate FILE N: cut a file to N bytes (simulates a damaged database).

@@ -291,8 +291,14 @@ func rulesText(root string, extra []string) string {
 		b.WriteString(strings.Join(config.SecretPatterns, "\n"))
 	}
 	b.WriteString("\n" + strings.Join(extra, "\n"))
+	b.WriteString("\n" + TempPattern)
 	return b.String()
 }
+
+// TempPattern names the temporary files the mutation engine keeps beside a
+// file while it replaces it (new content, and a link to the old): never
+// indexed, whatever the ignore rules say.
+const TempPattern = ".cairn-*.tmp"
 
 // Current returns m when the rules are unchanged, else a new matcher.
 func (m *Matcher) Current(root string, extra []string) *Matcher {

@@ -22,8 +22,9 @@ import (
 // read one JSON reply.
 
 type ownerRequest struct {
-	Op       string             `json:"op"` // sync, semantic, repair, ping
+	Op       string             `json:"op"` // sync, paths, semantic, repair, ping
 	Rehash   bool               `json:"rehash,omitempty"`
+	Paths    []string           `json:"paths,omitempty"` // paths: the paths a write changed
 	Semantic []semantic.Request `json:"semantic,omitempty"`
 	// DB and Reason: repair, the damage a reader ran into.
 	DB     string `json:"db,omitempty"`
@@ -98,6 +99,10 @@ func (o *ownerServer) serve(conn net.Conn, s *Service) {
 	case "sync":
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		reply = s.handleSync(ctx, req)
+		cancel()
+	case "paths":
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		reply = s.handlePaths(ctx, req)
 		cancel()
 	case "repair":
 		// The owner does not take the reader's word for it: the damage is

@@ -63,12 +63,13 @@ type Service struct {
 // Open starts a Service: it takes the writer lock when it can, else it reads
 // and asks the owning process for freshness.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Options) (*Service, error) {
+	recovered := recoverWrites(ctx, paths, cfg)
 	ix, err := index.Open(ctx, paths, cfg)
 	if err != nil {
 		return nil, err
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	s := &Service{paths: paths, cfg: cfg, opts: opts, ix: ix, engine: query.New(ix), warnings: ix.Warnings,
+	s := &Service{paths: paths, cfg: cfg, opts: opts, ix: ix, engine: query.New(ix), warnings: append(recovered, ix.Warnings...),
 		bg: bg, cancel: cancel, done: make(chan struct{})}
 	st, _ := ix.State(ctx)
 	s.state = protocol.StateReady
@@ -91,6 +92,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		Pending: s.pending,
 		State:   s.State,
 		Jobs:    semanticJobs{s},
+		Reindex: s.reindex,
 	}
 	if ix.Writable() {
 		if err := s.becomeOwner(bg); err != nil {

@@ -48,6 +48,10 @@ type Env struct {
 	// Jobs runs the semantic layer's indexer jobs (nil when this process
 	// cannot: a degraded Env).
 	Jobs SemanticJobs
+	// Reindex brings the index up to date for the paths a write changed,
+	// before the write answers; it returns warnings when it could not (nil:
+	// the next call's freshness check does it).
+	Reindex func(ctx context.Context, paths []string) []string
 }
 
 // Freshness is the outcome of making the index fresh for a call.

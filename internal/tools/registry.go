@@ -213,7 +213,7 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 // countArgs are the arguments that count something (results, characters,
 // levels, milliseconds): 0 or less is a mistake, not a request for the
 // default, which is what leaving the argument out asks for.
-var countArgs = []string{"limit", "max_chars", "timeout_ms", "limit_per_level", "depth", "top"}
+var countArgs = []string{"limit", "max_chars", "timeout_ms", "limit_per_level", "depth", "top", "count"}
 
 // checkCounts refuses a count argument of 0 or less.
 func checkCounts(args json.RawMessage) error {

@@ -1,0 +1,98 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/mutate"
+)
+
+// WriteIn are the arguments of write_source.
+type WriteIn struct {
+	Edits  []mutate.FileEdit `json:"edits" jsonschema:"the file edits of the batch, applied all or nothing; one edit per file"`
+	DryRun bool              `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
+	Base
+}
+
+func init() {
+	Register(Tool{
+		Name: "write_source", Group: "edit",
+		Summary: "Create, update or delete files in one all-or-nothing batch: whole contents, or line spans anchored by the text they hold now, guarded by the file_sha256 that read_source returned. Returns a delta per file (hashes, lines added and removed, hunks); dry_run returns the unified diff instead of writing.",
+		Doc: "A span names lines of the file as it is before the call (start_line, end_line) and the text they hold (expected); when they moved, the text is looked for within 100 lines and the move is reported in corrections; when it is not there, or there twice, the batch fails with PRECONDITION_FAILED naming the edit. " +
+			"expected_sha256 fails the batch with CONFLICT (and the current hash) when the file changed since it was read; an insert (insert: true) needs it. " +
+			"Written files keep their line endings (new text takes CRLF in a CRLF file), byte order mark, final newline (or its absence) and mode; new files get mode 0644 and missing directories. " +
+			"Paths outside the repository, through a symlink leading out, into .git or Cairn's state, secrets and files ignored by .cairnignore are refused (exit 8). " +
+			"Two writers on one file: a batch waits up to 2 s for a file it guards with expected_sha256 and then checks the hash; a file without it that another write holds fails at once with CONFLICT (retryable). " +
+			"The index is updated before the answer, so the next read sees the write; edit_undo reverts the batch. With edits: off in the configuration every write is refused.",
+		When:    []string{"changing code you have read: read_source gives the lines and file_sha256", "creating, rewriting or deleting files", "previewing a change (dry_run)"},
+		WhenNot: []string{"reverting the last write: edit_undo", "reading before an edit: read_source"},
+		Examples: []string{
+			`{"edits": [{"path": "main.go", "action": "update", "spans": [{"start_line": 12, "expected": "\treturn nil", "new_text": "\treturn err"}]}]}`,
+			`{"edits": [{"path": "docs/todo.md", "action": "create", "content": "# TODO\n"}, {"path": "TODO", "action": "delete"}], "dry_run": true}`,
+		},
+	}, writeSource)
+}
+
+func writeSource(ctx context.Context, c *Call, in WriteIn) (*mutate.Result, error) {
+	if err := c.editsAllowed(); err != nil {
+		return nil, err
+	}
+	res, err := c.mutator().Write(ctx, mutate.Request{Edits: in.Edits, DryRun: in.DryRun})
+	if err != nil {
+		return nil, err
+	}
+	c.wrote(ctx, res)
+	switch {
+	case res.DryRun:
+		c.Answer("dry run: %d files would change (+%d -%d lines); nothing written", res.FilesChanged, res.LinesAdded, res.LinesRemoved)
+		c.Next("write_source", map[string]any{"dry_run": false}, "apply the same edits")
+	case !res.Applied:
+		c.Answer("nothing to write: the files already hold this content")
+	default:
+		c.Answer("wrote batch %s: %d files changed (+%d -%d lines)", res.Batch, res.FilesChanged, res.LinesAdded, res.LinesRemoved)
+		c.Next("edit_undo", map[string]any{}, "revert this write")
+	}
+	return res, nil
+}
+
+// editsAllowed refuses writes in read-only mode (edits: off).
+func (c *Call) editsAllowed() error {
+	if c.Env.Config.Edits == "off" {
+		return &errs.Error{Kind: errs.Precondition, Msg: "writes are off for this repository (edits: off in the configuration)",
+			Fixes: []string{"set edits: on in .cairn/config.yaml (or CAIRN__EDITS=on) to allow writes"}}
+	}
+	return nil
+}
+
+// mutator is the mutation engine of the call's repository.
+func (c *Call) mutator() *mutate.Engine {
+	return mutate.New(mutate.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude})
+}
+
+// diffBudget bounds the unified diff of a dry run, in characters.
+const diffBudget = 40000
+
+// wrote finishes a write: the warnings of recovery, the index brought up to
+// date for the paths written (the call moves to the new snapshot, so its
+// provenance shows the new epoch), and a dry run's diff bounded.
+func (c *Call) wrote(ctx context.Context, res *mutate.Result) {
+	c.warnings = append(c.warnings, res.Warnings...)
+	if len(res.Diff) > diffBudget {
+		cut := diffBudget
+		for cut > 0 && res.Diff[cut-1] != '\n' {
+			cut--
+		}
+		c.Truncated("diff", cut, len(res.Diff), fmt.Sprintf("the diff is cut at %d characters; the delta lists every hunk", diffBudget), "")
+		res.Diff = res.Diff[:cut]
+	}
+	if !res.Applied || len(res.Paths) == 0 {
+		return
+	}
+	if c.Env.Reindex != nil {
+		c.warnings = append(c.warnings, c.Env.Reindex(ctx, res.Paths)...)
+	}
+	if err := c.Resnapshot(ctx); err != nil {
+		c.Warn("the write is done, but the index cannot be read again: %s", errs.As(err).Message())
+	}
+}
