@@ -1,9 +1,10 @@
-// Package ecma holds the language hooks that JavaScript, TypeScript and TSX
-// share: import expansion (ES modules, CommonJS require, re-exports), the
-// visibility rules of modules and classes, and the clean-ups of Refine. The
-// grammars differ in details (class names are identifiers in JavaScript and
-// type identifiers in TypeScript, fields are field_definition or
-// public_field_definition), so the hooks go by node kinds that both use.
+// Package ecma holds what JavaScript, TypeScript and TSX share: the query
+// patterns of common.scm and jsx.scm (Query) and the language hooks: import
+// expansion (ES modules, CommonJS require, re-exports), the visibility rules
+// of modules and classes, and the clean-ups of Refine. The grammars differ in
+// details (class names are identifiers in JavaScript and type identifiers in
+// TypeScript, fields are field_definition or public_field_definition), so the
+// hooks go by node kinds that both use.
 package ecma
 
 import (
