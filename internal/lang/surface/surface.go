@@ -1,13 +1,14 @@
 // Package surface holds what the languages' Surfaces hooks share: a Finder
 // that records surfaces with their enclosing definitions, the SQL scanner that
-// finds table names in string literals, the rules for log calls, HTTP method
-// names and route joining, and the naming conventions of ORMs.
+// finds table names in string literals, the rules for frameworks known by
+// their imports, configuration keys, log calls, HTTP method names and route
+// joining, and the naming conventions of ORMs.
 //
-// A hook walks the file's nodes once (View nodes are in pre-order), normalises
-// the calls, decorators, annotations or attributes it meets into a Call and
-// hands them to its rules; string literals go through SQL. Values written
-// literally get lang.ConfHigh, values built at run time or derived from a
-// convention get lang.ConfLow.
+// A hook walks the file's nodes once (Finder.Walk: View nodes are in
+// pre-order), normalises the calls, decorators, annotations or attributes it
+// meets into a Call and hands them to its rules; string literals go through
+// SQL. Values written literally get lang.ConfHigh, values built at run time
+// or derived from a convention get lang.ConfLow.
 package surface
 
 import (
