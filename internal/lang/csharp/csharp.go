@@ -41,6 +41,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -274,7 +275,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // package in lexical paths, the receivers this and base, import references,
 // and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
+	nodes := langutil.DefNodes(v, f, nil)
 	classlang.Signatures(v, f, nodes, body, cut)
 	classlang.Docs(v, f, nodes, comments, classlang.XMLDoc)
 	for i := range f.Defs {
@@ -307,7 +308,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 			if left := v.Child(n, "left"); v.Kind(left) == "identifier" {
 				if i, ok := byPos[v.Start(left)]; ok {
-					f.Refs[i].Shape, f.Refs[i].Qualifier = lang.QualExpr, classlang.NameID(f, "")
+					f.Refs[i].Shape, f.Refs[i].Qualifier = lang.QualExpr, langutil.Name(f, "")
 				}
 			}
 		case "member_access_expression":
@@ -325,9 +326,9 @@ func refine(v *lang.View, f *lang.Facts) {
 			r := &f.Refs[i]
 			switch t := v.Text(n); {
 			case strings.HasPrefix(t, "this"):
-				r.Shape, r.Qualifier = lang.QualSelf, classlang.NameID(f, "this")
+				r.Shape, r.Qualifier = lang.QualSelf, langutil.Name(f, "this")
 			case strings.HasPrefix(t, "base"):
-				r.Shape, r.Qualifier = lang.QualExpr, classlang.NameID(f, "base")
+				r.Shape, r.Qualifier = lang.QualExpr, langutil.Name(f, "base")
 			}
 		}
 	}
@@ -373,7 +374,7 @@ func namespacePaths(v *lang.View, f *lang.Facts, nodes []int) {
 			d.Path = prefix[i] + "." + d.Name
 		}
 	}
-	classlang.RenumberDups(f)
+	langutil.RecomputeDups(f)
 }
 
 // firstBaseExtends records the first base of a class or record as the class it

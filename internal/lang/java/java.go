@@ -30,6 +30,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -66,22 +67,13 @@ var Language = &lang.Language{
 
 func init() { lang.Register(Language) }
 
-// modifiers lists the modifier keywords of a declaration, without annotations.
-func modifiers(v *lang.View, n int) []string {
-	m := v.ChildOfKind(n, "modifiers")
-	if m < 0 {
-		return nil
-	}
-	return classlang.Words(v, m, cut)
-}
-
 func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	n := d.Node
 	switch v.Kind(n) {
 	case "enum_constant", "formal_parameter":
 		return lang.VisPublic
 	}
-	words := modifiers(v, n)
+	words := classlang.Modifiers(v, n, cut)
 	switch {
 	case classlang.Has(words, "public"):
 		return lang.VisPublic
@@ -157,7 +149,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // annotations, Javadoc summaries, constants, import references, this inside
 // anonymous classes, and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
+	nodes := langutil.DefNodes(v, f, nil)
 	classlang.Signatures(v, f, nodes, body, cut)
 	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
 	for i := range f.Defs {
@@ -165,7 +157,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		if d.Kind != lang.KindField || nodes[i] < 0 || v.Kind(nodes[i]) != "field_declaration" {
 			continue
 		}
-		if w := modifiers(v, nodes[i]); classlang.Has(w, "static") && classlang.Has(w, "final") {
+		if w := classlang.Modifiers(v, nodes[i], cut); classlang.Has(w, "static") && classlang.Has(w, "final") {
 			d.Kind = lang.KindConstant
 		}
 	}

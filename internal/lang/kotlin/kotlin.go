@@ -28,6 +28,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -67,21 +68,12 @@ var Language = &lang.Language{
 
 func init() { lang.Register(Language) }
 
-// modifiers lists the keywords of a declaration's modifiers, without annotations.
-func modifiers(v *lang.View, n int) []string {
-	m := v.ChildOfKind(n, "modifiers")
-	if m < 0 {
-		return nil
-	}
-	return classlang.Words(v, m, cut)
-}
-
 func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	n := d.Node
 	if v.Kind(n) == "enum_entry" {
 		return lang.VisPublic
 	}
-	words := modifiers(v, n)
+	words := classlang.Modifiers(v, n, cut)
 	switch {
 	case classlang.Has(words, "private"):
 		return lang.VisPrivate
@@ -140,13 +132,13 @@ func imports(v *lang.View, n int) []lang.Import {
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
+	nodes := langutil.DefNodes(v, f, nil)
 	classlang.Signatures(v, f, nodes, body, cut)
 	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
-			classlang.Has(modifiers(v, nodes[i]), "const") {
+			classlang.Has(classlang.Modifiers(v, nodes[i], cut), "const") {
 			d.Kind = lang.KindConstant
 		}
 	}
