@@ -217,13 +217,7 @@ func access(v *lang.View, member, list int) lang.Visibility {
 	}
 	for s := native.PrevSibling(v, top); s >= 0; s = native.PrevSibling(v, s) {
 		if v.Kind(s) == "access_specifier" {
-			switch strings.TrimSpace(v.Text(s)) {
-			case "private":
-				return lang.VisPrivate
-			case "protected":
-				return lang.VisInternal
-			}
-			return lang.VisPublic
+			return langutil.Access(strings.TrimSpace(v.Text(s)))
 		}
 	}
 	if v.Kind(v.Parent(list)) == "class_specifier" {

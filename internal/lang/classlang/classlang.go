@@ -60,21 +60,7 @@ func Signature(v *lang.View, n int, body, cut Set) string {
 			skipTo = eb
 		}
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		b.Write(src[at:c[0]])
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	return CleanSignature(b.String())
+	return CleanSignature(langutil.Without(v.Src(), start, stop, cuts))
 }
 
 // CleanSignature normalises a signature's text: single spaces, no space inside
@@ -95,6 +81,30 @@ func CleanSignature(s string) string {
 		s = t
 	}
 	return langutil.Truncate(s, langutil.MaxSignature)
+}
+
+// Prepare starts the Refine hook of a class language: it finds each
+// definition's node (langutil.DefNodes; -1 when none) and recomputes the
+// signatures without the kinds in cut (Signatures) and the doc summaries
+// from the comments of the kinds in comment (Docs).
+func Prepare(v *lang.View, f *lang.Facts, body, cut, comment Set, style DocKind) (nodes []int) {
+	nodes = langutil.DefNodes(v, f, nil)
+	Signatures(v, f, nodes, body, cut)
+	Docs(v, f, nodes, comment, style)
+	return nodes
+}
+
+// Finish ends the Refine hook of a class language with the rules they share:
+// the references inside package and import declarations (decls, ImportRefs)
+// and this inside anonymous class bodies (anon, SelfIn), the targets of type
+// relations (Relations), generic qualifiers (GenericQualifiers) and bare
+// names bound to members of enclosing types (BindMembers).
+func Finish(f *lang.Facts, decls, anon []lang.Span) {
+	ImportRefs(f, decls)
+	SelfIn(f, anon)
+	Relations(f)
+	GenericQualifiers(f)
+	BindMembers(f)
 }
 
 // Signatures recomputes every definition's signature with Signature.
@@ -331,6 +341,20 @@ func SelfIn(f *lang.Facts, spans []lang.Span) {
 			}
 		}
 	}
+}
+
+// DottedImport is the import of a dotted name: with all, every name in full
+// (import a.b.*; C# using a.b), else the last name of full from the rest
+// (import a.b.C is C from a.b). pos is where it is written.
+func DottedImport(full string, all bool, pos lang.Pos) lang.Import {
+	if all {
+		return lang.Import{Kind: lang.ImportAll, Source: full, Pos: pos}
+	}
+	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: pos}
+	if i := strings.LastIndexByte(full, '.'); i >= 0 {
+		im.Source, im.Name = full[:i], full[i+1:]
+	}
+	return im
 }
 
 // StripTypeArgs removes type arguments and spaces from a type as written:

@@ -255,12 +255,10 @@ func imports(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	if alias < 0 {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(target)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(target))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Alias: v.Text(alias), Pos: v.Start(target)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-	}
+	im := classlang.DottedImport(full, false, v.Start(target))
+	im.Alias = v.Text(alias)
 	if last := lastName(v, target); last >= 0 {
 		im.Pos = v.Start(last)
 	}
@@ -275,9 +273,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // package in lexical paths, the receivers this and base, import references,
 // and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := langutil.DefNodes(v, f, nil)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.XMLDoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.XMLDoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if d.Kind == lang.KindField && nodes[i] >= 0 && v.Kind(nodes[i]) == "field_declaration" &&
@@ -332,11 +328,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
-	classlang.ImportRefs(f, decls)
 	firstBaseExtends(f)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, nil)
 }
 
 // namespacePaths puts the namespaces that a top-level definition is declared

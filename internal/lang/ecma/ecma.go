@@ -311,11 +311,8 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 		}
 		switch v.Kind(j) {
 		case "accessibility_modifier":
-			switch strings.TrimSpace(v.Text(j)) {
-			case "private":
-				return lang.VisPrivate
-			case "protected":
-				return lang.VisInternal
+			if vis := langutil.Access(strings.TrimSpace(v.Text(j))); vis != lang.VisPublic {
+				return vis
 			}
 		case "private_property_identifier":
 			if f := v.Field(j); f == "name" || f == "property" {
@@ -761,23 +758,7 @@ func signature(v *lang.View, n int) string {
 			cuts = append(cuts, [2]int{sb, eb})
 		}
 	})
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		if c[0] > at {
-			b.Write(src[at:c[0]])
-		}
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	sig := lang.CollapseSpace(b.String() + suffix)
+	sig := lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts) + suffix)
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
 	return langutil.Truncate(sig, langutil.MaxSignature)

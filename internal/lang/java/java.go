@@ -23,14 +23,12 @@ package java
 
 import (
 	_ "embed"
-	"strings"
 	"unsafe"
 
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
-	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -133,14 +131,11 @@ func imports(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	if v.ChildOfKind(n, "asterisk") >= 0 {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(name)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(name))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(name)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-		if last := v.Child(name, "name"); last >= 0 {
-			im.Pos = v.Start(last)
-		}
+	im := classlang.DottedImport(full, false, v.Start(name))
+	if last := v.Child(name, "name"); last >= 0 { // a.b.C: at C
+		im.Pos = v.Start(last)
 	}
 	return []lang.Import{im}
 }
@@ -149,9 +144,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // annotations, Javadoc summaries, constants, import references, this inside
 // anonymous classes, and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := langutil.DefNodes(v, f, nil)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.Javadoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if d.Kind != lang.KindField || nodes[i] < 0 || v.Kind(nodes[i]) != "field_declaration" {
@@ -200,9 +193,5 @@ func refine(v *lang.View, f *lang.Facts) {
 			f.Refs = nil // as the codec decodes it
 		}
 	}
-	classlang.ImportRefs(f, decls)
-	classlang.SelfIn(f, anon)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, anon)
 }

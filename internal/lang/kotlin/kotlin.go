@@ -28,7 +28,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
-	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -112,12 +111,9 @@ func imports(v *lang.View, n int) []lang.Import {
 	_, qe := v.Bytes(q)
 	_, ne := v.Bytes(n)
 	if strings.Contains(string(v.Src()[qe:ne]), "*") {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(q)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(q))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(q)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-	}
+	im := classlang.DottedImport(full, false, v.Start(q))
 	if ids := v.Children(q); len(ids) > 0 {
 		im.Pos = v.Start(ids[len(ids)-1])
 	}
@@ -132,9 +128,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := langutil.DefNodes(v, f, nil)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.Javadoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
@@ -156,9 +150,5 @@ func refine(v *lang.View, f *lang.Facts) {
 			anon = append(anon, v.Span(n))
 		}
 	}
-	classlang.ImportRefs(f, decls)
-	classlang.SelfIn(f, anon)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, anon)
 }

@@ -9,6 +9,7 @@ package langutil
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
@@ -34,6 +35,18 @@ func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
 		}
 	}
 	return in
+}
+
+// Access is the visibility an access keyword gives: private is private,
+// protected (seen by subclasses) internal, and any other public.
+func Access(keyword string) lang.Visibility {
+	switch keyword {
+	case "private":
+		return lang.VisPrivate
+	case "protected":
+		return lang.VisInternal
+	}
+	return lang.VisPublic
 }
 
 // RemoveDefs drops the marked definitions. What pointed at a dropped
@@ -345,6 +358,28 @@ func (b *Binder) compact(writes []lang.Ref) {
 		b.byKey[k] = append(b.byKey[k], int32(i))
 		b.inPlay[i] = true
 	}
+}
+
+// Without is src[start:end] with each byte range in cut replaced by one
+// space: the ranges are in order and do not overlap; one that starts at or
+// after end ends the cutting, and one that runs past end stops there.
+func Without(src []byte, start, end int, cut [][2]int) string {
+	var b strings.Builder
+	at := start
+	for _, c := range cut {
+		if c[0] >= end {
+			break
+		}
+		if c[0] > at {
+			b.Write(src[at:c[0]])
+		}
+		b.WriteByte(' ')
+		at = min(c[1], end)
+	}
+	if at < end {
+		b.Write(src[at:end])
+	}
+	return b.String()
 }
 
 // Header is the normalised text of src[start:end] with the byte ranges in cut

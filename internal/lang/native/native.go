@@ -281,22 +281,6 @@ func Signature(v *lang.View, n int, body map[string]bool, comment string) string
 			cuts = append(cuts, [2]int{sb, eb})
 		}
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		if c[0] > at {
-			b.Write(src[at:c[0]])
-		}
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(b.String()))
+	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts)))
 	return langutil.Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")), langutil.MaxSignature)
 }

@@ -231,16 +231,7 @@ func header(v *lang.View, n int) (sig string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		b.Write(src[at:c[0]])
-		b.WriteByte(' ')
-		at = c[1]
-	}
-	b.Write(src[at:stop])
-	sig = lang.CollapseSpace(b.String())
+	sig = lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts))
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, ":"))
 	return langutil.Truncate(sig, langutil.MaxSignature), true
 }
