@@ -121,19 +121,7 @@ func (e *esSurf) toCall(n int) *surface.Call {
 		return nil
 	}
 	c := &surface.Call{Node: n}
-	switch v.Kind(fn) {
-	case "member_expression":
-		p := v.Child(fn, "property")
-		if p < 0 {
-			return nil
-		}
-		c.Name = v.Text(p)
-		if o := v.Child(fn, "object"); o >= 0 {
-			c.Recv = v.Text(o)
-		}
-	case "identifier":
-		c.Name = v.Text(fn)
-	default:
+	if !e.x.Callee(c, fn, "member_expression", "property", "object") {
 		return nil
 	}
 	if ta := v.Child(n, "type_arguments"); ta >= 0 {

@@ -121,19 +121,7 @@ func (p *pySurf) toCall(n int) *surface.Call {
 		return nil
 	}
 	c := &surface.Call{Node: n}
-	switch v.Kind(fn) {
-	case "attribute":
-		a := v.Child(fn, "attribute")
-		if a < 0 {
-			return nil
-		}
-		c.Name = v.Text(a)
-		if o := v.Child(fn, "object"); o >= 0 {
-			c.Recv = v.Text(o)
-		}
-	case "identifier":
-		c.Name = v.Text(fn)
-	default:
+	if !p.x.Callee(c, fn, "attribute", "attribute", "object") {
 		return nil
 	}
 	if args := v.Child(n, "arguments"); args >= 0 {

@@ -105,6 +105,30 @@ type Call struct {
 	TypeArgs []string // generic type arguments: AddScoped<IFoo, Foo>
 }
 
+// Callee reads a call's callee node fn into c: an identifier is a bare call
+// of that name; a node of kind member (x.name) is a call of the node under
+// field name on the text of the node under field object. It reports false
+// for any other callee and for a member without a name.
+func (x *Finder) Callee(c *Call, fn int, member, name, object string) bool {
+	v := x.V
+	switch v.Kind(fn) {
+	case member:
+		p := v.Child(fn, name)
+		if p < 0 {
+			return false
+		}
+		c.Name = v.Text(p)
+		if o := v.Child(fn, object); o >= 0 {
+			c.Recv = v.Text(o)
+		}
+	case "identifier":
+		c.Name = v.Text(fn)
+	default:
+		return false
+	}
+	return true
+}
+
 // Named is a named argument.
 type Named struct {
 	Name string
