@@ -87,7 +87,7 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 		}
 	}
 	if drop {
-		native.DropDefs(f, target)
+		langutil.DropDefs(f, target)
 	}
 	addLocals(f, locals)
 	prototypeParams(v, f)
@@ -255,7 +255,7 @@ func innermostNames(f *lang.Facts) {
 		f.Defs[i].Name = segs[len(segs)-1]
 	}
 	if drop {
-		native.DropDefs(f, target)
+		langutil.DropDefs(f, target)
 	}
 }
 

@@ -606,50 +606,21 @@ func commonJSExports(v *lang.View, n int, out map[string]bool) {
 // into Defs. References bound to a dropped definition bind to the import that
 // brings the same name in, if any.
 func dropDefs(f *lang.Facts, drop []bool) {
-	newIdx := make([]int32, len(f.Defs))
-	var defs []lang.Def
+	target := make([]int32, len(f.Defs))
 	dropped := map[string]bool{}
 	for i, d := range f.Defs {
+		target[i] = int32(i)
 		if drop[i] {
-			newIdx[i] = -1
+			target[i] = -1
 			dropped[d.Name] = true
-			continue
-		}
-		newIdx[i] = int32(len(defs))
-		defs = append(defs, d)
-	}
-	// remap maps an old index to the new index of it or its nearest kept ancestor.
-	remap := func(i int32) int32 {
-		for i >= 0 && newIdx[i] < 0 {
-			i = f.Defs[i].Parent
-		}
-		if i < 0 {
-			return -1
-		}
-		return newIdx[i]
-	}
-	importByName := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := importByName[n]; !ok {
-				importByName[n] = int32(i)
-			}
 		}
 	}
-	for i := range defs {
-		defs[i].Parent = remap(defs[i].Parent)
-	}
+	importByName := langutil.ImportByName(f)
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		r.Enclosing = remap(r.Enclosing)
-		if r.BindDef >= 0 {
-			if newIdx[r.BindDef] < 0 {
-				r.BindDef = -1
-				if imp, ok := importByName[f.Names[r.Name]]; ok {
-					r.BindImp = imp
-				}
-			} else {
-				r.BindDef = newIdx[r.BindDef]
+		if r.BindDef >= 0 && drop[r.BindDef] {
+			if imp, ok := importByName[f.Names[r.Name]]; ok {
+				r.BindImp = imp
 			}
 		}
 		if r.QualBound && (r.Shape == lang.QualIdent || r.Shape == lang.QualPath) {
@@ -662,20 +633,7 @@ func dropDefs(f *lang.Facts, drop []bool) {
 			}
 		}
 	}
-	rels := f.TypeRels[:0]
-	for _, t := range f.TypeRels {
-		if newIdx[t.Def] >= 0 {
-			t.Def = newIdx[t.Def]
-			rels = append(rels, t)
-		}
-	}
-	f.TypeRels = rels
-	dups := map[string]uint16{}
-	for i := range defs {
-		defs[i].Dup = dups[defs[i].Path]
-		dups[defs[i].Path]++
-	}
-	f.Defs = defs
+	langutil.DropDefs(f, target)
 }
 
 // bindsLocal reports whether name binds to a local in r's scope chain (the

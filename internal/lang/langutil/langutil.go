@@ -115,6 +115,70 @@ func RemoveDefs(f *lang.Facts, drop []bool) {
 	}
 }
 
+// DropDefs removes definitions and renumbers every index into Defs. target[i]
+// is i for a kept definition; for a dropped one, the definition that stands in
+// for it (references bound to or enclosed by it, and definitions nested in it,
+// move there), or -1 (they move to its parent). Unlike RemoveDefs, the type
+// relations of a dropped definition go with it, and Dup ordinals are
+// renumbered.
+func DropDefs(f *lang.Facts, target []int32) {
+	newIdx := make([]int32, len(f.Defs))
+	var defs []lang.Def
+	for i, d := range f.Defs {
+		if target[i] != int32(i) {
+			newIdx[i] = -1
+			continue
+		}
+		newIdx[i] = int32(len(defs))
+		defs = append(defs, d)
+	}
+	if len(defs) == len(f.Defs) {
+		return
+	}
+	// up maps an old index to the new index of it, of the definition that
+	// stands in for it, or of its nearest kept ancestor.
+	up := func(i int32) int32 {
+		for i >= 0 && newIdx[i] < 0 {
+			if t := target[i]; t >= 0 && newIdx[t] >= 0 {
+				return newIdx[t]
+			}
+			i = f.Defs[i].Parent
+		}
+		if i < 0 {
+			return -1
+		}
+		return newIdx[i]
+	}
+	for i := range defs {
+		defs[i].Parent = up(defs[i].Parent)
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		r.Enclosing = up(r.Enclosing)
+		if r.BindDef >= 0 {
+			t := r.BindDef
+			if newIdx[t] < 0 {
+				t = target[t]
+			}
+			if t >= 0 && newIdx[t] >= 0 {
+				r.BindDef = newIdx[t]
+			} else {
+				r.BindDef = -1
+			}
+		}
+	}
+	rels := f.TypeRels[:0]
+	for _, t := range f.TypeRels {
+		if d := newIdx[t.Def]; d >= 0 {
+			t.Def = d
+			rels = append(rels, t)
+		}
+	}
+	f.TypeRels = rels
+	f.Defs = defs
+	RecomputeDups(f)
+}
+
 // RecomputePaths sets every definition's path from its parent's path and its
 // segment (segment(i) returns the part for Defs[i], normally its name), and
 // renumbers the Dup ordinals. Definitions with a receiver keep theirs.
