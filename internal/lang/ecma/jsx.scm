@@ -1,5 +1,6 @@
-; TSX: JSX on top of tags.scm. A component's tag name is a reference (a call
-; of the component); intrinsic lower-case tags are dropped by the Refine hook.
+; JSX (JavaScript and TSX), after a language's own patterns. A component's tag
+; name is a reference (a call of the component); intrinsic lower-case tags are
+; dropped by the Refine hook.
 (jsx_opening_element name: (identifier) @name) @reference.call
 (jsx_self_closing_element name: (identifier) @name) @reference.call
 (jsx_opening_element
