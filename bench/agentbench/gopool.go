@@ -33,8 +33,8 @@ type GoFile struct {
 	Interfaces     []GoDecl
 	// Values are package-level vars, consts and types (name positions).
 	Values []GoDecl
-	Calls          []GoCall
-	Lines          int
+	Calls  []GoCall
+	Lines  int
 }
 
 // GoDecl is a declared name: its position (1-based line, byte column).

@@ -20,8 +20,8 @@ type Result struct {
 	Target string `json:"target"`
 	Truth  int    `json:"truth"`
 	// Status is "ok" or "error CODE" (Cairn's answer).
-	Status  string `json:"status"`
-	Exit    int    `json:"exit"`
+	Status  string  `json:"status"`
+	Exit    int     `json:"exit"`
 	Verdict Verdict `json:"verdict"`
 	// Tokens is chars/4 of Cairn's --json output; BaselineTokens of the
 	// grep output plus the windows read.
