@@ -242,6 +242,13 @@ func (b *builder) index() {
 	}
 }
 
+// goDefault reports whether gopls, in its default configuration
+// (linux/amd64, no custom tags), compiles a Go file: only those files can
+// hold a question's target or site.
+func goDefault(f *GoFile) bool {
+	return matchConfig(f, "linux", "amd64", true, nil) || matchConfig(f, "linux", "amd64", false, nil)
+}
+
 func isTestPath(p string) bool {
 	return strings.HasSuffix(p, "_test.go") || strings.Contains(p, "/tests/") || strings.HasSuffix(p, ".spec.ts") || strings.Contains(p, "/testing/")
 }
@@ -340,7 +347,7 @@ func (b *builder) funcCands(lo, hi int) []funcCand {
 	var out []funcCand
 	if b.gp != nil {
 		for _, f := range b.gp.Files {
-			if isTestPath(f.Path) || !InScope(b.r.Name, f.Path) || f.Pkg == "main" {
+			if isTestPath(f.Path) || !InScope(b.r.Name, f.Path) || f.Pkg == "main" || !goDefault(f) {
 				continue
 			}
 			for _, fn := range f.Funcs {
@@ -507,7 +514,7 @@ func (b *builder) implCands() []candidate {
 			}
 		}
 		for _, f := range b.gp.Files {
-			if isTestPath(f.Path) || !InScope(b.r.Name, f.Path) {
+			if isTestPath(f.Path) || !InScope(b.r.Name, f.Path) || !goDefault(f) {
 				continue
 			}
 			for _, it := range f.Interfaces {
@@ -557,7 +564,7 @@ func (b *builder) implCands() []candidate {
 			continue
 		}
 		for _, c := range f.Classes {
-			if c.Interface || !named[c.Name] {
+			if c.Interface || c.Nested || !named[c.Name] {
 				continue
 			}
 			f, c := f, c
@@ -719,7 +726,7 @@ func (b *builder) defCands() []candidate {
 	var sites []site
 	if b.gp != nil {
 		for _, f := range b.gp.Files {
-			if !InScope(b.r.Name, f.Path) {
+			if !InScope(b.r.Name, f.Path) || !goDefault(f) {
 				continue
 			}
 			for _, c := range f.Calls {
@@ -826,7 +833,7 @@ func (b *builder) variantCands() []candidate {
 		sort.Strings(names)
 		for _, k := range names {
 			ps := decls[k]
-			if len(ps) < 2 || !anyCond[k] || !inBounds(KindBuildVariant, len(ps)) {
+			if len(ps) < 2 || !anyCond[k] || !inBounds(KindBuildVariant, len(ps)) || k == "init" {
 				continue
 			}
 			ps, k, d := ps, k, d
@@ -880,7 +887,7 @@ func (b *builder) askVariant(ctx context.Context, dir, recv, name, qn string, ps
 	pkg := b.gp.ByDir[dir][0].Pkg
 	var at *Pos
 	for _, f := range b.gp.Files {
-		if f.Constraint != nil || !InScope(b.r.Name, f.Path) {
+		if f.Constraint != nil || !InScope(b.r.Name, f.Path) || !goDefault(f) {
 			continue
 		}
 		same := f.Dir == dir

@@ -45,7 +45,7 @@ type Runner struct {
 // session starts with an index).
 func (r *Runner) Index(ctx context.Context, repo string) (time.Duration, error) {
 	t := time.Now()
-	cmd := exec.CommandContext(ctx, r.Cairn, "--repo", r.Work[repo], "--state-dir", r.stateDir(repo), "index")
+	cmd := exec.CommandContext(ctx, r.Cairn, "--repo", r.Work[repo], "--state-dir", r.stateDir(repo), "--timeout", "1800000", "index")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -59,7 +59,9 @@ func (r *Runner) stateDir(repo string) string { return filepath.Join(r.State, re
 // Ask asks one question in one CLI call and scores it.
 func (r *Runner) Ask(ctx context.Context, q Question) (Result, error) {
 	res := Result{ID: q.ID, Kind: q.Kind, Repo: q.Repo, Target: q.Target, Truth: len(q.Truth)}
-	args := append([]string{"--repo", r.Work[q.Repo], "--state-dir", r.stateDir(q.Repo)}, q.Command...)
+	// a generous deadline: the machine may be shared, and a slow answer is
+	// still the answer
+	args := append([]string{"--repo", r.Work[q.Repo], "--state-dir", r.stateDir(q.Repo), "--timeout", "120000"}, q.Command...)
 	cmd := exec.CommandContext(ctx, r.Cairn, args...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout

@@ -45,6 +45,7 @@ type SrcName struct {
 type SrcClass struct {
 	SrcName
 	Interface bool      `json:"interface,omitempty"`
+	Nested    bool      `json:"nested,omitempty"` // inside a function or another class: no dotted name reaches it
 	Bases     []SrcName `json:"bases"`
 }
 
@@ -170,12 +171,14 @@ for (const abs of files) {
   };
   const visit = (n, cls) => {
     if ((ts.isClassDeclaration(n) || ts.isInterfaceDeclaration(n)) && n.name) {
-      const c = Object.assign(named(n.name), {interface: ts.isInterfaceDeclaration(n), bases: []});
+      const c = Object.assign(named(n.name), {interface: ts.isInterfaceDeclaration(n), nested: !(n.parent && (ts.isSourceFile(n.parent) || ts.isModuleBlock(n.parent))), bases: []});
       for (const h of n.heritageClauses || []) for (const t of h.types) { const id = lastName(t); if (id) c.bases.push(named(id)); }
       f.classes.push(c);
       cls = n.name.text;
     }
-    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name && n.body && (ts.isIdentifier(n.name))) {
+    const top = n.parent && (ts.isSourceFile(n.parent) || ts.isModuleBlock(n.parent));
+    const member = n.parent && ts.isClassDeclaration(n.parent) && n.parent.parent && ts.isSourceFile(n.parent.parent);
+    if ((ts.isFunctionDeclaration(n) && top || ts.isMethodDeclaration(n) && member) && n.name && n.body && ts.isIdentifier(n.name)) {
       const fn = Object.assign(named(n.name), {end_line: sf.getLineAndCharacterOfPosition(n.end).line + 1});
       if (ts.isMethodDeclaration(n) && cls) fn.class = cls;
       f.funcs.push(fn);
@@ -234,7 +237,7 @@ for p in paths:
     def add(mod):
         if mod in mods:
             imps.add(mods[mod])
-    def visit(n, cls):
+    def visit(n, cls, infunc=False):
         for c in ast.iter_child_nodes(n):
             if isinstance(c, ast.ClassDef):
                 col = name_pos(lines, c.lineno, c.col_offset, "class", c.name)
@@ -247,8 +250,9 @@ for p in paths:
                         bases.append({"name": e.id, "line": e.lineno, "col": e.col_offset + 1})
                     elif isinstance(e, ast.Attribute) and e.end_lineno == e.lineno:
                         bases.append({"name": e.attr, "line": e.end_lineno, "col": e.end_col_offset - len(e.attr) + 1})
-                f["classes"].append({"name": c.name, "line": c.lineno, "col": col, "bases": bases})
-                visit(c, c.name)
+                nested = infunc or bool(cls)
+                f["classes"].append({"name": c.name, "line": c.lineno, "col": col, "bases": bases, "nested": nested})
+                visit(c, "" if nested else c.name, nested)
                 continue
             if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 kw = "def"
@@ -257,8 +261,9 @@ for p in paths:
                 fn = {"name": c.name, "line": line, "col": col, "end_line": c.end_lineno}
                 if cls:
                     fn["class"] = cls
-                f["funcs"].append(fn)
-                visit(c, "")
+                if not infunc:
+                    f["funcs"].append(fn)
+                visit(c, "", True)
                 continue
             if isinstance(c, ast.Call):
                 e = c.func
@@ -281,7 +286,7 @@ for p in paths:
                 add(base)
                 for a in c.names:
                     add(base + "." + a.name)
-            visit(c, cls)
+            visit(c, cls, infunc)
     visit(tree, "")
     f["imports"] = sorted(imps - {p})
     out.append(f)

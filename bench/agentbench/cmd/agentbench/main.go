@@ -28,6 +28,8 @@ func main() {
 		err = gen(os.Args[2:])
 	case "run":
 		err = run(os.Args[2:])
+	case "merge":
+		err = merge(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q (gen, run)", os.Args[1])
 	}
@@ -80,6 +82,30 @@ func gen(args []string) error {
 			}
 			set.Questions = append(keep, set.Questions...)
 		}
+	}
+	return set.Save(*out)
+}
+
+// merge joins question sets drawn in separate runs (repositories drawn in
+// parallel): the first set's header, every set's questions.
+func merge(args []string) error {
+	fs := flag.NewFlagSet("merge", flag.ExitOnError)
+	out := fs.String("out", "bench/agentbench/questions.json", "question set to write")
+	fs.Parse(args)
+	var set *agentbench.Set
+	for _, p := range fs.Args() {
+		s, err := agentbench.Load(p)
+		if err != nil {
+			return err
+		}
+		if set == nil {
+			set = s
+			continue
+		}
+		set.Questions = append(set.Questions, s.Questions...)
+	}
+	if set == nil {
+		return fmt.Errorf("no question sets given")
 	}
 	return set.Save(*out)
 }
