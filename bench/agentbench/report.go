@@ -15,12 +15,16 @@ const (
 
 // Env describes a run for the report.
 type Env struct {
-	Date, Machine, Cairn, Go, Rg string
+	Date    string `json:"date"`
+	Machine string `json:"machine"`
+	Cairn   string `json:"cairn"`
+	Go      string `json:"go"`
+	Rg      string `json:"rg"`
 }
 
 // tally sums results.
 type tally struct {
-	n, correct, tokens, base, truth, found, extra int
+	n, correct, tokens, base, truth, found, extra, cheaper int
 }
 
 func (t *tally) add(r Result) {
@@ -33,6 +37,9 @@ func (t *tally) add(r Result) {
 	t.truth += r.Truth
 	t.found += r.Verdict.Found
 	t.extra += len(r.Verdict.Extra)
+	if r.Tokens <= r.BaselineTokens {
+		t.cheaper++
+	}
 }
 
 func pct(a, b int) string {
@@ -50,7 +57,9 @@ func ratio(a, b int) string {
 }
 
 // Report renders the section.
-func Report(set *Set, results []Result, env Env) string {
+// notes is the hand-written reading of a run (notes.md beside this file),
+// included after the tables.
+func Report(set *Set, results []Result, env Env, notes string) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("%s\n## Agent questions in one call (`make agentbench`)\n\n", BeginMarker)
@@ -59,7 +68,7 @@ func Report(set *Set, results []Result, env Env) string {
 		len(set.Questions), len(Kinds), len(set.Corpora), set.Seed, set.Generated)
 	w("Each question is asked in ONE Cairn CLI call with `--json` (the command is in questions.json); it is correct when the answer holds every true item and no false one (locations and symbols compared by path and line, files by path, packages by directory; bench/agentbench/README.md). ")
 	w("Tokens are characters / 4 of the `--json` output. Baseline: `rg -n -w NAME` over the repository plus reading ±20 lines around each of the first 5 hits. Targets: ≥ 95%% correct in one call, total tokens ≤ the baseline.\n\n")
-	w("Cairn %s; %s; %s. Oracles: ", env.Cairn, env.Go, env.Rg)
+	w("Cairn %s; %s; %s. Oracles: ", strings.TrimPrefix(env.Cairn, "cairn "), env.Go, env.Rg)
 	var os []string
 	for k, v := range set.Oracles {
 		os = append(os, k+" "+v)
@@ -90,16 +99,16 @@ func Report(set *Set, results []Result, env Env) string {
 		total.add(r)
 	}
 	row := func(name string, t *tally) {
-		w("| %s | %d | %d | %s | %d / %d | %d | %d | %d | %s |\n", name, t.n, t.correct, pct(t.correct, t.n), t.found, t.truth, t.extra, t.tokens, t.base, ratio(t.tokens, t.base))
+		w("| %s | %d | %d | %s | %d / %d | %d | %d | %d | %s | %d |\n", name, t.n, t.correct, pct(t.correct, t.n), t.found, t.truth, t.extra, t.tokens, t.base, ratio(t.tokens, t.base), t.cheaper)
 	}
-	w("| kind | questions | correct | correct %% | true items found | false items | Cairn tokens | baseline tokens | Cairn / baseline |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	w("| kind | questions | correct | correct %% | true items found | false items | Cairn tokens | baseline tokens | Cairn / baseline | questions Cairn ≤ baseline |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, k := range Kinds {
 		if t := byKind[k]; t != nil {
 			row(k, t)
 		}
 	}
 	row("**total**", &total)
-	w("\n| repository | questions | correct | correct %% | true items found | false items | Cairn tokens | baseline tokens | Cairn / baseline |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	w("\n| repository | questions | correct | correct %% | true items found | false items | Cairn tokens | baseline tokens | Cairn / baseline | questions Cairn ≤ baseline |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range Repos {
 		if t := byRepo[r.Name]; t != nil {
 			row(r.Name, t)
@@ -119,6 +128,9 @@ func Report(set *Set, results []Result, env Env) string {
 			mark = "✓"
 		}
 		w("| %s %s | `%s` | `cairn %s` | %s | %d / %d | %d | %d | %d | %d |\n", mark, r.ID, short(r.Target, 70), short(strings.Join(q.Command, " "), 80), r.Status, r.Verdict.Found, r.Truth, len(r.Verdict.Extra), r.Tokens, r.BaselineTokens, r.BaselineHits)
+	}
+	if notes != "" {
+		w("\n%s\n", strings.TrimSpace(notes))
 	}
 	w("%s\n", EndMarker)
 	return b.String()

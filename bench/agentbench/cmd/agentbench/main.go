@@ -19,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: agentbench gen|run [flags]")
+		fmt.Fprintln(os.Stderr, "usage: agentbench gen|run|report|merge [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -28,6 +28,8 @@ func main() {
 		err = gen(os.Args[2:])
 	case "run":
 		err = run(os.Args[2:])
+	case "report":
+		err = report(os.Args[2:])
 	case "merge":
 		err = merge(os.Args[2:])
 	default:
@@ -127,6 +129,7 @@ func run(args []string) error {
 	out := fs.String("out", "bench/out/agentbench/results.json", "per-question results")
 	results := fs.String("results", "bench/RESULTS.md", "results file whose section is rewritten ('' for none)")
 	machine := fs.String("machine", "", "machine description for the report")
+	notesFile := fs.String("notes", "bench/agentbench/notes.md", "hand-written reading of the run, included in the section")
 	fs.Parse(args)
 	set, err := agentbench.Load(*questions)
 	if err != nil {
@@ -156,7 +159,14 @@ func run(args []string) error {
 		logf("%s %s: %s (%s; %d/%d found, %d false; %d tokens, baseline %d)", mark, q.ID, q.Target, x.Status, x.Verdict.Found, x.Truth, len(x.Verdict.Extra), x.Tokens, x.BaselineTokens)
 		res = append(res, x)
 	}
-	b, _ := json.MarshalIndent(res, "", "  ")
+	env := agentbench.Env{Date: time.Now().UTC().Format("2006-01-02"), Machine: *machine, Go: runtime.Version()}
+	if v, err := exec.Command(*cairn, "version").Output(); err == nil {
+		env.Cairn = strings.TrimSpace(string(v))
+	}
+	if v, err := exec.Command("rg", "--version").Output(); err == nil {
+		env.Rg = strings.SplitN(strings.TrimSpace(string(v)), "\n", 2)[0]
+	}
+	b, _ := json.MarshalIndent(runFile{Env: env, Results: res}, "", "  ")
 	if err := os.MkdirAll(dirOf(*out), 0o755); err != nil {
 		return err
 	}
@@ -166,14 +176,41 @@ func run(args []string) error {
 	if *results == "" {
 		return nil
 	}
-	env := agentbench.Env{Date: time.Now().UTC().Format("2006-01-02"), Machine: *machine, Go: runtime.Version()}
-	if v, err := exec.Command(*cairn, "version").Output(); err == nil {
-		env.Cairn = strings.TrimSpace(string(v))
+	return writeReport(set, runFile{Env: env, Results: res}, *results, *notesFile)
+}
+
+// runFile is what run writes: the run's environment and every result.
+type runFile struct {
+	Env     agentbench.Env      `json:"env"`
+	Results []agentbench.Result `json:"results"`
+}
+
+func writeReport(set *agentbench.Set, rf runFile, results, notesFile string) error {
+	notes, _ := os.ReadFile(notesFile)
+	return agentbench.WriteSection(results, agentbench.Report(set, rf.Results, rf.Env, string(notes)))
+}
+
+// report renders the section again from a run's results (after notes.md changed).
+func report(args []string) error {
+	fs := flag.NewFlagSet("report", flag.ExitOnError)
+	questions := fs.String("questions", "bench/agentbench/questions.json", "question set")
+	in := fs.String("in", "bench/out/agentbench/results.json", "results of a run")
+	results := fs.String("results", "bench/RESULTS.md", "results file whose section is rewritten")
+	notesFile := fs.String("notes", "bench/agentbench/notes.md", "hand-written reading of the run")
+	fs.Parse(args)
+	set, err := agentbench.Load(*questions)
+	if err != nil {
+		return err
 	}
-	if v, err := exec.Command("rg", "--version").Output(); err == nil {
-		env.Rg = strings.SplitN(strings.TrimSpace(string(v)), "\n", 2)[0]
+	b, err := os.ReadFile(*in)
+	if err != nil {
+		return err
 	}
-	return agentbench.WriteSection(*results, agentbench.Report(set, res, env))
+	var rf runFile
+	if err := json.Unmarshal(b, &rf); err != nil {
+		return err
+	}
+	return writeReport(set, rf, *results, *notesFile)
 }
 
 func dirOf(p string) string {
