@@ -43,7 +43,7 @@ prepare() {
     # the module proxy at the release's version instead of ./staging
     cp -r "${dir[go_large]}/." "$w/"; chmod -R u+w "$w"
     rm -rf "$w/vendor" "$w/go.work" "$w/go.work.sum"
-    (cd "$w" && gomodenv && for m in $(go mod edit -json | python3 -c 'import json,sys; print("\n".join(r["Old"]["Path"] for r in json.load(sys.stdin).get("Replace") or [] if r["New"]["Path"].startswith("./staging")))'); do
+    (cd "$w" && gomodenv && for m in $(awk '$2 == "=>" && $3 ~ /^\.\/staging\// {print $1}' go.mod); do
       go mod edit -dropreplace="$m" -require="$m@v0.31.0"; done)
     ;;
   rxjs) src=${dir[ts_small]}; cp -r "$src/src" "$src/tsconfig.json" "$src/package.json" "$w/" ;;
