@@ -79,7 +79,7 @@ func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, e
 	if p.Depth < 1 {
 		return nil, errs.E(errs.InvalidArgument, "depth must be at least 1")
 	}
-	mods, err := e.db().Modules(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, e
 	for _, m := range mods {
 		modByID[m.ID] = m
 	}
-	files, err := e.db().Files(ctx)
+	files, err := e.Store().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, e
 		}
 		fileNode[f.ID] = id
 	}
-	imports, err := e.db().AllImports(ctx)
+	imports, err := e.Store().AllImports(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -66,12 +66,12 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	files, err := e.db().FilesUnder(ctx, prefix)
+	files, err := e.Store().FilesUnder(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
 	if dir != "" && len(files) == 0 {
-		if f, ok, _ := e.db().FileByPath(ctx, dir); ok {
+		if f, ok, _ := e.Store().FileByPath(ctx, dir); ok {
 			files = append(files, f) // a file path lists itself
 			prefix = ""
 		} else {

@@ -186,16 +186,16 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 	if err != nil {
 		return nil, err
 	}
-	res := &GraphResult{Root: r.ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []GraphNode{}, Edges: []GraphEdge{},
+	res := &GraphResult{Root: r.Ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []GraphNode{}, Edges: []GraphEdge{},
 		Levels: []GraphLevel{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
 	root, err := w.node(r, 0)
 	if err != nil {
 		return nil, err
 	}
 	res.Nodes = append(res.Nodes, root)
-	seen := map[int64]bool{r.row.ID: true}
-	files := map[int64]bool{r.file.ID: true}
-	res.BytesCovered = r.file.Size
+	seen := map[int64]bool{r.Row.ID: true}
+	files := map[int64]bool{r.File.ID: true}
+	res.BytesCovered = r.File.Size
 	frontier := []*Resolved{r}
 	var pending []GraphEdge // edges to nodes not decided yet
 	// level walks one level: the neighbours of the frontier, ranked, the
@@ -240,7 +240,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 					if cr, err := w.resolveID(id); err != nil {
 						return err
 					} else if cr != nil {
-						ref := cr.ref()
+						ref := cr.Ref()
 						dyn[i].Caller = &ref
 					}
 				}
@@ -318,9 +318,9 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 			}
 			res.Nodes = append(res.Nodes, node)
 			seen[x.row.ID] = true
-			if !files[nr.file.ID] {
-				files[nr.file.ID] = true
-				res.BytesCovered += nr.file.Size
+			if !files[nr.File.ID] {
+				files[nr.File.ID] = true
+				res.BytesCovered += nr.File.Size
 			}
 			next = append(next, nr)
 			lvl.Kept++

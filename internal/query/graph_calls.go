@@ -63,7 +63,7 @@ func (w *walk) file(id int64) (*store.FileRow, error) {
 	if f, ok := w.files[id]; ok {
 		return f, nil
 	}
-	f, ok, err := w.e.db().FileByID(w.ctx, id)
+	f, ok, err := w.e.Store().FileByID(w.ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (w *walk) loadFiles(ids []int64) error {
 	if len(need) < 2 {
 		return nil // file() loads a single one as well
 	}
-	rows, err := w.e.db().FilesByIDs(w.ctx, need)
+	rows, err := w.e.Store().FilesByIDs(w.ctx, need)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
 		need = append(need, id)
 	}
 	if len(need) > 0 {
-		rows, err := w.e.db().SymbolsByIDs(w.ctx, need)
+		rows, err := w.e.Store().SymbolsByIDs(w.ctx, need)
 		if err != nil {
 			return nil, err
 		}
@@ -148,11 +148,7 @@ func (w *walk) resolved(row store.SymbolRow) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Resolved{row: row, file: *f, facts: facts}
-	if facts != nil && row.DefIdx < len(facts.Defs) {
-		r.def = &facts.Defs[row.DefIdx]
-	}
-	return r, nil
+	return NewResolved(row, *f, facts), nil
 }
 
 // row loads one symbol's row by id; ok is false when it is gone.
@@ -179,7 +175,7 @@ func (w *walk) ownSymbols(fileID int64) ([]store.SymbolRow, error) {
 	if s, ok := w.own[fileID]; ok {
 		return s, nil
 	}
-	s, err := w.e.db().SymbolsOfFile(w.ctx, fileID)
+	s, err := w.e.Store().SymbolsOfFile(w.ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +187,7 @@ func (w *walk) fileLinks(fileID int64) (map[int]index.Link, error) {
 	if l, ok := w.links[fileID]; ok {
 		return l, nil
 	}
-	l, err := w.e.links(w.ctx, fileID)
+	l, err := w.e.Links(w.ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -290,27 +286,27 @@ func refAt(f *lang.Facts, p lang.Pos) int {
 // class), replaced per file by the semantic layer's call sites where it
 // describes the file as it is.
 func (w *walk) incoming(n *Resolved) ([]call, error) {
-	targets := []int64{n.row.ID}
+	targets := []int64{n.Row.ID}
 	via := map[int64]string{}
 	vars, err := w.variantsOf(n)
 	if err != nil {
 		return nil, err
 	}
 	for _, v := range vars {
-		if v.ID != n.row.ID {
+		if v.ID != n.Row.ID {
 			targets = append(targets, v.ID)
 			if f, err := w.file(v.FileID); err == nil && f != nil {
 				via[v.ID] = f.Path
 			}
 		}
 	}
-	if isConstructor(n) && n.row.Parent != 0 {
-		targets = append(targets, n.row.Parent) // Foo() instantiates Foo and runs its constructor
+	if isConstructor(n) && n.Row.Parent != 0 {
+		targets = append(targets, n.Row.Parent) // Foo() instantiates Foo and runs its constructor
 	}
 	var out []call
 	if w.layer != LayerSemantic {
 		for _, t := range targets {
-			edges, err := w.e.db().EdgesTo(w.ctx, t, uint8(index.EdgeCall))
+			edges, err := w.e.Store().EdgesTo(w.ctx, t, uint8(index.EdgeCall))
 			if err != nil {
 				return nil, err
 			}
@@ -351,15 +347,15 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 
 // kindOf names a call into target made while walking to node n.
 func (w *walk) kindOf(n *Resolved, target int64) string {
-	if target == n.row.Parent && target != 0 && isConstructor(n) {
+	if target == n.Row.Parent && target != 0 && isConstructor(n) {
 		return "instantiate"
 	}
-	return callKind(n.file.Lang, lang.DefKind(n.row.Kind))
+	return callKind(n.File.Lang, lang.DefKind(n.Row.Kind))
 }
 
 func isConstructor(n *Resolved) bool {
-	k := lang.DefKind(n.row.Kind)
-	return k == lang.KindConstructor || (k == lang.KindMethod && (n.row.Name == "__init__" || n.row.Name == "constructor"))
+	k := lang.DefKind(n.Row.Kind)
+	return k == lang.KindConstructor || (k == lang.KindMethod && (n.Row.Name == "__init__" || n.Row.Name == "constructor"))
 }
 
 func siteLoc(path string, line, col int) protocol.Location {
@@ -398,7 +394,7 @@ func mergeCalls(cs []call) []call {
 // enclosed by a definition. related selects the occurrences reached
 // through related symbols (interface methods it implements) instead.
 func (w *walk) semanticCallers(n *Resolved, related bool) ([]call, error) {
-	_, occs, err := w.e.semanticOccs(w.ctx, w.v, n.row.ID)
+	_, occs, err := w.e.semanticOccs(w.ctx, w.v, n.Row.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +414,7 @@ func (w *walk) semanticCallers(n *Resolved, related bool) ([]call, error) {
 			continue
 		}
 		w.usedSem = true
-		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: LayerSemantic, kind: callKind(n.file.Lang, lang.DefKind(n.row.Kind)),
+		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: LayerSemantic, kind: callKind(n.File.Lang, lang.DefKind(n.Row.Kind)),
 			site: site, via: o.via})
 	}
 	return out, nil
@@ -461,7 +457,7 @@ func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
 	if err != nil || len(calls) == 0 {
 		return out, err
 	}
-	self := n.ref()
+	self := n.Ref()
 	type key struct {
 		from int64
 		via  string
@@ -474,7 +470,7 @@ func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
 			continue
 		}
 		at[k] = len(out)
-		d := DynamicCall{From: index.FormatID(c.other), Kind: "interface", Name: n.row.Name, Count: 1, Line: c.site.Line,
+		d := DynamicCall{From: index.FormatID(c.other), Kind: "interface", Name: n.Row.Name, Count: 1, Line: c.site.Line,
 			Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "semantic", Tier: index.TierPrecise.String(), Layer: LayerSemantic}
 		if th := w.e.semSymbolRef(w.ctx, c.via); th != nil {
 			d.Through = th
@@ -489,17 +485,17 @@ func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
 // when the receiver is an instance of its class (syntax; not Go, which has
 // no overriding).
 func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
-	if lang.DefKind(n.row.Kind) != lang.KindMethod || n.row.Parent == 0 || n.file.Lang == "go" || w.layer == LayerSemantic {
+	if lang.DefKind(n.Row.Kind) != lang.KindMethod || n.Row.Parent == 0 || n.File.Lang == "go" || w.layer == LayerSemantic {
 		return nil, nil
 	}
-	owner, err := w.resolveID(n.row.Parent)
-	if err != nil || owner == nil || !lang.DefKind(owner.row.Kind).IsTypeLike() {
+	owner, err := w.resolveID(n.Row.Parent)
+	if err != nil || owner == nil || !lang.DefKind(owner.Row.Kind).IsTypeLike() {
 		return nil, err
 	}
-	self := n.ref()
+	self := n.Ref()
 	var out []DynamicCall
-	seen := map[int64]bool{owner.row.ID: true}
-	queue := []store.SymbolRow{owner.row}
+	seen := map[int64]bool{owner.Row.ID: true}
+	queue := []store.SymbolRow{owner.Row}
 	for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
 		var next []store.SymbolRow
 		for _, t := range queue {
@@ -518,20 +514,20 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 					return nil, err
 				}
 				for _, m := range own {
-					if m.Name != n.row.Name || lang.DefKind(m.Kind) != lang.KindMethod {
+					if m.Name != n.Row.Name || lang.DefKind(m.Kind) != lang.KindMethod {
 						continue
 					}
 					base, err := w.resolved(m)
 					if err != nil || base == nil {
 						return nil, err
 					}
-					through := base.ref()
-					edges, err := w.e.db().EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
+					through := base.Ref()
+					edges, err := w.e.Store().EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
 					if err != nil {
 						return nil, err
 					}
 					for _, ed := range edges {
-						out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.row.Name, Count: ed.Count, Line: ed.Line,
+						out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.Row.Name, Count: ed.Count, Line: ed.Line,
 							Through: &through, Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
 							Tier: index.Tier(ed.Tier).String(), Layer: LayerSyntactic})
 					}
@@ -545,7 +541,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 
 // semSymbolRef names a SCIP symbol as a Cairn symbol when one is mapped to it.
 func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
-	rows, err := e.db().SemSymbols(ctx, semantic.SymbolID(symbol))
+	rows, err := e.Store().SemSymbols(ctx, semantic.SymbolID(symbol))
 	if err != nil {
 		return nil
 	}
@@ -553,10 +549,10 @@ func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
 		if r.Symbol != symbol {
 			continue
 		}
-		if ids, err := e.db().SemCairnOf(ctx, r.Index, r.ID); err == nil && len(ids) > 0 {
-			if row, ok, err := e.db().SymbolByID(ctx, ids[0]); err == nil && ok {
-				if res, err := e.load(ctx, row); err == nil && res != nil {
-					ref := res.ref()
+		if ids, err := e.Store().SemCairnOf(ctx, r.Index, r.ID); err == nil && len(ids) > 0 {
+			if row, ok, err := e.Store().SymbolByID(ctx, ids[0]); err == nil && ok {
+				if res, err := e.Load(ctx, row); err == nil && res != nil {
+					ref := res.Ref()
 					return &ref
 				}
 			}

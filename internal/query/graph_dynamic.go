@@ -25,9 +25,9 @@ func isCallable(k lang.DefKind) bool {
 // the functions assigned to it where it is declared (f := handle, const f =
 // handle). A parameter has none: its value comes from the callers.
 func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
-	facts := n.facts
+	facts := n.Facts
 	lo := facts.Locals[local]
-	links, err := w.fileLinks(n.file.ID)
+	links, err := w.fileLinks(n.File.ID)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int,
 // variable holding a function: the functions assigned to it, where syntax
 // sees the assignment (its declaration, x.f = g, T{f: g}, self.f = g).
 func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
-	if t.def == nil {
+	if t.Def == nil {
 		return nil
 	}
 	var ids []int64
@@ -99,15 +99,15 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			}
 		}
 	}
-	name := t.row.Name
+	name := t.Row.Name
 	// The declaration: var handle = serve, handler = staticmethod(serve)...
-	links, err := w.fileLinks(t.file.ID)
+	links, err := w.fileLinks(t.File.ID)
 	if err != nil {
 		return err
 	}
-	for i, r := range t.facts.Refs {
-		if r.Pos.Line == t.def.NameSpan.Start.Line && t.def.NameSpan.Start.Before(r.Pos) {
-			xs, err := w.assignedAfter(t.facts, links, i, r.Pos.Line, name)
+	for i, r := range t.Facts.Refs {
+		if r.Pos.Line == t.Def.NameSpan.Start.Line && t.Def.NameSpan.Start.Before(r.Pos) {
+			xs, err := w.assignedAfter(t.Facts, links, i, r.Pos.Line, name)
 			if err != nil {
 				return err
 			}
@@ -115,12 +115,12 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			break
 		}
 	}
-	cands, err := w.e.db().TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
+	cands, err := w.e.Store().TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
 	if err != nil {
 		return err
 	}
 	for _, c := range cands {
-		if c.Lang == "" || langFamily(c.Lang) != langFamily(t.file.Lang) || w.ctx.Err() != nil {
+		if c.Lang == "" || langFamily(c.Lang) != langFamily(t.File.Lang) || w.ctx.Err() != nil {
 			continue
 		}
 		f, err := w.file(c.FileID)
@@ -144,7 +144,7 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			}
 			l, linked := fl[i]
 			switch {
-			case linked && l.Target == t.row.ID:
+			case linked && l.Target == t.Row.ID:
 			case !linked && r.Role == lang.RoleWrite:
 			case !linked && r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "": // a key of a composite literal
 			default:
@@ -173,7 +173,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 	if ref.Shape != lang.QualIdent && ref.Shape != lang.QualPath {
 		return nil, false, nil
 	}
-	q := n.facts.Names[ref.Qualifier]
+	q := n.Facts.Names[ref.Qualifier]
 	if q == "" {
 		return nil, false, nil
 	}
@@ -182,7 +182,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 	var err error
 	params := paramTypes(n)
 	switch {
-	case selfName(n.file.Lang, parts[0]):
+	case selfName(n.File.Lang, parts[0]):
 		cur, err = w.enclosingType(n)
 	case params[parts[0]] != "":
 		if ref.Shape == lang.QualIdent && !ref.QualBound {
@@ -196,7 +196,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		return nil, false, err
 	}
 	for _, field := range parts[1:] {
-		ms, err := w.typeMembers(cur.row)
+		ms, err := w.typeMembers(cur.Row)
 		if err != nil {
 			return nil, false, err
 		}
@@ -209,20 +209,20 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 			return nil, false, nil
 		}
 		fr, err := w.resolved(m.row)
-		if err != nil || fr == nil || fr.def == nil {
+		if err != nil || fr == nil || fr.Def == nil {
 			return nil, false, err
 		}
 		if cur, err = w.resolveTypeText(fr, fieldType(fr)); err != nil || cur == nil {
 			return nil, false, err
 		}
 	}
-	is, err := w.isInterface(cur.row)
+	is, err := w.isInterface(cur.Row)
 	if err != nil || !is {
 		return nil, false, err
 	}
-	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: shapeKey(n.facts, ref), Count: 1, Line: site.Line,
+	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: shapeKey(n.Facts, ref), Count: 1, Line: site.Line,
 		Candidates: []SymbolRef{}, Tier: index.TierStrong.String(), Layer: LayerSyntactic}
-	ms, err := w.typeMembers(cur.row)
+	ms, err := w.typeMembers(cur.Row)
 	if err != nil {
 		return nil, false, err
 	}
@@ -233,14 +233,14 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 			return nil, false, err
 		}
 		if mr != nil {
-			ref := mr.ref()
+			ref := mr.Ref()
 			d.Through, method = &ref, m.row.ID
 		}
 	} else {
-		ref := cur.ref()
+		ref := cur.Ref()
 		d.Through = &ref
 	}
-	if err := w.implementationCandidates(&cur.row, method, name, d); err != nil {
+	if err := w.implementationCandidates(&cur.Row, method, name, d); err != nil {
 		return nil, false, err
 	}
 	return d, true, nil
@@ -258,17 +258,17 @@ func selfName(language, s string) bool {
 
 // enclosingType is the class or (Go) receiver type a method belongs to.
 func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
-	if n.row.Parent != 0 {
-		if p, err := w.resolveID(n.row.Parent); err != nil || p == nil {
+	if n.Row.Parent != 0 {
+		if p, err := w.resolveID(n.Row.Parent); err != nil || p == nil {
 			return nil, err
-		} else if lang.DefKind(p.row.Kind).IsTypeLike() {
+		} else if lang.DefKind(p.Row.Kind).IsTypeLike() {
 			return p, nil
 		}
 	}
-	if n.def != nil && n.def.Receiver != "" {
-		i := strings.LastIndexByte(n.row.QName, '.')
+	if n.Def != nil && n.Def.Receiver != "" {
+		i := strings.LastIndexByte(n.Row.QName, '.')
 		if i > 0 {
-			rows, err := w.e.db().SymbolsByQName(w.ctx, n.row.QName[:i])
+			rows, err := w.e.Store().SymbolsByQName(w.ctx, n.Row.QName[:i])
 			if err != nil {
 				return nil, err
 			}
@@ -286,16 +286,16 @@ func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
 // names: the reference with the type's name in that definition, as linked.
 func (w *walk) resolveTypeText(in *Resolved, text string) (*Resolved, error) {
 	name := typeName(text)
-	if name == "" || in.facts == nil || in.def == nil {
+	if name == "" || in.Facts == nil || in.Def == nil {
 		return nil, nil
 	}
-	links, err := w.fileLinks(in.file.ID)
+	links, err := w.fileLinks(in.File.ID)
 	if err != nil {
 		return nil, err
 	}
 	try := func(inside bool) (*Resolved, error) {
-		for i, r := range in.facts.Refs {
-			if in.facts.Names[r.Name] != name || (inside && !in.def.Span.Contains(r.Pos)) {
+		for i, r := range in.Facts.Refs {
+			if in.Facts.Names[r.Name] != name || (inside && !in.Def.Span.Contains(r.Pos)) {
 				continue
 			}
 			l, ok := links[i]
@@ -306,7 +306,7 @@ func (w *walk) resolveTypeText(in *Resolved, text string) (*Resolved, error) {
 			if err != nil {
 				return nil, err
 			}
-			if t != nil && lang.DefKind(t.row.Kind).IsTypeLike() {
+			if t != nil && lang.DefKind(t.Row.Kind).IsTypeLike() {
 				return t, nil
 			}
 		}
@@ -361,9 +361,9 @@ func isIdentifier(s string) bool {
 // fieldType is the declared type of a field from its signature: Go "store
 // Store", TypeScript "private store: Store", Python "store: Store = None".
 func fieldType(f *Resolved) string {
-	sig := f.def.Signature
-	if f.file.Lang == "go" {
-		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.row.Name))
+	sig := f.Def.Signature
+	if f.File.Lang == "go" {
+		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.Row.Name))
 		rest = strings.TrimPrefix(rest, ",")
 		if i := strings.IndexByte(rest, '`'); i >= 0 {
 			rest = rest[:i]
@@ -384,22 +384,22 @@ func fieldType(f *Resolved) string {
 // method's receiver) from its signature.
 func paramTypes(n *Resolved) map[string]string {
 	out := map[string]string{}
-	if n.def == nil {
+	if n.Def == nil {
 		return out
 	}
-	sig := n.def.Signature
-	goLang := n.file.Lang == "go"
+	sig := n.Def.Signature
+	goLang := n.File.Lang == "go"
 	if goLang && strings.HasPrefix(sig, "func (") {
 		if recv, rest, ok := balanced(sig[len("func "):], '(', ')'); ok {
 			addParams(out, recv, true)
 			sig = rest
 		}
 	}
-	i := strings.Index(sig, n.row.Name)
+	i := strings.Index(sig, n.Row.Name)
 	if i < 0 {
 		return out
 	}
-	rest := sig[i+len(n.row.Name):]
+	rest := sig[i+len(n.Row.Name):]
 	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "<") { // type parameters
 		open, closing := byte('['), byte(']')
 		if rest[0] == '<' {

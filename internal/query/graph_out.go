@@ -26,17 +26,17 @@ type outgoingCalls struct {
 // grouped by name and receiver.
 func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 	out := &outgoingCalls{}
-	facts := n.facts
-	if facts == nil || n.def == nil {
+	facts := n.Facts
+	if facts == nil || n.Def == nil {
 		return out, nil
 	}
-	links, err := w.fileLinks(n.file.ID)
+	links, err := w.fileLinks(n.File.ID)
 	if err != nil {
 		return nil, err
 	}
 	var doc *semDocOccs
 	if w.layer != LayerSyntactic {
-		if doc, err = w.semDoc(n.file.Path); err != nil {
+		if doc, err = w.semDoc(n.File.Path); err != nil {
 			return nil, err
 		}
 	} else {
@@ -45,7 +45,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 	if w.layer == LayerSemantic && doc == nil {
 		return out, nil
 	}
-	me := int32(n.row.DefIdx)
+	me := int32(n.Row.DefIdx)
 	from := n.ID()
 	type ukey struct{ name, recv string }
 	unres := map[ukey]int{}
@@ -74,7 +74,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 			continue
 		}
 		name := facts.Names[ref.Name]
-		site := refLoc(n.file.Path, ref.Pos, name)
+		site := refLoc(n.File.Path, ref.Pos, name)
 		target, tier, layer := int64(0), index.TierUnknown, LayerSyntactic
 		if doc != nil {
 			if o, ok := doc.byAt[ref.Pos]; ok {
@@ -180,7 +180,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 		if s.Enclosing != me {
 			continue
 		}
-		site := protocol.Location{Path: protocol.RepoPath(n.file.Path), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
+		site := protocol.Location{Path: protocol.RepoPath(n.File.Path), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
 			EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col) + len(s.Text)}
 		out.dynamic = append(out.dynamic, DynamicCall{From: from, Kind: s.Kind.String(), Count: 1, Line: site.Line, Text: s.Text,
 			Candidates: []SymbolRef{}, Tier: index.TierUnknown.String(), Layer: LayerSyntactic})
@@ -207,7 +207,7 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 		if err != nil || t == nil {
 			return call{}, nil, false, err
 		}
-		ref := t.ref()
+		ref := t.Ref()
 		d := &DynamicCall{From: n.ID(), Kind: kind, Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
 			Tier: tier.String(), Layer: layer}
 		if err := w.assignedCandidates(t, d); err != nil {
@@ -223,7 +223,7 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 			if err != nil || t == nil {
 				return call{}, nil, false, err
 			}
-			ref := t.ref()
+			ref := t.Ref()
 			d := &DynamicCall{From: n.ID(), Kind: "interface", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
 				Tier: tier.String(), Layer: layer}
 			if err := w.implementationCandidates(iface, row.ID, row.Name, d); err != nil {
@@ -232,7 +232,7 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 			return call{}, d, true, nil
 		}
 	}
-	language := n.file.Lang
+	language := n.File.Lang
 	if f, err := w.file(row.FileID); err == nil && f != nil {
 		language = f.Lang
 	}
@@ -251,7 +251,7 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 	if err != nil || t == nil {
 		return c, nil, err == nil, err
 	}
-	ref := t.ref()
+	ref := t.Ref()
 	d := &DynamicCall{From: n.ID(), Kind: "virtual", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
 		Tier: tier.String(), Layer: layer}
 	refs, err := w.refsOf(append([]int64{row.ID}, over...))
@@ -313,7 +313,7 @@ func (w *walk) sameName(name string) (int, error) {
 	if n, ok := w.defined[name]; ok {
 		return n, nil
 	}
-	rows, err := w.e.db().SymbolsByName(w.ctx, name)
+	rows, err := w.e.Store().SymbolsByName(w.ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -356,13 +356,13 @@ func dedupRefs(refs []SymbolRef) []SymbolRef {
 
 // node describes a walked symbol: its build constraint and variants.
 func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
-	n := GraphNode{SymbolRef: r.ref(), Depth: depth, Build: buildOf(r)}
+	n := GraphNode{SymbolRef: r.Ref(), Depth: depth, Build: buildOf(r)}
 	vars, err := w.variantsOf(r)
 	if err != nil {
 		return n, err
 	}
 	for _, v := range vars {
-		if v.ID == r.row.ID {
+		if v.ID == r.Row.ID {
 			continue
 		}
 		vr, err := w.resolved(v)
@@ -370,7 +370,7 @@ func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
 			return n, err
 		}
 		if vr != nil {
-			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.ref().Location, Build: buildOf(vr)})
+			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.Ref().Location, Build: buildOf(vr)})
 		}
 	}
 	sort.Slice(n.Variants, func(i, j int) bool { return lessLoc(n.Variants[i].Location, n.Variants[j].Location) })
@@ -381,7 +381,7 @@ func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
 // included) when it has several: Go build-tag and platform variants,
 // conditional definitions.
 func (w *walk) variantsOf(r *Resolved) ([]store.SymbolRow, error) {
-	return w.variantsOfRow(r.row)
+	return w.variantsOfRow(r.Row)
 }
 
 // variantRows is variantsOf for a symbol id (nil when it has no variants).
@@ -405,7 +405,7 @@ func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
 	rows, ok := w.variants[qn]
 	if !ok {
 		var err error
-		if rows, err = w.e.db().SymbolsByQName(w.ctx, qn); err != nil {
+		if rows, err = w.e.Store().SymbolsByQName(w.ctx, qn); err != nil {
 			return nil, err
 		}
 		w.variants[qn] = rows
@@ -429,13 +429,13 @@ func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
 // constraint and, for Go, the GOOS/GOARCH (and _test) its file name implies.
 func buildOf(r *Resolved) string {
 	var parts []string
-	if r.file.Lang == "go" {
-		if tags := goFileTags(r.file.Path); tags != "" {
+	if r.File.Lang == "go" {
+		if tags := goFileTags(r.File.Path); tags != "" {
 			parts = append(parts, tags)
 		}
 	}
-	if r.facts != nil && r.facts.Build != "" && (len(parts) == 0 || parts[0] != r.facts.Build) {
-		parts = append(parts, r.facts.Build)
+	if r.Facts != nil && r.Facts.Build != "" && (len(parts) == 0 || parts[0] != r.Facts.Build) {
+		parts = append(parts, r.Facts.Build)
 	}
 	return strings.Join(parts, " && ")
 }

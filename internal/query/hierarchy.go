@@ -82,23 +82,23 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 	res := &HierarchyResult{Supertypes: []TypeLink{}, Interfaces: []TypeLink{}, Subtypes: []TypeLink{}, Implementations: []TypeLink{},
 		Totals: map[string]int{}, Notes: []string{}}
 	t := r
-	if !lang.DefKind(r.row.Kind).IsTypeLike() {
-		owner, ok, err := w.ownerOf(r.row)
+	if !lang.DefKind(r.Row.Kind).IsTypeLike() {
+		owner, ok, err := w.ownerOf(r.Row)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.row.QName + " is a " + lang.DefKind(r.row.Kind).String() + ", not a type",
+			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.Row.QName + " is a " + lang.DefKind(r.Row.Kind).String() + ", not a type",
 				Fixes: []string{"name a class, interface, struct or type"}}
 		}
 		if t, err = w.resolved(owner); err != nil || t == nil {
 			return nil, err
 		}
-		res.Notes = append(res.Notes, r.row.QName+" is a member: the hierarchy of its type "+owner.QName)
+		res.Notes = append(res.Notes, r.Row.QName+" is a member: the hierarchy of its type "+owner.QName)
 	}
-	res.Type = t.ref()
-	res.Bytes = t.file.Size
-	if res.IsInterface, err = w.isInterface(t.row); err != nil {
+	res.Type = t.Ref()
+	res.Bytes = t.File.Size
+	if res.IsInterface, err = w.isInterface(t.Row); err != nil {
 		return nil, err
 	}
 	if err := w.supertypeLinks(t, res); err != nil {
@@ -108,7 +108,7 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 		return nil, err
 	}
 	if res.IsInterface {
-		ms, err := w.typeMembers(t.row)
+		ms, err := w.typeMembers(t.Row)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			}
 		}
 		sort.Strings(res.Methods)
-		impls, err := w.implementations(t.row)
+		impls, err := w.implementations(t.Row)
 		if err != nil {
 			return nil, err
 		}
@@ -129,12 +129,12 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			}
 			res.Implementations = append(res.Implementations, tl)
 		}
-		if !structuralTyping(t.file.Lang, t) {
-			res.Notes = append(res.Notes, t.file.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
+		if !structuralTyping(t.File.Lang, t) {
+			res.Notes = append(res.Notes, t.File.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
 		} else if len(res.Methods) == 0 {
 			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
 		}
-	} else if structuralTyping(t.file.Lang, nil) || t.file.Lang == "python" { // Python: Protocols
+	} else if structuralTyping(t.File.Lang, nil) || t.File.Lang == "python" { // Python: Protocols
 		if err := w.satisfiedInterfaces(t, res); err != nil {
 			return nil, err
 		}
@@ -215,7 +215,7 @@ func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth
 		return tl, err
 	}
 	if r != nil {
-		ref := r.ref()
+		ref := r.Ref()
 		tl.Symbol = &ref
 	}
 	return tl, nil
@@ -230,8 +230,8 @@ func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
 		via   string
 		depth int
 	}
-	seen := map[int64]bool{t.row.ID: true}
-	queue := []item{{t.row, "", 0}}
+	seen := map[int64]bool{t.Row.ID: true}
+	queue := []item{{t.Row, "", 0}}
 	for len(queue) > 0 {
 		it := queue[0]
 		queue = queue[1:]
@@ -280,8 +280,8 @@ func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
 		via   string
 		depth int
 	}
-	seen := map[int64]bool{t.row.ID: true}
-	queue := []item{{t.row, "", 0}}
+	seen := map[int64]bool{t.Row.ID: true}
+	queue := []item{{t.Row, "", 0}}
 	for len(queue) > 0 {
 		it := queue[0]
 		queue = queue[1:]
@@ -325,7 +325,7 @@ const maxSatisfyNames = 64
 // satisfies by its method set (methods declared on it, promoted through
 // embedded types and inherited), which it may never name.
 func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
-	ms, err := w.typeMembers(t.row)
+	ms, err := w.typeMembers(t.Row)
 	if err != nil {
 		return err
 	}
@@ -347,10 +347,10 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 	if len(names) > maxSatisfyNames {
 		names = names[:maxSatisfyNames]
 	}
-	family := langFamily(t.file.Lang)
+	family := langFamily(t.File.Lang)
 	checked := map[int64]bool{}
 	for _, name := range names {
-		rows, err := w.e.db().SymbolsByName(w.ctx, name)
+		rows, err := w.e.Store().SymbolsByName(w.ctx, name)
 		if err != nil {
 			return err
 		}
@@ -362,7 +362,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 			if err != nil {
 				return err
 			}
-			if !ok || checked[o.ID] || have[o.ID] || o.ID == t.row.ID {
+			if !ok || checked[o.ID] || have[o.ID] || o.ID == t.Row.ID {
 				continue
 			}
 			checked[o.ID] = true
@@ -424,7 +424,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 	if w.v == nil || w.layer == LayerSyntactic {
 		return nil
 	}
-	syms, err := w.e.db().SemSymbolsOfCairn(w.ctx, t.row.ID)
+	syms, err := w.e.Store().SemSymbolsOfCairn(w.ctx, t.Row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -433,7 +433,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 		listed[l.Name] = i
 	}
 	for _, s := range syms {
-		rels, err := w.e.db().SemRels(w.ctx, s.Index, s.ID, false, 1000)
+		rels, err := w.e.Store().SemRels(w.ctx, s.Index, s.ID, false, 1000)
 		if err != nil {
 			return err
 		}
@@ -443,7 +443,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 			}
 			w.usedSem = true
 			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
-			if ids, err := w.e.db().SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
+			if ids, err := w.e.Store().SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
 				rows, err := w.symbols(ids[:1])
 				if err != nil {
 					return err
@@ -455,7 +455,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 				if tl, err = w.typeLink(row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
 					return err
 				}
-			} else if row, ok, err := w.e.db().SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
+			} else if row, ok, err := w.e.Store().SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
 				tl.Name = row.Symbol
 			} else {
 				continue

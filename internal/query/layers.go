@@ -91,11 +91,11 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	case v.empty():
 		return synOnly("unavailable", "no semantic index is imported (cairn index --semantic)"), nil
 	}
-	mapped, occs, err := e.semanticOccs(ctx, v, r.row.ID)
+	mapped, occs, err := e.semanticOccs(ctx, v, r.Row.ID)
 	if err != nil {
 		return nil, err
 	}
-	defPath := r.file.Path
+	defPath := r.File.Path
 	if len(mapped) == 0 {
 		switch reason := v.fallbackReason(defPath); {
 		case v.usable(defPath):
@@ -112,11 +112,11 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	for i := range syn {
 		synByKey[keyOf(syn[i].loc.Location)] = &syn[i]
 	}
-	family := langFamily(r.file.Lang)
+	family := langFamily(r.File.Lang)
 	related := map[string]bool{}
 	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
-	if r.file.Lang == "go" {
-		if reach, err = e.goDependents(ctx, v, path.Dir(r.file.Path)); err != nil {
+	if r.File.Lang == "go" {
+		if reach, err = e.goDependents(ctx, v, path.Dir(r.File.Path)); err != nil {
 			return nil, err
 		}
 	}
@@ -204,7 +204,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		case p.Merge == MergeUnion && authoritative:
 			if s.status == synMatch {
 				conflicts = append(conflicts, LayerConflict{Location: s.loc.Location, Kind: "syntactic_only",
-					Syntactic: s.loc.Tier + " reference to " + r.row.QName})
+					Syntactic: s.loc.Tier + " reference to " + r.Row.QName})
 			}
 			s.loc.Also = ""
 			if s.status == synMatch {
@@ -218,9 +218,9 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	}
 	if p.Merge == MergeUnion {
 		for _, sl := range semLocs {
-			if s := synByKey[keyOf(sl.loc.Location)]; sl.loc.Via == "" && s != nil && s.status == synOther && s.target != 0 && s.target != r.row.ID {
+			if s := synByKey[keyOf(sl.loc.Location)]; sl.loc.Via == "" && s != nil && s.status == synOther && s.target != 0 && s.target != r.Row.ID {
 				conflicts = append(conflicts, LayerConflict{Location: sl.loc.Location, Kind: "semantic_other_target",
-					Syntactic: s.loc.Tier + " reference to " + e.qnameOf(ctx, s.target), Semantic: "reference to " + r.row.QName})
+					Syntactic: s.loc.Tier + " reference to " + e.qnameOf(ctx, s.target), Semantic: "reference to " + r.Row.QName})
 			}
 		}
 		if err := e.describeSemantic(ctx, v, conflicts); err != nil {
@@ -264,7 +264,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 
 // qnameOf names a Cairn symbol for messages.
 func (e *Engine) qnameOf(ctx context.Context, id int64) string {
-	if row, ok, err := e.db().SymbolByID(ctx, id); err == nil && ok {
+	if row, ok, err := e.Store().SymbolByID(ctx, id); err == nil && ok {
 		return row.QName
 	}
 	return index.FormatID(id)
@@ -293,7 +293,7 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 		c.Semantic = "no symbol at this position"
 		for _, o := range occs {
 			if int(o.Line) == c.Line && int(o.Col) == c.Col {
-				if row, ok, err := e.db().SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
+				if row, ok, err := e.Store().SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
 					c.Semantic = "reference to " + row.Symbol
 				}
 				break

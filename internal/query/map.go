@@ -152,11 +152,11 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 	if p.Depth <= 0 {
 		p.Depth = 2
 	}
-	files, err := e.db().Files(ctx)
+	files, err := e.Store().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db().Modules(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +279,7 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		if !mapFormats[manifest.FormatOf(f.Path)] || f.Status != store.BlobText && f.Status != store.BlobParsed {
 			continue
 		}
-		text, err := m.e.db().BlobText(ctx, f.BlobID)
+		text, err := m.e.Store().BlobText(ctx, f.BlobID)
 		if err != nil {
 			return err
 		}
@@ -304,7 +304,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	}
 	var eps []EntryPoint
 	// Go: func main in package main.
-	rows, err := m.e.db().SymbolsByName(ctx, "main")
+	rows, err := m.e.Store().SymbolsByName(ctx, "main")
 	if err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
 			continue
 		}
-		f, ok, err := m.e.db().FileByID(ctx, r.FileID)
+		f, ok, err := m.e.Store().FileByID(ctx, r.FileID)
 		if err != nil {
 			return err
 		}
@@ -320,13 +320,13 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 			continue
 		}
 		ep := EntryPoint{Path: f.Path, Kind: "go_main", Name: "main", Module: m.moduleName(f.ModuleID), Indexed: true}
-		if res, err := m.e.load(ctx, r); err == nil && res != nil && res.def != nil {
-			ep.Line = int(res.def.NameSpan.Start.Line)
+		if res, err := m.e.Load(ctx, r); err == nil && res != nil && res.Def != nil {
+			ep.Line = int(res.Def.NameSpan.Start.Line)
 		}
 		eps = append(eps, ep)
 	}
 	// Python: the __main__ guard, found through the lexical tier, and __main__.py.
-	hits, err := m.e.db().TrigramCandidates(ctx, "__main__")
+	hits, err := m.e.Store().TrigramCandidates(ctx, "__main__")
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
 			break
 		}
-		text, err := m.e.db().BlobText(ctx, h.BlobID)
+		text, err := m.e.Store().BlobText(ctx, h.BlobID)
 		if err != nil {
 			return err
 		}
@@ -594,7 +594,7 @@ var apiKindRank = map[lang.DefKind]int{
 }
 
 func (m *mapper) publicAPI(ctx context.Context) error {
-	syms, err := m.e.db().AllSymbols(ctx)
+	syms, err := m.e.Store().AllSymbols(ctx)
 	if err != nil {
 		return err
 	}
@@ -644,7 +644,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 		if len(top) > m.p.Top {
 			top = top[:m.p.Top]
 		}
-		refs, err := m.e.refs(ctx, top)
+		refs, err := m.e.SymbolRefs(ctx, top)
 		if err != nil {
 			return err
 		}

@@ -42,11 +42,11 @@ type Overview struct {
 
 // Overview counts the indexed files per language and per module.
 func (e *Engine) Overview(ctx context.Context) (*Overview, error) {
-	files, err := e.db().Files(ctx)
+	files, err := e.Store().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db().Modules(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}

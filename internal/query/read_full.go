@@ -62,7 +62,7 @@ func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*
 	}
 	defer f.Close()
 	out := &FullFile{Path: string(rp)}
-	if row, ok, err := e.db().FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
+	if row, ok, err := e.Store().FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
 		out.Language = row.Lang
 	} else if l := lang.ForPath(string(rp)); l != nil {
 		out.Language = l.Name

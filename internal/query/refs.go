@@ -144,7 +144,7 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
 		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
-	res := &RefsResult{Symbol: r.ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
+	res := &RefsResult{Symbol: r.Ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
 		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
 	syn, err := e.syntacticRefs(ctx, r, res)
 	if err != nil {
@@ -193,7 +193,7 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	}
 	sort.Strings(res.Layers)
 	snip := e.snippets(ctx)
-	res.Anchored = groupAnchored(anchored, r.row.Name)
+	res.Anchored = groupAnchored(anchored, r.Row.Name)
 	for _, g := range res.Anchored {
 		for i := range g.Exemplars {
 			snip(&g.Exemplars[i])
@@ -235,8 +235,8 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 		}
 		c, ok := content[l.Path]
 		if !ok {
-			if f, found, err := e.db().FileByPath(ctx, string(l.Path)); err == nil && found {
-				c, _ = e.db().BlobText(ctx, f.BlobID)
+			if f, found, err := e.Store().FileByPath(ctx, string(l.Path)); err == nil && found {
+				c, _ = e.Store().BlobText(ctx, f.BlobID)
 			}
 			content[l.Path] = c
 		}
@@ -248,15 +248,15 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 // its definition, the references linked to it, the anchored candidates, and
 // (for conflict reports) those linked or bound to something else.
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
-	name := r.row.Name
-	member := isMemberKind(lang.DefKind(r.row.Kind))
-	dispatch := e.dispatchCheck(ctx, r.row)
+	name := r.Row.Name
+	member := IsMemberKind(lang.DefKind(r.Row.Kind))
+	dispatch := e.dispatchCheck(ctx, r.Row)
 	var out []synRef
-	if r.def != nil {
-		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
-			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.file.ModuleID}, status: synMatch, target: r.row.ID, size: r.file.Size})
+	if r.Def != nil {
+		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.File.Path, r.Def.NameSpan), Kind: "definition",
+			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.File.ModuleID}, status: synMatch, target: r.Row.ID, size: r.File.Size})
 	}
-	cands, err := e.db().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
+	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
 	if err != nil {
 		return nil, err
 	}
@@ -268,13 +268,13 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		if c.Lang == "" {
 			continue
 		}
-		nf, err := e.nameFileOf(ctx, c.FileID, name)
+		nf, err := e.NameFileOf(ctx, c.FileID, name)
 		if err != nil || nf == nil {
 			continue // gone since the text search, or no such identifier
 		}
-		f, facts := nf.file, nf.facts
+		f, facts := nf.File, nf.Facts
 		for ri, ref := range facts.Refs {
-			if int(ref.Name) != nf.nameID {
+			if int(ref.Name) != nf.NameID {
 				continue
 			}
 			s := synRef{foundRef: foundRef{loc: RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
@@ -282,10 +282,10 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if ref.Enclosing >= 0 {
 				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
 			}
-			if l, ok := nf.links[ri]; ok {
+			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if l.Target != r.row.ID {
+				if l.Target != r.Row.ID {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
 					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol
@@ -321,7 +321,7 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		}
 		k, ok := parentKind[row.Parent]
 		if !ok {
-			if p, found, err := e.db().SymbolByID(ctx, row.Parent); err == nil && found {
+			if p, found, err := e.Store().SymbolByID(ctx, row.Parent); err == nil && found {
 				k = lang.DefKind(p.Kind)
 			}
 			parentKind[row.Parent] = k
@@ -334,14 +334,16 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		if ok, done := seen[target]; done {
 			return ok
 		}
-		row, found, err := e.db().SymbolByID(ctx, target)
+		row, found, err := e.Store().SymbolByID(ctx, target)
 		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
 		seen[target] = ok
 		return ok
 	}
 }
 
-func isMemberKind(k lang.DefKind) bool {
+// IsMemberKind reports whether a definition kind belongs to a type (methods,
+// fields, properties, enum members, constructors).
+func IsMemberKind(k lang.DefKind) bool {
 	switch k {
 	case lang.KindMethod, lang.KindField, lang.KindProperty, lang.KindEnumMember, lang.KindConstructor:
 		return true
@@ -371,7 +373,7 @@ func lessLoc(a, b protocol.Location) bool {
 }
 
 func (e *Engine) moduleNames(ctx context.Context) (map[int64]string, error) {
-	mods, err := e.db().Modules(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -215,18 +215,18 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 		fetch = (p.Offset + p.Limit + 1) * 8
 	}
 	q.Limit = fetch
-	rows, scores, err := e.db().SearchSymbols(ctx, q)
+	rows, scores, err := e.Store().SearchSymbols(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	res := &SearchResult{Mode: "symbol", Query: p.Query, Hits: []SearchHit{}, FilesExact: true}
 	skipped := 0
 	for i, row := range rows {
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.file.Path, r.file.Lang) {
+		if r == nil || !filter.ok(r.File.Path, r.File.Lang) {
 			continue
 		}
 		if skipped < p.Offset {
@@ -237,16 +237,16 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 			res.More = true
 			break
 		}
-		ref := r.ref()
+		ref := r.Ref()
 		hit := SearchHit{Location: ref.Location, Symbol: &ref, Score: scores[i] + confidence}
-		if r.def != nil {
-			hit.Signature = r.def.Signature
+		if r.Def != nil {
+			hit.Signature = r.Def.Signature
 		}
 		res.Hits = append(res.Hits, hit)
 	}
 	res.NextOffset = p.Offset + len(res.Hits)
 	if !filter.active() {
-		res.Total, _ = e.db().CountSymbols(ctx, q, TotalCap)
+		res.Total, _ = e.Store().CountSymbols(ctx, q, TotalCap)
 	}
 	return res, e.annotateLayers(ctx, res.Hits)
 }
@@ -266,17 +266,17 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 		if len(kinds) > 0 && !containsKind(kinds, row.Kind) {
 			continue
 		}
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.file.Path, r.file.Lang) {
+		if r == nil || !filter.ok(r.File.Path, r.File.Lang) {
 			continue
 		}
-		ref := r.ref()
+		ref := r.Ref()
 		hit := SearchHit{Location: ref.Location, Symbol: &ref}
-		if r.def != nil {
-			hit.Signature = r.def.Signature
+		if r.Def != nil {
+			hit.Signature = r.Def.Signature
 		}
 		hits = append(hits, hit)
 	}
@@ -360,9 +360,9 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	lit, exact := m.Prefilter()
 	var cands []store.TextHit
 	if lit != "" {
-		cands, err = e.db().TrigramCandidates(ctx, lit)
+		cands, err = e.Store().TrigramCandidates(ctx, lit)
 	} else {
-		cands, err = e.db().TextCandidates(ctx, "", false, 1<<30)
+		cands, err = e.Store().TextCandidates(ctx, "", false, 1<<30)
 	}
 	if err != nil {
 		return nil, err
@@ -384,7 +384,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 			res.Partial, res.More = true, true
 			break
 		}
-		content, err := e.db().BlobText(ctx, c.BlobID)
+		content, err := e.Store().BlobText(ctx, c.BlobID)
 		if err != nil && ctx.Err() != nil {
 			res.Partial, res.More = true, true
 			break
@@ -440,7 +440,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []store.TextHit) map[int64]bool {
 	defines := map[int64]bool{}
 	if isIdentLike(q) {
-		if ids, err := e.db().FilesDefining(ctx, q, fold); err == nil {
+		if ids, err := e.Store().FilesDefining(ctx, q, fold); err == nil {
 			defines = ids
 		}
 	}

@@ -66,11 +66,11 @@ func (v *semView) empty() bool { return v == nil || len(v.indexes) == 0 }
 // semantic returns the current view, rebuilt when the epoch or the imported
 // indexes changed.
 func (e *Engine) semantic(ctx context.Context) (*semView, error) {
-	gen, err := e.db().SemGeneration(ctx)
+	gen, err := e.Store().SemGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st, ver := e.snap.State(), e.version()
+	st, ver := e.snap.State(), e.Version()
 	key := fmt.Sprintf("%s@%d.%d", gen, ver.Store, ver.Epoch)
 	e.semMu.Lock()
 	defer e.semMu.Unlock()
@@ -78,7 +78,7 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 		return e.sem, nil
 	}
 	v := &semView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
-	idxs, err := e.db().SemIndexes(ctx)
+	idxs, err := e.Store().SemIndexes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,14 +86,14 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 		v.indexes[x.ID] = x
 	}
 	if len(idxs) > 0 {
-		if v.list, err = e.db().Files(ctx); err != nil {
+		if v.list, err = e.Store().Files(ctx); err != nil {
 			return nil, err
 		}
 		v.files = make(map[string]*store.FileRow, len(v.list))
 		for i := range v.list {
 			v.files[v.list[i].Path] = &v.list[i]
 		}
-		docs, err := e.db().SemDocs(ctx)
+		docs, err := e.Store().SemDocs(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +127,7 @@ func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshne
 		return out, nil
 	}
 	e.semMu.Unlock()
-	out, err := semantic.Freshness(ctx, e.db(), e.ix.Paths().Root, v.head, v.list)
+	out, err := semantic.Freshness(ctx, e.Store(), e.ix.Paths().Root, v.head, v.list)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	if v.empty() {
 		return nil, nil, nil
 	}
-	mapped, err := e.db().SemSymbolsOfCairn(ctx, cairn)
+	mapped, err := e.Store().SemSymbolsOfCairn(ctx, cairn)
 	if err != nil || len(mapped) == 0 {
 		return nil, nil, err
 	}
@@ -163,7 +163,7 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	var rows []store.SemSymbolRow
 	seen := map[[2]int64]bool{}
 	for _, m := range mapped {
-		all, err := e.db().SemSymbols(ctx, m.ID)
+		all, err := e.Store().SemSymbols(ctx, m.ID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -219,7 +219,7 @@ func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semant
 	if !ok || !d.status.Usable {
 		return nil, 0, false, nil
 	}
-	docs, err := e.db().SemDocsByPath(ctx, path)
+	docs, err := e.Store().SemDocsByPath(ctx, path)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -239,7 +239,7 @@ func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[
 	if v.empty() || len(ids) == 0 {
 		return out, nil
 	}
-	m, err := e.db().SemMapped(ctx, ids)
+	m, err := e.Store().SemMapped(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 			continue // gopls: one level, no siblings
 		}
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.db().SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
+			rels, err := e.Store().SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -295,7 +295,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 					continue
 				}
 				seen[k] = true
-				row, ok, err := e.db().SemSymbol(ctx, it.row.Index, other)
+				row, ok, err := e.Store().SemSymbol(ctx, it.row.Index, other)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -319,7 +319,7 @@ func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[
 	graph := v.importers
 	e.semMu.Unlock()
 	if graph == nil {
-		all, err := e.db().AllImports(ctx)
+		all, err := e.Store().AllImports(ctx)
 		if err != nil {
 			return nil, err
 		}

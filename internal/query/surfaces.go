@@ -78,7 +78,7 @@ func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult
 	default:
 		return nil, errs.E(errs.InvalidArgument, "confidence must be high or low, not %q", p.Confidence)
 	}
-	rows, err := e.db().Surfaces(ctx, uint8(p.Kind))
+	rows, err := e.Store().Surfaces(ctx, uint8(p.Kind))
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult
 		if h.s.Def >= 0 {
 			bySlot, ok := syms[h.row.FileID]
 			if !ok {
-				rows, err := e.db().SymbolsOfFile(ctx, h.row.FileID)
+				rows, err := e.Store().SymbolsOfFile(ctx, h.row.FileID)
 				if err != nil {
 					return nil, err
 				}
@@ -141,8 +141,8 @@ func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult
 				syms[h.row.FileID] = bySlot
 			}
 			if row, ok := bySlot[int(h.s.Def)]; ok {
-				if r, err := e.load(ctx, row); err == nil && r != nil {
-					ref := r.ref()
+				if r, err := e.Load(ctx, row); err == nil && r != nil {
+					ref := r.Ref()
 					item.Symbol = &ref
 				}
 			}
@@ -165,22 +165,22 @@ func surfaceItem(p, language string, s lang.Surface) SurfaceItem {
 // (including nested definitions such as closures and methods of a class),
 // at most limit of them, and how many there are.
 func (e *Engine) SurfacesIn(r *Resolved, limit int) ([]SurfaceItem, int) {
-	if r == nil || r.facts == nil || len(r.facts.Surfaces) == 0 {
+	if r == nil || r.Facts == nil || len(r.Facts.Surfaces) == 0 {
 		return nil, 0
 	}
 	var out []SurfaceItem
 	total := 0
-	for _, s := range r.facts.Surfaces {
-		if !defInside(r.facts, s.Def, r.row.DefIdx) {
+	for _, s := range r.Facts.Surfaces {
+		if !defInside(r.Facts, s.Def, r.Row.DefIdx) {
 			continue
 		}
-		s, ok := completeSurface(r.file.Path, s)
+		s, ok := completeSurface(r.File.Path, s)
 		if !ok {
 			continue
 		}
 		total++
 		if len(out) < limit {
-			out = append(out, surfaceItem(r.file.Path, r.file.Lang, s))
+			out = append(out, surfaceItem(r.File.Path, r.File.Lang, s))
 		}
 	}
 	return out, total
@@ -195,14 +195,14 @@ func (e *Engine) SurfacesOf(ctx context.Context, symbolID string) ([]SurfaceItem
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
 	}
-	row, found, err := e.db().SymbolByID(ctx, id)
+	row, found, err := e.Store().SymbolByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, errs.E(errs.NotFound, "no symbol %s", symbolID)
 	}
-	r, err := e.load(ctx, row)
+	r, err := e.Load(ctx, row)
 	if err != nil || r == nil {
 		return nil, err
 	}

@@ -80,48 +80,48 @@ type CardLimits struct {
 
 // Card builds the symbol card of a resolved symbol.
 func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*SymbolCard, error) {
-	c := &SymbolCard{SymbolRef: r.ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.row.Version)), Language: r.file.Lang,
-		Visibility: lang.Visibility(r.row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
-		Relations: []Relation{}, Layer: LayerSyntactic, Tier: index.TierProven.String(), Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size,
+	c := &SymbolCard{SymbolRef: r.Ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.Row.Version)), Language: r.File.Lang,
+		Visibility: lang.Visibility(r.Row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
+		Relations: []Relation{}, Layer: LayerSyntactic, Tier: index.TierProven.String(), Confidence: 1, FileEpoch: r.File.Epoch, FileBytes: r.File.Size,
 		RedirectedFrom: r.Redirect}
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c.Module = mods[r.row.ModuleID]
-	if r.def != nil {
-		c.Signature, c.Doc = r.def.Signature, r.def.Doc
-		c.Span = spanLoc(r.file.Path, r.def.Span)
+	c.Module = mods[r.Row.ModuleID]
+	if r.Def != nil {
+		c.Signature, c.Doc = r.Def.Signature, r.Def.Doc
+		c.Span = spanLoc(r.File.Path, r.Def.Span)
 	}
-	if r.facts != nil && r.facts.ParseErrors > 0 {
+	if r.Facts != nil && r.Facts.ParseErrors > 0 {
 		c.ParseErrors = true
 		c.Confidence = 0.8
 	}
-	if r.row.Parent != 0 {
-		if prow, ok, err := e.db().SymbolByID(ctx, r.row.Parent); err == nil && ok {
-			if pr, err := e.load(ctx, prow); err == nil && pr != nil {
-				ref := pr.ref()
+	if r.Row.Parent != 0 {
+		if prow, ok, err := e.Store().SymbolByID(ctx, r.Row.Parent); err == nil && ok {
+			if pr, err := e.Load(ctx, prow); err == nil && pr != nil {
+				ref := pr.Ref()
 				c.Parent = &ref
 			}
 		}
 	}
-	members, err := e.db().SymbolsByParent(ctx, r.row.ID, lim.Members)
+	members, err := e.Store().SymbolsByParent(ctx, r.Row.ID, lim.Members)
 	if err != nil {
 		return nil, err
 	}
-	if c.Members, err = e.refs(ctx, members); err != nil {
+	if c.Members, err = e.SymbolRefs(ctx, members); err != nil {
 		return nil, err
 	}
-	if c.MembersTotal, err = e.db().CountSymbolsByParent(ctx, r.row.ID); err != nil {
+	if c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID); err != nil {
 		return nil, err
 	}
 	v, err := e.semantic(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if r.facts != nil {
-		for _, t := range r.facts.TypeRels {
-			if int(t.Def) == r.row.DefIdx {
+	if r.Facts != nil {
+		for _, t := range r.Facts.TypeRels {
+			if int(t.Def) == r.Row.DefIdx {
 				c.Relations = append(c.Relations, Relation{Kind: t.Kind.String(), Target: t.Target, Layer: LayerSyntactic})
 			}
 		}
@@ -134,7 +134,7 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		c.Relations = c.Relations[:lim.Members]
 	}
 	c.Surfaces, c.SurfacesTotal = e.SurfacesIn(r, lim.Members)
-	if r.facts != nil {
+	if r.Facts != nil {
 		if err := e.calls(ctx, v, r, c, lim.Calls); err != nil {
 			return nil, err
 		}
@@ -148,7 +148,7 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 	if v.empty() {
 		return nil
 	}
-	syms, err := e.db().SemSymbolsOfCairn(ctx, r.row.ID)
+	syms, err := e.Store().SemSymbolsOfCairn(ctx, r.Row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -163,7 +163,7 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 	}
 	for _, s := range syms {
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.db().SemRels(ctx, s.Index, s.ID, reverse, limit)
+			rels, err := e.Store().SemRels(ctx, s.Index, s.ID, reverse, limit)
 			if err != nil {
 				return err
 			}
@@ -193,13 +193,13 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 // maps to, else its SCIP symbol.
 func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) Relation {
 	rel := Relation{Kind: kind, Layer: LayerSemantic}
-	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
-		if row, ok, err := e.db().SymbolByID(ctx, ids[0]); err == nil && ok {
+	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+		if row, ok, err := e.Store().SymbolByID(ctx, ids[0]); err == nil && ok {
 			rel.Target, rel.TargetID = row.QName, index.FormatID(row.ID)
 			return rel
 		}
 	}
-	if row, ok, err := e.db().SemSymbol(ctx, idx, sym); err == nil && ok {
+	if row, ok, err := e.Store().SemSymbol(ctx, idx, sym); err == nil && ok {
 		rel.Target = row.Symbol
 	}
 	return rel
@@ -207,7 +207,7 @@ func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) R
 
 // calls groups the calls made inside a definition (including nested closures).
 func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
-	links, err := e.links(ctx, r.file.ID)
+	links, err := e.Links(ctx, r.File.ID)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 	semAt := map[[2]uint32]semantic.Occ{}
 	var semIdx int64
 	if !v.empty() {
-		occs, idx, ok, err := e.docOccs(ctx, v, r.file.Path)
+		occs, idx, ok, err := e.docOccs(ctx, v, r.File.Path)
 		if err != nil {
 			return err
 		}
@@ -230,8 +230,8 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 		}
 	}
 	inside := func(d int32) bool {
-		for ; d >= 0; d = r.facts.Defs[d].Parent {
-			if int(d) == r.row.DefIdx {
+		for ; d >= 0; d = r.Facts.Defs[d].Parent {
+			if int(d) == r.Row.DefIdx {
 				return true
 			}
 		}
@@ -244,11 +244,11 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 	}
 	counts := map[key]int{}
 	tiers := map[key]index.Tier{}
-	for i, ref := range r.facts.Refs {
+	for i, ref := range r.Facts.Refs {
 		if ref.Role != lang.RoleCall || !inside(ref.Enclosing) {
 			continue
 		}
-		k := key{name: r.facts.Names[ref.Name]}
+		k := key{name: r.Facts.Names[ref.Name]}
 		tier := index.TierAnchored
 		if o, ok := semAt[[2]uint32{ref.Pos.Line, ref.Pos.Col}]; ok {
 			if target, external, ok := e.semTarget(ctx, semIdx, o.Sym); ok {
@@ -262,12 +262,12 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 			k.target, tier = l.Target, l.Tier
 		} else if ok { // resolved outside the repository
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.facts, ref)
+				k.recv = shapeKey(r.Facts, ref)
 			}
 			tier = index.TierUnknown
 		} else {
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.facts, ref)
+				k.recv = shapeKey(r.Facts, ref)
 			}
 			if ref.BindLocal >= 0 {
 				tier = index.TierProven // a call through a local function value
@@ -305,7 +305,7 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 		if tier == index.TierAnchored {
 			// anchored needs a same-name candidate; without one the callee is
 			// outside the index (standard library, dependency, built-in)
-			if ok, err := e.db().NameDefined(ctx, k.name); err == nil && !ok {
+			if ok, err := e.Store().NameDefined(ctx, k.name); err == nil && !ok {
 				tier = index.TierUnknown
 			}
 		}
@@ -314,9 +314,9 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 			edge.Layer = LayerSemantic
 		}
 		if k.target != 0 {
-			if row, ok, err := e.db().SymbolByID(ctx, k.target); err == nil && ok {
-				if tr, err := e.load(ctx, row); err == nil && tr != nil {
-					ref := tr.ref()
+			if row, ok, err := e.Store().SymbolByID(ctx, k.target); err == nil && ok {
+				if tr, err := e.Load(ctx, row); err == nil && tr != nil {
+					ref := tr.Ref()
 					edge.Target = &ref
 				}
 			}
@@ -330,10 +330,10 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 // its SCIP symbol when it is defined outside the repository; ok is false
 // when it is defined here but not mapped (syntax answers then).
 func (e *Engine) semTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
-	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
 		return ids[0], "", true
 	}
-	row, ok, err := e.db().SemSymbol(ctx, idx, sym)
+	row, ok, err := e.Store().SemSymbol(ctx, idx, sym)
 	if err != nil || !ok || row.DefDoc >= 0 {
 		return 0, "", false
 	}

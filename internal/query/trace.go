@@ -89,9 +89,9 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 	if p.Limit < 1 {
 		p.Limit = 50
 	}
-	root := &TraceNode{SymbolRef: r.ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
-	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.file.Size}
-	files := map[int64]bool{r.file.ID: true}
+	root := &TraceNode{SymbolRef: r.Ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
+	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.File.Size}
+	files := map[int64]bool{r.File.ID: true}
 	expanded := map[int64]bool{}
 	queue := []*TraceNode{root}
 	for len(queue) > 0 {
@@ -114,7 +114,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			n.Truncated = true
 			continue
 		}
-		expanded[n.r.row.ID] = true
+		expanded[n.r.Row.ID] = true
 		rows, err := w.symbols(idsOf(out.calls, func(c call) int64 { return c.other }))
 		if err != nil {
 			return nil, err
@@ -147,13 +147,13 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			if cr == nil {
 				continue
 			}
-			child := &TraceNode{SymbolRef: cr.ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
+			child := &TraceNode{SymbolRef: cr.Ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
 				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
 			n.Children = append(n.Children, child)
 			res.Nodes++
-			if !files[cr.file.ID] {
-				files[cr.file.ID] = true
-				res.Bytes += cr.file.Size
+			if !files[cr.File.ID] {
+				files[cr.File.ID] = true
+				res.Bytes += cr.File.Size
 			}
 			switch {
 			case onPath(n, row.ID):
@@ -180,7 +180,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 // onPath reports whether a symbol is n or one of its ancestors.
 func onPath(n *TraceNode, id int64) bool {
 	for ; n != nil; n = n.parent {
-		if n.r.row.ID == id {
+		if n.r.Row.ID == id {
 			return true
 		}
 	}
@@ -189,7 +189,7 @@ func onPath(n *TraceNode, id int64) bool {
 
 func queued(q []*TraceNode, id int64) bool {
 	for _, n := range q {
-		if n.r.row.ID == id {
+		if n.r.Row.ID == id {
 			return true
 		}
 	}
@@ -197,4 +197,4 @@ func queued(q []*TraceNode, id int64) bool {
 }
 
 // EntryID is the id of the trace's entry point.
-func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.row.ID) }
+func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.Row.ID) }

@@ -97,12 +97,12 @@ func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth in
 // directMembers are the members declared on a type: its children, and for
 // Go the methods declared in other files of the package (same qualified-name prefix).
 func (w *walk) directMembers(t store.SymbolRow) ([]store.SymbolRow, error) {
-	rows, err := w.e.db().SymbolsByParent(w.ctx, t.ID, 1000)
+	rows, err := w.e.Store().SymbolsByParent(w.ctx, t.ID, 1000)
 	if err != nil {
 		return nil, err
 	}
 	if f, err := w.file(t.FileID); err == nil && f != nil && f.Lang == "go" {
-		more, err := w.e.db().SymbolsByQNamePrefix(w.ctx, t.QName+".", 1000)
+		more, err := w.e.Store().SymbolsByQNamePrefix(w.ctx, t.QName+".", 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +144,7 @@ type superLink struct {
 // relations (edges), and as written those syntax could not resolve.
 // withImplements keeps implements relations (for hierarchy answers).
 func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, []string, error) {
-	edges, err := w.e.db().EdgesFrom(w.ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.Store().EdgesFrom(w.ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,10 +164,10 @@ func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, 
 	}
 	var unresolved []string
 	r, err := w.resolved(t)
-	if err != nil || r == nil || r.facts == nil {
+	if err != nil || r == nil || r.Facts == nil {
 		return out, nil, err
 	}
-	for _, rel := range r.facts.TypeRels {
+	for _, rel := range r.Facts.TypeRels {
 		if int(rel.Def) != t.DefIdx || resolvedAt[[2]int{int(rel.Pos.Line), int(rel.Pos.Col)}] {
 			continue
 		}
@@ -212,10 +212,10 @@ func (w *walk) isInterface(row store.SymbolRow) (bool, error) {
 		return false, nil
 	}
 	r, err := w.resolved(row)
-	if err != nil || r == nil || r.facts == nil || r.file.Lang != "python" {
+	if err != nil || r == nil || r.Facts == nil || r.File.Lang != "python" {
 		return false, err
 	}
-	for _, rel := range r.facts.TypeRels {
+	for _, rel := range r.Facts.TypeRels {
 		if int(rel.Def) != row.DefIdx {
 			continue
 		}
@@ -237,9 +237,9 @@ func structuralTyping(language string, iface *Resolved) bool {
 	case "go", "typescript", "tsx":
 		return true
 	case "python": // typing.Protocol is structural; ABC is not
-		if iface != nil && iface.facts != nil {
-			for _, rel := range iface.facts.TypeRels {
-				if int(rel.Def) == iface.row.DefIdx && strings.Contains(rel.Target, "Protocol") {
+		if iface != nil && iface.Facts != nil {
+			for _, rel := range iface.Facts.TypeRels {
+				if int(rel.Def) == iface.Row.DefIdx && strings.Contains(rel.Target, "Protocol") {
 					return true
 				}
 			}
@@ -308,7 +308,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ir != nil && structuralTyping(ir.file.Lang, ir) {
+	if ir != nil && structuralTyping(ir.File.Lang, ir) {
 		found, err := w.methodSetImpls(iface, ir, have)
 		if err != nil {
 			return nil, err
@@ -357,7 +357,7 @@ type subtypeLink struct {
 
 // subtypes lists the types that extend, implement or embed a type.
 func (w *walk) subtypes(t store.SymbolRow) ([]subtypeLink, error) {
-	edges, err := w.e.db().EdgesTo(w.ctx, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.Store().EdgesTo(w.ctx, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, err
 	}
@@ -403,11 +403,11 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 			rare, best = n, c
 		}
 	}
-	rows, err := w.e.db().SymbolsByName(w.ctx, rare)
+	rows, err := w.e.Store().SymbolsByName(w.ctx, rare)
 	if err != nil {
 		return nil, err
 	}
-	family := langFamily(ir.file.Lang)
+	family := langFamily(ir.File.Lang)
 	var owners []store.SymbolRow
 	seenOwner := map[int64]bool{}
 	for _, r := range rows {
@@ -494,7 +494,7 @@ func (w *walk) ownerOf(m store.SymbolRow) (store.SymbolRow, bool, error) {
 	if i <= 0 {
 		return store.SymbolRow{}, false, nil
 	}
-	rows, err := w.e.db().SymbolsByQName(w.ctx, m.QName[:i])
+	rows, err := w.e.Store().SymbolsByQName(w.ctx, m.QName[:i])
 	if err != nil {
 		return store.SymbolRow{}, false, err
 	}
@@ -513,14 +513,14 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 	if w.v == nil || w.layer == LayerSyntactic {
 		return nil, nil
 	}
-	syms, err := w.e.db().SemSymbolsOfCairn(w.ctx, id)
+	syms, err := w.e.Store().SemSymbolsOfCairn(w.ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[int64]bool{}
 	var out []int64
 	for _, s := range syms {
-		rels, err := w.e.db().SemRels(w.ctx, s.Index, s.ID, true, 1000)
+		rels, err := w.e.Store().SemRels(w.ctx, s.Index, s.ID, true, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -528,7 +528,7 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 			if rel.Kinds&semantic.RelImplementation == 0 {
 				continue
 			}
-			ids, err := w.e.db().SemCairnOf(w.ctx, s.Index, rel.Sym)
+			ids, err := w.e.Store().SemCairnOf(w.ctx, s.Index, rel.Sym)
 			if err != nil {
 				return nil, err
 			}
@@ -614,7 +614,7 @@ func (w *walk) refsOf(ids []int64) ([]SymbolRef, error) {
 			return nil, err
 		}
 		if r != nil {
-			out = append(out, r.ref())
+			out = append(out, r.Ref())
 		}
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package query
+package change
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // AffectedParams bounds affected_tests.
@@ -82,8 +83,9 @@ type reach struct {
 
 // AffectedTests finds the test files that changed files reach through the
 // reverse import graph (and the same package, for Go and JVM/.NET packages).
-func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*AffectedResult, error) {
-	g, err := e.depGraph(ctx)
+func AffectedTests(ctx context.Context, e *query.Engine, c *Cache, p AffectedParams) (*AffectedResult, error) {
+	a := &analysis{Engine: e, cache: c}
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 			mods[cf.Module] = true
 			starts = append(starts, i)
-		case deleted[path] || !exists(e.ix.Paths().Root, path):
+		case deleted[path] || !exists(a.Index().Paths().Root, path):
 			cf.Status = "deleted"
 			// A deleted Go file's package is still there: start from a sibling.
 			if sib := g.dirFiles[dirOf(path)]; filepath.Ext(path) == ".go" && len(sib) > 0 {

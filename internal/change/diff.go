@@ -1,4 +1,4 @@
-package query
+package change
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -59,7 +60,7 @@ type StructuralChange struct {
 	Path          string        `json:"path"`
 	Kind          string        `json:"kind"`
 	Name          string        `json:"name"`
-	QName         string        `json:"qualified_name"` // lexical path in the file, e.g. Server.Handle
+	QName         string        `json:"qualified_name"` // lexical path in the file, a.g. Server.Handle
 	Change        string        `json:"change"`         // added, removed, signature_changed, body_changed, renamed, moved
 	Severity      string        `json:"structural_severity"`
 	Why           string        `json:"why,omitempty"` // why breaking
@@ -152,15 +153,16 @@ type defOcc struct {
 }
 
 // Diff compares two states of the repository definition by definition.
-func (e *Engine) Diff(ctx context.Context, p DiffParams) (*DiffResult, error) {
+func Diff(ctx context.Context, e *query.Engine, c *Cache, p DiffParams) (*DiffResult, error) {
+	a := &analysis{Engine: e, cache: c}
 	if p.Base == "" {
 		p.Base = "HEAD"
 	}
-	base, err := e.snapshot(ctx, p.Base)
+	base, err := a.snapshot(ctx, p.Base)
 	if err != nil {
 		return nil, err
 	}
-	target, err := e.snapshot(ctx, p.Target)
+	target, err := a.snapshot(ctx, p.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +178,7 @@ func (e *Engine) Diff(ctx context.Context, p DiffParams) (*DiffResult, error) {
 	if base.side.Kind == "git" && target.side.Kind == "worktree" {
 		// A tracked file missing from the index but present on disk is left
 		// out by the ignore rules or the size cap: not a deletion.
-		root := e.ix.Paths().Root
+		root := a.Index().Paths().Root
 		kept := changed[:0]
 		for _, c := range changed {
 			if _, inTarget := target.files[c]; !inTarget && exists(root, c) {
@@ -187,7 +189,7 @@ func (e *Engine) Diff(ctx context.Context, p DiffParams) (*DiffResult, error) {
 		changed = kept
 	}
 	res.FilesChanged = len(changed)
-	olds, news, err := e.loadSides(ctx, base, target, changed, res)
+	olds, news, err := a.loadSides(ctx, base, target, changed, res)
 	if err != nil {
 		return nil, err
 	}
@@ -255,18 +257,18 @@ func (e *Engine) Diff(ctx context.Context, p DiffParams) (*DiffResult, error) {
 	res.NextOffset = p.Offset + len(page)
 	res.Changes = append(res.Changes, page...)
 	for k := range res.Changes {
-		e.linesChanged(ctx, &res.Changes[k])
+		a.linesChanged(ctx, &res.Changes[k])
 	}
 	res.ImpactBasis = "not computed"
 	var tests []string
 	if target.side.Kind == "worktree" {
 		if p.Impact {
 			res.ImpactBasis = "the index (the working tree)"
-			if err := e.enrich(ctx, res); err != nil {
+			if err := a.enrich(ctx, res); err != nil {
 				return nil, err
 			}
 		}
-		tests = e.hintTests(ctx, res)
+		tests = a.hintTests(ctx, res)
 	} else if p.Impact {
 		res.ImpactBasis = "not computed: the blast radius is measured on the index, which holds the working tree, not " + target.side.Spec
 	}
@@ -275,15 +277,15 @@ func (e *Engine) Diff(ctx context.Context, p DiffParams) (*DiffResult, error) {
 }
 
 // snapshot lists the files of one state.
-func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
-	root := e.ix.Paths().Root
+func (a *analysis) snapshot(ctx context.Context, spec string) (*snapshot, error) {
+	root := a.Index().Paths().Root
 	switch {
 	case spec == "" || spec == "WORKTREE" || spec == "worktree":
-		files, err := e.db().Files(ctx)
+		files, err := a.Store().Files(ctx)
 		if err != nil {
 			return nil, err
 		}
-		st, _ := e.ix.State(ctx)
+		st, _ := a.Index().State(ctx)
 		s := &snapshot{side: DiffSide{Spec: "working tree", Kind: "worktree", Epoch: st.Epoch}, files: make(map[string]snapFile, len(files))}
 		for _, f := range files {
 			s.files[f.Path] = snapFile{oid: f.GitOID, blobID: f.BlobID, lang: f.Lang}
@@ -294,11 +296,11 @@ func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
 		if err != nil || n < 1 {
 			return nil, errs.E(errs.InvalidArgument, "bad epoch %q (want epoch:N, N >= 1)", spec)
 		}
-		files, err := e.db().FilesAtEpoch(ctx, n)
+		files, err := a.Store().FilesAtEpoch(ctx, n)
 		if err != nil {
 			return nil, err
 		}
-		st, _ := e.ix.State(ctx)
+		st, _ := a.Index().State(ctx)
 		if n > st.Epoch {
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("epoch %d is in the future (the index is at epoch %d)", n, st.Epoch)}
 		}
@@ -312,7 +314,7 @@ func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
 		}
 		return s, nil
 	}
-	if !e.ix.Paths().IsGit {
+	if !a.Index().Paths().IsGit {
 		return nil, &errs.Error{Kind: errs.Precondition, Msg: "not a git repository: compare epochs (epoch:N) instead"}
 	}
 	commit, err := gitx.ResolveCommit(ctx, root, spec)
@@ -326,7 +328,7 @@ func (e *Engine) snapshot(ctx context.Context, spec string) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	excluded := e.ix.PathFilter()
+	excluded := a.Index().PathFilter()
 	s := &snapshot{side: DiffSide{Spec: spec, Kind: "git", Commit: commit}, files: make(map[string]snapFile, len(entries))}
 	for _, en := range entries {
 		if en.Mode == "120000" || excluded(en.Path) {
@@ -375,14 +377,14 @@ func changedPaths(a, b *snapshot, only []string) []string {
 // loadSides loads the facts (and text) of the changed files on both sides:
 // from the index when it holds the content, else from git through the
 // content-addressed blob store.
-func (e *Engine) loadSides(ctx context.Context, base, target *snapshot, changed []string, res *DiffResult) (map[string]*fileSide, map[string]*fileSide, error) {
+func (a *analysis) loadSides(ctx context.Context, base, target *snapshot, changed []string, res *DiffResult) (map[string]*fileSide, map[string]*fileSide, error) {
 	olds, news := map[string]*fileSide{}, map[string]*fileSide{}
 	type want struct {
 		path string
 		into map[string]*fileSide
 	}
 	byOID := map[string][]want{}
-	parser := e.ix.NewContentParser()
+	parser := a.Index().NewContentParser()
 	defer parser.Close(context.WithoutCancel(ctx))
 	load := func(s *snapshot, into map[string]*fileSide) error {
 		for _, p := range changed {
@@ -391,7 +393,7 @@ func (e *Engine) loadSides(ctx context.Context, base, target *snapshot, changed 
 				continue
 			}
 			if f.blobID != 0 {
-				facts, err := e.ix.Facts(ctx, f.blobID)
+				facts, err := a.Index().Facts(ctx, f.blobID)
 				if err != nil {
 					return err
 				}
@@ -418,8 +420,8 @@ func (e *Engine) loadSides(ctx context.Context, base, target *snapshot, changed 
 		oids = append(oids, o)
 	}
 	sort.Strings(oids)
-	maxBytes := e.ix.Config().Index.MaxFileBytes
-	err := gitx.ReadBlobs(ctx, e.ix.Paths().Root, oids, maxBytes, func(oid string, size int64, data []byte) error {
+	maxBytes := a.Index().Config().Index.MaxFileBytes
+	err := gitx.ReadBlobs(ctx, a.Index().Paths().Root, oids, maxBytes, func(oid string, size int64, data []byte) error {
 		for _, w := range byOID[oid] {
 			fs := &fileSide{path: w.path}
 			if data != nil {
@@ -706,7 +708,7 @@ func compareDefs(o, n *defOcc) (StructuralChange, bool) {
 		c.DeltaTags = []string{"value_changed"}
 	case os != ns:
 		c.OldSignature, c.NewSignature = os, ns
-		c.DeltaTags = []string{"signature_text_changed"} // e.g. a receiver or parameter renamed
+		c.DeltaTags = []string{"signature_text_changed"} // a.g. a receiver or parameter renamed
 	default:
 		c.DeltaTags = []string{}
 	}
@@ -832,11 +834,11 @@ func classifyChange(c *StructuralChange) {
 
 // linesChanged compares the lines of a definition in both states and sets
 // lines_changed, the size tags and a short preview.
-func (e *Engine) linesChanged(ctx context.Context, c *StructuralChange) {
+func (a *analysis) linesChanged(ctx context.Context, c *StructuralChange) {
 	if c.old == nil || c.new == nil {
 		return
 	}
-	ot, nt := e.sideText(ctx, c.old.f), e.sideText(ctx, c.new.f)
+	ot, nt := a.sideText(ctx, c.old.f), a.sideText(ctx, c.new.f)
 	if ot == nil || nt == nil {
 		return
 	}
@@ -882,9 +884,9 @@ func (e *Engine) linesChanged(ctx context.Context, c *StructuralChange) {
 	}
 }
 
-func (e *Engine) sideText(ctx context.Context, f *fileSide) []byte {
+func (a *analysis) sideText(ctx context.Context, f *fileSide) []byte {
 	if f.text == nil && f.blob != 0 {
-		f.text, _ = e.db().BlobText(ctx, f.blob)
+		f.text, _ = a.Store().BlobText(ctx, f.blob)
 	}
 	return f.text
 }
@@ -944,7 +946,7 @@ func breakingSummary(cs []StructuralChange) string {
 }
 
 // hintTests lists the tests the changed files reach (for the hint).
-func (e *Engine) hintTests(ctx context.Context, r *DiffResult) []string {
+func (a *analysis) hintTests(ctx context.Context, r *DiffResult) []string {
 	var files, deleted []string
 	for _, f := range r.Files {
 		if f.Status == "deleted" {
@@ -956,7 +958,7 @@ func (e *Engine) hintTests(ctx context.Context, r *DiffResult) []string {
 	if len(files)+len(deleted) == 0 {
 		return nil
 	}
-	aff, err := e.AffectedTests(ctx, AffectedParams{Files: files, Deleted: deleted, Limit: 5})
+	aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: files, Deleted: deleted, Limit: 5})
 	if err != nil {
 		return nil
 	}
@@ -1041,12 +1043,12 @@ func agenticHint(r *DiffResult, all []StructuralChange, tests []string) string {
 }
 
 // enrich adds the blast radius to the changes of the page.
-func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
-	g, err := e.depGraph(ctx)
+func (a *analysis) enrich(ctx context.Context, r *DiffResult) error {
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return err
 	}
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return err
 	}
@@ -1056,7 +1058,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 			return t
 		}
 		var out []string
-		if aff, err := e.AffectedTests(ctx, AffectedParams{Files: []string{path}, MaxDepth: 2, Limit: 10}); err == nil {
+		if aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: []string{path}, MaxDepth: 2, Limit: 10}); err == nil {
 			for _, t := range aff.Tests {
 				out = append(out, t.Path)
 			}
@@ -1097,7 +1099,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 			}
 			fid := g.files[i].ID
 			if _, ok := symsOf[fid]; !ok {
-				symsOf[fid], _ = e.db().SymbolsOfFile(ctx, fid)
+				symsOf[fid], _ = a.Store().SymbolsOfFile(ctx, fid)
 			}
 			for _, s := range symsOf[fid] {
 				if s.DefIdx != c.new.idx {
@@ -1118,7 +1120,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 			im.ReferenceBasis, im.Confidence = "ref_links", "high"
 			if c.Change == "renamed" && c.old != nil {
 				// Code still using the old name no longer resolves.
-				n, files := e.danglingRefs(ctx, c.old.def.Name)
+				n, files := a.danglingRefs(ctx, c.old.def.Name)
 				im.RefTiers["anchored"] = n
 				im.ReferenceCount += n
 				im.ReferencingFiles = sortedUnique(append(im.ReferencingFiles, files...))
@@ -1127,7 +1129,7 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 			continue
 		}
 		// A removed symbol: what still names it no longer resolves.
-		n, files := e.danglingRefs(ctx, c.old.def.Name)
+		n, files := a.danglingRefs(ctx, c.old.def.Name)
 		im.RefTiers["anchored"] = n
 		im.ReferenceCount = n
 		im.ReferencingFiles = files
@@ -1137,8 +1139,8 @@ func (e *Engine) enrich(ctx context.Context, r *DiffResult) error {
 }
 
 // danglingRefs counts unresolved references carrying a name (bounded).
-func (e *Engine) danglingRefs(ctx context.Context, name string) (int, []string) {
-	hits, err := e.db().TextCandidates(ctx, store.GlobLiteral(name), true, 200)
+func (a *analysis) danglingRefs(ctx context.Context, name string) (int, []string) {
+	hits, err := a.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 200)
 	if err != nil {
 		return 0, []string{}
 	}
@@ -1148,19 +1150,19 @@ func (e *Engine) danglingRefs(ctx context.Context, name string) (int, []string) 
 		if h.Lang == "" || ctx.Err() != nil {
 			continue
 		}
-		nf, err := e.nameFileOf(ctx, h.FileID, name)
+		nf, err := a.NameFileOf(ctx, h.FileID, name)
 		if err != nil || nf == nil {
 			continue
 		}
-		for ri, ref := range nf.facts.Refs {
-			if int(ref.Name) != nf.nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 {
+		for ri, ref := range nf.Facts.Refs {
+			if int(ref.Name) != nf.NameID || ref.BindLocal >= 0 || ref.BindDef >= 0 {
 				continue
 			}
-			if _, linked := nf.links[ri]; linked {
+			if _, linked := nf.Links[ri]; linked {
 				continue
 			}
 			n++
-			files[nf.file.Path] = true
+			files[nf.File.Path] = true
 		}
 	}
 	return n, firstSorted(files, 10)
@@ -1180,16 +1182,17 @@ func firstSorted(set map[string]bool, n int) []string {
 
 // WorktreeChanges lists the files of the working tree (the index) that differ
 // from a git revision: the default input of affected_tests.
-func (e *Engine) WorktreeChanges(ctx context.Context, rev string) (changed, deleted []string, err error) {
-	base, err := e.snapshot(ctx, rev)
+func WorktreeChanges(ctx context.Context, e *query.Engine, rev string) (changed, deleted []string, err error) {
+	a := &analysis{Engine: e}
+	base, err := a.snapshot(ctx, rev)
 	if err != nil {
 		return nil, nil, err
 	}
-	target, err := e.snapshot(ctx, "")
+	target, err := a.snapshot(ctx, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	root := e.ix.Paths().Root
+	root := a.Index().Paths().Root
 	for _, p := range changedPaths(base, target, nil) {
 		if _, ok := target.files[p]; ok {
 			changed = append(changed, p)

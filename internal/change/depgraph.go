@@ -1,11 +1,10 @@
-package query
+package change
 
 import (
 	"context"
 	"path"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/store"
@@ -16,9 +15,8 @@ import (
 // walk. Built from the classified import edges of every file and cached per
 // epoch (the index changes only between epochs).
 type depGraph struct {
-	version index.Version
-	files   []store.FileRow
-	mods    map[int64]store.ModuleRow
+	files []store.FileRow
+	mods  map[int64]store.ModuleRow
 	// byPath and byID find a file's position in files.
 	byPath map[string]int
 	byID   map[int64]int
@@ -37,37 +35,22 @@ type depGraph struct {
 	pkgFiles map[string][]int
 }
 
-type graphCache struct {
-	mu sync.Mutex // guards g
-	g  *depGraph
+// depGraph returns the graph of the request's epoch, building it when needed.
+func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
+	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) })
 }
 
-// depGraph returns the graph of the current epoch, building it when needed.
-func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
-	version := e.version()
-	e.graphs.mu.Lock()
-	defer e.graphs.mu.Unlock()
-	if g := e.graphs.g; g != nil && g.version == version {
-		return g, nil
-	}
-	g, err := e.buildDepGraph(ctx, version)
+func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
+	e := a.Engine
+	files, err := e.Store().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.graphs.g = g
-	return g, nil
-}
-
-func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*depGraph, error) {
-	files, err := e.db().Files(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db().Modules(ctx)
-	if err != nil {
-		return nil, err
-	}
-	g := &depGraph{version: version, files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
+	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
 		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
 		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
 	for _, m := range mods {
@@ -90,7 +73,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 		}
 	}
 	// Rust keeps unit tests inside the file they test.
-	if hits, err := e.db().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
+	if hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
 		for _, h := range hits {
 			if i, ok := g.byID[h.FileID]; ok && files[i].Lang == "rust" {
 				if _, marked := g.tests[i]; !marked {
@@ -99,7 +82,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 			}
 		}
 	}
-	all, err := e.db().AllImports(ctx)
+	all, err := e.Store().AllImports(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -145,11 +128,11 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 	// A file that references a definition of another file depends on it,
 	// whether or not its import resolved (JVM named imports, Rust crate
 	// paths, C# namespaces resolve to references, not always to files).
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	symFile, err := e.db().SymbolFiles(ctx)
+	symFile, err := e.Store().SymbolFiles(ctx)
 	if err != nil {
 		return nil, err
 	}

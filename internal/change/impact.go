@@ -1,4 +1,4 @@
-package query
+package change
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // ImpactParams bounds impact_analyze.
@@ -24,11 +25,11 @@ type ImpactParams struct {
 
 // ImpactTarget is what was analysed.
 type ImpactTarget struct {
-	Kind     string     `json:"kind"` // symbol or file
-	Symbol   *SymbolRef `json:"symbol,omitempty"`
-	Path     string     `json:"path"`
-	Module   string     `json:"module"`
-	Language string     `json:"language,omitempty"`
+	Kind     string           `json:"kind"` // symbol or file
+	Symbol   *query.SymbolRef `json:"symbol,omitempty"`
+	Path     string           `json:"path"`
+	Module   string           `json:"module"`
+	Language string           `json:"language,omitempty"`
 	// Members counts the members whose references count as the target's
 	// (a type's methods and fields).
 	Members int `json:"members_included,omitempty"`
@@ -86,10 +87,10 @@ type DependentSet struct {
 
 // CallersInfo lists callers from the call graph, when there is one.
 type CallersInfo struct {
-	Available bool        `json:"available"`
-	Reason    string      `json:"reason,omitempty"`
-	Total     int         `json:"total"`
-	Items     []SymbolRef `json:"items"`
+	Available bool              `json:"available"`
+	Reason    string            `json:"reason,omitempty"`
+	Total     int               `json:"total"`
+	Items     []query.SymbolRef `json:"items"`
 }
 
 // RiskFactor is one input of the risk score.
@@ -147,26 +148,27 @@ func (p *ImpactParams) defaults() {
 }
 
 // ImpactOfSymbol analyses what depends on a symbol.
-func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams) (*ImpactResult, error) {
+func ImpactOfSymbol(ctx context.Context, e *query.Engine, c *Cache, r *query.Resolved, p ImpactParams) (*ImpactResult, error) {
+	a := &analysis{Engine: e, cache: c}
 	p.defaults()
-	g, err := e.depGraph(ctx)
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ref := r.ref()
-	res := &ImpactResult{Target: ImpactTarget{Kind: "symbol", Symbol: &ref, Path: r.file.Path, Language: r.file.Lang}, Notes: []string{}}
-	home, ok := g.byID[r.file.ID]
+	ref := r.Ref()
+	res := &ImpactResult{Target: ImpactTarget{Kind: "symbol", Symbol: &ref, Path: r.File.Path, Language: r.File.Lang}, Notes: []string{}}
+	home, ok := g.byID[r.File.ID]
 	if !ok {
-		return nil, errs.E(errs.NotFound, "the file of %s is not in the index", r.row.QName)
+		return nil, errs.E(errs.NotFound, "the file of %s is not in the index", r.Row.QName)
 	}
 	res.Target.Module = g.module(home)
-	ids := []int64{r.row.ID}
-	if lang.DefKind(r.row.Kind).IsTypeLike() {
-		members, err := e.db().SymbolsByParent(ctx, r.row.ID, 1000)
+	ids := []int64{r.Row.ID}
+	if lang.DefKind(r.Row.Kind).IsTypeLike() {
+		members, err := a.Store().SymbolsByParent(ctx, r.Row.ID, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +193,7 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 	// Anchored candidates: same-name references syntax could not attribute
 	// (method calls on values of unknown type), counted when the name is
 	// rare enough to scan.
-	anchored, counted := e.anchoredFiles(ctx, r, maxAnchoredScan)
+	anchored, counted := a.anchoredFiles(ctx, r, maxAnchoredScan)
 	if counted {
 		n := 0
 		for fileID, c := range anchored {
@@ -210,17 +212,17 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 	} else {
 		res.Notes = append(res.Notes, fmt.Sprintf("anchored candidates (same name, unproven) are not counted: the name may occur in more than %d files (or is too short to look up); refs_find lists them", maxAnchoredScan))
 	}
-	vis := lang.Visibility(r.row.Visibility)
+	vis := lang.Visibility(r.Row.Visibility)
 	anchoredFiles := res.Direct.Anchored
-	e.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
+	a.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
 	res.Direct.Anchored = anchoredFiles
-	res.Visibility = deriveVisibility(r.file.Lang, r.row.Name, vis, res.Direct.Modules, res.Target.Module)
+	res.Visibility = deriveVisibility(r.File.Lang, r.Row.Name, vis, res.Direct.Modules, res.Target.Module)
 	res.Classification = classify(g, home, refs, res.Visibility)
-	if err := e.impactCallers(ctx, res, r, p); err != nil {
+	if err := a.impactCallers(ctx, res, r, p); err != nil {
 		return nil, err
 	}
 	// Tests: those referencing the symbol, then those its file reaches.
-	if err := e.impactTests(ctx, g, res, home, refs, p); err != nil {
+	if err := a.impactTests(ctx, g, res, home, refs, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
@@ -229,9 +231,10 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 
 // ImpactOfFile analyses what depends on a file: the files referencing its
 // symbols and the files importing it (or its Go package).
-func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) (*ImpactResult, error) {
+func ImpactOfFile(ctx context.Context, e *query.Engine, c *Cache, path string, p ImpactParams) (*ImpactResult, error) {
+	a := &analysis{Engine: e, cache: c}
 	p.defaults()
-	g, err := e.depGraph(ctx)
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -239,13 +242,13 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 	if !ok {
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no indexed file " + path, Fixes: []string{"cairn ls"}}
 	}
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	f := g.files[home]
 	res := &ImpactResult{Target: ImpactTarget{Kind: "file", Path: path, Module: g.module(home), Language: f.Lang}, Notes: []string{}}
-	syms, err := e.db().SymbolsOfFile(ctx, f.ID)
+	syms, err := a.Store().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -265,15 +268,15 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 		}
 	}
 	importers := g.importers(home)
-	e.impactCommon(ctx, g, res, home, refs, tiers, importers, p)
-	res.Visibility = deriveVisibility(f.Lang, pathBase(path), best, res.Direct.Modules, res.Target.Module)
+	a.impactCommon(ctx, g, res, home, refs, tiers, importers, p)
+	res.Visibility = deriveVisibility(f.Lang, path[strings.LastIndexByte(path, '/')+1:], best, res.Direct.Modules, res.Target.Module)
 	if len(syms) == 0 {
 		res.Visibility = VisibilityInfo{Visibility: "unknown", Confidence: 0.3, Source: "naming-convention"}
 	}
 	res.Visibility.Source = "file: " + res.Visibility.Source
 	res.Classification = classify(g, home, refs, res.Visibility)
-	res.Callers = CallersInfo{Reason: "a file has no callers; see the callers of its symbols", Items: []SymbolRef{}}
-	if err := e.impactTests(ctx, g, res, home, nil, p); err != nil {
+	res.Callers = CallersInfo{Reason: "a file has no callers; see the callers of its symbols", Items: []query.SymbolRef{}}
+	if err := a.impactTests(ctx, g, res, home, nil, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
@@ -281,7 +284,7 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 }
 
 // impactCommon fills the direct and transitive dependent sets.
-func (e *Engine) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, tiers map[string]int,
+func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, tiers map[string]int,
 	importers []int, p ImpactParams) {
 	direct := map[int]int{}
 	for i, n := range refs {
@@ -495,9 +498,9 @@ func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) Imp
 	return c
 }
 
-func (e *Engine) impactCallers(ctx context.Context, res *ImpactResult, r *Resolved, p ImpactParams) error {
-	res.Callers = CallersInfo{Items: []SymbolRef{}}
-	g, err := e.CallGraph(ctx, r, GraphParams{Direction: Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
+func (a *analysis) impactCallers(ctx context.Context, res *ImpactResult, r *query.Resolved, p ImpactParams) error {
+	res.Callers = CallersInfo{Items: []query.SymbolRef{}}
+	g, err := a.CallGraph(ctx, r, query.GraphParams{Direction: query.Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
 	if err != nil {
 		return err
 	}
@@ -517,8 +520,8 @@ func (e *Engine) impactCallers(ctx context.Context, res *ImpactResult, r *Resolv
 
 // impactTests lists tests that reference the target directly (high) and those
 // its file reaches through imports.
-func (e *Engine) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, p ImpactParams) error {
-	aff, err := e.AffectedTests(ctx, AffectedParams{Files: []string{g.files[home].Path}, MaxDepth: 2})
+func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, p ImpactParams) error {
+	aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: []string{g.files[home].Path}, MaxDepth: 2})
 	if err != nil {
 		return err
 	}
@@ -602,8 +605,8 @@ func riskScore(res *ImpactResult) RiskScore {
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // FileExists reports whether a repo path is an indexed file.
-func (e *Engine) FileExists(ctx context.Context, path string) bool {
-	_, ok, err := e.db().FileByPath(ctx, path)
+func FileExists(ctx context.Context, e *query.Engine, path string) bool {
+	_, ok, err := e.Store().FileByPath(ctx, path)
 	return err == nil && ok
 }
 
@@ -613,39 +616,39 @@ const maxAnchoredScan = 100
 // anchoredFiles counts, per file, the references carrying a symbol's name
 // that syntax left unattributed; ok is false when the name occurs in too many
 // files to scan within impact analysis's budget.
-func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (map[int64]int, bool) {
-	name := r.row.Name
+func (a *analysis) anchoredFiles(ctx context.Context, r *query.Resolved, maxFiles int) (map[int64]int, bool) {
+	name := r.Row.Name
 	if len(name) < 3 {
 		return nil, false // no trigram to narrow the files: a full scan
 	}
 	// The trigram index alone (no content read) bounds the candidates; the
 	// facts' name table verifies them.
-	hits, err := e.db().TrigramCandidates(ctx, name)
+	hits, err := a.Store().TrigramCandidates(ctx, name)
 	if err != nil || len(hits) > maxFiles {
 		return nil, false
 	}
-	member := isMemberKind(lang.DefKind(r.row.Kind))
+	member := query.IsMemberKind(lang.DefKind(r.Row.Kind))
 	out := map[int64]int{}
 	for _, h := range hits {
 		if h.Lang == "" || ctx.Err() != nil {
 			continue
 		}
-		nf, err := e.nameFileOf(ctx, h.FileID, name)
+		nf, err := a.NameFileOf(ctx, h.FileID, name)
 		if err != nil || nf == nil {
 			continue
 		}
-		for ri, ref := range nf.facts.Refs {
-			if int(ref.Name) != nf.nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
+		for ri, ref := range nf.Facts.Refs {
+			if int(ref.Name) != nf.NameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
 				continue
 			}
 			// x.Name on a local value cannot be a package-level definition.
 			if !member && ref.Shape != lang.QualNone && ref.QualBound {
 				continue
 			}
-			if _, linked := nf.links[ri]; linked {
+			if _, linked := nf.Links[ri]; linked {
 				continue
 			}
-			out[nf.file.ID]++
+			out[nf.File.ID]++
 		}
 	}
 	return out, true
