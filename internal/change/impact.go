@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -500,7 +501,7 @@ func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) Imp
 
 func (a *analysis) impactCallers(ctx context.Context, res *ImpactResult, r *query.Resolved, p ImpactParams) error {
 	res.Callers = CallersInfo{Items: []query.SymbolRef{}}
-	g, err := a.CallGraph(ctx, r, query.GraphParams{Direction: query.Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
+	g, err := graph.CallGraph(ctx, a.Engine, r, graph.Params{Direction: graph.Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ type Engine struct {
 // shared is what every request's engine shares.
 type shared struct {
 	semMu sync.Mutex // guards the semantic-layer caches below
-	sem   *semView
+	sem   *SemView
 	// semFresh caches the freshness report of semFreshKey's view.
 	semFresh    []semantic.IndexFreshness
 	semFreshKey string
@@ -127,7 +127,8 @@ func spanLoc(p string, s lang.Span) protocol.Location {
 		EndLine: int(s.End.Line), EndCol: int(s.End.Col)}
 }
 
-func refLoc(p string, pos lang.Pos, name string) protocol.Location {
+// RefLoc is the location of a reference to name at pos.
+func RefLoc(p string, pos lang.Pos, name string) protocol.Location {
 	return protocol.Location{Path: protocol.RepoPath(p), Line: int(pos.Line), Col: int(pos.Col),
 		EndLine: int(pos.Line), EndCol: int(pos.Col) + len(name)}
 }

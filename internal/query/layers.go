@@ -68,7 +68,7 @@ type layerPlan struct {
 
 // planLayers combines the syntactic references with the semantic layer's
 // occurrences of the symbol (DESIGN §5: the best layer per file, said).
-func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []synRef, p RefsParams) (*layerPlan, error) {
+func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []synRef, p RefsParams) (*layerPlan, error) {
 	plan := &layerPlan{use: SemanticUse{Merge: p.Merge, Fallback: []FileFallback{}}}
 	synOnly := func(state, reason string) *layerPlan {
 		plan.use.State, plan.use.Reason = state, reason
@@ -88,17 +88,17 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	switch {
 	case v == nil:
 		return synOnly("off", "syntactic layer requested"), nil
-	case v.empty():
+	case v.Empty():
 		return synOnly("unavailable", "no semantic index is imported (cairn index --semantic)"), nil
 	}
-	mapped, occs, err := e.semanticOccs(ctx, v, r.Row.ID)
+	mapped, occs, err := e.SemanticOccs(ctx, v, r.Row.ID)
 	if err != nil {
 		return nil, err
 	}
 	defPath := r.File.Path
 	if len(mapped) == 0 {
-		switch reason := v.fallbackReason(defPath); {
-		case v.usable(defPath):
+		switch reason := v.FallbackReason(defPath); {
+		case v.Usable(defPath):
 			return synOnly("unmapped", "the semantic index has no symbol at this definition"), nil
 		case reason != "":
 			return synOnly("stale", defPath+": "+reason), nil
@@ -112,7 +112,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	for i := range syn {
 		synByKey[keyOf(syn[i].loc.Location)] = &syn[i]
 	}
-	family := langFamily(r.File.Lang)
+	family := LangFamily(r.File.Lang)
 	related := map[string]bool{}
 	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
 	if r.File.Lang == "go" {
@@ -124,14 +124,14 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	semFiles := map[protocol.RepoPath]bool{}
 	var semLocs []foundRef
 	for _, o := range occs {
-		if !o.usable || (o.via != "" && reach != nil && !reach[path.Dir(o.path)]) {
+		if !o.Usable || (o.Via != "" && reach != nil && !reach[path.Dir(o.Path)]) {
 			continue
 		}
-		loc := RefLocation{Location: protocol.Location{Path: protocol.RepoPath(o.path), Line: int(o.Line), Col: int(o.Col),
+		loc := RefLocation{Location: protocol.Location{Path: protocol.RepoPath(o.Path), Line: int(o.Line), Col: int(o.Col),
 			EndLine: int(o.EndLine), EndCol: int(o.EndCol)}, Kind: semantic.RoleName(o.Roles), Tier: index.TierPrecise.String(), Layer: LayerSemantic,
-			Via: o.via}
-		if o.via != "" {
-			related[o.via] = true
+			Via: o.Via}
+		if o.Via != "" {
+			related[o.Via] = true
 		}
 		k := keyOf(loc.Location)
 		if _, dup := semKeys[k]; dup {
@@ -144,7 +144,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 			loc.Enclosing = s.loc.Enclosing
 		}
 		var module int64
-		if f, ok := v.fileRow(loc.Path); ok {
+		if f, ok := v.FileRow(loc.Path); ok {
 			module = f.ModuleID
 		}
 		semKeys[k] = len(semLocs)
@@ -159,10 +159,10 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 	fallback := map[string]string{}
 	keepSyn := func(s *synRef) {
 		path := string(s.loc.Path)
-		f, ok := v.fileRow(s.loc.Path)
-		sameFamily := ok && langFamily(f.Lang) == family
+		f, ok := v.FileRow(s.loc.Path)
+		sameFamily := ok && LangFamily(f.Lang) == family
 		if _, ok := fallback[path]; !ok && sameFamily {
-			reason := v.fallbackReason(path)
+			reason := v.FallbackReason(path)
 			if reason == "" {
 				reason = "not in the semantic index"
 			}
@@ -181,7 +181,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 			continue
 		}
 		k := keyOf(s.loc.Location)
-		authoritative := v.usable(string(s.loc.Path))
+		authoritative := v.Usable(string(s.loc.Path))
 		if j, ok := semKeys[k]; ok {
 			if p.Merge == MergeUnion {
 				semLocs[j].loc.Also = s.loc.Tier
@@ -192,7 +192,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 			plan.use.RejectedAnchored++
 		}
 		otherFamily := false
-		if f, ok := v.fileRow(s.loc.Path); ok && langFamily(f.Lang) != family {
+		if f, ok := v.FileRow(s.loc.Path); ok && LangFamily(f.Lang) != family {
 			otherFamily = true
 		}
 		switch {
@@ -226,7 +226,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		if err := e.describeSemantic(ctx, v, conflicts); err != nil {
 			return nil, err
 		}
-		sort.Slice(conflicts, func(i, j int) bool { return lessLoc(conflicts[i].Location, conflicts[j].Location) })
+		sort.Slice(conflicts, func(i, j int) bool { return LessLoc(conflicts[i].Location, conflicts[j].Location) })
 		plan.use.ConflictsTotal = len(conflicts)
 		if len(conflicts) > maxConflicts {
 			conflicts = conflicts[:maxConflicts]
@@ -255,7 +255,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		plan.use.State = "partial"
 		plan.use.Reason = fmt.Sprintf("%d files answered from syntactic facts", len(paths))
 	}
-	if reason := v.fallbackReason(defPath); reason != "" {
+	if reason := v.FallbackReason(defPath); reason != "" {
 		plan.use.State = "partial"
 		plan.use.Reason = defPath + " (the definition) " + reason
 	}
@@ -272,7 +272,7 @@ func (e *Engine) qnameOf(ctx context.Context, id int64) string {
 
 // describeSemantic fills what the semantic layer says at each syntactic-only
 // conflict: the symbol it has there, or none.
-func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerConflict) error {
+func (e *Engine) describeSemantic(ctx context.Context, v *SemView, cs []LayerConflict) error {
 	byPath := map[protocol.RepoPath][]semantic.Occ{}
 	idxOf := map[protocol.RepoPath]int64{}
 	for i := range cs {
@@ -284,7 +284,7 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 		if !ok {
 			var err error
 			var idx int64
-			occs, idx, _, err = e.docOccs(ctx, v, string(c.Path))
+			occs, idx, _, err = e.DocOccs(ctx, v, string(c.Path))
 			if err != nil {
 				return err
 			}
@@ -303,8 +303,8 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 	return nil
 }
 
-// langFamily groups languages that reference each other's symbols.
-func langFamily(l string) string {
+// LangFamily groups languages that reference each other's symbols.
+func LangFamily(l string) string {
 	switch l {
 	case "typescript", "tsx", "javascript":
 		return "ecma"

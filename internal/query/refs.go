@@ -150,9 +150,9 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	if err != nil {
 		return nil, err
 	}
-	var v *semView
+	var v *SemView
 	if p.Layer != LayerSyntactic {
-		if v, err = e.semantic(ctx); err != nil {
+		if v, err = e.Semantic(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -175,14 +175,14 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 		counted[f.loc.Path] = true
 		if sz, ok := sizes[f.loc.Path]; ok {
 			res.BytesCovered += sz
-		} else if fr, ok := v.fileRow(f.loc.Path); ok {
+		} else if fr, ok := v.FileRow(f.loc.Path); ok {
 			res.BytesCovered += fr.Size
 		}
 	}
 	if p.Anchored {
 		found = append(found, anchored...)
 	}
-	sort.Slice(found, func(i, j int) bool { return lessLoc(found[i].loc.Location, found[j].loc.Location) })
+	sort.Slice(found, func(i, j int) bool { return LessLoc(found[i].loc.Location, found[j].loc.Location) })
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err
@@ -216,8 +216,8 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	return res, nil
 }
 
-// fileRow finds the current row of a path in the view (false without one).
-func (v *semView) fileRow(p protocol.RepoPath) (*store.FileRow, bool) {
+// FileRow finds the current row of a path in the view (false without one).
+func (v *SemView) FileRow(p protocol.RepoPath) (*store.FileRow, bool) {
 	if v == nil || v.files == nil {
 		return nil, false
 	}
@@ -277,8 +277,8 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if int(ref.Name) != nf.NameID {
 				continue
 			}
-			s := synRef{foundRef: foundRef{loc: RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
-				module: f.ModuleID, shape: shapeKey(facts, ref)}, size: f.Size}
+			s := synRef{foundRef: foundRef{loc: RefLocation{Location: RefLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
+				module: f.ModuleID, shape: ShapeKey(facts, ref)}, size: f.Size}
 			if ref.Enclosing >= 0 {
 				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
 			}
@@ -351,7 +351,9 @@ func IsMemberKind(k lang.DefKind) bool {
 	return false
 }
 
-func shapeKey(f *lang.Facts, r lang.Ref) string {
+// ShapeKey names a reference's receiver shape with the qualifier's text
+// (ident:client, self, path:s.store), or "bare" for an unqualified name.
+func ShapeKey(f *lang.Facts, r lang.Ref) string {
 	if r.Shape == lang.QualNone {
 		return "bare"
 	}
@@ -362,7 +364,8 @@ func shapeKey(f *lang.Facts, r lang.Ref) string {
 	return r.Shape.String() + ":" + q
 }
 
-func lessLoc(a, b protocol.Location) bool {
+// LessLoc orders locations by path, line and column.
+func LessLoc(a, b protocol.Location) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}

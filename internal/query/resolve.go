@@ -439,11 +439,11 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 // atSemantic resolves a position through the semantic layer when it
 // describes the file as it is: (nil, nil) when it cannot tell.
 func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Resolved, error) {
-	v, err := e.semantic(ctx)
-	if err != nil || !v.usable(path) {
+	v, err := e.Semantic(ctx)
+	if err != nil || !v.Usable(path) {
 		return nil, err
 	}
-	occs, idx, ok, err := e.docOccs(ctx, v, path)
+	occs, idx, ok, err := e.DocOccs(ctx, v, path)
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -319,7 +319,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 			}
 		}
 	}
-	v, err := e.semantic(ctx)
+	v, err := e.Semantic(ctx)
 	if err != nil {
 		return err
 	}

@@ -17,10 +17,10 @@ const (
 	LayerSyntactic = "syntactic"
 )
 
-// semView is what the engine knows about the semantic layer at one epoch and
+// SemView is what the engine knows about the semantic layer at one epoch and
 // import generation: every imported document and whether it still describes
 // its file (its content hash at semantic-index time equals the current one).
-type semView struct {
+type SemView struct {
 	key     string
 	head    string
 	files   map[string]*store.FileRow
@@ -39,7 +39,7 @@ type semDoc struct {
 }
 
 // usable reports whether a path's facts come from the semantic layer.
-func (v *semView) usable(path string) bool {
+func (v *SemView) Usable(path string) bool {
 	if v == nil {
 		return false
 	}
@@ -49,7 +49,7 @@ func (v *semView) usable(path string) bool {
 
 // fallbackReason says why a path uses syntactic facts ("" when it does not,
 // or when no semantic index covers it).
-func (v *semView) fallbackReason(path string) string {
+func (v *SemView) FallbackReason(path string) string {
 	if v == nil {
 		return ""
 	}
@@ -61,11 +61,11 @@ func (v *semView) fallbackReason(path string) string {
 }
 
 // empty reports whether no semantic index is imported.
-func (v *semView) empty() bool { return v == nil || len(v.indexes) == 0 }
+func (v *SemView) Empty() bool { return v == nil || len(v.indexes) == 0 }
 
-// semantic returns the current view, rebuilt when the epoch or the imported
+// Semantic returns the current view, rebuilt when the epoch or the imported
 // indexes changed.
-func (e *Engine) semantic(ctx context.Context) (*semView, error) {
+func (e *Engine) Semantic(ctx context.Context) (*SemView, error) {
 	gen, err := e.Store().SemGeneration(ctx)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 	if e.sem != nil && e.sem.key == key {
 		return e.sem, nil
 	}
-	v := &semView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
+	v := &SemView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
 	idxs, err := e.Store().SemIndexes(ctx)
 	if err != nil {
 		return nil, err
@@ -116,8 +116,8 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 
 // SemanticFreshness reports every imported index against HEAD and the files.
 func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshness, error) {
-	v, err := e.semantic(ctx)
-	if err != nil || v.empty() {
+	v, err := e.Semantic(ctx)
+	if err != nil || v.Empty() {
 		return nil, err
 	}
 	e.semMu.Lock()
@@ -137,21 +137,21 @@ func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshne
 	return out, nil
 }
 
-// semOcc is one semantic occurrence with its file.
-type semOcc struct {
+// SemOcc is one semantic occurrence with its file.
+type SemOcc struct {
 	semantic.Occ
-	path   string
-	usable bool
-	via    string // the related SCIP symbol it references, for related occurrences
+	Path   string
+	Usable bool   // its document describes the file as it is
+	Via    string // the related SCIP symbol it references, for related occurrences
 }
 
 // maxRelated bounds the related symbols one reference query expands to.
 const maxRelated = 64
 
-// semanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
+// SemanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
 // symbol, with the symbols.
-func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]store.SemSymbolRow, []semOcc, error) {
-	if v.empty() {
+func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]store.SemSymbolRow, []SemOcc, error) {
+	if v.Empty() {
 		return nil, nil, nil
 	}
 	mapped, err := e.Store().SemSymbolsOfCairn(ctx, cairn)
@@ -179,7 +179,7 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []semOcc
+	var out []SemOcc
 	for _, r := range append(rows, related...) {
 		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
 		if err != nil {
@@ -197,13 +197,13 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 			if !ok {
 				continue // a document of an older index that another one replaced for this path
 			}
-			out = append(out, semOcc{Occ: o, path: d.row.Path, usable: d.status.Usable, via: via})
+			out = append(out, SemOcc{Occ: o, Path: d.row.Path, Usable: d.status.Usable, Via: via})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.path != b.path {
-			return a.path < b.path
+		if a.Path != b.Path {
+			return a.Path < b.Path
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
@@ -213,8 +213,8 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	return mapped, out, nil
 }
 
-// docOccs returns the occurrences of a path's usable semantic document, by position.
-func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semantic.Occ, int64, bool, error) {
+// DocOccs returns the occurrences of a path's usable semantic document, by position.
+func (e *Engine) DocOccs(ctx context.Context, v *SemView, path string) ([]semantic.Occ, int64, bool, error) {
 	d, ok := v.byPath[path]
 	if !ok || !d.status.Usable {
 		return nil, 0, false, nil
@@ -234,9 +234,9 @@ func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semant
 
 // symbolLayer says which layer vouches for a symbol's definition: semantic
 // when a usable semantic document maps its definition.
-func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[int64]bool, error) {
+func (e *Engine) symbolLayer(ctx context.Context, v *SemView, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
-	if v.empty() || len(ids) == 0 {
+	if v.Empty() || len(ids) == 0 {
 		return out, nil
 	}
 	m, err := e.Store().SemMapped(ctx, ids)
@@ -258,7 +258,7 @@ func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[
 // elsewhere (tsserver) the whole family of overrides and implementations,
 // declarations included. decl reports whether a related symbol's
 // declarations count too.
-func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
+func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
 	var out []store.SemSymbolRow
 	decl := map[[2]int64]bool{}
 	seen := map[[2]int64]bool{}
@@ -314,7 +314,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 // directly or not, and dir itself: the only code that can reach a
 // method declared in dir, and where gopls looks for the references of the
 // interface methods it implements.
-func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[string]bool, error) {
+func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[string]bool, error) {
 	e.semMu.Lock()
 	graph := v.importers
 	e.semMu.Unlock()

@@ -115,7 +115,7 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 	if c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID); err != nil {
 		return nil, err
 	}
-	v, err := e.semantic(ctx)
+	v, err := e.Semantic(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,8 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 
 // semanticCard adds what the semantic layer knows: the layer that vouches
 // for the definition, its SCIP symbols and their relationships.
-func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
-	if v.empty() {
+func (e *Engine) semanticCard(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
+	if v.Empty() {
 		return nil
 	}
 	syms, err := e.Store().SemSymbolsOfCairn(ctx, r.Row.ID)
@@ -206,7 +206,7 @@ func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) R
 }
 
 // calls groups the calls made inside a definition (including nested closures).
-func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
+func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
 	links, err := e.Links(ctx, r.File.ID)
 	if err != nil {
 		return err
@@ -215,8 +215,8 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 	// describes the file as it is.
 	semAt := map[[2]uint32]semantic.Occ{}
 	var semIdx int64
-	if !v.empty() {
-		occs, idx, ok, err := e.docOccs(ctx, v, r.File.Path)
+	if !v.Empty() {
+		occs, idx, ok, err := e.DocOccs(ctx, v, r.File.Path)
 		if err != nil {
 			return err
 		}
@@ -251,7 +251,7 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 		k := key{name: r.Facts.Names[ref.Name]}
 		tier := index.TierAnchored
 		if o, ok := semAt[[2]uint32{ref.Pos.Line, ref.Pos.Col}]; ok {
-			if target, external, ok := e.semTarget(ctx, semIdx, o.Sym); ok {
+			if target, external, ok := e.SemTarget(ctx, semIdx, o.Sym); ok {
 				k.target, k.external = target, external
 				counts[k]++
 				tiers[k] = index.TierPrecise
@@ -262,12 +262,12 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 			k.target, tier = l.Target, l.Tier
 		} else if ok { // resolved outside the repository
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.Facts, ref)
+				k.recv = ShapeKey(r.Facts, ref)
 			}
 			tier = index.TierUnknown
 		} else {
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.Facts, ref)
+				k.recv = ShapeKey(r.Facts, ref)
 			}
 			if ref.BindLocal >= 0 {
 				tier = index.TierProven // a call through a local function value
@@ -326,10 +326,10 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 	return nil
 }
 
-// semTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
+// SemTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
 // its SCIP symbol when it is defined outside the repository; ok is false
 // when it is defined here but not mapped (syntax answers then).
-func (e *Engine) semTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
+func (e *Engine) SemTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
 	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
 		return ids[0], "", true
 	}

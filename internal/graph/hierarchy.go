@@ -1,4 +1,4 @@
-package query
+package graph
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -22,7 +23,7 @@ const (
 // TypeLink is a type related to the one asked about.
 type TypeLink struct {
 	// Symbol is the related type when it is in the repository.
-	Symbol *SymbolRef `json:"symbol,omitempty"`
+	Symbol *query.SymbolRef `json:"symbol,omitempty"`
 	// Name is its qualified name, or the name as written (or the SCIP
 	// symbol) when it is outside the repository or unresolved.
 	Name string `json:"name"`
@@ -40,8 +41,8 @@ type TypeLink struct {
 
 // HierarchyResult is type_hierarchy's payload.
 type HierarchyResult struct {
-	Type        SymbolRef `json:"type"`
-	IsInterface bool      `json:"is_interface"`
+	Type        query.SymbolRef `json:"type"`
+	IsInterface bool            `json:"is_interface"`
 	// Supertypes are the non-interface types it extends or embeds, transitively.
 	Supertypes []TypeLink `json:"supertypes"`
 	// Interfaces are the interfaces it implements, extends or embeds:
@@ -74,8 +75,8 @@ type HierarchyParams struct {
 
 // Hierarchy answers what a type extends, embeds and implements, and what
 // extends, embeds and implements it.
-func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) (*HierarchyResult, error) {
-	w, err := e.newWalk(ctx, p.Layer)
+func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p HierarchyParams) (*HierarchyResult, error) {
+	w, err := newWalker(ctx, e, p.Layer)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 		Totals: map[string]int{}, Notes: []string{}}
 	t := r
 	if !lang.DefKind(r.Row.Kind).IsTypeLike() {
-		owner, ok, err := w.ownerOf(r.Row)
+		owner, ok, err := w.ownerOf(ctx, r.Row)
 		if err != nil {
 			return nil, err
 		}
@@ -91,24 +92,24 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.Row.QName + " is a " + lang.DefKind(r.Row.Kind).String() + ", not a type",
 				Fixes: []string{"name a class, interface, struct or type"}}
 		}
-		if t, err = w.resolved(owner); err != nil || t == nil {
+		if t, err = w.resolved(ctx, owner); err != nil || t == nil {
 			return nil, err
 		}
 		res.Notes = append(res.Notes, r.Row.QName+" is a member: the hierarchy of its type "+owner.QName)
 	}
 	res.Type = t.Ref()
 	res.Bytes = t.File.Size
-	if res.IsInterface, err = w.isInterface(t.Row); err != nil {
+	if res.IsInterface, err = w.isInterface(ctx, t.Row); err != nil {
 		return nil, err
 	}
-	if err := w.supertypeLinks(t, res); err != nil {
+	if err := w.supertypeLinks(ctx, t, res); err != nil {
 		return nil, err
 	}
-	if err := w.subtypeLinks(t, res); err != nil {
+	if err := w.subtypeLinks(ctx, t, res); err != nil {
 		return nil, err
 	}
 	if res.IsInterface {
-		ms, err := w.typeMembers(t.Row)
+		ms, err := w.typeMembers(ctx, t.Row)
 		if err != nil {
 			return nil, err
 		}
@@ -118,12 +119,12 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			}
 		}
 		sort.Strings(res.Methods)
-		impls, err := w.implementations(t.Row)
+		impls, err := w.implementations(ctx, t.Row)
 		if err != nil {
 			return nil, err
 		}
 		for _, it := range impls {
-			tl, err := w.typeLink(it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
+			tl, err := w.typeLink(ctx, it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
 			if err != nil {
 				return nil, err
 			}
@@ -135,11 +136,11 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
 		}
 	} else if structuralTyping(t.File.Lang, nil) || t.File.Lang == "python" { // Python: Protocols
-		if err := w.satisfiedInterfaces(t, res); err != nil {
+		if err := w.satisfiedInterfaces(ctx, t, res); err != nil {
 			return nil, err
 		}
 	}
-	if err := w.semanticInterfaces(t, res); err != nil {
+	if err := w.semanticInterfaces(ctx, t, res); err != nil {
 		return nil, err
 	}
 	if len(res.Unknown) > 0 {
@@ -208,9 +209,9 @@ func sortLinks(ls []TypeLink) {
 }
 
 // typeLink describes a related type in the repository.
-func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
+func (w *walker) typeLink(ctx context.Context, row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
 	tl := TypeLink{Name: row.QName, Relation: relation, Source: source, Via: via, Depth: depth, Tier: tier}
-	r, err := w.resolved(row)
+	r, err := w.resolved(ctx, row)
 	if err != nil {
 		return tl, err
 	}
@@ -224,7 +225,7 @@ func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth
 // supertypeLinks walks up: what the type extends, implements and embeds,
 // and what those do in turn (an interface a base class implements is
 // implemented by the type too).
-func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
+func (w *walker) supertypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
 	type item struct {
 		row   store.SymbolRow
 		via   string
@@ -238,7 +239,7 @@ func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
 		if it.depth >= maxSuperDepth {
 			continue
 		}
-		supers, unresolved, err := w.supertypes(it.row, true)
+		supers, unresolved, err := w.supertypes(ctx, it.row, true)
 		if err != nil {
 			return err
 		}
@@ -252,11 +253,11 @@ func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
 				continue
 			}
 			seen[s.row.ID] = true
-			is, err := w.isInterface(s.row)
+			is, err := w.isInterface(ctx, s.row)
 			if err != nil {
 				return err
 			}
-			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+			tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
 			if err != nil {
 				return err
 			}
@@ -274,7 +275,7 @@ func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
 
 // subtypeLinks walks down: the types that extend or embed this one, and
 // theirs in turn.
-func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
+func (w *walker) subtypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
 	type item struct {
 		row   store.SymbolRow
 		via   string
@@ -288,7 +289,7 @@ func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
 		if it.depth >= maxSuperDepth {
 			continue
 		}
-		subs, err := w.subtypes(it.row)
+		subs, err := w.subtypes(ctx, it.row)
 		if err != nil {
 			return err
 		}
@@ -301,13 +302,13 @@ func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
 				continue // implementations are listed on their own
 			}
 			if res.IsInterface {
-				if is, err := w.isInterface(s.row); err != nil {
+				if is, err := w.isInterface(ctx, s.row); err != nil {
 					return err
 				} else if !is {
 					continue // a type embedding an interface implements it: listed as an implementation
 				}
 			}
-			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+			tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
 			if err != nil {
 				return err
 			}
@@ -324,8 +325,8 @@ const maxSatisfyNames = 64
 // satisfiedInterfaces adds the interfaces of the repository a type
 // satisfies by its method set (methods declared on it, promoted through
 // embedded types and inherited), which it may never name.
-func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
-	ms, err := w.typeMembers(t.Row)
+func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	ms, err := w.typeMembers(ctx, t.Row)
 	if err != nil {
 		return err
 	}
@@ -347,10 +348,10 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 	if len(names) > maxSatisfyNames {
 		names = names[:maxSatisfyNames]
 	}
-	family := langFamily(t.File.Lang)
+	family := query.LangFamily(t.File.Lang)
 	checked := map[int64]bool{}
 	for _, name := range names {
-		rows, err := w.e.Store().SymbolsByName(w.ctx, name)
+		rows, err := w.e.Store().SymbolsByName(ctx, name)
 		if err != nil {
 			return err
 		}
@@ -358,7 +359,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 			if lang.DefKind(m.Kind) != lang.KindMethod {
 				continue
 			}
-			o, ok, err := w.ownerOf(m)
+			o, ok, err := w.ownerOf(ctx, m)
 			if err != nil {
 				return err
 			}
@@ -366,27 +367,27 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 				continue
 			}
 			checked[o.ID] = true
-			if is, err := w.isInterface(o); err != nil || !is {
+			if is, err := w.isInterface(ctx, o); err != nil || !is {
 				if err != nil {
 					return err
 				}
 				continue
 			}
-			f, err := w.file(o.FileID)
+			f, err := w.file(ctx, o.FileID)
 			if err != nil {
 				return err
 			}
-			if f == nil || langFamily(f.Lang) != family {
+			if f == nil || query.LangFamily(f.Lang) != family {
 				continue
 			}
-			or, err := w.resolved(o)
+			or, err := w.resolved(ctx, o)
 			if err != nil {
 				return err
 			}
 			if or == nil || !structuralTyping(f.Lang, or) {
 				continue
 			}
-			ims, err := w.typeMembers(o)
+			ims, err := w.typeMembers(ctx, o)
 			if err != nil {
 				return err
 			}
@@ -406,7 +407,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 				}
 			}
 			if covers && n > 0 {
-				tl, err := w.typeLink(o, "satisfies", SourceMethodSet, via, 1, "")
+				tl, err := w.typeLink(ctx, o, "satisfies", SourceMethodSet, via, 1, "")
 				if err != nil {
 					return err
 				}
@@ -420,11 +421,11 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 // semanticInterfaces adds what the semantic layer's implementation
 // relationships say: the interfaces the type implements (also those outside
 // the repository, by SCIP symbol) and, for an interface, its implementations.
-func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
-	if w.v == nil || w.layer == LayerSyntactic {
+func (w *walker) semanticInterfaces(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	if w.v == nil || w.layer == query.LayerSyntactic {
 		return nil
 	}
-	syms, err := w.e.Store().SemSymbolsOfCairn(w.ctx, t.Row.ID)
+	syms, err := w.e.Store().SemSymbolsOfCairn(ctx, t.Row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -433,7 +434,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 		listed[l.Name] = i
 	}
 	for _, s := range syms {
-		rels, err := w.e.Store().SemRels(w.ctx, s.Index, s.ID, false, 1000)
+		rels, err := w.e.Store().SemRels(ctx, s.Index, s.ID, false, 1000)
 		if err != nil {
 			return err
 		}
@@ -443,8 +444,8 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 			}
 			w.usedSem = true
 			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
-			if ids, err := w.e.Store().SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
-				rows, err := w.symbols(ids[:1])
+			if ids, err := w.e.Store().SemCairnOf(ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
+				rows, err := w.symbols(ctx, ids[:1])
 				if err != nil {
 					return err
 				}
@@ -452,10 +453,10 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 				if !ok {
 					continue
 				}
-				if tl, err = w.typeLink(row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
+				if tl, err = w.typeLink(ctx, row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
 					return err
 				}
-			} else if row, ok, err := w.e.Store().SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
+			} else if row, ok, err := w.e.Store().SemSymbol(ctx, s.Index, rel.Target); err == nil && ok {
 				tl.Name = row.Symbol
 			} else {
 				continue

@@ -1,4 +1,4 @@
-package query
+package graph
 
 import (
 	"context"
@@ -7,17 +7,17 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// walk is one graph request's view of the index, with caches: the same
+// walker is one graph request's view of the index, with caches: the same
 // files, symbols and semantic documents come up again and again.
-type walk struct {
-	e     *Engine
-	ctx   context.Context
-	v     *semView // nil: syntactic layer only
-	layer string   // "", syntactic or semantic (GraphParams.Layer)
+type walker struct {
+	e     *query.Engine
+	v     *query.SemView // nil: syntactic layer only
+	layer string         // "", syntactic or semantic (Params.Layer)
 
 	files    map[int64]*store.FileRow
 	rows     map[int64]*store.SymbolRow // nil value: known missing
@@ -41,17 +41,17 @@ type semDocOccs struct {
 	byAt map[lang.Pos]semantic.Occ
 }
 
-func (e *Engine) newWalk(ctx context.Context, layer string) (*walk, error) {
-	w := &walk{e: e, ctx: ctx, layer: layer, files: map[int64]*store.FileRow{}, rows: map[int64]*store.SymbolRow{},
+func newWalker(ctx context.Context, e *query.Engine, layer string) (*walker, error) {
+	w := &walker{e: e, layer: layer, files: map[int64]*store.FileRow{}, rows: map[int64]*store.SymbolRow{},
 		own: map[int64][]store.SymbolRow{}, links: map[int64]map[int]index.Link{}, docs: map[string]*semDocOccs{},
 		defined: map[string]int{}, variants: map[string][]store.SymbolRow{}, impls: map[int64][]implType{}, members: map[int64]*memberSet{},
 		ifaces: map[int64]*store.SymbolRow{}, over: map[int64][]int64{}, fallback: map[string]bool{}}
-	if layer != LayerSyntactic {
-		v, err := e.semantic(ctx)
+	if layer != query.LayerSyntactic {
+		v, err := e.Semantic(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if !v.empty() {
+		if !v.Empty() {
 			w.v = v
 		}
 	}
@@ -59,11 +59,11 @@ func (e *Engine) newWalk(ctx context.Context, layer string) (*walk, error) {
 }
 
 // file returns a file row by id (nil when it vanished).
-func (w *walk) file(id int64) (*store.FileRow, error) {
+func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
 	if f, ok := w.files[id]; ok {
 		return f, nil
 	}
-	f, ok, err := w.e.Store().FileByID(w.ctx, id)
+	f, ok, err := w.e.Store().FileByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (w *walk) file(id int64) (*store.FileRow, error) {
 
 // loadFiles brings the file rows of these ids into the cache with one
 // query (a widely called symbol has callers in hundreds of files).
-func (w *walk) loadFiles(ids []int64) error {
+func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 	var need []int64
 	asked := map[int64]bool{}
 	for _, id := range ids {
@@ -89,7 +89,7 @@ func (w *walk) loadFiles(ids []int64) error {
 	if len(need) < 2 {
 		return nil // file() loads a single one as well
 	}
-	rows, err := w.e.Store().FilesByIDs(w.ctx, need)
+	rows, err := w.e.Store().FilesByIDs(ctx, need)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (w *walk) loadFiles(ids []int64) error {
 }
 
 // symbols loads symbol rows by id (missing ones are left out).
-func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
+func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.SymbolRow, error) {
 	out := make(map[int64]store.SymbolRow, len(ids))
 	var need []int64
 	for _, id := range ids {
@@ -119,7 +119,7 @@ func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
 		need = append(need, id)
 	}
 	if len(need) > 0 {
-		rows, err := w.e.Store().SymbolsByIDs(w.ctx, need)
+		rows, err := w.e.Store().SymbolsByIDs(ctx, need)
 		if err != nil {
 			return nil, err
 		}
@@ -139,21 +139,21 @@ func (w *walk) symbols(ids []int64) (map[int64]store.SymbolRow, error) {
 
 // resolved completes a symbol row with its file and facts (nil when the
 // file vanished).
-func (w *walk) resolved(row store.SymbolRow) (*Resolved, error) {
-	f, err := w.file(row.FileID)
+func (w *walker) resolved(ctx context.Context, row store.SymbolRow) (*query.Resolved, error) {
+	f, err := w.file(ctx, row.FileID)
 	if err != nil || f == nil {
 		return nil, err
 	}
-	facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+	facts, err := w.e.Index().Facts(ctx, f.BlobID)
 	if err != nil {
 		return nil, err
 	}
-	return NewResolved(row, *f, facts), nil
+	return query.NewResolved(row, *f, facts), nil
 }
 
 // row loads one symbol's row by id; ok is false when it is gone.
-func (w *walk) row(id int64) (row store.SymbolRow, ok bool, err error) {
-	rows, err := w.symbols([]int64{id})
+func (w *walker) row(ctx context.Context, id int64) (row store.SymbolRow, ok bool, err error) {
+	rows, err := w.symbols(ctx, []int64{id})
 	if err != nil {
 		return row, false, err
 	}
@@ -162,20 +162,20 @@ func (w *walk) row(id int64) (row store.SymbolRow, ok bool, err error) {
 }
 
 // resolveID loads a symbol by id (nil when it is gone).
-func (w *walk) resolveID(id int64) (*Resolved, error) {
-	row, ok, err := w.row(id)
+func (w *walker) resolveID(ctx context.Context, id int64) (*query.Resolved, error) {
+	row, ok, err := w.row(ctx, id)
 	if err != nil || !ok {
 		return nil, err
 	}
-	return w.resolved(row)
+	return w.resolved(ctx, row)
 }
 
 // ownSymbols returns a file's symbols in definition order.
-func (w *walk) ownSymbols(fileID int64) ([]store.SymbolRow, error) {
+func (w *walker) ownSymbols(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
 	if s, ok := w.own[fileID]; ok {
 		return s, nil
 	}
-	s, err := w.e.Store().SymbolsOfFile(w.ctx, fileID)
+	s, err := w.e.Store().SymbolsOfFile(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,11 +183,11 @@ func (w *walk) ownSymbols(fileID int64) ([]store.SymbolRow, error) {
 	return s, nil
 }
 
-func (w *walk) fileLinks(fileID int64) (map[int]index.Link, error) {
+func (w *walker) fileLinks(ctx context.Context, fileID int64) (map[int]index.Link, error) {
 	if l, ok := w.links[fileID]; ok {
 		return l, nil
 	}
-	l, err := w.e.Links(w.ctx, fileID)
+	l, err := w.e.Links(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (w *walk) fileLinks(fileID int64) (map[int]index.Link, error) {
 // semDoc returns the usable semantic occurrences of a path (nil when the
 // semantic layer does not describe it as it is); it records which layer
 // answers for the path.
-func (w *walk) semDoc(path string) (*semDocOccs, error) {
+func (w *walker) semDoc(ctx context.Context, path string) (*semDocOccs, error) {
 	if w.v == nil {
 		w.usedSyn = true
 		return nil, nil
@@ -207,7 +207,7 @@ func (w *walk) semDoc(path string) (*semDocOccs, error) {
 		w.note(path, d != nil)
 		return d, nil
 	}
-	occs, idx, ok, err := w.e.docOccs(w.ctx, w.v, path)
+	occs, idx, ok, err := w.e.DocOccs(ctx, w.v, path)
 	if err != nil {
 		return nil, err
 	}
@@ -225,36 +225,36 @@ func (w *walk) semDoc(path string) (*semDocOccs, error) {
 	return d, nil
 }
 
-func (w *walk) note(path string, semantic bool) {
+func (w *walker) note(path string, semantic bool) {
 	if semantic {
 		w.usedSem = true
 		return
 	}
 	w.usedSyn = true
-	if w.v.fallbackReason(path) != "" {
+	if w.v.FallbackReason(path) != "" {
 		w.fallback[path] = true
 	}
 }
 
 // usable reports whether the semantic layer answers for a path.
-func (w *walk) usable(path string) bool {
-	return w.v != nil && w.layer != LayerSyntactic && w.v.usable(path)
+func (w *walker) usable(path string) bool {
+	return w.v != nil && w.layer != query.LayerSyntactic && w.v.Usable(path)
 }
 
 // layersUsed reports the layers that answered, the semantic state and the
 // files that fell back to syntax.
-func (w *walk) layersUsed() ([]string, string, []string) {
+func (w *walker) layersUsed() ([]string, string, []string) {
 	var layers []string
 	if w.usedSem {
-		layers = append(layers, LayerSemantic)
+		layers = append(layers, query.LayerSemantic)
 	}
 	if w.usedSyn || !w.usedSem {
-		layers = append(layers, LayerSyntactic)
+		layers = append(layers, query.LayerSyntactic)
 	}
 	sort.Strings(layers)
 	state := "unavailable"
 	switch {
-	case w.layer == LayerSyntactic:
+	case w.layer == query.LayerSyntactic:
 		state = "off"
 	case w.usedSem && len(w.fallback) > 0:
 		state = "partial"
@@ -285,17 +285,17 @@ func refAt(f *lang.Facts, p lang.Pos) int {
 // into the other variants of its name, and, for a constructor, into its
 // class), replaced per file by the semantic layer's call sites where it
 // describes the file as it is.
-func (w *walk) incoming(n *Resolved) ([]call, error) {
+func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error) {
 	targets := []int64{n.Row.ID}
 	via := map[int64]string{}
-	vars, err := w.variantsOf(n)
+	vars, err := w.variantsOf(ctx, n)
 	if err != nil {
 		return nil, err
 	}
 	for _, v := range vars {
 		if v.ID != n.Row.ID {
 			targets = append(targets, v.ID)
-			if f, err := w.file(v.FileID); err == nil && f != nil {
+			if f, err := w.file(ctx, v.FileID); err == nil && f != nil {
 				via[v.ID] = f.Path
 			}
 		}
@@ -304,17 +304,17 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 		targets = append(targets, n.Row.Parent) // Foo() instantiates Foo and runs its constructor
 	}
 	var out []call
-	if w.layer != LayerSemantic {
+	if w.layer != query.LayerSemantic {
 		for _, t := range targets {
-			edges, err := w.e.Store().EdgesTo(w.ctx, t, uint8(index.EdgeCall))
+			edges, err := w.e.Store().EdgesTo(ctx, t, uint8(index.EdgeCall))
 			if err != nil {
 				return nil, err
 			}
-			if err := w.loadFiles(idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+			if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
 				return nil, err
 			}
 			for _, ed := range edges {
-				f, err := w.file(ed.FileID)
+				f, err := w.file(ctx, ed.FileID)
 				if err != nil {
 					return nil, err
 				}
@@ -330,13 +330,13 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 				} else {
 					w.usedSyn = true
 				}
-				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: LayerSyntactic,
+				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
 					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col), via: via[t]})
 			}
 		}
 	}
 	if w.v != nil {
-		sem, err := w.semanticCallers(n, false)
+		sem, err := w.semanticCallers(ctx, n, false)
 		if err != nil {
 			return nil, err
 		}
@@ -346,14 +346,14 @@ func (w *walk) incoming(n *Resolved) ([]call, error) {
 }
 
 // kindOf names a call into target made while walking to node n.
-func (w *walk) kindOf(n *Resolved, target int64) string {
+func (w *walker) kindOf(n *query.Resolved, target int64) string {
 	if target == n.Row.Parent && target != 0 && isConstructor(n) {
 		return "instantiate"
 	}
 	return callKind(n.File.Lang, lang.DefKind(n.Row.Kind))
 }
 
-func isConstructor(n *Resolved) bool {
+func isConstructor(n *query.Resolved) bool {
 	k := lang.DefKind(n.Row.Kind)
 	return k == lang.KindConstructor || (k == lang.KindMethod && (n.Row.Name == "__init__" || n.Row.Name == "constructor"))
 }
@@ -378,7 +378,7 @@ func mergeCalls(cs []call) []call {
 			if c.tier < o.tier {
 				o.tier = c.tier
 			}
-			if lessLoc(c.site, o.site) {
+			if query.LessLoc(c.site, o.site) {
 				o.site = c.site
 			}
 			continue
@@ -393,20 +393,20 @@ func mergeCalls(cs []call) []call {
 // occurrences of its symbols: an occurrence that syntax sees as a call,
 // enclosed by a definition. related selects the occurrences reached
 // through related symbols (interface methods it implements) instead.
-func (w *walk) semanticCallers(n *Resolved, related bool) ([]call, error) {
-	_, occs, err := w.e.semanticOccs(w.ctx, w.v, n.Row.ID)
+func (w *walker) semanticCallers(ctx context.Context, n *query.Resolved, related bool) ([]call, error) {
+	_, occs, err := w.e.SemanticOccs(ctx, w.v, n.Row.ID)
 	if err != nil {
 		return nil, err
 	}
 	var out []call
 	for _, o := range occs {
-		if !o.usable || (o.via != "") != related || o.Roles&semantic.RoleDefinition != 0 {
+		if !o.Usable || (o.Via != "") != related || o.Roles&semantic.RoleDefinition != 0 {
 			continue
 		}
-		if w.layer == LayerSyntactic {
+		if w.layer == query.LayerSyntactic {
 			continue
 		}
-		caller, site, ok, err := w.callerAt(o.path, lang.Pos{Line: o.Line, Col: o.Col})
+		caller, site, ok, err := w.callerAt(ctx, o.Path, lang.Pos{Line: o.Line, Col: o.Col})
 		if err != nil {
 			return nil, err
 		}
@@ -414,20 +414,20 @@ func (w *walk) semanticCallers(n *Resolved, related bool) ([]call, error) {
 			continue
 		}
 		w.usedSem = true
-		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: LayerSemantic, kind: callKind(n.File.Lang, lang.DefKind(n.Row.Kind)),
-			site: site, via: o.via})
+		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: query.LayerSemantic, kind: callKind(n.File.Lang, lang.DefKind(n.Row.Kind)),
+			site: site, via: o.Via})
 	}
 	return out, nil
 }
 
 // callerAt finds the symbol making the call at a position: the innermost
 // definition enclosing a syntactic call reference there.
-func (w *walk) callerAt(path string, p lang.Pos) (int64, protocol.Location, bool, error) {
-	f, ok := w.v.fileRow(protocol.RepoPath(path))
+func (w *walker) callerAt(ctx context.Context, path string, p lang.Pos) (int64, protocol.Location, bool, error) {
+	f, ok := w.v.FileRow(protocol.RepoPath(path))
 	if !ok {
 		return 0, protocol.Location{}, false, nil
 	}
-	facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+	facts, err := w.e.Index().Facts(ctx, f.BlobID)
 	if err != nil || facts == nil {
 		return 0, protocol.Location{}, false, err
 	}
@@ -435,7 +435,7 @@ func (w *walk) callerAt(path string, p lang.Pos) (int64, protocol.Location, bool
 	if i < 0 || facts.Refs[i].Role != lang.RoleCall || facts.Refs[i].Enclosing < 0 {
 		return 0, protocol.Location{}, false, nil
 	}
-	own, err := w.ownSymbols(f.ID)
+	own, err := w.ownSymbols(ctx, f.ID)
 	if err != nil {
 		return 0, protocol.Location{}, false, err
 	}
@@ -448,12 +448,12 @@ func (w *walk) callerAt(path string, p lang.Pos) (int64, protocol.Location, bool
 
 // dynamicCallers lists the calls through the interface methods a node
 // implements (from the semantic layer's relationships): each may reach it.
-func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
-	out, err := w.virtualCallers(n)
-	if err != nil || w.v == nil || w.layer == LayerSyntactic {
+func (w *walker) dynamicCallers(ctx context.Context, n *query.Resolved) ([]DynamicCall, error) {
+	out, err := w.virtualCallers(ctx, n)
+	if err != nil || w.v == nil || w.layer == query.LayerSyntactic {
 		return out, err
 	}
-	calls, err := w.semanticCallers(n, true)
+	calls, err := w.semanticCallers(ctx, n, true)
 	if err != nil || len(calls) == 0 {
 		return out, err
 	}
@@ -471,8 +471,8 @@ func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
 		}
 		at[k] = len(out)
 		d := DynamicCall{From: index.FormatID(c.other), Kind: "interface", Name: n.Row.Name, Count: 1, Line: c.site.Line,
-			Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "semantic", Tier: index.TierPrecise.String(), Layer: LayerSemantic}
-		if th := w.e.semSymbolRef(w.ctx, c.via); th != nil {
+			Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "semantic", Tier: index.TierPrecise.String(), Layer: query.LayerSemantic}
+		if th := semSymbolRef(ctx, w.e, c.via); th != nil {
 			d.Through = th
 		}
 		out = append(out, d)
@@ -484,11 +484,11 @@ func (w *walk) dynamicCallers(n *Resolved) ([]DynamicCall, error) {
 // same name on its class's base classes, transitively): each may run it
 // when the receiver is an instance of its class (syntax; not Go, which has
 // no overriding).
-func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
-	if lang.DefKind(n.Row.Kind) != lang.KindMethod || n.Row.Parent == 0 || n.File.Lang == "go" || w.layer == LayerSemantic {
+func (w *walker) virtualCallers(ctx context.Context, n *query.Resolved) ([]DynamicCall, error) {
+	if lang.DefKind(n.Row.Kind) != lang.KindMethod || n.Row.Parent == 0 || n.File.Lang == "go" || w.layer == query.LayerSemantic {
 		return nil, nil
 	}
-	owner, err := w.resolveID(n.Row.Parent)
+	owner, err := w.resolveID(ctx, n.Row.Parent)
 	if err != nil || owner == nil || !lang.DefKind(owner.Row.Kind).IsTypeLike() {
 		return nil, err
 	}
@@ -499,7 +499,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 	for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
 		var next []store.SymbolRow
 		for _, t := range queue {
-			supers, _, err := w.supertypes(t, false)
+			supers, _, err := w.supertypes(ctx, t, false)
 			if err != nil {
 				return nil, err
 			}
@@ -509,7 +509,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 				}
 				seen[s.row.ID] = true
 				next = append(next, s.row)
-				own, err := w.directMembers(s.row)
+				own, err := w.directMembers(ctx, s.row)
 				if err != nil {
 					return nil, err
 				}
@@ -517,19 +517,19 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 					if m.Name != n.Row.Name || lang.DefKind(m.Kind) != lang.KindMethod {
 						continue
 					}
-					base, err := w.resolved(m)
+					base, err := w.resolved(ctx, m)
 					if err != nil || base == nil {
 						return nil, err
 					}
 					through := base.Ref()
-					edges, err := w.e.Store().EdgesTo(w.ctx, m.ID, uint8(index.EdgeCall))
+					edges, err := w.e.Store().EdgesTo(ctx, m.ID, uint8(index.EdgeCall))
 					if err != nil {
 						return nil, err
 					}
 					for _, ed := range edges {
 						out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.Row.Name, Count: ed.Count, Line: ed.Line,
-							Through: &through, Candidates: []SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
-							Tier: index.Tier(ed.Tier).String(), Layer: LayerSyntactic})
+							Through: &through, Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
+							Tier: index.Tier(ed.Tier).String(), Layer: query.LayerSyntactic})
 					}
 				}
 			}
@@ -540,7 +540,7 @@ func (w *walk) virtualCallers(n *Resolved) ([]DynamicCall, error) {
 }
 
 // semSymbolRef names a SCIP symbol as a Cairn symbol when one is mapped to it.
-func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
+func semSymbolRef(ctx context.Context, e *query.Engine, symbol string) *query.SymbolRef {
 	rows, err := e.Store().SemSymbols(ctx, semantic.SymbolID(symbol))
 	if err != nil {
 		return nil
@@ -558,7 +558,7 @@ func (e *Engine) semSymbolRef(ctx context.Context, symbol string) *SymbolRef {
 			}
 		}
 	}
-	return &SymbolRef{Name: lastDescriptor(symbol), QName: symbol, Kind: "external"}
+	return &query.SymbolRef{Name: lastDescriptor(symbol), QName: symbol, Kind: "external"}
 }
 
 // lastDescriptor is a SCIP symbol's last name (Read in .../Reader#Read().).

@@ -1,4 +1,9 @@
-package query
+// Package graph walks the code's call and type graphs: callers and callees
+// (with dynamic calls and their candidates), type hierarchies and method
+// sets, and trace_feature's call tree. Each request walks with a walker
+// (walk.go), a cache of the rows it reads over the request's query.Engine;
+// nothing outlives the request. It never writes.
+package graph
 
 import (
 	"context"
@@ -8,6 +13,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -17,8 +23,8 @@ const (
 	Callees = "callees"
 )
 
-// GraphParams bounds a call graph walk.
-type GraphParams struct {
+// Params bounds a call graph walk.
+type Params struct {
 	Direction string // callers or callees
 	Depth     int    // levels below the root, >= 1
 	// LimitPerLevel caps the new nodes kept per level (the best by call
@@ -31,9 +37,9 @@ type GraphParams struct {
 	Layer string
 }
 
-// GraphNode is a symbol of a call graph.
-type GraphNode struct {
-	SymbolRef
+// Node is a symbol of a call graph.
+type Node struct {
+	query.SymbolRef
 	Depth int `json:"depth"`
 	// Build is the build constraint of the node's file (Go: its //go:build
 	// line and the GOOS/GOARCH of its name), when it has one.
@@ -51,8 +57,8 @@ type Variant struct {
 	Build    string            `json:"build,omitempty"`
 }
 
-// GraphEdge is a call from one node to another.
-type GraphEdge struct {
+// Edge is a call from one node to another.
+type Edge struct {
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Count int    `json:"count"` // call sites
@@ -89,7 +95,7 @@ type DynamicCall struct {
 	From string `json:"from"` // the calling symbol
 	// Caller describes From when it is not a node of the graph (callers
 	// that may reach a node through dispatch).
-	Caller *SymbolRef `json:"caller,omitempty"`
+	Caller *query.SymbolRef `json:"caller,omitempty"`
 	// Kind: interface, virtual (a method its subclasses override), field,
 	// variable, value (a local or parameter holding
 	// a function), subscript_call, getattr, setattr, eval.
@@ -101,16 +107,16 @@ type DynamicCall struct {
 	Text     string `json:"text,omitempty"` // the expression, for run-time names
 	// Through is the symbol called through: the interface method, the
 	// field or variable holding the function.
-	Through *SymbolRef `json:"through,omitempty"`
+	Through *query.SymbolRef `json:"through,omitempty"`
 	// Candidates are what may run, when known; CandidatesFrom says how they
 	// were found (semantic: implementation relationships; method_sets:
 	// syntax, named types whose method set covers the interface;
 	// assignments: syntax, functions assigned to the field or local).
-	Candidates      []SymbolRef `json:"candidates"`
-	CandidatesTotal int         `json:"candidates_total"`
-	CandidatesFrom  string      `json:"candidates_from,omitempty"`
-	Tier            string      `json:"tier"`
-	Layer           string      `json:"layer"`
+	Candidates      []query.SymbolRef `json:"candidates"`
+	CandidatesTotal int               `json:"candidates_total"`
+	CandidatesFrom  string            `json:"candidates_from,omitempty"`
+	Tier            string            `json:"tier"`
+	Layer           string            `json:"layer"`
 }
 
 // ExternalCall is a call the semantic layer resolved to a symbol defined
@@ -122,8 +128,8 @@ type ExternalCall struct {
 	Line   int    `json:"line"`
 }
 
-// GraphLevel says how much of one level was found and kept.
-type GraphLevel struct {
+// Level says how much of one level was found and kept.
+type Level struct {
 	Depth int `json:"depth"`
 	// Found counts the new symbols reached at this depth from the nodes
 	// kept at the level above (callers of the nodes a limit left out are
@@ -132,14 +138,14 @@ type GraphLevel struct {
 	Kept  int `json:"kept"` // listed in nodes, after the limit and the response budget
 }
 
-// GraphResult is graph_callers' and graph_callees' payload.
-type GraphResult struct {
-	Root      SymbolRef    `json:"root"`
-	Direction string       `json:"direction"`
-	Depth     int          `json:"depth"`
-	Nodes     []GraphNode  `json:"nodes"` // the root first, then by depth
-	Edges     []GraphEdge  `json:"edges"`
-	Levels    []GraphLevel `json:"levels"`
+// Result is graph_callers' and graph_callees' payload.
+type Result struct {
+	Root      query.SymbolRef `json:"root"`
+	Direction string          `json:"direction"`
+	Depth     int             `json:"depth"`
+	Nodes     []Node          `json:"nodes"` // the root first, then by depth
+	Edges     []Edge          `json:"edges"`
+	Levels    []Level         `json:"levels"`
 	// Unresolved (callees) groups the calls neither layer attributes.
 	Unresolved []UnresolvedCall `json:"unresolved"`
 	// Dynamic lists calls whose target is chosen at run time (callees: made
@@ -166,11 +172,11 @@ type GraphResult struct {
 // CallGraph walks the call graph from a symbol, level by level, up to
 // p.Depth levels, keeping the p.LimitPerLevel most-called new symbols of
 // each level.
-func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*GraphResult, error) {
+func CallGraph(ctx context.Context, e *query.Engine, r *query.Resolved, p Params) (*Result, error) {
 	if p.Direction != Callers && p.Direction != Callees {
 		return nil, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
 	}
-	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
+	if p.Layer != "" && p.Layer != query.LayerSyntactic && p.Layer != query.LayerSemantic {
 		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
 	if p.Depth < 1 {
@@ -182,13 +188,13 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 	if p.MaxPerNode < 1 {
 		p.MaxPerNode = 20
 	}
-	w, err := e.newWalk(ctx, p.Layer)
+	w, err := newWalker(ctx, e, p.Layer)
 	if err != nil {
 		return nil, err
 	}
-	res := &GraphResult{Root: r.Ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []GraphNode{}, Edges: []GraphEdge{},
-		Levels: []GraphLevel{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
-	root, err := w.node(r, 0)
+	res := &Result{Root: r.Ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []Node{}, Edges: []Edge{},
+		Levels: []Level{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
+	root, err := w.node(ctx, r, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -196,8 +202,8 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 	seen := map[int64]bool{r.Row.ID: true}
 	files := map[int64]bool{r.File.ID: true}
 	res.BytesCovered = r.File.Size
-	frontier := []*Resolved{r}
-	var pending []GraphEdge // edges to nodes not decided yet
+	frontier := []*query.Resolved{r}
+	var pending []Edge // edges to nodes not decided yet
 	// level walks one level: the neighbours of the frontier, ranked, the
 	// best kept as the next frontier.
 	level := func(d int) error {
@@ -213,11 +219,11 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 			}
 			var calls []call
 			if p.Direction == Callers {
-				if calls, err = w.incoming(n); err != nil {
+				if calls, err = w.incoming(ctx, n); err != nil {
 					return err
 				}
 			} else {
-				out, err := w.outgoing(n)
+				out, err := w.outgoing(ctx, n)
 				if err != nil {
 					return err
 				}
@@ -227,7 +233,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 				res.External = append(res.External, out.external...)
 			}
 			if p.Direction == Callers {
-				dyn, err := w.dynamicCallers(n)
+				dyn, err := w.dynamicCallers(ctx, n)
 				if err != nil {
 					return err
 				}
@@ -237,7 +243,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 				}
 				for i := range dyn {
 					id, _ := index.ParseID(dyn[i].From)
-					if cr, err := w.resolveID(id); err != nil {
+					if cr, err := w.resolveID(ctx, id); err != nil {
 						return err
 					} else if cr != nil {
 						ref := cr.Ref()
@@ -247,7 +253,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 				res.Dynamic = append(res.Dynamic, dyn...)
 			}
 			for _, c := range calls {
-				ed := GraphEdge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
+				ed := Edge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
 					Kind: c.kind, Line: c.site.Line, Via: c.via}
 				if p.Direction == Callers {
 					ed.From, ed.To = ed.To, ed.From
@@ -272,7 +278,7 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 		for _, c := range cands {
 			list = append(list, c)
 		}
-		rows, err := w.symbols(idsOf(list, func(c *cand) int64 { return c.id }))
+		rows, err := w.symbols(ctx, idsOf(list, func(c *cand) int64 { return c.id }))
 		if err != nil {
 			return err
 		}
@@ -299,20 +305,20 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 			}
 			return a.row.ID < b.row.ID
 		})
-		lvl := GraphLevel{Depth: d, Found: len(rs)}
-		var next []*Resolved
+		lvl := Level{Depth: d, Found: len(rs)}
+		var next []*query.Resolved
 		for _, x := range rs {
 			if lvl.Kept == p.LimitPerLevel {
 				break
 			}
-			nr, err := w.resolved(x.row)
+			nr, err := w.resolved(ctx, x.row)
 			if err != nil {
 				return err
 			}
 			if nr == nil {
 				continue
 			}
-			node, err := w.node(nr, d)
+			node, err := w.node(ctx, nr, d)
 			if err != nil {
 				return err
 			}
@@ -410,7 +416,7 @@ func tierRank(t string) int {
 	return int(index.TierUnknown)
 }
 
-func sortEdges(es []GraphEdge) {
+func sortEdges(es []Edge) {
 	sort.Slice(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if a.From != b.From {

@@ -1,11 +1,13 @@
-package query
+package graph
 
 import (
+	"context"
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -47,17 +49,17 @@ const maxSuperDepth = 8
 
 // typeMembers lists a type's members with those it inherits (base classes)
 // and those promoted through embedded types, nearest first; own members win.
-func (w *walk) typeMembers(t store.SymbolRow) (*memberSet, error) {
-	return w.typeMembersDepth(t, map[int64]bool{}, 0)
+func (w *walker) typeMembers(ctx context.Context, t store.SymbolRow) (*memberSet, error) {
+	return w.typeMembersDepth(ctx, t, map[int64]bool{}, 0)
 }
 
-func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth int) (*memberSet, error) {
+func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen map[int64]bool, depth int) (*memberSet, error) {
 	if ms, ok := w.members[t.ID]; ok {
 		return ms, nil
 	}
 	seen[t.ID] = true
 	ms := &memberSet{all: map[string]member{}}
-	own, err := w.directMembers(t)
+	own, err := w.directMembers(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth in
 			ms.all[m.Name] = member{row: m}
 		}
 	}
-	supers, unresolved, err := w.supertypes(t, false)
+	supers, unresolved, err := w.supertypes(ctx, t, false)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +77,7 @@ func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth in
 		if seen[s.row.ID] || depth >= maxSuperDepth || s.kind == index.EdgeImplements {
 			continue
 		}
-		sm, err := w.typeMembersDepth(s.row, seen, depth+1)
+		sm, err := w.typeMembersDepth(ctx, s.row, seen, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -96,13 +98,13 @@ func (w *walk) typeMembersDepth(t store.SymbolRow, seen map[int64]bool, depth in
 
 // directMembers are the members declared on a type: its children, and for
 // Go the methods declared in other files of the package (same qualified-name prefix).
-func (w *walk) directMembers(t store.SymbolRow) ([]store.SymbolRow, error) {
-	rows, err := w.e.Store().SymbolsByParent(w.ctx, t.ID, 1000)
+func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.SymbolRow, error) {
+	rows, err := w.e.Store().SymbolsByParent(ctx, t.ID, 1000)
 	if err != nil {
 		return nil, err
 	}
-	if f, err := w.file(t.FileID); err == nil && f != nil && f.Lang == "go" {
-		more, err := w.e.Store().SymbolsByQNamePrefix(w.ctx, t.QName+".", 1000)
+	if f, err := w.file(ctx, t.FileID); err == nil && f != nil && f.Lang == "go" {
+		more, err := w.e.Store().SymbolsByQNamePrefix(ctx, t.QName+".", 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -143,12 +145,12 @@ type superLink struct {
 // supertypes lists what a type extends, implements or embeds: the resolved
 // relations (edges), and as written those syntax could not resolve.
 // withImplements keeps implements relations (for hierarchy answers).
-func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, []string, error) {
-	edges, err := w.e.Store().EdgesFrom(w.ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
+func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplements bool) ([]superLink, []string, error) {
+	edges, err := w.e.Store().EdgesFrom(ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := w.symbols(idsOf(edges, func(e store.EdgeRow) int64 { return e.Dst }))
+	rows, err := w.symbols(ctx, idsOf(edges, func(e store.EdgeRow) int64 { return e.Dst }))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,7 +165,7 @@ func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, 
 		out = append(out, superLink{row: row, kind: index.EdgeKind(ed.Kind), tier: index.Tier(ed.Tier), at: ed})
 	}
 	var unresolved []string
-	r, err := w.resolved(t)
+	r, err := w.resolved(ctx, t)
 	if err != nil || r == nil || r.Facts == nil {
 		return out, nil, err
 	}
@@ -181,17 +183,17 @@ func (w *walk) supertypes(t store.SymbolRow, withImplements bool) ([]superLink, 
 
 // interfaceOf returns a symbol when it is interface-like: an interface, or
 // a Python class deriving from Protocol or ABC (nil otherwise).
-func (w *walk) interfaceOf(id int64) (*store.SymbolRow, error) {
+func (w *walker) interfaceOf(ctx context.Context, id int64) (*store.SymbolRow, error) {
 	if v, ok := w.ifaces[id]; ok {
 		return v, nil
 	}
-	rows, err := w.symbols([]int64{id})
+	rows, err := w.symbols(ctx, []int64{id})
 	if err != nil {
 		return nil, err
 	}
 	var out *store.SymbolRow
 	if row, ok := rows[id]; ok {
-		is, err := w.isInterface(row)
+		is, err := w.isInterface(ctx, row)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +205,7 @@ func (w *walk) interfaceOf(id int64) (*store.SymbolRow, error) {
 	return out, nil
 }
 
-func (w *walk) isInterface(row store.SymbolRow) (bool, error) {
+func (w *walker) isInterface(ctx context.Context, row store.SymbolRow) (bool, error) {
 	switch lang.DefKind(row.Kind) {
 	case lang.KindInterface:
 		return true, nil
@@ -211,7 +213,7 @@ func (w *walk) isInterface(row store.SymbolRow) (bool, error) {
 	default:
 		return false, nil
 	}
-	r, err := w.resolved(row)
+	r, err := w.resolved(ctx, row)
 	if err != nil || r == nil || r.Facts == nil || r.File.Lang != "python" {
 		return false, err
 	}
@@ -232,7 +234,7 @@ func (w *walk) isInterface(row store.SymbolRow) (bool, error) {
 
 // structuralTyping reports whether a language's interfaces are satisfied by
 // method sets (Go, TypeScript) rather than only by declaration.
-func structuralTyping(language string, iface *Resolved) bool {
+func structuralTyping(language string, iface *query.Resolved) bool {
 	switch language {
 	case "go", "typescript", "tsx":
 		return true
@@ -252,7 +254,7 @@ func structuralTyping(language string, iface *Resolved) bool {
 // relations (directly, through sub-interfaces and base classes), from
 // method sets where the language is structural, and from the semantic
 // layer's implementation relationships.
-func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
+func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]implType, error) {
 	if list, ok := w.impls[iface.ID]; ok {
 		return list, nil
 	}
@@ -264,7 +266,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 			out = append(out, implType{row: row, how: how, via: via})
 		}
 	}
-	// Declared: walk the relations into the interface, through
+	// Declared: walker the relations into the interface, through
 	// sub-interfaces, then down base classes and embedders.
 	type item struct {
 		row   store.SymbolRow
@@ -278,7 +280,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 		if it.depth >= maxSuperDepth {
 			continue
 		}
-		subs, err := w.subtypes(it.row)
+		subs, err := w.subtypes(ctx, it.row)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +288,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 			if have[s.row.ID] {
 				continue
 			}
-			is, err := w.isInterface(s.row)
+			is, err := w.isInterface(ctx, s.row)
 			if err != nil {
 				return nil, err
 			}
@@ -304,19 +306,19 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 		}
 	}
 	// Method sets, where the language is structural.
-	ir, err := w.resolved(iface)
+	ir, err := w.resolved(ctx, iface)
 	if err != nil {
 		return nil, err
 	}
 	if ir != nil && structuralTyping(ir.File.Lang, ir) {
-		found, err := w.methodSetImpls(iface, ir, have)
+		found, err := w.methodSetImpls(ctx, iface, ir, have)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, found...)
 	}
 	// The semantic layer.
-	sem, err := w.semanticImpls(iface.ID)
+	sem, err := w.semanticImpls(ctx, iface.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +331,7 @@ func (w *walk) implementations(iface store.SymbolRow) ([]implType, error) {
 			}
 			continue
 		}
-		rows, err := w.symbols([]int64{id})
+		rows, err := w.symbols(ctx, []int64{id})
 		if err != nil {
 			return nil, err
 		}
@@ -356,12 +358,12 @@ type subtypeLink struct {
 }
 
 // subtypes lists the types that extend, implement or embed a type.
-func (w *walk) subtypes(t store.SymbolRow) ([]subtypeLink, error) {
-	edges, err := w.e.Store().EdgesTo(w.ctx, t.ID, index.TypeEdgeKinds...)
+func (w *walker) subtypes(ctx context.Context, t store.SymbolRow) ([]subtypeLink, error) {
+	edges, err := w.e.Store().EdgesTo(ctx, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := w.symbols(idsOf(edges, func(e store.EdgeRow) int64 { return e.Src }))
+	rows, err := w.symbols(ctx, idsOf(edges, func(e store.EdgeRow) int64 { return e.Src }))
 	if err != nil {
 		return nil, err
 	}
@@ -378,8 +380,8 @@ func (w *walk) subtypes(t store.SymbolRow) ([]subtypeLink, error) {
 // whose members (declared, promoted and inherited) cover every method of
 // the interface. Candidates come from the rarest method name: the types
 // declaring it, and those embedding or extending one of them.
-func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int64]bool) ([]implType, error) {
-	ims, err := w.typeMembers(iface)
+func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *query.Resolved, have map[int64]bool) ([]implType, error) {
+	ims, err := w.typeMembers(ctx, iface)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +397,7 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 	sort.Strings(names)
 	rare, best := "", -1
 	for _, n := range names {
-		c, err := w.sameName(n)
+		c, err := w.sameName(ctx, n)
 		if err != nil {
 			return nil, err
 		}
@@ -403,15 +405,15 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 			rare, best = n, c
 		}
 	}
-	rows, err := w.e.Store().SymbolsByName(w.ctx, rare)
+	rows, err := w.e.Store().SymbolsByName(ctx, rare)
 	if err != nil {
 		return nil, err
 	}
-	family := langFamily(ir.File.Lang)
+	family := query.LangFamily(ir.File.Lang)
 	var owners []store.SymbolRow
 	seenOwner := map[int64]bool{}
 	for _, r := range rows {
-		o, ok, err := w.ownerOf(r)
+		o, ok, err := w.ownerOf(ctx, r)
 		if err != nil {
 			return nil, err
 		}
@@ -422,7 +424,7 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 	}
 	// Types that embed or extend an owner get its members too.
 	for i := 0; i < len(owners) && len(owners) < maxImplCandidates; i++ {
-		subs, err := w.subtypes(owners[i])
+		subs, err := w.subtypes(ctx, owners[i])
 		if err != nil {
 			return nil, err
 		}
@@ -438,19 +440,19 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 		if have[o.ID] || o.ID == iface.ID {
 			continue
 		}
-		f, err := w.file(o.FileID)
+		f, err := w.file(ctx, o.FileID)
 		if err != nil {
 			return nil, err
 		}
-		if f == nil || langFamily(f.Lang) != family {
+		if f == nil || query.LangFamily(f.Lang) != family {
 			continue
 		}
-		if is, err := w.isInterface(o); err != nil {
+		if is, err := w.isInterface(ctx, o); err != nil {
 			return nil, err
 		} else if is {
 			continue
 		}
-		ms, err := w.typeMembers(o)
+		ms, err := w.typeMembers(ctx, o)
 		if err != nil {
 			return nil, err
 		}
@@ -476,14 +478,14 @@ func (w *walk) methodSetImpls(iface store.SymbolRow, ir *Resolved, have map[int6
 
 // ownerOf finds the type a member belongs to: its parent, or for Go the
 // type its qualified name names (methods declared in another file).
-func (w *walk) ownerOf(m store.SymbolRow) (store.SymbolRow, bool, error) {
+func (w *walker) ownerOf(ctx context.Context, m store.SymbolRow) (store.SymbolRow, bool, error) {
 	switch lang.DefKind(m.Kind) {
 	case lang.KindMethod, lang.KindField, lang.KindProperty:
 	default:
 		return store.SymbolRow{}, false, nil
 	}
 	if m.Parent != 0 {
-		rows, err := w.symbols([]int64{m.Parent})
+		rows, err := w.symbols(ctx, []int64{m.Parent})
 		if err != nil {
 			return store.SymbolRow{}, false, err
 		}
@@ -494,7 +496,7 @@ func (w *walk) ownerOf(m store.SymbolRow) (store.SymbolRow, bool, error) {
 	if i <= 0 {
 		return store.SymbolRow{}, false, nil
 	}
-	rows, err := w.e.Store().SymbolsByQName(w.ctx, m.QName[:i])
+	rows, err := w.e.Store().SymbolsByQName(ctx, m.QName[:i])
 	if err != nil {
 		return store.SymbolRow{}, false, err
 	}
@@ -509,18 +511,18 @@ func (w *walk) ownerOf(m store.SymbolRow) (store.SymbolRow, bool, error) {
 
 // semanticImpls lists the Cairn symbols the semantic layer says implement
 // a symbol (reverse implementation relationships of its SCIP symbols).
-func (w *walk) semanticImpls(id int64) ([]int64, error) {
-	if w.v == nil || w.layer == LayerSyntactic {
+func (w *walker) semanticImpls(ctx context.Context, id int64) ([]int64, error) {
+	if w.v == nil || w.layer == query.LayerSyntactic {
 		return nil, nil
 	}
-	syms, err := w.e.Store().SemSymbolsOfCairn(w.ctx, id)
+	syms, err := w.e.Store().SemSymbolsOfCairn(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[int64]bool{}
 	var out []int64
 	for _, s := range syms {
-		rels, err := w.e.Store().SemRels(w.ctx, s.Index, s.ID, true, 1000)
+		rels, err := w.e.Store().SemRels(ctx, s.Index, s.ID, true, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -528,7 +530,7 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 			if rel.Kinds&semantic.RelImplementation == 0 {
 				continue
 			}
-			ids, err := w.e.Store().SemCairnOf(w.ctx, s.Index, rel.Sym)
+			ids, err := w.e.Store().SemCairnOf(ctx, s.Index, rel.Sym)
 			if err != nil {
 				return nil, err
 			}
@@ -551,14 +553,14 @@ func (w *walk) semanticImpls(id int64) ([]int64, error) {
 // with what may run: the semantic layer's implementations of the method
 // when it has them, else the members of that name of the types
 // implementing the interface.
-func (w *walk) implementationCandidates(iface *store.SymbolRow, method int64, name string, d *DynamicCall) error {
+func (w *walker) implementationCandidates(ctx context.Context, iface *store.SymbolRow, method int64, name string, d *DynamicCall) error {
 	if method != 0 {
-		ids, err := w.semanticImpls(method)
+		ids, err := w.semanticImpls(ctx, method)
 		if err != nil {
 			return err
 		}
 		if len(ids) > 0 {
-			refs, err := w.refsOf(ids)
+			refs, err := w.refsOf(ctx, ids)
 			if err != nil {
 				return err
 			}
@@ -566,14 +568,14 @@ func (w *walk) implementationCandidates(iface *store.SymbolRow, method int64, na
 			return nil
 		}
 	}
-	impls, err := w.implementations(*iface)
+	impls, err := w.implementations(ctx, *iface)
 	if err != nil {
 		return err
 	}
 	var ids []int64
 	hows := map[string]bool{}
 	for _, it := range impls {
-		ms, err := w.typeMembers(it.row)
+		ms, err := w.typeMembers(ctx, it.row)
 		if err != nil {
 			return err
 		}
@@ -582,7 +584,7 @@ func (w *walk) implementationCandidates(iface *store.SymbolRow, method int64, na
 			hows[strings.TrimSuffix(it.how, "+semantic")] = true
 		}
 	}
-	refs, err := w.refsOf(ids)
+	refs, err := w.refsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -596,12 +598,12 @@ func (w *walk) implementationCandidates(iface *store.SymbolRow, method int64, na
 }
 
 // refsOf loads symbols as compact references (vanished ones are skipped).
-func (w *walk) refsOf(ids []int64) ([]SymbolRef, error) {
-	rows, err := w.symbols(ids)
+func (w *walker) refsOf(ctx context.Context, ids []int64) ([]query.SymbolRef, error) {
+	rows, err := w.symbols(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	var out []SymbolRef
+	var out []query.SymbolRef
 	seen := map[int64]bool{}
 	for _, id := range ids {
 		row, ok := rows[id]
@@ -609,7 +611,7 @@ func (w *walk) refsOf(ids []int64) ([]SymbolRef, error) {
 			continue
 		}
 		seen[id] = true
-		r, err := w.resolved(row)
+		r, err := w.resolved(ctx, row)
 		if err != nil {
 			return nil, err
 		}

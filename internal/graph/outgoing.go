@@ -1,6 +1,7 @@
-package query
+package graph
 
 import (
+	"context"
 	"path"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -24,25 +26,25 @@ type outgoingCalls struct {
 // the file as it is, else the syntactic link; calls of a function value, an
 // interface method or a run-time name are dynamic; the rest are unresolved,
 // grouped by name and receiver.
-func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
+func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCalls, error) {
 	out := &outgoingCalls{}
 	facts := n.Facts
 	if facts == nil || n.Def == nil {
 		return out, nil
 	}
-	links, err := w.fileLinks(n.File.ID)
+	links, err := w.fileLinks(ctx, n.File.ID)
 	if err != nil {
 		return nil, err
 	}
 	var doc *semDocOccs
-	if w.layer != LayerSyntactic {
-		if doc, err = w.semDoc(n.File.Path); err != nil {
+	if w.layer != query.LayerSyntactic {
+		if doc, err = w.semDoc(ctx, n.File.Path); err != nil {
 			return nil, err
 		}
 	} else {
 		w.usedSyn = true
 	}
-	if w.layer == LayerSemantic && doc == nil {
+	if w.layer == query.LayerSemantic && doc == nil {
 		return out, nil
 	}
 	me := int32(n.Row.DefIdx)
@@ -74,11 +76,11 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 			continue
 		}
 		name := facts.Names[ref.Name]
-		site := refLoc(n.File.Path, ref.Pos, name)
-		target, tier, layer := int64(0), index.TierUnknown, LayerSyntactic
+		site := query.RefLoc(n.File.Path, ref.Pos, name)
+		target, tier, layer := int64(0), index.TierUnknown, query.LayerSyntactic
 		if doc != nil {
 			if o, ok := doc.byAt[ref.Pos]; ok {
-				t, external, ok := w.e.semTarget(w.ctx, doc.idx, o.Sym)
+				t, external, ok := w.e.SemTarget(ctx, doc.idx, o.Sym)
 				switch {
 				case ok && external != "":
 					if j, seen := ext[external]; seen {
@@ -89,17 +91,17 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 					}
 					continue
 				case ok:
-					target, tier, layer = t, index.TierPrecise, LayerSemantic
+					target, tier, layer = t, index.TierPrecise, query.LayerSemantic
 				}
 			}
 		}
-		if target == 0 && w.layer != LayerSemantic {
+		if target == 0 && w.layer != query.LayerSemantic {
 			if l, ok := links[i]; ok {
 				target, tier = l.Target, l.Tier
 			}
 		}
 		if target != 0 {
-			c, d, ok, err := w.classify(n, target, tier, layer, site)
+			c, d, ok, err := w.classify(ctx, n, target, tier, layer, site)
 			if err != nil {
 				return nil, err
 			}
@@ -116,7 +118,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 			if c.other != 0 {
 				out.calls = append(out.calls, c)
 				// Build variants of the callee: the build decides which runs.
-				vars, err := w.variantRows(c.other)
+				vars, err := w.variantRows(ctx, c.other)
 				if err != nil {
 					return nil, err
 				}
@@ -126,7 +128,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 					}
 					vc := c
 					vc.other = v.ID
-					if f, err := w.file(w.rows[c.other].FileID); err == nil && f != nil {
+					if f, err := w.file(ctx, w.rows[c.other].FileID); err == nil && f != nil {
 						vc.via = f.Path
 					}
 					out.calls = append(out.calls, vc)
@@ -136,18 +138,18 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 		}
 		recv := ""
 		if ref.Shape != lang.QualNone {
-			recv = shapeKey(facts, ref)
+			recv = query.ShapeKey(facts, ref)
 		}
 		if ref.BindLocal >= 0 {
-			d := DynamicCall{From: from, Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []SymbolRef{},
-				Tier: index.TierProven.String(), Layer: LayerSyntactic}
-			if err := w.localCandidates(n, ref.BindLocal, &d); err != nil {
+			d := DynamicCall{From: from, Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []query.SymbolRef{},
+				Tier: index.TierProven.String(), Layer: query.LayerSyntactic}
+			if err := w.localCandidates(ctx, n, ref.BindLocal, &d); err != nil {
 				return nil, err
 			}
 			addDyn(dkey{"value", name, "", 0}, d)
 			continue
 		}
-		if d, ok, err := w.interfaceCall(n, ref, name, site); err != nil {
+		if d, ok, err := w.interfaceCall(ctx, n, ref, name, site); err != nil {
 			return nil, err
 		} else if ok {
 			var th int64
@@ -167,7 +169,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 	}
 	for i := range out.unresolved {
 		u := &out.unresolved[i]
-		n, err := w.sameName(u.Name)
+		n, err := w.sameName(ctx, u.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +185,7 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 		site := protocol.Location{Path: protocol.RepoPath(n.File.Path), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
 			EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col) + len(s.Text)}
 		out.dynamic = append(out.dynamic, DynamicCall{From: from, Kind: s.Kind.String(), Count: 1, Line: site.Line, Text: s.Text,
-			Candidates: []SymbolRef{}, Tier: index.TierUnknown.String(), Layer: LayerSyntactic})
+			Candidates: []query.SymbolRef{}, Tier: index.TierUnknown.String(), Layer: query.LayerSyntactic})
 	}
 	out.calls = mergeCalls(out.calls)
 	return out, nil
@@ -192,8 +194,8 @@ func (w *walk) outgoing(n *Resolved) (*outgoingCalls, error) {
 // classify turns a resolved call target into an edge, or into a dynamic
 // call when the target is a value (a field or variable holding a function)
 // or an interface method. ok is false when the target vanished.
-func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string, site protocol.Location) (call, *DynamicCall, bool, error) {
-	rows, err := w.symbols([]int64{target})
+func (w *walker) classify(ctx context.Context, n *query.Resolved, target int64, tier index.Tier, layer string, site protocol.Location) (call, *DynamicCall, bool, error) {
+	rows, err := w.symbols(ctx, []int64{target})
 	if err != nil {
 		return call{}, nil, false, err
 	}
@@ -203,37 +205,37 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 	}
 	k := lang.DefKind(row.Kind)
 	if kind, dyn := dynamicKind(k); dyn {
-		t, err := w.resolved(row)
+		t, err := w.resolved(ctx, row)
 		if err != nil || t == nil {
 			return call{}, nil, false, err
 		}
 		ref := t.Ref()
-		d := &DynamicCall{From: n.ID(), Kind: kind, Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
+		d := &DynamicCall{From: n.ID(), Kind: kind, Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []query.SymbolRef{},
 			Tier: tier.String(), Layer: layer}
-		if err := w.assignedCandidates(t, d); err != nil {
+		if err := w.assignedCandidates(ctx, t, d); err != nil {
 			return call{}, nil, false, err
 		}
 		return call{}, d, true, nil
 	}
 	if k == lang.KindMethod && row.Parent != 0 {
-		if iface, err := w.interfaceOf(row.Parent); err != nil {
+		if iface, err := w.interfaceOf(ctx, row.Parent); err != nil {
 			return call{}, nil, false, err
 		} else if iface != nil {
-			t, err := w.resolved(row)
+			t, err := w.resolved(ctx, row)
 			if err != nil || t == nil {
 				return call{}, nil, false, err
 			}
 			ref := t.Ref()
-			d := &DynamicCall{From: n.ID(), Kind: "interface", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
+			d := &DynamicCall{From: n.ID(), Kind: "interface", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []query.SymbolRef{},
 				Tier: tier.String(), Layer: layer}
-			if err := w.implementationCandidates(iface, row.ID, row.Name, d); err != nil {
+			if err := w.implementationCandidates(ctx, iface, row.ID, row.Name, d); err != nil {
 				return call{}, nil, false, err
 			}
 			return call{}, d, true, nil
 		}
 	}
 	language := n.File.Lang
-	if f, err := w.file(row.FileID); err == nil && f != nil {
+	if f, err := w.file(ctx, row.FileID); err == nil && f != nil {
 		language = f.Lang
 	}
 	c := call{other: target, count: 1, tier: tier, layer: layer, kind: callKind(language, k), site: site}
@@ -243,18 +245,18 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 	// A method of a class: subclasses may override it, and the call runs
 	// whichever the receiver's class has. The edge stays; the overrides are
 	// listed as what may run instead.
-	over, err := w.overrides(row)
+	over, err := w.overrides(ctx, row)
 	if err != nil || len(over) == 0 {
 		return c, nil, err == nil, err
 	}
-	t, err := w.resolved(row)
+	t, err := w.resolved(ctx, row)
 	if err != nil || t == nil {
 		return c, nil, err == nil, err
 	}
 	ref := t.Ref()
-	d := &DynamicCall{From: n.ID(), Kind: "virtual", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []SymbolRef{},
+	d := &DynamicCall{From: n.ID(), Kind: "virtual", Name: row.Name, Count: 1, Line: site.Line, Through: &ref, Candidates: []query.SymbolRef{},
 		Tier: tier.String(), Layer: layer}
-	refs, err := w.refsOf(append([]int64{row.ID}, over...))
+	refs, err := w.refsOf(ctx, append([]int64{row.ID}, over...))
 	if err != nil {
 		return c, nil, false, err
 	}
@@ -264,11 +266,11 @@ func (w *walk) classify(n *Resolved, target int64, tier index.Tier, layer string
 
 // overrides lists the methods of the same name declared on the subtypes of
 // a method's class (transitively): what a call of it may run instead.
-func (w *walk) overrides(m store.SymbolRow) ([]int64, error) {
+func (w *walker) overrides(ctx context.Context, m store.SymbolRow) ([]int64, error) {
 	if o, ok := w.over[m.ID]; ok {
 		return o, nil
 	}
-	parents, err := w.symbols([]int64{m.Parent})
+	parents, err := w.symbols(ctx, []int64{m.Parent})
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +282,7 @@ func (w *walk) overrides(m store.SymbolRow) ([]int64, error) {
 		for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
 			var next []store.SymbolRow
 			for _, t := range queue {
-				subs, err := w.subtypes(t)
+				subs, err := w.subtypes(ctx, t)
 				if err != nil {
 					return nil, err
 				}
@@ -290,7 +292,7 @@ func (w *walk) overrides(m store.SymbolRow) ([]int64, error) {
 					}
 					seen[s.row.ID] = true
 					next = append(next, s.row)
-					own, err := w.directMembers(s.row)
+					own, err := w.directMembers(ctx, s.row)
 					if err != nil {
 						return nil, err
 					}
@@ -309,11 +311,11 @@ func (w *walk) overrides(m store.SymbolRow) ([]int64, error) {
 }
 
 // sameName counts the symbols of the repository with a name (cached).
-func (w *walk) sameName(name string) (int, error) {
+func (w *walker) sameName(ctx context.Context, name string) (int, error) {
 	if n, ok := w.defined[name]; ok {
 		return n, nil
 	}
-	rows, err := w.e.Store().SymbolsByName(w.ctx, name)
+	rows, err := w.e.Store().SymbolsByName(ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -325,7 +327,7 @@ func (w *walk) sameName(name string) (int, error) {
 const maxDynCandidates = 10
 
 // setCandidates fills a dynamic call's candidates (sorted, capped).
-func setCandidates(d *DynamicCall, refs []SymbolRef, from string) {
+func setCandidates(d *DynamicCall, refs []query.SymbolRef, from string) {
 	sort.Slice(refs, func(i, j int) bool {
 		if refs[i].QName != refs[j].QName {
 			return refs[i].QName < refs[j].QName
@@ -343,7 +345,7 @@ func setCandidates(d *DynamicCall, refs []SymbolRef, from string) {
 	}
 }
 
-func dedupRefs(refs []SymbolRef) []SymbolRef {
+func dedupRefs(refs []query.SymbolRef) []query.SymbolRef {
 	out := refs[:0]
 	for i, r := range refs {
 		if i > 0 && r.ID == refs[i-1].ID {
@@ -355,9 +357,9 @@ func dedupRefs(refs []SymbolRef) []SymbolRef {
 }
 
 // node describes a walked symbol: its build constraint and variants.
-func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
-	n := GraphNode{SymbolRef: r.Ref(), Depth: depth, Build: buildOf(r)}
-	vars, err := w.variantsOf(r)
+func (w *walker) node(ctx context.Context, r *query.Resolved, depth int) (Node, error) {
+	n := Node{SymbolRef: r.Ref(), Depth: depth, Build: buildOf(r)}
+	vars, err := w.variantsOf(ctx, r)
 	if err != nil {
 		return n, err
 	}
@@ -365,7 +367,7 @@ func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
 		if v.ID == r.Row.ID {
 			continue
 		}
-		vr, err := w.resolved(v)
+		vr, err := w.resolved(ctx, v)
 		if err != nil {
 			return n, err
 		}
@@ -373,31 +375,31 @@ func (w *walk) node(r *Resolved, depth int) (GraphNode, error) {
 			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.Ref().Location, Build: buildOf(vr)})
 		}
 	}
-	sort.Slice(n.Variants, func(i, j int) bool { return lessLoc(n.Variants[i].Location, n.Variants[j].Location) })
+	sort.Slice(n.Variants, func(i, j int) bool { return query.LessLoc(n.Variants[i].Location, n.Variants[j].Location) })
 	return n, nil
 }
 
 // variantsOf lists every definition of a symbol's qualified name (itself
 // included) when it has several: Go build-tag and platform variants,
 // conditional definitions.
-func (w *walk) variantsOf(r *Resolved) ([]store.SymbolRow, error) {
-	return w.variantsOfRow(r.Row)
+func (w *walker) variantsOf(ctx context.Context, r *query.Resolved) ([]store.SymbolRow, error) {
+	return w.variantsOfRow(ctx, r.Row)
 }
 
 // variantRows is variantsOf for a symbol id (nil when it has no variants).
-func (w *walk) variantRows(id int64) ([]store.SymbolRow, error) {
-	row, ok, err := w.row(id)
+func (w *walker) variantRows(ctx context.Context, id int64) ([]store.SymbolRow, error) {
+	row, ok, err := w.row(ctx, id)
 	if err != nil || !ok {
 		return nil, err
 	}
-	return w.variantsOfRow(row)
+	return w.variantsOfRow(ctx, row)
 }
 
-func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
+func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.SymbolRow, error) {
 	if r.Name == "_" || r.Name == "init" {
 		// Go declares any number of blank identifiers and init functions in
 		// a package: each is its own symbol, never a variant of another.
-		if f, err := w.file(r.FileID); err != nil || (f != nil && f.Lang == "go") {
+		if f, err := w.file(ctx, r.FileID); err != nil || (f != nil && f.Lang == "go") {
 			return nil, err
 		}
 	}
@@ -405,7 +407,7 @@ func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
 	rows, ok := w.variants[qn]
 	if !ok {
 		var err error
-		if rows, err = w.e.Store().SymbolsByQName(w.ctx, qn); err != nil {
+		if rows, err = w.e.Store().SymbolsByQName(ctx, qn); err != nil {
 			return nil, err
 		}
 		w.variants[qn] = rows
@@ -427,7 +429,7 @@ func (w *walk) variantsOfRow(r store.SymbolRow) ([]store.SymbolRow, error) {
 
 // buildOf says under which build a symbol's file compiles: its build
 // constraint and, for Go, the GOOS/GOARCH (and _test) its file name implies.
-func buildOf(r *Resolved) string {
+func buildOf(r *query.Resolved) string {
 	var parts []string
 	if r.File.Lang == "go" {
 		if tags := goFileTags(r.File.Path); tags != "" {

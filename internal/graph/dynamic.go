@@ -1,11 +1,13 @@
-package query
+package graph
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -24,10 +26,10 @@ func isCallable(k lang.DefKind) bool {
 // localCandidates fills the candidates of a call through a local binding:
 // the functions assigned to it where it is declared (f := handle, const f =
 // handle). A parameter has none: its value comes from the callers.
-func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
+func (w *walker) localCandidates(ctx context.Context, n *query.Resolved, local int32, d *DynamicCall) error {
 	facts := n.Facts
 	lo := facts.Locals[local]
-	links, err := w.fileLinks(n.File.ID)
+	links, err := w.fileLinks(ctx, n.File.ID)
 	if err != nil {
 		return err
 	}
@@ -41,11 +43,11 @@ func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
 	if start < 0 {
 		return nil
 	}
-	ids, err := w.assignedAfter(facts, links, start, lo.Pos.Line, facts.Names[lo.Name])
+	ids, err := w.assignedAfter(ctx, facts, links, start, lo.Pos.Line, facts.Names[lo.Name])
 	if err != nil {
 		return err
 	}
-	refs, err := w.refsOf(ids)
+	refs, err := w.refsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -55,7 +57,7 @@ func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
 
 // assignedAfter reads what a line assigns from reference i on: the first
 // function or method it names (not one it calls), by link or by same-file binding.
-func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int, line uint32, self string) ([]int64, error) {
+func (w *walker) assignedAfter(ctx context.Context, facts *lang.Facts, links map[int]index.Link, i int, line uint32, self string) ([]int64, error) {
 	for j := i; j < len(facts.Refs) && facts.Refs[j].Pos.Line == line; j++ {
 		r := facts.Refs[j]
 		if facts.Names[r.Name] == self && r.Shape != lang.QualNone {
@@ -71,7 +73,7 @@ func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int,
 		if target == 0 {
 			continue
 		}
-		rows, err := w.symbols([]int64{target})
+		rows, err := w.symbols(ctx, []int64{target})
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +87,7 @@ func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int,
 // assignedCandidates fills the candidates of a call through a field or
 // variable holding a function: the functions assigned to it, where syntax
 // sees the assignment (its declaration, x.f = g, T{f: g}, self.f = g).
-func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
+func (w *walker) assignedCandidates(ctx context.Context, t *query.Resolved, d *DynamicCall) error {
 	if t.Def == nil {
 		return nil
 	}
@@ -101,13 +103,13 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 	}
 	name := t.Row.Name
 	// The declaration: var handle = serve, handler = staticmethod(serve)...
-	links, err := w.fileLinks(t.File.ID)
+	links, err := w.fileLinks(ctx, t.File.ID)
 	if err != nil {
 		return err
 	}
 	for i, r := range t.Facts.Refs {
 		if r.Pos.Line == t.Def.NameSpan.Start.Line && t.Def.NameSpan.Start.Before(r.Pos) {
-			xs, err := w.assignedAfter(t.Facts, links, i, r.Pos.Line, name)
+			xs, err := w.assignedAfter(ctx, t.Facts, links, i, r.Pos.Line, name)
 			if err != nil {
 				return err
 			}
@@ -115,26 +117,26 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			break
 		}
 	}
-	cands, err := w.e.Store().TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
+	cands, err := w.e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
 	if err != nil {
 		return err
 	}
 	for _, c := range cands {
-		if c.Lang == "" || langFamily(c.Lang) != langFamily(t.File.Lang) || w.ctx.Err() != nil {
+		if c.Lang == "" || query.LangFamily(c.Lang) != query.LangFamily(t.File.Lang) || ctx.Err() != nil {
 			continue
 		}
-		f, err := w.file(c.FileID)
+		f, err := w.file(ctx, c.FileID)
 		if err != nil {
 			return err
 		}
 		if f == nil {
 			continue
 		}
-		facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+		facts, err := w.e.Index().Facts(ctx, f.BlobID)
 		if err != nil || facts == nil {
 			continue
 		}
-		fl, err := w.fileLinks(f.ID)
+		fl, err := w.fileLinks(ctx, f.ID)
 		if err != nil {
 			return err
 		}
@@ -150,14 +152,14 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			default:
 				continue
 			}
-			xs, err := w.assignedAfter(facts, fl, i+1, r.Pos.Line, name)
+			xs, err := w.assignedAfter(ctx, facts, fl, i+1, r.Pos.Line, name)
 			if err != nil {
 				return err
 			}
 			addAll(xs)
 		}
 	}
-	refs, err := w.refsOf(ids)
+	refs, err := w.refsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -169,7 +171,7 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 // declared type is an interface: a parameter (f(r Reader) { r.Read() }) or a
 // field reached from the receiver (s.store.Get(), self.store.get(),
 // this.store.get()). It lists what may run, and never picks one.
-func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protocol.Location) (*DynamicCall, bool, error) {
+func (w *walker) interfaceCall(ctx context.Context, n *query.Resolved, ref lang.Ref, name string, site protocol.Location) (*DynamicCall, bool, error) {
 	if ref.Shape != lang.QualIdent && ref.Shape != lang.QualPath {
 		return nil, false, nil
 	}
@@ -178,17 +180,17 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		return nil, false, nil
 	}
 	parts := strings.Split(q, ".")
-	var cur *Resolved // the type of the value so far
+	var cur *query.Resolved // the type of the value so far
 	var err error
 	params := paramTypes(n)
 	switch {
 	case selfName(n.File.Lang, parts[0]):
-		cur, err = w.enclosingType(n)
+		cur, err = w.enclosingType(ctx, n)
 	case params[parts[0]] != "":
 		if ref.Shape == lang.QualIdent && !ref.QualBound {
 			return nil, false, nil
 		}
-		cur, err = w.resolveTypeText(n, params[parts[0]])
+		cur, err = w.resolveTypeText(ctx, n, params[parts[0]])
 	default:
 		return nil, false, nil
 	}
@@ -196,7 +198,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		return nil, false, err
 	}
 	for _, field := range parts[1:] {
-		ms, err := w.typeMembers(cur.Row)
+		ms, err := w.typeMembers(ctx, cur.Row)
 		if err != nil {
 			return nil, false, err
 		}
@@ -208,27 +210,27 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		if k != lang.KindField && k != lang.KindProperty {
 			return nil, false, nil
 		}
-		fr, err := w.resolved(m.row)
+		fr, err := w.resolved(ctx, m.row)
 		if err != nil || fr == nil || fr.Def == nil {
 			return nil, false, err
 		}
-		if cur, err = w.resolveTypeText(fr, fieldType(fr)); err != nil || cur == nil {
+		if cur, err = w.resolveTypeText(ctx, fr, fieldType(fr)); err != nil || cur == nil {
 			return nil, false, err
 		}
 	}
-	is, err := w.isInterface(cur.Row)
+	is, err := w.isInterface(ctx, cur.Row)
 	if err != nil || !is {
 		return nil, false, err
 	}
-	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: shapeKey(n.Facts, ref), Count: 1, Line: site.Line,
-		Candidates: []SymbolRef{}, Tier: index.TierStrong.String(), Layer: LayerSyntactic}
-	ms, err := w.typeMembers(cur.Row)
+	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: query.ShapeKey(n.Facts, ref), Count: 1, Line: site.Line,
+		Candidates: []query.SymbolRef{}, Tier: index.TierStrong.String(), Layer: query.LayerSyntactic}
+	ms, err := w.typeMembers(ctx, cur.Row)
 	if err != nil {
 		return nil, false, err
 	}
 	var method int64
 	if m, ok := ms.all[name]; ok {
-		mr, err := w.resolved(m.row)
+		mr, err := w.resolved(ctx, m.row)
 		if err != nil {
 			return nil, false, err
 		}
@@ -240,7 +242,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		ref := cur.Ref()
 		d.Through = &ref
 	}
-	if err := w.implementationCandidates(&cur.Row, method, name, d); err != nil {
+	if err := w.implementationCandidates(ctx, &cur.Row, method, name, d); err != nil {
 		return nil, false, err
 	}
 	return d, true, nil
@@ -257,9 +259,9 @@ func selfName(language, s string) bool {
 }
 
 // enclosingType is the class or (Go) receiver type a method belongs to.
-func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
+func (w *walker) enclosingType(ctx context.Context, n *query.Resolved) (*query.Resolved, error) {
 	if n.Row.Parent != 0 {
-		if p, err := w.resolveID(n.Row.Parent); err != nil || p == nil {
+		if p, err := w.resolveID(ctx, n.Row.Parent); err != nil || p == nil {
 			return nil, err
 		} else if lang.DefKind(p.Row.Kind).IsTypeLike() {
 			return p, nil
@@ -268,13 +270,13 @@ func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
 	if n.Def != nil && n.Def.Receiver != "" {
 		i := strings.LastIndexByte(n.Row.QName, '.')
 		if i > 0 {
-			rows, err := w.e.Store().SymbolsByQName(w.ctx, n.Row.QName[:i])
+			rows, err := w.e.Store().SymbolsByQName(ctx, n.Row.QName[:i])
 			if err != nil {
 				return nil, err
 			}
 			for _, r := range rows {
 				if lang.DefKind(r.Kind).IsTypeLike() {
-					return w.resolved(r)
+					return w.resolved(ctx, r)
 				}
 			}
 		}
@@ -284,16 +286,16 @@ func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
 
 // resolveTypeText finds the symbol a type written inside a definition
 // names: the reference with the type's name in that definition, as linked.
-func (w *walk) resolveTypeText(in *Resolved, text string) (*Resolved, error) {
+func (w *walker) resolveTypeText(ctx context.Context, in *query.Resolved, text string) (*query.Resolved, error) {
 	name := typeName(text)
 	if name == "" || in.Facts == nil || in.Def == nil {
 		return nil, nil
 	}
-	links, err := w.fileLinks(in.File.ID)
+	links, err := w.fileLinks(ctx, in.File.ID)
 	if err != nil {
 		return nil, err
 	}
-	try := func(inside bool) (*Resolved, error) {
+	try := func(inside bool) (*query.Resolved, error) {
 		for i, r := range in.Facts.Refs {
 			if in.Facts.Names[r.Name] != name || (inside && !in.Def.Span.Contains(r.Pos)) {
 				continue
@@ -302,7 +304,7 @@ func (w *walk) resolveTypeText(in *Resolved, text string) (*Resolved, error) {
 			if !ok {
 				continue
 			}
-			t, err := w.resolveID(l.Target)
+			t, err := w.resolveID(ctx, l.Target)
 			if err != nil {
 				return nil, err
 			}
@@ -360,7 +362,7 @@ func isIdentifier(s string) bool {
 
 // fieldType is the declared type of a field from its signature: Go "store
 // Store", TypeScript "private store: Store", Python "store: Store = None".
-func fieldType(f *Resolved) string {
+func fieldType(f *query.Resolved) string {
 	sig := f.Def.Signature
 	if f.File.Lang == "go" {
 		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.Row.Name))
@@ -382,7 +384,7 @@ func fieldType(f *Resolved) string {
 
 // paramTypes reads the declared types of a function's parameters (and a Go
 // method's receiver) from its signature.
-func paramTypes(n *Resolved) map[string]string {
+func paramTypes(n *query.Resolved) map[string]string {
 	out := map[string]string{}
 	if n.Def == nil {
 		return out
