@@ -148,8 +148,8 @@ func (e *Engine) SymbolRefs(ctx context.Context, rows []store.SymbolRow) ([]Symb
 	return out, nil
 }
 
-// isTestPath guesses whether a path holds tests (used to rank them lower).
-func isTestPath(p string) bool {
+// IsTestPath guesses whether a path holds tests (used to rank them lower).
+func IsTestPath(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
 		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||

@@ -49,7 +49,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 		return nil, err
 	}
 	dir := string(rp)
-	filter, err := newFileFilter(nil, p.Langs)
+	filter, err := NewFileFilter(nil, p.Langs)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	dirs := map[string]*Entry{}
 	var out []Entry
 	for _, f := range files {
-		if !filter.ok(f.Path, f.Lang) || (glob != nil && !glob.Match(f.Path)) {
+		if !filter.Match(f.Path, f.Lang) || (glob != nil && !glob.Match(f.Path)) {
 			continue
 		}
 		rel := strings.TrimPrefix(f.Path, prefix)

@@ -74,7 +74,7 @@ func (e *Engine) Search(ctx context.Context, p SearchParams) (*SearchResult, err
 	if strings.TrimSpace(p.Query) == "" {
 		return nil, errs.E(errs.InvalidArgument, "empty search query")
 	}
-	filter, err := newFileFilter(p.Paths, p.Langs)
+	filter, err := NewFileFilter(p.Paths, p.Langs)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +99,16 @@ func (e *Engine) Search(ctx context.Context, p SearchParams) (*SearchResult, err
 	return nil, errs.E(errs.InvalidArgument, "unknown search mode %q (lexical, symbol, definitions, references)", p.Mode)
 }
 
-// fileFilter applies path globs and languages.
-type fileFilter struct {
+// FileFilter applies path globs and languages.
+type FileFilter struct {
 	globs []*lexical.Glob
 	langs map[string]bool
 }
 
-func newFileFilter(paths, langs []string) (*fileFilter, error) {
-	f := &fileFilter{}
+// NewFileFilter compiles path globs and language names (aliases such as ts
+// and py accepted); empty lists keep everything.
+func NewFileFilter(paths, langs []string) (*FileFilter, error) {
+	f := &FileFilter{}
 	for _, p := range paths {
 		if err := scan.CheckPatternLength(p); err != nil {
 			return nil, err
@@ -157,7 +159,8 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 	return f, nil
 }
 
-func (f *fileFilter) ok(p, language string) bool {
+// Match reports whether a file passes the filter.
+func (f *FileFilter) Match(p, language string) bool {
 	if f.langs != nil && !f.langs[language] {
 		return false
 	}
@@ -172,7 +175,7 @@ func (f *fileFilter) ok(p, language string) bool {
 	return false
 }
 
-func (f *fileFilter) active() bool { return f.langs != nil || len(f.globs) > 0 }
+func (f *FileFilter) active() bool { return f.langs != nil || len(f.globs) > 0 }
 
 // CKB §16.2 ranking weights.
 var (
@@ -204,7 +207,7 @@ func parseKinds(kinds []string) ([]uint8, error) {
 	return out, nil
 }
 
-func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	kinds, err := parseKinds(p.Kinds)
 	if err != nil {
 		return nil, err
@@ -226,7 +229,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.File.Path, r.File.Lang) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
 			continue
 		}
 		if skipped < p.Offset {
@@ -251,7 +254,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 	return res, e.annotateLayers(ctx, res.Hits)
 }
 
-func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	kinds, err := parseKinds(p.Kinds)
 	if err != nil {
 		return nil, err
@@ -270,7 +273,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.File.Path, r.File.Lang) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
 			continue
 		}
 		ref := r.Ref()
@@ -282,7 +285,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i].Location, hits[j].Location
-		if ta, tb := isTestPath(string(a.Path)), isTestPath(string(b.Path)); ta != tb {
+		if ta, tb := IsTestPath(string(a.Path)), IsTestPath(string(b.Path)); ta != tb {
 			return !ta
 		}
 		if a.Path != b.Path {
@@ -352,7 +355,7 @@ func containsKind(kinds []uint8, k uint8) bool {
 // stops and reports that more may exist.
 const maxScanBytes = 64 << 20
 
-func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	m, err := lexical.Compile(lexical.Query{Text: p.Query, Regex: p.Regex, Word: p.Word, IgnoreCase: p.IgnoreCase})
 	if err != nil {
 		return nil, err
@@ -369,7 +372,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	}
 	kept := cands[:0]
 	for _, c := range cands {
-		if filter.ok(c.Path, c.Lang) {
+		if filter.Match(c.Path, c.Lang) {
 			kept = append(kept, c)
 		}
 	}
@@ -449,7 +452,7 @@ func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []sto
 		if da, db := defines[a.FileID], defines[b.FileID]; da != db {
 			return da
 		}
-		if ta, tb := isTestPath(a.Path), isTestPath(b.Path); ta != tb {
+		if ta, tb := IsTestPath(a.Path), IsTestPath(b.Path); ta != tb {
 			return !ta
 		}
 		if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {

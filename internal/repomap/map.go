@@ -1,4 +1,9 @@
-package query
+// Package repomap describes the repository as a whole: the overview
+// (languages, modules), map_repo's sections, the architecture graph of
+// modules and directories, and the listing of surfaces (routes,
+// configuration keys, tables, ...). Free functions over the request's
+// query.Engine; it never writes.
+package repomap
 
 import (
 	"context"
@@ -11,23 +16,24 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/manifest"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// Map sections, in the order map_repo returns them.
-var MapSections = []string{"structure", "languages", "modules", "entry_points", "dependencies", "test_layout", "public_api"}
+// Sections are the sections of a map, in the order map_repo returns them.
+var Sections = []string{"structure", "languages", "modules", "entry_points", "dependencies", "test_layout", "public_api"}
 
-// MapParams selects what map_repo builds and bounds it.
-type MapParams struct {
-	Include []string // sections (MapSections); empty means all
+// Params selects what map_repo builds and bounds it.
+type Params struct {
+	Include []string // sections (Sections); empty means all
 	Depth   int      // directory depth of structure; 0 means 2
 	Limit   int      // entries per list (directories, modules, entry points, manifests, dependencies per manifest, test dirs)
 	Top     int      // public symbols listed per module
 }
 
-// RepoMap is the repository's shape, from the index. Sections not asked for
+// Map is the repository's shape, from the index. Sections not asked for
 // are absent; a section asked for is present even when empty.
-type RepoMap struct {
+type Map struct {
 	Structure    *Structure       `json:"structure,omitempty"`
 	Languages    *[]LanguageCount `json:"languages,omitempty"`
 	Modules      *[]ModuleInfo    `json:"modules,omitempty"`
@@ -125,7 +131,7 @@ type ModuleAPI struct {
 	ByKind map[string]int `json:"by_kind"`
 	// Top lists top-level public symbols: types first, then functions, then
 	// the rest; shallower files first; then by name.
-	Top []SymbolRef `json:"top"`
+	Top []query.SymbolRef `json:"top"`
 }
 
 // pythonMainRe finds the script guard of a Python module.
@@ -134,16 +140,16 @@ var pythonMainRe = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__mai
 // maxMainScan bounds the Python files whose text is checked for the guard.
 const maxMainScan = 2000
 
-// Map builds the sections of a repository map.
-func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
+// Build assembles the sections of a repository map.
+func Build(ctx context.Context, e *query.Engine, p Params) (*Map, error) {
 	want := map[string]bool{}
 	for _, s := range p.Include {
 		ok := false
-		for _, known := range MapSections {
+		for _, known := range Sections {
 			ok = ok || s == known
 		}
 		if !ok {
-			return nil, errs.E(errs.InvalidArgument, "unknown map section %q; sections: %s", s, strings.Join(MapSections, ", "))
+			return nil, errs.E(errs.InvalidArgument, "unknown map section %q; sections: %s", s, strings.Join(Sections, ", "))
 		}
 		want[s] = true
 	}
@@ -160,7 +166,7 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mapper{e: e, p: p, files: files, mods: mods, out: &RepoMap{}, modByID: map[int64]store.ModuleRow{}}
+	m := &mapper{e: e, p: p, files: files, mods: mods, out: &Map{}, modByID: map[int64]store.ModuleRow{}}
 	for _, md := range mods {
 		m.modByID[md.ID] = md
 	}
@@ -200,12 +206,12 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 }
 
 type mapper struct {
-	e       *Engine
-	p       MapParams
+	e       *query.Engine
+	p       Params
 	files   []store.FileRow
 	mods    []store.ModuleRow
 	modByID map[int64]store.ModuleRow
-	out     *RepoMap
+	out     *Map
 	// manifests are the parsed manifests, by path.
 	manifests []parsedManifest
 }
@@ -316,7 +322,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if !ok || f.Lang != "go" || f.Pkg != "main" || isTestPath(f.Path) {
+		if !ok || f.Lang != "go" || f.Pkg != "main" || query.IsTestPath(f.Path) {
 			continue
 		}
 		ep := EntryPoint{Path: f.Path, Kind: "go_main", Name: "main", Module: m.moduleName(f.ModuleID), Indexed: true}
@@ -332,7 +338,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	}
 	scanned := 0
 	for _, h := range hits {
-		if h.Lang != "python" || isTestPath(h.Path) {
+		if h.Lang != "python" || query.IsTestPath(h.Path) {
 			continue
 		}
 		if scanned++; scanned > maxMainScan {
@@ -377,7 +383,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	}
 	// File names: main.* and index.* at a module root or in its src/.
 	for _, f := range m.files {
-		if f.Lang == "" || isTestPath(f.Path) {
+		if f.Lang == "" || query.IsTestPath(f.Path) {
 			continue
 		}
 		base := path.Base(f.Path)
@@ -609,13 +615,13 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 			continue
 		}
 		f, ok := fileByID[s.FileID]
-		if !ok || isTestPath(f.Path) || (f.Lang == "go" && f.Pkg == "main") {
+		if !ok || query.IsTestPath(f.Path) || (f.Lang == "go" && f.Pkg == "main") {
 			continue
 		}
 		a := apis[s.ModuleID]
 		if a == nil {
 			md := m.modByID[s.ModuleID]
-			a = &ModuleAPI{Module: md.Name, Root: md.Root, ByKind: map[string]int{}, Top: []SymbolRef{}}
+			a = &ModuleAPI{Module: md.Name, Root: md.Root, ByKind: map[string]int{}, Top: []query.SymbolRef{}}
 			apis[s.ModuleID] = a
 		}
 		a.Public++

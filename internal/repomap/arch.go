@@ -1,4 +1,4 @@
-package query
+package repomap
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -75,7 +76,7 @@ func archNodeID(m store.ModuleRow, p string, depth int, isDir bool) string {
 
 // Architecture aggregates the classified import edges of every file into a
 // module (or directory) graph.
-func (e *Engine) Architecture(ctx context.Context, p ArchParams) (*ArchResult, error) {
+func Architecture(ctx context.Context, e *query.Engine, p ArchParams) (*ArchResult, error) {
 	if p.Depth < 1 {
 		return nil, errs.E(errs.InvalidArgument, "depth must be at least 1")
 	}
