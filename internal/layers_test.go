@@ -31,6 +31,15 @@ var forbiddenForAdapters = []string{"internal/store", "internal/lang", "internal
 // bytes and files, and the index and the query engine both build on them.
 var leaves = []string{"internal/manifest"}
 
+// languageBlind must not depend on a language's package, not even through
+// another package: they reach the languages through internal/lang only.
+// The query engines answer for every language alike.
+var languageBlind = []string{"internal/query", "internal/graph", "internal/change", "internal/repomap"}
+
+// isLanguagePackage reports whether a package belongs to one language or to
+// a family of them: anything under internal/lang but the package itself.
+func isLanguagePackage(pkg string) bool { return strings.HasPrefix(pkg, "internal/lang/") }
+
 // graph maps a package (module-relative directory) to the module-relative
 // packages its non-test files import.
 type graph map[string][]string
@@ -40,7 +49,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest"} {
+	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/graph", "internal/change", "internal/repomap", "internal/store", "internal/manifest"} {
 		if _, ok := g[must]; !ok {
 			t.Fatalf("package %s not found: the test is not reading the module", must)
 		}
@@ -53,22 +62,28 @@ func TestLayers(t *testing.T) {
 // TestViolations checks the rules themselves on a made-up graph.
 func TestViolations(t *testing.T) {
 	g := graph{
-		"internal/cli":        {"internal/tools", "internal/lang/all"},
-		"internal/httpapi":    {"internal/gitx"},
-		"internal/mcpserver":  {"internal/tools", "internal/storefront"},
-		"internal/tools":      {"internal/query"},
-		"internal/query":      {"internal/store", "internal/helper"},
-		"internal/helper":     {"internal/cli"},
-		"internal/store":      {},
-		"internal/storefront": {},
-		"internal/lang/all":   {},
-		"internal/gitx":       {},
+		"internal/cli":         {"internal/tools", "internal/lang/all"},
+		"internal/httpapi":     {"internal/gitx"},
+		"internal/mcpserver":   {"internal/tools", "internal/storefront"},
+		"internal/tools":       {"internal/query"},
+		"internal/query":       {"internal/store", "internal/helper"},
+		"internal/helper":      {"internal/cli"},
+		"internal/store":       {},
+		"internal/storefront":  {},
+		"internal/lang/all":    {},
+		"internal/gitx":        {},
+		"internal/graph":       {"internal/lang", "internal/semantic"},
+		"internal/lang":        {},
+		"internal/semantic":    {"internal/lang/golang"},
+		"internal/lang/golang": {},
 	}
 	want := []string{
 		"internal/cli imports internal/lang/all (adapters reach it only through tools, query or service)",
+		"internal/graph depends on language package internal/lang/golang (internal/graph -> internal/semantic -> internal/lang/golang)",
 		"internal/helper depends on adapter internal/cli (internal/helper -> internal/cli)",
 		"internal/httpapi imports internal/gitx (adapters reach it only through tools, query or service)",
 		"internal/query depends on adapter internal/cli (internal/query -> internal/helper -> internal/cli)",
+		"internal/query depends on language package internal/lang/all (internal/query -> internal/helper -> internal/cli -> internal/lang/all)",
 		"internal/tools depends on adapter internal/cli (internal/tools -> internal/query -> internal/helper -> internal/cli)",
 	}
 	if diff := cmp.Diff(want, violations(g)); diff != "" {
@@ -123,17 +138,23 @@ func violations(g graph) []string {
 				out = append(out, fmt.Sprintf("%s imports %s (a leaf imports no package of the module)", pkg, imp))
 			}
 		}
-		if path := pathToAdapter(g, pkg); path != nil {
+		isAdapter := func(p string) bool { _, ok := within(p, adapters); return ok }
+		if path := pathTo(g, pkg, isAdapter); path != nil {
 			out = append(out, fmt.Sprintf("%s depends on adapter %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))
+		}
+		if _, blind := within(pkg, languageBlind); blind {
+			if path := pathTo(g, pkg, isLanguagePackage); path != nil {
+				out = append(out, fmt.Sprintf("%s depends on language package %s (%s)", pkg, path[len(path)-1], strings.Join(path, " -> ")))
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// pathToAdapter finds an import path from pkg to an adapter (breadth first,
-// so the reported chain is a shortest one), or nil.
-func pathToAdapter(g graph, pkg string) []string {
+// pathTo finds an import path from pkg to a package that target accepts
+// (breadth first, so the reported chain is a shortest one), or nil.
+func pathTo(g graph, pkg string, target func(string) bool) []string {
 	prev := map[string]string{pkg: ""}
 	queue := []string{pkg}
 	for len(queue) > 0 {
@@ -146,7 +167,7 @@ func pathToAdapter(g graph, pkg string) []string {
 				continue
 			}
 			prev[imp] = cur
-			if _, isAdapter := within(imp, adapters); isAdapter {
+			if target(imp) {
 				var path []string
 				for p := imp; p != ""; p = prev[p] {
 					path = append([]string{p}, path...)
