@@ -130,7 +130,7 @@ func Diff(ctx context.Context, e *query.Engine, c *Cache, p DiffParams) (*DiffRe
 	changes := matchDefs(oldDefs, newDefs)
 	sortChanges(changes)
 	countChanges(res, changes)
-	pageChanges(res, changes, p)
+	res.Changes, res.More, res.NextOffset = pageOf(res.Changes, changes, p.Offset, p.Limit)
 	for k := range res.Changes {
 		a.linesChanged(ctx, &res.Changes[k])
 	}
@@ -246,21 +246,6 @@ func countChanges(res *DiffResult, changes []StructuralChange) {
 	res.Total = len(changes)
 	res.Summary = diffSummary(res)
 	res.BreakingSummary = breakingSummary(changes)
-}
-
-// pageChanges keeps the requested page of the changes.
-func pageChanges(res *DiffResult, changes []StructuralChange, p DiffParams) {
-	page := changes
-	if p.Offset < len(page) {
-		page = page[p.Offset:]
-	} else {
-		page = nil
-	}
-	if p.Limit > 0 && len(page) > p.Limit {
-		page, res.More = page[:p.Limit], true
-	}
-	res.NextOffset = p.Offset + len(page)
-	res.Changes = append(res.Changes, page...)
 }
 
 // goReceiver matches a Go method's receiver name: not part of its API.
