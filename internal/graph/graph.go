@@ -14,7 +14,6 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
-	"github.com/cairnhq/cairn/internal/store"
 )
 
 // Directions of a call graph walk.
@@ -173,11 +172,49 @@ type Result struct {
 // p.Depth levels, keeping the p.LimitPerLevel most-called new symbols of
 // each level.
 func CallGraph(ctx context.Context, e *query.Engine, r *query.Resolved, p Params) (*Result, error) {
+	p, err := checkParams(p)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWalker(ctx, e, p.Layer)
+	if err != nil {
+		return nil, err
+	}
+	lw, err := startLevels(ctx, w, r, p)
+	if err != nil {
+		return nil, err
+	}
+	res := lw.res
+	for d := 1; d <= p.Depth && len(lw.frontier) > 0; d++ {
+		// When the deadline passes inside a level, the level is dropped
+		// whole and the answer is the levels walked before it.
+		mark := lw.mark()
+		if err := lw.level(ctx, d); err != nil {
+			if ctx.Err() == nil {
+				return nil, err
+			}
+			lw.rollback(mark)
+			res.Partial = true
+			break
+		}
+	}
+	res.Edges = edgesBetween(res.Nodes, lw.pending)
+	sortEdges(res.Edges)
+	sortUnresolved(res.Unresolved)
+	sortDynamic(res.Dynamic)
+	sortExternal(res.External)
+	res.Layers, res.Semantic, res.Fallback = w.layersUsed()
+	return res, nil
+}
+
+// checkParams refuses a direction or layer it does not know and fills in
+// the defaults.
+func checkParams(p Params) (Params, error) {
 	if p.Direction != Callers && p.Direction != Callees {
-		return nil, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
+		return p, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
 	}
 	if p.Layer != "" && p.Layer != query.LayerSyntactic && p.Layer != query.LayerSemantic {
-		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+		return p, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
 	if p.Depth < 1 {
 		p.Depth = 1
@@ -188,197 +225,26 @@ func CallGraph(ctx context.Context, e *query.Engine, r *query.Resolved, p Params
 	if p.MaxPerNode < 1 {
 		p.MaxPerNode = 20
 	}
-	w, err := newWalker(ctx, e, p.Layer)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Root: r.Ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []Node{}, Edges: []Edge{},
-		Levels: []Level{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
-	root, err := w.node(ctx, r, 0)
-	if err != nil {
-		return nil, err
-	}
-	res.Nodes = append(res.Nodes, root)
-	seen := map[int64]bool{r.Row.ID: true}
-	files := map[int64]bool{r.File.ID: true}
-	res.BytesCovered = r.File.Size
-	frontier := []*query.Resolved{r}
-	var pending []Edge // edges to nodes not decided yet
-	// level walks one level: the neighbours of the frontier, ranked, the
-	// best kept as the next frontier.
-	level := func(d int) error {
-		type cand struct {
-			id     int64
-			weight int
-			tier   string
-		}
-		cands := map[int64]*cand{}
-		for _, n := range frontier {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			var calls []call
-			if p.Direction == Callers {
-				if calls, err = w.incoming(ctx, n); err != nil {
-					return err
-				}
-			} else {
-				out, err := w.outgoing(ctx, n)
-				if err != nil {
-					return err
-				}
-				calls = out.calls
-				res.Unresolved, res.OmittedUnresolved = appendCapped(res.Unresolved, out.unresolved, p.MaxPerNode, res.OmittedUnresolved)
-				res.Dynamic, res.OmittedDynamic = appendCapped(res.Dynamic, out.dynamic, p.MaxPerNode, res.OmittedDynamic)
-				res.External = append(res.External, out.external...)
-			}
-			if p.Direction == Callers {
-				dyn, err := w.dynamicCallers(ctx, n)
-				if err != nil {
-					return err
-				}
-				if len(dyn) > p.MaxPerNode {
-					res.OmittedDynamic += len(dyn) - p.MaxPerNode
-					dyn = dyn[:p.MaxPerNode]
-				}
-				for i := range dyn {
-					id, _ := index.ParseID(dyn[i].From)
-					if cr, err := w.resolveID(ctx, id); err != nil {
-						return err
-					} else if cr != nil {
-						ref := cr.Ref()
-						dyn[i].Caller = &ref
-					}
-				}
-				res.Dynamic = append(res.Dynamic, dyn...)
-			}
-			for _, c := range calls {
-				ed := Edge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
-					Kind: c.kind, Line: c.site.Line, Via: c.via}
-				if p.Direction == Callers {
-					ed.From, ed.To = ed.To, ed.From
-				}
-				pending = append(pending, ed)
-				if seen[c.other] {
-					continue
-				}
-				cd := cands[c.other]
-				if cd == nil {
-					cd = &cand{id: c.other, tier: ed.Tier}
-					cands[c.other] = cd
-				}
-				cd.weight += c.count
-				if tierRank(ed.Tier) < tierRank(cd.tier) {
-					cd.tier = ed.Tier
-				}
-			}
-		}
-		// Load and rank the candidates; symbols that vanished are dropped.
-		list := make([]*cand, 0, len(cands))
-		for _, c := range cands {
-			list = append(list, c)
-		}
-		rows, err := w.symbols(ctx, idsOf(list, func(c *cand) int64 { return c.id }))
-		if err != nil {
-			return err
-		}
-		type ranked struct {
-			c   *cand
-			row store.SymbolRow
-		}
-		var rs []ranked
-		for _, c := range list {
-			if row, ok := rows[c.id]; ok {
-				rs = append(rs, ranked{c, row})
-			}
-		}
-		sort.Slice(rs, func(i, j int) bool {
-			a, b := rs[i], rs[j]
-			if a.c.weight != b.c.weight {
-				return a.c.weight > b.c.weight
-			}
-			if tierRank(a.c.tier) != tierRank(b.c.tier) {
-				return tierRank(a.c.tier) < tierRank(b.c.tier)
-			}
-			if a.row.QName != b.row.QName {
-				return a.row.QName < b.row.QName
-			}
-			return a.row.ID < b.row.ID
-		})
-		lvl := Level{Depth: d, Found: len(rs)}
-		var next []*query.Resolved
-		for _, x := range rs {
-			if lvl.Kept == p.LimitPerLevel {
-				break
-			}
-			nr, err := w.resolved(ctx, x.row)
-			if err != nil {
-				return err
-			}
-			if nr == nil {
-				continue
-			}
-			node, err := w.node(ctx, nr, d)
-			if err != nil {
-				return err
-			}
-			res.Nodes = append(res.Nodes, node)
-			seen[x.row.ID] = true
-			if !files[nr.File.ID] {
-				files[nr.File.ID] = true
-				res.BytesCovered += nr.File.Size
-			}
-			next = append(next, nr)
-			lvl.Kept++
-		}
-		res.Levels = append(res.Levels, lvl)
-		frontier = next
-		return nil
-	}
-	for d := 1; d <= p.Depth && len(frontier) > 0; d++ {
-		// When the deadline passes inside a level, the level is dropped
-		// whole and the answer is the levels walked before it.
-		at := struct {
-			nodes, edges, unresolved, dynamic, external, omittedU, omittedD int
-			bytes                                                           int64
-		}{len(res.Nodes), len(pending), len(res.Unresolved), len(res.Dynamic), len(res.External), res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered}
-		if err := level(d); err != nil {
-			if ctx.Err() == nil {
-				return nil, err
-			}
-			res.Nodes, pending = res.Nodes[:at.nodes], pending[:at.edges]
-			res.Unresolved, res.Dynamic, res.External = res.Unresolved[:at.unresolved], res.Dynamic[:at.dynamic], res.External[:at.external]
-			res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered = at.omittedU, at.omittedD, at.bytes
-			res.Partial = true
-			break
-		}
-	}
-	// Keep the edges between listed nodes, once each.
+	return p, nil
+}
+
+// edgesBetween keeps the edges between listed nodes, once each.
+func edgesBetween(nodes []Node, pending []Edge) []Edge {
 	ids := map[string]bool{}
-	for _, n := range res.Nodes {
+	for _, n := range nodes {
 		ids[n.ID] = true
 	}
 	type ekey struct{ from, to, kind string }
 	dup := map[ekey]bool{}
+	out := []Edge{}
 	for _, ed := range pending {
 		k := ekey{ed.From, ed.To, ed.Kind}
 		if ids[ed.From] && ids[ed.To] && !dup[k] {
 			dup[k] = true
-			res.Edges = append(res.Edges, ed)
+			out = append(out, ed)
 		}
 	}
-	sortEdges(res.Edges)
-	sortUnresolved(res.Unresolved)
-	sortDynamic(res.Dynamic)
-	sort.Slice(res.External, func(i, j int) bool {
-		a, b := res.External[i], res.External[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		return a.Symbol < b.Symbol
-	})
-	res.Layers, res.Semantic, res.Fallback = w.layersUsed()
-	return res, nil
+	return out
 }
 
 // call is one neighbour of a node: a callee (outgoing) or a caller (incoming).
@@ -442,6 +308,16 @@ func sortUnresolved(us []UnresolvedCall) {
 			return a.Name < b.Name
 		}
 		return a.Receiver < b.Receiver
+	})
+}
+
+func sortExternal(xs []ExternalCall) {
+	sort.Slice(xs, func(i, j int) bool {
+		a, b := xs[i], xs[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.Symbol < b.Symbol
 	})
 }
 
