@@ -80,52 +80,97 @@ func Architecture(ctx context.Context, e *query.Engine, p ArchParams) (*ArchResu
 	if p.Depth < 1 {
 		return nil, errs.E(errs.InvalidArgument, "depth must be at least 1")
 	}
+	g, err := placeFiles(ctx, e, p)
+	if err != nil {
+		return nil, err
+	}
+	res := &ArchResult{EdgeClasses: map[string]int{}, Nodes: []ArchNode{}, Edges: []ArchEdge{}}
+	if err := g.addImports(ctx, e, res); err != nil {
+		return nil, err
+	}
+	keep := func(string) bool { return true }
+	if p.Module != "" {
+		if keep, err = g.focus(p.Module); err != nil {
+			return nil, err
+		}
+	}
+	g.list(res, keep)
+	res.NodesTotal, res.EdgesTotal = len(res.Nodes), len(res.Edges)
+	if p.MaxNodes > 0 && len(res.Nodes) > p.MaxNodes {
+		res.Nodes = res.Nodes[:p.MaxNodes]
+	}
+	if p.MaxEdges > 0 && len(res.Edges) > p.MaxEdges {
+		res.Edges = res.Edges[:p.MaxEdges]
+	}
+	return res, nil
+}
+
+// archGraph is the architecture graph being built.
+type archGraph struct {
+	p        ArchParams
+	modByID  map[int64]store.ModuleRow
+	nodes    map[string]*ArchNode
+	fileNode map[int64]string // file -> the node it counts in
+	edges    map[archKey]*ArchEdge
+	// edgeFiles are the files making each edge's imports.
+	edgeFiles map[archKey]map[int64]bool
+}
+
+type archKey struct{ from, to, class string }
+
+// placeFiles counts every file in its module's node (or its directory's,
+// below the module root, to p.Depth).
+func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph, error) {
 	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	modByID := map[int64]store.ModuleRow{}
+	g := &archGraph{p: p, modByID: map[int64]store.ModuleRow{}, nodes: map[string]*ArchNode{}, fileNode: map[int64]string{},
+		edges: map[archKey]*ArchEdge{}, edgeFiles: map[archKey]map[int64]bool{}}
 	for _, m := range mods {
-		modByID[m.ID] = m
+		g.modByID[m.ID] = m
 	}
 	files, err := e.Store().Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	nodes := map[string]*ArchNode{}
-	node := func(m store.ModuleRow, id string) *ArchNode {
-		n := nodes[id]
-		if n == nil {
-			n = &ArchNode{ID: id, Module: m.Name, Kind: m.Kind, Root: m.Root, Manifest: m.Manifest, Languages: map[string]int{},
-				Workspace: m.Workspace, Detached: m.Detached}
-			nodes[id] = n
-		}
-		return n
-	}
-	fileNode := map[int64]string{}
 	for _, f := range files {
-		m, ok := modByID[f.ModuleID]
+		m, ok := g.modByID[f.ModuleID]
 		if !ok {
 			continue
 		}
 		id := archNodeID(m, f.Path, p.Depth, false)
-		n := node(m, id)
+		n := g.node(m, id)
 		n.Files++
 		if f.Lang != "" {
 			n.Languages[f.Lang]++
 		}
-		fileNode[f.ID] = id
+		g.fileNode[f.ID] = id
 	}
+	return g, nil
+}
+
+// node returns the node of a module (or of a directory in it), made on first use.
+func (g *archGraph) node(m store.ModuleRow, id string) *ArchNode {
+	n := g.nodes[id]
+	if n == nil {
+		n = &ArchNode{ID: id, Module: m.Name, Kind: m.Kind, Root: m.Root, Manifest: m.Manifest, Languages: map[string]int{},
+			Workspace: m.Workspace, Detached: m.Detached}
+		g.nodes[id] = n
+	}
+	return n
+}
+
+// addImports turns every import edge into an edge between nodes, counted
+// by class in res: local ones to the node of their target, external and
+// standard-library ones (when asked for) to a node of their dependency.
+func (g *archGraph) addImports(ctx context.Context, e *query.Engine, res *ArchResult) error {
 	imports, err := e.Store().AllImports(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	type key struct{ from, to, class string }
-	edges := map[key]*ArchEdge{}
-	edgeFiles := map[key]map[int64]bool{}
-	res := &ArchResult{EdgeClasses: map[string]int{}, Nodes: []ArchNode{}, Edges: []ArchEdge{}}
 	for fileID, data := range imports {
-		from, ok := fileNode[fileID]
+		from, ok := g.fileNode[fileID]
 		if !ok {
 			continue
 		}
@@ -135,74 +180,88 @@ func Architecture(ctx context.Context, e *query.Engine, p ArchParams) (*ArchResu
 		}
 		for _, im := range list {
 			res.EdgeClasses[im.Class]++
-			var to string
-			switch im.Class {
-			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
-				m, ok := modByID[im.TargetModule]
-				if !ok {
-					continue
-				}
-				isDir := !strings.Contains(pathBase(im.TargetPath), ".")
-				to = archNodeID(m, im.TargetPath, p.Depth, isDir)
-				node(m, to)
-			case index.EdgeExternal, index.EdgeStdlib:
-				if !p.IncludeExternal {
-					continue
-				}
-				name := im.Dep
-				kind := "external"
-				if im.Class == index.EdgeStdlib {
-					name, kind = stdlibRoot(im.Source), "stdlib"
-				}
-				to = kind + ":" + name
-				if nodes[to] == nil {
-					nodes[to] = &ArchNode{ID: to, Module: name, Kind: kind}
-				}
-			default:
+			to, ok := g.target(im)
+			if !ok || to == from {
 				continue
 			}
-			if to == from {
-				continue
-			}
-			k := key{from, to, im.Class}
-			ed := edges[k]
+			k := archKey{from, to, im.Class}
+			ed := g.edges[k]
 			if ed == nil {
 				ed = &ArchEdge{From: from, To: to, Class: im.Class}
-				edges[k] = ed
-				edgeFiles[k] = map[int64]bool{}
+				g.edges[k] = ed
+				g.edgeFiles[k] = map[int64]bool{}
 			}
 			ed.Imports++
-			edgeFiles[k][fileID] = true
+			g.edgeFiles[k][fileID] = true
 		}
 	}
-	keep := func(id string) bool { return true }
-	if p.Module != "" {
-		want := ""
-		for id, n := range nodes {
-			if id == p.Module || (n.Kind != "external" && n.Kind != "stdlib" && (n.Module == p.Module || n.Root == p.Module)) {
-				if want == "" || id < want {
-					want = id
-				}
-			}
+	return nil
+}
+
+// target is the node an import leads to; ok is false for one the graph
+// leaves out.
+func (g *archGraph) target(im index.ImportEdge) (string, bool) {
+	switch im.Class {
+	case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+		m, ok := g.modByID[im.TargetModule]
+		if !ok {
+			return "", false
 		}
-		if want == "" {
-			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no module " + p.Module, Fixes: []string{"cairn arch"}}
+		isDir := !strings.Contains(pathBase(im.TargetPath), ".")
+		to := archNodeID(m, im.TargetPath, g.p.Depth, isDir)
+		g.node(m, to)
+		return to, true
+	case index.EdgeExternal, index.EdgeStdlib:
+		if !g.p.IncludeExternal {
+			return "", false
 		}
-		linked := map[string]bool{want: true}
-		for k := range edges {
-			if k.from == want || k.to == want {
-				linked[k.from], linked[k.to] = true, true
-			}
+		name := im.Dep
+		kind := "external"
+		if im.Class == index.EdgeStdlib {
+			name, kind = stdlibRoot(im.Source), "stdlib"
 		}
-		keep = func(id string) bool { return linked[id] }
-		for k := range edges {
-			if k.from != want && k.to != want {
-				delete(edges, k)
+		to := kind + ":" + name
+		if g.nodes[to] == nil {
+			g.nodes[to] = &ArchNode{ID: to, Module: name, Kind: kind}
+		}
+		return to, true
+	}
+	return "", false
+}
+
+// focus keeps the edges of one module's node (by id, name or root) and
+// returns which nodes stay: it and its neighbours.
+func (g *archGraph) focus(module string) (func(string) bool, error) {
+	want := ""
+	for id, n := range g.nodes {
+		if id == module || (n.Kind != "external" && n.Kind != "stdlib" && (n.Module == module || n.Root == module)) {
+			if want == "" || id < want {
+				want = id
 			}
 		}
 	}
-	for k, ed := range edges {
-		ed.Files = len(edgeFiles[k])
+	if want == "" {
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no module " + module, Fixes: []string{"cairn arch"}}
+	}
+	linked := map[string]bool{want: true}
+	for k := range g.edges {
+		if k.from == want || k.to == want {
+			linked[k.from], linked[k.to] = true, true
+		}
+	}
+	for k := range g.edges {
+		if k.from != want && k.to != want {
+			delete(g.edges, k)
+		}
+	}
+	return func(id string) bool { return linked[id] }, nil
+}
+
+// list puts the edges (most imports first) and the kept nodes (most files
+// first) in the result.
+func (g *archGraph) list(res *ArchResult, keep func(string) bool) {
+	for k, ed := range g.edges {
+		ed.Files = len(g.edgeFiles[k])
 		res.Edges = append(res.Edges, *ed)
 	}
 	sort.Slice(res.Edges, func(i, j int) bool {
@@ -218,7 +277,7 @@ func Architecture(ctx context.Context, e *query.Engine, p ArchParams) (*ArchResu
 		}
 		return a.Class < b.Class
 	})
-	for id, n := range nodes {
+	for id, n := range g.nodes {
 		if !keep(id) {
 			continue
 		}
@@ -233,14 +292,6 @@ func Architecture(ctx context.Context, e *query.Engine, p ArchParams) (*ArchResu
 		}
 		return res.Nodes[i].ID < res.Nodes[j].ID
 	})
-	res.NodesTotal, res.EdgesTotal = len(res.Nodes), len(res.Edges)
-	if p.MaxNodes > 0 && len(res.Nodes) > p.MaxNodes {
-		res.Nodes = res.Nodes[:p.MaxNodes]
-	}
-	if p.MaxEdges > 0 && len(res.Edges) > p.MaxEdges {
-		res.Edges = res.Edges[:p.MaxEdges]
-	}
-	return res, nil
 }
 
 func pathBase(p string) string {
