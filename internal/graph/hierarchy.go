@@ -442,7 +442,7 @@ func (w *walker) semanticInterfaces(ctx context.Context, t *query.Resolved, res 
 			if rel.Kinds&semantic.RelImplementation == 0 {
 				continue
 			}
-			w.usedSem = true
+			w.used.sem = true
 			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
 			if ids, err := w.e.Store().SemCairnOf(ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
 				rows, err := w.symbols(ctx, ids[:1])

@@ -42,7 +42,7 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 			return nil, err
 		}
 	} else {
-		w.usedSyn = true
+		w.used.syn = true
 	}
 	if w.layer == query.LayerSemantic && doc == nil {
 		return out, nil
@@ -128,7 +128,7 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 					}
 					vc := c
 					vc.other = v.ID
-					if f, err := w.file(ctx, w.rows[c.other].FileID); err == nil && f != nil {
+					if f, err := w.file(ctx, w.idx.syms[c.other].FileID); err == nil && f != nil {
 						vc.via = f.Path
 					}
 					out.calls = append(out.calls, vc)
@@ -267,7 +267,7 @@ func (w *walker) classify(ctx context.Context, n *query.Resolved, target int64, 
 // overrides lists the methods of the same name declared on the subtypes of
 // a method's class (transitively): what a call of it may run instead.
 func (w *walker) overrides(ctx context.Context, m store.SymbolRow) ([]int64, error) {
-	if o, ok := w.over[m.ID]; ok {
+	if o, ok := w.types.over[m.ID]; ok {
 		return o, nil
 	}
 	parents, err := w.symbols(ctx, []int64{m.Parent})
@@ -306,20 +306,30 @@ func (w *walker) overrides(ctx context.Context, m store.SymbolRow) ([]int64, err
 			queue = next
 		}
 	}
-	w.over[m.ID] = out
+	w.types.over[m.ID] = out
 	return out, nil
+}
+
+// nameCache keeps what a walk looked up by name.
+type nameCache struct {
+	defined  map[string]int               // name -> same-name symbols in the repository
+	variants map[string][]store.SymbolRow // qualified name -> its definitions
+}
+
+func newNameCache() nameCache {
+	return nameCache{defined: map[string]int{}, variants: map[string][]store.SymbolRow{}}
 }
 
 // sameName counts the symbols of the repository with a name (cached).
 func (w *walker) sameName(ctx context.Context, name string) (int, error) {
-	if n, ok := w.defined[name]; ok {
+	if n, ok := w.names.defined[name]; ok {
 		return n, nil
 	}
 	rows, err := w.e.Store().SymbolsByName(ctx, name)
 	if err != nil {
 		return 0, err
 	}
-	w.defined[name] = len(rows)
+	w.names.defined[name] = len(rows)
 	return len(rows), nil
 }
 
@@ -404,13 +414,13 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 		}
 	}
 	qn := r.QName
-	rows, ok := w.variants[qn]
+	rows, ok := w.names.variants[qn]
 	if !ok {
 		var err error
 		if rows, err = w.e.Store().SymbolsByQName(ctx, qn); err != nil {
 			return nil, err
 		}
-		w.variants[qn] = rows
+		w.names.variants[qn] = rows
 	}
 	if len(rows) < 2 {
 		return nil, nil

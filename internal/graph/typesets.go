@@ -47,6 +47,19 @@ const maxImplCandidates = 300
 // maxSuperDepth bounds how far inheritance and embedding chains are followed.
 const maxSuperDepth = 8
 
+// typeCache keeps the type relations a walk worked out.
+type typeCache struct {
+	impls   map[int64][]implType       // interface -> implementations
+	members map[int64]*memberSet       // type -> members
+	ifaces  map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
+	over    map[int64][]int64          // method -> the methods overriding it
+}
+
+func newTypeCache() typeCache {
+	return typeCache{impls: map[int64][]implType{}, members: map[int64]*memberSet{}, ifaces: map[int64]*store.SymbolRow{},
+		over: map[int64][]int64{}}
+}
+
 // typeMembers lists a type's members with those it inherits (base classes)
 // and those promoted through embedded types, nearest first; own members win.
 func (w *walker) typeMembers(ctx context.Context, t store.SymbolRow) (*memberSet, error) {
@@ -54,7 +67,7 @@ func (w *walker) typeMembers(ctx context.Context, t store.SymbolRow) (*memberSet
 }
 
 func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen map[int64]bool, depth int) (*memberSet, error) {
-	if ms, ok := w.members[t.ID]; ok {
+	if ms, ok := w.types.members[t.ID]; ok {
 		return ms, nil
 	}
 	seen[t.ID] = true
@@ -92,7 +105,7 @@ func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen m
 		ms.unknown = append(ms.unknown, sm.unknown...)
 	}
 	delete(seen, t.ID)
-	w.members[t.ID] = ms
+	w.types.members[t.ID] = ms
 	return ms, nil
 }
 
@@ -184,7 +197,7 @@ func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplemen
 // interfaceOf returns a symbol when it is interface-like: an interface, or
 // a Python class deriving from Protocol or ABC (nil otherwise).
 func (w *walker) interfaceOf(ctx context.Context, id int64) (*store.SymbolRow, error) {
-	if v, ok := w.ifaces[id]; ok {
+	if v, ok := w.types.ifaces[id]; ok {
 		return v, nil
 	}
 	rows, err := w.symbols(ctx, []int64{id})
@@ -201,7 +214,7 @@ func (w *walker) interfaceOf(ctx context.Context, id int64) (*store.SymbolRow, e
 			out = &row
 		}
 	}
-	w.ifaces[id] = out
+	w.types.ifaces[id] = out
 	return out, nil
 }
 
@@ -255,7 +268,7 @@ func structuralTyping(language string, iface *query.Resolved) bool {
 // method sets where the language is structural, and from the semantic
 // layer's implementation relationships.
 func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]implType, error) {
-	if list, ok := w.impls[iface.ID]; ok {
+	if list, ok := w.types.impls[iface.ID]; ok {
 		return list, nil
 	}
 	var out []implType
@@ -345,7 +358,7 @@ func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]
 		}
 		return out[i].row.ID < out[j].row.ID
 	})
-	w.impls[iface.ID] = out
+	w.types.impls[iface.ID] = out
 	return out, nil
 }
 
@@ -502,7 +515,7 @@ func (w *walker) ownerOf(ctx context.Context, m store.SymbolRow) (store.SymbolRo
 	}
 	for _, r := range rows {
 		if lang.DefKind(r.Kind).IsTypeLike() {
-			w.rows[r.ID] = &r
+			w.idx.syms[r.ID] = &r
 			return r, true, nil
 		}
 	}
@@ -544,7 +557,7 @@ func (w *walker) semanticImpls(ctx context.Context, id int64) ([]int64, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	if len(out) > 0 {
-		w.usedSem = true
+		w.used.sem = true
 	}
 	return out, nil
 }

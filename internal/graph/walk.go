@@ -12,40 +12,22 @@ import (
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// walker is one graph request's view of the index, with caches: the same
-// files, symbols and semantic documents come up again and again.
+// walker is one graph request's view of the index: the same files,
+// symbols and semantic documents come up again and again, so it keeps what
+// it read, in one small cache per concern. It lives as long as the request.
 type walker struct {
 	e     *query.Engine
 	v     *query.SemView // nil: syntactic layer only
 	layer string         // "", syntactic or semantic (Params.Layer)
 
-	files    map[int64]*store.FileRow
-	rows     map[int64]*store.SymbolRow // nil value: known missing
-	own      map[int64][]store.SymbolRow
-	links    map[int64]map[int]index.Link
-	docs     map[string]*semDocOccs
-	defined  map[string]int // name -> same-name symbols in the repository
-	variants map[string][]store.SymbolRow
-	impls    map[int64][]implType       // interface -> implementations (typesets.go)
-	members  map[int64]*memberSet       // type -> members
-	ifaces   map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
-	over     map[int64][]int64          // method -> the methods overriding it
-
-	usedSem, usedSyn bool
-	fallback         map[string]bool
-}
-
-// semDocOccs are the usable occurrences of one file, by position.
-type semDocOccs struct {
-	idx  int64
-	byAt map[lang.Pos]semantic.Occ
+	idx   rowCache  // rows of the index (below)
+	used  layerUse  // which layer answered for which file (layers.go)
+	names nameCache // symbols by name (outgoing.go)
+	types typeCache // members, implementations, overrides (typesets.go)
 }
 
 func newWalker(ctx context.Context, e *query.Engine, layer string) (*walker, error) {
-	w := &walker{e: e, layer: layer, files: map[int64]*store.FileRow{}, rows: map[int64]*store.SymbolRow{},
-		own: map[int64][]store.SymbolRow{}, links: map[int64]map[int]index.Link{}, docs: map[string]*semDocOccs{},
-		defined: map[string]int{}, variants: map[string][]store.SymbolRow{}, impls: map[int64][]implType{}, members: map[int64]*memberSet{},
-		ifaces: map[int64]*store.SymbolRow{}, over: map[int64][]int64{}, fallback: map[string]bool{}}
+	w := &walker{e: e, layer: layer, idx: newRowCache(), used: newLayerUse(), names: newNameCache(), types: newTypeCache()}
 	if layer != query.LayerSyntactic {
 		v, err := e.Semantic(ctx)
 		if err != nil {
@@ -58,9 +40,23 @@ func newWalker(ctx context.Context, e *query.Engine, layer string) (*walker, err
 	return w, nil
 }
 
+// rowCache keeps the rows a walk read: files, symbols, a file's symbols
+// and its resolved references.
+type rowCache struct {
+	files map[int64]*store.FileRow   // nil value: known missing
+	syms  map[int64]*store.SymbolRow // nil value: known missing
+	own   map[int64][]store.SymbolRow
+	links map[int64]map[int]index.Link
+}
+
+func newRowCache() rowCache {
+	return rowCache{files: map[int64]*store.FileRow{}, syms: map[int64]*store.SymbolRow{}, own: map[int64][]store.SymbolRow{},
+		links: map[int64]map[int]index.Link{}}
+}
+
 // file returns a file row by id (nil when it vanished).
 func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
-	if f, ok := w.files[id]; ok {
+	if f, ok := w.idx.files[id]; ok {
 		return f, nil
 	}
 	f, ok, err := w.e.Store().FileByID(ctx, id)
@@ -71,7 +67,7 @@ func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
 	if ok {
 		p = &f
 	}
-	w.files[id] = p
+	w.idx.files[id] = p
 	return p, nil
 }
 
@@ -81,7 +77,7 @@ func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 	var need []int64
 	asked := map[int64]bool{}
 	for _, id := range ids {
-		if _, ok := w.files[id]; !ok && !asked[id] {
+		if _, ok := w.idx.files[id]; !ok && !asked[id] {
 			asked[id] = true
 			need = append(need, id)
 		}
@@ -95,11 +91,11 @@ func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 	}
 	for i := range rows {
 		f := rows[i]
-		w.files[f.ID] = &f
+		w.idx.files[f.ID] = &f
 	}
 	for _, id := range need {
-		if _, ok := w.files[id]; !ok {
-			w.files[id] = nil
+		if _, ok := w.idx.files[id]; !ok {
+			w.idx.files[id] = nil
 		}
 	}
 	return nil
@@ -110,7 +106,7 @@ func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.Symb
 	out := make(map[int64]store.SymbolRow, len(ids))
 	var need []int64
 	for _, id := range ids {
-		if r, ok := w.rows[id]; ok {
+		if r, ok := w.idx.syms[id]; ok {
 			if r != nil {
 				out[id] = *r
 			}
@@ -125,12 +121,12 @@ func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.Symb
 		}
 		for i := range rows {
 			r := rows[i]
-			w.rows[r.ID] = &r
+			w.idx.syms[r.ID] = &r
 			out[r.ID] = r
 		}
 		for _, id := range need {
-			if _, ok := w.rows[id]; !ok {
-				w.rows[id] = nil
+			if _, ok := w.idx.syms[id]; !ok {
+				w.idx.syms[id] = nil
 			}
 		}
 	}
@@ -172,103 +168,27 @@ func (w *walker) resolveID(ctx context.Context, id int64) (*query.Resolved, erro
 
 // ownSymbols returns a file's symbols in definition order.
 func (w *walker) ownSymbols(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
-	if s, ok := w.own[fileID]; ok {
+	if s, ok := w.idx.own[fileID]; ok {
 		return s, nil
 	}
 	s, err := w.e.Store().SymbolsOfFile(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
-	w.own[fileID] = s
+	w.idx.own[fileID] = s
 	return s, nil
 }
 
 func (w *walker) fileLinks(ctx context.Context, fileID int64) (map[int]index.Link, error) {
-	if l, ok := w.links[fileID]; ok {
+	if l, ok := w.idx.links[fileID]; ok {
 		return l, nil
 	}
 	l, err := w.e.Links(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
-	w.links[fileID] = l
+	w.idx.links[fileID] = l
 	return l, nil
-}
-
-// semDoc returns the usable semantic occurrences of a path (nil when the
-// semantic layer does not describe it as it is); it records which layer
-// answers for the path.
-func (w *walker) semDoc(ctx context.Context, path string) (*semDocOccs, error) {
-	if w.v == nil {
-		w.usedSyn = true
-		return nil, nil
-	}
-	if d, ok := w.docs[path]; ok {
-		w.note(path, d != nil)
-		return d, nil
-	}
-	occs, idx, ok, err := w.e.DocOccs(ctx, w.v, path)
-	if err != nil {
-		return nil, err
-	}
-	var d *semDocOccs
-	if ok {
-		d = &semDocOccs{idx: idx, byAt: make(map[lang.Pos]semantic.Occ, len(occs))}
-		for _, o := range occs {
-			if o.Roles&semantic.RoleDefinition == 0 {
-				d.byAt[lang.Pos{Line: o.Line, Col: o.Col}] = o
-			}
-		}
-	}
-	w.docs[path] = d
-	w.note(path, d != nil)
-	return d, nil
-}
-
-func (w *walker) note(path string, semantic bool) {
-	if semantic {
-		w.usedSem = true
-		return
-	}
-	w.usedSyn = true
-	if w.v.FallbackReason(path) != "" {
-		w.fallback[path] = true
-	}
-}
-
-// usable reports whether the semantic layer answers for a path.
-func (w *walker) usable(path string) bool {
-	return w.v != nil && w.layer != query.LayerSyntactic && w.v.Usable(path)
-}
-
-// layersUsed reports the layers that answered, the semantic state and the
-// files that fell back to syntax.
-func (w *walker) layersUsed() ([]string, string, []string) {
-	var layers []string
-	if w.usedSem {
-		layers = append(layers, query.LayerSemantic)
-	}
-	if w.usedSyn || !w.usedSem {
-		layers = append(layers, query.LayerSyntactic)
-	}
-	sort.Strings(layers)
-	state := "unavailable"
-	switch {
-	case w.layer == query.LayerSyntactic:
-		state = "off"
-	case w.usedSem && len(w.fallback) > 0:
-		state = "partial"
-	case w.usedSem:
-		state = "used"
-	case len(w.fallback) > 0:
-		state = "stale"
-	}
-	fb := make([]string, 0, len(w.fallback))
-	for p := range w.fallback {
-		fb = append(fb, p)
-	}
-	sort.Strings(fb)
-	return layers, state, fb
 }
 
 // refAt finds the reference at a position in a file's facts (refs are
@@ -322,13 +242,13 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 					continue
 				}
 				if w.usable(f.Path) {
-					w.usedSem = true
+					w.used.sem = true
 					continue // the semantic layer answers for this file
 				}
 				if w.v != nil {
 					w.note(f.Path, false)
 				} else {
-					w.usedSyn = true
+					w.used.syn = true
 				}
 				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
 					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col), via: via[t]})
@@ -413,7 +333,7 @@ func (w *walker) semanticCallers(ctx context.Context, n *query.Resolved, related
 		if !ok {
 			continue
 		}
-		w.usedSem = true
+		w.used.sem = true
 		out = append(out, call{other: caller, count: 1, tier: index.TierPrecise, layer: query.LayerSemantic, kind: callKind(n.File.Lang, lang.DefKind(n.Row.Kind)),
 			site: site, via: o.Via})
 	}

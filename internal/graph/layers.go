@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"context"
+	"sort"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/semantic"
+)
+
+// layerUse records which layer answered for which file of a walk, and the
+// semantic documents it read.
+type layerUse struct {
+	docs     map[string]*semDocOccs // nil value: no usable document
+	sem, syn bool                   // the semantic, the syntactic layer answered
+	fallback map[string]bool        // files answered from syntax although a semantic index covers them
+}
+
+func newLayerUse() layerUse {
+	return layerUse{docs: map[string]*semDocOccs{}, fallback: map[string]bool{}}
+}
+
+// semDocOccs are the usable occurrences of one file, by position.
+type semDocOccs struct {
+	idx  int64
+	byAt map[lang.Pos]semantic.Occ
+}
+
+// semDoc returns the usable semantic occurrences of a path (nil when the
+// semantic layer does not describe it as it is); it records which layer
+// answers for the path.
+func (w *walker) semDoc(ctx context.Context, path string) (*semDocOccs, error) {
+	if w.v == nil {
+		w.used.syn = true
+		return nil, nil
+	}
+	if d, ok := w.used.docs[path]; ok {
+		w.note(path, d != nil)
+		return d, nil
+	}
+	occs, idx, ok, err := w.e.DocOccs(ctx, w.v, path)
+	if err != nil {
+		return nil, err
+	}
+	var d *semDocOccs
+	if ok {
+		d = &semDocOccs{idx: idx, byAt: make(map[lang.Pos]semantic.Occ, len(occs))}
+		for _, o := range occs {
+			if o.Roles&semantic.RoleDefinition == 0 {
+				d.byAt[lang.Pos{Line: o.Line, Col: o.Col}] = o
+			}
+		}
+	}
+	w.used.docs[path] = d
+	w.note(path, d != nil)
+	return d, nil
+}
+
+func (w *walker) note(path string, semantic bool) {
+	if semantic {
+		w.used.sem = true
+		return
+	}
+	w.used.syn = true
+	if w.v.FallbackReason(path) != "" {
+		w.used.fallback[path] = true
+	}
+}
+
+// usable reports whether the semantic layer answers for a path.
+func (w *walker) usable(path string) bool {
+	return w.v != nil && w.layer != query.LayerSyntactic && w.v.Usable(path)
+}
+
+// layersUsed reports the layers that answered, the semantic state and the
+// files that fell back to syntax.
+func (w *walker) layersUsed() ([]string, string, []string) {
+	var layers []string
+	if w.used.sem {
+		layers = append(layers, query.LayerSemantic)
+	}
+	if w.used.syn || !w.used.sem {
+		layers = append(layers, query.LayerSyntactic)
+	}
+	sort.Strings(layers)
+	state := "unavailable"
+	switch {
+	case w.layer == query.LayerSyntactic:
+		state = "off"
+	case w.used.sem && len(w.used.fallback) > 0:
+		state = "partial"
+	case w.used.sem:
+		state = "used"
+	case len(w.used.fallback) > 0:
+		state = "stale"
+	}
+	fb := make([]string, 0, len(w.used.fallback))
+	for p := range w.used.fallback {
+		fb = append(fb, p)
+	}
+	sort.Strings(fb)
+	return layers, state, fb
+}
