@@ -1,6 +1,7 @@
 package change
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"sort"
@@ -222,16 +223,7 @@ func sortFiles(res *DiffResult, changed []string, olds, news map[string]*fileSid
 func sortChanges(changes []StructuralChange) {
 	sort.Slice(changes, func(i, j int) bool {
 		a, b := changes[i], changes[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.QName != b.QName {
-			return a.QName < b.QName
-		}
-		return a.Change < b.Change
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.QName, b.QName), cmp.Compare(a.Change, b.Change)) < 0
 	})
 }
 

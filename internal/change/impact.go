@@ -1,6 +1,7 @@
 package change
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -387,10 +388,7 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 		mi := ModuleImpact{Module: m, Packages: []PackageImpact{}}
 		for d, a := range pkgs {
 			sort.Slice(a.files, func(x, y int) bool {
-				if files[a.files[x]] != files[a.files[y]] {
-					return files[a.files[x]] > files[a.files[y]]
-				}
-				return g.files[a.files[x]].Path < g.files[a.files[y]].Path
+				return cmp.Or(cmp.Compare(files[a.files[y]], files[a.files[x]]), cmp.Compare(g.files[a.files[x]].Path, g.files[a.files[y]].Path)) < 0
 			})
 			pi := PackageImpact{Dir: d, Files: len(a.files), References: a.refs, Sample: []string{}}
 			for _, i := range a.files {
@@ -405,13 +403,7 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 		}
 		sort.Slice(mi.Packages, func(x, y int) bool {
 			a, b := mi.Packages[x], mi.Packages[y]
-			if a.References != b.References {
-				return a.References > b.References
-			}
-			if a.Files != b.Files {
-				return a.Files > b.Files
-			}
-			return a.Dir < b.Dir
+			return cmp.Or(cmp.Compare(b.References, a.References), cmp.Compare(b.Files, a.Files), cmp.Compare(a.Dir, b.Dir)) < 0
 		})
 		mi.PackagesTotal = len(mi.Packages)
 		if len(mi.Packages) > p.MaxPackages {
@@ -421,13 +413,7 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 	}
 	sort.Slice(out.Modules, func(x, y int) bool {
 		a, b := out.Modules[x], out.Modules[y]
-		if a.References != b.References {
-			return a.References > b.References
-		}
-		if a.Files != b.Files {
-			return a.Files > b.Files
-		}
-		return a.Module < b.Module
+		return cmp.Or(cmp.Compare(b.References, a.References), cmp.Compare(b.Files, a.Files), cmp.Compare(a.Module, b.Module)) < 0
 	})
 	out.ModulesTotal = len(out.Modules)
 	if len(out.Modules) > p.MaxModules {

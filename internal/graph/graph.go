@@ -6,6 +6,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -285,52 +286,28 @@ func tierRank(t string) int {
 func sortEdges(es []Edge) {
 	sort.Slice(es, func(i, j int) bool {
 		a, b := es[i], es[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.To != b.To {
-			return a.To < b.To
-		}
-		return a.Kind < b.Kind
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Kind, b.Kind)) < 0
 	})
 }
 
 func sortUnresolved(us []UnresolvedCall) {
 	sort.SliceStable(us, func(i, j int) bool {
 		a, b := us[i], us[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Receiver < b.Receiver
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Receiver, b.Receiver)) < 0
 	})
 }
 
 func sortExternal(xs []ExternalCall) {
 	sort.Slice(xs, func(i, j int) bool {
 		a, b := xs[i], xs[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		return a.Symbol < b.Symbol
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Symbol, b.Symbol)) < 0
 	})
 }
 
 func sortDynamic(ds []DynamicCall) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Kind < b.Kind
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Kind, b.Kind)) < 0
 	})
 }
 

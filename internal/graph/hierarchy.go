@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"strings"
@@ -198,13 +199,7 @@ func implSource(how string) string {
 func sortLinks(ls []TypeLink) {
 	sort.Slice(ls, func(i, j int) bool {
 		a, b := ls[i], ls[j]
-		if a.Depth != b.Depth {
-			return a.Depth < b.Depth
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Relation < b.Relation
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Relation, b.Relation)) < 0
 	})
 }
 

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -159,16 +160,7 @@ func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]ranked
 	}
 	sort.Slice(rs, func(i, j int) bool {
 		a, b := rs[i], rs[j]
-		if a.c.weight != b.c.weight {
-			return a.c.weight > b.c.weight
-		}
-		if tierRank(a.c.tier) != tierRank(b.c.tier) {
-			return tierRank(a.c.tier) < tierRank(b.c.tier)
-		}
-		if a.row.QName != b.row.QName {
-			return a.row.QName < b.row.QName
-		}
-		return a.row.ID < b.row.ID
+		return cmp.Or(cmp.Compare(b.c.weight, a.c.weight), cmp.Compare(tierRank(a.c.tier), tierRank(b.c.tier)), cmp.Compare(a.row.QName, b.row.QName), cmp.Compare(a.row.ID, b.row.ID)) < 0
 	})
 	return rs, nil
 }

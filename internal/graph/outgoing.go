@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"sort"
@@ -339,10 +340,7 @@ const maxDynCandidates = 10
 // setCandidates fills a dynamic call's candidates (sorted, capped).
 func setCandidates(d *DynamicCall, refs []query.SymbolRef, from string) {
 	sort.Slice(refs, func(i, j int) bool {
-		if refs[i].QName != refs[j].QName {
-			return refs[i].QName < refs[j].QName
-		}
-		return refs[i].ID < refs[j].ID
+		return cmp.Or(cmp.Compare(refs[i].QName, refs[j].QName), cmp.Compare(refs[i].ID, refs[j].ID)) < 0
 	})
 	refs = dedupRefs(refs)
 	d.CandidatesTotal = len(refs)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -123,13 +124,7 @@ func Trace(ctx context.Context, e *query.Engine, r *query.Resolved, p TraceParam
 		calls := out.calls
 		sort.SliceStable(calls, func(i, j int) bool {
 			a, b := calls[i], calls[j]
-			if a.count != b.count {
-				return a.count > b.count
-			}
-			if a.tier != b.tier {
-				return a.tier < b.tier
-			}
-			return rows[a.other].QName < rows[b.other].QName
+			return cmp.Or(cmp.Compare(b.count, a.count), cmp.Compare(a.tier, b.tier), cmp.Compare(rows[a.other].QName, rows[b.other].QName)) < 0
 		})
 		for _, c := range calls {
 			row, ok := rows[c.other]

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"strings"
@@ -139,10 +140,7 @@ func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
-		}
-		return out[i].ID < out[j].ID
+		return cmp.Or(cmp.Compare(out[i].Name, out[j].Name), cmp.Compare(out[i].ID, out[j].ID)) < 0
 	})
 	return out, nil
 }
@@ -353,10 +351,7 @@ func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].row.QName != out[j].row.QName {
-			return out[i].row.QName < out[j].row.QName
-		}
-		return out[i].row.ID < out[j].row.ID
+		return cmp.Or(cmp.Compare(out[i].row.QName, out[j].row.QName), cmp.Compare(out[i].row.ID, out[j].row.ID)) < 0
 	})
 	w.types.impls[iface.ID] = out
 	return out, nil

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -416,10 +417,7 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 			mc.Files = append(mc.Files, FileCount{Path: p, Count: n})
 		}
 		sort.Slice(mc.Files, func(i, j int) bool {
-			if mc.Files[i].Count != mc.Files[j].Count {
-				return mc.Files[i].Count > mc.Files[j].Count
-			}
-			return mc.Files[i].Path < mc.Files[j].Path
+			return cmp.Or(cmp.Compare(mc.Files[j].Count, mc.Files[i].Count), cmp.Compare(mc.Files[i].Path, mc.Files[j].Path)) < 0
 		})
 		if len(mc.Files) > maxFilesPerModule {
 			mc.Files = mc.Files[:maxFilesPerModule]
@@ -428,10 +426,7 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 	}
 	sort.Slice(res.Summary.ByModule, func(i, j int) bool {
 		a, b := res.Summary.ByModule[i], res.Summary.ByModule[j]
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		return a.Module < b.Module
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Module, b.Module)) < 0
 	})
 }
 
@@ -453,10 +448,7 @@ func groupAnchored(anchored []foundRef, token string) []AnchoredGroup {
 		out = append(out, *g)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Receiver < out[j].Receiver
+		return cmp.Or(cmp.Compare(out[j].Count, out[i].Count), cmp.Compare(out[i].Receiver, out[j].Receiver)) < 0
 	})
 	if len(out) > maxAnchoredGroups {
 		out = out[:maxAnchoredGroups]

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -228,10 +229,7 @@ func lastSegment(name string) string {
 func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.SymbolRow) error {
 	total := len(rows)
 	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].QName != rows[j].QName {
-			return rows[i].QName < rows[j].QName
-		}
-		return rows[i].ID < rows[j].ID
+		return cmp.Or(cmp.Compare(rows[i].QName, rows[j].QName), cmp.Compare(rows[i].ID, rows[j].ID)) < 0
 	})
 	if len(rows) > maxCandidates {
 		rows = rows[:maxCandidates]

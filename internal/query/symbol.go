@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -282,19 +283,7 @@ func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCa
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
-		if counts[a] != counts[b] {
-			return counts[a] > counts[b]
-		}
-		if a.name != b.name {
-			return a.name < b.name
-		}
-		if a.recv != b.recv {
-			return a.recv < b.recv
-		}
-		if a.external != b.external {
-			return a.external < b.external
-		}
-		return a.target < b.target
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv), cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
 	})
 	c.CallsTotal = len(keys)
 	if len(keys) > limit {

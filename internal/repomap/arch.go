@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"strings"
@@ -266,16 +267,7 @@ func (g *archGraph) list(res *ArchResult, keep func(string) bool) {
 	}
 	sort.Slice(res.Edges, func(i, j int) bool {
 		a, b := res.Edges[i], res.Edges[j]
-		if a.Imports != b.Imports {
-			return a.Imports > b.Imports
-		}
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.To != b.To {
-			return a.To < b.To
-		}
-		return a.Class < b.Class
+		return cmp.Or(cmp.Compare(b.Imports, a.Imports), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Class, b.Class)) < 0
 	})
 	for id, n := range g.nodes {
 		if !keep(id) {
@@ -287,10 +279,7 @@ func (g *archGraph) list(res *ArchResult, keep func(string) bool) {
 		res.Nodes = append(res.Nodes, *n)
 	}
 	sort.Slice(res.Nodes, func(i, j int) bool {
-		if res.Nodes[i].Files != res.Nodes[j].Files {
-			return res.Nodes[i].Files > res.Nodes[j].Files
-		}
-		return res.Nodes[i].ID < res.Nodes[j].ID
+		return cmp.Or(cmp.Compare(res.Nodes[j].Files, res.Nodes[i].Files), cmp.Compare(res.Nodes[i].ID, res.Nodes[j].ID)) < 0
 	})
 }
 

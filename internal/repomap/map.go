@@ -6,6 +6,7 @@
 package repomap
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"regexp"
@@ -262,13 +263,7 @@ func (m *mapper) structure() {
 		// Keep the shallowest and largest directories, then show them by path.
 		sort.Slice(list, func(i, j int) bool {
 			di, dj := strings.Count(list[i].Path, "/"), strings.Count(list[j].Path, "/")
-			if di != dj {
-				return di < dj
-			}
-			if list[i].Files != list[j].Files {
-				return list[i].Files > list[j].Files
-			}
-			return list[i].Path < list[j].Path
+			return cmp.Or(cmp.Compare(di, dj), cmp.Compare(list[j].Files, list[i].Files), cmp.Compare(list[i].Path, list[j].Path)) < 0
 		})
 		m.out.Cuts = append(m.out.Cuts, Cut{Field: "structure.dirs", Returned: m.p.Limit, Total: len(list)})
 		list = list[:m.p.Limit]
@@ -413,13 +408,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 func dedupeEntries(eps []EntryPoint) []EntryPoint {
 	sort.SliceStable(eps, func(i, j int) bool {
 		a, b := eps[i], eps[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if entryKindRank[a.Kind] != entryKindRank[b.Kind] {
-			return entryKindRank[a.Kind] < entryKindRank[b.Kind]
-		}
-		return a.Name < b.Name
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(entryKindRank[a.Kind], entryKindRank[b.Kind]), cmp.Compare(a.Name, b.Name)) < 0
 	})
 	out := []EntryPoint{}
 	seenPath := map[string]bool{}
@@ -572,10 +561,7 @@ func (m *mapper) testLayout() {
 		tl.Languages = append(tl.Languages, *t)
 	}
 	sort.Slice(tl.Languages, func(i, j int) bool {
-		if tl.Languages[i].Files != tl.Languages[j].Files {
-			return tl.Languages[i].Files > tl.Languages[j].Files
-		}
-		return tl.Languages[i].Language < tl.Languages[j].Language
+		return cmp.Or(cmp.Compare(tl.Languages[j].Files, tl.Languages[i].Files), cmp.Compare(tl.Languages[i].Language, tl.Languages[j].Language)) < 0
 	})
 	for d, n := range dirCounts {
 		if d == "." {
@@ -584,10 +570,7 @@ func (m *mapper) testLayout() {
 		tl.Dirs = append(tl.Dirs, DirCount{Path: d, Files: n})
 	}
 	sort.Slice(tl.Dirs, func(i, j int) bool {
-		if tl.Dirs[i].Files != tl.Dirs[j].Files {
-			return tl.Dirs[i].Files > tl.Dirs[j].Files
-		}
-		return tl.Dirs[i].Path < tl.Dirs[j].Path
+		return cmp.Or(cmp.Compare(tl.Dirs[j].Files, tl.Dirs[i].Files), cmp.Compare(tl.Dirs[i].Path, tl.Dirs[j].Path)) < 0
 	})
 	tl.Dirs = cut(m, "test_layout.dirs", tl.Dirs)
 	m.out.TestLayout = tl
@@ -658,10 +641,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 		out = append(out, *a)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Root != out[j].Root {
-			return out[i].Root < out[j].Root
-		}
-		return out[i].Module < out[j].Module
+		return cmp.Or(cmp.Compare(out[i].Root, out[j].Root), cmp.Compare(out[i].Module, out[j].Module)) < 0
 	})
 	list := cut(m, "public_api", nonNilAPI(out))
 	m.out.PublicAPI = &list
