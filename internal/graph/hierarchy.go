@@ -221,97 +221,55 @@ func (w *walker) typeLink(ctx context.Context, row store.SymbolRow, relation, so
 // and what those do in turn (an interface a base class implements is
 // implemented by the type too).
 func (w *walker) supertypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
-	type item struct {
-		row   store.SymbolRow
-		via   string
-		depth int
-	}
-	seen := map[int64]bool{t.Row.ID: true}
-	queue := []item{{t.Row, "", 0}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.depth >= maxSuperDepth {
-			continue
-		}
+	next := func(it typeStep) ([]typeEdge, error) {
 		supers, unresolved, err := w.supertypes(ctx, it.row, true)
-		if err != nil {
-			return err
-		}
 		for _, u := range unresolved {
 			if it.depth == 0 && !markerBase(u) {
 				res.Unknown = append(res.Unknown, u)
 			}
 		}
-		for _, s := range supers {
-			if seen[s.row.ID] {
-				continue
-			}
-			seen[s.row.ID] = true
-			is, err := w.isInterface(ctx, s.row)
-			if err != nil {
-				return err
-			}
-			tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
-			if err != nil {
-				return err
-			}
-			if is {
-				res.Interfaces = append(res.Interfaces, tl)
-			} else {
-				res.Supertypes = append(res.Supertypes, tl)
-			}
-			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
-		}
+		return supers, err
 	}
+	err := w.walkRelations(t.Row, map[int64]bool{t.Row.ID: true}, next, func(it typeStep, s typeEdge) (bool, error) {
+		is, err := w.isInterface(ctx, s.row)
+		if err != nil {
+			return false, err
+		}
+		tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+		if err != nil {
+			return false, err
+		}
+		if is {
+			res.Interfaces = append(res.Interfaces, tl)
+		} else {
+			res.Supertypes = append(res.Supertypes, tl)
+		}
+		return true, nil
+	})
 	sort.Strings(res.Unknown)
-	return nil
+	return err
 }
 
 // subtypeLinks walks down: the types that extend or embed this one, and
 // theirs in turn.
 func (w *walker) subtypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
-	type item struct {
-		row   store.SymbolRow
-		via   string
-		depth int
-	}
-	seen := map[int64]bool{t.Row.ID: true}
-	queue := []item{{t.Row, "", 0}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.depth >= maxSuperDepth {
-			continue
+	next := func(it typeStep) ([]typeEdge, error) { return w.subtypes(ctx, it.row) }
+	return w.walkRelations(t.Row, map[int64]bool{t.Row.ID: true}, next, func(it typeStep, s typeEdge) (bool, error) {
+		if res.IsInterface && s.kind != index.EdgeExtends && s.kind != index.EdgeEmbeds {
+			return false, nil // implementations are listed on their own
 		}
-		subs, err := w.subtypes(ctx, it.row)
+		if res.IsInterface {
+			if is, err := w.isInterface(ctx, s.row); err != nil || !is {
+				return false, err // a type embedding an interface implements it: listed as an implementation
+			}
+		}
+		tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
 		if err != nil {
-			return err
+			return false, err
 		}
-		for _, s := range subs {
-			if seen[s.row.ID] {
-				continue
-			}
-			seen[s.row.ID] = true
-			if res.IsInterface && s.kind != index.EdgeExtends && s.kind != index.EdgeEmbeds {
-				continue // implementations are listed on their own
-			}
-			if res.IsInterface {
-				if is, err := w.isInterface(ctx, s.row); err != nil {
-					return err
-				} else if !is {
-					continue // a type embedding an interface implements it: listed as an implementation
-				}
-			}
-			tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
-			if err != nil {
-				return err
-			}
-			res.Subtypes = append(res.Subtypes, tl)
-			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
-		}
-	}
-	return nil
+		res.Subtypes = append(res.Subtypes, tl)
+		return true, nil
+	})
 }
 
 // maxSatisfyNames bounds the method names looked up for one type's interfaces.

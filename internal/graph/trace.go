@@ -164,7 +164,7 @@ func Trace(ctx context.Context, e *query.Engine, r *query.Resolved, p TraceParam
 			}
 		}
 	}
-	for _, n := range queue { // left over when the deadline stopped the walker
+	for _, n := range queue { // left over when the deadline stopped the walk
 		if n.Surfaces == nil {
 			n.Surfaces = []query.SurfaceItem{}
 		}

@@ -145,18 +145,61 @@ func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.
 	return out, nil
 }
 
-// superLink is a resolved supertype of a type.
-type superLink struct {
+// typeEdge is a resolved relation between types: the type at its other
+// end, the relation and its tier.
+type typeEdge struct {
 	row  store.SymbolRow
 	kind index.EdgeKind
 	tier index.Tier
 	at   store.EdgeRow
 }
 
+// typeStep is a type a walk of relations reached, depth relations away,
+// through via (the qualified name of the type before it; "" at the start).
+type typeStep struct {
+	row   store.SymbolRow
+	via   string
+	depth int
+}
+
+// walkRelations walks type relations breadth first from a type, at most
+// maxSuperDepth relations deep: next lists a type's relations, visit is
+// called once per type not in seen (which it is added to) and says whether
+// to walk on from it.
+func (w *walker) walkRelations(from store.SymbolRow, seen map[int64]bool, next func(typeStep) ([]typeEdge, error),
+	visit func(typeStep, typeEdge) (bool, error)) error {
+	queue := []typeStep{{from, "", 0}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.depth >= maxSuperDepth {
+			continue
+		}
+		edges, err := next(it)
+		if err != nil {
+			return err
+		}
+		for _, ed := range edges {
+			if seen[ed.row.ID] {
+				continue
+			}
+			seen[ed.row.ID] = true
+			follow, err := visit(it, ed)
+			if err != nil {
+				return err
+			}
+			if follow {
+				queue = append(queue, typeStep{ed.row, ed.row.QName, it.depth + 1})
+			}
+		}
+	}
+	return nil
+}
+
 // supertypes lists what a type extends, implements or embeds: the resolved
 // relations (edges), and as written those syntax could not resolve.
 // withImplements keeps implements relations (for hierarchy answers).
-func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplements bool) ([]superLink, []string, error) {
+func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplements bool) ([]typeEdge, []string, error) {
 	edges, err := w.e.Store().EdgesFrom(ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, nil, err
@@ -165,7 +208,7 @@ func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplemen
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []superLink
+	var out []typeEdge
 	resolvedAt := map[[2]int]bool{}
 	for _, ed := range edges {
 		resolvedAt[[2]int{ed.Line, ed.Col}] = true
@@ -173,7 +216,7 @@ func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplemen
 		if !ok || (!withImplements && index.EdgeKind(ed.Kind) == index.EdgeImplements) {
 			continue
 		}
-		out = append(out, superLink{row: row, kind: index.EdgeKind(ed.Kind), tier: index.Tier(ed.Tier), at: ed})
+		out = append(out, typeEdge{row: row, kind: index.EdgeKind(ed.Kind), tier: index.Tier(ed.Tier), at: ed})
 	}
 	var unresolved []string
 	r, err := w.resolved(ctx, t)
@@ -277,44 +320,25 @@ func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]
 			out = append(out, implType{row: row, how: how, via: via})
 		}
 	}
-	// Declared: walker the relations into the interface, through
+	// Declared: walk the relations into the interface, through
 	// sub-interfaces, then down base classes and embedders.
-	type item struct {
-		row   store.SymbolRow
-		via   string
-		depth int
-	}
-	queue := []item{{iface, "", 0}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.depth >= maxSuperDepth {
-			continue
-		}
-		subs, err := w.subtypes(ctx, it.row)
+	next := func(it typeStep) ([]typeEdge, error) { return w.subtypes(ctx, it.row) }
+	err := w.walkRelations(iface, have, next, func(it typeStep, s typeEdge) (bool, error) {
+		is, err := w.isInterface(ctx, s.row)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		for _, s := range subs {
-			if have[s.row.ID] {
-				continue
-			}
-			is, err := w.isInterface(ctx, s.row)
-			if err != nil {
-				return nil, err
-			}
-			via := it.via
-			if it.depth > 0 && via == "" {
-				via = it.row.QName
-			}
-			if is {
-				have[s.row.ID] = true // a sub-interface: its implementations implement this one
-				queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
-				continue
-			}
-			add(s.row, "declared", via)
-			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
+		via := it.via
+		if it.depth > 0 && via == "" {
+			via = it.row.QName
 		}
+		if !is { // a sub-interface: its implementations implement this one
+			out = append(out, implType{row: s.row, how: "declared", via: via})
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Method sets, where the language is structural.
 	ir, err := w.resolved(ctx, iface)
@@ -357,16 +381,8 @@ func (w *walker) implementations(ctx context.Context, iface store.SymbolRow) ([]
 	return out, nil
 }
 
-// subtypeLink is a resolved relation into a type.
-type subtypeLink struct {
-	row  store.SymbolRow
-	kind index.EdgeKind
-	tier index.Tier
-	at   store.EdgeRow
-}
-
 // subtypes lists the types that extend, implement or embed a type.
-func (w *walker) subtypes(ctx context.Context, t store.SymbolRow) ([]subtypeLink, error) {
+func (w *walker) subtypes(ctx context.Context, t store.SymbolRow) ([]typeEdge, error) {
 	edges, err := w.e.Store().EdgesTo(ctx, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, err
@@ -375,10 +391,10 @@ func (w *walker) subtypes(ctx context.Context, t store.SymbolRow) ([]subtypeLink
 	if err != nil {
 		return nil, err
 	}
-	var out []subtypeLink
+	var out []typeEdge
 	for _, ed := range edges {
 		if row, ok := rows[ed.Src]; ok && row.Kind != uint8(lang.KindField) {
-			out = append(out, subtypeLink{row: row, kind: index.EdgeKind(ed.Kind), tier: index.Tier(ed.Tier), at: ed})
+			out = append(out, typeEdge{row: row, kind: index.EdgeKind(ed.Kind), tier: index.Tier(ed.Tier), at: ed})
 		}
 	}
 	return out, nil
