@@ -235,47 +235,35 @@ func (w *walker) virtualCallers(ctx context.Context, n *query.Resolved) ([]Dynam
 	}
 	self := n.Ref()
 	var out []DynamicCall
-	seen := map[int64]bool{owner.Row.ID: true}
-	queue := []store.SymbolRow{owner.Row}
-	for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
-		var next []store.SymbolRow
-		for _, t := range queue {
-			supers, _, err := w.supertypes(ctx, t, false)
-			if err != nil {
-				return nil, err
-			}
-			for _, s := range supers {
-				if seen[s.row.ID] {
-					continue
-				}
-				seen[s.row.ID] = true
-				next = append(next, s.row)
-				own, err := w.directMembers(ctx, s.row)
-				if err != nil {
-					return nil, err
-				}
-				for _, m := range own {
-					if m.Name != n.Row.Name || lang.DefKind(m.Kind) != lang.KindMethod {
-						continue
-					}
-					base, err := w.resolved(ctx, m)
-					if err != nil || base == nil {
-						return nil, err
-					}
-					through := base.Ref()
-					edges, err := w.e.Store().EdgesTo(ctx, m.ID, uint8(index.EdgeCall))
-					if err != nil {
-						return nil, err
-					}
-					for _, ed := range edges {
-						out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.Row.Name, Count: ed.Count, Line: ed.Line,
-							Through: &through, Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
-							Tier: index.Tier(ed.Tier).String(), Layer: query.LayerSyntactic})
-					}
-				}
-			}
+	supers := func(it typeStep) ([]typeEdge, error) {
+		supers, _, err := w.supertypes(ctx, it.row, false)
+		return supers, err
+	}
+	err = w.relatedMethods(ctx, owner.Row, n.Row.Name, supers, func(m store.SymbolRow) error {
+		base, err := w.resolved(ctx, m)
+		if err != nil {
+			return err
 		}
-		queue = next
+		if base == nil {
+			return errVanished
+		}
+		through := base.Ref()
+		edges, err := w.e.Store().EdgesTo(ctx, m.ID, uint8(index.EdgeCall))
+		if err != nil {
+			return err
+		}
+		for _, ed := range edges {
+			out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.Row.Name, Count: ed.Count, Line: ed.Line,
+				Through: &through, Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
+				Tier: index.Tier(ed.Tier).String(), Layer: query.LayerSyntactic})
+		}
+		return nil
+	})
+	if err == errVanished {
+		return nil, nil // a base method's file is gone: no answer rather than half of one
+	}
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -278,33 +279,17 @@ func (w *walker) overrides(ctx context.Context, m store.SymbolRow) ([]int64, err
 	owner, ok := parents[m.Parent]
 	var out []int64
 	if ok && lang.DefKind(owner.Kind).IsTypeLike() {
-		seen := map[int64]bool{owner.ID: true}
-		queue := []store.SymbolRow{owner}
-		for depth := 0; len(queue) > 0 && depth < maxSuperDepth; depth++ {
-			var next []store.SymbolRow
-			for _, t := range queue {
-				subs, err := w.subtypes(ctx, t)
-				if err != nil {
-					return nil, err
-				}
-				for _, s := range subs {
-					if seen[s.row.ID] || s.kind == index.EdgeImplements {
-						continue
-					}
-					seen[s.row.ID] = true
-					next = append(next, s.row)
-					own, err := w.directMembers(ctx, s.row)
-					if err != nil {
-						return nil, err
-					}
-					for _, mm := range own {
-						if mm.Name == m.Name && lang.DefKind(mm.Kind) == lang.KindMethod {
-							out = append(out, mm.ID)
-						}
-					}
-				}
-			}
-			queue = next
+		// Subclasses, not implementations: an interface method has no body to override.
+		subclasses := func(it typeStep) ([]typeEdge, error) {
+			subs, err := w.subtypes(ctx, it.row)
+			return slices.DeleteFunc(subs, func(s typeEdge) bool { return s.kind == index.EdgeImplements }), err
+		}
+		err := w.relatedMethods(ctx, owner, m.Name, subclasses, func(mm store.SymbolRow) error {
+			out = append(out, mm.ID)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	w.types.over[m.ID] = out

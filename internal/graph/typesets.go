@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"errors"
 	"sort"
 	"strings"
 
@@ -153,6 +154,30 @@ type typeEdge struct {
 	tier index.Tier
 	at   store.EdgeRow
 }
+
+// relatedMethods calls each for the methods named name declared on the
+// types a walk of relations (next) reaches from a type, the type itself left
+// out, nearest first.
+func (w *walker) relatedMethods(ctx context.Context, from store.SymbolRow, name string, next func(typeStep) ([]typeEdge, error),
+	each func(store.SymbolRow) error) error {
+	return w.walkRelations(from, map[int64]bool{from.ID: true}, next, func(_ typeStep, s typeEdge) (bool, error) {
+		own, err := w.directMembers(ctx, s.row)
+		if err != nil {
+			return false, err
+		}
+		for _, m := range own {
+			if m.Name == name && lang.DefKind(m.Kind) == lang.KindMethod {
+				if err := each(m); err != nil {
+					return false, err
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
+// errVanished stops a walk that reached a symbol whose file is gone.
+var errVanished = errors.New("graph: a symbol's file vanished")
 
 // typeStep is a type a walk of relations reached, depth relations away,
 // through via (the qualified name of the type before it; "" at the start).
