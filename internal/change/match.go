@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // defOcc is a definition in one state.
@@ -218,22 +219,9 @@ func apiSignature(o *defOcc) (api, value string) {
 
 // topLevelAssign finds an initialiser's "=" outside brackets (not ==, <=, =>).
 func topLevelAssign(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		case '=':
-			if depth == 0 && (i+1 >= len(s) || s[i+1] != '=' && s[i+1] != '>') && (i == 0 || !strings.ContainsRune("=!<>:+-*/", rune(s[i-1]))) {
-				return i
-			}
-		}
-	}
-	return -1
+	return query.TopLevel(s, func(i int) bool {
+		return s[i] == '=' && (i+1 >= len(s) || s[i+1] != '=' && s[i+1] != '>') && (i == 0 || !strings.ContainsRune("=!<>:+-*/", rune(s[i-1])))
+	})
 }
 
 func newChange(o *defOcc, change string) StructuralChange {
@@ -322,19 +310,11 @@ func splitSignature(s, name string) (params, rest string) {
 	if open < 0 {
 		return "", s
 	}
-	depth := 0
-	for j := open; j < len(s); j++ {
-		switch s[j] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return s[open : j+1], strings.TrimSpace(s[j+1:])
-			}
-		}
+	inner, after, ok := query.Balanced(s[open:], '(', ')')
+	if !ok {
+		return s[open:], ""
 	}
-	return s[open:], ""
+	return "(" + inner + ")", strings.TrimSpace(after)
 }
 
 // dropExplainedContainers removes body changes of types whose members

@@ -392,7 +392,7 @@ func paramTypes(n *query.Resolved) map[string]string {
 	sig := n.Def.Signature
 	goLang := n.File.Lang == "go"
 	if goLang && strings.HasPrefix(sig, "func (") {
-		if recv, rest, ok := balanced(sig[len("func "):], '(', ')'); ok {
+		if recv, rest, ok := query.Balanced(sig[len("func "):], '(', ')'); ok {
 			addParams(out, recv, true)
 			sig = rest
 		}
@@ -407,36 +407,14 @@ func paramTypes(n *query.Resolved) map[string]string {
 		if rest[0] == '<' {
 			open, closing = '<', '>'
 		}
-		if _, r, ok := balanced(rest, open, closing); ok {
+		if _, r, ok := query.Balanced(rest, open, closing); ok {
 			rest = r
 		}
 	}
-	if params, _, ok := balanced(rest, '(', ')'); ok {
+	if params, _, ok := query.Balanced(rest, '(', ')'); ok {
 		addParams(out, params, goLang)
 	}
 	return out
-}
-
-// balanced splits s, which starts with open, into what the first balanced
-// group holds and what follows it.
-func balanced(s string, open, closing byte) (string, string, bool) {
-	s = strings.TrimLeft(s, " ")
-	if s == "" || s[0] != open {
-		return "", s, false
-	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case open:
-			depth++
-		case closing:
-			depth--
-			if depth == 0 {
-				return s[1:i], s[i+1:], true
-			}
-		}
-	}
-	return "", s, false
 }
 
 // addParams parses a parameter list: Go "a, b int, r io.Reader", others
@@ -507,20 +485,5 @@ func splitTop(s string, angle bool) []string {
 
 // topLevelIndex finds c outside brackets, or -1.
 func topLevelIndex(s string, c byte) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		case c:
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
+	return query.TopLevel(s, func(i int) bool { return s[i] == c })
 }
