@@ -42,11 +42,7 @@ func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
 
 func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 	e := a.Engine
-	files, err := e.Store().Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	mods, err := e.Store().Modules(ctx)
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,19 @@ type ListResult struct {
 	NextOffset int     `json:"-"`
 }
 
+// FilesAndModules lists every indexed file and every module.
+func (e *Engine) FilesAndModules(ctx context.Context) ([]store.FileRow, []store.ModuleRow, error) {
+	files, err := e.Store().Files(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	mods, err := e.Store().Modules(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, mods, nil
+}
+
 // List lists indexed files and directories under a path, depth-limited.
 func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	// Listing follows the read policy: a path into .git, Cairn's state, a

@@ -122,7 +122,7 @@ type archKey struct{ from, to, class string }
 // placeFiles counts every file in its module's node (or its directory's,
 // below the module root, to p.Depth).
 func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph, error) {
-	mods, err := e.Store().Modules(ctx)
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +130,6 @@ func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph,
 		edges: map[archKey]*ArchEdge{}, edgeFiles: map[archKey]map[int64]bool{}}
 	for _, m := range mods {
 		g.modByID[m.ID] = m
-	}
-	files, err := e.Store().Files(ctx)
-	if err != nil {
-		return nil, err
 	}
 	for _, f := range files {
 		m, ok := g.modByID[f.ModuleID]

@@ -159,11 +159,7 @@ func Build(ctx context.Context, e *query.Engine, p Params) (*Map, error) {
 	if p.Depth <= 0 {
 		p.Depth = 2
 	}
-	files, err := e.Store().Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	mods, err := e.Store().Modules(ctx)
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -43,11 +43,7 @@ type Summary struct {
 
 // Overview counts the indexed files per language and per module.
 func Overview(ctx context.Context, e *query.Engine) (*Summary, error) {
-	files, err := e.Store().Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	mods, err := e.Store().Modules(ctx)
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
