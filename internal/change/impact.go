@@ -401,25 +401,28 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 			mi.References += a.refs
 			mi.Packages = append(mi.Packages, pi)
 		}
-		sort.Slice(mi.Packages, func(x, y int) bool {
-			a, b := mi.Packages[x], mi.Packages[y]
-			return cmp.Or(cmp.Compare(b.References, a.References), cmp.Compare(b.Files, a.Files), cmp.Compare(a.Dir, b.Dir)) < 0
-		})
+		heaviestFirst(mi.Packages, func(pi PackageImpact) (int, int, string) { return pi.References, pi.Files, pi.Dir })
 		mi.PackagesTotal = len(mi.Packages)
 		if len(mi.Packages) > p.MaxPackages {
 			mi.Packages = mi.Packages[:p.MaxPackages]
 		}
 		out.Modules = append(out.Modules, mi)
 	}
-	sort.Slice(out.Modules, func(x, y int) bool {
-		a, b := out.Modules[x], out.Modules[y]
-		return cmp.Or(cmp.Compare(b.References, a.References), cmp.Compare(b.Files, a.Files), cmp.Compare(a.Module, b.Module)) < 0
-	})
+	heaviestFirst(out.Modules, func(mi ModuleImpact) (int, int, string) { return mi.References, mi.Files, mi.Module })
 	out.ModulesTotal = len(out.Modules)
 	if len(out.Modules) > p.MaxModules {
 		out.Modules = out.Modules[:p.MaxModules]
 	}
 	return out
+}
+
+// heaviestFirst orders by references, then files (most first), then name.
+func heaviestFirst[T any](xs []T, weight func(T) (refs, files int, name string)) {
+	sort.Slice(xs, func(i, j int) bool {
+		ar, af, an := weight(xs[i])
+		br, bf, bn := weight(xs[j])
+		return cmp.Or(cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
+	})
 }
 
 // deriveVisibility follows CKB §8.1: the language's own marks (modifiers,
@@ -616,27 +619,15 @@ func (a *analysis) anchoredFiles(ctx context.Context, r *query.Resolved, maxFile
 	}
 	member := query.IsMemberKind(lang.DefKind(r.Row.Kind))
 	out := map[int64]int{}
-	for _, h := range hits {
-		if h.Lang == "" || ctx.Err() != nil {
-			continue
+	a.unlinkedRefs(ctx, hits, name, func(nf *query.NameFile, ref lang.Ref) {
+		if member && ref.Shape == lang.QualNone {
+			return
 		}
-		nf, err := a.NameFileOf(ctx, h.FileID, name)
-		if err != nil || nf == nil {
-			continue
+		// x.Name on a local value cannot be a package-level definition.
+		if !member && ref.Shape != lang.QualNone && ref.QualBound {
+			return
 		}
-		for ri, ref := range nf.Facts.Refs {
-			if int(ref.Name) != nf.NameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
-				continue
-			}
-			// x.Name on a local value cannot be a package-level definition.
-			if !member && ref.Shape != lang.QualNone && ref.QualBound {
-				continue
-			}
-			if _, linked := nf.Links[ri]; linked {
-				continue
-			}
-			out[nf.File.ID]++
-		}
-	}
+		out[nf.File.ID]++
+	})
 	return out, true
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -132,6 +134,16 @@ func (a *analysis) danglingRefs(ctx context.Context, name string) (int, []string
 	}
 	n := 0
 	files := map[string]bool{}
+	a.unlinkedRefs(ctx, hits, name, func(nf *query.NameFile, _ lang.Ref) {
+		n++
+		files[nf.File.Path] = true
+	})
+	return n, firstSorted(files, 10)
+}
+
+// unlinkedRefs calls f for each reference to name in the candidate files
+// that nothing resolves: neither a binding in its file nor a link.
+func (a *analysis) unlinkedRefs(ctx context.Context, hits []store.TextHit, name string, f func(*query.NameFile, lang.Ref)) {
 	for _, h := range hits {
 		if h.Lang == "" || ctx.Err() != nil {
 			continue
@@ -147,11 +159,9 @@ func (a *analysis) danglingRefs(ctx context.Context, name string) (int, []string
 			if _, linked := nf.Links[ri]; linked {
 				continue
 			}
-			n++
-			files[nf.File.Path] = true
+			f(nf, ref)
 		}
 	}
-	return n, firstSorted(files, 10)
 }
 
 func firstSorted(set map[string]bool, n int) []string {

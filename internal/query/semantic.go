@@ -39,7 +39,7 @@ type semDoc struct {
 	status semantic.FileStatus
 }
 
-// usable reports whether a path's facts come from the semantic layer.
+// Usable reports whether a path's facts come from the semantic layer.
 func (v *SemView) Usable(path string) bool {
 	if v == nil {
 		return false
@@ -48,7 +48,7 @@ func (v *SemView) Usable(path string) bool {
 	return ok && d.status.Usable
 }
 
-// fallbackReason says why a path uses syntactic facts ("" when it does not,
+// FallbackReason says why a path uses syntactic facts ("" when it does not,
 // or when no semantic index covers it).
 func (v *SemView) FallbackReason(path string) string {
 	if v == nil {
@@ -61,7 +61,7 @@ func (v *SemView) FallbackReason(path string) string {
 	return d.status.Reason
 }
 
-// empty reports whether no semantic index is imported.
+// Empty reports whether no semantic index is imported.
 func (v *SemView) Empty() bool { return v == nil || len(v.indexes) == 0 }
 
 // Semantic returns the current view, rebuilt when the epoch or the imported
