@@ -368,15 +368,10 @@ func judgeConfidence(g *depGraph, res *AffectedResult, in changedFiles, bounded 
 // pageOf appends the page of items from offset (at most limit, 0: all) to
 // dst; more says items are left after it, next is the offset that follows.
 func pageOf[T any](dst, items []T, offset, limit int) (out []T, more bool, next int) {
-	page := items
-	if offset < len(page) {
-		page = page[offset:]
-	} else {
-		page = nil
+	if limit <= 0 {
+		limit = len(items)
 	}
-	if limit > 0 && len(page) > limit {
-		page, more = page[:limit], true
-	}
+	page, more := query.Page(items, offset, limit)
 	return append(dst, page...), more, offset + len(page)
 }
 

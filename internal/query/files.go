@@ -123,14 +123,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 		return out[i].Path < out[j].Path
 	})
 	res := &ListResult{Path: dir, Total: len(out), Entries: []Entry{}}
-	if p.Offset < len(out) {
-		out = out[p.Offset:]
-	} else {
-		out = nil
-	}
-	if len(out) > p.Limit {
-		out, res.More = out[:p.Limit], true
-	}
+	out, res.More = Page(out, p.Offset, p.Limit)
 	res.Entries = append(res.Entries, out...)
 	res.NextOffset = p.Offset + len(res.Entries)
 	return res, nil

@@ -200,15 +200,8 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 			snip(&g.Exemplars[i])
 		}
 	}
-	page := found
-	if p.Offset < len(page) {
-		page = page[p.Offset:]
-	} else {
-		page = nil
-	}
-	if len(page) > p.Limit {
-		page, res.More = page[:p.Limit], true
-	}
+	page, more := Page(found, p.Offset, p.Limit)
+	res.More = more
 	for _, f := range page {
 		snip(&f.loc)
 		res.Locations = append(res.Locations, f.loc)

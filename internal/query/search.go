@@ -299,14 +299,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 		files[h.Location.Path] = true
 	}
 	res.Files = len(files)
-	if p.Offset < len(hits) {
-		hits = hits[p.Offset:]
-	} else {
-		hits = nil
-	}
-	if len(hits) > p.Limit {
-		hits, res.More = hits[:p.Limit], true
-	}
+	hits, res.More = Page(hits, p.Offset, p.Limit)
 	res.Hits = append(res.Hits, hits...)
 	res.NextOffset = p.Offset + len(res.Hits)
 	return res, e.annotateLayers(ctx, res.Hits)
