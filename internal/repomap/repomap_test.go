@@ -62,6 +62,15 @@ func open(t *testing.T) *query.Engine {
 	return testenv.OpenIndex(t, web).Engine(t)
 }
 
+// edges lists an architecture's edges with their class and imports.
+func edges(res *repomap.ArchResult) []string {
+	var out []string
+	for _, ed := range res.Edges {
+		out = append(out, fmt.Sprintf("%s -> %s %s %d", ed.From, ed.To, ed.Class, ed.Imports))
+	}
+	return out
+}
+
 func TestArchitecture(t *testing.T) {
 	e := open(t)
 	ctx := context.Background()
@@ -69,15 +78,7 @@ func TestArchitecture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var edges []string
-	for _, ed := range res.Edges {
-		edges = append(edges, fmt.Sprintf("%s -> %s %s %d", ed.From, ed.To, ed.Class, ed.Imports))
-	}
-	want := []string{
-		"go:api -> go:store local-file 1",
-		"go:cmd -> go:api local-file 1",
-	}
-	if diff := cmp.Diff(want, edges); diff != "" {
+	if diff := cmp.Diff([]string{"go:api -> go:store local-file 1", "go:cmd -> go:api local-file 1"}, edges(res)); diff != "" {
 		t.Errorf("edges (-want +got):\n%s", diff)
 	}
 	// One module's node keeps its own edges and its neighbours.
