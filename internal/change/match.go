@@ -175,22 +175,8 @@ func matchDefs(olds, news []*defOcc) []StructuralChange {
 			out = append(out, c)
 		}
 	}
-	for _, o := range removed {
-		if !paired[o] {
-			c := newChange(o, "removed")
-			c.OldSignature = sig(o.def)
-			c.DeltaTags = []string{"symbol_removed"}
-			out = append(out, c)
-		}
-	}
-	for _, n := range added {
-		if !paired[n] {
-			c := newChange(n, "added")
-			c.NewSignature = sig(n.def)
-			c.DeltaTags = []string{"symbol_added"}
-			out = append(out, c)
-		}
-	}
+	out = appendUnpaired(out, removed, paired, "removed")
+	out = appendUnpaired(out, added, paired, "added")
 	out = dropExplainedContainers(out)
 	for i := range out {
 		classifyChange(&out[i])
@@ -222,6 +208,25 @@ func topLevelAssign(s string) int {
 	return query.TopLevel(s, func(i int) bool {
 		return s[i] == '=' && (i+1 >= len(s) || s[i+1] != '=' && s[i+1] != '>') && (i == 0 || !strings.ContainsRune("=!<>:+-*/", rune(s[i-1])))
 	})
+}
+
+// appendUnpaired adds a change (removed or added) for each definition no
+// definition of the other state was paired with.
+func appendUnpaired(out []StructuralChange, defs []*defOcc, paired map[*defOcc]bool, change string) []StructuralChange {
+	for _, o := range defs {
+		if paired[o] {
+			continue
+		}
+		c := newChange(o, change)
+		if change == "removed" {
+			c.OldSignature = sig(o.def)
+		} else {
+			c.NewSignature = sig(o.def)
+		}
+		c.DeltaTags = []string{"symbol_" + change}
+		out = append(out, c)
+	}
+	return out
 }
 
 func newChange(o *defOcc, change string) StructuralChange {
