@@ -2,9 +2,11 @@ package change
 
 import (
 	"context"
+	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // classifyChange sets structural severity and behaviour-change risk.
@@ -126,4 +128,29 @@ func spanLines(text []byte, s lang.Span) []string {
 		}
 	}
 	return out
+}
+
+// fileCategory sorts a changed file for semantic_diff: prod, test, build,
+// config or docs.
+func fileCategory(p, language string) string {
+	base := path.Base(p)
+	if query.TestFileKind(p, language) != "" {
+		return "test"
+	}
+	switch base {
+	case "go.mod", "go.sum", "go.work", "package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "pyproject.toml",
+		"setup.py", "setup.cfg", "requirements.txt", "Cargo.toml", "Cargo.lock", "pom.xml", "build.gradle", "build.gradle.kts",
+		"settings.gradle", "settings.gradle.kts", "Gemfile", "Gemfile.lock", "composer.json", "composer.lock", "Makefile",
+		"Dockerfile", "CMakeLists.txt", "tsconfig.json":
+		return "build"
+	}
+	switch strings.ToLower(path.Ext(base)) {
+	case ".md", ".rst", ".txt", ".adoc":
+		return "docs"
+	case ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".env":
+		return "config"
+	case ".csproj", ".sln", ".mk", ".bazel", ".bzl":
+		return "build"
+	}
+	return "prod"
 }

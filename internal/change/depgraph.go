@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -55,7 +56,7 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 	for i, f := range files {
 		g.byPath[f.Path] = i
 		g.byID[f.ID] = i
-		if k := TestFileKind(f.Path, f.Lang); k != "" {
+		if k := query.TestFileKind(f.Path, f.Lang); k != "" {
 			g.tests[i] = k
 		}
 		switch f.Lang {

@@ -480,7 +480,7 @@ func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) Imp
 	case 4:
 		c.Reason = "other modules of the repository depend on it"
 	}
-	c.PublicAPI = vis.Visibility == "public" && vis.Confidence >= 0.9 && TestFileKind(g.files[home].Path, g.files[home].Lang) == "" &&
+	c.PublicAPI = vis.Visibility == "public" && vis.Confidence >= 0.9 && query.TestFileKind(g.files[home].Path, g.files[home].Lang) == "" &&
 		!strings.Contains("/"+g.files[home].Path, "/internal/")
 	if c.PublicAPI {
 		c.Reason += "; it is public API, so code outside the repository may depend on it too"

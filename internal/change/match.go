@@ -52,7 +52,7 @@ func occurrences(f *fileSide) []*defOcc {
 // visibilityOf says whether a definition is API: public itself and in every
 // enclosing definition, outside test files and Go internal/ or main packages.
 func visibilityOf(f *fileSide, i int) string {
-	if TestFileKind(f.path, f.lang) != "" {
+	if query.TestFileKind(f.path, f.lang) != "" {
 		return "test"
 	}
 	if f.lang == "go" {

@@ -6,7 +6,6 @@ package query
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
@@ -146,15 +145,6 @@ func (e *Engine) SymbolRefs(ctx context.Context, rows []store.SymbolRow) ([]Symb
 		}
 	}
 	return out, nil
-}
-
-// IsTestPath guesses whether a path holds tests (used to rank them lower).
-func IsTestPath(p string) bool {
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
-		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
-		strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.HasPrefix(p, "test/") ||
-		strings.HasPrefix(p, "tests/") || strings.Contains(p, "/testdata/") || strings.Contains(p, "__tests__/")
 }
 
 // ID is the symbol's id.

@@ -478,48 +478,6 @@ func nonNilDeps(d []ManifestDeps) []ManifestDeps {
 	return d
 }
 
-// testConvention names the naming convention that makes a file a test, or "".
-func testConvention(p, language string) string {
-	base := path.Base(p)
-	slash := "/" + p
-	inDir := func(d string) bool { return strings.Contains(slash, "/"+d+"/") }
-	if inDir("testdata") || inDir("fixtures") || language == "" {
-		return ""
-	}
-	switch language {
-	case "go":
-		if strings.HasSuffix(base, "_test.go") {
-			return "*_test.go"
-		}
-		return ""
-	case "python":
-		switch {
-		case base == "conftest.py":
-			return "conftest.py"
-		case strings.HasPrefix(base, "test_"):
-			return "test_*.py"
-		case strings.HasSuffix(base, "_test.py"):
-			return "*_test.py"
-		}
-	case "typescript", "tsx", "javascript":
-		switch {
-		case strings.Contains(base, ".test."):
-			return "*.test.*"
-		case strings.Contains(base, ".spec."):
-			return "*.spec.*"
-		case inDir("__tests__"):
-			return "__tests__/"
-		}
-	}
-	switch {
-	case inDir("tests"):
-		return "tests/ dir"
-	case inDir("test"):
-		return "test/ dir"
-	}
-	return ""
-}
-
 func (m *mapper) testLayout() {
 	tl := &TestLayout{Languages: []TestsOfLang{}, Dirs: []DirCount{}}
 	byLang := map[string]*TestsOfLang{}
@@ -530,7 +488,7 @@ func (m *mapper) testLayout() {
 	var tests []test
 	for _, f := range m.files {
 		dir := path.Dir(f.Path)
-		conv := testConvention(f.Path, f.Lang)
+		conv := query.TestConvention(f.Path, f.Lang)
 		if conv == "" {
 			if f.Lang != "" {
 				codeDirs[[2]string{dir, f.Lang}] = true
