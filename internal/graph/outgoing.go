@@ -30,8 +30,7 @@ type outgoingCalls struct {
 // grouped by name and receiver.
 func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCalls, error) {
 	out := &outgoingCalls{}
-	facts := n.Facts
-	if facts == nil || n.Def == nil {
+	if n.Facts == nil || n.Def == nil {
 		return out, nil
 	}
 	links, err := w.fileLinks(ctx, n.File.ID)
@@ -49,148 +48,214 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 	if w.layer == query.LayerSemantic && doc == nil {
 		return out, nil
 	}
-	me := int32(n.Row.DefIdx)
-	from := n.ID()
-	type ukey struct{ name, recv string }
-	unres := map[ukey]int{}
-	type dkey struct {
-		kind, name, recv string
-		through          int64
-	}
-	dyn := map[dkey]int{}
-	addDyn := func(k dkey, d DynamicCall) {
-		if i, ok := dyn[k]; ok {
-			out.dynamic[i].Count++
-			return
-		}
-		dyn[k] = len(out.dynamic)
-		out.dynamic = append(out.dynamic, d)
-	}
-	ext := map[string]int{}
-	sites := map[lang.Pos]bool{} // dynamic sites are listed as such, not as calls
-	for _, s := range facts.Dynamic {
-		if s.Enclosing == me {
-			sites[s.Pos] = true
-		}
-	}
-	for i, ref := range facts.Refs {
-		if ref.Role != lang.RoleCall || ref.Enclosing != me || sites[ref.Pos] {
+	cs := newCallSites(n, out)
+	for i, ref := range n.Facts.Refs {
+		if ref.Role != lang.RoleCall || ref.Enclosing != cs.me || cs.runtime[ref.Pos] {
 			continue
 		}
-		name := facts.Names[ref.Name]
-		site := query.RefLoc(n.File.Path, ref.Pos, name)
-		target, tier, layer := int64(0), index.TierUnknown, query.LayerSyntactic
-		if doc != nil {
-			if o, ok := doc.byAt[ref.Pos]; ok {
-				t, external, ok := w.e.SemTarget(ctx, doc.idx, o.Sym)
-				switch {
-				case ok && external != "":
-					if j, seen := ext[external]; seen {
-						out.external[j].Count++
-					} else {
-						ext[external] = len(out.external)
-						out.external = append(out.external, ExternalCall{From: from, Symbol: external, Count: 1, Line: site.Line})
-					}
-					continue
-				case ok:
-					target, tier, layer = t, index.TierPrecise, query.LayerSemantic
-				}
-			}
-		}
-		if target == 0 && w.layer != query.LayerSemantic {
-			if l, ok := links[i]; ok {
-				target, tier = l.Target, l.Tier
-			}
-		}
-		if target != 0 {
-			c, d, ok, err := w.classify(ctx, n, target, tier, layer, site)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
-			if d != nil {
-				var th int64
-				if d.Through != nil {
-					th, _ = index.ParseID(d.Through.ID)
-				}
-				addDyn(dkey{d.Kind, name, "", th}, *d)
-			}
-			if c.other != 0 {
-				out.calls = append(out.calls, c)
-				// Build variants of the callee: the build decides which runs.
-				vars, err := w.variantRows(ctx, c.other)
-				if err != nil {
-					return nil, err
-				}
-				for _, v := range vars {
-					if v.ID == c.other {
-						continue
-					}
-					vc := c
-					vc.other = v.ID
-					if f, err := w.file(ctx, w.idx.syms[c.other].FileID); err == nil && f != nil {
-						vc.via = f.Path
-					}
-					out.calls = append(out.calls, vc)
-				}
-			}
-			continue
-		}
-		recv := ""
-		if ref.Shape != lang.QualNone {
-			recv = query.ShapeKey(facts, ref)
-		}
-		if ref.BindLocal >= 0 {
-			d := DynamicCall{From: from, Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []query.SymbolRef{},
-				Tier: index.TierProven.String(), Layer: query.LayerSyntactic}
-			if err := w.localCandidates(ctx, n, ref.BindLocal, &d); err != nil {
-				return nil, err
-			}
-			addDyn(dkey{"value", name, "", 0}, d)
-			continue
-		}
-		if d, ok, err := w.interfaceCall(ctx, n, ref, name, site); err != nil {
+		if err := w.callSite(ctx, cs, doc, links, i, ref); err != nil {
 			return nil, err
-		} else if ok {
-			var th int64
-			if d.Through != nil {
-				th, _ = index.ParseID(d.Through.ID)
-			}
-			addDyn(dkey{"interface", name, recv, th}, *d)
-			continue
 		}
-		k := ukey{name, recv}
-		if j, ok := unres[k]; ok {
-			out.unresolved[j].Count++
-			continue
-		}
-		unres[k] = len(out.unresolved)
-		out.unresolved = append(out.unresolved, UnresolvedCall{From: from, Name: name, Receiver: recv, Count: 1, Line: site.Line})
 	}
-	for i := range out.unresolved {
-		u := &out.unresolved[i]
+	if err := w.countCandidates(ctx, out.unresolved); err != nil {
+		return nil, err
+	}
+	cs.addRuntimeNames()
+	out.calls = mergeCalls(out.calls)
+	return out, nil
+}
+
+// callSites gathers one node's calls, grouping the dynamic, unresolved and
+// external ones as they come.
+type callSites struct {
+	n       *query.Resolved
+	out     *outgoingCalls
+	me      int32              // the node's definition in its file's facts
+	runtime map[lang.Pos]bool  // sites of calls of a name computed at run time
+	unres   map[[2]string]int  // name, receiver -> index in out.unresolved
+	dyn     map[dynamicKey]int // -> index in out.dynamic
+	ext     map[string]int     // SCIP symbol -> index in out.external
+}
+
+type dynamicKey struct {
+	kind, name, recv string
+	through          int64
+}
+
+func newCallSites(n *query.Resolved, out *outgoingCalls) *callSites {
+	cs := &callSites{n: n, out: out, me: int32(n.Row.DefIdx), runtime: map[lang.Pos]bool{}, unres: map[[2]string]int{},
+		dyn: map[dynamicKey]int{}, ext: map[string]int{}}
+	for _, s := range n.Facts.Dynamic {
+		if s.Enclosing == cs.me {
+			cs.runtime[s.Pos] = true // listed as such, not as calls
+		}
+	}
+	return cs
+}
+
+// callSite adds one call of the node: to the symbol a layer resolves it
+// to, through a local value or an interface, or unresolved.
+func (w *walker) callSite(ctx context.Context, cs *callSites, doc *semDocOccs, links map[int]index.Link, i int, ref lang.Ref) error {
+	n, facts := cs.n, cs.n.Facts
+	name := facts.Names[ref.Name]
+	site := query.RefLoc(n.File.Path, ref.Pos, name)
+	target, tier, layer, external := w.callTarget(ctx, doc, links, i, ref)
+	if external != "" {
+		cs.addExternal(external, site)
+		return nil
+	}
+	if target != 0 {
+		return w.resolvedCall(ctx, cs, target, tier, layer, site, name)
+	}
+	recv := ""
+	if ref.Shape != lang.QualNone {
+		recv = query.ShapeKey(facts, ref)
+	}
+	if ref.BindLocal >= 0 {
+		d := DynamicCall{From: n.ID(), Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []query.SymbolRef{},
+			Tier: index.TierProven.String(), Layer: query.LayerSyntactic}
+		if err := w.localCandidates(ctx, n, ref.BindLocal, &d); err != nil {
+			return err
+		}
+		cs.addDynamic(dynamicKey{"value", name, "", 0}, d)
+		return nil
+	}
+	if d, ok, err := w.interfaceCall(ctx, n, ref, name, site); err != nil {
+		return err
+	} else if ok {
+		cs.addDynamic(dynamicKey{"interface", name, recv, throughID(d)}, *d)
+		return nil
+	}
+	cs.addUnresolved(name, recv, site)
+	return nil
+}
+
+// callTarget is the symbol a call resolves to (0: none) with its tier and
+// layer: the semantic layer's target where it describes the file, else the
+// syntactic link; external is the SCIP symbol of a target outside the
+// repository.
+func (w *walker) callTarget(ctx context.Context, doc *semDocOccs, links map[int]index.Link, i int, ref lang.Ref) (target int64, tier index.Tier, layer, external string) {
+	tier, layer = index.TierUnknown, query.LayerSyntactic
+	if doc != nil {
+		if o, ok := doc.byAt[ref.Pos]; ok {
+			t, ext, ok := w.e.SemTarget(ctx, doc.idx, o.Sym)
+			switch {
+			case ok && ext != "":
+				return 0, tier, layer, ext
+			case ok:
+				target, tier, layer = t, index.TierPrecise, query.LayerSemantic
+			}
+		}
+	}
+	if target == 0 && w.layer != query.LayerSemantic {
+		if l, ok := links[i]; ok {
+			target, tier = l.Target, l.Tier
+		}
+	}
+	return target, tier, layer, ""
+}
+
+// resolvedCall adds a call whose target is known: an edge (and one to each
+// build variant of the callee), or a dynamic call when the target holds a
+// function or is an interface method.
+func (w *walker) resolvedCall(ctx context.Context, cs *callSites, target int64, tier index.Tier, layer string, site protocol.Location, name string) error {
+	c, d, ok, err := w.classify(ctx, cs.n, target, tier, layer, site)
+	if err != nil || !ok {
+		return err
+	}
+	if d != nil {
+		cs.addDynamic(dynamicKey{d.Kind, name, "", throughID(d)}, *d)
+	}
+	if c.other == 0 {
+		return nil
+	}
+	cs.out.calls = append(cs.out.calls, c)
+	// Build variants of the callee: the build decides which runs.
+	vars, err := w.variantRows(ctx, c.other)
+	if err != nil {
+		return err
+	}
+	for _, v := range vars {
+		if v.ID == c.other {
+			continue
+		}
+		vc := c
+		vc.other = v.ID
+		if f, err := w.file(ctx, w.idx.syms[c.other].FileID); err == nil && f != nil {
+			vc.via = f.Path
+		}
+		cs.out.calls = append(cs.out.calls, vc)
+	}
+	return nil
+}
+
+// throughID is the id of the symbol a dynamic call goes through (0: none).
+func throughID(d *DynamicCall) int64 {
+	var th int64
+	if d.Through != nil {
+		th, _ = index.ParseID(d.Through.ID)
+	}
+	return th
+}
+
+func (cs *callSites) addDynamic(k dynamicKey, d DynamicCall) {
+	if i, ok := cs.dyn[k]; ok {
+		cs.out.dynamic[i].Count++
+		return
+	}
+	cs.dyn[k] = len(cs.out.dynamic)
+	cs.out.dynamic = append(cs.out.dynamic, d)
+}
+
+func (cs *callSites) addExternal(symbol string, site protocol.Location) {
+	if j, seen := cs.ext[symbol]; seen {
+		cs.out.external[j].Count++
+		return
+	}
+	cs.ext[symbol] = len(cs.out.external)
+	cs.out.external = append(cs.out.external, ExternalCall{From: cs.n.ID(), Symbol: symbol, Count: 1, Line: site.Line})
+}
+
+func (cs *callSites) addUnresolved(name, recv string, site protocol.Location) {
+	k := [2]string{name, recv}
+	if j, ok := cs.unres[k]; ok {
+		cs.out.unresolved[j].Count++
+		return
+	}
+	cs.unres[k] = len(cs.out.unresolved)
+	cs.out.unresolved = append(cs.out.unresolved, UnresolvedCall{From: cs.n.ID(), Name: name, Receiver: recv, Count: 1, Line: site.Line})
+}
+
+// addRuntimeNames adds the calls of a name computed at run time (obj[name](),
+// getattr, reflection, eval): dynamic, with no candidates.
+func (cs *callSites) addRuntimeNames() {
+	n := cs.n
+	for _, s := range n.Facts.Dynamic {
+		if s.Enclosing != cs.me {
+			continue
+		}
+		site := protocol.Location{Path: protocol.RepoPath(n.File.Path), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
+			EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col) + len(s.Text)}
+		cs.out.dynamic = append(cs.out.dynamic, DynamicCall{From: n.ID(), Kind: s.Kind.String(), Count: 1, Line: site.Line, Text: s.Text,
+			Candidates: []query.SymbolRef{}, Tier: index.TierUnknown.String(), Layer: query.LayerSyntactic})
+	}
+}
+
+// countCandidates says, for each unresolved call, how many symbols of the
+// repository bear its name: anchored when some do, unknown when none.
+func (w *walker) countCandidates(ctx context.Context, unresolved []UnresolvedCall) error {
+	for i := range unresolved {
+		u := &unresolved[i]
 		n, err := w.sameName(ctx, u.Name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		u.Candidates, u.Tier = n, index.TierAnchored.String()
 		if n == 0 {
 			u.Tier = index.TierUnknown.String()
 		}
 	}
-	for _, s := range facts.Dynamic {
-		if s.Enclosing != me {
-			continue
-		}
-		site := protocol.Location{Path: protocol.RepoPath(n.File.Path), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
-			EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col) + len(s.Text)}
-		out.dynamic = append(out.dynamic, DynamicCall{From: from, Kind: s.Kind.String(), Count: 1, Line: site.Line, Text: s.Text,
-			Candidates: []query.SymbolRef{}, Tier: index.TierUnknown.String(), Layer: query.LayerSyntactic})
-	}
-	out.calls = mergeCalls(out.calls)
-	return out, nil
+	return nil
 }
 
 // classify turns a resolved call target into an edge, or into a dynamic
