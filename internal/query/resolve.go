@@ -407,22 +407,16 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case len(symRows) == 1:
-		return e.Load(ctx, symRows[0])
-	case len(symRows) > 1:
-		return nil, e.ambiguous(ctx, name, symRows)
+	if len(symRows) > 0 {
+		return e.single(ctx, name, symRows)
 	}
 	for _, guess := range semantic.NameGuesses(name) {
 		cands, err := e.candidates(ctx, guess)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case len(cands) == 1:
-			return e.Load(ctx, cands[0])
-		case len(cands) > 1:
-			return nil, e.ambiguous(ctx, name, cands)
+		if len(cands) > 0 {
+			return e.single(ctx, name, cands)
 		}
 	}
 	details := map[string]any{"scip_symbol": name, "known_to_semantic_index": known}
@@ -432,6 +426,15 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: msg, Details: details,
 		Fixes: []string{"cairn search <name> --mode symbol"}}
+}
+
+// single loads the one symbol of rows, or reports name as ambiguous when
+// rows hold several.
+func (e *Engine) single(ctx context.Context, name string, rows []store.SymbolRow) (*Resolved, error) {
+	if len(rows) > 1 {
+		return nil, e.ambiguous(ctx, name, rows)
+	}
+	return e.Load(ctx, rows[0])
 }
 
 // atSemantic resolves a position through the semantic layer when it
@@ -462,10 +465,8 @@ func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Re
 			return nil, err
 		}
 		switch {
-		case len(rows) == 1:
-			return e.Load(ctx, rows[0])
-		case len(rows) > 1:
-			return nil, e.ambiguous(ctx, row.Symbol, rows)
+		case len(rows) > 0:
+			return e.single(ctx, row.Symbol, rows)
 		case row.DefDoc < 0:
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is defined outside the repository (%s)", row.Display, row.Symbol),
 				Details: map[string]any{"scip_symbol": row.Symbol, "layer": LayerSemantic}}
