@@ -42,11 +42,32 @@ func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
 }
 
 func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
-	e := a.Engine
-	files, mods, err := e.FilesAndModules(ctx)
+	files, mods, err := a.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
+	g := newDepGraph(files, mods)
+	g.markInlineTests(ctx, a.Engine)
+	if err := g.addImports(ctx, a.Engine); err != nil {
+		return nil, err
+	}
+	ri, err := a.refIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.addReferences(ctx, a.Engine, ri); err != nil {
+		return nil, err
+	}
+	for k, list := range g.rev {
+		sort.Ints(list)
+		g.rev[k] = list
+	}
+	return g, nil
+}
+
+// newDepGraph indexes the files: by path and id, test files by their
+// names, Go files by directory and JVM/.NET files by package.
+func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
 		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
 		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
@@ -69,20 +90,33 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 			}
 		}
 	}
-	// Rust keeps unit tests inside the file they test.
-	if hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
-		for _, h := range hits {
-			if i, ok := g.byID[h.FileID]; ok && files[i].Lang == "rust" {
-				if _, marked := g.tests[i]; !marked {
-					g.tests[i] = "inline #[cfg(test)] module"
-				}
+	return g
+}
+
+// markInlineTests marks the Rust files that keep unit tests inside the
+// file they test (a #[cfg(test)] module).
+func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
+	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20)
+	if err != nil {
+		return
+	}
+	for _, h := range hits {
+		if i, ok := g.byID[h.FileID]; ok && g.files[i].Lang == "rust" {
+			if _, marked := g.tests[i]; !marked {
+				g.tests[i] = "inline #[cfg(test)] module"
 			}
 		}
 	}
+}
+
+// addImports adds every file's resolved in-repository imports, and counts
+// the ones that look local but did not resolve.
+func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
 	all, err := e.Store().AllImports(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	files := g.files
 	for fileID, data := range all {
 		i, ok := g.byID[fileID]
 		if !ok {
@@ -122,16 +156,16 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 			}
 		}
 	}
-	// A file that references a definition of another file depends on it,
-	// whether or not its import resolved (JVM named imports, Rust crate
-	// paths, C# namespaces resolve to references, not always to files).
-	ri, err := a.refIndex(ctx)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// addReferences makes a file that references a definition of another file
+// depend on it, whether or not its import resolved (JVM named imports, Rust
+// crate paths, C# namespaces resolve to references, not always to files).
+func (g *depGraph) addReferences(ctx context.Context, e *query.Engine, ri *refIndex) error {
 	symFile, err := e.Store().SymbolFiles(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	linked := map[[2]int]bool{}
 	for target, list := range ri.by {
@@ -145,14 +179,10 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 				continue
 			}
 			linked[[2]int{d, j}] = true
-			g.rev[files[d].Path] = append(g.rev[files[d].Path], j)
+			g.rev[g.files[d].Path] = append(g.rev[g.files[d].Path], j)
 		}
 	}
-	for k, list := range g.rev {
-		sort.Ints(list)
-		g.rev[k] = list
-	}
-	return g, nil
+	return nil
 }
 
 func pkgKey(f store.FileRow) string {
