@@ -4,33 +4,22 @@ import (
 	"context"
 	"sort"
 
-	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
-	"github.com/cairnhq/cairn/internal/semantic"
 )
 
 // layerUse records which layer answered for which file of a walk, and the
 // semantic documents it read.
 type layerUse struct {
-	docs     map[string]*semDocOccs // nil value: no usable document
-	sem, syn bool                   // the semantic, the syntactic layer answered
-	fallback map[string]bool        // files answered from syntax although a semantic index covers them
+	docs     map[string]*query.DocUses // nil value: no usable document
+	sem, syn bool                      // the semantic, the syntactic layer answered
+	fallback map[string]bool           // files answered from syntax although a semantic index covers them
 }
 
 func newLayerUse() layerUse {
-	return layerUse{docs: map[string]*semDocOccs{}, fallback: map[string]bool{}}
+	return layerUse{docs: map[string]*query.DocUses{}, fallback: map[string]bool{}}
 }
 
-// semDocOccs are the usable occurrences of one file, by position.
-type semDocOccs struct {
-	idx  int64
-	byAt map[lang.Pos]semantic.Occ
-}
-
-// semDoc returns the usable semantic occurrences of a path (nil when the
-// semantic layer does not describe it as it is); it records which layer
-// answers for the path.
-func (w *walker) semDoc(ctx context.Context, path string) (*semDocOccs, error) {
+func (w *walker) semDoc(ctx context.Context, path string) (*query.DocUses, error) {
 	if w.v == nil {
 		w.used.syn = true
 		return nil, nil
@@ -39,18 +28,9 @@ func (w *walker) semDoc(ctx context.Context, path string) (*semDocOccs, error) {
 		w.note(path, d != nil)
 		return d, nil
 	}
-	occs, idx, ok, err := w.e.DocOccs(ctx, w.v, path)
+	d, err := w.e.Uses(ctx, w.v, path)
 	if err != nil {
 		return nil, err
-	}
-	var d *semDocOccs
-	if ok {
-		d = &semDocOccs{idx: idx, byAt: make(map[lang.Pos]semantic.Occ, len(occs))}
-		for _, o := range occs {
-			if o.Roles&semantic.RoleDefinition == 0 {
-				d.byAt[lang.Pos{Line: o.Line, Col: o.Col}] = o
-			}
-		}
 	}
 	w.used.docs[path] = d
 	w.note(path, d != nil)

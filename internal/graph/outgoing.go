@@ -37,7 +37,7 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 	if err != nil {
 		return nil, err
 	}
-	var doc *semDocOccs
+	var doc *query.DocUses
 	if w.layer != query.LayerSyntactic {
 		if doc, err = w.semDoc(ctx, n.File.Path); err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func newCallSites(n *query.Resolved, out *outgoingCalls) *callSites {
 
 // callSite adds one call of the node: to the symbol a layer resolves it
 // to, through a local value or an interface, or unresolved.
-func (w *walker) callSite(ctx context.Context, cs *callSites, doc *semDocOccs, links map[int]index.Link, i int, ref lang.Ref) error {
+func (w *walker) callSite(ctx context.Context, cs *callSites, doc *query.DocUses, links map[int]index.Link, i int, ref lang.Ref) error {
 	n, facts := cs.n, cs.n.Facts
 	name := facts.Names[ref.Name]
 	site := query.RefLoc(n.File.Path, ref.Pos, name)
@@ -134,11 +134,11 @@ func (w *walker) callSite(ctx context.Context, cs *callSites, doc *semDocOccs, l
 // layer: the semantic layer's target where it describes the file, else the
 // syntactic link; external is the SCIP symbol of a target outside the
 // repository.
-func (w *walker) callTarget(ctx context.Context, doc *semDocOccs, links map[int]index.Link, i int, ref lang.Ref) (target int64, tier index.Tier, layer, external string) {
+func (w *walker) callTarget(ctx context.Context, doc *query.DocUses, links map[int]index.Link, i int, ref lang.Ref) (target int64, tier index.Tier, layer, external string) {
 	tier, layer = index.TierUnknown, query.LayerSyntactic
 	if doc != nil {
-		if o, ok := doc.byAt[ref.Pos]; ok {
-			t, ext, ok := w.e.SemTarget(ctx, doc.idx, o.Sym)
+		if o, ok := doc.At[ref.Pos]; ok {
+			t, ext, ok := w.e.SemTarget(ctx, doc.Index, o.Sym)
 			switch {
 			case ok && ext != "":
 				return 0, tier, layer, ext

@@ -347,7 +347,7 @@ func (e *Engine) describeSemantic(ctx context.Context, v *SemView, cs []LayerCon
 		if !ok {
 			var err error
 			var idx int64
-			occs, idx, _, err = e.DocOccs(ctx, v, string(c.Path))
+			occs, idx, _, err = e.docOccs(ctx, v, string(c.Path))
 			if err != nil {
 				return err
 			}

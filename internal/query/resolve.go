@@ -444,7 +444,7 @@ func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Re
 	if err != nil || !v.Usable(path) {
 		return nil, err
 	}
-	occs, idx, ok, err := e.DocOccs(ctx, v, path)
+	occs, idx, ok, err := e.docOccs(ctx, v, path)
 	if err != nil || !ok {
 		return nil, err
 	}

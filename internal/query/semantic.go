@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -208,8 +209,40 @@ func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]s
 	return mapped, out, nil
 }
 
-// DocOccs returns the occurrences of a path's usable semantic document, by position.
-func (e *Engine) DocOccs(ctx context.Context, v *SemView, path string) ([]semantic.Occ, int64, bool, error) {
+// DocUses are the occurrences of one file's usable semantic document that
+// are not definitions (calls, references), by position.
+type DocUses struct {
+	Index int64 // the semantic index the document belongs to
+	At    map[lang.Pos]semantic.Occ
+}
+
+// Uses returns the DocUses of a path, nil when the semantic layer does not
+// describe the path as it is.
+func (e *Engine) Uses(ctx context.Context, v *SemView, path string) (*DocUses, error) {
+	occs, idx, ok, err := e.docOccs(ctx, v, path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	d := &DocUses{Index: idx, At: make(map[lang.Pos]semantic.Occ, len(occs))}
+	for _, o := range occs {
+		if o.Roles&semantic.RoleDefinition == 0 {
+			d.At[lang.Pos{Line: o.Line, Col: o.Col}] = o
+		}
+	}
+	return d, nil
+}
+
+// at is the occurrence at a position (false without one, or without uses).
+func (d *DocUses) at(p lang.Pos) (semantic.Occ, bool) {
+	if d == nil {
+		return semantic.Occ{}, false
+	}
+	o, ok := d.At[p]
+	return o, ok
+}
+
+// docOccs returns the occurrences of a path's usable semantic document, by position.
+func (e *Engine) docOccs(ctx context.Context, v *SemView, path string) ([]semantic.Occ, int64, bool, error) {
 	d, ok := v.byPath[path]
 	if !ok || !d.status.Usable {
 		return nil, 0, false, nil

@@ -206,28 +206,50 @@ func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) R
 	return rel
 }
 
-// calls groups the calls made inside a definition (including nested closures).
+// calls groups the calls made inside a definition (including nested
+// closures), most made first.
 func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
-	links, err := e.Links(ctx, r.File.ID)
+	counts, tiers, err := e.countCalls(ctx, v, r)
 	if err != nil {
 		return err
 	}
-	// The semantic layer's occurrences of the file, by position, when it
-	// describes the file as it is.
-	semAt := map[[2]uint32]semantic.Occ{}
-	var semIdx int64
+	keys := make([]callKey, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv), cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
+	})
+	c.CallsTotal = len(keys)
+	if len(keys) > limit {
+		keys = keys[:limit]
+	}
+	for _, k := range keys {
+		c.Calls = append(c.Calls, e.callEdge(ctx, k, counts[k], tiers[k]))
+	}
+	return nil
+}
+
+// callKey groups calls: by callee when one is known, else by name and receiver.
+type callKey struct {
+	name, recv string
+	target     int64
+	external   string
+}
+
+// countCalls counts the calls made inside a definition by callee, with the
+// tier of each: the semantic layer's target where it describes the file as
+// it is, else the syntactic link, else the name and receiver.
+func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[callKey]int, map[callKey]index.Tier, error) {
+	links, err := e.Links(ctx, r.File.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var uses *DocUses
 	if !v.Empty() {
-		occs, idx, ok, err := e.DocOccs(ctx, v, r.File.Path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			semIdx = idx
-			for _, o := range occs {
-				if o.Roles&semantic.RoleDefinition == 0 {
-					semAt[[2]uint32{o.Line, o.Col}] = o
-				}
-			}
+		if uses, err = e.Uses(ctx, v, r.File.Path); err != nil {
+			return nil, nil, err
 		}
 	}
 	inside := func(d int32) bool {
@@ -238,21 +260,16 @@ func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCa
 		}
 		return false
 	}
-	type key struct {
-		name, recv string
-		target     int64
-		external   string
-	}
-	counts := map[key]int{}
-	tiers := map[key]index.Tier{}
+	counts := map[callKey]int{}
+	tiers := map[callKey]index.Tier{}
 	for i, ref := range r.Facts.Refs {
 		if ref.Role != lang.RoleCall || !inside(ref.Enclosing) {
 			continue
 		}
-		k := key{name: r.Facts.Names[ref.Name]}
+		k := callKey{name: r.Facts.Names[ref.Name]}
 		tier := index.TierAnchored
-		if o, ok := semAt[[2]uint32{ref.Pos.Line, ref.Pos.Col}]; ok {
-			if target, external, ok := e.SemTarget(ctx, semIdx, o.Sym); ok {
+		if o, ok := uses.at(ref.Pos); ok {
+			if target, external, ok := e.SemTarget(ctx, uses.Index, o.Sym); ok {
 				k.target, k.external = target, external
 				counts[k]++
 				tiers[k] = index.TierPrecise
@@ -277,42 +294,31 @@ func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCa
 		counts[k]++
 		tiers[k] = tier
 	}
-	keys := make([]key, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
+	return counts, tiers, nil
+}
+
+// callEdge describes one group of calls.
+func (e *Engine) callEdge(ctx context.Context, k callKey, count int, tier index.Tier) CallEdge {
+	if tier == index.TierAnchored {
+		// anchored needs a same-name candidate; without one the callee is
+		// outside the index (standard library, dependency, built-in)
+		if ok, err := e.Store().NameDefined(ctx, k.name); err == nil && !ok {
+			tier = index.TierUnknown
+		}
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv), cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
-	})
-	c.CallsTotal = len(keys)
-	if len(keys) > limit {
-		keys = keys[:limit]
+	edge := CallEdge{Name: k.name, Receiver: k.recv, Count: count, Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
+	if tier == index.TierPrecise {
+		edge.Layer = LayerSemantic
 	}
-	for _, k := range keys {
-		tier := tiers[k]
-		if tier == index.TierAnchored {
-			// anchored needs a same-name candidate; without one the callee is
-			// outside the index (standard library, dependency, built-in)
-			if ok, err := e.Store().NameDefined(ctx, k.name); err == nil && !ok {
-				tier = index.TierUnknown
+	if k.target != 0 {
+		if row, ok, err := e.Store().SymbolByID(ctx, k.target); err == nil && ok {
+			if tr, err := e.Load(ctx, row); err == nil && tr != nil {
+				ref := tr.Ref()
+				edge.Target = &ref
 			}
 		}
-		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
-		if tier == index.TierPrecise {
-			edge.Layer = LayerSemantic
-		}
-		if k.target != 0 {
-			if row, ok, err := e.Store().SymbolByID(ctx, k.target); err == nil && ok {
-				if tr, err := e.Load(ctx, row); err == nil && tr != nil {
-					ref := tr.Ref()
-					edge.Target = &ref
-				}
-			}
-		}
-		c.Calls = append(c.Calls, edge)
 	}
-	return nil
+	return edge
 }
 
 // SemTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
