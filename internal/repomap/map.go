@@ -294,16 +294,36 @@ func (m *mapper) readManifests(ctx context.Context) error {
 // (code) to the weakest (a file name); one path keeps its best kind.
 var entryKindRank = map[string]int{"go_main": 0, "python_main": 1, "npm_bin": 2, "npm_main": 3, "npm_exports": 4, "python_script": 5, "main_file": 6, "index_file": 7}
 
+// entryPoints lists where programs and packages start: from code, from
+// manifests and from file names, the strongest evidence kept per path.
 func (m *mapper) entryPoints(ctx context.Context) error {
 	byPath := map[string]store.FileRow{}
 	for _, f := range m.files {
 		byPath[f.Path] = f
 	}
-	var eps []EntryPoint
-	// Go: func main in package main.
-	rows, err := m.e.Store().SymbolsByName(ctx, "main")
+	eps, err := m.goMains(ctx)
 	if err != nil {
 		return err
+	}
+	py, err := m.pythonMains(ctx, byPath)
+	if err != nil {
+		return err
+	}
+	eps = append(eps, py...)
+	eps = append(eps, m.manifestEntries(byPath)...)
+	eps = append(eps, m.entryFiles()...)
+	eps = dedupeEntries(eps)
+	list := cut(m, "entry_points", eps)
+	m.out.EntryPoints = &list
+	return nil
+}
+
+// goMains are the Go entry points: func main in package main.
+func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
+	var eps []EntryPoint
+	rows, err := m.e.Store().SymbolsByName(ctx, "main")
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range rows {
 		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
@@ -311,7 +331,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		}
 		f, ok, err := m.e.Store().FileByID(ctx, r.FileID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !ok || f.Lang != "go" || f.Pkg != "main" || query.IsTestPath(f.Path) {
 			continue
@@ -322,10 +342,16 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		}
 		eps = append(eps, ep)
 	}
-	// Python: the __main__ guard, found through the lexical tier, and __main__.py.
+	return eps, nil
+}
+
+// pythonMains are the Python entry points: the __main__ guard, found
+// through the lexical tier, and __main__.py.
+func (m *mapper) pythonMains(ctx context.Context, byPath map[string]store.FileRow) ([]EntryPoint, error) {
+	var eps []EntryPoint
 	hits, err := m.e.Store().TrigramCandidates(ctx, "__main__")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	scanned := 0
 	for _, h := range hits {
@@ -338,7 +364,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		}
 		text, err := m.e.Store().BlobText(ctx, h.BlobID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		loc := pythonMainRe.FindIndex(text)
 		if loc == nil {
@@ -352,7 +378,13 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 			eps = append(eps, EntryPoint{Path: f.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(f.ModuleID), Indexed: true})
 		}
 	}
-	// Manifests: package.json main/module/bin/exports, pyproject scripts.
+	return eps, nil
+}
+
+// manifestEntries are the entry points manifests declare: package.json
+// main/module/bin/exports, pyproject scripts.
+func (m *mapper) manifestEntries(byPath map[string]store.FileRow) []EntryPoint {
+	var eps []EntryPoint
 	for _, mf := range m.manifests {
 		dir := path.Dir(mf.file.Path)
 		if dir == "." {
@@ -372,7 +404,13 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 			eps = append(eps, ep)
 		}
 	}
-	// File names: main.* and index.* at a module root or in its src/.
+	return eps
+}
+
+// entryFiles are the files named main.* or index.* at a module root or in
+// its src/.
+func (m *mapper) entryFiles() []EntryPoint {
+	var eps []EntryPoint
 	for _, f := range m.files {
 		if f.Lang == "" || query.IsTestPath(f.Path) {
 			continue
@@ -392,10 +430,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 		}
 		eps = append(eps, EntryPoint{Path: f.Path, Kind: stem + "_file", Name: base, Module: m.moduleName(f.ModuleID), Indexed: true})
 	}
-	eps = dedupeEntries(eps)
-	list := cut(m, "entry_points", eps)
-	m.out.EntryPoints = &list
-	return nil
+	return eps
 }
 
 // dedupeEntries keeps, for each path and name, the entry with the strongest
