@@ -1,7 +1,11 @@
-// Package query answers questions from the index: symbol search and naming,
-// symbol cards, references, lexical search, file reads and listings. One file
-// per capability. It returns typed results; the tools layer wraps them in the
-// response envelope. It never writes.
+// Package query answers navigation questions from the index: symbol search
+// and naming, symbol cards, references (with the choice of layer per file),
+// lexical search, file reads and listings. One file per capability. It also
+// holds what the other engines (graph, change, repomap) read through: the
+// Engine bound to a request's snapshot, resolved symbols, the semantic view,
+// locations, signatures and test-file conventions. It returns typed
+// results; the tools layer wraps them in the response envelope. It never
+// writes.
 package query
 
 import (
