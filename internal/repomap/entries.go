@@ -187,17 +187,8 @@ func dedupeEntries(eps []EntryPoint) []EntryPoint {
 		out = append(out, ep)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Module != b.Module {
-			return a.Module < b.Module
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Kind != b.Kind {
-			return entryKindRank[a.Kind] < entryKindRank[b.Kind]
-		}
-		return a.Name < b.Name
+		a, b := out[i], out[j] // every kind has a rank of its own
+		return cmp.Or(cmp.Compare(a.Module, b.Module), cmp.Compare(a.Path, b.Path), cmp.Compare(entryKindRank[a.Kind], entryKindRank[b.Kind]), cmp.Compare(a.Name, b.Name)) < 0
 	})
 	return out
 }
