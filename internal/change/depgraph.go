@@ -112,20 +112,10 @@ func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
 // addImports adds every file's resolved in-repository imports, and counts
 // the ones that look local but did not resolve.
 func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
-	all, err := e.Store().AllImports(ctx)
-	if err != nil {
-		return err
-	}
 	files := g.files
-	for fileID, data := range all {
-		i, ok := g.byID[fileID]
-		if !ok {
-			continue
-		}
-		edges, err := index.DecodeImports(data)
-		if err != nil {
-			continue
-		}
+	known := func(id int64) bool { _, ok := g.byID[id]; return ok }
+	return e.Imports(ctx, known, func(fileID int64, edges []index.ImportEdge) {
+		i := g.byID[fileID]
 		seen := map[string]bool{}
 		for _, ed := range edges {
 			switch ed.Class {
@@ -155,8 +145,7 @@ func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
 				}
 			}
 		}
-	}
-	return nil
+	})
 }
 
 // addReferences makes a file that references a definition of another file

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lexical"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
@@ -51,6 +52,26 @@ func (e *Engine) FilesAndModules(ctx context.Context) ([]store.FileRow, []store.
 		return nil, nil, err
 	}
 	return files, mods, nil
+}
+
+// Imports calls f with the import edges of every file want accepts (a row
+// that does not decode is left out).
+func (e *Engine) Imports(ctx context.Context, want func(fileID int64) bool, f func(fileID int64, edges []index.ImportEdge)) error {
+	all, err := e.Store().AllImports(ctx)
+	if err != nil {
+		return err
+	}
+	for id, data := range all {
+		if !want(id) {
+			continue
+		}
+		edges, err := index.DecodeImports(data)
+		if err != nil {
+			continue
+		}
+		f(id, edges)
+	}
+	return nil
 }
 
 // List lists indexed files and directories under a path, depth-limited.

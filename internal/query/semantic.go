@@ -347,26 +347,15 @@ func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[
 	graph := v.importers
 	e.semMu.Unlock()
 	if graph == nil {
-		all, err := e.Store().AllImports(ctx)
-		if err != nil {
-			return nil, err
-		}
 		byID := make(map[int64]*store.FileRow, len(v.list))
 		for i := range v.list {
 			byID[v.list[i].ID] = &v.list[i]
 		}
 		graph = map[string][]string{}
 		seen := map[[2]string]bool{}
-		for id, data := range all {
-			f := byID[id]
-			if f == nil || f.Lang != "go" {
-				continue
-			}
-			edges, err := index.DecodeImports(data)
-			if err != nil {
-				continue
-			}
-			from := path.Dir(f.Path)
+		goFile := func(id int64) bool { f := byID[id]; return f != nil && f.Lang == "go" }
+		err := e.Imports(ctx, goFile, func(id int64, edges []index.ImportEdge) {
+			from := path.Dir(byID[id].Path)
 			for _, ed := range edges {
 				if ed.TargetPath == "" && ed.TargetModule == 0 {
 					continue // outside the repository
@@ -380,6 +369,9 @@ func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[
 					graph[to] = append(graph[to], from)
 				}
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
 		e.semMu.Lock()
 		v.importers = graph

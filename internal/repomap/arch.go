@@ -162,19 +162,9 @@ func (g *archGraph) node(m store.ModuleRow, id string) *ArchNode {
 // by class in res: local ones to the node of their target, external and
 // standard-library ones (when asked for) to a node of their dependency.
 func (g *archGraph) addImports(ctx context.Context, e *query.Engine, res *ArchResult) error {
-	imports, err := e.Store().AllImports(ctx)
-	if err != nil {
-		return err
-	}
-	for fileID, data := range imports {
-		from, ok := g.fileNode[fileID]
-		if !ok {
-			continue
-		}
-		list, err := index.DecodeImports(data)
-		if err != nil {
-			continue
-		}
+	placed := func(id int64) bool { _, ok := g.fileNode[id]; return ok }
+	return e.Imports(ctx, placed, func(fileID int64, list []index.ImportEdge) {
+		from := g.fileNode[fileID]
 		for _, im := range list {
 			res.EdgeClasses[im.Class]++
 			to, ok := g.target(im)
@@ -191,8 +181,7 @@ func (g *archGraph) addImports(ctx context.Context, e *query.Engine, res *ArchRe
 			ed.Imports++
 			g.edgeFiles[k][fileID] = true
 		}
-	}
-	return nil
+	})
 }
 
 // target is the node an import leads to; ok is false for one the graph
