@@ -1,10 +1,12 @@
-package query
+package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // maxNodeSurfaces bounds the surfaces listed per trace node; SurfacesTotal
@@ -13,10 +15,10 @@ const maxNodeSurfaces = 20
 
 // annotate attaches the surfaces written inside n's definition (routes,
 // configuration keys, tables, DI, exceptions, logs).
-func (e *Engine) annotate(n *TraceNode) {
+func annotate(e *query.Engine, n *TraceNode) {
 	items, total := e.SurfacesIn(n.r, maxNodeSurfaces)
 	if items == nil {
-		items = []SurfaceItem{}
+		items = []query.SurfaceItem{}
 	}
 	n.Surfaces = items
 	if total > len(items) {
@@ -33,7 +35,7 @@ type TraceParams struct {
 
 // TraceNode is one call in the tree.
 type TraceNode struct {
-	SymbolRef
+	query.SymbolRef
 	Depth int `json:"depth"`
 	// How the parent calls it (empty for the entry point).
 	CallKind string `json:"call_kind,omitempty"`
@@ -43,7 +45,7 @@ type TraceNode struct {
 	Line     int    `json:"line,omitempty"` // the call site in the parent's file
 	Build    string `json:"build,omitempty"`
 	// Surfaces are the node's architectural facts (routes, config, DB, ...).
-	Surfaces []SurfaceItem `json:"surfaces"`
+	Surfaces []query.SurfaceItem `json:"surfaces"`
 	// SurfacesTotal counts them when the list was cut.
 	SurfacesTotal int `json:"surfaces_total,omitempty"`
 	// Dynamic and Unresolved count the node's calls that no edge describes
@@ -58,7 +60,7 @@ type TraceNode struct {
 	Truncated bool         `json:"truncated,omitempty"`
 	Children  []*TraceNode `json:"children"`
 
-	r      *Resolved
+	r      *query.Resolved
 	parent *TraceNode
 }
 
@@ -70,7 +72,7 @@ type TraceResult struct {
 	Found    int        `json:"found"`     // calls reached, listed or not
 	Cycles   int        `json:"cycles"`    // back edges marked
 	Layers   []string   `json:"layers"`    // the layers that answered
-	Semantic string     `json:"semantic"`  // as in GraphResult
+	Semantic string     `json:"semantic"`  // as in Result
 	Partial  bool       `json:"-"`         // the deadline stopped it
 	Bytes    int64      `json:"-"`         // size of the files in the tree
 	Truncate bool       `json:"truncated"` // the depth or the limit cut the tree
@@ -81,17 +83,17 @@ type TraceResult struct {
 // (the semantic layer per file where it describes the file as it is, else
 // syntax), most-called first. A callee already on the path is marked as a
 // cycle and one already expanded elsewhere as repeated; neither is expanded.
-func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceResult, error) {
-	w, err := e.newWalk(ctx, p.Layer)
+func Trace(ctx context.Context, e *query.Engine, r *query.Resolved, p TraceParams) (*TraceResult, error) {
+	w, err := newWalker(ctx, e, p.Layer)
 	if err != nil {
 		return nil, err
 	}
 	if p.Limit < 1 {
 		p.Limit = 50
 	}
-	root := &TraceNode{SymbolRef: r.ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
-	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.file.Size}
-	files := map[int64]bool{r.file.ID: true}
+	root := &TraceNode{SymbolRef: r.Ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
+	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.File.Size}
+	files := map[int64]bool{r.File.ID: true}
 	expanded := map[int64]bool{}
 	queue := []*TraceNode{root}
 	for len(queue) > 0 {
@@ -101,8 +103,8 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			res.Partial, res.Truncate = true, true
 			break
 		}
-		e.annotate(n)
-		out, err := w.outgoing(n.r)
+		annotate(e, n)
+		out, err := w.outgoing(ctx, n.r)
 		if err != nil {
 			return nil, err
 		}
@@ -114,21 +116,15 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 			n.Truncated = true
 			continue
 		}
-		expanded[n.r.row.ID] = true
-		rows, err := w.symbols(idsOf(out.calls, func(c call) int64 { return c.other }))
+		expanded[n.r.Row.ID] = true
+		rows, err := w.symbols(ctx, idsOf(out.calls, func(c call) int64 { return c.other }))
 		if err != nil {
 			return nil, err
 		}
 		calls := out.calls
 		sort.SliceStable(calls, func(i, j int) bool {
 			a, b := calls[i], calls[j]
-			if a.count != b.count {
-				return a.count > b.count
-			}
-			if a.tier != b.tier {
-				return a.tier < b.tier
-			}
-			return rows[a.other].QName < rows[b.other].QName
+			return cmp.Or(cmp.Compare(b.count, a.count), cmp.Compare(a.tier, b.tier), cmp.Compare(rows[a.other].QName, rows[b.other].QName)) < 0
 		})
 		for _, c := range calls {
 			row, ok := rows[c.other]
@@ -140,29 +136,29 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 				n.Truncated, res.Truncate = true, true
 				continue
 			}
-			cr, err := w.resolved(row)
+			cr, err := w.resolved(ctx, row)
 			if err != nil {
 				return nil, err
 			}
 			if cr == nil {
 				continue
 			}
-			child := &TraceNode{SymbolRef: cr.ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
-				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
+			child := &TraceNode{SymbolRef: cr.Ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
+				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []query.SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
 			n.Children = append(n.Children, child)
 			res.Nodes++
-			if !files[cr.file.ID] {
-				files[cr.file.ID] = true
-				res.Bytes += cr.file.Size
+			if !files[cr.File.ID] {
+				files[cr.File.ID] = true
+				res.Bytes += cr.File.Size
 			}
 			switch {
 			case onPath(n, row.ID):
 				child.Cycle = true
 				res.Cycles++
-				e.annotate(child)
+				annotate(e, child)
 			case expanded[row.ID] || queued(queue, row.ID):
 				child.Repeated = true
-				e.annotate(child)
+				annotate(e, child)
 			default:
 				queue = append(queue, child)
 			}
@@ -170,7 +166,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 	}
 	for _, n := range queue { // left over when the deadline stopped the walk
 		if n.Surfaces == nil {
-			n.Surfaces = []SurfaceItem{}
+			n.Surfaces = []query.SurfaceItem{}
 		}
 	}
 	res.Layers, res.Semantic, _ = w.layersUsed()
@@ -180,7 +176,7 @@ func (e *Engine) Trace(ctx context.Context, r *Resolved, p TraceParams) (*TraceR
 // onPath reports whether a symbol is n or one of its ancestors.
 func onPath(n *TraceNode, id int64) bool {
 	for ; n != nil; n = n.parent {
-		if n.r.row.ID == id {
+		if n.r.Row.ID == id {
 			return true
 		}
 	}
@@ -189,7 +185,7 @@ func onPath(n *TraceNode, id int64) bool {
 
 func queued(q []*TraceNode, id int64) bool {
 	for _, n := range q {
-		if n.r.row.ID == id {
+		if n.r.Row.ID == id {
 			return true
 		}
 	}
@@ -197,4 +193,4 @@ func queued(q []*TraceNode, id int64) bool {
 }
 
 // EntryID is the id of the trace's entry point.
-func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.row.ID) }
+func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.Row.ID) }

@@ -1,4 +1,4 @@
-package query
+package repomap
 
 import "github.com/cairnhq/cairn/internal/manifest"
 

@@ -1,10 +1,10 @@
-package query
+package change
 
 import (
 	"context"
-	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // refIndex inverts the resolved references of every file: symbol id -> the
@@ -14,7 +14,6 @@ import (
 // needs the same counts in milliseconds, so it reads them from this view,
 // built once per epoch.
 type refIndex struct {
-	version index.Version
 	// by holds, per target symbol, one entry per referencing file.
 	by map[int64][]fileRefs
 }
@@ -26,21 +25,14 @@ type fileRefs struct {
 	strong int32
 }
 
-type refIndexCache struct {
-	mu  sync.Mutex // guards idx
-	idx *refIndex
+// refIndex returns the reverse-reference view of the request's epoch.
+func (a *analysis) refIndex(ctx context.Context) (*refIndex, error) {
+	return a.cache.refIndex(a.Version(), func() (*refIndex, error) { return buildRefIndex(ctx, a.Engine) })
 }
 
-// refIndex returns the reverse-reference view of the current epoch.
-func (e *Engine) refIndex(ctx context.Context) (*refIndex, error) {
-	version := e.version()
-	e.revRefs.mu.Lock()
-	defer e.revRefs.mu.Unlock()
-	if x := e.revRefs.idx; x != nil && x.version == version {
-		return x, nil
-	}
-	x := &refIndex{version: version, by: map[int64][]fileRefs{}}
-	err := e.db().AllLinks(ctx, func(fileID int64, data []byte) error {
+func buildRefIndex(ctx context.Context, e *query.Engine) (*refIndex, error) {
+	x := &refIndex{by: map[int64][]fileRefs{}}
+	err := e.Store().AllLinks(ctx, func(fileID int64, data []byte) error {
 		links, err := index.DecodeLinks(data)
 		if err != nil {
 			return nil // a damaged row counts nothing
@@ -67,6 +59,5 @@ func (e *Engine) refIndex(ctx context.Context) (*refIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.revRefs.idx = x
 	return x, nil
 }

@@ -1,21 +1,21 @@
-package query
+package graph
 
 import "encoding/json"
 
-// GraphTrim says what fitting a graph into a size budget left out.
-type GraphTrim struct {
+// Trim says what fitting a graph into a size budget left out.
+type Trim struct {
 	Nodes, Unresolved, Dynamic, External int
 }
 
 // Any reports whether anything was left out.
-func (t GraphTrim) Any() bool { return t.Nodes+t.Unresolved+t.Dynamic+t.External > 0 }
+func (t Trim) Any() bool { return t.Nodes+t.Unresolved+t.Dynamic+t.External > 0 }
 
 // Fit makes the JSON encoding of the result at most max bytes: it drops the
 // last nodes (the deepest level's least-called first) with their edges and
 // calls, then external, dynamic and unresolved calls from the end. The root
 // always stays.
-func (res *GraphResult) Fit(max int) GraphTrim {
-	var trim GraphTrim
+func (res *Result) Fit(max int) Trim {
+	var trim Trim
 	size := jsonSize(res)
 	if size <= max {
 		return trim
@@ -30,7 +30,7 @@ func (res *GraphResult) Fit(max int) GraphTrim {
 				res.Levels[i].Kept--
 			}
 		}
-		res.Edges = dropWhere(res.Edges, func(e GraphEdge) bool { return e.From == n.ID || e.To == n.ID }, &size, nil)
+		res.Edges = dropWhere(res.Edges, func(e Edge) bool { return e.From == n.ID || e.To == n.ID }, &size, nil)
 		res.Unresolved = dropWhere(res.Unresolved, func(u UnresolvedCall) bool { return u.From == n.ID }, &size, nil)
 		res.Dynamic = dropWhere(res.Dynamic, func(d DynamicCall) bool { return d.From == n.ID }, &size, nil)
 		res.External = dropWhere(res.External, func(x ExternalCall) bool { return x.From == n.ID }, &size, nil)

@@ -1,10 +1,11 @@
-package query
+package repomap
 
 import (
 	"context"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -32,8 +33,8 @@ type ModuleInfo struct {
 	Languages map[string]int `json:"languages"`
 }
 
-// Overview is the repository at a glance: what describe and map_repo start from.
-type Overview struct {
+// Summary is the repository at a glance: what describe and map_repo start from.
+type Summary struct {
 	Files     int             `json:"files"`
 	Bytes     int64           `json:"bytes"`
 	Languages []LanguageCount `json:"languages"`
@@ -41,20 +42,16 @@ type Overview struct {
 }
 
 // Overview counts the indexed files per language and per module.
-func (e *Engine) Overview(ctx context.Context) (*Overview, error) {
-	files, err := e.db().Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	mods, err := e.db().Modules(ctx)
+func Overview(ctx context.Context, e *query.Engine) (*Summary, error) {
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return overview(files, mods), nil
 }
 
-func overview(files []store.FileRow, mods []store.ModuleRow) *Overview {
-	o := &Overview{Files: len(files), Languages: []LanguageCount{}, Modules: []ModuleInfo{}}
+func overview(files []store.FileRow, mods []store.ModuleRow) *Summary {
+	o := &Summary{Files: len(files), Languages: []LanguageCount{}, Modules: []ModuleInfo{}}
 	langs := map[string]*LanguageCount{}
 	byID := map[int64]*ModuleInfo{}
 	for _, m := range mods {

@@ -1,4 +1,4 @@
-package query
+package change
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // AffectedParams bounds affected_tests.
@@ -82,8 +83,9 @@ type reach struct {
 
 // AffectedTests finds the test files that changed files reach through the
 // reverse import graph (and the same package, for Go and JVM/.NET packages).
-func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*AffectedResult, error) {
-	g, err := e.depGraph(ctx)
+func AffectedTests(ctx context.Context, e *query.Engine, c *Cache, p AffectedParams) (*AffectedResult, error) {
+	a := &analysis{Engine: e, cache: c}
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +96,33 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		p.MaxVisited = maxAffectedVisited
 	}
 	res := &AffectedResult{Changed: []ChangedFile{}, Modules: []string{}, Tests: []TestMatch{}, CoverageGaps: []string{}, Confidence: "complete"}
-	var starts []int
+	in := a.placeChanged(g, p, res)
+	seen := seedChanged(g, in.starts)
+	bounded := walkImporters(ctx, g, seen, in.starts, p, res)
+	tests, reached := testMatches(g, seen)
+	countTests(g, res, tests)
+	coverageGaps(g, res, in.starts, reached)
+	judgeConfidence(g, res, in, bounded)
+	res.Tests, res.More, res.NextOffset = pageOf(res.Tests, tests, p.Offset, p.Limit)
+	return res, nil
+}
+
+// changedFiles are the changed files as the import graph knows them.
+type changedFiles struct {
+	starts             []int           // the files the walk starts from
+	mods               map[string]bool // the modules they belong to
+	notCode, unindexed []string        // changed files the graph cannot follow
+}
+
+// placeChanged finds every changed file in the import graph: the walk
+// starts from those it holds (a deleted Go file from a sibling of its
+// package), the others lower the confidence.
+func (a *analysis) placeChanged(g *depGraph, p AffectedParams, res *AffectedResult) changedFiles {
+	in := changedFiles{mods: map[string]bool{}}
 	deleted := map[string]bool{}
 	for _, d := range p.Deleted {
 		deleted[d] = true
 	}
-	mods := map[string]bool{}
-	var notCode, unindexed []string
 	for _, path := range sortedUnique(append(append([]string{}, p.Files...), p.Deleted...)) {
 		cf := ChangedFile{Path: path}
 		i, ok := g.byPath[path]
@@ -108,7 +130,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		case ok && !isCode(g.files[i].Lang):
 			cf.Status = "not_code"
 			if fileCategory(path, "") != "docs" {
-				notCode = append(notCode, path)
+				in.notCode = append(in.notCode, path)
 			}
 		case ok:
 			cf.Language, cf.Module = g.files[i].Lang, g.module(i)
@@ -116,43 +138,43 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			if g.tests[i] != "" {
 				cf.Status = "test"
 			}
-			mods[cf.Module] = true
-			starts = append(starts, i)
-		case deleted[path] || !exists(e.ix.Paths().Root, path):
+			in.mods[cf.Module] = true
+			in.starts = append(in.starts, i)
+		case deleted[path] || !exists(a.Index().Paths().Root, path):
 			cf.Status = "deleted"
 			// A deleted Go file's package is still there: start from a sibling.
 			if sib := g.dirFiles[dirOf(path)]; filepath.Ext(path) == ".go" && len(sib) > 0 {
-				starts = append(starts, sib[0])
+				in.starts = append(in.starts, sib[0])
 				cf.Language, cf.Module = "go", g.module(sib[0])
-				mods[cf.Module] = true
+				in.mods[cf.Module] = true
 			} else {
-				unindexed = append(unindexed, path)
+				in.unindexed = append(in.unindexed, path)
 			}
 		default:
 			cf.Status = "not_indexed"
-			unindexed = append(unindexed, path)
+			in.unindexed = append(in.unindexed, path)
 		}
 		res.Changed = append(res.Changed, cf)
 	}
-	for m := range mods {
+	for m := range in.mods {
 		res.Modules = append(res.Modules, m)
 	}
 	sort.Strings(res.Modules)
+	return in
+}
 
-	// Breadth-first from every changed file at once: each file keeps its
-	// nearest changed file(s) and the hop that reached it.
+// seedChanged marks the changed files, and the test files that see them
+// without an import: the same package's tests and, for Rust, the crate's
+// integration tests (tests/ use the crate as a whole).
+func seedChanged(g *depGraph, starts []int) map[int]*reach {
 	seen := map[int]*reach{}
-	var frontier []int
 	for _, s := range starts {
 		if r, ok := seen[s]; ok {
 			r.changed[s] = true
 			continue
 		}
 		seen[s] = &reach{depth: 0, from: -1, reason: "changed", changed: map[int]bool{s: true}}
-		frontier = append(frontier, s)
 	}
-	bounded := false
-	// Same-package files see a changed file's definitions without an import.
 	for _, s := range starts {
 		for _, j := range g.samePackage(s) {
 			if _, isTest := g.tests[j]; !isTest {
@@ -166,7 +188,6 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 			seen[j] = &reach{depth: 1, from: s, reason: "same_package", changed: map[int]bool{s: true}}
 		}
-		// Rust integration tests (tests/) use the crate as a whole.
 		if g.files[s].Lang == "rust" {
 			for _, j := range g.crateTests(s) {
 				if _, ok := seen[j]; !ok {
@@ -175,22 +196,33 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 		}
 	}
+	return seen
+}
+
+// walkImporters walks breadth first from every changed file at once, up to
+// p.MaxDepth hops: each file keeps its nearest changed file(s) and the hop
+// that reached it; tests end a path. bounded reports a walk stopped before
+// it reached every importer (the reasons are in res).
+func walkImporters(ctx context.Context, g *depGraph, seen map[int]*reach, starts []int, p AffectedParams, res *AffectedResult) (bounded bool) {
+	var frontier []int
+	at := map[int]bool{}
+	for _, s := range starts {
+		if !at[s] {
+			at[s] = true
+			frontier = append(frontier, s)
+		}
+	}
 	for depth := 1; depth <= p.MaxDepth && len(frontier) > 0; depth++ {
 		if ctx.Err() != nil {
-			bounded = true
 			res.Reasons = append(res.Reasons, "the deadline stopped the walk")
-			break
+			return true
 		}
 		var next []int
 		for _, i := range frontier {
 			for _, j := range g.dependents(i) {
 				if r, ok := seen[j]; ok {
 					if r.depth == depth {
-						for c := range seen[i].changed {
-							if len(r.changed) < maxChangedPerTest {
-								r.changed[c] = true
-							}
-						}
+						addChanged(r, seen[i])
 					}
 					continue
 				}
@@ -199,11 +231,7 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 					reason = "transitive"
 				}
 				r := &reach{depth: depth, from: i, reason: reason, changed: map[int]bool{}}
-				for c := range seen[i].changed {
-					if len(r.changed) < maxChangedPerTest {
-						r.changed[c] = true
-					}
-				}
+				addChanged(r, seen[i])
 				seen[j] = r
 				if _, isTest := g.tests[j]; !isTest {
 					next = append(next, j)
@@ -211,25 +239,36 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 		}
 		if len(seen) > p.MaxVisited {
-			bounded = true
 			res.Reasons = append(res.Reasons, fmt.Sprintf("the walk stopped after reaching %d files", len(seen)))
-			break
+			return true
 		}
 		frontier = next
 		if depth == p.MaxDepth && len(frontier) > 0 {
 			// Stop here, but say so only when the next hop would reach more.
 			for _, i := range frontier {
 				if len(g.importers(i)) > 0 {
-					bounded = true
 					res.Reasons = append(res.Reasons, fmt.Sprintf("importers more than %d hops away were not followed (max_depth)", p.MaxDepth))
-					break
+					return true
 				}
 			}
 		}
 	}
+	return false
+}
 
-	reached := map[int]bool{} // changed files some test reaches
-	var tests []TestMatch
+// addChanged adds the changed files that reach from to r (a few at most).
+func addChanged(r, from *reach) {
+	for c := range from.changed {
+		if len(r.changed) < maxChangedPerTest {
+			r.changed[c] = true
+		}
+	}
+}
+
+// testMatches lists the test files the walk reached, sorted, and which
+// changed files some test reaches.
+func testMatches(g *depGraph, seen map[int]*reach) (tests []TestMatch, reached map[int]bool) {
+	reached = map[int]bool{}
 	for i, r := range seen {
 		kind, isTest := g.tests[i]
 		if !isTest {
@@ -256,6 +295,12 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		tests = append(tests, m)
 	}
 	sortTests(tests)
+	return tests, reached
+}
+
+// countTests counts the tests by confidence and, per changed file, the
+// tests reaching it.
+func countTests(g *depGraph, res *AffectedResult, tests []TestMatch) {
 	for _, t := range tests {
 		if t.Confidence == "high" {
 			res.High++
@@ -277,7 +322,10 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 			}
 		}
 	}
-	// Coverage gaps: changed source files no test reaches.
+}
+
+// coverageGaps lists the changed source files no test reaches.
+func coverageGaps(g *depGraph, res *AffectedResult, starts []int, reached map[int]bool) {
 	var gaps []string
 	for _, s := range starts {
 		if _, isTest := g.tests[s]; isTest || reached[s] {
@@ -291,18 +339,21 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 		gaps = gaps[:maxGapsListed]
 	}
 	res.CoverageGaps = gaps
+}
 
-	// Partial when something in scope could hide a test.
-	if len(notCode) > 0 {
-		res.Reasons = append(res.Reasons, fmt.Sprintf("%d changed files are not code (configuration, data): tests that read them are not found through imports", len(notCode)))
+// judgeConfidence says partial, and why, when something in scope could
+// hide a test.
+func judgeConfidence(g *depGraph, res *AffectedResult, in changedFiles, bounded bool) {
+	if len(in.notCode) > 0 {
+		res.Reasons = append(res.Reasons, fmt.Sprintf("%d changed files are not code (configuration, data): tests that read them are not found through imports", len(in.notCode)))
 	}
-	if len(unindexed) > 0 {
-		res.Reasons = append(res.Reasons, fmt.Sprintf("%d changed files are not in the import graph (deleted or not indexed): files that imported them no longer resolve", len(unindexed)))
+	if len(in.unindexed) > 0 {
+		res.Reasons = append(res.Reasons, fmt.Sprintf("%d changed files are not in the import graph (deleted or not indexed): files that imported them no longer resolve", len(in.unindexed)))
 	}
-	res.UnresolvedFiles = sortedUnique(append(append([]string{}, notCode...), unindexed...))
+	res.UnresolvedFiles = sortedUnique(append(append([]string{}, in.notCode...), in.unindexed...))
 	unresolvedTests := 0
 	for i := range g.tests {
-		if g.unresolved[i] > 0 && mods[g.module(i)] {
+		if g.unresolved[i] > 0 && in.mods[g.module(i)] {
 			unresolvedTests++
 		}
 	}
@@ -312,18 +363,16 @@ func (e *Engine) AffectedTests(ctx context.Context, p AffectedParams) (*Affected
 	if len(res.Reasons) > 0 || bounded {
 		res.Confidence = "partial"
 	}
-	page := tests
-	if p.Offset < len(page) {
-		page = page[p.Offset:]
-	} else {
-		page = nil
+}
+
+// pageOf appends the page of items from offset (at most limit, 0: all) to
+// dst; more says items are left after it, next is the offset that follows.
+func pageOf[T any](dst, items []T, offset, limit int) (out []T, more bool, next int) {
+	if limit <= 0 {
+		limit = len(items)
 	}
-	if p.Limit > 0 && len(page) > p.Limit {
-		page, res.More = page[:p.Limit], true
-	}
-	res.Tests = append(res.Tests, page...)
-	res.NextOffset = p.Offset + len(page)
-	return res, nil
+	page, more := query.Page(items, offset, limit)
+	return append(dst, page...), more, offset + len(page)
 }
 
 func exists(root, p string) bool {

@@ -1,9 +1,14 @@
-package query
+// Package repomap describes the repository as a whole: the overview
+// (languages, modules), map_repo's sections, the architecture graph of
+// modules and directories, and the listing of surfaces (routes,
+// configuration keys, tables, ...). Free functions over the request's
+// query.Engine; it never writes.
+package repomap
 
 import (
+	"cmp"
 	"context"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -11,23 +16,24 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/manifest"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// Map sections, in the order map_repo returns them.
-var MapSections = []string{"structure", "languages", "modules", "entry_points", "dependencies", "test_layout", "public_api"}
+// Sections are the sections of a map, in the order map_repo returns them.
+var Sections = []string{"structure", "languages", "modules", "entry_points", "dependencies", "test_layout", "public_api"}
 
-// MapParams selects what map_repo builds and bounds it.
-type MapParams struct {
-	Include []string // sections (MapSections); empty means all
+// Params selects what map_repo builds and bounds it.
+type Params struct {
+	Include []string // sections (Sections); empty means all
 	Depth   int      // directory depth of structure; 0 means 2
 	Limit   int      // entries per list (directories, modules, entry points, manifests, dependencies per manifest, test dirs)
 	Top     int      // public symbols listed per module
 }
 
-// RepoMap is the repository's shape, from the index. Sections not asked for
+// Map is the repository's shape, from the index. Sections not asked for
 // are absent; a section asked for is present even when empty.
-type RepoMap struct {
+type Map struct {
 	Structure    *Structure       `json:"structure,omitempty"`
 	Languages    *[]LanguageCount `json:"languages,omitempty"`
 	Modules      *[]ModuleInfo    `json:"modules,omitempty"`
@@ -125,25 +131,19 @@ type ModuleAPI struct {
 	ByKind map[string]int `json:"by_kind"`
 	// Top lists top-level public symbols: types first, then functions, then
 	// the rest; shallower files first; then by name.
-	Top []SymbolRef `json:"top"`
+	Top []query.SymbolRef `json:"top"`
 }
 
-// pythonMainRe finds the script guard of a Python module.
-var pythonMainRe = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__main__['"]\s*:`)
-
-// maxMainScan bounds the Python files whose text is checked for the guard.
-const maxMainScan = 2000
-
-// Map builds the sections of a repository map.
-func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
+// Build assembles the sections of a repository map.
+func Build(ctx context.Context, e *query.Engine, p Params) (*Map, error) {
 	want := map[string]bool{}
 	for _, s := range p.Include {
 		ok := false
-		for _, known := range MapSections {
+		for _, known := range Sections {
 			ok = ok || s == known
 		}
 		if !ok {
-			return nil, errs.E(errs.InvalidArgument, "unknown map section %q; sections: %s", s, strings.Join(MapSections, ", "))
+			return nil, errs.E(errs.InvalidArgument, "unknown map section %q; sections: %s", s, strings.Join(Sections, ", "))
 		}
 		want[s] = true
 	}
@@ -152,15 +152,11 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 	if p.Depth <= 0 {
 		p.Depth = 2
 	}
-	files, err := e.db().Files(ctx)
+	files, mods, err := e.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := e.db().Modules(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m := &mapper{e: e, p: p, files: files, mods: mods, out: &RepoMap{}, modByID: map[int64]store.ModuleRow{}}
+	m := &mapper{e: e, p: p, files: files, mods: mods, out: &Map{}, modByID: map[int64]store.ModuleRow{}}
 	for _, md := range mods {
 		m.modByID[md.ID] = md
 	}
@@ -200,12 +196,12 @@ func (e *Engine) Map(ctx context.Context, p MapParams) (*RepoMap, error) {
 }
 
 type mapper struct {
-	e       *Engine
-	p       MapParams
+	e       *query.Engine
+	p       Params
 	files   []store.FileRow
 	mods    []store.ModuleRow
 	modByID map[int64]store.ModuleRow
-	out     *RepoMap
+	out     *Map
 	// manifests are the parsed manifests, by path.
 	manifests []parsedManifest
 }
@@ -256,13 +252,7 @@ func (m *mapper) structure() {
 		// Keep the shallowest and largest directories, then show them by path.
 		sort.Slice(list, func(i, j int) bool {
 			di, dj := strings.Count(list[i].Path, "/"), strings.Count(list[j].Path, "/")
-			if di != dj {
-				return di < dj
-			}
-			if list[i].Files != list[j].Files {
-				return list[i].Files > list[j].Files
-			}
-			return list[i].Path < list[j].Path
+			return cmp.Or(cmp.Compare(di, dj), cmp.Compare(list[j].Files, list[i].Files), cmp.Compare(list[i].Path, list[j].Path)) < 0
 		})
 		m.out.Cuts = append(m.out.Cuts, Cut{Field: "structure.dirs", Returned: m.p.Limit, Total: len(list)})
 		list = list[:m.p.Limit]
@@ -279,7 +269,7 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		if !mapFormats[manifest.FormatOf(f.Path)] || f.Status != store.BlobText && f.Status != store.BlobParsed {
 			continue
 		}
-		text, err := m.e.db().BlobText(ctx, f.BlobID)
+		text, err := m.e.Store().BlobText(ctx, f.BlobID)
 		if err != nil {
 			return err
 		}
@@ -291,179 +281,6 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		m.manifests = append(m.manifests, parsedManifest{file: f, m: mf})
 	}
 	return nil
-}
-
-// entryKindRank orders entry point kinds from the most specific evidence
-// (code) to the weakest (a file name); one path keeps its best kind.
-var entryKindRank = map[string]int{"go_main": 0, "python_main": 1, "npm_bin": 2, "npm_main": 3, "npm_exports": 4, "python_script": 5, "main_file": 6, "index_file": 7}
-
-func (m *mapper) entryPoints(ctx context.Context) error {
-	byPath := map[string]store.FileRow{}
-	for _, f := range m.files {
-		byPath[f.Path] = f
-	}
-	var eps []EntryPoint
-	// Go: func main in package main.
-	rows, err := m.e.db().SymbolsByName(ctx, "main")
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
-			continue
-		}
-		f, ok, err := m.e.db().FileByID(ctx, r.FileID)
-		if err != nil {
-			return err
-		}
-		if !ok || f.Lang != "go" || f.Pkg != "main" || isTestPath(f.Path) {
-			continue
-		}
-		ep := EntryPoint{Path: f.Path, Kind: "go_main", Name: "main", Module: m.moduleName(f.ModuleID), Indexed: true}
-		if res, err := m.e.load(ctx, r); err == nil && res != nil && res.def != nil {
-			ep.Line = int(res.def.NameSpan.Start.Line)
-		}
-		eps = append(eps, ep)
-	}
-	// Python: the __main__ guard, found through the lexical tier, and __main__.py.
-	hits, err := m.e.db().TrigramCandidates(ctx, "__main__")
-	if err != nil {
-		return err
-	}
-	scanned := 0
-	for _, h := range hits {
-		if h.Lang != "python" || isTestPath(h.Path) {
-			continue
-		}
-		if scanned++; scanned > maxMainScan {
-			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
-			break
-		}
-		text, err := m.e.db().BlobText(ctx, h.BlobID)
-		if err != nil {
-			return err
-		}
-		loc := pythonMainRe.FindIndex(text)
-		if loc == nil {
-			continue
-		}
-		line := 1 + strings.Count(string(text[:loc[0]]), "\n")
-		eps = append(eps, EntryPoint{Path: h.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(byPath[h.Path].ModuleID), Line: line, Indexed: true})
-	}
-	for _, f := range m.files {
-		if path.Base(f.Path) == "__main__.py" {
-			eps = append(eps, EntryPoint{Path: f.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(f.ModuleID), Indexed: true})
-		}
-	}
-	// Manifests: package.json main/module/bin/exports, pyproject scripts.
-	for _, mf := range m.manifests {
-		dir := path.Dir(mf.file.Path)
-		if dir == "." {
-			dir = ""
-		}
-		for _, d := range mf.m.Entries {
-			ep := EntryPoint{Kind: d.Kind, Name: d.Name, Module: m.moduleName(mf.file.ModuleID), Source: mf.file.Path, Target: d.Target}
-			if d.Kind == "python_script" {
-				ep.Path = mf.file.Path
-				if p := pythonTarget(dir, d.Target, byPath); p != "" {
-					ep.Path = p
-				}
-			} else {
-				ep.Path = path.Join(dir, d.Target)
-			}
-			_, ep.Indexed = byPath[ep.Path]
-			eps = append(eps, ep)
-		}
-	}
-	// File names: main.* and index.* at a module root or in its src/.
-	for _, f := range m.files {
-		if f.Lang == "" || isTestPath(f.Path) {
-			continue
-		}
-		base := path.Base(f.Path)
-		stem := strings.TrimSuffix(base, path.Ext(base))
-		if stem != "main" && stem != "index" {
-			continue
-		}
-		dir := path.Dir(f.Path)
-		if dir == "." {
-			dir = ""
-		}
-		root := m.modByID[f.ModuleID].Root
-		if dir != root && dir != path.Join(root, "src") {
-			continue
-		}
-		eps = append(eps, EntryPoint{Path: f.Path, Kind: stem + "_file", Name: base, Module: m.moduleName(f.ModuleID), Indexed: true})
-	}
-	eps = dedupeEntries(eps)
-	list := cut(m, "entry_points", eps)
-	m.out.EntryPoints = &list
-	return nil
-}
-
-// dedupeEntries keeps, for each path and name, the entry with the strongest
-// evidence, and orders them by module, path, kind and name. Manifest entries
-// with different names (several bins of one file) all stay.
-func dedupeEntries(eps []EntryPoint) []EntryPoint {
-	sort.SliceStable(eps, func(i, j int) bool {
-		a, b := eps[i], eps[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if entryKindRank[a.Kind] != entryKindRank[b.Kind] {
-			return entryKindRank[a.Kind] < entryKindRank[b.Kind]
-		}
-		return a.Name < b.Name
-	})
-	out := []EntryPoint{}
-	seenPath := map[string]bool{}
-	seen := map[[3]string]bool{}
-	for _, ep := range eps {
-		weak := ep.Kind == "main_file" || ep.Kind == "index_file"
-		if weak && seenPath[ep.Path] {
-			continue // a file name adds nothing to stronger evidence for the same file
-		}
-		key := [3]string{ep.Path, ep.Kind, ep.Name}
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		seenPath[ep.Path] = true
-		out = append(out, ep)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Module != b.Module {
-			return a.Module < b.Module
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Kind != b.Kind {
-			return entryKindRank[a.Kind] < entryKindRank[b.Kind]
-		}
-		return a.Name < b.Name
-	})
-	return out
-}
-
-// pythonTarget finds the file of a "package.module:function" script target,
-// at the project root or under src/.
-func pythonTarget(dir, target string, files map[string]store.FileRow) string {
-	mod, _, _ := strings.Cut(target, ":")
-	mod = strings.TrimSpace(mod)
-	if mod == "" {
-		return ""
-	}
-	rel := strings.ReplaceAll(mod, ".", "/")
-	for _, base := range []string{dir, path.Join(dir, "src")} {
-		for _, cand := range []string{path.Join(base, rel+".py"), path.Join(base, rel, "__init__.py")} {
-			if _, ok := files[cand]; ok {
-				return cand
-			}
-		}
-	}
-	return ""
 }
 
 func (m *mapper) dependencies() {
@@ -487,48 +304,6 @@ func nonNilDeps(d []ManifestDeps) []ManifestDeps {
 	return d
 }
 
-// testConvention names the naming convention that makes a file a test, or "".
-func testConvention(p, language string) string {
-	base := path.Base(p)
-	slash := "/" + p
-	inDir := func(d string) bool { return strings.Contains(slash, "/"+d+"/") }
-	if inDir("testdata") || inDir("fixtures") || language == "" {
-		return ""
-	}
-	switch language {
-	case "go":
-		if strings.HasSuffix(base, "_test.go") {
-			return "*_test.go"
-		}
-		return ""
-	case "python":
-		switch {
-		case base == "conftest.py":
-			return "conftest.py"
-		case strings.HasPrefix(base, "test_"):
-			return "test_*.py"
-		case strings.HasSuffix(base, "_test.py"):
-			return "*_test.py"
-		}
-	case "typescript", "tsx", "javascript":
-		switch {
-		case strings.Contains(base, ".test."):
-			return "*.test.*"
-		case strings.Contains(base, ".spec."):
-			return "*.spec.*"
-		case inDir("__tests__"):
-			return "__tests__/"
-		}
-	}
-	switch {
-	case inDir("tests"):
-		return "tests/ dir"
-	case inDir("test"):
-		return "test/ dir"
-	}
-	return ""
-}
-
 func (m *mapper) testLayout() {
 	tl := &TestLayout{Languages: []TestsOfLang{}, Dirs: []DirCount{}}
 	byLang := map[string]*TestsOfLang{}
@@ -539,7 +314,7 @@ func (m *mapper) testLayout() {
 	var tests []test
 	for _, f := range m.files {
 		dir := path.Dir(f.Path)
-		conv := testConvention(f.Path, f.Lang)
+		conv := query.TestConvention(f.Path, f.Lang)
 		if conv == "" {
 			if f.Lang != "" {
 				codeDirs[[2]string{dir, f.Lang}] = true
@@ -566,10 +341,7 @@ func (m *mapper) testLayout() {
 		tl.Languages = append(tl.Languages, *t)
 	}
 	sort.Slice(tl.Languages, func(i, j int) bool {
-		if tl.Languages[i].Files != tl.Languages[j].Files {
-			return tl.Languages[i].Files > tl.Languages[j].Files
-		}
-		return tl.Languages[i].Language < tl.Languages[j].Language
+		return cmp.Or(cmp.Compare(tl.Languages[j].Files, tl.Languages[i].Files), cmp.Compare(tl.Languages[i].Language, tl.Languages[j].Language)) < 0
 	})
 	for d, n := range dirCounts {
 		if d == "." {
@@ -578,10 +350,7 @@ func (m *mapper) testLayout() {
 		tl.Dirs = append(tl.Dirs, DirCount{Path: d, Files: n})
 	}
 	sort.Slice(tl.Dirs, func(i, j int) bool {
-		if tl.Dirs[i].Files != tl.Dirs[j].Files {
-			return tl.Dirs[i].Files > tl.Dirs[j].Files
-		}
-		return tl.Dirs[i].Path < tl.Dirs[j].Path
+		return cmp.Or(cmp.Compare(tl.Dirs[j].Files, tl.Dirs[i].Files), cmp.Compare(tl.Dirs[i].Path, tl.Dirs[j].Path)) < 0
 	})
 	tl.Dirs = cut(m, "test_layout.dirs", tl.Dirs)
 	m.out.TestLayout = tl
@@ -594,7 +363,7 @@ var apiKindRank = map[lang.DefKind]int{
 }
 
 func (m *mapper) publicAPI(ctx context.Context) error {
-	syms, err := m.e.db().AllSymbols(ctx)
+	syms, err := m.e.Store().AllSymbols(ctx)
 	if err != nil {
 		return err
 	}
@@ -609,13 +378,13 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 			continue
 		}
 		f, ok := fileByID[s.FileID]
-		if !ok || isTestPath(f.Path) || (f.Lang == "go" && f.Pkg == "main") {
+		if !ok || query.IsTestPath(f.Path) || (f.Lang == "go" && f.Pkg == "main") {
 			continue
 		}
 		a := apis[s.ModuleID]
 		if a == nil {
 			md := m.modByID[s.ModuleID]
-			a = &ModuleAPI{Module: md.Name, Root: md.Root, ByKind: map[string]int{}, Top: []SymbolRef{}}
+			a = &ModuleAPI{Module: md.Name, Root: md.Root, ByKind: map[string]int{}, Top: []query.SymbolRef{}}
 			apis[s.ModuleID] = a
 		}
 		a.Public++
@@ -644,7 +413,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 		if len(top) > m.p.Top {
 			top = top[:m.p.Top]
 		}
-		refs, err := m.e.refs(ctx, top)
+		refs, err := m.e.SymbolRefs(ctx, top)
 		if err != nil {
 			return err
 		}
@@ -652,10 +421,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 		out = append(out, *a)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Root != out[j].Root {
-			return out[i].Root < out[j].Root
-		}
-		return out[i].Module < out[j].Module
+		return cmp.Or(cmp.Compare(out[i].Root, out[j].Root), cmp.Compare(out[i].Module, out[j].Module)) < 0
 	})
 	list := cut(m, "public_api", nonNilAPI(out))
 	m.out.PublicAPI = &list

@@ -1,6 +1,7 @@
-package query
+package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -22,7 +24,7 @@ const (
 // TypeLink is a type related to the one asked about.
 type TypeLink struct {
 	// Symbol is the related type when it is in the repository.
-	Symbol *SymbolRef `json:"symbol,omitempty"`
+	Symbol *query.SymbolRef `json:"symbol,omitempty"`
 	// Name is its qualified name, or the name as written (or the SCIP
 	// symbol) when it is outside the repository or unresolved.
 	Name string `json:"name"`
@@ -40,8 +42,8 @@ type TypeLink struct {
 
 // HierarchyResult is type_hierarchy's payload.
 type HierarchyResult struct {
-	Type        SymbolRef `json:"type"`
-	IsInterface bool      `json:"is_interface"`
+	Type        query.SymbolRef `json:"type"`
+	IsInterface bool            `json:"is_interface"`
 	// Supertypes are the non-interface types it extends or embeds, transitively.
 	Supertypes []TypeLink `json:"supertypes"`
 	// Interfaces are the interfaces it implements, extends or embeds:
@@ -74,41 +76,41 @@ type HierarchyParams struct {
 
 // Hierarchy answers what a type extends, embeds and implements, and what
 // extends, embeds and implements it.
-func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) (*HierarchyResult, error) {
-	w, err := e.newWalk(ctx, p.Layer)
+func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p HierarchyParams) (*HierarchyResult, error) {
+	w, err := newWalker(ctx, e, p.Layer)
 	if err != nil {
 		return nil, err
 	}
 	res := &HierarchyResult{Supertypes: []TypeLink{}, Interfaces: []TypeLink{}, Subtypes: []TypeLink{}, Implementations: []TypeLink{},
 		Totals: map[string]int{}, Notes: []string{}}
 	t := r
-	if !lang.DefKind(r.row.Kind).IsTypeLike() {
-		owner, ok, err := w.ownerOf(r.row)
+	if !lang.DefKind(r.Row.Kind).IsTypeLike() {
+		owner, ok, err := w.ownerOf(ctx, r.Row)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.row.QName + " is a " + lang.DefKind(r.row.Kind).String() + ", not a type",
+			return nil, &errs.Error{Kind: errs.InvalidArgument, Msg: r.Row.QName + " is a " + lang.DefKind(r.Row.Kind).String() + ", not a type",
 				Fixes: []string{"name a class, interface, struct or type"}}
 		}
-		if t, err = w.resolved(owner); err != nil || t == nil {
+		if t, err = w.resolved(ctx, owner); err != nil || t == nil {
 			return nil, err
 		}
-		res.Notes = append(res.Notes, r.row.QName+" is a member: the hierarchy of its type "+owner.QName)
+		res.Notes = append(res.Notes, r.Row.QName+" is a member: the hierarchy of its type "+owner.QName)
 	}
-	res.Type = t.ref()
-	res.Bytes = t.file.Size
-	if res.IsInterface, err = w.isInterface(t.row); err != nil {
+	res.Type = t.Ref()
+	res.Bytes = t.File.Size
+	if res.IsInterface, err = w.isInterface(ctx, t.Row); err != nil {
 		return nil, err
 	}
-	if err := w.supertypeLinks(t, res); err != nil {
+	if err := w.supertypeLinks(ctx, t, res); err != nil {
 		return nil, err
 	}
-	if err := w.subtypeLinks(t, res); err != nil {
+	if err := w.subtypeLinks(ctx, t, res); err != nil {
 		return nil, err
 	}
 	if res.IsInterface {
-		ms, err := w.typeMembers(t.row)
+		ms, err := w.typeMembers(ctx, t.Row)
 		if err != nil {
 			return nil, err
 		}
@@ -118,28 +120,28 @@ func (e *Engine) Hierarchy(ctx context.Context, r *Resolved, p HierarchyParams) 
 			}
 		}
 		sort.Strings(res.Methods)
-		impls, err := w.implementations(t.row)
+		impls, err := w.implementations(ctx, t.Row)
 		if err != nil {
 			return nil, err
 		}
 		for _, it := range impls {
-			tl, err := w.typeLink(it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
+			tl, err := w.typeLink(ctx, it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
 			if err != nil {
 				return nil, err
 			}
 			res.Implementations = append(res.Implementations, tl)
 		}
-		if !structuralTyping(t.file.Lang, t) {
-			res.Notes = append(res.Notes, t.file.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
+		if !structuralTyping(t.File.Lang, t) {
+			res.Notes = append(res.Notes, t.File.Lang+" interfaces are implemented by declaration: implementations come from declared relations (and the semantic layer)")
 		} else if len(res.Methods) == 0 {
 			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
 		}
-	} else if structuralTyping(t.file.Lang, nil) || t.file.Lang == "python" { // Python: Protocols
-		if err := w.satisfiedInterfaces(t, res); err != nil {
+	} else if structuralTyping(t.File.Lang, nil) || t.File.Lang == "python" { // Python: Protocols
+		if err := w.satisfiedInterfaces(ctx, t, res); err != nil {
 			return nil, err
 		}
 	}
-	if err := w.semanticInterfaces(t, res); err != nil {
+	if err := w.semanticInterfaces(ctx, t, res); err != nil {
 		return nil, err
 	}
 	if len(res.Unknown) > 0 {
@@ -197,25 +199,19 @@ func implSource(how string) string {
 func sortLinks(ls []TypeLink) {
 	sort.Slice(ls, func(i, j int) bool {
 		a, b := ls[i], ls[j]
-		if a.Depth != b.Depth {
-			return a.Depth < b.Depth
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Relation < b.Relation
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Relation, b.Relation)) < 0
 	})
 }
 
 // typeLink describes a related type in the repository.
-func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
+func (w *walker) typeLink(ctx context.Context, row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
 	tl := TypeLink{Name: row.QName, Relation: relation, Source: source, Via: via, Depth: depth, Tier: tier}
-	r, err := w.resolved(row)
+	r, err := w.resolved(ctx, row)
 	if err != nil {
 		return tl, err
 	}
 	if r != nil {
-		ref := r.ref()
+		ref := r.Ref()
 		tl.Symbol = &ref
 	}
 	return tl, nil
@@ -224,98 +220,56 @@ func (w *walk) typeLink(row store.SymbolRow, relation, source, via string, depth
 // supertypeLinks walks up: what the type extends, implements and embeds,
 // and what those do in turn (an interface a base class implements is
 // implemented by the type too).
-func (w *walk) supertypeLinks(t *Resolved, res *HierarchyResult) error {
-	type item struct {
-		row   store.SymbolRow
-		via   string
-		depth int
-	}
-	seen := map[int64]bool{t.row.ID: true}
-	queue := []item{{t.row, "", 0}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.depth >= maxSuperDepth {
-			continue
-		}
-		supers, unresolved, err := w.supertypes(it.row, true)
-		if err != nil {
-			return err
-		}
+func (w *walker) supertypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	next := func(it typeStep) ([]typeEdge, error) {
+		supers, unresolved, err := w.supertypes(ctx, it.row, true)
 		for _, u := range unresolved {
 			if it.depth == 0 && !markerBase(u) {
 				res.Unknown = append(res.Unknown, u)
 			}
 		}
-		for _, s := range supers {
-			if seen[s.row.ID] {
-				continue
-			}
-			seen[s.row.ID] = true
-			is, err := w.isInterface(s.row)
-			if err != nil {
-				return err
-			}
-			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
-			if err != nil {
-				return err
-			}
-			if is {
-				res.Interfaces = append(res.Interfaces, tl)
-			} else {
-				res.Supertypes = append(res.Supertypes, tl)
-			}
-			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
-		}
+		return supers, err
 	}
+	err := w.walkRelations(t.Row, map[int64]bool{t.Row.ID: true}, next, func(it typeStep, s typeEdge) (bool, error) {
+		is, err := w.isInterface(ctx, s.row)
+		if err != nil {
+			return false, err
+		}
+		tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
+		if err != nil {
+			return false, err
+		}
+		if is {
+			res.Interfaces = append(res.Interfaces, tl)
+		} else {
+			res.Supertypes = append(res.Supertypes, tl)
+		}
+		return true, nil
+	})
 	sort.Strings(res.Unknown)
-	return nil
+	return err
 }
 
 // subtypeLinks walks down: the types that extend or embed this one, and
 // theirs in turn.
-func (w *walk) subtypeLinks(t *Resolved, res *HierarchyResult) error {
-	type item struct {
-		row   store.SymbolRow
-		via   string
-		depth int
-	}
-	seen := map[int64]bool{t.row.ID: true}
-	queue := []item{{t.row, "", 0}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.depth >= maxSuperDepth {
-			continue
+func (w *walker) subtypeLinks(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	next := func(it typeStep) ([]typeEdge, error) { return w.subtypes(ctx, it.row) }
+	return w.walkRelations(t.Row, map[int64]bool{t.Row.ID: true}, next, func(it typeStep, s typeEdge) (bool, error) {
+		if res.IsInterface && s.kind != index.EdgeExtends && s.kind != index.EdgeEmbeds {
+			return false, nil // implementations are listed on their own
 		}
-		subs, err := w.subtypes(it.row)
+		if res.IsInterface {
+			if is, err := w.isInterface(ctx, s.row); err != nil || !is {
+				return false, err // a type embedding an interface implements it: listed as an implementation
+			}
+		}
+		tl, err := w.typeLink(ctx, s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
 		if err != nil {
-			return err
+			return false, err
 		}
-		for _, s := range subs {
-			if seen[s.row.ID] {
-				continue
-			}
-			seen[s.row.ID] = true
-			if res.IsInterface && s.kind != index.EdgeExtends && s.kind != index.EdgeEmbeds {
-				continue // implementations are listed on their own
-			}
-			if res.IsInterface {
-				if is, err := w.isInterface(s.row); err != nil {
-					return err
-				} else if !is {
-					continue // a type embedding an interface implements it: listed as an implementation
-				}
-			}
-			tl, err := w.typeLink(s.row, s.kind.String(), SourceDeclared, it.via, it.depth+1, s.tier.String())
-			if err != nil {
-				return err
-			}
-			res.Subtypes = append(res.Subtypes, tl)
-			queue = append(queue, item{s.row, s.row.QName, it.depth + 1})
-		}
-	}
-	return nil
+		res.Subtypes = append(res.Subtypes, tl)
+		return true, nil
+	})
 }
 
 // maxSatisfyNames bounds the method names looked up for one type's interfaces.
@@ -324,8 +278,8 @@ const maxSatisfyNames = 64
 // satisfiedInterfaces adds the interfaces of the repository a type
 // satisfies by its method set (methods declared on it, promoted through
 // embedded types and inherited), which it may never name.
-func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
-	ms, err := w.typeMembers(t.row)
+func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	ms, err := w.typeMembers(ctx, t.Row)
 	if err != nil {
 		return err
 	}
@@ -347,10 +301,10 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 	if len(names) > maxSatisfyNames {
 		names = names[:maxSatisfyNames]
 	}
-	family := langFamily(t.file.Lang)
+	family := query.LangFamily(t.File.Lang)
 	checked := map[int64]bool{}
 	for _, name := range names {
-		rows, err := w.e.db().SymbolsByName(w.ctx, name)
+		rows, err := w.e.Store().SymbolsByName(ctx, name)
 		if err != nil {
 			return err
 		}
@@ -358,35 +312,35 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 			if lang.DefKind(m.Kind) != lang.KindMethod {
 				continue
 			}
-			o, ok, err := w.ownerOf(m)
+			o, ok, err := w.ownerOf(ctx, m)
 			if err != nil {
 				return err
 			}
-			if !ok || checked[o.ID] || have[o.ID] || o.ID == t.row.ID {
+			if !ok || checked[o.ID] || have[o.ID] || o.ID == t.Row.ID {
 				continue
 			}
 			checked[o.ID] = true
-			if is, err := w.isInterface(o); err != nil || !is {
+			if is, err := w.isInterface(ctx, o); err != nil || !is {
 				if err != nil {
 					return err
 				}
 				continue
 			}
-			f, err := w.file(o.FileID)
+			f, err := w.file(ctx, o.FileID)
 			if err != nil {
 				return err
 			}
-			if f == nil || langFamily(f.Lang) != family {
+			if f == nil || query.LangFamily(f.Lang) != family {
 				continue
 			}
-			or, err := w.resolved(o)
+			or, err := w.resolved(ctx, o)
 			if err != nil {
 				return err
 			}
 			if or == nil || !structuralTyping(f.Lang, or) {
 				continue
 			}
-			ims, err := w.typeMembers(o)
+			ims, err := w.typeMembers(ctx, o)
 			if err != nil {
 				return err
 			}
@@ -406,7 +360,7 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 				}
 			}
 			if covers && n > 0 {
-				tl, err := w.typeLink(o, "satisfies", SourceMethodSet, via, 1, "")
+				tl, err := w.typeLink(ctx, o, "satisfies", SourceMethodSet, via, 1, "")
 				if err != nil {
 					return err
 				}
@@ -420,11 +374,11 @@ func (w *walk) satisfiedInterfaces(t *Resolved, res *HierarchyResult) error {
 // semanticInterfaces adds what the semantic layer's implementation
 // relationships say: the interfaces the type implements (also those outside
 // the repository, by SCIP symbol) and, for an interface, its implementations.
-func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
-	if w.v == nil || w.layer == LayerSyntactic {
+func (w *walker) semanticInterfaces(ctx context.Context, t *query.Resolved, res *HierarchyResult) error {
+	if w.v == nil || w.layer == query.LayerSyntactic {
 		return nil
 	}
-	syms, err := w.e.db().SemSymbolsOfCairn(w.ctx, t.row.ID)
+	syms, err := w.e.Store().SemSymbolsOfCairn(ctx, t.Row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -433,7 +387,7 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 		listed[l.Name] = i
 	}
 	for _, s := range syms {
-		rels, err := w.e.db().SemRels(w.ctx, s.Index, s.ID, false, 1000)
+		rels, err := w.e.Store().SemRels(ctx, s.Index, s.ID, false, 1000)
 		if err != nil {
 			return err
 		}
@@ -441,10 +395,10 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 			if rel.Kinds&semantic.RelImplementation == 0 {
 				continue
 			}
-			w.usedSem = true
+			w.used.sem = true
 			tl := TypeLink{Relation: "implements", Source: SourceSemantic, Depth: 1, Tier: index.TierPrecise.String()}
-			if ids, err := w.e.db().SemCairnOf(w.ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
-				rows, err := w.symbols(ids[:1])
+			if ids, err := w.e.Store().SemCairnOf(ctx, s.Index, rel.Target); err == nil && len(ids) > 0 {
+				rows, err := w.symbols(ctx, ids[:1])
 				if err != nil {
 					return err
 				}
@@ -452,10 +406,10 @@ func (w *walk) semanticInterfaces(t *Resolved, res *HierarchyResult) error {
 				if !ok {
 					continue
 				}
-				if tl, err = w.typeLink(row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
+				if tl, err = w.typeLink(ctx, row, "implements", SourceSemantic, "", 1, index.TierPrecise.String()); err != nil {
 					return err
 				}
-			} else if row, ok, err := w.e.db().SemSymbol(w.ctx, s.Index, rel.Target); err == nil && ok {
+			} else if row, ok, err := w.e.Store().SemSymbol(ctx, s.Index, rel.Target); err == nil && ok {
 				tl.Name = row.Symbol
 			} else {
 				continue

@@ -1,11 +1,13 @@
-package query
+package graph
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -24,10 +26,10 @@ func isCallable(k lang.DefKind) bool {
 // localCandidates fills the candidates of a call through a local binding:
 // the functions assigned to it where it is declared (f := handle, const f =
 // handle). A parameter has none: its value comes from the callers.
-func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
-	facts := n.facts
+func (w *walker) localCandidates(ctx context.Context, n *query.Resolved, local int32, d *DynamicCall) error {
+	facts := n.Facts
 	lo := facts.Locals[local]
-	links, err := w.fileLinks(n.file.ID)
+	links, err := w.fileLinks(ctx, n.File.ID)
 	if err != nil {
 		return err
 	}
@@ -41,11 +43,11 @@ func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
 	if start < 0 {
 		return nil
 	}
-	ids, err := w.assignedAfter(facts, links, start, lo.Pos.Line, facts.Names[lo.Name])
+	ids, err := w.assignedAfter(ctx, facts, links, start, lo.Pos.Line, facts.Names[lo.Name])
 	if err != nil {
 		return err
 	}
-	refs, err := w.refsOf(ids)
+	refs, err := w.refsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -55,7 +57,7 @@ func (w *walk) localCandidates(n *Resolved, local int32, d *DynamicCall) error {
 
 // assignedAfter reads what a line assigns from reference i on: the first
 // function or method it names (not one it calls), by link or by same-file binding.
-func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int, line uint32, self string) ([]int64, error) {
+func (w *walker) assignedAfter(ctx context.Context, facts *lang.Facts, links map[int]index.Link, i int, line uint32, self string) ([]int64, error) {
 	for j := i; j < len(facts.Refs) && facts.Refs[j].Pos.Line == line; j++ {
 		r := facts.Refs[j]
 		if facts.Names[r.Name] == self && r.Shape != lang.QualNone {
@@ -71,7 +73,7 @@ func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int,
 		if target == 0 {
 			continue
 		}
-		rows, err := w.symbols([]int64{target})
+		rows, err := w.symbols(ctx, []int64{target})
 		if err != nil {
 			return nil, err
 		}
@@ -85,8 +87,8 @@ func (w *walk) assignedAfter(facts *lang.Facts, links map[int]index.Link, i int,
 // assignedCandidates fills the candidates of a call through a field or
 // variable holding a function: the functions assigned to it, where syntax
 // sees the assignment (its declaration, x.f = g, T{f: g}, self.f = g).
-func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
-	if t.def == nil {
+func (w *walker) assignedCandidates(ctx context.Context, t *query.Resolved, d *DynamicCall) error {
+	if t.Def == nil {
 		return nil
 	}
 	var ids []int64
@@ -99,15 +101,15 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			}
 		}
 	}
-	name := t.row.Name
+	name := t.Row.Name
 	// The declaration: var handle = serve, handler = staticmethod(serve)...
-	links, err := w.fileLinks(t.file.ID)
+	links, err := w.fileLinks(ctx, t.File.ID)
 	if err != nil {
 		return err
 	}
-	for i, r := range t.facts.Refs {
-		if r.Pos.Line == t.def.NameSpan.Start.Line && t.def.NameSpan.Start.Before(r.Pos) {
-			xs, err := w.assignedAfter(t.facts, links, i, r.Pos.Line, name)
+	for i, r := range t.Facts.Refs {
+		if r.Pos.Line == t.Def.NameSpan.Start.Line && t.Def.NameSpan.Start.Before(r.Pos) {
+			xs, err := w.assignedAfter(ctx, t.Facts, links, i, r.Pos.Line, name)
 			if err != nil {
 				return err
 			}
@@ -115,26 +117,26 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			break
 		}
 	}
-	cands, err := w.e.db().TextCandidates(w.ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
+	cands, err := w.e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, maxAssignmentFiles)
 	if err != nil {
 		return err
 	}
 	for _, c := range cands {
-		if c.Lang == "" || langFamily(c.Lang) != langFamily(t.file.Lang) || w.ctx.Err() != nil {
+		if c.Lang == "" || query.LangFamily(c.Lang) != query.LangFamily(t.File.Lang) || ctx.Err() != nil {
 			continue
 		}
-		f, err := w.file(c.FileID)
+		f, err := w.file(ctx, c.FileID)
 		if err != nil {
 			return err
 		}
 		if f == nil {
 			continue
 		}
-		facts, err := w.e.ix.Facts(w.ctx, f.BlobID)
+		facts, err := w.e.Index().Facts(ctx, f.BlobID)
 		if err != nil || facts == nil {
 			continue
 		}
-		fl, err := w.fileLinks(f.ID)
+		fl, err := w.fileLinks(ctx, f.ID)
 		if err != nil {
 			return err
 		}
@@ -144,20 +146,20 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 			}
 			l, linked := fl[i]
 			switch {
-			case linked && l.Target == t.row.ID:
+			case linked && l.Target == t.Row.ID:
 			case !linked && r.Role == lang.RoleWrite:
 			case !linked && r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "": // a key of a composite literal
 			default:
 				continue
 			}
-			xs, err := w.assignedAfter(facts, fl, i+1, r.Pos.Line, name)
+			xs, err := w.assignedAfter(ctx, facts, fl, i+1, r.Pos.Line, name)
 			if err != nil {
 				return err
 			}
 			addAll(xs)
 		}
 	}
-	refs, err := w.refsOf(ids)
+	refs, err := w.refsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -169,26 +171,26 @@ func (w *walk) assignedCandidates(t *Resolved, d *DynamicCall) error {
 // declared type is an interface: a parameter (f(r Reader) { r.Read() }) or a
 // field reached from the receiver (s.store.Get(), self.store.get(),
 // this.store.get()). It lists what may run, and never picks one.
-func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protocol.Location) (*DynamicCall, bool, error) {
+func (w *walker) interfaceCall(ctx context.Context, n *query.Resolved, ref lang.Ref, name string, site protocol.Location) (*DynamicCall, bool, error) {
 	if ref.Shape != lang.QualIdent && ref.Shape != lang.QualPath {
 		return nil, false, nil
 	}
-	q := n.facts.Names[ref.Qualifier]
+	q := n.Facts.Names[ref.Qualifier]
 	if q == "" {
 		return nil, false, nil
 	}
 	parts := strings.Split(q, ".")
-	var cur *Resolved // the type of the value so far
+	var cur *query.Resolved // the type of the value so far
 	var err error
 	params := paramTypes(n)
 	switch {
-	case selfName(n.file.Lang, parts[0]):
-		cur, err = w.enclosingType(n)
+	case selfName(n.File.Lang, parts[0]):
+		cur, err = w.enclosingType(ctx, n)
 	case params[parts[0]] != "":
 		if ref.Shape == lang.QualIdent && !ref.QualBound {
 			return nil, false, nil
 		}
-		cur, err = w.resolveTypeText(n, params[parts[0]])
+		cur, err = w.resolveTypeText(ctx, n, params[parts[0]])
 	default:
 		return nil, false, nil
 	}
@@ -196,7 +198,7 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		return nil, false, err
 	}
 	for _, field := range parts[1:] {
-		ms, err := w.typeMembers(cur.row)
+		ms, err := w.typeMembers(ctx, cur.Row)
 		if err != nil {
 			return nil, false, err
 		}
@@ -208,39 +210,39 @@ func (w *walk) interfaceCall(n *Resolved, ref lang.Ref, name string, site protoc
 		if k != lang.KindField && k != lang.KindProperty {
 			return nil, false, nil
 		}
-		fr, err := w.resolved(m.row)
-		if err != nil || fr == nil || fr.def == nil {
+		fr, err := w.resolved(ctx, m.row)
+		if err != nil || fr == nil || fr.Def == nil {
 			return nil, false, err
 		}
-		if cur, err = w.resolveTypeText(fr, fieldType(fr)); err != nil || cur == nil {
+		if cur, err = w.resolveTypeText(ctx, fr, fieldType(fr)); err != nil || cur == nil {
 			return nil, false, err
 		}
 	}
-	is, err := w.isInterface(cur.row)
+	is, err := w.isInterface(ctx, cur.Row)
 	if err != nil || !is {
 		return nil, false, err
 	}
-	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: shapeKey(n.facts, ref), Count: 1, Line: site.Line,
-		Candidates: []SymbolRef{}, Tier: index.TierStrong.String(), Layer: LayerSyntactic}
-	ms, err := w.typeMembers(cur.row)
+	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: query.ShapeKey(n.Facts, ref), Count: 1, Line: site.Line,
+		Candidates: []query.SymbolRef{}, Tier: index.TierStrong.String(), Layer: query.LayerSyntactic}
+	ms, err := w.typeMembers(ctx, cur.Row)
 	if err != nil {
 		return nil, false, err
 	}
 	var method int64
 	if m, ok := ms.all[name]; ok {
-		mr, err := w.resolved(m.row)
+		mr, err := w.resolved(ctx, m.row)
 		if err != nil {
 			return nil, false, err
 		}
 		if mr != nil {
-			ref := mr.ref()
+			ref := mr.Ref()
 			d.Through, method = &ref, m.row.ID
 		}
 	} else {
-		ref := cur.ref()
+		ref := cur.Ref()
 		d.Through = &ref
 	}
-	if err := w.implementationCandidates(&cur.row, method, name, d); err != nil {
+	if err := w.implementationCandidates(ctx, &cur.Row, method, name, d); err != nil {
 		return nil, false, err
 	}
 	return d, true, nil
@@ -257,24 +259,24 @@ func selfName(language, s string) bool {
 }
 
 // enclosingType is the class or (Go) receiver type a method belongs to.
-func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
-	if n.row.Parent != 0 {
-		if p, err := w.resolveID(n.row.Parent); err != nil || p == nil {
+func (w *walker) enclosingType(ctx context.Context, n *query.Resolved) (*query.Resolved, error) {
+	if n.Row.Parent != 0 {
+		if p, err := w.resolveID(ctx, n.Row.Parent); err != nil || p == nil {
 			return nil, err
-		} else if lang.DefKind(p.row.Kind).IsTypeLike() {
+		} else if lang.DefKind(p.Row.Kind).IsTypeLike() {
 			return p, nil
 		}
 	}
-	if n.def != nil && n.def.Receiver != "" {
-		i := strings.LastIndexByte(n.row.QName, '.')
+	if n.Def != nil && n.Def.Receiver != "" {
+		i := strings.LastIndexByte(n.Row.QName, '.')
 		if i > 0 {
-			rows, err := w.e.db().SymbolsByQName(w.ctx, n.row.QName[:i])
+			rows, err := w.e.Store().SymbolsByQName(ctx, n.Row.QName[:i])
 			if err != nil {
 				return nil, err
 			}
 			for _, r := range rows {
 				if lang.DefKind(r.Kind).IsTypeLike() {
-					return w.resolved(r)
+					return w.resolved(ctx, r)
 				}
 			}
 		}
@@ -284,29 +286,29 @@ func (w *walk) enclosingType(n *Resolved) (*Resolved, error) {
 
 // resolveTypeText finds the symbol a type written inside a definition
 // names: the reference with the type's name in that definition, as linked.
-func (w *walk) resolveTypeText(in *Resolved, text string) (*Resolved, error) {
+func (w *walker) resolveTypeText(ctx context.Context, in *query.Resolved, text string) (*query.Resolved, error) {
 	name := typeName(text)
-	if name == "" || in.facts == nil || in.def == nil {
+	if name == "" || in.Facts == nil || in.Def == nil {
 		return nil, nil
 	}
-	links, err := w.fileLinks(in.file.ID)
+	links, err := w.fileLinks(ctx, in.File.ID)
 	if err != nil {
 		return nil, err
 	}
-	try := func(inside bool) (*Resolved, error) {
-		for i, r := range in.facts.Refs {
-			if in.facts.Names[r.Name] != name || (inside && !in.def.Span.Contains(r.Pos)) {
+	try := func(inside bool) (*query.Resolved, error) {
+		for i, r := range in.Facts.Refs {
+			if in.Facts.Names[r.Name] != name || (inside && !in.Def.Span.Contains(r.Pos)) {
 				continue
 			}
 			l, ok := links[i]
 			if !ok {
 				continue
 			}
-			t, err := w.resolveID(l.Target)
+			t, err := w.resolveID(ctx, l.Target)
 			if err != nil {
 				return nil, err
 			}
-			if t != nil && lang.DefKind(t.row.Kind).IsTypeLike() {
+			if t != nil && lang.DefKind(t.Row.Kind).IsTypeLike() {
 				return t, nil
 			}
 		}
@@ -360,10 +362,10 @@ func isIdentifier(s string) bool {
 
 // fieldType is the declared type of a field from its signature: Go "store
 // Store", TypeScript "private store: Store", Python "store: Store = None".
-func fieldType(f *Resolved) string {
-	sig := f.def.Signature
-	if f.file.Lang == "go" {
-		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.row.Name))
+func fieldType(f *query.Resolved) string {
+	sig := f.Def.Signature
+	if f.File.Lang == "go" {
+		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.Row.Name))
 		rest = strings.TrimPrefix(rest, ",")
 		if i := strings.IndexByte(rest, '`'); i >= 0 {
 			rest = rest[:i]
@@ -382,59 +384,37 @@ func fieldType(f *Resolved) string {
 
 // paramTypes reads the declared types of a function's parameters (and a Go
 // method's receiver) from its signature.
-func paramTypes(n *Resolved) map[string]string {
+func paramTypes(n *query.Resolved) map[string]string {
 	out := map[string]string{}
-	if n.def == nil {
+	if n.Def == nil {
 		return out
 	}
-	sig := n.def.Signature
-	goLang := n.file.Lang == "go"
+	sig := n.Def.Signature
+	goLang := n.File.Lang == "go"
 	if goLang && strings.HasPrefix(sig, "func (") {
-		if recv, rest, ok := balanced(sig[len("func "):], '(', ')'); ok {
+		if recv, rest, ok := query.Balanced(sig[len("func "):], '(', ')'); ok {
 			addParams(out, recv, true)
 			sig = rest
 		}
 	}
-	i := strings.Index(sig, n.row.Name)
+	i := strings.Index(sig, n.Row.Name)
 	if i < 0 {
 		return out
 	}
-	rest := sig[i+len(n.row.Name):]
+	rest := sig[i+len(n.Row.Name):]
 	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "<") { // type parameters
 		open, closing := byte('['), byte(']')
 		if rest[0] == '<' {
 			open, closing = '<', '>'
 		}
-		if _, r, ok := balanced(rest, open, closing); ok {
+		if _, r, ok := query.Balanced(rest, open, closing); ok {
 			rest = r
 		}
 	}
-	if params, _, ok := balanced(rest, '(', ')'); ok {
+	if params, _, ok := query.Balanced(rest, '(', ')'); ok {
 		addParams(out, params, goLang)
 	}
 	return out
-}
-
-// balanced splits s, which starts with open, into what the first balanced
-// group holds and what follows it.
-func balanced(s string, open, closing byte) (string, string, bool) {
-	s = strings.TrimLeft(s, " ")
-	if s == "" || s[0] != open {
-		return "", s, false
-	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case open:
-			depth++
-		case closing:
-			depth--
-			if depth == 0 {
-				return s[1:i], s[i+1:], true
-			}
-		}
-	}
-	return "", s, false
 }
 
 // addParams parses a parameter list: Go "a, b int, r io.Reader", others
@@ -505,20 +485,5 @@ func splitTop(s string, angle bool) []string {
 
 // topLevelIndex finds c outside brackets, or -1.
 func topLevelIndex(s string, c byte) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}', '>':
-			if depth > 0 {
-				depth--
-			}
-		case c:
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
+	return query.TopLevel(s, func(i int) bool { return s[i] == c })
 }

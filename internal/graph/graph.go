@@ -1,6 +1,12 @@
-package query
+// Package graph walks the code's call and type graphs: callers and callees
+// (with dynamic calls and their candidates), type hierarchies and method
+// sets, and trace_feature's call tree. Each request walks with a walker
+// (walk.go), a cache of the rows it reads over the request's query.Engine;
+// nothing outlives the request. It never writes.
+package graph
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -8,7 +14,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/store"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // Directions of a call graph walk.
@@ -17,8 +23,8 @@ const (
 	Callees = "callees"
 )
 
-// GraphParams bounds a call graph walk.
-type GraphParams struct {
+// Params bounds a call graph walk.
+type Params struct {
 	Direction string // callers or callees
 	Depth     int    // levels below the root, >= 1
 	// LimitPerLevel caps the new nodes kept per level (the best by call
@@ -31,9 +37,9 @@ type GraphParams struct {
 	Layer string
 }
 
-// GraphNode is a symbol of a call graph.
-type GraphNode struct {
-	SymbolRef
+// Node is a symbol of a call graph.
+type Node struct {
+	query.SymbolRef
 	Depth int `json:"depth"`
 	// Build is the build constraint of the node's file (Go: its //go:build
 	// line and the GOOS/GOARCH of its name), when it has one.
@@ -51,8 +57,8 @@ type Variant struct {
 	Build    string            `json:"build,omitempty"`
 }
 
-// GraphEdge is a call from one node to another.
-type GraphEdge struct {
+// Edge is a call from one node to another.
+type Edge struct {
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Count int    `json:"count"` // call sites
@@ -89,7 +95,7 @@ type DynamicCall struct {
 	From string `json:"from"` // the calling symbol
 	// Caller describes From when it is not a node of the graph (callers
 	// that may reach a node through dispatch).
-	Caller *SymbolRef `json:"caller,omitempty"`
+	Caller *query.SymbolRef `json:"caller,omitempty"`
 	// Kind: interface, virtual (a method its subclasses override), field,
 	// variable, value (a local or parameter holding
 	// a function), subscript_call, getattr, setattr, eval.
@@ -101,16 +107,16 @@ type DynamicCall struct {
 	Text     string `json:"text,omitempty"` // the expression, for run-time names
 	// Through is the symbol called through: the interface method, the
 	// field or variable holding the function.
-	Through *SymbolRef `json:"through,omitempty"`
+	Through *query.SymbolRef `json:"through,omitempty"`
 	// Candidates are what may run, when known; CandidatesFrom says how they
 	// were found (semantic: implementation relationships; method_sets:
 	// syntax, named types whose method set covers the interface;
 	// assignments: syntax, functions assigned to the field or local).
-	Candidates      []SymbolRef `json:"candidates"`
-	CandidatesTotal int         `json:"candidates_total"`
-	CandidatesFrom  string      `json:"candidates_from,omitempty"`
-	Tier            string      `json:"tier"`
-	Layer           string      `json:"layer"`
+	Candidates      []query.SymbolRef `json:"candidates"`
+	CandidatesTotal int               `json:"candidates_total"`
+	CandidatesFrom  string            `json:"candidates_from,omitempty"`
+	Tier            string            `json:"tier"`
+	Layer           string            `json:"layer"`
 }
 
 // ExternalCall is a call the semantic layer resolved to a symbol defined
@@ -122,8 +128,8 @@ type ExternalCall struct {
 	Line   int    `json:"line"`
 }
 
-// GraphLevel says how much of one level was found and kept.
-type GraphLevel struct {
+// Level says how much of one level was found and kept.
+type Level struct {
 	Depth int `json:"depth"`
 	// Found counts the new symbols reached at this depth from the nodes
 	// kept at the level above (callers of the nodes a limit left out are
@@ -132,14 +138,14 @@ type GraphLevel struct {
 	Kept  int `json:"kept"` // listed in nodes, after the limit and the response budget
 }
 
-// GraphResult is graph_callers' and graph_callees' payload.
-type GraphResult struct {
-	Root      SymbolRef    `json:"root"`
-	Direction string       `json:"direction"`
-	Depth     int          `json:"depth"`
-	Nodes     []GraphNode  `json:"nodes"` // the root first, then by depth
-	Edges     []GraphEdge  `json:"edges"`
-	Levels    []GraphLevel `json:"levels"`
+// Result is graph_callers' and graph_callees' payload.
+type Result struct {
+	Root      query.SymbolRef `json:"root"`
+	Direction string          `json:"direction"`
+	Depth     int             `json:"depth"`
+	Nodes     []Node          `json:"nodes"` // the root first, then by depth
+	Edges     []Edge          `json:"edges"`
+	Levels    []Level         `json:"levels"`
 	// Unresolved (callees) groups the calls neither layer attributes.
 	Unresolved []UnresolvedCall `json:"unresolved"`
 	// Dynamic lists calls whose target is chosen at run time (callees: made
@@ -166,12 +172,50 @@ type GraphResult struct {
 // CallGraph walks the call graph from a symbol, level by level, up to
 // p.Depth levels, keeping the p.LimitPerLevel most-called new symbols of
 // each level.
-func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*GraphResult, error) {
-	if p.Direction != Callers && p.Direction != Callees {
-		return nil, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
+func CallGraph(ctx context.Context, e *query.Engine, r *query.Resolved, p Params) (*Result, error) {
+	p, err := checkParams(p)
+	if err != nil {
+		return nil, err
 	}
-	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
-		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+	w, err := newWalker(ctx, e, p.Layer)
+	if err != nil {
+		return nil, err
+	}
+	lw, err := startLevels(ctx, w, r, p)
+	if err != nil {
+		return nil, err
+	}
+	res := lw.res
+	for d := 1; d <= p.Depth && len(lw.frontier) > 0; d++ {
+		// When the deadline passes inside a level, the level is dropped
+		// whole and the answer is the levels walked before it.
+		mark := lw.mark()
+		if err := lw.level(ctx, d); err != nil {
+			if ctx.Err() == nil {
+				return nil, err
+			}
+			lw.rollback(mark)
+			res.Partial = true
+			break
+		}
+	}
+	res.Edges = edgesBetween(res.Nodes, lw.pending)
+	sortEdges(res.Edges)
+	sortUnresolved(res.Unresolved)
+	sortDynamic(res.Dynamic)
+	sortExternal(res.External)
+	res.Layers, res.Semantic, res.Fallback = w.layersUsed()
+	return res, nil
+}
+
+// checkParams refuses a direction or layer it does not know and fills in
+// the defaults.
+func checkParams(p Params) (Params, error) {
+	if p.Direction != Callers && p.Direction != Callees {
+		return p, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
+	}
+	if p.Layer != "" && p.Layer != query.LayerSyntactic && p.Layer != query.LayerSemantic {
+		return p, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
 	if p.Depth < 1 {
 		p.Depth = 1
@@ -182,197 +226,26 @@ func (e *Engine) CallGraph(ctx context.Context, r *Resolved, p GraphParams) (*Gr
 	if p.MaxPerNode < 1 {
 		p.MaxPerNode = 20
 	}
-	w, err := e.newWalk(ctx, p.Layer)
-	if err != nil {
-		return nil, err
-	}
-	res := &GraphResult{Root: r.ref(), Direction: p.Direction, Depth: p.Depth, Nodes: []GraphNode{}, Edges: []GraphEdge{},
-		Levels: []GraphLevel{}, Unresolved: []UnresolvedCall{}, Dynamic: []DynamicCall{}, Layers: []string{}}
-	root, err := w.node(r, 0)
-	if err != nil {
-		return nil, err
-	}
-	res.Nodes = append(res.Nodes, root)
-	seen := map[int64]bool{r.row.ID: true}
-	files := map[int64]bool{r.file.ID: true}
-	res.BytesCovered = r.file.Size
-	frontier := []*Resolved{r}
-	var pending []GraphEdge // edges to nodes not decided yet
-	// level walks one level: the neighbours of the frontier, ranked, the
-	// best kept as the next frontier.
-	level := func(d int) error {
-		type cand struct {
-			id     int64
-			weight int
-			tier   string
-		}
-		cands := map[int64]*cand{}
-		for _, n := range frontier {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			var calls []call
-			if p.Direction == Callers {
-				if calls, err = w.incoming(n); err != nil {
-					return err
-				}
-			} else {
-				out, err := w.outgoing(n)
-				if err != nil {
-					return err
-				}
-				calls = out.calls
-				res.Unresolved, res.OmittedUnresolved = appendCapped(res.Unresolved, out.unresolved, p.MaxPerNode, res.OmittedUnresolved)
-				res.Dynamic, res.OmittedDynamic = appendCapped(res.Dynamic, out.dynamic, p.MaxPerNode, res.OmittedDynamic)
-				res.External = append(res.External, out.external...)
-			}
-			if p.Direction == Callers {
-				dyn, err := w.dynamicCallers(n)
-				if err != nil {
-					return err
-				}
-				if len(dyn) > p.MaxPerNode {
-					res.OmittedDynamic += len(dyn) - p.MaxPerNode
-					dyn = dyn[:p.MaxPerNode]
-				}
-				for i := range dyn {
-					id, _ := index.ParseID(dyn[i].From)
-					if cr, err := w.resolveID(id); err != nil {
-						return err
-					} else if cr != nil {
-						ref := cr.ref()
-						dyn[i].Caller = &ref
-					}
-				}
-				res.Dynamic = append(res.Dynamic, dyn...)
-			}
-			for _, c := range calls {
-				ed := GraphEdge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
-					Kind: c.kind, Line: c.site.Line, Via: c.via}
-				if p.Direction == Callers {
-					ed.From, ed.To = ed.To, ed.From
-				}
-				pending = append(pending, ed)
-				if seen[c.other] {
-					continue
-				}
-				cd := cands[c.other]
-				if cd == nil {
-					cd = &cand{id: c.other, tier: ed.Tier}
-					cands[c.other] = cd
-				}
-				cd.weight += c.count
-				if tierRank(ed.Tier) < tierRank(cd.tier) {
-					cd.tier = ed.Tier
-				}
-			}
-		}
-		// Load and rank the candidates; symbols that vanished are dropped.
-		list := make([]*cand, 0, len(cands))
-		for _, c := range cands {
-			list = append(list, c)
-		}
-		rows, err := w.symbols(idsOf(list, func(c *cand) int64 { return c.id }))
-		if err != nil {
-			return err
-		}
-		type ranked struct {
-			c   *cand
-			row store.SymbolRow
-		}
-		var rs []ranked
-		for _, c := range list {
-			if row, ok := rows[c.id]; ok {
-				rs = append(rs, ranked{c, row})
-			}
-		}
-		sort.Slice(rs, func(i, j int) bool {
-			a, b := rs[i], rs[j]
-			if a.c.weight != b.c.weight {
-				return a.c.weight > b.c.weight
-			}
-			if tierRank(a.c.tier) != tierRank(b.c.tier) {
-				return tierRank(a.c.tier) < tierRank(b.c.tier)
-			}
-			if a.row.QName != b.row.QName {
-				return a.row.QName < b.row.QName
-			}
-			return a.row.ID < b.row.ID
-		})
-		lvl := GraphLevel{Depth: d, Found: len(rs)}
-		var next []*Resolved
-		for _, x := range rs {
-			if lvl.Kept == p.LimitPerLevel {
-				break
-			}
-			nr, err := w.resolved(x.row)
-			if err != nil {
-				return err
-			}
-			if nr == nil {
-				continue
-			}
-			node, err := w.node(nr, d)
-			if err != nil {
-				return err
-			}
-			res.Nodes = append(res.Nodes, node)
-			seen[x.row.ID] = true
-			if !files[nr.file.ID] {
-				files[nr.file.ID] = true
-				res.BytesCovered += nr.file.Size
-			}
-			next = append(next, nr)
-			lvl.Kept++
-		}
-		res.Levels = append(res.Levels, lvl)
-		frontier = next
-		return nil
-	}
-	for d := 1; d <= p.Depth && len(frontier) > 0; d++ {
-		// When the deadline passes inside a level, the level is dropped
-		// whole and the answer is the levels walked before it.
-		at := struct {
-			nodes, edges, unresolved, dynamic, external, omittedU, omittedD int
-			bytes                                                           int64
-		}{len(res.Nodes), len(pending), len(res.Unresolved), len(res.Dynamic), len(res.External), res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered}
-		if err := level(d); err != nil {
-			if ctx.Err() == nil {
-				return nil, err
-			}
-			res.Nodes, pending = res.Nodes[:at.nodes], pending[:at.edges]
-			res.Unresolved, res.Dynamic, res.External = res.Unresolved[:at.unresolved], res.Dynamic[:at.dynamic], res.External[:at.external]
-			res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered = at.omittedU, at.omittedD, at.bytes
-			res.Partial = true
-			break
-		}
-	}
-	// Keep the edges between listed nodes, once each.
+	return p, nil
+}
+
+// edgesBetween keeps the edges between listed nodes, once each.
+func edgesBetween(nodes []Node, pending []Edge) []Edge {
 	ids := map[string]bool{}
-	for _, n := range res.Nodes {
+	for _, n := range nodes {
 		ids[n.ID] = true
 	}
 	type ekey struct{ from, to, kind string }
 	dup := map[ekey]bool{}
+	out := []Edge{}
 	for _, ed := range pending {
 		k := ekey{ed.From, ed.To, ed.Kind}
 		if ids[ed.From] && ids[ed.To] && !dup[k] {
 			dup[k] = true
-			res.Edges = append(res.Edges, ed)
+			out = append(out, ed)
 		}
 	}
-	sortEdges(res.Edges)
-	sortUnresolved(res.Unresolved)
-	sortDynamic(res.Dynamic)
-	sort.Slice(res.External, func(i, j int) bool {
-		a, b := res.External[i], res.External[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		return a.Symbol < b.Symbol
-	})
-	res.Layers, res.Semantic, res.Fallback = w.layersUsed()
-	return res, nil
+	return out
 }
 
 // call is one neighbour of a node: a callee (outgoing) or a caller (incoming).
@@ -410,45 +283,31 @@ func tierRank(t string) int {
 	return int(index.TierUnknown)
 }
 
-func sortEdges(es []GraphEdge) {
+func sortEdges(es []Edge) {
 	sort.Slice(es, func(i, j int) bool {
 		a, b := es[i], es[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.To != b.To {
-			return a.To < b.To
-		}
-		return a.Kind < b.Kind
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Kind, b.Kind)) < 0
 	})
 }
 
 func sortUnresolved(us []UnresolvedCall) {
 	sort.SliceStable(us, func(i, j int) bool {
 		a, b := us[i], us[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Receiver < b.Receiver
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Receiver, b.Receiver)) < 0
+	})
+}
+
+func sortExternal(xs []ExternalCall) {
+	sort.Slice(xs, func(i, j int) bool {
+		a, b := xs[i], xs[j]
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Symbol, b.Symbol)) < 0
 	})
 }
 
 func sortDynamic(ds []DynamicCall) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Kind < b.Kind
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Kind, b.Kind)) < 0
 	})
 }
 

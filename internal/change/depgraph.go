@@ -1,13 +1,13 @@
-package query
+package change
 
 import (
 	"context"
 	"path"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -16,9 +16,8 @@ import (
 // walk. Built from the classified import edges of every file and cached per
 // epoch (the index changes only between epochs).
 type depGraph struct {
-	version index.Version
-	files   []store.FileRow
-	mods    map[int64]store.ModuleRow
+	files []store.FileRow
+	mods  map[int64]store.ModuleRow
 	// byPath and byID find a file's position in files.
 	byPath map[string]int
 	byID   map[int64]int
@@ -37,37 +36,39 @@ type depGraph struct {
 	pkgFiles map[string][]int
 }
 
-type graphCache struct {
-	mu sync.Mutex // guards g
-	g  *depGraph
+// depGraph returns the graph of the request's epoch, building it when needed.
+func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
+	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) })
 }
 
-// depGraph returns the graph of the current epoch, building it when needed.
-func (e *Engine) depGraph(ctx context.Context) (*depGraph, error) {
-	version := e.version()
-	e.graphs.mu.Lock()
-	defer e.graphs.mu.Unlock()
-	if g := e.graphs.g; g != nil && g.version == version {
-		return g, nil
-	}
-	g, err := e.buildDepGraph(ctx, version)
+func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
+	files, mods, err := a.FilesAndModules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.graphs.g = g
+	g := newDepGraph(files, mods)
+	g.markInlineTests(ctx, a.Engine)
+	if err := g.addImports(ctx, a.Engine); err != nil {
+		return nil, err
+	}
+	ri, err := a.refIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.addReferences(ctx, a.Engine, ri); err != nil {
+		return nil, err
+	}
+	for k, list := range g.rev {
+		sort.Ints(list)
+		g.rev[k] = list
+	}
 	return g, nil
 }
 
-func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*depGraph, error) {
-	files, err := e.db().Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	mods, err := e.db().Modules(ctx)
-	if err != nil {
-		return nil, err
-	}
-	g := &depGraph{version: version, files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
+// newDepGraph indexes the files: by path and id, test files by their
+// names, Go files by directory and JVM/.NET files by package.
+func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
+	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
 		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
 		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
 	for _, m := range mods {
@@ -76,7 +77,7 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 	for i, f := range files {
 		g.byPath[f.Path] = i
 		g.byID[f.ID] = i
-		if k := TestFileKind(f.Path, f.Lang); k != "" {
+		if k := query.TestFileKind(f.Path, f.Lang); k != "" {
 			g.tests[i] = k
 		}
 		switch f.Lang {
@@ -89,29 +90,32 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 			}
 		}
 	}
-	// Rust keeps unit tests inside the file they test.
-	if hits, err := e.db().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20); err == nil {
-		for _, h := range hits {
-			if i, ok := g.byID[h.FileID]; ok && files[i].Lang == "rust" {
-				if _, marked := g.tests[i]; !marked {
-					g.tests[i] = "inline #[cfg(test)] module"
-				}
+	return g
+}
+
+// markInlineTests marks the Rust files that keep unit tests inside the
+// file they test (a #[cfg(test)] module).
+func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
+	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20)
+	if err != nil {
+		return
+	}
+	for _, h := range hits {
+		if i, ok := g.byID[h.FileID]; ok && g.files[i].Lang == "rust" {
+			if _, marked := g.tests[i]; !marked {
+				g.tests[i] = "inline #[cfg(test)] module"
 			}
 		}
 	}
-	all, err := e.db().AllImports(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for fileID, data := range all {
-		i, ok := g.byID[fileID]
-		if !ok {
-			continue
-		}
-		edges, err := index.DecodeImports(data)
-		if err != nil {
-			continue
-		}
+}
+
+// addImports adds every file's resolved in-repository imports, and counts
+// the ones that look local but did not resolve.
+func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
+	files := g.files
+	known := func(id int64) bool { _, ok := g.byID[id]; return ok }
+	return e.Imports(ctx, known, func(fileID int64, edges []index.ImportEdge) {
+		i := g.byID[fileID]
 		seen := map[string]bool{}
 		for _, ed := range edges {
 			switch ed.Class {
@@ -141,17 +145,16 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 				}
 			}
 		}
-	}
-	// A file that references a definition of another file depends on it,
-	// whether or not its import resolved (JVM named imports, Rust crate
-	// paths, C# namespaces resolve to references, not always to files).
-	ri, err := e.refIndex(ctx)
+	})
+}
+
+// addReferences makes a file that references a definition of another file
+// depend on it, whether or not its import resolved (JVM named imports, Rust
+// crate paths, C# namespaces resolve to references, not always to files).
+func (g *depGraph) addReferences(ctx context.Context, e *query.Engine, ri *refIndex) error {
+	symFile, err := e.Store().SymbolFiles(ctx)
 	if err != nil {
-		return nil, err
-	}
-	symFile, err := e.db().SymbolFiles(ctx)
-	if err != nil {
-		return nil, err
+		return err
 	}
 	linked := map[[2]int]bool{}
 	for target, list := range ri.by {
@@ -165,14 +168,10 @@ func (e *Engine) buildDepGraph(ctx context.Context, version index.Version) (*dep
 				continue
 			}
 			linked[[2]int{d, j}] = true
-			g.rev[files[d].Path] = append(g.rev[files[d].Path], j)
+			g.rev[g.files[d].Path] = append(g.rev[g.files[d].Path], j)
 		}
 	}
-	for k, list := range g.rev {
-		sort.Ints(list)
-		g.rev[k] = list
-	}
-	return g, nil
+	return nil
 }
 
 func pkgKey(f store.FileRow) string {

@@ -1,14 +1,16 @@
-package query
+package change
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // ImpactParams bounds impact_analyze.
@@ -24,11 +26,11 @@ type ImpactParams struct {
 
 // ImpactTarget is what was analysed.
 type ImpactTarget struct {
-	Kind     string     `json:"kind"` // symbol or file
-	Symbol   *SymbolRef `json:"symbol,omitempty"`
-	Path     string     `json:"path"`
-	Module   string     `json:"module"`
-	Language string     `json:"language,omitempty"`
+	Kind     string           `json:"kind"` // symbol or file
+	Symbol   *query.SymbolRef `json:"symbol,omitempty"`
+	Path     string           `json:"path"`
+	Module   string           `json:"module"`
+	Language string           `json:"language,omitempty"`
 	// Members counts the members whose references count as the target's
 	// (a type's methods and fields).
 	Members int `json:"members_included,omitempty"`
@@ -86,10 +88,10 @@ type DependentSet struct {
 
 // CallersInfo lists callers from the call graph, when there is one.
 type CallersInfo struct {
-	Available bool        `json:"available"`
-	Reason    string      `json:"reason,omitempty"`
-	Total     int         `json:"total"`
-	Items     []SymbolRef `json:"items"`
+	Available bool              `json:"available"`
+	Reason    string            `json:"reason,omitempty"`
+	Total     int               `json:"total"`
+	Items     []query.SymbolRef `json:"items"`
 }
 
 // RiskFactor is one input of the risk score.
@@ -147,26 +149,27 @@ func (p *ImpactParams) defaults() {
 }
 
 // ImpactOfSymbol analyses what depends on a symbol.
-func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams) (*ImpactResult, error) {
+func ImpactOfSymbol(ctx context.Context, e *query.Engine, c *Cache, r *query.Resolved, p ImpactParams) (*ImpactResult, error) {
+	a := &analysis{Engine: e, cache: c}
 	p.defaults()
-	g, err := e.depGraph(ctx)
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ref := r.ref()
-	res := &ImpactResult{Target: ImpactTarget{Kind: "symbol", Symbol: &ref, Path: r.file.Path, Language: r.file.Lang}, Notes: []string{}}
-	home, ok := g.byID[r.file.ID]
+	ref := r.Ref()
+	res := &ImpactResult{Target: ImpactTarget{Kind: "symbol", Symbol: &ref, Path: r.File.Path, Language: r.File.Lang}, Notes: []string{}}
+	home, ok := g.byID[r.File.ID]
 	if !ok {
-		return nil, errs.E(errs.NotFound, "the file of %s is not in the index", r.row.QName)
+		return nil, errs.E(errs.NotFound, "the file of %s is not in the index", r.Row.QName)
 	}
 	res.Target.Module = g.module(home)
-	ids := []int64{r.row.ID}
-	if lang.DefKind(r.row.Kind).IsTypeLike() {
-		members, err := e.db().SymbolsByParent(ctx, r.row.ID, 1000)
+	ids := []int64{r.Row.ID}
+	if lang.DefKind(r.Row.Kind).IsTypeLike() {
+		members, err := a.Store().SymbolsByParent(ctx, r.Row.ID, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +194,7 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 	// Anchored candidates: same-name references syntax could not attribute
 	// (method calls on values of unknown type), counted when the name is
 	// rare enough to scan.
-	anchored, counted := e.anchoredFiles(ctx, r, maxAnchoredScan)
+	anchored, counted := a.anchoredFiles(ctx, r, maxAnchoredScan)
 	if counted {
 		n := 0
 		for fileID, c := range anchored {
@@ -210,17 +213,17 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 	} else {
 		res.Notes = append(res.Notes, fmt.Sprintf("anchored candidates (same name, unproven) are not counted: the name may occur in more than %d files (or is too short to look up); refs_find lists them", maxAnchoredScan))
 	}
-	vis := lang.Visibility(r.row.Visibility)
+	vis := lang.Visibility(r.Row.Visibility)
 	anchoredFiles := res.Direct.Anchored
-	e.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
+	a.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
 	res.Direct.Anchored = anchoredFiles
-	res.Visibility = deriveVisibility(r.file.Lang, r.row.Name, vis, res.Direct.Modules, res.Target.Module)
+	res.Visibility = deriveVisibility(r.File.Lang, r.Row.Name, vis, res.Direct.Modules, res.Target.Module)
 	res.Classification = classify(g, home, refs, res.Visibility)
-	if err := e.impactCallers(ctx, res, r, p); err != nil {
+	if err := a.impactCallers(ctx, res, r, p); err != nil {
 		return nil, err
 	}
 	// Tests: those referencing the symbol, then those its file reaches.
-	if err := e.impactTests(ctx, g, res, home, refs, p); err != nil {
+	if err := a.impactTests(ctx, g, res, home, refs, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
@@ -229,9 +232,10 @@ func (e *Engine) ImpactOfSymbol(ctx context.Context, r *Resolved, p ImpactParams
 
 // ImpactOfFile analyses what depends on a file: the files referencing its
 // symbols and the files importing it (or its Go package).
-func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) (*ImpactResult, error) {
+func ImpactOfFile(ctx context.Context, e *query.Engine, c *Cache, path string, p ImpactParams) (*ImpactResult, error) {
+	a := &analysis{Engine: e, cache: c}
 	p.defaults()
-	g, err := e.depGraph(ctx)
+	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -239,13 +243,13 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 	if !ok {
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no indexed file " + path, Fixes: []string{"cairn ls"}}
 	}
-	ri, err := e.refIndex(ctx)
+	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	f := g.files[home]
 	res := &ImpactResult{Target: ImpactTarget{Kind: "file", Path: path, Module: g.module(home), Language: f.Lang}, Notes: []string{}}
-	syms, err := e.db().SymbolsOfFile(ctx, f.ID)
+	syms, err := a.Store().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -265,15 +269,15 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 		}
 	}
 	importers := g.importers(home)
-	e.impactCommon(ctx, g, res, home, refs, tiers, importers, p)
-	res.Visibility = deriveVisibility(f.Lang, pathBase(path), best, res.Direct.Modules, res.Target.Module)
+	a.impactCommon(ctx, g, res, home, refs, tiers, importers, p)
+	res.Visibility = deriveVisibility(f.Lang, path[strings.LastIndexByte(path, '/')+1:], best, res.Direct.Modules, res.Target.Module)
 	if len(syms) == 0 {
 		res.Visibility = VisibilityInfo{Visibility: "unknown", Confidence: 0.3, Source: "naming-convention"}
 	}
 	res.Visibility.Source = "file: " + res.Visibility.Source
 	res.Classification = classify(g, home, refs, res.Visibility)
-	res.Callers = CallersInfo{Reason: "a file has no callers; see the callers of its symbols", Items: []SymbolRef{}}
-	if err := e.impactTests(ctx, g, res, home, nil, p); err != nil {
+	res.Callers = CallersInfo{Reason: "a file has no callers; see the callers of its symbols", Items: []query.SymbolRef{}}
+	if err := a.impactTests(ctx, g, res, home, nil, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
@@ -281,7 +285,7 @@ func (e *Engine) ImpactOfFile(ctx context.Context, path string, p ImpactParams) 
 }
 
 // impactCommon fills the direct and transitive dependent sets.
-func (e *Engine) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, tiers map[string]int,
+func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, tiers map[string]int,
 	importers []int, p ImpactParams) {
 	direct := map[int]int{}
 	for i, n := range refs {
@@ -383,10 +387,7 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 		mi := ModuleImpact{Module: m, Packages: []PackageImpact{}}
 		for d, a := range pkgs {
 			sort.Slice(a.files, func(x, y int) bool {
-				if files[a.files[x]] != files[a.files[y]] {
-					return files[a.files[x]] > files[a.files[y]]
-				}
-				return g.files[a.files[x]].Path < g.files[a.files[y]].Path
+				return cmp.Or(cmp.Compare(files[a.files[y]], files[a.files[x]]), cmp.Compare(g.files[a.files[x]].Path, g.files[a.files[y]].Path)) < 0
 			})
 			pi := PackageImpact{Dir: d, Files: len(a.files), References: a.refs, Sample: []string{}}
 			for _, i := range a.files {
@@ -399,32 +400,14 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 			mi.References += a.refs
 			mi.Packages = append(mi.Packages, pi)
 		}
-		sort.Slice(mi.Packages, func(x, y int) bool {
-			a, b := mi.Packages[x], mi.Packages[y]
-			if a.References != b.References {
-				return a.References > b.References
-			}
-			if a.Files != b.Files {
-				return a.Files > b.Files
-			}
-			return a.Dir < b.Dir
-		})
+		heaviestFirst(mi.Packages, func(pi PackageImpact) (int, int, string) { return pi.References, pi.Files, pi.Dir })
 		mi.PackagesTotal = len(mi.Packages)
 		if len(mi.Packages) > p.MaxPackages {
 			mi.Packages = mi.Packages[:p.MaxPackages]
 		}
 		out.Modules = append(out.Modules, mi)
 	}
-	sort.Slice(out.Modules, func(x, y int) bool {
-		a, b := out.Modules[x], out.Modules[y]
-		if a.References != b.References {
-			return a.References > b.References
-		}
-		if a.Files != b.Files {
-			return a.Files > b.Files
-		}
-		return a.Module < b.Module
-	})
+	heaviestFirst(out.Modules, func(mi ModuleImpact) (int, int, string) { return mi.References, mi.Files, mi.Module })
 	out.ModulesTotal = len(out.Modules)
 	if len(out.Modules) > p.MaxModules {
 		out.Modules = out.Modules[:p.MaxModules]
@@ -432,72 +415,18 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 	return out
 }
 
-// deriveVisibility follows CKB §8.1: the language's own marks (modifiers,
-// Go's export rule), then whether other modules reference it, then naming.
-func deriveVisibility(language, name string, v lang.Visibility, direct []ModuleImpact, home string) VisibilityInfo {
-	switch language {
-	case "go":
-		if v != lang.VisUnknown {
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: "export-rule"}
-		}
-	case "java", "kotlin", "csharp", "typescript", "tsx", "javascript", "rust", "php", "cpp", "c":
-		if v != lang.VisUnknown {
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: "modifiers"}
-		}
-	}
-	for _, m := range direct {
-		if m.Module != home {
-			return VisibilityInfo{Visibility: "public", Confidence: 0.9, Source: "ref-analysis"}
-		}
-	}
-	if strings.HasPrefix(name, "_") && !strings.HasPrefix(name, "__") || strings.HasPrefix(name, "#") {
-		return VisibilityInfo{Visibility: "private", Confidence: 0.6, Source: "naming-convention"}
-	}
-	return VisibilityInfo{Visibility: "unknown", Confidence: 0.3, Source: "naming-convention"}
+// heaviestFirst orders by references, then files (most first), then name.
+func heaviestFirst[T any](xs []T, weight func(T) (refs, files int, name string)) {
+	sort.Slice(xs, func(i, j int) bool {
+		ar, af, an := weight(xs[i])
+		br, bf, bn := weight(xs[j])
+		return cmp.Or(cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
+	})
 }
 
-// classify says how far the direct dependents reach.
-func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) ImpactClass {
-	c := ImpactClass{Level: "none", Reason: "nothing in the repository references it"}
-	homeMod, homeDir := g.files[home].ModuleID, dirOf(g.files[home].Path)
-	level := 0
-	names := []string{"none", "local", "package", "module", "cross-module"}
-	for i := range direct {
-		f := g.files[i]
-		l := 1
-		switch {
-		case i == home:
-		case f.ModuleID != homeMod:
-			l = 4
-		case dirOf(f.Path) != homeDir:
-			l = 3
-		default:
-			l = 2
-		}
-		level = max(level, l)
-	}
-	c.Level = names[level]
-	switch level {
-	case 1:
-		c.Reason = "only its own file depends on it"
-	case 2:
-		c.Reason = "files of its own package depend on it"
-	case 3:
-		c.Reason = "other packages of its module depend on it"
-	case 4:
-		c.Reason = "other modules of the repository depend on it"
-	}
-	c.PublicAPI = vis.Visibility == "public" && vis.Confidence >= 0.9 && TestFileKind(g.files[home].Path, g.files[home].Lang) == "" &&
-		!strings.Contains("/"+g.files[home].Path, "/internal/")
-	if c.PublicAPI {
-		c.Reason += "; it is public API, so code outside the repository may depend on it too"
-	}
-	return c
-}
-
-func (e *Engine) impactCallers(ctx context.Context, res *ImpactResult, r *Resolved, p ImpactParams) error {
-	res.Callers = CallersInfo{Items: []SymbolRef{}}
-	g, err := e.CallGraph(ctx, r, GraphParams{Direction: Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
+func (a *analysis) impactCallers(ctx context.Context, res *ImpactResult, r *query.Resolved, p ImpactParams) error {
+	res.Callers = CallersInfo{Items: []query.SymbolRef{}}
+	g, err := graph.CallGraph(ctx, a.Engine, r, graph.Params{Direction: graph.Callers, Depth: 1, LimitPerLevel: p.MaxCallers, MaxPerNode: p.MaxCallers})
 	if err != nil {
 		return err
 	}
@@ -517,8 +446,8 @@ func (e *Engine) impactCallers(ctx context.Context, res *ImpactResult, r *Resolv
 
 // impactTests lists tests that reference the target directly (high) and those
 // its file reaches through imports.
-func (e *Engine) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, p ImpactParams) error {
-	aff, err := e.AffectedTests(ctx, AffectedParams{Files: []string{g.files[home].Path}, MaxDepth: 2})
+func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, p ImpactParams) error {
+	aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: []string{g.files[home].Path}, MaxDepth: 2})
 	if err != nil {
 		return err
 	}
@@ -556,54 +485,9 @@ func (e *Engine) impactTests(ctx context.Context, g *depGraph, res *ImpactResult
 	return nil
 }
 
-// riskScore weighs visibility, how much references it, how far that
-// spreads, and whether tests would notice.
-func riskScore(res *ImpactResult) RiskScore {
-	visV := map[string]float64{"public": 1, "internal": 0.6, "unknown": 0.5, "private": 0.2}[res.Visibility.Visibility]
-	refs := float64(res.Direct.References+res.Direct.Importers) + float64(res.Direct.ByTier["anchored"])/2
-	refV := math.Min(1, math.Log10(1+refs)/3)
-	spread := 0.0
-	if res.Direct.ModulesTotal > 1 {
-		spread = math.Min(1, float64(res.Direct.ModulesTotal-1)/4)
-	}
-	if res.Classification.PublicAPI {
-		spread = math.Max(spread, 0.5)
-	}
-	transV := math.Min(1, math.Log10(1+float64(res.Transitive.Files))/4)
-	testV := 1.0
-	switch {
-	case res.Tests.High > 0:
-		testV = 0
-	case res.Tests.Total > 0:
-		testV = 0.5
-	}
-	factors := []RiskFactor{
-		{Name: "visibility", Value: visV, Weight: 0.25, Input: res.Visibility.Visibility},
-		{Name: "direct_references", Value: refV, Weight: 0.25, Input: fmt.Sprintf("%d references, %d anchored, %d importing files", res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.Importers)},
-		{Name: "module_spread", Value: spread, Weight: 0.15, Input: fmt.Sprintf("%d modules; public API: %v", res.Direct.ModulesTotal, res.Classification.PublicAPI)},
-		{Name: "transitive_dependents", Value: transV, Weight: 0.15, Input: fmt.Sprintf("%d files within %d hops", res.Transitive.Files, res.Transitive.Depth)},
-		{Name: "test_gap", Value: testV, Weight: 0.2, Input: fmt.Sprintf("%d tests (%d high confidence)", res.Tests.Total, res.Tests.High)},
-	}
-	score := 0.0
-	for i := range factors {
-		factors[i].Value = round6(factors[i].Value)
-		score += factors[i].Value * factors[i].Weight
-	}
-	level := "low"
-	switch {
-	case score >= 0.66:
-		level = "high"
-	case score >= 0.33:
-		level = "medium"
-	}
-	return RiskScore{Score: round6(score), Level: level, Factors: factors}
-}
-
-func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
-
 // FileExists reports whether a repo path is an indexed file.
-func (e *Engine) FileExists(ctx context.Context, path string) bool {
-	_, ok, err := e.db().FileByPath(ctx, path)
+func FileExists(ctx context.Context, e *query.Engine, path string) bool {
+	_, ok, err := e.Store().FileByPath(ctx, path)
 	return err == nil && ok
 }
 
@@ -613,40 +497,28 @@ const maxAnchoredScan = 100
 // anchoredFiles counts, per file, the references carrying a symbol's name
 // that syntax left unattributed; ok is false when the name occurs in too many
 // files to scan within impact analysis's budget.
-func (e *Engine) anchoredFiles(ctx context.Context, r *Resolved, maxFiles int) (map[int64]int, bool) {
-	name := r.row.Name
+func (a *analysis) anchoredFiles(ctx context.Context, r *query.Resolved, maxFiles int) (map[int64]int, bool) {
+	name := r.Row.Name
 	if len(name) < 3 {
 		return nil, false // no trigram to narrow the files: a full scan
 	}
 	// The trigram index alone (no content read) bounds the candidates; the
 	// facts' name table verifies them.
-	hits, err := e.db().TrigramCandidates(ctx, name)
+	hits, err := a.Store().TrigramCandidates(ctx, name)
 	if err != nil || len(hits) > maxFiles {
 		return nil, false
 	}
-	member := isMemberKind(lang.DefKind(r.row.Kind))
+	member := query.IsMemberKind(lang.DefKind(r.Row.Kind))
 	out := map[int64]int{}
-	for _, h := range hits {
-		if h.Lang == "" || ctx.Err() != nil {
-			continue
+	a.unlinkedRefs(ctx, hits, name, func(nf *query.NameFile, ref lang.Ref) {
+		if member && ref.Shape == lang.QualNone {
+			return
 		}
-		nf, err := e.nameFileOf(ctx, h.FileID, name)
-		if err != nil || nf == nil {
-			continue
+		// x.Name on a local value cannot be a package-level definition.
+		if !member && ref.Shape != lang.QualNone && ref.QualBound {
+			return
 		}
-		for ri, ref := range nf.facts.Refs {
-			if int(ref.Name) != nf.nameID || ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
-				continue
-			}
-			// x.Name on a local value cannot be a package-level definition.
-			if !member && ref.Shape != lang.QualNone && ref.QualBound {
-				continue
-			}
-			if _, linked := nf.links[ri]; linked {
-				continue
-			}
-			out[nf.file.ID]++
-		}
-	}
+		out[nf.File.ID]++
+	})
 	return out, true
 }
