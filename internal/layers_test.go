@@ -95,6 +95,7 @@ func TestViolations(t *testing.T) {
 		"internal/index depends on language package internal/lang/link (internal/index -> internal/indexer -> internal/lang/link)",
 		"internal/indexer imports language package internal/lang/link (only internal/service registers the languages, through internal/lang/all)",
 		"internal/query depends on adapter internal/cli (internal/query -> internal/helper -> internal/cli)",
+		"internal/query depends on language package internal/lang/all (internal/query -> internal/helper -> internal/cli -> internal/lang/all)",
 		"internal/tools depends on adapter internal/cli (internal/tools -> internal/query -> internal/helper -> internal/cli)",
 	}
 	if diff := cmp.Diff(want, violations(g)); diff != "" {
