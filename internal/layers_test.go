@@ -56,7 +56,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest", "internal/mutate"} {
+	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/store", "internal/manifest", "internal/mutate", "internal/refactor"} {
 		if _, ok := g[must]; !ok {
 			t.Fatalf("package %s not found: the test is not reading the module", must)
 		}
