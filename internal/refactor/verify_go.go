@@ -25,7 +25,11 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 		return []VerifyCheck{{Language: "go", Targets: []string{}, Skipped: "cannot make a temporary directory: " + err.Error()}}, nil
 	}
 	defer os.RemoveAll(tmp)
+	if real, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = real // positions come back with the real path
+	}
 	overlay := map[string]string{}
+	back := map[string]string{} // overlay file -> the repo path it stands for
 	changed := map[string]*Change{}
 	dirs := map[string]bool{}
 	for i := range changes {
@@ -40,6 +44,7 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 				return []VerifyCheck{{Language: "go", Targets: []string{}, Skipped: "cannot write the overlay: " + err.Error()}}, nil
 			}
 			overlay[abs] = f
+			back[f] = c.Path
 		}
 		if strings.HasSuffix(c.Path, ".go") {
 			dirs[path.Dir(c.Path)] = true
@@ -98,7 +103,7 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 			out, ok := run(ctx, modDir, env, gobin, args...)
 			check := VerifyCheck{Language: "go", Command: "go " + step + " -overlay " + strings.Join(targets, " "), Targets: targets, OK: ok}
 			if !ok {
-				after, findings := parseGo(out, root, modDir, step == "vet")
+				after, findings := parseGo(out, root, modDir, step == "vet", back)
 				// What the tree reports without the change is not the change's.
 				base := existing(root, mod, targets)
 				bout, bok := "", true
@@ -107,7 +112,7 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 				}
 				var before, bfind []Diagnostic
 				if !bok {
-					before, bfind = parseGo(bout, root, modDir, step == "vet")
+					before, bfind = parseGo(bout, root, modDir, step == "vet", nil)
 				}
 				fresh := newDiags(before, after)
 				for _, f := range newDiags(bfind, findings) {
@@ -138,7 +143,7 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 
 // parseGo reads go build / go vet output: compile errors (and vet's type
 // errors) as diagnostics, vet's analyzer findings apart.
-func parseGo(out, root, dir string, vet bool) (errs, findings []Diagnostic) {
+func parseGo(out, root, dir string, vet bool, back map[string]string) (errs, findings []Diagnostic) {
 	tool := "go build"
 	if vet {
 		tool = "go vet"
@@ -153,6 +158,9 @@ func parseGo(out, root, dir string, vet bool) (errs, findings []Diagnostic) {
 			p = filepath.Join(dir, p)
 		}
 		rel, err := filepath.Rel(root, p)
+		if repo, ok := back[p]; ok {
+			rel, err = repo, nil
+		}
 		if err != nil || strings.HasPrefix(rel, "..") {
 			continue
 		}
