@@ -144,6 +144,11 @@ func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string)
 		StopRule: fmt.Sprintf("select the group when the receiver's type is %s (or a type that embeds or implements it); leave it out for any other type", owner)}
 	recv := receiverText(g.Receiver)
 	c.Question = fmt.Sprintf("Is %s in %s a %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
+	if card.Parent == nil {
+		owner = "the module " + string(card.Location.Path)
+		c.Question = fmt.Sprintf("Does %s in %s name %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
+		c.StopRule = "select the group when the qualifier is the defining module (imported under that name); leave it out for any other value"
+	}
 	if g.Receiver == "bare" {
 		c.Kind = "scope_resolution"
 		c.Question = fmt.Sprintf("Does the bare name %s in %s refer to %s (not to another definition in scope)?", card.Name, these(g.Count), card.QName)
