@@ -180,6 +180,41 @@ func (env *Env) candidates(ctx context.Context, needles []string, ms moveSet) ([
 	return out, nil
 }
 
+// importSite is a file whose imports may name a moved file, with what a
+// rewrite reads of it.
+type importSite struct {
+	path   string
+	facts  *lang.Facts
+	data   []byte
+	starts []int
+}
+
+// importers loads the files of one language (keep) that may import a moved
+// file: those whose text holds a needle, and the moved files themselves.
+func (env *Env) importers(ctx context.Context, needles []string, ms moveSet, keep func(string) bool) ([]importSite, error) {
+	sort.Strings(needles)
+	files, err := env.candidates(ctx, needles, ms)
+	if err != nil {
+		return nil, err
+	}
+	var out []importSite
+	for _, f := range files {
+		if !keep(f) {
+			continue
+		}
+		ix, err := env.load(ctx, f)
+		if err != nil || ix == nil || ix.facts == nil {
+			continue
+		}
+		data, ok := env.read(f)
+		if !ok {
+			continue
+		}
+		out = append(out, importSite{path: f, facts: ix.facts, data: data, starts: lineStarts(data)})
+	}
+	return out, nil
+}
+
 // posOffset is the byte offset of a position, -1 when it is not in data.
 func posOffset(data []byte, starts []int, pos lang.Pos) int {
 	return offset(starts, len(data), int(pos.Line), int(pos.Col))

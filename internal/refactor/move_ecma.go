@@ -3,7 +3,6 @@ package refactor
 import (
 	"context"
 	"path"
-	"sort"
 	"strings"
 )
 
@@ -124,8 +123,7 @@ func (env *Env) moveECMA(ctx context.Context, p *Plan, ms moveSet) error {
 	if !any {
 		return nil
 	}
-	sort.Strings(needles)
-	files, err := env.candidates(ctx, needles, ms)
+	sites, err := env.importers(ctx, needles, ms, isECMAPath)
 	if err != nil {
 		return err
 	}
@@ -133,20 +131,9 @@ func (env *Env) moveECMA(ctx context.Context, p *Plan, ms moveSet) error {
 		row, ok, err := env.Snap.Store().FileByPath(ctx, q)
 		return err == nil && ok && row.Path == q
 	}
-	for _, f := range files {
-		if !isECMAPath(f) {
-			continue
-		}
-		ix, err := env.load(ctx, f)
-		if err != nil || ix == nil || ix.facts == nil {
-			continue
-		}
-		data, ok := env.read(f)
-		if !ok {
-			continue
-		}
-		starts := lineStarts(data)
-		for _, im := range ix.facts.Imports {
+	for _, site := range sites {
+		f, data, starts := site.path, site.data, site.starts
+		for _, im := range site.facts.Imports {
 			if !strings.HasPrefix(im.Source, "./") && !strings.HasPrefix(im.Source, "../") && im.Source != "." && im.Source != ".." {
 				continue
 			}

@@ -128,25 +128,13 @@ func (env *Env) moveGo(ctx context.Context, p *Plan, ms moveSet, isDir bool) err
 	for ip := range renames {
 		needles = append(needles, `"`+ip+`"`)
 	}
-	sort.Strings(needles)
-	files, err := env.candidates(ctx, needles, ms)
+	sites, err := env.importers(ctx, needles, ms, func(f string) bool { return strings.HasSuffix(f, ".go") })
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".go") {
-			continue
-		}
-		ix, err := env.load(ctx, f)
-		if err != nil || ix == nil || ix.facts == nil {
-			continue
-		}
-		data, ok := env.read(f)
-		if !ok {
-			continue
-		}
-		starts := lineStarts(data)
-		for _, im := range ix.facts.Imports {
+	for _, site := range sites {
+		f, data, starts := site.path, site.data, site.starts
+		for _, im := range site.facts.Imports {
 			r := renames[im.Source]
 			if r == nil {
 				continue
@@ -162,7 +150,7 @@ func (env *Env) moveGo(ctx context.Context, p *Plan, ms moveSet, isDir bool) err
 			}
 			p.Edits = append(p.Edits, editAt(f, starts, at, im.Source, r.newPath, "import_path"))
 			if im.Alias == "" && r.newName != r.oldName {
-				p.Edits = append(p.Edits, qualifierEdits(f, data, ix.facts, r.oldName, r.newName)...)
+				p.Edits = append(p.Edits, qualifierEdits(f, data, site.facts, r.oldName, r.newName)...)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -114,26 +113,13 @@ func (env *Env) movePython(ctx context.Context, p *Plan, ms moveSet) error {
 	if len(moved) == 0 {
 		return nil
 	}
-	sort.Strings(needles)
-	files, err := env.candidates(ctx, needles, ms)
+	sites, err := env.importers(ctx, needles, ms, func(f string) bool { return strings.HasSuffix(f, ".py") })
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".py") {
-			continue
-		}
-		ix, err := env.load(ctx, f)
-		if err != nil || ix == nil || ix.facts == nil {
-			continue
-		}
-		data, ok := env.read(f)
-		if !ok {
-			continue
-		}
-		starts := lineStarts(data)
-		for _, im := range ix.facts.Imports {
-			env.pyImport(p, f, data, starts, ix.facts, im, ms, moved)
+	for _, site := range sites {
+		for _, im := range site.facts.Imports {
+			env.pyImport(p, site.path, site.data, site.starts, site.facts, im, ms, moved)
 		}
 	}
 	return nil
