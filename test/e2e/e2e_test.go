@@ -1,8 +1,9 @@
 // Package e2e tests Cairn's agent transports from the outside: it builds the
 // cairn binary and drives `cairn mcp` (stdio) and `cairn up` (streamable
 // HTTP) with the official TypeScript MCP client, as an agent would:
-// client.mjs for the transports and reads, writes.mjs for writes. The client's npm packages are installed by `make e2e-deps`; without
-// node or the packages the tests fail unless CAIRN_SKIP_NODE=1.
+// client.mjs for the transports and reads, writes.mjs for writes. The
+// client's npm packages are installed by `make e2e-deps`; without node or the
+// packages the tests fail unless CAIRN_SKIP_NODE=1.
 package e2e_test
 
 import (
