@@ -45,10 +45,21 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	case 1:
 		return e.Load(ctx, rows[0])
 	}
+	if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+		return first(group), err // one name under several builds: the primary stands for them
+	}
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
 		return e.Load(ctx, row)
 	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// first is the first of a variant group, nil for none.
+func first(group []*Resolved) *Resolved {
+	if len(group) == 0 {
+		return nil
+	}
+	return group[0]
 }
 
 // oneSemanticSymbol settles an ambiguous name when the semantic layer says
@@ -299,7 +310,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 				return nil, err
 			}
 			if found {
-				return e.Load(ctx, row)
+				return e.primary(ctx, row)
 			}
 		}
 		if r.BindLocal >= 0 {
@@ -316,6 +327,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (external or built in)", name)}
 		case 1:
 			return e.Load(ctx, rows[0])
+		}
+		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+			return first(group), err
 		}
 		return nil, e.ambiguous(ctx, name, rows)
 	}
@@ -432,9 +446,34 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 // rows hold several.
 func (e *Engine) single(ctx context.Context, name string, rows []store.SymbolRow) (*Resolved, error) {
 	if len(rows) > 1 {
+		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+			return first(group), err
+		}
 		return nil, e.ambiguous(ctx, name, rows)
 	}
 	return e.Load(ctx, rows[0])
+}
+
+// primary loads a symbol row, or the primary of its variants when it is
+// one of several (a call linked to one build's definition stands for the
+// name under every build).
+func (e *Engine) primary(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
+	rows, err := e.Store().SymbolsByQName(ctx, row.QName)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) > 1 {
+		group, err := e.variantGroup(ctx, rows)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range group {
+			if v.Row.ID == row.ID {
+				return group[0], nil
+			}
+		}
+	}
+	return e.Load(ctx, row)
 }
 
 // atSemantic resolves a position through the semantic layer when it

@@ -67,6 +67,13 @@ type SymbolCard struct {
 	Confidence  float64  `json:"confidence"`
 	FileEpoch   int64    `json:"file_epoch"`
 	ParseErrors bool     `json:"parse_errors,omitempty"`
+	// Build is the build constraint of the symbol's file (Go: the GOOS and
+	// GOARCH of its name and its //go:build line), when it has one.
+	Build string `json:"build,omitempty"`
+	// Variants are the other definitions of the same name under other
+	// builds or conditions (variants.go): which one runs depends on the
+	// build, so each is an answer.
+	Variants []Variant `json:"variants,omitempty"`
 	// RedirectedFrom is set when the requested id was renamed or moved.
 	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
@@ -90,6 +97,10 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		return nil, err
 	}
 	c.Module = mods[r.Row.ModuleID]
+	c.Build = BuildOf(r)
+	if c.Variants, err = e.VariantsOf(ctx, r); err != nil {
+		return nil, err
+	}
 	if r.Def != nil {
 		c.Signature, c.Doc = r.Def.Signature, r.Def.Doc
 		c.Span = spanLoc(r.File.Path, r.Def.Span)

@@ -27,7 +27,7 @@ func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
 		Summary:  "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
-		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates.",
+		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "mux.go#Mux.handle"}`, `{"at": {"path": "main.go", "line": 12, "col": 7}}`},
@@ -48,7 +48,13 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 	if rd := card.RedirectedFrom; rd != nil {
 		c.Warn("%s was %s: now %s (confidence %.2f)", rd.From, rd.Reason, card.ID, rd.Confidence)
 	}
-	c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
+	switch {
+	case len(card.Variants) > 0:
+		c.Answer("%s %s at %s:%d, and %d variant(s) of it under other builds or conditions",
+			card.Kind, card.QName, card.Location.Path, card.Location.Line, len(card.Variants))
+	default:
+		c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
+	}
 	c.Shortened("members", len(card.Members), card.MembersTotal, "limit")
 	c.Shortened("calls", len(card.Calls), card.CallsTotal, "limit")
 	c.Shortened("surfaces", len(card.Surfaces), card.SurfacesTotal, "limit")
