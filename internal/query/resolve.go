@@ -305,8 +305,11 @@ func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.Symbol
 }
 
 // At resolves the identifier at a position: a definition, a resolved
-// reference, or (for unresolved references) the candidates by name.
-func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Resolved, error) {
+// reference, or (for unresolved references) the symbols of that name.
+// Several symbols are ranked (guess.go): with guess, the first answers,
+// marked as a guess; without, the answer is AMBIGUOUS_SYMBOL with the
+// candidates ranked.
+func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess bool) (*Resolved, error) {
 	rp, err := scan.Contain(ctx, root, path)
 	if err != nil {
 		return nil, err
@@ -377,7 +380,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
 			return first(group), err
 		}
-		return nil, e.ambiguous(ctx, name, rows)
+		return e.guessOrAmbiguous(ctx, f, name, rows, guess)
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
 }

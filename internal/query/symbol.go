@@ -74,6 +74,9 @@ type SymbolCard struct {
 	// builds or conditions (variants.go): which one runs depends on the
 	// build, so each is an answer.
 	Variants []Variant `json:"variants,omitempty"`
+	// Guess is set when the card answers a position that several symbols
+	// may denote: this one ranked first, the others are its candidates.
+	Guess *Guess `json:"guess,omitempty"`
 	// RedirectedFrom is set when the requested id was renamed or moved.
 	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
@@ -98,6 +101,12 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 	}
 	c.Module = mods[r.Row.ModuleID]
 	c.Build = BuildOf(r)
+	if c.Guess = r.Guess; c.Guess != nil {
+		c.Tier, c.Confidence = index.TierAnchored.String(), 0.5
+		if c.Guess.Tied {
+			c.Confidence = 1 / float64(c.Guess.Total)
+		}
+	}
 	if c.Variants, err = e.VariantsOf(ctx, r); err != nil {
 		return nil, err
 	}
