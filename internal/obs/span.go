@@ -65,6 +65,8 @@ type Delta struct {
 	// Ran says a test run ran; Failures are its failing tests.
 	Ran      bool
 	Failures []task.Failure
+	// Opened is the task the call opened (task_open): its meta shows it.
+	Opened string
 }
 
 // Finish records a finished call: metrics, the task's counters (flagging a
@@ -140,8 +142,8 @@ func (m *Monitor) Finish(ctx context.Context, sp *Span, env *protocol.Envelope, 
 			m.metrics.noProgress.WithLabelValues(np).Inc()
 			env.Provenance.Warnings = append(env.Provenance.Warnings, noProgressWarning(np, t.ID))
 		}
-	} else if t, _ = m.CurrentTask(ctx); t == nil {
-		// task_open makes its caller's task current only now.
+	} else if d.Opened != "" {
+		t, _ = m.tasks.Current("", d.Opened)
 	}
 	if t != nil {
 		st := m.tasks.Status(t)

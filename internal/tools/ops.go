@@ -17,6 +17,7 @@ import (
 type opsCall struct {
 	span   *obs.Span
 	before string // the repository state of the call's first snapshot
+	opened string // the task the call opened
 }
 
 // TestOutcome is implemented by the results of tools that run tests
@@ -84,7 +85,9 @@ func (c *Call) observe(ctx context.Context, env **protocol.Envelope) {
 		}
 		sp, _ = m.Begin(obs.WithTask(ctx, ""), name, task.Other)
 	}
-	m.Finish(ctx, sp, *env, deltaOf((*env).Data, c.ops.before))
+	d := deltaOf((*env).Data, c.ops.before)
+	d.Opened = c.ops.opened
+	m.Finish(ctx, sp, *env, d)
 }
 
 // spendTaskRead takes a whole-file read from the call's task budget.

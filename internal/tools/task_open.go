@@ -82,6 +82,7 @@ func taskOpen(ctx context.Context, c *Call, in TaskOpenIn) (*TaskOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.ops.opened = out.TaskID
 	c.Answer("opened %s: %d mutations, %d test runs, %d KiB of whole files, %s", out.TaskID, limits.MaxMutations, limits.MaxTestRuns,
 		limits.MaxReadBytes>>10, fmtDuration(limits.MaxDurationS))
 	if obs.ClientOf(ctx).Transport == "rest" {
