@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps tools bench opsbench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -68,6 +68,12 @@ $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build
 	bench/run.sh
+
+# What task accounting, metrics, the ledger and the call log add per call
+# (interleaved A/B rounds in one process); writes its section of
+# bench/RESULTS.md.
+opsbench:
+	$(GO) run ./bench/cmd/opsbench -results bench/RESULTS.md
 
 # Precision and recall of references against the compilers' indexers and
 # language servers (installs them pinned under bench/precision/tools; heavy:

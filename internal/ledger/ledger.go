@@ -113,6 +113,7 @@ type Ledger struct {
 	db   *sql.DB
 	opts Options
 
+	insert  *sql.Stmt // prepared once by the writer, which alone uses it
 	queue   chan Operation
 	flushCh chan chan struct{}
 	done    chan struct{}
@@ -167,6 +168,7 @@ func Open(path string, opts Options) (*Ledger, []string, error) {
 }
 
 func openDB(path string) (*sql.DB, error) {
+	os.MkdirAll(filepath.Dir(path), 0o700)
 	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
 		f.Close()
 	}
@@ -228,6 +230,9 @@ func (l *Ledger) Close() error {
 	l.mu.Unlock()
 	close(l.queue)
 	<-l.done
+	if l.insert != nil {
+		l.insert.Close()
+	}
 	return l.db.Close()
 }
 

@@ -87,12 +87,17 @@ func (l *Ledger) Flush() {
 // pruneEvery is how often a long-running writer applies the retention.
 const pruneEvery = time.Hour
 
+// batchDelay is how long the writer collects operations before it writes
+// them in one transaction: a commit per call would cost more than the call.
+const batchDelay = 100 * time.Millisecond
+
 // writer writes queued operations in batches until the queue is closed.
 func (l *Ledger) writer() {
 	defer close(l.done)
 	tick := time.NewTicker(pruneEvery)
 	defer tick.Stop()
 	batch := make([]Operation, 0, batchSize)
+	var due <-chan time.Time // set while a batch waits
 	for {
 		select {
 		case op, ok := <-l.queue:
@@ -100,28 +105,23 @@ func (l *Ledger) writer() {
 				l.write(batch)
 				return
 			}
-			batch = append(batch[:0], op)
-		drain:
-			for len(batch) < batchSize {
-				select {
-				case op, ok := <-l.queue:
-					if !ok {
-						l.write(batch)
-						return
-					}
-					batch = append(batch, op)
-				default:
-					break drain
-				}
+			batch = append(batch, op)
+			if len(batch) >= batchSize {
+				l.write(batch)
+				batch, due = batch[:0], nil
+			} else if due == nil {
+				due = time.After(batchDelay)
 			}
+		case <-due:
 			l.write(batch)
+			batch, due = batch[:0], nil
 		case ch := <-l.flushCh:
 			// Everything queued before the flush is in the channel; write it.
-			batch = batch[:0]
 			for len(l.queue) > 0 {
 				batch = append(batch, <-l.queue)
 			}
 			l.write(batch)
+			batch, due = batch[:0], nil
 			close(ch)
 		case <-tick.C:
 			l.Prune(context.Background())
@@ -138,16 +138,18 @@ func (l *Ledger) write(ops []Operation) {
 	if len(ops) == 0 {
 		return
 	}
+	if l.insert == nil {
+		stmt, err := l.db.Prepare(insertOp)
+		if err != nil {
+			return
+		}
+		l.insert = stmt
+	}
 	tx, err := l.db.Begin()
 	if err != nil {
 		return
 	}
-	stmt, err := tx.Prepare(insertOp)
-	if err != nil {
-		tx.Rollback()
-		return
-	}
-	defer stmt.Close()
+	stmt := tx.Stmt(l.insert)
 	for _, op := range ops {
 		var task any
 		if op.TaskID != "" {

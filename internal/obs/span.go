@@ -40,6 +40,9 @@ func (m *Monitor) Begin(ctx context.Context, tool string, kind task.Kind) (*Span
 	return sp, nil
 }
 
+// Kind is what the call spends of a task's budgets.
+func (sp *Span) Kind() task.Kind { return sp.kind }
+
 // SpendRead takes n bytes of whole-file content from the call's task, if
 // it runs in one.
 func (sp *Span) SpendRead(m *Monitor, n int64) error {

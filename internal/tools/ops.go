@@ -85,8 +85,11 @@ func (c *Call) observe(ctx context.Context, env **protocol.Envelope) {
 		}
 		sp, _ = m.Begin(obs.WithTask(ctx, ""), name, task.Other)
 	}
-	d := deltaOf((*env).Data, c.ops.before)
-	d.Opened = c.ops.opened
+	d := obs.Delta{RepoBefore: c.ops.before, Opened: c.ops.opened}
+	if k := sp.Kind(); k == task.Mutation || k == task.TestRun {
+		d = deltaOf((*env).Data, c.ops.before)
+		d.Opened = c.ops.opened
+	}
 	m.Finish(ctx, sp, *env, d)
 }
 
