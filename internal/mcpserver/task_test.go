@@ -179,3 +179,95 @@ func TestTaskReadBudget(t *testing.T) {
 		t.Errorf("reset_budget reset the task's budget")
 	}
 }
+
+// TestTaskCountsEveryMutation: each tool that writes the tree spends the
+// task's mutation budget and leaves its delta in the ledger — write_source,
+// edit_undo, refactor_apply and a refactor planner asked to apply at once —
+// while planning, inspecting and dry runs spend nothing.
+func TestTaskCountsEveryMutation(t *testing.T) {
+	cs, svc := session(t, config.Default(), nil)
+	env, isErr := tcall(t, cs, "task_open", map[string]any{"max_mutations": 4})
+	if isErr {
+		t.Fatalf("task_open: %v", env["error"])
+	}
+	id, _ := metaTask(env)
+	verifyNone := map[string]any{"verify": "none"}
+	plan := func(symbol, newName string, apply bool) map[string]any {
+		args := map[string]any{"symbol": symbol, "new_name": newName, "verify": "none"}
+		if apply {
+			args["apply"] = true
+		}
+		env, isErr := tcall(t, cs, "refactor_rename", args)
+		if isErr {
+			t.Fatalf("refactor_rename %s: %v", newName, env["error"])
+		}
+		return env
+	}
+	steps := []struct {
+		tool      string
+		args      func() map[string]any
+		mutations float64
+	}{
+		{"write_source", func() map[string]any {
+			return map[string]any{"edits": []any{map[string]any{"path": "notes.txt", "action": "create", "content": "one\n"}}}
+		}, 1},
+		{"edit_undo", func() map[string]any { return map[string]any{} }, 2},
+		{"refactor_apply", func() map[string]any {
+			p := plan("server.NewServer", "Make", false) // a plan alone writes nothing
+			if _, c := metaTask(p); c["mutations"] != 2.0 {
+				t.Errorf("refactor_rename without apply counted: %v", c)
+			}
+			args := map[string]any{"refactor_id": p["data"].(map[string]any)["refactor_id"], "dry_run": true}
+			for k, v := range verifyNone {
+				args[k] = v
+			}
+			if env, isErr := tcall(t, cs, "refactor_apply", args); isErr {
+				t.Fatalf("dry run: %v", env["error"])
+			} else if _, c := metaTask(env); c["mutations"] != 2.0 {
+				t.Errorf("a dry run of refactor_apply counted: %v", c)
+			}
+			delete(args, "dry_run")
+			return args
+		}, 3},
+	}
+	for i, s := range steps {
+		env, isErr := tcall(t, cs, s.tool, s.args())
+		if isErr {
+			t.Fatalf("step %d %s: %v", i, s.tool, env["error"])
+		}
+		if _, c := metaTask(env); c["mutations"] != s.mutations {
+			t.Errorf("step %d %s: %v mutations, want %v", i, s.tool, c["mutations"], s.mutations)
+		}
+	}
+	if _, c := metaTask(plan("server.Make", "Build", true)); c["mutations"] != 4.0 {
+		t.Errorf("refactor_rename apply: true: %v mutations, want 4", c["mutations"])
+	}
+	env, isErr = tcall(t, cs, "edit_undo", map[string]any{})
+	if e, _ := env["error"].(map[string]any); !isErr || e["code"] != "TASK_BUDGET_EXCEEDED" {
+		t.Fatalf("a fifth mutation: %v", env["error"])
+	}
+
+	l := svc.Monitor().Ledger()
+	l.Flush()
+	ops, err := l.Operations(context.Background(), ledger.Filter{TaskID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := map[string][]string{}
+	for _, op := range ops {
+		if op.MutationFP != "" {
+			changed[op.Type] = append(changed[op.Type], strings.Join(op.ChangedPaths, ","))
+		}
+	}
+	want := map[string][]string{
+		"write_source":    {"notes.txt"},
+		"edit_undo":       {"notes.txt"},
+		"refactor_apply":  {"main.go,server/server.go"},
+		"refactor_rename": {"main.go,server/server.go"},
+	}
+	for tool, paths := range want {
+		if got := changed[tool]; strings.Join(got, " ") != strings.Join(paths, " ") {
+			t.Errorf("ledger rows of %s with a delta: %q, want %q", tool, got, paths)
+		}
+	}
+}

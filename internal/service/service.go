@@ -26,6 +26,7 @@ import (
 
 	// The languages Cairn understands: every process that runs the service
 	// indexes with all of them.
+	"github.com/cairnhq/cairn/internal/change"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 )
 
@@ -91,7 +92,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		s.state, s.reason = protocol.StateStale, "no complete index yet (an earlier build did not finish); the next query or `cairn index` builds it"
 	}
 	s.env = &tools.Env{
-		Index: ix, Engine: s.engine, Config: cfg, Paths: paths, Progress: opts.Progress,
+		Index: ix, Engine: s.engine, Changes: change.NewCache(), Config: cfg, Paths: paths, Progress: opts.Progress,
 		Reads:   tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
 		Fresh:   s.fresh,
 		Intact:  s.intact,
@@ -388,15 +389,21 @@ func (s *Service) freshFromOwner(ctx context.Context, rehash bool, f tools.Fresh
 // new ones get the writable one.
 func (s *Service) takeOver(ctx context.Context) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	ok, err := s.ix.Promote(ctx)
 	if err != nil || !ok {
+		s.mu.Unlock()
 		return false
 	}
 	s.jobs = nil // the runner of the reader must not be reused
+	s.mu.Unlock()
+	// Not under mu: calls in flight on the promoted store hold its
+	// connections (at most 4) while they wait for mu to read the state, so
+	// a write here under mu would wait for them forever.
 	db, release := s.ix.Acquire()
 	semantic.RecoverJobs(ctx, db, time.Now())
 	release()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.owner == nil {
 		if o, err := listenOwner(s.paths.StateDir, s); err == nil {
 			s.owner = o

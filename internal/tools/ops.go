@@ -10,6 +10,7 @@ import (
 	"github.com/cairnhq/cairn/internal/mutate"
 	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/refactor"
 	"github.com/cairnhq/cairn/internal/task"
 )
 
@@ -28,21 +29,23 @@ type TestOutcome interface {
 }
 
 // planning are tools of the edit group that only plan or inspect: they
-// change no file, so no task counts them as mutations.
+// change no file, so no task counts them as mutations. The refactor
+// planners (true) write when asked to apply a ready plan at once.
 var planning = map[string]bool{"refactor_rename": true, "refactor_move": true, "refactor_delete": true,
-	"refactor_inspect": true, "refactor_cancel": true}
+	"refactor_inspect": false, "refactor_cancel": false}
 
 // kindOf is what a call spends of a task's budgets.
 func kindOf(t *Tool, args json.RawMessage) task.Kind {
 	var flags struct {
 		DryRun  bool            `json:"dry_run"`
 		Confirm bool            `json:"confirm"`
+		Apply   bool            `json:"apply"`
 		TestRun json.RawMessage `json:"test_run"`
 	}
-	switch {
-	case t.Group == "edit" && !planning[t.Name]:
+	switch applies, plans := planning[t.Name]; {
+	case t.Group == "edit" && (!plans || applies):
 		json.Unmarshal(args, &flags)
-		if !flags.DryRun {
+		if !flags.DryRun && (!plans || flags.Apply) {
 			return task.Mutation
 		}
 	case t.Name == "test_run":
@@ -109,6 +112,14 @@ func deltaOf(data any, before string) obs.Delta {
 	case nil:
 	case *mutate.Result:
 		d.Files, d.Stats = mutationFiles(r)
+	case *refactor.Applied:
+		if r.Write != nil {
+			d.Files, d.Stats = mutationFiles(r.Write)
+		}
+	case *PlanOut:
+		if r.Applied != nil && r.Applied.Write != nil {
+			d.Files, d.Stats = mutationFiles(r.Applied.Write)
+		}
 	case TestOutcome:
 		d.Failures, d.Ran = r.TestFailures()
 	default:
