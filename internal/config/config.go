@@ -26,6 +26,9 @@ type Config struct {
 	Semantic SemanticConfig `yaml:"semantic"`
 	Edits    string         `yaml:"edits"`   // on | off
 	Privacy  string         `yaml:"privacy"` // normal | anonymized
+	Task     TaskConfig     `yaml:"task"`
+	Ledger   LedgerConfig   `yaml:"ledger"`
+	Logging  LoggingConfig  `yaml:"logging"`
 }
 
 // IndexConfig controls what is indexed and how.
@@ -85,6 +88,9 @@ func Default() Config {
 		Semantic: SemanticConfig{TimeoutS: 1800},
 		Edits:    "on",
 		Privacy:  "normal",
+		Task:     defaultTask(),
+		Ledger:   defaultLedger(),
+		Logging:  LoggingConfig{Level: "info"},
 	}
 }
 
@@ -272,5 +278,5 @@ func (c Config) validate() error {
 	case c.Semantic.TimeoutS <= 0:
 		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
 	}
-	return nil
+	return c.validateOps()
 }
