@@ -106,6 +106,9 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 		cmd, _ := c.command(g)
 		root.AddCommand(cmd)
 	}
+	for _, f := range families() {
+		root.AddCommand(f.command(g))
+	}
 	return root
 }
 
@@ -201,6 +204,7 @@ func printError(w io.Writer, e *protocol.ErrorObject) {
 	if dym, ok := e.Details["did_you_mean"].([]string); ok && len(dym) > 0 {
 		fmt.Fprintf(w, "  did you mean: %s\n", strings.Join(dym, ", "))
 	}
+	renderDiscard(w, e)
 	for _, f := range e.Fixes {
 		fmt.Fprintf(w, "  try: %s\n", f)
 	}
