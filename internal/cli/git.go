@@ -325,7 +325,7 @@ func gitStashCmd() *toolCmd {
 func gitRemoteCmd() *toolCmd {
 	var in tools.GitRemoteIn
 	return &toolCmd{tool: "git_remote", use: "remote [ACTION] [NAME] [URL]", args: cobra.MaximumNArgs(3), in: &in,
-		pos: []posArg{{"ACTION", "action", &in.Action}, {"NAME", "name", &in.Name}, {"URL", "url", &in.URL}},
+		pos:   []posArg{{"ACTION", "action", &in.Action}, {"NAME", "name", &in.Name}, {"URL", "url", &in.URL}},
 		flags: func(f *argFlags) { f.String(&in.NewName, "new-name", "new_name", "") },
 		render: withAnswer(func(w io.Writer, r *tools.GitRemoteOut) {
 			for _, rm := range r.Remotes {
@@ -419,7 +419,7 @@ func renderDiscard(w io.Writer, e *protocol.ErrorObject) {
 	}
 	b, _ := json.Marshal(d)
 	var p struct {
-		Files   []string      `json:"files"`
+		Files   []string          `json:"files"`
 		Commits []tools.GitCommit `json:"commits"`
 	}
 	json.Unmarshal(b, &p)

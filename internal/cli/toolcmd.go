@@ -22,7 +22,7 @@ type toolCmd struct {
 	use  string // cobra's Use: the name, then the positional arguments
 	// family is the command group it belongs to (`cairn git status`), or "".
 	family string
-	args cobra.PositionalArgs
+	args   cobra.PositionalArgs
 	// pos names the tool arguments given as positional arguments, in the
 	// order of Use; they are documented under Arguments and fill examples.
 	pos []posArg

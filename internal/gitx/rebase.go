@@ -140,10 +140,14 @@ func ExecuteRebase(ctx context.Context, dir, upstream, onto string, steps []Reba
 }
 
 // RebaseContinue, RebaseSkip and RebaseAbort drive a rebase that stopped.
-func RebaseContinue(ctx context.Context, dir string) (*RebaseState, error) { return rebaseCmd(ctx, dir, "--continue") }
+func RebaseContinue(ctx context.Context, dir string) (*RebaseState, error) {
+	return rebaseCmd(ctx, dir, "--continue")
+}
 
 // RebaseSkip drops the commit that stopped the rebase and goes on.
-func RebaseSkip(ctx context.Context, dir string) (*RebaseState, error) { return rebaseCmd(ctx, dir, "--skip") }
+func RebaseSkip(ctx context.Context, dir string) (*RebaseState, error) {
+	return rebaseCmd(ctx, dir, "--skip")
+}
 
 // RebaseAbort abandons the rebase and restores the branch as it was.
 func RebaseAbort(ctx context.Context, dir string) (*RebaseState, error) {

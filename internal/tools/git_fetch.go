@@ -23,10 +23,10 @@ type GitFetchOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_fetch", Group: "git",
-		Summary: "Fetch from a remote (or all) and report each remote-tracking branch that appeared, moved or was pruned, with the status's ahead/behind.",
-		Doc:     "Credentials come from git's own helpers and the SSH agent; git never prompts (a remote that needs a password fails with git's message).",
-		When:    []string{"seeing what others pushed before merging or rebasing"},
-		WhenNot: []string{"fetching and integrating at once: git_pull"},
+		Summary:  "Fetch from a remote (or all) and report each remote-tracking branch that appeared, moved or was pruned, with the status's ahead/behind.",
+		Doc:      "Credentials come from git's own helpers and the SSH agent; git never prompts (a remote that needs a password fails with git's message).",
+		When:     []string{"seeing what others pushed before merging or rebasing"},
+		WhenNot:  []string{"fetching and integrating at once: git_pull"},
 		Examples: []string{`{}`, `{"remote": "origin", "prune": true}`},
 	}, gitFetch)
 }

@@ -18,10 +18,10 @@ type GitPullIn struct {
 func init() {
 	Register(Tool{
 		Name: "git_pull", Group: "git",
-		Summary: "Fetch and integrate the upstream (merge by default, rebase or fast-forward only on request): up_to_date, fast_forward, merged, rebased, or conflicts listed per file and hunk.",
-		Doc:     "A conflict leaves the worktree in the merge (or rebase) state, as git_merge and git_rebase describe.",
-		When:    []string{"updating the current branch with what was pushed"},
-		WhenNot: []string{"only seeing what changed remotely: git_fetch"},
+		Summary:  "Fetch and integrate the upstream (merge by default, rebase or fast-forward only on request): up_to_date, fast_forward, merged, rebased, or conflicts listed per file and hunk.",
+		Doc:      "A conflict leaves the worktree in the merge (or rebase) state, as git_merge and git_rebase describe.",
+		When:     []string{"updating the current branch with what was pushed"},
+		WhenNot:  []string{"only seeing what changed remotely: git_fetch"},
 		Examples: []string{`{}`, `{"rebase": true}`, `{"remote": "origin", "branch": "main", "ff_only": true}`},
 	}, gitPull)
 }

@@ -29,10 +29,10 @@ type GitPushOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_push", Group: "git",
-		Summary: "Push a branch (default: the current one to its upstream) and report each ref: new, updated, forced, deleted, up_to_date or rejected with git's reason. Force pushes and remote deletes need confirm: true; without it the answer lists the remote commits they would discard.",
-		Doc:     "force uses --force-with-lease, so it never overwrites commits this clone has not fetched. Hooks run as git runs them.",
-		When:    []string{"publishing commits"},
-		WhenNot: []string{"bringing remote commits here: git_pull"},
+		Summary:  "Push a branch (default: the current one to its upstream) and report each ref: new, updated, forced, deleted, up_to_date or rejected with git's reason. Force pushes and remote deletes need confirm: true; without it the answer lists the remote commits they would discard.",
+		Doc:      "force uses --force-with-lease, so it never overwrites commits this clone has not fetched. Hooks run as git runs them.",
+		When:     []string{"publishing commits"},
+		WhenNot:  []string{"bringing remote commits here: git_pull"},
 		Examples: []string{`{}`, `{"remote": "origin", "branch": "feature-x", "set_upstream": true}`},
 	}, gitPush)
 }

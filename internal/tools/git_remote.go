@@ -24,9 +24,9 @@ type GitRemoteOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_remote", Group: "git",
-		Summary: "List remotes with their fetch and push URLs, or add, remove, rename one or change its URL.",
-		When:    []string{"seeing where the repository fetches from and pushes to", "adding a remote before git_fetch or git_push"},
-		WhenNot: []string{"fetching: git_fetch"},
+		Summary:  "List remotes with their fetch and push URLs, or add, remove, rename one or change its URL.",
+		When:     []string{"seeing where the repository fetches from and pushes to", "adding a remote before git_fetch or git_push"},
+		WhenNot:  []string{"fetching: git_fetch"},
 		Examples: []string{`{}`, `{"action": "add", "name": "upstream", "url": "https://example.com/project.git"}`, `{"action": "remove", "name": "old"}`},
 	}, gitRemote)
 }

@@ -34,10 +34,10 @@ type discardPreview struct {
 func init() {
 	Register(Tool{
 		Name: "git_reset", Group: "git",
-		Summary: "Move HEAD and the current branch to a commit (soft, mixed or hard), or reset index entries of paths. A hard reset that would discard local changes needs confirm: true; without it the answer lists the files and commits it would discard.",
-		Doc:     "The commits that leave the branch are listed in left_commits (git's reflog still has them).",
-		When:    []string{"undoing commits (soft keeps their changes staged)", "throwing away every local change (hard, with confirm)"},
-		WhenNot: []string{"unstaging a few paths: git_stage with unstage", "discarding changes of a few files: git_checkout with paths"},
+		Summary:  "Move HEAD and the current branch to a commit (soft, mixed or hard), or reset index entries of paths. A hard reset that would discard local changes needs confirm: true; without it the answer lists the files and commits it would discard.",
+		Doc:      "The commits that leave the branch are listed in left_commits (git's reflog still has them).",
+		When:     []string{"undoing commits (soft keeps their changes staged)", "throwing away every local change (hard, with confirm)"},
+		WhenNot:  []string{"unstaging a few paths: git_stage with unstage", "discarding changes of a few files: git_checkout with paths"},
 		Examples: []string{`{"rev": "HEAD~1", "mode": "soft"}`, `{"mode": "hard", "confirm": true}`},
 	}, gitReset)
 }

@@ -25,10 +25,10 @@ type GitShowOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_show", Group: "git",
-		Summary: "One commit: its metadata, message, the paths it touched and its structured diff against its first parent (the empty tree for a root commit); or, with tags, every tag with the commit it names.",
-		Doc:     "The diff has the shape of git_diff's and is cut to max_chars the same way; narrow it with paths.",
-		When:    []string{"reading a commit found with git_log or git_blame", "listing tags (tags: true)"},
-		WhenNot: []string{"a range of commits: git_log", "uncommitted changes: git_diff"},
+		Summary:  "One commit: its metadata, message, the paths it touched and its structured diff against its first parent (the empty tree for a root commit); or, with tags, every tag with the commit it names.",
+		Doc:      "The diff has the shape of git_diff's and is cut to max_chars the same way; narrow it with paths.",
+		When:     []string{"reading a commit found with git_log or git_blame", "listing tags (tags: true)"},
+		WhenNot:  []string{"a range of commits: git_log", "uncommitted changes: git_diff"},
 		Examples: []string{`{}`, `{"rev": "HEAD~2", "paths": ["src"]}`, `{"tags": true}`},
 	}, gitShow)
 }

@@ -23,9 +23,9 @@ type GitStatusOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_stage", Group: "git",
-		Summary: "Stage paths (or all changes) for the next commit, deletions included; unstage: true takes them out of the index again. Returns the new status.",
-		When:    []string{"choosing what the next commit holds"},
-		WhenNot: []string{"staging and committing in one call: git_commit with paths", "discarding working-tree changes: git_checkout with paths"},
+		Summary:  "Stage paths (or all changes) for the next commit, deletions included; unstage: true takes them out of the index again. Returns the new status.",
+		When:     []string{"choosing what the next commit holds"},
+		WhenNot:  []string{"staging and committing in one call: git_commit with paths", "discarding working-tree changes: git_checkout with paths"},
 		Examples: []string{`{"paths": ["src/server.go"]}`, `{"all": true}`, `{"paths": ["notes.txt"], "unstage": true}`},
 	}, gitStage)
 }

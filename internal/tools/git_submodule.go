@@ -28,10 +28,10 @@ type GitSubmoduleOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_submodule", Group: "git",
-		Summary: "Submodules with their recorded commit, URL and state (uninitialized, in_sync, modified, conflict); add one, or init, update (initialising as needed), sync or deinit them.",
-		Doc:     "deinit removes a submodule's working tree; with local changes in it git refuses and confirm: true forces it.",
-		When:    []string{"checking out or updating a repository's submodules", "adding a dependency as a submodule"},
-		WhenNot: []string{"several checkouts of this repository: git_worktree"},
+		Summary:  "Submodules with their recorded commit, URL and state (uninitialized, in_sync, modified, conflict); add one, or init, update (initialising as needed), sync or deinit them.",
+		Doc:      "deinit removes a submodule's working tree; with local changes in it git refuses and confirm: true forces it.",
+		When:     []string{"checking out or updating a repository's submodules", "adding a dependency as a submodule"},
+		WhenNot:  []string{"several checkouts of this repository: git_worktree"},
 		Examples: []string{`{}`, `{"action": "update", "recursive": true}`, `{"action": "add", "url": "https://example.com/lib.git", "path": "third_party/lib"}`},
 	}, gitSubmodule)
 }

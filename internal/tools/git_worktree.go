@@ -27,10 +27,10 @@ type GitWorktreeOut struct {
 func init() {
 	Register(Tool{
 		Name: "git_worktree", Group: "git",
-		Summary: "Worktrees of the repository (path, HEAD, branch, locked, prunable); add one for a branch or commit, remove one (needs confirm: true when it has local changes; without it the answer lists them), lock, unlock or prune.",
-		Doc:     "Every worktree of a repository shares Cairn's content-addressed facts, so indexing a new one parses only what it has that no other had.",
-		When:    []string{"working on two branches at once without stashing"},
-		WhenNot: []string{"switching the current worktree: git_checkout"},
+		Summary:  "Worktrees of the repository (path, HEAD, branch, locked, prunable); add one for a branch or commit, remove one (needs confirm: true when it has local changes; without it the answer lists them), lock, unlock or prune.",
+		Doc:      "Every worktree of a repository shares Cairn's content-addressed facts, so indexing a new one parses only what it has that no other had.",
+		When:     []string{"working on two branches at once without stashing"},
+		WhenNot:  []string{"switching the current worktree: git_checkout"},
 		Examples: []string{`{}`, `{"action": "add", "path": "../review", "rev": "main"}`, `{"action": "remove", "path": "../review"}`},
 	}, gitWorktree)
 }
