@@ -154,7 +154,11 @@ func gitBlameCmd() *toolCmd {
 			}
 			for _, rg := range r.Ranges {
 				c := by[rg.Commit]
-				fmt.Fprintf(w, "%5d-%-5d %.12s %s %s  %s\n", rg.Start, rg.End, rg.Commit, c.Author.Time, c.Author.Name, c.Summary)
+				if c.Uncommitted {
+					fmt.Fprintf(w, "%5d-%-5d (not committed yet)\n", rg.Start, rg.End)
+				} else {
+					fmt.Fprintf(w, "%5d-%-5d %.12s %s %s  %s\n", rg.Start, rg.End, rg.Commit, c.Author.Time, c.Author.Name, c.Summary)
+				}
 				eachLine(w, "            | %s\n", rg.Lines)
 			}
 		})}

@@ -70,7 +70,8 @@ func GetBlame(ctx context.Context, dir string, o BlameOptions) (*Blame, error) {
 		if err := CheckRev("revision", o.Rev); err != nil {
 			return nil, err
 		}
-		args = append(args, "--end-of-options", o.Rev)
+		// git blame does not take --end-of-options; CheckRev keeps "-" out.
+		args = append(args, o.Rev)
 	}
 	args = append(args, "--", o.Path)
 	out, err := git(ctx, dir, args...)
@@ -157,7 +158,12 @@ func parseBlame(out []byte, content bool) *Blame {
 		}
 	}
 	for _, o := range order {
-		b.Commits = append(b.Commits, *commits[o])
+		c := *commits[o]
+		if c.Uncommitted {
+			// git dates the working tree's lines now: not a fact about them.
+			c.Author, c.Summary = Person{}, ""
+		}
+		b.Commits = append(b.Commits, c)
 	}
 	sort.SliceStable(b.Commits, func(i, j int) bool { return b.Commits[i].Author.Time > b.Commits[j].Author.Time })
 	return b

@@ -153,7 +153,7 @@ func OnlyOn(ctx context.Context, dir, branch string, limit int) ([]Commit, error
 		return nil, err
 	}
 	out, err := git(ctx, dir, "log", "--format="+logFormat, "--no-color", "-n", strconv.Itoa(limit),
-		"refs/heads/"+branch, "--not", "--exclude=refs/heads/"+branch, "--branches", "--remotes", "--")
+		"refs/heads/"+branch, "--not", "--exclude="+branch, "--branches", "--remotes", "--")
 	if err != nil {
 		return nil, err
 	}

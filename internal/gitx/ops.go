@@ -91,7 +91,8 @@ func Reset(ctx context.Context, dir, mode, rev string, paths []string) error {
 		return err
 	}
 	if len(paths) > 0 {
-		_, err := git(ctx, dir, append([]string{"reset", "-q", "--end-of-options", rev, "--"}, paths...)...)
+		// reset refuses --end-of-options here; CheckRev keeps "-" out.
+		_, err := git(ctx, dir, append([]string{"reset", "-q", rev, "--"}, paths...)...)
 		return err
 	}
 	switch mode {
@@ -99,7 +100,7 @@ func Reset(ctx context.Context, dir, mode, rev string, paths []string) error {
 	default:
 		return fmt.Errorf("reset mode %q is not soft, mixed or hard", mode)
 	}
-	_, err := git(ctx, dir, "reset", "-q", "--"+mode, "--end-of-options", rev, "--")
+	_, err := git(ctx, dir, "reset", "-q", "--"+mode, rev, "--")
 	return err
 }
 
@@ -121,7 +122,9 @@ func Switch(ctx context.Context, dir, rev, create string, force bool) error {
 		if err := CheckRev("revision", rev); err != nil {
 			return err
 		}
-		args = append(args, "--end-of-options", rev)
+		// checkout reads --end-of-options as a second revision; CheckRev
+		// keeps "-" out instead.
+		args = append(args, rev)
 	}
 	_, err := git(ctx, dir, append(args, "--")...)
 	return err
@@ -138,7 +141,7 @@ func RestorePaths(ctx context.Context, dir, rev string, paths []string) error {
 		if err := CheckRev("revision", rev); err != nil {
 			return err
 		}
-		args = append(args, "--end-of-options", rev)
+		args = append(args, rev) // as in Switch
 	}
 	_, err := git(ctx, dir, append(append(args, "--"), paths...)...)
 	return err

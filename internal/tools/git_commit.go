@@ -55,7 +55,7 @@ func gitCommit(ctx context.Context, c *Call, in GitCommitIn) (*GitCommitOut, err
 				return err
 			}
 		}
-		if !in.AllowEmpty && !in.Amend {
+		if !in.AllowEmpty && !in.Amend && gitx.OperationState(ctx, root) != "merge" {
 			if s, err := gitx.GetStatus(ctx, root); err == nil && len(s.Staged) == 0 {
 				return &errs.Error{Kind: errs.Precondition, Msg: "nothing is staged to commit",
 					Fixes: []string{"git_stage the changes first, or pass paths or all"}}

@@ -83,6 +83,9 @@ func gitLog(ctx context.Context, c *Call, in GitLogIn) (*GitLogOut, error) {
 		if start == "" {
 			start = "HEAD"
 		}
+		if err := gitx.CheckRev("revision", start); err != nil {
+			return nil, gitError(err)
+		}
 		id, err := gitx.ResolveCommit(ctx, root, start)
 		if err != nil {
 			return nil, gitError(err)

@@ -54,6 +54,9 @@ func gitShow(ctx context.Context, c *Call, in GitShowIn) (*GitShowOut, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
+	if err := gitx.CheckRev("revision", rev); err != nil {
+		return nil, gitError(err)
+	}
 	id, err := gitx.ResolveCommit(ctx, root, rev)
 	if err != nil {
 		return nil, gitError(err)
