@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/scan"
 )
@@ -38,6 +39,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *query.ImpactResult
 	var err error
+	var span protocol.Location // the symbol's definition, for its history
 	if in.Symbol != "" && in.Path == "" && in.At == nil && e.FileExists(ctx, in.Symbol) {
 		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
 	}
@@ -61,11 +63,13 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 		if res, err = e.ImpactOfSymbol(ctx, r, p); err != nil {
 			return nil, err
 		}
+		span = r.Span()
 	}
 	if err != nil {
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
+	c.addChurnRisk(ctx, res, span)
 	name := res.Target.Path
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName
