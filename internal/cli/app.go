@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -139,6 +140,9 @@ func (p *progress) report(pr protocol.Progress) {
 	p.last = now
 	p.shown = true
 	msg := "indexing: " + pr.Phase
+	if strings.HasPrefix(pr.Phase, "test ") {
+		msg = pr.Phase // test_run reports its targets
+	}
 	if pr.Total > 0 {
 		msg += fmt.Sprintf(" %d/%d", pr.Done, pr.Total)
 	}
