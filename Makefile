@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench precision corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench precision corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -24,6 +24,14 @@ else
 TEST_DEPS := e2e-deps
 endif
 
+# The tests of test_run and lint_check drive real runners: jest, vitest and
+# eslint pinned in test/runners (the fixture repositories link its
+# node_modules), pytest from Debian's python3-pytest (installed when
+# neither a pytest program nor the python module is there), and go and cargo
+# from the machine.
+RUNNERS_DIR  := test/runners
+RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
+
 build:
 	$(GO) build -ldflags "-X github.com/cairnhq/cairn/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/cairn
 
@@ -39,7 +47,7 @@ fmt-check:
 CAIRN_REALMOD ?= 1
 export CAIRN_REALMOD
 
-test: vet fmt-check tools $(TEST_DEPS)
+test: vet fmt-check tools $(TEST_DEPS) runner-deps
 	$(GO) test -count=1 ./...
 
 realmod:
@@ -49,6 +57,16 @@ tools: $(SCIP_GO)
 
 $(SCIP_GO):
 	GOBIN=$(TOOLS_DIR) $(GO) install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9
+
+runner-deps: $(RUNNERS_DEPS) pytest-dep
+
+$(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
+	cd $(RUNNERS_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+pytest-dep:
+	@command -v pytest >/dev/null 2>&1 || python3 -c 'import pytest' 2>/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq python3-pytest; }
 
 e2e-deps: $(E2E_DEPS)
 
@@ -67,4 +85,4 @@ precision: tools
 	bench/precision/run.sh
 
 clean:
-	rm -rf bin $(E2E_DIR)/node_modules
+	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules

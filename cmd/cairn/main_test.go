@@ -2,6 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -38,8 +41,39 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Test runs build Go and Rust code: share the build caches
+			// of the machine (a cold one costs a minute per script), use
+			// the installed toolchains, and find the JavaScript test
+			// runners the Makefile installs.
+			for k, v := range toolEnv() {
+				e.Setenv(k, v)
+			}
 			return nil
 		},
 		Cmds: scriptCmds,
 	})
+}
+
+// toolEnv is the environment the scripts' test and lint runs need from
+// the machine: Go's and Cargo's caches and homes, and the directory of the
+// pinned JavaScript runners (test/runners/node_modules, see the Makefile).
+func toolEnv() map[string]string {
+	env := map[string]string{"GOTOOLCHAIN": "local"}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := exec.Command("go", "env", k).Output(); err == nil {
+			env[k] = strings.TrimSpace(string(out))
+		}
+	}
+	home, _ := os.UserHomeDir()
+	for k, def := range map[string]string{"CARGO_HOME": filepath.Join(home, ".cargo"), "RUSTUP_HOME": filepath.Join(home, ".rustup")} {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		} else if _, err := os.Stat(def); err == nil {
+			env[k] = def
+		}
+	}
+	if abs, err := filepath.Abs("../../test/runners/node_modules"); err == nil {
+		env["CAIRN_TEST_NODE_MODULES"] = abs
+	}
+	return env
 }
