@@ -147,7 +147,8 @@ func TestCLINames(t *testing.T) {
 		{"refs_find with anchored lists them", false, "cairn refs with anchored lists them"},
 		{"the status of read_file_full", false, "the status of cairn read --full"},
 		{"health of the index: status", true, "health of the index: cairn status"},
-		{"running tests: test_run", true, "running tests: test_run"},
+		{"running tests: test_run", true, "running tests: cairn test run"},
+		{"tasks: task_open_later", true, "tasks: task_open_later"},
 	} {
 		if got := cliNames(tc.in, tc.all); got != tc.want {
 			t.Errorf("cliNames(%q, %v) = %q, want %q", tc.in, tc.all, got, tc.want)
