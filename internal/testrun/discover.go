@@ -331,7 +331,7 @@ func (d *discovery) rustTarget(f string) (Target, bool) {
 		}
 	}
 	return Target{ID: "cargo:" + crate, Runner: "cargo", Language: "rust", Path: crate, Dir: crate,
-		Cmd: []string{"cargo", "test", "--color", "never"}, ResolvedBy: "marker " + join(crate, "Cargo.toml"), Available: have("cargo"), Files: []string{f}}, true
+		Cmd: []string{"cargo", "test", "--no-fail-fast", "--color", "never"}, ResolvedBy: "marker " + join(crate, "Cargo.toml"), Available: have("cargo"), Files: []string{f}}, true
 }
 
 func (d *discovery) jvmTarget(f string) (Target, bool) {
