@@ -87,7 +87,7 @@ func testRun(ctx context.Context, c *Call, in TestRunIn) (*TestRunOut, error) {
 		TargetTimeout: time.Duration(cmpOr(in.TargetTimeoutSec, cfg.TargetTimeoutS)) * time.Second, Durations: c.durations()}
 	if progress := progressFor(ctx, c.Env); progress != nil {
 		opts.Progress = func(done, total int, r testrun.Result) {
-			progress(index.Progress{Phase: "test " + r.TargetID + " " + r.Status, Done: done, Total: total})
+			progress(index.Progress{Phase: "testing", Done: done, Total: total, Item: r.TargetID + " " + r.Status})
 		}
 	}
 	sum := testrun.Run(rctx, targets, opts)
