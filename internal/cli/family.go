@@ -14,7 +14,7 @@ type family struct {
 }
 
 // families lists the command groups.
-func families() []family { return []family{gitFamily(), testFamily()} }
+func families() []family { return []family{gitFamily(), testFamily(), lintFamily()} }
 
 // members are the family's commands, each marked as belonging to it.
 func (f family) members() []*toolCmd {

@@ -64,6 +64,8 @@ var budgetCalls = map[string]string{
 	"git_show":       `{}`,
 	"hotspots":       `{"since": "2000-01-01"}`,
 	"impact_analyze": `{"symbol": "hub.Hub"}`,
+	"lint_check":     `{"paths": ["long/long.go"]}`,
+	"test_discover":  `{}`,
 	"index_ensure":   `{}`,
 	"list_files":     `{"path": "callers", "limit": 1000}`,
 	"map_repo":       `{}`,
