@@ -29,8 +29,11 @@ func (e *CmdError) Error() string {
 	if msg == "" {
 		msg = fmt.Sprintf("exit status %d", e.Exit)
 	}
-	return fmt.Sprintf("git %s: %s", firstWord(e.Args), msg)
+	return fmt.Sprintf("git %s: %s", e.Subcommand(), msg)
 }
+
+// Subcommand is the git command that failed (status, merge, ...).
+func (e *CmdError) Subcommand() string { return firstWord(e.Args) }
 
 // Message is what git said, without the command.
 func (e *CmdError) Message() string {

@@ -78,11 +78,10 @@ func Merge(ctx context.Context, dir string, o MergeOptions) (*MergeOutcome, erro
 	after, _ := Head(ctx, dir)
 	out := &MergeOutcome{Conflicts: []ConflictFile{}}
 	if r.Exit != 0 {
-		cs, err := Conflicts(ctx, dir)
-		if err != nil || len(cs) == 0 {
-			return nil, &CmdError{Args: args, Exit: r.Exit, Stderr: r.Stderr, Stdout: string(r.Stdout)}
+		if out.Conflicts, err = conflictsOf(ctx, dir, args, r); err != nil {
+			return nil, err
 		}
-		out.Result, out.Conflicts = "conflicts", cs
+		out.Result = "conflicts"
 		return out, nil
 	}
 	stdout := string(r.Stdout)
@@ -100,6 +99,16 @@ func Merge(ctx context.Context, dir string, o MergeOptions) (*MergeOutcome, erro
 		out.Commit = after
 	}
 	return out, nil
+}
+
+// conflictsOf reads the conflicts a failed merge, pull or stash apply
+// left; a failure that left none is the command's error.
+func conflictsOf(ctx context.Context, dir string, args []string, r *Result) ([]ConflictFile, error) {
+	cs, err := Conflicts(ctx, dir)
+	if err != nil || len(cs) == 0 {
+		return nil, &CmdError{Args: args, Exit: r.Exit, Stderr: r.Stderr, Stdout: string(r.Stdout)}
+	}
+	return cs, nil
 }
 
 // MergeAbort abandons a merge in progress and restores the pre-merge state.

@@ -280,11 +280,10 @@ func Pull(ctx context.Context, dir string, o PullOptions) (*MergeOutcome, error)
 	after, _ := Head(ctx, dir)
 	out := &MergeOutcome{Conflicts: []ConflictFile{}}
 	if r.Exit != 0 {
-		cs, cerr := Conflicts(ctx, dir)
-		if cerr != nil || len(cs) == 0 {
-			return nil, &CmdError{Args: args, Exit: r.Exit, Stderr: r.Stderr, Stdout: string(r.Stdout)}
+		if out.Conflicts, err = conflictsOf(ctx, dir, args, r); err != nil {
+			return nil, err
 		}
-		out.Result, out.Conflicts = "conflicts", cs
+		out.Result = "conflicts"
 		return out, nil
 	}
 	stdout := string(r.Stdout) + r.Stderr

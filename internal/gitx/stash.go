@@ -78,11 +78,7 @@ func StashApply(ctx context.Context, dir string, n int, pop, index bool) ([]Conf
 		return nil, err
 	}
 	if r.Exit != 0 {
-		cs, cerr := Conflicts(ctx, dir)
-		if cerr == nil && len(cs) > 0 {
-			return cs, nil
-		}
-		return nil, &CmdError{Args: args, Exit: r.Exit, Stderr: r.Stderr, Stdout: string(r.Stdout)}
+		return conflictsOf(ctx, dir, args, r)
 	}
 	return []ConflictFile{}, nil
 }

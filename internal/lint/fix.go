@@ -54,32 +54,26 @@ func parseESLint(out []byte, l locator) ([]Diagnostic, error) {
 	return diags, nil
 }
 
+// rowCol is a 1-based position in ruff's reports (column in characters).
+type rowCol struct {
+	Row    int `json:"row"`
+	Column int `json:"column"`
+}
+
 // parseRuff reads ruff check --output-format json, with each finding's
 // fix (row/column edits, turned into byte offsets when the fix is applied).
 func parseRuff(out []byte, l locator) ([]Diagnostic, error) {
 	var items []struct {
-		Code     string `json:"code"`
-		Message  string `json:"message"`
-		Filename string `json:"filename"`
-		Location struct {
-			Row    int `json:"row"`
-			Column int `json:"column"`
-		} `json:"location"`
-		EndLocation struct {
-			Row    int `json:"row"`
-			Column int `json:"column"`
-		} `json:"end_location"`
-		Fix *struct {
+		Code        string `json:"code"`
+		Message     string `json:"message"`
+		Filename    string `json:"filename"`
+		Location    rowCol `json:"location"`
+		EndLocation rowCol `json:"end_location"`
+		Fix         *struct {
 			Edits []struct {
-				Content  string `json:"content"`
-				Location struct {
-					Row    int `json:"row"`
-					Column int `json:"column"`
-				} `json:"location"`
-				EndLocation struct {
-					Row    int `json:"row"`
-					Column int `json:"column"`
-				} `json:"end_location"`
+				Content     string `json:"content"`
+				Location    rowCol `json:"location"`
+				EndLocation rowCol `json:"end_location"`
 			} `json:"edits"`
 		} `json:"fix"`
 	}

@@ -92,20 +92,9 @@ func gitError(err error) error {
 		if files := gitx.OverwrittenBy(msg); len(files) > 0 {
 			details["would_overwrite"] = files
 		}
-		return &errs.Error{Kind: kind, Msg: "git " + subcommand(ce.Args) + ": " + firstLines(msg, 6), Details: details}
+		return &errs.Error{Kind: kind, Msg: "git " + ce.Subcommand() + ": " + firstLines(msg, 6), Details: details}
 	}
 	return &errs.Error{Kind: errs.Internal, Err: err}
-}
-
-func subcommand(args []string) string {
-	for i := 0; i < len(args); i++ {
-		if args[i] == "-c" {
-			i++
-			continue
-		}
-		return args[i]
-	}
-	return ""
 }
 
 func firstLines(s string, n int) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cairnhq/cairn/internal/lint"
-	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // LintToolsIn are the arguments of lint_tools.
@@ -47,13 +46,9 @@ func lintTools(ctx context.Context, c *Call, in LintToolsIn) (*LintToolsOut, err
 
 // linters detects the repository's linters from its files.
 func (c *Call) linters(ctx context.Context) ([]lint.Linter, error) {
-	sc, err := scan.Scan(ctx, scan.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude})
+	files, err := c.repoFiles(ctx)
 	if err != nil {
 		return nil, err
-	}
-	files := make([]string, len(sc.Files))
-	for i, f := range sc.Files {
-		files[i] = f.Path
 	}
 	ls := lint.Detect(c.Env.Paths.Root, files)
 	if ls == nil {

@@ -43,20 +43,11 @@ func testDiscover(ctx context.Context, c *Call, in TestDiscoverIn) (*TestDiscove
 		return nil, err
 	}
 	out := &TestDiscoverOut{Targets: []testrun.Target{}, Runners: map[string]int{}, Unavailable: []string{}}
-	targets := all
-	if len(in.Paths) > 0 {
-		if targets, err = selectTargets(ctx, c, all, in.Paths); err != nil {
-			return nil, err
-		}
+	targets, sel, err := chooseTargets(ctx, c, all, in.Paths, in.AffectedBy)
+	if err != nil {
+		return nil, err
 	}
-	if len(in.AffectedBy) > 0 {
-		sel, err := affectedTestFiles(ctx, c, in.AffectedBy)
-		if err != nil {
-			return nil, err
-		}
-		out.Affected = sel
-		targets = targetsOfFiles(targets, sel.TestFiles)
-	}
+	out.Affected = sel
 	missing := map[string]bool{}
 	for _, t := range targets {
 		out.Runners[t.Runner]++

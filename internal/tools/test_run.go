@@ -55,20 +55,11 @@ func testRun(ctx context.Context, c *Call, in TestRunIn) (*TestRunOut, error) {
 		return nil, err
 	}
 	out := &TestRunOut{Selected: []string{}}
-	targets := all
-	if len(in.Targets) > 0 {
-		if targets, err = selectTargets(ctx, c, all, in.Targets); err != nil {
-			return nil, err
-		}
+	targets, sel, err := chooseTargets(ctx, c, all, in.Targets, in.AffectedBy)
+	if err != nil {
+		return nil, err
 	}
-	if len(in.AffectedBy) > 0 {
-		sel, err := affectedTestFiles(ctx, c, in.AffectedBy)
-		if err != nil {
-			return nil, err
-		}
-		out.Affected = sel
-		targets = targetsOfFiles(targets, sel.TestFiles)
-	}
+	out.Affected = sel
 	for _, t := range targets {
 		out.Selected = append(out.Selected, t.ID)
 		if !t.Available {

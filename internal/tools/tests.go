@@ -16,8 +16,9 @@ import (
 // change reaches (the one place the tests group asks the affected-tests
 // engine).
 
-// discoverTargets lists the repository's test targets.
-func (c *Call) discoverTargets(ctx context.Context) ([]testrun.Target, error) {
+// repoFiles lists the repository's files as the index sees them (tracked
+// and untracked, ignored files and pruned directories left out).
+func (c *Call) repoFiles(ctx context.Context) ([]string, error) {
 	sc, err := scan.Scan(ctx, scan.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude})
 	if err != nil {
 		return nil, err
@@ -25,6 +26,15 @@ func (c *Call) discoverTargets(ctx context.Context) ([]testrun.Target, error) {
 	files := make([]string, len(sc.Files))
 	for i, f := range sc.Files {
 		files[i] = f.Path
+	}
+	return files, nil
+}
+
+// discoverTargets lists the repository's test targets.
+func (c *Call) discoverTargets(ctx context.Context) ([]testrun.Target, error) {
+	files, err := c.repoFiles(ctx)
+	if err != nil {
+		return nil, err
 	}
 	ts, err := testrun.Discover(testrun.Options{Root: c.Env.Paths.Root, Files: files, Runners: c.Env.Config.Tests.Runners, Exclude: c.Env.Config.Tests.Exclude})
 	if err != nil {
@@ -94,6 +104,26 @@ func covers(t testrun.Target, name, p string) bool {
 		}
 	}
 	return false
+}
+
+// chooseTargets narrows the repository's targets to those named (ids or
+// paths), then to those the changed files reach.
+func chooseTargets(ctx context.Context, c *Call, all []testrun.Target, names, affectedBy []string) ([]testrun.Target, *AffectedSelection, error) {
+	targets := all
+	if len(names) > 0 {
+		var err error
+		if targets, err = selectTargets(ctx, c, all, names); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(affectedBy) == 0 {
+		return targets, nil, nil
+	}
+	sel, err := affectedTestFiles(ctx, c, affectedBy)
+	if err != nil {
+		return nil, nil, err
+	}
+	return targetsOfFiles(targets, sel.TestFiles), sel, nil
 }
 
 // AffectedSelection says which test files a set of changed files reaches
