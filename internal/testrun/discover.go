@@ -188,12 +188,22 @@ func (d *discovery) goTarget(f string) (Target, bool) {
 		return Target{}, false
 	}
 	pkg := path.Dir(f)
-	arg := "./" + rel(mod, pkg)
+	arg, imp := "./"+rel(mod, pkg), d.modulePath(mod)+"/"+rel(mod, pkg)
 	if pkg == mod {
-		arg = "."
+		arg, imp = ".", d.modulePath(mod)
 	}
 	return Target{ID: "go:" + pkg, Runner: "go", Language: "go", Path: pkg, Dir: mod, Cmd: []string{"go", "test", "-json", arg},
-		ResolvedBy: "marker " + join(mod, "go.mod"), Available: have("go"), Files: []string{f}}, true
+		ResolvedBy: "marker " + join(mod, "go.mod"), Available: have("go"), Files: []string{f}, Package: imp}, true
+}
+
+// modulePath is the module path a go.mod declares.
+func (d *discovery) modulePath(mod string) string {
+	for _, line := range strings.Split(d.read(join(mod, "go.mod")), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 func (d *discovery) pythonTarget(f string) (Target, bool) {

@@ -19,6 +19,8 @@ type outcome struct {
 	// ran is false when the output holds no test results at all (the
 	// runner failed before running anything).
 	ran bool
+	// timedOut: the runner's own per-test deadline stopped it.
+	timedOut bool
 }
 
 // locator turns paths in runner output into repo paths: absolute paths
@@ -61,92 +63,153 @@ func (l locator) repoPath(p string) (string, bool) {
 	return joined, true
 }
 
-// parseGoJSON reads go test -json events: per-test results with their
-// output, and build failures (output of the package with no test). Tests
-// print paths relative to their package (pkg); the compiler relative to
-// where go test runs (l's directory).
-func parseGoJSON(out []byte, l locator, pkg string) outcome {
-	inPkg := locator{root: l.root, dir: pkg}
+// parseGoJSON reads go test -json events of one or more packages, per
+// import path: per-test results with their output, build failures (the
+// compiler's output for the package), and a test binary that ran past
+// go test's -timeout. Tests print paths relative to their package (its
+// directory is the import path's tail below the module, from pkgDir); the
+// compiler relative to where go test runs (l's directory).
+func parseGoJSON(out []byte, l locator, pkgDir func(pkg string) string) map[string]outcome {
 	type event struct {
-		Action  string
-		Package string
-		Test    string
-		Output  string
+		Action     string
+		Package    string
+		ImportPath string
+		Test       string
+		Output     string
 	}
-	var o outcome
-	outputs := map[string]*strings.Builder{}
-	var pkgOut strings.Builder
-	var failedTests []string
+	type pkgState struct {
+		o           outcome
+		outputs     map[string]*strings.Builder
+		out         strings.Builder
+		failedTests []string
+		failed      bool
+	}
+	pkgs := map[string]*pkgState{}
+	get := func(p string) *pkgState {
+		if i := strings.Index(p, " ["); i >= 0 {
+			p = p[:i] // "pkg [pkg.test]" in build events
+		}
+		st := pkgs[p]
+		if st == nil {
+			st = &pkgState{outputs: map[string]*strings.Builder{}}
+			pkgs[p] = st
+		}
+		return st
+	}
+	var loose strings.Builder // plain lines: compiler output of older Go
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	buildFailed := false
 	for sc.Scan() {
 		line := sc.Bytes()
 		var e event
 		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
-			pkgOut.Write(line) // compiler errors come as plain lines
-			pkgOut.WriteByte('\n')
+			loose.Write(line)
+			loose.WriteByte('\n')
 			continue
 		}
+		st := get(e.Package + e.ImportPath)
 		if e.Test == "" {
-			if e.Action == "output" || e.Action == "build-output" {
-				pkgOut.WriteString(e.Output)
-			}
-			if e.Action == "fail" {
-				buildFailed = true
+			switch e.Action {
+			case "output", "build-output":
+				st.out.WriteString(e.Output)
+			case "fail":
+				st.failed = true
 			}
 			continue
 		}
 		switch e.Action {
 		case "output":
-			b := outputs[e.Test]
+			b := st.outputs[e.Test]
 			if b == nil {
 				b = &strings.Builder{}
-				outputs[e.Test] = b
+				st.outputs[e.Test] = b
 			}
 			b.WriteString(e.Output)
 		case "pass":
-			o.ran = true
+			st.o.ran = true
 			if !strings.Contains(e.Test, "/") {
-				o.passed++
+				st.o.passed++
 			}
 		case "skip":
-			o.ran = true
+			st.o.ran = true
 			if !strings.Contains(e.Test, "/") {
-				o.skipped++
+				st.o.skipped++
 			}
 		case "fail":
-			o.ran = true
-			failedTests = append(failedTests, e.Test)
+			st.o.ran = true
+			st.failedTests = append(st.failedTests, e.Test)
 		}
 	}
-	for _, t := range failedTests {
-		// A parent fails with its failing subtests; count and report the
-		// leaves.
-		parent := false
-		for _, u := range failedTests {
-			if strings.HasPrefix(u, t+"/") {
-				parent = true
+	res := map[string]outcome{}
+	for pkg, st := range pkgs {
+		inPkg := locator{root: l.root, dir: pkgDir(pkg)}
+		o := st.o
+		o.timedOut = strings.Contains(st.out.String(), "panic: test timed out after")
+		var hung []string // the tests go test's -timeout stopped
+		for t, b := range st.outputs {
+			if strings.Contains(b.String(), "panic: test timed out after") {
+				o.timedOut = true
+				hung = append(hung, t)
 			}
 		}
-		if parent {
-			continue
+		sort.Strings(hung)
+		for _, t := range st.failedTests {
+			// A parent fails with its failing subtests; count and report
+			// the leaves.
+			parent := false
+			for _, u := range st.failedTests {
+				if strings.HasPrefix(u, t+"/") {
+					parent = true
+				}
+			}
+			if parent {
+				continue
+			}
+			o.failed++
+			text := ""
+			if b := st.outputs[t]; b != nil {
+				text = b.String()
+			}
+			p, n := inPkg.locate(text)
+			o.failures = append(o.failures, Failure{Test: t, Message: goMessage(text), Path: p, Line: n})
 		}
-		o.failed++
-		text := ""
-		if b := outputs[t]; b != nil {
-			text = b.String()
+		if st.failed && len(st.failedTests) == 0 && !o.timedOut {
+			text := st.out.String() + loose.String()
+			p, n := l.locate(text)
+			o.failures = append(o.failures, Failure{Test: "(build)", Message: goMessage(text), Path: p, Line: n})
 		}
-		msg := goMessage(text)
-		p, n := inPkg.locate(text)
-		o.failures = append(o.failures, Failure{Test: t, Message: msg, Path: p, Line: n})
+		for _, t := range hung {
+			msg, _, _ := strings.Cut(st.outputs[t].String()[strings.Index(st.outputs[t].String(), "panic: test timed out"):], "\n")
+			o.failures = append(o.failures, Failure{Test: t, Message: msg})
+		}
+		if o.timedOut && len(hung) == 0 {
+			o.failures = append(o.failures, Failure{Test: timedOutTest(st.out.String()), Message: goMessage(firstLinesUntilGoroutines(st.out.String()))})
+		}
+		res[pkg] = o
 	}
-	if buildFailed && !o.ran || (buildFailed && len(failedTests) == 0) {
-		text := pkgOut.String()
-		p, n := l.locate(text)
-		o.failures = append(o.failures, Failure{Test: "(build)", Message: goMessage(text), Path: p, Line: n})
+	return res
+}
+
+// timedOutTest names the tests a -timeout panic lists as running.
+func timedOutTest(out string) string {
+	_, after, ok := strings.Cut(out, "running tests:\n")
+	if !ok {
+		return "(timeout)"
 	}
-	return o
+	var names []string
+	for _, line := range strings.Split(after, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(line, "\t") {
+			break
+		}
+		names = append(names, f[0])
+	}
+	return strings.Join(names, ", ")
+}
+
+func firstLinesUntilGoroutines(s string) string {
+	before, _, _ := strings.Cut(s, "\ngoroutine ")
+	return before
 }
 
 // goMessage is a Go test's failure output without the === RUN and

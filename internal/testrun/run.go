@@ -25,7 +25,8 @@ type RunOptions struct {
 	// TargetTimeout bounds one target; the run's context bounds the whole.
 	TargetTimeout time.Duration
 	// FailFast stops the run at the first failed target: targets not
-	// started are cancelled, running ones are killed.
+	// started are cancelled, running ones are killed. A module's Go
+	// packages then run one by one instead of in one go test.
 	FailFast bool
 	// Progress is told of every target that ends (may be nil).
 	Progress func(done, total int, r Result)
@@ -46,31 +47,31 @@ type Summary struct {
 	Batches [][]string `json:"batches"`
 }
 
-// Plan balances targets over workers: the most expensive first, each to
-// the least loaded worker (greedy bin packing).
-func Plan(targets []Target, workers int) [][]Target {
+// plan balances units over workers: the most expensive first, each to the
+// least loaded worker (greedy bin packing).
+func plan(us []unit, workers int) [][]unit {
 	if workers <= 0 {
 		workers = min(runtime.NumCPU(), 8)
 	}
-	workers = max(1, min(workers, len(targets)))
-	ts := append([]Target(nil), targets...)
-	sort.SliceStable(ts, func(i, j int) bool {
-		if ts[i].Cost != ts[j].Cost {
-			return ts[i].Cost > ts[j].Cost
+	workers = max(1, min(workers, len(us)))
+	us = append([]unit(nil), us...)
+	sort.SliceStable(us, func(i, j int) bool {
+		if us[i].cost != us[j].cost {
+			return us[i].cost > us[j].cost
 		}
-		return ts[i].ID < ts[j].ID
+		return us[i].targets[0].ID < us[j].targets[0].ID
 	})
-	batches := make([][]Target, workers)
+	batches := make([][]unit, workers)
 	load := make([]float64, workers)
-	for _, t := range ts {
+	for _, u := range us {
 		best := 0
 		for w := 1; w < workers; w++ {
 			if load[w] < load[best] {
 				best = w
 			}
 		}
-		batches[best] = append(batches[best], t)
-		load[best] += max(t.Cost, 0.001)
+		batches[best] = append(batches[best], u)
+		load[best] += max(u.cost, 0.001)
 	}
 	return batches
 }
@@ -84,7 +85,9 @@ func Run(ctx context.Context, targets []Target, o RunOptions) *Summary {
 			targets[i].Cost = o.Durations.Cost(targets[i].ID)
 		}
 	}
-	batches := Plan(targets, o.Workers)
+	// Fail-fast runs each Go package on its own, so that a failure can
+	// stop the packages after it.
+	batches := plan(units(targets, !o.FailFast), o.Workers)
 	sum := &Summary{Targets: []Result{}, Batches: [][]string{}}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -95,36 +98,43 @@ func Run(ctx context.Context, targets []Target, o RunOptions) *Summary {
 		if len(batch) == 0 {
 			continue
 		}
-		ids := make([]string, len(batch))
-		for i, t := range batch {
-			ids[i] = t.ID
+		var ids []string
+		for _, u := range batch {
+			for _, t := range u.targets {
+				ids = append(ids, t.ID)
+			}
 		}
 		sum.Batches = append(sum.Batches, ids)
 		wg.Add(1)
-		go func(batch []Target) {
+		go func(batch []unit) {
 			defer wg.Done()
-			for _, t := range batch {
-				var r Result
-				if runCtx.Err() != nil {
-					r = Result{TargetID: t.ID, Runner: t.Runner, Status: StatusCancelled, Failures: []Failure{}, Command: t.Cmd, ExitCode: -1}
-				} else {
-					r = runTarget(runCtx, t, o)
+			for _, u := range batch {
+				var rs []Result
+				switch {
+				case runCtx.Err() != nil:
+					for _, t := range u.targets {
+						rs = append(rs, Result{TargetID: t.ID, Runner: t.Runner, Status: StatusCancelled, Failures: []Failure{}, Command: t.Cmd, ExitCode: -1})
+					}
+				case u.targets[0].Runner == "go":
+					rs = runGoModule(runCtx, u.targets, o)
+				default:
+					rs = []Result{runTarget(runCtx, u.targets[0], o)}
 				}
-				if r.Status == StatusFailed || r.Status == StatusError || r.Status == StatusTimeout {
-					if o.FailFast {
+				for _, r := range rs {
+					if o.FailFast && (r.Status == StatusFailed || r.Status == StatusError || r.Status == StatusTimeout) {
 						stop()
 					}
-				}
-				if o.Durations != nil && (r.Status == StatusPassed || r.Status == StatusFailed) {
-					o.Durations.Record(t.ID, r.DurationMS)
-				}
-				mu.Lock()
-				sum.Targets = append(sum.Targets, r)
-				done++
-				n := done
-				mu.Unlock()
-				if o.Progress != nil {
-					o.Progress(n, len(targets), r)
+					if o.Durations != nil && (r.Status == StatusPassed || r.Status == StatusFailed) {
+						o.Durations.Record(r.TargetID, r.DurationMS)
+					}
+					mu.Lock()
+					sum.Targets = append(sum.Targets, r)
+					done++
+					n := done
+					mu.Unlock()
+					if o.Progress != nil {
+						o.Progress(n, len(targets), r)
+					}
 				}
 			}
 		}(batch)
@@ -198,6 +208,54 @@ func withReport(t Target, extra []string) []string {
 // outputCap bounds what is kept of a command's output.
 const outputCap = 32 << 20
 
+// proc is a finished (or killed) test command.
+type proc struct {
+	stdout, stderr []byte
+	exit           int
+	duration       time.Duration
+	timedOut       bool // its own deadline passed and it was killed
+	startErr       string
+}
+
+// execute runs argv in dir until it ends or its deadline passes; then its
+// whole process group is killed.
+func execute(ctx context.Context, argv []string, dir string, timeout time.Duration) proc {
+	tctx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", "CARGO_TERM_COLOR=never", "PYTHONDONTWRITEBYTECODE=1")
+	var stdout, stderr capped
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	killGroup(cmd)
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		msg := err.Error()
+		if errors.Is(err, exec.ErrNotFound) {
+			msg = "runner not found: " + argv[0] + " (install it, or set tests.runners)"
+		}
+		return proc{exit: -1, startErr: msg}
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-waitErr:
+	case <-tctx.Done():
+		stopGroup(cmd)
+		select {
+		case err = <-waitErr:
+		case <-time.After(5 * time.Second): // a grandchild holding the pipes
+		}
+	}
+	return proc{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exit: exitCode(err), duration: time.Since(began),
+		timedOut: tctx.Err() != nil && ctx.Err() == nil}
+}
+
 // runTarget runs one target under its deadline.
 func runTarget(ctx context.Context, t Target, o RunOptions) Result {
 	r := Result{TargetID: t.ID, Runner: t.Runner, Failures: []Failure{}}
@@ -210,54 +268,30 @@ func runTarget(ctx context.Context, t Target, o RunOptions) Result {
 	extra, report := reportArgs(t.Runner, tmp)
 	argv := withReport(t, extra)
 	r.Command = argv
-	tctx := ctx
-	if o.TargetTimeout > 0 {
-		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, o.TargetTimeout)
-		defer cancel()
-	}
-	dir := filepath.Join(o.Root, filepath.FromSlash(t.Dir))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CI=1", "NO_COLOR=1", "FORCE_COLOR=0", "CARGO_TERM_COLOR=never", "PYTHONDONTWRITEBYTECODE=1")
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	killGroup(cmd)
-	began := time.Now()
-	err = cmd.Start()
-	if err != nil {
-		r.Status, r.ExitCode = StatusError, -1
-		r.Output = err.Error()
-		if errors.Is(err, exec.ErrNotFound) {
-			r.Output = "runner not found: " + argv[0] + " (install it, or set tests.runners)"
-		}
+	p := execute(ctx, argv, filepath.Join(o.Root, filepath.FromSlash(t.Dir)), o.TargetTimeout)
+	if p.startErr != "" {
+		r.Status, r.ExitCode, r.Output = StatusError, -1, p.startErr
 		return r
 	}
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
-	select {
-	case err = <-waitErr:
-	case <-tctx.Done():
-		stopGroup(cmd)
-		select {
-		case err = <-waitErr:
-		case <-time.After(5 * time.Second): // a grandchild holding the pipes
-		}
-	}
-	r.DurationMS = time.Since(began).Milliseconds()
-	r.ExitCode = exitCode(err)
 	l := locator{root: filepath.ToSlash(o.Root), dir: t.Dir}
-	out := parseOutput(t, stdout.Bytes(), stderr.Bytes(), report, l)
+	finish(ctx, &r, p, parseOutput(t, p.stdout, p.stderr, report, l))
+	return r
+}
+
+// finish fills a result from its command and what its output said.
+func finish(ctx context.Context, r *Result, p proc, out outcome) {
+	r.DurationMS = p.duration.Milliseconds()
+	r.ExitCode = p.exit
 	r.Passed, r.Failed, r.Skipped, r.Failures = out.passed, out.failed, out.skipped, out.failures
 	if r.Failures == nil {
 		r.Failures = []Failure{}
 	}
 	for i := range r.Failures {
-		r.Failures[i].Fingerprint = fingerprint(t.Runner, r.Failures[i])
+		r.Failures[i].Fingerprint = fingerprint(r.Runner, r.Failures[i])
 	}
 	sortFailures(r.Failures)
 	switch {
-	case tctx.Err() != nil && ctx.Err() == nil:
+	case p.timedOut || out.timedOut:
 		r.Status = StatusTimeout
 	case ctx.Err() != nil:
 		r.Status = StatusCancelled
@@ -271,9 +305,8 @@ func runTarget(ctx context.Context, t Target, o RunOptions) Result {
 		r.Status = StatusPassed
 	}
 	if r.Status == StatusTimeout || r.Status != StatusPassed && r.Status != StatusSkipped && len(r.Failures) == 0 {
-		r.Output = tail(stdout.String()+stderr.String(), 40)
+		r.Output = tail(string(p.stdout)+string(p.stderr), 40)
 	}
-	return r
 }
 
 // parseOutput reads the runner's results.
@@ -287,7 +320,7 @@ func parseOutput(t Target, stdout, stderr []byte, report string, l locator) outc
 	}
 	switch t.Runner {
 	case "go":
-		return parseGoJSON(append(stdout, stderr...), l, t.Path)
+		return parseGoJSON(append(stdout, stderr...), l, func(string) string { return t.Path })[t.Package]
 	case "pytest", "node":
 		return parseJUnit([][]byte{read()}, l)
 	case "jest", "vitest":

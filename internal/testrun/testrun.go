@@ -34,6 +34,8 @@ type Target struct {
 	Available bool `json:"available"`
 	// Files are the test files the target runs, repo-relative.
 	Files []string `json:"files,omitempty"`
+	// Package is a Go target's import path.
+	Package string `json:"package,omitempty"`
 }
 
 // Result is the outcome of one target.

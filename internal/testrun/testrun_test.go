@@ -9,10 +9,10 @@ import (
 func TestPlanBalancesByCost(t *testing.T) {
 	ts := []Target{{ID: "a", Cost: 5}, {ID: "b", Cost: 4}, {ID: "c", Cost: 3}, {ID: "d", Cost: 3}, {ID: "e", Cost: 1}}
 	var got [][]string
-	for _, b := range Plan(ts, 2) {
+	for _, b := range plan(units(ts, true), 2) {
 		var ids []string
-		for _, t := range b {
-			ids = append(ids, t.ID)
+		for _, u := range b {
+			ids = append(ids, u.targets[0].ID)
 		}
 		got = append(got, ids)
 	}
@@ -63,6 +63,25 @@ func TestReports(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+func TestGoTargetsOfAModuleShareOneUnit(t *testing.T) {
+	us := units([]Target{{ID: "go:a", Runner: "go", Dir: ".", Cost: 1}, {ID: "jest:x.test.js", Runner: "jest", Cost: 2},
+		{ID: "go:b", Runner: "go", Dir: ".", Cost: 3}, {ID: "go:m/c", Runner: "go", Dir: "m", Cost: 1}}, true)
+	var got [][]string
+	for _, u := range us {
+		var ids []string
+		for _, t := range u.targets {
+			ids = append(ids, t.ID)
+		}
+		got = append(got, ids)
+	}
+	if d := cmp.Diff([][]string{{"go:a", "go:b"}, {"jest:x.test.js"}, {"go:m/c"}}, got); d != "" {
+		t.Errorf("units (-want +got):\n%s", d)
+	}
+	if us[0].cost != 4 {
+		t.Errorf("cost of the module's unit: %v, want 4", us[0].cost)
 	}
 }
 
