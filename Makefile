@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench precision corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -83,6 +83,14 @@ bench: build
 # minutes per corpus). Writes its section of bench/RESULTS.md.
 precision: tools
 	bench/precision/run.sh
+
+# Agent questions in one call: the committed questions of
+# bench/agentbench/questions.json asked of Cairn, scored against their ground
+# truth and against a grep-and-read baseline in tokens (its section of
+# bench/RESULTS.md). REGEN=1 draws the questions and computes the truth again
+# with the pinned oracles (slow: gopls on kubernetes).
+agentbench:
+	bench/agentbench/run.sh
 
 clean:
 	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules

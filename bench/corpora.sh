@@ -28,6 +28,8 @@ debpkg() { # package, path inside
   echo "$out/root/$2"
 }
 
+# A small Go web framework (about a hundred files): the agent-question benchmark asks about it.
+echo "go_small=$(gomod github.com/gin-gonic/gin v1.10.0)"
 echo "go_med=$(gomod k8s.io/client-go v0.31.0)"
 echo "go_large=$(gomod k8s.io/kubernetes v1.31.0)"
 # A Go module with a quick, self-contained test suite (test_run affected_by).

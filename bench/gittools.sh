@@ -55,7 +55,7 @@ echo "### A symbol's history and blame vs git (Cairn's repository, $(git rev-lis
 echo
 echo "| symbol | span | git_history | git log -L | same commits | git_blame | git blame -L | same commits |"
 echo "|---|---|---:|---:|---|---:|---:|---|"
-for s in 'internal/index/reconcile.go#Index.Reconcile' 'internal/tools/registry.go#Invoke' 'internal/query/impact.go#riskScore'; do
+for s in 'internal/index/reconcile.go#Index.Reconcile' 'internal/tools/registry.go#Invoke' 'internal/change/risk.go#riskScore'; do
   out=$("$cairn" --state-dir "$work/state-cairn" --json git history --symbol "$s" --limit 100)
   read -r path a b < <(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d["span"]["path"], d["span"]["line"], d["span"]["end_line"])')
   mine=$(echo "$out" | python3 -c 'import json,sys; print(" ".join(c["oid"] for c in json.load(sys.stdin)["data"]["commits"]))')

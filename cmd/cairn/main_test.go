@@ -41,10 +41,11 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			// Test runs build Go and Rust code: share the build caches
-			// of the machine (a cold one costs a minute per script), use
-			// the installed toolchains, and find the JavaScript test
-			// runners the Makefile installs.
+			// Test runs and refactors verified by a build compile Go
+			// and Rust code: share the build caches of the machine (a
+			// cold one costs a minute per script), use the installed
+			// toolchains, and find the JavaScript test runners the
+			// Makefile installs.
 			for k, v := range toolEnv() {
 				e.Setenv(k, v)
 			}

@@ -5,7 +5,7 @@ import (
 )
 
 // family is a group of tool commands under one word: `cairn git status`,
-// `cairn test run`, `cairn lint check`.
+// `cairn test run`, `cairn lint check`, `cairn plan apply`.
 type family struct {
 	name  string
 	short string
@@ -14,7 +14,7 @@ type family struct {
 }
 
 // families lists the command groups.
-func families() []family { return []family{gitFamily(), testFamily(), lintFamily()} }
+func families() []family { return []family{gitFamily(), testFamily(), lintFamily(), planFamily()} }
 
 // members are the family's commands, each marked as belonging to it.
 func (f family) members() []*toolCmd {

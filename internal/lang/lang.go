@@ -85,10 +85,10 @@
 // come from the Language.Surfaces hook, which runs after Refine with the
 // file's View and Facts. A hook walks the nodes once (they are in pre-order)
 // and reports Surface values; package lang/surface holds what hooks share: a
-// Finder that sets each surface's position and enclosing definition
-// (Facts.DefAt), the SQL scanner for string literals and + concatenations
-// (surface.Strings), the rules for loggers, HTTP methods, route joining and
-// ORM naming. The conventions:
+// Finder that walks the nodes and sets each surface's position and enclosing
+// definition (Facts.DefAt), the SQL scanner for string literals and +
+// concatenations (surface.Strings), the rules for frameworks, configuration
+// keys, loggers, HTTP methods, route joining and ORM naming. The conventions:
 //
 //   - Value is what the outside world sees (route pattern, key, table,
 //     registered type, exception type, message template); Method qualifies it

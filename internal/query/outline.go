@@ -15,22 +15,22 @@ type DefSpan struct {
 // FileDefs lists the symbols defined in an indexed file, in definition
 // order (nil when the file is not indexed).
 func (e *Engine) FileDefs(ctx context.Context, path string) ([]DefSpan, error) {
-	f, ok, err := e.db().FileByPath(ctx, path)
+	f, ok, err := e.Store().FileByPath(ctx, path)
 	if err != nil || !ok {
 		return nil, err
 	}
-	rows, err := e.db().SymbolsOfFile(ctx, f.ID)
+	rows, err := e.Store().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]DefSpan, 0, len(rows))
 	for _, row := range rows {
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
-			out = append(out, DefSpan{SymbolRef: r.ref(), Span: r.Span()})
+			out = append(out, DefSpan{SymbolRef: r.Ref(), Span: r.Span()})
 		}
 	}
 	return out, nil

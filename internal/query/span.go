@@ -6,8 +6,8 @@ import "github.com/cairnhq/cairn/internal/protocol"
 // definition facts, its name's location): what history and blame of a
 // symbol look at.
 func (r *Resolved) Span() protocol.Location {
-	if r.def != nil {
-		return spanLoc(r.file.Path, r.def.Span)
+	if r.Def != nil {
+		return spanLoc(r.File.Path, r.Def.Span)
 	}
-	return r.ref().Location
+	return r.Ref().Location
 }

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/history"
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 )
 
 // History beside the index: how often a symbol changed (symbol cards,
@@ -76,7 +76,7 @@ func isUntracked(err error) bool {
 // changed at most once in the window, so the score of quiet code stays what
 // the other factors make it; often-changed code scores higher, up to its
 // weight.
-func (c *Call) addChurnRisk(ctx context.Context, res *query.ImpactResult, span protocol.Location) {
+func (c *Call) addChurnRisk(ctx context.Context, res *change.ImpactResult, span protocol.Location) {
 	var sum *history.Summary
 	if res.Target.Symbol != nil {
 		sum = c.spanHistory(ctx, span, hotWindow)
@@ -98,7 +98,7 @@ func (c *Call) addChurnRisk(ctx context.Context, res *query.ImpactResult, span p
 		v = math.Min(1, math.Log10(float64(sum.Commits-1))/math.Log10(20))
 	}
 	v = math.Round(v*1e6) / 1e6
-	res.Risk.Factors = append(res.Risk.Factors, query.RiskFactor{Name: "churn", Value: v, Weight: weight,
+	res.Risk.Factors = append(res.Risk.Factors, change.RiskFactor{Name: "churn", Value: v, Weight: weight,
 		Input: fmt.Sprintf("%d commits by %d authors in the last 90 days", sum.Commits, sum.Authors)})
 	res.Risk.Score = math.Round(math.Min(1, res.Risk.Score+v*weight)*1e6) / 1e6
 	switch {

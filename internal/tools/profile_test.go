@@ -123,8 +123,15 @@ func TestInputSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Properties["timeout_ms"].Description != "" || len(c.Properties) != len(s.Properties) {
-			t.Errorf("%s: compact schema keeps common descriptions or loses properties", tl.Name)
+		want := len(s.Properties)
+		if _, ok := s.Properties["cursor"]; ok && !tl.Paged {
+			want-- // a tool that never pages does not advertise a cursor
+		}
+		if c.Properties["timeout_ms"].Description != "" || len(c.Properties) != want || c.AdditionalProperties != nil {
+			t.Errorf("%s: compact schema keeps common descriptions or additionalProperties, or loses properties", tl.Name)
+		}
+		if _, ok := c.Properties["cursor"]; ok != tl.Paged && ok {
+			t.Errorf("%s: compact schema advertises a cursor for a tool that never pages", tl.Name)
 		}
 		if s.Properties["timeout_ms"].Description == "" {
 			t.Errorf("%s: the compact schema changed the full one", tl.Name)

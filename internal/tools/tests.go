@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/testrun"
 )
@@ -150,7 +150,7 @@ func affectedTestFiles(ctx context.Context, c *Call, changed []string) (*Affecte
 		sel.Changed = append(sel.Changed, string(rp))
 	}
 	for offset := 0; ; {
-		res, err := c.Engine().AffectedTests(ctx, query.AffectedParams{Files: sel.Changed, MaxDepth: 3, Limit: 500, Offset: offset})
+		res, err := change.AffectedTests(ctx, c.Engine(), c.Env.Changes, change.AffectedParams{Files: sel.Changed, MaxDepth: 3, Limit: 500, Offset: offset})
 		if err != nil {
 			return nil, err
 		}

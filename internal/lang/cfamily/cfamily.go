@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -142,7 +143,7 @@ func placeholder(name, capture string, cpp bool) string {
 func Imports(v *lang.View, n int) []lang.Import {
 	switch v.Kind(n) {
 	case "preproc_include":
-		p := native.Child(v, n, "path")
+		p := langutil.Child(v, n, "path")
 		switch v.Kind(p) {
 		case "string_literal":
 			return []lang.Import{{Kind: lang.ImportModule, Source: lang.Unquote(v.Text(p)), Pos: v.Start(p)}}
@@ -150,7 +151,7 @@ func Imports(v *lang.View, n int) []lang.Import {
 			return []lang.Import{{Kind: lang.ImportModule, Source: strings.TrimSpace(v.Text(p)), Pos: v.Start(p)}}
 		}
 	case "using_declaration":
-		kids := native.Children(v, n)
+		kids := langutil.Children(v, n)
 		if len(kids) == 0 {
 			return nil
 		}
@@ -191,12 +192,12 @@ func Visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 			}
 			return lang.VisPublic
 		case "namespace_definition":
-			if native.Child(v, p, "name") < 0 {
+			if langutil.Child(v, p, "name") < 0 {
 				return lang.VisPrivate
 			}
 		}
 	}
-	for _, c := range native.Children(v, n) {
+	for _, c := range langutil.Children(v, n) {
 		if v.Kind(c) == "storage_class_specifier" && strings.TrimSpace(v.Text(c)) == "static" {
 			return lang.VisPrivate
 		}
@@ -216,13 +217,7 @@ func access(v *lang.View, member, list int) lang.Visibility {
 	}
 	for s := native.PrevSibling(v, top); s >= 0; s = native.PrevSibling(v, s) {
 		if v.Kind(s) == "access_specifier" {
-			switch strings.TrimSpace(v.Text(s)) {
-			case "private":
-				return lang.VisPrivate
-			case "protected":
-				return lang.VisInternal
-			}
-			return lang.VisPublic
+			return langutil.Access(strings.TrimSpace(v.Text(s)))
 		}
 	}
 	if v.Kind(v.Parent(list)) == "class_specifier" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -33,7 +34,7 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 	if cpp {
 		innermostNames(f)
 	}
-	nodes := defNodes(v, f)
+	nodes := langutil.NodesBySpan(v, langutil.DefSpans(f), func(i int) bool { return defKinds[v.Kind(i)] })
 	paths(f, cpp)
 	isDef := make([]bool, len(f.Defs))
 	defined := map[string]int32{}
@@ -46,7 +47,7 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 		}
 		k := v.Kind(n)
 		if k == "template_declaration" {
-			if kids := native.Children(v, n); len(kids) > 0 {
+			if kids := langutil.Children(v, n); len(kids) > 0 {
 				k = v.Kind(kids[len(kids)-1])
 			}
 		}
@@ -86,7 +87,7 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 		}
 	}
 	if drop {
-		native.DropDefs(f, target)
+		langutil.DropDefs(f, target)
 	}
 	addLocals(f, locals)
 	prototypeParams(v, f)
@@ -152,7 +153,7 @@ func addLocals(f *lang.Facts, vars []lang.Def) {
 	names := native.NewNames(f)
 	byName := map[uint32][]int32{}
 	for _, d := range vars {
-		lo := lang.Local{Name: names.ID(d.Name), Pos: d.NameSpan.Start, Scope: native.InnermostScope(f, d.NameSpan.Start)}
+		lo := lang.Local{Name: names.ID(d.Name), Pos: d.NameSpan.Start, Scope: langutil.InnermostScope(f, d.NameSpan.Start)}
 		byName[lo.Name] = append(byName[lo.Name], int32(len(f.Locals)))
 		f.Locals = append(f.Locals, lo)
 	}
@@ -254,7 +255,7 @@ func innermostNames(f *lang.Facts) {
 		f.Defs[i].Name = segs[len(segs)-1]
 	}
 	if drop {
-		native.DropDefs(f, target)
+		langutil.DropDefs(f, target)
 	}
 }
 
@@ -267,26 +268,6 @@ var defKinds = map[string]bool{
 	"struct_specifier": true, "union_specifier": true, "enum_specifier": true, "enumerator": true,
 	"class_specifier": true, "preproc_def": true, "preproc_function_def": true, "template_declaration": true,
 	"namespace_definition": true, "alias_declaration": true,
-}
-
-// defNodes maps the spans of definitions to their (outermost) nodes.
-func defNodes(v *lang.View, f *lang.Facts) map[lang.Span]int {
-	want := make(map[lang.Span]bool, len(f.Defs))
-	for _, d := range f.Defs {
-		want[d.Span] = true
-	}
-	out := make(map[lang.Span]int, len(f.Defs))
-	for i := 0; i < v.Len(); i++ {
-		if !defKinds[v.Kind(i)] {
-			continue
-		}
-		if sp := v.Span(i); want[sp] {
-			if _, ok := out[sp]; !ok {
-				out[sp] = i
-			}
-		}
-	}
-	return out
 }
 
 // splitQualified splits A<T>::B::m into [A B m], dropping template arguments
@@ -359,7 +340,7 @@ func paths(f *lang.Facts, cpp bool) {
 			namespaces[d.Path] = true
 		}
 	}
-	native.RecomputeDups(f)
+	langutil.RecomputeDups(f)
 }
 
 // tagParent is where a struct, union, enum or class declared inside parent
@@ -385,18 +366,18 @@ func tagParent(f *lang.Facts, parent int32, cpp bool) int32 {
 // collapsed, line continuations removed) and "#define NAME(args)" for a
 // function-like one.
 func macroSignature(v *lang.View, n int) string {
-	name := native.Child(v, n, "name")
+	name := langutil.Child(v, n, "name")
 	if name < 0 {
 		return ""
 	}
 	sig := "#define " + v.Text(name)
-	if p := native.Child(v, n, "parameters"); p >= 0 {
+	if p := langutil.Child(v, n, "parameters"); p >= 0 {
 		return sig + lang.CollapseSpace(strings.ReplaceAll(v.Text(p), "\\\n", " "))
 	}
-	if val := native.Child(v, n, "value"); val >= 0 {
+	if val := langutil.Child(v, n, "value"); val >= 0 {
 		sig += " " + lang.CollapseSpace(strings.ReplaceAll(v.Text(val), "\\\n", " "))
 	}
-	return native.Truncate(strings.TrimSpace(sig))
+	return langutil.Truncate(strings.TrimSpace(sig), langutil.MaxSignature)
 }
 
 // qualifiedRefs gives a::b::c references the qualifier "a::b" and marks the
@@ -415,7 +396,7 @@ func qualifiedRefs(v *lang.View, f *lang.Facts) {
 		call := v.Kind(p) == "call_expression" && v.Field(i) == "function"
 		var segs []string
 		for cur := i; cur >= 0; {
-			scope := native.Child(v, cur, "scope")
+			scope := langutil.Child(v, cur, "scope")
 			seg := ""
 			if scope >= 0 {
 				if len(segs) > 0 {
@@ -423,20 +404,20 @@ func qualifiedRefs(v *lang.View, f *lang.Facts) {
 				}
 				seg = v.Text(scope)
 				if v.Kind(scope) == "template_type" {
-					if nm := native.Child(v, scope, "name"); nm >= 0 {
+					if nm := langutil.Child(v, scope, "name"); nm >= 0 {
 						quals[v.Start(nm)] = qual{q: strings.Join(segs, "::")}
 						seg = v.Text(nm)
 					}
 				}
 			}
 			segs = append(segs, seg)
-			name := native.Child(v, cur, "name")
+			name := langutil.Child(v, cur, "name")
 			switch v.Kind(name) {
 			case "qualified_identifier":
 				cur = name
 				continue
 			case "template_function", "template_type", "template_method":
-				name = native.Child(v, name, "name")
+				name = langutil.Child(v, name, "name")
 			}
 			if name >= 0 {
 				quals[v.Start(name)] = qual{q: strings.Join(segs, "::"), call: call}

@@ -19,28 +19,8 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
-
-// DefNodes returns, for each definition, its node: the outermost node with the
-// definition's span (-1 when none is found).
-func DefNodes(v *lang.View, f *lang.Facts) []int {
-	out := make([]int, len(f.Defs))
-	want := make(map[lang.Span][]int, len(f.Defs))
-	for i, d := range f.Defs {
-		out[i] = -1
-		want[d.Span] = append(want[d.Span], i)
-	}
-	for n := 0; n < v.Len() && len(want) > 0; n++ {
-		sp := v.Span(n)
-		if ids, ok := want[sp]; ok {
-			for _, i := range ids {
-				out[i] = n
-			}
-			delete(want, sp)
-		}
-	}
-	return out
-}
 
 // Set is a set of node kinds.
 type Set map[string]bool
@@ -53,9 +33,6 @@ func NewSet(kinds ...string) Set {
 	}
 	return s
 }
-
-// maxSignature matches the engine's cap on a signature's length in bytes.
-const maxSignature = 240
 
 // Signature is the text of definition node n up to its body (the first
 // descendant whose kind is in body), without the descendants whose kind is in
@@ -83,21 +60,7 @@ func Signature(v *lang.View, n int, body, cut Set) string {
 			skipTo = eb
 		}
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		b.Write(src[at:c[0]])
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	return CleanSignature(b.String())
+	return CleanSignature(langutil.Without(v.Src(), start, stop, cuts))
 }
 
 // CleanSignature normalises a signature's text: single spaces, no space inside
@@ -117,14 +80,31 @@ func CleanSignature(s string) string {
 		}
 		s = t
 	}
-	if len(s) > maxSignature {
-		cut := maxSignature
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return langutil.Truncate(s, langutil.MaxSignature)
+}
+
+// Prepare starts the Refine hook of a class language: it finds each
+// definition's node (langutil.DefNodes; -1 when none) and recomputes the
+// signatures without the kinds in cut (Signatures) and the doc summaries
+// from the comments of the kinds in comment (Docs).
+func Prepare(v *lang.View, f *lang.Facts, body, cut, comment Set, style DocKind) (nodes []int) {
+	nodes = langutil.DefNodes(v, f, nil)
+	Signatures(v, f, nodes, body, cut)
+	Docs(v, f, nodes, comment, style)
+	return nodes
+}
+
+// Finish ends the Refine hook of a class language with the rules they share:
+// the references inside package and import declarations (decls, ImportRefs)
+// and this inside anonymous class bodies (anon, SelfIn), the targets of type
+// relations (Relations), generic qualifiers (GenericQualifiers) and bare
+// names bound to members of enclosing types (BindMembers).
+func Finish(f *lang.Facts, decls, anon []lang.Span) {
+	ImportRefs(f, decls)
+	SelfIn(f, anon)
+	Relations(f)
+	GenericQualifiers(f)
+	BindMembers(f)
 }
 
 // Signatures recomputes every definition's signature with Signature.
@@ -289,54 +269,21 @@ func CleanXMLDoc(c string) string {
 // the qualifiers whose first name does (field.x). Members of a type's
 // supertypes are not searched.
 func BindMembers(f *lang.Facts) {
-	type key struct {
-		parent int32
-		name   string
-	}
-	members := map[key]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 {
-			continue
-		}
+	members := langutil.NewMembers(f, func(d *lang.Def) bool {
 		// members of types, and types declared in a method body (local classes)
-		if f.Defs[d.Parent].Kind.IsTypeLike() && d.Kind != lang.KindConstructor || d.Kind.IsTypeLike() {
-			k := key{d.Parent, d.Name}
-			if _, ok := members[k]; !ok {
-				members[k] = int32(i)
-			}
-		}
-	}
+		return f.Defs[d.Parent].Kind.IsTypeLike() && d.Kind != lang.KindConstructor || d.Kind.IsTypeLike()
+	})
 	if len(members) == 0 {
 		return
 	}
-	lookup := func(from int32, name string) int32 {
+	langutil.BindNested(f, func(from int32, name string) int32 {
 		for d := from; d >= 0; d = f.Defs[d].Parent {
-			if i, ok := members[key{d, name}]; ok {
+			if i := members.Of(d, name); i >= 0 {
 				return i
 			}
 		}
 		return -1
-	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		if r.BindLocal >= 0 || r.Enclosing < 0 || r.Role == lang.RoleImport {
-			continue
-		}
-		switch r.Shape {
-		case lang.QualNone:
-			if d := lookup(r.Enclosing, f.Names[r.Name]); d >= 0 {
-				r.BindDef, r.BindImp = d, -1
-			}
-		case lang.QualIdent, lang.QualPath:
-			if r.QualBound {
-				continue
-			}
-			q, _, _ := strings.Cut(f.Names[r.Qualifier], ".")
-			if lookup(r.Enclosing, q) >= 0 {
-				r.QualBound, r.BindImp = true, -1
-			}
-		}
-	}
+	})
 }
 
 // ImportRefs cleans the references inside package and import declarations
@@ -396,6 +343,20 @@ func SelfIn(f *lang.Facts, spans []lang.Span) {
 	}
 }
 
+// DottedImport is the import of a dotted name: with all, every name in full
+// (import a.b.*; C# using a.b), else the last name of full from the rest
+// (import a.b.C is C from a.b). pos is where it is written.
+func DottedImport(full string, all bool, pos lang.Pos) lang.Import {
+	if all {
+		return lang.Import{Kind: lang.ImportAll, Source: full, Pos: pos}
+	}
+	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: pos}
+	if i := strings.LastIndexByte(full, '.'); i >= 0 {
+		im.Source, im.Name = full[:i], full[i+1:]
+	}
+	return im
+}
+
 // StripTypeArgs removes type arguments and spaces from a type as written:
 // "Comparable<Point<T>>" is "Comparable", "a.b.C<T>" is "a.b.C".
 func StripTypeArgs(s string) string {
@@ -439,7 +400,7 @@ func GenericQualifiers(f *lang.Facts) {
 		if !strings.Contains(q, ".") {
 			shape = lang.QualIdent
 		}
-		r.Shape, r.Qualifier = shape, NameID(f, q)
+		r.Shape, r.Qualifier = shape, langutil.Name(f, q)
 		first, _, _ := strings.Cut(q, ".")
 		for _, d := range f.Defs {
 			if d.Parent < 0 && d.Name == first {
@@ -512,6 +473,17 @@ func Words(v *lang.View, n int, cut Set) []string {
 	return strings.Fields(b.String())
 }
 
+// Modifiers lists the modifier keywords of declaration n (the words of its
+// modifiers child), without the descendants whose kind is in cut
+// (annotations).
+func Modifiers(v *lang.View, n int, cut Set) []string {
+	m := v.ChildOfKind(n, "modifiers")
+	if m < 0 {
+		return nil
+	}
+	return Words(v, m, cut)
+}
+
 // Has reports whether words contains w.
 func Has(words []string, w string) bool {
 	for _, x := range words {
@@ -520,24 +492,4 @@ func Has(words []string, w string) bool {
 		}
 	}
 	return false
-}
-
-// RenumberDups recomputes the ordinals of definitions that share a path.
-func RenumberDups(f *lang.Facts) {
-	dups := map[string]uint16{}
-	for i := range f.Defs {
-		f.Defs[i].Dup = dups[f.Defs[i].Path]
-		dups[f.Defs[i].Path]++
-	}
-}
-
-// NameID returns the index of s in f.Names, adding it when missing.
-func NameID(f *lang.Facts, s string) uint32 {
-	for i, n := range f.Names {
-		if n == s {
-			return uint32(i)
-		}
-	}
-	f.Names = append(f.Names, s)
-	return uint32(len(f.Names) - 1)
 }

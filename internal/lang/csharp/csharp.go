@@ -41,6 +41,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -256,12 +257,10 @@ func imports(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	if alias < 0 {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(target)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(target))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Alias: v.Text(alias), Pos: v.Start(target)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-	}
+	im := classlang.DottedImport(full, false, v.Start(target))
+	im.Alias = v.Text(alias)
 	if last := lastName(v, target); last >= 0 {
 		im.Pos = v.Start(last)
 	}
@@ -276,9 +275,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // package in lexical paths, the receivers this and base, import references,
 // and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.XMLDoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.XMLDoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if d.Kind == lang.KindField && nodes[i] >= 0 && v.Kind(nodes[i]) == "field_declaration" &&
@@ -309,7 +306,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 			if left := v.Child(n, "left"); v.Kind(left) == "identifier" {
 				if i, ok := byPos[v.Start(left)]; ok {
-					f.Refs[i].Shape, f.Refs[i].Qualifier = lang.QualExpr, classlang.NameID(f, "")
+					f.Refs[i].Shape, f.Refs[i].Qualifier = lang.QualExpr, langutil.Name(f, "")
 				}
 			}
 		case "member_access_expression":
@@ -327,17 +324,14 @@ func refine(v *lang.View, f *lang.Facts) {
 			r := &f.Refs[i]
 			switch t := v.Text(n); {
 			case strings.HasPrefix(t, "this"):
-				r.Shape, r.Qualifier = lang.QualSelf, classlang.NameID(f, "this")
+				r.Shape, r.Qualifier = lang.QualSelf, langutil.Name(f, "this")
 			case strings.HasPrefix(t, "base"):
-				r.Shape, r.Qualifier = lang.QualExpr, classlang.NameID(f, "base")
+				r.Shape, r.Qualifier = lang.QualExpr, langutil.Name(f, "base")
 			}
 		}
 	}
-	classlang.ImportRefs(f, decls)
 	firstBaseExtends(f)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, nil)
 }
 
 // namespacePaths puts the namespaces that a top-level definition is declared
@@ -375,7 +369,7 @@ func namespacePaths(v *lang.View, f *lang.Facts, nodes []int) {
 			d.Path = prefix[i] + "." + d.Name
 		}
 	}
-	classlang.RenumberDups(f)
+	langutil.RecomputeDups(f)
 }
 
 // firstBaseExtends records the first base of a class or record as the class it

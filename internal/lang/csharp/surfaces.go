@@ -24,20 +24,14 @@ import (
 func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 	c := &csSurf{x: surface.NewFinder(v, f), v: v}
 	c.strs = surface.NewStrings(c.x, c.literal, "binary_expression")
-	for i := 0; i < v.Len(); i++ {
-		switch v.Kind(i) {
-		case "class_declaration", "record_declaration":
-			c.class(i)
-		case "invocation_expression":
-			c.call(i)
-		case "element_access_expression":
-			c.elementAccess(i)
-		case "throw_statement", "throw_expression":
-			c.throw(i)
-		}
-		c.strs.Visit(i)
-	}
-	return c.x.Out
+	return c.x.Walk(c.strs, map[string]func(int){
+		"class_declaration":         c.class,
+		"record_declaration":        c.class,
+		"invocation_expression":     c.call,
+		"element_access_expression": c.elementAccess,
+		"throw_statement":           c.throw,
+		"throw_expression":          c.throw,
+	})
 }
 
 type csSurf struct {
@@ -204,9 +198,9 @@ func (c *csSurf) call(n int) {
 	case mapMethods[call.Name] != "" || call.Name == "MapMethods":
 		c.mapRoute(call)
 	case call.Name == "GetEnvironmentVariable" && strings.HasSuffix(call.Recv, "Environment"):
-		c.key(call.Arg(0), "env", "GetEnvironmentVariable")
+		c.x.Key(call.Arg(0), c.str, "env", "GetEnvironmentVariable")
 	case (call.Name == "GetValue" || call.Name == "GetSection" || call.Name == "GetRequiredSection") && strings.Contains(lower, "config"):
-		c.key(call.Arg(0), "aspnet", call.Name)
+		c.x.Key(call.Arg(0), c.str, "aspnet", call.Name)
 	case call.Name == "GetConnectionString":
 		if k, ok := c.str(call.Arg(0)); ok {
 			s := c.x.Add(lang.SurfConfigKey, call.Arg(0), "ConnectionStrings:"+k, "aspnet", lang.ConfHigh)
@@ -365,20 +359,6 @@ func (c *csSurf) mapRoute(call *surface.Call) {
 	s.Method, s.Detail = method, c.x.Expr(handler)
 }
 
-// key records a configuration key read from node n.
-func (c *csSurf) key(n int, fw, method string) {
-	if n < 0 {
-		return
-	}
-	var s *lang.Surface
-	if k, ok := c.str(n); ok {
-		s = c.x.Add(lang.SurfConfigKey, n, k, fw, lang.ConfHigh)
-	} else {
-		s = c.x.Add(lang.SurfConfigKey, n, c.x.Expr(n), fw, lang.ConfLow)
-	}
-	s.Method = method
-}
-
 // elementAccess records configuration["A:B"].
 func (c *csSurf) elementAccess(n int) {
 	v := c.v
@@ -397,7 +377,7 @@ func (c *csSurf) elementAccess(n int) {
 	if len(args) != 1 {
 		return
 	}
-	c.key(args[0], "aspnet", "indexer")
+	c.x.Key(args[0], c.str, "aspnet", "indexer")
 }
 
 func (c *csSurf) log(call *surface.Call, level string) {
@@ -412,22 +392,7 @@ func (c *csSurf) log(call *surface.Call, level string) {
 	case !strings.HasPrefix(call.Name, "Log"):
 		fw = "nlog"
 	}
-	for i, a := range args {
-		if i > 2 {
-			break
-		}
-		if m, ok, built := c.template(a); ok {
-			conf := lang.ConfHigh
-			if built {
-				conf = lang.ConfLow
-			}
-			s := c.x.Add(lang.SurfLog, a, m, fw, conf)
-			s.Method = level
-			return
-		}
-	}
-	s := c.x.Add(lang.SurfLog, args[0], c.x.Expr(args[0]), fw, lang.ConfLow)
-	s.Method = level
+	c.x.Log(args[:min(len(args), 3)], c.template, args[0], fw, level)
 }
 
 // throw records throw new X(...), throw e and throw expressions.

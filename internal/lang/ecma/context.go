@@ -1,6 +1,9 @@
 package ecma
 
-import "github.com/cairnhq/cairn/internal/lang"
+import (
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
 
 // ContextParams records, for TypeScript, where the type of an untyped
 // parameter comes from when the function that declares it is passed as an
@@ -38,9 +41,9 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 		var callee int
 		switch v.Kind(call) {
 		case "call_expression":
-			callee = child(v, call, "function")
+			callee = langutil.Child(v, call, "function")
 		case "new_expression":
-			callee = child(v, call, "constructor")
+			callee = langutil.Child(v, call, "constructor")
 		default:
 			continue
 		}
@@ -48,7 +51,7 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		arg := -1
-		for i, a := range children(v, args) {
+		for i, a := range langutil.Children(v, args) {
 			if k := v.Kind(a); k == "spread_element" {
 				break
 			} else if k == "comment" {
@@ -63,10 +66,10 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		var params []int // parameter names by position, -1 where unknown
-		if p := child(v, n, "parameter"); p >= 0 {
+		if p := langutil.Child(v, n, "parameter"); p >= 0 {
 			params = []int{p}
-		} else if fp := child(v, n, "parameters"); fp >= 0 {
-			for _, p := range children(v, fp) {
+		} else if fp := langutil.Child(v, n, "parameters"); fp >= 0 {
+			for _, p := range langutil.Children(v, fp) {
 				k := v.Kind(p)
 				if k != "required_parameter" && k != "optional_parameter" {
 					if k == "comment" {
@@ -74,14 +77,14 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 					}
 					break
 				}
-				pat := child(v, p, "pattern")
+				pat := langutil.Child(v, p, "pattern")
 				if v.Kind(pat) == "this" {
 					continue
 				}
 				if v.Kind(pat) == "rest_pattern" {
 					break
 				}
-				if v.Kind(pat) != "identifier" || child(v, p, "type") >= 0 {
+				if v.Kind(pat) != "identifier" || langutil.Child(v, p, "type") >= 0 {
 					params = append(params, -1)
 				} else {
 					params = append(params, pat)

@@ -1,15 +1,17 @@
-// Package ecma holds the language hooks that JavaScript, TypeScript and TSX
-// share: import expansion (ES modules, CommonJS require, re-exports), the
-// visibility rules of modules and classes, and the clean-ups of Refine. The
-// grammars differ in details (class names are identifiers in JavaScript and
-// type identifiers in TypeScript, fields are field_definition or
-// public_field_definition), so the hooks go by node kinds that both use.
+// Package ecma holds what JavaScript, TypeScript and TSX share: the query
+// patterns of common.scm and jsx.scm (Query) and the language hooks: import
+// expansion (ES modules, CommonJS require, re-exports), the visibility rules
+// of modules and classes, and the clean-ups of Refine. The grammars differ in
+// details (class names are identifiers in JavaScript and type identifiers in
+// TypeScript, fields are field_definition or public_field_definition), so the
+// hooks go by node kinds that both use.
 package ecma
 
 import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 // RefKinds are the identifier-like node kinds that become references.
@@ -47,7 +49,7 @@ func Imports(v *lang.View, n int) []lang.Import {
 			return nil
 		}
 		im := lang.Import{Source: lang.Unquote(v.Text(src)), Kind: lang.ImportSideEffect, Pos: v.Start(src)}
-		if v.Kind(child(v, n, "function")) == "import" {
+		if v.Kind(langutil.Child(v, n, "function")) == "import" {
 			im.Kind = lang.ImportModule // import("./x"): the module, bound to nothing by name
 		}
 		return []lang.Import{im}
@@ -56,9 +58,9 @@ func Imports(v *lang.View, n int) []lang.Import {
 }
 
 func importStatement(v *lang.View, n int) []lang.Import {
-	srcNode := child(v, n, "source")
+	srcNode := langutil.Child(v, n, "source")
 	var out []lang.Import
-	for _, c := range children(v, n) {
+	for _, c := range langutil.Children(v, n) {
 		switch v.Kind(c) {
 		case "import_clause":
 			if srcNode < 0 {
@@ -66,31 +68,31 @@ func importStatement(v *lang.View, n int) []lang.Import {
 			}
 			out = appendClause(v, out, c, lang.Unquote(v.Text(srcNode)))
 		case "import_require_clause": // TypeScript: import fs = require("fs")
-			s := child(v, c, "source")
-			id := childOfKind(v, c, "identifier")
+			s := langutil.Child(v, c, "source")
+			id := langutil.ChildOfKind(v, c, "identifier")
 			if s < 0 || id < 0 {
 				return nil
 			}
 			out = append(out, lang.Import{Source: lang.Unquote(v.Text(s)), Alias: v.Text(id), Kind: lang.ImportModule, Pos: v.Start(id)})
 		}
 	}
-	if out == nil && srcNode >= 0 && childOfKind(v, n, "import_clause") < 0 {
+	if out == nil && srcNode >= 0 && langutil.ChildOfKind(v, n, "import_clause") < 0 {
 		out = append(out, lang.Import{Source: lang.Unquote(v.Text(srcNode)), Kind: lang.ImportSideEffect, Pos: v.Start(srcNode)})
 	}
 	return out
 }
 
 func appendClause(v *lang.View, out []lang.Import, clause int, source string) []lang.Import {
-	for _, c := range children(v, clause) {
+	for _, c := range langutil.Children(v, clause) {
 		switch v.Kind(c) {
 		case "identifier": // import X from
 			out = append(out, lang.Import{Source: source, Name: "default", Alias: v.Text(c), Kind: lang.ImportDefault, Pos: v.Start(c)})
 		case "namespace_import": // import * as ns from
-			if id := childOfKind(v, c, "identifier"); id >= 0 {
+			if id := langutil.ChildOfKind(v, c, "identifier"); id >= 0 {
 				out = append(out, lang.Import{Source: source, Alias: v.Text(id), Kind: lang.ImportNamespace, Pos: v.Start(id)})
 			}
 		case "named_imports": // import {A, B as C} from
-			for _, s := range children(v, c) {
+			for _, s := range langutil.Children(v, c) {
 				if v.Kind(s) == "import_specifier" {
 					out = appendSpecifier(v, out, s, source)
 				}
@@ -102,12 +104,12 @@ func appendClause(v *lang.View, out []lang.Import, clause int, source string) []
 
 // appendSpecifier adds one import or export specifier {name as alias}.
 func appendSpecifier(v *lang.View, out []lang.Import, s int, source string) []lang.Import {
-	name := child(v, s, "name")
+	name := langutil.Child(v, s, "name")
 	if name < 0 {
 		return out
 	}
 	im := lang.Import{Source: source, Name: lang.Unquote(v.Text(name)), Kind: lang.ImportNamed, Pos: v.Start(name)}
-	if alias := child(v, s, "alias"); alias >= 0 {
+	if alias := langutil.Child(v, s, "alias"); alias >= 0 {
 		if a := lang.Unquote(v.Text(alias)); a != im.Name {
 			im.Alias = a
 		}
@@ -118,16 +120,16 @@ func appendSpecifier(v *lang.View, out []lang.Import, s int, source string) []la
 
 // reexport records export ... from "m" as imports, so the dependency exists.
 func reexport(v *lang.View, n int) []lang.Import {
-	srcNode := child(v, n, "source")
+	srcNode := langutil.Child(v, n, "source")
 	if srcNode < 0 {
 		return nil
 	}
 	source := lang.Unquote(v.Text(srcNode))
 	var out []lang.Import
-	for _, c := range children(v, n) {
+	for _, c := range langutil.Children(v, n) {
 		switch v.Kind(c) {
 		case "export_clause":
-			for _, s := range children(v, c) {
+			for _, s := range langutil.Children(v, c) {
 				if v.Kind(s) == "export_specifier" {
 					out = appendSpecifier(v, out, s, source)
 				}
@@ -137,7 +139,7 @@ func reexport(v *lang.View, n int) []lang.Import {
 			}
 			return out
 		case "namespace_export": // export * as ns from "m"
-			if id := children(v, c); len(id) > 0 {
+			if id := langutil.Children(v, c); len(id) > 0 {
 				return []lang.Import{{Source: source, Alias: lang.Unquote(v.Text(id[0])), Kind: lang.ImportNamespace, Pos: v.Start(id[0])}}
 			}
 		}
@@ -151,7 +153,7 @@ func requireSource(v *lang.View, call int) int {
 	if v.Kind(call) != "call_expression" {
 		return -1
 	}
-	fn := child(v, call, "function")
+	fn := langutil.Child(v, call, "function")
 	switch v.Kind(fn) {
 	case "identifier":
 		if v.Text(fn) != "require" {
@@ -161,11 +163,11 @@ func requireSource(v *lang.View, call int) int {
 	default:
 		return -1
 	}
-	args := child(v, call, "arguments")
+	args := langutil.Child(v, call, "arguments")
 	if args < 0 {
 		return -1
 	}
-	kids := children(v, args)
+	kids := langutil.Children(v, args)
 	if len(kids) != 1 || v.Kind(kids[0]) != "string" {
 		return -1
 	}
@@ -175,14 +177,14 @@ func requireSource(v *lang.View, call int) int {
 // requireCall reports the require call that a declarator's value is, directly
 // or through one member access (require("m").x), and that member's node.
 func requireCall(v *lang.View, decl int) (src, member int) {
-	value := child(v, decl, "value")
+	value := langutil.Child(v, decl, "value")
 	member = -1
 	if v.Kind(value) == "member_expression" {
-		member = child(v, value, "property")
-		value = child(v, value, "object")
+		member = langutil.Child(v, value, "property")
+		value = langutil.Child(v, value, "object")
 	}
 	src = requireSource(v, value)
-	if src < 0 || v.Kind(child(v, value, "function")) != "identifier" {
+	if src < 0 || v.Kind(langutil.Child(v, value, "function")) != "identifier" {
 		return -1, -1
 	}
 	return src, member
@@ -196,7 +198,7 @@ func requireDeclarator(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	source := lang.Unquote(v.Text(src))
-	name := child(v, n, "name")
+	name := langutil.Child(v, n, "name")
 	switch {
 	case member >= 0:
 		if v.Kind(name) != "identifier" {
@@ -211,12 +213,12 @@ func requireDeclarator(v *lang.View, n int) []lang.Import {
 		return []lang.Import{{Source: source, Alias: v.Text(name), Kind: lang.ImportModule, Pos: v.Start(name)}}
 	case v.Kind(name) == "object_pattern":
 		var out []lang.Import
-		for _, c := range children(v, name) {
+		for _, c := range langutil.Children(v, name) {
 			switch v.Kind(c) {
 			case "shorthand_property_identifier_pattern":
 				out = append(out, lang.Import{Source: source, Name: v.Text(c), Kind: lang.ImportNamed, Pos: v.Start(c)})
 			case "pair_pattern":
-				key, val := child(v, c, "key"), child(v, c, "value")
+				key, val := langutil.Child(v, c, "key"), langutil.Child(v, c, "value")
 				if key >= 0 && v.Kind(val) == "identifier" {
 					out = append(out, lang.Import{Source: source, Name: lang.Unquote(v.Text(key)), Alias: v.Text(val), Kind: lang.ImportNamed, Pos: v.Start(val)})
 				}
@@ -239,19 +241,19 @@ func requireBindings(v *lang.View, decl int) (names, keys []int) {
 	if member >= 0 {
 		keys = append(keys, member)
 	}
-	name := child(v, decl, "name")
+	name := langutil.Child(v, decl, "name")
 	switch v.Kind(name) {
 	case "identifier":
 		names = append(names, name)
 	case "object_pattern":
-		for _, c := range children(v, name) {
+		for _, c := range langutil.Children(v, name) {
 			switch v.Kind(c) {
 			case "shorthand_property_identifier_pattern":
 				names = append(names, c)
 			case "pair_pattern":
-				if val := child(v, c, "value"); v.Kind(val) == "identifier" {
+				if val := langutil.Child(v, c, "value"); v.Kind(val) == "identifier" {
 					names = append(names, val)
-					keys = append(keys, child(v, c, "key"))
+					keys = append(keys, langutil.Child(v, c, "key"))
 				}
 			}
 		}
@@ -309,11 +311,8 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 		}
 		switch v.Kind(j) {
 		case "accessibility_modifier":
-			switch strings.TrimSpace(v.Text(j)) {
-			case "private":
-				return lang.VisPrivate
-			case "protected":
-				return lang.VisInternal
+			if vis := langutil.Access(strings.TrimSpace(v.Text(j))); vis != lang.VisPublic {
+				return vis
 			}
 		case "private_property_identifier":
 			if f := v.Field(j); f == "name" || f == "property" {
@@ -350,7 +349,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "export_statement":
-			if v.Parent(i) == root && child(v, i, "source") < 0 {
+			if v.Parent(i) == root && langutil.Child(v, i, "source") < 0 {
 				exportNames(v, i, exported)
 			}
 		case "assignment_expression":
@@ -366,7 +365,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 				dropRef[v.Start(k)] = true // the member a require destructures or selects
 			}
 		case "jsx_opening_element", "jsx_self_closing_element":
-			if name := child(v, i, "name"); v.Kind(name) == "identifier" {
+			if name := langutil.Child(v, i, "name"); v.Kind(name) == "identifier" {
 				if t := v.Text(name); t != "" && (t[0] >= 'a' && t[0] <= 'z' || strings.Contains(t, "-")) {
 					dropRef[v.Start(name)] = true
 				}
@@ -420,14 +419,14 @@ func nonNull(v *lang.View, f *lang.Facts) {
 		if v.Kind(i) != "member_expression" {
 			continue
 		}
-		obj, prop := child(v, i, "object"), child(v, i, "property")
+		obj, prop := langutil.Child(v, i, "object"), langutil.Child(v, i, "property")
 		if obj < 0 || prop < 0 || v.Kind(obj) != "non_null_expression" {
 			continue
 		}
-		for _, c := range children(v, obj) {
+		for _, c := range langutil.Children(v, obj) {
 			// the grammar reads a - b!.m as (a - b)!.m: the assertion is b's
 			for c >= 0 && v.Kind(c) == "binary_expression" {
-				c = child(v, c, "right")
+				c = langutil.Child(v, c, "right")
 			}
 			if c < 0 {
 				break
@@ -558,11 +557,11 @@ func isTypeKind(k lang.DefKind) bool { return k == lang.KindInterface || k == la
 
 // exportNames collects the local names a module-level export statement exports.
 func exportNames(v *lang.View, n int, out map[string]bool) {
-	for _, c := range children(v, n) {
+	for _, c := range langutil.Children(v, n) {
 		switch v.Kind(c) {
 		case "export_clause":
-			for _, s := range children(v, c) {
-				if name := child(v, s, "name"); v.Kind(s) == "export_specifier" && name >= 0 {
+			for _, s := range langutil.Children(v, c) {
+				if name := langutil.Child(v, s, "name"); v.Kind(s) == "export_specifier" && name >= 0 {
 					out[v.Text(name)] = true
 				}
 			}
@@ -574,7 +573,7 @@ func exportNames(v *lang.View, n int, out map[string]bool) {
 
 // commonJSExports handles module.exports = X | {a, b: c} and exports.a = X.
 func commonJSExports(v *lang.View, n int, out map[string]bool) {
-	left, right := child(v, n, "left"), child(v, n, "right")
+	left, right := langutil.Child(v, n, "left"), langutil.Child(v, n, "right")
 	if v.Kind(left) != "member_expression" || right < 0 {
 		return
 	}
@@ -585,12 +584,12 @@ func commonJSExports(v *lang.View, n int, out map[string]bool) {
 		case "identifier":
 			out[v.Text(right)] = true
 		case "object":
-			for _, c := range children(v, right) {
+			for _, c := range langutil.Children(v, right) {
 				switch v.Kind(c) {
 				case "shorthand_property_identifier":
 					out[v.Text(c)] = true
 				case "pair":
-					if val := child(v, c, "value"); v.Kind(val) == "identifier" {
+					if val := langutil.Child(v, c, "value"); v.Kind(val) == "identifier" {
 						out[v.Text(val)] = true
 					}
 				}
@@ -607,50 +606,21 @@ func commonJSExports(v *lang.View, n int, out map[string]bool) {
 // into Defs. References bound to a dropped definition bind to the import that
 // brings the same name in, if any.
 func dropDefs(f *lang.Facts, drop []bool) {
-	newIdx := make([]int32, len(f.Defs))
-	var defs []lang.Def
+	target := make([]int32, len(f.Defs))
 	dropped := map[string]bool{}
 	for i, d := range f.Defs {
+		target[i] = int32(i)
 		if drop[i] {
-			newIdx[i] = -1
+			target[i] = -1
 			dropped[d.Name] = true
-			continue
-		}
-		newIdx[i] = int32(len(defs))
-		defs = append(defs, d)
-	}
-	// remap maps an old index to the new index of it or its nearest kept ancestor.
-	remap := func(i int32) int32 {
-		for i >= 0 && newIdx[i] < 0 {
-			i = f.Defs[i].Parent
-		}
-		if i < 0 {
-			return -1
-		}
-		return newIdx[i]
-	}
-	importByName := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := importByName[n]; !ok {
-				importByName[n] = int32(i)
-			}
 		}
 	}
-	for i := range defs {
-		defs[i].Parent = remap(defs[i].Parent)
-	}
+	importByName := langutil.ImportByName(f)
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		r.Enclosing = remap(r.Enclosing)
-		if r.BindDef >= 0 {
-			if newIdx[r.BindDef] < 0 {
-				r.BindDef = -1
-				if imp, ok := importByName[f.Names[r.Name]]; ok {
-					r.BindImp = imp
-				}
-			} else {
-				r.BindDef = newIdx[r.BindDef]
+		if r.BindDef >= 0 && drop[r.BindDef] {
+			if imp, ok := importByName[f.Names[r.Name]]; ok {
+				r.BindImp = imp
 			}
 		}
 		if r.QualBound && (r.Shape == lang.QualIdent || r.Shape == lang.QualPath) {
@@ -663,20 +633,7 @@ func dropDefs(f *lang.Facts, drop []bool) {
 			}
 		}
 	}
-	rels := f.TypeRels[:0]
-	for _, t := range f.TypeRels {
-		if newIdx[t.Def] >= 0 {
-			t.Def = newIdx[t.Def]
-			rels = append(rels, t)
-		}
-	}
-	f.TypeRels = rels
-	dups := map[string]uint16{}
-	for i := range defs {
-		defs[i].Dup = dups[defs[i].Path]
-		dups[defs[i].Path]++
-	}
-	f.Defs = defs
+	langutil.DropDefs(f, target)
 }
 
 // bindsLocal reports whether name binds to a local in r's scope chain (the
@@ -696,9 +653,6 @@ func bindsLocal(f *lang.Facts, r *lang.Ref, name string) bool {
 
 // bodyKinds start a definition's body in either grammar (the languages' BodyKinds).
 var bodyKinds = map[string]bool{"statement_block": true, "class_body": true, "interface_body": true, "enum_body": true}
-
-// maxSignature is the engine's cap on a signature's length in bytes.
-const maxSignature = 240
 
 // cleanSignatures recomputes, without the comments in it, the signature of
 // each definition whose signature contains one: the engine's signature is the
@@ -737,14 +691,14 @@ func signature(v *lang.View, n int) string {
 	suffix := ""
 	switch k := v.Kind(n); k {
 	case "variable_declarator", "public_field_definition", "field_definition":
-		switch value := child(v, n, "value"); v.Kind(value) {
+		switch value := langutil.Child(v, n, "value"); v.Kind(value) {
 		case "object":
 			if k == "variable_declarator" {
 				stop, _ = v.Bytes(value)
 				suffix = "{…}"
 			}
 		case "arrow_function":
-			if body := child(v, value, "body"); body >= 0 && !bodyKinds[v.Kind(body)] {
+			if body := langutil.Child(v, value, "body"); body >= 0 && !bodyKinds[v.Kind(body)] {
 				stop, _ = v.Bytes(body)
 			}
 		}
@@ -762,67 +716,8 @@ func signature(v *lang.View, n int) string {
 			cuts = append(cuts, [2]int{sb, eb})
 		}
 	})
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		if c[0] > at {
-			b.Write(src[at:c[0]])
-		}
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	sig := lang.CollapseSpace(b.String() + suffix)
+	sig := lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts) + suffix)
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
-	if len(sig) > maxSignature {
-		cut := maxSignature
-		for cut > 0 && sig[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		sig = sig[:cut] + "…"
-	}
-	return sig
-}
-
-// The View's Child and Children find the end of a node's subtree first, which
-// costs the whole subtree times its depth. These helpers stop at the child
-// they look for: in pre-order, the nodes of n's subtree follow n and have a
-// parent index >= n, and the first node after it has a smaller one.
-
-// child is the first direct child of n under the field name, or -1.
-func child(v *lang.View, n int, field string) int {
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Field(j) == field {
-			return j
-		}
-	}
-	return -1
-}
-
-// childOfKind is the first direct child of n with the kind, or -1.
-func childOfKind(v *lang.View, n int, kind string) int {
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Kind(j) == kind {
-			return j
-		}
-	}
-	return -1
-}
-
-// children lists the direct children of n.
-func children(v *lang.View, n int) []int {
-	var out []int
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n {
-			out = append(out, j)
-		}
-	}
-	return out
+	return langutil.Truncate(sig, langutil.MaxSignature)
 }

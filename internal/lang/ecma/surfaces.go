@@ -25,27 +25,18 @@ import (
 func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 	e := &esSurf{x: surface.NewFinder(v, f), v: v, prefixes: map[string]string{}}
 	e.strs = surface.NewStrings(e.x, e.sqlLiteral, "binary_expression")
-	e.fw = e.framework()
-	for i := 0; i < v.Len(); i++ {
-		switch v.Kind(i) {
-		case "call_expression":
-			e.call(i)
-		case "member_expression":
-			e.member(i)
-		case "subscript_expression":
-			e.subscript(i)
-		case "variable_declarator":
-			e.declarator(i)
-		case "throw_statement":
-			e.throw(i)
-		case "class_declaration", "abstract_class_declaration", "class":
-			e.class(i)
-		case "export_statement":
-			e.export(i)
-		}
-		e.strs.Visit(i)
-	}
-	return e.x.Out
+	e.fw = e.x.Framework(frameworks)
+	return e.x.Walk(e.strs, map[string]func(int){
+		"call_expression":            e.call,
+		"member_expression":          e.member,
+		"subscript_expression":       e.subscript,
+		"variable_declarator":        e.declarator,
+		"throw_statement":            e.throw,
+		"class_declaration":          e.class,
+		"abstract_class_declaration": e.class,
+		"class":                      e.class,
+		"export_statement":           e.export,
+	})
 }
 
 type esSurf struct {
@@ -56,17 +47,11 @@ type esSurf struct {
 	prefixes map[string]string // router variable -> prefix (new Router({prefix}))
 }
 
-func (e *esSurf) framework() string {
-	for _, c := range []struct{ mod, name string }{
-		{"express", "express"}, {"fastify", "fastify"}, {"koa-router", "koa"}, {"@koa/router", "koa"},
-		{"hono", "hono"}, {"restify", "restify"}, {"@hapi/hapi", "hapi"}, {"polka", "polka"},
-		{"next", "nextjs"}, {"@nestjs/common", "nestjs"},
-	} {
-		if e.x.Imports(c.mod) {
-			return c.name
-		}
-	}
-	return ""
+// frameworks are the libraries that decide how routes are read.
+var frameworks = [][2]string{
+	{"express", "express"}, {"fastify", "fastify"}, {"koa-router", "koa"}, {"@koa/router", "koa"},
+	{"hono", "hono"}, {"restify", "restify"}, {"@hapi/hapi", "hapi"}, {"polka", "polka"},
+	{"next", "nextjs"}, {"@nestjs/common", "nestjs"},
 }
 
 // literal reads a string or template literal: its text with substitutions
@@ -136,19 +121,7 @@ func (e *esSurf) toCall(n int) *surface.Call {
 		return nil
 	}
 	c := &surface.Call{Node: n}
-	switch v.Kind(fn) {
-	case "member_expression":
-		p := v.Child(fn, "property")
-		if p < 0 {
-			return nil
-		}
-		c.Name = v.Text(p)
-		if o := v.Child(fn, "object"); o >= 0 {
-			c.Recv = v.Text(o)
-		}
-	case "identifier":
-		c.Name = v.Text(fn)
-	default:
+	if !e.x.Callee(c, fn, "member_expression", "property", "object") {
 		return nil
 	}
 	if ta := v.Child(n, "type_arguments"); ta >= 0 {
@@ -202,14 +175,14 @@ func (e *esSurf) call(n int) {
 	}
 	switch {
 	case c.Name == "get" && c.Recv == "Deno.env":
-		e.key(c.Arg(0), "deno", "env")
+		e.x.Key(c.Arg(0), e.str, "deno", "env")
 	case (c.Name == "get" || c.Name == "getOrThrow" || c.Name == "has") && configLike(c.Recv) && len(c.Args) >= 1:
 		if _, ok := e.str(c.Arg(0)); ok {
 			fw := "config"
 			if strings.Contains(c.Recv, "configService") || strings.Contains(c.Recv, "ConfigService") || e.fw == "nestjs" {
 				fw = "nestjs"
 			}
-			e.key(c.Arg(0), fw, c.Name)
+			e.x.Key(c.Arg(0), e.str, fw, c.Name)
 		}
 	case (c.Name == "define" || c.Name == "init") && c.Recv != "" && e.x.Imports("sequelize", "sequelize-typescript"):
 		e.sequelize(c)
@@ -393,20 +366,6 @@ func (e *esSurf) pairs(obj int) map[string]int {
 	return out
 }
 
-// key records a configuration key read from node n.
-func (e *esSurf) key(n int, fw, method string) {
-	if n < 0 {
-		return
-	}
-	var s *lang.Surface
-	if k, ok := e.str(n); ok {
-		s = e.x.Add(lang.SurfConfigKey, n, k, fw, lang.ConfHigh)
-	} else {
-		s = e.x.Add(lang.SurfConfigKey, n, e.x.Expr(n), fw, lang.ConfLow)
-	}
-	s.Method = method
-}
-
 // member records process.env.X and import.meta.env.X.
 func (e *esSurf) member(n int) {
 	v := e.v
@@ -435,7 +394,7 @@ func (e *esSurf) subscript(n int) {
 	if obj < 0 || v.Text(obj) != "process.env" {
 		return
 	}
-	e.key(v.Child(n, "index"), "env", "process.env")
+	e.x.Key(v.Child(n, "index"), e.str, "env", "process.env")
 }
 
 // declarator records const {A, B: b} = process.env and router prefixes.
@@ -549,22 +508,13 @@ func (e *esSurf) log(c *surface.Call, level string) {
 	if c.Recv == "console" {
 		fw = "console"
 	}
-	for i, a := range c.Args {
-		if i > 1 {
-			break
-		}
-		if m, ok, built := e.literal(a, true); ok {
-			conf := lang.ConfHigh
-			if built {
-				conf = lang.ConfLow
-			}
-			s := e.x.Add(lang.SurfLog, a, m, fw, conf)
-			s.Method = level
-			return
-		}
-	}
-	s := e.x.Add(lang.SurfLog, c.Args[0], e.x.Expr(c.Args[0]), fw, lang.ConfLow)
-	s.Method = level
+	e.x.Log(c.Args[:min(len(c.Args), 2)], e.template, c.Args[0], fw, level)
+}
+
+// template reads a literal as written, substitutions included (a log
+// message).
+func (e *esSurf) template(n int) (string, bool, bool) {
+	return e.literal(n, true)
 }
 
 // class handles the decorators of a class and of its members: NestJS

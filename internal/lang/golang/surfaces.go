@@ -24,23 +24,14 @@ import (
 func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 	g := &goSurf{x: surface.NewFinder(v, f), v: v}
 	g.strs = surface.NewStrings(g.x, g.literal, "binary_expression")
-	g.fw = g.framework()
-	for i := 0; i < v.Len(); i++ {
-		switch v.Kind(i) {
-		case "call_expression":
-			g.call(i)
-		case "var_spec":
-			g.sentinel(i)
-		case "method_declaration":
-			g.tableName(i)
-		case "return_statement":
-			g.returnedError(i)
-		case "field_declaration":
-			g.envTag(i)
-		}
-		g.strs.Visit(i)
-	}
-	return g.x.Out
+	g.fw = g.x.Framework(frameworks)
+	return g.x.Walk(g.strs, map[string]func(int){
+		"call_expression":    g.call,
+		"var_spec":           g.sentinel,
+		"method_declaration": g.tableName,
+		"return_statement":   g.returnedError,
+		"field_declaration":  g.envTag,
+	})
 }
 
 type goSurf struct {
@@ -59,25 +50,19 @@ type prefix struct {
 	start, end int // byte span where the name means this prefix
 }
 
-func (g *goSurf) framework() string {
-	for _, c := range []struct{ path, name string }{
-		{"github.com/gin-gonic/gin", "gin"},
-		{"github.com/labstack/echo", "echo"},
-		{"github.com/labstack/echo/v4", "echo"},
-		{"github.com/go-chi/chi", "chi"},
-		{"github.com/go-chi/chi/v5", "chi"},
-		{"github.com/gofiber/fiber", "fiber"},
-		{"github.com/gofiber/fiber/v2", "fiber"},
-		{"github.com/julienschmidt/httprouter", "httprouter"},
-		{"github.com/emicklei/go-restful", "go-restful"},
-		{"github.com/emicklei/go-restful/v3", "go-restful"},
-		{"github.com/gorilla/mux", "gorilla/mux"},
-	} {
-		if g.x.Imports(c.path) {
-			return c.name
-		}
-	}
-	return ""
+// frameworks are the routers whose method names decide how routes are read.
+var frameworks = [][2]string{
+	{"github.com/gin-gonic/gin", "gin"},
+	{"github.com/labstack/echo", "echo"},
+	{"github.com/labstack/echo/v4", "echo"},
+	{"github.com/go-chi/chi", "chi"},
+	{"github.com/go-chi/chi/v5", "chi"},
+	{"github.com/gofiber/fiber", "fiber"},
+	{"github.com/gofiber/fiber/v2", "fiber"},
+	{"github.com/julienschmidt/httprouter", "httprouter"},
+	{"github.com/emicklei/go-restful", "go-restful"},
+	{"github.com/emicklei/go-restful/v3", "go-restful"},
+	{"github.com/gorilla/mux", "gorilla/mux"},
 }
 
 // literal reads Go string literals: interpreted ("...") and raw (`...`).
@@ -163,10 +148,10 @@ func (g *goSurf) call(n int) {
 	case g.route(c):
 	case c.Name == "Getenv" || c.Name == "LookupEnv":
 		if root == "os" || root == "syscall" {
-			g.key(c, 0, "env", strings.ToLower(c.Name))
+			g.x.Key(c.Arg(0), g.str, "env", strings.ToLower(c.Name))
 		}
 	case viperGetters[c.Name] && (root == "viper" || g.x.Imports("github.com/spf13/viper") && c.Recv != "os"):
-		g.key(c, 0, "viper", c.Name)
+		g.x.Key(c.Arg(0), g.str, "viper", c.Name)
 	case flagFunc(c.Name) && g.flagReceiver(c):
 		arg := 0
 		if strings.HasSuffix(strings.TrimSuffix(c.Name, "P"), "Var") {
@@ -212,21 +197,6 @@ func (g *goSurf) flagReceiver(c *surface.Call) bool {
 	}
 	l := strings.ToLower(c.Recv)
 	return strings.Contains(l, "flag") || c.Recv == "fs" || c.Recv == "f" || c.Recv == "fset"
-}
-
-// key records a configuration key read by the call's argument i.
-func (g *goSurf) key(c *surface.Call, i int, fw, method string) {
-	arg := c.Arg(i)
-	if arg < 0 {
-		return
-	}
-	var s *lang.Surface
-	if k, ok := g.str(arg); ok {
-		s = g.x.Add(lang.SurfConfigKey, arg, k, fw, lang.ConfHigh)
-	} else {
-		s = g.x.Add(lang.SurfConfigKey, arg, g.x.Expr(arg), fw, lang.ConfLow)
-	}
-	s.Method = method
 }
 
 // route records HTTP routes; it reports whether the call was one.
@@ -612,22 +582,11 @@ func (g *goSurf) log(c *surface.Call) {
 	}
 	// the message is the first literal among the first arguments
 	// (klog.ErrorS(err, "msg"), slog.InfoContext(ctx, "msg"), logr.Error(err, "msg"))
-	for i, a := range c.Args {
-		if i > 2 {
-			break
-		}
-		if m, ok := g.str(a); ok {
-			s := g.x.Add(lang.SurfLog, a, m, fw, lang.ConfHigh)
-			s.Method = level
-			return
-		}
-	}
-	a := c.Args[0]
+	other := c.Args[0]
 	if (strings.HasSuffix(c.Name, "S") || c.Name == "Error") && len(c.Args) > 1 {
-		a = c.Args[1]
+		other = c.Args[1]
 	}
-	s := g.x.Add(lang.SurfLog, a, g.x.Expr(a), fw, lang.ConfLow)
-	s.Method = level
+	g.x.Log(c.Args[:min(len(c.Args), 3)], g.literal, other, fw, level)
 }
 
 // panic records panic(...): the message when it is literal or formatted.

@@ -23,7 +23,6 @@ package java
 
 import (
 	_ "embed"
-	"strings"
 	"unsafe"
 
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -68,22 +67,13 @@ var Language = &lang.Language{
 
 func init() { lang.Register(Language) }
 
-// modifiers lists the modifier keywords of a declaration, without annotations.
-func modifiers(v *lang.View, n int) []string {
-	m := v.ChildOfKind(n, "modifiers")
-	if m < 0 {
-		return nil
-	}
-	return classlang.Words(v, m, cut)
-}
-
 func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	n := d.Node
 	switch v.Kind(n) {
 	case "enum_constant", "formal_parameter":
 		return lang.VisPublic
 	}
-	words := modifiers(v, n)
+	words := classlang.Modifiers(v, n, cut)
 	switch {
 	case classlang.Has(words, "public"):
 		return lang.VisPublic
@@ -143,14 +133,11 @@ func imports(v *lang.View, n int) []lang.Import {
 		return nil
 	}
 	if v.ChildOfKind(n, "asterisk") >= 0 {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(name)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(name))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(name)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-		if last := v.Child(name, "name"); last >= 0 {
-			im.Pos = v.Start(last)
-		}
+	im := classlang.DottedImport(full, false, v.Start(name))
+	if last := v.Child(name, "name"); last >= 0 { // a.b.C: at C
+		im.Pos = v.Start(last)
 	}
 	return []lang.Import{im}
 }
@@ -159,15 +146,13 @@ func imports(v *lang.View, n int) []lang.Import {
 // annotations, Javadoc summaries, constants, import references, this inside
 // anonymous classes, and bare names bound to members of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.Javadoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if d.Kind != lang.KindField || nodes[i] < 0 || v.Kind(nodes[i]) != "field_declaration" {
 			continue
 		}
-		if w := modifiers(v, nodes[i]); classlang.Has(w, "static") && classlang.Has(w, "final") {
+		if w := classlang.Modifiers(v, nodes[i], cut); classlang.Has(w, "static") && classlang.Has(w, "final") {
 			d.Kind = lang.KindConstant
 		}
 	}
@@ -210,9 +195,5 @@ func refine(v *lang.View, f *lang.Facts) {
 			f.Refs = nil // as the codec decodes it
 		}
 	}
-	classlang.ImportRefs(f, decls)
-	classlang.SelfIn(f, anon)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, anon)
 }

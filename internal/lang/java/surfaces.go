@@ -23,20 +23,14 @@ func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 	j := &javaSurf{x: surface.NewFinder(v, f), v: v}
 	j.strs = surface.NewStrings(j.x, j.literal, "binary_expression")
 	j.spring = j.x.Imports("org.springframework")
-	for i := 0; i < v.Len(); i++ {
-		switch v.Kind(i) {
-		case "class_declaration", "interface_declaration", "record_declaration":
-			j.class(i)
-		case "method_invocation":
-			j.call(i)
-		case "throw_statement":
-			j.throw(i)
-		case "annotation":
-			j.valueAnnotation(i)
-		}
-		j.strs.Visit(i)
-	}
-	return j.x.Out
+	return j.x.Walk(j.strs, map[string]func(int){
+		"class_declaration":     j.class,
+		"interface_declaration": j.class,
+		"record_declaration":    j.class,
+		"method_invocation":     j.call,
+		"throw_statement":       j.throw,
+		"annotation":            j.valueAnnotation,
+	})
 }
 
 type javaSurf struct {
@@ -431,9 +425,9 @@ func (j *javaSurf) call(n int) {
 		if name == "getProperty" {
 			fw = "system-property"
 		}
-		j.key(arg(0), fw, name)
+		j.x.Key(arg(0), j.str, fw, name)
 	case (name == "getProperty" || name == "getRequiredProperty" || name == "containsProperty") && strings.Contains(strings.ToLower(recv), "env"):
-		j.key(arg(0), "spring", name)
+		j.x.Key(arg(0), j.str, "spring", name)
 	default:
 		level, ok := surface.JVMLogLevel(name)
 		if !ok || !surface.LoggerLike(recv) || len(args) == 0 {
@@ -443,32 +437,8 @@ func (j *javaSurf) call(n int) {
 			level = strings.ToLower(surface.LastName(v.Text(args[0])))
 			args = args[1:]
 		}
-		for i, a := range args {
-			if i > 1 {
-				break
-			}
-			if m, ok, _ := j.literal(a); ok {
-				s := j.x.Add(lang.SurfLog, a, m, "slf4j", lang.ConfHigh)
-				s.Method = level
-				return
-			}
-		}
-		s := j.x.Add(lang.SurfLog, args[0], j.x.Expr(args[0]), "slf4j", lang.ConfLow)
-		s.Method = level
+		j.x.Log(args[:min(len(args), 2)], j.literal, args[0], "slf4j", level)
 	}
-}
-
-func (j *javaSurf) key(n int, fw, method string) {
-	if n < 0 {
-		return
-	}
-	var s *lang.Surface
-	if k, ok := j.str(n); ok {
-		s = j.x.Add(lang.SurfConfigKey, n, k, fw, lang.ConfHigh)
-	} else {
-		s = j.x.Add(lang.SurfConfigKey, n, j.x.Expr(n), fw, lang.ConfLow)
-	}
-	s.Method = method
 }
 
 // throw records throw new X(...) and throw e.

@@ -13,8 +13,12 @@ import (
 	"github.com/cairnhq/cairn/internal/lang/ecma"
 )
 
+// ownQuery holds JavaScript's own patterns; the rest come from package ecma.
+//
 //go:embed tags.scm
-var query string
+var ownQuery string
+
+var query = ecma.Query(ownQuery, true)
 
 // Language is JavaScript.
 var Language = &lang.Language{

@@ -69,21 +69,12 @@ var Language = &lang.Language{
 
 func init() { lang.Register(Language) }
 
-// modifiers lists the keywords of a declaration's modifiers, without annotations.
-func modifiers(v *lang.View, n int) []string {
-	m := v.ChildOfKind(n, "modifiers")
-	if m < 0 {
-		return nil
-	}
-	return classlang.Words(v, m, cut)
-}
-
 func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	n := d.Node
 	if v.Kind(n) == "enum_entry" {
 		return lang.VisPublic
 	}
-	words := modifiers(v, n)
+	words := classlang.Modifiers(v, n, cut)
 	switch {
 	case classlang.Has(words, "private"):
 		return lang.VisPrivate
@@ -122,12 +113,9 @@ func imports(v *lang.View, n int) []lang.Import {
 	_, qe := v.Bytes(q)
 	_, ne := v.Bytes(n)
 	if strings.Contains(string(v.Src()[qe:ne]), "*") {
-		return []lang.Import{{Kind: lang.ImportAll, Source: full, Pos: v.Start(q)}}
+		return []lang.Import{classlang.DottedImport(full, true, v.Start(q))}
 	}
-	im := lang.Import{Kind: lang.ImportNamed, Name: full, Pos: v.Start(q)}
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		im.Source, im.Name = full[:i], full[i+1:]
-	}
+	im := classlang.DottedImport(full, false, v.Start(q))
 	if ids := v.Children(q); len(ids) > 0 {
 		im.Pos = v.Start(ids[len(ids)-1])
 	}
@@ -142,13 +130,11 @@ func imports(v *lang.View, n int) []lang.Import {
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.DefNodes(v, f)
-	classlang.Signatures(v, f, nodes, body, cut)
-	classlang.Docs(v, f, nodes, comments, classlang.Javadoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.Javadoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
-			classlang.Has(modifiers(v, nodes[i]), "const") {
+			classlang.Has(classlang.Modifiers(v, nodes[i], cut), "const") {
 			d.Kind = lang.KindConstant
 		}
 	}
@@ -166,9 +152,5 @@ func refine(v *lang.View, f *lang.Facts) {
 			anon = append(anon, v.Span(n))
 		}
 	}
-	classlang.ImportRefs(f, decls)
-	classlang.SelfIn(f, anon)
-	classlang.Relations(f)
-	classlang.GenericQualifiers(f)
-	classlang.BindMembers(f)
+	classlang.Finish(f, decls, anon)
 }

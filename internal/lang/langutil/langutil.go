@@ -1,35 +1,18 @@
-// Package langutil holds helpers that language hooks (Refine) share to edit
-// extracted facts while keeping their invariants: definitions in pre-order
-// with parents before children, paths and Dup ordinals consistent with the
-// parent chain, and every index into Defs, Locals and Names valid.
+// Package langutil holds helpers that language hooks share, whatever the
+// language: navigation over a lang.View that stops early, the nodes of
+// definitions and scopes, and the edits Refine makes to extracted facts while
+// keeping their invariants: definitions in pre-order with parents before
+// children, paths and Dup ordinals consistent with the parent chain, and
+// every index into Defs, Locals and Names valid. Packages classlang (Java, C#,
+// Kotlin) and native (Rust, C, C++) add what only their languages share.
 package langutil
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
-
-// NodesByStart maps a start position to the last node (in pre-order: the
-// deepest) that starts there and satisfies keep.
-func NodesByStart(v *lang.View, keep func(i int) bool) map[lang.Pos]int {
-	out := map[lang.Pos]int{}
-	for i := 0; i < v.Len(); i++ {
-		if keep(i) {
-			out[v.Start(i)] = i
-		}
-	}
-	return out
-}
-
-// KindSet makes a predicate over node kinds.
-func KindSet(v *lang.View, kinds ...string) func(i int) bool {
-	set := map[string]bool{}
-	for _, k := range kinds {
-		set[k] = true
-	}
-	return func(i int) bool { return set[v.Kind(i)] }
-}
 
 // Enclosing is the innermost definition whose span contains p, or -1 (defs
 // are in pre-order, so the last one that contains p is the innermost).
@@ -41,6 +24,29 @@ func Enclosing(f *lang.Facts, p lang.Pos) int32 {
 		}
 	}
 	return in
+}
+
+// InnermostScope is the innermost scope whose span contains p, or -1.
+func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
+	in := int32(-1)
+	for i := range f.Scopes {
+		if f.Scopes[i].Span.Contains(p) {
+			in = int32(i)
+		}
+	}
+	return in
+}
+
+// Access is the visibility an access keyword gives: private is private,
+// protected (seen by subclasses) internal, and any other public.
+func Access(keyword string) lang.Visibility {
+	switch keyword {
+	case "private":
+		return lang.VisPrivate
+	case "protected":
+		return lang.VisInternal
+	}
+	return lang.VisPublic
 }
 
 // RemoveDefs drops the marked definitions. What pointed at a dropped
@@ -109,11 +115,74 @@ func RemoveDefs(f *lang.Facts, drop []bool) {
 	}
 }
 
+// DropDefs removes definitions and renumbers every index into Defs. target[i]
+// is i for a kept definition; for a dropped one, the definition that stands in
+// for it (references bound to or enclosed by it, and definitions nested in it,
+// move there), or -1 (they move to its parent). Unlike RemoveDefs, the type
+// relations of a dropped definition go with it, and Dup ordinals are
+// renumbered.
+func DropDefs(f *lang.Facts, target []int32) {
+	newIdx := make([]int32, len(f.Defs))
+	var defs []lang.Def
+	for i, d := range f.Defs {
+		if target[i] != int32(i) {
+			newIdx[i] = -1
+			continue
+		}
+		newIdx[i] = int32(len(defs))
+		defs = append(defs, d)
+	}
+	if len(defs) == len(f.Defs) {
+		return
+	}
+	// up maps an old index to the new index of it, of the definition that
+	// stands in for it, or of its nearest kept ancestor.
+	up := func(i int32) int32 {
+		for i >= 0 && newIdx[i] < 0 {
+			if t := target[i]; t >= 0 && newIdx[t] >= 0 {
+				return newIdx[t]
+			}
+			i = f.Defs[i].Parent
+		}
+		if i < 0 {
+			return -1
+		}
+		return newIdx[i]
+	}
+	for i := range defs {
+		defs[i].Parent = up(defs[i].Parent)
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		r.Enclosing = up(r.Enclosing)
+		if r.BindDef >= 0 {
+			t := r.BindDef
+			if newIdx[t] < 0 {
+				t = target[t]
+			}
+			if t >= 0 && newIdx[t] >= 0 {
+				r.BindDef = newIdx[t]
+			} else {
+				r.BindDef = -1
+			}
+		}
+	}
+	rels := f.TypeRels[:0]
+	for _, t := range f.TypeRels {
+		if d := newIdx[t.Def]; d >= 0 {
+			t.Def = d
+			rels = append(rels, t)
+		}
+	}
+	f.TypeRels = rels
+	f.Defs = defs
+	RecomputeDups(f)
+}
+
 // RecomputePaths sets every definition's path from its parent's path and its
 // segment (segment(i) returns the part for Defs[i], normally its name), and
 // renumbers the Dup ordinals. Definitions with a receiver keep theirs.
 func RecomputePaths(f *lang.Facts, segment func(i int) string) {
-	dups := map[string]uint16{}
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		seg := segment(i)
@@ -125,9 +194,36 @@ func RecomputePaths(f *lang.Facts, segment func(i int) string) {
 		default:
 			d.Path = seg
 		}
-		d.Dup = dups[d.Path]
-		dups[d.Path]++
 	}
+	RecomputeDups(f)
+}
+
+// RecomputeDups renumbers the ordinals of definitions sharing a path, after
+// Refine has changed paths.
+func RecomputeDups(f *lang.Facts) {
+	dups := map[string]uint16{}
+	for i := range f.Defs {
+		f.Defs[i].Dup = dups[f.Defs[i].Path]
+		dups[f.Defs[i].Path]++
+	}
+}
+
+// SortRefs restores the position order of references.
+func SortRefs(f *lang.Facts) {
+	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+}
+
+// ImportByName maps the local names that imports bind to the first import.
+func ImportByName(f *lang.Facts) map[string]int32 {
+	out := map[string]int32{}
+	for i, im := range f.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := out[n]; !ok {
+				out[n] = int32(i)
+			}
+		}
+	}
+	return out
 }
 
 // Name returns the index of s in the facts' string table, adding it if needed.
@@ -227,14 +323,7 @@ func (b *Binder) Rebind(assign func(local int) bool, ordered bool, firstName fun
 			}
 		}
 	}
-	imports := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := imports[n]; !ok {
-				imports[n] = int32(i)
-			}
-		}
-	}
+	imports := ImportByName(f)
 	ids := map[string]uint32{}
 	for i, n := range f.Names {
 		ids[n] = uint32(i)
@@ -324,7 +413,7 @@ func (b *Binder) compact(writes []lang.Ref) {
 	if len(kept) == 0 {
 		f.Locals = nil
 	}
-	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+	SortRefs(f)
 	// the binder's index is stale now
 	b.byKey = map[uint64][]int32{}
 	b.inPlay = make([]bool, len(f.Locals))
@@ -335,48 +424,26 @@ func (b *Binder) compact(writes []lang.Ref) {
 	}
 }
 
-// ScopeNodes maps each scope of the facts to the node that opened it, found by
-// span among the nodes satisfying keep (-1 when none matches).
-func ScopeNodes(v *lang.View, f *lang.Facts, keep func(i int) bool) []int {
-	bySpan := map[lang.Span]int{}
-	for i := 0; i < v.Len(); i++ {
-		if keep(i) {
-			if _, ok := bySpan[v.Span(i)]; !ok {
-				bySpan[v.Span(i)] = i
-			}
+// Without is src[start:end] with each byte range in cut replaced by one
+// space: the ranges are in order and do not overlap; one that starts at or
+// after end ends the cutting, and one that runs past end stops there.
+func Without(src []byte, start, end int, cut [][2]int) string {
+	var b strings.Builder
+	at := start
+	for _, c := range cut {
+		if c[0] >= end {
+			break
 		}
-	}
-	out := make([]int, len(f.Scopes))
-	for i, s := range f.Scopes {
-		if n, ok := bySpan[s.Span]; ok {
-			out[i] = n
-		} else {
-			out[i] = -1
+		if c[0] > at {
+			b.Write(src[at:c[0]])
 		}
+		b.WriteByte(' ')
+		at = min(c[1], end)
 	}
-	return out
-}
-
-// DefNodes maps each definition to its node, found by span among the nodes
-// satisfying keep (-1 when none matches).
-func DefNodes(v *lang.View, f *lang.Facts, keep func(i int) bool) []int {
-	bySpan := map[lang.Span]int{}
-	for i := 0; i < v.Len(); i++ {
-		if keep(i) {
-			if _, ok := bySpan[v.Span(i)]; !ok {
-				bySpan[v.Span(i)] = i
-			}
-		}
+	if at < end {
+		b.Write(src[at:end])
 	}
-	out := make([]int, len(f.Defs))
-	for i, d := range f.Defs {
-		if n, ok := bySpan[d.Span]; ok {
-			out[i] = n
-		} else {
-			out[i] = -1
-		}
-	}
-	return out
+	return b.String()
 }
 
 // Header is the normalised text of src[start:end] with the byte ranges in cut

@@ -1,7 +1,7 @@
-// Package native holds what the hooks of Rust, C and C++ share: quick tree
-// navigation over a lang.View, a writable name table, and the clean-ups of
-// Refine that rewrite definitions' paths, drop references and rebind names
-// after the engine has extracted a file's facts.
+// Package native holds what the hooks of Rust, C and C++ share beyond
+// package langutil: tree navigation over a lang.View, a writable name table,
+// and the clean-ups of Refine that rewrite definitions' paths, drop
+// references and rebind names after the engine has extracted a file's facts.
 package native
 
 import (
@@ -11,52 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
-
-// The View's Child and Children find the end of a node's subtree first; these
-// stop at the child they look for. In pre-order, the nodes of n's subtree
-// follow n and have a parent index >= n, and the first node after it has a
-// smaller one.
-
-// Child is the first direct child of n under the field name, or -1.
-func Child(v *lang.View, n int, field string) int {
-	if n < 0 {
-		return -1
-	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Field(j) == field {
-			return j
-		}
-	}
-	return -1
-}
-
-// ChildOfKind is the first direct child of n with the kind, or -1.
-func ChildOfKind(v *lang.View, n int, kind string) int {
-	if n < 0 {
-		return -1
-	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Kind(j) == kind {
-			return j
-		}
-	}
-	return -1
-}
-
-// Children lists the direct children of n.
-func Children(v *lang.View, n int) []int {
-	var out []int
-	if n < 0 {
-		return out
-	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n {
-			out = append(out, j)
-		}
-	}
-	return out
-}
 
 // PrevSibling is the named sibling just before n, or -1. It costs the size of
 // that sibling's subtree.
@@ -117,39 +73,6 @@ func (n *Names) Lookup(s string) (uint32, bool) {
 	return id, ok
 }
 
-// RecomputeDups renumbers the ordinals of definitions sharing a path, after
-// Refine has changed paths.
-func RecomputeDups(f *lang.Facts) {
-	dups := map[string]uint16{}
-	for i := range f.Defs {
-		f.Defs[i].Dup = dups[f.Defs[i].Path]
-		dups[f.Defs[i].Path]++
-	}
-}
-
-// Enclosing is the innermost definition whose span contains p, or -1. Defs are
-// in pre-order, so the last one that contains p is the innermost.
-func Enclosing(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i := range f.Defs {
-		if f.Defs[i].Span.Contains(p) {
-			in = int32(i)
-		}
-	}
-	return in
-}
-
-// InnermostScope is the innermost scope whose span contains p, or -1.
-func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i := range f.Scopes {
-		if f.Scopes[i].Span.Contains(p) {
-			in = int32(i)
-		}
-	}
-	return in
-}
-
 // DropRefsIn removes the references that lie inside one of the spans.
 func DropRefsIn(f *lang.Facts, spans []lang.Span) {
 	if len(spans) == 0 {
@@ -177,85 +100,34 @@ func DropRefsIn(f *lang.Facts, spans []lang.Span) {
 	f.Refs = refs
 }
 
-// SortRefs restores the position order of references.
-func SortRefs(f *lang.Facts) {
-	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
-}
-
-// ImportByName maps the local names that imports bind to the first import.
-func ImportByName(f *lang.Facts) map[string]int32 {
-	out := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := out[n]; !ok {
-				out[n] = int32(i)
-			}
-		}
-	}
-	return out
-}
-
 // DemoteLocals turns the locals for which drop is true back into references
 // (a pattern's upper-case name is a constant or a variant, not a binding):
 // references bound to them are rebound by rebind, and each dropped local
 // becomes a read reference at its position, bound the same way.
 func DemoteLocals(f *lang.Facts, drop func(lo lang.Local) bool, rebind func(r *lang.Ref)) {
-	newIdx := make([]int32, len(f.Locals))
-	var kept []lang.Local
 	var demoted []lang.Local
-	for i, lo := range f.Locals {
+	for _, lo := range f.Locals {
 		if drop(lo) {
-			newIdx[i] = -1
 			demoted = append(demoted, lo)
-			continue
 		}
-		newIdx[i] = int32(len(kept))
-		kept = append(kept, lo)
 	}
 	if len(demoted) == 0 {
 		return
 	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		if r.BindLocal < 0 {
-			continue
-		}
-		if n := newIdx[r.BindLocal]; n >= 0 {
-			r.BindLocal = n
-		} else {
-			r.BindLocal = -1
-			rebind(r)
-		}
-	}
-	f.Locals = kept
+	DropLocals(f, drop, rebind)
 	for _, lo := range demoted {
-		r := lang.Ref{Name: lo.Name, Pos: lo.Pos, Enclosing: Enclosing(f, lo.Pos), Scope: InnermostScope(f, lo.Pos),
+		r := lang.Ref{Name: lo.Name, Pos: lo.Pos, Enclosing: langutil.Enclosing(f, lo.Pos), Scope: langutil.InnermostScope(f, lo.Pos),
 			BindLocal: -1, BindDef: -1, BindImp: -1}
 		rebind(&r)
 		f.Refs = append(f.Refs, r)
 	}
-	SortRefs(f)
+	langutil.SortRefs(f)
 }
 
 // StartsUpper reports whether s begins with an upper-case letter.
 func StartsUpper(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
-}
-
-// maxSignature matches the engine's cap on a signature's length in bytes.
-const maxSignature = 240
-
-// Truncate caps a signature like the engine does.
-func Truncate(s string) string {
-	if len(s) <= maxSignature {
-		return s
-	}
-	cut := maxSignature
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // DocText strips comment markers (//, ///, //!, /*, /**, */ and leading *)
@@ -281,68 +153,6 @@ func DocText(parts []string) string {
 		}
 	}
 	return lang.Summary(strings.Join(lines, "\n"))
-}
-
-// DropDefs removes definitions and renumbers every index into Defs. target[i]
-// is i for a kept definition; for a dropped one, the definition that stands in
-// for it (references bound to or enclosed by it, and definitions nested in it,
-// move there), or -1 (they move to its parent).
-func DropDefs(f *lang.Facts, target []int32) {
-	newIdx := make([]int32, len(f.Defs))
-	var defs []lang.Def
-	for i, d := range f.Defs {
-		if target[i] != int32(i) {
-			newIdx[i] = -1
-			continue
-		}
-		newIdx[i] = int32(len(defs))
-		defs = append(defs, d)
-	}
-	if len(defs) == len(f.Defs) {
-		return
-	}
-	// up maps an old index to the new index of it, of the definition that
-	// stands in for it, or of its nearest kept ancestor.
-	up := func(i int32) int32 {
-		for i >= 0 && newIdx[i] < 0 {
-			if t := target[i]; t >= 0 && newIdx[t] >= 0 {
-				return newIdx[t]
-			}
-			i = f.Defs[i].Parent
-		}
-		if i < 0 {
-			return -1
-		}
-		return newIdx[i]
-	}
-	for i := range defs {
-		defs[i].Parent = up(defs[i].Parent)
-	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		r.Enclosing = up(r.Enclosing)
-		if r.BindDef >= 0 {
-			t := r.BindDef
-			if newIdx[t] < 0 {
-				t = target[t]
-			}
-			if t >= 0 && newIdx[t] >= 0 {
-				r.BindDef = newIdx[t]
-			} else {
-				r.BindDef = -1
-			}
-		}
-	}
-	rels := f.TypeRels[:0]
-	for _, t := range f.TypeRels {
-		if d := newIdx[t.Def]; d >= 0 {
-			t.Def = d
-			rels = append(rels, t)
-		}
-	}
-	f.TypeRels = rels
-	f.Defs = defs
-	RecomputeDups(f)
 }
 
 // DropLocals removes the locals for which drop is true; references bound to
@@ -409,22 +219,6 @@ func Signature(v *lang.View, n int, body map[string]bool, comment string) string
 			cuts = append(cuts, [2]int{sb, eb})
 		}
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		if c[0] >= stop {
-			break
-		}
-		if c[0] > at {
-			b.Write(src[at:c[0]])
-		}
-		b.WriteByte(' ')
-		at = min(c[1], stop)
-	}
-	if at < stop {
-		b.Write(src[at:stop])
-	}
-	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(b.String()))
-	return Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")))
+	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts)))
+	return langutil.Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")), langutil.MaxSignature)
 }

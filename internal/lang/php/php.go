@@ -74,13 +74,7 @@ func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	if mod < 0 {
 		return lang.VisPublic
 	}
-	switch strings.ToLower(v.Text(mod)) {
-	case "private":
-		return lang.VisPrivate
-	case "protected":
-		return lang.VisInternal
-	}
-	return lang.VisPublic
+	return langutil.Access(strings.ToLower(v.Text(mod)))
 }
 
 // namespace is the first namespace the file declares ("" for the global one).

@@ -2,6 +2,7 @@ package python
 
 import (
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 // attrEvidence is what the assignments of one class attribute say of its type.
@@ -99,7 +100,7 @@ func attributes(v *lang.View, f *lang.Facts) {
 			if obj < 0 || attr < 0 || v.Kind(obj) != "identifier" || v.Text(obj) != "self" {
 				continue
 			}
-			m := enclosing(f, v.Start(n))
+			m := langutil.Enclosing(f, v.Start(n))
 			if m < 0 || f.Defs[m].Kind != lang.KindMethod || f.Defs[m].Parent < 0 {
 				continue
 			}
@@ -108,7 +109,7 @@ func attributes(v *lang.View, f *lang.Facts) {
 				continue
 			}
 			covered[v.Start(attr)] = true
-			assignment(v, f, n, get(attrKey{cls, v.Text(attr)}, v.Start(obj)), innermostScope(f, v.Start(n)))
+			assignment(v, f, n, get(attrKey{cls, v.Text(attr)}, v.Start(obj)), langutil.InnermostScope(f, v.Start(n)))
 		}
 	}
 	// Other bindings (x += 1, a, b = ..., for self.x in ...) say nothing of the type.
@@ -117,7 +118,7 @@ func attributes(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		if r.Shape == lang.QualSelf && f.Names[r.Qualifier] == "self" {
-			if m := enclosing(f, r.Pos); m >= 0 && f.Defs[m].Kind == lang.KindMethod && f.Defs[m].Parent >= 0 {
+			if m := langutil.Enclosing(f, r.Pos); m >= 0 && f.Defs[m].Kind == lang.KindMethod && f.Defs[m].Parent >= 0 {
 				get(attrKey{f.Defs[m].Parent, f.Names[r.Name]}, r.Pos).unknown = true
 			}
 		}
@@ -155,7 +156,7 @@ func attributes(v *lang.View, f *lang.Facts) {
 		if scope < 0 {
 			continue
 		}
-		f.Locals = append(f.Locals, lang.Local{Name: internName(f, "self."+k.name), Pos: ev[k].pos, Scope: scope, Type: t})
+		f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, "self."+k.name), Pos: ev[k].pos, Scope: scope, Type: t})
 	}
 }
 
@@ -213,15 +214,4 @@ func classType(v *lang.View, t int) string {
 		}
 	}
 	return ""
-}
-
-// internName is the index of s in the file's string table, added if missing.
-func internName(f *lang.Facts, s string) uint32 {
-	for i, n := range f.Names {
-		if n == s {
-			return uint32(i)
-		}
-	}
-	f.Names = append(f.Names, s)
-	return uint32(len(f.Names) - 1)
 }

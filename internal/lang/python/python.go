@@ -5,13 +5,13 @@ package python
 
 import (
 	_ "embed"
-	"sort"
 	"strings"
 	"unsafe"
 
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -175,9 +175,6 @@ func refine(v *lang.View, f *lang.Facts) {
 	bindNested(f)
 }
 
-// maxSignature matches the engine's cap on a signature's length in bytes.
-const maxSignature = 240
-
 // signatures rebuilds the signatures of definitions whose header holds comments.
 // Comments between "def f():" and the first statement belong to the function
 // node but come before its body block, so the engine's signature would run on
@@ -236,25 +233,9 @@ func header(v *lang.View, n int) (sig string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	src := v.Src()
-	var b strings.Builder
-	at := start
-	for _, c := range cuts {
-		b.Write(src[at:c[0]])
-		b.WriteByte(' ')
-		at = c[1]
-	}
-	b.Write(src[at:stop])
-	sig = lang.CollapseSpace(b.String())
+	sig = lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts))
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, ":"))
-	if len(sig) > maxSignature {
-		cut := maxSignature
-		for cut > 0 && sig[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		sig = sig[:cut] + "…"
-	}
-	return sig, true
+	return langutil.Truncate(sig, langutil.MaxSignature), true
 }
 
 // isConstantName reports whether a name follows the ALL_CAPS constant convention.
@@ -377,7 +358,7 @@ func rebindings(v *lang.View, f *lang.Facts) {
 		b := resolve(int32(i))
 		f.Refs = append(f.Refs, lang.Ref{
 			Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
-			Enclosing: enclosing(f, lo.Pos), Scope: lo.Scope,
+			Enclosing: langutil.Enclosing(f, lo.Pos), Scope: lo.Scope,
 			BindLocal: b.local, BindDef: b.def, BindImp: b.imp,
 		})
 	}
@@ -388,7 +369,7 @@ func rebindings(v *lang.View, f *lang.Facts) {
 	if len(kept) == 0 {
 		f.Locals = nil // as the codec decodes it
 	}
-	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+	langutil.SortRefs(f)
 }
 
 // declarations finds the names declared global (true) or nonlocal (false), by
@@ -408,7 +389,7 @@ func declarations(v *lang.View, f *lang.Facts) map[localKey]bool {
 				ids[n] = uint32(id)
 			}
 		}
-		scope := innermostScope(f, v.Start(i))
+		scope := langutil.InnermostScope(f, v.Start(i))
 		for _, c := range v.Children(i) {
 			if id, ok := ids[v.Text(c)]; ok && v.Kind(c) == "identifier" {
 				out[localKey{scope, id}] = kind == "global_statement"
@@ -416,18 +397,6 @@ func declarations(v *lang.View, f *lang.Facts) map[localKey]bool {
 		}
 	}
 	return out
-}
-
-// innermostScope is the innermost scope whose span contains p, or -1. Scopes
-// are in pre-order, so the last one that contains p is the innermost.
-func innermostScope(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i := range f.Scopes {
-		if f.Scopes[i].Span.Contains(p) {
-			in = int32(i)
-		}
-	}
-	return in
 }
 
 // blankCalls adds the calls of a function named _, which the engine drops as
@@ -444,7 +413,7 @@ func blankCalls(v *lang.View, f *lang.Facts) {
 		}
 		p := v.Start(i)
 		calls = append(calls, lang.Ref{
-			Pos: p, Role: lang.RoleCall, Enclosing: enclosing(f, p), Scope: innermostScope(f, p),
+			Pos: p, Role: lang.RoleCall, Enclosing: langutil.Enclosing(f, p), Scope: langutil.InnermostScope(f, p),
 			BindLocal: -1, BindDef: -1, BindImp: -1,
 		})
 	}
@@ -496,19 +465,7 @@ func blankCalls(v *lang.View, f *lang.Facts) {
 		}
 	}
 	f.Refs = append(f.Refs, calls...)
-	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
-}
-
-// enclosing is the innermost definition whose span contains p, or -1. Defs are
-// in pre-order, so the last one that contains p is the innermost.
-func enclosing(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i := range f.Defs {
-		if f.Defs[i].Span.Contains(p) {
-			in = int32(i)
-		}
-	}
-	return in
+	langutil.SortRefs(f)
 }
 
 // bindNested binds bare names (and the first name of qualifiers) to functions and
@@ -516,30 +473,18 @@ func enclosing(f *lang.Facts, p lang.Pos) int32 {
 // does for top-level definitions. Python's rule: a function sees the names of
 // enclosing functions, but not those of an enclosing class body.
 func bindNested(f *lang.Facts) {
-	type key struct {
-		parent int32
-		name   string
-	}
-	nested := map[key]int32{}
-	for i, d := range f.Defs {
-		if d.Parent >= 0 {
-			k := key{d.Parent, d.Name}
-			if _, ok := nested[k]; !ok {
-				nested[k] = int32(i)
-			}
-		}
-	}
+	nested := langutil.NewMembers(f, nil)
 	if len(nested) == 0 {
 		return
 	}
-	lookup := func(from int32, name string) int32 {
+	langutil.BindNested(f, func(from int32, name string) int32 {
 		crossed := false
 		for d := from; d >= 0; d = f.Defs[d].Parent {
 			kind := f.Defs[d].Kind
 			if kind == lang.KindClass && crossed {
 				continue
 			}
-			if i, ok := nested[key{d, name}]; ok {
+			if i := nested.Of(d, name); i >= 0 {
 				return i
 			}
 			if kind == lang.KindFunction || kind == lang.KindMethod {
@@ -547,25 +492,5 @@ func bindNested(f *lang.Facts) {
 			}
 		}
 		return -1
-	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		if r.BindLocal >= 0 || r.Enclosing < 0 || r.Role == lang.RoleImport {
-			continue
-		}
-		switch r.Shape {
-		case lang.QualNone:
-			if d := lookup(r.Enclosing, f.Names[r.Name]); d >= 0 {
-				r.BindDef, r.BindImp = d, -1
-			}
-		case lang.QualIdent, lang.QualPath:
-			if r.QualBound {
-				continue
-			}
-			q, _, _ := strings.Cut(f.Names[r.Qualifier], ".")
-			if lookup(r.Enclosing, q) >= 0 {
-				r.QualBound, r.BindImp = true, -1
-			}
-		}
-	}
+	})
 }

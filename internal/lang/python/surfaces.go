@@ -26,30 +26,19 @@ import (
 func Surfaces(v *lang.View, f *lang.Facts) []lang.Surface {
 	p := &pySurf{x: surface.NewFinder(v, f), v: v, prefixes: map[string]string{}, models: map[string]bool{}}
 	p.strs = surface.NewStrings(p.x, p.sqlLiteral, "binary_operator")
-	p.fw = p.framework()
+	p.fw = p.x.Framework(frameworks)
 	p.djangoURLs = p.x.ImportsName("path", "django.urls") || p.x.ImportsName("re_path", "django.urls") ||
 		p.x.ImportsName("url", "django.conf.urls")
 	p.settings = p.x.ImportsName("settings", "django.conf")
-	for i := 0; i < v.Len(); i++ {
-		switch v.Kind(i) {
-		case "decorated_definition":
-			p.decorated(i)
-		case "call":
-			p.call(i)
-		case "subscript":
-			p.subscript(i)
-		case "attribute":
-			p.settingsAttr(i)
-		case "raise_statement":
-			p.raise(i)
-		case "class_definition":
-			p.class(i)
-		case "assignment":
-			p.prefixAssignment(i)
-		}
-		p.strs.Visit(i)
-	}
-	return p.x.Out
+	return p.x.Walk(p.strs, map[string]func(int){
+		"decorated_definition": p.decorated,
+		"call":                 p.call,
+		"subscript":            p.subscript,
+		"attribute":            p.settingsAttr,
+		"raise_statement":      p.raise,
+		"class_definition":     p.class,
+		"assignment":           p.prefixAssignment,
+	})
 }
 
 type pySurf struct {
@@ -63,16 +52,10 @@ type pySurf struct {
 	models     map[string]bool   // Django model classes of this file
 }
 
-func (p *pySurf) framework() string {
-	for _, c := range []struct{ mod, name string }{
-		{"fastapi", "fastapi"}, {"flask", "flask"}, {"quart", "quart"}, {"sanic", "sanic"},
-		{"aiohttp", "aiohttp"}, {"starlette", "starlette"}, {"bottle", "bottle"}, {"falcon", "falcon"},
-	} {
-		if p.x.Imports(c.mod) {
-			return c.name
-		}
-	}
-	return ""
+// frameworks are the web frameworks whose decorators declare routes.
+var frameworks = [][2]string{
+	{"fastapi", "fastapi"}, {"flask", "flask"}, {"quart", "quart"}, {"sanic", "sanic"},
+	{"aiohttp", "aiohttp"}, {"starlette", "starlette"}, {"bottle", "bottle"}, {"falcon", "falcon"},
 }
 
 // str reads a string literal without interpolation; ok is false otherwise.
@@ -138,19 +121,7 @@ func (p *pySurf) toCall(n int) *surface.Call {
 		return nil
 	}
 	c := &surface.Call{Node: n}
-	switch v.Kind(fn) {
-	case "attribute":
-		a := v.Child(fn, "attribute")
-		if a < 0 {
-			return nil
-		}
-		c.Name = v.Text(a)
-		if o := v.Child(fn, "object"); o >= 0 {
-			c.Recv = v.Text(o)
-		}
-	case "identifier":
-		c.Name = v.Text(fn)
-	default:
+	if !p.x.Callee(c, fn, "attribute", "attribute", "object") {
 		return nil
 	}
 	if args := v.Child(n, "arguments"); args >= 0 {
@@ -300,15 +271,15 @@ func (p *pySurf) call(n int) {
 			}
 		}
 	case c.Name == "getenv" && (c.Recv == "os" || c.Recv == "" && p.x.ImportsName("getenv", "os")):
-		p.key(c.Arg(0), "env", "getenv")
+		p.x.Key(c.Arg(0), p.str, "env", "getenv")
 	case (c.Name == "get" || c.Name == "setdefault" || c.Name == "pop") && (c.Recv == "os.environ" || c.Recv == "environ" && p.x.ImportsName("environ", "os")):
-		p.key(c.Arg(0), "env", "environ."+c.Name)
+		p.x.Key(c.Arg(0), p.str, "env", "environ."+c.Name)
 	case c.Name == "getattr" && c.Recv == "" && p.settings && len(c.Args) >= 2 && p.v.Text(c.Args[0]) == "settings":
-		p.key(c.Arg(1), "django", "settings")
+		p.x.Key(c.Arg(1), p.str, "django", "settings")
 	case c.Name == "config" && c.Recv == "" && p.x.ImportsName("config", "decouple"):
-		p.key(c.Arg(0), "decouple", "config")
+		p.x.Key(c.Arg(0), p.str, "decouple", "config")
 	case p.x.Imports("environ") && (c.Recv == "" && c.Name == "env" || c.Recv == "env"):
-		p.key(c.Arg(0), "django-environ", "env")
+		p.x.Key(c.Arg(0), p.str, "django-environ", "env")
 	case c.Name == "Table" && p.x.Imports("sqlalchemy", "flask_sqlalchemy"):
 		if t, ok := p.str(c.Arg(0)); ok && t != "" {
 			s := p.x.Add(lang.SurfDBTable, c.Arg(0), t, "sqlalchemy", lang.ConfHigh)
@@ -324,20 +295,6 @@ func (p *pySurf) call(n int) {
 			p.log(c, level)
 		}
 	}
-}
-
-// key records a configuration key read from node n.
-func (p *pySurf) key(n int, fw, method string) {
-	if n < 0 {
-		return
-	}
-	var s *lang.Surface
-	if k, ok := p.str(n); ok {
-		s = p.x.Add(lang.SurfConfigKey, n, k, fw, lang.ConfHigh)
-	} else {
-		s = p.x.Add(lang.SurfConfigKey, n, p.x.Expr(n), fw, lang.ConfLow)
-	}
-	s.Method = method
 }
 
 func (p *pySurf) djangoRoute(c *surface.Call) {
@@ -369,17 +326,13 @@ func (p *pySurf) log(c *surface.Call, level string) {
 	if c.RecvRoot() != "logging" {
 		fw = "logger"
 	}
-	if s, ok, built := p.literal(args[0], true); ok {
-		conf := lang.ConfHigh
-		if built {
-			conf = lang.ConfLow
-		}
-		x := p.x.Add(lang.SurfLog, args[0], s, fw, conf)
-		x.Method = level
-		return
-	}
-	x := p.x.Add(lang.SurfLog, args[0], p.x.Expr(args[0]), fw, lang.ConfLow)
-	x.Method = level
+	p.x.Log(args[:1], p.template, args[0], fw, level)
+}
+
+// template reads a string as written, interpolations included (a log
+// message).
+func (p *pySurf) template(n int) (string, bool, bool) {
+	return p.literal(n, true)
 }
 
 // subscript records os.environ["X"].
@@ -393,7 +346,7 @@ func (p *pySurf) subscript(n int) {
 	if t != "os.environ" && !(t == "environ" && p.x.ImportsName("environ", "os")) {
 		return
 	}
-	p.key(v.Child(n, "subscript"), "env", "environ")
+	p.x.Key(v.Child(n, "subscript"), p.str, "env", "environ")
 }
 
 // settingsAttr records Django settings.X.

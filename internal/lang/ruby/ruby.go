@@ -404,20 +404,7 @@ func mixins(v *lang.View, f *lang.Facts) {
 // without a receiver inside a method resolves to the methods and properties
 // of the class or module around that method.
 func bindLexical(f *lang.Facts) {
-	type key struct {
-		parent int32
-		name   string
-	}
-	children := map[key]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 {
-			continue
-		}
-		k := key{d.Parent, d.Name}
-		if _, ok := children[k]; !ok {
-			children[k] = int32(i)
-		}
-	}
+	children := langutil.NewMembers(f, nil)
 	if len(children) == 0 {
 		return
 	}
@@ -432,7 +419,7 @@ func bindLexical(f *lang.Facts) {
 				if !isNamespace(f.Defs[d].Kind) {
 					continue
 				}
-				if c, ok := children[key{d, name}]; ok && isConstantKind(f.Defs[c].Kind) {
+				if c := children.Of(d, name); c >= 0 && isConstantKind(f.Defs[c].Kind) {
 					r.BindDef, r.BindImp = c, -1
 					break
 				}
@@ -444,7 +431,7 @@ func bindLexical(f *lang.Facts) {
 			if f.Defs[d].Kind != lang.KindMethod {
 				continue
 			}
-			if c, ok := children[key{f.Defs[d].Parent, name}]; ok {
+			if c := children.Of(f.Defs[d].Parent, name); c >= 0 {
 				if k := f.Defs[c].Kind; k == lang.KindMethod || k == lang.KindProperty {
 					r.BindDef, r.BindImp = c, -1
 				}

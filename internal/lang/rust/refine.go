@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -23,7 +24,7 @@ import (
 //   - bare names bind to items of the enclosing functions and module;
 //   - impl Trait for Type makes Type implement Trait.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := defNodes(v, f)
+	nodes := langutil.NodesBySpan(v, langutil.DefSpans(f), func(i int) bool { return defKinds[v.Kind(i)] })
 	receivers(f)
 	for i := range f.Defs {
 		d := &f.Defs[i]
@@ -47,24 +48,24 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "use_declaration", "extern_crate_declaration":
 			drop = append(drop, v.Span(i))
 		case "mod_item":
-			if native.Child(v, i, "body") < 0 {
+			if langutil.Child(v, i, "body") < 0 {
 				drop = append(drop, v.Span(i))
 			}
 		case "scoped_identifier", "scoped_type_identifier":
-			p, name := native.Child(v, i, "path"), native.Child(v, i, "name")
+			p, name := langutil.Child(v, i, "path"), langutil.Child(v, i, "name")
 			if p >= 0 && name >= 0 {
 				quals[v.Start(name)] = strings.Join(segments(v, p), "::")
 			}
 		case "impl_item":
 			impls = append(impls, i)
 		case "type_parameter":
-			if name := native.Child(v, i, "name"); name >= 0 {
+			if name := langutil.Child(v, i, "name"); name >= 0 {
 				typeParams[v.Start(name)] = true
 			}
 		}
 	}
 	native.DropRefsIn(f, drop)
-	imports := native.ImportByName(f)
+	imports := langutil.ImportByName(f)
 	b := &binder{f: f, imports: imports}
 	b.index()
 	for i := range f.Refs {
@@ -96,26 +97,6 @@ var defKinds = map[string]bool{
 	"function_item": true, "function_signature_item": true, "struct_item": true, "union_item": true,
 	"enum_item": true, "enum_variant": true, "trait_item": true, "type_item": true, "associated_type": true,
 	"const_item": true, "static_item": true, "mod_item": true, "macro_definition": true, "field_declaration": true,
-}
-
-// defNodes maps the spans of definitions to their nodes.
-func defNodes(v *lang.View, f *lang.Facts) map[lang.Span]int {
-	want := make(map[lang.Span]bool, len(f.Defs))
-	for _, d := range f.Defs {
-		want[d.Span] = true
-	}
-	out := make(map[lang.Span]int, len(f.Defs))
-	for i := 0; i < v.Len(); i++ {
-		if !defKinds[v.Kind(i)] {
-			continue
-		}
-		if sp := v.Span(i); want[sp] {
-			if _, ok := out[sp]; !ok {
-				out[sp] = i
-			}
-		}
-	}
-	return out
 }
 
 // BaseType is the name a type's text ends in, without references, lifetimes,
@@ -159,7 +140,7 @@ func receivers(f *lang.Facts) {
 		changed = true
 	}
 	if changed {
-		native.RecomputeDups(f)
+		langutil.RecomputeDups(f)
 	}
 }
 
@@ -198,7 +179,7 @@ func doc(v *lang.View, n int) string {
 		if k != "line_comment" && k != "block_comment" {
 			break
 		}
-		if native.Child(v, s, "outer") >= 0 {
+		if langutil.Child(v, s, "outer") >= 0 {
 			if len(plain) > 0 {
 				break
 			}
@@ -206,7 +187,7 @@ func doc(v *lang.View, n int) string {
 			next = v.Start(s).Line
 			continue
 		}
-		if native.Child(v, s, "inner") >= 0 || len(docs) > 0 {
+		if langutil.Child(v, s, "inner") >= 0 || len(docs) > 0 {
 			break
 		}
 		end := v.End(s)
@@ -227,9 +208,9 @@ func doc(v *lang.View, n int) string {
 		docs[i], docs[j] = docs[j], docs[i]
 	}
 	if len(docs) == 0 && v.Kind(n) == "mod_item" {
-		for _, c := range native.Children(v, native.Child(v, n, "body")) {
+		for _, c := range langutil.Children(v, langutil.Child(v, n, "body")) {
 			k := v.Kind(c)
-			if (k != "line_comment" && k != "block_comment") || native.Child(v, c, "inner") < 0 {
+			if (k != "line_comment" && k != "block_comment") || langutil.Child(v, c, "inner") < 0 {
 				break
 			}
 			docs = append(docs, commentDoc(v, c))
@@ -243,7 +224,7 @@ func doc(v *lang.View, n int) string {
 
 // commentDoc is a doc comment's text without its markers.
 func commentDoc(v *lang.View, c int) string {
-	if d := native.Child(v, c, "doc"); d >= 0 {
+	if d := langutil.Child(v, c, "doc"); d >= 0 {
 		return "//" + v.Text(d) // a marker for DocText to strip
 	}
 	return v.Text(c)
@@ -255,15 +236,15 @@ func segments(v *lang.View, n int) []string {
 	switch v.Kind(n) {
 	case "scoped_identifier", "scoped_type_identifier":
 		var out []string
-		if p := native.Child(v, n, "path"); p >= 0 {
+		if p := langutil.Child(v, n, "path"); p >= 0 {
 			out = segments(v, p)
 		}
-		if name := native.Child(v, n, "name"); name >= 0 {
+		if name := langutil.Child(v, n, "name"); name >= 0 {
 			out = append(out, v.Text(name))
 		}
 		return out
 	case "generic_type", "generic_type_with_turbofish":
-		if t := native.Child(v, n, "type"); t >= 0 {
+		if t := langutil.Child(v, n, "type"); t >= 0 {
 			return segments(v, t)
 		}
 	case "identifier", "type_identifier", "crate", "self", "super", "metavariable":
@@ -406,11 +387,11 @@ func implRelations(v *lang.View, f *lang.Facts, impls []int) {
 	}
 	added := false
 	for _, n := range impls {
-		tr, ty := native.Child(v, n, "trait"), native.Child(v, n, "type")
+		tr, ty := langutil.Child(v, n, "trait"), langutil.Child(v, n, "type")
 		if tr < 0 || ty < 0 {
 			continue
 		}
-		d, ok := byPath[typePath(f, native.Enclosing(f, v.Start(n)), v.Text(ty), paths)]
+		d, ok := byPath[typePath(f, langutil.Enclosing(f, v.Start(n)), v.Text(ty), paths)]
 		if !ok {
 			continue
 		}

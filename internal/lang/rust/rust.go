@@ -26,6 +26,7 @@ import (
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -55,7 +56,7 @@ func init() { lang.Register(Language) }
 // modifier classifies a node's own visibility_modifier: pub is public,
 // pub(crate), pub(super) and pub(in path) are internal, pub(self) and none private.
 func modifier(v *lang.View, n int) lang.Visibility {
-	m := native.ChildOfKind(v, n, "visibility_modifier")
+	m := langutil.ChildOfKind(v, n, "visibility_modifier")
 	if m < 0 {
 		return lang.VisPrivate
 	}
@@ -94,7 +95,7 @@ func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 		case "trait_item":
 			return modifier(v, owner)
 		case "impl_item":
-			if native.Child(v, owner, "trait") >= 0 {
+			if langutil.Child(v, owner, "trait") >= 0 {
 				return lang.VisPublic
 			}
 		}
@@ -106,23 +107,23 @@ func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 func Imports(v *lang.View, n int) []lang.Import {
 	switch v.Kind(n) {
 	case "use_declaration":
-		arg := native.Child(v, n, "argument")
+		arg := langutil.Child(v, n, "argument")
 		if arg < 0 {
 			return nil
 		}
 		return useTree(v, arg, "", nil)
 	case "extern_crate_declaration":
-		name := native.Child(v, n, "name")
+		name := langutil.Child(v, n, "name")
 		if name < 0 {
 			return nil
 		}
 		im := lang.Import{Kind: lang.ImportModule, Source: v.Text(name), Name: v.Text(name), Pos: v.Start(name)}
-		if a := native.Child(v, n, "alias"); a >= 0 {
+		if a := langutil.Child(v, n, "alias"); a >= 0 {
 			im.Alias = v.Text(a)
 		}
 		return []lang.Import{im}
 	case "mod_item":
-		name := native.Child(v, n, "name")
+		name := langutil.Child(v, n, "name")
 		if name < 0 {
 			return nil
 		}
@@ -153,25 +154,25 @@ func useTree(v *lang.View, n int, prefix string, out []lang.Import) []lang.Impor
 	case "identifier", "scoped_identifier", "crate", "super", "self":
 		return append(out, useItem(v, n, prefix, "", v.Start(n)))
 	case "use_as_clause":
-		p, a := native.Child(v, n, "path"), native.Child(v, n, "alias")
+		p, a := langutil.Child(v, n, "path"), langutil.Child(v, n, "alias")
 		if p < 0 || a < 0 {
 			return out
 		}
 		return append(out, useItem(v, p, prefix, v.Text(a), v.Start(a)))
 	case "use_wildcard":
 		src := prefix
-		if kids := native.Children(v, n); len(kids) > 0 {
+		if kids := langutil.Children(v, n); len(kids) > 0 {
 			src = joinPath(prefix, pathText(v, kids[0]))
 		}
 		return append(out, lang.Import{Kind: lang.ImportAll, Source: src, Pos: v.Start(n)})
 	case "scoped_use_list":
 		p := prefix
-		if path := native.Child(v, n, "path"); path >= 0 {
+		if path := langutil.Child(v, n, "path"); path >= 0 {
 			p = joinPath(prefix, pathText(v, path))
 		}
-		return useTree(v, native.Child(v, n, "list"), p, out)
+		return useTree(v, langutil.Child(v, n, "list"), p, out)
 	case "use_list":
-		for _, c := range native.Children(v, n) {
+		for _, c := range langutil.Children(v, n) {
 			out = useTree(v, c, prefix, out)
 		}
 	}

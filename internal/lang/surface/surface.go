@@ -1,13 +1,14 @@
 // Package surface holds what the languages' Surfaces hooks share: a Finder
 // that records surfaces with their enclosing definitions, the SQL scanner that
-// finds table names in string literals, the rules for log calls, HTTP method
-// names and route joining, and the naming conventions of ORMs.
+// finds table names in string literals, the rules for frameworks known by
+// their imports, configuration keys, log calls, HTTP method names and route
+// joining, and the naming conventions of ORMs.
 //
-// A hook walks the file's nodes once (View nodes are in pre-order), normalises
-// the calls, decorators, annotations or attributes it meets into a Call and
-// hands them to its rules; string literals go through SQL. Values written
-// literally get lang.ConfHigh, values built at run time or derived from a
-// convention get lang.ConfLow.
+// A hook walks the file's nodes once (Finder.Walk: View nodes are in
+// pre-order), normalises the calls, decorators, annotations or attributes it
+// meets into a Call and hands them to its rules; string literals go through
+// SQL. Values written literally get lang.ConfHigh, values built at run time
+// or derived from a convention get lang.ConfLow.
 package surface
 
 import (
@@ -102,6 +103,30 @@ type Call struct {
 	Args     []int    // positional argument nodes
 	Named    []Named  // named arguments (Python keywords, annotation elements, C# name: value)
 	TypeArgs []string // generic type arguments: AddScoped<IFoo, Foo>
+}
+
+// Callee reads a call's callee node fn into c: an identifier is a bare call
+// of that name; a node of kind member (x.name) is a call of the node under
+// field name on the text of the node under field object. It reports false
+// for any other callee and for a member without a name.
+func (x *Finder) Callee(c *Call, fn int, member, name, object string) bool {
+	v := x.V
+	switch v.Kind(fn) {
+	case member:
+		p := v.Child(fn, name)
+		if p < 0 {
+			return false
+		}
+		c.Name = v.Text(p)
+		if o := v.Child(fn, object); o >= 0 {
+			c.Recv = v.Text(o)
+		}
+	case "identifier":
+		c.Name = v.Text(fn)
+	default:
+		return false
+	}
+	return true
 }
 
 // Named is a named argument.

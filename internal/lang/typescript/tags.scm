@@ -1,25 +1,13 @@
-; TypeScript (and TSX, which adds jsx.scm): definitions, references, imports,
-; scopes and type relations. Capture names are documented in package lang.
-; Earlier patterns win when two give the same name node different kinds.
+; TypeScript (and TSX): the patterns of its own grammar. Query puts them after
+; ecma/common.scm, which holds what TypeScript shares with JavaScript, and TSX
+; adds ecma/jsx.scm. Capture names are documented in package lang.
 
 ; ---- definitions
-(function_declaration name: (identifier) @name) @definition.function
-(generator_function_declaration name: (identifier) @name) @definition.function
 (function_signature name: (identifier) @name) @definition.function
 
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 
-(class_body
-  (method_definition
-    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method)
-; methods of an object literal assigned to a variable: const api = { get() {} }
-(variable_declarator
-  value: (object
-    (method_definition
-      name: [(property_identifier) (computed_property_name)] @name) @definition.method))
-; other object-literal methods are keys like those of pairs below
-(object (method_definition name: (property_identifier) @name) @reference.member)
 (class_body
   (method_signature
     name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method)
@@ -75,144 +63,23 @@
 (nested_identifier object: (identifier) @ignore)
 (nested_identifier property: (property_identifier) @ignore)
 
-; Module-level variables: in the program, exported (also from namespaces) or
-; ambient. A function or class value makes the variable a function or class.
-(program
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
-(program
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
-(export_statement
-  declaration: (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
-(export_statement
-  declaration: (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
-(program
-  (lexical_declaration
-    (variable_declarator name: (identifier) @name value: (class)) @definition.class))
-(program
-  (variable_declaration
-    (variable_declarator name: (identifier) @name value: (class)) @definition.class))
-(export_statement
-  declaration: (lexical_declaration
-    (variable_declarator name: (identifier) @name value: (class)) @definition.class))
-
-(program (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
-(program (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
-(export_statement
-  declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
-(export_statement
-  declaration: (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
+; ambient module-level variables (declare const x: T)
 (ambient_declaration
   (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 (ambient_declaration
   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 
-; Destructuring at module level: const {a, b: c} = x; const [d, e] = y
-(program
-  (lexical_declaration
-    (variable_declarator
-      name: (object_pattern
-        [(shorthand_property_identifier_pattern) @name
-         (pair_pattern value: (identifier) @name)
-         (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)])) @definition.variable))
-(program
-  (lexical_declaration
-    (variable_declarator name: (array_pattern (identifier) @name)) @definition.variable))
-(export_statement
-  declaration: (lexical_declaration
-    (variable_declarator
-      name: (object_pattern
-        [(shorthand_property_identifier_pattern) @name
-         (pair_pattern value: (identifier) @name)])) @definition.variable))
-(export_statement
-  declaration: (lexical_declaration
-    (variable_declarator name: (array_pattern (identifier) @name)) @definition.variable))
-
 ; ---- references
-(call_expression function: (identifier) @name) @reference.call
-(call_expression
-  function: (member_expression
-    object: (_) @receiver
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.call
-(new_expression
-  constructor: (member_expression
-    object: (_) @receiver
-    property: (property_identifier) @name)) @reference.call
-
-(member_expression
-  object: (_) @receiver
-  property: [(property_identifier) (private_property_identifier)] @name) @reference.member
 (nested_type_identifier module: (_) @receiver name: (type_identifier) @name) @reference.member
-
-; Keys of object literals and destructuring patterns name members of some
-; value the query does not know.
-(pair key: (property_identifier) @name) @reference.member
-(pair_pattern key: (property_identifier) @name) @reference.member
 ; members of type literals that are not definitions (parameter types)
 (property_signature name: (property_identifier) @name) @reference.member
 (method_signature name: (property_identifier) @name) @reference.member
 
-(assignment_expression
-  left: [(identifier) @name (member_expression property: (_) @name)]) @reference.write
-(augmented_assignment_expression
-  left: [(identifier) @name (member_expression property: (_) @name)]) @reference.write
-(update_expression
-  argument: [(identifier) @name (member_expression property: (_) @name)]) @reference.write
-
-; The names an export clause gives to the outside are not references. The
-; name a re-export takes from its source module is one: a reference with role
-; import, bound to the import the Imports hook reports for the specifier.
-(export_specifier alias: (_) @ignore)
-(export_statement
-  (export_clause (export_specifier name: (identifier) @name) @reference.import)
-  source: (_))
-(export_statement
-  (export_clause (export_specifier name: (string) @ignore))
-  source: (_))
-(namespace_export (_) @ignore)
-
-; ---- imports (expanded by the Imports hook)
-(import_statement) @import
-(export_statement source: (_)) @import
-(variable_declarator
-  value: [
-    (call_expression function: (identifier) arguments: (arguments . (string) .))
-    (member_expression
-      object: (call_expression function: (identifier) arguments: (arguments . (string) .)))
-  ]) @import
-(expression_statement
-  (call_expression function: (identifier) arguments: (arguments . (string) .)) @import)
-(call_expression function: (import) arguments: (arguments . (string))) @import
-
-(import_clause (identifier) @ignore)
-; the imported name of a named import is a reference to what it imports (role
-; import); the local alias it may bind is not
-(import_specifier name: (identifier) @name) @reference.import
-(import_specifier alias: (_) @ignore)
-(namespace_import (identifier) @ignore)
+; ---- imports
 (import_require_clause (identifier) @ignore)
-(import_attribute (object (pair key: (_) @ignore)))
 
 ; ---- scopes and local bindings
 [
-  (function_declaration)
-  (generator_function_declaration)
-  (function_expression)
-  (generator_function)
-  (arrow_function)
-  (method_definition)
   (function_signature)
   (method_signature)
   (abstract_method_signature)
@@ -221,17 +88,9 @@
   (index_signature)
   (function_type)
   (constructor_type)
-  (class_declaration)
   (abstract_class_declaration)
-  (class)
-  (class_body)
   (interface_declaration)
   (type_alias_declaration)
-  (statement_block)
-  (for_statement)
-  (for_in_statement)
-  (catch_clause)
-  (switch_body)
 ] @local.scope
 
 ; locals and parameters whose type the source writes (x: T; x = new T()): Local.Type
@@ -248,22 +107,9 @@
   value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
 (required_parameter pattern: (identifier) @local.definition)
 (optional_parameter pattern: (identifier) @local.definition)
-(arrow_function parameter: (identifier) @local.definition)
-(variable_declarator name: (identifier) @local.definition)
-(catch_clause parameter: (identifier) @local.definition)
-(for_in_statement kind: _ left: (identifier) @local.definition)
-(function_expression name: (identifier) @local.definition)
 (class name: (type_identifier) @local.definition)
 (type_parameter name: (type_identifier) @local.definition)
 (index_signature name: (identifier) @local.definition)
-
-; destructuring patterns bind their identifiers wherever they appear
-(object_pattern (shorthand_property_identifier_pattern) @local.definition)
-(object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.definition)
-(pair_pattern value: (identifier) @local.definition)
-(array_pattern (identifier) @local.definition)
-(rest_pattern (identifier) @local.definition)
-(assignment_pattern left: (identifier) @local.definition)
 
 ; ---- type relations
 (class_heritage
@@ -278,6 +124,3 @@
   type: [(type_identifier) (nested_type_identifier)] @relation.extends)
 (extends_type_clause
   type: (generic_type name: [(type_identifier) (nested_type_identifier)] @relation.extends))
-
-; ---- dynamic sites
-(call_expression function: (subscript_expression)) @dynamic.subscript_call

@@ -1,7 +1,8 @@
 // Package typescript registers TypeScript (.ts, .mts, .cts, and so .d.ts) and
-// TSX (.tsx) with the syntactic layer. Both grammars share one query
-// (tags.scm); TSX adds the JSX patterns of jsx.scm. The hooks are shared with
-// JavaScript in package ecma.
+// TSX (.tsx) with the syntactic layer. Both grammars share one query: the
+// patterns common to ECMAScript dialects (package ecma) and those of
+// tags.scm; TSX adds the JSX patterns. The hooks are shared with JavaScript
+// in package ecma.
 package typescript
 
 import (
@@ -15,19 +16,16 @@ import (
 )
 
 //go:embed tags.scm
-var query string
-
-//go:embed jsx.scm
-var jsxQuery string
+var ownQuery string
 
 // BodyKinds start a definition's body; signatures stop before them.
 var bodyKinds = []string{"statement_block", "class_body", "interface_body", "enum_body"}
 
 // TypeScript is the .ts language.
-var TypeScript = newLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, query)
+var TypeScript = newLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, ecma.Query(ownQuery, false))
 
 // TSX is TypeScript with JSX.
-var TSX = newLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, query+"\n"+jsxQuery)
+var TSX = newLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true))
 
 func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q string) *lang.Language {
 	return &lang.Language{

@@ -1,8 +1,0 @@
-package ecma
-
-// Test hooks into unexported helpers.
-var (
-	ChildForTest       = child
-	ChildrenForTest    = children
-	ChildOfKindForTest = childOfKind
-)
