@@ -168,7 +168,7 @@ func (p *progress) report(ip protocol.Progress) {
 	value := p.base + float64(ip.Done)
 	now := time.Now()
 	finished := ip.Total > 0 && ip.Done >= ip.Total
-	if value <= p.sent || now.Sub(p.last) < progressEvery && !finished {
+	if value <= p.sent || now.Sub(p.last) < progressEvery && !finished && ip.Item == "" {
 		p.mu.Unlock()
 		return
 	}
@@ -176,6 +176,9 @@ func (p *progress) report(ip protocol.Progress) {
 	msg := ip.Phase
 	if ip.Total > 0 {
 		msg = fmt.Sprintf("%s %d/%d", ip.Phase, ip.Done, ip.Total)
+	}
+	if ip.Item != "" {
+		msg += ": " + ip.Item
 	}
 	p.mu.Unlock()
 	if p.ctx.Err() != nil {

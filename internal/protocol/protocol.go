@@ -117,4 +117,7 @@ type Progress struct {
 	Phase string
 	Done  int
 	Total int
+	// Item names what just finished, when the work is a list of items
+	// (a test target and its status).
+	Item string
 }
