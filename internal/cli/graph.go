@@ -115,7 +115,8 @@ func hierarchyCmd() *toolCmd {
 		tool: "type_hierarchy", use: "hierarchy", on: &target{name: &in.Symbol, at: &in.At, required: true},
 		flags: func(f *argFlags) {
 			f.String(&in.Layer, "layer", "layer", "")
-			f.limit(&in.Limit, "limit", "entries per list", 20, 100)
+			f.limit(&in.Limit, "limit", "entries per list", tools.HierarchyBudget.Default, tools.HierarchyBudget.Cap)
+			f.maxChars(&in.MaxChars)
 		},
 		in:     &in,
 		render: withAnswer(renderHierarchy),
@@ -126,7 +127,8 @@ func renderHierarchy(w io.Writer, r *graph.HierarchyResult) {
 	for _, sec := range []struct {
 		title string
 		links []graph.TypeLink
-	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations}} {
+	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations},
+		{"candidates", r.Candidates}} {
 		for _, l := range sec.links {
 			line := fmt.Sprintf("%s: %s %s [%s]", sec.title, l.Relation, l.Name, l.Source)
 			if l.Symbol != nil {
@@ -134,6 +136,12 @@ func renderHierarchy(w io.Writer, r *graph.HierarchyResult) {
 			}
 			if l.Via != "" {
 				line += " via " + l.Via
+			}
+			if l.Pointer {
+				line += " (pointer receiver)"
+			}
+			if l.Undecided != "" {
+				line += " undecided: " + l.Undecided
 			}
 			fmt.Fprintln(w, line)
 		}
