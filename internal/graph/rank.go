@@ -81,3 +81,15 @@ func cmpBool(a, b bool) int {
 func (c Cut) String() string {
 	return strconv.Itoa(c.NonTests) + " non-test, " + strconv.Itoa(c.Tests) + " test"
 }
+
+// add counts one item left out.
+func (c *Cut) add(test bool) {
+	if test {
+		c.Tests++
+	} else {
+		c.NonTests++
+	}
+}
+
+// Any reports whether the cut left anything out.
+func (c Cut) Any() bool { return c.Tests+c.NonTests > 0 }
