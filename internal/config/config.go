@@ -24,6 +24,7 @@ type Config struct {
 	Read     ReadConfig     `yaml:"read"`
 	Tools    ToolsConfig    `yaml:"tools"`
 	Semantic SemanticConfig `yaml:"semantic"`
+	Cards    CardsConfig    `yaml:"cards"`
 	Edits    string         `yaml:"edits"`   // on | off
 	Privacy  string         `yaml:"privacy"` // normal | anonymized
 }
@@ -68,6 +69,12 @@ type SemanticConfig struct {
 	AutoRefresh bool `yaml:"auto_refresh"`
 }
 
+// CardsConfig controls spec cards (.cairn/cards).
+type CardsConfig struct {
+	// Relations are the relation types cards may declare.
+	Relations []string `yaml:"relations"`
+}
+
 // ToolsConfig selects the tools MCP clients see.
 type ToolsConfig struct {
 	Profile string   `yaml:"profile"` // minimal | standard | all
@@ -83,6 +90,7 @@ func Default() Config {
 		Read:     ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
 		Tools:    ToolsConfig{Profile: "standard"},
 		Semantic: SemanticConfig{TimeoutS: 1800},
+		Cards:    CardsConfig{Relations: []string{"depends-on", "references", "related", "extends", "conflicts"}},
 		Edits:    "on",
 		Privacy:  "normal",
 	}
@@ -271,6 +279,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
 	case c.Semantic.TimeoutS <= 0:
 		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
+	case len(c.Cards.Relations) == 0:
+		return errs.E(errs.InvalidArgument, "config: cards.relations must name at least one relation type")
 	}
 	return nil
 }
