@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -12,7 +13,7 @@ import (
 
 // deriverVersion changes when what the deriver stores changes: the next
 // reconcile then derives every card and link again.
-const deriverVersion = 1
+const deriverVersion = 2
 
 func init() { index.RegisterDeriver(deriver{}) }
 
@@ -26,12 +27,14 @@ func (deriver) Version() int { return deriverVersion }
 
 func (deriver) Derive(ctx context.Context, d *index.Derivation) error {
 	tx := d.Tx
+	changed := d.Full
 	if d.Full {
 		if err := tx.ClearCards(); err != nil {
 			return err
 		}
 	}
 	for _, p := range d.Deleted {
+		changed = true
 		if err := forget(tx, p); err != nil {
 			return err
 		}
@@ -49,12 +52,14 @@ func (deriver) Derive(ctx context.Context, d *index.Derivation) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !d.Full {
+		k, isRegistry := registryFor(f.Path)
+		if !d.Full && (isRegistry || IsCardPath(f.Path)) {
+			changed = true
 			if err := forget(tx, f.Path); err != nil {
 				return err
 			}
 		}
-		switch k, isRegistry := registryFor(f.Path); {
+		switch {
 		case IsCardPath(f.Path):
 			text, err := d.Text(ctx, f)
 			if err != nil {
@@ -71,17 +76,38 @@ func (deriver) Derive(ctx context.Context, d *index.Derivation) error {
 			if err := tx.SetRegistryFile(f.Path, registryRows(k, text)); err != nil {
 				return err
 			}
-		case SupportsLinks(f.Lang) && (withSee == nil || withSee[f.BlobID]):
-			links, err := fileLinks(ctx, d, f)
+		default:
+			var links []store.CardLink
+			if SupportsLinks(f.Lang) && (withSee == nil || withSee[f.BlobID]) {
+				var err error
+				if links, err = fileLinks(ctx, d, f); err != nil {
+					return err
+				}
+			}
+			if d.Full {
+				if len(links) > 0 {
+					if err := tx.SetCardLinks(f.Path, links); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			// Most edits of code leave its links as they were: then the
+			// card tables, and what readers built from them, stay.
+			old, err := tx.CardLinksOf(f.Path)
 			if err != nil {
 				return err
 			}
-			if len(links) > 0 {
+			if !slices.Equal(old, links) {
+				changed = true
 				if err := tx.SetCardLinks(f.Path, links); err != nil {
 					return err
 				}
 			}
 		}
+	}
+	if changed {
+		return tx.BumpCardRevision()
 	}
 	return nil
 }

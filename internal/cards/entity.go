@@ -27,9 +27,9 @@ type View struct {
 	r    *store.Reader
 	m    *model
 	cfg  config.CardsConfig
-	// per request: file rows and symbols read so far
-	files map[string]*store.FileRow
-	syms  map[int64][]store.SymbolRow
+	// vd holds what requests on the same version share: file rows,
+	// symbols and entities resolved so far, the import map.
+	vd *versionData
 }
 
 // Open gives a request its view of the cards.
@@ -42,7 +42,7 @@ func Open(ctx context.Context, snap *index.Snapshot) (*View, error) {
 	if len(cfg.Relations) == 0 {
 		cfg.Relations = DefaultRelations
 	}
-	return &View{snap: snap, r: snap.Store(), m: m, cfg: cfg, files: map[string]*store.FileRow{}, syms: map[int64][]store.SymbolRow{}}, nil
+	return &View{snap: snap, r: snap.Store(), m: m, cfg: cfg, vd: dataFor(snap.Version())}, nil
 }
 
 // Entity is a code entity: a file (module) or a definition in it.
@@ -74,7 +74,7 @@ func symbolKey(path string, d lang.Def) string {
 }
 
 func (v *View) file(ctx context.Context, p string) (*store.FileRow, error) {
-	if f, ok := v.files[p]; ok {
+	if f, ok := v.vd.files.get(p); ok {
 		return f, nil
 	}
 	row, ok, err := v.r.FileByPath(ctx, p)
@@ -85,19 +85,19 @@ func (v *View) file(ctx context.Context, p string) (*store.FileRow, error) {
 	if ok {
 		f = &row
 	}
-	v.files[p] = f
+	v.vd.files.put(p, f)
 	return f, nil
 }
 
 func (v *View) symbolsOf(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
-	if s, ok := v.syms[fileID]; ok {
+	if s, ok := v.vd.syms.get(fileID); ok {
 		return s, nil
 	}
 	s, err := v.r.SymbolsOfFile(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
-	v.syms[fileID] = s
+	v.vd.syms.put(fileID, s)
 	return s, nil
 }
 
@@ -148,6 +148,20 @@ func (v *View) defEntity(ctx context.Context, p string, def int) (*Entity, error
 
 // symbolEntity is the entity of a symbol id (nil when it is gone).
 func (v *View) symbolEntity(ctx context.Context, id int64) (*Entity, error) {
+	if e, ok := v.vd.byID.get(id); ok {
+		return e, nil
+	}
+	e, err := v.lookupSymbol(ctx, id)
+	if err == nil {
+		v.vd.byID.put(id, e)
+		if e != nil {
+			v.vd.ents.put(e.Key, e)
+		}
+	}
+	return e, err
+}
+
+func (v *View) lookupSymbol(ctx context.Context, id int64) (*Entity, error) {
 	s, ok, err := v.r.SymbolByID(ctx, id)
 	if err != nil || !ok {
 		return nil, err
@@ -156,12 +170,23 @@ func (v *View) symbolEntity(ctx context.Context, id int64) (*Entity, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	v.files[f.Path] = &f
+	v.vd.files.put(f.Path, &f)
 	return v.defEntity(ctx, f.Path, s.DefIdx)
 }
 
 // Entity resolves an entity key or a symbol id.
 func (v *View) Entity(ctx context.Context, key string) (*Entity, error) {
+	if e, ok := v.vd.ents.get(key); ok {
+		return e, nil
+	}
+	e, err := v.entity(ctx, key)
+	if err == nil {
+		v.vd.ents.put(key, e)
+	}
+	return e, err
+}
+
+func (v *View) entity(ctx context.Context, key string) (*Entity, error) {
 	notFound := func() error {
 		return &errs.Error{Kind: errs.NotFound, Msg: "no code entity " + key,
 			Fixes: []string{"name a file as module:<path>, a definition as symbol:<path>#<Name.Path>, or a symbol id"}}
@@ -211,6 +236,12 @@ func (v *View) Entity(ctx context.Context, key string) (*Entity, error) {
 // linkEntity is the entity a link belongs to.
 func (v *View) linkEntity(ctx context.Context, l store.CardLink) (*Entity, error) {
 	e, err := v.defEntity(ctx, l.Path, l.Def)
+	if err == nil && e != nil {
+		if known, ok := v.vd.ents.get(e.Key); ok {
+			return known, nil
+		}
+		v.vd.ents.put(e.Key, e)
+	}
 	if err == nil && e == nil {
 		// The file left the index after the link was derived: cannot
 		// happen within one snapshot, but say what it was.
@@ -286,7 +317,7 @@ func (v *View) codeEdges(ctx context.Context, e *Entity, out, in bool, limit int
 			}
 		}
 		if in {
-			imps, err := v.m.importersOf(ctx, v.r, e.file.Path)
+			imps, err := v.vd.imps.of(ctx, v.r, e.file.Path)
 			if err != nil {
 				return nil, err
 			}

@@ -16,7 +16,9 @@ import (
 // links. It is small next to the code index (hundreds of cards, thousands
 // of links) and built once per epoch; the code side is read per request.
 type model struct {
-	version index.Version
+	// key is the store and the revision of its card tables the model was
+	// built from: epochs that leave the card tables alone share it.
+	key     modelKey
 	cards   []*CardInfo            // by key, then path
 	byKey   map[string][]*CardInfo // a key several files define has several
 	rels    map[string][]store.CardRel
@@ -28,9 +30,55 @@ type model struct {
 	registry map[uint8]map[string]Entry
 	regDups  map[uint8]map[string][]string // names registered by several files
 	problems map[string]string
+}
 
-	importersMu sync.Mutex          // guards importers
-	importers   map[string][]string // file or directory -> importing files; nil until built
+type modelKey struct {
+	store uint64
+	rev   int64
+}
+
+// versionData is what requests on one version of the index share: the
+// import map and the code entities resolved so far (a traversal resolves
+// the same files and symbols again and again).
+type versionData struct {
+	version index.Version
+	imps    importers
+	files   vmap[string, *store.FileRow]
+	syms    vmap[int64, []store.SymbolRow]
+	ents    vmap[string, *Entity]
+	byID    vmap[int64, *Entity]
+}
+
+// importers maps a file or directory (a Go package) to the files that
+// import it.
+type importers struct {
+	mu sync.Mutex          // guards by
+	by map[string][]string // nil until built
+}
+
+// vmap is a map shared by concurrent requests, bounded: past maxShared
+// entries it starts again.
+type vmap[K comparable, V any] struct {
+	mu sync.Mutex // guards m
+	m  map[K]V
+}
+
+const maxShared = 200000
+
+func (c *vmap[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *vmap[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxShared {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
 }
 
 // CardInfo is a card as the index holds it (without its body).
@@ -57,18 +105,22 @@ var modelCache struct {
 
 const modelCacheSize = 4
 
-// loadModel returns the model of a snapshot's version.
+// loadModel returns the model of a snapshot's card tables.
 func loadModel(ctx context.Context, snap *index.Snapshot) (*model, error) {
-	v := snap.Version()
+	rev, err := snap.Store().CardRevision(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := modelKey{store: snap.Version().Store, rev: rev}
 	modelCache.mu.Lock()
 	for _, m := range modelCache.models {
-		if m.version == v {
+		if m.key == key {
 			modelCache.mu.Unlock()
 			return m, nil
 		}
 	}
 	modelCache.mu.Unlock()
-	m, err := buildModel(ctx, snap.Store(), v)
+	m, err := buildModel(ctx, snap.Store(), key)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +133,30 @@ func loadModel(ctx context.Context, snap *index.Snapshot) (*model, error) {
 	return m, nil
 }
 
-func buildModel(ctx context.Context, r *store.Reader, v index.Version) (*model, error) {
-	m := &model{version: v, byKey: map[string][]*CardInfo{}, rels: map[string][]store.CardRel{},
+// versionCache keeps the shared data of the latest versions.
+var versionCache struct {
+	mu   sync.Mutex // guards list
+	list []*versionData
+}
+
+func dataFor(v index.Version) *versionData {
+	versionCache.mu.Lock()
+	defer versionCache.mu.Unlock()
+	for _, d := range versionCache.list {
+		if d.version == v {
+			return d
+		}
+	}
+	d := &versionData{version: v}
+	versionCache.list = append([]*versionData{d}, versionCache.list...)
+	if len(versionCache.list) > modelCacheSize {
+		versionCache.list = versionCache.list[:modelCacheSize]
+	}
+	return d
+}
+
+func buildModel(ctx context.Context, r *store.Reader, key modelKey) (*model, error) {
+	m := &model{key: key, byKey: map[string][]*CardInfo{}, rels: map[string][]store.CardRel{},
 		byLink: map[string][]int{}, byPath: map[string][]int{}, problems: map[string]string{},
 		registry: map[uint8]map[string]Entry{store.LabelKeyword: {}, store.LabelTag: {}},
 		regDups:  map[uint8]map[string][]string{store.LabelKeyword: {}, store.LabelTag: {}}}
@@ -178,13 +252,13 @@ func (m *model) linkedPaths() int { return len(m.byPath) }
 // importersOf returns the files importing a file or a directory (a Go
 // package), from the resolved imports of every file: built once per
 // version, when a traversal first needs it.
-func (m *model) importersOf(ctx context.Context, r *store.Reader, target string) ([]string, error) {
-	m.importersMu.Lock()
-	defer m.importersMu.Unlock()
-	if m.importers == nil {
+func (im *importers) of(ctx context.Context, r *store.Reader, target string) ([]string, error) {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	if im.by == nil {
 		all, err := r.AllImports(ctx)
 		if err != nil {
-			return nil, err
+			return nil, err // not kept: the next request tries again
 		}
 		files, err := r.Files(ctx)
 		if err != nil {
@@ -194,7 +268,7 @@ func (m *model) importersOf(ctx context.Context, r *store.Reader, target string)
 		for _, f := range files {
 			pathOf[f.ID] = f.Path
 		}
-		imp := map[string][]string{}
+		by := map[string][]string{}
 		for id, b := range all {
 			edges, err := index.DecodeImports(b)
 			if err != nil {
@@ -202,19 +276,19 @@ func (m *model) importersOf(ctx context.Context, r *store.Reader, target string)
 			}
 			for _, e := range edges {
 				if e.TargetPath != "" && pathOf[id] != "" {
-					imp[e.TargetPath] = append(imp[e.TargetPath], pathOf[id])
+					by[e.TargetPath] = append(by[e.TargetPath], pathOf[id])
 				}
 			}
 		}
-		for k := range imp {
-			sort.Strings(imp[k])
-			imp[k] = compactStrings(imp[k])
+		for k := range by {
+			sort.Strings(by[k])
+			by[k] = compactStrings(by[k])
 		}
-		m.importers = imp
+		im.by = by
 	}
-	out := m.importers[target]
+	out := im.by[target]
 	if dir := dirOf(target); dir != target {
-		out = append(append([]string(nil), out...), m.importers[dir]...)
+		out = append(append([]string(nil), out...), im.by[dir]...)
 	}
 	return out, nil
 }

@@ -68,6 +68,9 @@ CREATE TABLE IF NOT EXISTS card_link(
   PRIMARY KEY(path, line, col)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS card_link_key ON card_link(key);
+-- The revision of the card tables: it changes with every batch that changes
+-- them, so readers keep what they built from them across epochs that did not.
+CREATE TABLE IF NOT EXISTS card_rev(id INTEGER PRIMARY KEY CHECK (id = 0), rev INTEGER NOT NULL);
 `
 
 // CardRow is one card file as the index holds it.
@@ -210,6 +213,33 @@ func (t *Tx) SetCardLinks(path string, links []CardLink) error {
 	return nil
 }
 
+// CardLinksOf returns the @see links of a file, in order of position.
+func (t *Tx) CardLinksOf(path string) ([]CardLink, error) {
+	rows, err := t.tx.Query(`SELECT path, line, col, key, def FROM card_link WHERE path = ? ORDER BY line, col`, path)
+	return scanAll(rows, err, "card links", func(r scanner, l *CardLink) error {
+		return r.Scan(&l.Path, &l.Line, &l.Col, &l.Key, &l.Def)
+	})
+}
+
+// BumpCardRevision records that the card tables changed in this batch.
+func (t *Tx) BumpCardRevision() error {
+	_, err := t.exec(`INSERT INTO card_rev(id, rev) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET rev = rev + 1`)
+	return err
+}
+
+// CardRevision is the revision of the card tables (0 before any).
+func (s *Reader) CardRevision(ctx context.Context) (int64, error) {
+	var rev int64
+	err := s.sql.QueryRowContext(ctx, `SELECT rev FROM card_rev WHERE id = 0`).Scan(&rev)
+	if err == sql.ErrNoRows {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: card revision: %w", err)
+	}
+	return rev, nil
+}
+
 // BlobsContaining returns the blobs whose searchable text may contain lit
 // (every trigram of it, case-folded): a superset that callers verify. It
 // reads the shared blob store only, so it works inside a batch whose file
@@ -256,10 +286,10 @@ func (s *Reader) CardLabels(ctx context.Context) ([]CardLabel, error) {
 	return scanAll(rows, err, "card labels", func(r scanner, l *CardLabel) error { return r.Scan(&l.CardID, &l.Kind, &l.Name) })
 }
 
-// CardRels returns every card relation, reverse rows included, ordered by
-// source, then as declared.
+// CardRels returns every card relation, reverse rows included, in the
+// order their cards declare them.
 func (s *Reader) CardRels(ctx context.Context) ([]CardRel, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT card_id, src, dst, type, reverse, ord FROM card_rel ORDER BY src, reverse, card_id, ord, dst`)
+	rows, err := s.sql.QueryContext(ctx, `SELECT card_id, src, dst, type, reverse, ord FROM card_rel ORDER BY card_id, ord, reverse`)
 	return scanAll(rows, err, "card relations", func(r scanner, c *CardRel) error {
 		return r.Scan(&c.CardID, &c.Src, &c.Dst, &c.Type, &c.Reverse, &c.Ord)
 	})
