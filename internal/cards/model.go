@@ -18,13 +18,13 @@ import (
 type model struct {
 	// key is the store and the revision of its card tables the model was
 	// built from: epochs that leave the card tables alone share it.
-	key     modelKey
-	cards   []*CardInfo            // by key, then path
-	byKey   map[string][]*CardInfo // a key several files define has several
-	rels    map[string][]store.CardRel
-	links   []store.CardLink
-	byLink  map[string][]int // card key -> indexes into links
-	byPath  map[string][]int // code path -> indexes into links
+	key    modelKey
+	cards  []*CardInfo            // by key, then path
+	byKey  map[string][]*CardInfo // a key several files define has several
+	rels   map[string][]store.CardRel
+	links  []store.CardLink
+	byLink map[string][]int // card key -> indexes into links
+	byPath map[string][]int // code path -> indexes into links
 	// registry holds the registered names per kind; problems the files
 	// that could not be read, by path.
 	registry map[uint8]map[string]Entry
