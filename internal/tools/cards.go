@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/cairnhq/cairn/internal/cards"
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/mutate"
+	"github.com/cairnhq/cairn/internal/query"
 )
 
 // The cards group: spec cards under .cairn/cards, linked to code with @see
@@ -49,4 +51,27 @@ func pageOf[T any](ctx context.Context, c *Call, field string, items []T, limit 
 	end := min(start+limit, len(items))
 	pg.done(ctx, field, end-start, end, len(items), end < len(items))
 	return items[start:end], nil
+}
+
+// symbolCards lists the cards linked to a symbol (by id), for the answers
+// of other tools: nil when there are none or the cards cannot be read (a
+// symbol's answer does not fail for them).
+func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
+	sym, ok := index.ParseID(id)
+	if !ok || c.snap == nil {
+		return nil
+	}
+	v, err := c.cards(ctx)
+	if err != nil {
+		return nil
+	}
+	linked, err := v.CardsOfSymbol(ctx, sym)
+	if err != nil {
+		return nil
+	}
+	var out []query.LinkedCard
+	for _, l := range linked {
+		out = append(out, query.LinkedCard{Key: l.Key, Status: l.Status, Summary: l.Summary, Via: l.Via, Missing: l.Missing})
+	}
+	return out
 }
