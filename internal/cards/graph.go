@@ -27,6 +27,8 @@ type Node struct {
 	Location *protocol.Location `json:"location,omitempty"`
 	// Missing: a card key that no card file defines (a dangling target).
 	Missing bool `json:"missing,omitempty"`
+	// Via is the node the traversal reached it from.
+	Via string `json:"via,omitempty"`
 }
 
 // Edge is a relation between two nodes, in its declared direction.
@@ -203,6 +205,7 @@ func (v *View) walk(ctx context.Context, root string, hops, maxNodes int, dir di
 		return nil, err
 	}
 	depth := map[string]int{root: 0}
+	via := map[string]string{}
 	order := []string{root}
 	edges := map[Edge]bool{}
 	g := &Graph{Root: root}
@@ -228,6 +231,7 @@ func (v *View) walk(ctx context.Context, root string, hops, maxNodes int, dir di
 					continue
 				}
 				depth[s.other] = depth[id] + 1
+				via[s.other] = id
 				order = append(order, s.other)
 			}
 			edges[s.edge] = true
@@ -238,6 +242,7 @@ func (v *View) walk(ctx context.Context, root string, hops, maxNodes int, dir di
 		if err != nil {
 			return nil, err
 		}
+		n.Via = via[id]
 		g.Nodes = append(g.Nodes, n)
 	}
 	sort.SliceStable(g.Nodes, func(i, j int) bool {

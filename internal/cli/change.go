@@ -159,4 +159,7 @@ func renderImpact(w io.Writer, r *query.ImpactResult) {
 	for _, t := range r.Tests.Tests {
 		fmt.Fprintf(w, "  %s [%s %s]\n", t.Path, t.Confidence, t.Reason)
 	}
+	for _, k := range r.Cards {
+		fmt.Fprintf(w, "card: %s [%s] %s (via %s)\n", k.Key, k.Status, k.Summary, k.Via)
+	}
 }

@@ -75,3 +75,30 @@ func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
 	}
 	return out
 }
+
+// impactCards lists the cards a change to an impact target touches: what
+// card_impact reaches from it within two hops (nil when none, or when the
+// cards cannot be read).
+func (c *Call) impactCards(ctx context.Context, t query.ImpactTarget) []query.LinkedCard {
+	key := cards.ModuleKey(t.Path)
+	if t.Symbol != nil {
+		key = t.Symbol.ID
+	}
+	v, err := c.cards(ctx)
+	if err != nil {
+		return nil
+	}
+	im, err := v.Impact(ctx, key, 2, NodesBudget.Default, cards.Filter{})
+	if err != nil {
+		return nil
+	}
+	var out []query.LinkedCard
+	for _, n := range im.Cards {
+		out = append(out, query.LinkedCard{Key: n.ID, Status: n.Status, Summary: n.Summary, Via: n.Via, Missing: n.Missing})
+	}
+	if len(out) > ResultsBudget.Default {
+		c.Shortened("cards", ResultsBudget.Default, len(out), "card_impact lists them all")
+		out = out[:ResultsBudget.Default]
+	}
+	return out
+}

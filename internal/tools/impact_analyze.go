@@ -66,6 +66,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
+	res.Cards = c.impactCards(ctx, res.Target)
 	name := res.Target.Path
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName
