@@ -12,3 +12,14 @@ type LinkedCard struct {
 	// Missing: no card file defines the key.
 	Missing bool `json:"missing,omitempty"`
 }
+
+// CardsSummary counts the spec cards of a repository and the code that
+// links to them (map_repo; the tools fill it in from internal/cards).
+type CardsSummary struct {
+	Cards    int            `json:"cards"`
+	ByStatus map[string]int `json:"by_status"`
+	// LinkedFiles and UnlinkedFiles count the code files with and without
+	// a @see link.
+	LinkedFiles   int `json:"linked_files"`
+	UnlinkedFiles int `json:"unlinked_files"`
+}

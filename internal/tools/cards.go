@@ -102,3 +102,17 @@ func (c *Call) impactCards(ctx context.Context, t query.ImpactTarget) []query.Li
 	}
 	return out
 }
+
+// cardsSummary counts the cards and the code linked to them (nil in a
+// repository without cards, or when they cannot be read).
+func (c *Call) cardsSummary(ctx context.Context) *query.CardsSummary {
+	v, err := c.cards(ctx)
+	if err != nil {
+		return nil
+	}
+	n, err := v.Count(ctx)
+	if err != nil || n.Cards == 0 {
+		return nil
+	}
+	return &query.CardsSummary{Cards: n.Cards, ByStatus: n.ByStatus, LinkedFiles: n.LinkedFiles, UnlinkedFiles: n.UnlinkedFiles}
+}
