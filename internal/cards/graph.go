@@ -1,9 +1,11 @@
 package cards
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -260,15 +262,8 @@ func (v *View) walk(ctx context.Context, root string, hops, maxNodes int, dir di
 }
 
 func sortEdges(es []Edge) {
-	sort.Slice(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		if a.To != b.To {
-			return a.To < b.To
-		}
-		return a.Type < b.Type
+	slices.SortFunc(es, func(a, b Edge) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To), strings.Compare(a.Type, b.Type))
 	})
 }
 
