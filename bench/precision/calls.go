@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
@@ -255,7 +256,7 @@ func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, lay
 		if err != nil {
 			return nil, fmt.Errorf("resolve %s: %w", s.QName, err)
 		}
-		g, err := eng.CallGraph(ctx, r, query.GraphParams{Direction: query.Callers, Depth: 1, LimitPerLevel: 1 << 30, MaxPerNode: 1 << 30, Layer: layer})
+		g, err := graph.CallGraph(ctx, eng, r, graph.Params{Direction: graph.Callers, Depth: 1, LimitPerLevel: 1 << 30, MaxPerNode: 1 << 30, Layer: layer})
 		if err != nil {
 			return nil, fmt.Errorf("callers of %s: %w", s.QName, err)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -20,7 +20,7 @@ func archCmd() *toolCmd {
 			f.limit(&in.Limit, "limit", "nodes to show", 50, 500)
 		},
 		in: &in,
-		render: withAnswer(func(w io.Writer, r *query.ArchResult) {
+		render: withAnswer(func(w io.Writer, r *repomap.ArchResult) {
 			for _, n := range r.Nodes {
 				extra := ""
 				if n.Detached {

@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/tools"
+	"github.com/spf13/cobra"
 )
 
 func diffCmd() *toolCmd {
@@ -25,7 +24,7 @@ func diffCmd() *toolCmd {
 	}
 }
 
-func renderDiff(w io.Writer, r *query.DiffResult) {
+func renderDiff(w io.Writer, r *change.DiffResult) {
 	if r.BreakingSummary != "" {
 		fmt.Fprintln(w, r.BreakingSummary)
 	}
@@ -83,7 +82,7 @@ func affectedCmd() *toolCmd {
 			f.Int(&in.MaxDepth, "max-depth", "max_depth", 0)
 			f.page(&in.Limit, &in.Cursor, "tests per page", 50, 500)
 		},
-		render: withAnswer(func(w io.Writer, r *query.AffectedResult) {
+		render: withAnswer(func(w io.Writer, r *change.AffectedResult) {
 			for _, t := range r.Tests {
 				via := ""
 				if len(t.Via) > 0 {
@@ -127,7 +126,7 @@ func impactCmd() *toolCmd {
 	}
 }
 
-func renderImpact(w io.Writer, r *query.ImpactResult) {
+func renderImpact(w io.Writer, r *change.ImpactResult) {
 	v := r.Visibility
 	fmt.Fprintf(w, "visibility: %s (%s, confidence %.2f); impact: %s — %s\n", v.Visibility, v.Source, v.Confidence,
 		r.Classification.Level, r.Classification.Reason)
@@ -137,7 +136,7 @@ func renderImpact(w io.Writer, r *query.ImpactResult) {
 	}
 	for _, set := range []struct {
 		name string
-		s    query.DependentSet
+		s    change.DependentSet
 	}{{"direct", r.Direct}, {"transitive", r.Transitive}} {
 		fmt.Fprintf(w, "%s: %d files in %d modules\n", set.name, set.s.Files, set.s.ModulesTotal)
 		for _, m := range set.s.Modules {

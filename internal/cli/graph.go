@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -29,13 +29,13 @@ func callersCmd() *toolCmd { return graphCmd("callers", "graph_callers") }
 
 func calleesCmd() *toolCmd { return graphCmd("callees", "graph_callees") }
 
-func renderGraph(w io.Writer, r *query.GraphResult) {
-	byID := map[string]query.GraphNode{}
+func renderGraph(w io.Writer, r *graph.Result) {
+	byID := map[string]graph.Node{}
 	for _, n := range r.Nodes {
 		byID[n.ID] = n
 	}
 	arrow := "<-"
-	if r.Direction == query.Callees {
+	if r.Direction == graph.Callees {
 		arrow = "->"
 	}
 	for _, n := range r.Nodes {
@@ -45,7 +45,7 @@ func renderGraph(w io.Writer, r *query.GraphResult) {
 		}
 		for _, e := range r.Edges {
 			other, me := e.From, e.To
-			if r.Direction == query.Callees {
+			if r.Direction == graph.Callees {
 				other, me = e.To, e.From
 			}
 			if other == n.ID && byID[me].Depth == n.Depth-1 {
@@ -122,10 +122,10 @@ func hierarchyCmd() *toolCmd {
 	}
 }
 
-func renderHierarchy(w io.Writer, r *query.HierarchyResult) {
+func renderHierarchy(w io.Writer, r *graph.HierarchyResult) {
 	for _, sec := range []struct {
 		title string
-		links []query.TypeLink
+		links []graph.TypeLink
 	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations}} {
 		for _, l := range sec.links {
 			line := fmt.Sprintf("%s: %s %s [%s]", sec.title, l.Relation, l.Name, l.Source)
@@ -155,13 +155,13 @@ func traceCmd() *toolCmd {
 			f.String(&in.Layer, "layer", "layer", "")
 		},
 		in: &in,
-		render: withAnswer(func(w io.Writer, r *query.TraceResult) {
+		render: withAnswer(func(w io.Writer, r *graph.TraceResult) {
 			renderTrace(w, r.Entry)
 		}),
 	}
 }
 
-func renderTrace(w io.Writer, n *query.TraceNode) {
+func renderTrace(w io.Writer, n *graph.TraceNode) {
 	line := fmt.Sprintf("%s%s (%s) %s:%d", strings.Repeat("  ", n.Depth), n.QName, n.Kind, n.Location.Path, n.Location.Line)
 	if n.Build != "" {
 		line += " [build: " + n.Build + "]"

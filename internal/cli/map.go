@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -26,7 +27,7 @@ func mapCmd() *toolCmd {
 	}
 }
 
-func renderMap(w io.Writer, m *query.RepoMap) {
+func renderMap(w io.Writer, m *repomap.Map) {
 	defer renderMapCards(w, m.Cards)
 	if s := m.Structure; s != nil {
 		fmt.Fprintf(w, "structure (depth %d, %d files):\n", s.Depth, s.Files)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -34,7 +35,7 @@ message) and the symbol it is written in.`,
 
 func renderSurfaces(w io.Writer, env *protocol.Envelope) {
 	fmt.Fprintln(w, env.Answer)
-	r, ok := env.Data.(*query.SurfacesResult)
+	r, ok := env.Data.(*repomap.SurfacesResult)
 	if !ok {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/repomap"
 	"github.com/cairnhq/cairn/internal/semantic"
 )
 
@@ -17,7 +18,7 @@ func (d *run) indexers(ctx context.Context) {
 		d.add(Check{Name: "indexers", Status: Warn, Message: "not checked: the index cannot be opened, so its languages are unknown"})
 		return
 	}
-	ov, err := d.o.Engine.Overview(ctx)
+	ov, err := repomap.Overview(ctx, d.o.Engine)
 	if err != nil {
 		d.add(Check{Name: "indexers", Status: Warn, Message: "not checked: " + err.Error()})
 		return

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Recover finishes or undoes the batches that processes which died while
@@ -46,6 +47,11 @@ func (e *Engine) Recover(ctx context.Context) ([]string, error) {
 	return warnings, nil
 }
 
+// staleJournalTemp is how old a journal's temporary file must be before
+// recovery takes it for the leftover of a dead writer: a live writer locks
+// it within moments of creating it.
+const staleJournalTemp = time.Minute
+
 // recoverOne handles one journal file.
 func (e *Engine) recoverOne(p string) ([]string, error) {
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
@@ -65,8 +71,12 @@ func (e *Engine) recoverOne(p string) ([]string, error) {
 	}
 	if strings.HasSuffix(p, ".tmp") {
 		// A journal that never took its place: the batch had not yet
-		// created anything it does not name in its previous journal.
-		os.Remove(p)
+		// created anything it does not name in its previous journal. A
+		// young one may belong to a writer that created it and has not
+		// locked it yet: only one left for a while is removed.
+		if time.Since(opened.ModTime()) > staleJournalTemp {
+			os.Remove(p)
+		}
 		return nil, nil
 	}
 	data, err := io.ReadAll(f)

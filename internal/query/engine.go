@@ -1,12 +1,15 @@
-// Package query answers questions from the index: symbol search and naming,
-// symbol cards, references, lexical search, file reads and listings. One file
-// per capability. It returns typed results; the tools layer wraps them in the
-// response envelope. It never writes.
+// Package query answers navigation questions from the index: symbol search
+// and naming, symbol cards, references (with the choice of layer per file),
+// lexical search, file reads and listings. One file per capability. It also
+// holds what the other engines (graph, change, repomap) read through: the
+// Engine bound to a request's snapshot, resolved symbols, the semantic view,
+// locations, signatures and test-file conventions. It returns typed
+// results; the tools layer wraps them in the response envelope. It never
+// writes.
 package query
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
@@ -29,14 +32,10 @@ type Engine struct {
 // shared is what every request's engine shares.
 type shared struct {
 	semMu sync.Mutex // guards the semantic-layer caches below
-	sem   *semView
+	sem   *SemView
 	// semFresh caches the freshness report of semFreshKey's view.
 	semFresh    []semantic.IndexFreshness
 	semFreshKey string
-
-	// Per-epoch views for change analysis (depgraph.go, refindex.go).
-	graphs  graphCache
-	revRefs refIndexCache
 }
 
 // New returns an engine over an open index.
@@ -55,17 +54,17 @@ func (e *Engine) Snapshot(ctx context.Context) (eng *Engine, release func(), err
 	return e.On(s), s.Release, nil
 }
 
-// db is the request's read transaction.
-func (e *Engine) db() *store.Reader {
+// Store is the request's read transaction.
+func (e *Engine) Store() *store.Reader {
 	if e.snap == nil {
 		panic("query: an engine read the index without a snapshot") // a caller forgot On or Snapshot
 	}
 	return e.snap.Store()
 }
 
-// version identifies what the request sees, for caches of views built
+// Version identifies what the request sees, for caches of views built
 // once per epoch of one store.
-func (e *Engine) version() index.Version { return e.snap.Version() }
+func (e *Engine) Version() index.Version { return e.snap.Version() }
 
 // Index is the engine's index.
 func (e *Engine) Index() *index.Index { return e.ix }
@@ -81,17 +80,18 @@ type SymbolRef struct {
 
 // Resolved is a symbol row with its file and definition.
 type Resolved struct {
-	row   store.SymbolRow
-	file  store.FileRow
-	facts *lang.Facts
-	def   *lang.Def
+	Row   store.SymbolRow
+	File  store.FileRow
+	Facts *lang.Facts // the file's facts (nil when it has none)
+	Def   *lang.Def   // the symbol's definition in Facts (nil when missing)
 	// Redirect is set when the symbol was reached through an alias.
 	Redirect *Redirect
 }
 
-// load completes a symbol row with its file and definition facts.
-func (e *Engine) load(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
-	f, ok, err := e.db().FileByID(ctx, row.FileID)
+// Load completes a symbol row with its file and definition facts (nil when
+// the file vanished).
+func (e *Engine) Load(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
+	f, ok, err := e.Store().FileByID(ctx, row.FileID)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -99,22 +99,28 @@ func (e *Engine) load(ctx context.Context, row store.SymbolRow) (*Resolved, erro
 	if err != nil {
 		return nil, err
 	}
-	r := &Resolved{row: row, file: f, facts: facts}
-	if facts != nil && row.DefIdx < len(facts.Defs) {
-		r.def = &facts.Defs[row.DefIdx]
-	}
-	return r, nil
+	return NewResolved(row, f, facts), nil
 }
 
-func (r *Resolved) ref() SymbolRef {
-	out := SymbolRef{
-		ID: index.FormatID(r.row.ID), Name: r.row.Name, QName: r.row.QName,
-		Kind: lang.DefKind(r.row.Kind).String(),
+// NewResolved puts a symbol row together with its file and the file's facts.
+func NewResolved(row store.SymbolRow, f store.FileRow, facts *lang.Facts) *Resolved {
+	r := &Resolved{Row: row, File: f, Facts: facts}
+	if facts != nil && row.DefIdx < len(facts.Defs) {
+		r.Def = &facts.Defs[row.DefIdx]
 	}
-	if r.def != nil {
-		out.Location = spanLoc(r.file.Path, r.def.NameSpan)
+	return r
+}
+
+// Ref is the symbol's compact form.
+func (r *Resolved) Ref() SymbolRef {
+	out := SymbolRef{
+		ID: index.FormatID(r.Row.ID), Name: r.Row.Name, QName: r.Row.QName,
+		Kind: lang.DefKind(r.Row.Kind).String(),
+	}
+	if r.Def != nil {
+		out.Location = spanLoc(r.File.Path, r.Def.NameSpan)
 	} else {
-		out.Location = protocol.Location{Path: protocol.RepoPath(r.file.Path), Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+		out.Location = protocol.Location{Path: protocol.RepoPath(r.File.Path), Line: 1, Col: 1, EndLine: 1, EndCol: 1}
 	}
 	return out
 }
@@ -124,37 +130,26 @@ func spanLoc(p string, s lang.Span) protocol.Location {
 		EndLine: int(s.End.Line), EndCol: int(s.End.Col)}
 }
 
-func refLoc(p string, pos lang.Pos, name string) protocol.Location {
+// RefLoc is the location of a reference to name at pos.
+func RefLoc(p string, pos lang.Pos, name string) protocol.Location {
 	return protocol.Location{Path: protocol.RepoPath(p), Line: int(pos.Line), Col: int(pos.Col),
 		EndLine: int(pos.Line), EndCol: int(pos.Col) + len(name)}
 }
 
-// refs loads many symbol rows at once, skipping ones whose file vanished.
-func (e *Engine) refs(ctx context.Context, rows []store.SymbolRow) ([]SymbolRef, error) {
+// SymbolRefs loads many symbol rows at once, skipping ones whose file vanished.
+func (e *Engine) SymbolRefs(ctx context.Context, rows []store.SymbolRow) ([]SymbolRef, error) {
 	out := make([]SymbolRef, 0, len(rows))
 	for _, row := range rows {
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
-			out = append(out, r.ref())
+			out = append(out, r.Ref())
 		}
 	}
 	return out, nil
 }
 
-// isTestPath guesses whether a path holds tests (used to rank them lower).
-func isTestPath(p string) bool {
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
-		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
-		strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.HasPrefix(p, "test/") ||
-		strings.HasPrefix(p, "tests/") || strings.Contains(p, "/testdata/") || strings.Contains(p, "__tests__/")
-}
-
 // ID is the symbol's id.
-func (r *Resolved) ID() string { return index.FormatID(r.row.ID) }
-
-// Ref is the symbol's compact form.
-func (r *Resolved) Ref() SymbolRef { return r.ref() }
+func (r *Resolved) ID() string { return index.FormatID(r.Row.ID) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lexical"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
@@ -40,6 +41,39 @@ type ListResult struct {
 	NextOffset int     `json:"-"`
 }
 
+// FilesAndModules lists every indexed file and every module.
+func (e *Engine) FilesAndModules(ctx context.Context) ([]store.FileRow, []store.ModuleRow, error) {
+	files, err := e.Store().Files(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	mods, err := e.Store().Modules(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, mods, nil
+}
+
+// Imports calls f with the import edges of every file want accepts (a row
+// that does not decode is left out).
+func (e *Engine) Imports(ctx context.Context, want func(fileID int64) bool, f func(fileID int64, edges []index.ImportEdge)) error {
+	all, err := e.Store().AllImports(ctx)
+	if err != nil {
+		return err
+	}
+	for id, data := range all {
+		if !want(id) {
+			continue
+		}
+		edges, err := index.DecodeImports(data)
+		if err != nil {
+			continue
+		}
+		f(id, edges)
+	}
+	return nil
+}
+
 // List lists indexed files and directories under a path, depth-limited.
 func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	// Listing follows the read policy: a path into .git, Cairn's state, a
@@ -49,7 +83,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 		return nil, err
 	}
 	dir := string(rp)
-	filter, err := newFileFilter(nil, p.Langs)
+	filter, err := NewFileFilter(nil, p.Langs)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +100,12 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	files, err := e.db().FilesUnder(ctx, prefix)
+	files, err := e.Store().FilesUnder(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
 	if dir != "" && len(files) == 0 {
-		if f, ok, _ := e.db().FileByPath(ctx, dir); ok {
+		if f, ok, _ := e.Store().FileByPath(ctx, dir); ok {
 			files = append(files, f) // a file path lists itself
 			prefix = ""
 		} else {
@@ -82,7 +116,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	dirs := map[string]*Entry{}
 	var out []Entry
 	for _, f := range files {
-		if !filter.ok(f.Path, f.Lang) || (glob != nil && !glob.Match(f.Path)) {
+		if !filter.Match(f.Path, f.Lang) || (glob != nil && !glob.Match(f.Path)) {
 			continue
 		}
 		rel := strings.TrimPrefix(f.Path, prefix)
@@ -110,14 +144,7 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 		return out[i].Path < out[j].Path
 	})
 	res := &ListResult{Path: dir, Total: len(out), Entries: []Entry{}}
-	if p.Offset < len(out) {
-		out = out[p.Offset:]
-	} else {
-		out = nil
-	}
-	if len(out) > p.Limit {
-		out, res.More = out[:p.Limit], true
-	}
+	out, res.More = Page(out, p.Offset, p.Limit)
 	res.Entries = append(res.Entries, out...)
 	res.NextOffset = p.Offset + len(res.Entries)
 	return res, nil

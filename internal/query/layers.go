@@ -66,125 +66,163 @@ type layerPlan struct {
 	anchored []foundRef
 }
 
+// keep adds a syntactic reference to what the answer lists.
+func (plan *layerPlan) keep(s *synRef) {
+	if s.status == synMatch {
+		plan.found = append(plan.found, s.foundRef)
+	} else {
+		plan.anchored = append(plan.anchored, s.foundRef)
+	}
+}
+
 // planLayers combines the syntactic references with the semantic layer's
 // occurrences of the symbol (DESIGN §5: the best layer per file, said).
-func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []synRef, p RefsParams) (*layerPlan, error) {
+func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []synRef, p RefsParams) (*layerPlan, error) {
 	plan := &layerPlan{use: SemanticUse{Merge: p.Merge, Fallback: []FileFallback{}}}
-	synOnly := func(state, reason string) *layerPlan {
-		plan.use.State, plan.use.Reason = state, reason
-		if p.Layer == LayerSemantic {
-			return plan
-		}
-		for _, s := range syn {
-			switch s.status {
-			case synMatch:
-				plan.found = append(plan.found, s.foundRef)
-			case synAnchored:
-				plan.anchored = append(plan.anchored, s.foundRef)
-			}
-		}
-		return plan
-	}
 	switch {
 	case v == nil:
-		return synOnly("off", "syntactic layer requested"), nil
-	case v.empty():
-		return synOnly("unavailable", "no semantic index is imported (cairn index --semantic)"), nil
+		return plan.syntaxOnly(syn, p, "off", "syntactic layer requested"), nil
+	case v.Empty():
+		return plan.syntaxOnly(syn, p, "unavailable", "no semantic index is imported (cairn index --semantic)"), nil
 	}
-	mapped, occs, err := e.semanticOccs(ctx, v, r.row.ID)
+	mapped, occs, err := e.SemanticOccs(ctx, v, r.Row.ID)
 	if err != nil {
 		return nil, err
 	}
-	defPath := r.file.Path
 	if len(mapped) == 0 {
-		switch reason := v.fallbackReason(defPath); {
-		case v.usable(defPath):
-			return synOnly("unmapped", "the semantic index has no symbol at this definition"), nil
-		case reason != "":
-			return synOnly("stale", defPath+": "+reason), nil
-		}
-		return synOnly("unavailable", "no semantic index covers "+defPath), nil
+		state, reason := unmapped(v, r.File.Path)
+		return plan.syntaxOnly(syn, p, state, reason), nil
 	}
 	for _, m := range mapped {
 		plan.use.Symbols = append(plan.use.Symbols, m.Symbol)
 	}
-	synByKey := make(map[locKey]*synRef, len(syn))
-	for i := range syn {
-		synByKey[keyOf(syn[i].loc.Location)] = &syn[i]
-	}
-	family := langFamily(r.file.Lang)
-	related := map[string]bool{}
 	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
-	if r.file.Lang == "go" {
-		if reach, err = e.goDependents(ctx, v, path.Dir(r.file.Path)); err != nil {
+	if r.File.Lang == "go" {
+		if reach, err = e.goDependents(ctx, v, path.Dir(r.File.Path)); err != nil {
 			return nil, err
 		}
 	}
-	semKeys := map[locKey]int{}
+	m := newLayerMerge(plan, v, r, syn, p)
+	m.addSemantic(occs, reach)
+	m.weighSyntax()
+	if p.Merge == MergeUnion {
+		if err := e.listConflicts(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	m.finish()
+	return plan, nil
+}
+
+// syntaxOnly answers from the syntactic references alone (none when the
+// semantic layer was asked for), saying why.
+func (plan *layerPlan) syntaxOnly(syn []synRef, p RefsParams, state, reason string) *layerPlan {
+	plan.use.State, plan.use.Reason = state, reason
+	if p.Layer == LayerSemantic {
+		return plan
+	}
+	for _, s := range syn {
+		switch s.status {
+		case synMatch:
+			plan.found = append(plan.found, s.foundRef)
+		case synAnchored:
+			plan.anchored = append(plan.anchored, s.foundRef)
+		}
+	}
+	return plan
+}
+
+// unmapped says why the semantic layer has no symbol for a definition in defPath.
+func unmapped(v *SemView, defPath string) (state, reason string) {
+	switch reason := v.FallbackReason(defPath); {
+	case v.Usable(defPath):
+		return "unmapped", "the semantic index has no symbol at this definition"
+	case reason != "":
+		return "stale", defPath + ": " + reason
+	}
+	return "unavailable", "no semantic index covers " + defPath
+}
+
+// layerMerge is the merge of one symbol's references from both layers.
+type layerMerge struct {
+	plan     *layerPlan
+	v        *SemView
+	r        *Resolved
+	syn      []synRef
+	p        RefsParams
+	family   string             // the definition's language family
+	synByKey map[locKey]*synRef // syntactic references by location
+	semKeys  map[locKey]int     // semantic locations by location: index in semLocs
+	semLocs  []foundRef         // the semantic layer's locations
+	fallback map[string]string  // files answered from syntax: why
+	conflict []LayerConflict    // merge union: where the layers disagree
+}
+
+func newLayerMerge(plan *layerPlan, v *SemView, r *Resolved, syn []synRef, p RefsParams) *layerMerge {
+	m := &layerMerge{plan: plan, v: v, r: r, syn: syn, p: p, family: LangFamily(r.File.Lang),
+		synByKey: make(map[locKey]*synRef, len(syn)), semKeys: map[locKey]int{}, fallback: map[string]string{}}
+	for i := range syn {
+		m.synByKey[keyOf(syn[i].loc.Location)] = &syn[i]
+	}
+	return m
+}
+
+// addSemantic takes the usable occurrences (related ones only within reach,
+// when given), once per location, refining their kind with syntax.
+func (m *layerMerge) addSemantic(occs []SemOcc, reach map[string]bool) {
+	related := map[string]bool{}
 	semFiles := map[protocol.RepoPath]bool{}
-	var semLocs []foundRef
 	for _, o := range occs {
-		if !o.usable || (o.via != "" && reach != nil && !reach[path.Dir(o.path)]) {
+		if !o.Usable || (o.Via != "" && reach != nil && !reach[path.Dir(o.Path)]) {
 			continue
 		}
-		loc := RefLocation{Location: protocol.Location{Path: protocol.RepoPath(o.path), Line: int(o.Line), Col: int(o.Col),
+		loc := RefLocation{Location: protocol.Location{Path: protocol.RepoPath(o.Path), Line: int(o.Line), Col: int(o.Col),
 			EndLine: int(o.EndLine), EndCol: int(o.EndCol)}, Kind: semantic.RoleName(o.Roles), Tier: index.TierPrecise.String(), Layer: LayerSemantic,
-			Via: o.via}
-		if o.via != "" {
-			related[o.via] = true
+			Via: o.Via}
+		if o.Via != "" {
+			related[o.Via] = true
 		}
 		k := keyOf(loc.Location)
-		if _, dup := semKeys[k]; dup {
+		if _, dup := m.semKeys[k]; dup {
 			continue
 		}
-		if s := synByKey[k]; s != nil {
+		if s := m.synByKey[k]; s != nil {
 			if loc.Kind == "reference" && s.loc.Kind != "definition" {
 				loc.Kind = s.loc.Kind // call, type, ...: syntax refines the kind (CKB §6.2 supplement)
 			}
 			loc.Enclosing = s.loc.Enclosing
 		}
 		var module int64
-		if f, ok := v.fileRow(loc.Path); ok {
+		if f, ok := m.v.FileRow(loc.Path); ok {
 			module = f.ModuleID
 		}
-		semKeys[k] = len(semLocs)
+		m.semKeys[k] = len(m.semLocs)
 		semFiles[loc.Path] = true
-		semLocs = append(semLocs, foundRef{loc: loc, module: module})
+		m.semLocs = append(m.semLocs, foundRef{loc: loc, module: module})
 	}
-	plan.use.Files = len(semFiles)
+	m.plan.use.Files = len(semFiles)
 	for s := range related {
-		plan.use.Related = append(plan.use.Related, s)
+		m.plan.use.Related = append(m.plan.use.Related, s)
 	}
-	sort.Strings(plan.use.Related)
-	fallback := map[string]string{}
-	keepSyn := func(s *synRef) {
-		path := string(s.loc.Path)
-		f, ok := v.fileRow(s.loc.Path)
-		sameFamily := ok && langFamily(f.Lang) == family
-		if _, ok := fallback[path]; !ok && sameFamily {
-			reason := v.fallbackReason(path)
-			if reason == "" {
-				reason = "not in the semantic index"
-			}
-			fallback[path] = reason
-		}
-		if s.status == synMatch {
-			plan.found = append(plan.found, s.foundRef)
-		} else {
-			plan.anchored = append(plan.anchored, s.foundRef)
-		}
-	}
-	var conflicts []LayerConflict
-	for i := range syn {
-		s := &syn[i]
+	sort.Strings(m.plan.use.Related)
+}
+
+// weighSyntax decides each syntactic reference against the semantic
+// layer: the same location is one reference; in a file the semantic layer
+// describes, a reference it does not have is dropped (prefer) or listed as a
+// conflict (union); elsewhere syntax answers and the file falls back.
+func (m *layerMerge) weighSyntax() {
+	p, plan := m.p, m.plan
+	for i := range m.syn {
+		s := &m.syn[i]
 		if s.status == synOther {
 			continue
 		}
 		k := keyOf(s.loc.Location)
-		authoritative := v.usable(string(s.loc.Path))
-		if j, ok := semKeys[k]; ok {
+		authoritative := m.v.Usable(string(s.loc.Path))
+		if j, ok := m.semKeys[k]; ok {
 			if p.Merge == MergeUnion {
-				semLocs[j].loc.Also = s.loc.Tier
+				m.semLocs[j].loc.Also = s.loc.Tier
 			}
 			continue
 		}
@@ -192,7 +230,7 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 			plan.use.RejectedAnchored++
 		}
 		otherFamily := false
-		if f, ok := v.fileRow(s.loc.Path); ok && langFamily(f.Lang) != family {
+		if f, ok := m.v.FileRow(s.loc.Path); ok && LangFamily(f.Lang) != m.family {
 			otherFamily = true
 		}
 		switch {
@@ -203,43 +241,68 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 			// the semantic layer describes this file: it has no such reference
 		case p.Merge == MergeUnion && authoritative:
 			if s.status == synMatch {
-				conflicts = append(conflicts, LayerConflict{Location: s.loc.Location, Kind: "syntactic_only",
-					Syntactic: s.loc.Tier + " reference to " + r.row.QName})
+				m.conflict = append(m.conflict, LayerConflict{Location: s.loc.Location, Kind: "syntactic_only",
+					Syntactic: s.loc.Tier + " reference to " + m.r.Row.QName})
 			}
 			s.loc.Also = ""
-			if s.status == synMatch {
-				plan.found = append(plan.found, s.foundRef)
-			} else {
-				plan.anchored = append(plan.anchored, s.foundRef)
-			}
+			plan.keep(s)
 		default:
-			keepSyn(s)
+			m.fallBack(s)
 		}
 	}
-	if p.Merge == MergeUnion {
-		for _, sl := range semLocs {
-			if s := synByKey[keyOf(sl.loc.Location)]; sl.loc.Via == "" && s != nil && s.status == synOther && s.target != 0 && s.target != r.row.ID {
-				conflicts = append(conflicts, LayerConflict{Location: sl.loc.Location, Kind: "semantic_other_target",
-					Syntactic: s.loc.Tier + " reference to " + e.qnameOf(ctx, s.target), Semantic: "reference to " + r.row.QName})
-			}
+}
+
+// fallBack keeps a syntactic reference the semantic layer does not cover,
+// noting its file as answered from syntax (when of the definition's family).
+func (m *layerMerge) fallBack(s *synRef) {
+	path := string(s.loc.Path)
+	f, ok := m.v.FileRow(s.loc.Path)
+	sameFamily := ok && LangFamily(f.Lang) == m.family
+	if _, ok := m.fallback[path]; !ok && sameFamily {
+		reason := m.v.FallbackReason(path)
+		if reason == "" {
+			reason = "not in the semantic index"
 		}
-		if err := e.describeSemantic(ctx, v, conflicts); err != nil {
-			return nil, err
-		}
-		sort.Slice(conflicts, func(i, j int) bool { return lessLoc(conflicts[i].Location, conflicts[j].Location) })
-		plan.use.ConflictsTotal = len(conflicts)
-		if len(conflicts) > maxConflicts {
-			conflicts = conflicts[:maxConflicts]
-		}
-		plan.use.Conflicts = conflicts
+		m.fallback[path] = reason
 	}
-	if p.Layer == LayerSemantic {
+	m.plan.keep(s)
+}
+
+// listConflicts (merge union) adds the locations the semantic layer gives
+// this symbol and syntax another, describes the syntactic-only ones, and
+// lists them in order, capped.
+func (e *Engine) listConflicts(ctx context.Context, m *layerMerge) error {
+	conflicts := m.conflict
+	for _, sl := range m.semLocs {
+		if s := m.synByKey[keyOf(sl.loc.Location)]; sl.loc.Via == "" && s != nil && s.status == synOther && s.target != 0 && s.target != m.r.Row.ID {
+			conflicts = append(conflicts, LayerConflict{Location: sl.loc.Location, Kind: "semantic_other_target",
+				Syntactic: s.loc.Tier + " reference to " + e.qnameOf(ctx, s.target), Semantic: "reference to " + m.r.Row.QName})
+		}
+	}
+	if err := e.describeSemantic(ctx, m.v, conflicts); err != nil {
+		return err
+	}
+	sort.Slice(conflicts, func(i, j int) bool { return LessLoc(conflicts[i].Location, conflicts[j].Location) })
+	m.plan.use.ConflictsTotal = len(conflicts)
+	if len(conflicts) > maxConflicts {
+		conflicts = conflicts[:maxConflicts]
+	}
+	m.plan.use.Conflicts = conflicts
+	return nil
+}
+
+// finish adds the semantic locations to the answer (alone when the
+// semantic layer was asked for), lists the files that fell back and says
+// how the semantic layer took part.
+func (m *layerMerge) finish() {
+	plan := m.plan
+	if m.p.Layer == LayerSemantic {
 		plan.found, plan.anchored = nil, nil
-		fallback = map[string]string{}
+		m.fallback = map[string]string{}
 	}
-	plan.found = append(plan.found, semLocs...)
-	paths := make([]string, 0, len(fallback))
-	for path := range fallback {
+	plan.found = append(plan.found, m.semLocs...)
+	paths := make([]string, 0, len(m.fallback))
+	for path := range m.fallback {
 		paths = append(paths, path)
 	}
 	sort.Strings(paths)
@@ -248,23 +311,23 @@ func (e *Engine) planLayers(ctx context.Context, v *semView, r *Resolved, syn []
 		if len(plan.use.Fallback) == maxFallbackListed {
 			break
 		}
-		plan.use.Fallback = append(plan.use.Fallback, FileFallback{Path: path, Reason: fallback[path]})
+		plan.use.Fallback = append(plan.use.Fallback, FileFallback{Path: path, Reason: m.fallback[path]})
 	}
 	plan.use.State = "used"
 	if len(paths) > 0 {
 		plan.use.State = "partial"
 		plan.use.Reason = fmt.Sprintf("%d files answered from syntactic facts", len(paths))
 	}
-	if reason := v.fallbackReason(defPath); reason != "" {
+	defPath := m.r.File.Path
+	if reason := m.v.FallbackReason(defPath); reason != "" {
 		plan.use.State = "partial"
 		plan.use.Reason = defPath + " (the definition) " + reason
 	}
-	return plan, nil
 }
 
 // qnameOf names a Cairn symbol for messages.
 func (e *Engine) qnameOf(ctx context.Context, id int64) string {
-	if row, ok, err := e.db().SymbolByID(ctx, id); err == nil && ok {
+	if row, ok, err := e.Store().SymbolByID(ctx, id); err == nil && ok {
 		return row.QName
 	}
 	return index.FormatID(id)
@@ -272,7 +335,7 @@ func (e *Engine) qnameOf(ctx context.Context, id int64) string {
 
 // describeSemantic fills what the semantic layer says at each syntactic-only
 // conflict: the symbol it has there, or none.
-func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerConflict) error {
+func (e *Engine) describeSemantic(ctx context.Context, v *SemView, cs []LayerConflict) error {
 	byPath := map[protocol.RepoPath][]semantic.Occ{}
 	idxOf := map[protocol.RepoPath]int64{}
 	for i := range cs {
@@ -293,7 +356,7 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 		c.Semantic = "no symbol at this position"
 		for _, o := range occs {
 			if int(o.Line) == c.Line && int(o.Col) == c.Col {
-				if row, ok, err := e.db().SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
+				if row, ok, err := e.Store().SemSymbol(ctx, idxOf[c.Path], o.Sym); err == nil && ok {
 					c.Semantic = "reference to " + row.Symbol
 				}
 				break
@@ -303,8 +366,8 @@ func (e *Engine) describeSemantic(ctx context.Context, v *semView, cs []LayerCon
 	return nil
 }
 
-// langFamily groups languages that reference each other's symbols.
-func langFamily(l string) string {
+// LangFamily groups languages that reference each other's symbols.
+func LangFamily(l string) string {
 	switch l {
 	case "typescript", "tsx", "javascript":
 		return "ecma"

@@ -15,6 +15,18 @@ const (
 	MaxNameBytes = 1024
 )
 
+// Page cuts the page of items that starts at offset and holds at most
+// limit of them; more says items follow it.
+func Page[T any](items []T, offset, limit int) (page []T, more bool) {
+	if offset < len(items) {
+		page = items[offset:]
+	}
+	if len(page) > limit {
+		page, more = page[:limit], true
+	}
+	return page, more
+}
+
 // checkName refuses a symbol name longer than MaxNameBytes.
 func checkName(what, name string) error {
 	if len(name) > MaxNameBytes {

@@ -90,20 +90,30 @@ func (e *Engine) readPolicy(s, named, verb string) error {
 	return nil
 }
 
+// regularFile finds a readable path on disk: its full path, or why it
+// cannot be read (missing, a directory).
+func (e *Engine) regularFile(rp protocol.RepoPath) (string, error) {
+	full := filepath.Join(e.ix.Paths().Root, filepath.FromSlash(string(rp)))
+	st, err := os.Stat(full)
+	if err != nil {
+		return "", &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "no file " + string(rp)}
+	}
+	if st.IsDir() {
+		return "", &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a directory",
+			Fixes: []string{"cairn ls " + string(rp)}}
+	}
+	return full, nil
+}
+
 // Read returns numbered lines of a file, within budgets.
 func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
 	rp, err := e.CheckReadable(ctx, p.Path, "read")
 	if err != nil {
 		return nil, err
 	}
-	full := filepath.Join(e.ix.Paths().Root, filepath.FromSlash(string(rp)))
-	st, err := os.Stat(full)
+	full, err := e.regularFile(rp)
 	if err != nil {
-		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "no file " + string(rp)}
-	}
-	if st.IsDir() {
-		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a directory",
-			Fixes: []string{"cairn ls " + string(rp)}}
+		return nil, err
 	}
 	data, err := os.ReadFile(full)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
-	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -47,14 +46,9 @@ func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*
 	if rp == "" {
 		return nil, errs.E(errs.InvalidArgument, "name a file to read")
 	}
-	full := filepath.Join(e.ix.Paths().Root, filepath.FromSlash(string(rp)))
-	st, err := os.Stat(full)
+	full, err := e.regularFile(rp)
 	if err != nil {
-		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "no file " + string(rp)}
-	}
-	if st.IsDir() {
-		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a directory",
-			Fixes: []string{"cairn ls " + string(rp)}}
+		return nil, err
 	}
 	f, err := os.Open(full)
 	if err != nil {
@@ -62,7 +56,7 @@ func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*
 	}
 	defer f.Close()
 	out := &FullFile{Path: string(rp)}
-	if row, ok, err := e.db().FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
+	if row, ok, err := e.Store().FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
 		out.Language = row.Lang
 	} else if l := lang.ForPath(string(rp)); l != nil {
 		out.Language = l.Name

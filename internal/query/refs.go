@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"sort"
 
@@ -26,6 +27,8 @@ type RefsParams struct {
 	// Layer restricts the answer to one layer: "" (the best per file),
 	// syntactic or semantic.
 	Layer string
+	// Receivers fills Receiver on anchored locations (with Anchored).
+	Receivers bool
 }
 
 // Merge modes and layer choices.
@@ -46,6 +49,9 @@ type RefLocation struct {
 	Via       string `json:"via,omitempty"`
 	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
+	// Receiver is the shape of what stands before an anchored reference
+	// (bare, ident:x, self, ...), when asked for (RefsParams.Receivers).
+	Receiver string `json:"receiver,omitempty"`
 }
 
 // AnchoredGroup gathers same-name references that syntax cannot attribute:
@@ -144,15 +150,15 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
 		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
-	res := &RefsResult{Symbol: r.ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
+	res := &RefsResult{Symbol: r.Ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
 		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
 	syn, err := e.syntacticRefs(ctx, r, res)
 	if err != nil {
 		return nil, err
 	}
-	var v *semView
+	var v *SemView
 	if p.Layer != LayerSyntactic {
-		if v, err = e.semantic(ctx); err != nil {
+		if v, err = e.Semantic(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -175,14 +181,19 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 		counted[f.loc.Path] = true
 		if sz, ok := sizes[f.loc.Path]; ok {
 			res.BytesCovered += sz
-		} else if fr, ok := v.fileRow(f.loc.Path); ok {
+		} else if fr, ok := v.FileRow(f.loc.Path); ok {
 			res.BytesCovered += fr.Size
 		}
 	}
 	if p.Anchored {
-		found = append(found, anchored...)
+		for _, a := range anchored {
+			if p.Receivers {
+				a.loc.Receiver = a.shape
+			}
+			found = append(found, a)
+		}
 	}
-	sort.Slice(found, func(i, j int) bool { return lessLoc(found[i].loc.Location, found[j].loc.Location) })
+	sort.Slice(found, func(i, j int) bool { return LessLoc(found[i].loc.Location, found[j].loc.Location) })
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err
@@ -193,21 +204,14 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	}
 	sort.Strings(res.Layers)
 	snip := e.snippets(ctx)
-	res.Anchored = groupAnchored(anchored, r.row.Name)
+	res.Anchored = groupAnchored(anchored, r.Row.Name)
 	for _, g := range res.Anchored {
 		for i := range g.Exemplars {
 			snip(&g.Exemplars[i])
 		}
 	}
-	page := found
-	if p.Offset < len(page) {
-		page = page[p.Offset:]
-	} else {
-		page = nil
-	}
-	if len(page) > p.Limit {
-		page, res.More = page[:p.Limit], true
-	}
+	page, more := Page(found, p.Offset, p.Limit)
+	res.More = more
 	for _, f := range page {
 		snip(&f.loc)
 		res.Locations = append(res.Locations, f.loc)
@@ -216,8 +220,8 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	return res, nil
 }
 
-// fileRow finds the current row of a path in the view (false without one).
-func (v *semView) fileRow(p protocol.RepoPath) (*store.FileRow, bool) {
+// FileRow finds the current row of a path in the view (false without one).
+func (v *SemView) FileRow(p protocol.RepoPath) (*store.FileRow, bool) {
 	if v == nil || v.files == nil {
 		return nil, false
 	}
@@ -235,8 +239,8 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 		}
 		c, ok := content[l.Path]
 		if !ok {
-			if f, found, err := e.db().FileByPath(ctx, string(l.Path)); err == nil && found {
-				c, _ = e.db().BlobText(ctx, f.BlobID)
+			if f, found, err := e.Store().FileByPath(ctx, string(l.Path)); err == nil && found {
+				c, _ = e.Store().BlobText(ctx, f.BlobID)
 			}
 			content[l.Path] = c
 		}
@@ -248,15 +252,15 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 // its definition, the references linked to it, the anchored candidates, and
 // (for conflict reports) those linked or bound to something else.
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
-	name := r.row.Name
-	member := isMemberKind(lang.DefKind(r.row.Kind))
-	dispatch := e.dispatchCheck(ctx, r.row)
+	name := r.Row.Name
+	member := IsMemberKind(lang.DefKind(r.Row.Kind))
+	dispatch := e.dispatchCheck(ctx, r.Row)
 	var out []synRef
-	if r.def != nil {
-		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.file.Path, r.def.NameSpan), Kind: "definition",
-			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.file.ModuleID}, status: synMatch, target: r.row.ID, size: r.file.Size})
+	if r.Def != nil {
+		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.File.Path, r.Def.NameSpan), Kind: "definition",
+			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.File.ModuleID}, status: synMatch, target: r.Row.ID, size: r.File.Size})
 	}
-	cands, err := e.db().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
+	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
 	if err != nil {
 		return nil, err
 	}
@@ -268,24 +272,24 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		if c.Lang == "" {
 			continue
 		}
-		nf, err := e.nameFileOf(ctx, c.FileID, name)
+		nf, err := e.NameFileOf(ctx, c.FileID, name)
 		if err != nil || nf == nil {
 			continue // gone since the text search, or no such identifier
 		}
-		f, facts := nf.file, nf.facts
+		f, facts := nf.File, nf.Facts
 		for ri, ref := range facts.Refs {
-			if int(ref.Name) != nf.nameID {
+			if int(ref.Name) != nf.NameID {
 				continue
 			}
-			s := synRef{foundRef: foundRef{loc: RefLocation{Location: refLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
-				module: f.ModuleID, shape: shapeKey(facts, ref)}, size: f.Size}
+			s := synRef{foundRef: foundRef{loc: RefLocation{Location: RefLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
+				module: f.ModuleID, shape: ShapeKey(facts, ref)}, size: f.Size}
 			if ref.Enclosing >= 0 {
 				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
 			}
-			if l, ok := nf.links[ri]; ok {
+			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if l.Target != r.row.ID {
+				if l.Target != r.Row.ID {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
 					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol
@@ -321,7 +325,7 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		}
 		k, ok := parentKind[row.Parent]
 		if !ok {
-			if p, found, err := e.db().SymbolByID(ctx, row.Parent); err == nil && found {
+			if p, found, err := e.Store().SymbolByID(ctx, row.Parent); err == nil && found {
 				k = lang.DefKind(p.Kind)
 			}
 			parentKind[row.Parent] = k
@@ -334,14 +338,16 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		if ok, done := seen[target]; done {
 			return ok
 		}
-		row, found, err := e.db().SymbolByID(ctx, target)
+		row, found, err := e.Store().SymbolByID(ctx, target)
 		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
 		seen[target] = ok
 		return ok
 	}
 }
 
-func isMemberKind(k lang.DefKind) bool {
+// IsMemberKind reports whether a definition kind belongs to a type (methods,
+// fields, properties, enum members, constructors).
+func IsMemberKind(k lang.DefKind) bool {
 	switch k {
 	case lang.KindMethod, lang.KindField, lang.KindProperty, lang.KindEnumMember, lang.KindConstructor:
 		return true
@@ -349,7 +355,9 @@ func isMemberKind(k lang.DefKind) bool {
 	return false
 }
 
-func shapeKey(f *lang.Facts, r lang.Ref) string {
+// ShapeKey names a reference's receiver shape with the qualifier's text
+// (ident:client, self, path:s.store), or "bare" for an unqualified name.
+func ShapeKey(f *lang.Facts, r lang.Ref) string {
 	if r.Shape == lang.QualNone {
 		return "bare"
 	}
@@ -360,7 +368,8 @@ func shapeKey(f *lang.Facts, r lang.Ref) string {
 	return r.Shape.String() + ":" + q
 }
 
-func lessLoc(a, b protocol.Location) bool {
+// LessLoc orders locations by path, line and column.
+func LessLoc(a, b protocol.Location) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}
@@ -371,7 +380,7 @@ func lessLoc(a, b protocol.Location) bool {
 }
 
 func (e *Engine) moduleNames(ctx context.Context) (map[int64]string, error) {
-	mods, err := e.db().Modules(ctx)
+	mods, err := e.Store().Modules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -411,10 +420,7 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 			mc.Files = append(mc.Files, FileCount{Path: p, Count: n})
 		}
 		sort.Slice(mc.Files, func(i, j int) bool {
-			if mc.Files[i].Count != mc.Files[j].Count {
-				return mc.Files[i].Count > mc.Files[j].Count
-			}
-			return mc.Files[i].Path < mc.Files[j].Path
+			return cmp.Or(cmp.Compare(mc.Files[j].Count, mc.Files[i].Count), cmp.Compare(mc.Files[i].Path, mc.Files[j].Path)) < 0
 		})
 		if len(mc.Files) > maxFilesPerModule {
 			mc.Files = mc.Files[:maxFilesPerModule]
@@ -423,10 +429,7 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 	}
 	sort.Slice(res.Summary.ByModule, func(i, j int) bool {
 		a, b := res.Summary.ByModule[i], res.Summary.ByModule[j]
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		return a.Module < b.Module
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Module, b.Module)) < 0
 	})
 }
 
@@ -448,10 +451,7 @@ func groupAnchored(anchored []foundRef, token string) []AnchoredGroup {
 		out = append(out, *g)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Receiver < out[j].Receiver
+		return cmp.Or(cmp.Compare(out[j].Count, out[i].Count), cmp.Compare(out[i].Receiver, out[j].Receiver)) < 0
 	})
 	if len(out) > maxAnchoredGroups {
 		out = out[:maxAnchoredGroups]

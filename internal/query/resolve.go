@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -42,10 +43,10 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	case 0:
 		return nil, e.notFound(ctx, name)
 	case 1:
-		return e.load(ctx, rows[0])
+		return e.Load(ctx, rows[0])
 	}
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
-		return e.load(ctx, row)
+		return e.Load(ctx, row)
 	}
 	return nil, e.ambiguous(ctx, name, rows)
 }
@@ -56,7 +57,7 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 func (e *Engine) oneSemanticSymbol(ctx context.Context, rows []store.SymbolRow) (store.SymbolRow, bool) {
 	var sym string
 	for _, r := range rows {
-		syms, err := e.db().SemSymbolsOfCairn(ctx, r.ID)
+		syms, err := e.Store().SemSymbolsOfCairn(ctx, r.ID)
 		if err != nil || len(syms) != 1 || (sym != "" && syms[0].Symbol != sym) {
 			return store.SymbolRow{}, false
 		}
@@ -89,12 +90,12 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 	var redirect *Redirect
 	seen := map[int64]bool{}
 	for hop := 0; ; hop++ {
-		row, found, err := e.db().SymbolByID(ctx, id)
+		row, found, err := e.Store().SymbolByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		if found {
-			r, err := e.load(ctx, row)
+			r, err := e.Load(ctx, row)
 			if r != nil {
 				r.Redirect = redirect
 			}
@@ -104,7 +105,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("the aliases of %s do not lead to a current symbol", name)}
 		}
 		seen[id] = true
-		a, ok, err := e.db().AliasOf(ctx, id)
+		a, ok, err := e.Store().AliasOf(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +119,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 			id = a.NewID
 			continue
 		}
-		if t, ok, err := e.db().TombstoneOf(ctx, id); err != nil {
+		if t, ok, err := e.Store().TombstoneOf(ctx, id); err != nil {
 			return nil, err
 		} else if ok {
 			return nil, &errs.Error{Kind: errs.SymbolDeleted, Msg: fmt.Sprintf("%s (%s) was deleted at epoch %d", name, t.QName, t.Epoch),
@@ -135,7 +136,7 @@ func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow
 	if p, q, ok := strings.Cut(name, "#"); ok && p != "" && q != "" {
 		return e.byPathName(ctx, p, q)
 	}
-	exact, err := e.db().SymbolsByQName(ctx, name)
+	exact, err := e.Store().SymbolsByQName(ctx, name)
 	if err != nil || len(exact) > 0 {
 		return exact, err
 	}
@@ -146,7 +147,7 @@ func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow
 	if last == "" {
 		return nil, nil
 	}
-	rows, err := e.db().SymbolsByName(ctx, last)
+	rows, err := e.Store().SymbolsByName(ctx, last)
 	if err != nil {
 		return nil, err
 	}
@@ -183,20 +184,20 @@ func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		last = q[i+1:]
 	}
-	rows, err := e.db().SymbolsByName(ctx, last)
+	rows, err := e.Store().SymbolsByName(ctx, last)
 	if err != nil {
 		return nil, err
 	}
 	var out []store.SymbolRow
 	for _, row := range rows {
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || r.def == nil {
+		if r == nil || r.Def == nil {
 			continue
 		}
-		if (r.file.Path == p || strings.HasSuffix(r.file.Path, "/"+p)) && r.def.Path == q {
+		if (r.File.Path == p || strings.HasSuffix(r.File.Path, "/"+p)) && r.Def.Path == q {
 			out = append(out, row)
 		}
 	}
@@ -207,8 +208,8 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
 		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
 	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 5}
-	if rows, _, serr := e.db().SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
-		refs, _ := e.refs(ctx, rows)
+	if rows, _, serr := e.Store().SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
+		refs, _ := e.SymbolRefs(ctx, rows)
 		var names []string
 		for _, r := range refs {
 			names = append(names, r.QName)
@@ -228,15 +229,12 @@ func lastSegment(name string) string {
 func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.SymbolRow) error {
 	total := len(rows)
 	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].QName != rows[j].QName {
-			return rows[i].QName < rows[j].QName
-		}
-		return rows[i].ID < rows[j].ID
+		return cmp.Or(cmp.Compare(rows[i].QName, rows[j].QName), cmp.Compare(rows[i].ID, rows[j].ID)) < 0
 	})
 	if len(rows) > maxCandidates {
 		rows = rows[:maxCandidates]
 	}
-	refs, err := e.refs(ctx, rows)
+	refs, err := e.SymbolRefs(ctx, rows)
 	if err != nil {
 		return err
 	}
@@ -256,7 +254,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 	if err != nil {
 		return nil, err
 	}
-	f, ok, err := e.db().FileByPath(ctx, string(rp))
+	f, ok, err := e.Store().FileByPath(ctx, string(rp))
 	if err != nil {
 		return nil, err
 	}
@@ -271,19 +269,19 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbols in " + string(rp) + " (not a parsed language)"}
 	}
 	pos := lang.Pos{Line: uint32(line), Col: uint32(col)}
-	syms, err := e.db().SymbolsOfFile(ctx, f.ID)
+	syms, err := e.Store().SymbolsOfFile(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range syms {
 		if s.DefIdx < len(facts.Defs) && facts.Defs[s.DefIdx].NameSpan.Contains(pos) {
-			return e.load(ctx, s)
+			return e.Load(ctx, s)
 		}
 	}
 	if r, err := e.atSemantic(ctx, f.Path, pos); r != nil || err != nil {
 		return r, err
 	}
-	links, err := e.links(ctx, f.ID)
+	links, err := e.Links(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -296,12 +294,12 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (it comes from an import from outside it)", name)}
 		}
 		if t, ok := links[i]; ok {
-			row, found, err := e.db().SymbolByID(ctx, t.Target)
+			row, found, err := e.Store().SymbolByID(ctx, t.Target)
 			if err != nil {
 				return nil, err
 			}
 			if found {
-				return e.load(ctx, row)
+				return e.Load(ctx, row)
 			}
 		}
 		if r.BindLocal >= 0 {
@@ -309,7 +307,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a local binding declared at %s:%d:%d, not a symbol", name, rp, lo.Pos.Line, lo.Pos.Col),
 				Details: map[string]any{"local": map[string]any{"name": name, "line": lo.Pos.Line, "col": lo.Pos.Col}}}
 		}
-		rows, err := e.db().SymbolsByName(ctx, name)
+		rows, err := e.Store().SymbolsByName(ctx, name)
 		if err != nil {
 			return nil, err
 		}
@@ -317,26 +315,26 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		case 0:
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (external or built in)", name)}
 		case 1:
-			return e.load(ctx, rows[0])
+			return e.Load(ctx, rows[0])
 		}
 		return nil, e.ambiguous(ctx, name, rows)
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
 }
 
-// nameFile is what a candidate file of a text search offers for a name: its
+// NameFile is what a candidate file of a text search offers for a name: its
 // row, its facts, the name's index in facts.Names and its links.
-type nameFile struct {
-	file   store.FileRow
-	facts  *lang.Facts
-	nameID int
-	links  map[int]index.Link
+type NameFile struct {
+	File   store.FileRow
+	Facts  *lang.Facts
+	NameID int
+	Links  map[int]index.Link
 }
 
-// nameFileOf loads candidate file id for name; nil (and no error) when the
+// NameFileOf loads candidate file id for name; nil (and no error) when the
 // file is gone, has no facts or never mentions the name as an identifier.
-func (e *Engine) nameFileOf(ctx context.Context, id int64, name string) (*nameFile, error) {
-	f, ok, err := e.db().FileByID(ctx, id)
+func (e *Engine) NameFileOf(ctx context.Context, id int64, name string) (*NameFile, error) {
+	f, ok, err := e.Store().FileByID(ctx, id)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -354,16 +352,16 @@ func (e *Engine) nameFileOf(ctx context.Context, id int64, name string) (*nameFi
 	if nameID < 0 {
 		return nil, nil
 	}
-	links, err := e.links(ctx, f.ID)
+	links, err := e.Links(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &nameFile{file: f, facts: facts, nameID: nameID, links: links}, nil
+	return &NameFile{File: f, Facts: facts, NameID: nameID, Links: links}, nil
 }
 
-// links returns a file's resolved references by reference index.
-func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
-	data, err := e.db().Link(ctx, fileID)
+// Links returns a file's resolved references by reference index.
+func (e *Engine) Links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
+	data, err := e.Store().Link(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +379,7 @@ func (e *Engine) links(ctx context.Context, fileID int64) (map[int]index.Link, e
 // bySCIP resolves a SCIP symbol string: through the mapping of the imported
 // semantic indexes, else by the Cairn names the symbol most likely has.
 func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
-	rows, err := e.db().SemSymbols(ctx, semantic.SymbolID(name))
+	rows, err := e.Store().SemSymbols(ctx, semantic.SymbolID(name))
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +392,7 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 		}
 		known = true
 		definedHere = definedHere || r.DefDoc >= 0
-		cairn, err := e.db().SemCairnOf(ctx, r.Index, r.ID)
+		cairn, err := e.Store().SemCairnOf(ctx, r.Index, r.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -405,26 +403,20 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 			}
 		}
 	}
-	symRows, err := e.db().SymbolsByIDs(ctx, ids)
+	symRows, err := e.Store().SymbolsByIDs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case len(symRows) == 1:
-		return e.load(ctx, symRows[0])
-	case len(symRows) > 1:
-		return nil, e.ambiguous(ctx, name, symRows)
+	if len(symRows) > 0 {
+		return e.single(ctx, name, symRows)
 	}
 	for _, guess := range semantic.NameGuesses(name) {
 		cands, err := e.candidates(ctx, guess)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case len(cands) == 1:
-			return e.load(ctx, cands[0])
-		case len(cands) > 1:
-			return nil, e.ambiguous(ctx, name, cands)
+		if len(cands) > 0 {
+			return e.single(ctx, name, cands)
 		}
 	}
 	details := map[string]any{"scip_symbol": name, "known_to_semantic_index": known}
@@ -436,11 +428,20 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 		Fixes: []string{"cairn search <name> --mode symbol"}}
 }
 
+// single loads the one symbol of rows, or reports name as ambiguous when
+// rows hold several.
+func (e *Engine) single(ctx context.Context, name string, rows []store.SymbolRow) (*Resolved, error) {
+	if len(rows) > 1 {
+		return nil, e.ambiguous(ctx, name, rows)
+	}
+	return e.Load(ctx, rows[0])
+}
+
 // atSemantic resolves a position through the semantic layer when it
 // describes the file as it is: (nil, nil) when it cannot tell.
 func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Resolved, error) {
-	v, err := e.semantic(ctx)
-	if err != nil || !v.usable(path) {
+	v, err := e.Semantic(ctx)
+	if err != nil || !v.Usable(path) {
 		return nil, err
 	}
 	occs, idx, ok, err := e.docOccs(ctx, v, path)
@@ -451,23 +452,21 @@ func (e *Engine) atSemantic(ctx context.Context, path string, pos lang.Pos) (*Re
 		if o.Line != pos.Line || pos.Col < o.Col || (o.EndLine == o.Line && pos.Col >= o.EndCol) {
 			continue
 		}
-		row, found, err := e.db().SemSymbol(ctx, idx, o.Sym)
+		row, found, err := e.Store().SemSymbol(ctx, idx, o.Sym)
 		if err != nil || !found {
 			return nil, err
 		}
-		ids, err := e.db().SemCairnOf(ctx, idx, o.Sym)
+		ids, err := e.Store().SemCairnOf(ctx, idx, o.Sym)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := e.db().SymbolsByIDs(ctx, ids)
+		rows, err := e.Store().SymbolsByIDs(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case len(rows) == 1:
-			return e.load(ctx, rows[0])
-		case len(rows) > 1:
-			return nil, e.ambiguous(ctx, row.Symbol, rows)
+		case len(rows) > 0:
+			return e.single(ctx, row.Symbol, rows)
 		case row.DefDoc < 0:
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is defined outside the repository (%s)", row.Display, row.Symbol),
 				Details: map[string]any{"scip_symbol": row.Symbol, "layer": LayerSemantic}}

@@ -74,7 +74,7 @@ func (e *Engine) Search(ctx context.Context, p SearchParams) (*SearchResult, err
 	if strings.TrimSpace(p.Query) == "" {
 		return nil, errs.E(errs.InvalidArgument, "empty search query")
 	}
-	filter, err := newFileFilter(p.Paths, p.Langs)
+	filter, err := NewFileFilter(p.Paths, p.Langs)
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +99,16 @@ func (e *Engine) Search(ctx context.Context, p SearchParams) (*SearchResult, err
 	return nil, errs.E(errs.InvalidArgument, "unknown search mode %q (lexical, symbol, definitions, references)", p.Mode)
 }
 
-// fileFilter applies path globs and languages.
-type fileFilter struct {
+// FileFilter applies path globs and languages.
+type FileFilter struct {
 	globs []*lexical.Glob
 	langs map[string]bool
 }
 
-func newFileFilter(paths, langs []string) (*fileFilter, error) {
-	f := &fileFilter{}
+// NewFileFilter compiles path globs and language names (aliases such as ts
+// and py accepted); empty lists keep everything.
+func NewFileFilter(paths, langs []string) (*FileFilter, error) {
+	f := &FileFilter{}
 	for _, p := range paths {
 		if err := scan.CheckPatternLength(p); err != nil {
 			return nil, err
@@ -157,7 +159,8 @@ func newFileFilter(paths, langs []string) (*fileFilter, error) {
 	return f, nil
 }
 
-func (f *fileFilter) ok(p, language string) bool {
+// Match reports whether a file passes the filter.
+func (f *FileFilter) Match(p, language string) bool {
 	if f.langs != nil && !f.langs[language] {
 		return false
 	}
@@ -172,7 +175,7 @@ func (f *fileFilter) ok(p, language string) bool {
 	return false
 }
 
-func (f *fileFilter) active() bool { return f.langs != nil || len(f.globs) > 0 }
+func (f *FileFilter) active() bool { return f.langs != nil || len(f.globs) > 0 }
 
 // CKB §16.2 ranking weights.
 var (
@@ -204,7 +207,7 @@ func parseKinds(kinds []string) ([]uint8, error) {
 	return out, nil
 }
 
-func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	kinds, err := parseKinds(p.Kinds)
 	if err != nil {
 		return nil, err
@@ -215,18 +218,18 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 		fetch = (p.Offset + p.Limit + 1) * 8
 	}
 	q.Limit = fetch
-	rows, scores, err := e.db().SearchSymbols(ctx, q)
+	rows, scores, err := e.Store().SearchSymbols(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	res := &SearchResult{Mode: "symbol", Query: p.Query, Hits: []SearchHit{}, FilesExact: true}
 	skipped := 0
 	for i, row := range rows {
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.file.Path, r.file.Lang) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
 			continue
 		}
 		if skipped < p.Offset {
@@ -237,21 +240,21 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *file
 			res.More = true
 			break
 		}
-		ref := r.ref()
+		ref := r.Ref()
 		hit := SearchHit{Location: ref.Location, Symbol: &ref, Score: scores[i] + confidence}
-		if r.def != nil {
-			hit.Signature = r.def.Signature
+		if r.Def != nil {
+			hit.Signature = r.Def.Signature
 		}
 		res.Hits = append(res.Hits, hit)
 	}
 	res.NextOffset = p.Offset + len(res.Hits)
 	if !filter.active() {
-		res.Total, _ = e.db().CountSymbols(ctx, q, TotalCap)
+		res.Total, _ = e.Store().CountSymbols(ctx, q, TotalCap)
 	}
 	return res, e.annotateLayers(ctx, res.Hits)
 }
 
-func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	kinds, err := parseKinds(p.Kinds)
 	if err != nil {
 		return nil, err
@@ -266,23 +269,23 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 		if len(kinds) > 0 && !containsKind(kinds, row.Kind) {
 			continue
 		}
-		r, err := e.load(ctx, row)
+		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.ok(r.file.Path, r.file.Lang) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
 			continue
 		}
-		ref := r.ref()
+		ref := r.Ref()
 		hit := SearchHit{Location: ref.Location, Symbol: &ref}
-		if r.def != nil {
-			hit.Signature = r.def.Signature
+		if r.Def != nil {
+			hit.Signature = r.Def.Signature
 		}
 		hits = append(hits, hit)
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i].Location, hits[j].Location
-		if ta, tb := isTestPath(string(a.Path)), isTestPath(string(b.Path)); ta != tb {
+		if ta, tb := IsTestPath(string(a.Path)), IsTestPath(string(b.Path)); ta != tb {
 			return !ta
 		}
 		if a.Path != b.Path {
@@ -296,14 +299,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 		files[h.Location.Path] = true
 	}
 	res.Files = len(files)
-	if p.Offset < len(hits) {
-		hits = hits[p.Offset:]
-	} else {
-		hits = nil
-	}
-	if len(hits) > p.Limit {
-		hits, res.More = hits[:p.Limit], true
-	}
+	hits, res.More = Page(hits, p.Offset, p.Limit)
 	res.Hits = append(res.Hits, hits...)
 	res.NextOffset = p.Offset + len(res.Hits)
 	return res, e.annotateLayers(ctx, res.Hits)
@@ -319,7 +315,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 			}
 		}
 	}
-	v, err := e.semantic(ctx)
+	v, err := e.Semantic(ctx)
 	if err != nil {
 		return err
 	}
@@ -352,7 +348,7 @@ func containsKind(kinds []uint8, k uint8) bool {
 // stops and reports that more may exist.
 const maxScanBytes = 64 << 20
 
-func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *fileFilter) (*SearchResult, error) {
+func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
 	m, err := lexical.Compile(lexical.Query{Text: p.Query, Regex: p.Regex, Word: p.Word, IgnoreCase: p.IgnoreCase})
 	if err != nil {
 		return nil, err
@@ -360,16 +356,16 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 	lit, exact := m.Prefilter()
 	var cands []store.TextHit
 	if lit != "" {
-		cands, err = e.db().TrigramCandidates(ctx, lit)
+		cands, err = e.Store().TrigramCandidates(ctx, lit)
 	} else {
-		cands, err = e.db().TextCandidates(ctx, "", false, 1<<30)
+		cands, err = e.Store().TextCandidates(ctx, "", false, 1<<30)
 	}
 	if err != nil {
 		return nil, err
 	}
 	kept := cands[:0]
 	for _, c := range cands {
-		if filter.ok(c.Path, c.Lang) {
+		if filter.Match(c.Path, c.Lang) {
 			kept = append(kept, c)
 		}
 	}
@@ -384,7 +380,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 			res.Partial, res.More = true, true
 			break
 		}
-		content, err := e.db().BlobText(ctx, c.BlobID)
+		content, err := e.Store().BlobText(ctx, c.BlobID)
 		if err != nil && ctx.Err() != nil {
 			res.Partial, res.More = true, true
 			break
@@ -440,7 +436,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *file
 func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []store.TextHit) map[int64]bool {
 	defines := map[int64]bool{}
 	if isIdentLike(q) {
-		if ids, err := e.db().FilesDefining(ctx, q, fold); err == nil {
+		if ids, err := e.Store().FilesDefining(ctx, q, fold); err == nil {
 			defines = ids
 		}
 	}
@@ -449,7 +445,7 @@ func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []sto
 		if da, db := defines[a.FileID], defines[b.FileID]; da != db {
 			return da
 		}
-		if ta, tb := isTestPath(a.Path), isTestPath(b.Path); ta != tb {
+		if ta, tb := IsTestPath(a.Path), IsTestPath(b.Path); ta != tb {
 			return !ta
 		}
 		if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {

@@ -1,12 +1,14 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -17,10 +19,10 @@ const (
 	LayerSyntactic = "syntactic"
 )
 
-// semView is what the engine knows about the semantic layer at one epoch and
+// SemView is what the engine knows about the semantic layer at one epoch and
 // import generation: every imported document and whether it still describes
 // its file (its content hash at semantic-index time equals the current one).
-type semView struct {
+type SemView struct {
 	key     string
 	head    string
 	files   map[string]*store.FileRow
@@ -38,8 +40,8 @@ type semDoc struct {
 	status semantic.FileStatus
 }
 
-// usable reports whether a path's facts come from the semantic layer.
-func (v *semView) usable(path string) bool {
+// Usable reports whether a path's facts come from the semantic layer.
+func (v *SemView) Usable(path string) bool {
 	if v == nil {
 		return false
 	}
@@ -47,9 +49,9 @@ func (v *semView) usable(path string) bool {
 	return ok && d.status.Usable
 }
 
-// fallbackReason says why a path uses syntactic facts ("" when it does not,
+// FallbackReason says why a path uses syntactic facts ("" when it does not,
 // or when no semantic index covers it).
-func (v *semView) fallbackReason(path string) string {
+func (v *SemView) FallbackReason(path string) string {
 	if v == nil {
 		return ""
 	}
@@ -60,25 +62,25 @@ func (v *semView) fallbackReason(path string) string {
 	return d.status.Reason
 }
 
-// empty reports whether no semantic index is imported.
-func (v *semView) empty() bool { return v == nil || len(v.indexes) == 0 }
+// Empty reports whether no semantic index is imported.
+func (v *SemView) Empty() bool { return v == nil || len(v.indexes) == 0 }
 
-// semantic returns the current view, rebuilt when the epoch or the imported
+// Semantic returns the current view, rebuilt when the epoch or the imported
 // indexes changed.
-func (e *Engine) semantic(ctx context.Context) (*semView, error) {
-	gen, err := e.db().SemGeneration(ctx)
+func (e *Engine) Semantic(ctx context.Context) (*SemView, error) {
+	gen, err := e.Store().SemGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st, ver := e.snap.State(), e.version()
+	st, ver := e.snap.State(), e.Version()
 	key := fmt.Sprintf("%s@%d.%d", gen, ver.Store, ver.Epoch)
 	e.semMu.Lock()
 	defer e.semMu.Unlock()
 	if e.sem != nil && e.sem.key == key {
 		return e.sem, nil
 	}
-	v := &semView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
-	idxs, err := e.db().SemIndexes(ctx)
+	v := &SemView{key: key, head: st.Head, byPath: map[string]semDoc{}, indexes: map[int64]store.SemIndexRow{}}
+	idxs, err := e.Store().SemIndexes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,14 +88,14 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 		v.indexes[x.ID] = x
 	}
 	if len(idxs) > 0 {
-		if v.list, err = e.db().Files(ctx); err != nil {
+		if v.list, err = e.Store().Files(ctx); err != nil {
 			return nil, err
 		}
 		v.files = make(map[string]*store.FileRow, len(v.list))
 		for i := range v.list {
 			v.files[v.list[i].Path] = &v.list[i]
 		}
-		docs, err := e.db().SemDocs(ctx)
+		docs, err := e.Store().SemDocs(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -116,8 +118,8 @@ func (e *Engine) semantic(ctx context.Context) (*semView, error) {
 
 // SemanticFreshness reports every imported index against HEAD and the files.
 func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshness, error) {
-	v, err := e.semantic(ctx)
-	if err != nil || v.empty() {
+	v, err := e.Semantic(ctx)
+	if err != nil || v.Empty() {
 		return nil, err
 	}
 	e.semMu.Lock()
@@ -127,7 +129,7 @@ func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshne
 		return out, nil
 	}
 	e.semMu.Unlock()
-	out, err := semantic.Freshness(ctx, e.db(), e.ix.Paths().Root, v.head, v.list)
+	out, err := semantic.Freshness(ctx, e.Store(), e.ix.Paths().Root, v.head, v.list)
 	if err != nil {
 		return nil, err
 	}
@@ -137,24 +139,24 @@ func (e *Engine) SemanticFreshness(ctx context.Context) ([]semantic.IndexFreshne
 	return out, nil
 }
 
-// semOcc is one semantic occurrence with its file.
-type semOcc struct {
+// SemOcc is one semantic occurrence with its file.
+type SemOcc struct {
 	semantic.Occ
-	path   string
-	usable bool
-	via    string // the related SCIP symbol it references, for related occurrences
+	Path   string
+	Usable bool   // its document describes the file as it is
+	Via    string // the related SCIP symbol it references, for related occurrences
 }
 
 // maxRelated bounds the related symbols one reference query expands to.
 const maxRelated = 64
 
-// semanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
+// SemanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
 // symbol, with the symbols.
-func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]store.SemSymbolRow, []semOcc, error) {
-	if v.empty() {
+func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]store.SemSymbolRow, []SemOcc, error) {
+	if v.Empty() {
 		return nil, nil, nil
 	}
-	mapped, err := e.db().SemSymbolsOfCairn(ctx, cairn)
+	mapped, err := e.Store().SemSymbolsOfCairn(ctx, cairn)
 	if err != nil || len(mapped) == 0 {
 		return nil, nil, err
 	}
@@ -163,7 +165,7 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	var rows []store.SemSymbolRow
 	seen := map[[2]int64]bool{}
 	for _, m := range mapped {
-		all, err := e.db().SemSymbols(ctx, m.ID)
+		all, err := e.Store().SemSymbols(ctx, m.ID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -179,7 +181,7 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []semOcc
+	var out []SemOcc
 	for _, r := range append(rows, related...) {
 		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
 		if err != nil {
@@ -197,29 +199,55 @@ func (e *Engine) semanticOccs(ctx context.Context, v *semView, cairn int64) ([]s
 			if !ok {
 				continue // a document of an older index that another one replaced for this path
 			}
-			out = append(out, semOcc{Occ: o, path: d.row.Path, usable: d.status.Usable, via: via})
+			out = append(out, SemOcc{Occ: o, Path: d.row.Path, Usable: d.status.Usable, Via: via})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.path != b.path {
-			return a.path < b.path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) < 0
 	})
 	return mapped, out, nil
 }
 
+// DocUses are the occurrences of one file's usable semantic document that
+// are not definitions (calls, references), by position.
+type DocUses struct {
+	Index int64 // the semantic index the document belongs to
+	At    map[lang.Pos]semantic.Occ
+}
+
+// Uses returns the DocUses of a path, nil when the semantic layer does not
+// describe the path as it is.
+func (e *Engine) Uses(ctx context.Context, v *SemView, path string) (*DocUses, error) {
+	occs, idx, ok, err := e.docOccs(ctx, v, path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	d := &DocUses{Index: idx, At: make(map[lang.Pos]semantic.Occ, len(occs))}
+	for _, o := range occs {
+		if o.Roles&semantic.RoleDefinition == 0 {
+			d.At[lang.Pos{Line: o.Line, Col: o.Col}] = o
+		}
+	}
+	return d, nil
+}
+
+// at is the occurrence at a position (false without one, or without uses).
+func (d *DocUses) at(p lang.Pos) (semantic.Occ, bool) {
+	if d == nil {
+		return semantic.Occ{}, false
+	}
+	o, ok := d.At[p]
+	return o, ok
+}
+
 // docOccs returns the occurrences of a path's usable semantic document, by position.
-func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semantic.Occ, int64, bool, error) {
+func (e *Engine) docOccs(ctx context.Context, v *SemView, path string) ([]semantic.Occ, int64, bool, error) {
 	d, ok := v.byPath[path]
 	if !ok || !d.status.Usable {
 		return nil, 0, false, nil
 	}
-	docs, err := e.db().SemDocsByPath(ctx, path)
+	docs, err := e.Store().SemDocsByPath(ctx, path)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -234,12 +262,12 @@ func (e *Engine) docOccs(ctx context.Context, v *semView, path string) ([]semant
 
 // symbolLayer says which layer vouches for a symbol's definition: semantic
 // when a usable semantic document maps its definition.
-func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[int64]bool, error) {
+func (e *Engine) symbolLayer(ctx context.Context, v *SemView, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
-	if v.empty() || len(ids) == 0 {
+	if v.Empty() || len(ids) == 0 {
 		return out, nil
 	}
-	m, err := e.db().SemMapped(ctx, ids)
+	m, err := e.Store().SemMapped(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +286,7 @@ func (e *Engine) symbolLayer(ctx context.Context, v *semView, ids []int64) (map[
 // elsewhere (tsserver) the whole family of overrides and implementations,
 // declarations included. decl reports whether a related symbol's
 // declarations count too.
-func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
+func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
 	var out []store.SemSymbolRow
 	decl := map[[2]int64]bool{}
 	seen := map[[2]int64]bool{}
@@ -278,7 +306,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 			continue // gopls: one level, no siblings
 		}
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.db().SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
+			rels, err := e.Store().SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -295,7 +323,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 					continue
 				}
 				seen[k] = true
-				row, ok, err := e.db().SemSymbol(ctx, it.row.Index, other)
+				row, ok, err := e.Store().SemSymbol(ctx, it.row.Index, other)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -314,31 +342,20 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *semView, rows []store.Se
 // directly or not, and dir itself: the only code that can reach a
 // method declared in dir, and where gopls looks for the references of the
 // interface methods it implements.
-func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[string]bool, error) {
+func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[string]bool, error) {
 	e.semMu.Lock()
 	graph := v.importers
 	e.semMu.Unlock()
 	if graph == nil {
-		all, err := e.db().AllImports(ctx)
-		if err != nil {
-			return nil, err
-		}
 		byID := make(map[int64]*store.FileRow, len(v.list))
 		for i := range v.list {
 			byID[v.list[i].ID] = &v.list[i]
 		}
 		graph = map[string][]string{}
 		seen := map[[2]string]bool{}
-		for id, data := range all {
-			f := byID[id]
-			if f == nil || f.Lang != "go" {
-				continue
-			}
-			edges, err := index.DecodeImports(data)
-			if err != nil {
-				continue
-			}
-			from := path.Dir(f.Path)
+		goFile := func(id int64) bool { f := byID[id]; return f != nil && f.Lang == "go" }
+		err := e.Imports(ctx, goFile, func(id int64, edges []index.ImportEdge) {
+			from := path.Dir(byID[id].Path)
 			for _, ed := range edges {
 				if ed.TargetPath == "" && ed.TargetModule == 0 {
 					continue // outside the repository
@@ -352,6 +369,9 @@ func (e *Engine) goDependents(ctx context.Context, v *semView, dir string) (map[
 					graph[to] = append(graph[to], from)
 				}
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
 		e.semMu.Lock()
 		v.importers = graph

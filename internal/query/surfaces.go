@@ -10,7 +10,6 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/store"
 )
 
 // SurfaceItem is one surface: where code meets the outside world.
@@ -35,126 +34,8 @@ type SurfaceItem struct {
 	Symbol *SymbolRef `json:"symbol,omitempty"`
 }
 
-// SurfaceParams selects surfaces of one kind.
-type SurfaceParams struct {
-	Kind       lang.SurfaceKind
-	Paths      []string // globs
-	Langs      []string
-	Framework  string // exact framework name, "" for all
-	Query      string // case-insensitive substring of the value
-	Confidence string // "high" keeps only high-confidence surfaces
-	Limit      int
-	Offset     int
-}
-
-// SurfacesResult lists surfaces of one kind, ordered by path and position.
-type SurfacesResult struct {
-	Kind  string        `json:"kind"`
-	Items []SurfaceItem `json:"items"`
-	// Total counts every match; Files the files holding them; Distinct the
-	// distinct values among them.
-	Total        int            `json:"total"`
-	Files        int            `json:"files"`
-	Distinct     int            `json:"distinct_values"`
-	ByFramework  map[string]int `json:"by_framework"`
-	ByConfidence map[string]int `json:"by_confidence"`
-	More         bool           `json:"-"`
-	NextOffset   int            `json:"-"`
-}
-
-type surfaceHit struct {
-	row store.SurfaceRow
-	s   lang.Surface
-}
-
-// Surfaces lists the surfaces of one kind in the repository.
-func (e *Engine) Surfaces(ctx context.Context, p SurfaceParams) (*SurfacesResult, error) {
-	filter, err := newFileFilter(p.Paths, p.Langs)
-	if err != nil {
-		return nil, err
-	}
-	switch p.Confidence {
-	case "", "low", "high":
-	default:
-		return nil, errs.E(errs.InvalidArgument, "confidence must be high or low, not %q", p.Confidence)
-	}
-	rows, err := e.db().Surfaces(ctx, uint8(p.Kind))
-	if err != nil {
-		return nil, err
-	}
-	q := strings.ToLower(p.Query)
-	res := &SurfacesResult{Kind: p.Kind.String(), Items: []SurfaceItem{}, ByFramework: map[string]int{}, ByConfidence: map[string]int{}}
-	var hits []surfaceHit
-	files := map[int64]bool{}
-	values := map[string]bool{}
-	for _, r := range rows {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if !filter.ok(r.Path, r.Lang) {
-			continue
-		}
-		list, err := lang.DecodeSurfaces(r.Data)
-		if err != nil {
-			continue // an unreadable row: the file is reindexed with its blob
-		}
-		for _, s := range list {
-			s, ok := completeSurface(r.Path, s)
-			if !ok {
-				continue
-			}
-			if p.Framework != "" && s.Framework != p.Framework {
-				continue
-			}
-			if p.Confidence == "high" && s.Confidence != lang.ConfHigh {
-				continue
-			}
-			if q != "" && !strings.Contains(strings.ToLower(s.Value), q) {
-				continue
-			}
-			hits = append(hits, surfaceHit{r, s})
-			files[r.FileID] = true
-			values[s.Value] = true
-			res.ByFramework[s.Framework]++
-			res.ByConfidence[s.Confidence.String()]++
-		}
-	}
-	res.Total, res.Files, res.Distinct = len(hits), len(files), len(values)
-	if p.Offset > len(hits) {
-		p.Offset = len(hits)
-	}
-	end := min(p.Offset+p.Limit, len(hits))
-	syms := map[int64]map[int]store.SymbolRow{}
-	for _, h := range hits[p.Offset:end] {
-		item := surfaceItem(h.row.Path, h.row.Lang, h.s)
-		if h.s.Def >= 0 {
-			bySlot, ok := syms[h.row.FileID]
-			if !ok {
-				rows, err := e.db().SymbolsOfFile(ctx, h.row.FileID)
-				if err != nil {
-					return nil, err
-				}
-				bySlot = make(map[int]store.SymbolRow, len(rows))
-				for _, r := range rows {
-					bySlot[r.DefIdx] = r
-				}
-				syms[h.row.FileID] = bySlot
-			}
-			if row, ok := bySlot[int(h.s.Def)]; ok {
-				if r, err := e.load(ctx, row); err == nil && r != nil {
-					ref := r.ref()
-					item.Symbol = &ref
-				}
-			}
-		}
-		res.Items = append(res.Items, item)
-	}
-	res.More = end < len(hits)
-	res.NextOffset = end
-	return res, nil
-}
-
-func surfaceItem(p, language string, s lang.Surface) SurfaceItem {
+// NewSurfaceItem is a surface found in a file as lists report it.
+func NewSurfaceItem(p, language string, s lang.Surface) SurfaceItem {
 	loc := protocol.Location{Path: protocol.RepoPath(p), Line: int(s.Pos.Line), Col: int(s.Pos.Col),
 		EndLine: int(s.Pos.Line), EndCol: int(s.Pos.Col)}
 	return SurfaceItem{Kind: s.Kind.String(), Value: s.Value, Method: s.Method, Framework: s.Framework, Detail: s.Detail,
@@ -165,22 +46,22 @@ func surfaceItem(p, language string, s lang.Surface) SurfaceItem {
 // (including nested definitions such as closures and methods of a class),
 // at most limit of them, and how many there are.
 func (e *Engine) SurfacesIn(r *Resolved, limit int) ([]SurfaceItem, int) {
-	if r == nil || r.facts == nil || len(r.facts.Surfaces) == 0 {
+	if r == nil || r.Facts == nil || len(r.Facts.Surfaces) == 0 {
 		return nil, 0
 	}
 	var out []SurfaceItem
 	total := 0
-	for _, s := range r.facts.Surfaces {
-		if !defInside(r.facts, s.Def, r.row.DefIdx) {
+	for _, s := range r.Facts.Surfaces {
+		if !defInside(r.Facts, s.Def, r.Row.DefIdx) {
 			continue
 		}
-		s, ok := completeSurface(r.file.Path, s)
+		s, ok := CompleteSurface(r.File.Path, s)
 		if !ok {
 			continue
 		}
 		total++
 		if len(out) < limit {
-			out = append(out, surfaceItem(r.file.Path, r.file.Lang, s))
+			out = append(out, NewSurfaceItem(r.File.Path, r.File.Lang, s))
 		}
 	}
 	return out, total
@@ -195,14 +76,14 @@ func (e *Engine) SurfacesOf(ctx context.Context, symbolID string) ([]SurfaceItem
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
 	}
-	row, found, err := e.db().SymbolByID(ctx, id)
+	row, found, err := e.Store().SymbolByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, errs.E(errs.NotFound, "no symbol %s", symbolID)
 	}
-	r, err := e.load(ctx, row)
+	r, err := e.Load(ctx, row)
 	if err != nil || r == nil {
 		return nil, err
 	}
@@ -223,10 +104,10 @@ func defInside(f *lang.Facts, d int32, def int) bool {
 	return false
 }
 
-// completeSurface fills what depends on the file's path (content-addressed
+// CompleteSurface fills what depends on the file's path (content-addressed
 // facts cannot know it): Next.js routes from route files, Django tables from
 // the app label. ok is false for a surface that does not apply at this path.
-func completeSurface(p string, s lang.Surface) (lang.Surface, bool) {
+func CompleteSurface(p string, s lang.Surface) (lang.Surface, bool) {
 	if s.Flags&lang.SurfPathRoute != 0 {
 		route, ok := nextRoute(p)
 		if !ok {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -83,48 +84,48 @@ type CardLimits struct {
 
 // Card builds the symbol card of a resolved symbol.
 func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*SymbolCard, error) {
-	c := &SymbolCard{SymbolRef: r.ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.row.Version)), Language: r.file.Lang,
-		Visibility: lang.Visibility(r.row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
-		Relations: []Relation{}, Layer: LayerSyntactic, Tier: index.TierProven.String(), Confidence: 1, FileEpoch: r.file.Epoch, FileBytes: r.file.Size,
+	c := &SymbolCard{SymbolRef: r.Ref(), VersionID: fmt.Sprintf("ver_%016x", uint64(r.Row.Version)), Language: r.File.Lang,
+		Visibility: lang.Visibility(r.Row.Visibility).String(), Members: []SymbolRef{}, Calls: []CallEdge{},
+		Relations: []Relation{}, Layer: LayerSyntactic, Tier: index.TierProven.String(), Confidence: 1, FileEpoch: r.File.Epoch, FileBytes: r.File.Size,
 		RedirectedFrom: r.Redirect}
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c.Module = mods[r.row.ModuleID]
-	if r.def != nil {
-		c.Signature, c.Doc = r.def.Signature, r.def.Doc
-		c.Span = spanLoc(r.file.Path, r.def.Span)
+	c.Module = mods[r.Row.ModuleID]
+	if r.Def != nil {
+		c.Signature, c.Doc = r.Def.Signature, r.Def.Doc
+		c.Span = spanLoc(r.File.Path, r.Def.Span)
 	}
-	if r.facts != nil && r.facts.ParseErrors > 0 {
+	if r.Facts != nil && r.Facts.ParseErrors > 0 {
 		c.ParseErrors = true
 		c.Confidence = 0.8
 	}
-	if r.row.Parent != 0 {
-		if prow, ok, err := e.db().SymbolByID(ctx, r.row.Parent); err == nil && ok {
-			if pr, err := e.load(ctx, prow); err == nil && pr != nil {
-				ref := pr.ref()
+	if r.Row.Parent != 0 {
+		if prow, ok, err := e.Store().SymbolByID(ctx, r.Row.Parent); err == nil && ok {
+			if pr, err := e.Load(ctx, prow); err == nil && pr != nil {
+				ref := pr.Ref()
 				c.Parent = &ref
 			}
 		}
 	}
-	members, err := e.db().SymbolsByParent(ctx, r.row.ID, lim.Members)
+	members, err := e.Store().SymbolsByParent(ctx, r.Row.ID, lim.Members)
 	if err != nil {
 		return nil, err
 	}
-	if c.Members, err = e.refs(ctx, members); err != nil {
+	if c.Members, err = e.SymbolRefs(ctx, members); err != nil {
 		return nil, err
 	}
-	if c.MembersTotal, err = e.db().CountSymbolsByParent(ctx, r.row.ID); err != nil {
+	if c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID); err != nil {
 		return nil, err
 	}
-	v, err := e.semantic(ctx)
+	v, err := e.Semantic(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if r.facts != nil {
-		for _, t := range r.facts.TypeRels {
-			if int(t.Def) == r.row.DefIdx {
+	if r.Facts != nil {
+		for _, t := range r.Facts.TypeRels {
+			if int(t.Def) == r.Row.DefIdx {
 				c.Relations = append(c.Relations, Relation{Kind: t.Kind.String(), Target: t.Target, Layer: LayerSyntactic})
 			}
 		}
@@ -137,7 +138,7 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		c.Relations = c.Relations[:lim.Members]
 	}
 	c.Surfaces, c.SurfacesTotal = e.SurfacesIn(r, lim.Members)
-	if r.facts != nil {
+	if r.Facts != nil {
 		if err := e.calls(ctx, v, r, c, lim.Calls); err != nil {
 			return nil, err
 		}
@@ -147,11 +148,11 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 
 // semanticCard adds what the semantic layer knows: the layer that vouches
 // for the definition, its SCIP symbols and their relationships.
-func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
-	if v.empty() {
+func (e *Engine) semanticCard(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
+	if v.Empty() {
 		return nil
 	}
-	syms, err := e.db().SemSymbolsOfCairn(ctx, r.row.ID)
+	syms, err := e.Store().SemSymbolsOfCairn(ctx, r.Row.ID)
 	if err != nil || len(syms) == 0 {
 		return err
 	}
@@ -166,7 +167,7 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 	}
 	for _, s := range syms {
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.db().SemRels(ctx, s.Index, s.ID, reverse, limit)
+			rels, err := e.Store().SemRels(ctx, s.Index, s.ID, reverse, limit)
 			if err != nil {
 				return err
 			}
@@ -196,65 +197,82 @@ func (e *Engine) semanticCard(ctx context.Context, v *semView, r *Resolved, c *S
 // maps to, else its SCIP symbol.
 func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) Relation {
 	rel := Relation{Kind: kind, Layer: LayerSemantic}
-	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
-		if row, ok, err := e.db().SymbolByID(ctx, ids[0]); err == nil && ok {
+	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+		if row, ok, err := e.Store().SymbolByID(ctx, ids[0]); err == nil && ok {
 			rel.Target, rel.TargetID = row.QName, index.FormatID(row.ID)
 			return rel
 		}
 	}
-	if row, ok, err := e.db().SemSymbol(ctx, idx, sym); err == nil && ok {
+	if row, ok, err := e.Store().SemSymbol(ctx, idx, sym); err == nil && ok {
 		rel.Target = row.Symbol
 	}
 	return rel
 }
 
-// calls groups the calls made inside a definition (including nested closures).
-func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCard, limit int) error {
-	links, err := e.links(ctx, r.file.ID)
+// calls groups the calls made inside a definition (including nested
+// closures), most made first.
+func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
+	counts, tiers, err := e.countCalls(ctx, v, r)
 	if err != nil {
 		return err
 	}
-	// The semantic layer's occurrences of the file, by position, when it
-	// describes the file as it is.
-	semAt := map[[2]uint32]semantic.Occ{}
-	var semIdx int64
-	if !v.empty() {
-		occs, idx, ok, err := e.docOccs(ctx, v, r.file.Path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			semIdx = idx
-			for _, o := range occs {
-				if o.Roles&semantic.RoleDefinition == 0 {
-					semAt[[2]uint32{o.Line, o.Col}] = o
-				}
-			}
+	keys := make([]callKey, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv), cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
+	})
+	c.CallsTotal = len(keys)
+	if len(keys) > limit {
+		keys = keys[:limit]
+	}
+	for _, k := range keys {
+		c.Calls = append(c.Calls, e.callEdge(ctx, k, counts[k], tiers[k]))
+	}
+	return nil
+}
+
+// callKey groups calls: by callee when one is known, else by name and receiver.
+type callKey struct {
+	name, recv string
+	target     int64
+	external   string
+}
+
+// countCalls counts the calls made inside a definition by callee, with the
+// tier of each: the semantic layer's target where it describes the file as
+// it is, else the syntactic link, else the name and receiver.
+func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[callKey]int, map[callKey]index.Tier, error) {
+	links, err := e.Links(ctx, r.File.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var uses *DocUses
+	if !v.Empty() {
+		if uses, err = e.Uses(ctx, v, r.File.Path); err != nil {
+			return nil, nil, err
 		}
 	}
 	inside := func(d int32) bool {
-		for ; d >= 0; d = r.facts.Defs[d].Parent {
-			if int(d) == r.row.DefIdx {
+		for ; d >= 0; d = r.Facts.Defs[d].Parent {
+			if int(d) == r.Row.DefIdx {
 				return true
 			}
 		}
 		return false
 	}
-	type key struct {
-		name, recv string
-		target     int64
-		external   string
-	}
-	counts := map[key]int{}
-	tiers := map[key]index.Tier{}
-	for i, ref := range r.facts.Refs {
+	counts := map[callKey]int{}
+	tiers := map[callKey]index.Tier{}
+	for i, ref := range r.Facts.Refs {
 		if ref.Role != lang.RoleCall || !inside(ref.Enclosing) {
 			continue
 		}
-		k := key{name: r.facts.Names[ref.Name]}
+		k := callKey{name: r.Facts.Names[ref.Name]}
 		tier := index.TierAnchored
-		if o, ok := semAt[[2]uint32{ref.Pos.Line, ref.Pos.Col}]; ok {
-			if target, external, ok := e.semTarget(ctx, semIdx, o.Sym); ok {
+		if o, ok := uses.at(ref.Pos); ok {
+			if target, external, ok := e.SemTarget(ctx, uses.Index, o.Sym); ok {
 				k.target, k.external = target, external
 				counts[k]++
 				tiers[k] = index.TierPrecise
@@ -265,12 +283,12 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 			k.target, tier = l.Target, l.Tier
 		} else if ok { // resolved outside the repository
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.facts, ref)
+				k.recv = ShapeKey(r.Facts, ref)
 			}
 			tier = index.TierUnknown
 		} else {
 			if ref.Shape != lang.QualNone {
-				k.recv = shapeKey(r.facts, ref)
+				k.recv = ShapeKey(r.Facts, ref)
 			}
 			if ref.BindLocal >= 0 {
 				tier = index.TierProven // a call through a local function value
@@ -279,64 +297,41 @@ func (e *Engine) calls(ctx context.Context, v *semView, r *Resolved, c *SymbolCa
 		counts[k]++
 		tiers[k] = tier
 	}
-	keys := make([]key, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if counts[a] != counts[b] {
-			return counts[a] > counts[b]
-		}
-		if a.name != b.name {
-			return a.name < b.name
-		}
-		if a.recv != b.recv {
-			return a.recv < b.recv
-		}
-		if a.external != b.external {
-			return a.external < b.external
-		}
-		return a.target < b.target
-	})
-	c.CallsTotal = len(keys)
-	if len(keys) > limit {
-		keys = keys[:limit]
-	}
-	for _, k := range keys {
-		tier := tiers[k]
-		if tier == index.TierAnchored {
-			// anchored needs a same-name candidate; without one the callee is
-			// outside the index (standard library, dependency, built-in)
-			if ok, err := e.db().NameDefined(ctx, k.name); err == nil && !ok {
-				tier = index.TierUnknown
-			}
-		}
-		edge := CallEdge{Name: k.name, Receiver: k.recv, Count: counts[k], Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
-		if tier == index.TierPrecise {
-			edge.Layer = LayerSemantic
-		}
-		if k.target != 0 {
-			if row, ok, err := e.db().SymbolByID(ctx, k.target); err == nil && ok {
-				if tr, err := e.load(ctx, row); err == nil && tr != nil {
-					ref := tr.ref()
-					edge.Target = &ref
-				}
-			}
-		}
-		c.Calls = append(c.Calls, edge)
-	}
-	return nil
+	return counts, tiers, nil
 }
 
-// semTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
+// callEdge describes one group of calls.
+func (e *Engine) callEdge(ctx context.Context, k callKey, count int, tier index.Tier) CallEdge {
+	if tier == index.TierAnchored {
+		// anchored needs a same-name candidate; without one the callee is
+		// outside the index (standard library, dependency, built-in)
+		if ok, err := e.Store().NameDefined(ctx, k.name); err == nil && !ok {
+			tier = index.TierUnknown
+		}
+	}
+	edge := CallEdge{Name: k.name, Receiver: k.recv, Count: count, Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
+	if tier == index.TierPrecise {
+		edge.Layer = LayerSemantic
+	}
+	if k.target != 0 {
+		if row, ok, err := e.Store().SymbolByID(ctx, k.target); err == nil && ok {
+			if tr, err := e.Load(ctx, row); err == nil && tr != nil {
+				ref := tr.Ref()
+				edge.Target = &ref
+			}
+		}
+	}
+	return edge
+}
+
+// SemTarget maps a semantic occurrence's symbol to its Cairn symbol, or to
 // its SCIP symbol when it is defined outside the repository; ok is false
 // when it is defined here but not mapped (syntax answers then).
-func (e *Engine) semTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
-	if ids, err := e.db().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
+func (e *Engine) SemTarget(ctx context.Context, idx, sym int64) (int64, string, bool) {
+	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
 		return ids[0], "", true
 	}
-	row, ok, err := e.db().SemSymbol(ctx, idx, sym)
+	row, ok, err := e.Store().SemSymbol(ctx, idx, sym)
 	if err != nil || !ok || row.DefDoc >= 0 {
 		return 0, "", false
 	}

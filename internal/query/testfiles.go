@@ -5,10 +5,16 @@ import (
 	"strings"
 )
 
+// Which files hold tests, by their names: three readings for three uses.
+// TestFileKind is the strict one, per language and test runner (affected
+// tests, impact, semantic_diff); TestConvention the layout map_repo
+// describes; IsTestPath a guess without the language, for ranking.
+
 // TestFileKind says whether a file holds tests by its language's naming
 // conventions, and which convention matched ("" when it does not hold tests).
 // Rust files with inline #[cfg(test)] modules are found from their content
-// (see depGraph); testdata and fixture directories never hold tests.
+// (change does, building its dependency graph); testdata and fixture
+// directories never hold tests.
 func TestFileKind(p, language string) string {
 	base := path.Base(p)
 	dirs := strings.Split(path.Dir(p), "/")
@@ -42,14 +48,7 @@ func TestFileKind(p, language string) string {
 			return "tests/ directory"
 		}
 	case "javascript", "typescript", "tsx":
-		switch {
-		case strings.Contains(base, ".test."):
-			return "*.test.*"
-		case strings.Contains(base, ".spec."):
-			return "*.spec.*"
-		case inDir("__tests__"):
-			return "__tests__/"
-		}
+		return scriptTestConvention(base, inDir("__tests__"))
 	case "java", "kotlin":
 		switch {
 		case strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT"):
@@ -93,27 +92,66 @@ func TestFileKind(p, language string) string {
 	return ""
 }
 
-// fileCategory sorts a changed file for semantic_diff: prod, test, build,
-// config or docs.
-func fileCategory(p, language string) string {
+// IsTestPath guesses, from the path alone, whether a file holds tests
+// (search ranks them lower, map_repo leaves them out of entry points and
+// public API).
+func IsTestPath(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.HasPrefix(p, "test/") ||
+		strings.HasPrefix(p, "tests/") || strings.Contains(p, "/testdata/") || strings.Contains(p, "__tests__/")
+}
+
+// TestConvention names the naming convention that makes a file a test, or
+// "", as map_repo's test layout counts them: more broadly than TestFileKind
+// (any tests/ or test/ directory, conftest.py), by pattern alone.
+func TestConvention(p, language string) string {
 	base := path.Base(p)
-	if TestFileKind(p, language) != "" {
-		return "test"
+	slash := "/" + p
+	inDir := func(d string) bool { return strings.Contains(slash, "/"+d+"/") }
+	if inDir("testdata") || inDir("fixtures") || language == "" {
+		return ""
 	}
-	switch base {
-	case "go.mod", "go.sum", "go.work", "package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "pyproject.toml",
-		"setup.py", "setup.cfg", "requirements.txt", "Cargo.toml", "Cargo.lock", "pom.xml", "build.gradle", "build.gradle.kts",
-		"settings.gradle", "settings.gradle.kts", "Gemfile", "Gemfile.lock", "composer.json", "composer.lock", "Makefile",
-		"Dockerfile", "CMakeLists.txt", "tsconfig.json":
-		return "build"
+	switch language {
+	case "go":
+		if strings.HasSuffix(base, "_test.go") {
+			return "*_test.go"
+		}
+		return ""
+	case "python":
+		switch {
+		case base == "conftest.py":
+			return "conftest.py"
+		case strings.HasPrefix(base, "test_"):
+			return "test_*.py"
+		case strings.HasSuffix(base, "_test.py"):
+			return "*_test.py"
+		}
+	case "typescript", "tsx", "javascript":
+		if c := scriptTestConvention(base, inDir("__tests__")); c != "" {
+			return c
+		}
 	}
-	switch strings.ToLower(path.Ext(base)) {
-	case ".md", ".rst", ".txt", ".adoc":
-		return "docs"
-	case ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".xml", ".env":
-		return "config"
-	case ".csproj", ".sln", ".mk", ".bazel", ".bzl":
-		return "build"
+	switch {
+	case inDir("tests"):
+		return "tests/ dir"
+	case inDir("test"):
+		return "test/ dir"
 	}
-	return "prod"
+	return ""
+}
+
+// scriptTestConvention is the test convention of a JavaScript or
+// TypeScript file, or "": underTests says a __tests__ directory holds it.
+func scriptTestConvention(base string, underTests bool) string {
+	switch {
+	case strings.Contains(base, ".test."):
+		return "*.test.*"
+	case strings.Contains(base, ".spec."):
+		return "*.spec.*"
+	case underTests:
+		return "__tests__/"
+	}
+	return ""
 }

@@ -24,6 +24,7 @@ import (
 
 	// The languages Cairn understands: every process that runs the service
 	// indexes with all of them.
+	"github.com/cairnhq/cairn/internal/change"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 )
 
@@ -84,7 +85,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		s.state, s.reason = protocol.StateStale, "no complete index yet (an earlier build did not finish); the next query or `cairn index` builds it"
 	}
 	s.env = &tools.Env{
-		Index: ix, Engine: s.engine, Config: cfg, Paths: paths, Progress: opts.Progress,
+		Index: ix, Engine: s.engine, Changes: change.NewCache(), Config: cfg, Paths: paths, Progress: opts.Progress,
 		Reads:   tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
 		Fresh:   s.fresh,
 		Intact:  s.intact,

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/service"
 )
 
@@ -81,13 +83,7 @@ func Repo(t testing.TB, files map[string]string) string {
 		dir = real
 	}
 	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, p, content)
 	}
 	Git(t, dir, "init", "-q")
 	Git(t, dir, "add", "-A")
@@ -152,4 +148,65 @@ func WaitReady(t testing.TB, svc *service.Service) {
 	}
 	st, reason := svc.State()
 	t.Fatalf("the index did not become ready: %s (%s)", st, reason)
+}
+
+// Index is an index over a test repository, opened without a service: what
+// the tests of the query engines read through.
+type Index struct {
+	Root string
+	ix   *index.Index
+	base *query.Engine
+}
+
+// OpenIndex indexes a new git repository of files (one commit), with the
+// default configuration; it is closed when the test ends.
+func OpenIndex(t testing.TB, files map[string]string) *Index {
+	t.Helper()
+	Isolate(t)
+	root := Repo(t, files)
+	ctx := context.Background()
+	var ix *index.Index
+	paths, err := config.Locate(ctx, root, filepath.Join(t.TempDir(), "state"))
+	if err == nil {
+		ix, err = index.Open(ctx, paths, config.Default())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return &Index{Root: root, ix: ix, base: query.New(ix)}
+}
+
+// Engine indexes what changed in the tree and returns the query engine over
+// a snapshot of the index as it is then (released when the test ends).
+func (x *Index) Engine(t testing.TB) *query.Engine {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := x.ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eng, release, err := x.base.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return eng
+}
+
+// Write replaces (or adds) a file of the tree, without committing it.
+func (x *Index) Write(t testing.TB, p, content string) {
+	t.Helper()
+	writeFile(t, x.Root, p, content)
+}
+
+// writeFile writes a file at the repo path p below dir.
+func writeFile(t testing.TB, dir, p, content string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

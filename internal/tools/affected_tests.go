@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/scan"
 )
 
@@ -27,7 +27,7 @@ func init() {
 	}, affectedTests)
 }
 
-func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.AffectedResult, error) {
+func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*change.AffectedResult, error) {
 	e := c.Engine()
 	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
 	depth := c.Bound("max_depth", in.MaxDepth, Budget{3, 6})
@@ -46,7 +46,7 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.Affected
 			base = "HEAD"
 		}
 		var err error
-		if files, deleted, err = e.WorktreeChanges(ctx, base); err != nil {
+		if files, deleted, err = change.WorktreeChanges(ctx, e, base); err != nil {
 			return nil, err
 		}
 	}
@@ -54,7 +54,7 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*query.Affected
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.AffectedTests(ctx, query.AffectedParams{Files: files, Deleted: deleted, MaxDepth: depth, Limit: limit, Offset: pg.offset})
+	res, err := change.AffectedTests(ctx, e, c.Env.Changes, change.AffectedParams{Files: files, Deleted: deleted, MaxDepth: depth, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err
 	}

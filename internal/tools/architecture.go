@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 )
 
 // ArchIn are the arguments of architecture.
@@ -25,10 +25,10 @@ func init() {
 	}, architecture)
 }
 
-func architecture(ctx context.Context, c *Call, in ArchIn) (*query.ArchResult, error) {
+func architecture(ctx context.Context, c *Call, in ArchIn) (*repomap.ArchResult, error) {
 	depth := c.Bound("depth", in.Depth, Budget{1, 6})
 	limit := c.Clamp("limit", in.Limit, ArchBudget)
-	res, err := c.Engine().Architecture(ctx, query.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2,
+	res, err := repomap.Architecture(ctx, c.Engine(), repomap.ArchParams{Depth: depth, IncludeExternal: in.IncludeExternal, MaxNodes: limit, MaxEdges: limit * 2,
 		Module: in.Module})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
@@ -20,7 +21,10 @@ import (
 type Env struct {
 	Index  *index.Index
 	Engine *query.Engine
-	Config config.Config
+	// Changes holds the views change analysis shares across calls (nil:
+	// each call builds its own).
+	Changes *change.Cache
+	Config  config.Config
 	// Paths locates the repository and its state (set even when Index is nil).
 	Paths config.Paths
 	// IndexErr says why Index is nil: the index could not be opened. Only

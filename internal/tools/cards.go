@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairnhq/cairn/internal/cards"
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/mutate"
 	"github.com/cairnhq/cairn/internal/query"
@@ -79,7 +80,7 @@ func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
 // impactCards lists the cards a change to an impact target touches: what
 // card_impact reaches from it within two hops (nil when none, or when the
 // cards cannot be read).
-func (c *Call) impactCards(ctx context.Context, t query.ImpactTarget) []query.LinkedCard {
+func (c *Call) impactCards(ctx context.Context, t change.ImpactTarget) []query.LinkedCard {
 	key := cards.ModuleKey(t.Path)
 	if t.Symbol != nil {
 		key = t.Symbol.ID

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 )
 
 // DescribeIn are the arguments of describe.
@@ -25,16 +25,16 @@ type DescribeOut struct {
 
 // RepoSummary is the repository at a glance, with the tools that serve it.
 type RepoSummary struct {
-	Root       string                `json:"root"`
-	Git        bool                  `json:"git"`
-	Branch     string                `json:"branch,omitempty"`
-	Head       string                `json:"head,omitempty"`
-	Dirty      bool                  `json:"dirty"`
-	IndexState string                `json:"index_state"`
-	Epoch      int64                 `json:"epoch"`
-	Files      int                   `json:"files"`
-	Languages  []query.LanguageCount `json:"languages"`
-	Modules    []query.ModuleInfo    `json:"modules"`
+	Root       string                  `json:"root"`
+	Git        bool                    `json:"git"`
+	Branch     string                  `json:"branch,omitempty"`
+	Head       string                  `json:"head,omitempty"`
+	Dirty      bool                    `json:"dirty"`
+	IndexState string                  `json:"index_state"`
+	Epoch      int64                   `json:"epoch"`
+	Files      int                     `json:"files"`
+	Languages  []repomap.LanguageCount `json:"languages"`
+	Modules    []repomap.ModuleInfo    `json:"modules"`
 	// Profile is the configured tool profile (which tools MCP clients see).
 	Profile string   `json:"profile"`
 	Enable  []string `json:"enable"`
@@ -108,7 +108,7 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: c.Env.IndexErr, Msg: "the index cannot be opened", Fixes: []string{"cairn doctor"}}
 	}
 	st := c.State()
-	ov, err := c.Engine().Overview(ctx)
+	ov, err := repomap.Overview(ctx, c.Engine())
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 	})
 	langs := make([]string, 0, len(out.Languages))
 	for _, l := range out.Languages {
-		if l.Language != query.OtherLanguage {
+		if l.Language != repomap.OtherLanguage {
 			langs = append(langs, l.Language)
 		}
 	}

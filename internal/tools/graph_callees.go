@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/graph"
 )
 
 func init() {
@@ -18,7 +18,7 @@ func init() {
 		When:     []string{"what a function does, without reading it: the functions it calls", "where a call goes when it is dynamic: the candidates"},
 		WhenNot:  []string{"who calls it: graph_callers", "a tree with routes, config and DB facts per node: trace_feature"},
 		Examples: []string{`{"symbol": "main.main"}`, `{"symbol": "Server.Handle", "depth": 1}`},
-	}, func(ctx context.Context, c *Call, in GraphIn) (*query.GraphResult, error) {
-		return callGraph(ctx, c, in, query.Callees)
+	}, func(ctx context.Context, c *Call, in GraphIn) (*graph.Result, error) {
+		return callGraph(ctx, c, in, graph.Callees)
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/graph"
 )
 
 // GraphIn are the arguments of graph_callers and graph_callees.
@@ -35,13 +35,13 @@ func init() {
 		When:     []string{"what breaks if this function changes: its callers, transitively", "how a function is reached from entry points"},
 		WhenNot:  []string{"every reference, including reads and imports: refs_find", "what a function calls: graph_callees", "a call tree with surfaces from an entry point: trace_feature"},
 		Examples: []string{`{"symbol": "server.NewServer"}`, `{"symbol": "rest.Config.Host", "depth": 2, "limit_per_level": 20}`},
-	}, func(ctx context.Context, c *Call, in GraphIn) (*query.GraphResult, error) {
-		return callGraph(ctx, c, in, query.Callers)
+	}, func(ctx context.Context, c *Call, in GraphIn) (*graph.Result, error) {
+		return callGraph(ctx, c, in, graph.Callers)
 	})
 }
 
 // callGraph runs graph_callers or graph_callees.
-func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*query.GraphResult, error) {
+func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*graph.Result, error) {
 	r, err := resolveArg(ctx, c, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 	}
 	per = c.Bound("limit_per_level", per, PerLevelBudget)
 	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
-	res, err := c.Engine().CallGraph(ctx, r, query.GraphParams{Direction: direction, Depth: depth, LimitPerLevel: per,
+	res, err := graph.CallGraph(ctx, c.Engine(), r, graph.Params{Direction: direction, Depth: depth, LimitPerLevel: per,
 		MaxPerNode: PerNodeBudget.Default, Layer: in.Layer})
 	if err != nil {
 		return nil, err
@@ -111,12 +111,12 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*que
 		c.Next("index_ensure", map[string]any{"semantic": true}, "refresh the semantic index")
 	}
 	word := "callers"
-	if direction == query.Callees {
+	if direction == graph.Callees {
 		word = "callees"
 	}
 	c.Answer("%s: %d %s over %d levels (%d found), %d edges, %d dynamic, %d unresolved", res.Root.QName, len(res.Nodes)-1, word,
 		len(res.Levels), found, len(res.Edges), len(res.Dynamic), len(res.Unresolved))
-	if direction == query.Callers {
+	if direction == graph.Callers {
 		c.Next("refs_find", map[string]any{"symbol": res.Root.ID, "anchored": true}, "calls syntax cannot attribute (anchored) are not edges: list them")
 	} else if len(res.Unresolved) > 0 {
 		c.Next("index_ensure", map[string]any{"semantic": true}, "the semantic layer resolves calls on values of unknown type")

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/scan"
 )
 
@@ -32,13 +32,13 @@ func init() {
 	}, impactAnalyze)
 }
 
-func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResult, error) {
+func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactResult, error) {
 	e := c.Engine()
 	maxChars := c.Bound("max_chars", in.MaxChars, CharsBudget)
-	p := query.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
-	var res *query.ImpactResult
+	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
+	var res *change.ImpactResult
 	var err error
-	if in.Symbol != "" && in.Path == "" && in.At == nil && e.FileExists(ctx, in.Symbol) {
+	if in.Symbol != "" && in.Path == "" && in.At == nil && change.FileExists(ctx, e, in.Symbol) {
 		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
 	}
 	switch {
@@ -49,7 +49,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 		if err != nil {
 			return nil, err
 		}
-		res, err = e.ImpactOfFile(ctx, string(rp), p)
+		res, err = change.ImpactOfFile(ctx, e, c.Env.Changes, string(rp), p)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +58,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*query.ImpactResu
 		if err != nil {
 			return nil, err
 		}
-		if res, err = e.ImpactOfSymbol(ctx, r, p); err != nil {
+		if res, err = change.ImpactOfSymbol(ctx, e, c.Env.Changes, r, p); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +102,7 @@ func withTarget(in ImpactIn, args map[string]any) map[string]any {
 
 // fitImpact cuts the lists of an impact result until it fits the character budget,
 // recording every cut.
-func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
+func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
 	size := func() int {
 		b, _ := json.Marshal(res)
 		return len(b)
@@ -111,7 +111,7 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 	for step := 0; size() > maxChars && step < 8; step++ {
 		switch step {
 		case 0, 1:
-			for _, set := range []*query.DependentSet{&res.Direct, &res.Transitive} {
+			for _, set := range []*change.DependentSet{&res.Direct, &res.Transitive} {
 				for i := range set.Modules {
 					for j := range set.Modules[i].Packages {
 						s := &set.Modules[i].Packages[j].Sample
@@ -123,7 +123,7 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 			}
 		case 2, 3:
 			keep := 3 - (step-2)*2 // 3, then 1
-			for _, set := range []*query.DependentSet{&res.Transitive, &res.Direct} {
+			for _, set := range []*change.DependentSet{&res.Transitive, &res.Direct} {
 				for i := range set.Modules {
 					if m := &set.Modules[i]; len(m.Packages) > keep {
 						m.Packages = m.Packages[:keep]
@@ -132,7 +132,7 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 			}
 		case 4, 5:
 			keep := 5 - (step-4)*3 // 5, then 2
-			for _, set := range []*query.DependentSet{&res.Transitive, &res.Direct} {
+			for _, set := range []*change.DependentSet{&res.Transitive, &res.Direct} {
 				if len(set.Modules) > keep {
 					set.Modules = set.Modules[:keep]
 				}
@@ -149,7 +149,7 @@ func fitImpact(c *Call, res *query.ImpactResult, maxChars int) {
 	}
 	for _, ns := range []struct {
 		name string
-		set  *query.DependentSet
+		set  *change.DependentSet
 	}{{"direct", &res.Direct}, {"transitive", &res.Transitive}} { // in this order: the output is deterministic
 		name, set := ns.name, ns.set
 		c.Shortened(name+".modules", len(set.Modules), set.ModulesTotal, "budget")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 )
 
 // MapIn are the arguments of map_repo.
@@ -37,14 +37,14 @@ func init() {
 	}, mapRepo)
 }
 
-func mapRepo(ctx context.Context, c *Call, in MapIn) (*query.RepoMap, error) {
-	p := query.MapParams{
+func mapRepo(ctx context.Context, c *Call, in MapIn) (*repomap.Map, error) {
+	p := repomap.Params{
 		Include: in.Include,
 		Depth:   c.Bound("depth", in.Depth, MapDepthBudget),
 		Limit:   c.Clamp("limit", in.Limit, MapListBudget),
 		Top:     c.Bound("top", in.Top, MapTopBudget),
 	}
-	res, err := c.Engine().Map(ctx, p)
+	res, err := repomap.Build(ctx, c.Engine(), p)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func mapRepo(ctx context.Context, c *Call, in MapIn) (*query.RepoMap, error) {
 	if res.Languages != nil {
 		var names []string
 		for _, l := range *res.Languages {
-			if l.Language != query.OtherLanguage {
+			if l.Language != repomap.OtherLanguage {
 				names = append(names, l.Language)
 			}
 			if res.Structure == nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/scan"
 )
 
@@ -36,7 +36,7 @@ func init() {
 	}, semanticDiff)
 }
 
-func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, error) {
+func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*change.DiffResult, error) {
 	limit := c.Clamp("limit", in.Limit, DiffBudget)
 	for i, p := range in.Paths {
 		rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, p)
@@ -49,7 +49,7 @@ func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*query.DiffResult, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Diff(ctx, query.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: pg.offset,
+	res, err := change.Diff(ctx, c.Engine(), c.Env.Changes, change.DiffParams{Base: in.Base, Target: in.Target, Paths: in.Paths, Limit: limit, Offset: pg.offset,
 		Impact: !in.NoImpact})
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 )
 
 // SurfacesIn are the arguments of surfaces_list.
@@ -42,7 +42,7 @@ func init() {
 	}, surfacesList)
 }
 
-func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesResult, error) {
+func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*repomap.SurfacesResult, error) {
 	kind, ok := lang.ParseSurfaceKind(in.Kind)
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "kind must be one of %s, not %q", strings.Join(SurfaceKindNames, ", "), in.Kind)
@@ -52,7 +52,7 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*query.SurfacesR
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Surfaces(ctx, query.SurfaceParams{Kind: kind, Paths: in.Paths, Langs: in.Languages,
+	res, err := repomap.Surfaces(ctx, c.Engine(), repomap.SurfaceParams{Kind: kind, Paths: in.Paths, Langs: in.Languages,
 		Framework: in.Framework, Query: in.Query, Confidence: in.Confidence, Limit: limit, Offset: pg.offset})
 	if err != nil {
 		return nil, err

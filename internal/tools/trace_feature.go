@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/graph"
 )
 
 // TraceIn are the arguments of trace_feature.
@@ -31,14 +31,14 @@ func init() {
 	}, traceFeature)
 }
 
-func traceFeature(ctx context.Context, c *Call, in TraceIn) (*query.TraceResult, error) {
+func traceFeature(ctx context.Context, c *Call, in TraceIn) (*graph.TraceResult, error) {
 	r, err := resolveArg(ctx, c, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
 	}
 	depth := c.Bound("depth", in.Depth, DepthBudget)
 	limit := c.Bound("limit", in.Limit, TraceBudget)
-	res, err := c.Engine().Trace(ctx, r, query.TraceParams{Depth: depth, Limit: limit, Layer: in.Layer})
+	res, err := graph.Trace(ctx, c.Engine(), r, graph.TraceParams{Depth: depth, Limit: limit, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}

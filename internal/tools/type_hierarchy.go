@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/graph"
 )
 
 // HierarchyIn are the arguments of type_hierarchy.
@@ -29,13 +29,13 @@ func init() {
 	}, typeHierarchy)
 }
 
-func typeHierarchy(ctx context.Context, c *Call, in HierarchyIn) (*query.HierarchyResult, error) {
+func typeHierarchy(ctx context.Context, c *Call, in HierarchyIn) (*graph.HierarchyResult, error) {
 	r, err := resolveArg(ctx, c, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
 	}
 	limit := c.Bound("limit", in.Limit, ResultsBudget)
-	res, err := c.Engine().Hierarchy(ctx, r, query.HierarchyParams{Limit: limit, Layer: in.Layer})
+	res, err := graph.Hierarchy(ctx, c.Engine(), r, graph.HierarchyParams{Limit: limit, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}

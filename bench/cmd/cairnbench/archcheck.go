@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/repomap"
 )
 
 // archCheck is one assertion about a real repository's architecture.
@@ -114,11 +115,11 @@ func archChecks(ctx context.Context, name, repo, state string) ([]archCheck, err
 		}
 		out = append(out, c)
 	}
-	byDepth := map[int]*query.ArchResult{}
+	byDepth := map[int]*repomap.ArchResult{}
 	for _, ew := range want.edges {
 		res := byDepth[ew.depth]
 		if res == nil {
-			if res, err = e.Architecture(ctx, query.ArchParams{Depth: ew.depth, IncludeExternal: true}); err != nil {
+			if res, err = repomap.Architecture(ctx, e, repomap.ArchParams{Depth: ew.depth, IncludeExternal: true}); err != nil {
 				return nil, err
 			}
 			byDepth[ew.depth] = res

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -72,12 +72,12 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 		return env, time.Since(t)
 	}
 	type shape struct {
-		P50         float64            `json:"p50_ms"`
-		Chars       int                `json:"chars"`
-		Nodes       int                `json:"nodes"`
-		Found       int                `json:"found"`
-		Truncations int                `json:"truncations"`
-		Levels      []query.GraphLevel `json:"levels"`
+		P50         float64       `json:"p50_ms"`
+		Chars       int           `json:"chars"`
+		Nodes       int           `json:"nodes"`
+		Found       int           `json:"found"`
+		Truncations int           `json:"truncations"`
+		Levels      []graph.Level `json:"levels"`
 	}
 	type row struct {
 		QName  string `json:"qualified_name"`
@@ -86,13 +86,13 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 		Deep   shape  `json:"depth3"`
 		Direct shape  `json:"depth1"`
 	}
-	measure := func(id int64, depth int, all *[]time.Duration) (shape, *query.GraphResult, error) {
+	measure := func(id int64, depth int, all *[]time.Duration) (shape, *graph.Result, error) {
 		envl, _ := call(id, depth)
 		if envl.Error != nil {
 			return shape{}, nil, fmt.Errorf("graph_callers %s: %s", index.FormatID(id), envl.Error.Message)
 		}
 		b, _ := json.Marshal(envl.Data) // what max_chars bounds
-		res := envl.Data.(*query.GraphResult)
+		res := envl.Data.(*graph.Result)
 		s := shape{Chars: len(b), Nodes: len(res.Nodes) - 1, Truncations: len(envl.Provenance.Truncations), Levels: res.Levels}
 		for _, l := range res.Levels {
 			s.Found += l.Found

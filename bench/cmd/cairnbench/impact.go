@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -92,7 +92,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 			ds = append(ds, d)
 		}
 		all = append(all, ds...)
-		res := envl.Data.(*query.ImpactResult)
+		res := envl.Data.(*change.ImpactResult)
 		rows = append(rows, row{QName: res.Target.Symbol.QName, Refs: counts[id], P50: percentiles(ds).P50, Chars: len(b),
 			Truncations: len(envl.Provenance.Truncations), Answer: envl.Answer})
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
@@ -343,5 +344,5 @@ func incremental(ctx context.Context, repo, state string, files []string, rounds
 // toolEnv is what the tool registry needs to answer on an open index, as a
 // server would with the default configuration.
 func toolEnv(ix *index.Index) *tools.Env {
-	return &tools.Env{Index: ix, Engine: query.New(ix), Config: config.Default(), Paths: ix.Paths()}
+	return &tools.Env{Index: ix, Engine: query.New(ix), Changes: change.NewCache(), Config: config.Default(), Paths: ix.Paths()}
 }

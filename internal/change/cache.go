@@ -1,0 +1,59 @@
+package change
+
+import (
+	"sync"
+
+	"github.com/cairnhq/cairn/internal/index"
+)
+
+// Cache holds the views change analysis builds once per index version and
+// shares across requests: the reverse import graph (depgraph.go) and the
+// reverse reference index (refindex.go). Building either reads every file's
+// rows, which costs far more than one request should pay, and the index
+// changes only between epochs. A service makes one Cache and hands it to
+// every request; a nil Cache builds the views for each request.
+type Cache struct {
+	deps versioned[*depGraph]
+	refs versioned[*refIndex]
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{} }
+
+func (c *Cache) depGraph(v index.Version, build func() (*depGraph, error)) (*depGraph, error) {
+	if c == nil {
+		return build()
+	}
+	return c.deps.get(v, build)
+}
+
+func (c *Cache) refIndex(v index.Version, build func() (*refIndex, error)) (*refIndex, error) {
+	if c == nil {
+		return build()
+	}
+	return c.refs.get(v, build)
+}
+
+// versioned is one view, kept for the index version it was built at.
+type versioned[T any] struct {
+	mu  sync.Mutex // guards the fields below; held while building, so a view is built once
+	ver index.Version
+	val T
+	ok  bool
+}
+
+// get returns the view of version v, building it when the one kept is of
+// another version (or none is).
+func (x *versioned[T]) get(v index.Version, build func() (T, error)) (T, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.ok && x.ver == v {
+		return x.val, nil
+	}
+	val, err := build()
+	if err != nil {
+		return val, err
+	}
+	x.ver, x.val, x.ok = v, val, true
+	return val, nil
+}

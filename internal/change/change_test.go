@@ -1,0 +1,164 @@
+package change_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/testenv"
+)
+
+// app is a small Go module: a server package with its test, an api package
+// importing it, with its test, and a command importing the api.
+var app = map[string]string{
+	"go.mod": "module example.com/app\n\ngo 1.22\n",
+	"server/server.go": `package server
+
+// Serve serves on addr.
+func Serve(addr string) error { return nil }
+
+func helper() int { return 1 }
+`,
+	"server/server_test.go": `package server
+
+import "testing"
+
+func TestServe(t *testing.T) { _ = Serve(":0") }
+`,
+	"api/api.go": `package api
+
+import "example.com/app/server"
+
+// Start starts the server.
+func Start() error { return server.Serve(":1") }
+`,
+	"api/api_test.go": `package api
+
+import "testing"
+
+func TestStart(t *testing.T) { _ = Start() }
+`,
+	"cmd/app/main.go": `package main
+
+import "example.com/app/api"
+
+func main() { _ = api.Start() }
+`,
+	"README.md": "# app\n",
+}
+
+// tests lists the tests a result names, with why and how sure.
+func tests(res *change.AffectedResult) []string {
+	var out []string
+	for _, m := range res.Tests {
+		out = append(out, fmt.Sprintf("%s %s %d %s", m.Path, m.Reason, m.Depth, m.Confidence))
+	}
+	return out
+}
+
+func TestAffectedTests(t *testing.T) {
+	e := testenv.OpenIndex(t, app).Engine(t)
+	res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{"server/server.go", "README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"server/server_test.go same_package 1 high",
+		"api/api_test.go transitive 2 low",
+	}
+	if diff := cmp.Diff(want, tests(res)); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+	if res.Total != 2 || res.High != 1 || res.Low != 1 || res.Confidence != "complete" || len(res.CoverageGaps) != 0 {
+		t.Errorf("total %d high %d low %d confidence %s gaps %v", res.Total, res.High, res.Low, res.Confidence, res.CoverageGaps)
+	}
+	var status []string
+	for _, c := range res.Changed {
+		status = append(status, c.Path+" "+c.Status)
+	}
+	if diff := cmp.Diff([]string{"README.md not_code", "server/server.go indexed"}, status); diff != "" {
+		t.Errorf("changed files (-want +got):\n%s", diff)
+	}
+}
+
+// TestAffectedTestsBounded checks the walk's bounds: a depth that stops
+// before a test says so, and a page leaves the rest for the next offset.
+func TestAffectedTestsBounded(t *testing.T) {
+	e := testenv.OpenIndex(t, app).Engine(t)
+	ctx := context.Background()
+	res, err := change.AffectedTests(ctx, e, nil, change.AffectedParams{Files: []string{"server/server.go"}, MaxDepth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"server/server_test.go same_package 1 high"}, tests(res)); diff != "" {
+		t.Errorf("tests at depth 1 (-want +got):\n%s", diff)
+	}
+	if res.Confidence != "partial" || len(res.Reasons) != 1 {
+		t.Errorf("confidence %s, reasons %q: want partial, for max_depth", res.Confidence, res.Reasons)
+	}
+	res, err = change.AffectedTests(ctx, e, nil, change.AffectedParams{Files: []string{"server/server.go"}, Limit: 1, Offset: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"api/api_test.go transitive 2 low"}, tests(res)); diff != "" || res.More || res.NextOffset != 2 {
+		t.Errorf("second page: more %v next %d (-want +got):\n%s", res.More, res.NextOffset, diff)
+	}
+}
+
+// TestCacheFollowsTheIndex checks that the views a Cache keeps are those
+// of the index version the request sees: a test added since is found.
+func TestCacheFollowsTheIndex(t *testing.T) {
+	x := testenv.OpenIndex(t, app)
+	cache := change.NewCache()
+	ctx := context.Background()
+	p := change.AffectedParams{Files: []string{"server/server.go"}}
+	before, err := change.AffectedTests(ctx, x.Engine(t), cache, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Write(t, "cmd/app/main_test.go", "package main\n\nimport \"testing\"\n\nfunc TestMain(t *testing.T) { main() }\n")
+	after, err := change.AffectedTests(ctx, x.Engine(t), cache, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Total != 2 || after.Total != 3 {
+		t.Errorf("tests before %v, after adding cmd/app/main_test.go %v", tests(before), tests(after))
+	}
+}
+
+func TestDiff(t *testing.T) {
+	x := testenv.OpenIndex(t, app)
+	x.Write(t, "server/server.go", `package server
+
+// Serve serves on addr, n times.
+func Serve(addr string, n int) error { return nil }
+
+// Extra is new.
+func Extra() {}
+`)
+	res, err := change.Diff(context.Background(), x.Engine(t), nil, change.DiffParams{Impact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Changes {
+		got = append(got, fmt.Sprintf("%s %s %s %s", c.Path, c.QName, c.Change, c.Severity))
+	}
+	want := []string{
+		"server/server.go Serve signature_changed breaking",
+		"server/server.go helper removed non_breaking",
+		"server/server.go Extra added non_breaking",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	if res.Base.Kind != "git" || res.Target.Kind != "worktree" || res.FilesChanged != 1 || res.Breaking != 1 {
+		t.Errorf("base %s target %s files %d breaking %d", res.Base.Kind, res.Target.Kind, res.FilesChanged, res.Breaking)
+	}
+	if c := res.Changes[0]; c.Impact == nil || len(c.Impact.ImportingFiles) == 0 {
+		t.Errorf("Serve: no blast radius: %+v", c.Impact)
+	}
+}

@@ -1,0 +1,290 @@
+package change
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// depGraph is the reverse import graph of the worktree with the test files
+// marked: what affected_tests, impact_analyze and semantic_diff's blast radius
+// walk. Built from the classified import edges of every file and cached per
+// epoch (the index changes only between epochs).
+type depGraph struct {
+	files []store.FileRow
+	mods  map[int64]store.ModuleRow
+	// byPath and byID find a file's position in files.
+	byPath map[string]int
+	byID   map[int64]int
+	// rev maps an import target (a file path, or a Go package directory) to
+	// the files importing it.
+	rev map[string][]int
+	// imports counts each file's in-repository import edges; unresolved
+	// counts its imports that look local but did not resolve.
+	imports    map[int]int
+	unresolved map[int]int
+	// tests marks test files with the convention that matched.
+	tests map[int]string
+	// dirFiles and pkgFiles group files for same-package tests (Go
+	// directories; Java, Kotlin and C# packages within a module).
+	dirFiles map[string][]int
+	pkgFiles map[string][]int
+}
+
+// depGraph returns the graph of the request's epoch, building it when needed.
+func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
+	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) })
+}
+
+func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
+	files, mods, err := a.FilesAndModules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := newDepGraph(files, mods)
+	g.markInlineTests(ctx, a.Engine)
+	if err := g.addImports(ctx, a.Engine); err != nil {
+		return nil, err
+	}
+	ri, err := a.refIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.addReferences(ctx, a.Engine, ri); err != nil {
+		return nil, err
+	}
+	for k, list := range g.rev {
+		sort.Ints(list)
+		g.rev[k] = list
+	}
+	return g, nil
+}
+
+// newDepGraph indexes the files: by path and id, test files by their
+// names, Go files by directory and JVM/.NET files by package.
+func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
+	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
+		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
+		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
+	for _, m := range mods {
+		g.mods[m.ID] = m
+	}
+	for i, f := range files {
+		g.byPath[f.Path] = i
+		g.byID[f.ID] = i
+		if k := query.TestFileKind(f.Path, f.Lang); k != "" {
+			g.tests[i] = k
+		}
+		switch f.Lang {
+		case "go":
+			g.dirFiles[dirOf(f.Path)] = append(g.dirFiles[dirOf(f.Path)], i)
+		case "java", "kotlin", "csharp":
+			if f.Pkg != "" {
+				k := pkgKey(f)
+				g.pkgFiles[k] = append(g.pkgFiles[k], i)
+			}
+		}
+	}
+	return g
+}
+
+// markInlineTests marks the Rust files that keep unit tests inside the
+// file they test (a #[cfg(test)] module).
+func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
+	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20)
+	if err != nil {
+		return
+	}
+	for _, h := range hits {
+		if i, ok := g.byID[h.FileID]; ok && g.files[i].Lang == "rust" {
+			if _, marked := g.tests[i]; !marked {
+				g.tests[i] = "inline #[cfg(test)] module"
+			}
+		}
+	}
+}
+
+// addImports adds every file's resolved in-repository imports, and counts
+// the ones that look local but did not resolve.
+func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
+	files := g.files
+	known := func(id int64) bool { _, ok := g.byID[id]; return ok }
+	return e.Imports(ctx, known, func(fileID int64, edges []index.ImportEdge) {
+		i := g.byID[fileID]
+		seen := map[string]bool{}
+		for _, ed := range edges {
+			switch ed.Class {
+			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+				if ed.TargetPath == "" || seen[ed.TargetPath] {
+					continue
+				}
+				seen[ed.TargetPath] = true
+				g.imports[i]++
+				g.rev[ed.TargetPath] = append(g.rev[ed.TargetPath], i)
+			case index.EdgeUnknown:
+				if looksLocal(files[i], ed.Source, g.mods[files[i].ModuleID]) {
+					g.unresolved[i]++
+				}
+			}
+		}
+		// A C# using directive brings in a whole namespace: the file depends
+		// on every file declaring it.
+		if f := files[i]; f.Lang == "csharp" {
+			for _, ed := range edges {
+				for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
+					if j != i && !seen[files[j].Path] {
+						seen[files[j].Path] = true
+						g.imports[i]++
+						g.rev[files[j].Path] = append(g.rev[files[j].Path], i)
+					}
+				}
+			}
+		}
+	})
+}
+
+// addReferences makes a file that references a definition of another file
+// depend on it, whether or not its import resolved (JVM named imports, Rust
+// crate paths, C# namespaces resolve to references, not always to files).
+func (g *depGraph) addReferences(ctx context.Context, e *query.Engine, ri *refIndex) error {
+	symFile, err := e.Store().SymbolFiles(ctx)
+	if err != nil {
+		return err
+	}
+	linked := map[[2]int]bool{}
+	for target, list := range ri.by {
+		d, ok := g.byID[symFile[target]]
+		if !ok {
+			continue
+		}
+		for _, fr := range list {
+			j, ok := g.byID[fr.file]
+			if !ok || j == d || linked[[2]int{d, j}] {
+				continue
+			}
+			linked[[2]int{d, j}] = true
+			g.rev[g.files[d].Path] = append(g.rev[g.files[d].Path], j)
+		}
+	}
+	return nil
+}
+
+func pkgKey(f store.FileRow) string {
+	family := f.Lang
+	if family == "kotlin" {
+		family = "java" // one package space on the JVM
+	}
+	return family + "\x00" + f.Pkg
+}
+
+// looksLocal reports whether an import that did not resolve names something
+// inside the repository (a relative path, or the module's own import path).
+func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
+	if strings.HasPrefix(source, ".") || strings.HasPrefix(source, "/") {
+		return true
+	}
+	if f.Lang == "go" && m.Kind == "go" && m.Name != "" {
+		return source == m.Name || strings.HasPrefix(source, m.Name+"/")
+	}
+	return false
+}
+
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// targets are the keys other files import a file by: its path and its
+// directory (Go packages, JVM packages resolved to their directory).
+func (g *depGraph) targets(i int) []string {
+	f := g.files[i]
+	return []string{f.Path, dirOf(f.Path)}
+}
+
+// importers lists the files importing file i (deduplicated, in file order).
+func (g *depGraph) importers(i int) []int {
+	var out []int
+	seen := map[int]bool{i: true}
+	for _, k := range g.targets(i) {
+		for _, j := range g.rev[k] {
+			if !seen[j] {
+				seen[j] = true
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// samePackage lists the files that see file i's definitions without importing
+// it: the other files of its Go package directory (test files included) and
+// of its JVM or .NET package.
+func (g *depGraph) samePackage(i int) []int {
+	f := g.files[i]
+	var group []int
+	switch f.Lang {
+	case "go":
+		group = g.dirFiles[dirOf(f.Path)]
+	case "java", "kotlin", "csharp":
+		if f.Pkg != "" {
+			group = g.pkgFiles[pkgKey(f)]
+		}
+	}
+	out := make([]int, 0, len(group))
+	for _, j := range group {
+		// A Go external test package (package x_test) shares the directory
+		// but imports the package like any other client.
+		if j != i && (f.Lang != "go" || g.files[j].Pkg == f.Pkg) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// module names the module of file i.
+func (g *depGraph) module(i int) string {
+	if m, ok := g.mods[g.files[i].ModuleID]; ok {
+		return m.Name
+	}
+	return ""
+}
+
+// dependents are the files that see file i's definitions: its importers and,
+// for JVM and .NET packages, the other files of its package.
+func (g *depGraph) dependents(i int) []int {
+	out := g.importers(i)
+	switch g.files[i].Lang {
+	case "java", "kotlin", "csharp":
+		seen := map[int]bool{}
+		for _, j := range out {
+			seen[j] = true
+		}
+		for _, j := range g.samePackage(i) {
+			if !seen[j] {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// crateTests lists the integration tests (tests/) of file i's Rust crate.
+func (g *depGraph) crateTests(i int) []int {
+	var out []int
+	mod := g.files[i].ModuleID
+	for j, kind := range g.tests {
+		if g.files[j].ModuleID == mod && g.files[j].Lang == "rust" && strings.HasPrefix(kind, "integration") {
+			out = append(out, j)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,258 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/graph"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/testenv"
+)
+
+// shop is a small Go module: an interface with two implementations, a
+// service calling through the interface, and a method calling another twice.
+var shop = map[string]string{
+	"go.mod": "module example.com/shop\n\ngo 1.22\n",
+	"store/store.go": `package store
+
+// Store keeps items.
+type Store interface {
+	Get(id string) (string, bool)
+}
+
+// Memory is a Store in memory.
+type Memory struct{ items map[string]string }
+
+// NewMemory makes an empty Memory.
+func NewMemory() *Memory { return &Memory{items: map[string]string{}} }
+
+// Get looks an item up.
+func (m *Memory) Get(id string) (string, bool) {
+	v, ok := m.items[id]
+	return v, ok
+}
+
+// Disk is a Store on disk.
+type Disk struct{ dir string }
+
+// Get reads an item.
+func (d *Disk) Get(id string) (string, bool) { return read(d.dir, id) }
+
+func read(dir, id string) (string, bool) { return "", open(dir) }
+
+func open(dir string) bool { return dir != "" }
+`,
+	"service/service.go": `package service
+
+import "example.com/shop/store"
+
+// Service answers lookups.
+type Service struct{ s store.Store }
+
+// New makes a Service over memory.
+func New() *Service { return &Service{s: store.NewMemory()} }
+
+// Lookup finds an item through the store.
+func (v *Service) Lookup(id string) string {
+	x, _ := v.s.Get(id)
+	return x
+}
+
+// Twice looks an item up twice.
+func (v *Service) Twice(id string) string { return v.Lookup(id) + v.Lookup(id) }
+`,
+}
+
+// mod prefixes the qualified names of the module's symbols.
+const mod = "example.com/shop/"
+
+func open(t *testing.T) (*query.Engine, func(string) *query.Resolved) {
+	t.Helper()
+	e := testenv.OpenIndex(t, shop).Engine(t)
+	resolve := func(name string) *query.Resolved {
+		t.Helper()
+		r, err := e.Resolve(context.Background(), name)
+		if err != nil {
+			t.Fatalf("resolve %s: %v", name, err)
+		}
+		return r
+	}
+	return e, resolve
+}
+
+// names lists the qualified names of a graph's nodes below the root, by depth.
+func names(res *graph.Result) []string {
+	var out []string
+	for _, n := range res.Nodes[1:] {
+		out = append(out, fmt.Sprintf("%d %s", n.Depth, n.QName))
+	}
+	return out
+}
+
+func TestCallers(t *testing.T) {
+	e, resolve := open(t)
+	ctx := context.Background()
+	res, err := graph.CallGraph(ctx, e, resolve("service.Service.Lookup"), graph.Params{Direction: graph.Callers, Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"1 " + mod + "service.Service.Twice"}, names(res)); diff != "" {
+		t.Errorf("callers (-want +got):\n%s", diff)
+	}
+	if len(res.Edges) != 1 || res.Edges[0].Count != 2 || res.Edges[0].Kind != "call" {
+		t.Errorf("edges = %+v, want one call edge counting both sites", res.Edges)
+	}
+	want := []graph.Level{{Depth: 1, Found: 1, Kept: 1}, {Depth: 2, Found: 0, Kept: 0}}
+	if diff := cmp.Diff(want, res.Levels); diff != "" {
+		t.Errorf("levels (-want +got):\n%s", diff)
+	}
+	if res.Partial {
+		t.Error("a finished walk is marked partial")
+	}
+}
+
+// TestCalleesThroughInterface checks that a call through an interface
+// value is dynamic, its candidates the types whose method sets cover it.
+func TestCalleesThroughInterface(t *testing.T) {
+	e, resolve := open(t)
+	res, err := graph.CallGraph(context.Background(), e, resolve("service.Service.Lookup"), graph.Params{Direction: graph.Callees})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dynamic) != 1 {
+		t.Fatalf("dynamic calls = %+v, want the call of Get", res.Dynamic)
+	}
+	d := res.Dynamic[0]
+	var cands []string
+	for _, c := range d.Candidates {
+		cands = append(cands, c.QName)
+	}
+	sort.Strings(cands)
+	if d.Kind != "interface" || d.Name != "Get" || d.CandidatesFrom != "method_set" {
+		t.Errorf("dynamic call = %+v", d)
+	}
+	if diff := cmp.Diff([]string{mod + "store.Disk.Get", mod + "store.Memory.Get"}, cands); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+}
+
+// deadlineAfter is a context whose deadline passes at the n-th check a
+// level of the walk makes before expanding a node (checks made elsewhere,
+// by the store or its driver, do not count: they vary from run to run).
+// From then on every check fails, as with a real deadline.
+type deadlineAfter struct {
+	context.Context
+	left   atomic.Int32
+	passed atomic.Bool
+}
+
+func (c *deadlineAfter) Err() error {
+	if c.passed.Load() {
+		return context.DeadlineExceeded
+	}
+	pc, _, _, _ := runtime.Caller(1)
+	if f := runtime.FuncForPC(pc); f == nil || !strings.HasSuffix(f.Name(), ".(*levels).level") {
+		return nil
+	}
+	if c.left.Add(-1) < 0 {
+		c.passed.Store(true)
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// TestLevelDroppedAtDeadline checks that whenever the deadline passes, the
+// answer is the levels walked before it, whole, marked partial.
+func TestLevelDroppedAtDeadline(t *testing.T) {
+	e, resolve := open(t)
+	r := resolve("store.open")
+	p := graph.Params{Direction: graph.Callers, Depth: 3, Layer: query.LayerSyntactic}
+	full, err := graph.CallGraph(context.Background(), e, r, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"1 " + mod + "store.read", "2 " + mod + "store.Disk.Get"}, names(full)); diff != "" {
+		t.Fatalf("callers (-want +got):\n%s", diff)
+	}
+	cut := map[int]bool{} // levels kept by the walks the deadline stopped
+	for n := int32(0); n <= 3; n++ {
+		ctx := &deadlineAfter{Context: context.Background()}
+		ctx.left.Store(n)
+		res, err := graph.CallGraph(ctx, e, r, p)
+		if err != nil {
+			t.Fatalf("deadline at check %d: %v", n, err)
+		}
+		if !res.Partial {
+			continue
+		}
+		cut[len(res.Levels)] = true
+		kept := len(res.Levels)
+		if diff := cmp.Diff(full.Levels[:kept], res.Levels); diff != "" {
+			t.Errorf("deadline at check %d: levels (-want +got):\n%s", n, diff)
+		}
+		nodes := 1
+		for _, l := range res.Levels {
+			nodes += l.Kept
+		}
+		if diff := cmp.Diff(full.Nodes[:nodes], res.Nodes); diff != "" {
+			t.Errorf("deadline at check %d: nodes (-want +got):\n%s", n, diff)
+		}
+	}
+	if diff := cmp.Diff(map[int]bool{0: true, 1: true, 2: true}, cut); diff != "" {
+		t.Errorf("levels kept by the walks the deadline stopped (-want +got):\n%s", diff)
+	}
+}
+
+func TestBadParams(t *testing.T) {
+	e, resolve := open(t)
+	r := resolve("service.Service.Lookup")
+	for _, p := range []graph.Params{{Direction: "sideways"}, {Direction: graph.Callers, Layer: "both"}} {
+		if _, err := graph.CallGraph(context.Background(), e, r, p); err == nil {
+			t.Errorf("%+v: no error", p)
+		}
+	}
+}
+
+func TestHierarchy(t *testing.T) {
+	e, resolve := open(t)
+	ctx := context.Background()
+	res, err := graph.Hierarchy(ctx, e, resolve("store.Store"), graph.HierarchyParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var impls []string
+	for _, l := range res.Implementations {
+		impls = append(impls, l.Name+" "+l.Source)
+	}
+	if diff := cmp.Diff([]string{mod + "store.Disk syntax_method_set", mod + "store.Memory syntax_method_set"}, impls); diff != "" {
+		t.Errorf("implementations of Store (-want +got):\n%s", diff)
+	}
+	if !res.IsInterface || len(res.Methods) != 1 || res.Methods[0] != "Get" {
+		t.Errorf("Store: interface=%v methods=%v", res.IsInterface, res.Methods)
+	}
+}
+
+func TestTrace(t *testing.T) {
+	e, resolve := open(t)
+	res, err := graph.Trace(context.Background(), e, resolve("service.Service.Twice"), graph.TraceParams{Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Entry.Children) != 1 {
+		t.Fatalf("children of Twice = %d, want Lookup", len(res.Entry.Children))
+	}
+	lookup := res.Entry.Children[0]
+	if lookup.QName != mod+"service.Service.Lookup" || lookup.Count != 2 || lookup.Dynamic != 1 {
+		t.Errorf("Lookup node = %s count %d dynamic %d, want Service.Lookup, 2 calls, 1 dynamic", lookup.QName, lookup.Count, lookup.Dynamic)
+	}
+	if res.Nodes != 2 || res.Truncate {
+		t.Errorf("nodes = %d, truncated = %v", res.Nodes, res.Truncate)
+	}
+}

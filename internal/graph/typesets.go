@@ -1,0 +1,226 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// What syntax can say about types beyond their declarations: the members a
+// type has (declared, promoted through embedded types, inherited from base
+// classes) and whether a symbol is an interface. Which types implement one
+// is in implementations.go, the walks of type relations in relations.go.
+
+// member is a member of a type and where it comes from.
+type member struct {
+	row store.SymbolRow
+	via string // "" declared on the type; else the qualified name of the type it is promoted or inherited from
+}
+
+// memberSet is every member of a type syntax can see.
+type memberSet struct {
+	all map[string]member
+	// unknown lists supertypes whose members syntax cannot see (declared
+	// outside the repository, or unresolved), as written.
+	unknown []string
+}
+
+// maxSuperDepth bounds how far inheritance and embedding chains are followed.
+const maxSuperDepth = 8
+
+// typeCache keeps the type relations a walk worked out.
+type typeCache struct {
+	impls   map[int64][]implType       // interface -> implementations
+	members map[int64]*memberSet       // type -> members
+	ifaces  map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
+	over    map[int64][]int64          // method -> the methods overriding it
+}
+
+func newTypeCache() typeCache {
+	return typeCache{impls: map[int64][]implType{}, members: map[int64]*memberSet{}, ifaces: map[int64]*store.SymbolRow{},
+		over: map[int64][]int64{}}
+}
+
+// typeMembers lists a type's members with those it inherits (base classes)
+// and those promoted through embedded types, nearest first; own members win.
+func (w *walker) typeMembers(ctx context.Context, t store.SymbolRow) (*memberSet, error) {
+	return w.typeMembersDepth(ctx, t, map[int64]bool{}, 0)
+}
+
+func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen map[int64]bool, depth int) (*memberSet, error) {
+	if ms, ok := w.types.members[t.ID]; ok {
+		return ms, nil
+	}
+	seen[t.ID] = true
+	ms := &memberSet{all: map[string]member{}}
+	own, err := w.directMembers(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range own {
+		if _, dup := ms.all[m.Name]; !dup {
+			ms.all[m.Name] = member{row: m}
+		}
+	}
+	supers, unresolved, err := w.supertypes(ctx, t, false)
+	if err != nil {
+		return nil, err
+	}
+	ms.unknown = append(ms.unknown, unresolved...)
+	for _, s := range supers {
+		if seen[s.row.ID] || depth >= maxSuperDepth || s.kind == index.EdgeImplements {
+			continue
+		}
+		sm, err := w.typeMembersDepth(ctx, s.row, seen, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		for name, m := range sm.all {
+			if _, ok := ms.all[name]; !ok {
+				if m.via == "" {
+					m.via = s.row.QName
+				}
+				ms.all[name] = m
+			}
+		}
+		ms.unknown = append(ms.unknown, sm.unknown...)
+	}
+	delete(seen, t.ID)
+	w.types.members[t.ID] = ms
+	return ms, nil
+}
+
+// directMembers are the members declared on a type: its children, and for
+// Go the methods declared in other files of the package (same qualified-name prefix).
+func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.SymbolRow, error) {
+	rows, err := w.e.Store().SymbolsByParent(ctx, t.ID, 1000)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := w.file(ctx, t.FileID); err == nil && f != nil && f.Lang == "go" {
+		more, err := w.e.Store().SymbolsByQNamePrefix(ctx, t.QName+".", 1000)
+		if err != nil {
+			return nil, err
+		}
+		have := map[int64]bool{}
+		for _, r := range rows {
+			have[r.ID] = true
+		}
+		for _, r := range more {
+			if !have[r.ID] && !strings.Contains(r.QName[len(t.QName)+1:], ".") {
+				rows = append(rows, r)
+			}
+		}
+	}
+	out := rows[:0]
+	for _, r := range rows {
+		switch lang.DefKind(r.Kind) {
+		case lang.KindMethod, lang.KindField, lang.KindProperty, lang.KindConstructor:
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(out[i].Name, out[j].Name), cmp.Compare(out[i].ID, out[j].ID)) < 0
+	})
+	return out, nil
+}
+
+// interfaceOf returns a symbol when it is interface-like: an interface, or
+// a Python class deriving from Protocol or ABC (nil otherwise).
+func (w *walker) interfaceOf(ctx context.Context, id int64) (*store.SymbolRow, error) {
+	if v, ok := w.types.ifaces[id]; ok {
+		return v, nil
+	}
+	rows, err := w.symbols(ctx, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	var out *store.SymbolRow
+	if row, ok := rows[id]; ok {
+		is, err := w.isInterface(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if is {
+			out = &row
+		}
+	}
+	w.types.ifaces[id] = out
+	return out, nil
+}
+
+func (w *walker) isInterface(ctx context.Context, row store.SymbolRow) (bool, error) {
+	switch lang.DefKind(row.Kind) {
+	case lang.KindInterface:
+		return true, nil
+	case lang.KindClass:
+	default:
+		return false, nil
+	}
+	r, err := w.resolved(ctx, row)
+	if err != nil || r == nil || r.Facts == nil || r.File.Lang != "python" {
+		return false, err
+	}
+	for _, rel := range r.Facts.TypeRels {
+		if int(rel.Def) != row.DefIdx {
+			continue
+		}
+		switch strings.TrimPrefix(strings.TrimPrefix(rel.Target, "typing."), "abc.") {
+		case "Protocol", "ABC":
+			return true, nil
+		}
+		if strings.HasPrefix(rel.Target, "Protocol[") || strings.HasPrefix(rel.Target, "typing.Protocol[") {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// structuralTyping reports whether a language's interfaces are satisfied by
+// method sets (Go, TypeScript) rather than only by declaration.
+func structuralTyping(language string, iface *query.Resolved) bool {
+	switch language {
+	case "go", "typescript", "tsx":
+		return true
+	case "python": // typing.Protocol is structural; ABC is not
+		if iface != nil && iface.Facts != nil {
+			for _, rel := range iface.Facts.TypeRels {
+				if int(rel.Def) == iface.Row.DefIdx && strings.Contains(rel.Target, "Protocol") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// refsOf loads symbols as compact references (vanished ones are skipped).
+func (w *walker) refsOf(ctx context.Context, ids []int64) ([]query.SymbolRef, error) {
+	rows, err := w.symbols(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []query.SymbolRef
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		row, ok := rows[id]
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		r, err := w.resolved(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			out = append(out, r.Ref())
+		}
+	}
+	return out, nil
+}

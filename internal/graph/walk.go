@@ -1,0 +1,188 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// walker is one graph request's view of the index: the same files,
+// symbols and semantic documents come up again and again, so it keeps what
+// it read, in one small cache per concern. It lives as long as the request.
+type walker struct {
+	e     *query.Engine
+	v     *query.SemView // nil: syntactic layer only
+	layer string         // "", syntactic or semantic (Params.Layer)
+
+	idx   rowCache  // rows of the index (below)
+	used  layerUse  // which layer answered for which file (layers.go)
+	names nameCache // symbols by name (outgoing.go)
+	types typeCache // members, implementations, overrides (typesets.go)
+}
+
+func newWalker(ctx context.Context, e *query.Engine, layer string) (*walker, error) {
+	w := &walker{e: e, layer: layer, idx: newRowCache(), used: newLayerUse(), names: newNameCache(), types: newTypeCache()}
+	if layer != query.LayerSyntactic {
+		v, err := e.Semantic(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !v.Empty() {
+			w.v = v
+		}
+	}
+	return w, nil
+}
+
+// rowCache keeps the rows a walk read: files, symbols, a file's symbols
+// and its resolved references.
+type rowCache struct {
+	files map[int64]*store.FileRow   // nil value: known missing
+	syms  map[int64]*store.SymbolRow // nil value: known missing
+	own   map[int64][]store.SymbolRow
+	links map[int64]map[int]index.Link
+}
+
+func newRowCache() rowCache {
+	return rowCache{files: map[int64]*store.FileRow{}, syms: map[int64]*store.SymbolRow{}, own: map[int64][]store.SymbolRow{},
+		links: map[int64]map[int]index.Link{}}
+}
+
+// file returns a file row by id (nil when it vanished).
+func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
+	if f, ok := w.idx.files[id]; ok {
+		return f, nil
+	}
+	f, ok, err := w.e.Store().FileByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var p *store.FileRow
+	if ok {
+		p = &f
+	}
+	w.idx.files[id] = p
+	return p, nil
+}
+
+// loadFiles brings the file rows of these ids into the cache with one
+// query (a widely called symbol has callers in hundreds of files).
+func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
+	var need []int64
+	asked := map[int64]bool{}
+	for _, id := range ids {
+		if _, ok := w.idx.files[id]; !ok && !asked[id] {
+			asked[id] = true
+			need = append(need, id)
+		}
+	}
+	if len(need) < 2 {
+		return nil // file() loads a single one as well
+	}
+	rows, err := w.e.Store().FilesByIDs(ctx, need)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		f := rows[i]
+		w.idx.files[f.ID] = &f
+	}
+	for _, id := range need {
+		if _, ok := w.idx.files[id]; !ok {
+			w.idx.files[id] = nil
+		}
+	}
+	return nil
+}
+
+// symbols loads symbol rows by id (missing ones are left out).
+func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.SymbolRow, error) {
+	out := make(map[int64]store.SymbolRow, len(ids))
+	var need []int64
+	for _, id := range ids {
+		if r, ok := w.idx.syms[id]; ok {
+			if r != nil {
+				out[id] = *r
+			}
+			continue
+		}
+		need = append(need, id)
+	}
+	if len(need) > 0 {
+		rows, err := w.e.Store().SymbolsByIDs(ctx, need)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			r := rows[i]
+			w.idx.syms[r.ID] = &r
+			out[r.ID] = r
+		}
+		for _, id := range need {
+			if _, ok := w.idx.syms[id]; !ok {
+				w.idx.syms[id] = nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolved completes a symbol row with its file and facts (nil when the
+// file vanished).
+func (w *walker) resolved(ctx context.Context, row store.SymbolRow) (*query.Resolved, error) {
+	f, err := w.file(ctx, row.FileID)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	facts, err := w.e.Index().Facts(ctx, f.BlobID)
+	if err != nil {
+		return nil, err
+	}
+	return query.NewResolved(row, *f, facts), nil
+}
+
+// row loads one symbol's row by id; ok is false when it is gone.
+func (w *walker) row(ctx context.Context, id int64) (row store.SymbolRow, ok bool, err error) {
+	rows, err := w.symbols(ctx, []int64{id})
+	if err != nil {
+		return row, false, err
+	}
+	row, ok = rows[id]
+	return row, ok, nil
+}
+
+// resolveID loads a symbol by id (nil when it is gone).
+func (w *walker) resolveID(ctx context.Context, id int64) (*query.Resolved, error) {
+	row, ok, err := w.row(ctx, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return w.resolved(ctx, row)
+}
+
+// ownSymbols returns a file's symbols in definition order.
+func (w *walker) ownSymbols(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
+	if s, ok := w.idx.own[fileID]; ok {
+		return s, nil
+	}
+	s, err := w.e.Store().SymbolsOfFile(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	w.idx.own[fileID] = s
+	return s, nil
+}
+
+func (w *walker) fileLinks(ctx context.Context, fileID int64) (map[int]index.Link, error) {
+	if l, ok := w.idx.links[fileID]; ok {
+		return l, nil
+	}
+	l, err := w.e.Links(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	w.idx.links[fileID] = l
+	return l, nil
+}

@@ -1,0 +1,51 @@
+package query
+
+import "strings"
+
+// Signatures are text as the extractor wrote it; the engines cut them
+// (parameter lists, declared types, initialisers) with the two helpers
+// below, which skip what brackets enclose.
+
+// TopLevel finds the first byte of s outside brackets ((), [], {}, <>)
+// that at accepts, or -1.
+func TopLevel(s string, at func(i int) bool) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if depth > 0 {
+				depth--
+			}
+		default:
+			if depth == 0 && at(i) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Balanced splits s, which starts with open (after spaces), into what its
+// first balanced group holds and what follows the group; ok is false when
+// s does not start with open or the group does not close.
+func Balanced(s string, open, closing byte) (inner, rest string, ok bool) {
+	s = strings.TrimLeft(s, " ")
+	if s == "" || s[0] != open {
+		return "", s, false
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case closing:
+			depth--
+			if depth == 0 {
+				return s[1:i], s[i+1:], true
+			}
+		}
+	}
+	return "", s, false
+}

@@ -1,0 +1,37 @@
+package query
+
+import "testing"
+
+func TestTopLevel(t *testing.T) {
+	colon := func(s string) func(int) bool { return func(i int) bool { return s[i] == ':' } }
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"x: Map<K, V>", 1},
+		{"(a: int): string", 8},
+		{"f(a: {b: c}, d: [e: f])", -1},
+		{"a > b: c", 5}, // a closing bracket never drops below zero
+	} {
+		if got := TopLevel(tc.s, colon(tc.s)); got != tc.want {
+			t.Errorf("TopLevel(%q, ':') = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestBalanced(t *testing.T) {
+	for _, tc := range []struct {
+		s, inner, rest string
+		ok             bool
+	}{
+		{"  (a, (b)) int", "a, (b)", " int", true},
+		{"(a, b", "", "(a, b", false},
+		{"a(b)", "", "a(b)", false},
+		{"", "", "", false},
+	} {
+		inner, rest, ok := Balanced(tc.s, '(', ')')
+		if inner != tc.inner || rest != tc.rest || ok != tc.ok {
+			t.Errorf("Balanced(%q) = %q, %q, %v; want %q, %q, %v", tc.s, inner, rest, ok, tc.inner, tc.rest, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package repomap
+
+import (
+	"cmp"
+	"context"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// pythonMainRe finds the script guard of a Python module.
+var pythonMainRe = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__main__['"]\s*:`)
+
+// maxMainScan bounds the Python files whose text is checked for the guard.
+const maxMainScan = 2000
+
+// entryKindRank orders entry point kinds from the most specific evidence
+// (code) to the weakest (a file name); one path keeps its best kind.
+var entryKindRank = map[string]int{"go_main": 0, "python_main": 1, "npm_bin": 2, "npm_main": 3, "npm_exports": 4, "python_script": 5, "main_file": 6, "index_file": 7}
+
+// entryPoints lists where programs and packages start: from code, from
+// manifests and from file names, the strongest evidence kept per path.
+func (m *mapper) entryPoints(ctx context.Context) error {
+	byPath := map[string]store.FileRow{}
+	for _, f := range m.files {
+		byPath[f.Path] = f
+	}
+	eps, err := m.goMains(ctx)
+	if err != nil {
+		return err
+	}
+	py, err := m.pythonMains(ctx, byPath)
+	if err != nil {
+		return err
+	}
+	eps = append(eps, py...)
+	eps = append(eps, m.manifestEntries(byPath)...)
+	eps = append(eps, m.entryFiles()...)
+	eps = dedupeEntries(eps)
+	list := cut(m, "entry_points", eps)
+	m.out.EntryPoints = &list
+	return nil
+}
+
+// goMains are the Go entry points: func main in package main.
+func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
+	var eps []EntryPoint
+	rows, err := m.e.Store().SymbolsByName(ctx, "main")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
+			continue
+		}
+		f, ok, err := m.e.Store().FileByID(ctx, r.FileID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || f.Lang != "go" || f.Pkg != "main" || query.IsTestPath(f.Path) {
+			continue
+		}
+		ep := EntryPoint{Path: f.Path, Kind: "go_main", Name: "main", Module: m.moduleName(f.ModuleID), Indexed: true}
+		if res, err := m.e.Load(ctx, r); err == nil && res != nil && res.Def != nil {
+			ep.Line = int(res.Def.NameSpan.Start.Line)
+		}
+		eps = append(eps, ep)
+	}
+	return eps, nil
+}
+
+// pythonMains are the Python entry points: the __main__ guard, found
+// through the lexical tier, and __main__.py.
+func (m *mapper) pythonMains(ctx context.Context, byPath map[string]store.FileRow) ([]EntryPoint, error) {
+	var eps []EntryPoint
+	hits, err := m.e.Store().TrigramCandidates(ctx, "__main__")
+	if err != nil {
+		return nil, err
+	}
+	scanned := 0
+	for _, h := range hits {
+		if h.Lang != "python" || query.IsTestPath(h.Path) {
+			continue
+		}
+		if scanned++; scanned > maxMainScan {
+			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
+			break
+		}
+		text, err := m.e.Store().BlobText(ctx, h.BlobID)
+		if err != nil {
+			return nil, err
+		}
+		loc := pythonMainRe.FindIndex(text)
+		if loc == nil {
+			continue
+		}
+		line := 1 + strings.Count(string(text[:loc[0]]), "\n")
+		eps = append(eps, EntryPoint{Path: h.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(byPath[h.Path].ModuleID), Line: line, Indexed: true})
+	}
+	for _, f := range m.files {
+		if path.Base(f.Path) == "__main__.py" {
+			eps = append(eps, EntryPoint{Path: f.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(f.ModuleID), Indexed: true})
+		}
+	}
+	return eps, nil
+}
+
+// manifestEntries are the entry points manifests declare: package.json
+// main/module/bin/exports, pyproject scripts.
+func (m *mapper) manifestEntries(byPath map[string]store.FileRow) []EntryPoint {
+	var eps []EntryPoint
+	for _, mf := range m.manifests {
+		dir := path.Dir(mf.file.Path)
+		if dir == "." {
+			dir = ""
+		}
+		for _, d := range mf.m.Entries {
+			ep := EntryPoint{Kind: d.Kind, Name: d.Name, Module: m.moduleName(mf.file.ModuleID), Source: mf.file.Path, Target: d.Target}
+			if d.Kind == "python_script" {
+				ep.Path = mf.file.Path
+				if p := pythonTarget(dir, d.Target, byPath); p != "" {
+					ep.Path = p
+				}
+			} else {
+				ep.Path = path.Join(dir, d.Target)
+			}
+			_, ep.Indexed = byPath[ep.Path]
+			eps = append(eps, ep)
+		}
+	}
+	return eps
+}
+
+// entryFiles are the files named main.* or index.* at a module root or in
+// its src/.
+func (m *mapper) entryFiles() []EntryPoint {
+	var eps []EntryPoint
+	for _, f := range m.files {
+		if f.Lang == "" || query.IsTestPath(f.Path) {
+			continue
+		}
+		base := path.Base(f.Path)
+		stem := strings.TrimSuffix(base, path.Ext(base))
+		if stem != "main" && stem != "index" {
+			continue
+		}
+		dir := path.Dir(f.Path)
+		if dir == "." {
+			dir = ""
+		}
+		root := m.modByID[f.ModuleID].Root
+		if dir != root && dir != path.Join(root, "src") {
+			continue
+		}
+		eps = append(eps, EntryPoint{Path: f.Path, Kind: stem + "_file", Name: base, Module: m.moduleName(f.ModuleID), Indexed: true})
+	}
+	return eps
+}
+
+// dedupeEntries keeps, for each path and name, the entry with the strongest
+// evidence, and orders them by module, path, kind and name. Manifest entries
+// with different names (several bins of one file) all stay.
+func dedupeEntries(eps []EntryPoint) []EntryPoint {
+	sort.SliceStable(eps, func(i, j int) bool {
+		a, b := eps[i], eps[j]
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(entryKindRank[a.Kind], entryKindRank[b.Kind]), cmp.Compare(a.Name, b.Name)) < 0
+	})
+	out := []EntryPoint{}
+	seenPath := map[string]bool{}
+	seen := map[[3]string]bool{}
+	for _, ep := range eps {
+		weak := ep.Kind == "main_file" || ep.Kind == "index_file"
+		if weak && seenPath[ep.Path] {
+			continue // a file name adds nothing to stronger evidence for the same file
+		}
+		key := [3]string{ep.Path, ep.Kind, ep.Name}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		seenPath[ep.Path] = true
+		out = append(out, ep)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j] // every kind has a rank of its own
+		return cmp.Or(cmp.Compare(a.Module, b.Module), cmp.Compare(a.Path, b.Path), cmp.Compare(entryKindRank[a.Kind], entryKindRank[b.Kind]), cmp.Compare(a.Name, b.Name)) < 0
+	})
+	return out
+}
+
+// pythonTarget finds the file of a "package.module:function" script target,
+// at the project root or under src/.
+func pythonTarget(dir, target string, files map[string]store.FileRow) string {
+	mod, _, _ := strings.Cut(target, ":")
+	mod = strings.TrimSpace(mod)
+	if mod == "" {
+		return ""
+	}
+	rel := strings.ReplaceAll(mod, ".", "/")
+	for _, base := range []string{dir, path.Join(dir, "src")} {
+		for _, cand := range []string{path.Join(base, rel+".py"), path.Join(base, rel, "__init__.py")} {
+			if _, ok := files[cand]; ok {
+				return cand
+			}
+		}
+	}
+	return ""
+}
