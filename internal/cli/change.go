@@ -159,6 +159,10 @@ func renderImpact(w io.Writer, r *change.ImpactResult) {
 		fmt.Fprintf(w, "  %s [%s %s]\n", t.Path, t.Confidence, t.Reason)
 	}
 	for _, k := range r.Cards {
-		fmt.Fprintf(w, "card: %s [%s] %s (via %s)\n", k.Key, k.Status, k.Summary, k.Via)
+		via := ""
+		if k.Via != "" {
+			via = " (via " + k.Via + ")"
+		}
+		fmt.Fprintf(w, "card: %s [%s] %s%s\n", k.Key, k.Status, k.Summary, via)
 	}
 }

@@ -79,29 +79,33 @@ func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
 
 // impactCards lists the cards a change to an impact target touches: what
 // card_impact reaches from it within two hops (nil when none, or when the
-// cards cannot be read).
-func (c *Call) impactCards(ctx context.Context, t change.ImpactTarget) []query.LinkedCard {
+// cards cannot be read), at most ResultsBudget.Default of them, and how
+// many there are.
+func (c *Call) impactCards(ctx context.Context, t change.ImpactTarget) ([]query.LinkedCard, int) {
 	key := cards.ModuleKey(t.Path)
 	if t.Symbol != nil {
 		key = t.Symbol.ID
 	}
 	v, err := c.cards(ctx)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	im, err := v.Impact(ctx, key, 2, NodesBudget.Default, cards.Filter{})
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	var out []query.LinkedCard
 	for _, n := range im.Cards {
-		out = append(out, query.LinkedCard{Key: n.ID, Status: n.Status, Summary: n.Summary, Via: n.Via, Missing: n.Missing})
+		lc := query.LinkedCard{Key: n.ID, Status: n.Status, Summary: n.Summary, Via: n.Via, Missing: n.Missing}
+		if lc.Via == im.Root {
+			lc.Via = "" // linked to the target itself: the answer's target says so
+		}
+		out = append(out, lc)
 	}
 	if len(out) > ResultsBudget.Default {
-		c.Shortened("cards", ResultsBudget.Default, len(out), "card_impact lists them all")
-		out = out[:ResultsBudget.Default]
+		out = out[:ResultsBudget.Default] // card_impact lists them all
 	}
-	return out
+	return out, len(im.Cards)
 }
 
 // cardsSummary counts the cards and the code linked to them (nil in a
