@@ -24,10 +24,14 @@ func TestHelpFromRegistry(t *testing.T) {
 	root := newRoot(&globals{})
 	seen := 0
 	var cmds []*cobra.Command
-	for _, cmd := range root.Commands() {
-		cmds = append(cmds, cmd)
-		cmds = append(cmds, cmd.Commands()...) // a family's members
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) { // families' members, nested ones too (cairn cards link add)
+		for _, sub := range c.Commands() {
+			cmds = append(cmds, sub)
+			walk(sub)
+		}
 	}
+	walk(root)
 	for _, cmd := range cmds {
 		names := cmd.Annotations[toolsAnnotation]
 		if names == "" {
@@ -62,8 +66,8 @@ func TestHelpFromRegistry(t *testing.T) {
 			}
 		})
 	}
-	if seen != len(allToolCommands()) {
-		t.Errorf("%d commands name their tools, want %d", seen, len(allToolCommands()))
+	if want := len(allToolCommands()) + len(cardsCommands()); seen != want {
+		t.Errorf("%d commands name their tools, want %d", seen, want)
 	}
 }
 
