@@ -113,7 +113,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 func toolCommands() []*toolCmd {
 	return []*toolCmd{indexCmd(), statusCmd(), describeCmd(), doctorCmd(), searchCmd(), symbolCmd(), refsCmd(),
 		readCmd(), lsCmd(), mapCmd(), archCmd(), callersCmd(), calleesCmd(), hierarchyCmd(), traceCmd(), surfacesCmd(),
-		diffCmd(), affectedCmd(), impactCmd(), writeCmd(), undoCmd()}
+		diffCmd(), affectedCmd(), impactCmd(), importersCmd(), writeCmd(), undoCmd()}
 }
 
 // call opens the repository with open and runs one tool.
