@@ -58,7 +58,7 @@ func TestLayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, must := range []string{"internal/cli", "internal/tools", "internal/query", "internal/graph", "internal/change", "internal/repomap",
-		"internal/store", "internal/manifest", "internal/mutate"} {
+		"internal/store", "internal/manifest", "internal/mutate", "internal/refactor"} {
 		if _, ok := g[must]; !ok {
 			t.Fatalf("package %s not found: the test is not reading the module", must)
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -38,6 +40,12 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Scripts that build Go code (refactors verified with go build)
+			// share the test run's build cache instead of warming their own.
+			if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+				e.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+			}
+			e.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
 		Cmds: scriptCmds,

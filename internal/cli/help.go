@@ -220,6 +220,9 @@ func (c *toolCmd) example(f *argFlags, tool, js string) ([]string, bool) {
 		return nil, false
 	}
 	words := []string{"cairn", c.name()}
+	if c.parent != "" {
+		words = []string{"cairn", c.parent, c.name()}
+	}
 	if c.words != nil {
 		words = append(words, c.words(ex)...)
 	}

@@ -101,7 +101,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string { return fs.FlagUsagesWrapped(helpWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags").Replace(root.UsageTemplate()))
-	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g))
+	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), planCmd(g))
 	for _, c := range toolCommands() {
 		cmd, _ := c.command(g)
 		root.AddCommand(cmd)
@@ -113,7 +113,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 func toolCommands() []*toolCmd {
 	return []*toolCmd{indexCmd(), statusCmd(), describeCmd(), doctorCmd(), searchCmd(), symbolCmd(), refsCmd(),
 		readCmd(), lsCmd(), mapCmd(), archCmd(), callersCmd(), calleesCmd(), hierarchyCmd(), traceCmd(), surfacesCmd(),
-		diffCmd(), affectedCmd(), impactCmd(), importersCmd(), writeCmd(), undoCmd()}
+		diffCmd(), affectedCmd(), impactCmd(), importersCmd(), writeCmd(), undoCmd(), renameCmd(), mvCmd(), rmSymbolCmd()}
 }
 
 // call opens the repository with open and runs one tool.

@@ -48,6 +48,9 @@ type toolCmd struct {
 	degraded bool
 	// check runs after the envelope printed and may change the exit status.
 	check func(*protocol.Envelope) error
+	// parent names the command this one is a subcommand of ("" for a
+	// top-level command), for the examples.
+	parent string
 }
 
 // posArg is a positional argument: its name in Use, the tool argument it

@@ -27,19 +27,23 @@ object with the tool's whole arguments ({"edits": [...], "dry_run": true});
 itself. The output lists each file with its action and lines added and
 removed; with --dry-run it prints the unified diff. A precondition that
 fails (expected text not found, ambiguous) exits 7, as does a conflict (the
-file changed since it was read, or another write holds it); refused paths
-exit 8.`,
+file changed since it was read, or another write holds it) and, with
+--verify build, a change that does not build; refused paths exit 8.`,
 		flags: func(f *argFlags) {
 			f.fs.StringVar(&edits, "edits", "", "the edits: a JSON file, - for stdin, or the JSON itself")
 			f.Bool(&in.DryRun, "dry-run", "dry_run")
+			f.String(&in.Verify, "verify", "verify", "")
 		},
 		request: func(cmd *cobra.Command, _ []string) (any, error) {
-			dry := in.DryRun
+			dry, verify := in.DryRun, in.Verify
 			if err := readEdits(cmd, edits, &in); err != nil {
 				return nil, err
 			}
 			if cmd.Flags().Changed("dry-run") {
 				in.DryRun = dry
+			}
+			if cmd.Flags().Changed("verify") {
+				in.Verify = verify
 			}
 			return in, nil
 		},

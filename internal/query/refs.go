@@ -27,6 +27,8 @@ type RefsParams struct {
 	// Layer restricts the answer to one layer: "" (the best per file),
 	// syntactic or semantic.
 	Layer string
+	// Receivers fills Receiver on anchored locations (with Anchored).
+	Receivers bool
 }
 
 // Merge modes and layer choices.
@@ -47,6 +49,9 @@ type RefLocation struct {
 	Via       string `json:"via,omitempty"`
 	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
+	// Receiver is the shape of what stands before an anchored reference
+	// (bare, ident:x, self, ...), when asked for (RefsParams.Receivers).
+	Receiver string `json:"receiver,omitempty"`
 }
 
 // AnchoredGroup gathers same-name references that syntax cannot attribute:
@@ -181,7 +186,12 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 		}
 	}
 	if p.Anchored {
-		found = append(found, anchored...)
+		for _, a := range anchored {
+			if p.Receivers {
+				a.loc.Receiver = a.shape
+			}
+			found = append(found, a)
+		}
 	}
 	sort.Slice(found, func(i, j int) bool { return LessLoc(found[i].loc.Location, found[j].loc.Location) })
 	mods, err := e.moduleNames(ctx)

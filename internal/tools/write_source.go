@@ -12,6 +12,7 @@ import (
 type WriteIn struct {
 	Edits  []mutate.FileEdit `json:"edits" jsonschema:"the file edits of the batch, applied all or nothing; one edit per file"`
 	DryRun bool              `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
+	Verify string            `json:"verify,omitempty" jsonschema:"build: prove the files still build before writing (go build -overlay and go vet, tsc --noEmit, py_compile), refusing the batch with the compiler's diagnostics when not; none (default): write without proof"`
 	Base
 }
 
@@ -38,6 +39,10 @@ func writeSource(ctx context.Context, c *Call, in WriteIn) (*mutate.Result, erro
 	if err := c.editsAllowed(); err != nil {
 		return nil, err
 	}
+	verified, err := c.verifyWrite(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
 	res, err := c.mutator().Write(ctx, mutate.Request{Edits: in.Edits, DryRun: in.DryRun})
 	if err != nil {
 		return nil, err
@@ -51,6 +56,9 @@ func writeSource(ctx context.Context, c *Call, in WriteIn) (*mutate.Result, erro
 		c.Answer("nothing to write: the files already hold this content")
 	default:
 		c.Answer("wrote batch %s: %d files changed (+%d -%d lines)", res.Batch, res.FilesChanged, res.LinesAdded, res.LinesRemoved)
+		if verified != "" {
+			c.answer += "; " + verified
+		}
 		c.Next("edit_undo", map[string]any{}, "revert this write")
 	}
 	return res, nil

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/refactor"
+	"github.com/cairnhq/cairn/internal/tools"
+)
+
+// planNote is what the planning commands share on the command line.
+const planNote = `The output lists the plan's edits (path:line:col old -> new), its candidate
+groups with their questions, and for a blocked plan each file's state. Apply
+it with 'cairn plan apply ID'; --apply applies a ready plan at once. A
+refused plan (name taken, exportedness change, references left, target
+exists) exits 7.`
+
+func renameCmd() *toolCmd {
+	var in tools.RenameIn
+	return &toolCmd{
+		tool: "refactor_rename", use: "rename NAME NEW", args: cobra.ExactArgs(2),
+		pos:  []posArg{{"NAME", "symbol", &in.Symbol}, {"NEW", "new_name", &in.NewName}},
+		note: planNote,
+		flags: func(f *argFlags) {
+			f.Bool(&in.IncludeDocs, "include-docs", "include_docs")
+			f.Bool(&in.Apply, "apply", "apply")
+			f.String(&in.Verify, "verify", "verify", "")
+		},
+		in:     &in,
+		render: withAnswer(renderPlan),
+	}
+}
+
+func mvCmd() *toolCmd {
+	var in tools.MoveIn
+	return &toolCmd{
+		tool: "refactor_move", use: "mv FROM TO", args: cobra.ExactArgs(2),
+		pos:  []posArg{{"FROM", "from", &in.From}, {"TO", "to", &in.To}},
+		note: planNote,
+		flags: func(f *argFlags) {
+			f.Bool(&in.Apply, "apply", "apply")
+			f.String(&in.Verify, "verify", "verify", "")
+		},
+		in:     &in,
+		render: withAnswer(renderPlan),
+	}
+}
+
+func rmSymbolCmd() *toolCmd {
+	var in tools.DeleteIn
+	return &toolCmd{
+		tool: "refactor_delete", use: "rm-symbol NAME", args: cobra.ExactArgs(1),
+		pos:  []posArg{{"NAME", "symbol", &in.Symbol}},
+		note: planNote,
+		flags: func(f *argFlags) {
+			f.Bool(&in.Force, "force", "force")
+			f.Bool(&in.Apply, "apply", "apply")
+			f.String(&in.Verify, "verify", "verify", "")
+		},
+		in:     &in,
+		render: withAnswer(renderPlan),
+	}
+}
+
+// planCmd groups the commands on stored plans: show, apply, cancel.
+func planCmd(g *globals) *cobra.Command {
+	parent := &cobra.Command{Use: "plan", Short: "Show, apply or cancel a stored refactor plan",
+		Long: "A refactor plan (from rename, mv or rm-symbol) is stored under its id until it is applied,\ncancelled or expires (30 minutes, or when the index changes for a file it touches)."}
+	for _, c := range planCommands() {
+		cmd, _ := c.command(g)
+		parent.AddCommand(cmd)
+	}
+	return parent
+}
+
+func planCommands() []*toolCmd {
+	var show, cancel tools.PlanIn
+	var apply tools.ApplyIn
+	return []*toolCmd{
+		{tool: "refactor_inspect", use: "show ID", parent: "plan", args: cobra.ExactArgs(1),
+			pos: []posArg{{"ID", "refactor_id", &show.RefactorID}}, in: &show, render: withAnswer(renderPlan)},
+		{tool: "refactor_apply", use: "apply ID", parent: "plan", args: cobra.ExactArgs(1),
+			pos: []posArg{{"ID", "refactor_id", &apply.RefactorID}},
+			note: `A plan that is expired, blocked, undecided or does not build exits 7 and
+writes nothing; the diagnostics of a failed build are printed on stderr.`,
+			flags: func(f *argFlags) {
+				f.StringSlice(&apply.Groups, "groups", "groups")
+				f.Bool(&apply.ForceSyntactic, "force-syntactic", "force_syntactic")
+				f.String(&apply.Verify, "verify", "verify", "")
+				f.Bool(&apply.DryRun, "dry-run", "dry_run")
+			},
+			in: &apply, render: withAnswer(renderApplied)},
+		{tool: "refactor_cancel", use: "cancel ID", parent: "plan", args: cobra.ExactArgs(1),
+			pos: []posArg{{"ID", "refactor_id", &cancel.RefactorID}}, in: &cancel,
+			render: func(w io.Writer, env *protocol.Envelope) { fmt.Fprintln(w, env.Answer) }},
+	}
+}
+
+// maxPrinted bounds the edits a plan prints.
+const maxPrinted = 40
+
+func renderPlan(w io.Writer, out *tools.PlanOut) {
+	p := out.Plan
+	if out.Applied != nil {
+		renderApplied(w, out.Applied)
+		return
+	}
+	for i, e := range p.Edits {
+		if i == maxPrinted {
+			fmt.Fprintf(w, "... %d more edits (cairn plan show %s)\n", p.Counts.Edits-maxPrinted, p.ID)
+			break
+		}
+		fmt.Fprintf(w, "edit %s:%d:%d %s -> %s [%s]\n", e.Path, e.Line, e.Col, quoteShort(e.Old), quoteShort(e.New), e.Kind)
+	}
+	for _, m := range p.Moves {
+		how := "git mv"
+		if !m.GitMV {
+			how = "move (" + m.Reason + ")"
+		}
+		fmt.Fprintf(w, "move %s -> %s [%s]\n", m.From, m.To, how)
+	}
+	for _, g := range p.Groups {
+		fmt.Fprintf(w, "group %s: %s\n  question: %s\n", g.ID, g.Description, g.Capsule.Question)
+		for _, e := range g.Edits {
+			fmt.Fprintf(w, "  %s:%d:%d\n", e.Path, e.Line, e.Col)
+		}
+	}
+	if p.Offered != nil {
+		fmt.Fprintf(w, "decided before: groups %v\n", p.Offered.Groups)
+	}
+	for _, f := range p.Witness.Files {
+		if f.Freshness != refactor.Clean && f.Freshness != refactor.Dirty {
+			fmt.Fprintf(w, "file %s: %s (%s)\n", f.Path, f.Freshness, f.Reason)
+		}
+	}
+	for _, r := range p.Witness.Refresh {
+		fmt.Fprintf(w, "refresh: %s  # %s\n", r.CLI, r.Why)
+	}
+	for _, h := range p.Docs.Hits {
+		fmt.Fprintf(w, "doc %s:%d:%d [%s %s] %s\n", h.Path, h.Line, h.Col, h.Where, h.Confidence, h.Context)
+	}
+	if out.Diff != "" {
+		fmt.Fprint(w, out.Diff)
+	}
+}
+
+func renderApplied(w io.Writer, a *refactor.Applied) {
+	if a.Verify != nil {
+		for _, c := range a.Verify.Checks {
+			state := "ok"
+			switch {
+			case c.Skipped != "":
+				state = "skipped: " + c.Skipped
+			case !c.OK:
+				state = "failed"
+			}
+			fmt.Fprintf(w, "verify %s: %s (%s)\n", c.Language, state, c.Command)
+		}
+	}
+	for _, m := range a.Moves {
+		fmt.Fprintf(w, "moved %s -> %s (git mv: %v)\n", m.From, m.To, m.GitMV)
+	}
+	for _, g := range a.Review {
+		fmt.Fprintf(w, "review %s: %s\n", g.ID, g.Description)
+	}
+	if a.Write != nil {
+		renderWrite(w, a.Write)
+	}
+}
+
+// quoteShort quotes a text for one line of output, shortened.
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

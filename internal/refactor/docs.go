@@ -1,0 +1,175 @@
+package refactor
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// maxDocHits bounds the mentions a plan lists (the total is still counted).
+const maxDocHits = 200
+
+// docExts are the documentation files the sweep reads as prose.
+var docExts = map[string]string{".md": "markdown", ".mdx": "markdown", ".markdown": "markdown", ".rst": "text", ".txt": "text", ".adoc": "text"}
+
+// docSweep finds the old name where no code refers to it: comments,
+// strings and docstrings of code files, and documentation files. The
+// plan's own edits, its candidates and every identifier the syntactic
+// layer knows are code, not documentation, and are left out.
+func (env *Env) docSweep(ctx context.Context, old, name string, card *query.SymbolCard, p *Plan) DocSweep {
+	out := DocSweep{Hits: []DocHit{}}
+	code := map[string]map[[2]int]bool{}
+	mark := func(e Edit) {
+		if code[e.Path] == nil {
+			code[e.Path] = map[[2]int]bool{}
+		}
+		code[e.Path][[2]int{e.Line, e.Col}] = true
+	}
+	for _, e := range p.Edits {
+		mark(e)
+	}
+	for _, g := range p.Groups {
+		for _, e := range g.Edits {
+			mark(e)
+		}
+	}
+	cands, err := env.Snap.Store().TextCandidates(ctx, store.GlobLiteral(old), true, 1<<30)
+	if err != nil {
+		return out
+	}
+	qualified := ""
+	if card.Parent != nil {
+		qualified = card.Parent.Name + "." + old
+	}
+	for _, c := range cands {
+		if ctx.Err() != nil {
+			out.Truncated = true
+			break
+		}
+		text, err := env.Snap.Store().BlobText(ctx, c.BlobID)
+		if err != nil || text == nil {
+			continue
+		}
+		where, isDoc := docExts[strings.ToLower(path.Ext(c.Path))]
+		var idents map[[2]int]bool
+		if !isDoc {
+			if c.Lang == "" {
+				where = "text"
+			} else {
+				where = "comment_or_string"
+				facts, err := env.Snap.Facts(ctx, c.BlobID)
+				if err != nil || facts == nil {
+					continue
+				}
+				idents = identPositions(facts)
+			}
+		}
+		starts := lineStarts(text)
+		for _, off := range wordOffsets(text, old) {
+			line := sortSearch(starts, off)
+			col := off - starts[line-1] + 1
+			k := [2]int{line, col}
+			if code[c.Path][k] || idents[k] {
+				continue
+			}
+			out.Total++
+			if len(out.Hits) == maxDocHits {
+				out.Truncated = true
+				continue
+			}
+			ctxLine := lineAt(text, starts, line)
+			out.Hits = append(out.Hits, DocHit{
+				Edit:  Edit{Path: c.Path, Line: line, Col: col, EndLine: line, EndCol: col + len(old), Old: old, New: name, Kind: "doc", Layer: "text"},
+				Where: where, Confidence: docConfidence(ctxLine, col-1, old, qualified), Context: strings.TrimSpace(clip(ctxLine, 160)),
+			})
+		}
+	}
+	sort.SliceStable(out.Hits, func(i, j int) bool {
+		a, b := out.Hits[i], out.Hits[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return out
+}
+
+// identPositions are the places of a file the syntactic layer read as
+// code: definitions' names and references.
+func identPositions(f *lang.Facts) map[[2]int]bool {
+	m := make(map[[2]int]bool, len(f.Refs)+len(f.Defs))
+	for _, r := range f.Refs {
+		m[[2]int{int(r.Pos.Line), int(r.Pos.Col)}] = true
+	}
+	for _, d := range f.Defs {
+		m[[2]int{int(d.NameSpan.Start.Line), int(d.NameSpan.Start.Col)}] = true
+	}
+	return m
+}
+
+// sortSearch returns the 1-based line holding offset off.
+func sortSearch(starts []int, off int) int {
+	lo, hi := 0, len(starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if starts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// wordOffsets returns where name occurs as a whole identifier.
+func wordOffsets(text []byte, name string) []int {
+	var out []int
+	s := string(text)
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		end := at + len(name)
+		if (at == 0 || !isIdentByte(s[at-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			out = append(out, at)
+		}
+		i = at + 1
+	}
+}
+
+// docConfidence rates a mention: high when it reads as code (in
+// backticks, qualified by its owner, or called), low for a name that is
+// also an everyday lower-case word, else medium.
+func docConfidence(line string, at int, name, qualified string) string {
+	before, after := line[:at], line[min(len(line), at+len(name)):]
+	switch {
+	case strings.Count(before, "`")%2 == 1,
+		qualified != "" && strings.HasSuffix(before, strings.TrimSuffix(qualified, name)),
+		strings.HasPrefix(after, "("):
+		return "high"
+	case strings.ToLower(name) == name:
+		return "low"
+	}
+	return "medium"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -1,0 +1,228 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// groupKey is what makes anchored candidates one decision: the receiver
+// shape (ident:x, self, call:f, ...) and the type whose method or body
+// holds them. Paths and lines are left out so the key survives edits
+// elsewhere in the files.
+func groupKey(token string, l query.RefLocation) (receiver, enclosing, key string) {
+	receiver = l.Receiver
+	if receiver == "" {
+		receiver = "bare"
+	}
+	if i := strings.LastIndexByte(l.Enclosing, '.'); i > 0 {
+		enclosing = l.Enclosing[:i]
+	}
+	return receiver, enclosing, token + "|" + receiver + "|" + enclosing
+}
+
+// family groups languages that can refer to each other's symbols.
+func family(l string) string {
+	if isECMA(l) {
+		return "ecma"
+	}
+	return l
+}
+
+// groupAnchored turns anchored references into candidate groups, each with
+// its exact edits and a decision capsule. Candidates in files of another
+// language family cannot refer to the symbol and are dropped.
+func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, anchored []query.RefLocation, newName string, others []Fact) []Group {
+	byKey := map[string]*Group{}
+	declared := map[string][]string{} // by key: how the receivers are declared
+	files := map[string]map[string]bool{}
+	langOf := map[string]string{}
+	for _, l := range anchored {
+		p := string(l.Path)
+		lg, ok := langOf[p]
+		if !ok {
+			if row, found, err := env.Snap.Store().FileByPath(ctx, p); err == nil && found {
+				lg = row.Lang
+			}
+			langOf[p] = lg
+		}
+		if lg != "" && family(lg) != family(card.Language) {
+			continue
+		}
+		e, ok := env.tokenEdit(ctx, l, card.Name, newName)
+		if !ok {
+			continue
+		}
+		recv, encl, key := groupKey(card.Name, l)
+		g := byKey[key]
+		if g == nil {
+			g = &Group{Key: key, Receiver: recv, Enclosing: encl}
+			byKey[key] = g
+			files[key] = map[string]bool{}
+		}
+		g.Edits = append(g.Edits, e)
+		files[key][p] = true
+		if kind, name, ok := strings.Cut(recv, ":"); ok && kind == "ident" {
+			if typ, line := env.declaredType(ctx, p, name, l.Line, l.Col); typ != "" {
+				declared[key] = append(declared[key], fmt.Sprintf("%s is declared as %s at %s:%d", name, typ, p, line))
+			}
+		}
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Group, 0, len(keys))
+	for i, k := range keys {
+		g := byKey[k]
+		sortEdits(g.Edits)
+		g.ID = fmt.Sprintf("g%d", i+1)
+		g.Count, g.Files = len(g.Edits), len(files[k])
+		where := ""
+		if g.Enclosing != "" {
+			where = " inside " + g.Enclosing
+		}
+		g.Description = fmt.Sprintf("%s of %s%s in %s%s", plural(g.Count, "use", "uses"), receiverText(g.Receiver), card.Name,
+			plural(g.Files, "file", "files"), where)
+		g.Capsule = capsule(card, g, others, declared[k])
+		out = append(out, *g)
+	}
+	return out
+}
+
+// receiverText renders a receiver shape as code: ident:x -> "x.".
+func receiverText(shape string) string {
+	kind, text, _ := strings.Cut(shape, ":")
+	switch kind {
+	case "bare":
+		return ""
+	case "self":
+		return "self."
+	case "ident", "path", "type":
+		return text + "."
+	case "call":
+		if strings.HasSuffix(text, ")") {
+			return text + "."
+		}
+		return text + "()."
+	}
+	return "<expr>."
+}
+
+// declaredType finds the type written for the nearest binding of name
+// before a position in a file (a parameter, var x T, x := T{...}).
+func (env *Env) declaredType(ctx context.Context, p, name string, line, col int) (string, int) {
+	ix, err := env.load(ctx, p)
+	if err != nil || ix == nil || ix.facts == nil {
+		return "", 0
+	}
+	f := ix.facts
+	best := -1
+	for i, l := range f.Locals {
+		if f.Names[l.Name] != name || int(l.Pos.Line) > line || (int(l.Pos.Line) == line && int(l.Pos.Col) >= col) {
+			continue
+		}
+		if best < 0 || f.Locals[best].Pos.Before(l.Pos) {
+			best = i
+		}
+	}
+	if best < 0 || f.Locals[best].Type == "" || strings.HasPrefix(f.Locals[best].Type, "#") {
+		return "", 0
+	}
+	return f.Locals[best].Type, int(f.Locals[best].Pos.Line)
+}
+
+// capsule states the decision a group asks for: what would make its uses
+// the symbol's, and what speaks for and against it.
+func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string) Capsule {
+	owner := ownerName(card)
+	c := Capsule{Kind: "receiver_resolution", For: []string{}, Against: []string{},
+		StopRule: fmt.Sprintf("select the group when the receiver's type is %s (or a type that embeds or implements it); leave it out for any other type", owner)}
+	recv := receiverText(g.Receiver)
+	c.Question = fmt.Sprintf("Is %s in %s a %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
+	if card.Parent == nil {
+		owner = "the module " + string(card.Location.Path)
+		c.Question = fmt.Sprintf("Does %s in %s name %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
+		c.StopRule = "select the group when the qualifier is the defining module (imported under that name); leave it out for any other value"
+	}
+	if g.Receiver == "bare" {
+		c.Kind = "scope_resolution"
+		c.Question = fmt.Sprintf("Does the bare name %s in %s refer to %s (not to another definition in scope)?", card.Name, these(g.Count), card.QName)
+		c.StopRule = "select the group when the first definition of the name visible from the uses (imports, enclosing scopes) is this symbol"
+		c.VerifyBy = "read the exemplars' imports and enclosing scopes for another definition of the name"
+	} else {
+		c.VerifyBy = fmt.Sprintf("read the exemplars and follow %s back to its declaration, parameter type or assignment", strings.TrimSuffix(recv, "."))
+	}
+	c.For = append(c.For, fmt.Sprintf("the same name %s, used as a member the way %s is", card.Name, card.QName))
+	if g.Enclosing != "" && card.Parent != nil && g.Enclosing == card.Parent.Name {
+		c.For = append(c.For, fmt.Sprintf("the uses are inside %s's own methods", owner))
+	}
+	if _, name, ok := strings.Cut(g.Receiver, ":"); ok && owner != "" && strings.Contains(strings.ToLower(owner), strings.ToLower(name)) {
+		c.For = append(c.For, fmt.Sprintf("the receiver %s is named like a %s", name, owner))
+	}
+	if g.Receiver == "self" {
+		if card.Parent != nil && g.Enclosing == card.Parent.Name {
+			c.For = append(c.For, "self/this inside the owning class")
+		} else {
+			c.Against = append(c.Against, "self/this inside another class: it would be that class's member unless it inherits "+owner)
+		}
+	}
+	for _, d := range dedupStrings(declared) {
+		typ := d[strings.Index(d, " is declared as ")+len(" is declared as "):]
+		typ = typ[:strings.Index(typ, " at ")]
+		if typ == owner || strings.HasSuffix(typ, "."+owner) {
+			c.For = append(c.For, d)
+		} else {
+			c.Against = append(c.Against, d+", not "+owner)
+		}
+	}
+	inFiles := map[string]bool{}
+	for _, e := range g.Edits {
+		inFiles[e.Path] = true
+	}
+	var list []string
+	for _, o := range others {
+		if o.Type != "other_definition" {
+			continue
+		}
+		list = append(list, fmt.Sprintf("%s (%s:%d)", o.Symbol, o.Path, o.Line))
+		if inFiles[o.Path] {
+			c.Against = append(c.Against, fmt.Sprintf("another %s is defined in the same file: %s at %s:%d", card.Name, o.Symbol, o.Path, o.Line))
+		}
+	}
+	if len(list) == 0 {
+		c.For = append(c.For, "no other definition of "+card.Name+" in the repository: only a type from outside it (a dependency, the standard library) could own the member instead")
+	} else {
+		if len(list) > 3 {
+			list = list[:3]
+		}
+		c.Against = append(c.Against, fmt.Sprintf("other definitions named %s in the repository: %s", card.Name, strings.Join(list, "; ")))
+	}
+	c.Against = append(c.Against, "the index could not link these uses to any definition: their receiver's type is not written where they are")
+	return c
+}
+
+// dedupStrings drops repeated strings, keeping the order.
+func dedupStrings(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// these renders "this use" or "these N uses".
+func these(n int) string {
+	if n == 1 {
+		return "this use"
+	}
+	return "these " + plural(n, "use", "uses")
+}

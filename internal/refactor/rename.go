@@ -1,0 +1,440 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// RenameRequest renames a symbol: its definition and every reference.
+type RenameRequest struct {
+	Symbol  *query.Resolved
+	NewName string
+	// IncludeDocs adds the documentation sweep's high and medium confidence
+	// mentions to the plan's edits.
+	IncludeDocs bool
+}
+
+// maxRefs bounds the references one rename plans: past it the plan is
+// refused rather than cut (a partial rename breaks the build).
+const maxRefs = 200000
+
+// Rename plans a rename and stores the plan.
+func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
+	r := req.Symbol
+	card, err := env.Engine.Card(ctx, r, query.CardLimits{Members: 1, Calls: 1})
+	if err != nil {
+		return nil, err
+	}
+	old := card.Name
+	if err := checkIdent(card.Language, req.NewName); err != nil {
+		return nil, err
+	}
+	if req.NewName == old {
+		return nil, errs.E(errs.InvalidArgument, "%s is already named %s", card.QName, old)
+	}
+	refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs, Anchored: true, Receivers: true})
+	if err != nil {
+		return nil, err
+	}
+	if refs.Partial {
+		return nil, &errs.Error{Kind: errs.Timeout, Msg: fmt.Sprintf("the references of %s could not all be found within the deadline: a partial rename would break the code", card.QName),
+			Fixes: []string{"repeat with a larger timeout_ms"}}
+	}
+	if refs.More {
+		return nil, &errs.Error{Kind: errs.Precondition, Msg: fmt.Sprintf("%s has more than %d references: too many for one plan", card.QName, maxRefs)}
+	}
+	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
+	defPath := string(card.Location.Path)
+	var anchored []query.RefLocation
+	layer := map[string]string{}
+	for _, l := range refs.Locations {
+		path := string(l.Path)
+		if l.Tier == index.TierAnchored.String() {
+			anchored = append(anchored, l)
+			continue
+		}
+		e, ok := env.tokenEdit(ctx, l, old, req.NewName)
+		if !ok {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, old))
+			continue
+		}
+		p.Edits = append(p.Edits, e)
+		if l.Layer == query.LayerSemantic || layer[path] == "" {
+			layer[path] = l.Layer
+		}
+	}
+	if err := env.checkRename(ctx, card, p.Edits, anchored, req.NewName); err != nil {
+		return nil, err
+	}
+	p.Witness.Facts = env.nameFacts(ctx, card)
+	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	ambiguous := map[string]bool{}
+	for _, g := range p.Groups {
+		for _, e := range g.Edits {
+			ambiguous[e.Path] = true
+			if layer[e.Path] == "" {
+				layer[e.Path] = query.LayerSyntactic
+			}
+		}
+	}
+	p.Witness.Semantic = refs.Semantic.State
+	if refs.Semantic.Reason != "" {
+		p.Witness.Semantic += ": " + refs.Semantic.Reason
+	}
+	if len(p.Groups) > 0 {
+		p.Witness.Checklist = []Question{{
+			Question:    fmt.Sprintf("Does the receiver of each candidate group hold a %s (so that .%s is this symbol)?", ownerName(card), old),
+			FactNeeded:  "receiver_resolution",
+			HowToVerify: "read each group's exemplar locations and trace the receiver's declaration or assignment back to its type",
+		}}
+	}
+	p.Docs = env.docSweep(ctx, old, req.NewName, card, p)
+	if req.IncludeDocs {
+		p.Docs.Included = true
+		for _, h := range p.Docs.Hits {
+			if h.Confidence != "low" {
+				p.Edits = append(p.Edits, h.Edit)
+				if layer[h.Path] == "" {
+					layer[h.Path] = "text"
+				}
+			}
+		}
+	}
+	return env.finish(ctx, p, layer, defPath)
+}
+
+// finish sorts a plan, runs the gate, attaches a cached decision and stores
+// the plan.
+func (env *Env) finish(ctx context.Context, p *Plan, layer map[string]string, defPath string) (*Plan, error) {
+	sortEdits(p.Edits)
+	p.Edits = dedupEdits(p.Edits)
+	counts := map[string]int{}
+	ambiguous := map[string]bool{}
+	files := map[string]bool{}
+	for _, e := range p.Edits {
+		counts[e.Path]++
+		files[e.Path] = true
+	}
+	for _, g := range p.Groups {
+		p.Counts.GroupEdits += len(g.Edits)
+		for _, e := range g.Edits {
+			counts[e.Path]++
+			files[e.Path] = true
+			ambiguous[e.Path] = true
+		}
+	}
+	for _, m := range p.Moves {
+		files[m.From] = true
+	}
+	list := make([]string, 0, len(files))
+	for f := range files {
+		list = append(list, f)
+	}
+	if err := env.gate(ctx, p, list, layer, counts, ambiguous, defPath); err != nil {
+		return nil, err
+	}
+	p.Counts.Files, p.Counts.Edits, p.Counts.Groups, p.Counts.Docs, p.Counts.Moves = len(list), len(p.Edits), len(p.Groups), p.Docs.Total, len(p.Moves)
+	p.Languages = env.languages(ctx, list, p.Moves)
+	if p.Docs.Hits == nil {
+		p.Docs.Hits = []DocHit{}
+	}
+	sym := ""
+	if p.Symbol != nil {
+		sym = p.Symbol.QName
+	}
+	p.Signature = signature(p.Op, sym, p.Groups)
+	p.Offered = env.Store.offer(p)
+	if err := env.Store.Save(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// languages lists the languages of the files a plan changes.
+func (env *Env) languages(ctx context.Context, files []string, moves []Move) []string {
+	seen := map[string]bool{}
+	for _, f := range files {
+		if row, ok, err := env.Snap.Store().FileByPath(ctx, f); err == nil && ok && row.Lang != "" {
+			seen[row.Lang] = true
+		}
+	}
+	out := []string{}
+	for l := range seen {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tokenEdit turns a reference into the edit that renames it, checking that
+// the file on disk spells the old name there.
+func (env *Env) tokenEdit(ctx context.Context, l query.RefLocation, old, name string) (Edit, bool) {
+	e := Edit{Path: string(l.Path), Line: l.Line, Col: l.Col, EndLine: l.Line, EndCol: l.Col + len(old),
+		Old: old, New: name, Kind: l.Kind, Tier: l.Tier, Layer: l.Layer}
+	data, ok := env.read(e.Path)
+	if !ok {
+		return e, true // gone: the gate blocks the plan
+	}
+	starts := lineStarts(data)
+	a, b, ok := span(starts, len(data), e)
+	if !ok || string(data[a:b]) != old {
+		// A location that differs on disk only because the file changed
+		// since it was indexed is kept: the gate blocks the plan.
+		return e, !env.matchesIndex(ctx, e.Path)
+	}
+	return e, true
+}
+
+// ownerName names what a member belongs to, for questions.
+func ownerName(card *query.SymbolCard) string {
+	if card.Parent != nil {
+		return card.Parent.Name
+	}
+	return card.Name
+}
+
+// checkIdent refuses a new name that is not an identifier of the language
+// or is one of its keywords.
+func checkIdent(language, name string) error {
+	if name == "" {
+		return errs.E(errs.InvalidArgument, "the new name is empty")
+	}
+	for i, r := range name {
+		ok := r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r)) || (r == '$' && isECMA(language))
+		if !ok {
+			return errs.E(errs.InvalidArgument, "%q is not an identifier", name)
+		}
+	}
+	if keywords[language][name] {
+		return errs.E(errs.InvalidArgument, "%q is a keyword of %s", name, language)
+	}
+	return nil
+}
+
+func isECMA(l string) bool { return l == "typescript" || l == "tsx" || l == "javascript" }
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var ecmaKeywords = words("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await")
+
+var keywords = map[string]map[string]bool{
+	"go":         words("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var"),
+	"python":     words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield"),
+	"typescript": ecmaKeywords,
+	"tsx":        ecmaKeywords,
+	"javascript": ecmaKeywords,
+}
+
+// isExported reports whether a Go name is exported.
+func isExported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// checkRename refuses renames the language would reject: a name already
+// taken in the symbol's scope, and (Go) a change of exportedness while
+// other packages refer to the symbol.
+func (env *Env) checkRename(ctx context.Context, card *query.SymbolCard, edits []Edit, anchored []query.RefLocation, name string) error {
+	defPath := string(card.Location.Path)
+	row, ok, err := env.Snap.Store().FileByPath(ctx, defPath)
+	if err != nil || !ok {
+		return err
+	}
+	facts, err := env.Snap.Facts(ctx, row.BlobID)
+	if err != nil || facts == nil {
+		return err
+	}
+	def := defAt(facts, card.Location.Line, card.Location.Col)
+	if def == nil {
+		return nil
+	}
+	if card.Language == "go" {
+		return env.checkGo(ctx, card, row.Pkg, def, facts, edits, anchored, name)
+	}
+	for i := range facts.Defs {
+		d := &facts.Defs[i]
+		if d != def && d.Name == name && d.Parent == def.Parent {
+			return collision(card, name, defPath, d)
+		}
+	}
+	return nil
+}
+
+// defAt finds the definition whose name starts at a position.
+func defAt(f *lang.Facts, line, col int) *lang.Def {
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if int(d.NameSpan.Start.Line) == line && int(d.NameSpan.Start.Col) == col {
+			return d
+		}
+	}
+	return nil
+}
+
+func collision(card *query.SymbolCard, name, p string, d *lang.Def) error {
+	return &errs.Error{Kind: errs.Precondition, Path: p,
+		Msg:     fmt.Sprintf("cannot rename %s to %s: %s %s is already declared at %s:%d", card.QName, name, d.Kind, d.Path, p, d.NameSpan.Start.Line),
+		Details: map[string]any{"reason": "name_collision", "existing": map[string]any{"path": p, "line": d.NameSpan.Start.Line, "kind": d.Kind.String(), "name": d.Path}},
+		Fixes:   []string{"choose another name"}}
+}
+
+// checkGo applies Go's rules: names are unique per package (top-level) or
+// per type (methods and fields), and a change between exported and
+// unexported breaks every other package that refers to the symbol.
+func (env *Env) checkGo(ctx context.Context, card *query.SymbolCard, pkg string, def *lang.Def, facts *lang.Facts, edits []Edit, anchored []query.RefLocation, name string) error {
+	defPath := string(card.Location.Path)
+	dir := path.Dir(defPath)
+	owner := ""
+	if def.Parent >= 0 {
+		owner = facts.Defs[def.Parent].Name
+	} else if def.Receiver != "" {
+		owner = def.Receiver
+	}
+	files, err := env.packageFiles(ctx, dir, pkg)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		ff, err := env.Snap.Facts(ctx, f.BlobID)
+		if err != nil || ff == nil {
+			continue
+		}
+		for i := range ff.Defs {
+			d := &ff.Defs[i]
+			if d.Name != name {
+				continue
+			}
+			dOwner := d.Receiver
+			if d.Parent >= 0 {
+				dOwner = ff.Defs[d.Parent].Name
+			}
+			if owner == "" && d.Parent < 0 && d.Receiver == "" && d.Kind != lang.KindMethod {
+				return collision(card, name, f.Path, d)
+			}
+			if owner != "" && dOwner == owner {
+				return collision(card, name, f.Path, d)
+			}
+		}
+	}
+	if isExported(card.Name) == isExported(name) {
+		return nil
+	}
+	var outside []string
+	seen := map[string]bool{}
+	check := func(p string, line int) {
+		if env.samePackage(ctx, p, dir, pkg) {
+			return
+		}
+		loc := fmt.Sprintf("%s:%d", p, line)
+		if !seen[loc] {
+			seen[loc] = true
+			outside = append(outside, loc)
+		}
+	}
+	for _, e := range edits {
+		check(e.Path, e.Line)
+	}
+	for _, a := range anchored {
+		check(string(a.Path), a.Line)
+	}
+	if len(outside) == 0 {
+		return nil
+	}
+	sort.Strings(outside)
+	total := len(outside)
+	if len(outside) > 10 {
+		outside = outside[:10]
+	}
+	what := "unexported"
+	if isExported(name) {
+		what = "exported"
+	}
+	return &errs.Error{Kind: errs.Precondition, Path: defPath,
+		Msg: fmt.Sprintf("cannot rename %s to %s: it would become %s, and %d references in other packages would no longer compile (first: %s)",
+			card.QName, name, what, total, outside[0]),
+		Details: map[string]any{"reason": "exportedness_change", "other_package_references": outside, "total": total},
+		Fixes:   []string{"keep the name's case, or move the other packages' uses first"}}
+}
+
+// packageFiles lists the indexed Go files of one package: the directory's
+// files with the same package clause (an external _test package is another
+// package).
+func (env *Env) packageFiles(ctx context.Context, dir, pkg string) ([]fileRow, error) {
+	prefix := dir + "/"
+	if dir == "." {
+		prefix = ""
+	}
+	rows, err := env.Snap.Store().FilesUnder(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []fileRow
+	for _, r := range rows {
+		if r.Lang == "go" && path.Dir(r.Path) == dir && r.Pkg == pkg {
+			out = append(out, fileRow{Path: r.Path, BlobID: r.BlobID, Pkg: r.Pkg})
+		}
+	}
+	return out, nil
+}
+
+// fileRow is the part of an indexed file's row the planner reads.
+type fileRow struct {
+	Path   string
+	BlobID int64
+	Pkg    string
+}
+
+// samePackage reports whether a Go file belongs to the package in dir with
+// clause pkg.
+func (env *Env) samePackage(ctx context.Context, p, dir, pkg string) bool {
+	if path.Dir(p) != dir {
+		return false
+	}
+	row, ok, err := env.Snap.Store().FileByPath(ctx, p)
+	return err == nil && ok && row.Pkg == pkg
+}
+
+// nameFacts are the definition and the other definitions of its name: what
+// an agent weighs when it decides about anchored candidates.
+func (env *Env) nameFacts(ctx context.Context, card *query.SymbolCard) []Fact {
+	out := []Fact{{Type: "definition", Symbol: card.QName, Path: string(card.Location.Path), Line: card.Location.Line,
+		Content: firstLine(card.Signature, card.Kind+" "+card.QName), Provenance: card.Layer, Confidence: 1}}
+	res, err := env.Engine.Search(ctx, query.SearchParams{Query: card.Name, Mode: "definitions", Limit: 20})
+	if err != nil {
+		return out
+	}
+	for _, h := range res.Hits {
+		if h.Symbol == nil || h.Symbol.ID == card.ID {
+			continue
+		}
+		out = append(out, Fact{Type: "other_definition", Symbol: h.Symbol.QName, Path: string(h.Location.Path), Line: h.Location.Line,
+			Content: firstLine(h.Signature, h.Symbol.Kind+" "+h.Symbol.QName), Provenance: "syntactic", Confidence: 1})
+	}
+	return out
+}
+
+func firstLine(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}

@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/refactor"
+)
+
+// RenameIn are the arguments of refactor_rename.
+type RenameIn struct {
+	Symbol      string    `json:"symbol,omitempty" jsonschema:"the symbol to rename: id, qualified name, path#Name or unique suffix"`
+	At          *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
+	NewName     string    `json:"new_name" jsonschema:"the new name (an identifier)"`
+	IncludeDocs bool      `json:"include_docs,omitempty" jsonschema:"also edit the high and medium confidence mentions in comments, strings and docs (default: only list them)"`
+	Apply       bool      `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready (as refactor_apply would); otherwise return the plan"`
+	Verify      string    `json:"verify,omitempty" jsonschema:"with apply: build (prove it builds first) or none; default build where the toolchain is installed"`
+	Base
+}
+
+func init() {
+	Register(Tool{
+		Name: "refactor_rename", Group: "edit", FreshIfPossible: true,
+		Summary: "Plan renaming a symbol (definition and every reference) behind the mutation gate: returns a refactor_id and a status: ready, needs_decision (anchored candidates in groups, each with its edits and a decision capsule) or blocked (files not fresh in the index).",
+		Doc: "References come from the semantic layer where it is current for a file, else from the syntactic tiers: precise, proven and strong ones are certain edits; anchored ones (same name, receiver type unknown) become candidate groups by receiver shape and enclosing type, applied only when selected. " +
+			"Every affected file is checked against the disk: stale (disk differs from the index), pending_check or unindexed files block the plan with a witness packet and the refresh to run; dirty files (uncommitted changes the index holds) do not block. " +
+			"Refused: a name that is not an identifier or is a keyword, a name already declared in the same scope (Go: the package, or the type's methods and fields), and in Go a change between exported and unexported while other packages use the symbol. " +
+			"Mentions in comments, strings and docs are listed with a confidence (docs) and edited only with include_docs. A decision taken on the same ambiguity before is offered (offered_decision), never applied by itself. Plans expire after 30 minutes or when the index changes for a file they touch.",
+		When:     []string{"renaming a function, type, method, field or variable everywhere it is used"},
+		WhenNot:  []string{"moving a file or package: refactor_move", "changing code by hand: write_source"},
+		Examples: []string{`{"symbol": "mux.go#Mux.handle", "new_name": "serve"}`, `{"symbol": "rest.Config", "new_name": "Settings", "apply": true}`},
+	}, refactorRename)
+}
+
+func refactorRename(ctx context.Context, c *Call, in RenameIn) (*PlanOut, error) {
+	if err := c.editsAllowed(); err != nil {
+		return nil, err
+	}
+	r, err := resolveArg(ctx, c, in.Symbol, in.At)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.refactorEnv().Rename(ctx, refactor.RenameRequest{Symbol: r, NewName: in.NewName, IncludeDocs: in.IncludeDocs})
+	if err != nil {
+		return nil, err
+	}
+	return c.planned(ctx, p, "rename "+p.Symbol.QName+" to "+in.NewName, in.Apply, in.Verify)
+}
