@@ -58,6 +58,7 @@ var budgetCalls = map[string]string{
 	"graph_callees":  `{"symbol": "hub.Fan"}`,
 	"graph_callers":  `{"symbol": "hub.Hub", "limit_per_level": 100}`,
 	"impact_analyze": `{"symbol": "hub.Hub"}`,
+	"importers":      `{"target": "hub", "limit": 1000}`,
 	"index_ensure":   `{}`,
 	"list_files":     `{"path": "callers", "limit": 1000}`,
 	"map_repo":       `{}`,
