@@ -282,11 +282,7 @@ func ImpactOfPath(ctx context.Context, e *query.Engine, c *Cache, target string,
 	home := u.members[0]
 	res := &ImpactResult{Target: ImpactTarget{Kind: u.Kind, Path: u.Path, Module: g.module(home), Language: u.Language, ImportPath: u.ImportPath,
 		Files: u.Files}, Notes: []string{}}
-	ids := make([]int64, len(u.members))
-	for k, i := range u.members {
-		ids[k] = g.files[i].ID
-	}
-	syms, err := a.Store().SymbolsOfFiles(ctx, ids)
+	syms, err := g.symbols(ctx, a, u)
 	if err != nil {
 		return nil, err
 	}

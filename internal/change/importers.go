@@ -84,11 +84,7 @@ type importReach struct {
 // depending on it, direct and transitive, with the ones only tests need.
 func Importers(ctx context.Context, e *query.Engine, c *Cache, p ImportersParams) (*ImportersResult, error) {
 	a := &analysis{Engine: e, cache: c}
-	g, err := a.depGraph(ctx)
-	if err != nil {
-		return nil, err
-	}
-	u, err := a.resolveUnit(ctx, g, p.Target, p.Recursive)
+	g, u, err := a.unitOf(ctx, p.Target, p.Recursive)
 	if err != nil {
 		return nil, err
 	}

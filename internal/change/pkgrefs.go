@@ -71,11 +71,7 @@ type UnitRefsResult struct {
 // file, with a page of their locations.
 func UnitRefs(ctx context.Context, e *query.Engine, c *Cache, p UnitRefsParams) (*UnitRefsResult, error) {
 	a := &analysis{Engine: e, cache: c}
-	g, err := a.depGraph(ctx)
-	if err != nil {
-		return nil, err
-	}
-	u, err := a.resolveUnit(ctx, g, p.Target, p.Recursive)
+	g, u, err := a.unitOf(ctx, p.Target, p.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +79,7 @@ func UnitRefs(ctx context.Context, e *query.Engine, c *Cache, p UnitRefsParams) 
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(u.members))
-	for k, i := range u.members {
-		ids[k] = g.files[i].ID
-	}
-	syms, err := a.Store().SymbolsOfFiles(ctx, ids)
+	syms, err := g.symbols(ctx, a, u)
 	if err != nil {
 		return nil, err
 	}

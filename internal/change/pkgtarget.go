@@ -289,6 +289,26 @@ func (g *depGraph) importPath(u *Unit, members []int) string {
 	return ""
 }
 
+// unitOf resolves a target argument against the dependency graph of the
+// index version (resolveUnit).
+func (a *analysis) unitOf(ctx context.Context, target string, recursive bool) (*depGraph, *Unit, error) {
+	g, err := a.depGraph(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := a.resolveUnit(ctx, g, target, recursive)
+	return g, u, err
+}
+
+// symbols lists the symbols declared in the unit's files.
+func (g *depGraph) symbols(ctx context.Context, a *analysis, u *Unit) ([]store.SymbolRow, error) {
+	ids := make([]int64, len(u.members))
+	for k, i := range u.members {
+		ids[k] = g.files[i].ID
+	}
+	return a.Store().SymbolsOfFiles(ctx, ids)
+}
+
 // isMember returns a membership test for the unit's files.
 func (u *Unit) isMember() func(int) bool {
 	in := make(map[int]bool, len(u.members))
