@@ -637,8 +637,7 @@ func (b *builder) importCands(kind string) []candidate {
 			q := b.baseQuestion(kind, d)
 			q.Oracle = "go/parser import specs (an import path names one package of the module)"
 			q.Baseline, q.BaselineFixed = `"`+ip+`"`, true
-			q.Command = []string{"impact", "--file", d, "--json"}
-			q.Note = "Cairn has no importers tool yet; impact --file (a file's direct dependents) is the nearest existing call"
+			q.Command = []string{"importers", d, "--json"}
 			if kind == KindImporters {
 				q.Text = "Which files import the package " + ip + "?"
 			} else {
@@ -675,8 +674,7 @@ func (b *builder) importCands(kind string) []candidate {
 				}
 			}
 			q.Baseline = leaf
-			q.Command = []string{"impact", "--file", f.Path, "--json"}
-			q.Note = "Cairn has no importers tool yet; impact --file (a file's direct dependents) is the nearest existing call"
+			q.Command = []string{"importers", f.Path, "--json"}
 			add(f.Path, f.Path, dedupe(truth), q)
 		}
 		return cs
@@ -709,8 +707,7 @@ func (b *builder) importCands(kind string) []candidate {
 		q.Oracle = "Python's ast: the modules each import statement names, resolved by Python's rules; a package is a directory with __init__.py"
 		q.Text = "Which packages (directories) import a module of the package " + mod + " directly?"
 		q.Baseline, q.BaselineFixed = mod, true
-		q.Command = []string{"impact", "--file", d, "--json"}
-		q.Note = "Cairn has no importers tool yet; impact --file (a file's direct dependents) is the nearest existing call"
+		q.Command = []string{"importers", d, "--json"}
 		add(d, d, dedupe(truth), q)
 	}
 	return cs

@@ -1,6 +1,7 @@
 package change
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"sort"
@@ -22,8 +23,15 @@ type depGraph struct {
 	byPath map[string]int
 	byID   map[int64]int
 	// rev maps an import target (a file path, or a Go package directory) to
-	// the files importing it.
+	// the files depending on it: importing it, or referencing one of its
+	// definitions (addReferences).
 	rev map[string][]int
+	// imp maps the same targets to the import statements naming them, and
+	// nothing else: what importers lists.
+	imp map[string][]importEdge
+	// subs are the Python from-imports that name a submodule, found on
+	// first use (pysub.go).
+	subs submodules
 	// imports counts each file's in-repository import edges; unresolved
 	// counts its imports that look local but did not resolve.
 	imports    map[int]int
@@ -62,6 +70,12 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 		sort.Ints(list)
 		g.rev[k] = list
 	}
+	for _, list := range g.imp {
+		sort.Slice(list, func(x, y int) bool {
+			a, b := list[x], list[y]
+			return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name)) < 0
+		})
+	}
 	return g, nil
 }
 
@@ -69,8 +83,9 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 // names, Go files by directory and JVM/.NET files by package.
 func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
-		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imports: map[int]int{}, unresolved: map[int]int{},
-		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
+		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imp: map[string][]importEdge{}, imports: map[int]int{},
+		unresolved: map[int]int{},
+		tests:      map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
 	for _, m := range mods {
 		g.mods[m.ID] = m
 	}
@@ -120,12 +135,10 @@ func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
 		for _, ed := range edges {
 			switch ed.Class {
 			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
-				if ed.TargetPath == "" || seen[ed.TargetPath] {
-					continue
-				}
+				// An empty target is the root directory (a Go package at the
+				// repository root).
+				g.addImport(i, ed.TargetPath, ed.Source, !seen[ed.TargetPath])
 				seen[ed.TargetPath] = true
-				g.imports[i]++
-				g.rev[ed.TargetPath] = append(g.rev[ed.TargetPath], i)
 			case index.EdgeUnknown:
 				if looksLocal(files[i], ed.Source, g.mods[files[i].ModuleID]) {
 					g.unresolved[i]++
@@ -139,13 +152,30 @@ func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
 				for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
 					if j != i && !seen[files[j].Path] {
 						seen[files[j].Path] = true
-						g.imports[i]++
-						g.rev[files[j].Path] = append(g.rev[files[j].Path], i)
+						g.addImport(i, files[j].Path, ed.Source, true)
 					}
 				}
 			}
 		}
 	})
+}
+
+// importEdge is one import statement naming a target.
+type importEdge struct {
+	file   int    // the importing file
+	source string // the module specifier as written
+	name   string // the submodule a Python from-import names (from a import b), else ""
+}
+
+// addImport records that file i imports target with the specifier source;
+// first is false for a further specifier of a target it imports already
+// (one dependency, several statements).
+func (g *depGraph) addImport(i int, target, source string, first bool) {
+	if first {
+		g.imports[i]++
+		g.rev[target] = append(g.rev[target], i)
+	}
+	g.imp[target] = append(g.imp[target], importEdge{file: i, source: source})
 }
 
 // addReferences makes a file that references a definition of another file
@@ -202,10 +232,13 @@ func dirOf(p string) string {
 	return d
 }
 
-// targets are the keys other files import a file by: its path and its
-// directory (Go packages, JVM packages resolved to their directory).
+// targets are the keys other files import a file by: its path and, for Go,
+// its package's directory (the only imports that name a directory).
 func (g *depGraph) targets(i int) []string {
 	f := g.files[i]
+	if f.Lang != "go" {
+		return []string{f.Path}
+	}
 	return []string{f.Path, dirOf(f.Path)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,19 +19,30 @@ type ImpactParams struct {
 	Depth       int // import hops for transitive dependents (default 2)
 	MaxModules  int // modules listed per dependent set (default 10)
 	MaxPackages int // packages (directories) listed per module (default 5)
-	MaxSamples  int // files named per package (default 3)
-	MaxTests    int // affected tests listed (default 10)
-	MaxCallers  int // callers listed (default 10)
-	MaxVisited  int // files the transitive walk may reach (default 20000)
+	MaxSamples  int // files named per package when a set is too large to list (default 3)
+	// MaxListed is the largest dependent set listed whole, every package
+	// with every file (default 100); a larger one is listed by its heaviest
+	// modules and packages with samples, and says so (DependentSet.Sampled).
+	MaxListed int
+	// Recursive takes a directory target for every file below it, not
+	// only its own package.
+	Recursive  bool
+	MaxTests   int // affected tests listed (default 10)
+	MaxCallers int // callers listed (default 10)
+	MaxVisited int // files the transitive walk may reach (default 20000)
 }
 
 // ImpactTarget is what was analysed.
 type ImpactTarget struct {
-	Kind     string           `json:"kind"` // symbol or file
+	Kind     string           `json:"kind"` // symbol, file, package (a directory's own files) or directory (every file below it)
 	Symbol   *query.SymbolRef `json:"symbol,omitempty"`
 	Path     string           `json:"path"`
 	Module   string           `json:"module"`
 	Language string           `json:"language,omitempty"`
+	// ImportPath is how code names a file or package: a Go import path, a
+	// Python dotted module, a JVM package or .NET namespace.
+	ImportPath string `json:"import_path,omitempty"`
+	Files      int    `json:"files,omitempty"` // the indexed files of a package or directory
 	// Members counts the members whose references count as the target's
 	// (a type's methods and fields).
 	Members int `json:"members_included,omitempty"`
@@ -56,10 +68,15 @@ type ImpactClass struct {
 
 // PackageImpact is one directory of dependents.
 type PackageImpact struct {
-	Dir        string   `json:"dir"`
-	Files      int      `json:"files"`
-	References int      `json:"references,omitempty"`
-	Sample     []string `json:"sample"`
+	Dir        string `json:"dir"`
+	Files      int    `json:"files"`
+	References int    `json:"references,omitempty"`
+	// Sample lists the package's dependent files, non-test ones first: all
+	// of them, unless the set is sampled (DependentSet.Sampled).
+	Sample []string `json:"sample"`
+	// TestOnly: only tests of the package depend on the target (or only
+	// through tests, for transitive dependents).
+	TestOnly bool `json:"test_only,omitempty"`
 }
 
 // ModuleImpact groups dependents by module.
@@ -77,11 +94,18 @@ type DependentSet struct {
 	ByTier     map[string]int `json:"by_tier,omitempty"`
 	Importers  int            `json:"importing_files,omitempty"`
 	// Anchored counts files that only hold anchored candidates.
-	Anchored     int            `json:"anchored_files,omitempty"`
-	Files        int            `json:"files"`
-	Modules      []ModuleImpact `json:"modules"`
-	ModulesTotal int            `json:"modules_total"`
-	Depth        int            `json:"depth,omitempty"`
+	Anchored  int `json:"anchored_files,omitempty"`
+	Files     int `json:"files"`
+	TestFiles int `json:"test_files,omitempty"`
+	// TestOnlyPackages counts the packages only tests make dependent.
+	TestOnlyPackages int            `json:"test_only_packages,omitempty"`
+	Modules          []ModuleImpact `json:"modules"`
+	ModulesTotal     int            `json:"modules_total"`
+	// Sampled: the set is larger than a list should be; modules and packages
+	// are the heaviest few, with a few files each (importers lists every
+	// importing file).
+	Sampled bool `json:"sampled,omitempty"`
+	Depth   int  `json:"depth,omitempty"`
 	// Bounded: the walk stopped at its bounds; more files may depend.
 	Bounded bool `json:"bounded,omitempty"`
 }
@@ -147,6 +171,7 @@ func (p *ImpactParams) defaults() {
 	def(&p.MaxModules, 10)
 	def(&p.MaxPackages, 5)
 	def(&p.MaxSamples, 3)
+	def(&p.MaxListed, 100)
 	def(&p.MaxTests, 10)
 	def(&p.MaxCallers, 10)
 	def(&p.MaxVisited, 20000)
@@ -219,7 +244,7 @@ func ImpactOfSymbol(ctx context.Context, e *query.Engine, c *Cache, r *query.Res
 	}
 	vis := lang.Visibility(r.Row.Visibility)
 	anchoredFiles := res.Direct.Anchored
-	a.impactCommon(ctx, g, res, home, refs, tiers, nil, p)
+	a.impactCommon(ctx, g, res, []int{home}, refs, tiers, nil, p)
 	res.Direct.Anchored = anchoredFiles
 	res.Visibility = deriveVisibility(r.File.Lang, r.Row.Name, vis, res.Direct.Modules, res.Target.Module)
 	res.Classification = classify(g, home, refs, res.Visibility)
@@ -227,36 +252,45 @@ func ImpactOfSymbol(ctx context.Context, e *query.Engine, c *Cache, r *query.Res
 		return nil, err
 	}
 	// Tests: those referencing the symbol, then those its file reaches.
-	if err := a.impactTests(ctx, g, res, home, refs, p); err != nil {
+	if err := a.impactTests(ctx, g, res, []int{home}, refs, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
 	return res, nil
 }
 
-// ImpactOfFile analyses what depends on a file: the files referencing its
-// symbols and the files importing it (or its Go package).
-func ImpactOfFile(ctx context.Context, e *query.Engine, c *Cache, path string, p ImpactParams) (*ImpactResult, error) {
+// ImpactOfPath analyses what depends on a file, a package (a directory's
+// own files) or a directory (every file below it: one with no file of its
+// own, or with p.Recursive): the files referencing its symbols and the files
+// importing it, from outside it.
+func ImpactOfPath(ctx context.Context, e *query.Engine, c *Cache, target string, p ImpactParams) (*ImpactResult, error) {
 	a := &analysis{Engine: e, cache: c}
 	p.defaults()
 	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
-	home, ok := g.byPath[path]
-	if !ok {
-		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no indexed file " + path, Fixes: []string{"cairn ls"}}
+	var u *Unit
+	if i, ok := g.byPath[target]; ok {
+		u = g.fileUnit(i)
+	} else if dir, ok := cleanDir(cmp.Or(target, ".")); ok {
+		u = g.dirUnit(dir, p.Recursive)
+	}
+	if u == nil {
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no indexed file or directory " + target, Fixes: []string{"cairn ls"}}
 	}
 	ri, err := a.refIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f := g.files[home]
-	res := &ImpactResult{Target: ImpactTarget{Kind: "file", Path: path, Module: g.module(home), Language: f.Lang}, Notes: []string{}}
-	syms, err := a.Store().SymbolsOfFile(ctx, f.ID)
+	home := u.members[0]
+	res := &ImpactResult{Target: ImpactTarget{Kind: u.Kind, Path: u.Path, Module: g.module(home), Language: u.Language, ImportPath: u.ImportPath,
+		Files: u.Files}, Notes: []string{}}
+	syms, err := g.symbols(ctx, a, u)
 	if err != nil {
 		return nil, err
 	}
+	member := u.isMember()
 	refs := map[int]int{}
 	tiers := map[string]int{}
 	best := lang.VisUnknown
@@ -265,31 +299,40 @@ func ImpactOfFile(ctx context.Context, e *query.Engine, c *Cache, path string, p
 			best = v
 		}
 		for _, fr := range ri.by[s.ID] {
-			if i, ok := g.byID[fr.file]; ok && i != home {
+			if i, ok := g.byID[fr.file]; ok && !member(i) {
 				refs[i] += int(fr.proven + fr.strong)
 				tiers["proven"] += int(fr.proven)
 				tiers["strong"] += int(fr.strong)
 			}
 		}
 	}
-	importers := g.importers(home)
-	a.impactCommon(ctx, g, res, home, refs, tiers, importers, p)
-	res.Visibility = deriveVisibility(f.Lang, path[strings.LastIndexByte(path, '/')+1:], best, res.Direct.Modules, res.Target.Module)
+	edges, err := a.importEdgesInto(ctx, g, u.members)
+	if err != nil {
+		return nil, err
+	}
+	importers := make([]int, len(edges))
+	for k, ed := range edges {
+		importers[k] = ed.file
+	}
+	a.impactCommon(ctx, g, res, u.members, refs, tiers, importers, p)
+	name := u.Path[strings.LastIndexByte(u.Path, '/')+1:]
+	res.Visibility = deriveVisibility(u.Language, name, best, res.Direct.Modules, res.Target.Module)
 	if len(syms) == 0 {
 		res.Visibility = VisibilityInfo{Visibility: "unknown", Confidence: 0.3, Source: "naming-convention"}
 	}
-	res.Visibility.Source = "file: " + res.Visibility.Source
+	res.Visibility.Source = u.Kind + ": " + res.Visibility.Source
 	res.Classification = classify(g, home, refs, res.Visibility)
-	res.Callers = CallersInfo{Reason: "a file has no callers; see the callers of its symbols", Items: []query.SymbolRef{}}
-	if err := a.impactTests(ctx, g, res, home, nil, p); err != nil {
+	res.Callers = CallersInfo{Reason: "a " + u.Kind + " has no callers; see the callers of its symbols", Items: []query.SymbolRef{}}
+	if err := a.impactTests(ctx, g, res, u.members, nil, p); err != nil {
 		return nil, err
 	}
 	res.Risk = riskScore(res)
 	return res, nil
 }
 
-// impactCommon fills the direct and transitive dependent sets.
-func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, tiers map[string]int,
+// impactCommon fills the direct and transitive dependent sets of the
+// target's files (homes).
+func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactResult, homes []int, refs map[int]int, tiers map[string]int,
 	importers []int, p ImpactParams) {
 	direct := map[int]int{}
 	for i, n := range refs {
@@ -300,8 +343,15 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 			direct[i] = 0
 		}
 	}
+	// prod marks the dependents a chain of non-test files leads to: the
+	// others depend on the target only through tests.
+	prod := map[int]bool{}
+	for i := range direct {
+		_, test := g.tests[i]
+		prod[i] = !test
+	}
 	total := tiers["precise"] + tiers["proven"] + tiers["strong"]
-	res.Direct = group(g, direct, p)
+	res.Direct = group(g, direct, prod, p)
 	res.Direct.References = total
 	res.Direct.ByTier = tiers
 	res.Direct.Importers = len(importers)
@@ -309,14 +359,32 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 		res.BytesCovered += g.files[i].Size
 	}
 	// Transitive: importers of the direct dependents (and of the target's
-	// own file), hop by hop.
-	seen := map[int]bool{home: true}
-	frontier := []int{home}
+	// own files), hop by hop.
+	seen := map[int]bool{}
+	var frontier []int
+	for _, i := range homes {
+		seen[i] = true
+		frontier = append(frontier, i)
+	}
 	for i := range direct {
 		seen[i] = true
 		frontier = append(frontier, i)
 	}
 	sort.Ints(frontier)
+	// dependents of a file: its importers, the files referencing it, and
+	// the Python from-imports naming it through its package
+	dependents := func(i int) []int {
+		out := g.importers(i)
+		if g.files[i].Lang == "python" {
+			subs, _ := a.submoduleImports(ctx, g, g.files[i].Path) // an error is the deadline, seen below
+			for _, ed := range subs {
+				if ed.file != i && !slices.Contains(out, ed.file) {
+					out = append(out, ed.file)
+				}
+			}
+		}
+		return out
+	}
 	trans := map[int]int{}
 	depth := 0
 	for ; depth < p.Depth && len(frontier) > 0; depth++ {
@@ -326,7 +394,7 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 		}
 		var next []int
 		for _, i := range frontier {
-			for _, j := range g.importers(i) {
+			for _, j := range dependents(i) {
 				if !seen[j] {
 					seen[j] = true
 					trans[j] = 0
@@ -346,7 +414,7 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 	bounded := res.Transitive.Bounded
 	if !bounded && len(frontier) > 0 {
 		for _, i := range frontier {
-			for _, j := range g.importers(i) {
+			for _, j := range dependents(i) {
 				if !seen[j] {
 					bounded = true
 					break
@@ -357,21 +425,61 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 			}
 		}
 	}
-	res.Transitive = group(g, trans, p)
+	// A transitive dependent is a non-test one when a chain of non-test
+	// files leads to it from the target.
+	var chain []int
+	for _, i := range homes {
+		if _, test := g.tests[i]; !test {
+			chain = append(chain, i)
+		}
+	}
+	for i := range direct {
+		if prod[i] {
+			chain = append(chain, i)
+		}
+	}
+	sort.Ints(chain)
+	for len(chain) > 0 {
+		var next []int
+		for _, i := range chain {
+			for _, j := range dependents(i) {
+				if _, in := trans[j]; in && !prod[j] {
+					if _, test := g.tests[j]; !test {
+						prod[j] = true
+						next = append(next, j)
+					}
+				}
+			}
+		}
+		chain = next
+	}
+	res.Transitive = group(g, trans, prod, p)
 	res.Transitive.Depth = p.Depth
 	res.Transitive.Bounded = bounded
 	if bounded {
 		res.Notes = append(res.Notes, fmt.Sprintf("transitive dependents stop at %d import hops; more files depend further out", p.Depth))
 	}
+	for _, set := range []*DependentSet{&res.Direct, &res.Transitive} {
+		if set.Sampled {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d files are too many to list: each package shows its heaviest %d; the importers tool lists every importing file",
+				set.Files, p.MaxSamples))
+			break
+		}
+	}
 }
 
-// group sorts files into modules and packages with counts and samples.
-func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
+// group sorts files into modules and packages with counts: every file of
+// every package when the set has at most p.MaxListed files, else the
+// heaviest modules and packages with samples. prod marks the files a
+// non-test chain reaches.
+func group(g *depGraph, files map[int]int, prod map[int]bool, p ImpactParams) DependentSet {
 	type pkgAcc struct {
 		files []int
 		refs  int
+		prod  bool
 	}
 	mods := map[string]map[string]*pkgAcc{}
+	out := DependentSet{Files: len(files), Modules: []ModuleImpact{}, Sampled: len(files) > p.MaxListed}
 	for i, n := range files {
 		m := g.module(i)
 		if mods[m] == nil {
@@ -385,46 +493,61 @@ func group(g *depGraph, files map[int]int, p ImpactParams) DependentSet {
 		}
 		a.files = append(a.files, i)
 		a.refs += n
+		a.prod = a.prod || prod[i]
+		if _, test := g.tests[i]; test {
+			out.TestFiles++
+		}
 	}
-	out := DependentSet{Files: len(files), Modules: []ModuleImpact{}}
+	samples, maxPackages, maxModules := p.MaxSamples, p.MaxPackages, p.MaxModules
+	if !out.Sampled {
+		samples, maxPackages, maxModules = len(files), len(files), len(files)
+	}
 	for m, pkgs := range mods {
 		mi := ModuleImpact{Module: m, Packages: []PackageImpact{}}
 		for d, a := range pkgs {
+			// non-test files first, then the most referencing, then by path
 			sort.Slice(a.files, func(x, y int) bool {
-				return cmp.Or(cmp.Compare(files[a.files[y]], files[a.files[x]]), cmp.Compare(g.files[a.files[x]].Path, g.files[a.files[y]].Path)) < 0
+				fx, fy := a.files[x], a.files[y]
+				_, tx := g.tests[fx]
+				_, ty := g.tests[fy]
+				return cmp.Or(boolOrder(tx, ty), cmp.Compare(files[fy], files[fx]), cmp.Compare(g.files[fx].Path, g.files[fy].Path)) < 0
 			})
-			pi := PackageImpact{Dir: d, Files: len(a.files), References: a.refs, Sample: []string{}}
+			pi := PackageImpact{Dir: d, Files: len(a.files), References: a.refs, Sample: []string{}, TestOnly: !a.prod}
 			for _, i := range a.files {
-				if len(pi.Sample) >= p.MaxSamples {
+				if len(pi.Sample) >= samples {
 					break
 				}
 				pi.Sample = append(pi.Sample, g.files[i].Path)
+			}
+			if pi.TestOnly {
+				out.TestOnlyPackages++
 			}
 			mi.Files += len(a.files)
 			mi.References += a.refs
 			mi.Packages = append(mi.Packages, pi)
 		}
-		heaviestFirst(mi.Packages, func(pi PackageImpact) (int, int, string) { return pi.References, pi.Files, pi.Dir })
+		heaviestFirst(mi.Packages, func(pi PackageImpact) (bool, int, int, string) { return pi.TestOnly, pi.References, pi.Files, pi.Dir })
 		mi.PackagesTotal = len(mi.Packages)
-		if len(mi.Packages) > p.MaxPackages {
-			mi.Packages = mi.Packages[:p.MaxPackages]
+		if len(mi.Packages) > maxPackages {
+			mi.Packages = mi.Packages[:maxPackages]
 		}
 		out.Modules = append(out.Modules, mi)
 	}
-	heaviestFirst(out.Modules, func(mi ModuleImpact) (int, int, string) { return mi.References, mi.Files, mi.Module })
+	heaviestFirst(out.Modules, func(mi ModuleImpact) (bool, int, int, string) { return false, mi.References, mi.Files, mi.Module })
 	out.ModulesTotal = len(out.Modules)
-	if len(out.Modules) > p.MaxModules {
-		out.Modules = out.Modules[:p.MaxModules]
+	if len(out.Modules) > maxModules {
+		out.Modules = out.Modules[:maxModules]
 	}
 	return out
 }
 
-// heaviestFirst orders by references, then files (most first), then name.
-func heaviestFirst[T any](xs []T, weight func(T) (refs, files int, name string)) {
+// heaviestFirst orders non-test before test-only, then by references, then
+// files (most first), then name.
+func heaviestFirst[T any](xs []T, weight func(T) (testOnly bool, refs, files int, name string)) {
 	sort.Slice(xs, func(i, j int) bool {
-		ar, af, an := weight(xs[i])
-		br, bf, bn := weight(xs[j])
-		return cmp.Or(cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
+		at, ar, af, an := weight(xs[i])
+		bt, br, bf, bn := weight(xs[j])
+		return cmp.Or(boolOrder(at, bt), cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
 	})
 }
 
@@ -452,8 +575,12 @@ func (a *analysis) impactCallers(ctx context.Context, res *ImpactResult, r *quer
 
 // impactTests lists tests that reference the target directly (high) and those
 // its file reaches through imports.
-func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, home int, refs map[int]int, p ImpactParams) error {
-	aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: []string{g.files[home].Path}, MaxDepth: 2})
+func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResult, homes []int, refs map[int]int, p ImpactParams) error {
+	changed := make([]string, len(homes))
+	for k, i := range homes {
+		changed[k] = g.files[i].Path
+	}
+	aff, err := AffectedTests(ctx, a.Engine, a.cache, AffectedParams{Files: changed, MaxDepth: 2})
 	if err != nil {
 		return err
 	}
@@ -471,7 +598,7 @@ func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResu
 			continue
 		}
 		byPath[f.Path] = TestMatch{Path: f.Path, Language: f.Lang, Convention: kind, Confidence: "high", Reason: "references_target",
-			Depth: 1, Changed: []string{g.files[home].Path}}
+			Depth: 1, Changed: changed[:min(len(changed), maxChangedPerTest)]}
 	}
 	tests := make([]TestMatch, 0, len(byPath))
 	for _, t := range byPath {

@@ -102,8 +102,9 @@ func impactCmd() *toolCmd {
 	return &toolCmd{
 		tool: "impact_analyze", use: "impact SYMBOL|PATH", args: cobra.ExactArgs(1), pos: []posArg{{"SYMBOL|PATH", "symbol", nil}},
 		flags: func(f *argFlags) {
-			f.fs.BoolVar(&file, "file", false, "the argument is a file path")
+			f.fs.BoolVar(&file, "file", false, "the argument is a file or directory path")
 			f.Int(&in.Depth, "depth", "depth", 0)
+			f.BoolP(&in.Recursive, "recursive", "r", "recursive")
 			f.limit(&in.Limit, "limit", "modules to list", 10, 50)
 			f.maxChars(&in.MaxChars)
 		},
@@ -142,7 +143,11 @@ func renderImpact(w io.Writer, r *change.ImpactResult) {
 		for _, m := range set.s.Modules {
 			fmt.Fprintf(w, "  %s: %d files, %d references\n", m.Module, m.Files, m.References)
 			for _, p := range m.Packages {
-				fmt.Fprintf(w, "    %s/ %d files, %d references: %s\n", p.Dir, p.Files, p.References, strings.Join(p.Sample, ", "))
+				test := ""
+				if p.TestOnly {
+					test = " [test only]"
+				}
+				fmt.Fprintf(w, "    %s/ %d files, %d references%s: %s\n", p.Dir, p.Files, p.References, test, strings.Join(p.Sample, ", "))
 			}
 		}
 	}

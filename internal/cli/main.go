@@ -116,7 +116,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 func toolCommands() []*toolCmd {
 	return []*toolCmd{indexCmd(), statusCmd(), describeCmd(), doctorCmd(), searchCmd(), symbolCmd(), refsCmd(),
 		readCmd(), lsCmd(), mapCmd(), archCmd(), callersCmd(), calleesCmd(), hierarchyCmd(), traceCmd(), surfacesCmd(),
-		diffCmd(), affectedCmd(), impactCmd(), writeCmd(), undoCmd(), renameCmd(), mvCmd(), rmSymbolCmd(), hotspotsCmd()}
+		diffCmd(), affectedCmd(), impactCmd(), importersCmd(), writeCmd(), undoCmd(), renameCmd(), mvCmd(), rmSymbolCmd(), hotspotsCmd()}
 }
 
 // call opens the repository with open and runs one tool.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -18,8 +20,29 @@ func refsCmd() *toolCmd {
 			f.String(&in.Layer, "layer", "layer", "")
 			f.page(&in.Limit, &in.Cursor, "locations per page", 50, 500)
 		},
-		in:     &in,
-		render: withAnswer(renderRefs),
+		in: &in,
+		render: func(w io.Writer, env *protocol.Envelope) {
+			withAnswer(renderRefs)(w, env)
+			payload(renderUnitRefs)(w, env)
+		},
+	}
+}
+
+// renderUnitRefs prints the references into a file or package.
+func renderUnitRefs(w io.Writer, r *change.UnitRefsResult) {
+	for _, p := range r.Summary.ByPackage {
+		test := ""
+		if p.TestOnly {
+			test = " [test only]"
+		}
+		fmt.Fprintf(w, "%s/ %d%s:", p.Dir, p.Count, test)
+		for _, f := range p.Files {
+			fmt.Fprintf(w, " %s (%d)", f.Path, f.Count)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, l := range r.Locations {
+		fmt.Fprintf(w, "%s:%d:%d [%s %s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, l.Symbol)
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -34,8 +36,12 @@ func renderSearch(w io.Writer, env *protocol.Envelope) {
 	if !ok {
 		return
 	}
-	if out.References != nil {
-		renderRefs(w, out.References)
+	switch r := out.References.(type) {
+	case *query.RefsResult:
+		renderRefs(w, r)
+		return
+	case *change.UnitRefsResult:
+		renderUnitRefs(w, r)
 		return
 	}
 	for _, h := range out.Hits {

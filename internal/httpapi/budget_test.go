@@ -75,6 +75,7 @@ var budgetCalls = map[string]string{
 	"git_show":       `{}`,
 	"hotspots":       `{"since": "2000-01-01"}`,
 	"impact_analyze": `{"symbol": "hub.Hub"}`,
+	"importers":      `{"target": "hub", "limit": 1000}`,
 	"lint_check":     `{"paths": ["long/long.go"]}`,
 	"test_discover":  `{}`,
 	"index_ensure":   `{}`,

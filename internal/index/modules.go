@@ -43,6 +43,10 @@ func priority(file string) int {
 	return len(manifestPriority)
 }
 
+// Family is the manifest family of a language, as module kinds name them
+// (go, javascript, python, jvm, dotnet, ...; "" for none).
+func Family(language string) string { return familyOf(language) }
+
 // familyOf maps a language to its manifest family ("" for none).
 func familyOf(language string) string {
 	switch language {

@@ -24,9 +24,12 @@ type ArchParams struct {
 
 // ArchNode is a module, a directory inside one, or an external package.
 type ArchNode struct {
-	ID        string         `json:"id"`
-	Module    string         `json:"module"`
-	Kind      string         `json:"kind"` // module family, or external, stdlib
+	ID     string `json:"id"`
+	Module string `json:"module"`
+	// Kind is the module's family (go, javascript, python, ...) for a module
+	// and for a directory holding its code; dir for a directory that holds
+	// none (.github, docs); external or stdlib for a dependency.
+	Kind      string         `json:"kind"`
 	Root      string         `json:"root,omitempty"`
 	Manifest  string         `json:"manifest,omitempty"`
 	Files     int            `json:"files"`
@@ -53,7 +56,9 @@ type ArchResult struct {
 	EdgesTotal  int            `json:"edges_total"`
 }
 
-// archNodeID names the node a path belongs to at a depth.
+// archNodeID names the node a path belongs to at a depth, as the module's
+// family: the prefix of a directory holding no code of it is changed to
+// dir once the files are placed (placeFiles).
 func archNodeID(m store.ModuleRow, p string, depth int, isDir bool) string {
 	id := m.Root
 	if depth > 1 {
@@ -112,7 +117,10 @@ type archGraph struct {
 	modByID  map[int64]store.ModuleRow
 	nodes    map[string]*ArchNode
 	fileNode map[int64]string // file -> the node it counts in
-	edges    map[archKey]*ArchEdge
+	// renamed maps the id a directory of no code of its module's family was
+	// placed under to its dir: id.
+	renamed map[string]string
+	edges   map[archKey]*ArchEdge
 	// edgeFiles are the files making each edge's imports.
 	edgeFiles map[archKey]map[int64]bool
 }
@@ -127,7 +135,7 @@ func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph,
 		return nil, err
 	}
 	g := &archGraph{p: p, modByID: map[int64]store.ModuleRow{}, nodes: map[string]*ArchNode{}, fileNode: map[int64]string{},
-		edges: map[archKey]*ArchEdge{}, edgeFiles: map[archKey]map[int64]bool{}}
+		edges: map[archKey]*ArchEdge{}, edgeFiles: map[archKey]map[int64]bool{}, renamed: map[string]string{}}
 	for _, m := range mods {
 		g.modByID[m.ID] = m
 	}
@@ -144,7 +152,41 @@ func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph,
 		}
 		g.fileNode[f.ID] = id
 	}
+	g.nameDirs()
 	return g, nil
+}
+
+// nameDirs gives the directories below a module's root that hold no file
+// of the module's family the kind dir: a Go module's docs/ is no Go package.
+func (g *archGraph) nameDirs() {
+	ids := make([]string, 0, len(g.nodes))
+	for id := range g.nodes {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		n := g.nodes[id]
+		if n.Kind == "dir" || id == n.Kind+":"+cmp.Or(n.Root, ".") {
+			continue // a module without a manifest, or a module's own node
+		}
+		own := false
+		for l := range n.Languages {
+			own = own || index.Family(l) == n.Kind
+		}
+		if own {
+			continue
+		}
+		to := "dir:" + strings.TrimPrefix(id, n.Kind+":")
+		n.ID, n.Kind = to, "dir"
+		delete(g.nodes, id)
+		g.nodes[to] = n
+		g.renamed[id] = to
+	}
+	for f, id := range g.fileNode {
+		if to, ok := g.renamed[id]; ok {
+			g.fileNode[f] = to
+		}
+	}
 }
 
 // node returns the node of a module (or of a directory in it), made on first use.
@@ -195,6 +237,9 @@ func (g *archGraph) target(im index.ImportEdge) (string, bool) {
 		}
 		isDir := !strings.Contains(pathBase(im.TargetPath), ".")
 		to := archNodeID(m, im.TargetPath, g.p.Depth, isDir)
+		if r, ok := g.renamed[to]; ok {
+			return r, true
+		}
 		g.node(m, to)
 		return to, true
 	case index.EdgeExternal, index.EdgeStdlib:
@@ -284,4 +329,38 @@ func stdlibRoot(s string) string {
 		}
 	}
 	return s
+}
+
+// DefaultArchDepth is the depth an architecture view starts at when none is
+// asked for: the first that shows more than one node of the repository (a
+// single-module repository shows its directories), at most maxDepth.
+func DefaultArchDepth(ctx context.Context, e *query.Engine, maxDepth int) (int, error) {
+	files, mods, err := e.FilesAndModules(ctx)
+	if err != nil {
+		return 0, err
+	}
+	byID := map[int64]store.ModuleRow{}
+	for _, m := range mods {
+		byID[m.ID] = m
+	}
+	for d := 1; d < maxDepth; d++ {
+		first, more := "", false
+		for _, f := range files {
+			m, ok := byID[f.ModuleID]
+			if !ok {
+				continue
+			}
+			id := archNodeID(m, f.Path, d, false)
+			if first == "" {
+				first = id
+			} else if id != first {
+				more = true
+				break
+			}
+		}
+		if more || first == "" {
+			return d, nil
+		}
+	}
+	return maxDepth, nil
 }

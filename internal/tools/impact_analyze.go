@@ -12,36 +12,41 @@ import (
 
 // ImpactIn are the arguments of impact_analyze.
 type ImpactIn struct {
-	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix (an indexed file's path analyses the file)"`
-	Path   string    `json:"path,omitempty" jsonschema:"a file instead of a symbol"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix (an indexed file's or directory's path analyses the file or package)"`
+	Path   string    `json:"path,omitempty" jsonschema:"a file or a directory (its package) instead of a symbol"`
 	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Depth  int       `json:"depth,omitempty" jsonschema:"import hops for transitive dependents (default 2, at most 4)"`
+	// Recursive takes a directory for every file below it.
+	Recursive bool `json:"recursive,omitempty" jsonschema:"a directory with every file below it, not only its own package"`
 	Common
 }
 
 func init() {
 	Register(Tool{
 		Name: "impact_analyze", Group: "read", Fresh: true,
-		Summary: "What depends on a symbol or file, before changing it: direct dependents (references, importing files) and transitive ones (importers of importers) grouped by module and package, derived visibility with its source and confidence, an impact class, a risk score with its inputs, its direct callers from the call graph, and the affected tests. Compressed to the response budget.",
+		Summary: "What depends on a symbol, file or package (a directory), before changing it: direct dependents (references, importing files) and transitive ones (importers of importers) grouped by module and package, test-only ones marked, derived visibility with its source and confidence, an impact class, a risk score with its inputs, its direct callers from the call graph, and the affected tests. Compressed to the response budget.",
 		Doc: "Visibility comes from the language's own marks (modifiers, Go's export rule), else from whether other modules reference it, else from naming. " +
 			"Direct references are the proven and strong links of the index (refs_find lists every location, anchored candidates and the semantic layer too). For a type, references to its members count. " +
-			"Transitive dependents follow the reverse import graph for depth hops. The risk score weighs visibility, reference count, module spread, transitive reach and whether tests would notice; every input is in risk.factors. " +
+			"A directory is a package target (its own files; every file below it when it has none of its own, or with recursive); an exact path wins over a symbol name. Its dependents are the files outside it that import or reference it. " +
+			"Transitive dependents follow the reverse import graph for depth hops; test_only marks the packages only tests depend on (through tests, for transitive ones). " +
+			"A set of up to 100 files lists every package with every file (sample); a larger one lists the heaviest with a few files each and says sampled. The risk score weighs visibility, reference count, module spread, transitive reach and whether tests would notice; every input is in risk.factors. " +
 			"Lists are cut to fit max_chars (modules, packages, samples, tests); provenance.truncations says what was left out and next_actions how to see it.",
 		When:     []string{"before changing, renaming or removing a symbol or file", "estimating the risk of a change and which tests to run"},
 		WhenNot:  []string{"every reference location: refs_find", "what changed between two revisions: semantic_diff"},
-		Examples: []string{`{"symbol": "rest.Config"}`, `{"path": "pkg/api/types.go"}`, `{"symbol": "Server.Handle", "max_chars": 4000}`},
+		Examples: []string{`{"symbol": "rest.Config"}`, `{"path": "pkg/api/types.go"}`, `{"path": "internal/store"}`, `{"symbol": "Server.Handle", "max_chars": 4000}`},
 	}, impactAnalyze)
 }
 
 func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactResult, error) {
 	e := c.Engine()
 	maxChars := c.Bound("max_chars", in.MaxChars, CharsBudget)
-	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
+	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50}),
+		Recursive: in.Recursive}
 	var res *change.ImpactResult
 	var err error
 	var span protocol.Location // the symbol's definition, for its history
-	if in.Symbol != "" && in.Path == "" && in.At == nil && change.FileExists(ctx, e, in.Symbol) {
-		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
+	if in.Path == "" && in.At == nil && isPathTarget(ctx, c, in.Symbol) {
+		in.Path, in.Symbol = in.Symbol, "" // an exact path wins over a name
 	}
 	switch {
 	case in.Path != "" && (in.Symbol != "" || in.At != nil):
@@ -51,7 +56,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 		if err != nil {
 			return nil, err
 		}
-		res, err = change.ImpactOfFile(ctx, e, c.Env.Changes, string(rp), p)
+		res, err = change.ImpactOfPath(ctx, e, c.Env.Changes, string(rp), p)
 		if err != nil {
 			return nil, err
 		}
@@ -89,8 +94,11 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 	if res.Target.Symbol != nil {
 		c.Next("refs_find", map[string]any{"symbol": res.Target.Symbol.ID, "anchored": true}, "every reference location, with anchored candidates and the semantic layer")
 	}
-	if res.Tests.Total > 0 {
+	if res.Tests.Total > 0 && res.Target.Kind != change.TargetPackage && res.Target.Kind != change.TargetDirectory {
 		c.Next("affected_tests", map[string]any{"files": []string{res.Target.Path}}, "every affected test with its path through the imports")
+	}
+	if res.Direct.Sampled || res.Transitive.Sampled {
+		c.Next("importers", map[string]any{"target": res.Target.Path}, "every importing file and package")
 	}
 	return res, nil
 }
@@ -99,6 +107,9 @@ func withTarget(in ImpactIn, args map[string]any) map[string]any {
 	switch {
 	case in.Path != "":
 		args["path"] = in.Path
+		if in.Recursive {
+			args["recursive"] = true
+		}
 	case in.Symbol != "":
 		args["symbol"] = in.Symbol
 	}

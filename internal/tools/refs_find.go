@@ -1,15 +1,18 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // RefsIn are the arguments of refs_find.
 type RefsIn struct {
-	Symbol   string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name or unique suffix"`
+	Symbol   string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name, unique suffix, or a file or directory path"`
 	At       *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
 	Anchored bool      `json:"anchored,omitempty" jsonschema:"also list unproven same-name references"`
 	Merge    string    `json:"merge,omitempty" jsonschema:"prefer (default: the best layer per file) or union (both, with conflicts)"`
@@ -24,14 +27,19 @@ func init() {
 		Doc: "locations lists the definition and every precise, proven or strong reference, sorted by path and position, 50 per page by default (at most 500). " +
 			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +
 			"anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too. " +
-			"merge: union combines both layers everywhere and lists their conflicts.",
+			"merge: union combines both layers everywhere and lists their conflicts. " +
+			"A path names a file or a package (a directory: its own files, or every file below it when it has none of its own) and wins over a symbol name: " +
+			"the answer counts the proven and strong references into it from other files by referencing package and file (non-test first), and pages their locations, each with the symbol it references.",
 		When:     []string{"before changing or removing a symbol, to see every use", "tracing how a function or type is used across modules"},
 		WhenNot:  []string{"plain text occurrences (comments, strings): search", "who calls whom several levels deep: graph_callers"},
-		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "sym_0123456789abcdef", "limit": 500}`},
+		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "sym_0123456789abcdef", "limit": 500}`, `{"symbol": "internal/store"}`},
 	}, refsFind)
 }
 
-func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error) {
+func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
+	if in.At == nil && isPathTarget(ctx, c, in.Symbol) {
+		return unitRefs(ctx, c, in)
+	}
 	r, err := resolveArg(ctx, c, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
@@ -92,5 +100,45 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (*query.RefsResult, error
 	if res.AnchoredTotal > 0 && !in.Anchored {
 		c.Next("refs_find", map[string]any{"symbol": res.Symbol.ID, "anchored": true}, "list the anchored candidates too")
 	}
+	return res, nil
+}
+
+// isPathTarget reports whether a target argument is an indexed file or a
+// directory of indexed files: an exact path, which wins over a symbol name.
+func isPathTarget(ctx context.Context, c *Call, arg string) bool {
+	if arg == "" {
+		return false
+	}
+	if change.FileExists(ctx, c.Engine(), arg) {
+		return true
+	}
+	_, ok := change.PackageDir(ctx, c.Engine(), arg)
+	return ok
+}
+
+// unitRefs answers refs_find for a file or package: every reference into it.
+func unitRefs(ctx context.Context, c *Call, in RefsIn) (*change.UnitRefsResult, error) {
+	rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, in.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	if in.Anchored || in.Merge != "" || in.Layer != "" {
+		c.Warn("anchored, merge and layer apply to a symbol: the references into a file or package are the proven and strong ones of the syntactic layer")
+	}
+	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
+	pg, err := c.pager(ctx, "unit_refs", string(rp), limit)
+	if err != nil {
+		return nil, err
+	}
+	target := cmp.Or(string(rp), ".")
+	res, err := change.UnitRefs(ctx, c.Engine(), c.Env.Changes, change.UnitRefsParams{Target: target, Limit: limit, Offset: pg.offset})
+	if err != nil {
+		return nil, err
+	}
+	c.Saved(res.BytesCovered)
+	s := res.Summary
+	c.Answer("%s %s: %d references (%d proven, %d strong) from %d files in %d packages", res.Target.Kind, res.Target.Path, s.Total,
+		s.ByTier["proven"], s.ByTier["strong"], s.Files, len(s.ByPackage))
+	pg.done(ctx, "locations", len(res.Locations), res.NextOffset, s.Total, res.More)
 	return res, nil
 }

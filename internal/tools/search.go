@@ -24,7 +24,9 @@ type SearchIn struct {
 // SearchOut is search's payload; references mode fills References instead of results.
 type SearchOut struct {
 	*query.SearchResult
-	References *query.RefsResult `json:"references,omitempty"`
+	// References is refs_find's answer (mode references): a
+	// *query.RefsResult, or a *change.UnitRefsResult for a path.
+	References any `json:"references,omitempty"`
 }
 
 func init() {
