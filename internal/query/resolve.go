@@ -380,6 +380,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
 			return first(group), err
 		}
+		if types, members := unionMembers(facts, i, rows); len(members) > 0 {
+			return e.unionAnswer(ctx, name, types, members)
+		}
 		return e.guessOrAmbiguous(ctx, f, name, rows, guess)
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
