@@ -2,10 +2,8 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
-	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -60,16 +58,6 @@ func (e *Engine) unionAnswer(ctx context.Context, name string, types []string, r
 	if len(rows) == 1 {
 		return e.Load(ctx, rows[0])
 	}
-	refs, err := e.SymbolRefs(ctx, rows[:min(len(rows), maxCandidates)])
-	if err != nil {
-		return nil, err
-	}
-	cands := make([]any, len(refs))
-	for i, r := range refs {
-		cands[i] = r
-	}
-	return nil, &errs.Error{Kind: errs.Ambiguous,
-		Msg:        fmt.Sprintf("%q is called on a value of type %s: the method of each type is a candidate", name, strings.Join(types, " | ")),
-		Candidates: cands, Details: map[string]any{"total": len(rows), "union": types},
-		Fixes: []string{"cairn symbol <symbol_id>"}}
+	return nil, e.ambiguousAmong(ctx, rows, map[string]any{"total": len(rows), "union": types},
+		"%q is called on a value of type %s: the method of each type is a candidate", name, strings.Join(types, " | "))
 }
