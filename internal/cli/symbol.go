@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -23,10 +22,11 @@ func symbolCmd() *toolCmd {
 }
 
 func renderCard(w io.Writer, env *protocol.Envelope) {
-	c, ok := env.Data.(*query.SymbolCard)
+	out, ok := env.Data.(*tools.SymbolCardOut)
 	if !ok {
 		return
 	}
+	c := out.SymbolCard
 	fmt.Fprintf(w, "%s %s\n", c.Kind, c.QName)
 	if rd := c.RedirectedFrom; rd != nil {
 		fmt.Fprintf(w, "  (%s %s was %s; confidence %.2f)\n", rd.From, rd.FromQName, rd.Reason, rd.Confidence)
@@ -58,6 +58,9 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	fmt.Fprintf(w, "  visibility: %s; module %s; %s\n", c.Visibility, c.Module, c.Language)
 	if c.Parent != nil {
 		fmt.Fprintf(w, "  parent:     %s %s\n", c.Parent.Kind, c.Parent.QName)
+	}
+	if h := out.History; h != nil {
+		fmt.Fprintf(w, "  history:    %d commits by %d authors; last %.12s %s\n", h.Commits, h.Authors, h.LastCommit, h.LastDate)
 	}
 	for _, r := range c.Relations {
 		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)

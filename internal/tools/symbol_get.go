@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/history"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -26,15 +27,24 @@ type SymbolIn struct {
 func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
-		Summary:  "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
-		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`).",
+		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
+		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
+			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "mux.go#Mux.handle"}`, `{"at": {"path": "main.go", "line": 12, "col": 7}}`},
 	}, symbolGet)
 }
 
-func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, error) {
+// SymbolCardOut is a symbol's card with its change history.
+type SymbolCardOut struct {
+	*query.SymbolCard
+	// History is how often the definition's lines changed (git log -L over
+	// its span at HEAD); absent outside git and for files git does not track.
+	History *history.Summary `json:"history,omitempty"`
+}
+
+func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*SymbolCardOut, error) {
 	e := c.Engine()
 	resolvedSym, err := resolvePos(ctx, c, in.Symbol, in.At, true)
 	if err != nil {
@@ -74,7 +84,7 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 		c.Warn("%s has syntax errors; facts around them may be incomplete", card.Location.Path)
 		c.Complete(0.8, "file has parse errors")
 	}
-	return card, nil
+	return &SymbolCardOut{SymbolCard: card, History: c.spanHistory(ctx, card.Span, "")}, nil
 }
 
 // resolveArg resolves a symbol argument given by name or position; a
