@@ -152,18 +152,8 @@ func (e *Engine) guessOrAmbiguous(ctx context.Context, f store.FileRow, name str
 		return nil, err
 	}
 	if !guess {
-		refs, err := e.SymbolRefs(ctx, ranked[:min(len(ranked), maxCandidates)])
-		if err != nil {
-			return nil, err
-		}
-		cands := make([]any, len(refs))
-		for i, r := range refs {
-			cands[i] = r
-		}
-		return nil, &errs.Error{Kind: errs.Ambiguous,
-			Msg:        fmt.Sprintf("%q may be any of %d symbols: syntax does not know the type it is used on; candidates ranked (%s)", name, len(rows), GuessOrder),
-			Candidates: cands, Details: map[string]any{"total": len(rows), "order": "ranked"},
-			Fixes: []string{"cairn symbol <symbol_id>"}}
+		return nil, e.ambiguousAmong(ctx, ranked, map[string]any{"total": len(rows), "order": "ranked"},
+			"%q may be any of %d symbols: syntax does not know the type it is used on; candidates ranked (%s)", name, len(rows), GuessOrder)
 	}
 	r, err := e.Load(ctx, ranked[0])
 	if err != nil || r == nil {
@@ -175,4 +165,19 @@ func (e *Engine) guessOrAmbiguous(ctx context.Context, f store.FileRow, name str
 	}
 	r.Guess = &Guess{Candidates: others, Total: len(rows), Order: GuessOrder, Tied: tied}
 	return r, nil
+}
+
+// ambiguousAmong is AMBIGUOUS_SYMBOL with the candidates rows (the first
+// maxCandidates, in their order), details and a message.
+func (e *Engine) ambiguousAmong(ctx context.Context, rows []store.SymbolRow, details map[string]any, format string, args ...any) error {
+	refs, err := e.SymbolRefs(ctx, rows[:min(len(rows), maxCandidates)])
+	if err != nil {
+		return err
+	}
+	cands := make([]any, len(refs))
+	for i, r := range refs {
+		cands[i] = r
+	}
+	return &errs.Error{Kind: errs.Ambiguous, Msg: fmt.Sprintf(format, args...), Candidates: cands, Details: details,
+		Fixes: []string{"cairn symbol <symbol_id>"}}
 }

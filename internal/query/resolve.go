@@ -284,24 +284,11 @@ func lastSegment(name string) string {
 }
 
 func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.SymbolRow) error {
-	total := len(rows)
 	sort.Slice(rows, func(i, j int) bool {
 		return cmp.Or(cmp.Compare(rows[i].QName, rows[j].QName), cmp.Compare(rows[i].ID, rows[j].ID)) < 0
 	})
-	if len(rows) > maxCandidates {
-		rows = rows[:maxCandidates]
-	}
-	refs, err := e.SymbolRefs(ctx, rows)
-	if err != nil {
-		return err
-	}
-	cands := make([]any, len(refs))
-	for i, r := range refs {
-		cands[i] = r
-	}
-	return &errs.Error{Kind: errs.Ambiguous, Msg: fmt.Sprintf("%q matches %d symbols; name one by symbol_id or a longer qualified name", name, total),
-		Candidates: cands, Details: map[string]any{"total": total},
-		Fixes: []string{"cairn symbol <symbol_id>"}}
+	return e.ambiguousAmong(ctx, rows, map[string]any{"total": len(rows)},
+		"%q matches %d symbols; name one by symbol_id or a longer qualified name", name, len(rows))
 }
 
 // At resolves the identifier at a position: a definition, a resolved
@@ -379,6 +366,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		}
 		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
 			return first(group), err
+		}
+		if types, members := unionMembers(facts, i, rows); len(members) > 0 {
+			return e.unionAnswer(ctx, name, types, members)
 		}
 		return e.guessOrAmbiguous(ctx, f, name, rows, guess)
 	}

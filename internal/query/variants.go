@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -73,16 +74,25 @@ func (e *Engine) VariantsOf(ctx context.Context, r *Resolved) ([]Variant, error)
 
 // variantGroup loads rows and returns them when they are the variants of
 // one name, the primary one first (primaryFirst); nil when they are not:
-// several qualified names or kinds, a language whose same-named members are
-// overloads, definitions in several files outside Go, Go's blank and init
-// names (any number of each per package, each its own).
+// several qualified names or kinds (in Go type-like kinds may differ: a
+// struct under one build, an alias under another), a language whose
+// same-named members are overloads, definitions in several files outside
+// Go, Go's blank and init names (any number of each per package, each its
+// own).
 func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*Resolved, error) {
 	if len(rows) < 2 {
 		return nil, nil
 	}
+	sameKind := true
 	for _, r := range rows[1:] {
-		if r.QName != rows[0].QName || r.Kind != rows[0].Kind {
+		if r.QName != rows[0].QName {
 			return nil, nil
+		}
+		if r.Kind != rows[0].Kind {
+			if !lang.DefKind(r.Kind).IsTypeLike() || !lang.DefKind(rows[0].Kind).IsTypeLike() {
+				return nil, nil
+			}
+			sameKind = false // a struct under one build, an alias under another (Go)
 		}
 	}
 	group := make([]*Resolved, 0, len(rows))
@@ -99,16 +109,18 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	if len(group) < 2 {
 		return nil, nil
 	}
-	lang := group[0].File.Lang
+	language := group[0].File.Lang
 	for _, r := range group[1:] {
-		if r.File.Lang != lang || lang != "go" && r.File.ID != group[0].File.ID {
+		if r.File.Lang != language || language != "go" && r.File.ID != group[0].File.ID {
 			return nil, nil
 		}
 	}
 	switch {
-	case overloadLangs[lang]:
+	case overloadLangs[language]:
 		return nil, nil
-	case lang == "go" && (rows[0].Name == "_" || rows[0].Name == "init"):
+	case language != "go" && !sameKind:
+		return nil, nil
+	case language == "go" && (rows[0].Name == "_" || rows[0].Name == "init"):
 		return nil, nil
 	}
 	primaryFirst(group)

@@ -113,6 +113,10 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 func (l *batch) typed(lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
 	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
 	return func(_ int, r lang.Ref, name string) (int64, bool) {
+		if r.Shape == lang.QualCall && r.Via > 0 {
+			// f().m, a.f().m: m of the type f declares it returns (link_values.go)
+			return l.resultMember(lf, r.Via, name)
+		}
 		if !(r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
 			return 0, false
 		}
@@ -129,6 +133,12 @@ func (l *batch) typed(lf *link.File, targets []lang.Target, resolved []bool) fun
 			// a parameter typed by the call it is passed to (link_context.go)
 			if id, ok := l.ecmaContext(lf.File, decl, r, name, targets, resolved); ok {
 				return id, true
+			}
+			// a binding typed by a value: a call's result, an element (link_values.go)
+			if ls, found := decl.Local(r.Qualifier, r.Scope, r.Pos); found && len(ls) == 1 {
+				if id, ok := l.valueMember(lf, ls[0], name); ok {
+					return id, true
+				}
 			}
 		}
 		return 0, false

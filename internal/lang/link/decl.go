@@ -92,8 +92,8 @@ func (d *DeclTypes) Of(r lang.Ref) string {
 		}
 		typ = d.field(r.Enclosing, rest, false)
 	}
-	if typ == "" || strings.HasPrefix(typ, "#") {
-		return "" // none, or a parameter typed by its context (TypeScript, lang/ecma)
+	if typ == "" || strings.ContainsAny(typ[:1], "#[=") || strings.Contains(typ, "|") {
+		return "" // none, or not a named type: typed by its context or by a value, an array, a union (TypeScript, lang/ecma)
 	}
 	first, _, _ := strings.Cut(typ, ".")
 	if id, ok := d.Names[first]; ok && d.InScope(id, r.Scope) {

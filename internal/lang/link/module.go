@@ -26,11 +26,12 @@ type File struct {
 	Locals LocalIndex
 	own    []int64
 	links  []lang.Link
+	linked map[int]int64 // reference -> the symbol it is linked to (0: outside)
 }
 
 // NewFile starts linking a file whose symbols (in definition order) are own.
 func NewFile(f lang.File, facts *lang.Facts, own []int64) *File {
-	lf := &File{File: f, Facts: facts, own: own, ByPath: map[string]int64{}, Locals: NewLocalIndex(facts)}
+	lf := &File{File: f, Facts: facts, own: own, ByPath: map[string]int64{}, Locals: NewLocalIndex(facts), linked: map[int]int64{}}
 	for i, d := range facts.Defs {
 		if _, ok := lf.ByPath[d.Path]; !ok {
 			lf.ByPath[d.Path] = lf.DefID(int32(i))
@@ -47,10 +48,21 @@ func (f *File) DefID(i int32) int64 {
 	return 0
 }
 
+// DefOf is the index of the file's definition whose symbol is id, or -1.
+func (f *File) DefOf(id int64) int32 {
+	for i, own := range f.own {
+		if own == id && id != 0 {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
 // Add links reference ref to target (nothing for target 0).
 func (f *File) Add(ref int, tier lang.Tier, target int64) {
 	if target != 0 {
 		f.links = append(f.links, lang.Link{Ref: ref, Tier: tier, Target: target})
+		f.linked[ref] = target
 	}
 }
 
@@ -58,6 +70,10 @@ func (f *File) Add(ref int, tier lang.Tier, target int64) {
 func (f *File) External(ref int) {
 	f.links = append(f.links, lang.Link{Ref: ref, Tier: lang.TierUnknown})
 }
+
+// Target is the symbol reference ref is linked to so far (references are
+// linked in order, so the earlier ones are settled), or 0.
+func (f *File) Target(ref int) int64 { return f.linked[ref] }
 
 // Rules are what a language adds to the shared rules.
 type Rules struct {
@@ -153,17 +169,28 @@ func (t *TopNames) Value(name string) int64 {
 type Tops struct {
 	r     lang.Resolver
 	files map[string]*TopNames
+	seen  Seen
+}
+
+// Seen keeps the symbols of the files a batch has looked at, by id.
+type Seen map[int64]lang.Symbol
+
+func (s Seen) add(rows []lang.Symbol) []lang.Symbol {
+	for _, r := range rows {
+		s[r.ID] = r
+	}
+	return rows
 }
 
 // NewTops starts an empty cache.
-func NewTops(r lang.Resolver) *Tops { return &Tops{r: r, files: map[string]*TopNames{}} }
+func NewTops(r lang.Resolver) *Tops { return &Tops{r: r, files: map[string]*TopNames{}, seen: Seen{}} }
 
 // Of is the top-level names of a file.
 func (t *Tops) Of(p string) *TopNames {
 	if m, ok := t.files[p]; ok {
 		return m
 	}
-	m := topLevel(t.r.Symbols(p))
+	m := topLevel(t.seen.add(t.r.Symbols(p)))
 	t.files[p] = m
 	return m
 }
@@ -214,10 +241,13 @@ func topLevel(rows []lang.Symbol) *TopNames {
 type Paths struct {
 	r     lang.Resolver
 	files map[string]map[string]int64
+	seen  Seen
 }
 
 // NewPaths starts an empty cache.
-func NewPaths(r lang.Resolver) *Paths { return &Paths{r: r, files: map[string]map[string]int64{}} }
+func NewPaths(r lang.Resolver) *Paths {
+	return &Paths{r: r, files: map[string]map[string]int64{}, seen: Seen{}}
+}
 
 // Of maps the lexical paths of a file's symbols to their ids.
 func (p *Paths) Of(file string) map[string]int64 {
@@ -231,7 +261,7 @@ func (p *Paths) Of(file string) map[string]int64 {
 	}
 	unit, sep := p.r.Unit(file)
 	prefix := unit + sep
-	for _, r := range p.r.Symbols(file) {
+	for _, r := range p.seen.add(p.r.Symbols(file)) {
 		if lp, ok := strings.CutPrefix(r.QName, prefix); ok {
 			if _, dup := m[lp]; !dup {
 				m[lp] = r.ID
@@ -279,7 +309,18 @@ type Batch struct {
 }
 
 // NewBatch starts a batch.
-func NewBatch(r lang.Resolver) Batch { return Batch{R: r, Tops: NewTops(r), Paths: NewPaths(r)} }
+func NewBatch(r lang.Resolver) Batch {
+	b := Batch{R: r, Tops: NewTops(r), Paths: NewPaths(r)}
+	b.Paths.seen = b.Tops.seen // one index of the symbols both have looked at
+	return b
+}
+
+// Symbol is a symbol of the files the batch has looked at (their top-level
+// names or lexical paths), by id.
+func (b Batch) Symbol(id int64) (lang.Symbol, bool) {
+	s, ok := b.Tops.seen[id]
+	return s, ok
+}
 
 // Exists reports whether the worktree has the path as a file of some language.
 func (b Batch) Exists(p string) bool {

@@ -39,13 +39,15 @@ func agree(ts []string) string {
 }
 
 type attrKey struct {
-	class int32 // index into Facts.Defs
+	class int32 // index into Facts.Defs; -1 for a module-level variable
 	name  string
 }
 
 // attributes types the attributes of classes from their assignments: the
 // fields assigned in the class body (Def.Type) and the instance attributes
-// that methods assign through self (self.x = T(...), self.x: T = v). An
+// that methods assign through self (self.x = T(...), self.x: T = v); and
+// the variables of the module the same way (current: Engine = proxy(),
+// caches = CacheHandler(): Def.Type of each definition of the name). An
 // instance attribute without a class-body definition is recorded as a local
 // named "self.x" in the class's scope, which no reference binds: it carries
 // the type the linker gives self.x.m. Anything but one class agreed on by
@@ -79,10 +81,20 @@ func attributes(v *lang.View, f *lang.Facts) {
 				continue
 			}
 			blk := v.Parent(st)
+			p := v.Start(left)
+			if v.Kind(blk) == "module" {
+				for _, d := range f.Defs {
+					if d.NameSpan.Start == p && d.Kind == lang.KindVariable && d.Parent < 0 {
+						covered[p] = true
+						assignment(v, f, n, get(attrKey{-1, d.Name}, p), -1)
+						break
+					}
+				}
+				continue
+			}
 			if blk < 0 || v.Kind(blk) != "block" || v.Parent(blk) < 0 || v.Kind(v.Parent(blk)) != "class_definition" {
 				continue
 			}
-			p := v.Start(left)
 			cls := int32(-1)
 			for _, d := range f.Defs {
 				if d.NameSpan.Start == p && d.Kind == lang.KindField {
@@ -127,10 +139,21 @@ func attributes(v *lang.View, f *lang.Facts) {
 		if d.Kind == lang.KindField && d.Parent >= 0 && !covered[d.NameSpan.Start] {
 			get(attrKey{d.Parent, d.Name}, d.NameSpan.Start).unknown = true
 		}
+		if d.Kind == lang.KindVariable && d.Parent < 0 && !covered[d.NameSpan.Start] {
+			get(attrKey{-1, d.Name}, d.NameSpan.Start).unknown = true // a, b = ..., in an if block
+		}
 	}
 	for _, k := range order {
 		t := ev[k].typ()
 		if t == "" {
+			continue
+		}
+		if k.class < 0 {
+			for i, d := range f.Defs {
+				if d.Kind == lang.KindVariable && d.Parent < 0 && d.Name == k.name {
+					f.Defs[i].Type = t
+				}
+			}
 			continue
 		}
 		field := -1

@@ -12,6 +12,9 @@ import (
 //
 //	def f(s: Session): s.commit()       a parameter annotated with a class
 //	x = Cache(); x.get()                a variable assigned a class's call
+//	current: Engine = proxy()           a module's variable annotated with a
+//	current.run()                       class or assigned its call, in its
+//	                                    module or imported by name
 //	self.session.commit()               an attribute typed by its assignments
 //	                                    (Def.Type of a class-body field, or the
 //	                                    "self.x" local of the class scope)
@@ -105,11 +108,14 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 	q := f.Names[r.Qualifier]
 	switch r.Shape {
 	case lang.QualIdent:
-		typ := p.decl.Of(r)
+		fi, facts, typ := p.fi, f, p.decl.Of(r)
+		if typ == "" {
+			fi, facts, typ = p.moduleVarType(r)
+		}
 		if typ == "" {
 			return 0, false
 		}
-		file, cls, ok := p.l.pyClass(p.fi, f, typ, 0)
+		file, cls, ok := p.l.pyClass(fi, facts, typ, 0)
 		if !ok {
 			return 0, false
 		}
@@ -169,6 +175,47 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		return p.l.pyMember(file, c, name, 0), true
 	}
 	return 0, false
+}
+
+// moduleVarType is the type of the qualifier of r when it is a variable of a
+// module (Def.Type): of this file, where no local hides it, or imported by
+// name from another module of the repository; with the file whose scope
+// the type's name is written in. typ is "" otherwise.
+func (p *pyLinker) moduleVarType(r lang.Ref) (fi lang.File, facts *lang.Facts, typ string) {
+	f := p.facts
+	q := f.Names[r.Qualifier]
+	switch {
+	case r.QualBound:
+		if _, local := p.decl.Local(r.Qualifier, r.Scope, r.Pos); local {
+			return fi, nil, ""
+		}
+		if i, ok := p.decl.ByPath[q]; ok && f.Defs[i].Parent < 0 && f.Defs[i].Kind == lang.KindVariable {
+			return p.fi, f, f.Defs[i].Type
+		}
+	case r.BindImp >= 0:
+		im := f.Imports[r.BindImp]
+		if im.Kind != lang.ImportNamed || im.LocalName() != q {
+			return fi, nil, ""
+		}
+		t, ok := p.l.R.Import(p.fi, im)
+		if !ok {
+			return fi, nil, ""
+		}
+		file, name, ok := p.l.pyDefined(t.File, im.Name, lang.KindVariable, 0)
+		if !ok {
+			return fi, nil, ""
+		}
+		fi, facts = link.FactsAt(p.l.R, file)
+		if facts == nil {
+			return fi, nil, ""
+		}
+		for _, d := range facts.Defs {
+			if d.Parent < 0 && d.Name == name {
+				return fi, facts, d.Type
+			}
+		}
+	}
+	return fi, nil, ""
 }
 
 // calleeOf is the callee of a qualifier that is one call of a name or a

@@ -50,10 +50,11 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 }
 
 // refine is the ECMAScript refinement plus the parameters typed by the
-// call they are passed to.
+// call they are passed to and the values typed by declarations elsewhere.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
 	ecma.ContextParams(v, f)
+	ecma.ValueTypes(v, f)
 }
 
 func init() {
