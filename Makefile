@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -15,8 +15,11 @@ SCIP_GO   := $(TOOLS_DIR)/scip-go
 STATICCHECK := $(TOOLS_DIR)/staticcheck
 
 # The end-to-end tests drive cairn with the official TypeScript MCP client,
-# installed from test/e2e/package-lock.json into test/e2e/node_modules.
-# CAIRN_SKIP_NODE=1 skips both the install and those tests.
+# check the OpenAPI document with swagger-parser, openapi-typescript and tsc,
+# and load the dashboard in Debian's Chromium with playwright-core: the npm
+# packages are installed from test/e2e/package-lock.json into
+# test/e2e/node_modules, Chromium with apt-get when it is missing.
+# CAIRN_SKIP_NODE=1 skips both the installs and those tests.
 E2E_DIR  := test/e2e
 E2E_DEPS := $(E2E_DIR)/node_modules/.package-lock.json
 ifeq ($(CAIRN_SKIP_NODE),1)
@@ -64,6 +67,14 @@ $(SCIP_GO):
 $(STATICCHECK):
 	GOBIN=$(TOOLS_DIR) $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+e2e-deps: $(E2E_DEPS) $(CHROMIUM)
+
+$(CHROMIUM):
+	$(SUDO) apt-get install -y --no-install-recommends chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
+
 runner-deps: $(RUNNERS_DEPS) pytest-dep flake8-dep
 
 $(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
@@ -72,12 +83,10 @@ $(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
 
 pytest-dep:
 	@command -v pytest >/dev/null 2>&1 || python3 -c 'import pytest' 2>/dev/null || \
-		{ apt-get update -qq && apt-get install -y -qq python3-pytest; }
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pytest; }
 
 flake8-dep:
-	@command -v flake8 >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq flake8; }
-
-e2e-deps: $(E2E_DEPS)
+	@command -v flake8 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq flake8; }
 
 $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 	cd $(E2E_DIR) && npm ci --no-audit --no-fund
@@ -86,6 +95,12 @@ $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build
 	bench/run.sh
+
+# What task accounting, metrics, the ledger and the call log add per call
+# (interleaved A/B rounds in one process); writes its section of
+# bench/RESULTS.md.
+opsbench:
+	$(GO) run ./bench/cmd/opsbench -results bench/RESULTS.md
 
 # Precision and recall of references against the compilers' indexers and
 # language servers (installs them pinned under bench/precision/tools; heavy:

@@ -33,6 +33,22 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	}
 	fmt.Fprintf(w, "  id:         %s (%s)\n", c.ID, c.VersionID)
 	fmt.Fprintf(w, "  at:         %s:%d:%d (lines %d-%d)\n", c.Location.Path, c.Location.Line, c.Location.Col, c.Span.Line, c.Span.EndLine)
+	if g := c.Guess; g != nil {
+		fmt.Fprintf(w, "  ranked guess among %d same-named symbols (%s); others:\n", g.Total, g.Order)
+		for _, o := range g.Candidates {
+			fmt.Fprintf(w, "    %s %s  %s:%d\n", o.Kind, o.QName, o.Location.Path, o.Location.Line)
+		}
+	}
+	if c.Build != "" {
+		fmt.Fprintf(w, "  build:      %s\n", c.Build)
+	}
+	for _, v := range c.Variants {
+		build := ""
+		if v.Build != "" {
+			build = " [" + v.Build + "]"
+		}
+		fmt.Fprintf(w, "  variant:    %s:%d:%d%s %s\n", v.Location.Path, v.Location.Line, v.Location.Col, build, v.ID)
+	}
 	if c.Signature != "" {
 		fmt.Fprintf(w, "  signature:  %s\n", c.Signature)
 	}
@@ -48,6 +64,9 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	}
 	for _, r := range c.Relations {
 		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)
+	}
+	for _, k := range c.Cards {
+		fmt.Fprintf(w, "  card:       %s [%s] %s\n", k.Key, k.Status, k.Summary)
 	}
 	if len(c.Members) > 0 {
 		fmt.Fprintf(w, "  members (%d):\n", c.MembersTotal)

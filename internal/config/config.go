@@ -25,8 +25,12 @@ type Config struct {
 	Tools    ToolsConfig    `yaml:"tools"`
 	Semantic SemanticConfig `yaml:"semantic"`
 	Tests    TestsConfig    `yaml:"tests"`
+	Cards    CardsConfig    `yaml:"cards"`
 	Edits    string         `yaml:"edits"`   // on | off
 	Privacy  string         `yaml:"privacy"` // normal | anonymized
+	Task     TaskConfig     `yaml:"task"`
+	Ledger   LedgerConfig   `yaml:"ledger"`
+	Logging  LoggingConfig  `yaml:"logging"`
 }
 
 // IndexConfig controls what is indexed and how.
@@ -82,6 +86,12 @@ type SemanticConfig struct {
 	AutoRefresh bool `yaml:"auto_refresh"`
 }
 
+// CardsConfig controls spec cards (.cairn/cards).
+type CardsConfig struct {
+	// Relations are the relation types cards may declare.
+	Relations []string `yaml:"relations"`
+}
+
 // ToolsConfig selects the tools MCP clients see.
 type ToolsConfig struct {
 	Profile string   `yaml:"profile"` // minimal | standard | all
@@ -98,8 +108,12 @@ func Default() Config {
 		Tools:    ToolsConfig{Profile: "standard"},
 		Semantic: SemanticConfig{TimeoutS: 1800},
 		Tests:    TestsConfig{TargetTimeoutS: 300, TimeoutS: 1800},
+		Cards:    CardsConfig{Relations: []string{"depends-on", "references", "related", "extends", "conflicts"}},
 		Edits:    "on",
 		Privacy:  "normal",
+		Task:     defaultTask(),
+		Ledger:   defaultLedger(),
+		Logging:  LoggingConfig{Level: "info"},
 	}
 }
 
@@ -288,6 +302,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
 	case c.Semantic.TimeoutS <= 0:
 		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
+	case len(c.Cards.Relations) == 0:
+		return errs.E(errs.InvalidArgument, "config: cards.relations must name at least one relation type")
 	}
-	return nil
+	return c.validateOps()
 }

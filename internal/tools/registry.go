@@ -129,6 +129,7 @@ type Base struct {
 func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (env2 *protocol.Envelope) {
 	start := time.Now()
 	c := &Call{Env: env, Tool: name, limits: map[string]protocol.Limit{}}
+	defer func() { c.observe(ctx, &env2) }() // after the recovery below: c may be a restarted call
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("CAIRN_DEBUG") != "" {
@@ -141,6 +142,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if t == nil {
 		return c.envelope(ctx, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "unknown tool " + name,
 			Fixes: []string{"cairn describe"}}, start)
+	}
+	if err := c.admit(ctx, t, args); err != nil {
+		return c.envelope(ctx, nil, err, start)
 	}
 	if env.Index == nil && !t.NoIndex {
 		e := &errs.Error{Kind: errs.IndexUnavailable, Err: env.IndexErr, Msg: "the index cannot be opened",
