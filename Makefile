@@ -53,7 +53,7 @@ CAIRN_REALMOD ?= 1
 export CAIRN_REALMOD
 
 test: vet fmt-check tools $(TEST_DEPS) runner-deps
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 realmod:
 	CAIRN_REALMOD=1 $(GO) test -count=1 -v ./test/realmod/
