@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench opsbench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -12,6 +12,7 @@ export CGO_ENABLED := 1
 TOOLS_DIR := $(CURDIR)/bin/tools
 export PATH := $(TOOLS_DIR):$(PATH)
 SCIP_GO   := $(TOOLS_DIR)/scip-go
+STATICCHECK := $(TOOLS_DIR)/staticcheck
 
 # The end-to-end tests drive cairn with the official TypeScript MCP client,
 # check the OpenAPI document with swagger-parser, openapi-typescript and tsc,
@@ -27,11 +28,12 @@ else
 TEST_DEPS := e2e-deps
 endif
 
-# The tests of test_run and lint_check drive real runners: jest, vitest and
-# eslint pinned in test/runners (the fixture repositories link its
-# node_modules), pytest from Debian's python3-pytest (installed when
-# neither a pytest program nor the python module is there), and go and cargo
-# from the machine.
+# The tests of test_run and lint_check drive real runners and linters: jest,
+# vitest, eslint, tsc and biome pinned in test/runners (the fixture
+# repositories link its node_modules), pytest from Debian's python3-pytest
+# (installed when neither a pytest program nor the python module is there),
+# flake8 from Debian, staticcheck from tools, and go, node and cargo from
+# the machine.
 RUNNERS_DIR  := test/runners
 RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
 
@@ -51,15 +53,19 @@ CAIRN_REALMOD ?= 1
 export CAIRN_REALMOD
 
 test: vet fmt-check tools $(TEST_DEPS) runner-deps
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 realmod:
 	CAIRN_REALMOD=1 $(GO) test -count=1 -v ./test/realmod/
 
-tools: $(SCIP_GO)
+tools: $(SCIP_GO) $(STATICCHECK)
 
 $(SCIP_GO):
 	GOBIN=$(TOOLS_DIR) $(GO) install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9
+
+# lint_check's tests run staticcheck.
+$(STATICCHECK):
+	GOBIN=$(TOOLS_DIR) $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -69,7 +75,7 @@ e2e-deps: $(E2E_DEPS) $(CHROMIUM)
 $(CHROMIUM):
 	$(SUDO) apt-get install -y --no-install-recommends chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
 
-runner-deps: $(RUNNERS_DEPS) pytest-dep
+runner-deps: $(RUNNERS_DEPS) pytest-dep flake8-dep
 
 $(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
 	cd $(RUNNERS_DIR) && npm ci --no-audit --no-fund
@@ -78,6 +84,9 @@ $(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
 pytest-dep:
 	@command -v pytest >/dev/null 2>&1 || python3 -c 'import pytest' 2>/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pytest; }
+
+flake8-dep:
+	@command -v flake8 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq flake8; }
 
 $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 	cd $(E2E_DIR) && npm ci --no-audit --no-fund

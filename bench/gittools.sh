@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures test_run affected_by against go test ./... on gin, and a
+# Measures test_run affected_by against go test ./... on gin and testify, and a
 # symbol's history and blame against git log -L and git blame on Cairn's
 # own repository (same commits), and prints the section of
 # bench/RESULTS.md it fills (## Tests and history).
@@ -9,7 +9,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 go build -o bin/cairn ./cmd/cairn
 cairn=$root/bin/cairn
-gin_src=$(bench/corpora.sh | sed -n 's/^go_gin=//p')
+corpora=$(bench/corpora.sh)
+gin_src=$(echo "$corpora" | sed -n 's/^go_gin=//p')
+testify_src=$(echo "$corpora" | sed -n 's/^go_testify=//p')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GOTOOLCHAIN=local GOFLAGS=-count=1 GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
@@ -25,32 +27,52 @@ median3() { # command... : median of three runs
   printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -n | sed -n 2p
 }
 
-# gin as a git repository, its dependencies and build cache warm.
-cp -r "$gin_src" "$work/gin" && chmod -R u+w "$work/gin"
-cd "$work/gin"
-git init -q && git add -A && git commit -qm gin
-go mod download >/dev/null 2>&1
-go test ./... >/dev/null 2>&1 || true
-"$cairn" --state-dir "$work/state-gin" index >/dev/null
-all=$(median3 go test ./...)
+# A module as a git repository, its dependencies and build cache warm, and
+# indexed. Prints its directory.
+prepare() { # name source
+  cp -r "$2" "$work/$1" && chmod -R u+w "$work/$1"
+  (cd "$work/$1" && git init -q && git add -A && git commit -qm "$1" &&
+    { go mod download >/dev/null 2>&1; go test ./... >/dev/null 2>&1 || true; } &&
+    "$cairn" --state-dir "$work/state-$1" --timeout 600000 index >/dev/null)
+}
+
+# One row: the targets affected_by selects, then affected_by and go test ./...
+# timed in turn (A B A B A B, so that the load of the machine falls on both
+# alike), each the median of its three.
+row() { # name file
+  local sel a b
+  cd "$work/$1"
+  sel=$("$cairn" --state-dir "$work/state-$1" --json test run --affected-by "$2" 2>/dev/null |
+    python3 -c 'import json,sys; print(", ".join(json.load(sys.stdin)["data"]["selected"]) or "none (no test reaches it)")')
+  a=(); b=()
+  for _ in 1 2 3; do
+    a+=("$(ms "$cairn" --state-dir "$work/state-$1" test run --affected-by "$2")")
+    b+=("$(ms go test ./...)")
+  done
+  echo "| $1 | $2 | $sel | $(printf '%s\n' "${a[@]}" | sort -n | sed -n 2p) ms | $(printf '%s\n' "${b[@]}" | sort -n | sed -n 2p) ms |"
+}
+
+prepare gin "$gin_src"
+prepare testify "$testify_src"
 echo "## Tests and history"
 echo
-echo "Measured by \`bench/gittools.sh\` on this machine (2 cores), warm build caches, test results never cached (GOFLAGS=-count=1); wall time, median of 3."
+echo "Measured by \`bench/gittools.sh\` on this machine (2 cores, shared), warm build caches, test results never cached (GOFLAGS=-count=1); wall time, median of 3, the two commands of a row run in turn."
 echo
-echo "### test_run affected_by vs go test ./... (gin v1.10.0)"
+echo "### test_run affected_by vs go test ./..."
 echo
-echo "| changed file | targets run | test_run affected_by | go test ./... |"
-echo "|---|---|---:|---:|"
-for f in ginS/gins.go internal/bytesconv/bytesconv.go render/json.go; do
-  sel=$("$cairn" --state-dir "$work/state-gin" --json test run --affected-by "$f" 2>/dev/null | python3 -c 'import json,sys; print(", ".join(json.load(sys.stdin)["data"]["selected"]))')
-  t=$(median3 "$cairn" --state-dir "$work/state-gin" test run --affected-by "$f")
-  echo "| $f | $sel | $t ms | $all ms |"
-done
+echo "| module | changed file | targets run | test_run affected_by | go test ./... |"
+echo "|---|---|---|---:|---:|"
+row gin ginS/gins.go
+row gin internal/bytesconv/bytesconv.go
+row gin render/json.go
+row testify mock/mock.go
+row testify assert/assertions.go
+row testify suite/suite.go
 echo
 
 # Cairn's own history: a symbol's commits by git_history and by git log -L.
 cd "$work" && git clone -q "$root" cairn && cd cairn
-"$cairn" --state-dir "$work/state-cairn" index >/dev/null
+"$cairn" --state-dir "$work/state-cairn" --timeout 600000 index >/dev/null
 echo "### A symbol's history and blame vs git (Cairn's repository, $(git rev-list --count HEAD) commits)"
 echo
 echo "| symbol | span | git_history | git log -L | same commits | git_blame | git blame -L | same commits |"

@@ -340,7 +340,14 @@ func gitRemoteCmd() *toolCmd {
 
 func renderRefUpdates(w io.Writer, refs []tools.GitRefUpdate) {
 	for _, u := range refs {
-		fmt.Fprintf(w, "  %-10s %s %.12s..%.12s %s\n", u.Flag, u.Ref, u.Old, u.New, u.Note)
+		line := fmt.Sprintf("  %-10s %s", u.Flag, u.Ref)
+		if u.Old != "" || u.New != "" {
+			line += fmt.Sprintf(" %.12s..%.12s", u.Old, u.New)
+		}
+		if u.Note != "" {
+			line += " " + u.Note
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 

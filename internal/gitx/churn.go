@@ -20,7 +20,10 @@ type CommitTouches struct {
 	OID    string
 	Author string // email
 	Time   string // ISO 8601
-	Files  []Touch
+	// Committed is the committer date in Unix seconds: what --since
+	// compares.
+	Committed int64
+	Files     []Touch
 }
 
 // Touches lists the commits reachable from rev (default HEAD) since a date
@@ -37,7 +40,7 @@ func Touches(ctx context.Context, dir, rev, since string, paths []string) ([]Com
 	if err := CheckPaths(paths); err != nil {
 		return nil, err
 	}
-	args := []string{"-c", "core.quotepath=off", "log", "--no-merges", "--numstat", "-z", "-M", "--format=" + recordSep + "%H" + fieldSep + "%ae" + fieldSep + "%aI" + fieldSep}
+	args := []string{"-c", "core.quotepath=off", "log", "--no-merges", "--numstat", "-z", "-M", "--format=" + recordSep + "%H" + fieldSep + "%ae" + fieldSep + "%aI" + fieldSep + "%ct" + fieldSep}
 	if since != "" {
 		args = append(args, "--since="+since)
 	}
@@ -48,12 +51,13 @@ func Touches(ctx context.Context, dir, rev, since string, paths []string) ([]Com
 	}
 	var res []CommitTouches
 	for _, rec := range strings.Split(string(out), recordSep) {
-		f := strings.SplitN(rec, fieldSep, 4)
-		if len(f) < 4 {
+		f := strings.SplitN(rec, fieldSep, 5)
+		if len(f) < 5 {
 			continue
 		}
 		ct := CommitTouches{OID: f[0], Author: f[1], Time: f[2]}
-		parts := strings.Split(strings.TrimLeft(f[3], "\n"), "\x00")
+		ct.Committed, _ = strconv.ParseInt(f[3], 10, 64)
+		parts := strings.Split(strings.TrimLeft(f[4], "\n"), "\x00")
 		for i := 0; i < len(parts); i++ {
 			p := strings.TrimLeft(parts[i], "\n")
 			cols := strings.SplitN(p, "\t", 3)
@@ -131,4 +135,30 @@ func FilePatches(ctx context.Context, dir, rev, since, path string, limit int) (
 		}
 	}
 	return res, nil
+}
+
+// SinceUnix is the moment a --since date means now, in Unix seconds, as git
+// reads it ("90 days ago", "2024-01-31"); 0 for "" (all history).
+func SinceUnix(ctx context.Context, dir, since string) (int64, error) {
+	if since == "" {
+		return 0, nil
+	}
+	out, err := git(ctx, dir, "rev-parse", "--since="+since)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "--max-age=")
+	if !ok {
+		return 0, &InvalidName{"date", since, "not a date git reads"}
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// IsAncestor reports whether commit a is reachable from commit b.
+func IsAncestor(ctx context.Context, dir, a, b string) bool {
+	if CheckRev("revision", a) != nil || CheckRev("revision", b) != nil {
+		return false
+	}
+	_, err := git(ctx, dir, "merge-base", "--is-ancestor", a, b)
+	return err == nil
 }

@@ -3,7 +3,9 @@
 // repository (what changes most, weighted by size). Git is the only source
 // (it runs git through gitx); results are cached on disk under a key that
 // holds HEAD, so a new commit is never answered from an old cache and
-// nothing needs invalidating. It never writes to the repository.
+// nothing needs invalidating. File churn is kept up to date incrementally:
+// after new commits only they are read from git. It never writes to the
+// repository.
 package history
 
 import (

@@ -31,7 +31,7 @@ func (s Source) Files(ctx context.Context, since string) ([]FileChurn, error) {
 	if s.Cache.Get(key, &out) {
 		return out, nil
 	}
-	commits, err := gitx.Touches(ctx, s.Root, s.Head, since, nil)
+	commits, err := s.touches(ctx, since)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +59,50 @@ func (s Source) Files(ctx context.Context, since string) ([]FileChurn, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	s.Cache.Put(key, out)
 	return out, nil
+}
+
+// touchLog is the commits (newest first) with the files they changed, from
+// Head back to Floor (Unix seconds of committer date; 0 for all history).
+type touchLog struct {
+	Head    string               `json:"head"`
+	Floor   int64                `json:"floor"`
+	Commits []gitx.CommitTouches `json:"commits"`
+}
+
+// touchLogKey names the cache's one touch log: the newest asked for.
+var touchLogKey = []any{"touches"}
+
+// touches lists the commits since a date with the files they changed,
+// incrementally: when the cached log reaches back far enough and its head
+// is an ancestor of HEAD, only the commits after it are read from git and
+// the cached ones are kept as far as the window goes; otherwise the whole
+// window is read. Either way the log for HEAD is cached for the next call.
+func (s Source) touches(ctx context.Context, since string) ([]gitx.CommitTouches, error) {
+	floor, err := gitx.SinceUnix(ctx, s.Root, since)
+	if err != nil {
+		return nil, err
+	}
+	var prev touchLog
+	var commits []gitx.CommitTouches
+	if s.Cache.Get(touchLogKey, &prev) && prev.Head != "" && prev.Floor <= floor &&
+		(prev.Head == s.Head || gitx.IsAncestor(ctx, s.Root, prev.Head, s.Head)) {
+		if prev.Head != s.Head {
+			if commits, err = gitx.Touches(ctx, s.Root, prev.Head+".."+s.Head, since, nil); err != nil {
+				return nil, err
+			}
+		}
+		for _, c := range prev.Commits {
+			if c.Committed >= floor {
+				commits = append(commits, c)
+			}
+		}
+	} else if commits, err = gitx.Touches(ctx, s.Root, s.Head, since, nil); err != nil {
+		return nil, err
+	}
+	if prev.Head != s.Head || prev.Floor > floor {
+		s.Cache.Put(touchLogKey, touchLog{Head: s.Head, Floor: floor, Commits: commits})
+	}
+	return commits, nil
 }
 
 // Span is a line span of a file at HEAD (1-based, inclusive).

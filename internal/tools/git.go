@@ -46,6 +46,9 @@ func (c *Call) gitPaths(ctx context.Context, paths []string) ([]string, error) {
 		if s == "" {
 			s = "."
 		}
+		if scan.IsSecret(s) {
+			return nil, &errs.Error{Kind: errs.Refused, Msg: "path " + s + " looks like a secret; the git tools do not show it"}
+		}
 		out = append(out, s)
 	}
 	return out, nil
