@@ -101,7 +101,8 @@ var (
 )
 
 func (c *scrapeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descIndexState, descEpoch, descLag, descAge, descFiles, descTasksOpen, descBudgetUse, descDropped, descReadBudget} {
+	for _, d := range []*prometheus.Desc{descIndexState, descEpoch, descLag, descAge, descFiles, descTasksOpen, descBudgetUse, descDropped, descReadBudget,
+		descCacheRequests, descCacheRatio} {
 		ch <- d
 	}
 }
@@ -134,4 +135,5 @@ func (c *scrapeCollector) Collect(ch chan<- prometheus.Metric) {
 	if m.readBudget != nil {
 		ch <- prometheus.MustNewConstMetric(descReadBudget, prometheus.GaugeValue, float64(m.readBudget()))
 	}
+	collectCaches(m, ch)
 }

@@ -224,6 +224,15 @@ func TestDashboard(t *testing.T) {
 			t.Errorf("%s: the dashboard shows %v calls, /metrics %v", tool, got["calls"], m)
 		}
 	}
+	caches := shown["caches"].(map[string]any)
+	for _, cache := range []string{"reverse_imports", "reverse_refs"} {
+		got, _ := caches[cache].(map[string]any)
+		hits := counter(fams, "cairn_cache_requests_total", func(l map[string]string) bool { return l["cache"] == cache && l["result"] == "hit" })
+		misses := counter(fams, "cairn_cache_requests_total", func(l map[string]string) bool { return l["cache"] == cache && l["result"] == "miss" })
+		if got == nil || got["hits"] != hits || got["misses"] != misses || misses < 1 || hits < 1 {
+			t.Errorf("cache %s: the dashboard shows %v, /metrics %v hits and %v misses", cache, got, hits, misses)
+		}
+	}
 	if shown["index_state"] != "ready" || shown["task_mutations"] != "1/5" {
 		t.Errorf("index %v, task mutations %v", shown["index_state"], shown["task_mutations"])
 	}
