@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/ledger"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // tcall makes one tool call and decodes the envelope.
@@ -269,5 +272,70 @@ func TestTaskCountsEveryMutation(t *testing.T) {
 		if got := changed[tool]; strings.Join(got, " ") != strings.Join(paths, " ") {
 			t.Errorf("ledger rows of %s with a delta: %q, want %q", tool, got, paths)
 		}
+	}
+}
+
+// TestSavingsPerClient: what a connection saved is summed for it, under the
+// name it gave in initialize, in status and in /metrics's token counters.
+func TestSavingsPerClient(t *testing.T) {
+	files := maps.Clone(testenv.Demo)
+	var b strings.Builder
+	b.WriteString("package server\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "\n// Handle%d serves route %d of the Server.\nfunc Handle%d(s *Server) string {\n\treturn s.Addr + \"/r/%d\"\n}\n", i, i, i, i)
+	}
+	files["server/routes.go"] = b.String()
+	cs, svc := sessionIn(t, files, config.Default(), nil)
+	saved := 0.0
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"symbol_get", map[string]any{"symbol": "server.Handle40"}},
+		{"refs_find", map[string]any{"symbol": "server.Server"}},
+		{"search", map[string]any{"query": "Handle7"}},
+	} {
+		env, isErr := tcall(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s: %v", c.tool, env["error"])
+		}
+		saved += env["meta"].(map[string]any)["tokens_saved"].(float64)
+	}
+	if saved <= 0 {
+		t.Fatalf("the calls saved nothing: the test shows nothing")
+	}
+	env, _ := tcall(t, cs, "status", nil)
+	sv := env["data"].(map[string]any)["savings"].(map[string]any)
+	clients := sv["clients"].([]any)
+	if len(clients) != 1 {
+		t.Fatalf("status lists %d clients: %v", len(clients), clients)
+	}
+	cl := clients[0].(map[string]any)
+	if cl["name"] != "cairn-test" || cl["tokens_saved"] != saved || cl["calls"] != 3.0 {
+		t.Errorf("status's client = %v, want cairn-test with %v tokens saved over 3 calls", cl, saved)
+	}
+	if repo := sv["repository"].(map[string]any); repo["tokens_saved"] != saved {
+		t.Errorf("repository savings %v, want %v", repo["tokens_saved"], saved)
+	}
+
+	fams, err := svc.Monitor().Metrics().Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byClient := map[string]float64{}
+	for _, f := range fams {
+		if f.GetName() != "cairn_tokens_saved_total" {
+			continue
+		}
+		for _, m := range f.Metric {
+			for _, l := range m.Label {
+				if l.GetName() == "client" {
+					byClient[l.GetValue()] += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	if byClient["cairn-test"] != saved || len(byClient) != 1 {
+		t.Errorf("cairn_tokens_saved_total by client = %v, want cairn-test: %v", byClient, saved)
 	}
 }
