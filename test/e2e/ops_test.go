@@ -327,3 +327,66 @@ func TestRestartInterruptsTasks(t *testing.T) {
 		t.Errorf("the ledger fails its check after a clean stop: %s", why)
 	}
 }
+
+// TestStatusFollow: `cairn status --follow` prints the status of a running
+// server, then each call as the server logs it, with its request id, until
+// interrupted.
+func TestStatusFollow(t *testing.T) {
+	bin := cairn(t)
+	testenv.Isolate(t)
+	repo := testenv.Repo(t, testenv.Demo)
+	state := filepath.Join(t.TempDir(), "state")
+	s := startUpIn(t, bin, repo, state)
+	for i := 0; ; i++ {
+		if code, _ := s.get(t, "/ready"); code == 200 {
+			break
+		} else if i == 300 {
+			t.Fatalf("/ready: %d", code)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	follow := exec.Command(bin, "status", "--follow", "--repo", repo, "--state-dir", state)
+	var out syncBuffer
+	follow.Stdout, follow.Stderr = &out, &out
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer follow.Process.Kill()
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if ok(out.String()) {
+				return
+			}
+		}
+		t.Fatalf("status --follow never printed %s:\n%s", what, out.String())
+	}
+	waitFor("the status and the log it follows", func(s string) bool {
+		return strings.Contains(s, "index:      ready") && strings.Contains(s, "following "+filepath.Join(state, "logs", "cairn.log"))
+	})
+	code, env := s.rest(t, "search", `{"query": "NewServer"}`, "")
+	if code != 200 {
+		t.Fatalf("search: %d %v", code, env)
+	}
+	id := env["meta"].(map[string]any)["request_id"].(string)
+	waitFor("the search's log line", func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "INFO") && strings.Contains(line, "tool=search") && strings.Contains(line, "request_id="+id) {
+				return true
+			}
+		}
+		return false
+	})
+	follow.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- follow.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("status --follow after Ctrl+C: %v\n%s", err, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("status --follow did not stop on Ctrl+C")
+	}
+}
