@@ -267,15 +267,22 @@ func TestOpenAPIClient(t *testing.T) {
 	}
 }
 
+// upDemo starts `cairn up` over the demo repository with its state in a
+// directory of its own (a restart may reuse it).
+func upDemo(t *testing.T) (bin, repo, state string, s *upServer) {
+	t.Helper()
+	bin = cairn(t)
+	testenv.Isolate(t)
+	repo = testenv.Repo(t, testenv.Demo)
+	state = filepath.Join(t.TempDir(), "state")
+	return bin, repo, state, startUpIn(t, bin, repo, state)
+}
+
 // TestRestartInterruptsTasks kills a server with an open task (kill -9: no
 // shutdown runs) and starts another on the same state: the task is closed
 // as interrupted, the ledger passes its integrity check, the index answers.
 func TestRestartInterruptsTasks(t *testing.T) {
-	bin := cairn(t)
-	testenv.Isolate(t)
-	repo := testenv.Repo(t, testenv.Demo)
-	state := filepath.Join(t.TempDir(), "state")
-	s := startUpIn(t, bin, repo, state)
+	bin, repo, state, s := upDemo(t)
 	code, env := s.rest(t, "task_open", `{"max_mutations": 3}`, "")
 	if code != 200 {
 		t.Fatalf("task_open: %d %v", code, env)
@@ -332,11 +339,7 @@ func TestRestartInterruptsTasks(t *testing.T) {
 // server, then each call as the server logs it, with its request id, until
 // interrupted.
 func TestStatusFollow(t *testing.T) {
-	bin := cairn(t)
-	testenv.Isolate(t)
-	repo := testenv.Repo(t, testenv.Demo)
-	state := filepath.Join(t.TempDir(), "state")
-	s := startUpIn(t, bin, repo, state)
+	bin, repo, state, s := upDemo(t)
 	for i := 0; ; i++ {
 		if code, _ := s.get(t, "/ready"); code == 200 {
 			break
@@ -379,14 +382,5 @@ func TestStatusFollow(t *testing.T) {
 		return false
 	})
 	follow.Process.Signal(os.Interrupt)
-	done := make(chan error, 1)
-	go func() { done <- follow.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("status --follow after Ctrl+C: %v\n%s", err, out.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("status --follow did not stop on Ctrl+C")
-	}
+	waitExit(t, follow, "status --follow after Ctrl+C", &out)
 }
