@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench opsbench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench opsbench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -27,6 +27,14 @@ else
 TEST_DEPS := e2e-deps
 endif
 
+# The tests of test_run and lint_check drive real runners: jest, vitest and
+# eslint pinned in test/runners (the fixture repositories link its
+# node_modules), pytest from Debian's python3-pytest (installed when
+# neither a pytest program nor the python module is there), and go and cargo
+# from the machine.
+RUNNERS_DIR  := test/runners
+RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
+
 build:
 	$(GO) build -ldflags "-X github.com/cairnhq/cairn/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/cairn
 
@@ -42,7 +50,7 @@ fmt-check:
 CAIRN_REALMOD ?= 1
 export CAIRN_REALMOD
 
-test: vet fmt-check tools $(TEST_DEPS)
+test: vet fmt-check tools $(TEST_DEPS) runner-deps
 	$(GO) test -count=1 ./...
 
 realmod:
@@ -60,6 +68,16 @@ e2e-deps: $(E2E_DEPS) $(CHROMIUM)
 
 $(CHROMIUM):
 	$(SUDO) apt-get install -y --no-install-recommends chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
+
+runner-deps: $(RUNNERS_DEPS) pytest-dep
+
+$(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
+	cd $(RUNNERS_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+pytest-dep:
+	@command -v pytest >/dev/null 2>&1 || python3 -c 'import pytest' 2>/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pytest; }
 
 $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 	cd $(E2E_DIR) && npm ci --no-audit --no-fund
@@ -90,4 +108,4 @@ agentbench:
 	bench/agentbench/run.sh
 
 clean:
-	rm -rf bin $(E2E_DIR)/node_modules
+	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules

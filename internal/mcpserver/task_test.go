@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -285,7 +286,7 @@ func TestSavingsPerClient(t *testing.T) {
 		fmt.Fprintf(&b, "\n// Handle%d serves route %d of the Server.\nfunc Handle%d(s *Server) string {\n\treturn s.Addr + \"/r/%d\"\n}\n", i, i, i, i)
 	}
 	files["server/routes.go"] = b.String()
-	cs, svc := sessionIn(t, files, config.Default(), nil)
+	cs, svc := sessionOn(t, files, config.Default(), nil)
 	saved := 0.0
 	for _, c := range []struct {
 		tool string
@@ -337,5 +338,61 @@ func TestSavingsPerClient(t *testing.T) {
 	}
 	if byClient["cairn-test"] != saved || len(byClient) != 1 {
 		t.Errorf("cairn_tokens_saved_total by client = %v, want cairn-test: %v", byClient, saved)
+	}
+}
+
+// TestTaskConvergenceWithTestRun is the spinning loop with the test_run
+// tool itself: the same fix written twice and the same test failing after
+// each are both flagged as no progress, and the budget refuses the next
+// mutation.
+func TestTaskConvergenceWithTestRun(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/conv\n\ngo 1.22\n",
+		"calc.go":      "package conv\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+		"calc_test.go": "package conv\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Fatalf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n}\n",
+	}
+	// The runs use the machine's build cache (the isolated home would
+	// start an empty one and build the standard library first).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := sessionOn(t, files, config.Default(), nil)
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	if env, isErr := tcall(t, cs, "task_open", map[string]any{"max_mutations": 2, "max_test_runs": 5}); isErr {
+		t.Fatalf("task_open: %v", env["error"])
+	}
+	fix := map[string]any{"edits": []any{map[string]any{"path": "calc.go", "action": "update",
+		"content": "package conv\n\n// Add adds.\nfunc Add(a, b int) int { return a - b + 1 }\n"}}}
+	steps := []struct {
+		tool       string
+		args       any
+		noProgress float64
+		warning    string
+	}{
+		{"write_source", fix, 0, ""},
+		{"test_run", map[string]any{}, 0, ""},
+		{"write_source", fix, 1, "leaves the files exactly as the previous mutation"},
+		{"test_run", map[string]any{}, 2, "the same tests fail with the same messages"},
+	}
+	for i, s := range steps {
+		env, isErr := tcall(t, cs, s.tool, s.args)
+		if isErr {
+			t.Fatalf("step %d %s: %v", i, s.tool, env["error"])
+		}
+		if s.tool == "test_run" && env["data"].(map[string]any)["status"] != "failed" {
+			t.Fatalf("step %d: the test did not fail: %v", i, env["data"])
+		}
+		_, c := metaTask(env)
+		if c["no_progress"] != s.noProgress {
+			t.Errorf("step %d %s: no_progress %v, want %v (%v)", i, s.tool, c["no_progress"], s.noProgress, c)
+		}
+		if w := warnings(env); (s.warning == "") != !strings.Contains(w, "no progress") || !strings.Contains(w, s.warning) {
+			t.Errorf("step %d %s: warnings %s, want %q", i, s.tool, w, s.warning)
+		}
+	}
+	env, isErr := tcall(t, cs, "write_source", fix)
+	if e, _ := env["error"].(map[string]any); !isErr || e["code"] != "TASK_BUDGET_EXCEEDED" {
+		t.Fatalf("a third mutation: %v", env["error"])
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/protocol"
 )
@@ -43,6 +44,9 @@ type Tool struct {
 	// NoIndex tools also run when the index cannot be opened (Env.Index is
 	// nil); every other tool then fails with INDEX_UNAVAILABLE.
 	NoIndex bool
+	// Deadline, when set, is the tool's default deadline instead of the
+	// query timeout (test runs take minutes); timeout_ms still overrides it.
+	Deadline func(config.Config) time.Duration
 	// budgeted tools take max_chars (their arguments embed Common) and
 	// answer within it (fit.go).
 	budgeted bool
@@ -156,6 +160,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	}
 	c.common = common
 	timeout := time.Duration(env.Config.Query.TimeoutMS) * time.Millisecond
+	if t.Deadline != nil {
+		timeout = t.Deadline(env.Config)
+	}
 	if common.TimeoutMS > 0 {
 		timeout = time.Duration(common.TimeoutMS) * time.Millisecond
 	}
