@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	_ "modernc.org/sqlite"
 )
 
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -137,6 +139,21 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		if err := os.Truncate(ts.MkAbs(args[0]), n); err != nil {
 			ts.Fatalf("truncate: %v", err)
+		}
+	},
+	// sqlexec DB SQL: run one statement on an SQLite file (an index as
+	// another version of Cairn left it).
+	"sqlexec": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: sqlexec DB SQL")
+		}
+		db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0]))
+		if err != nil {
+			ts.Fatalf("sqlexec: %v", err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(args[1]); err != nil {
+			ts.Fatalf("sqlexec: %v", err)
 		}
 	},
 }

@@ -2,6 +2,7 @@ package change
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/cairnhq/cairn/internal/index"
 )
@@ -19,6 +20,25 @@ type Cache struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{} }
+
+// CacheStat counts the requests of one view: served from the cache (hits)
+// or built (misses: the first request of an index version).
+type CacheStat struct {
+	Name   string
+	Hits   int64
+	Misses int64
+}
+
+// Stats are the counts of each view, in a fixed order.
+func (c *Cache) Stats() []CacheStat {
+	if c == nil {
+		return nil
+	}
+	return []CacheStat{
+		{Name: "reverse_imports", Hits: c.deps.hits.Load(), Misses: c.deps.misses.Load()},
+		{Name: "reverse_refs", Hits: c.refs.hits.Load(), Misses: c.refs.misses.Load()},
+	}
+}
 
 func (c *Cache) depGraph(v index.Version, build func() (*depGraph, error)) (*depGraph, error) {
 	if c == nil {
@@ -40,6 +60,8 @@ type versioned[T any] struct {
 	ver index.Version
 	val T
 	ok  bool
+
+	hits, misses atomic.Int64
 }
 
 // get returns the view of version v, building it when the one kept is of
@@ -48,8 +70,10 @@ func (x *versioned[T]) get(v index.Version, build func() (T, error)) (T, error) 
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.ok && x.ver == v {
+		x.hits.Add(1)
 		return x.val, nil
 	}
+	x.misses.Add(1)
 	val, err := build()
 	if err != nil {
 		return val, err

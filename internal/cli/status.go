@@ -63,6 +63,9 @@ func renderStatus(w io.Writer, env *protocol.Envelope) {
 		fmt.Fprintf(w, "git:        %s %s%s\n", out.Branch, short(out.Head), dirty)
 	}
 	fmt.Fprintf(w, "index:      %s, epoch %d, %s (%s)\n", out.IndexState, out.Epoch, env.Provenance.Freshness, out.IndexedAt)
+	if out.StateReason != "" {
+		fmt.Fprintf(w, "            %s\n", out.StateReason)
+	}
 	fmt.Fprintf(w, "files:      %d (%s)\n", out.Files, mapLine(out.FileStates))
 	fmt.Fprintf(w, "symbols:    %d\n", out.Symbols)
 	for _, l := range out.Languages {

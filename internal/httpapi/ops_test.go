@@ -167,3 +167,46 @@ func TestOpsOverREST(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheHitRates: the views impact analysis builds once per index
+// version are counted in /metrics and on the dashboard's data — the first
+// call of an epoch misses, the next ones hit, a write starts a new epoch.
+func TestCacheHitRates(t *testing.T) {
+	ts, _ := start(t, token, service.Options{Serve: true})
+	h := auth()
+	impact := func() {
+		t.Helper()
+		if r := do(t, ts, "POST", "/api/v1/tools/impact_analyze", `{"symbol": "server.NewServer"}`, h); r.status != 200 {
+			t.Fatalf("impact_analyze: %d %s", r.status, r.raw)
+		}
+	}
+	for range 3 {
+		impact()
+	}
+	if r := do(t, ts, "POST", "/api/v1/tools/write_source",
+		`{"edits": [{"path": "extra.go", "action": "create", "content": "package main\n\nvar extra = 1\n"}]}`, h); r.status != 200 {
+		t.Fatalf("write_source: %d %s", r.status, r.raw)
+	}
+	impact()
+
+	fams := scrape(t, do(t, ts, "GET", "/metrics", "", h))
+	dash := do(t, ts, "GET", "/api/v1/dashboard", "", h)
+	shown := map[string]map[string]any{}
+	for _, c := range dash.body["caches"].([]any) {
+		c := c.(map[string]any)
+		shown[c["cache"].(string)] = c
+	}
+	for _, cache := range []string{"reverse_imports", "reverse_refs"} {
+		hits := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "hit"})
+		misses := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "miss"})
+		ratio := sum(fams, "cairn_cache_hit_ratio", map[string]string{"cache": cache})
+		// A call may ask for a view more than once; only the first
+		// request of each epoch builds it.
+		if misses != 2 || hits < 2 || ratio != hits/(hits+misses) {
+			t.Errorf("%s: %v hits, %v misses, hit ratio %v; want 2 misses (one per epoch) and the rest hits", cache, hits, misses, ratio)
+		}
+		if c := shown[cache]; c == nil || c["hits"] != hits || c["misses"] != misses || c["hit_ratio"] != ratio {
+			t.Errorf("%s on the dashboard: %v, /metrics %v hits %v misses", cache, c, hits, misses)
+		}
+	}
+}

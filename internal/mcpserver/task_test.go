@@ -3,6 +3,9 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/ledger"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // tcall makes one tool call and decodes the envelope.
@@ -269,5 +273,126 @@ func TestTaskCountsEveryMutation(t *testing.T) {
 		if got := changed[tool]; strings.Join(got, " ") != strings.Join(paths, " ") {
 			t.Errorf("ledger rows of %s with a delta: %q, want %q", tool, got, paths)
 		}
+	}
+}
+
+// TestSavingsPerClient: what a connection saved is summed for it, under the
+// name it gave in initialize, in status and in /metrics's token counters.
+func TestSavingsPerClient(t *testing.T) {
+	files := maps.Clone(testenv.Demo)
+	var b strings.Builder
+	b.WriteString("package server\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "\n// Handle%d serves route %d of the Server.\nfunc Handle%d(s *Server) string {\n\treturn s.Addr + \"/r/%d\"\n}\n", i, i, i, i)
+	}
+	files["server/routes.go"] = b.String()
+	cs, svc := sessionOn(t, files, config.Default(), nil)
+	saved := 0.0
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"symbol_get", map[string]any{"symbol": "server.Handle40"}},
+		{"refs_find", map[string]any{"symbol": "server.Server"}},
+		{"search", map[string]any{"query": "Handle7"}},
+	} {
+		env, isErr := tcall(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s: %v", c.tool, env["error"])
+		}
+		saved += env["meta"].(map[string]any)["tokens_saved"].(float64)
+	}
+	if saved <= 0 {
+		t.Fatalf("the calls saved nothing: the test shows nothing")
+	}
+	env, _ := tcall(t, cs, "status", nil)
+	sv := env["data"].(map[string]any)["savings"].(map[string]any)
+	clients := sv["clients"].([]any)
+	if len(clients) != 1 {
+		t.Fatalf("status lists %d clients: %v", len(clients), clients)
+	}
+	cl := clients[0].(map[string]any)
+	if cl["name"] != "cairn-test" || cl["tokens_saved"] != saved || cl["calls"] != 3.0 {
+		t.Errorf("status's client = %v, want cairn-test with %v tokens saved over 3 calls", cl, saved)
+	}
+	if repo := sv["repository"].(map[string]any); repo["tokens_saved"] != saved {
+		t.Errorf("repository savings %v, want %v", repo["tokens_saved"], saved)
+	}
+
+	fams, err := svc.Monitor().Metrics().Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byClient := map[string]float64{}
+	for _, f := range fams {
+		if f.GetName() != "cairn_tokens_saved_total" {
+			continue
+		}
+		for _, m := range f.Metric {
+			for _, l := range m.Label {
+				if l.GetName() == "client" {
+					byClient[l.GetValue()] += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	if byClient["cairn-test"] != saved || len(byClient) != 1 {
+		t.Errorf("cairn_tokens_saved_total by client = %v, want cairn-test: %v", byClient, saved)
+	}
+}
+
+// TestTaskConvergenceWithTestRun is the spinning loop with the test_run
+// tool itself: the same fix written twice and the same test failing after
+// each are both flagged as no progress, and the budget refuses the next
+// mutation.
+func TestTaskConvergenceWithTestRun(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/conv\n\ngo 1.22\n",
+		"calc.go":      "package conv\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+		"calc_test.go": "package conv\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Fatalf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n}\n",
+	}
+	// The runs use the machine's build cache (the isolated home would
+	// start an empty one and build the standard library first).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := sessionOn(t, files, config.Default(), nil)
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	if env, isErr := tcall(t, cs, "task_open", map[string]any{"max_mutations": 2, "max_test_runs": 5}); isErr {
+		t.Fatalf("task_open: %v", env["error"])
+	}
+	fix := map[string]any{"edits": []any{map[string]any{"path": "calc.go", "action": "update",
+		"content": "package conv\n\n// Add adds.\nfunc Add(a, b int) int { return a - b + 1 }\n"}}}
+	steps := []struct {
+		tool       string
+		args       any
+		noProgress float64
+		warning    string
+	}{
+		{"write_source", fix, 0, ""},
+		{"test_run", map[string]any{}, 0, ""},
+		{"write_source", fix, 1, "leaves the files exactly as the previous mutation"},
+		{"test_run", map[string]any{}, 2, "the same tests fail with the same messages"},
+	}
+	for i, s := range steps {
+		env, isErr := tcall(t, cs, s.tool, s.args)
+		if isErr {
+			t.Fatalf("step %d %s: %v", i, s.tool, env["error"])
+		}
+		if s.tool == "test_run" && env["data"].(map[string]any)["status"] != "failed" {
+			t.Fatalf("step %d: the test did not fail: %v", i, env["data"])
+		}
+		_, c := metaTask(env)
+		if c["no_progress"] != s.noProgress {
+			t.Errorf("step %d %s: no_progress %v, want %v (%v)", i, s.tool, c["no_progress"], s.noProgress, c)
+		}
+		if w := warnings(env); (s.warning == "") != !strings.Contains(w, "no progress") || !strings.Contains(w, s.warning) {
+			t.Errorf("step %d %s: warnings %s, want %q", i, s.tool, w, s.warning)
+		}
+	}
+	env, isErr := tcall(t, cs, "write_source", fix)
+	if e, _ := env["error"].(map[string]any); !isErr || e["code"] != "TASK_BUDGET_EXCEEDED" {
+		t.Fatalf("a third mutation: %v", env["error"])
 	}
 }

@@ -41,6 +41,7 @@ type Dashboard struct {
 	Tools       []ToolView    `json:"tools"`
 	Tasks       []task.Status `json:"tasks"`
 	Savings     Savings       `json:"savings"`
+	Caches      []CacheView   `json:"caches"`
 	// Operations are the recent operations that match the filter, newest
 	// first; Matched counts them all (Operations is cut at the limit).
 	Operations []OpView `json:"operations"`
@@ -94,6 +95,7 @@ func (m *Monitor) Dashboard(f OpFilter) Dashboard {
 	}
 	d.Tasks = m.tasks.List()
 	d.Savings = m.Savings()
+	d.Caches = m.cacheViews()
 	d.Totals = d.Savings.Process
 	d.Operations, d.Matched = m.recent.query(f)
 	d.RecentErrors = m.recent.errorsNewest(20)

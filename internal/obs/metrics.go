@@ -33,8 +33,8 @@ type Metrics struct {
 
 	calls       *prometheus.CounterVec   // tool, outcome
 	latency     *prometheus.HistogramVec // tool
-	tokens      prometheus.Counter
-	saved       prometheus.Counter
+	tokens      *prometheus.CounterVec   // transport, client
+	saved       *prometheus.CounterVec   // transport, client
 	reconcile   *prometheus.HistogramVec // kind
 	tasksOpened prometheus.Counter
 	tasksClosed *prometheus.CounterVec // state
@@ -42,6 +42,20 @@ type Metrics struct {
 	noProgress  *prometheus.CounterVec // reason
 	mutations   prometheus.Counter
 	testRuns    prometheus.Counter
+}
+
+// clientLabels label the token counters with who was served: the transport
+// and the name the client gives itself (MCP clientInfo.name; the transport
+// for REST and the CLI). Connections are not labels — each MCP session would
+// add a series for ever; the dashboard and status list them.
+var clientLabels = []string{"transport", "client"}
+
+// clientValue is a Client's value of the client label.
+func clientValue(c Client) string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Transport
 }
 
 // newMetrics registers the collectors; m supplies the values read at scrape
@@ -53,10 +67,10 @@ func newMetrics(m *Monitor) *Metrics {
 			Help: "Tool calls answered, by tool and outcome (ok or the error code)."}, []string{"tool", "outcome"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cairn_tool_duration_seconds",
 			Help: "Time to answer a tool call, by tool.", Buckets: latencyBuckets}, []string{"tool"}),
-		tokens: prometheus.NewCounter(prometheus.CounterOpts{Name: "cairn_tokens_returned_total",
-			Help: "Estimated tokens of every response sent (meta.tokens)."}),
-		saved: prometheus.NewCounter(prometheus.CounterOpts{Name: "cairn_tokens_saved_total",
-			Help: "Estimated tokens the clients did not have to read (meta.tokens_saved)."}),
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cairn_tokens_returned_total",
+			Help: "Estimated tokens of every response sent (meta.tokens), by transport and client."}, clientLabels),
+		saved: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cairn_tokens_saved_total",
+			Help: "Estimated tokens the clients did not have to read (meta.tokens_saved), by transport and client."}, clientLabels),
 		reconcile: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cairn_reconcile_duration_seconds",
 			Help: "Time to bring the index up to date: full (scan of the tree) or paths (changed files).", Buckets: latencyBuckets}, []string{"kind"}),
 		tasksOpened: prometheus.NewCounter(prometheus.CounterOpts{Name: "cairn_tasks_opened_total", Help: "Tasks opened."}),
@@ -101,7 +115,8 @@ var (
 )
 
 func (c *scrapeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descIndexState, descEpoch, descLag, descAge, descFiles, descTasksOpen, descBudgetUse, descDropped, descReadBudget} {
+	for _, d := range []*prometheus.Desc{descIndexState, descEpoch, descLag, descAge, descFiles, descTasksOpen, descBudgetUse, descDropped, descReadBudget,
+		descCacheRequests, descCacheRatio} {
 		ch <- d
 	}
 }
@@ -134,4 +149,5 @@ func (c *scrapeCollector) Collect(ch chan<- prometheus.Metric) {
 	if m.readBudget != nil {
 		ch <- prometheus.MustNewConstMetric(descReadBudget, prometheus.GaugeValue, float64(m.readBudget()))
 	}
+	collectCaches(m, ch)
 }

@@ -44,6 +44,7 @@ type Monitor struct {
 	mu         sync.Mutex // guards the probes and tool stats below
 	probe      func() IndexInfo
 	readBudget func() int64
+	caches     func() []CacheStat
 	tools      map[string]*toolStats
 }
 

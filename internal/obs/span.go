@@ -113,8 +113,9 @@ func (m *Monitor) Finish(ctx context.Context, sp *Span, env *protocol.Envelope, 
 	}
 	m.metrics.calls.WithLabelValues(sp.tool, outcome).Inc()
 	m.metrics.latency.WithLabelValues(sp.tool).Observe(dur.Seconds())
-	m.metrics.tokens.Add(float64(env.Meta.Tokens))
-	m.metrics.saved.Add(float64(env.Meta.TokensSaved))
+	who := []string{sp.client.Transport, clientValue(sp.client)}
+	m.metrics.tokens.WithLabelValues(who...).Add(float64(env.Meta.Tokens))
+	m.metrics.saved.WithLabelValues(who...).Add(float64(env.Meta.TokensSaved))
 	if sp.refused != "" {
 		m.metrics.refusals.WithLabelValues(sp.refused).Inc()
 	}

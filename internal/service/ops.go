@@ -32,6 +32,14 @@ func (s *Service) startOps(ctx context.Context) {
 	m.SetIndexProbe(s.indexInfo)
 	reads := s.env.Reads
 	m.SetReadBudget(reads.Used)
+	changes := s.env.Changes
+	m.SetCacheProbe(func() []obs.CacheStat {
+		var out []obs.CacheStat
+		for _, c := range changes.Stats() {
+			out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
+		}
+		return out
+	})
 	s.ops = m
 	s.env.Ops = m
 }

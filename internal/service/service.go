@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,9 +84,15 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 	s.state = protocol.StateReady
 	switch {
 	case st.Built:
+	case opts.Serve && len(ix.Warnings) > 0:
+		s.state, s.reason = protocol.StateIndex, strings.Join(ix.Warnings, "; ")+"; the index is being built again"
 	case opts.Serve || !ix.Writable():
 		// This server builds it now, or the process that owns it does.
 		s.state, s.reason = protocol.StateIndex, "the first index is being built"
+	case len(ix.Warnings) > 0:
+		// A one-shot command found the index unusable (written by another
+		// version of Cairn, or damaged) and emptied it: say why.
+		s.state, s.reason = protocol.StateStale, strings.Join(ix.Warnings, "; ")+"; the next query or `cairn index` builds it"
 	default:
 		// A one-shot command that owns the index: nothing builds it until
 		// a query (or `cairn index`) does, e.g. after a build was killed.

@@ -196,7 +196,14 @@ func healthy(path string, version int) (bool, string) {
 		return false, "no schema version: " + err.Error()
 	}
 	if v != strconv.Itoa(version) {
-		return false, fmt.Sprintf("schema version %s, want %d", v, version)
+		// Another build of Cairn (older or newer) wrote it. The index is
+		// derived from the files, so rebuilding is the migration.
+		n, _ := strconv.Atoi(v)
+		other := "a newer"
+		if n < version {
+			other = "an older"
+		}
+		return false, fmt.Sprintf("written by %s version of Cairn (schema version %s; this one reads %d); an index is derived from the files, so it is rebuilt rather than migrated", other, v, version)
 	}
 	return true, ""
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/task"
 	"github.com/cairnhq/cairn/internal/testrun"
 )
 
@@ -111,4 +112,30 @@ func cmpOr(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// TestFailures gives the open task the run's failing tests, so that the
+// same failures after a mutation are flagged as no progress. A target that
+// could not run (a build error, a timeout) without naming a failing test
+// counts as one failure of the target, with its status as the message.
+func (o *TestRunOut) TestFailures() ([]task.Failure, bool) {
+	if o == nil || o.Summary == nil {
+		return nil, false
+	}
+	var out []task.Failure
+	ran := false
+	for _, r := range o.Targets {
+		switch {
+		case r.Status == testrun.StatusCancelled || r.Status == testrun.StatusSkipped:
+			continue
+		case len(r.Failures) > 0:
+			for _, f := range r.Failures {
+				out = append(out, task.Failure{Test: f.Test, Message: f.Message})
+			}
+		case r.Status != testrun.StatusPassed:
+			out = append(out, task.Failure{Test: r.TargetID, Message: r.Status})
+		}
+		ran = true
+	}
+	return out, ran
 }

@@ -56,6 +56,11 @@ try {
     calls++;
     await new Promise((r) => setTimeout(r, 300));
   }
+  for (let i = 0; i < 2; i++) { // the first builds the impact views of this epoch, the second finds them cached
+    const r = await tool("impact_analyze", { symbol: "NewServer" }, task);
+    assert.equal(r.status, 200, JSON.stringify(r.env.error));
+    calls++, inTask++;
+  }
   const w = await tool("write_source", { edits: [{ path: "notes/todo.md", action: "create", content: "# todo\n" }] }, task);
   assert.equal(w.status, 200, JSON.stringify(w.env.error));
   calls++, inTask++;
@@ -82,7 +87,12 @@ try {
     for (const tr of document.querySelectorAll("#tools tbody tr")) {
       tools[tr.dataset.tool] = { calls: Number(tr.querySelector(".calls").textContent), errors: Number(tr.querySelector(".errors").textContent) };
     }
-    return { calls: num("total-calls"), errors: num("total-errors"), tokens: num("total-tokens"), saved: num("total-saved"), tools,
+    const caches = {};
+    for (const tr of document.querySelectorAll("#caches tbody tr")) {
+      const n = (cls) => Number(tr.querySelector(cls).textContent.replace(/,/g, ""));
+      caches[tr.dataset.cache] = { hits: n(".hits"), misses: n(".misses") };
+    }
+    return { calls: num("total-calls"), caches, errors: num("total-errors"), tokens: num("total-tokens"), saved: num("total-saved"), tools,
       index_state: document.getElementById("index-state").textContent,
       task_mutations: document.querySelector("#tasks tbody tr .mutations").textContent };
   });

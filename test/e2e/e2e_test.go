@@ -174,15 +174,22 @@ func TestStdioProtocolOnly(t *testing.T) {
 		t.Errorf("status = %v", res)
 	}
 	stdin.Close()
+	waitExit(t, cmd, "cairn mcp after stdin closed", &stderr)
+}
+
+// waitExit waits (bounded) for a command to end, and fails the test unless
+// it ends with status 0; out is what it printed.
+func waitExit(t *testing.T, cmd *exec.Cmd, what string, out fmt.Stringer) {
+	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("cairn mcp exited with %v after stdin closed (stderr: %s)", err, stderr.String())
+			t.Errorf("%s: exited with %v\n%s", what, err, out.String())
 		}
 	case <-time.After(10 * time.Second):
-		t.Errorf("cairn mcp did not exit after stdin closed")
+		t.Errorf("%s: did not exit", what)
 	}
 }
 

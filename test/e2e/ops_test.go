@@ -224,6 +224,15 @@ func TestDashboard(t *testing.T) {
 			t.Errorf("%s: the dashboard shows %v calls, /metrics %v", tool, got["calls"], m)
 		}
 	}
+	caches := shown["caches"].(map[string]any)
+	for _, cache := range []string{"reverse_imports", "reverse_refs"} {
+		got, _ := caches[cache].(map[string]any)
+		hits := counter(fams, "cairn_cache_requests_total", func(l map[string]string) bool { return l["cache"] == cache && l["result"] == "hit" })
+		misses := counter(fams, "cairn_cache_requests_total", func(l map[string]string) bool { return l["cache"] == cache && l["result"] == "miss" })
+		if got == nil || got["hits"] != hits || got["misses"] != misses || misses < 1 || hits < 1 {
+			t.Errorf("cache %s: the dashboard shows %v, /metrics %v hits and %v misses", cache, got, hits, misses)
+		}
+	}
 	if shown["index_state"] != "ready" || shown["task_mutations"] != "1/5" {
 		t.Errorf("index %v, task mutations %v", shown["index_state"], shown["task_mutations"])
 	}
@@ -258,15 +267,22 @@ func TestOpenAPIClient(t *testing.T) {
 	}
 }
 
+// upDemo starts `cairn up` over the demo repository with its state in a
+// directory of its own (a restart may reuse it).
+func upDemo(t *testing.T) (bin, repo, state string, s *upServer) {
+	t.Helper()
+	bin = cairn(t)
+	testenv.Isolate(t)
+	repo = testenv.Repo(t, testenv.Demo)
+	state = filepath.Join(t.TempDir(), "state")
+	return bin, repo, state, startUpIn(t, bin, repo, state)
+}
+
 // TestRestartInterruptsTasks kills a server with an open task (kill -9: no
 // shutdown runs) and starts another on the same state: the task is closed
 // as interrupted, the ledger passes its integrity check, the index answers.
 func TestRestartInterruptsTasks(t *testing.T) {
-	bin := cairn(t)
-	testenv.Isolate(t)
-	repo := testenv.Repo(t, testenv.Demo)
-	state := filepath.Join(t.TempDir(), "state")
-	s := startUpIn(t, bin, repo, state)
+	bin, repo, state, s := upDemo(t)
 	code, env := s.rest(t, "task_open", `{"max_mutations": 3}`, "")
 	if code != 200 {
 		t.Fatalf("task_open: %d %v", code, env)
@@ -317,4 +333,54 @@ func TestRestartInterruptsTasks(t *testing.T) {
 	if ok, why := ledger.Check(ledger.Path(state)); !ok {
 		t.Errorf("the ledger fails its check after a clean stop: %s", why)
 	}
+}
+
+// TestStatusFollow: `cairn status --follow` prints the status of a running
+// server, then each call as the server logs it, with its request id, until
+// interrupted.
+func TestStatusFollow(t *testing.T) {
+	bin, repo, state, s := upDemo(t)
+	for i := 0; ; i++ {
+		if code, _ := s.get(t, "/ready"); code == 200 {
+			break
+		} else if i == 300 {
+			t.Fatalf("/ready: %d", code)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	follow := exec.Command(bin, "status", "--follow", "--repo", repo, "--state-dir", state)
+	var out syncBuffer
+	follow.Stdout, follow.Stderr = &out, &out
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer follow.Process.Kill()
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if ok(out.String()) {
+				return
+			}
+		}
+		t.Fatalf("status --follow never printed %s:\n%s", what, out.String())
+	}
+	waitFor("the status and the log it follows", func(s string) bool {
+		return strings.Contains(s, "index:      ready") && strings.Contains(s, "following "+filepath.Join(state, "logs", "cairn.log"))
+	})
+	code, env := s.rest(t, "search", `{"query": "NewServer"}`, "")
+	if code != 200 {
+		t.Fatalf("search: %d %v", code, env)
+	}
+	id := env["meta"].(map[string]any)["request_id"].(string)
+	waitFor("the search's log line", func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "INFO") && strings.Contains(line, "tool=search") && strings.Contains(line, "request_id="+id) {
+				return true
+			}
+		}
+		return false
+	})
+	follow.Process.Signal(os.Interrupt)
+	waitExit(t, follow, "status --follow after Ctrl+C", &out)
 }

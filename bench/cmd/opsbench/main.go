@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,11 @@ func main() {
 		rows = append(rows, fmt.Sprintf("| `%s` | %.3f ms | %.3f ms | **%+.3f ms** | %+.3f … %+.3f ms |", c.tool, median(as), median(bs), d, lo, hi))
 		fmt.Fprintf(os.Stderr, "%s: without %.4f ms, with %.4f ms, added %+.4f ms (IQR %+.4f … %+.4f)\n", c.tool, median(as), median(bs), d, lo, hi)
 	}
+	// What reading the numbers costs: one /metrics scrape (the registry
+	// gathered and encoded) and one dashboard read, each made about once a
+	// second, not per call.
+	scrape, dash := readCosts(m, 51)
+	fmt.Fprintf(os.Stderr, "scrape %.3f ms, dashboard read %.3f ms\n", scrape, dash)
 	m.Ledger().Flush()
 	tot, _ := m.Ledger().Totals(ctx)
 	dropped := m.Ledger().Dropped()
@@ -121,9 +127,11 @@ What task accounting, Prometheus metrics, the ledger and the call log add to a t
 |---|---:|---:|---:|---:|
 %s
 
+Reading the numbers is paid per read, not per call: after the run, one `+"`/metrics`"+` scrape (gather and encode) takes %.3f ms and one read of the dashboard's data (`+"`/api/v1/dashboard`"+`, without the status it embeds) %.3f ms, medians of 51; the dashboard page reads once a second.
+
 The ledger recorded %d operations in the run (%d dropped: its writer batches them in the background, so a call never waits for SQLite).
 <!-- ops:end -->
-`, *rounds, *perRound, runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"), strings.Join(rows, "\n"), tot.Operations, dropped)
+`, *rounds, *perRound, runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"), strings.Join(rows, "\n"), scrape, dash, tot.Operations, dropped)
 	if *results == "" {
 		fmt.Print(section)
 		return
@@ -140,6 +148,28 @@ The ledger recorded %d operations in the run (%d dropped: its writer batches the
 	}
 
 }
+
+// readCosts times n /metrics scrapes and n dashboard reads; medians in ms.
+func readCosts(m *obs.Monitor, n int) (scrape, dash float64) {
+	var ss, ds []float64
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		rec := httptest.NewRecorder()
+		m.Metrics().Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		if rec.Code != 200 {
+			log.Fatalf("/metrics: %d", rec.Code)
+		}
+		t1 := time.Now()
+		b, err := json.Marshal(m.Dashboard(obs.OpFilter{}))
+		if err != nil || len(b) == 0 {
+			log.Fatalf("dashboard: %v", err)
+		}
+		ss, ds = append(ss, ms(t1.Sub(t0))), append(ds, ms(time.Since(t1)))
+	}
+	return median(ss), median(ds)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // batch runs n calls and returns the mean per call in ms.
 func batch(ctx context.Context, env *tools.Env, tool, args string, n int) float64 {

@@ -87,6 +87,9 @@ function render(d) {
   renderOps(d.operations, d.matched);
   fill(document.querySelector("#errors tbody"), d.recent_errors.map((o) =>
     el("tr", {}, el("td", {}, time(o.ts)), el("td", {}, o.op_type), el("td", {}, o.error_code), el("td", {}, o.error_message || ""))));
+  fill(document.querySelector("#caches tbody"), (d.caches || []).map((c) =>
+    el("tr", { dataset: { cache: c.cache } }, el("td", {}, c.cache), el("td", { class: "num hits" }, fmt(c.hits)),
+      el("td", { class: "num misses" }, fmt(c.misses)), el("td", { class: "num" }, c.hits + c.misses ? `${(100 * c.hit_ratio).toFixed(1)}%` : "–"))));
   fill(document.querySelector("#clients tbody"), d.savings.clients.map((c) =>
     el("tr", { dataset: { client: c.id } }, el("td", {}, c.name ? `${c.name} (${c.id})` : c.id), el("td", {}, c.transport),
       el("td", { class: "num" }, fmt(c.calls)), el("td", { class: "num" }, fmt(c.tokens)), el("td", { class: "num" }, fmt(c.tokens_saved)))));
