@@ -77,10 +77,16 @@ const payloadReserve = 400
 // counted. It never goes below a quarter of the budget, so a small budget
 // still shows something.
 func (c *Call) payloadBudget(ctx context.Context, budget int) int {
+	return max(c.payloadRoom(ctx, budget)-payloadReserve, budget/4)
+}
+
+// payloadRoom is what the envelope as it stands leaves of budget characters
+// for the payload (no reserve: the answer, truncations and next actions are
+// already in), never below a quarter of the budget.
+func (c *Call) payloadRoom(ctx context.Context, budget int) int {
 	env := &protocol.Envelope{Answer: c.answer, Provenance: c.provenance(ctx), NextActions: c.next,
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_000000000000", TimingMS: c.timings}}
-	overhead := envelopeChars(env) + fitMargin + payloadReserve
-	return max(budget-overhead, budget/4)
+	return max(budget-envelopeChars(env)-fitMargin, budget/4)
 }
 
 // charBudget is the call's response budget in characters, or 0 when the tool
