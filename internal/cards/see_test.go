@@ -219,6 +219,11 @@ func TestAddRemoveLink(t *testing.T) {
 		{"ruby", "def run\nend\n", "run", "# @see x/y\ndef run"},
 		{"rust", "/// Runs.\npub fn run() {}\n", "run", "/// Runs.\n/// @see x/y\npub fn run"},
 		{"php", "<?php\n\nfunction run() {}\n", "", "<?php\n// @see x/y\n\nfunction"},
+		{"javascript", "// Logs in.\nfunction login() {}\n", "login", "// Logs in.\n// @see x/y\nfunction login"},
+		{"kotlin", "package a\n\nfun login() {}\n", "login", "// @see x/y\nfun login"},
+		{"csharp", "class Svc {\n    // Runs.\n    public void Run() {}\n}\n", "Svc.Run", "    // Runs.\n    // @see x/y\n    public void Run"},
+		{"c", "/* Runs. */\nint run(void) { return 0; }\n", "run", "/* Runs. @see x/y */\nint run"},
+		{"cpp", "void run() {}\n", "run", "// @see x/y\nvoid run"},
 	} {
 		t.Run(tc.lang+"/"+tc.target, func(t *testing.T) {
 			defs := defsOf(t, tc.lang, tc.src)

@@ -13,57 +13,37 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-// cardsCmd is `cairn cards ...`: one command per tool of the cards group,
-// with link, relation, keyword and tag as families of their own.
-func cardsCmd(g *globals) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "cards",
-		Short: "Spec cards: requirements under .cairn/cards, linked to code with @see",
-		Long: `Spec cards are markdown files under .cairn/cards (YAML frontmatter: key,
+// cardsFamily is `cairn cards ...`: one command per tool of the cards
+// group, with link, relation, keyword and tag as families of their own.
+func cardsFamily() family {
+	return family{name: "cards", short: "Spec cards: requirements under .cairn/cards, linked to code with @see",
+		long: `Spec cards are markdown files under .cairn/cards (YAML frontmatter: key,
 summary, status, tags, keywords, constraints, relations; then the body).
 Code links to a card with "@see <key>" in a comment, in any supported
 language. These commands read, traverse and edit them; every edit is one
 atomic batch of file changes. "cairn cards verify" exits 1 when a hard rule
 is broken, for CI.`,
-	}
-	families := map[string]*cobra.Command{}
-	for _, fam := range []struct{ name, short string }{
-		{"link", "Add or remove @see links from code to a card"},
-		{"relation", "Add or remove typed relations between cards"},
-		{"keyword", "Register or unregister keywords"},
-		{"tag", "Register or unregister tags"},
-	} {
-		families[fam.name] = &cobra.Command{Use: fam.name, Short: fam.short}
-		root.AddCommand(families[fam.name])
-	}
-	for _, c := range cardsCommands() {
-		cmd, _ := c.cmd.command(g)
-		if c.family != "" {
-			families[c.family].AddCommand(cmd)
-		} else {
-			root.AddCommand(cmd)
-		}
-	}
-	return root
-}
-
-// cardsSub is a command of the cards family, under a sub-family or not.
-type cardsSub struct {
-	family string
-	cmd    *toolCmd
-}
-
-func cardsCommands() []cardsSub {
-	return []cardsSub{
-		{"", cardsSearchCmd()}, {"", cardsGetCmd()}, {"", cardsListCmd()}, {"", cardsRelationsCmd()},
-		{"", cardsCoverageCmd()}, {"", cardsUnlinkedCmd()}, {"", cardsGraphCmd("subgraph", "card_subgraph")},
-		{"", cardsGraphCmd("impact", "card_impact")}, {"", cardsTraceCmd()},
-		{"", cardsCreateCmd()}, {"", cardsUpdateCmd()}, {"", cardsKeyCmd("delete", "card_delete")}, {"", cardsRenameCmd()},
-		{"", cardsStatusCmd()}, {"", cardsVerifyCmd()},
-		{"link", cardsLinkCmd("add", "card_link_add")}, {"link", cardsLinkCmd("remove", "card_link_remove")},
-		{"relation", cardsRelationCmd("add", "card_relation_add")}, {"relation", cardsRelationCmd("remove", "card_relation_remove")},
-		{"keyword", cardsRegistryCmd("create", "keyword_create")}, {"keyword", cardsRegistryCmd("delete", "keyword_delete")},
-		{"tag", cardsRegistryCmd("create", "tag_create")}, {"tag", cardsRegistryCmd("delete", "tag_delete")},
+		cmds: func() []*toolCmd {
+			return []*toolCmd{cardsSearchCmd(), cardsGetCmd(), cardsListCmd(), cardsRelationsCmd(),
+				cardsCoverageCmd(), cardsUnlinkedCmd(), cardsGraphCmd("subgraph", "card_subgraph"),
+				cardsGraphCmd("impact", "card_impact"), cardsTraceCmd(),
+				cardsCreateCmd(), cardsUpdateCmd(), cardsKeyCmd("delete", "card_delete"), cardsRenameCmd(),
+				cardsStatusCmd(), cardsVerifyCmd()}
+		},
+		subs: []family{
+			{name: "link", short: "Add or remove @see links from code to a card", cmds: func() []*toolCmd {
+				return []*toolCmd{cardsLinkCmd("add", "card_link_add"), cardsLinkCmd("remove", "card_link_remove")}
+			}},
+			{name: "relation", short: "Add or remove typed relations between cards", cmds: func() []*toolCmd {
+				return []*toolCmd{cardsRelationCmd("add", "card_relation_add"), cardsRelationCmd("remove", "card_relation_remove")}
+			}},
+			{name: "keyword", short: "Register or unregister keywords", cmds: func() []*toolCmd {
+				return []*toolCmd{cardsRegistryCmd("create", "keyword_create"), cardsRegistryCmd("delete", "keyword_delete")}
+			}},
+			{name: "tag", short: "Register or unregister tags", cmds: func() []*toolCmd {
+				return []*toolCmd{cardsRegistryCmd("create", "tag_create"), cardsRegistryCmd("delete", "tag_delete")}
+			}},
+		},
 	}
 }
 
@@ -335,6 +315,16 @@ func cardsCreateCmd() *toolCmd {
 		tool: "card_create", use: "create KEY", args: cobra.ExactArgs(1),
 		pos:  []posArg{{"KEY", "key", &in.Key}},
 		note: `--relation TYPE:TARGET declares an outgoing relation (repeatable).`,
+		words: func(ex map[string]any) []string {
+			rs, _ := ex["relations"].([]any)
+			delete(ex, "relations")
+			var out []string
+			for _, r := range rs {
+				m, _ := r.(map[string]any)
+				out = append(out, "--relation", fmt.Sprintf("%v:%v", m["type"], m["target"]))
+			}
+			return out
+		},
 		flags: func(f *argFlags) {
 			set = fieldFlags(f, &in.CardFieldsIn)
 			f.fs.StringArrayVar(&rels, "relation", nil, "an outgoing relation as TYPE:TARGET (repeatable)")
@@ -442,6 +432,16 @@ func cardsRelationCmd(use, tool string) *toolCmd {
 	return &toolCmd{
 		tool: tool, use: use + " CARD TYPE TARGET", args: cobra.RangeArgs(2, 3), in: &in,
 		note: `remove takes CARD TARGET, or CARD TYPE TARGET for one type only.`,
+		words: func(ex map[string]any) []string {
+			var out []string
+			for _, k := range []string{"card", "type", "target"} {
+				if v, ok := ex[k].(string); ok {
+					delete(ex, k)
+					out = append(out, v)
+				}
+			}
+			return out
+		},
 		request: func(_ *cobra.Command, args []string) (any, error) {
 			in.Card = args[0]
 			if len(args) == 3 {

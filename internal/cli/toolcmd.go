@@ -67,13 +67,10 @@ type altTool struct{ flag, tool string }
 // name is the command's name, the first word of Use.
 func (c *toolCmd) name() string { return strings.Fields(c.use)[0] }
 
-// path is the words after cairn that run the command: the family, if any,
-// and the name.
+// path is the words after cairn that run the command: the family's, if
+// any, and the name.
 func (c *toolCmd) path() []string {
-	if c.family != "" {
-		return []string{c.family, c.name()}
-	}
-	return []string{c.name()}
+	return append(strings.Fields(c.family), c.name())
 }
 
 // positional lists the positional arguments, NAME first for a symbol command.

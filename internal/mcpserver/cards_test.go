@@ -11,6 +11,7 @@ import (
 	"github.com/cairnhq/cairn/internal/mcpserver"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
+	"github.com/cairnhq/cairn/internal/tools"
 )
 
 // cardsRepo is a repository with two cards and code linking to one.
@@ -77,6 +78,24 @@ func TestCardsOverMCP(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "cairn://card/auth/nope"}); err == nil {
 		t.Errorf("reading a missing card succeeded")
+	}
+
+	// The minimal profile stays as it is where cards exist: no card tool,
+	// and its list within 1,200 tokens.
+	minimal := config.Default()
+	minimal.Tools.Profile = "minimal"
+	mcs := cardsSession(t, cardsRepo, minimal)
+	for n := range listTools(t, mcs) {
+		if tools.Lookup(n).Group == "cards" {
+			t.Errorf("the minimal profile shows %s in a repository with cards", n)
+		}
+	}
+	lres, err := mcs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(mustJSON(t, lres)) / 4; n > 1200 {
+		t.Errorf("minimal tool list with cards is about %d tokens, want <= 1200", n)
 	}
 
 	// Without .cairn/cards the group is off, unless enabled.
