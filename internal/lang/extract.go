@@ -48,6 +48,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		}
 		f.Lang = l.Name
 		f.Surfaces = finishSurfaces(f.Surfaces)
+		enforceBounds(f)
 		return f, nil
 	}
 	c, err := compile(l)
@@ -99,6 +100,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	if l.Surfaces != nil {
 		b.facts.Surfaces = finishSurfaces(l.Surfaces(v, b.facts))
 	}
+	enforceBounds(b.facts)
 	return b.facts, nil
 }
 
@@ -309,6 +311,8 @@ func (b *builder) collectMatch(caps []capture) {
 }
 
 // buildDefs orders definitions, links parents and computes paths and details.
+// Definitions nested deeper than MaxNesting are left out (their names stay
+// out of the references too): what they contain belongs to their ancestor.
 func (b *builder) buildDefs() {
 	cands := make([]defCand, 0, len(b.defCands))
 	for _, d := range b.defCands {
@@ -321,18 +325,33 @@ func (b *builder) buildDefs() {
 		return cands[i].name < cands[j].name
 	})
 	b.defOfNode = make(map[int]int32, len(cands))
+	// encDef is filled in pre-order while the candidates (sorted by node)
+	// are placed: a node's ancestors come before it, so the enclosing
+	// definition of a candidate is known when it is reached, without a
+	// walk up its ancestors.
+	enc := newEnclosing(b.v, b.defOfNode)
+	var level []int // per definition: 1 at top level
 	comments := b.commentsByEndLine()
 	dups := map[string]uint16{}
 	for _, cd := range cands {
+		b.skip[cd.name] = true
+		parent := enc.above(cd.node)
+		lv := 1
+		if parent >= 0 {
+			lv = level[parent] + 1
+		}
+		if lv > MaxNesting {
+			b.facts.Limits |= LimitNesting
+			continue
+		}
 		idx := int32(len(b.facts.Defs))
 		if _, taken := b.defOfNode[cd.node]; !taken {
 			b.defOfNode[cd.node] = idx // several names on one node: the first encloses
 		}
-		b.skip[cd.name] = true
 		d := Def{
 			Kind:     cd.kind,
 			Name:     b.v.Text(cd.name),
-			Parent:   b.enclosingDef(cd.node),
+			Parent:   parent,
 			Span:     b.v.Span(cd.node),
 			NameSpan: b.v.Span(cd.name),
 			Receiver: cd.receiver,
@@ -340,13 +359,10 @@ func (b *builder) buildDefs() {
 		if cd.typ >= 0 {
 			d.Type = TypeName(b.v.Text(cd.typ))
 		}
-		switch {
-		case d.Receiver != "":
-			d.Path = d.Receiver + "." + d.Name
-		case d.Parent >= 0:
-			d.Path = b.facts.Defs[d.Parent].Path + "." + d.Name
-		default:
-			d.Path = d.Name
+		if d.Receiver != "" {
+			d.Path = b.facts.JoinPath(d.Receiver, d.Name)
+		} else {
+			d.Path = b.facts.ChildPath(d.Parent, d.Name)
 		}
 		d.Dup = dups[d.Path]
 		dups[d.Path]++
@@ -354,51 +370,69 @@ func (b *builder) buildDefs() {
 		d.BodyHash = b.bodyHash(cd.node, cd.name)
 		d.Doc = b.doc(cd.node, comments)
 		b.facts.Defs = append(b.facts.Defs, d)
+		level = append(level, lv)
 		if b.l.Visibility != nil {
 			dn := DefNode{Node: cd.node, Def: &b.facts.Defs[idx]}
 			b.facts.Defs[idx].Visibility = b.l.Visibility(b.v, dn)
 		}
 	}
-	// Enclosing definition of every node, in one pre-order pass.
-	n := len(b.v.nodes)
-	b.encDef = make([]int32, n)
-	for i := 0; i < n; i++ {
-		if d, ok := b.defOfNode[i]; ok {
-			b.encDef[i] = d
-			continue
-		}
-		if p := b.v.nodes[i].parent; p >= 0 {
-			b.encDef[i] = b.encDef[p]
+	b.encDef = enc.all()
+}
+
+// enclosing computes, per node, the innermost of a set of marked nodes
+// (definitions, scopes) that contains it, in one pre-order pass that can be
+// interrupted: the marks of nodes before the one asked about must be final.
+type enclosing struct {
+	v      *View
+	marks  map[int]int32 // node -> its index among the marked, read as it grows
+	out    []int32       // per node: the innermost marked node containing it, itself included; -1 for none
+	filled int
+}
+
+func newEnclosing(v *View, marks map[int]int32) *enclosing {
+	return &enclosing{v: v, marks: marks, out: make([]int32, len(v.nodes))}
+}
+
+// fill computes the entries of the nodes before upTo.
+func (e *enclosing) fill(upTo int) {
+	for ; e.filled < upTo; e.filled++ {
+		i := e.filled
+		if m, ok := e.marks[i]; ok {
+			e.out[i] = m
+		} else if p := e.v.nodes[i].parent; p >= 0 {
+			e.out[i] = e.out[p]
 		} else {
-			b.encDef[i] = -1
+			e.out[i] = -1
 		}
 	}
 }
 
-// enclosingDef finds the nearest ancestor of node that is already a definition.
-func (b *builder) enclosingDef(nodeIdx int) int32 {
-	for p := b.v.Parent(nodeIdx); p >= 0; p = b.v.Parent(p) {
-		if d, ok := b.defOfNode[p]; ok {
-			return d
-		}
+// above is the innermost marked node strictly containing node n.
+func (e *enclosing) above(n int) int32 {
+	e.fill(n)
+	if p := e.v.nodes[n].parent; p >= 0 {
+		return e.out[p]
 	}
 	return -1
+}
+
+// all completes the pass and returns the entry of every node.
+func (e *enclosing) all() []int32 {
+	e.fill(len(e.out))
+	return e.out
 }
 
 func (b *builder) signature(defNode int) string {
 	start, end := b.v.Bytes(defNode)
 	stop := end
-	depth := 0
-	b.v.Descendants(defNode, func(j int) {
-		if stop != end || depth > 0 {
-			return
-		}
-		sym := b.v.nodes[j].sym
-		if int(sym) < len(b.c.bodyKind) && b.c.bodyKind[sym] {
+	// The header ends where the first body node starts; stop there rather
+	// than visit the whole body (nested definitions would each visit theirs).
+	for j, last := defNode+1, b.v.subtreeEnd(defNode); j < last; j++ {
+		if sym := b.v.nodes[j].sym; int(sym) < len(b.c.bodyKind) && b.c.bodyKind[sym] {
 			stop, _ = b.v.Bytes(j)
-			depth++
+			break
 		}
-	})
+	}
 	sig := CollapseSpace(string(b.v.src[start:stop]))
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
@@ -535,37 +569,31 @@ func Summary(s string) string {
 	return truncate(s, maxDoc)
 }
 
+// buildScopes places the scopes and the locals. Scopes nested deeper than
+// MaxScopeNesting merge into their ancestor at that level.
 func (b *builder) buildScopes() {
 	sort.Ints(b.scopeNodes)
 	b.scopeOfNode = map[int]int32{}
+	enc := newEnclosing(b.v, b.scopeOfNode)
+	var level []int // per scope: 1 outermost
 	for _, n := range b.scopeNodes {
 		if _, ok := b.scopeOfNode[n]; ok {
 			continue
 		}
-		idx := int32(len(b.facts.Scopes))
-		b.scopeOfNode[n] = idx
-		parent := int32(-1)
-		for p := b.v.Parent(n); p >= 0; p = b.v.Parent(p) {
-			if s, ok := b.scopeOfNode[p]; ok {
-				parent = s
-				break
-			}
+		parent := enc.above(n)
+		lv := 1
+		if parent >= 0 {
+			lv = level[parent] + 1
 		}
-		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
-	}
-	nn := len(b.v.nodes)
-	b.encScope = make([]int32, nn)
-	for i := 0; i < nn; i++ {
-		if s, ok := b.scopeOfNode[i]; ok {
-			b.encScope[i] = s
+		if lv > MaxScopeNesting {
+			b.facts.Limits |= LimitNesting
 			continue
 		}
-		if p := b.v.nodes[i].parent; p >= 0 {
-			b.encScope[i] = b.encScope[p]
-		} else {
-			b.encScope[i] = -1
-		}
+		b.scopeOfNode[n] = int32(len(b.facts.Scopes))
+		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
+		level = append(level, lv)
 	}
+	b.encScope = enc.all()
 	sort.Ints(b.localNodes)
 	seen := map[int]bool{}
 	for _, n := range b.localNodes {
@@ -742,8 +770,20 @@ func TypeName(s string) string {
 	return ""
 }
 
+// maxQualifier caps the qualifier text kept for a reference, in bytes.
+const maxQualifier = 80
+
+// maxQualifierScan caps the qualifier text read to tell its shape: in a chain
+// a.b.c... each member's qualifier holds all the ones before it, so reading
+// them whole would cost the square of the chain. A longer qualifier is never
+// kept (maxQualifier) and is taken as an expression.
+const maxQualifierScan = 1024
+
 func (b *builder) qualifier(recv int) (QualShape, uint32) {
-	text := b.v.Text(recv)
+	text := ""
+	if s, e := b.v.Bytes(recv); e-s <= maxQualifierScan {
+		text = b.v.Text(recv)
+	}
 	shape := QualExpr
 	kind := b.v.Kind(recv)
 	sym := b.v.nodes[recv].sym
@@ -757,7 +797,7 @@ func (b *builder) qualifier(recv int) (QualShape, uint32) {
 	case isDottedPath(text):
 		shape = QualPath
 	}
-	if len(text) > 80 || strings.ContainsAny(text, "\n\r") {
+	if len(text) > maxQualifier || strings.ContainsAny(text, "\n\r") {
 		text = ""
 	}
 	return shape, b.name(text)

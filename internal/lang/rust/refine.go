@@ -130,13 +130,13 @@ func receivers(f *lang.Facts) {
 		d := &f.Defs[i]
 		if d.Receiver == "" {
 			if d.Parent >= 0 {
-				d.Path = f.Defs[d.Parent].Path + "." + d.Name // parents may have been renamed
+				d.Path = f.ChildPath(d.Parent, d.Name) // parents may have been renamed
 			}
 			paths[d.Path] = true
 			continue
 		}
 		d.Receiver = typePath(f, d.Parent, d.Receiver, paths)
-		d.Path = d.Receiver + "." + d.Name
+		d.Path = f.JoinPath(d.Receiver, d.Name)
 		changed = true
 	}
 	if changed {
