@@ -72,7 +72,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
 	}
 	defer tree.Close()
-	nodes, nErr, firstErr := flatten(tree, x.buf)
+	nodes, nErr, firstErr, depth := flatten(tree, x.buf)
 	x.buf = nodes[:0]
 	v := &View{src: src, nodes: nodes, c: c}
 	b := newBuilder(l, c, v)
@@ -80,7 +80,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	if nErr > 0 && int(firstErr) <= len(src) {
 		b.facts.FirstError = posAt(src, int(firstErr))
 	}
-	x.caps = x.cursor.run(c.query, tree, x.caps)
+	x.caps = x.cursor.run(c.query, tree, x.caps, bandFor(depth))
 	b.collect(x.caps)
 	b.buildDefs()
 	b.buildScopes()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,4 +142,67 @@ func TestDeepNestingIndexesWithinBounds(t *testing.T) {
 	// A full rebuild finds every blob in the store and parses nothing.
 	answer(t, call(t, s, "index_ensure", map[string]any{"full": true, "timeout_ms": 600000}))
 	check("rebuild from stored facts")
+}
+
+// peakMemoryBudget is what indexing the 10,000-level file may take at peak
+// (VmHWM of the whole process: Go heap, tree-sitter, SQLite). Before the
+// bounds it took 2.3 GB.
+const peakMemoryBudget = 128 << 20
+
+// Indexing the 10,000-level TypeScript file stays within peakMemoryBudget.
+// A fresh process measures it (the high-water mark of this one depends on
+// the tests before it): the test runs itself with CAIRN_NESTING_CHILD set,
+// and the child indexes the file and prints its VmHWM.
+func TestDeepNestingPeakMemory(t *testing.T) {
+	if os.Getenv("CAIRN_NESTING_CHILD") != "" {
+		files := deepFiles()
+		paths, cfg := newRepo(t, map[string]string{"deep.ts": files["deep.ts"]})
+		s, err := service.Open(context.Background(), paths, cfg, service.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		answer(t, call(t, s, "index_ensure", map[string]any{"timeout_ms": 600000}))
+		fmt.Printf("\nVmHWM %d\n", vmHWM(t))
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDeepNestingPeakMemory$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CAIRN_NESTING_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var peak int64
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM "); ok {
+			peak, _ = strconv.ParseInt(rest, 10, 64)
+		}
+	}
+	if peak == 0 {
+		t.Fatalf("the child reported no peak:\n%s", out)
+	}
+	t.Logf("peak RSS indexing 10,000 nested functions: %d MB", peak>>20)
+	if peak > peakMemoryBudget {
+		t.Errorf("peak RSS %d MB, over the budget of %d MB", peak>>20, peakMemoryBudget>>20)
+	}
+}
+
+// vmHWM is the process's peak resident set size in bytes (Linux).
+func vmHWM(t *testing.T) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc/self/status")
+	return 0
 }
