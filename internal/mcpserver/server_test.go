@@ -24,8 +24,14 @@ import (
 // in-memory transports and returns a connected client session.
 func session(t *testing.T, cfg config.Config, copts *mcp.ClientOptions) (*mcp.ClientSession, *service.Service) {
 	t.Helper()
+	return sessionOn(t, testenv.Demo, cfg, copts)
+}
+
+// sessionOn is session on a repository of the given files.
+func sessionOn(t *testing.T, files map[string]string, cfg config.Config, copts *mcp.ClientOptions) (*mcp.ClientSession, *service.Service) {
+	t.Helper()
 	testenv.Isolate(t)
-	root := testenv.Repo(t, testenv.Demo)
+	root := testenv.Repo(t, files)
 	svc := testenv.OpenConfig(t, root, cfg, service.Options{Serve: true})
 	srv := mcpserver.New(svc, mcpserver.Options{Version: "test"})
 	ctx := context.Background()

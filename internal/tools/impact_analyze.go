@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/scan"
 )
 
@@ -38,6 +39,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *change.ImpactResult
 	var err error
+	var span protocol.Location // the symbol's definition, for its history
 	if in.Symbol != "" && in.Path == "" && in.At == nil && change.FileExists(ctx, e, in.Symbol) {
 		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
 	}
@@ -61,11 +63,13 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 		if res, err = change.ImpactOfSymbol(ctx, e, c.Env.Changes, r, p); err != nil {
 			return nil, err
 		}
+		span = r.Span()
 	}
 	if err != nil {
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
+	c.addChurnRisk(ctx, res, span)
 	name := res.Target.Path
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName

@@ -1,8 +1,9 @@
 // Package e2e tests Cairn's agent transports from the outside: it builds the
 // cairn binary and drives `cairn mcp` (stdio) and `cairn up` (streamable
-// HTTP) with the official TypeScript MCP client (client.mjs), as an agent
-// would. The client's npm packages are installed by `make e2e-deps`; without
-// node or the packages the tests fail unless CAIRN_SKIP_NODE=1.
+// HTTP) with the official TypeScript MCP client, as an agent would:
+// client.mjs for the transports and reads, writes.mjs for writes. The
+// client's npm packages are installed by `make e2e-deps`; without node or the
+// packages the tests fail unless CAIRN_SKIP_NODE=1.
 package e2e_test
 
 import (
@@ -89,20 +90,27 @@ func node(t *testing.T) string {
 // runClient runs client.mjs and returns what it saw.
 func runClient(t *testing.T, repo string, env []string, args ...string) map[string]any {
 	t.Helper()
+	return runScript(t, "client.mjs", repo, env, args...)
+}
+
+// runScript runs one of the client scripts and returns the JSON line it
+// printed, failing the test unless the script says ok.
+func runScript(t *testing.T, script, repo string, env []string, args ...string) map[string]any {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node(t), append([]string{"client.mjs"}, args...)...)
+	cmd := exec.CommandContext(ctx, node(t), append([]string{script}, args...)...)
 	cmd.Env = append(append(os.Environ(), "CAIRN_E2E_REPO="+repo), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("client.mjs %s: %v\nstdout:\n%s\nstderr:\n%s", args[0], err, stdout.String(), stderr.String())
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", script, args[0], err, stdout.String(), stderr.String())
 	}
 	var seen map[string]any
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &seen); err != nil || seen["ok"] != true {
-		t.Fatalf("client.mjs %s: %v\n%s", args[0], err, stdout.String())
+		t.Fatalf("%s %s: %v\n%s", script, args[0], err, stdout.String())
 	}
-	t.Logf("client.mjs %s: %s", args[0], strings.TrimSpace(stdout.String()))
+	t.Logf("%s %s: %s", script, args[0], strings.TrimSpace(stdout.String()))
 	return seen
 }
 
@@ -280,5 +288,24 @@ func TestHTTP(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(stateDir, "port")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("port file left behind: %v", err)
+	}
+}
+
+// TestStdioWrites drives the write tools over MCP: a guarded edit seen by
+// the next search, a stale hash refused, undo, and a rename proven to build.
+func TestStdioWrites(t *testing.T) {
+	node(t)
+	bin := cairn(t)
+	// The build proof compiles with the user's Go cache, as it would for them.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.Isolate(t)
+	repo := testenv.Repo(t, testenv.Demo)
+	env := []string{"GOCACHE=" + strings.TrimSpace(string(gocache))}
+	seen := runScript(t, "writes.mjs", repo, env, bin, "mcp", "--repo", repo)
+	if seen["stale_code"] != "CONFLICT" || seen["plan_status"] != "ready" {
+		t.Errorf("saw %v", seen)
 	}
 }
