@@ -330,17 +330,12 @@ func (b *builder) buildDefs() {
 	// definition of a candidate is known when it is reached, without a
 	// walk up its ancestors.
 	enc := newEnclosing(b.v, b.defOfNode)
-	var level []int // per definition: 1 at top level
 	comments := b.commentsByEndLine()
 	dups := map[string]uint16{}
 	for _, cd := range cands {
 		b.skip[cd.name] = true
-		parent := enc.above(cd.node)
-		lv := 1
-		if parent >= 0 {
-			lv = level[parent] + 1
-		}
-		if lv > MaxNesting {
+		parent, ok := enc.nest(cd.node, MaxNesting)
+		if !ok {
 			b.facts.Limits |= LimitNesting
 			continue
 		}
@@ -370,7 +365,6 @@ func (b *builder) buildDefs() {
 		d.BodyHash = b.bodyHash(cd.node, cd.name)
 		d.Doc = b.doc(cd.node, comments)
 		b.facts.Defs = append(b.facts.Defs, d)
-		level = append(level, lv)
 		if b.l.Visibility != nil {
 			dn := DefNode{Node: cd.node, Def: &b.facts.Defs[idx]}
 			b.facts.Defs[idx].Visibility = b.l.Visibility(b.v, dn)
@@ -387,6 +381,24 @@ type enclosing struct {
 	marks  map[int]int32 // node -> its index among the marked, read as it grows
 	out    []int32       // per node: the innermost marked node containing it, itself included; -1 for none
 	filled int
+	levels []int // per index among the marked: how many marked nodes contain it, itself included
+}
+
+// nest is the innermost marked node strictly containing node n, for an item
+// (definition, scope) the caller creates at n as the next index among the
+// marked; ok is false, and no item may be created, when that item would be
+// nested deeper than max.
+func (e *enclosing) nest(n, max int) (parent int32, ok bool) {
+	parent = e.above(n)
+	level := 1
+	if parent >= 0 {
+		level = e.levels[parent] + 1
+	}
+	if level > max {
+		return parent, false
+	}
+	e.levels = append(e.levels, level)
+	return parent, true
 }
 
 func newEnclosing(v *View, marks map[int]int32) *enclosing {
@@ -575,23 +587,17 @@ func (b *builder) buildScopes() {
 	sort.Ints(b.scopeNodes)
 	b.scopeOfNode = map[int]int32{}
 	enc := newEnclosing(b.v, b.scopeOfNode)
-	var level []int // per scope: 1 outermost
 	for _, n := range b.scopeNodes {
 		if _, ok := b.scopeOfNode[n]; ok {
 			continue
 		}
-		parent := enc.above(n)
-		lv := 1
-		if parent >= 0 {
-			lv = level[parent] + 1
-		}
-		if lv > MaxScopeNesting {
+		parent, ok := enc.nest(n, MaxScopeNesting)
+		if !ok {
 			b.facts.Limits |= LimitNesting
 			continue
 		}
 		b.scopeOfNode[n] = int32(len(b.facts.Scopes))
 		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
-		level = append(level, lv)
 	}
 	b.encScope = enc.all()
 	sort.Ints(b.localNodes)

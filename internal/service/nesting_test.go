@@ -109,7 +109,7 @@ func TestDeepNestingIndexesWithinBounds(t *testing.T) {
 	for _, sym := range []string{"deep.ts#f0.f1", "example.com/deep.T.F0.F1", "deep.py#f0.f1"} {
 		card := call(t, s, "symbol_get", map[string]any{"symbol": sym})
 		answer(t, card)
-		if got := card.Data.(*query.SymbolCard).Limits; !strings.Contains(got, "nesting deeper than 64 levels") {
+		if got := card.Data.(*tools.SymbolCardOut).Limits; !strings.Contains(got, "nesting deeper than 64 levels") {
 			t.Errorf("%s: card limits %q", sym, got)
 		}
 		if w := strings.Join(card.Provenance.Warnings, "\n"); !strings.Contains(w, "reaches the extractor's bounds: nesting deeper than 64 levels") {
