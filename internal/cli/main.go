@@ -101,7 +101,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string { return fs.FlagUsagesWrapped(helpWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags").Replace(root.UsageTemplate()))
-	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), configCmd(g), diagCmd(g), clearCmd(g), cacheCmd(g))
+	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), configCmd(g), diagCmd(g), clearCmd(g), cacheCmd(g), cardsCmd(g))
 	for _, c := range toolCommands() {
 		cmd, _ := c.command(g)
 		root.AddCommand(cmd)

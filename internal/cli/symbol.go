@@ -65,6 +65,9 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	for _, r := range c.Relations {
 		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)
 	}
+	for _, k := range c.Cards {
+		fmt.Fprintf(w, "  card:       %s [%s] %s\n", k.Key, k.Status, k.Summary)
+	}
 	if len(c.Members) > 0 {
 		fmt.Fprintf(w, "  members (%d):\n", c.MembersTotal)
 		for _, m := range c.Members {

@@ -25,6 +25,7 @@ type Config struct {
 	Tools    ToolsConfig    `yaml:"tools"`
 	Semantic SemanticConfig `yaml:"semantic"`
 	Tests    TestsConfig    `yaml:"tests"`
+	Cards    CardsConfig    `yaml:"cards"`
 	Edits    string         `yaml:"edits"`   // on | off
 	Privacy  string         `yaml:"privacy"` // normal | anonymized
 	Task     TaskConfig     `yaml:"task"`
@@ -85,6 +86,12 @@ type SemanticConfig struct {
 	AutoRefresh bool `yaml:"auto_refresh"`
 }
 
+// CardsConfig controls spec cards (.cairn/cards).
+type CardsConfig struct {
+	// Relations are the relation types cards may declare.
+	Relations []string `yaml:"relations"`
+}
+
 // ToolsConfig selects the tools MCP clients see.
 type ToolsConfig struct {
 	Profile string   `yaml:"profile"` // minimal | standard | all
@@ -101,6 +108,7 @@ func Default() Config {
 		Tools:    ToolsConfig{Profile: "standard"},
 		Semantic: SemanticConfig{TimeoutS: 1800},
 		Tests:    TestsConfig{TargetTimeoutS: 300, TimeoutS: 1800},
+		Cards:    CardsConfig{Relations: []string{"depends-on", "references", "related", "extends", "conflicts"}},
 		Edits:    "on",
 		Privacy:  "normal",
 		Task:     defaultTask(),
@@ -294,6 +302,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
 	case c.Semantic.TimeoutS <= 0:
 		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
+	case len(c.Cards.Relations) == 0:
+		return errs.E(errs.InvalidArgument, "config: cards.relations must name at least one relation type")
 	}
 	return c.validateOps()
 }

@@ -79,6 +79,10 @@ semantic:
   # Servers re-run an imported index's indexer when files it covers change.
   # auto_refresh: false
 
+cards:
+  # Relation types spec cards (.cairn/cards) may declare.
+  # relations: [depends-on, references, related, extends, conflicts]
+
 # Set to off to make Cairn read-only.
 # edits: on
 

@@ -267,7 +267,7 @@ type toolInfo struct {
 func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 	visible := map[string]bool{}
 	cfg := s.svc.Config().Tools
-	for _, t := range tools.Visible(cfg) {
+	for _, t := range tools.VisibleIn(cfg, s.svc.Paths().Root) {
 		visible[t.Name] = true
 	}
 	out := []toolInfo{}

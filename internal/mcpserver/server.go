@@ -43,7 +43,8 @@ const instructions = `Cairn indexes this repository (syntax facts for every supp
 
 // New builds an MCP server for a running service: every tool the profile
 // (tools.profile, tools.enable, tools.disable) shows, and the resources
-// cairn://status, cairn://architecture, cairn://module/{+id}, cairn://symbol/{id} and cairn://file/{+path}.
+// cairn://status, cairn://architecture, cairn://module/{+id}, cairn://symbol/{id}, cairn://card/{+key}
+// and cairn://file/{+path}.
 func New(svc *service.Service, opts Options) *mcp.Server {
 	log := opts.Logger
 	if log == nil {
@@ -66,7 +67,7 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 		log.Warn("unknown name in tools.enable or tools.disable: neither a group nor a tool", "name", n)
 	}
 	a := &adapter{svc: svc, log: log, clients: cl}
-	for _, t := range tools.Visible(cfg) {
+	for _, t := range tools.VisibleIn(cfg, svc.Paths().Root) {
 		schema, err := t.InputSchema()
 		if cfg.Profile == "minimal" {
 			schema, err = t.CompactInputSchema()

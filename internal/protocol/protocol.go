@@ -72,6 +72,11 @@ type Truncation struct {
 	Total    int    `json:"total,omitempty"`
 	Reason   string `json:"reason"`
 	Cursor   string `json:"cursor,omitempty"`
+	// DroppedTests and DroppedNonTests split what was left out of a list of
+	// code items (callers, implementations) between items declared in test
+	// files and the others; lists cut tests first.
+	DroppedTests    int `json:"dropped_tests,omitempty"`
+	DroppedNonTests int `json:"dropped_non_tests,omitempty"`
 }
 
 // Limit records a budget that was clamped: what was asked and what was used.

@@ -82,6 +82,9 @@ type SymbolCard struct {
 	Guess *Guess `json:"guess,omitempty"`
 	// RedirectedFrom is set when the requested id was renamed or moved.
 	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
+	// Cards are the spec cards linked to the symbol, to what encloses it or
+	// to its file.
+	Cards []LinkedCard `json:"cards,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
 	FileBytes int64 `json:"-"`
 }

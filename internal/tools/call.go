@@ -179,6 +179,13 @@ func (c *Call) Truncated(field string, returned, total int, reason, cursor strin
 	c.truncations = append(c.truncations, protocol.Truncation{Field: field, Returned: returned, Total: total, Reason: reason, Cursor: cursor})
 }
 
+// TruncatedCode records a list of code items cut by reason, saying how
+// many of those left out are declared in tests and how many are not.
+func (c *Call) TruncatedCode(field string, returned, total int, reason string, tests, nonTests int) {
+	c.truncations = append(c.truncations, protocol.Truncation{Field: field, Returned: returned, Total: total, Reason: reason,
+		DroppedTests: tests, DroppedNonTests: nonTests})
+}
+
 // Shortened records a list that holds returned of its total items, when it
 // holds fewer: cut by reason, with no cursor (the rest is not paged).
 func (c *Call) Shortened(field string, returned, total int, reason string) {

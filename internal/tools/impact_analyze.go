@@ -70,11 +70,13 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 	}
 	c.Saved(res.BytesCovered)
 	c.addChurnRisk(ctx, res, span)
+	var cardsTotal int
+	res.Cards, cardsTotal = c.impactCards(ctx, res.Target)
 	name := res.Target.Path
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName
 	}
-	fitImpact(c, res, c.payloadBudget(ctx, maxChars))
+	fitImpact(c, res, c.payloadBudget(ctx, maxChars), cardsTotal)
 	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references, %d anchored) in %d modules, %d transitive files; impact %s; %d tests",
 		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.ModulesTotal, res.Transitive.Files,
 		res.Classification.Level, res.Tests.Total)
@@ -105,13 +107,13 @@ func withTarget(in ImpactIn, args map[string]any) map[string]any {
 
 // fitImpact cuts the lists of an impact result until it fits the character budget,
 // recording every cut.
-func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
+func fitImpact(c *Call, res *change.ImpactResult, maxChars, cardsTotal int) {
 	size := func() int {
 		b, _ := json.Marshal(res)
 		return len(b)
 	}
 	// Cheapest losses first: samples, then packages, then modules, then tests.
-	for step := 0; size() > maxChars && step < 8; step++ {
+	for step := 0; size() > maxChars && step < 9; step++ {
 		switch step {
 		case 0, 1:
 			for _, set := range []*change.DependentSet{&res.Direct, &res.Transitive} {
@@ -148,6 +150,10 @@ func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
 			if len(res.Callers.Items) > 3 {
 				res.Callers.Items = res.Callers.Items[:3]
 			}
+		case 8:
+			if len(res.Cards) > 3 {
+				res.Cards = res.Cards[:3]
+			}
 		}
 	}
 	for _, ns := range []struct {
@@ -165,6 +171,7 @@ func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
 	}
 	c.Shortened("affected_tests.tests", len(res.Tests.Tests), res.Tests.Total, "budget")
 	c.Shortened("callers.items", len(res.Callers.Items), res.Callers.Total, "budget")
+	c.Shortened("cards", len(res.Cards), cardsTotal, "budget")
 	if size() > maxChars {
 		c.Warn("the answer is over max_chars even with its lists cut: %d characters", size())
 	}

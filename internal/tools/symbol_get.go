@@ -55,6 +55,7 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*SymbolCardOut, error
 		return nil, err
 	}
 	c.Saved(card.FileBytes)
+	card.Cards = c.symbolCards(ctx, card.ID)
 	if rd := card.RedirectedFrom; rd != nil {
 		c.Warn("%s was %s: now %s (confidence %.2f)", rd.From, rd.Reason, card.ID, rd.Confidence)
 	}
