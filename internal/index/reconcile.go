@@ -44,10 +44,11 @@ type Stats struct {
 	Modified     int
 	Deleted      int
 	Renamed      int
-	Parsed       int   // blobs parsed (content never seen before)
-	Reused       int   // blobs found in the shared store
-	BytesParsed  int64 // bytes of the parsed blobs
-	ParseErrors  int   // files with syntax errors (still searchable)
+	Parsed       int      // blobs parsed (content never seen before)
+	Reused       int      // blobs found in the shared store
+	BytesParsed  int64    // bytes of the parsed blobs
+	ParseErrors  int      // files with syntax errors (still searchable)
+	Capped       []string // files whose facts stop at the extractor's bounds (lang.Limits), in path order
 	Failed       []string
 	Symbols      int
 	Relinked     int
@@ -321,8 +322,11 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			st.Parsed++
 			st.BytesParsed += j.entry.Size
 		}
-		if j.status == store.BlobParseErrors {
+		switch j.status {
+		case store.BlobParseErrors:
 			st.ParseErrors++
+		case store.BlobCapped:
+			st.Capped = append(st.Capped, j.entry.Path)
 		}
 	}
 	return nil
@@ -390,7 +394,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	if id := find(key); id != 0 {
 		j.blobID = id
 		if j.lang != nil {
-			j.pkg = ix.pkgOf(ctx, id)
+			ix.reuse(ctx, j, id)
 		}
 		return
 	}
@@ -409,9 +413,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 		j.failure = err.Error()
 		return
 	}
-	if facts.ParseErrors > 0 {
-		j.status = store.BlobParseErrors
-	}
+	j.status = parseStatus(facts)
 	j.pkg = facts.Package
 	t = time.Now()
 	j.facts = lang.Encode(facts)
@@ -457,13 +459,31 @@ func (j *job) finishUnchanged(full bool) {
 	}
 }
 
-// pkgOf reads the Go package clause recorded in an existing blob.
-func (ix *Index) pkgOf(ctx context.Context, blobID int64) string {
+// reuse takes what a job needs from a blob already in the store (parsed by
+// another worktree or an earlier build): the package clause and the parse
+// state its facts record. Facts are missing only when extraction failed.
+func (ix *Index) reuse(ctx context.Context, j *job, blobID int64) {
 	f, err := ix.Facts(ctx, blobID)
-	if err != nil || f == nil {
-		return ""
+	if err != nil {
+		return
 	}
-	return f.Package
+	if f == nil {
+		j.status = store.BlobFailed
+		return
+	}
+	j.status = parseStatus(f)
+	j.pkg = f.Package
+}
+
+// parseStatus is the status of content whose facts were extracted.
+func parseStatus(f *lang.Facts) store.BlobStatus {
+	switch {
+	case f.ParseErrors > 0:
+		return store.BlobParseErrors
+	case f.Limits != 0:
+		return store.BlobCapped
+	}
+	return store.BlobParsed
 }
 
 func isBinary(data []byte) bool {

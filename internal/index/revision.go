@@ -63,11 +63,7 @@ func (p *ContentParser) Facts(ctx context.Context, path string, data []byte) (*l
 	}
 	p.Parsed++
 	if p.ix.Writable() {
-		status := store.BlobParsed
-		if facts.ParseErrors > 0 {
-			status = store.BlobParseErrors
-		}
-		p.pending = append(p.pending, store.BlobRow{Key: key, Size: int64(len(data)), Status: status,
+		p.pending = append(p.pending, store.BlobRow{Key: key, Size: int64(len(data)), Status: parseStatus(facts),
 			Facts: lang.Encode(facts), Text: append([]byte(nil), data...)})
 		if len(p.pending) >= 256 {
 			if err := p.flush(ctx); err != nil {

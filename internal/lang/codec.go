@@ -7,7 +7,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 2
+const codecVersion = 3
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -18,6 +18,7 @@ func Encode(f *Facts) []byte {
 	w.str(f.Package)
 	w.uint(uint64(f.ParseErrors))
 	w.pos(f.FirstError)
+	w.byte(byte(f.Limits))
 	w.uint(uint64(len(f.Names)))
 	for _, s := range f.Names {
 		w.str(s)
@@ -191,6 +192,7 @@ func Decode(b []byte) (f *Facts, err error) {
 	f.Package = r.str()
 	f.ParseErrors = int(r.uint())
 	f.FirstError = r.pos()
+	f.Limits = Limits(r.byte())
 	f.Names = sized[string](r.count())
 	for i := range f.Names {
 		f.Names[i] = r.str()

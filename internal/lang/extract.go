@@ -48,6 +48,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		}
 		f.Lang = l.Name
 		f.Surfaces = finishSurfaces(f.Surfaces)
+		enforceBounds(f)
 		return f, nil
 	}
 	c, err := compile(l)
@@ -71,7 +72,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
 	}
 	defer tree.Close()
-	nodes, nErr, firstErr := flatten(tree, x.buf)
+	nodes, nErr, firstErr, depth := flatten(tree, x.buf)
 	x.buf = nodes[:0]
 	v := &View{src: src, nodes: nodes, c: c}
 	b := newBuilder(l, c, v)
@@ -79,7 +80,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	if nErr > 0 && int(firstErr) <= len(src) {
 		b.facts.FirstError = posAt(src, int(firstErr))
 	}
-	x.caps = x.cursor.run(c.query, tree, x.caps)
+	x.caps = x.cursor.run(c.query, tree, x.caps, bandFor(depth))
 	b.collect(x.caps)
 	b.buildDefs()
 	b.buildScopes()
@@ -99,6 +100,7 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	if l.Surfaces != nil {
 		b.facts.Surfaces = finishSurfaces(l.Surfaces(v, b.facts))
 	}
+	enforceBounds(b.facts)
 	return b.facts, nil
 }
 
@@ -309,6 +311,8 @@ func (b *builder) collectMatch(caps []capture) {
 }
 
 // buildDefs orders definitions, links parents and computes paths and details.
+// Definitions nested deeper than MaxNesting are left out (their names stay
+// out of the references too): what they contain belongs to their ancestor.
 func (b *builder) buildDefs() {
 	cands := make([]defCand, 0, len(b.defCands))
 	for _, d := range b.defCands {
@@ -321,18 +325,28 @@ func (b *builder) buildDefs() {
 		return cands[i].name < cands[j].name
 	})
 	b.defOfNode = make(map[int]int32, len(cands))
+	// encDef is filled in pre-order while the candidates (sorted by node)
+	// are placed: a node's ancestors come before it, so the enclosing
+	// definition of a candidate is known when it is reached, without a
+	// walk up its ancestors.
+	enc := newEnclosing(b.v, b.defOfNode)
 	comments := b.commentsByEndLine()
 	dups := map[string]uint16{}
 	for _, cd := range cands {
+		b.skip[cd.name] = true
+		parent, ok := enc.nest(cd.node, MaxNesting)
+		if !ok {
+			b.facts.Limits |= LimitNesting
+			continue
+		}
 		idx := int32(len(b.facts.Defs))
 		if _, taken := b.defOfNode[cd.node]; !taken {
 			b.defOfNode[cd.node] = idx // several names on one node: the first encloses
 		}
-		b.skip[cd.name] = true
 		d := Def{
 			Kind:     cd.kind,
 			Name:     b.v.Text(cd.name),
-			Parent:   b.enclosingDef(cd.node),
+			Parent:   parent,
 			Span:     b.v.Span(cd.node),
 			NameSpan: b.v.Span(cd.name),
 			Receiver: cd.receiver,
@@ -340,13 +354,10 @@ func (b *builder) buildDefs() {
 		if cd.typ >= 0 {
 			d.Type = TypeName(b.v.Text(cd.typ))
 		}
-		switch {
-		case d.Receiver != "":
-			d.Path = d.Receiver + "." + d.Name
-		case d.Parent >= 0:
-			d.Path = b.facts.Defs[d.Parent].Path + "." + d.Name
-		default:
-			d.Path = d.Name
+		if d.Receiver != "" {
+			d.Path = b.facts.JoinPath(d.Receiver, d.Name)
+		} else {
+			d.Path = b.facts.ChildPath(d.Parent, d.Name)
 		}
 		d.Dup = dups[d.Path]
 		dups[d.Path]++
@@ -359,46 +370,81 @@ func (b *builder) buildDefs() {
 			b.facts.Defs[idx].Visibility = b.l.Visibility(b.v, dn)
 		}
 	}
-	// Enclosing definition of every node, in one pre-order pass.
-	n := len(b.v.nodes)
-	b.encDef = make([]int32, n)
-	for i := 0; i < n; i++ {
-		if d, ok := b.defOfNode[i]; ok {
-			b.encDef[i] = d
-			continue
-		}
-		if p := b.v.nodes[i].parent; p >= 0 {
-			b.encDef[i] = b.encDef[p]
+	b.encDef = enc.all()
+}
+
+// enclosing computes, per node, the innermost of a set of marked nodes
+// (definitions, scopes) that contains it, in one pre-order pass that can be
+// interrupted: the marks of nodes before the one asked about must be final.
+type enclosing struct {
+	v      *View
+	marks  map[int]int32 // node -> its index among the marked, read as it grows
+	out    []int32       // per node: the innermost marked node containing it, itself included; -1 for none
+	filled int
+	levels []int // per index among the marked: how many marked nodes contain it, itself included
+}
+
+// nest is the innermost marked node strictly containing node n, for an item
+// (definition, scope) the caller creates at n as the next index among the
+// marked; ok is false, and no item may be created, when that item would be
+// nested deeper than max.
+func (e *enclosing) nest(n, max int) (parent int32, ok bool) {
+	parent = e.above(n)
+	level := 1
+	if parent >= 0 {
+		level = e.levels[parent] + 1
+	}
+	if level > max {
+		return parent, false
+	}
+	e.levels = append(e.levels, level)
+	return parent, true
+}
+
+func newEnclosing(v *View, marks map[int]int32) *enclosing {
+	return &enclosing{v: v, marks: marks, out: make([]int32, len(v.nodes))}
+}
+
+// fill computes the entries of the nodes before upTo.
+func (e *enclosing) fill(upTo int) {
+	for ; e.filled < upTo; e.filled++ {
+		i := e.filled
+		if m, ok := e.marks[i]; ok {
+			e.out[i] = m
+		} else if p := e.v.nodes[i].parent; p >= 0 {
+			e.out[i] = e.out[p]
 		} else {
-			b.encDef[i] = -1
+			e.out[i] = -1
 		}
 	}
 }
 
-// enclosingDef finds the nearest ancestor of node that is already a definition.
-func (b *builder) enclosingDef(nodeIdx int) int32 {
-	for p := b.v.Parent(nodeIdx); p >= 0; p = b.v.Parent(p) {
-		if d, ok := b.defOfNode[p]; ok {
-			return d
-		}
+// above is the innermost marked node strictly containing node n.
+func (e *enclosing) above(n int) int32 {
+	e.fill(n)
+	if p := e.v.nodes[n].parent; p >= 0 {
+		return e.out[p]
 	}
 	return -1
+}
+
+// all completes the pass and returns the entry of every node.
+func (e *enclosing) all() []int32 {
+	e.fill(len(e.out))
+	return e.out
 }
 
 func (b *builder) signature(defNode int) string {
 	start, end := b.v.Bytes(defNode)
 	stop := end
-	depth := 0
-	b.v.Descendants(defNode, func(j int) {
-		if stop != end || depth > 0 {
-			return
-		}
-		sym := b.v.nodes[j].sym
-		if int(sym) < len(b.c.bodyKind) && b.c.bodyKind[sym] {
+	// The header ends where the first body node starts; stop there rather
+	// than visit the whole body (nested definitions would each visit theirs).
+	for j, last := defNode+1, b.v.subtreeEnd(defNode); j < last; j++ {
+		if sym := b.v.nodes[j].sym; int(sym) < len(b.c.bodyKind) && b.c.bodyKind[sym] {
 			stop, _ = b.v.Bytes(j)
-			depth++
+			break
 		}
-	})
+	}
 	sig := CollapseSpace(string(b.v.src[start:stop]))
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
@@ -535,37 +581,25 @@ func Summary(s string) string {
 	return truncate(s, maxDoc)
 }
 
+// buildScopes places the scopes and the locals. Scopes nested deeper than
+// MaxScopeNesting merge into their ancestor at that level.
 func (b *builder) buildScopes() {
 	sort.Ints(b.scopeNodes)
 	b.scopeOfNode = map[int]int32{}
+	enc := newEnclosing(b.v, b.scopeOfNode)
 	for _, n := range b.scopeNodes {
 		if _, ok := b.scopeOfNode[n]; ok {
 			continue
 		}
-		idx := int32(len(b.facts.Scopes))
-		b.scopeOfNode[n] = idx
-		parent := int32(-1)
-		for p := b.v.Parent(n); p >= 0; p = b.v.Parent(p) {
-			if s, ok := b.scopeOfNode[p]; ok {
-				parent = s
-				break
-			}
-		}
-		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
-	}
-	nn := len(b.v.nodes)
-	b.encScope = make([]int32, nn)
-	for i := 0; i < nn; i++ {
-		if s, ok := b.scopeOfNode[i]; ok {
-			b.encScope[i] = s
+		parent, ok := enc.nest(n, MaxScopeNesting)
+		if !ok {
+			b.facts.Limits |= LimitNesting
 			continue
 		}
-		if p := b.v.nodes[i].parent; p >= 0 {
-			b.encScope[i] = b.encScope[p]
-		} else {
-			b.encScope[i] = -1
-		}
+		b.scopeOfNode[n] = int32(len(b.facts.Scopes))
+		b.facts.Scopes = append(b.facts.Scopes, Scope{Span: b.v.Span(n), Parent: parent})
 	}
+	b.encScope = enc.all()
 	sort.Ints(b.localNodes)
 	seen := map[int]bool{}
 	for _, n := range b.localNodes {
@@ -742,8 +776,20 @@ func TypeName(s string) string {
 	return ""
 }
 
+// maxQualifier caps the qualifier text kept for a reference, in bytes.
+const maxQualifier = 80
+
+// maxQualifierScan caps the qualifier text read to tell its shape: in a chain
+// a.b.c... each member's qualifier holds all the ones before it, so reading
+// them whole would cost the square of the chain. A longer qualifier is never
+// kept (maxQualifier) and is taken as an expression.
+const maxQualifierScan = 1024
+
 func (b *builder) qualifier(recv int) (QualShape, uint32) {
-	text := b.v.Text(recv)
+	text := ""
+	if s, e := b.v.Bytes(recv); e-s <= maxQualifierScan {
+		text = b.v.Text(recv)
+	}
 	shape := QualExpr
 	kind := b.v.Kind(recv)
 	sym := b.v.nodes[recv].sym
@@ -757,7 +803,7 @@ func (b *builder) qualifier(recv int) (QualShape, uint32) {
 	case isDottedPath(text):
 		shape = QualPath
 	}
-	if len(text) > 80 || strings.ContainsAny(text, "\n\r") {
+	if len(text) > maxQualifier || strings.ContainsAny(text, "\n\r") {
 		text = ""
 	}
 	return shape, b.name(text)

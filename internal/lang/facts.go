@@ -20,6 +20,9 @@ type Facts struct {
 	TypeRels    []TypeRel
 	ParseErrors int // ERROR and MISSING nodes; the file stays searchable
 	FirstError  Pos // where the first one starts, when ParseErrors > 0
+	// Limits says which of the extractor's bounds the file reached
+	// (MaxNesting, MaxPath): its facts stop there (bounds.go).
+	Limits Limits
 	// Build is the file's build constraint as written (Go: the expression
 	// of its //go:build line), "" when it has none. File-name constraints
 	// (_linux.go) are not facts: they follow from the path.

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -11,6 +12,7 @@ type View struct {
 	nodes []node
 	c     *compiled
 	ends  []int32 // per node: the index just past its subtree (subtreeEnd)
+	empty uint8   // hasEmpty: 0 unknown, 1 no, 2 yes
 }
 
 // Root is the index of the root node (-1 for an empty tree).
@@ -60,6 +62,22 @@ func (v *View) Parent(i int) int {
 func (v *View) Text(i int) string {
 	n := v.nodes[i]
 	return string(v.src[n.sb:n.eb])
+}
+
+// Head is the start of the node's text, at most n bytes (cut at a UTF-8
+// boundary): for text that is compared or searched rather than shown whole.
+// Nested nodes each hold the text of the ones inside them, so reading every
+// one whole would cost the square of the nesting.
+func (v *View) Head(i, n int) string {
+	nd := v.nodes[i]
+	if int(nd.eb-nd.sb) <= n {
+		return string(v.src[nd.sb:nd.eb])
+	}
+	end := int(nd.sb) + n
+	for end > int(nd.sb) && v.src[end]&0xC0 == 0x80 {
+		end--
+	}
+	return string(v.src[nd.sb:end])
 }
 
 // Start is the node's start position.
@@ -154,23 +172,44 @@ func (v *View) subtreeEnd(i int) int {
 }
 
 // find returns the index of the named node with exactly this byte range and
-// symbol, or -1. Pre-order keeps start bytes non-decreasing, so it bisects.
+// symbol, or -1. Pre-order keeps start bytes non-decreasing, and a node that
+// starts where the one before it starts is inside it, so its end byte is not
+// greater: find bisects on both (a chain a.b().c()... starts every call at
+// the same byte). Only an empty node can be followed by one that starts at
+// the same byte and ends later; in a file that has empty nodes, find looks at
+// every node with that start when the bisection fails.
 func (v *View) find(sb, eb uint32, sym uint16) int {
-	lo, hi := 0, len(v.nodes)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if v.nodes[m].sb < sb {
-			lo = m + 1
-		} else {
-			hi = m
+	lo := sort.Search(len(v.nodes), func(i int) bool { return v.nodes[i].sb >= sb })
+	hi := lo + sort.Search(len(v.nodes)-lo, func(i int) bool { return v.nodes[lo+i].sb > sb })
+	j := lo + sort.Search(hi-lo, func(i int) bool { return v.nodes[lo+i].eb <= eb })
+	for ; j < hi && v.nodes[j].eb == eb; j++ {
+		if v.nodes[j].sym == sym {
+			return j
 		}
 	}
-	for j := lo; j < len(v.nodes) && v.nodes[j].sb == sb; j++ {
-		if v.nodes[j].eb == eb && v.nodes[j].sym == sym {
+	if !v.hasEmpty() {
+		return -1
+	}
+	for j := lo; j < hi; j++ {
+		if n := v.nodes[j]; n.eb == eb && n.sym == sym {
 			return j
 		}
 	}
 	return -1
+}
+
+// hasEmpty reports whether some node is empty (computed at first use).
+func (v *View) hasEmpty() bool {
+	if v.empty == 0 {
+		v.empty = 1
+		for _, n := range v.nodes {
+			if n.sb == n.eb {
+				v.empty = 2
+				break
+			}
+		}
+	}
+	return v.empty == 2
 }
 
 // CollapseSpace turns runs of whitespace into one space and trims the ends.

@@ -29,7 +29,7 @@ type Entry struct {
 	Size  int64  `json:"size"` // bytes; for a directory, of the indexed files under it
 	Lang  string `json:"lang,omitempty"`
 	Files int    `json:"files,omitempty"` // indexed files under a directory
-	State string `json:"state,omitempty"` // for files not parsed: text, binary, too_large, parse_errors
+	State string `json:"state,omitempty"` // for files not parsed: text, binary, too_large, parse_errors; capped when the extractor's bounds cut its facts
 }
 
 // ListResult is a page of entries.

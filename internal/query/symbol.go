@@ -67,6 +67,9 @@ type SymbolCard struct {
 	Confidence  float64  `json:"confidence"`
 	FileEpoch   int64    `json:"file_epoch"`
 	ParseErrors bool     `json:"parse_errors,omitempty"`
+	// Limits says what the file's facts leave out because the file reached
+	// the extractor's bounds (nesting, path length); "" for almost every file.
+	Limits string `json:"limits,omitempty"`
 	// Build is the build constraint of the symbol's file (Go: the GOOS and
 	// GOARCH of its name and its //go:build line), when it has one.
 	Build string `json:"build,omitempty"`
@@ -120,6 +123,9 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 	if r.Facts != nil && r.Facts.ParseErrors > 0 {
 		c.ParseErrors = true
 		c.Confidence = 0.8
+	}
+	if r.Facts != nil && r.Facts.Limits != 0 {
+		c.Limits = r.Facts.Limits.String()
 	}
 	if r.Row.Parent != 0 {
 		if prow, ok, err := e.Store().SymbolByID(ctx, r.Row.Parent); err == nil && ok {

@@ -11,9 +11,10 @@ const (
 	BlobBinary                        // binary: listed, neither parsed nor searchable
 	BlobTooLarge                      // over the size cap: listed only
 	BlobFailed                        // the extractor failed: text only
+	BlobCapped                        // facts extracted cleanly up to the extractor's bounds (lang.Limits)
 )
 
-var blobStatusNames = [...]string{"parsed", "parse_errors", "text", "binary", "too_large", "failed"}
+var blobStatusNames = [...]string{"parsed", "parse_errors", "text", "binary", "too_large", "failed", "capped"}
 
 func (s BlobStatus) String() string {
 	if int(s) < len(blobStatusNames) {

@@ -34,6 +34,7 @@ type IndexOut struct {
 	Parsed      int              `json:"parsed"`
 	BytesParsed int64            `json:"bytes_parsed"`
 	ParseErrors int              `json:"parse_errors"`
+	Capped      []string         `json:"capped,omitempty"` // files whose facts stop at the extractor's bounds
 	Failed      []string         `json:"failed"`
 	Symbols     int              `json:"symbols_written"`
 	Relinked    int              `json:"files_relinked"`
@@ -87,7 +88,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 		return nil, err
 	}
 	out := &IndexOut{Epoch: st.Epoch, Changed: st.Changed, Files: st.Files, Added: st.Added, Modified: st.Modified, Deleted: st.Deleted,
-		Renamed: st.Renamed, Parsed: st.Parsed, BytesParsed: st.BytesParsed, ParseErrors: st.ParseErrors, Failed: st.Failed,
+		Renamed: st.Renamed, Parsed: st.Parsed, BytesParsed: st.BytesParsed, ParseErrors: st.ParseErrors, Capped: st.Capped, Failed: st.Failed,
 		Symbols: st.Symbols, Relinked: st.Relinked, Skipped: st.SkippedFiles, TimingMS: st.TimingMS}
 	if out.Failed == nil {
 		out.Failed = []string{}
@@ -103,6 +104,9 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	}
 	if st.ParseErrors > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", st.ParseErrors)
+	}
+	if len(st.Capped) > 0 {
+		warnCapped(c, len(st.Capped))
 	}
 	if in.Semantic || in.SCIP != "" {
 		sem, err := semanticRefresh(ctx, c, in)

@@ -152,7 +152,16 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	if states[store.BlobParseErrors] > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])
 	}
+	if n := states[store.BlobCapped]; n > 0 {
+		warnCapped(c, n)
+	}
 	return out, nil
+}
+
+// warnCapped says that n files reached the extractor's bounds (lang.Limits).
+func warnCapped(c *Call, n int) {
+	c.Warn("%d files nest deeper than %d levels or have lexical paths over %d bytes: their definitions below level %d are summarised into it and longer paths cut (ls lists them as capped)",
+		n, lang.MaxNesting, lang.MaxPath, lang.MaxNesting)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

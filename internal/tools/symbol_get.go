@@ -85,6 +85,9 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*SymbolCardOut, error
 		c.Warn("%s has syntax errors; facts around them may be incomplete", card.Location.Path)
 		c.Complete(0.8, "file has parse errors")
 	}
+	if card.Limits != "" {
+		c.Warn("%s reaches the extractor's bounds: %s", card.Location.Path, card.Limits)
+	}
 	return &SymbolCardOut{SymbolCard: card, History: c.spanHistory(ctx, card.Span, "")}, nil
 }
 

@@ -364,9 +364,9 @@ func namespacePaths(v *lang.View, f *lang.Facts, nodes []int) {
 		d := &f.Defs[i]
 		switch {
 		case d.Parent >= 0:
-			d.Path = f.Defs[d.Parent].Path + "." + d.Name
+			d.Path = f.ChildPath(d.Parent, d.Name)
 		case prefix[i] != "":
-			d.Path = prefix[i] + "." + d.Name
+			d.Path = f.JoinPath(prefix[i], d.Name)
 		}
 	}
 	langutil.RecomputeDups(f)

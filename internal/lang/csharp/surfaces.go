@@ -155,7 +155,7 @@ func (c *csSurf) toCall(n int) *surface.Call {
 	if v.Kind(fn) == "member_access_expression" {
 		name = v.Child(fn, "name")
 		if e := v.Child(fn, "expression"); e >= 0 {
-			call.Recv = v.Text(e)
+			call.Recv = v.Head(e, surface.MaxRecv)
 		}
 	}
 	switch v.Kind(name) {
@@ -269,7 +269,7 @@ func (c *csSurf) group(call *surface.Call) {
 	if !ok {
 		return
 	}
-	full := surface.JoinRoute(c.prefixOf(call.Recv, call.Node), p)
+	full := surface.JoinRoute(c.prefixOf(call.Recv, call.Node, 0), p)
 	d := v.Parent(call.Node)
 	if v.Kind(d) != "variable_declarator" {
 		return
@@ -289,8 +289,11 @@ func (c *csSurf) group(call *surface.Call) {
 }
 
 // prefixOf is the route prefix of a receiver: a MapGroup variable in scope,
-// or a MapGroup("/p") call it is chained on.
-func (c *csSurf) prefixOf(recv string, at int) string {
+// or a MapGroup("/p") call it is chained on. depth counts the chained calls
+// followed so far: past lang.MaxNesting the rest of the chain is not read (each
+// call of a chain is a receiver of its own, so reading all of it every time
+// would cost the square of the chain).
+func (c *csSurf) prefixOf(recv string, at, depth int) string {
 	v := c.v
 	pos, _ := v.Bytes(at)
 	best, bestStart := "", -1
@@ -303,7 +306,7 @@ func (c *csSurf) prefixOf(recv string, at int) string {
 		return best
 	}
 	fn := v.Child(at, "function")
-	if v.Kind(fn) != "member_access_expression" {
+	if v.Kind(fn) != "member_access_expression" || depth >= lang.MaxNesting {
 		return ""
 	}
 	e := v.Child(fn, "expression")
@@ -318,7 +321,7 @@ func (c *csSurf) prefixOf(recv string, at int) string {
 	if !ok {
 		return ""
 	}
-	return surface.JoinRoute(c.prefixOf(inner.Recv, e), p)
+	return surface.JoinRoute(c.prefixOf(inner.Recv, e, depth+1), p)
 }
 
 // mapRoute records app.MapGet("/p", handler) and friends.
@@ -351,7 +354,7 @@ func (c *csSurf) mapRoute(call *surface.Call) {
 		s.Method, s.Detail = method, c.x.Expr(handler)
 		return
 	}
-	route := surface.JoinRoute(c.prefixOf(call.Recv, call.Node), p)
+	route := surface.JoinRoute(c.prefixOf(call.Recv, call.Node, 0), p)
 	if !strings.HasPrefix(route, "/") {
 		route = "/" + route
 	}

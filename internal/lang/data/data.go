@@ -129,10 +129,9 @@ func (o *outline) add(d def) int32 {
 		return -1
 	}
 	if d.path == "" {
-		d.path = d.name
-		if d.parent >= 0 {
-			d.path = o.f.Defs[d.parent].Path + "." + d.name
-		}
+		d.path = o.f.ChildPath(d.parent, d.name)
+	} else {
+		d.path = o.f.CutPath(d.path)
 	}
 	dup := o.dups[d.path]
 	o.dups[d.path]++

@@ -18,7 +18,7 @@ func extractJSON(src []byte) (*lang.Facts, error) {
 	if len(bytes.TrimSpace(o.src)) == 0 {
 		return o.facts(), nil
 	}
-	if err := j.value(0, -1); err != nil {
+	if err := j.value(0, 0, -1); err != nil {
 		o.fail(j.errorOffset())
 		return o.facts(), nil
 	}
@@ -55,9 +55,10 @@ func (j *jsonOutline) errorOffset() int { return j.tokenStart() }
 var errJSON = errors.New("json: unexpected token")
 
 // value consumes one value. depth is the nesting level of the keys of an
-// object value (1 for the top-level object's keys); parent is the definition
-// of the key holding the value, or -1.
-func (j *jsonOutline) value(depth int, parent int32) error {
+// object value (1 for the top-level object's keys); nest counts the objects
+// and arrays around the value; parent is the definition of the key holding
+// the value, or -1.
+func (j *jsonOutline) value(depth, nest int, parent int32) error {
 	tok, err := j.dec.Token()
 	if err != nil {
 		return err
@@ -66,10 +67,16 @@ func (j *jsonOutline) value(depth int, parent int32) error {
 	if !ok {
 		return nil // a scalar
 	}
+	if nest >= lang.MaxNesting {
+		// Nothing this deep is outlined (MaxDepth is far less): consume the
+		// rest of the value without recursing.
+		j.o.f.Limits |= lang.LimitNesting
+		return j.skip()
+	}
 	switch delim {
 	case '[':
 		for j.dec.More() {
-			if err := j.value(MaxDepth+1, -1); err != nil { // arrays are not outlined
+			if err := j.value(MaxDepth+1, nest+1, -1); err != nil { // arrays are not outlined
 				return err
 			}
 		}
@@ -100,7 +107,7 @@ func (j *jsonOutline) value(depth int, parent int32) error {
 				idx = j.o.add(def{kind: kind, name: key, parent: parent, start: keyStart, end: keyEnd,
 					nameStart: keyStart + 1, nameEnd: keyEnd - 1, sig: sig})
 			}
-			if err := j.value(depth+1, idx); err != nil {
+			if err := j.value(depth+1, nest+1, idx); err != nil {
 				j.o.setEnd(idx, j.tokenStart())
 				return err
 			}
@@ -117,4 +124,22 @@ func (j *jsonOutline) value(depth int, parent int32) error {
 	}
 	_, err = j.dec.Token() // the closing delimiter
 	return err
+}
+
+// skip consumes the rest of an object or array whose opening delimiter was
+// just read.
+func (j *jsonOutline) skip() error {
+	for open := 1; open > 0; {
+		tok, err := j.dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			open++
+		case json.Delim('}'), json.Delim(']'):
+			open--
+		}
+	}
+	return nil
 }

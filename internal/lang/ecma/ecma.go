@@ -381,7 +381,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 		if d.Kind == lang.KindProperty && d.Parent >= 0 && f.Defs[d.Parent].Kind == lang.KindConstructor {
 			// a parameter property: a property of the constructor's class
 			d.Parent = f.Defs[d.Parent].Parent
-			d.Path = f.Defs[d.Parent].Path + "." + d.Name
+			d.Path = f.ChildPath(d.Parent, d.Name)
 		}
 		if d.Parent >= 0 {
 			continue

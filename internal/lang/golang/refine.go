@@ -33,7 +33,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		if body < 0 {
 			continue
 		}
-		r.walk(body, v.Child(i, "type"))
+		r.walk(body, v.Child(i, "type"), 1)
 	}
 	if r.values != nil {
 		r.bindValues()
@@ -80,8 +80,10 @@ func (r *literals) named(t int) string {
 	return ""
 }
 
-// walk handles the literal value lv of type node t (-1 when unknown).
-func (r *literals) walk(lv, t int) {
+// walk handles the literal value lv of type node t (-1 when unknown); depth
+// counts the literals it is in, up to lang.MaxNesting (a deeper element
+// literal is not read: its type would be as deep as the literal).
+func (r *literals) walk(lv, t, depth int) {
 	v := r.v
 	typeName := r.named(t)
 	var keyType, elemType int = -1, -1
@@ -96,13 +98,13 @@ func (r *literals) walk(lv, t int) {
 		switch v.Kind(e) {
 		case "literal_element": // an element without a key
 			if container {
-				r.elided(e, elemType)
+				r.elided(e, elemType, depth)
 			}
 		case "keyed_element":
 			key, value := v.Child(e, "key"), v.Child(e, "value")
 			if container {
-				r.elided(key, keyType)
-				r.elided(value, elemType)
+				r.elided(key, keyType, depth)
+				r.elided(value, elemType, depth)
 			}
 			id := r.keyIdent(key)
 			if id < 0 {
@@ -126,12 +128,12 @@ func (r *literals) walk(lv, t int) {
 
 // elided walks an element literal whose type is elided ({...} standing for
 // T{...} or &T{...}) with the element type t of the enclosing literal.
-func (r *literals) elided(el, t int) {
-	if el < 0 || t < 0 {
+func (r *literals) elided(el, t, depth int) {
+	if el < 0 || t < 0 || depth >= lang.MaxNesting {
 		return
 	}
 	if lv := r.v.ChildOfKind(el, "literal_value"); lv >= 0 {
-		r.walk(lv, t)
+		r.walk(lv, t, depth+1)
 	}
 }
 

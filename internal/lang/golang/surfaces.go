@@ -117,7 +117,7 @@ func (g *goSurf) call(n int) {
 	case "selector_expression":
 		nameNode = v.Child(fn, "field")
 		if op := v.Child(fn, "operand"); op >= 0 {
-			c.Recv = v.Text(op)
+			c.Recv = v.Head(op, surface.MaxRecv)
 		}
 	case "identifier":
 		nameNode = fn

@@ -404,7 +404,7 @@ func (j *javaSurf) call(n int) {
 		return
 	}
 	name := v.Text(nm)
-	recv := v.Text(obj)
+	recv := v.Head(obj, surface.MaxRecv)
 	var args []int
 	if al := v.Child(n, "arguments"); al >= 0 {
 		for _, a := range v.Children(al) {

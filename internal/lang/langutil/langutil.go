@@ -49,76 +49,10 @@ func Access(keyword string) lang.Visibility {
 	return lang.VisPublic
 }
 
-// RemoveDefs drops the marked definitions. What pointed at a dropped
-// definition points at its nearest kept ancestor instead (children, enclosing
-// definitions of references, type relations); same-file bindings to it are
-// cleared. Paths are left as they were: call RecomputePaths when they depend
-// on the parent chain.
-func RemoveDefs(f *lang.Facts, drop []bool) {
-	any := false
-	for _, d := range drop {
-		any = any || d
-	}
-	if !any {
-		return
-	}
-	newIdx := make([]int32, len(f.Defs))
-	n := int32(0)
-	for i := range f.Defs {
-		newIdx[i] = -1
-		if !drop[i] {
-			newIdx[i] = n
-			n++
-		}
-	}
-	mapTo := func(i int32) int32 {
-		for i >= 0 && drop[i] {
-			i = f.Defs[i].Parent
-		}
-		if i < 0 {
-			return -1
-		}
-		return newIdx[i]
-	}
-	kept := make([]lang.Def, 0, n)
-	for i, d := range f.Defs {
-		if drop[i] {
-			continue
-		}
-		d.Parent = mapTo(d.Parent)
-		kept = append(kept, d)
-	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		r.Enclosing = mapTo(r.Enclosing)
-		if r.BindDef >= 0 {
-			if drop[r.BindDef] {
-				r.BindDef = -1
-			} else {
-				r.BindDef = newIdx[r.BindDef]
-			}
-		}
-	}
-	rels := f.TypeRels[:0]
-	for _, t := range f.TypeRels {
-		if t.Def = mapTo(t.Def); t.Def >= 0 {
-			rels = append(rels, t)
-		}
-	}
-	if len(rels) == 0 {
-		rels = nil
-	}
-	f.TypeRels = rels
-	f.Defs = kept
-	if len(f.Defs) == 0 {
-		f.Defs = nil
-	}
-}
-
 // DropDefs removes definitions and renumbers every index into Defs. target[i]
 // is i for a kept definition; for a dropped one, the definition that stands in
 // for it (references bound to or enclosed by it, and definitions nested in it,
-// move there), or -1 (they move to its parent). Unlike RemoveDefs, the type
+// move there), or -1 (they move to its parent). Unlike lang.RemoveDefs, the type
 // relations of a dropped definition go with it, and Dup ordinals are
 // renumbered.
 func DropDefs(f *lang.Facts, target []int32) {
@@ -186,13 +120,10 @@ func RecomputePaths(f *lang.Facts, segment func(i int) string) {
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		seg := segment(i)
-		switch {
-		case d.Receiver != "":
-			d.Path = d.Receiver + "." + d.Name
-		case d.Parent >= 0:
-			d.Path = f.Defs[d.Parent].Path + "." + seg
-		default:
-			d.Path = seg
+		if d.Receiver != "" {
+			d.Path = f.JoinPath(d.Receiver, d.Name)
+		} else {
+			d.Path = f.ChildPath(d.Parent, seg)
 		}
 	}
 	RecomputeDups(f)

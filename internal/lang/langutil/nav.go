@@ -2,22 +2,18 @@ package langutil
 
 import "github.com/cairnhq/cairn/internal/lang"
 
-// The View's Child and Children find the end of a node's subtree first; these
-// stop at the child they look for. In pre-order, the nodes of n's subtree
-// follow n and have a parent index >= n, and the first node after it has a
-// smaller one.
+// Child, ChildOfKind and Children are the View's, for a node that may be
+// -1 (none). The View steps over whole subtrees (their ends are computed
+// once per file), so finding a child costs the children before it, however
+// deep they are: a scan of the descendants would cost the square of a chain
+// a.b.c... of nested member expressions.
 
 // Child is the first direct child of n under the field name, or -1.
 func Child(v *lang.View, n int, field string) int {
 	if n < 0 {
 		return -1
 	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Field(j) == field {
-			return j
-		}
-	}
-	return -1
+	return v.Child(n, field)
 }
 
 // ChildOfKind is the first direct child of n with the kind, or -1.
@@ -25,26 +21,15 @@ func ChildOfKind(v *lang.View, n int, kind string) int {
 	if n < 0 {
 		return -1
 	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n && v.Kind(j) == kind {
-			return j
-		}
-	}
-	return -1
+	return v.ChildOfKind(n, kind)
 }
 
 // Children lists the direct children of n.
 func Children(v *lang.View, n int) []int {
-	var out []int
 	if n < 0 {
-		return out
+		return nil
 	}
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		if v.Parent(j) == n {
-			out = append(out, j)
-		}
-	}
-	return out
+	return v.Children(n)
 }
 
 // NodesByStart maps a start position to the last node (in pre-order: the

@@ -203,7 +203,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		d.Name = strings.TrimPrefix(d.Name, ":")
 		d.NameSpan.Start.Col++
 	}
-	langutil.RemoveDefs(f, drop)
+	lang.RemoveDefs(f, drop)
 	nodes = compactInts(nodes, drop)
 	visibilities(v, f, nodes)
 

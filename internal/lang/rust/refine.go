@@ -53,8 +53,12 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		case "scoped_identifier", "scoped_type_identifier":
 			p, name := langutil.Child(v, i, "path"), langutil.Child(v, i, "name")
+			// a::b::c nests each path in the next: reading long ones whole
+			// at every level would cost the square of the path
 			if p >= 0 && name >= 0 {
-				quals[v.Start(name)] = strings.Join(segments(v, p), "::")
+				if s, e := v.Bytes(p); e-s <= maxQualPath {
+					quals[v.Start(name)] = strings.Join(segments(v, p), "::")
+				}
 			}
 		case "impl_item":
 			impls = append(impls, i)
@@ -130,13 +134,13 @@ func receivers(f *lang.Facts) {
 		d := &f.Defs[i]
 		if d.Receiver == "" {
 			if d.Parent >= 0 {
-				d.Path = f.Defs[d.Parent].Path + "." + d.Name // parents may have been renamed
+				d.Path = f.ChildPath(d.Parent, d.Name) // parents may have been renamed
 			}
 			paths[d.Path] = true
 			continue
 		}
 		d.Receiver = typePath(f, d.Parent, d.Receiver, paths)
-		d.Path = d.Receiver + "." + d.Name
+		d.Path = f.JoinPath(d.Receiver, d.Name)
 		changed = true
 	}
 	if changed {
@@ -229,6 +233,10 @@ func commentDoc(v *lang.View, c int) string {
 	}
 	return v.Text(c)
 }
+
+// maxQualPath caps the bytes of a path that qualifies a name (a::b in
+// a::b::c); a longer one does not qualify it.
+const maxQualPath = 1024
 
 // segments lists the segments of a path node: a::b<T>::c is [a b c]; a
 // segment that is not a name (<T as Trait>) is "?".

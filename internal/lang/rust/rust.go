@@ -111,7 +111,7 @@ func Imports(v *lang.View, n int) []lang.Import {
 		if arg < 0 {
 			return nil
 		}
-		return useTree(v, arg, "", nil)
+		return useTree(v, arg, "", nil, 0)
 	case "extern_crate_declaration":
 		name := langutil.Child(v, n, "name")
 		if name < 0 {
@@ -148,8 +148,13 @@ func pathText(v *lang.View, n int) string {
 	return strings.Join(strings.Fields(v.Text(n)), "")
 }
 
-// useTree expands one use tree under a path prefix.
-func useTree(v *lang.View, n int, prefix string, out []lang.Import) []lang.Import {
+// useTree expands one use tree under a path prefix; depth counts the lists
+// it is in. Lists nested deeper than lang.MaxNesting are not expanded: each
+// level adds to the prefix of everything below it.
+func useTree(v *lang.View, n int, prefix string, out []lang.Import, depth int) []lang.Import {
+	if depth > lang.MaxNesting {
+		return out
+	}
 	switch v.Kind(n) {
 	case "identifier", "scoped_identifier", "crate", "super", "self":
 		return append(out, useItem(v, n, prefix, "", v.Start(n)))
@@ -170,10 +175,10 @@ func useTree(v *lang.View, n int, prefix string, out []lang.Import) []lang.Impor
 		if path := langutil.Child(v, n, "path"); path >= 0 {
 			p = joinPath(prefix, pathText(v, path))
 		}
-		return useTree(v, langutil.Child(v, n, "list"), p, out)
+		return useTree(v, langutil.Child(v, n, "list"), p, out, depth+1)
 	case "use_list":
 		for _, c := range langutil.Children(v, n) {
-			out = useTree(v, c, prefix, out)
+			out = useTree(v, c, prefix, out, depth+1)
 		}
 	}
 	return out

@@ -43,23 +43,25 @@ func (s *Strings) Value(n int) (value string, ok, built bool) {
 	}
 	var b strings.Builder
 	any := false
-	var walk func(n int)
-	walk = func(n int) {
-		if s.isPlus(n) {
-			walk(s.x.V.Child(n, "left"))
-			walk(s.x.V.Child(n, "right"))
-			return
+	// The operands left to right, with a stack rather than recursion: a
+	// concatenation of N terms nests N levels deep.
+	stack := []int{n}
+	for len(stack) > 0 {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s.isPlus(m) {
+			stack = append(stack, s.x.V.Child(m, "right"), s.x.V.Child(m, "left"))
+			continue
 		}
-		if v, ok, bt := s.lit(n); ok {
+		if v, ok, bt := s.lit(m); ok {
 			any = true
 			built = built || bt
 			b.WriteString(v)
-			return
+			continue
 		}
 		built = true
 		b.WriteString(Hole)
 	}
-	walk(n)
 	return b.String(), any, built
 }
 

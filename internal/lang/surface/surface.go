@@ -99,11 +99,16 @@ func (x *Finder) SQL(n int, text string, built bool) {
 type Call struct {
 	Node     int      // the call node
 	Name     string   // the callee's last name: HandleFunc, get, MapGet
-	Recv     string   // the receiver's text ("" for a bare call): http, r, klog.V(2), this.config
+	Recv     string   // the receiver's text ("" for a bare call): http, r, klog.V(2), this.config; at most MaxRecv bytes
 	Args     []int    // positional argument nodes
 	Named    []Named  // named arguments (Python keywords, annotation elements, C# name: value)
 	TypeArgs []string // generic type arguments: AddScoped<IFoo, Foo>
 }
+
+// MaxRecv caps Call.Recv in bytes (lang.View.Head). In a chain a.f().g()...
+// each call's receiver holds every call before it; rules compare receivers
+// with short names or look at their first identifier, which the cut keeps.
+const MaxRecv = 1024
 
 // Callee reads a call's callee node fn into c: an identifier is a bare call
 // of that name; a node of kind member (x.name) is a call of the node under
@@ -119,7 +124,7 @@ func (x *Finder) Callee(c *Call, fn int, member, name, object string) bool {
 		}
 		c.Name = v.Text(p)
 		if o := v.Child(fn, object); o >= 0 {
-			c.Recv = v.Text(o)
+			c.Recv = v.Head(o, MaxRecv)
 		}
 	case "identifier":
 		c.Name = v.Text(fn)
