@@ -88,6 +88,14 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	family, err := env.methodFamily(ctx, card, refs.Semantic.State, req.NewName)
+	if err != nil {
+		return nil, err
+	}
+	p.Groups = append(p.Groups, family...)
+	for i := range p.Groups {
+		p.Groups[i].ID = fmt.Sprintf("g%d", i+1)
+	}
 	ambiguous := map[string]bool{}
 	for _, g := range p.Groups {
 		for _, e := range g.Edits {
