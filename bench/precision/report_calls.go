@@ -11,7 +11,7 @@ var layerNames = map[string]string{
 }
 
 // callsMarkdown renders the call-edge subsection of the precision section.
-func callsMarkdown(b *strings.Builder, rs []*Result, notes string) {
+func callsMarkdown(b *strings.Builder, rs []*Result) {
 	var with []*Result
 	for _, r := range rs {
 		if r.Calls != nil {
@@ -75,10 +75,6 @@ func callsMarkdown(b *strings.Builder, rs []*Result, notes string) {
 	fmt.Fprintln(b, "|---|---:|---:|")
 	for _, r := range with {
 		fmt.Fprintf(b, "| %s | %.2f s | %.2f s |\n", r.Name, sec(r.Calls.TimingMS["cairn_callers_syntactic"]), sec(r.Calls.TimingMS["cairn_callers_semantic"]))
-	}
-	if notes != "" {
-		fmt.Fprintln(b)
-		fmt.Fprintln(b, notes)
 	}
 	for _, r := range with {
 		for _, layer := range []string{"syntactic", "semantic"} {

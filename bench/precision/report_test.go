@@ -1,6 +1,9 @@
 package precision
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSplice(t *testing.T) {
 	doc := "# Results\n\n## Other\nkept\n"
@@ -35,5 +38,41 @@ func TestTally(t *testing.T) {
 	}
 	if tl.Exact != 0 || tl.WeakTotal != 1 || tl.FPTotal["anchored"] != 1 {
 		t.Errorf("exact %d weak %d fp %v", tl.Exact, tl.WeakTotal, tl.FPTotal)
+	}
+}
+
+// TestMarkdownKeepsFidelityApart: the semantic layer scored against its
+// own SCIP index never appears as a precision row, and the language
+// server's start-up is not counted as query time.
+func TestMarkdownKeepsFidelityApart(t *testing.T) {
+	files := NewFiles(t.TempDir())
+	a, b := Loc{"a", 1, 1}, Loc{"a", 2, 1}
+	tally := func(ans Answer) *Tally {
+		tl := NewTally()
+		tl.Add("S", ans, Truth{a: true, b: true}, files)
+		return tl
+	}
+	r := &Result{Name: "go_med", Lang: "go", Oracle: "scip-go", LSP: "/tools/gopls", Sample: 10, LSPSample: 5,
+		TimingMS: map[string]int64{"cairn_index": 3000, "cairn_refs_syntactic": 100, "cairn_refs_semantic": 200,
+			"lsp_start": 20000, "lsp_first_query": 900, "lsp_warm_queries": 40},
+		Tallies: map[string]*Tally{
+			"syntactic@scip": tally(Answer{a: "proven"}),
+			"semantic@scip":  tally(Answer{a: "precise", b: "precise"}),
+			"semantic@lsp":   tally(Answer{a: "precise"}),
+		}}
+	md := Markdown([]*Result{r})
+	precisionTable, rest, _ := strings.Cut(md, "Importer fidelity")
+	if strings.Contains(precisionTable, "| go_med | with semantic layer | scip-go |") {
+		t.Errorf("the semantic layer is scored as precision against the index it imported:\n%s", precisionTable)
+	}
+	if !strings.Contains(precisionTable, "| go_med | with semantic layer | gopls |") {
+		t.Errorf("no precision row against the language server:\n%s", precisionTable)
+	}
+	if !strings.Contains(rest, "| go_med | scip-go | 1 | 1 | 2 | 2 | 0 | 0 |") {
+		t.Errorf("fidelity row missing:\n%s", rest)
+	}
+	// 100 ms over 10 symbols; 40 ms over the 4 warm queries; start-up apart.
+	if !strings.Contains(rest, "| go_med | 3.0 s | 10.0 ms | 20.0 ms | 20.0 s | 900 ms | 10.0 ms |") {
+		t.Errorf("timings row:\n%s", rest)
 	}
 }

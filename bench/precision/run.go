@@ -309,6 +309,9 @@ func mustIndexes(ctx context.Context, ix *index.Index) []string {
 // definition; a symbol it fails on gets a nil truth (skipped in scores).
 func askLSP(ctx context.Context, c Config, files *Files, sample []Sampled, logf func(string, ...any), res *Result) ([]Truth, error) {
 	root, _ := filepath.Abs(c.Repo)
+	// Start-up and workspace load are timed apart from the queries: the first
+	// query (which may load the workspace lazily) apart from the warm rest.
+	start := time.Now()
 	l, err := StartLSP(ctx, c.LSP, root, nil, nil)
 	if err != nil {
 		return nil, err
@@ -326,18 +329,30 @@ func askLSP(ctx context.Context, c Config, files *Files, sample []Sampled, logf 
 			res.Notes = append(res.Notes, "the language server never logged "+c.LSPWait)
 		}
 	}
+	res.TimingMS["lsp_start"] = time.Since(start).Milliseconds()
+	var warm time.Duration
 	out := make([]Truth, len(sample))
 	for i, s := range sample {
 		abs := filepath.Join(root, filepath.FromSlash(s.Def.Path))
 		if c.LSPOpen {
 			text, _ := os.ReadFile(abs)
 			l.Open(abs, c.LSPLang, text)
-			if i == 0 && c.LSPWait == "progress" && !l.WaitProgress(10*time.Minute) {
-				res.Notes = append(res.Notes, "the language server never ended its progress; answers may be partial")
+			if i == 0 && c.LSPWait == "progress" {
+				t := time.Now()
+				if !l.WaitProgress(10 * time.Minute) {
+					res.Notes = append(res.Notes, "the language server never ended its progress; answers may be partial")
+				}
+				res.TimingMS["lsp_start"] += time.Since(t).Milliseconds() // the project loads when a file opens
 			}
 		}
 		qctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+		t := time.Now()
 		locs, err := l.References(qctx, abs, s.Def.Line-1, files.UTF16Col(s.Def.Path, s.Def.Line, s.Def.Col))
+		if i == 0 {
+			res.TimingMS["lsp_first_query"] = time.Since(t).Milliseconds()
+		} else {
+			warm += time.Since(t)
+		}
 		cancel()
 		if c.LSPOpen {
 			l.CloseFile(abs)
@@ -362,6 +377,7 @@ func askLSP(ctx context.Context, c Config, files *Files, sample []Sampled, logf 
 			logf("%s: %s answered %d/%d", c.Name, filepath.Base(c.LSP[0]), i+1, len(sample))
 		}
 	}
+	res.TimingMS["lsp_warm_queries"] = warm.Milliseconds()
 	return out, nil
 }
 

@@ -129,6 +129,10 @@ type ImpactResult struct {
 	Tests          ImpactTests    `json:"affected_tests"`
 	// AnchoredNote says what the counts leave out.
 	Notes []string `json:"notes"`
+	// Cards are the spec cards the change touches: linked with @see to the
+	// target or to code that depends on it, and the cards that depend on
+	// those.
+	Cards []query.LinkedCard `json:"cards,omitempty"`
 	// bytes of the files holding direct dependents (what reading them costs)
 	BytesCovered int64 `json:"-"`
 }
@@ -434,7 +438,9 @@ func (a *analysis) impactCallers(ctx context.Context, res *ImpactResult, r *quer
 		return ctx.Err() // the deadline stopped the walk before its one level: no count to report
 	}
 	res.Callers.Available = true
-	for _, n := range g.Nodes[1:] {
+	// The direct callers come whole and ranked (the repository's code
+	// before its tests, the target's package first): the first are listed.
+	for _, n := range g.Nodes[1:min(len(g.Nodes), p.MaxCallers+1)] {
 		res.Callers.Items = append(res.Callers.Items, n.SymbolRef)
 	}
 	res.Callers.Total = len(res.Callers.Items)

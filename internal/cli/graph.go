@@ -16,7 +16,7 @@ func graphCmd(use, tool string) *toolCmd {
 		tool: tool, use: use, on: &target{name: &in.Symbol, at: &in.At, required: true},
 		flags: func(f *argFlags) {
 			f.Int(&in.Depth, "depth", "depth", 0)
-			f.limit(&in.LimitPerLevel, "limit_per_level", "new symbols per level", 10, 100)
+			f.limit(&in.LimitPerLevel, "limit_per_level", "new symbols per level below depth 1", 10, 100)
 			f.String(&in.Layer, "layer", "layer", "")
 			f.maxChars(&in.MaxChars)
 		},
@@ -43,6 +43,9 @@ func renderGraph(w io.Writer, r *graph.Result) {
 		if n.Build != "" {
 			line += " [build: " + n.Build + "]"
 		}
+		if n.CallLine > 0 {
+			line += fmt.Sprintf(" (calls at :%d)", n.CallLine)
+		}
 		for _, e := range r.Edges {
 			other, me := e.From, e.To
 			if r.Direction == graph.Callees {
@@ -55,6 +58,9 @@ func renderGraph(w io.Writer, r *graph.Result) {
 				}
 				if e.Via != "" {
 					line += " via " + e.Via
+				}
+				if e.Through != "" {
+					line += " through " + e.Through + " (" + e.Dispatch + ")"
 				}
 				break
 			}
@@ -70,9 +76,6 @@ func renderGraph(w io.Writer, r *graph.Result) {
 	}
 	for _, d := range r.Dynamic {
 		from := byID[d.From].QName
-		if d.Caller != nil {
-			from = d.Caller.QName
-		}
 		what := d.Name
 		if d.Text != "" {
 			what = d.Text
@@ -115,7 +118,8 @@ func hierarchyCmd() *toolCmd {
 		tool: "type_hierarchy", use: "hierarchy", on: &target{name: &in.Symbol, at: &in.At, required: true},
 		flags: func(f *argFlags) {
 			f.String(&in.Layer, "layer", "layer", "")
-			f.limit(&in.Limit, "limit", "entries per list", 20, 100)
+			f.limit(&in.Limit, "limit", "entries per list", tools.HierarchyBudget.Default, tools.HierarchyBudget.Cap)
+			f.maxChars(&in.MaxChars)
 		},
 		in:     &in,
 		render: withAnswer(renderHierarchy),
@@ -126,7 +130,8 @@ func renderHierarchy(w io.Writer, r *graph.HierarchyResult) {
 	for _, sec := range []struct {
 		title string
 		links []graph.TypeLink
-	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations}} {
+	}{{"supertypes", r.Supertypes}, {"interfaces", r.Interfaces}, {"subtypes", r.Subtypes}, {"implementations", r.Implementations},
+		{"candidates", r.Candidates}} {
 		for _, l := range sec.links {
 			line := fmt.Sprintf("%s: %s %s [%s]", sec.title, l.Relation, l.Name, l.Source)
 			if l.Symbol != nil {
@@ -134,6 +139,12 @@ func renderHierarchy(w io.Writer, r *graph.HierarchyResult) {
 			}
 			if l.Via != "" {
 				line += " via " + l.Via
+			}
+			if l.Pointer {
+				line += " (pointer receiver)"
+			}
+			if l.Undecided != "" {
+				line += " undecided: " + l.Undecided
 			}
 			fmt.Fprintln(w, line)
 		}

@@ -1,6 +1,9 @@
 package graph
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Trim says what fitting a graph into a size budget left out.
 type Trim struct {
@@ -11,9 +14,10 @@ type Trim struct {
 func (t Trim) Any() bool { return t.Nodes+t.Unresolved+t.Dynamic+t.External > 0 }
 
 // Fit makes the JSON encoding of the result at most max bytes: it drops the
-// last nodes (the deepest level's least-called first) with their edges and
-// calls, then external, dynamic and unresolved calls from the end. The root
-// always stays.
+// last nodes (the deepest level first, its tests first: each level is
+// ranked) with their edges and calls, then external, dynamic and
+// unresolved calls from the end, and counts in each level's Cut the tests
+// and others it dropped. The root always stays.
 func (res *Result) Fit(max int) Trim {
 	var trim Trim
 	size := jsonSize(res)
@@ -26,8 +30,10 @@ func (res *Result) Fit(max int) Trim {
 		size -= jsonSize(n) + 1
 		trim.Nodes++
 		for i := range res.Levels {
-			if res.Levels[i].Depth == n.Depth && res.Levels[i].Kept > 0 {
-				res.Levels[i].Kept--
+			if l := &res.Levels[i]; l.Depth == n.Depth && l.Kept > 0 {
+				l.Kept--
+				l.Cut.add(isTestPath(string(n.Location.Path)))
+				l.Cut.Reason = joinReason(l.Cut.Reason, "max_chars")
 			}
 		}
 		res.Edges = dropWhere(res.Edges, func(e Edge) bool { return e.From == n.ID || e.To == n.ID }, &size, nil)
@@ -72,4 +78,15 @@ func dropWhere[T any](xs []T, drop func(T) bool, size *int, count *int) []T {
 func jsonSize(v any) int {
 	b, _ := json.Marshal(v)
 	return len(b)
+}
+
+// joinReason adds a reason to those a cut already has (limit_per_level+max_chars).
+func joinReason(reasons, r string) string {
+	switch {
+	case reasons == "":
+		return r
+	case reasons == r || strings.HasSuffix(reasons, "+"+r):
+		return reasons
+	}
+	return reasons + "+" + r
 }

@@ -27,8 +27,9 @@ const (
 type Params struct {
 	Direction string // callers or callees
 	Depth     int    // levels below the root, >= 1
-	// LimitPerLevel caps the new nodes kept per level (the best by call
-	// count); the others are counted in the level's found.
+	// LimitPerLevel caps the new nodes kept per level from depth 2 on (the
+	// best ranked); the others are counted in the level's found. Depth 1
+	// is kept whole.
 	LimitPerLevel int
 	// MaxPerNode caps the unresolved and dynamic calls listed per node.
 	MaxPerNode int
@@ -48,14 +49,13 @@ type Node struct {
 	// tag or platform variants, conditional definitions); syntax links a
 	// call to one of them, the build picks which runs.
 	Variants []Variant `json:"variants,omitempty"`
+	// CallLine (callers) is the line, in the node's own file, of its first
+	// call of the node above it: the call site, what to open next.
+	CallLine int `json:"call_line,omitempty"`
 }
 
 // Variant is one definition of a name that has several.
-type Variant struct {
-	ID       string            `json:"symbol_id"`
-	Location protocol.Location `json:"location"`
-	Build    string            `json:"build,omitempty"`
-}
+type Variant = query.Variant
 
 // Edge is a call from one node to another.
 type Edge struct {
@@ -72,6 +72,11 @@ type Edge struct {
 	// Via names the variant the call was linked to when the node is another
 	// variant of the same name (callers of build-tag variants).
 	Via string `json:"via,omitempty"`
+	// Through is the method called when the call reaches To by dispatch:
+	// the interface method To implements (Dispatch interface) or the base
+	// method it overrides (Dispatch override).
+	Through  string `json:"through,omitempty"`
+	Dispatch string `json:"dispatch,omitempty"`
 }
 
 // UnresolvedCall groups the calls of a node that neither layer attributes:
@@ -93,9 +98,6 @@ type UnresolvedCall struct {
 // It is never resolved to one target; the candidates are what may run.
 type DynamicCall struct {
 	From string `json:"from"` // the calling symbol
-	// Caller describes From when it is not a node of the graph (callers
-	// that may reach a node through dispatch).
-	Caller *query.SymbolRef `json:"caller,omitempty"`
 	// Kind: interface, virtual (a method its subclasses override), field,
 	// variable, value (a local or parameter holding
 	// a function), subscript_call, getattr, setattr, eval.
@@ -136,7 +138,15 @@ type Level struct {
 	// not looked for).
 	Found int `json:"found"`
 	Kept  int `json:"kept"` // listed in nodes, after the limit and the response budget
+	// Cut counts what the limit and the response budget left out, tests
+	// and others (Reason: limit_per_level, max_chars, or both joined by +).
+	Cut Cut `json:"-"`
 }
+
+// maxFirstLevel bounds the direct callers or callees listed: the first
+// level is listed whole (LimitPerLevel applies from depth 2 on), and only
+// the response budget cuts it, tests first.
+const maxFirstLevel = 2000
 
 // Result is graph_callers' and graph_callees' payload.
 type Result struct {
@@ -235,11 +245,11 @@ func edgesBetween(nodes []Node, pending []Edge) []Edge {
 	for _, n := range nodes {
 		ids[n.ID] = true
 	}
-	type ekey struct{ from, to, kind string }
+	type ekey struct{ from, to, kind, through string }
 	dup := map[ekey]bool{}
 	out := []Edge{}
 	for _, ed := range pending {
-		k := ekey{ed.From, ed.To, ed.Kind}
+		k := ekey{ed.From, ed.To, ed.Kind, ed.Through}
 		if ids[ed.From] && ids[ed.To] && !dup[k] {
 			dup[k] = true
 			out = append(out, ed)
@@ -257,6 +267,9 @@ type call struct {
 	kind  string
 	site  protocol.Location
 	via   string
+	// through is the method a caller calls when the call reaches the node
+	// by dispatch (the interface or base method), dispatch how.
+	through, dispatch string
 }
 
 // appendCapped appends at most max items of one node's list, counting the rest.
@@ -286,7 +299,7 @@ func tierRank(t string) int {
 func sortEdges(es []Edge) {
 	sort.Slice(es, func(i, j int) bool {
 		a, b := es[i], es[j]
-		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Kind, b.Kind)) < 0
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Through, b.Through)) < 0
 	})
 }
 

@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"path"
 	"sort"
 	"strings"
 
@@ -38,6 +39,11 @@ type TypeLink struct {
 	Via   string `json:"via,omitempty"`
 	Depth int    `json:"depth"` // 1: direct
 	Tier  string `json:"tier,omitempty"`
+	// Pointer (Go) says only the pointer type *T has the method set: some
+	// method is declared on a pointer receiver.
+	Pointer bool `json:"pointer,omitempty"`
+	// Undecided (candidates only) says why syntax cannot decide the relation.
+	Undecided string `json:"undecided,omitempty"`
 }
 
 // HierarchyResult is type_hierarchy's payload.
@@ -54,6 +60,10 @@ type HierarchyResult struct {
 	Subtypes []TypeLink `json:"subtypes"`
 	// Implementations (interfaces only) are the types implementing it.
 	Implementations []TypeLink `json:"implementations"`
+	// Candidates are types (for an interface) or interfaces (for a type)
+	// whose method names match but whose signatures syntax cannot compare
+	// (Go: a type it cannot read): they may implement it, or not.
+	Candidates []TypeLink `json:"candidates,omitempty"`
 	// Methods (interfaces only) are the names of its method set, embedded
 	// interfaces included.
 	Methods []string `json:"methods,omitempty"`
@@ -66,6 +76,66 @@ type HierarchyResult struct {
 	Semantic string   `json:"semantic"`
 	Notes    []string `json:"notes"`
 	Bytes    int64    `json:"-"`
+	// Cut says what the limit and the response budget left out of each list.
+	Cut []Cut `json:"-"`
+}
+
+// namedList is one list of a hierarchy with its field name.
+type namedList struct {
+	name string
+	list *[]TypeLink
+}
+
+// lists are the hierarchy's lists, in the order a response budget cuts
+// them: the answer to the question asked (implementations of an
+// interface, interfaces of a type) last.
+func (res *HierarchyResult) lists() []namedList {
+	l := []namedList{{"candidates", &res.Candidates}, {"supertypes", &res.Supertypes}, {"subtypes", &res.Subtypes}}
+	if res.IsInterface {
+		return append(l, namedList{"interfaces", &res.Interfaces}, namedList{"implementations", &res.Implementations})
+	}
+	return append(l, namedList{"implementations", &res.Implementations}, namedList{"interfaces", &res.Interfaces})
+}
+
+// Fit makes the JSON encoding of the hierarchy at most max bytes: it drops
+// related types declared in tests first (from every list, the least
+// relevant list first), then the others, from the end of each list.
+func (res *HierarchyResult) Fit(max int) {
+	size := jsonSize(res)
+	for _, tests := range []bool{true, false} {
+		for _, l := range res.lists() {
+			var dropped []TypeLink
+			for size > max && len(*l.list) > 0 {
+				i := len(*l.list) - 1
+				if tests {
+					for i >= 0 && !(*l.list)[i].isTest() {
+						i--
+					}
+					if i < 0 {
+						break
+					}
+				}
+				dropped = append(dropped, (*l.list)[i])
+				size -= jsonSize((*l.list)[i]) + 1
+				*l.list = append((*l.list)[:i], (*l.list)[i+1:]...)
+			}
+			if len(dropped) > 0 {
+				res.Cut = append(res.Cut, cutOf(l.name, dropped, "max_chars"))
+			}
+		}
+	}
+}
+
+func cutOf(field string, dropped []TypeLink, reason string) Cut {
+	c := Cut{Field: field, Reason: reason}
+	for _, d := range dropped {
+		if d.isTest() {
+			c.Tests++
+		} else {
+			c.NonTests++
+		}
+	}
+	return c
 }
 
 // HierarchyParams bounds type_hierarchy.
@@ -114,12 +184,7 @@ func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p Hierar
 		if err != nil {
 			return nil, err
 		}
-		for name, m := range ms.all {
-			if k := lang.DefKind(m.row.Kind); k == lang.KindMethod || k == lang.KindProperty {
-				res.Methods = append(res.Methods, name)
-			}
-		}
-		sort.Strings(res.Methods)
+		res.Methods = methodNames(ms)
 		impls, err := w.implementations(ctx, t.Row)
 		if err != nil {
 			return nil, err
@@ -128,6 +193,11 @@ func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p Hierar
 			tl, err := w.typeLink(ctx, it.row, implRelation(it.how), implSource(it.how), it.via, 1, "")
 			if err != nil {
 				return nil, err
+			}
+			tl.Pointer, tl.Undecided = it.pointer, it.undecided
+			if it.undecided != "" {
+				res.Candidates = append(res.Candidates, tl)
+				continue
 			}
 			res.Implementations = append(res.Implementations, tl)
 		}
@@ -147,12 +217,17 @@ func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p Hierar
 	if len(res.Unknown) > 0 {
 		res.Notes = append(res.Notes, "some supertypes are declared outside the repository; what they contribute to method sets is unknown to syntax")
 	}
-	for name, list := range map[string]*[]TypeLink{"supertypes": &res.Supertypes, "interfaces": &res.Interfaces, "subtypes": &res.Subtypes,
-		"implementations": &res.Implementations} {
-		sortLinks(*list)
-		res.Totals[name] = len(*list)
-		if p.Limit > 0 && len(*list) > p.Limit {
-			*list = (*list)[:p.Limit]
+	if len(res.Candidates) > 0 {
+		res.Notes = append(res.Notes, "candidates match by method names but syntax cannot compare their signatures (undecided says why): they are not counted as implementations")
+	}
+	for _, l := range res.lists() {
+		sortLinks(*l.list, string(res.Type.Location.Path))
+		if len(*l.list) > 0 || l.name != "candidates" {
+			res.Totals[l.name] = len(*l.list)
+		}
+		if p.Limit > 0 && len(*l.list) > p.Limit {
+			res.Cut = append(res.Cut, cutOf(l.name, (*l.list)[p.Limit:], "limit"))
+			*l.list = (*l.list)[:p.Limit]
 		}
 	}
 	res.Layers, res.Semantic, _ = w.layersUsed()
@@ -196,12 +271,22 @@ func implSource(how string) string {
 	return how
 }
 
-func sortLinks(ls []TypeLink) {
+// sortLinks orders related types: nearest in the hierarchy first, then the
+// repository's code before its tests, then those of the type's own package
+// (directory), then by name.
+func sortLinks(ls []TypeLink, root string) {
+	near := func(l TypeLink) bool {
+		return l.Symbol != nil && path.Dir(string(l.Symbol.Location.Path)) == path.Dir(root)
+	}
 	sort.Slice(ls, func(i, j int) bool {
 		a, b := ls[i], ls[j]
-		return cmp.Or(cmp.Compare(a.Depth, b.Depth), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Relation, b.Relation)) < 0
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), cmpBool(a.isTest(), b.isTest()), cmpBool(!near(a), !near(b)),
+			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Relation, b.Relation)) < 0
 	})
 }
+
+// isTest reports whether the related type is declared in a test file.
+func (l TypeLink) isTest() bool { return l.Symbol != nil && isTestPath(string(l.Symbol.Location.Path)) }
 
 // typeLink describes a related type in the repository.
 func (w *walker) typeLink(ctx context.Context, row store.SymbolRow, relation, source, via string, depth int, tier string) (TypeLink, error) {
@@ -344,28 +429,41 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 			if err != nil {
 				return err
 			}
-			covers, via, n := true, "", 0
-			for in, im := range ims.all {
-				if k := lang.DefKind(im.row.Kind); k != lang.KindMethod && k != lang.KindProperty {
-					continue
-				}
-				n++
+			inames := methodNames(ims)
+			covers, via := len(inames) > 0, ""
+			for _, in := range inames {
 				tm, ok := ms.all[in]
 				if !ok {
 					covers = false
 					break
 				}
-				if tm.via != "" {
+				if tm.via != "" && via == "" {
 					via = tm.via
 				}
 			}
-			if covers && n > 0 {
-				tl, err := w.typeLink(ctx, o, "satisfies", SourceMethodSet, via, 1, "")
+			if !covers {
+				continue
+			}
+			tl, err := w.typeLink(ctx, o, "satisfies", SourceMethodSet, via, 1, "")
+			if err != nil {
+				return err
+			}
+			if family == "go" {
+				v, why, pointer, err := w.goSatisfies(ctx, ims, ms, inames)
 				if err != nil {
 					return err
 				}
-				res.Interfaces = append(res.Interfaces, tl)
+				if v == verdictNo {
+					continue
+				}
+				tl.Pointer = pointer
+				if v == verdictUnknown {
+					tl.Undecided = why
+					res.Candidates = append(res.Candidates, tl)
+					continue
+				}
 			}
+			res.Interfaces = append(res.Interfaces, tl)
 		}
 	}
 	return nil

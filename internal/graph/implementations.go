@@ -21,10 +21,15 @@ type implType struct {
 	// the interface's methods), semantic (an implementation relationship).
 	how string
 	via string // the type or interface it goes through, when not direct
+	// undecided says why syntax cannot decide whether the type implements
+	// the interface (Go: a parameter or result type it cannot read): the
+	// type is a candidate, not an implementation. "" when decided.
+	undecided string
+	pointer   bool // Go: only *T has the method set (pointer receivers)
 }
 
 // maxImplCandidates bounds the types whose method sets are checked for one interface.
-const maxImplCandidates = 300
+const maxImplCandidates = 5000
 
 // implementations lists the types implementing an interface, from declared
 // relations (directly, through sub-interfaces and base classes), from
@@ -195,10 +200,25 @@ func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *
 				via = m.via
 			}
 		}
-		if covers {
-			have[o.ID] = true
-			out = append(out, implType{row: o, how: "method_set", via: via})
+		if !covers {
+			continue
 		}
+		it := implType{row: o, how: "method_set", via: via}
+		if family == "go" {
+			v, why, pointer, err := w.goSatisfies(ctx, ims, ms, names)
+			if err != nil {
+				return nil, err
+			}
+			if v == verdictNo {
+				continue
+			}
+			it.pointer = pointer
+			if v == verdictUnknown {
+				it.undecided = why
+			}
+		}
+		have[o.ID] = true
+		out = append(out, it)
 	}
 	return out, nil
 }

@@ -51,6 +51,14 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 			if err != nil {
 				return nil, err
 			}
+			name := n.Row.Name // the name called: the class's for a constructor
+			if t == n.Row.Parent && t != n.Row.ID {
+				if row, ok, err := w.row(ctx, t); err != nil {
+					return nil, err
+				} else if ok {
+					name = row.Name
+				}
+			}
 			if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
 				return nil, err
 			}
@@ -72,7 +80,7 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 					w.used.syn = true
 				}
 				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
-					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col), via: via[t]})
+					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col, name), via: via[t]})
 			}
 		}
 	}
@@ -83,7 +91,11 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 		}
 		out = append(out, sem...)
 	}
-	return mergeCalls(out), nil
+	disp, err := w.dispatchCalls(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return mergeCalls(append(out, disp...)), nil
 }
 
 // kindOf names a call into target made while walking to node n.
@@ -99,20 +111,21 @@ func isConstructor(n *query.Resolved) bool {
 	return k == lang.KindConstructor || (k == lang.KindMethod && (n.Row.Name == "__init__" || n.Row.Name == "constructor"))
 }
 
-func siteLoc(path string, line, col int) protocol.Location {
-	return protocol.Location{Path: protocol.RepoPath(path), Line: line, Col: col, EndLine: line, EndCol: col}
+// siteLoc is the location of a call site: the called name at line:col.
+func siteLoc(path string, line, col int, name string) protocol.Location {
+	return protocol.Location{Path: protocol.RepoPath(path), Line: line, Col: col, EndLine: line, EndCol: col + len(name)}
 }
 
 // mergeCalls folds calls to the same neighbour with the same kind and layer.
 func mergeCalls(cs []call) []call {
 	type key struct {
-		other       int64
-		kind, layer string
+		other                int64
+		kind, layer, through string
 	}
 	at := map[key]int{}
 	var out []call
 	for _, c := range cs {
-		k := key{c.other, c.kind, c.layer}
+		k := key{c.other, c.kind, c.layer, c.through}
 		if i, ok := at[k]; ok {
 			o := &out[i]
 			o.count += c.count
@@ -184,86 +197,204 @@ func (w *walker) callerAt(ctx context.Context, path string, p lang.Pos) (int64, 
 	if int(enc) >= len(own) {
 		return 0, protocol.Location{}, false, nil
 	}
-	return own[enc].ID, siteLoc(path, int(p.Line), int(p.Col)), true, nil
+	return own[enc].ID, siteLoc(path, int(p.Line), int(p.Col), facts.Names[facts.Refs[i].Name]), true, nil
 }
 
-// dynamicCallers lists the calls through the interface methods a node
-// implements (from the semantic layer's relationships): each may reach it.
-func (w *walker) dynamicCallers(ctx context.Context, n *query.Resolved) ([]DynamicCall, error) {
-	out, err := w.virtualCallers(ctx, n)
-	if err != nil || w.v == nil || w.layer == query.LayerSyntactic {
-		return out, err
+// Dispatch: how a call of another method may run a node.
+const (
+	DispatchInterface = "interface" // a call of an interface method the node's type implements
+	DispatchOverride  = "override"  // a call of a base class method the node overrides
+)
+
+// dispatchCalls lists the calls that reach a method through dispatch: the
+// calls of the interface methods it implements and of the base methods it
+// overrides, as gopls and typescript-language-server count them (pyright
+// does not: a Python call reaches the method its receiver's class declares
+// or inherits, so Python methods get none from syntax). Go: the interfaces
+// of the repository its receiver type satisfies, by signature (method
+// sets; the type itself, not the types embedding it). Others: the
+// interfaces and base classes its class declares, transitively. The
+// semantic layer adds the calls through the symbols its implementation
+// relationships relate.
+func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, error) {
+	if lang.DefKind(n.Row.Kind) != lang.KindMethod {
+		return nil, nil
 	}
-	calls, err := w.semanticCallers(ctx, n, true)
-	if err != nil || len(calls) == 0 {
-		return out, err
-	}
-	self := n.Ref()
-	type key struct {
-		from int64
-		via  string
-	}
-	at := map[key]int{}
-	for _, c := range calls {
-		k := key{c.other, c.via}
-		if i, ok := at[k]; ok {
-			out[i].Count++
-			continue
+	var out []call
+	if w.v != nil && w.layer != query.LayerSyntactic {
+		sem, err := w.semanticCallers(ctx, n, true)
+		if err != nil {
+			return nil, err
 		}
-		at[k] = len(out)
-		d := DynamicCall{From: index.FormatID(c.other), Kind: "interface", Name: n.Row.Name, Count: 1, Line: c.site.Line,
-			Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "semantic", Tier: index.TierPrecise.String(), Layer: query.LayerSemantic}
-		if th := semSymbolRef(ctx, w.e, c.via); th != nil {
-			d.Through = th
+		for _, c := range sem {
+			c.dispatch = DispatchInterface
+			if th := semSymbolRef(ctx, w.e, c.via); th != nil {
+				c.through = th.QName
+			}
+			c.via = ""
+			out = append(out, c)
 		}
-		out = append(out, d)
+	}
+	if w.layer == query.LayerSemantic {
+		return out, nil
+	}
+	methods, err := w.dispatchedFrom(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range methods {
+		edges, err := w.e.Store().EdgesTo(ctx, m.row.ID, uint8(index.EdgeCall))
+		if err != nil {
+			return nil, err
+		}
+		if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+			return nil, err
+		}
+		for _, ed := range edges {
+			f, err := w.file(ctx, ed.FileID)
+			if err != nil {
+				return nil, err
+			}
+			if f == nil || w.usable(f.Path) {
+				continue // the semantic layer answers for this file
+			}
+			out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
+				kind: callKind(n.File.Lang, lang.KindMethod), site: siteLoc(f.Path, ed.Line, ed.Col, n.Row.Name),
+				through: m.row.QName, dispatch: m.dispatch})
+		}
 	}
 	return out, nil
 }
 
-// virtualCallers lists the calls of the methods a method overrides (the
-// same name on its class's base classes, transitively): each may run it
-// when the receiver is an instance of its class (syntax; not Go, which has
-// no overriding).
-func (w *walker) virtualCallers(ctx context.Context, n *query.Resolved) ([]DynamicCall, error) {
-	if lang.DefKind(n.Row.Kind) != lang.KindMethod || n.Row.Parent == 0 || n.File.Lang == "go" || w.layer == query.LayerSemantic {
+// dispatched is a method a call of which may run another.
+type dispatched struct {
+	row      store.SymbolRow
+	dispatch string
+}
+
+// dispatchedFrom lists the methods whose calls may run a method: the
+// interface methods it implements and the base methods it overrides.
+func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispatched, error) {
+	switch n.File.Lang {
+	case "python":
+		return nil, nil
+	case "go":
+		return w.goInterfaceMethods(ctx, n)
+	}
+	if n.Row.Parent == 0 {
 		return nil, nil
 	}
 	owner, err := w.resolveID(ctx, n.Row.Parent)
 	if err != nil || owner == nil || !lang.DefKind(owner.Row.Kind).IsTypeLike() {
 		return nil, err
 	}
-	self := n.Ref()
-	var out []DynamicCall
+	var out []dispatched
 	supers := func(it typeStep) ([]typeEdge, error) {
-		supers, _, err := w.supertypes(ctx, it.row, false)
+		supers, _, err := w.supertypes(ctx, it.row, true)
 		return supers, err
 	}
 	err = w.relatedMethods(ctx, owner.Row, n.Row.Name, supers, func(m store.SymbolRow) error {
-		base, err := w.resolved(ctx, m)
-		if err != nil {
+		d := DispatchOverride
+		if iface, err := w.interfaceOf(ctx, m.Parent); err != nil {
 			return err
+		} else if iface != nil {
+			d = DispatchInterface
 		}
-		if base == nil {
-			return errVanished
-		}
-		through := base.Ref()
-		edges, err := w.e.Store().EdgesTo(ctx, m.ID, uint8(index.EdgeCall))
-		if err != nil {
-			return err
-		}
-		for _, ed := range edges {
-			out = append(out, DynamicCall{From: index.FormatID(ed.Src), Kind: "virtual", Name: n.Row.Name, Count: ed.Count, Line: ed.Line,
-				Through: &through, Candidates: []query.SymbolRef{self}, CandidatesTotal: 1, CandidatesFrom: "overrides",
-				Tier: index.Tier(ed.Tier).String(), Layer: query.LayerSyntactic})
-		}
+		out = append(out, dispatched{m, d})
 		return nil
 	})
-	if err == errVanished {
-		return nil, nil // a base method's file is gone: no answer rather than half of one
+	return out, err
+}
+
+// maxDispatchInterfaces bounds the interfaces checked for one Go method.
+const maxDispatchInterfaces = 2000
+
+// goInterfaceMethods lists the methods of the interfaces of the repository
+// that a Go method's receiver type satisfies, by signature, with the
+// method's name.
+func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]dispatched, error) {
+	owner, ok, err := w.ownerOf(ctx, n.Row)
+	if err != nil || !ok {
+		return nil, err
 	}
+	if is, err := w.isInterface(ctx, owner); err != nil || is {
+		return nil, err
+	}
+	ms, err := w.typeMembers(ctx, owner)
 	if err != nil {
 		return nil, err
+	}
+	rows, err := w.e.Store().SymbolsByName(ctx, n.Row.Name)
+	if err != nil {
+		return nil, err
+	}
+	// The owners and their files are read at once: a common name has
+	// thousands of methods, most of them on types that are no interface.
+	var parents []int64
+	for _, m := range rows {
+		if lang.DefKind(m.Kind) == lang.KindMethod && m.Parent != 0 {
+			parents = append(parents, m.Parent)
+		}
+	}
+	owners, err := w.symbols(ctx, parents)
+	if err != nil {
+		return nil, err
+	}
+	var ifaceFiles []int64
+	for _, o := range owners {
+		if lang.DefKind(o.Kind) == lang.KindInterface {
+			ifaceFiles = append(ifaceFiles, o.FileID)
+		}
+	}
+	if err := w.loadFiles(ctx, ifaceFiles); err != nil {
+		return nil, err
+	}
+	var out []dispatched
+	seen := map[int64]bool{}
+	checked := 0
+	for _, m := range rows {
+		if lang.DefKind(m.Kind) != lang.KindMethod || m.ID == n.Row.ID || checked >= maxDispatchInterfaces {
+			continue
+		}
+		iface, ok, err := w.ownerOf(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || seen[iface.ID] {
+			continue
+		}
+		seen[iface.ID] = true
+		if is, err := w.isInterface(ctx, iface); err != nil {
+			return nil, err
+		} else if !is {
+			continue
+		}
+		if f, err := w.file(ctx, iface.FileID); err != nil {
+			return nil, err
+		} else if f == nil || f.Lang != "go" {
+			continue
+		}
+		checked++
+		ims, err := w.typeMembers(ctx, iface)
+		if err != nil {
+			return nil, err
+		}
+		names := methodNames(ims)
+		covered := len(names) > 0
+		for _, name := range names {
+			if _, ok := ms.all[name]; !ok {
+				covered = false
+				break
+			}
+		}
+		if !covered {
+			continue
+		}
+		if v, _, _, err := w.goSatisfies(ctx, ims, ms, names); err != nil {
+			return nil, err
+		} else if v == verdictYes {
+			out = append(out, dispatched{ims.all[n.Row.Name].row, DispatchInterface})
+		}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -14,13 +15,16 @@ import (
 // frontier of the level to expand next and the edges found to nodes not
 // decided yet.
 type levels struct {
-	w        *walker
-	p        Params
-	res      *Result
-	seen     map[int64]bool // symbols listed as nodes
-	files    map[int64]bool // files counted in res.BytesCovered
-	frontier []*query.Resolved
-	pending  []Edge
+	w   *walker
+	p   Params
+	res *Result
+	// rootPath and rootModule place the root, for ranking by proximity.
+	rootPath   string
+	rootModule int64
+	seen       map[int64]bool // symbols listed as nodes
+	files      map[int64]bool // files counted in res.BytesCovered
+	frontier   []*query.Resolved
+	pending    []Edge
 }
 
 // candidate is a symbol reached at a level, not yet ranked.
@@ -28,6 +32,12 @@ type candidate struct {
 	id     int64
 	weight int    // calls from or to the frontier
 	tier   string // the best tier among them
+	// site is the first call site of its calls, through the call that
+	// names it (callers: in its own file; callees: in the caller's).
+	site protocol.Location
+	// test: declared in a test file; prox: how near the root (proximity).
+	test bool
+	prox int
 }
 
 // startLevels starts a walk at its root.
@@ -40,8 +50,8 @@ func startLevels(ctx context.Context, w *walker, r *query.Resolved, p Params) (*
 	}
 	res.Nodes = append(res.Nodes, root)
 	res.BytesCovered = r.File.Size
-	return &levels{w: w, p: p, res: res, seen: map[int64]bool{r.Row.ID: true}, files: map[int64]bool{r.File.ID: true},
-		frontier: []*query.Resolved{r}}, nil
+	return &levels{w: w, p: p, res: res, rootPath: r.File.Path, rootModule: r.Row.ModuleID, seen: map[int64]bool{r.Row.ID: true},
+		files: map[int64]bool{r.File.ID: true}, frontier: []*query.Resolved{r}}, nil
 }
 
 // level walks one level: the neighbours of the frontier, ranked, the best
@@ -70,11 +80,7 @@ func (l *levels) level(ctx context.Context, d int) error {
 func (l *levels) neighbours(ctx context.Context, n *query.Resolved) ([]call, error) {
 	res, p := l.res, l.p
 	if p.Direction == Callers {
-		calls, err := l.w.incoming(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		return calls, l.dynamicCallers(ctx, n)
+		return l.w.incoming(ctx, n)
 	}
 	out, err := l.w.outgoing(ctx, n)
 	if err != nil {
@@ -86,36 +92,12 @@ func (l *levels) neighbours(ctx context.Context, n *query.Resolved) ([]call, err
 	return out.calls, nil
 }
 
-// dynamicCallers records the calls that may reach a node through dispatch,
-// each with its caller described.
-func (l *levels) dynamicCallers(ctx context.Context, n *query.Resolved) error {
-	dyn, err := l.w.dynamicCallers(ctx, n)
-	if err != nil {
-		return err
-	}
-	if len(dyn) > l.p.MaxPerNode {
-		l.res.OmittedDynamic += len(dyn) - l.p.MaxPerNode
-		dyn = dyn[:l.p.MaxPerNode]
-	}
-	for i := range dyn {
-		id, _ := index.ParseID(dyn[i].From)
-		if cr, err := l.w.resolveID(ctx, id); err != nil {
-			return err
-		} else if cr != nil {
-			ref := cr.Ref()
-			dyn[i].Caller = &ref
-		}
-	}
-	l.res.Dynamic = append(l.res.Dynamic, dyn...)
-	return nil
-}
-
 // weigh keeps a node's calls as pending edges and adds the symbols not
 // listed yet to the level's candidates.
 func (l *levels) weigh(n *query.Resolved, calls []call, cands map[int64]*candidate) {
 	for _, c := range calls {
 		ed := Edge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
-			Kind: c.kind, Line: c.site.Line, Via: c.via}
+			Kind: c.kind, Line: c.site.Line, Via: c.via, Through: c.through, Dispatch: c.dispatch}
 		if l.p.Direction == Callers {
 			ed.From, ed.To = ed.To, ed.From
 		}
@@ -125,12 +107,15 @@ func (l *levels) weigh(n *query.Resolved, calls []call, cands map[int64]*candida
 		}
 		cd := cands[c.other]
 		if cd == nil {
-			cd = &candidate{id: c.other, tier: ed.Tier}
+			cd = &candidate{id: c.other, tier: ed.Tier, site: c.site}
 			cands[c.other] = cd
 		}
 		cd.weight += c.count
 		if tierRank(ed.Tier) < tierRank(cd.tier) {
 			cd.tier = ed.Tier
+		}
+		if query.LessLoc(c.site, cd.site) {
+			cd.site = c.site
 		}
 	}
 }
@@ -141,8 +126,10 @@ type rankedCandidate struct {
 	row store.SymbolRow
 }
 
-// rank loads the candidates and orders them: most calls first, then the
-// best tier, then by name; symbols that vanished are dropped.
+// rank loads the candidates and orders them: the repository's code before
+// its tests, then the nearest the root (its package, then its module), then
+// the best tier, then most calls, then by name; symbols that vanished are
+// dropped.
 func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]rankedCandidate, error) {
 	list := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
@@ -152,26 +139,54 @@ func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]ranked
 	if err != nil {
 		return nil, err
 	}
+	var fileIDs []int64
+	for _, row := range rows {
+		fileIDs = append(fileIDs, row.FileID)
+	}
+	if err := l.w.loadFiles(ctx, fileIDs); err != nil {
+		return nil, err
+	}
 	var rs []rankedCandidate
 	for _, c := range list {
-		if row, ok := rows[c.id]; ok {
-			rs = append(rs, rankedCandidate{c, row})
+		row, ok := rows[c.id]
+		if !ok {
+			continue
 		}
+		f, err := l.w.file(ctx, row.FileID)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			continue
+		}
+		c.test = isTestPath(f.Path)
+		c.prox = proximity(f.Path, l.rootPath, row.ModuleID, l.rootModule)
+		rs = append(rs, rankedCandidate{c, row})
 	}
 	sort.Slice(rs, func(i, j int) bool {
 		a, b := rs[i], rs[j]
-		return cmp.Or(cmp.Compare(b.c.weight, a.c.weight), cmp.Compare(tierRank(a.c.tier), tierRank(b.c.tier)), cmp.Compare(a.row.QName, b.row.QName), cmp.Compare(a.row.ID, b.row.ID)) < 0
+		return cmp.Or(cmpBool(a.c.test, b.c.test), cmp.Compare(a.c.prox, b.c.prox), cmp.Compare(tierRank(a.c.tier), tierRank(b.c.tier)),
+			cmp.Compare(b.c.weight, a.c.weight), cmp.Compare(a.row.QName, b.row.QName), cmp.Compare(a.row.ID, b.row.ID)) < 0
 	})
 	return rs, nil
 }
 
-// keep lists the best p.LimitPerLevel candidates as nodes of depth d and
-// makes them the next frontier.
+// keep lists the best candidates as nodes of depth d and makes them the
+// next frontier: every one at depth 1 (up to maxFirstLevel), the best
+// p.LimitPerLevel below.
 func (l *levels) keep(ctx context.Context, d int, rs []rankedCandidate) error {
 	lvl := Level{Depth: d, Found: len(rs)}
+	limit := l.p.LimitPerLevel
+	if d == 1 {
+		limit = maxFirstLevel
+	}
 	var next []*query.Resolved
-	for _, x := range rs {
-		if lvl.Kept == l.p.LimitPerLevel {
+	for i, x := range rs {
+		if lvl.Kept == limit {
+			for _, y := range rs[i:] {
+				lvl.Cut.add(y.c.test)
+			}
+			lvl.Cut.Reason = "limit_per_level"
 			break
 		}
 		nr, err := l.w.resolved(ctx, x.row)
@@ -184,6 +199,9 @@ func (l *levels) keep(ctx context.Context, d int, rs []rankedCandidate) error {
 		node, err := l.w.node(ctx, nr, d)
 		if err != nil {
 			return err
+		}
+		if l.p.Direction == Callers {
+			node.CallLine = x.c.site.Line
 		}
 		l.res.Nodes = append(l.res.Nodes, node)
 		l.seen[x.row.ID] = true

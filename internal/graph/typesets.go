@@ -21,6 +21,9 @@ import (
 type member struct {
 	row store.SymbolRow
 	via string // "" declared on the type; else the qualified name of the type it is promoted or inherited from
+	// subst (Go) binds the type parameters of the generic type a member is
+	// promoted from to the type arguments of the embedding (S embeds G[int]).
+	subst map[string]*gtype
 }
 
 // memberSet is every member of a type syntax can see.
@@ -40,11 +43,13 @@ type typeCache struct {
 	members map[int64]*memberSet       // type -> members
 	ifaces  map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
 	over    map[int64][]int64          // method -> the methods overriding it
+	sigs    map[int64]*goSig           // Go method -> its signature (nil: unreadable)
+	aliases map[string]*gtype          // Go qualified type name -> the type an alias stands for (nil: not an alias)
 }
 
 func newTypeCache() typeCache {
 	return typeCache{impls: map[int64][]implType{}, members: map[int64]*memberSet{}, ifaces: map[int64]*store.SymbolRow{},
-		over: map[int64][]int64{}}
+		over: map[int64][]int64{}, sigs: map[int64]*goSig{}, aliases: map[string]*gtype{}}
 }
 
 // typeMembers lists a type's members with those it inherits (base classes)
@@ -81,10 +86,17 @@ func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen m
 		if err != nil {
 			return nil, err
 		}
+		subst, err := w.embedSubst(ctx, t, s)
+		if err != nil {
+			return nil, err
+		}
 		for name, m := range sm.all {
 			if _, ok := ms.all[name]; !ok {
 				if m.via == "" {
 					m.via = s.row.QName
+				}
+				if len(subst) > 0 {
+					m.subst = mergeSubst(m.subst, subst)
 				}
 				ms.all[name] = m
 			}
@@ -223,4 +235,16 @@ func (w *walker) refsOf(ctx context.Context, ids []int64) ([]query.SymbolRef, er
 		}
 	}
 	return out, nil
+}
+
+// methodNames are the names of an interface's methods and properties, sorted.
+func methodNames(ms *memberSet) []string {
+	var names []string
+	for name, m := range ms.all {
+		if k := lang.DefKind(m.row.Kind); k == lang.KindMethod || k == lang.KindProperty {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
 }

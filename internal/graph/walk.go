@@ -43,11 +43,12 @@ type rowCache struct {
 	syms  map[int64]*store.SymbolRow // nil value: known missing
 	own   map[int64][]store.SymbolRow
 	links map[int64]map[int]index.Link
+	texts map[int64][]byte // blob -> content, for the declarations read from source
 }
 
 func newRowCache() rowCache {
 	return rowCache{files: map[int64]*store.FileRow{}, syms: map[int64]*store.SymbolRow{}, own: map[int64][]store.SymbolRow{},
-		links: map[int64]map[int]index.Link{}}
+		links: map[int64]map[int]index.Link{}, texts: map[int64][]byte{}}
 }
 
 // file returns a file row by id (nil when it vanished).

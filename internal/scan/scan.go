@@ -272,7 +272,7 @@ func hasPrunedDir(rel string) bool {
 	return false
 }
 
-// Matcher applies .cairnignore (or the built-in defaults) and extra patterns.
+// Matcher applies the secret patterns, .cairnignore and extra patterns.
 // It remembers its decisions: matching is the costly part of rescanning a
 // large tree, and the rules rarely change.
 type Matcher struct {
@@ -282,13 +282,16 @@ type Matcher struct {
 	memo map[string]bool // guarded by mu: "f:path" / "d:path" -> ignored
 }
 
-// rulesText reads the rules that apply to root.
+// rulesText reads the rules that apply to root: the secret patterns first,
+// then .cairnignore, whose rules come later and so win (a `!.env.example`
+// there indexes that file on purpose; a .cairnignore that does not mention
+// secrets does not let them in).
 func rulesText(root string, extra []string) string {
 	var b strings.Builder
+	b.WriteString(strings.Join(config.SecretPatterns, "\n"))
 	if data, err := os.ReadFile(filepath.Join(root, ".cairnignore")); err == nil {
+		b.WriteString("\n")
 		b.Write(data)
-	} else {
-		b.WriteString(strings.Join(config.SecretPatterns, "\n"))
 	}
 	b.WriteString("\n" + strings.Join(extra, "\n"))
 	b.WriteString("\n" + TempPattern)

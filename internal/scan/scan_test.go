@@ -257,3 +257,28 @@ func TestScanSymlinkTargets(t *testing.T) {
 		t.Errorf("One(subdir/x.go): reason %q, want symlinked_dir", why)
 	}
 }
+
+// A .cairnignore that does not mention secrets does not let them in; one
+// that negates a secret pattern indexes that file on purpose.
+func TestCairnignoreKeepsSecretsOut(t *testing.T) {
+	root := t.TempDir()
+	for p, c := range map[string]string{"a.go": "package a", ".env": "S=1", "id_rsa": "k", "certs/server.pem": "p",
+		".env.example": "S=", "secrets/x.txt": "x"} {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(c), 0o644)
+	}
+	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte("secrets/\n!.env.example\n"), 0o644)
+	res, err := Scan(context.Background(), Options{Paths: config.Paths{Root: root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	want := []string{".cairnignore", ".env.example", "a.go"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("scanned %v, want %v", got, want)
+	}
+}

@@ -77,10 +77,16 @@ const payloadReserve = 400
 // counted. It never goes below a quarter of the budget, so a small budget
 // still shows something.
 func (c *Call) payloadBudget(ctx context.Context, budget int) int {
+	return max(c.payloadRoom(ctx, budget)-payloadReserve, budget/4)
+}
+
+// payloadRoom is what the envelope as it stands leaves of budget characters
+// for the payload (no reserve: the answer, truncations and next actions are
+// already in), never below a quarter of the budget.
+func (c *Call) payloadRoom(ctx context.Context, budget int) int {
 	env := &protocol.Envelope{Answer: c.answer, Provenance: c.provenance(ctx), NextActions: c.next,
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_000000000000", TimingMS: c.timings}}
-	overhead := envelopeChars(env) + fitMargin + payloadReserve
-	return max(budget-overhead, budget/4)
+	return max(budget-envelopeChars(env)-fitMargin, budget/4)
 }
 
 // charBudget is the call's response budget in characters, or 0 when the tool
@@ -319,8 +325,18 @@ func (c *Call) applyCut(ctx context.Context, env *protocol.Envelope, cd *cut, ov
 			return reflect.ValueOf(short).Convert(cd.v.Type())
 		}).Interface()
 	}
-	env.Provenance.Truncations = append(env.Provenance.Truncations, protocol.Truncation{
-		Field: cd.name, Returned: utf8.RuneCountInString(s[:keep]), Total: utf8.RuneCountInString(s), Reason: "max_chars"})
+	tr := protocol.Truncation{Field: cd.name, Returned: utf8.RuneCountInString(s[:keep]), Total: utf8.RuneCountInString(s), Reason: "max_chars"}
+	// A string cut again keeps one entry, with the length it had at first:
+	// an entry per round would grow the envelope by about what the round
+	// cut, and the fit would not converge.
+	for i, t := range env.Provenance.Truncations {
+		if t.Field == cd.name && t.Reason == tr.Reason {
+			tr.Total = t.Total
+			env.Provenance.Truncations[i] = tr
+			return
+		}
+	}
+	env.Provenance.Truncations = append(env.Provenance.Truncations, tr)
 }
 
 // recordListCut records that the list at name kept keep of its n items: the

@@ -12,7 +12,7 @@ type GraphIn struct {
 	Symbol        string    `json:"symbol,omitempty" jsonschema:"symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
 	At            *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Depth         int       `json:"depth,omitempty" jsonschema:"levels to walk (default 3, at most 6)"`
-	LimitPerLevel int       `json:"limit_per_level,omitempty" jsonschema:"new symbols kept per level, most-called first (default 10, at most 100); limit is the same"`
+	LimitPerLevel int       `json:"limit_per_level,omitempty" jsonschema:"new symbols kept per level from depth 2 on, best ranked first (default 10, at most 100; depth 1 is listed whole); limit is the same"`
 	Layer         string    `json:"layer,omitempty" jsonschema:"restrict to one layer: syntactic or semantic (default: the semantic layer per file where it describes the file as it is, else syntax)"`
 	Common
 }
@@ -28,7 +28,9 @@ func init() {
 	Register(Tool{
 		Name: "graph_callers", Group: "read", Fresh: true,
 		Summary: "Who calls a symbol, level by level up to depth 6 (default 3): nodes with location and kind, edges with count, tier and layer, calls that may reach it through an interface. Use to see the blast radius of a change.",
-		Doc: "Each level keeps the limit_per_level most-called new callers; levels[] says how many were found (below depth 1, among the callers of the nodes kept above) and kept, and a cut level is listed in truncations. Edges come from resolved call references: " +
+		Doc: "Depth 1 (the direct callers) is listed whole; each deeper level keeps its limit_per_level best ranked new callers. Every level ranks the repository's code before its tests, then the root's package and module, then the evidence tier, then the call count; " +
+			"the response budget drops the deepest level first, its tests first. levels[] says how many were found (below depth 1, among the callers of the nodes kept above) and kept; a cut level is listed in truncations with how many tests and non-tests it dropped. " +
+			"A caller's call_line is the line of its first call. A method's callers include the calls of the interface methods it implements (Go: by method set) and of the base methods it overrides (through and dispatch on the edge). Edges come from resolved call references: " +
 			"precise (semantic layer, where an imported SCIP index describes the file as it is), proven or strong (syntax). Calls syntax cannot attribute " +
 			"(a method on a value of unknown type) are not edges: refs_find with anchored lists them. A symbol with build-tag or platform variants " +
 			"(the same name defined in several files) gets the callers of every variant, and nodes say their build constraint.",
@@ -60,10 +62,8 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*gra
 	}
 	c.Saved(res.BytesCovered)
 	found := 0
-	walked := make([]int, len(res.Levels)) // kept per level by the walk, before the budget
-	for i, l := range res.Levels {
+	for _, l := range res.Levels {
 		found += l.Found
-		walked[i] = l.Kept
 	}
 	if res.OmittedUnresolved > 0 {
 		c.Truncated("unresolved", len(res.Unresolved), len(res.Unresolved)+res.OmittedUnresolved, "per_node", "")
@@ -71,55 +71,83 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*gra
 	if res.OmittedDynamic > 0 {
 		c.Truncated("dynamic", len(res.Dynamic), len(res.Dynamic)+res.OmittedDynamic, "per_node", "")
 	}
-	before := struct{ n, u, d, x int }{len(res.Nodes), len(res.Unresolved), len(res.Dynamic), len(res.External)}
-	trim := res.Fit(c.payloadBudget(ctx, maxChars))
-	// A level says what it returns after the budget: the limit cut it when
-	// the walk kept fewer than it found, else the budget alone did.
-	for i, l := range res.Levels {
-		if l.Found > l.Kept {
-			reason := "limit_per_level"
-			if walked[i] == l.Found {
-				reason = "max_chars"
-			}
-			c.Truncated(fmt.Sprintf("nodes[depth=%d]", l.Depth), l.Kept, l.Found, reason, "")
-		}
-	}
-	if trim.Any() {
-		if trim.Nodes > 0 {
-			c.Truncated("nodes", len(res.Nodes), before.n, "max_chars", "")
-		}
-		if trim.Unresolved > 0 {
-			c.Truncated("unresolved", len(res.Unresolved), before.u, "max_chars", "")
-		}
-		if trim.Dynamic > 0 {
-			c.Truncated("dynamic", len(res.Dynamic), before.d, "max_chars", "")
-		}
-		if trim.External > 0 {
-			c.Truncated("external", len(res.External), before.x, "max_chars", "")
-		}
-		c.Next(c.Tool, map[string]any{"symbol": res.Root.ID, "depth": max(depth-1, 1), "max_chars": CharsBudget.Cap}, "the answer was cut to fit max_chars: ask for less depth or a larger budget")
-	}
+	c.Layers(res.Layers...)
 	if res.Partial {
 		c.Truncated("nodes", len(res.Nodes), 0, "deadline", "")
 		c.Truncated("levels", len(res.Levels), depth, "deadline", "")
 		c.Complete(0.5, "the deadline stopped the walk; deeper levels were not examined")
 	}
-	c.Layers(res.Layers...)
 	switch res.Semantic {
 	case "partial", "stale":
 		c.Warn("answered from syntax for files changed since the semantic index: %v", res.Fallback)
 		c.Next("index_ensure", map[string]any{"semantic": true}, "refresh the semantic index")
 	}
+	// The payload is fitted to what the envelope leaves of the budget, then
+	// described (truncations, answer, next actions); when the description
+	// leaves less room than was reserved for it, it is fitted and described
+	// again, so that what the answer counts is what the payload holds.
+	before := graphSize{len(res.Nodes), len(res.Unresolved), len(res.Dynamic), len(res.External)}
+	marks := struct{ truncations, next int }{len(c.truncations), len(c.next)}
+	var trim graph.Trim
+	room := c.payloadBudget(ctx, maxChars)
+	for range fitRounds {
+		t := res.Fit(room)
+		if !t.Any() && trim.Any() {
+			break
+		}
+		trim.Nodes, trim.Unresolved, trim.Dynamic, trim.External = trim.Nodes+t.Nodes, trim.Unresolved+t.Unresolved, trim.Dynamic+t.Dynamic, trim.External+t.External
+		c.truncations, c.next = c.truncations[:marks.truncations], c.next[:marks.next]
+		describeGraph(c, res, direction, depth, before, trim)
+		if !trim.Any() {
+			break
+		}
+		room = c.payloadRoom(ctx, maxChars)
+	}
+	return res, nil
+}
+
+// graphSize counts a call graph's lists.
+type graphSize struct{ nodes, unresolved, dynamic, external int }
+
+// describeGraph states what a fitted call graph holds and left out: a
+// truncation per cut level (tests and others dropped) and per list the
+// budget cut, the answer line and the next actions.
+func describeGraph(c *Call, res *graph.Result, direction string, depth int, before graphSize, trim graph.Trim) {
+	found := 0
+	var dropped graph.Cut
+	for _, l := range res.Levels {
+		found += l.Found
+		if l.Found > l.Kept && l.Cut.Any() {
+			c.TruncatedCode(fmt.Sprintf("nodes[depth=%d]", l.Depth), l.Kept, l.Found, l.Cut.Reason, l.Cut.Tests, l.Cut.NonTests)
+			dropped.Tests += l.Cut.Tests
+			dropped.NonTests += l.Cut.NonTests
+		}
+	}
+	if trim.Any() {
+		for _, l := range []struct {
+			field      string
+			n, was, by int
+		}{{"nodes", len(res.Nodes), before.nodes, trim.Nodes}, {"unresolved", len(res.Unresolved), before.unresolved, trim.Unresolved},
+			{"dynamic", len(res.Dynamic), before.dynamic, trim.Dynamic}, {"external", len(res.External), before.external, trim.External}} {
+			if l.by > 0 {
+				c.Truncated(l.field, l.n, l.was, "max_chars", "")
+			}
+		}
+		c.Next(c.Tool, map[string]any{"symbol": res.Root.ID, "depth": max(depth-1, 1), "max_chars": CharsBudget.Cap}, "the answer was cut to fit max_chars: ask for less depth or a larger budget")
+	}
 	word := "callers"
 	if direction == graph.Callees {
 		word = "callees"
 	}
-	c.Answer("%s: %d %s over %d levels (%d found), %d edges, %d dynamic, %d unresolved", res.Root.QName, len(res.Nodes)-1, word,
-		len(res.Levels), found, len(res.Edges), len(res.Dynamic), len(res.Unresolved))
+	notListed := ""
+	if dropped.Any() {
+		notListed = fmt.Sprintf(", not listed: %s", dropped)
+	}
+	c.Answer("%s: %d %s over %d levels (%d found%s), %d edges, %d dynamic, %d unresolved", res.Root.QName, len(res.Nodes)-1, word,
+		len(res.Levels), found, notListed, len(res.Edges), len(res.Dynamic), len(res.Unresolved))
 	if direction == graph.Callers {
 		c.Next("refs_find", map[string]any{"symbol": res.Root.ID, "anchored": true}, "calls syntax cannot attribute (anchored) are not edges: list them")
 	} else if len(res.Unresolved) > 0 {
 		c.Next("index_ensure", map[string]any{"semantic": true}, "the semantic layer resolves calls on values of unknown type")
 	}
-	return res, nil
 }

@@ -240,8 +240,15 @@ func queries(ctx context.Context, repo, state, set string) error {
 	})
 }
 
+// pageSize is the result count of the in-process lexical comparison: the
+// first page of a search.
+const pageSize = 20
+
 // lexicalBench times literal and regex searches from a set of lines
-// "literal<TAB>TEXT" or "regex<TAB>EXPR"; each query runs 5 times (first is warm-up).
+// "literal<TAB>TEXT" or "regex<TAB>EXPR"; each query runs 5 times (first is
+// warm-up), and so does the in-process anchor on the same files for the same
+// result count: the standard library scanning the indexed files from disk
+// until it has the first page's count of matches.
 func lexicalBench(ctx context.Context, repo, state, set string) error {
 	lines, err := readSet(set)
 	if err != nil {
@@ -258,25 +265,44 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 		return err
 	}
 	defer release()
+	files, _, err := indexedFiles(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	anchor := scanAnchor{root: repo, files: files}
 	out := map[string][]time.Duration{}
-	perQuery := map[string]float64{}
+	perQuery := map[string]any{}
+	var mismatches []string
 	for _, l := range lines {
 		kind, text, _ := strings.Cut(l, "\t")
-		p := query.SearchParams{Query: text, Regex: kind == "regex", Limit: 20}
-		var best []time.Duration
+		p := query.SearchParams{Query: text, Regex: kind == "regex", Limit: pageSize}
+		var ours, theirs []time.Duration
+		hits, found := 0, 0
 		for i := 0; i < 5; i++ {
 			t := time.Now()
-			if _, err := e.Search(ctx, p); err != nil {
+			r, err := e.Search(ctx, p)
+			if err != nil {
 				return fmt.Errorf("%s: %w", l, err)
 			}
-			if i > 0 {
-				best = append(best, time.Since(t))
+			d := time.Since(t)
+			t = time.Now()
+			n, err := anchor.first(kind, text, pageSize)
+			if err != nil {
+				return fmt.Errorf("%s: anchor: %w", l, err)
 			}
+			if i > 0 {
+				ours, theirs = append(ours, d), append(theirs, time.Since(t))
+			}
+			hits, found = len(r.Hits), n
 		}
-		out[kind] = append(out[kind], best...)
-		perQuery[l] = percentiles(best).P50
+		if hits != found {
+			mismatches = append(mismatches, fmt.Sprintf("%s: cairn %d, scan %d", l, hits, found))
+		}
+		out[kind] = append(out[kind], ours...)
+		out["scan_"+kind] = append(out["scan_"+kind], theirs...)
+		perQuery[l] = map[string]any{"cairn_p50_ms": percentiles(ours).P50, "scan_p50_ms": percentiles(theirs).P50, "results": hits}
 	}
-	res := map[string]any{"per_query_p50_ms": perQuery}
+	res := map[string]any{"per_query": perQuery, "page": pageSize, "count_mismatches": mismatches}
 	for k, v := range out {
 		res[k] = percentiles(v)
 	}

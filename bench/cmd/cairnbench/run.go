@@ -35,10 +35,12 @@ type Corpus struct {
 	Problems []string       `json:"problems,omitempty"`
 }
 
-// Timed is a whole-process measurement.
+// Timed is a whole-process measurement: with Runs > 1, the median run's
+// wall time and the largest peak RSS of the runs.
 type Timed struct {
 	Seconds float64 `json:"seconds"`
 	RSSMB   float64 `json:"peak_rss_mb"`
+	Runs    int     `json:"runs,omitempty"`
 }
 
 // timeCmd runs a shell command under /usr/bin/time and reads wall time and peak RSS.
@@ -47,16 +49,12 @@ func timeCmd(shell string) (Timed, []byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	var t Timed
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "TIME" {
-			t.Seconds, _ = strconv.ParseFloat(f[1], 64)
-			kb, _ := strconv.ParseFloat(f[2], 64)
-			t.RSSMB = kb / 1024
-		}
+	t, ok := parseTime(stderr.String())
+	if err == nil && !ok {
+		err = fmt.Errorf("no timing from /usr/bin/time")
 	}
 	if err != nil {
-		return t, stdout.Bytes(), fmt.Errorf("%s: %v: %s", shell, err, stderr.String())
+		return Timed{}, stdout.Bytes(), fmt.Errorf("%s: %v: %s", shell, err, stderr.String())
 	}
 	return t, stdout.Bytes(), nil
 }
@@ -67,27 +65,34 @@ func sh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lexical, incrFiles string, light bool) error {
 	c := Corpus{Name: name, Dir: dir, Date: time.Now().UTC().Format("2006-01-02")}
 	state := filepath.Join(outDir, "state-"+name)
-	os.RemoveAll(state)
-	// size of the corpus (every regular file, as cat reads it)
-	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && info.Mode().IsRegular() {
-			c.Bytes += info.Size()
-			c.Files++
-		}
-		return nil
-	})
-	// anchors, warm: one untimed pass first
-	exec.Command("bash", "-c", "find "+sh(dir)+" -type f -print0 | xargs -0 cat > /dev/null").Run()
-	c.Cat, _, _ = timeCmd("find " + sh(dir) + " -type f -print0 | xargs -0 cat | wc -c")
-	var err error
-	if c.Ctags, _, err = timeCmd("ctags -R -f - " + sh(dir) + " | wc -l"); err != nil {
-		c.Problems = append(c.Problems, "ctags: "+err.Error())
-	}
-	t, out, err := timeCmd(sh(cairn) + " --repo " + sh(dir) + " --state-dir " + sh(state) + " index --full --json")
+	// The index: the median of indexRuns cold builds.
+	t, out, err := medianTimed(indexRuns, sh(cairn)+" --repo "+sh(dir)+" --state-dir "+sh(state)+" index --full --json",
+		func() { os.RemoveAll(state) })
 	if err != nil {
 		return err
 	}
 	c.Index = t
+	// The anchors read the files Cairn indexed: ctags and cat over that list.
+	files, size, err := indexedFiles(ctx, dir, state)
+	if err != nil {
+		return err
+	}
+	c.Files, c.Bytes = len(files), size
+	list, err := filepath.Abs(filepath.Join(outDir, name+".files"))
+	if err != nil {
+		return err
+	}
+	if err := writeList(list, files); err != nil {
+		return err
+	}
+	inRepo := "cd " + sh(dir) + " && "
+	exec.Command("bash", "-c", inRepo+"xargs -d '\\n' -a "+sh(list)+" cat > /dev/null").Run() // warm the page cache
+	if c.Cat, _, err = medianTimed(indexRuns, inRepo+"xargs -d '\\n' -a "+sh(list)+" cat | wc -c", nil); err != nil {
+		return fmt.Errorf("cat anchor: %w", err)
+	}
+	if c.Ctags, _, err = medianTimed(indexRuns, inRepo+"ctags -L "+sh(list)+" -f - | wc -l", nil); err != nil {
+		return fmt.Errorf("ctags anchor: %w", err)
+	}
 	var env struct {
 		Data map[string]any `json:"data"`
 	}
@@ -113,7 +118,12 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		if c.Lexical, err = run("lexical", "-repo", dir, "-state", state, "-set", lexical); err != nil {
 			c.Problems = append(c.Problems, err.Error())
 		}
-		c.Rg = rgBench(dir, lexical)
+		if ms, _ := c.Lexical["count_mismatches"].([]any); len(ms) > 0 {
+			c.Problems = append(c.Problems, fmt.Sprintf("lexical result counts differ from the scan: %v", ms))
+		}
+		if c.Rg, err = processLexical(dir, cairn, state, lexical, files); err != nil {
+			return fmt.Errorf("lexical anchor: %w", err)
+		}
 	}
 	if light { // a language corpus: indexing throughput, parse failures, tiers and architecture checks only
 		if c.Tiers, err = run("tiers", "-repo", dir, "-state", state); err != nil {
@@ -141,45 +151,71 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 	return os.WriteFile(filepath.Join(outDir, name+".json"), b, 0o644)
 }
 
-// rgBench times ripgrep on each query of a lexical set (median of 5 warm runs,
-// output counted with wc -l as ripgrep short-circuits on /dev/null).
-func rgBench(dir, set string) map[string]any {
+// cliLimit is the result count of the whole-process lexical comparison:
+// the most one CLI call prints (its page cap).
+const cliLimit = 100
+
+// processLexical compares whole processes on each query of a lexical set,
+// median of 5 warm runs: the cairn CLI printing its first cliLimit matches
+// against rg over the same files printing as many (its output cut there,
+// as `| head` does); and rg printing every match, for reference.
+func processLexical(dir, cairn, state, set string, files []string) (map[string]any, error) {
 	lines, err := readSet(set)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	per := map[string]float64{}
-	var lit, re []time.Duration
+	if cairn, err = filepath.Abs(cairn); err != nil { // the processes run in the corpus
+		return nil, err
+	}
+	chunks := chunkFiles(files)
+	kinds := map[string]map[string][]time.Duration{}
+	perQuery := map[string]any{}
 	for _, l := range lines {
 		kind, text, _ := strings.Cut(l, "\t")
-		flag := "-F"
+		cairnArgv := []string{cairn, "--repo", dir, "--state-dir", state, "search", text, "--limit", strconv.Itoa(cliLimit)}
 		if kind == "regex" {
-			flag = "-P"
-			if !strings.Contains(text, `\s`) {
-				flag = "-e"
-			}
+			cairnArgv = append(cairnArgv, "--regex")
 		}
-		cmdline := "rg --no-heading -n " + flag + " " + sh(text) + " . | wc -l"
-		var ds []time.Duration
+		args := rgArgs(kind, text)
+		timings := map[string][]time.Duration{}
+		counts := map[string]int{}
 		for i := 0; i < 6; i++ {
-			cmd := exec.Command("bash", "-c", cmdline)
-			cmd.Dir = dir
-			t := time.Now()
-			cmd.Run()
-			if i > 0 {
-				ds = append(ds, time.Since(t))
+			for _, m := range []struct {
+				name string
+				run  func() (time.Duration, int, error)
+			}{
+				{"cairn", func() (time.Duration, int, error) { return timeProcess(dir, cairnArgv, 0) }},
+				{"rg_same_count", func() (time.Duration, int, error) { return rgOver(dir, args, chunks, cliLimit) }},
+				{"rg_all", func() (time.Duration, int, error) { return rgOver(dir, args, chunks, 0) }},
+			} {
+				d, n, err := m.run()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", l, err)
+				}
+				if i > 0 {
+					timings[m.name] = append(timings[m.name], d)
+				}
+				counts[m.name] = n
 			}
 		}
-		p := percentiles(ds)
-		per[l] = p.P50
-		med := time.Duration(p.P50 * float64(time.Millisecond))
-		if kind == "regex" {
-			re = append(re, med)
-		} else {
-			lit = append(lit, med)
+		q := map[string]any{"lines": counts}
+		for name, ds := range timings {
+			p := percentiles(ds)
+			q[name+"_p50_ms"] = p.P50
+			if kinds[name] == nil {
+				kinds[name] = map[string][]time.Duration{}
+			}
+			kinds[name][kind] = append(kinds[name][kind], time.Duration(p.P50*float64(time.Millisecond)))
+		}
+		perQuery[l] = q
+	}
+	res := map[string]any{"per_query": perQuery, "limit": cliLimit, "rg_processes": len(chunks)}
+	for name, byKind := range kinds {
+		for kind, meds := range byKind {
+			res[name+"_"+kind] = percentiles(meds)
 		}
 	}
-	return map[string]any{"per_query_p50_ms": per, "literal": percentiles(lit), "regex": percentiles(re)}
+	return res, nil
 }
 
 // cliTimes measures whole CLI processes (open, reconcile, answer) on a warm index.
