@@ -21,7 +21,9 @@ type Cairn struct {
 
 // CLI runs a cairn command line on the work copy (indexing).
 func (c *Cairn) CLI(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, c.Bin, append([]string{"--repo", c.Repo, "--state-dir", c.State}, args...)...)
+	// An hour: indexing a large corpus on a loaded machine outlasts the
+	// default deadline of a query.
+	cmd := exec.CommandContext(ctx, c.Bin, append([]string{"--repo", c.Repo, "--state-dir", c.State, "--timeout", "3600000"}, args...)...)
 	cmd.Env = c.Env
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
