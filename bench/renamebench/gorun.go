@@ -100,6 +100,20 @@ func RunGo(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.Symbols = Draw(byKind, GoStrata, c.N, c.Seed, c.Corpus, "Rb")
 	c.Log("%s: %d symbols drawn", c.Corpus, len(res.Symbols))
+	return c.renames(ctx, res, func(ctx context.Context, changed []string) Check {
+		pkgs := c.Work.GoPackages(changed)
+		build := pkgs
+		if c.BuildAll {
+			build = []string{"./..."}
+		}
+		return c.Work.GoCheck(ctx, build, pkgs)
+	})
+}
+
+// renames asks the oracle for the drawn symbols' renames, indexes the work
+// copy in both layers and measures every rename, writing the result after
+// each symbol.
+func (c *Config) renames(ctx context.Context, res *Result, check func(context.Context, []string) Check) (*Result, error) {
 	t := time.Now()
 	oracle, err := OracleRenames(ctx, c.Work, res.Symbols, c.Out+".oracle.json", c.Oracle)
 	if err != nil {
@@ -111,15 +125,7 @@ func RunGo(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 	defer stop()
-	run := &RenameRun{Lang: "go", Work: c.Work, Sessions: sessions, Oracle: oracle, Log: c.Log,
-		Check: func(ctx context.Context, changed []string) Check {
-			pkgs := c.Work.GoPackages(changed)
-			build := pkgs
-			if c.BuildAll {
-				build = []string{"./..."}
-			}
-			return c.Work.GoCheck(ctx, build, pkgs)
-		}}
+	run := &RenameRun{Lang: res.Lang, Work: c.Work, Sessions: sessions, Oracle: oracle, Log: c.Log, Check: check}
 	run.Progress = func(o []Outcome) { res.Outcomes = o; write(c.Out, res) }
 	t = time.Now()
 	res.Outcomes, err = run.RunAll(ctx, res.Symbols)

@@ -136,25 +136,5 @@ func RunTS(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.TimingMS["tsc_baseline"] = time.Since(t).Milliseconds()
 	c.Log("%s: tsc baseline: %d errors (in dependencies' typings), %d ms", c.Corpus, len(base), res.TimingMS["tsc_baseline"])
-	t = time.Now()
-	oracle, err := OracleRenames(ctx, c.Work, res.Symbols, c.Out+".oracle.json", c.Oracle)
-	if err != nil {
-		return nil, fmt.Errorf("oracle: %w", err)
-	}
-	res.TimingMS["oracle"] = time.Since(t).Milliseconds()
-	sessions, stop, err := c.sessions(ctx, res)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	run := &RenameRun{Lang: "typescript", Work: c.Work, Sessions: sessions, Oracle: oracle, Log: c.Log,
-		Check: func(ctx context.Context, _ []string) Check { return c.Work.tsCheck(ctx, base) }}
-	run.Progress = func(o []Outcome) { res.Outcomes = o; write(c.Out, res) }
-	t = time.Now()
-	res.Outcomes, err = run.RunAll(ctx, res.Symbols)
-	res.TimingMS["renames"] = time.Since(t).Milliseconds()
-	if werr := write(c.Out, res); werr != nil && err == nil {
-		err = werr
-	}
-	return res, err
+	return c.renames(ctx, res, func(ctx context.Context, _ []string) Check { return c.Work.tsCheck(ctx, base) })
 }
