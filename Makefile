@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench renamebench harden corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -115,6 +115,15 @@ precision: tools
 # with the pinned oracles (slow: gopls on kubernetes).
 agentbench:
 	bench/agentbench/run.sh
+
+# Refactors on real code: Cairn's renames (Go: gin and client-go; TypeScript:
+# rxjs with its development dependencies) compared with gopls's and
+# typescript-language-server's renames and built after, moves built after,
+# and one large rename timed (its section of bench/RESULTS.md). Installs its
+# pinned oracles under bench/out/tools; heavy: an hour or more on two cores.
+# Not part of make test.
+renamebench: tools
+	bench/renamebench/run.sh
 
 clean:
 	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules

@@ -416,3 +416,70 @@ func (l *LSP) Close() {
 
 // Stderr is the tail of the server's error output.
 func (l *LSP) Stderr() string { return l.errTail.String() }
+
+// TextEdit is one edit of a workspace edit an LSP server returned (0-based
+// lines, UTF-16 characters, end exclusive).
+type TextEdit struct {
+	Path                 string
+	StartLine, StartChar int
+	EndLine, EndChar     int
+	NewText              string
+}
+
+// Rename asks for the workspace edit that renames the symbol at a position
+// (0-based line, UTF-16 character). Both shapes of a workspace edit are
+// read: changes (by URI) and documentChanges (text document edits).
+func (l *LSP) Rename(ctx context.Context, path string, line, char int, newName string) ([]TextEdit, error) {
+	res, err := l.Call(ctx, "textDocument/rename", map[string]any{
+		"textDocument": map[string]any{"uri": FileURI(path)},
+		"position":     map[string]any{"line": line, "character": char},
+		"newName":      newName,
+	})
+	if err != nil {
+		return nil, err
+	}
+	type lspPos struct {
+		Line      int `json:"line"`
+		Character int `json:"character"`
+	}
+	type lspEdit struct {
+		Range struct {
+			Start lspPos `json:"start"`
+			End   lspPos `json:"end"`
+		} `json:"range"`
+		NewText string `json:"newText"`
+	}
+	var we struct {
+		Changes         map[string][]lspEdit `json:"changes"`
+		DocumentChanges []struct {
+			TextDocument struct {
+				URI string `json:"uri"`
+			} `json:"textDocument"`
+			Edits []lspEdit `json:"edits"`
+			Kind  string    `json:"kind"`
+		} `json:"documentChanges"`
+	}
+	if string(res) == "null" {
+		return nil, nil
+	}
+	if err := json.Unmarshal(res, &we); err != nil {
+		return nil, fmt.Errorf("rename: %w: %s", err, res)
+	}
+	var out []TextEdit
+	add := func(uri string, es []lspEdit) {
+		for _, e := range es {
+			out = append(out, TextEdit{Path: URIPath(uri), StartLine: e.Range.Start.Line, StartChar: e.Range.Start.Character,
+				EndLine: e.Range.End.Line, EndChar: e.Range.End.Character, NewText: e.NewText})
+		}
+	}
+	for uri, es := range we.Changes {
+		add(uri, es)
+	}
+	for _, dc := range we.DocumentChanges {
+		if dc.Kind != "" {
+			return nil, fmt.Errorf("rename: the server asks for a file operation (%s)", dc.Kind)
+		}
+		add(dc.TextDocument.URI, dc.Edits)
+	}
+	return out, nil
+}

@@ -26,6 +26,10 @@ type SemanticUse struct {
 	// interface method a method implements, the methods implementing an
 	// interface method: SCIP is_reference); their locations carry via.
 	Related []string `json:"related_symbols,omitempty"`
+	// External (Family) are related symbols declared outside the indexed
+	// files (a dependency's or the standard library's interface): a
+	// rename cannot change them.
+	External []string `json:"external_symbols,omitempty"`
 	// Files counts the files whose references come from the semantic layer.
 	Files int `json:"semantic_files"`
 	// Fallback lists files answered by the syntactic layer, with why.
@@ -85,7 +89,7 @@ func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []
 	case v.Empty():
 		return plan.syntaxOnly(syn, p, "unavailable", "no semantic index is imported (cairn index --semantic)"), nil
 	}
-	mapped, occs, err := e.SemanticOccs(ctx, v, r.Row.ID)
+	mapped, occs, external, err := e.semanticOccs(ctx, v, r.Row.ID, p.Family)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +101,9 @@ func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []
 		plan.use.Symbols = append(plan.use.Symbols, m.Symbol)
 	}
 	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
-	if r.File.Lang == "go" {
+	if p.Family {
+		plan.use.External = external
+	} else if r.File.Lang == "go" {
 		if reach, err = e.goDependents(ctx, v, path.Dir(r.File.Path)); err != nil {
 			return nil, err
 		}

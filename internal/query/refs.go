@@ -29,6 +29,12 @@ type RefsParams struct {
 	Layer string
 	// Receivers fills Receiver on anchored locations (with Anchored).
 	Receivers bool
+	// Family asks for what a rename must change together instead of what
+	// find-references lists: every method related to the symbol by
+	// implementation, transitively and in every language, with their
+	// declarations, in every package. Family members the index holds no
+	// declaration of are listed in Semantic.External.
+	Family bool
 }
 
 // Merge modes and layer choices.

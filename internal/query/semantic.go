@@ -150,15 +150,27 @@ type SemOcc struct {
 // maxRelated bounds the related symbols one reference query expands to.
 const maxRelated = 64
 
+// maxFamily bounds a rename's family (RefsParams.Family); a larger family
+// is reported as external (a rename of part of it would break the build).
+const maxFamily = 4096
+
 // SemanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
 // symbol, with the symbols.
 func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]store.SemSymbolRow, []SemOcc, error) {
+	mapped, occs, _, err := e.semanticOccs(ctx, v, cairn, false)
+	return mapped, occs, err
+}
+
+// semanticOccs is SemanticOccs; family widens the related symbols to a
+// rename's (RefsParams.Family) and lists the related symbols no indexed
+// document declares (external).
+func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, family bool) (mapped []store.SemSymbolRow, out []SemOcc, external []string, err error) {
 	if v.Empty() {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	mapped, err := e.Store().SemSymbolsOfCairn(ctx, cairn)
+	mapped, err = e.Store().SemSymbolsOfCairn(ctx, cairn)
 	if err != nil || len(mapped) == 0 {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The same SCIP symbol may occur in other indexes too (one Go module
 	// using another): gather it everywhere.
@@ -167,7 +179,7 @@ func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]s
 	for _, m := range mapped {
 		all, err := e.Store().SemSymbols(ctx, m.ID)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, r := range all {
 			if r.Symbol != m.Symbol || seen[[2]int64{r.Index, r.ID}] {
@@ -177,19 +189,24 @@ func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]s
 			rows = append(rows, r)
 		}
 	}
-	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen)
+	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen, family)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var out []SemOcc
+	if family && len(related) >= maxFamily {
+		external = append(external, fmt.Sprintf("(more than %d related symbols)", maxFamily))
+	}
 	for _, r := range append(rows, related...) {
 		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		via := ""
 		if _, own := seen[[2]int64{r.Index, r.ID}]; !own {
 			via = r.Symbol
+		}
+		if family && via != "" && !declaredIn(occs, v, r.Index) {
+			external = append(external, r.Symbol)
 		}
 		for _, o := range occs {
 			if via != "" && o.Roles&semantic.RoleDefinition != 0 && !relDecl[[2]int64{r.Index, r.ID}] {
@@ -206,7 +223,22 @@ func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]s
 		a, b := out[i], out[j]
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) < 0
 	})
-	return mapped, out, nil
+	sort.Strings(external)
+	return mapped, out, external, nil
+}
+
+// declaredIn reports whether one of a symbol's occurrences declares it in a
+// document of the view.
+func declaredIn(occs []semantic.Occ, v *SemView, index int64) bool {
+	for _, o := range occs {
+		if o.Roles&semantic.RoleDefinition == 0 {
+			continue
+		}
+		if _, ok := v.byDoc[[2]int64{index, o.Doc}]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // DocUses are the occurrences of one file's usable semantic document that
@@ -285,8 +317,11 @@ func (e *Engine) symbolLayer(ctx context.Context, v *SemView, ids []int64) (map[
 // implements and the methods implementing an interface method, one level;
 // elsewhere (tsserver) the whole family of overrides and implementations,
 // declarations included. decl reports whether a related symbol's
-// declarations count too.
-func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.SemSymbolRow, own map[[2]int64]bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
+// declarations count too. family (a rename) takes the whole family in every
+// language, declarations included: an interface method renamed without the
+// methods implementing it, or a method without the interface methods it
+// implements, breaks the build where a type is used as the interface.
+func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.SemSymbolRow, own map[[2]int64]bool, family bool) ([]store.SemSymbolRow, map[[2]int64]bool, error) {
 	var out []store.SemSymbolRow
 	decl := map[[2]int64]bool{}
 	seen := map[[2]int64]bool{}
@@ -298,15 +333,19 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.Se
 	for _, r := range rows {
 		queue = append(queue, item{r, 0})
 	}
-	for len(queue) > 0 && len(out) < maxRelated {
+	limit := maxRelated
+	if family {
+		limit = maxFamily
+	}
+	for len(queue) > 0 && len(out) < limit {
 		it := queue[0]
 		queue = queue[1:]
-		goStyle := v.indexes[it.row.Index].Tool == "scip-go"
+		goStyle := v.indexes[it.row.Index].Tool == "scip-go" && !family
 		if goStyle && it.depth > 0 {
 			continue // gopls: one level, no siblings
 		}
 		for _, reverse := range []bool{false, true} {
-			rels, err := e.Store().SemRels(ctx, it.row.Index, it.row.ID, reverse, maxRelated)
+			rels, err := e.Store().SemRels(ctx, it.row.Index, it.row.ID, reverse, limit)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -319,7 +358,7 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.Se
 					other = rel.Sym
 				}
 				k := [2]int64{it.row.Index, other}
-				if own[k] || seen[k] || len(out) >= maxRelated {
+				if own[k] || seen[k] || len(out) >= limit {
 					continue
 				}
 				seen[k] = true

@@ -70,6 +70,10 @@ func (env *Env) Apply(ctx context.Context, req ApplyRequest, m *mutate.Engine) (
 	for _, g := range selected {
 		edits = append(edits, g.Edits...)
 	}
+	// Two groups may hold the same use (an anchored call of a method that
+	// is also another method's reference).
+	sortEdits(edits)
+	edits = dedupEdits(edits)
 	changes, fileEdits, err := env.contents(p, edits)
 	if err != nil {
 		return nil, err

@@ -42,13 +42,23 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if req.NewName == old {
 		return nil, errs.E(errs.InvalidArgument, "%s is already named %s", card.QName, old)
 	}
-	refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs, Anchored: true, Receivers: true})
+	// Family: the methods related by implementation are renamed together
+	// (an interface method with the methods implementing it), declarations
+	// included, as the compiler needs them to stay in step.
+	refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs, Anchored: true, Receivers: true, Family: true})
 	if err != nil {
 		return nil, err
 	}
 	if refs.Partial {
 		return nil, &errs.Error{Kind: errs.Timeout, Msg: fmt.Sprintf("the references of %s could not all be found within the deadline: a partial rename would break the code", card.QName),
 			Fixes: []string{"repeat with a larger timeout_ms"}}
+	}
+	if ext := refs.Semantic.External; len(ext) > 0 {
+		return nil, &errs.Error{Kind: errs.Precondition,
+			Msg: fmt.Sprintf("cannot rename %s: it is tied by implementation to %s, declared outside the repository, which a rename cannot change (the types would no longer implement it)",
+				card.QName, strings.Join(ext, ", ")),
+			Details: map[string]any{"reason": "external_family", "external": ext},
+			Fixes:   []string{"keep the name, or rename by hand where the outside interface is not needed"}}
 	}
 	if refs.More {
 		return nil, &errs.Error{Kind: errs.Precondition, Msg: fmt.Sprintf("%s has more than %d references: too many for one plan", card.QName, maxRefs)}
@@ -78,6 +88,14 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	family, err := env.methodFamily(ctx, card, refs.Semantic.State, req.NewName)
+	if err != nil {
+		return nil, err
+	}
+	p.Groups = append(p.Groups, family...)
+	for i := range p.Groups {
+		p.Groups[i].ID = fmt.Sprintf("g%d", i+1)
+	}
 	ambiguous := map[string]bool{}
 	for _, g := range p.Groups {
 		for _, e := range g.Edits {

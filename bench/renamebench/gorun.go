@@ -1,0 +1,145 @@
+package renamebench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// Config describes one corpus run.
+type Config struct {
+	Corpus string // name in the report: gin, client-go, rxjs
+	Work   *Work
+	Cairn  string // the cairn binary
+	State  string // directory for Cairn's state dirs (one per layer)
+	// SCIP is the SCIP index imported as the semantic layer (built with
+	// the corpus's indexer when missing).
+	SCIP    string
+	Indexer []string // the SCIP indexer's command line, writing to SCIP
+	Oracle  OracleOptions
+	N       int    // symbols per stratum
+	Seed    uint64 // sample seed
+	Out     string // JSON result
+	// BuildAll builds every package after a Go rename (go build ./...),
+	// not only those the edits touch.
+	BuildAll bool
+	Log      func(string, ...any)
+}
+
+// Result is a corpus run's output.
+type Result struct {
+	Corpus   string           `json:"corpus"`
+	Lang     string           `json:"lang"`
+	Seed     uint64           `json:"seed"`
+	PerKind  int              `json:"per_stratum"`
+	Symbols  []Symbol         `json:"symbols"`
+	Outcomes []Outcome        `json:"outcomes"`
+	TimingMS map[string]int64 `json:"timing_ms"`
+	Moves    []MoveOutcome    `json:"moves,omitempty"`
+	Scale    []ScaleResult    `json:"scale,omitempty"`
+}
+
+// sessions indexes the work copy twice (syntax only, and with the SCIP
+// index imported) and starts a Cairn server on each index.
+func (c *Config) sessions(ctx context.Context, res *Result) ([]Session, func(), error) {
+	if _, err := os.Stat(c.SCIP); err != nil {
+		t := time.Now()
+		cmd := exec.CommandContext(ctx, c.Indexer[0], c.Indexer[1:]...)
+		cmd.Dir, cmd.Env, cmd.Stderr = c.Work.Dir, c.Work.Env, os.Stderr
+		if out, err := cmd.Output(); err != nil {
+			return nil, nil, fmt.Errorf("%v: %w\n%s", c.Indexer, err, out)
+		}
+		res.TimingMS["scip_indexer"] = time.Since(t).Milliseconds()
+	}
+	var out []Session
+	stop := func() {
+		for _, s := range out {
+			s.C.Close()
+		}
+	}
+	for _, layer := range []string{"semantic", "syntactic"} {
+		st := filepath.Join(c.State, c.Corpus+"-"+layer)
+		os.RemoveAll(st)
+		cr := &Cairn{Bin: c.Cairn, Repo: c.Work.Dir, State: st, Env: c.Work.Env}
+		t := time.Now()
+		if err := cr.CLI(ctx, "index"); err != nil {
+			stop()
+			return nil, nil, err
+		}
+		res.TimingMS["cairn_index_"+layer] = time.Since(t).Milliseconds()
+		if layer == "semantic" {
+			t = time.Now()
+			if err := cr.CLI(ctx, "index", "--scip", c.SCIP); err != nil {
+				stop()
+				return nil, nil, err
+			}
+			res.TimingMS["cairn_scip_import"] = time.Since(t).Milliseconds()
+		}
+		if err := cr.Start(ctx); err != nil {
+			stop()
+			return nil, nil, err
+		}
+		out = append(out, Session{Layer: layer, C: cr})
+	}
+	return out, stop, nil
+}
+
+// RunGo measures Go renames on one module.
+func RunGo(ctx context.Context, c Config) (*Result, error) {
+	res := &Result{Corpus: c.Corpus, Lang: "go", Seed: c.Seed, PerKind: c.N, TimingMS: map[string]int64{}}
+	if err := c.Work.Restore(ctx); err != nil {
+		return nil, err
+	}
+	byKind, err := GoSymbols(c.Work.Dir, c.Work.Env)
+	if err != nil {
+		return nil, err
+	}
+	res.Symbols = Draw(byKind, GoStrata, c.N, c.Seed, c.Corpus, "Rb")
+	c.Log("%s: %d symbols drawn", c.Corpus, len(res.Symbols))
+	return c.renames(ctx, res, func(ctx context.Context, changed []string) Check {
+		pkgs := c.Work.GoPackages(changed)
+		build := pkgs
+		if c.BuildAll {
+			build = []string{"./..."}
+		}
+		return c.Work.GoCheck(ctx, build, pkgs)
+	})
+}
+
+// renames asks the oracle for the drawn symbols' renames, indexes the work
+// copy in both layers and measures every rename, writing the result after
+// each symbol.
+func (c *Config) renames(ctx context.Context, res *Result, check func(context.Context, []string) Check) (*Result, error) {
+	t := time.Now()
+	oracle, err := OracleRenames(ctx, c.Work, res.Symbols, c.Out+".oracle.json", c.Oracle)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	res.TimingMS["oracle"] = time.Since(t).Milliseconds()
+	sessions, stop, err := c.sessions(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	run := &RenameRun{Lang: res.Lang, Work: c.Work, Sessions: sessions, Oracle: oracle, Log: c.Log, Check: check}
+	run.Progress = func(o []Outcome) { res.Outcomes = o; write(c.Out, res) }
+	t = time.Now()
+	res.Outcomes, err = run.RunAll(ctx, res.Symbols)
+	res.TimingMS["renames"] = time.Since(t).Milliseconds()
+	if werr := write(c.Out, res); werr != nil && err == nil {
+		err = werr
+	}
+	return res, err
+}
+
+func write(p string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, b, 0o644)
+}

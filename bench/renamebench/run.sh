@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Refactors on real code: Cairn's renames and moves applied to real corpora,
+# compared with the language servers' renames and checked with the
+# compilers; writes the "Refactors on real code" section of bench/RESULTS.md.
+#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|move-go|move-ts|scale|report ...]
+#          (default: all of them, then report)
+# Env: N (Go symbols per stratum, default 8: 7 strata, so 56 per module),
+#      TS_N (TypeScript symbols per stratum, default 4: 8 strata), SEED (default 1),
+#      MOVES (moves per language, default 10).
+# Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
+# typescript 5.9.3 and typescript-language-server 5.3.0; scip-go comes from
+# make tools), fetches the corpora (bench/corpora.sh) and copies each into a
+# git work copy outside this repository ($CAIRN_RENAMEBENCH_WORK, default
+# ~/.cache/cairn-renamebench): every refactor is applied there and undone
+# with git after it is measured.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=$root/bench/out/renamebench
+tools=$root/bench/out/tools
+node=$tools/node
+work=${CAIRN_RENAMEBENCH_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn-renamebench}
+corpora=${CAIRN_CORPORA:-$HOME/.cache/cairn-corpora}
+mkdir -p "$out" "$tools" "$work"
+N=${N:-8}
+TS_N=${TS_N:-4}
+SEED=${SEED:-1}
+MOVES=${MOVES:-10}
+
+[ -x "$tools/gopls" ] || GOBIN=$tools go install golang.org/x/tools/gopls@v0.23.0
+if [ ! -x "$node/node_modules/.bin/typescript-language-server" ]; then
+  mkdir -p "$node"
+  npm i --prefix "$node" --no-audit --no-fund typescript@5.9.3 typescript-language-server@5.3.0 >/dev/null
+fi
+[ -x "$root/bin/tools/scip-go" ] || make tools
+make build >/dev/null
+go build -o bin/renamebench ./bench/renamebench/cmd/renamebench
+export PATH=$tools:$root/bin/tools:$node/node_modules/.bin:$PATH
+
+declare -A dir
+while IFS='=' read -r name path; do dir[$name]=$path; done < <(bench/corpora.sh "$corpora")
+export GOMODCACHE=$corpora/gomod GOFLAGS=-mod=mod GOTOOLCHAIN=local GOWORK=off
+
+# prepare NAME SRC: a git work copy of the corpus (once).
+prepare() {
+  local w=$work/$1
+  [ -f "$work/.ready-$1" ] && return
+  rm -rf "$w"; mkdir -p "$w"
+  case $1 in
+  rxjs)
+    # rxjs's sources with its development dependencies, TypeScript pinned to 5.
+    cp -r "$2/src" "$2/tsconfig.json" "$2/package.json" "$w/"
+    chmod -R u+w "$w"
+    (cd "$w" && node -e '
+      const fs = require("fs"); const p = JSON.parse(fs.readFileSync("package.json"));
+      p.devDependencies.typescript = "5.9.3"; fs.writeFileSync("package.json", JSON.stringify(p, null, 2));' &&
+      npm install --ignore-scripts --no-audit --no-fund --legacy-peer-deps >/dev/null)
+    printf 'node_modules/\n*.tsbuildinfo\n' > "$w/.gitignore"
+    ;;
+  *) cp -r "$2/." "$w/"; chmod -R u+w "$w" ;;
+  esac
+  (cd "$w" && git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -qm corpus)
+  touch "$work/.ready-$1"
+}
+
+# copy_of NAME FROM: a second work copy of a prepared one, so that moves and
+# the large rename can run beside the renames.
+copy_of() {
+  [ -f "$work/.ready-$1" ] && return
+  rm -rf "${work:?}/$1"; cp -a "$work/$2" "$work/$1"
+  touch "$work/.ready-$1"
+}
+
+run_go() { # corpus
+  local src
+  case $1 in gin) src=${dir[go_small]} ;; client-go) src=${dir[go_med]} ;; *) echo "unknown Go corpus $1" >&2; exit 2 ;; esac
+  prepare "$1" "$src"
+  bin/renamebench go -corpus "$1" -work "$work/$1" -state "$out/state" -n "$N" -seed "$SEED" \
+    -scip "$out/$1.scip" -indexer "scip-go index --quiet --output $out/$1.scip" -lsp "gopls serve" -out "$out/go-$1.json"
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts move-go move-ts scale report)
+for s in "${steps[@]}"; do
+  case $s in
+  "go "*) run_go "${s#go }" ;;
+  ts)
+    prepare rxjs "${dir[ts_small]}"
+    bin/renamebench ts -corpus rxjs -work "$work/rxjs" -state "$out/state" -n "$TS_N" -seed "$SEED" \
+      -scip "$out/rxjs.scip" -indexer "$node/node_modules/.bin/scip-typescript index --output $out/rxjs.scip" \
+      -lsp "typescript-language-server --stdio" -lsp-lang typescript -lsp-wait -out "$out/ts-rxjs.json"
+    ;;
+  move-go)
+    prepare gin "${dir[go_small]}"; copy_of gin-move gin
+    bin/renamebench move -lang go -corpus gin -work "$work/gin-move" -state "$out/state" -moves "$MOVES" -seed "$SEED" -out "$out/move-go.json"
+    ;;
+  move-ts)
+    prepare rxjs "${dir[ts_small]}"; copy_of rxjs-move rxjs
+    bin/renamebench move -lang ts -corpus rxjs -work "$work/rxjs-move" -state "$out/state" -moves "$MOVES" -seed "$SEED" -out "$out/move-ts.json"
+    ;;
+  scale)
+    prepare client-go "${dir[go_med]}"; copy_of client-go-scale client-go
+    bin/renamebench scale -corpus client-go-scale -work "$work/client-go-scale" -state "$out/state" -symbol rest.Config \
+      -scip "$out/client-go.scip" -indexer "scip-go index --quiet --output $out/client-go.scip" -out "$out/scale.json"
+    ;;
+  report) bin/renamebench report -in "$out" -results bench/RESULTS.md -work "$work" ;;
+  *) echo "unknown step $s" >&2; exit 2 ;;
+  esac
+done
