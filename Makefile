@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps tools bench precision agentbench harden corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -73,6 +73,12 @@ precision: tools
 # with the pinned oracles (slow: gopls on kubernetes).
 agentbench:
 	bench/agentbench/run.sh
+
+# Reliability campaigns (long: over an hour of fuzzing, 1,000 SIGKILLs of
+# writers, the path battery); writes the Reliability section of
+# bench/RESULTS.md. FUZZTIME, FUZZPAR and KILLS tune it.
+harden: tools
+	bench/harden.sh
 
 clean:
 	rm -rf bin $(E2E_DIR)/node_modules
