@@ -125,5 +125,11 @@ agentbench:
 renamebench: tools
 	bench/renamebench/run.sh
 
+# Reliability campaigns (long: over an hour of fuzzing, 1,000 SIGKILLs of
+# writers, the path battery); writes the Reliability section of
+# bench/RESULTS.md. FUZZTIME, FUZZPAR and KILLS tune it.
+harden: tools
+	bench/harden.sh
+
 clean:
 	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules
