@@ -86,7 +86,8 @@ above the working directory, or --repo. State lives in .cairn/cache after
 'cairn init', else in the user cache directory, or in --state-dir.
 
 Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
-4 ambiguous, 5 index unavailable, 6 timeout, 7 conflict, 8 path refused.`,
+4 ambiguous, 5 index unavailable or no space left, 6 timeout, 7 conflict,
+8 path refused.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

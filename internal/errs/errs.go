@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 )
 
 // Kind classifies an error. The zero value is Internal.
@@ -37,6 +38,10 @@ const (
 	// TaskBudgetExceeded refuses a call that the open task's budget no
 	// longer covers (mutations, test runs, full-file reads, duration).
 	TaskBudgetExceeded
+	// NoSpace is a write that the disk or a file-size limit refused
+	// (ENOSPC, EFBIG, EDQUOT, SQLite's SQLITE_FULL): nothing was changed,
+	// and the same call succeeds once there is room.
+	NoSpace
 )
 
 type info struct {
@@ -70,6 +75,7 @@ var kindInfo = map[Kind]info{
 	TooLarge:        {"TOO_LARGE", 2004, 2, false},
 	// A precondition of the task, not of the files: exit 7 like the others.
 	TaskBudgetExceeded: {"TASK_BUDGET_EXCEEDED", 7003, 7, false},
+	NoSpace:            {"NO_SPACE", 5002, 5, true},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".
@@ -147,6 +153,8 @@ func KindOf(err error) Kind {
 		return Timeout
 	case errors.Is(err, context.Canceled):
 		return Cancelled
+	case IsNoSpace(err):
+		return NoSpace
 	}
 	return Internal
 }
@@ -182,4 +190,42 @@ func Abbrev(s string) string {
 // its start.
 func TooLong(what, s string, limit int) *Error {
 	return &Error{Kind: InvalidArgument, Msg: fmt.Sprintf("%s %q is %d bytes long, over the limit of %d", what, Abbrev(s), len(s), limit)}
+}
+
+// IsNoSpace reports whether err is a write the disk or a limit refused: no
+// space left, a file over the size limit, a quota, or SQLite saying its
+// database, journal or shared memory could not grow (SQLITE_FULL, or the
+// SQLITE_IOERR that a refused write() or ftruncate() becomes inside SQLite).
+func IsNoSpace(err error) bool {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG) || errors.Is(err, syscall.EDQUOT) {
+		return true
+	}
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		switch coded.Code() {
+		case sqliteIOErrWrite, sqliteIOErrTruncate, sqliteIOErrShmSize:
+			return true
+		}
+		return coded.Code()&0xff == sqliteFull
+	}
+	return false
+}
+
+// SQLite's result codes for a database, journal or shared-memory file that
+// could not grow.
+const (
+	sqliteFull          = 13
+	sqliteIOErrWrite    = 10 | 3<<8
+	sqliteIOErrTruncate = 10 | 6<<8
+	sqliteIOErrShmSize  = 10 | 19<<8
+)
+
+// WrapWrite attaches a message to a failed write: NO_SPACE when the disk or
+// a limit refused it (with what to do), INTERNAL otherwise.
+func WrapWrite(err error, format string, args ...any) *Error {
+	if IsNoSpace(err) {
+		return &Error{Kind: NoSpace, Err: err, Msg: fmt.Sprintf(format, args...) + ": the disk is full or a file-size limit was reached",
+			Fixes: []string{"free disk space (or raise the file-size limit) and repeat the call; nothing was changed"}}
+	}
+	return Wrap(Internal, err, format, args...)
 }

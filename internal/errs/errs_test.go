@@ -2,7 +2,10 @@ package errs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"syscall"
 	"testing"
 )
 
@@ -39,3 +42,34 @@ func TestKindOf(t *testing.T) {
 		t.Errorf("exit = %d", got)
 	}
 }
+
+// A write the disk refuses is NO_SPACE, from the system call or from
+// SQLite's result codes; other failures keep their kinds.
+func TestNoSpace(t *testing.T) {
+	for _, err := range []error{
+		&os.PathError{Op: "write", Path: "f", Err: syscall.ENOSPC},
+		fmt.Errorf("store: %w", &os.PathError{Op: "write", Path: "f", Err: syscall.EFBIG}),
+		sqliteErr(13), sqliteErr(778), sqliteErr(4874),
+	} {
+		if !IsNoSpace(err) || KindOf(err) != NoSpace {
+			t.Errorf("%v: kind %v, want NO_SPACE", err, KindOf(err))
+		}
+		if w := WrapWrite(err, "cannot write x"); w.Kind != NoSpace || len(w.Fixes) == 0 {
+			t.Errorf("WrapWrite(%v) = %v", err, w)
+		}
+	}
+	for _, err := range []error{errors.New("disk I/O error"), sqliteErr(11), &os.PathError{Op: "open", Path: "f", Err: syscall.EACCES}} {
+		if IsNoSpace(err) {
+			t.Errorf("%v taken for a full disk", err)
+		}
+	}
+	if w := WrapWrite(errors.New("boom"), "cannot write x"); w.Kind != Internal {
+		t.Errorf("WrapWrite of another failure: %v", w.Kind)
+	}
+}
+
+// sqliteErr is an error with a SQLite result code, as the driver reports.
+type sqliteErr int
+
+func (e sqliteErr) Error() string { return fmt.Sprintf("sqlite error %d", int(e)) }
+func (e sqliteErr) Code() int     { return int(e) }

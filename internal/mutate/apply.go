@@ -102,7 +102,7 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 		f := j.Files[i]
 		if c.new != nil {
 			if err := writeTemp(e.abs(f.Temp), c.new, c.newMode); err != nil {
-				return abandon(errs.Wrap(errs.Internal, err, "cannot write %s", c.path))
+				return abandon(errs.WrapWrite(err, "cannot write %s", c.path))
 			}
 			crashPoint()
 		}

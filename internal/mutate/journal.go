@@ -94,7 +94,7 @@ func (e *Engine) writeJournal(j *journal, prev *held) (*held, error) {
 	}
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "cannot write the journal")
+		return nil, errs.WrapWrite(err, "cannot write the journal")
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -102,7 +102,7 @@ func (e *Engine) writeJournal(j *journal, prev *held) (*held, error) {
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return nil, errs.Wrap(errs.Internal, err, "cannot write the journal")
+		return nil, errs.WrapWrite(err, "cannot write the journal")
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
@@ -110,7 +110,7 @@ func (e *Engine) writeJournal(j *journal, prev *held) (*held, error) {
 	}
 	if err := os.Rename(tmp, final); err != nil {
 		f.Close()
-		return nil, errs.Wrap(errs.Internal, err, "cannot write the journal")
+		return nil, errs.WrapWrite(err, "cannot write the journal")
 	}
 	if err := syncDir(dir); err != nil {
 		f.Close()
