@@ -36,6 +36,9 @@ type FileDiff struct {
 	Additions int    `json:"additions"`
 	Deletions int    `json:"deletions"`
 	Hunks     []Hunk `json:"hunks"`
+	// Withheld says why the hunks are left out: the file looks like a
+	// secret, or Cairn's ignore rules exclude it.
+	Withheld string `json:"withheld,omitempty"`
 }
 
 // Hunk is one @@ section: line numbers are 1-based; a count of 0 means the

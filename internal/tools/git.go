@@ -54,6 +54,32 @@ func (c *Call) gitPaths(ctx context.Context, paths []string) ([]string, error) {
 	return out, nil
 }
 
+// withhold removes the text of files a diff must not show: secrets, and
+// files Cairn's ignore rules exclude, as read_source refuses them. The
+// file stays listed with its counts and the reason.
+func (c *Call) withhold(d *gitx.Diff) {
+	if d == nil {
+		return
+	}
+	ignore := scan.NewMatcher(c.Env.Paths.Root, c.Env.Config.Index.Exclude)
+	for i := range d.Files {
+		f := &d.Files[i]
+		why := ""
+		for _, p := range []string{f.Path, f.OldPath} {
+			switch {
+			case p == "":
+			case scan.IsSecret(p) && !c.Env.Config.Read.AllowSecrets:
+				why = "the file looks like a secret"
+			case why == "" && ignore.Ignored(p, false):
+				why = "the file is excluded by .cairnignore"
+			}
+		}
+		if why != "" {
+			f.Hunks, f.Withheld = []gitx.Hunk{}, why
+		}
+	}
+}
+
 // gitError maps a failure of gitx to an error kind: a refused name is an
 // invalid argument, a revision that names nothing is not found, and a
 // command git refused is a failed precondition with git's own words.

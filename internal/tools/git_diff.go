@@ -55,6 +55,7 @@ func gitDiff(ctx context.Context, c *Call, in GitDiffIn) (*gitx.Diff, error) {
 	if err != nil {
 		return nil, gitError(err)
 	}
+	c.withhold(d)
 	c.Answer("%d files changed, +%d -%d", d.Stats.FilesChanged, d.Stats.Insertions, d.Stats.Deletions)
 	if d.Stats.FilesChanged > 0 {
 		c.Next("semantic_diff", diffArgs(in), "the structural changes and their blast radius")

@@ -73,6 +73,7 @@ func gitShow(ctx context.Context, c *Call, in GitShowIn) (*GitShowOut, error) {
 	if err != nil {
 		return nil, gitError(err)
 	}
+	c.withhold(d)
 	c.Answer("%s %s (%s): %d files, +%d -%d", cm.ShortOID, cm.Subject, cm.Author.Name, d.Stats.FilesChanged, d.Stats.Insertions, d.Stats.Deletions)
 	if len(cm.Parents) > 1 {
 		c.Warn("a merge commit: the diff is against its first parent")
