@@ -126,6 +126,19 @@ func (s *Reader) Link(ctx context.Context, fileID int64) ([]byte, error) {
 	return checkSum("main", fmt.Sprintf("the links of file %d", fileID), b)
 }
 
+// FileImports returns a file's packed import edges (nil when it has none).
+func (s *Reader) FileImports(ctx context.Context, fileID int64) ([]byte, error) {
+	var b []byte
+	err := s.sql.QueryRowContext(ctx, `SELECT imports FROM link WHERE file_id = ? AND imports IS NOT NULL`, fileID).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: imports of file %d: %w", fileID, err)
+	}
+	return checkSum("main", fmt.Sprintf("the imports of file %d", fileID), b)
+}
+
 // Modules returns every module, ordered by root.
 func (s *Reader) Modules(ctx context.Context) ([]ModuleRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT id, root, name, kind, manifest, deps, workspace, detached FROM module ORDER BY root, kind`)

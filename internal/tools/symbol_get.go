@@ -26,8 +26,9 @@ type SymbolIn struct {
 func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
-		Summary:  "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
-		Doc:      "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates.",
+		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
+		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates. " +
+			"calls lists the repository's symbols first, then calls leaving it (origin stdlib, dependency or external, with the import), then unresolved ones; builtins of the language are only counted (builtin_calls).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "mux.go#Mux.handle"}`, `{"at": {"path": "main.go", "line": 12, "col": 7}}`},
