@@ -161,7 +161,7 @@ func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]ranked
 			continue
 		}
 		c.test = isTestPath(f.Path)
-		c.prox = proximity(f.Path, l.rootPath, row.ModuleID, l.rootModule)
+		c.prox = query.Proximity(f.Path, l.rootPath, row.ModuleID, l.rootModule)
 		rs = append(rs, rankedCandidate{c, row})
 	}
 	sort.Slice(rs, func(i, j int) bool {
