@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps tools bench precision agentbench corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep tools bench opsbench precision agentbench corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -14,8 +14,11 @@ export PATH := $(TOOLS_DIR):$(PATH)
 SCIP_GO   := $(TOOLS_DIR)/scip-go
 
 # The end-to-end tests drive cairn with the official TypeScript MCP client,
-# installed from test/e2e/package-lock.json into test/e2e/node_modules.
-# CAIRN_SKIP_NODE=1 skips both the install and those tests.
+# check the OpenAPI document with swagger-parser, openapi-typescript and tsc,
+# and load the dashboard in Debian's Chromium with playwright-core: the npm
+# packages are installed from test/e2e/package-lock.json into
+# test/e2e/node_modules, Chromium with apt-get when it is missing.
+# CAIRN_SKIP_NODE=1 skips both the installs and those tests.
 E2E_DIR  := test/e2e
 E2E_DEPS := $(E2E_DIR)/node_modules/.package-lock.json
 ifeq ($(CAIRN_SKIP_NODE),1)
@@ -23,6 +26,14 @@ TEST_DEPS :=
 else
 TEST_DEPS := e2e-deps
 endif
+
+# The tests of test_run and lint_check drive real runners: jest, vitest and
+# eslint pinned in test/runners (the fixture repositories link its
+# node_modules), pytest from Debian's python3-pytest (installed when
+# neither a pytest program nor the python module is there), and go and cargo
+# from the machine.
+RUNNERS_DIR  := test/runners
+RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
 
 build:
 	$(GO) build -ldflags "-X github.com/cairnhq/cairn/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/cairn
@@ -39,7 +50,7 @@ fmt-check:
 CAIRN_REALMOD ?= 1
 export CAIRN_REALMOD
 
-test: vet fmt-check tools $(TEST_DEPS)
+test: vet fmt-check tools $(TEST_DEPS) runner-deps
 	$(GO) test -count=1 ./...
 
 realmod:
@@ -50,7 +61,23 @@ tools: $(SCIP_GO)
 $(SCIP_GO):
 	GOBIN=$(TOOLS_DIR) $(GO) install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9
 
-e2e-deps: $(E2E_DEPS)
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+e2e-deps: $(E2E_DEPS) $(CHROMIUM)
+
+$(CHROMIUM):
+	$(SUDO) apt-get install -y --no-install-recommends chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
+
+runner-deps: $(RUNNERS_DEPS) pytest-dep
+
+$(RUNNERS_DEPS): $(RUNNERS_DIR)/package.json $(RUNNERS_DIR)/package-lock.json
+	cd $(RUNNERS_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+pytest-dep:
+	@command -v pytest >/dev/null 2>&1 || python3 -c 'import pytest' 2>/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pytest; }
 
 $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 	cd $(E2E_DIR) && npm ci --no-audit --no-fund
@@ -59,6 +86,12 @@ $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build
 	bench/run.sh
+
+# What task accounting, metrics, the ledger and the call log add per call
+# (interleaved A/B rounds in one process); writes its section of
+# bench/RESULTS.md.
+opsbench:
+	$(GO) run ./bench/cmd/opsbench -results bench/RESULTS.md
 
 # Precision and recall of references against the compilers' indexers and
 # language servers (installs them pinned under bench/precision/tools; heavy:
@@ -75,4 +108,4 @@ agentbench:
 	bench/agentbench/run.sh
 
 clean:
-	rm -rf bin $(E2E_DIR)/node_modules
+	rm -rf bin $(E2E_DIR)/node_modules $(RUNNERS_DIR)/node_modules

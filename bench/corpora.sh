@@ -32,6 +32,8 @@ debpkg() { # package, path inside
 echo "go_small=$(gomod github.com/gin-gonic/gin v1.10.0)"
 echo "go_med=$(gomod k8s.io/client-go v0.31.0)"
 echo "go_large=$(gomod k8s.io/kubernetes v1.31.0)"
+# A Go module with a quick, self-contained test suite (test_run affected_by).
+echo "go_gin=$(gomod github.com/gin-gonic/gin v1.10.0)"
 echo "ts=$(npmpkg effect 3.10.0)"
 echo "ts_small=$(npmpkg rxjs 7.8.1)"
 echo "py=$(debpkg python3-django usr/lib/python3/dist-packages/django)"

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,14 +41,40 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			// Scripts that build Go code (refactors verified with go build)
-			// share the test run's build cache instead of warming their own.
-			if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
-				e.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+			// Test runs and refactors verified by a build compile Go
+			// and Rust code: share the build caches of the machine (a
+			// cold one costs a minute per script), use the installed
+			// toolchains, and find the JavaScript test runners the
+			// Makefile installs.
+			for k, v := range toolEnv() {
+				e.Setenv(k, v)
 			}
-			e.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
 		Cmds: scriptCmds,
 	})
+}
+
+// toolEnv is the environment the scripts' test and lint runs need from
+// the machine: Go's and Cargo's caches and homes, and the directory of the
+// pinned JavaScript runners (test/runners/node_modules, see the Makefile).
+func toolEnv() map[string]string {
+	env := map[string]string{"GOTOOLCHAIN": "local"}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := exec.Command("go", "env", k).Output(); err == nil {
+			env[k] = strings.TrimSpace(string(out))
+		}
+	}
+	home, _ := os.UserHomeDir()
+	for k, def := range map[string]string{"CARGO_HOME": filepath.Join(home, ".cargo"), "RUSTUP_HOME": filepath.Join(home, ".rustup")} {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		} else if _, err := os.Stat(def); err == nil {
+			env[k] = def
+		}
+	}
+	if abs, err := filepath.Abs("../../test/runners/node_modules"); err == nil {
+		env["CAIRN_TEST_NODE_MODULES"] = abs
+	}
+	return env
 }

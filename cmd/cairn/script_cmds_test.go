@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -105,6 +107,28 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Fatalf("%s holds %q, want %q", args[0], got, want)
 		}
 	},
+	// pidalive FILE: the process whose id FILE holds is still running.
+	"pidalive": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 {
+			ts.Fatalf("usage: pidalive FILE")
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
+		if err != nil {
+			ts.Fatalf("pidalive: %s holds no process id", args[0])
+		}
+		// A killed process may linger as a zombie until its parent reaps
+		// it; give that a moment.
+		alive := true
+		for i := 0; i < 50 && alive; i++ {
+			alive = processAlive(pid)
+			if alive {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		if alive == neg {
+			ts.Fatalf("process %d alive: %v", pid, alive)
+		}
+	},
 	// truncate FILE N: cut a file to N bytes (simulates a damaged database).
 	"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
 		var n int64
@@ -161,3 +185,19 @@ func lookup(ts *testscript.TestScript, file, path string) string {
 	got, _ := json.Marshal(v)
 	return string(got)
 }
+
+// processAlive reports whether a process runs (a zombie counts as gone).
+func processAlive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil && !isLinux()
+	}
+	// the state follows the command name in parentheses
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z' && s[i+2] != 'X'
+	}
+	return true
+}
+
+func isLinux() bool { _, err := os.Stat("/proc/self/stat"); return err == nil }

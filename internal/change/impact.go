@@ -129,6 +129,10 @@ type ImpactResult struct {
 	Tests          ImpactTests    `json:"affected_tests"`
 	// AnchoredNote says what the counts leave out.
 	Notes []string `json:"notes"`
+	// Cards are the spec cards the change touches: linked with @see to the
+	// target or to code that depends on it, and the cards that depend on
+	// those.
+	Cards []query.LinkedCard `json:"cards,omitempty"`
 	// bytes of the files holding direct dependents (what reading them costs)
 	BytesCovered int64 `json:"-"`
 }

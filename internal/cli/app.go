@@ -139,8 +139,14 @@ func (p *progress) report(pr protocol.Progress) {
 	p.last = now
 	p.shown = true
 	msg := "indexing: " + pr.Phase
+	if pr.Item != "" {
+		msg = pr.Phase // a list of items (test_run's targets) says what it is
+	}
 	if pr.Total > 0 {
 		msg += fmt.Sprintf(" %d/%d", pr.Done, pr.Total)
+	}
+	if pr.Item != "" {
+		msg += ": " + pr.Item
 	}
 	msg += fmt.Sprintf(" (%.0fs)", now.Sub(p.start).Seconds())
 	if p.tty {

@@ -158,4 +158,11 @@ func renderImpact(w io.Writer, r *change.ImpactResult) {
 	for _, t := range r.Tests.Tests {
 		fmt.Fprintf(w, "  %s [%s %s]\n", t.Path, t.Confidence, t.Reason)
 	}
+	for _, k := range r.Cards {
+		via := ""
+		if k.Via != "" {
+			via = " (via " + k.Via + ")"
+		}
+		fmt.Fprintf(w, "card: %s [%s] %s%s\n", k.Key, k.Status, k.Summary, via)
+	}
 }

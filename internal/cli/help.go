@@ -163,10 +163,10 @@ func wrap(s, first, indent string) string {
 // ("refs_find" -> "cairn refs", "read_file_full" -> "cairn read --full").
 var commands = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
-	for _, c := range toolCommands() {
-		m[c.tool] = "cairn " + c.name()
+	for _, c := range allToolCommands() {
+		m[c.tool] = "cairn " + strings.Join(c.path(), " ")
 		for _, a := range c.also {
-			m[a.tool] = "cairn " + c.name() + " --" + a.flag
+			m[a.tool] = "cairn " + strings.Join(c.path(), " ") + " --" + a.flag
 		}
 	}
 	return m
@@ -219,10 +219,7 @@ func (c *toolCmd) example(f *argFlags, tool, js string) ([]string, bool) {
 	if err := json.Unmarshal([]byte(js), &ex); err != nil {
 		return nil, false
 	}
-	words := []string{"cairn", c.name()}
-	if c.parent != "" {
-		words = []string{"cairn", c.parent, c.name()}
-	}
+	words := append([]string{"cairn"}, c.path()...)
 	if c.words != nil {
 		words = append(words, c.words(ex)...)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -22,15 +23,21 @@ func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 func TestHelpFromRegistry(t *testing.T) {
 	root := newRoot(&globals{})
 	seen := 0
+	var cmds []*cobra.Command
 	for _, cmd := range root.Commands() {
+		cmds = append(cmds, cmd)
+		cmds = append(cmds, cmd.Commands()...) // a family's members
+	}
+	for _, cmd := range cmds {
 		names := cmd.Annotations[toolsAnnotation]
 		if names == "" {
 			continue
 		}
 		seen++
-		t.Run(cmd.Name(), func(t *testing.T) {
+		words := strings.Fields(strings.TrimPrefix(cmd.CommandPath(), root.Name()+" "))
+		t.Run(strings.Join(words, "_"), func(t *testing.T) {
 			var out, errb bytes.Buffer
-			if code := Run(context.Background(), []string{cmd.Name(), "--help"}, &out, &errb); code != 0 {
+			if code := Run(context.Background(), append(words, "--help"), &out, &errb); code != 0 {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			help := squash(out.String())
@@ -55,15 +62,15 @@ func TestHelpFromRegistry(t *testing.T) {
 			}
 		})
 	}
-	if seen != len(toolCommands()) {
-		t.Errorf("%d commands name their tools, want %d", seen, len(toolCommands()))
+	if seen != len(allToolCommands()) {
+		t.Errorf("%d commands name their tools, want %d", seen, len(allToolCommands()))
 	}
 }
 
 // TestExamplesRoundTrip parses every example --help shows and checks that the
 // command line gives the tool the example's arguments.
 func TestExamplesRoundTrip(t *testing.T) {
-	for i, c := range toolCommands() {
+	for i, c := range allToolCommands() {
 		_, f := c.command(&globals{})
 		shown := 0
 		for _, tool := range c.tools() {
@@ -75,9 +82,9 @@ func TestExamplesRoundTrip(t *testing.T) {
 				}
 				shown++
 				t.Run(shellLine(words), func(t *testing.T) {
-					c := toolCommands()[i] // fresh arguments for every command line
+					c := allToolCommands()[i] // fresh arguments for every command line
 					cmd, f := c.command(&globals{})
-					if err := cmd.ParseFlags(words[2:]); err != nil {
+					if err := cmd.ParseFlags(words[1+len(c.path()):]); err != nil {
 						t.Fatal(err)
 					}
 					args := cmd.Flags().Args()
@@ -140,7 +147,8 @@ func TestCLINames(t *testing.T) {
 		{"refs_find with anchored lists them", false, "cairn refs with anchored lists them"},
 		{"the status of read_file_full", false, "the status of cairn read --full"},
 		{"health of the index: status", true, "health of the index: cairn status"},
-		{"running tests: test_run", true, "running tests: test_run"},
+		{"running tests: test_run", true, "running tests: cairn test run"},
+		{"tasks: task_open_later", true, "tasks: task_open_later"},
 	} {
 		if got := cliNames(tc.in, tc.all); got != tc.want {
 			t.Errorf("cliNames(%q, %v) = %q, want %q", tc.in, tc.all, got, tc.want)

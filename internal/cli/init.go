@@ -18,7 +18,9 @@ func initCmd(g *globals) *cobra.Command {
 		Long: `init is the only command that writes into the tree. It creates .cairn/ (a
 commented config.yaml and a .gitignore that keeps cache/ out of git) and a
 .cairnignore with defaults that keep secrets out of the index. Files that
-already exist are left alone, so running it twice is safe.`,
+already exist are left alone, so running it twice is safe. It ends with the
+configuration of Claude Code, Cursor and VS Code for this repository, over
+stdio and over HTTP.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			paths, err := config.Locate(cmd.Context(), g.repo, g.stateDir)
@@ -30,7 +32,8 @@ already exist are left alone, so running it twice is safe.`,
 				return finish(g, errorEnvelope(errs.Wrap(errs.Internal, err, "init")), nil)
 			}
 			env := &protocol.Envelope{Answer: fmt.Sprintf("initialised %s", paths.Root), Data: map[string]any{
-				"repo": paths.Root, "created": nonNil(res.Created), "kept": nonNil(res.Kept)}, NextActions: []protocol.NextAction{},
+				"repo": paths.Root, "created": nonNil(res.Created), "kept": nonNil(res.Kept), "client_config": snippetData(paths.Root)},
+				NextActions: []protocol.NextAction{},
 				Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.Fresh, IndexState: protocol.StateReady,
 					Layers: []string{}, Completeness: protocol.Completeness{Score: 1, Reason: "init"}, Warnings: []string{},
 					Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
@@ -38,6 +41,7 @@ already exist are left alone, so running it twice is safe.`,
 			return finish(g, env, func(w io.Writer, _ *protocol.Envelope) {
 				eachLine(w, "created %s\n", res.Created)
 				eachLine(w, "kept    %s (already there)\n", res.Kept)
+				printOnboarding(w, paths.Root)
 			})
 		},
 	}

@@ -101,10 +101,13 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string { return fs.FlagUsagesWrapped(helpWidth) })
 	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags",
 		".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags").Replace(root.UsageTemplate()))
-	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), planCmd(g))
+	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), configCmd(g), diagCmd(g), clearCmd(g), cacheCmd(g), cardsCmd(g))
 	for _, c := range toolCommands() {
 		cmd, _ := c.command(g)
 		root.AddCommand(cmd)
+	}
+	for _, f := range families() {
+		root.AddCommand(f.command(g))
 	}
 	return root
 }
@@ -113,7 +116,7 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 func toolCommands() []*toolCmd {
 	return []*toolCmd{indexCmd(), statusCmd(), describeCmd(), doctorCmd(), searchCmd(), symbolCmd(), refsCmd(),
 		readCmd(), lsCmd(), mapCmd(), archCmd(), callersCmd(), calleesCmd(), hierarchyCmd(), traceCmd(), surfacesCmd(),
-		diffCmd(), affectedCmd(), impactCmd(), writeCmd(), undoCmd(), renameCmd(), mvCmd(), rmSymbolCmd()}
+		diffCmd(), affectedCmd(), impactCmd(), writeCmd(), undoCmd(), renameCmd(), mvCmd(), rmSymbolCmd(), hotspotsCmd()}
 }
 
 // call opens the repository with open and runs one tool.
@@ -201,6 +204,7 @@ func printError(w io.Writer, e *protocol.ErrorObject) {
 	if dym, ok := e.Details["did_you_mean"].([]string); ok && len(dym) > 0 {
 		fmt.Fprintf(w, "  did you mean: %s\n", strings.Join(dym, ", "))
 	}
+	renderDiscard(w, e)
 	for _, f := range e.Fixes {
 		fmt.Fprintf(w, "  try: %s\n", f)
 	}

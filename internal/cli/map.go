@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/repomap"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -27,6 +28,7 @@ func mapCmd() *toolCmd {
 }
 
 func renderMap(w io.Writer, m *repomap.Map) {
+	defer renderMapCards(w, m.Cards)
 	if s := m.Structure; s != nil {
 		fmt.Fprintf(w, "structure (depth %d, %d files):\n", s.Depth, s.Files)
 		if len(s.RootFiles) > 0 {
@@ -104,4 +106,18 @@ func orDot(p string) string {
 		return "."
 	}
 	return p
+}
+
+// renderMapCards prints the cards summary of a map.
+func renderMapCards(w io.Writer, c *query.CardsSummary) {
+	if c == nil {
+		return
+	}
+	var st []string
+	for _, k := range []string{"draft", "accepted", "implementing", "implemented", "deprecated"} {
+		if n := c.ByStatus[k]; n > 0 {
+			st = append(st, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	fmt.Fprintf(w, "cards: %d spec cards (%s); %d of %d code files linked with @see\n", c.Cards, strings.Join(st, ", "), c.LinkedFiles, c.LinkedFiles+c.UnlinkedFiles)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,15 +41,20 @@ func runMCP(ctx context.Context, g *globals) error {
 	if err != nil {
 		return finishStderr(g, err)
 	}
-	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true})
+	// stdout carries the protocol: an output configured there goes to stderr.
+	log, logs, err := serverLogger(cfg, paths.StateDir, []string{"console:stderr:warn", "json:state"}, g.stderr, g.stderr)
+	if err != nil {
+		return finishStderr(g, err)
+	}
+	defer logs.Close()
+	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true, Logger: log, Version: Version})
 	if err != nil {
 		return finishStderr(g, err)
 	}
 	defer a.close()
 	fmt.Fprintf(g.stderr, "cairn mcp: serving %s over stdio (state %s)\n", paths.Root, paths.StateDir)
 
-	srv := mcpserver.New(a.svc, mcpserver.Options{Version: Version, Logger: log})
+	srv := mcpserver.New(a.svc, mcpserver.Options{Version: Version, Logger: log, Transport: "stdio"})
 	stdio := g.stdout == io.Writer(os.Stdout)
 	var transport mcp.Transport = &mcp.StdioTransport{}
 	if !stdio {

@@ -65,24 +65,20 @@ func rmSymbolCmd() *toolCmd {
 	}
 }
 
-// planCmd groups the commands on stored plans: show, apply, cancel.
-func planCmd(g *globals) *cobra.Command {
-	parent := &cobra.Command{Use: "plan", Short: "Show, apply or cancel a stored refactor plan",
-		Long: "A refactor plan (from rename, mv or rm-symbol) is stored under its id until it is applied,\ncancelled or expires (30 minutes, or when the index changes for a file it touches)."}
-	for _, c := range planCommands() {
-		cmd, _ := c.command(g)
-		parent.AddCommand(cmd)
-	}
-	return parent
+// planFamily groups the commands on stored plans: show, apply, cancel.
+func planFamily() family {
+	return family{name: "plan", short: "Show, apply or cancel a stored refactor plan",
+		long: "A refactor plan (from rename, mv or rm-symbol) is stored under its id until it is applied,\ncancelled or expires (30 minutes, or when the index changes for a file it touches).",
+		cmds: planCommands}
 }
 
 func planCommands() []*toolCmd {
 	var show, cancel tools.PlanIn
 	var apply tools.ApplyIn
 	return []*toolCmd{
-		{tool: "refactor_inspect", use: "show ID", parent: "plan", args: cobra.ExactArgs(1),
+		{tool: "refactor_inspect", use: "show ID", args: cobra.ExactArgs(1),
 			pos: []posArg{{"ID", "refactor_id", &show.RefactorID}}, in: &show, render: withAnswer(renderPlan)},
-		{tool: "refactor_apply", use: "apply ID", parent: "plan", args: cobra.ExactArgs(1),
+		{tool: "refactor_apply", use: "apply ID", args: cobra.ExactArgs(1),
 			pos: []posArg{{"ID", "refactor_id", &apply.RefactorID}},
 			note: `A plan that is expired, blocked, undecided or does not build exits 7 and
 writes nothing; the diagnostics of a failed build are printed on stderr.`,
@@ -93,7 +89,7 @@ writes nothing; the diagnostics of a failed build are printed on stderr.`,
 				f.Bool(&apply.DryRun, "dry-run", "dry_run")
 			},
 			in: &apply, render: withAnswer(renderApplied)},
-		{tool: "refactor_cancel", use: "cancel ID", parent: "plan", args: cobra.ExactArgs(1),
+		{tool: "refactor_cancel", use: "cancel ID", args: cobra.ExactArgs(1),
 			pos: []posArg{{"ID", "refactor_id", &cancel.RefactorID}}, in: &cancel,
 			render: func(w io.Writer, env *protocol.Envelope) { fmt.Fprintln(w, env.Answer) }},
 	}

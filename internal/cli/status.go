@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -12,10 +16,37 @@ import (
 )
 
 func statusCmd() *toolCmd {
-	return &toolCmd{
+	var verbose, follow bool
+	c := &toolCmd{
 		tool: "status", use: "status", args: cobra.NoArgs, in: &tools.StatusIn{},
-		render: renderStatus,
+		note: `--verbose adds the tokens saved (per client and task when a server answers),
+and the last 50 lines of the server log in the state dir (logs/cairn.log).
+--follow prints the status, then the server log as it grows, until Ctrl+C.
+--json prints the envelope.`,
+		flags: func(f *argFlags) {
+			f.fs.BoolVarP(&verbose, "verbose", "v", false, "also the savings and the last 50 lines of the server log")
+			f.fs.BoolVarP(&follow, "follow", "f", false, "then print the server log as it grows, until Ctrl+C")
+		},
 	}
+	c.render = func(w io.Writer, env *protocol.Envelope) {
+		renderStatus(w, env)
+		if out, ok := env.Data.(*tools.StatusOut); ok && (verbose || follow) {
+			renderSavings(w, out.Savings)
+			if verbose {
+				tailLog(w, logPath(out.StateDir), 50)
+			}
+		}
+	}
+	c.check = func(env *protocol.Envelope) error {
+		out, ok := env.Data.(*tools.StatusOut)
+		if !follow || !ok {
+			return nil
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return followLog(ctx, os.Stdout, logPath(out.StateDir))
+	}
+	return c
 }
 
 func renderStatus(w io.Writer, env *protocol.Envelope) {
@@ -55,7 +86,30 @@ func renderStatus(w io.Writer, env *protocol.Envelope) {
 	for _, j := range out.Semantic.Jobs {
 		fmt.Fprintf(w, "  job %d %s %q: %s %s\n", j.ID, j.Indexer, j.Root, j.Status, j.Progress+j.Error+j.Reason)
 	}
+	if s := out.Savings; s != nil {
+		fmt.Fprintf(w, "saved:      %d tokens over %d calls (%d tokens returned)\n", s.Repository.TokensSaved, s.Repository.Calls, s.Repository.Tokens)
+	}
 	fmt.Fprintf(w, "state:      %s\n", out.StateDir)
 	fmt.Fprintf(w, "blobs:      %s\n", out.BlobStore)
 	fmt.Fprintf(w, "writer:     %s\n", out.Writer)
+}
+
+func renderSavings(w io.Writer, s *tools.SavingsStatus) {
+	if s == nil {
+		fmt.Fprintln(w, "savings:    none recorded yet (servers record them: cairn mcp, cairn up)")
+		return
+	}
+	if s.Process != nil {
+		fmt.Fprintf(w, "this server: %d tokens saved over %d calls; %d open tasks\n", s.Process.TokensSaved, s.Process.Calls, s.OpenTasks)
+	}
+	for _, c := range s.Clients {
+		name := c.ID
+		if c.Name != "" {
+			name = c.Name + " (" + c.ID + ")"
+		}
+		fmt.Fprintf(w, "  client %-24s %6d calls %9d tokens saved\n", name, c.Calls, c.TokensSaved)
+	}
+	for _, t := range s.Tasks {
+		fmt.Fprintf(w, "  task   %-24s %6d calls %9d tokens saved\n", t.TaskID, t.Calls, t.TokensSaved)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -23,16 +22,33 @@ func symbolCmd() *toolCmd {
 }
 
 func renderCard(w io.Writer, env *protocol.Envelope) {
-	c, ok := env.Data.(*query.SymbolCard)
+	out, ok := env.Data.(*tools.SymbolCardOut)
 	if !ok {
 		return
 	}
+	c := out.SymbolCard
 	fmt.Fprintf(w, "%s %s\n", c.Kind, c.QName)
 	if rd := c.RedirectedFrom; rd != nil {
 		fmt.Fprintf(w, "  (%s %s was %s; confidence %.2f)\n", rd.From, rd.FromQName, rd.Reason, rd.Confidence)
 	}
 	fmt.Fprintf(w, "  id:         %s (%s)\n", c.ID, c.VersionID)
 	fmt.Fprintf(w, "  at:         %s:%d:%d (lines %d-%d)\n", c.Location.Path, c.Location.Line, c.Location.Col, c.Span.Line, c.Span.EndLine)
+	if g := c.Guess; g != nil {
+		fmt.Fprintf(w, "  ranked guess among %d same-named symbols (%s); others:\n", g.Total, g.Order)
+		for _, o := range g.Candidates {
+			fmt.Fprintf(w, "    %s %s  %s:%d\n", o.Kind, o.QName, o.Location.Path, o.Location.Line)
+		}
+	}
+	if c.Build != "" {
+		fmt.Fprintf(w, "  build:      %s\n", c.Build)
+	}
+	for _, v := range c.Variants {
+		build := ""
+		if v.Build != "" {
+			build = " [" + v.Build + "]"
+		}
+		fmt.Fprintf(w, "  variant:    %s:%d:%d%s %s\n", v.Location.Path, v.Location.Line, v.Location.Col, build, v.ID)
+	}
 	if c.Signature != "" {
 		fmt.Fprintf(w, "  signature:  %s\n", c.Signature)
 	}
@@ -43,8 +59,14 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	if c.Parent != nil {
 		fmt.Fprintf(w, "  parent:     %s %s\n", c.Parent.Kind, c.Parent.QName)
 	}
+	if h := out.History; h != nil {
+		fmt.Fprintf(w, "  history:    %d commits by %d authors; last %.12s %s\n", h.Commits, h.Authors, h.LastCommit, h.LastDate)
+	}
 	for _, r := range c.Relations {
 		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)
+	}
+	for _, k := range c.Cards {
+		fmt.Fprintf(w, "  card:       %s [%s] %s\n", k.Key, k.Status, k.Summary)
 	}
 	if len(c.Members) > 0 {
 		fmt.Fprintf(w, "  members (%d):\n", c.MembersTotal)

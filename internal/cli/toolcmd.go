@@ -20,7 +20,9 @@ import (
 type toolCmd struct {
 	tool string // the registry entry that documents the command and runs by default
 	use  string // cobra's Use: the name, then the positional arguments
-	args cobra.PositionalArgs
+	// family is the command group it belongs to (`cairn git status`), or "".
+	family string
+	args   cobra.PositionalArgs
 	// pos names the tool arguments given as positional arguments, in the
 	// order of Use; they are documented under Arguments and fill examples.
 	pos []posArg
@@ -48,9 +50,6 @@ type toolCmd struct {
 	degraded bool
 	// check runs after the envelope printed and may change the exit status.
 	check func(*protocol.Envelope) error
-	// parent names the command this one is a subcommand of ("" for a
-	// top-level command), for the examples.
-	parent string
 }
 
 // posArg is a positional argument: its name in Use, the tool argument it
@@ -67,6 +66,15 @@ type altTool struct{ flag, tool string }
 
 // name is the command's name, the first word of Use.
 func (c *toolCmd) name() string { return strings.Fields(c.use)[0] }
+
+// path is the words after cairn that run the command: the family, if any,
+// and the name.
+func (c *toolCmd) path() []string {
+	if c.family != "" {
+		return []string{c.family, c.name()}
+	}
+	return []string{c.name()}
+}
 
 // positional lists the positional arguments, NAME first for a symbol command.
 func (c *toolCmd) positional() []posArg {

@@ -40,6 +40,15 @@ port unless --port) and writes the port to <state dir>/port as
   GET  /health               200 while the process runs (no token needed)
   GET  /ready                503 until the first index is built, then 200
   GET  /status               the status envelope
+  GET  /metrics              Prometheus metrics (calls, latency, index,
+                             reconciles, tasks, savings, memory)
+  GET  /dashboard/           the operations dashboard (a web page)
+  GET  /api/v1/dashboard     the dashboard's data as JSON
+  GET  /api/v1/openapi.json  the OpenAPI 3.1 document of the REST API
+
+A REST call belongs to a task when it carries the header X-Cairn-Task: <id>
+(task_open returns the id); MCP clients need no header, the connection
+holds the task.
 
 Every request needs the bearer token from <state dir>/token (created on first
 use, mode 0600); the startup message prints it with a client configuration.
@@ -81,8 +90,12 @@ func runUp(ctx context.Context, g *globals, port int, noAuth bool) error {
 			Fixes: []string{"pick another --port, or leave it out for any free port"}})
 	}
 	defer ln.Close()
-	log := slog.New(slog.NewTextHandler(g.stderr, nil))
-	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true})
+	log, logs, err := serverLogger(cfg, paths.StateDir, []string{"console:stderr", "json:state"}, g.stdout, g.stderr)
+	if err != nil {
+		return finishStderr(g, err)
+	}
+	defer logs.Close()
+	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true, Logger: log, Version: Version})
 	if err != nil {
 		return finishStderr(g, err)
 	}
@@ -138,7 +151,7 @@ func printBanner(g *globals, root, stateDir string, port int, token string) {
 	}
 	clientCfg := map[string]any{"mcpServers": map[string]any{"cairn": server}}
 	if g.json {
-		out := map[string]any{"repo": root, "url": base, "mcp_url": base + "/mcp", "port": port, "pid": os.Getpid(),
+		out := map[string]any{"repo": root, "url": base, "mcp_url": base + "/mcp", "dashboard_url": base + "/dashboard/", "port": port, "pid": os.Getpid(),
 			"auth": token != "", "client_config": clientCfg}
 		if token != "" {
 			out["token_file"] = httpapi.TokenPath(stateDir)
@@ -151,6 +164,9 @@ func printBanner(g *globals, root, stateDir string, port int, token string) {
 	fmt.Fprintf(g.stdout, "  MCP:     %s/mcp\n", base)
 	fmt.Fprintf(g.stdout, "  REST:    %s/api/v1/tools/<name>\n", base)
 	fmt.Fprintf(g.stdout, "  status:  %s/status\n", base)
+	fmt.Fprintf(g.stdout, "  metrics: %s/metrics\n", base)
+	fmt.Fprintf(g.stdout, "  dashboard: %s/dashboard/ (asks for the token once)\n", base)
+	fmt.Fprintf(g.stdout, "  OpenAPI: %s/api/v1/openapi.json\n", base)
 	if token != "" {
 		fmt.Fprintf(g.stdout, "  token:   %s (header Authorization: Bearer <token>)\n", httpapi.TokenPath(stateDir))
 	} else {

@@ -24,8 +24,13 @@ type Config struct {
 	Read     ReadConfig     `yaml:"read"`
 	Tools    ToolsConfig    `yaml:"tools"`
 	Semantic SemanticConfig `yaml:"semantic"`
+	Tests    TestsConfig    `yaml:"tests"`
+	Cards    CardsConfig    `yaml:"cards"`
 	Edits    string         `yaml:"edits"`   // on | off
 	Privacy  string         `yaml:"privacy"` // normal | anonymized
+	Task     TaskConfig     `yaml:"task"`
+	Ledger   LedgerConfig   `yaml:"ledger"`
+	Logging  LoggingConfig  `yaml:"logging"`
 }
 
 // IndexConfig controls what is indexed and how.
@@ -35,6 +40,19 @@ type IndexConfig struct {
 	Workers      int      `yaml:"workers"`        // parse workers; 0 = number of CPUs
 	Exclude      []string `yaml:"exclude"`        // extra ignore patterns (gitignore syntax)
 	GCGraceHours int      `yaml:"gc_grace_hours"` // unreferenced blobs live this long
+}
+
+// TestsConfig controls test discovery and runs (test_discover, test_run).
+type TestsConfig struct {
+	// Runners choose a runner per language over the marker files and the
+	// language default, as "language=runner" (python=unittest,
+	// typescript=vitest).
+	Runners []string `yaml:"runners"`
+	// Exclude are globs of test files discovery leaves out.
+	Exclude        []string `yaml:"exclude"`
+	TargetTimeoutS int      `yaml:"target_timeout_s"` // one target's deadline
+	TimeoutS       int      `yaml:"timeout_s"`        // a whole run's deadline
+	Workers        int      `yaml:"workers"`          // parallel targets; 0 = min(CPUs, 8)
 }
 
 // QueryConfig controls query deadlines and freshness.
@@ -68,6 +86,12 @@ type SemanticConfig struct {
 	AutoRefresh bool `yaml:"auto_refresh"`
 }
 
+// CardsConfig controls spec cards (.cairn/cards).
+type CardsConfig struct {
+	// Relations are the relation types cards may declare.
+	Relations []string `yaml:"relations"`
+}
+
 // ToolsConfig selects the tools MCP clients see.
 type ToolsConfig struct {
 	Profile string   `yaml:"profile"` // minimal | standard | all
@@ -83,8 +107,13 @@ func Default() Config {
 		Read:     ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
 		Tools:    ToolsConfig{Profile: "standard"},
 		Semantic: SemanticConfig{TimeoutS: 1800},
+		Tests:    TestsConfig{TargetTimeoutS: 300, TimeoutS: 1800},
+		Cards:    CardsConfig{Relations: []string{"depends-on", "references", "related", "extends", "conflicts"}},
 		Edits:    "on",
 		Privacy:  "normal",
+		Task:     defaultTask(),
+		Ledger:   defaultLedger(),
+		Logging:  LoggingConfig{Level: "info"},
 	}
 }
 
@@ -263,6 +292,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: tools.profile must be minimal, standard or all, got %q", c.Tools.Profile)
 	case c.Index.MaxFileBytes <= 0:
 		return errs.E(errs.InvalidArgument, "config: index.max_file_bytes must be positive")
+	case c.Tests.TargetTimeoutS <= 0 || c.Tests.TimeoutS <= 0:
+		return errs.E(errs.InvalidArgument, "config: tests.target_timeout_s and tests.timeout_s must be positive")
 	case c.Query.TimeoutMS <= 0:
 		return errs.E(errs.InvalidArgument, "config: query.timeout_ms must be positive")
 	case c.Read.FullFileCapKiB <= 0:
@@ -271,6 +302,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: read.session_budget_kib must be positive")
 	case c.Semantic.TimeoutS <= 0:
 		return errs.E(errs.InvalidArgument, "config: semantic.timeout_s must be positive")
+	case len(c.Cards.Relations) == 0:
+		return errs.E(errs.InvalidArgument, "config: cards.relations must name at least one relation type")
 	}
-	return nil
+	return c.validateOps()
 }

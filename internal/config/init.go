@@ -79,8 +79,33 @@ semantic:
   # Servers re-run an imported index's indexer when files it covers change.
   # auto_refresh: false
 
+cards:
+  # Relation types spec cards (.cairn/cards) may declare.
+  # relations: [depends-on, references, related, extends, conflicts]
+
 # Set to off to make Cairn read-only.
 # edits: on
+
+task:
+  # Budgets of a task opened without them (task_open).
+  # max_mutations: 50
+  # max_test_runs: 20
+  # max_read_kib: 4096
+  # max_duration_s: 3600
+
+ledger:
+  # The operation ledger (<state dir>/ledger.db) keeps this much history.
+  # retention_days: 14
+  # max_tasks: 500
+  # max_operations: 100000
+
+logging:
+  # debug, info, warn or error.
+  # level: info
+  # FORMAT:DESTINATION[:LEVEL]; format console or json; destination stderr,
+  # stdout, state (the JSON log that "cairn status --verbose" reads) or an
+  # absolute path. Default: console on stderr and json in the state dir.
+  # outputs: ["console:stderr", "json:state"]
 `
 
 // InitResult lists what init created and what it left alone.

@@ -34,6 +34,9 @@ const (
 	ForbiddenHost
 	ForbiddenOrigin
 	TooLarge
+	// TaskBudgetExceeded refuses a call that the open task's budget no
+	// longer covers (mutations, test runs, full-file reads, duration).
+	TaskBudgetExceeded
 )
 
 type info struct {
@@ -65,6 +68,8 @@ var kindInfo = map[Kind]info{
 	ForbiddenHost:   {"FORBIDDEN_HOST", 8004, 8, false},
 	ForbiddenOrigin: {"FORBIDDEN_ORIGIN", 8005, 8, false},
 	TooLarge:        {"TOO_LARGE", 2004, 2, false},
+	// A precondition of the task, not of the files: exit 7 like the others.
+	TaskBudgetExceeded: {"TASK_BUDGET_EXCEEDED", 7003, 7, false},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".

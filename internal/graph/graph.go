@@ -55,11 +55,7 @@ type Node struct {
 }
 
 // Variant is one definition of a name that has several.
-type Variant struct {
-	ID       string            `json:"symbol_id"`
-	Location protocol.Location `json:"location"`
-	Build    string            `json:"build,omitempty"`
-}
+type Variant = query.Variant
 
 // Edge is a call from one node to another.
 type Edge struct {

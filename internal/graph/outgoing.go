@@ -3,10 +3,8 @@ package graph
 import (
 	"cmp"
 	"context"
-	"path"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -442,7 +440,7 @@ func dedupRefs(refs []query.SymbolRef) []query.SymbolRef {
 
 // node describes a walked symbol: its build constraint and variants.
 func (w *walker) node(ctx context.Context, r *query.Resolved, depth int) (Node, error) {
-	n := Node{SymbolRef: r.Ref(), Depth: depth, Build: buildOf(r)}
+	n := Node{SymbolRef: r.Ref(), Depth: depth, Build: query.BuildOf(r)}
 	vars, err := w.variantsOf(ctx, r)
 	if err != nil {
 		return n, err
@@ -456,7 +454,7 @@ func (w *walker) node(ctx context.Context, r *query.Resolved, depth int) (Node, 
 			return n, err
 		}
 		if vr != nil {
-			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.Ref().Location, Build: buildOf(vr)})
+			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.Ref().Location, Build: query.BuildOf(vr)})
 		}
 	}
 	sort.Slice(n.Variants, func(i, j int) bool { return query.LessLoc(n.Variants[i].Location, n.Variants[j].Location) })
@@ -509,51 +507,4 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 		return nil, nil
 	}
 	return out, nil
-}
-
-// buildOf says under which build a symbol's file compiles: its build
-// constraint and, for Go, the GOOS/GOARCH (and _test) its file name implies.
-func buildOf(r *query.Resolved) string {
-	var parts []string
-	if r.File.Lang == "go" {
-		if tags := goFileTags(r.File.Path); tags != "" {
-			parts = append(parts, tags)
-		}
-	}
-	if r.Facts != nil && r.Facts.Build != "" && (len(parts) == 0 || parts[0] != r.Facts.Build) {
-		parts = append(parts, r.Facts.Build)
-	}
-	return strings.Join(parts, " && ")
-}
-
-var (
-	goosList   = strings.Fields("aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd plan9 solaris wasip1 windows zos")
-	goarchList = strings.Fields("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm")
-)
-
-// goFileTags reads the build constraints a Go file name implies (go/build's
-// rules: *_GOOS, *_GOARCH, *_GOOS_GOARCH, and _test).
-func goFileTags(p string) string {
-	name := strings.TrimSuffix(path.Base(p), ".go")
-	var tags []string
-	if s, ok := strings.CutSuffix(name, "_test"); ok {
-		name = s
-		tags = append(tags, "test")
-	}
-	parts := strings.Split(name, "_")
-	is := func(list []string, s string) bool {
-		for _, x := range list {
-			if x == s {
-				return true
-			}
-		}
-		return false
-	}
-	var plat []string
-	if n := len(parts); n >= 3 && is(goosList, parts[n-2]) && is(goarchList, parts[n-1]) {
-		plat = []string{parts[n-2], parts[n-1]}
-	} else if n >= 2 && (is(goosList, parts[n-1]) || is(goarchList, parts[n-1])) {
-		plat = []string{parts[n-1]}
-	}
-	return strings.Join(append(plat, tags...), " && ")
 }

@@ -91,7 +91,7 @@ func Trace(ctx context.Context, e *query.Engine, r *query.Resolved, p TraceParam
 	if p.Limit < 1 {
 		p.Limit = 50
 	}
-	root := &TraceNode{SymbolRef: r.Ref(), Build: buildOf(r), Children: []*TraceNode{}, r: r}
+	root := &TraceNode{SymbolRef: r.Ref(), Build: query.BuildOf(r), Children: []*TraceNode{}, r: r}
 	res := &TraceResult{Entry: root, Depth: p.Depth, Nodes: 1, Bytes: r.File.Size}
 	files := map[int64]bool{r.File.ID: true}
 	expanded := map[int64]bool{}
@@ -144,7 +144,7 @@ func Trace(ctx context.Context, e *query.Engine, r *query.Resolved, p TraceParam
 				continue
 			}
 			child := &TraceNode{SymbolRef: cr.Ref(), Depth: n.Depth + 1, CallKind: c.kind, Count: c.count, Tier: c.tier.String(),
-				Layer: c.layer, Line: c.site.Line, Build: buildOf(cr), Surfaces: []query.SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
+				Layer: c.layer, Line: c.site.Line, Build: query.BuildOf(cr), Surfaces: []query.SurfaceItem{}, Children: []*TraceNode{}, r: cr, parent: n}
 			n.Children = append(n.Children, child)
 			res.Nodes++
 			if !files[cr.File.ID] {

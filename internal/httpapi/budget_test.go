@@ -47,6 +47,13 @@ func bulky() map[string]string {
 		files[fmt.Sprintf("callers/c%02d.go", f)] = b.String()
 	}
 	files["long/long.go"] = "package long\n\nvar Long = \"" + strings.Repeat("x", 100_000) + "\"\n"
+	// Spec cards: one with a long body, linked from Hub, and 400 more.
+	files[".cairn/cards/hub.card.md"] = "---\nkey: hub\nsummary: The hub every caller goes through\nstatus: implemented\n---\n" +
+		strings.Repeat("The hub answers every caller in the order of arrival. ", 1000) + "\n"
+	files["hub/hub.go"] = strings.Replace(files["hub/hub.go"], "// Hub is called from everywhere.\n", "// Hub is called from everywhere.\n// @see hub\n", 1)
+	for i := range 400 {
+		files[fmt.Sprintf(".cairn/cards/collections/c%03d.card.md", i)] = fmt.Sprintf("---\nkey: collections/c%03d\nsummary: Resource collection %03d, served under /api/v1/resources with paging\nstatus: accepted\n---\nThe collection lists its items.\n", i, i)
+	}
 	return files
 }
 
@@ -55,9 +62,21 @@ func bulky() map[string]string {
 var budgetCalls = map[string]string{
 	"affected_tests": `{"files": ["hub/hub.go"]}`,
 	"architecture":   `{"depth": 3}`,
+	"card_get":       `{"key": "hub"}`,
+	"card_list":      `{"limit": 500}`,
+	"card_search":    `{"query": "collection", "limit": 500}`,
+	"card_unlinked":  `{"limit": 500}`,
 	"graph_callees":  `{"symbol": "hub.Fan"}`,
 	"graph_callers":  `{"symbol": "hub.Hub", "limit_per_level": 100}`,
+	"git_blame":      `{"path": "long/long.go"}`,
+	"git_diff":       `{"base": "HEAD"}`,
+	"git_history":    `{"path": "long/long.go"}`,
+	"git_log":        `{}`,
+	"git_show":       `{}`,
+	"hotspots":       `{"since": "2000-01-01"}`,
 	"impact_analyze": `{"symbol": "hub.Hub"}`,
+	"lint_check":     `{"paths": ["long/long.go"]}`,
+	"test_discover":  `{}`,
 	"index_ensure":   `{}`,
 	"list_files":     `{"path": "callers", "limit": 1000}`,
 	"map_repo":       `{}`,
@@ -110,6 +129,15 @@ func TestMaxCharsEveryTool(t *testing.T) {
 			}
 			if n := utf8.RuneCountInString(strings.TrimSpace(raw)); n > want {
 				t.Errorf("%s %s: %d characters, over %d", tool.Name, body, n, want)
+			}
+			// A field cut in several rounds has one truncation entry.
+			seen := map[string]bool{}
+			for _, x := range r.body["provenance"].(map[string]any)["truncations"].([]any) {
+				f := x.(map[string]any)["field"].(string)
+				if seen[f] {
+					t.Errorf("%s %s: field %s has two truncation entries", tool.Name, body, f)
+				}
+				seen[f] = true
 			}
 		}
 	}

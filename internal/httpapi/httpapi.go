@@ -56,7 +56,7 @@ func New(svc *service.Service, opts Options) *Server {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Server{svc: svc, opts: opts, log: log}
-	s.mcp = mcpserver.New(svc, mcpserver.Options{Version: opts.Version, Logger: log})
+	s.mcp = mcpserver.New(svc, mcpserver.Options{Version: opts.Version, Logger: log, Transport: "http"})
 	mux := http.NewServeMux()
 	// The SDK's own DNS-rebinding protection stays on; the checks below are
 	// stricter and run first.
@@ -67,6 +67,7 @@ func New(svc *service.Service, opts Options) *Server {
 	mux.HandleFunc("GET /status", s.status)
 	mux.HandleFunc("GET /api/v1/tools", s.listTools)
 	mux.HandleFunc("POST /api/v1/tools/{name}", s.callTool)
+	s.addOpsRoutes(mux)
 	s.handler = s.withRepo(s.withLog(s.withLocalOnly(s.withAuth(mux))))
 	return s
 }
@@ -177,14 +178,15 @@ func loopbackName(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// withAuth wants the bearer token on everything but /health.
+// withAuth wants the bearer token on everything but /health and the
+// dashboard's static files.
 func (s *Server) withAuth(next http.Handler) http.Handler {
 	if s.opts.Token == "" {
 		return next
 	}
 	want := []byte("Bearer " + s.opts.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/health" {
+		if isPublic(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -265,7 +267,7 @@ type toolInfo struct {
 func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 	visible := map[string]bool{}
 	cfg := s.svc.Config().Tools
-	for _, t := range tools.Visible(cfg) {
+	for _, t := range tools.VisibleIn(cfg, s.svc.Paths().Root) {
 		visible[t.Name] = true
 	}
 	out := []toolInfo{}
@@ -293,5 +295,5 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	}
 	// A body that is not a JSON object fails in the tool's decoder as
 	// INVALID_ARGUMENT, like a bad MCP call.
-	writeEnvelope(w, tools.Invoke(r.Context(), s.svc.Env(), r.PathValue("name"), body))
+	writeEnvelope(w, tools.Invoke(restContext(r), s.svc.Env(), r.PathValue("name"), body))
 }

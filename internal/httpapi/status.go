@@ -27,6 +27,8 @@ var statusByKind = map[errs.Kind]int{
 	errs.ForbiddenHost:    http.StatusForbidden,
 	errs.ForbiddenOrigin:  http.StatusForbidden,
 	errs.TooLarge:         http.StatusRequestEntityTooLarge,
+	// The task's budget, not the server, refuses: nothing to retry.
+	errs.TaskBudgetExceeded: http.StatusConflict,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.

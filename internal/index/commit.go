@@ -54,6 +54,7 @@ type batch struct {
 	resymbol map[int64]*fileInfo // files whose symbols are derived again
 	oldSyms  []store.SymbolRow   // their symbols before (none when rebuilding)
 	lk       *linker
+	derived  string // what derive recorded in the metadata (derive.go)
 }
 
 // commit writes one batch to the worktree index in a single transaction: file
@@ -96,6 +97,12 @@ func (ix *Index) commit(ctx context.Context, in batchIn, st *Stats, tm *timer, p
 		return err
 	}
 	tm.add("link", time.Since(t))
+
+	t = time.Now()
+	if err := b.derive(ctx); err != nil {
+		return err
+	}
+	tm.add("derive", time.Since(t))
 
 	t = time.Now()
 	progress(Progress{Phase: "commit"})
@@ -495,6 +502,9 @@ func (b *batch) finish(ctx context.Context) error {
 		return err
 	}
 	ix.setOwnerMeta(meta)
+	if b.derived != "" {
+		ix.setOwnerMeta(map[string]string{derivedKey: b.derived})
+	}
 	ix.files = make([]store.FileRow, 0, len(b.rows))
 	for _, p := range b.paths {
 		ix.files = append(ix.files, *b.rows[p])

@@ -152,7 +152,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	st.Files = len(sc.Files)
 	prevMissing := meta["missing_tracked"]
-	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) {
+	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) && !derivePending(meta) {
 		st.Epoch = prevEpoch
 		return st, nil
 	}

@@ -25,6 +25,8 @@ const (
 	archURI        = "cairn://architecture"
 	moduleTemplate = "cairn://module/{+id}"
 	modulePrefix   = "cairn://module/"
+	cardTemplate   = "cairn://card/{+key}"
+	cardPrefix     = "cairn://card/"
 	jsonMIME       = "application/json"
 )
 
@@ -47,6 +49,11 @@ func (a *adapter) addResources(s *mcp.Server) {
 		Description: "The symbol_get envelope of a symbol named by id (sym_...), qualified name or unique suffix (percent-encoded)."},
 		a.resource(symbolPrefix, "symbol_get", func(id string) map[string]any {
 			return map[string]any{"symbol": id}
+		}))
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: cardTemplate, Name: "card", Title: "Spec card", MIMEType: jsonMIME,
+		Description: "The card_get envelope of a spec card (key such as auth/login): body, relations and the code linked with @see."},
+		a.resource(cardPrefix, "card_get", func(key string) map[string]any {
+			return map[string]any{"key": key}
 		}))
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: fileTemplate, Name: "file", Title: "File", MIMEType: jsonMIME,
 		Description: "The read_source envelope of a whole file (repo-relative path), within read_source's hard caps (400 lines, 40k characters)."},

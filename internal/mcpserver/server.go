@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/tools"
@@ -30,6 +31,8 @@ type Options struct {
 	// Logger receives the server's own log lines (nil: discarded). Servers
 	// on stdio must log to stderr: stdout carries the protocol.
 	Logger *slog.Logger
+	// Transport is stdio or http, as the clients' operations record it.
+	Transport string
 }
 
 // instructions tell a client's model when Cairn is the right tool.
@@ -40,7 +43,8 @@ const instructions = `Cairn indexes this repository (syntax facts for every supp
 
 // New builds an MCP server for a running service: every tool the profile
 // (tools.profile, tools.enable, tools.disable) shows, and the resources
-// cairn://status, cairn://architecture, cairn://module/{+id}, cairn://symbol/{id} and cairn://file/{+path}.
+// cairn://status, cairn://architecture, cairn://module/{+id}, cairn://symbol/{id}, cairn://card/{+key}
+// and cairn://file/{+path}.
 func New(svc *service.Service, opts Options) *mcp.Server {
 	log := opts.Logger
 	if log == nil {
@@ -50,9 +54,11 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 	if version == "" {
 		version = "dev"
 	}
+	cl := newClients(svc, opts.Transport)
 	s := mcp.NewServer(&mcp.Implementation{Name: "cairn", Title: "Cairn", Version: version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       log,
+		Instructions:       instructions,
+		InitializedHandler: cl.initialized,
+		Logger:             log,
 		// No logging capability: Cairn reports through envelopes, not log messages.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
@@ -60,8 +66,8 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 	for _, n := range tools.UnknownNames(cfg) {
 		log.Warn("unknown name in tools.enable or tools.disable: neither a group nor a tool", "name", n)
 	}
-	a := &adapter{svc: svc, log: log}
-	for _, t := range tools.Visible(cfg) {
+	a := &adapter{svc: svc, log: log, clients: cl}
+	for _, t := range tools.VisibleIn(cfg, svc.Paths().Root) {
 		schema, err := t.InputSchema()
 		if cfg.Profile == "minimal" {
 			schema, err = t.CompactInputSchema()
@@ -79,8 +85,9 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 }
 
 type adapter struct {
-	svc *service.Service
-	log *slog.Logger
+	svc     *service.Service
+	log     *slog.Logger
+	clients *clients
 }
 
 // callTool is the handler of one tool. Tool failures are tool results with
@@ -90,6 +97,7 @@ type adapter struct {
 func (a *adapter) callTool(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args json.RawMessage
+		ctx = obs.WithClient(ctx, a.clients.of(req.Session))
 		if req.Params != nil {
 			args = req.Params.Arguments
 			if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
@@ -161,7 +169,7 @@ func (p *progress) report(ip protocol.Progress) {
 	value := p.base + float64(ip.Done)
 	now := time.Now()
 	finished := ip.Total > 0 && ip.Done >= ip.Total
-	if value <= p.sent || now.Sub(p.last) < progressEvery && !finished {
+	if value <= p.sent || now.Sub(p.last) < progressEvery && !finished && ip.Item == "" {
 		p.mu.Unlock()
 		return
 	}
@@ -169,6 +177,9 @@ func (p *progress) report(ip protocol.Progress) {
 	msg := ip.Phase
 	if ip.Total > 0 {
 		msg = fmt.Sprintf("%s %d/%d", ip.Phase, ip.Done, ip.Total)
+	}
+	if ip.Item != "" {
+		msg += ": " + ip.Item
 	}
 	p.mu.Unlock()
 	if p.ctx.Err() != nil {

@@ -96,12 +96,14 @@ type NextAction struct {
 // Meta carries request bookkeeping. Only TimingMS and RequestID vary between two
 // identical requests on the same repository state.
 type Meta struct {
-	SchemaVersion int              `json:"schema_version"`
-	RequestID     string           `json:"request_id"`
-	TaskID        string           `json:"task_id,omitempty"`
-	TimingMS      map[string]int64 `json:"timing_ms"`
-	Tokens        int              `json:"tokens"`
-	TokensSaved   int              `json:"tokens_saved"`
+	SchemaVersion int    `json:"schema_version"`
+	RequestID     string `json:"request_id"`
+	TaskID        string `json:"task_id,omitempty"`
+	// Task carries the counters of the task the call ran in (with TaskID).
+	Task        *TaskMeta        `json:"task,omitempty"`
+	TimingMS    map[string]int64 `json:"timing_ms"`
+	Tokens      int              `json:"tokens"`
+	TokensSaved int              `json:"tokens_saved"`
 }
 
 // Freshness values.
@@ -120,4 +122,7 @@ type Progress struct {
 	Phase string
 	Done  int
 	Total int
+	// Item names what just finished, when the work is a list of items
+	// (a test target and its status).
+	Item string
 }

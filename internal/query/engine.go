@@ -86,6 +86,9 @@ type Resolved struct {
 	Def   *lang.Def   // the symbol's definition in Facts (nil when missing)
 	// Redirect is set when the symbol was reached through an alias.
 	Redirect *Redirect
+	// Guess is set when the symbol is the most likely of several that a
+	// name at a position may denote (guess.go), not a proven target.
+	Guess *Guess
 }
 
 // Load completes a symbol row with its file and definition facts (nil when

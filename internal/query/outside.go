@@ -40,7 +40,7 @@ func (e *Engine) Outside(ctx context.Context, f store.FileRow, facts *lang.Facts
 	if facts == nil || len(facts.Imports) == 0 {
 		return o, nil
 	}
-	b, err := e.Store().FileImports(ctx, f.ID)
+	b, err := e.Store().Imports(ctx, f.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -255,10 +255,20 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 	name := r.Row.Name
 	member := IsMemberKind(lang.DefKind(r.Row.Kind))
 	dispatch := e.dispatchCheck(ctx, r.Row)
+	// the symbol and the variants of its name (variants.go): their
+	// definitions and the references linked to any of them
+	variants, err := e.Variants(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
-	if r.Def != nil {
-		out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(r.File.Path, r.Def.NameSpan), Kind: "definition",
-			Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: r.File.ModuleID}, status: synMatch, target: r.Row.ID, size: r.File.Size})
+	for _, d := range append([]*Resolved{r}, variants...) {
+		match[d.Row.ID] = true
+		if d.Def != nil {
+			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(d.File.Path, d.Def.NameSpan), Kind: "definition",
+				Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: d.File.ModuleID}, status: synMatch, target: d.Row.ID, size: d.File.Size})
+		}
 	}
 	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
 	if err != nil {
@@ -289,7 +299,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if l.Target != r.Row.ID {
+				if !match[l.Target] {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
 					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol

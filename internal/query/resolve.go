@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -20,7 +21,10 @@ const maxCandidates = 20
 
 // Resolve finds the one symbol a name denotes (DESIGN §6a "Naming a symbol"):
 // a symbol id, a canonical qualified name, path#Qualified.Name, or a unique
-// dot-separated suffix. Several matches give AMBIGUOUS_SYMBOL with candidates.
+// dot-separated suffix. An exact path wins over paths that only end with it,
+// then an exact qualified name over a suffix, and the variants of one name
+// are one answer (variants.go); matches left that are different symbols give
+// AMBIGUOUS_SYMBOL with candidates.
 func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -45,10 +49,21 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	case 1:
 		return e.Load(ctx, rows[0])
 	}
+	if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+		return first(group), err // one name under several builds: the primary stands for them
+	}
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
 		return e.Load(ctx, row)
 	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// first is the first of a variant group, nil for none.
+func first(group []*Resolved) *Resolved {
+	if len(group) == 0 {
+		return nil
+	}
+	return group[0]
 }
 
 // oneSemanticSymbol settles an ambiguous name when the semantic layer says
@@ -160,7 +175,41 @@ func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow
 			out = append(out, r)
 		}
 	}
+	if len(out) > 1 {
+		return e.exactDir(ctx, name, out)
+	}
 	return out, nil
+}
+
+// exactDir narrows the symbols a suffix names to those declared in the
+// directory the suffix spells, when it spells one: pkg/x.Run names the
+// repository's pkg/x, not other/pkg/x, as a file's exact path wins over
+// paths that only end with it (byPathName). Otherwise rows are returned
+// as they are.
+func (e *Engine) exactDir(ctx context.Context, name string, rows []store.SymbolRow) ([]store.SymbolRow, error) {
+	slash := strings.LastIndexByte(name, '/')
+	if slash < 0 {
+		return rows, nil // a package name, not a path: the tie is real
+	}
+	dot := strings.IndexByte(name[slash:], '.')
+	if dot < 0 {
+		return rows, nil
+	}
+	dir := strings.TrimPrefix(name[:slash+dot], "./")
+	var exact []store.SymbolRow
+	for _, r := range rows {
+		f, ok, err := e.Store().FileByID(ctx, r.FileID)
+		if err != nil {
+			return nil, err
+		}
+		if ok && path.Dir(f.Path) == dir {
+			exact = append(exact, r)
+		}
+	}
+	if len(exact) == 0 {
+		return rows, nil
+	}
+	return exact, nil
 }
 
 // hasSuffixAtBoundary reports whether s ends with suffix starting at a name
@@ -176,8 +225,10 @@ func hasSuffixAtBoundary(s, suffix string) bool {
 	return c == '.' || c == '/' || c == '#'
 }
 
-// byPathName resolves path#Qualified.Name, where path may be a suffix of the
-// file's repo path (mux.go#Mux.handle).
+// byPathName resolves path#Qualified.Name, where path is a file's repo path
+// or a suffix of it at a directory boundary (mux.go#Mux.handle). A file
+// whose path is exactly path wins over files that only end with it:
+// helpers.ts#wait names the root's helpers.ts, not __tests__/helpers.ts.
 func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow, error) {
 	p = strings.TrimPrefix(p, "./")
 	last := q
@@ -188,20 +239,26 @@ func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow
 	if err != nil {
 		return nil, err
 	}
-	var out []store.SymbolRow
+	var exact, suffix []store.SymbolRow
 	for _, row := range rows {
 		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || r.Def == nil {
+		if r == nil || r.Def == nil || r.Def.Path != q {
 			continue
 		}
-		if (r.File.Path == p || strings.HasSuffix(r.File.Path, "/"+p)) && r.Def.Path == q {
-			out = append(out, row)
+		switch {
+		case r.File.Path == p:
+			exact = append(exact, row)
+		case strings.HasSuffix(r.File.Path, "/"+p):
+			suffix = append(suffix, row)
 		}
 	}
-	return out, nil
+	if len(exact) > 0 {
+		return exact, nil
+	}
+	return suffix, nil
 }
 
 func (e *Engine) notFound(ctx context.Context, name string) error {
@@ -248,8 +305,11 @@ func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.Symbol
 }
 
 // At resolves the identifier at a position: a definition, a resolved
-// reference, or (for unresolved references) the candidates by name.
-func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Resolved, error) {
+// reference, or (for unresolved references) the symbols of that name.
+// Several symbols are ranked (guess.go): with guess, the first answers,
+// marked as a guess; without, the answer is AMBIGUOUS_SYMBOL with the
+// candidates ranked.
+func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess bool) (*Resolved, error) {
 	rp, err := scan.Contain(ctx, root, path)
 	if err != nil {
 		return nil, err
@@ -299,7 +359,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 				return nil, err
 			}
 			if found {
-				return e.Load(ctx, row)
+				return e.primary(ctx, row)
 			}
 		}
 		if r.BindLocal >= 0 {
@@ -317,7 +377,10 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int) (*Res
 		case 1:
 			return e.Load(ctx, rows[0])
 		}
-		return nil, e.ambiguous(ctx, name, rows)
+		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+			return first(group), err
+		}
+		return e.guessOrAmbiguous(ctx, f, name, rows, guess)
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
 }
@@ -432,9 +495,34 @@ func (e *Engine) bySCIP(ctx context.Context, name string) (*Resolved, error) {
 // rows hold several.
 func (e *Engine) single(ctx context.Context, name string, rows []store.SymbolRow) (*Resolved, error) {
 	if len(rows) > 1 {
+		if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
+			return first(group), err
+		}
 		return nil, e.ambiguous(ctx, name, rows)
 	}
 	return e.Load(ctx, rows[0])
+}
+
+// primary loads a symbol row, or the primary of its variants when it is
+// one of several (a call linked to one build's definition stands for the
+// name under every build).
+func (e *Engine) primary(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
+	rows, err := e.Store().SymbolsByQName(ctx, row.QName)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) > 1 {
+		group, err := e.variantGroup(ctx, rows)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range group {
+			if v.Row.ID == row.ID {
+				return group[0], nil
+			}
+		}
+	}
+	return e.Load(ctx, row)
 }
 
 // atSemantic resolves a position through the semantic layer when it

@@ -75,8 +75,21 @@ type SymbolCard struct {
 	Confidence  float64  `json:"confidence"`
 	FileEpoch   int64    `json:"file_epoch"`
 	ParseErrors bool     `json:"parse_errors,omitempty"`
+	// Build is the build constraint of the symbol's file (Go: the GOOS and
+	// GOARCH of its name and its //go:build line), when it has one.
+	Build string `json:"build,omitempty"`
+	// Variants are the other definitions of the same name under other
+	// builds or conditions (variants.go): which one runs depends on the
+	// build, so each is an answer.
+	Variants []Variant `json:"variants,omitempty"`
+	// Guess is set when the card answers a position that several symbols
+	// may denote: this one ranked first, the others are its candidates.
+	Guess *Guess `json:"guess,omitempty"`
 	// RedirectedFrom is set when the requested id was renamed or moved.
 	RedirectedFrom *Redirect `json:"redirected_from,omitempty"`
+	// Cards are the spec cards linked to the symbol, to what encloses it or
+	// to its file.
+	Cards []LinkedCard `json:"cards,omitempty"`
 	// FileBytes is the size of the defining file (what reading it would cost).
 	FileBytes int64 `json:"-"`
 }
@@ -98,6 +111,16 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		return nil, err
 	}
 	c.Module = mods[r.Row.ModuleID]
+	c.Build = BuildOf(r)
+	if c.Guess = r.Guess; c.Guess != nil {
+		c.Tier, c.Confidence = index.TierAnchored.String(), 0.5
+		if c.Guess.Tied {
+			c.Confidence = 1 / float64(c.Guess.Total)
+		}
+	}
+	if c.Variants, err = e.VariantsOf(ctx, r); err != nil {
+		return nil, err
+	}
 	if r.Def != nil {
 		c.Signature, c.Doc = r.Def.Signature, r.Def.Doc
 		c.Span = spanLoc(r.File.Path, r.Def.Span)

@@ -41,6 +41,8 @@ type Map struct {
 	Dependencies *[]ManifestDeps  `json:"dependencies,omitempty"`
 	TestLayout   *TestLayout      `json:"test_layout,omitempty"`
 	PublicAPI    *[]ModuleAPI     `json:"public_api,omitempty"`
+	// Cards summarises the spec cards, in a repository that has some.
+	Cards *query.CardsSummary `json:"cards,omitempty"`
 	// Cuts are the lists the limits shortened (the tool reports them as truncations).
 	Cuts []Cut `json:"-"`
 }

@@ -279,7 +279,7 @@ func TestSCIPNamesAndPositions(t *testing.T) {
 	p := pos(t, e.root, "b/b.go", "c.Get", 0, 2)
 	var line, col int
 	fmt.Sscanf(p[strings.Index(p, ":")+1:], "%d:%d", &line, &col)
-	r, err = e.q().At(ctx, e.root, "b/b.go", line, col)
+	r, err = e.q().At(ctx, e.root, "b/b.go", line, col, false)
 	if err != nil {
 		t.Fatal(err)
 	}

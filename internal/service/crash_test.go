@@ -40,9 +40,12 @@ const childEnv = "CAIRN_TEST_WRITE_CHILD"
 type childJob struct {
 	Root, StateDir string
 	// Mode: "engine" writes through the mutation engine, "tool" through a
-	// service and the write_source tool, "recover" only recovers.
+	// service and the write_source tool, "recover" only recovers, "call"
+	// runs Tool with Args through a service.
 	Mode  string
 	Edits []mutate.FileEdit
+	Tool  string          `json:",omitempty"`
+	Args  json.RawMessage `json:",omitempty"`
 }
 
 // childOut is what a child that was not killed reports.
@@ -73,7 +76,25 @@ func runChild(spec string) int {
 		_, err = eng.Write(ctx, mutate.Request{Edits: job.Edits})
 	case "recover":
 		_, err = eng.Recover(ctx)
-	case "tool":
+	case "serve":
+		// An owner that serves until it is killed: it says "ready" on
+		// stdout once its first index is built.
+		p, lerr := config.Locate(ctx, job.Root, job.StateDir)
+		if lerr != nil {
+			fmt.Fprintln(os.Stderr, lerr)
+			return 2
+		}
+		s, oerr := service.Open(ctx, p, config.Default(), service.Options{Serve: true})
+		if oerr != nil || !s.Owner() {
+			fmt.Fprintln(os.Stderr, "cannot own the index:", oerr)
+			return 2
+		}
+		for ok, _ := s.Ready(); !ok; ok, _ = s.Ready() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		fmt.Println("ready")
+		select {}
+	case "tool", "call":
 		p, lerr := config.Locate(ctx, job.Root, job.StateDir)
 		if lerr != nil {
 			fmt.Fprintln(os.Stderr, lerr)
@@ -84,8 +105,12 @@ func runChild(spec string) int {
 			fmt.Fprintln(os.Stderr, oerr)
 			return 2
 		}
-		raw, _ := json.Marshal(tools.WriteIn{Edits: job.Edits})
-		env := tools.Invoke(ctx, s.Env(), "write_source", raw)
+		tool, raw := job.Tool, job.Args
+		if job.Mode == "tool" {
+			tool = "write_source"
+			raw, _ = json.Marshal(tools.WriteIn{Edits: job.Edits})
+		}
+		env := tools.Invoke(ctx, s.Env(), tool, raw)
 		s.Close()
 		if env.Error != nil {
 			err = &errs.Error{Kind: kindOf(env.Error.Code), Msg: env.Error.Message}

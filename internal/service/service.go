@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
@@ -35,6 +37,10 @@ type Options struct {
 	Serve bool
 	// Progress receives progress of long work (may be nil).
 	Progress func(index.Progress)
+	// Logger receives a server's logs, one line per call among them (nil:
+	// discarded); Version is shown on its dashboard.
+	Logger  *slog.Logger
+	Version string
 }
 
 // Service is Cairn running for one repository.
@@ -54,6 +60,7 @@ type Service struct {
 	owner     *ownerServer
 	watch     *watcher
 	jobs      *semantic.Runner // semantic indexer jobs, created when first needed (owner only)
+	ops       *obs.Monitor     // tasks, ledger and metrics of a serving process; set before any call
 
 	env    *tools.Env
 	bg     context.Context // lives until Close: background work
@@ -94,6 +101,9 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		State:   s.State,
 		Jobs:    semanticJobs{s},
 		Reindex: s.reindex,
+	}
+	if opts.Serve {
+		s.startOps(ctx)
 	}
 	if ix.Writable() {
 		if err := s.becomeOwner(bg); err != nil {
@@ -218,12 +228,16 @@ func (s *Service) Close() error {
 	if w := s.watcher(); w != nil {
 		w.close()
 	}
+	if s.ops != nil {
+		s.ops.Close()
+	}
 	return s.ix.Close()
 }
 
 // reconcile runs a reconcile as the owner and tracks the index state. A
 // store found damaged on the way is repaired and the reconcile run again.
 func (s *Service) reconcile(ctx context.Context, rehash bool) (*index.Stats, error) {
+	defer s.observeReconcile("full", time.Now())
 	st, err := s.ix.Reconcile(ctx, index.ReconcileOptions{Rehash: rehash, Progress: s.opts.Progress})
 	if err != nil && store.IsCorrupt(err) && ctx.Err() == nil {
 		if warning, rerr := s.ix.Repair(ctx, s.ix.Diagnose(ctx, err)); rerr == nil {
@@ -375,15 +389,21 @@ func (s *Service) freshFromOwner(ctx context.Context, rehash bool, f tools.Fresh
 // new ones get the writable one.
 func (s *Service) takeOver(ctx context.Context) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	ok, err := s.ix.Promote(ctx)
 	if err != nil || !ok {
+		s.mu.Unlock()
 		return false
 	}
 	s.jobs = nil // the runner of the reader must not be reused
+	s.mu.Unlock()
+	// Not under mu: calls in flight on the promoted store hold its
+	// connections (at most 4) while they wait for mu to read the state, so
+	// a write here under mu would wait for them forever.
 	db, release := s.ix.Acquire()
 	semantic.RecoverJobs(ctx, db, time.Now())
 	release()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.owner == nil {
 		if o, err := listenOwner(s.paths.StateDir, s); err == nil {
 			s.owner = o

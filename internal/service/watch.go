@@ -198,7 +198,9 @@ func (w *watcher) flush(ctx context.Context) {
 	case full:
 		_, err = w.s.reconcile(ctx, false)
 	case len(paths) > 0:
+		start := time.Now()
 		_, err = w.s.ix.ReconcilePaths(ctx, paths, index.ReconcileOptions{Progress: w.s.opts.Progress})
+		w.s.observeReconcile("paths", start)
 		if err != nil {
 			_, err = w.s.reconcile(ctx, false)
 		}

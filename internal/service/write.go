@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
@@ -62,6 +63,7 @@ func (s *Service) reindex(ctx context.Context, paths []string) []string {
 
 // reconcilePaths reindexes paths as the owner.
 func (s *Service) reconcilePaths(ctx context.Context, paths []string) error {
+	defer s.observeReconcile("paths", time.Now())
 	_, err := s.ix.ReconcilePaths(ctx, paths, index.ReconcileOptions{Progress: s.opts.Progress})
 	if err == nil {
 		if st, _ := s.State(); st == protocol.StateStale {

@@ -126,11 +126,11 @@ func (s *Reader) Link(ctx context.Context, fileID int64) ([]byte, error) {
 	return checkSum("main", fmt.Sprintf("the links of file %d", fileID), b)
 }
 
-// FileImports returns a file's packed import edges (nil when it has none).
-func (s *Reader) FileImports(ctx context.Context, fileID int64) ([]byte, error) {
+// Imports returns a file's packed import edges (nil when it has none).
+func (s *Reader) Imports(ctx context.Context, fileID int64) ([]byte, error) {
 	var b []byte
-	err := s.sql.QueryRowContext(ctx, `SELECT imports FROM link WHERE file_id = ? AND imports IS NOT NULL`, fileID).Scan(&b)
-	if err == sql.ErrNoRows {
+	err := s.sql.QueryRowContext(ctx, `SELECT imports FROM link WHERE file_id = ?`, fileID).Scan(&b)
+	if err == sql.ErrNoRows || err == nil && b == nil {
 		return nil, nil
 	}
 	if err != nil {

@@ -141,12 +141,12 @@ func TestLinksAndImports(t *testing.T) {
 		t.Errorf("AllImports (-want +got):\n%s", diff)
 	}
 	for _, path := range []string{"a/alpha.go", "a/copy.go", "b/beta.py"} {
-		got, err := f.db.FileImports(ctx, f.file[path])
+		got, err := f.db.Imports(ctx, f.file[path])
 		if err != nil {
-			t.Fatalf("FileImports(%s): %v", path, err)
+			t.Fatalf("Imports(%s): %v", path, err)
 		}
 		if want := wantImports[f.file[path]]; string(got) != string(want) || (want == nil) != (got == nil) {
-			t.Errorf("FileImports(%s) = %q, want %q", path, got, want)
+			t.Errorf("Imports(%s) = %q, want %q", path, got, want)
 		}
 	}
 	links := map[int64]string{}

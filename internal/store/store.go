@@ -87,7 +87,7 @@ func Open(opts Options) (*DB, error) {
 		for _, f := range []struct {
 			db, path, schema string
 			version          int
-		}{{"blobs", opts.BlobPath, blobSchema, BlobSchemaVersion}, {"main", opts.IndexPath, indexSchema, IndexSchemaVersion}} {
+		}{{"blobs", opts.BlobPath, blobSchema, BlobSchemaVersion}, {"main", opts.IndexPath, indexSchema + cardSchema, IndexSchemaVersion}} {
 			w, err := prepareSealed(f.db, f.path, f.schema, f.version)
 			if err != nil {
 				return nil, err

@@ -87,7 +87,14 @@ func Repo(t testing.TB, files map[string]string) string {
 	}
 	Git(t, dir, "init", "-q")
 	Git(t, dir, "add", "-A")
-	Git(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	// A fixed date makes the commit id, and so the history on symbol
+	// cards, the same on every run.
+	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
 	return dir
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -56,6 +57,9 @@ type Env struct {
 	// before the write answers; it returns warnings when it could not (nil:
 	// the next call's freshness check does it).
 	Reindex func(ctx context.Context, paths []string) []string
+	// Ops watches every call: task budgets before, metrics, ledger and
+	// savings after (nil in processes that do not serve: the CLI).
+	Ops *obs.Monitor
 }
 
 // Freshness is the outcome of making the index fresh for a call.
@@ -94,6 +98,7 @@ type Call struct {
 	// paged lists of the payload by JSON path (fit.go).
 	budget int
 	pages  map[string]page
+	ops    opsCall
 }
 
 // pending records that n files changed on disk are not indexed yet: the
@@ -107,7 +112,7 @@ func (c *Call) pending(n int) {
 // restart is the call as it was before its handler ran, keeping the first
 // keep warnings (a handler runs again after its store was repaired).
 func (c *Call) restart(keep int) *Call {
-	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{},
+	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{}, ops: c.ops,
 		warnings: append([]string(nil), c.warnings[:keep]...), timings: c.timings}
 }
 
@@ -121,6 +126,9 @@ func (c *Call) takeSnapshot(ctx context.Context) error {
 		return err
 	}
 	c.snap = s // first: released even if what follows panics
+	if c.ops.before == "" {
+		c.ops.before = s.State().RepoStateID
+	}
 	c.engine = c.Env.Engine.On(s)
 	return nil
 }

@@ -325,8 +325,18 @@ func (c *Call) applyCut(ctx context.Context, env *protocol.Envelope, cd *cut, ov
 			return reflect.ValueOf(short).Convert(cd.v.Type())
 		}).Interface()
 	}
-	env.Provenance.Truncations = append(env.Provenance.Truncations, protocol.Truncation{
-		Field: cd.name, Returned: utf8.RuneCountInString(s[:keep]), Total: utf8.RuneCountInString(s), Reason: "max_chars"})
+	tr := protocol.Truncation{Field: cd.name, Returned: utf8.RuneCountInString(s[:keep]), Total: utf8.RuneCountInString(s), Reason: "max_chars"}
+	// A string cut again keeps one entry, with the length it had at first:
+	// an entry per round would grow the envelope by about what the round
+	// cut, and the fit would not converge.
+	for i, t := range env.Provenance.Truncations {
+		if t.Field == cd.name && t.Reason == tr.Reason {
+			tr.Total = t.Total
+			env.Provenance.Truncations[i] = tr
+			return
+		}
+	}
+	env.Provenance.Truncations = append(env.Provenance.Truncations, tr)
 }
 
 // recordListCut records that the list at name kept keep of its n items: the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/scan"
 )
 
@@ -38,6 +39,7 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50})}
 	var res *change.ImpactResult
 	var err error
+	var span protocol.Location // the symbol's definition, for its history
 	if in.Symbol != "" && in.Path == "" && in.At == nil && change.FileExists(ctx, e, in.Symbol) {
 		in.Path, in.Symbol = in.Symbol, "" // the name of an indexed file
 	}
@@ -61,16 +63,20 @@ func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactRes
 		if res, err = change.ImpactOfSymbol(ctx, e, c.Env.Changes, r, p); err != nil {
 			return nil, err
 		}
+		span = r.Span()
 	}
 	if err != nil {
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
+	c.addChurnRisk(ctx, res, span)
+	var cardsTotal int
+	res.Cards, cardsTotal = c.impactCards(ctx, res.Target)
 	name := res.Target.Path
 	if res.Target.Symbol != nil {
 		name = res.Target.Symbol.QName
 	}
-	fitImpact(c, res, c.payloadBudget(ctx, maxChars))
+	fitImpact(c, res, c.payloadBudget(ctx, maxChars), cardsTotal)
 	c.Answer("%s: risk %s (%.2f); %d direct dependents (%d references, %d anchored) in %d modules, %d transitive files; impact %s; %d tests",
 		name, res.Risk.Level, res.Risk.Score, res.Direct.Files, res.Direct.References, res.Direct.ByTier["anchored"], res.Direct.ModulesTotal, res.Transitive.Files,
 		res.Classification.Level, res.Tests.Total)
@@ -101,13 +107,13 @@ func withTarget(in ImpactIn, args map[string]any) map[string]any {
 
 // fitImpact cuts the lists of an impact result until it fits the character budget,
 // recording every cut.
-func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
+func fitImpact(c *Call, res *change.ImpactResult, maxChars, cardsTotal int) {
 	size := func() int {
 		b, _ := json.Marshal(res)
 		return len(b)
 	}
 	// Cheapest losses first: samples, then packages, then modules, then tests.
-	for step := 0; size() > maxChars && step < 8; step++ {
+	for step := 0; size() > maxChars && step < 9; step++ {
 		switch step {
 		case 0, 1:
 			for _, set := range []*change.DependentSet{&res.Direct, &res.Transitive} {
@@ -144,6 +150,10 @@ func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
 			if len(res.Callers.Items) > 3 {
 				res.Callers.Items = res.Callers.Items[:3]
 			}
+		case 8:
+			if len(res.Cards) > 3 {
+				res.Cards = res.Cards[:3]
+			}
 		}
 	}
 	for _, ns := range []struct {
@@ -161,6 +171,7 @@ func fitImpact(c *Call, res *change.ImpactResult, maxChars int) {
 	}
 	c.Shortened("affected_tests.tests", len(res.Tests.Tests), res.Tests.Total, "budget")
 	c.Shortened("callers.items", len(res.Callers.Items), res.Callers.Total, "budget")
+	c.Shortened("cards", len(res.Cards), cardsTotal, "budget")
 	if size() > maxChars {
 		c.Warn("the answer is over max_chars even with its lists cut: %d characters", size())
 	}

@@ -30,7 +30,7 @@ func init() {
 		Doc: "Sections (include, default all): structure (directories to depth with files, bytes and languages, plus root files); languages (files, bytes, share); modules (from manifests: name, root, kind, manifest, files); " +
 			"entry_points (Go package main with func main, Python __main__ guards and __main__.py, pyproject scripts, package.json main/module/bin/exports, main.* and index.* at module roots); " +
 			"dependencies (go.mod require and tool, package.json dependency maps, pyproject and requirements*.txt, by scope); test_layout (test files per language by naming convention, colocated or apart, busiest directories); " +
-			"public_api (public symbols per module by kind, and the top ones: types, then functions). Every list is bounded by limit (default 50, at most 500); what was cut is in provenance.truncations.",
+			"public_api (public symbols per module by kind, and the top ones: types, then functions). With every section, a repository with spec cards also gets cards: cards by status and code files with and without @see links. Every list is bounded by limit (default 50, at most 500); what was cut is in provenance.truncations.",
 		When:     []string{"first look at an unfamiliar repository, after describe", "finding where programs start, what a module depends on, or where its tests live"},
 		WhenNot:  []string{"the files of one directory: list_files", "finding code by content or name: search"},
 		Examples: []string{`{}`, `{"include": ["entry_points", "dependencies"]}`, `{"include": ["structure"], "depth": 3}`},
@@ -94,6 +94,11 @@ func mapRepo(ctx context.Context, c *Call, in MapIn) (*repomap.Map, error) {
 			n += a.Public
 		}
 		parts = append(parts, fmt.Sprintf("%d public symbols", n))
+	}
+	if len(in.Include) == 0 {
+		if res.Cards = c.cardsSummary(ctx); res.Cards != nil {
+			parts = append(parts, fmt.Sprintf("%d spec cards, %d of %d code files linked", res.Cards.Cards, res.Cards.LinkedFiles, res.Cards.LinkedFiles+res.Cards.UnlinkedFiles))
+		}
 	}
 	c.Answer("%s", strings.Join(parts, "; "))
 	// Learning the same by hand means at least listing the tree and opening the manifests.

@@ -1,9 +1,12 @@
 package tools
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 
+	"github.com/cairnhq/cairn/internal/cards"
 	"github.com/cairnhq/cairn/internal/config"
 )
 
@@ -57,6 +60,24 @@ func Visible(cfg config.ToolsConfig) []*Tool {
 	return out
 }
 
+// cardsOn reports whether the cards tools show for a repository: when it
+// has a card directory, or when the group (or one of its tools) is enabled
+// by name. root "" stands for no repository in particular: the group
+// follows the profile alone.
+func cardsOn(cfg config.ToolsConfig, root string, t *Tool) bool {
+	if t.Group != "cards" || root == "" || matches(cfg.Enable, t) {
+		return true
+	}
+	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(cards.Dir)))
+	return err == nil && st.IsDir()
+}
+
+// VisibleIn lists the tools MCP clients see for a repository: Visible, with
+// the cards group only where the repository has cards or asks for them.
+func VisibleIn(cfg config.ToolsConfig, root string) []*Tool {
+	return slices.DeleteFunc(Visible(cfg), func(t *Tool) bool { return !cardsOn(cfg, root, t) })
+}
+
 func matches(names []string, t *Tool) bool {
 	return slices.Contains(names, t.Name) || slices.Contains(names, t.Group)
 }
@@ -65,18 +86,19 @@ func matches(names []string, t *Tool) bool {
 type Selection struct {
 	Profile string
 	cfg     config.ToolsConfig
+	root    string // the repository ("" for none: groups follow the profile)
 }
 
 // NewSelection reads the tools section of the configuration.
-func NewSelection(cfg config.ToolsConfig, _ string) Selection {
+func NewSelection(cfg config.ToolsConfig, root string) Selection {
 	if cfg.Profile == "" {
 		cfg.Profile = "standard"
 	}
-	return Selection{Profile: cfg.Profile, cfg: cfg}
+	return Selection{Profile: cfg.Profile, cfg: cfg, root: root}
 }
 
 // On reports whether a tool is visible to MCP clients.
-func (s Selection) On(t *Tool) bool { return IsVisible(s.cfg, t) }
+func (s Selection) On(t *Tool) bool { return IsVisible(s.cfg, t) && cardsOn(s.cfg, s.root, t) }
 
 // UnknownNames lists the names in tools.enable and tools.disable that are
 // neither a group nor a registered tool (adapters warn about them: a typo

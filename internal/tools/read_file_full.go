@@ -91,6 +91,10 @@ func readFileFull(ctx context.Context, c *Call, in ReadFullIn) (*ReadFullOut, er
 			Fixes: []string{"call reset_budget to start a new read budget (task group)", "read spans with read_source instead",
 				"raise read.session_budget_kib in .cairn/config.yaml"}}
 	}
+	if err := c.spendTaskRead(f.Size); err != nil {
+		budget.Adjust(-f.Size) // nothing is returned
+		return nil, err
+	}
 	full, err := c.Engine().ReadFull(ctx, in.Path, true)
 	if err != nil {
 		budget.Adjust(-f.Size) // nothing was returned

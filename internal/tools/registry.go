@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/protocol"
 )
@@ -43,6 +44,9 @@ type Tool struct {
 	// NoIndex tools also run when the index cannot be opened (Env.Index is
 	// nil); every other tool then fails with INDEX_UNAVAILABLE.
 	NoIndex bool
+	// Deadline, when set, is the tool's default deadline instead of the
+	// query timeout (test runs take minutes); timeout_ms still overrides it.
+	Deadline func(config.Config) time.Duration
 	// budgeted tools take max_chars (their arguments embed Common) and
 	// answer within it (fit.go).
 	budgeted bool
@@ -125,6 +129,7 @@ type Base struct {
 func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (env2 *protocol.Envelope) {
 	start := time.Now()
 	c := &Call{Env: env, Tool: name, limits: map[string]protocol.Limit{}}
+	defer func() { c.observe(ctx, &env2) }() // after the recovery below: c may be a restarted call
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("CAIRN_DEBUG") != "" {
@@ -137,6 +142,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if t == nil {
 		return c.envelope(ctx, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "unknown tool " + name,
 			Fixes: []string{"cairn describe"}}, start)
+	}
+	if err := c.admit(ctx, t, args); err != nil {
+		return c.envelope(ctx, nil, err, start)
 	}
 	if env.Index == nil && !t.NoIndex {
 		e := &errs.Error{Kind: errs.IndexUnavailable, Err: env.IndexErr, Msg: "the index cannot be opened",
@@ -152,6 +160,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	}
 	c.common = common
 	timeout := time.Duration(env.Config.Query.TimeoutMS) * time.Millisecond
+	if t.Deadline != nil {
+		timeout = t.Deadline(env.Config)
+	}
 	if common.TimeoutMS > 0 {
 		timeout = time.Duration(common.TimeoutMS) * time.Millisecond
 	}

@@ -47,6 +47,9 @@ type StatusOut struct {
 	Initialized  bool             `json:"initialized"`
 	// Semantic describes the imported SCIP indexes and the recent jobs.
 	Semantic SemanticStatus `json:"semantic"`
+	// Savings are the running totals of tokens saved (they grow with every
+	// call, so two status answers differ here).
+	Savings *SavingsStatus `json:"savings,omitempty"`
 }
 
 // SemanticStatus is the semantic layer's part of status.
@@ -144,6 +147,7 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	} else {
 		out.Writer = "pid " + itoa(ix.Owner())
 	}
+	out.Savings = c.savingsStatus(ctx)
 	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
 	if states[store.BlobParseErrors] > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/history"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -27,7 +28,8 @@ func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true,
 		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
-		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (methods on unknown receivers) every candidate is returned as an AMBIGUOUS_SYMBOL error with candidates. " +
+		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
+			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them). " +
 			"calls lists the repository's symbols first, then calls leaving it (origin stdlib, dependency or external, with the import), then unresolved ones; builtins of the language are only counted (builtin_calls).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
@@ -35,9 +37,17 @@ func init() {
 	}, symbolGet)
 }
 
-func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, error) {
+// SymbolCardOut is a symbol's card with its change history.
+type SymbolCardOut struct {
+	*query.SymbolCard
+	// History is how often the definition's lines changed (git log -L over
+	// its span at HEAD); absent outside git and for files git does not track.
+	History *history.Summary `json:"history,omitempty"`
+}
+
+func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*SymbolCardOut, error) {
 	e := c.Engine()
-	resolvedSym, err := resolveArg(ctx, c, in.Symbol, in.At)
+	resolvedSym, err := resolvePos(ctx, c, in.Symbol, in.At, true)
 	if err != nil {
 		return nil, err
 	}
@@ -46,10 +56,21 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 		return nil, err
 	}
 	c.Saved(card.FileBytes)
+	card.Cards = c.symbolCards(ctx, card.ID)
 	if rd := card.RedirectedFrom; rd != nil {
 		c.Warn("%s was %s: now %s (confidence %.2f)", rd.From, rd.Reason, card.ID, rd.Confidence)
 	}
-	c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
+	switch g := card.Guess; {
+	case g != nil:
+		c.Answer("ranked guess: %s %s at %s:%d, the most likely of %d symbols of that name (the source does not state the type it is used on); the others are in guess.candidates",
+			card.Kind, card.QName, card.Location.Path, card.Location.Line, g.Total)
+		c.Complete(card.Confidence, "a ranked guess among same-named symbols")
+	case len(card.Variants) > 0:
+		c.Answer("%s %s at %s:%d, and %d variant(s) of it under other builds or conditions",
+			card.Kind, card.QName, card.Location.Path, card.Location.Line, len(card.Variants))
+	default:
+		c.Answer("%s %s at %s:%d", card.Kind, card.QName, card.Location.Path, card.Location.Line)
+	}
 	c.Shortened("members", len(card.Members), card.MembersTotal, "limit")
 	c.Shortened("calls", len(card.Calls), card.CallsTotal, "limit")
 	c.Shortened("surfaces", len(card.Surfaces), card.SurfacesTotal, "limit")
@@ -65,11 +86,18 @@ func symbolGet(ctx context.Context, c *Call, in SymbolIn) (*query.SymbolCard, er
 		c.Warn("%s has syntax errors; facts around them may be incomplete", card.Location.Path)
 		c.Complete(0.8, "file has parse errors")
 	}
-	return card, nil
+	return &SymbolCardOut{SymbolCard: card, History: c.spanHistory(ctx, card.Span, "")}, nil
 }
 
-// resolveArg resolves a symbol argument given by name or position.
+// resolveArg resolves a symbol argument given by name or position; a
+// position that several symbols may denote is AMBIGUOUS_SYMBOL.
 func resolveArg(ctx context.Context, c *Call, name string, at *Position) (*query.Resolved, error) {
+	return resolvePos(ctx, c, name, at, false)
+}
+
+// resolvePos is resolveArg; with guess, a position that several symbols may
+// denote resolves to the most likely, marked as a guess (query.Guess).
+func resolvePos(ctx context.Context, c *Call, name string, at *Position, guess bool) (*query.Resolved, error) {
 	switch {
 	case at != nil && name != "":
 		return nil, errs.E(errs.InvalidArgument, "give either symbol or at, not both")
@@ -77,7 +105,7 @@ func resolveArg(ctx context.Context, c *Call, name string, at *Position) (*query
 		if at.Path == "" || at.Line <= 0 || at.Col <= 0 {
 			return nil, errs.E(errs.InvalidArgument, "at needs path, line >= 1 and col >= 1")
 		}
-		return c.Engine().At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col)
+		return c.Engine().At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col, guess)
 	case name != "":
 		return c.Engine().Resolve(ctx, name)
 	}

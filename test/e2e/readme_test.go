@@ -194,32 +194,5 @@ func (s *upServer) stop() {
 // startUp runs `cairn up` on a repository and waits for its port and token.
 func startUp(t *testing.T, bin, repo string) *upServer {
 	t.Helper()
-	stateDir := filepath.Join(t.TempDir(), "state")
-	cmd := exec.Command(bin, "up", "--repo", repo, "--state-dir", stateDir)
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	s := &upServer{cmd: cmd}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var pf portFile
-		b, err := os.ReadFile(filepath.Join(stateDir, "port"))
-		if err == nil && json.Unmarshal(b, &pf) == nil && pf.Port > 0 {
-			s.port = pf.Port
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cairn up wrote no port file in 30s:\n%s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	tok, err := os.ReadFile(filepath.Join(stateDir, "token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.token = strings.TrimSpace(string(tok))
-	return s
+	return startUpIn(t, bin, repo, filepath.Join(t.TempDir(), "state"))
 }

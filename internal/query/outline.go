@@ -1,0 +1,37 @@
+package query
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/protocol"
+)
+
+// DefSpan is a symbol of a file with its whole definition's span.
+type DefSpan struct {
+	SymbolRef
+	Span protocol.Location `json:"span"`
+}
+
+// FileDefs lists the symbols defined in an indexed file, in definition
+// order (nil when the file is not indexed).
+func (e *Engine) FileDefs(ctx context.Context, path string) ([]DefSpan, error) {
+	f, ok, err := e.Store().FileByPath(ctx, path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows, err := e.Store().SymbolsOfFile(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DefSpan, 0, len(rows))
+	for _, row := range rows {
+		r, err := e.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			out = append(out, DefSpan{SymbolRef: r.Ref(), Span: r.Span()})
+		}
+	}
+	return out, nil
+}

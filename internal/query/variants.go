@@ -1,0 +1,201 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"go/build/constraint"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// Variants of a name: one declaration written several times, of which the
+// build or the run picks one. Go declares a package-level name or a method
+// once per build constraint (//go:build lines, _linux.go file names); a
+// Python, TypeScript, JavaScript or C file may declare a name in several
+// branches of a condition, TypeScript writes overload signatures before the
+// implementation, Python a property's getter and setter. Such definitions
+// share a qualified name and a kind; naming them is no ambiguity, and every
+// answer about the name covers them all (DESIGN §6a, TOOLS.md symbol_get:
+// "every candidate when the target depends on build tags"). Genuinely
+// different symbols with the same name (overloads in Java, C#, Kotlin and
+// C++, same-named symbols of different packages) stay ambiguous.
+
+// Variant is one definition of a name that has several.
+type Variant struct {
+	ID       string            `json:"symbol_id"`
+	Location protocol.Location `json:"location"`
+	Build    string            `json:"build,omitempty"`
+}
+
+// overloadLangs are the languages in which same-named members of one type
+// are distinct overloads, never variants of one declaration.
+var overloadLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, "cpp": true}
+
+// Variants lists the other definitions of r's name when it has variants
+// (see above), in the order of their locations; nil when it has none.
+func (e *Engine) Variants(ctx context.Context, r *Resolved) ([]*Resolved, error) {
+	rows, err := e.Store().SymbolsByQName(ctx, r.Row.QName)
+	if err != nil || len(rows) < 2 {
+		return nil, err
+	}
+	group, err := e.variantGroup(ctx, rows)
+	if err != nil || group == nil {
+		return nil, err
+	}
+	var out []*Resolved
+	for _, v := range group {
+		if v.Row.ID != r.Row.ID {
+			out = append(out, v)
+		}
+	}
+	if len(out) == len(group) {
+		return nil, nil // r is not one of them (a row of another kind)
+	}
+	return out, nil
+}
+
+// VariantsOf describes the other definitions of r's name (Variants).
+func (e *Engine) VariantsOf(ctx context.Context, r *Resolved) ([]Variant, error) {
+	vs, err := e.Variants(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Variant, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, Variant{ID: v.ID(), Location: v.Ref().Location, Build: BuildOf(v)})
+	}
+	return out, nil
+}
+
+// variantGroup loads rows and returns them when they are the variants of
+// one name, the primary one first (primaryFirst); nil when they are not:
+// several qualified names or kinds, a language whose same-named members are
+// overloads, definitions in several files outside Go, Go's blank and init
+// names (any number of each per package, each its own).
+func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*Resolved, error) {
+	if len(rows) < 2 {
+		return nil, nil
+	}
+	for _, r := range rows[1:] {
+		if r.QName != rows[0].QName || r.Kind != rows[0].Kind {
+			return nil, nil
+		}
+	}
+	group := make([]*Resolved, 0, len(rows))
+	for _, row := range rows {
+		r, err := e.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			continue // its file vanished
+		}
+		group = append(group, r)
+	}
+	if len(group) < 2 {
+		return nil, nil
+	}
+	lang := group[0].File.Lang
+	for _, r := range group[1:] {
+		if r.File.Lang != lang || lang != "go" && r.File.ID != group[0].File.ID {
+			return nil, nil
+		}
+	}
+	switch {
+	case overloadLangs[lang]:
+		return nil, nil
+	case lang == "go" && (rows[0].Name == "_" || rows[0].Name == "init"):
+		return nil, nil
+	}
+	primaryFirst(group)
+	return group, nil
+}
+
+// primaryFirst orders variants with the one that stands for the name
+// first: in Go the one the default build compiles (linux/amd64 with cgo,
+// no custom tags), then the least constrained; elsewhere the first
+// declaration. The rest follow by location.
+func primaryFirst(vs []*Resolved) {
+	slices.SortFunc(vs, func(a, b *Resolved) int {
+		if a.File.Lang == "go" {
+			da, db := inDefaultBuild(a), inDefaultBuild(b)
+			if da != db {
+				if da {
+					return -1
+				}
+				return 1
+			}
+			if c := cmp.Compare(len(BuildOf(a)), len(BuildOf(b))); c != 0 {
+				return c
+			}
+		}
+		return cmp.Or(cmp.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Row.DefIdx, b.Row.DefIdx))
+	})
+}
+
+// BuildOf says under which build a symbol's file compiles: for Go, the
+// GOOS/GOARCH (and _test) its file name implies and its //go:build
+// expression; "" when it has no constraint.
+func BuildOf(r *Resolved) string {
+	var tags string
+	if r.File.Lang == "go" {
+		tags = strings.Join(goFileTags(r.File.Path), " && ")
+	}
+	switch {
+	case r.Facts == nil || r.Facts.Build == "" || r.Facts.Build == tags:
+		return tags
+	case tags == "":
+		return r.Facts.Build
+	}
+	return tags + " && " + r.Facts.Build
+}
+
+// inDefaultBuild reports whether a Go symbol's file is compiled by the
+// default build: GOOS linux, GOARCH amd64, cgo on, no custom tags.
+func inDefaultBuild(r *Resolved) bool {
+	ok := func(tag string) bool {
+		switch tag {
+		case "linux", "amd64", "unix", "cgo", "gc", "test":
+			return true
+		}
+		return strings.HasPrefix(tag, "go1.")
+	}
+	for _, t := range goFileTags(r.File.Path) {
+		if !ok(t) {
+			return false
+		}
+	}
+	if r.Facts == nil || r.Facts.Build == "" {
+		return true
+	}
+	x, err := constraint.Parse("//go:build " + r.Facts.Build)
+	return err != nil || x.Eval(ok)
+}
+
+var (
+	goosList   = strings.Fields("aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd plan9 solaris wasip1 windows zos")
+	goarchList = strings.Fields("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm")
+)
+
+// goFileTags reads the build constraints a Go file name implies (go/build's
+// rules: *_GOOS, *_GOARCH, *_GOOS_GOARCH, and _test).
+func goFileTags(p string) []string {
+	name := strings.TrimSuffix(path.Base(p), ".go")
+	var tags []string
+	if s, ok := strings.CutSuffix(name, "_test"); ok {
+		name = s
+		tags = append(tags, "test")
+	}
+	parts := strings.Split(name, "_")
+	var plat []string
+	if n := len(parts); n >= 3 && slices.Contains(goosList, parts[n-2]) && slices.Contains(goarchList, parts[n-1]) {
+		plat = []string{parts[n-2], parts[n-1]}
+	} else if n >= 2 && (slices.Contains(goosList, parts[n-1]) || slices.Contains(goarchList, parts[n-1])) {
+		plat = []string{parts[n-1]}
+	}
+	return append(plat, tags...)
+}

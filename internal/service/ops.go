@@ -1,0 +1,62 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairnhq/cairn/internal/ledger"
+	"github.com/cairnhq/cairn/internal/obs"
+	"github.com/cairnhq/cairn/internal/task"
+)
+
+// startOps gives a serving process its Monitor: the ledger in the state
+// dir (tasks a dead server left open are closed as interrupted), task
+// budgets from the configuration, metrics that read the index. Its
+// warnings (a damaged ledger moved aside) reach the next response.
+func (s *Service) startOps(ctx context.Context) {
+	cfg := s.cfg
+	m, warnings := obs.Open(ctx, obs.Options{
+		StateDir: s.paths.StateDir,
+		Ledger: ledger.Options{MaxAge: time.Duration(cfg.Ledger.RetentionDays) * 24 * time.Hour, MaxTasks: cfg.Ledger.MaxTasks,
+			MaxOperations: cfg.Ledger.MaxOperations},
+		TaskDefaults: task.Limits{MaxMutations: cfg.Task.MaxMutations, MaxTestRuns: cfg.Task.MaxTestRuns,
+			MaxReadBytes: int64(cfg.Task.MaxReadKiB) << 10, MaxDurationS: cfg.Task.MaxDurationS},
+		Logger:     s.opts.Logger,
+		Anonymized: cfg.Privacy == "anonymized",
+		Version:    s.opts.Version,
+		Repo:       s.paths.Root,
+	})
+	for _, w := range warnings {
+		s.addWarning(w)
+	}
+	m.SetIndexProbe(s.indexInfo)
+	reads := s.env.Reads
+	m.SetReadBudget(reads.Used)
+	s.ops = m
+	s.env.Ops = m
+}
+
+// Monitor is the serving process's Monitor (nil for one-shot commands).
+func (s *Service) Monitor() *obs.Monitor { return s.ops }
+
+// indexInfo is the index as the metrics and the dashboard show it.
+func (s *Service) indexInfo() obs.IndexInfo {
+	state, reason := s.State()
+	info := obs.IndexInfo{State: state, Reason: reason}
+	if st, err := s.ix.State(context.Background()); err == nil {
+		info.Epoch, info.Files = st.Epoch, st.Files
+		info.IndexedAt, _ = time.Parse(time.RFC3339, st.IndexedAt)
+	}
+	if w := s.watcher(); w != nil {
+		info.Lag = max(w.seen.Load()-w.indexed.Load(), 0)
+	}
+	return info
+}
+
+// observeReconcile records the duration of a reconcile (full: a scan of the
+// tree; paths: the files a watcher or a write named).
+func (s *Service) observeReconcile(kind string, start time.Time) {
+	if s.ops != nil {
+		s.ops.ObserveReconcile(kind, time.Since(start))
+	}
+}

@@ -1,0 +1,305 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/gitx"
+	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
+)
+
+// What the git tools share: the repository they run in, paths contained
+// in it, git's failures turned into Cairn's error kinds, the confirmation
+// that destructive operations need, and the index brought up to date after
+// every operation that changes HEAD, the index or the working tree.
+
+// gitRoot is the worktree the git tools run in; outside git they refuse.
+func (c *Call) gitRoot() (string, error) {
+	if !c.Env.Paths.IsGit {
+		return "", &errs.Error{Kind: errs.Precondition, Msg: "this directory is not in a git repository",
+			Fixes: []string{"git init"}}
+	}
+	return c.Env.Paths.Root, nil
+}
+
+// gitPaths contains request paths in the repository and makes them
+// repo-relative. A path starting with "-" is refused (write ./-name for a
+// file named so), as git would read it as an option.
+func (c *Call) gitPaths(ctx context.Context, paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if strings.HasPrefix(p, "-") {
+			return nil, gitError(&gitx.InvalidName{What: "path", Name: p, Why: "starts with '-' (write ./" + p + " for a file named so)"})
+		}
+		rp, err := scan.Contain(ctx, c.Env.Paths.Root, p)
+		if err != nil {
+			return nil, err
+		}
+		s := string(rp)
+		if s == "" {
+			s = "."
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// gitError maps a failure of gitx to an error kind: a refused name is an
+// invalid argument, a revision that names nothing is not found, and a
+// command git refused is a failed precondition with git's own words.
+func gitError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	var bad *gitx.InvalidName
+	if errors.As(err, &bad) {
+		return &errs.Error{Kind: errs.InvalidArgument, Msg: bad.Error(), Details: map[string]any{"name": bad.Name}}
+	}
+	if errors.Is(err, gitx.ErrNoRef) {
+		return &errs.Error{Kind: errs.NotFound, Err: err, Msg: "no such revision"}
+	}
+	if errors.Is(err, gitx.ErrNoGit) {
+		return &errs.Error{Kind: errs.IndexUnavailable, Msg: "git is not installed", Fixes: []string{"install git"}}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var ce *gitx.CmdError
+	if errors.As(err, &ce) {
+		msg := ce.Message()
+		kind := errs.Precondition
+		switch {
+		case strings.Contains(msg, "unknown revision") || strings.Contains(msg, "bad revision") ||
+			strings.Contains(msg, "not a valid object name") || strings.Contains(msg, "did not match any") ||
+			strings.Contains(msg, "does not have any commits yet") || strings.Contains(msg, "not found") ||
+			strings.Contains(msg, "No such remote") || strings.Contains(msg, "no such path") || strings.Contains(msg, "no such ref"):
+			kind = errs.NotFound
+		case strings.Contains(msg, "CONFLICT") || strings.Contains(msg, "conflict"):
+			kind = errs.Conflict
+		}
+		details := map[string]any{"git": strings.Join(ce.Args, " "), "exit": ce.Exit}
+		if files := gitx.OverwrittenBy(msg); len(files) > 0 {
+			details["would_overwrite"] = files
+		}
+		return &errs.Error{Kind: kind, Msg: "git " + ce.Subcommand() + ": " + firstLines(msg, 6), Details: details}
+	}
+	return &errs.Error{Kind: errs.Internal, Err: err}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], fmt.Sprintf("... (%d more lines)", len(lines)-n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// needConfirm is the answer to a destructive call made without confirm:
+// what it would discard, and how to go ahead.
+func needConfirm(what string, discard any, count int) error {
+	return &errs.Error{Kind: errs.Precondition,
+		Msg:     fmt.Sprintf("%s would discard %d items; pass confirm: true to go ahead", what, count),
+		Details: map[string]any{"would_discard": discard},
+		Fixes:   []string{"repeat the call with confirm: true"}}
+}
+
+// gitMutation runs a change to the repository: refused in read-only mode,
+// and followed by bringing the index up to date (HEAD, the index file and
+// the working tree may all have moved) and reading the new status.
+func (c *Call) gitMutation(ctx context.Context, fn func(root string) error) (*gitx.Status, error) {
+	root, err := c.gitRoot()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.editsAllowed(); err != nil {
+		return nil, err
+	}
+	before, _ := gitx.GetStatus(ctx, root)
+	runErr := fn(root)
+	c.gitReindex(ctx, root, before)
+	if runErr != nil {
+		return nil, gitError(runErr)
+	}
+	st, err := gitx.GetStatus(ctx, root)
+	if err != nil {
+		return nil, gitError(err)
+	}
+	return st, nil
+}
+
+// gitReindex makes the index see what a git operation did, before the call
+// answers: the paths that were changed before it and are changed after it
+// (a HEAD or .git/index change makes the index rescan everything anyway).
+func (c *Call) gitReindex(ctx context.Context, root string, before *gitx.Status) {
+	if c.Env.Reindex == nil {
+		return
+	}
+	seen := map[string]bool{}
+	var paths []string
+	add := func(st *gitx.Status) {
+		if st == nil {
+			return
+		}
+		for _, list := range [][]gitx.FileChange{st.Staged, st.Unstaged} {
+			for _, f := range list {
+				for _, p := range []string{f.Path, f.OldPath} {
+					if p != "" && !seen[p] {
+						seen[p] = true
+						paths = append(paths, p)
+					}
+				}
+			}
+		}
+		for _, p := range st.Untracked {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+		for _, cf := range st.Conflicts {
+			if !seen[cf.Path] {
+				seen[cf.Path] = true
+				paths = append(paths, cf.Path)
+			}
+		}
+	}
+	add(before)
+	after, _ := gitx.GetStatus(ctx, root)
+	add(after)
+	c.warnings = append(c.warnings, c.Env.Reindex(ctx, paths)...)
+	if err := c.Resnapshot(ctx); err != nil {
+		c.Warn("git changed the repository, but the index cannot be read again: %s", errs.As(err).Message())
+	}
+}
+
+// changedFiles lists the tracked paths with local changes (staged or not).
+func changedFiles(st *gitx.Status) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, list := range [][]gitx.FileChange{st.Staged, st.Unstaged} {
+		for _, f := range list {
+			if !seen[f.Path] {
+				seen[f.Path] = true
+				out = append(out, f.Path)
+			}
+		}
+	}
+	for _, cf := range st.Conflicts {
+		if !seen[cf.Path] {
+			seen[cf.Path] = true
+			out = append(out, cf.Path)
+		}
+	}
+	return out
+}
+
+// statusLine summarises a status for an answer.
+func statusLine(st *gitx.Status) string {
+	where := st.Branch
+	if st.Detached || where == "" {
+		where = "detached at " + short(st.Head)
+	}
+	if st.Clean {
+		return where + ", clean"
+	}
+	s := fmt.Sprintf("%s: %d staged, %d unstaged, %d untracked", where, len(st.Staged), len(st.Unstaged), len(st.Untracked))
+	if len(st.Conflicts) > 0 {
+		s += fmt.Sprintf(", %d in conflict", len(st.Conflicts))
+	}
+	if st.State != "none" {
+		s += " (" + st.State + " in progress)"
+	}
+	return s
+}
+
+func short(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	if oid == "" {
+		return "(no commit)"
+	}
+	return oid
+}
+
+// freshen brings the index up to date in the middle of a call that needs it
+// only for some arguments (a symbol to look up), and moves the call to the
+// new snapshot; when it cannot, the call answers from the index as it is.
+func (c *Call) freshen(ctx context.Context) error {
+	if c.Env.Fresh != nil {
+		f := c.Env.Fresh(ctx, false)
+		if f.Err != nil {
+			c.Warn("answering from the index as it is: %s", errs.As(f.Err).Message())
+			f.Freshness, f.Err = protocol.MayBeStale, nil
+		}
+		c.fresh = f
+	}
+	return c.Resnapshot(ctx)
+}
+
+// symbolSpan resolves a symbol to its definition's file and lines, with
+// the index made fresh first.
+func (c *Call) symbolSpan(ctx context.Context, name string) (*query.SymbolRef, protocol.Location, error) {
+	if err := c.freshen(ctx); err != nil {
+		return nil, protocol.Location{}, err
+	}
+	r, err := c.Engine().Resolve(ctx, name)
+	if err != nil {
+		return nil, protocol.Location{}, err
+	}
+	ref := r.Ref()
+	return &ref, r.Span(), nil
+}
+
+// gitCursor pages a list of commits: the start commit is pinned, so pages
+// stay consistent while new commits arrive; key identifies the query.
+type gitCursor struct {
+	Rev    string `json:"r"`
+	Offset int    `json:"o"`
+	Key    string `json:"k"`
+}
+
+func decodeGitCursor(s string, key any) (*gitCursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	var gc gitCursor
+	if err == nil {
+		err = json.Unmarshal(raw, &gc)
+	}
+	if err != nil || gc.Offset < 0 {
+		return nil, errs.E(errs.InvalidArgument, "malformed cursor")
+	}
+	if gc.Key != cursorKey(key) {
+		return nil, errs.E(errs.InvalidArgument, "the cursor belongs to another query")
+	}
+	return &gc, nil
+}
+
+func encodeGitCursor(rev string, offset int, key any) string {
+	b, _ := json.Marshal(gitCursor{Rev: rev, Offset: offset, Key: cursorKey(key)})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// The git payload types, under the names adapters use (they reach git only
+// through the tools).
+type (
+	GitStatus       = gitx.Status
+	GitDiff         = gitx.Diff
+	GitCommit       = gitx.Commit
+	GitBlameCommit  = gitx.BlameCommit
+	GitConflictFile = gitx.ConflictFile
+	GitRefUpdate    = gitx.RefUpdate
+)
