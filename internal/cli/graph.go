@@ -96,12 +96,20 @@ func renderGraph(w io.Writer, r *graph.Result) {
 	for _, u := range r.Unresolved {
 		name := u.Name
 		if u.Receiver != "" {
-			name = u.Receiver + " ." + u.Name
+			name = u.Receiver + "." + u.Name
 		}
 		fmt.Fprintf(w, "unresolved %s x%d in %s:%d [%s, %d same-name symbols]\n", name, u.Count, byID[u.From].QName, u.Line, u.Tier, u.Candidates)
 	}
 	for _, x := range r.External {
-		fmt.Fprintf(w, "external %s x%d in %s:%d\n", x.Symbol, x.Count, byID[x.From].QName, x.Line)
+		what := x.Symbol
+		if what == "" {
+			what = x.Name
+			if x.Receiver != "" {
+				what = x.Receiver + "." + x.Name
+			}
+			what += " [" + x.Origin + "]"
+		}
+		fmt.Fprintf(w, "external %s x%d in %s:%d\n", what, x.Count, byID[x.From].QName, x.Line)
 	}
 }
 

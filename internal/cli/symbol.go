@@ -89,7 +89,14 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 			} else if e.Receiver != "" {
 				target = e.Receiver + "." + e.Name
 			}
-			fmt.Fprintf(w, "    %s x%d [%s]\n", target, e.Count, e.Tier)
+			where := e.Tier
+			if e.Origin != "" {
+				where = e.Origin
+			}
+			fmt.Fprintf(w, "    %s x%d [%s]\n", target, e.Count, where)
 		}
+	}
+	if c.BuiltinCalls > 0 {
+		fmt.Fprintf(w, "  builtins called: %d (not listed)\n", c.BuiltinCalls)
 	}
 }

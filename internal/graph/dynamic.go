@@ -222,7 +222,7 @@ func (w *walker) interfaceCall(ctx context.Context, n *query.Resolved, ref lang.
 	if err != nil || !is {
 		return nil, false, err
 	}
-	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: query.ShapeKey(n.Facts, ref), Count: 1, Line: site.Line,
+	d := &DynamicCall{From: n.ID(), Kind: "interface", Name: name, Receiver: query.Receiver(n.Facts, ref), Count: 1, Line: site.Line,
 		Candidates: []query.SymbolRef{}, Tier: index.TierStrong.String(), Layer: query.LayerSyntactic}
 	ms, err := w.typeMembers(ctx, cur.Row)
 	if err != nil {

@@ -84,7 +84,7 @@ type Edge struct {
 type UnresolvedCall struct {
 	From     string `json:"from"`
 	Name     string `json:"name"`
-	Receiver string `json:"receiver,omitempty"` // shape:text of the qualifier (ident:client, self, path:s.store)
+	Receiver string `json:"receiver,omitempty"` // the qualifier as written (client, self, s.store)
 	Count    int    `json:"count"`
 	Tier     string `json:"tier"` // anchored: same-name symbols exist in the repository; unknown: none
 	Line     int    `json:"line"` // the first site, in the calling symbol's file
@@ -121,11 +121,18 @@ type DynamicCall struct {
 	Layer           string            `json:"layer"`
 }
 
-// ExternalCall is a call the semantic layer resolved to a symbol defined
-// outside the repository (standard library, dependency).
+// ExternalCall is a call of a symbol defined outside the repository: one the
+// semantic layer resolved (by SCIP symbol), or one syntax sees going
+// through an import (by name and receiver, with where the import goes).
 type ExternalCall struct {
-	From   string `json:"from"`
-	Symbol string `json:"scip_symbol"`
+	From     string `json:"from"`
+	Symbol   string `json:"scip_symbol,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Receiver string `json:"receiver,omitempty"` // as written: fmt, os.path
+	// Origin: stdlib, dependency or external (the import's class); Import
+	// is the import the call goes through.
+	Origin string `json:"origin,omitempty"`
+	Import string `json:"import,omitempty"`
 	Count  int    `json:"count"`
 	Line   int    `json:"line"`
 }
@@ -173,6 +180,9 @@ type Result struct {
 	// Omitted counts what was found but not listed (per-node caps).
 	OmittedUnresolved int `json:"omitted_unresolved,omitempty"`
 	OmittedDynamic    int `json:"omitted_dynamic,omitempty"`
+	// BuiltinCalls (callees) counts the builtins of the language the nodes
+	// call (len, append, print; per node), left out of every list.
+	BuiltinCalls int `json:"builtin_calls,omitempty"`
 	// Partial is set when the deadline stopped the walk.
 	Partial bool `json:"-"`
 	// BytesCovered is the size of the files the nodes live in.
@@ -313,7 +323,8 @@ func sortUnresolved(us []UnresolvedCall) {
 func sortExternal(xs []ExternalCall) {
 	sort.Slice(xs, func(i, j int) bool {
 		a, b := xs[i], xs[j]
-		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Symbol, b.Symbol)) < 0
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Symbol, b.Symbol), cmp.Compare(a.Origin, b.Origin), cmp.Compare(a.Receiver, b.Receiver),
+			cmp.Compare(a.Name, b.Name)) < 0
 	})
 }
 

@@ -89,6 +89,7 @@ func (l *levels) neighbours(ctx context.Context, n *query.Resolved) ([]call, err
 	res.Unresolved, res.OmittedUnresolved = appendCapped(res.Unresolved, out.unresolved, p.MaxPerNode, res.OmittedUnresolved)
 	res.Dynamic, res.OmittedDynamic = appendCapped(res.Dynamic, out.dynamic, p.MaxPerNode, res.OmittedDynamic)
 	res.External = append(res.External, out.external...)
+	res.BuiltinCalls += out.builtins
 	return out.calls, nil
 }
 
@@ -160,7 +161,7 @@ func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]ranked
 			continue
 		}
 		c.test = isTestPath(f.Path)
-		c.prox = proximity(f.Path, l.rootPath, row.ModuleID, l.rootModule)
+		c.prox = query.Proximity(f.Path, l.rootPath, row.ModuleID, l.rootModule)
 		rs = append(rs, rankedCandidate{c, row})
 	}
 	sort.Slice(rs, func(i, j int) bool {
@@ -219,14 +220,14 @@ func (l *levels) keep(ctx context.Context, d int, rs []rankedCandidate) error {
 
 // levelMark is where the result stood before a level.
 type levelMark struct {
-	nodes, edges, unresolved, dynamic, external, omittedU, omittedD int
-	bytes                                                           int64
+	nodes, edges, unresolved, dynamic, external, omittedU, omittedD, builtins int
+	bytes                                                                     int64
 }
 
 func (l *levels) mark() levelMark {
 	res := l.res
 	return levelMark{len(res.Nodes), len(l.pending), len(res.Unresolved), len(res.Dynamic), len(res.External),
-		res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered}
+		res.OmittedUnresolved, res.OmittedDynamic, res.BuiltinCalls, res.BytesCovered}
 }
 
 // rollback drops what a level that did not finish added.
@@ -234,5 +235,5 @@ func (l *levels) rollback(at levelMark) {
 	res := l.res
 	res.Nodes, l.pending = res.Nodes[:at.nodes], l.pending[:at.edges]
 	res.Unresolved, res.Dynamic, res.External = res.Unresolved[:at.unresolved], res.Dynamic[:at.dynamic], res.External[:at.external]
-	res.OmittedUnresolved, res.OmittedDynamic, res.BytesCovered = at.omittedU, at.omittedD, at.bytes
+	res.OmittedUnresolved, res.OmittedDynamic, res.BuiltinCalls, res.BytesCovered = at.omittedU, at.omittedD, at.builtins, at.bytes
 }

@@ -19,6 +19,7 @@ type outgoingCalls struct {
 	unresolved []UnresolvedCall
 	dynamic    []DynamicCall
 	external   []ExternalCall
+	builtins   int // distinct builtins of the language called
 }
 
 // outgoing lists a node's calls (those whose innermost enclosing definition
@@ -47,6 +48,9 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 		return out, nil
 	}
 	cs := newCallSites(n, out)
+	if cs.outside, err = w.e.Outside(ctx, n.File, n.Facts); err != nil {
+		return nil, err
+	}
 	for i, ref := range n.Facts.Refs {
 		if ref.Role != lang.RoleCall || ref.Enclosing != cs.me || cs.runtime[ref.Pos] {
 			continue
@@ -72,7 +76,9 @@ type callSites struct {
 	runtime map[lang.Pos]bool  // sites of calls of a name computed at run time
 	unres   map[[2]string]int  // name, receiver -> index in out.unresolved
 	dyn     map[dynamicKey]int // -> index in out.dynamic
-	ext     map[string]int     // SCIP symbol -> index in out.external
+	ext     map[string]int     // SCIP symbol, or name and receiver -> index in out.external
+	outside *query.Outside     // classifies the calls that leave the repository
+	builtin map[string]bool    // builtins called
 }
 
 type dynamicKey struct {
@@ -82,7 +88,7 @@ type dynamicKey struct {
 
 func newCallSites(n *query.Resolved, out *outgoingCalls) *callSites {
 	cs := &callSites{n: n, out: out, me: int32(n.Row.DefIdx), runtime: map[lang.Pos]bool{}, unres: map[[2]string]int{},
-		dyn: map[dynamicKey]int{}, ext: map[string]int{}}
+		dyn: map[dynamicKey]int{}, ext: map[string]int{}, builtin: map[string]bool{}}
 	for _, s := range n.Facts.Dynamic {
 		if s.Enclosing == cs.me {
 			cs.runtime[s.Pos] = true // listed as such, not as calls
@@ -105,9 +111,17 @@ func (w *walker) callSite(ctx context.Context, cs *callSites, doc *query.DocUses
 	if target != 0 {
 		return w.resolvedCall(ctx, cs, target, tier, layer, site, name)
 	}
-	recv := ""
-	if ref.Shape != lang.QualNone {
-		recv = query.ShapeKey(facts, ref)
+	recv := query.Receiver(facts, ref)
+	switch oc := cs.outside.Call(ref); {
+	case oc.Builtin:
+		if !cs.builtin[name] {
+			cs.builtin[name] = true
+			cs.out.builtins++
+		}
+		return nil
+	case oc.Origin != "":
+		cs.addOutside(name, recv, oc, site)
+		return nil
 	}
 	if ref.BindLocal >= 0 {
 		d := DynamicCall{From: n.ID(), Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []query.SymbolRef{},
@@ -212,6 +226,18 @@ func (cs *callSites) addExternal(symbol string, site protocol.Location) {
 	}
 	cs.ext[symbol] = len(cs.out.external)
 	cs.out.external = append(cs.out.external, ExternalCall{From: cs.n.ID(), Symbol: symbol, Count: 1, Line: site.Line})
+}
+
+// addOutside adds a call syntax sees leaving the repository through an import.
+func (cs *callSites) addOutside(name, recv string, oc query.OutsideCall, site protocol.Location) {
+	k := "\x00" + recv + "\x00" + name
+	if j, seen := cs.ext[k]; seen {
+		cs.out.external[j].Count++
+		return
+	}
+	cs.ext[k] = len(cs.out.external)
+	cs.out.external = append(cs.out.external, ExternalCall{From: cs.n.ID(), Name: name, Receiver: recv, Origin: oc.Origin, Import: oc.Import,
+		Count: 1, Line: site.Line})
 }
 
 func (cs *callSites) addUnresolved(name, recv string, site protocol.Location) {

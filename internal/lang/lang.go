@@ -195,6 +195,14 @@ type Language struct {
 	// repository names the language's standard library (import edges, and
 	// references that lead outside the repository); nil: none does.
 	Stdlib func(im Import) bool
+	// ImportName is the name an import binds when the file does not write
+	// one (Go: the package's name, guessed from its path); nil: Import.LocalName.
+	ImportName func(im Import) string
+	// Builtins are the names a file uses without declaring or importing them
+	// (Go's predeclared functions and types, Python's builtins, the
+	// ECMAScript globals): a call of one that binds to nothing in the
+	// repository calls the language itself. nil: none.
+	Builtins map[string]bool
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

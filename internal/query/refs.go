@@ -199,7 +199,7 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 			found = append(found, a)
 		}
 	}
-	sort.Slice(found, func(i, j int) bool { return LessLoc(found[i].loc.Location, found[j].loc.Location) })
+	rankRefs(found, r)
 	mods, err := e.moduleNames(ctx)
 	if err != nil {
 		return nil, err
@@ -436,7 +436,11 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 			mc.Files = append(mc.Files, FileCount{Path: p, Count: n})
 		}
 		sort.Slice(mc.Files, func(i, j int) bool {
-			return cmp.Or(cmp.Compare(mc.Files[j].Count, mc.Files[i].Count), cmp.Compare(mc.Files[i].Path, mc.Files[j].Path)) < 0
+			a, b := mc.Files[i], mc.Files[j]
+			if ta, tb := IsTestFile(a.Path), IsTestFile(b.Path); ta != tb {
+				return !ta // tests last: a module's file list is cut
+			}
+			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Path, b.Path)) < 0
 		})
 		if len(mc.Files) > maxFilesPerModule {
 			mc.Files = mc.Files[:maxFilesPerModule]
@@ -473,4 +477,40 @@ func groupAnchored(anchored []foundRef, token string) []AnchoredGroup {
 		out = out[:maxAnchoredGroups]
 	}
 	return out
+}
+
+// rankRefs orders references: the repository's code before its tests, then
+// the nearest the symbol's definition (its directory, then its module),
+// then the proven and strong before the anchored candidates, then by
+// location (a file's references stay together). Pages follow this order.
+func rankRefs(found []foundRef, r *Resolved) {
+	type rank struct {
+		test bool
+		prox int
+	}
+	ranks := map[protocol.RepoPath]rank{}
+	rankOf := func(f foundRef) rank {
+		rk, ok := ranks[f.loc.Path]
+		if !ok {
+			p := string(f.loc.Path)
+			rk = rank{IsTestFile(p), Proximity(p, r.File.Path, f.module, r.Row.ModuleID)}
+			ranks[f.loc.Path] = rk
+		}
+		return rk
+	}
+	anchored := func(f foundRef) bool { return f.loc.Tier == index.TierAnchored.String() }
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		ra, rb := rankOf(a), rankOf(b)
+		if ra.test != rb.test {
+			return !ra.test
+		}
+		if ra.prox != rb.prox {
+			return ra.prox < rb.prox
+		}
+		if aa, ab := anchored(a), anchored(b); aa != ab {
+			return !aa
+		}
+		return LessLoc(a.loc.Location, b.loc.Location)
+	})
 }

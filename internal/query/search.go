@@ -285,7 +285,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i].Location, hits[j].Location
-		if ta, tb := IsTestPath(string(a.Path)), IsTestPath(string(b.Path)); ta != tb {
+		if ta, tb := IsTestFile(string(a.Path)), IsTestFile(string(b.Path)); ta != tb {
 			return !ta
 		}
 		if a.Path != b.Path {
@@ -445,7 +445,7 @@ func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []sto
 		if da, db := defines[a.FileID], defines[b.FileID]; da != db {
 			return da
 		}
-		if ta, tb := IsTestPath(a.Path), IsTestPath(b.Path); ta != tb {
+		if ta, tb := IsTestFile(a.Path), IsTestFile(b.Path); ta != tb {
 			return !ta
 		}
 		if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {

@@ -23,6 +23,11 @@ type CallEdge struct {
 	// External is the SCIP symbol of a callee defined outside the repository
 	// (semantic layer only).
 	External string `json:"external,omitempty"`
+	// Origin says where a call outside the repository goes: stdlib,
+	// dependency or external (from the import it goes through, as the
+	// import resolver classifies it); Import is that import.
+	Origin string `json:"origin,omitempty"`
+	Import string `json:"import,omitempty"`
 }
 
 // Relation is a type relation of a symbol.
@@ -51,7 +56,10 @@ type SymbolCard struct {
 	MembersTotal int               `json:"members_total"`
 	Calls        []CallEdge        `json:"calls"`
 	CallsTotal   int               `json:"calls_total"`
-	Relations    []Relation        `json:"relations"`
+	// BuiltinCalls counts the builtins of the language it calls (len,
+	// append, print), left out of calls.
+	BuiltinCalls int        `json:"builtin_calls,omitempty"`
+	Relations    []Relation `json:"relations"`
 	// RelationsTotal counts the relations before the limit.
 	RelationsTotal int `json:"relations_total"`
 	// Surfaces are the routes, configuration keys, tables, DI registrations,
@@ -236,19 +244,35 @@ func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) R
 }
 
 // calls groups the calls made inside a definition (including nested
-// closures), most made first.
+// closures): the repository's symbols first, then the calls that leave the
+// repository (standard library, dependencies), then those no layer
+// resolves; most made first in each. Calls of the language's builtins are
+// only counted.
 func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCard, limit int) error {
-	counts, tiers, err := e.countCalls(ctx, v, r)
+	counts, tiers, builtins, err := e.countCalls(ctx, v, r)
 	if err != nil {
 		return err
 	}
+	c.BuiltinCalls = builtins
 	keys := make([]callKey, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
+	group := func(k callKey) int {
+		switch {
+		case k.target != 0:
+			return 0
+		case k.external != "" || k.origin != "":
+			return 1
+		case tiers[k] == index.TierAnchored:
+			return 2
+		}
+		return 3
+	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
-		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv), cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
+		return cmp.Or(cmp.Compare(group(a), group(b)), cmp.Compare(counts[b], counts[a]), cmp.Compare(a.name, b.name), cmp.Compare(a.recv, b.recv),
+			cmp.Compare(a.external, b.external), cmp.Compare(a.target, b.target)) < 0
 	})
 	c.CallsTotal = len(keys)
 	if len(keys) > limit {
@@ -260,26 +284,34 @@ func (e *Engine) calls(ctx context.Context, v *SemView, r *Resolved, c *SymbolCa
 	return nil
 }
 
-// callKey groups calls: by callee when one is known, else by name and receiver.
+// callKey groups calls: by callee when one is known, else by name and
+// receiver (and where the call goes, when it leaves the repository).
 type callKey struct {
-	name, recv string
-	target     int64
-	external   string
+	name, recv  string
+	target      int64
+	external    string
+	origin, imp string
 }
 
 // countCalls counts the calls made inside a definition by callee, with the
 // tier of each: the semantic layer's target where it describes the file as
-// it is, else the syntactic link, else the name and receiver.
-func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[callKey]int, map[callKey]index.Tier, error) {
+// it is, else the syntactic link, else the name and receiver, classified
+// when the call leaves the repository. builtins counts the distinct
+// builtins called.
+func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[callKey]int, map[callKey]index.Tier, int, error) {
 	links, err := e.Links(ctx, r.File.ID)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	var uses *DocUses
 	if !v.Empty() {
 		if uses, err = e.Uses(ctx, v, r.File.Path); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
+	}
+	out, err := e.Outside(ctx, r.File, r.Facts)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	inside := func(d int32) bool {
 		for ; d >= 0; d = r.Facts.Defs[d].Parent {
@@ -291,6 +323,7 @@ func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[c
 	}
 	counts := map[callKey]int{}
 	tiers := map[callKey]index.Tier{}
+	builtins := map[string]bool{}
 	for i, ref := range r.Facts.Refs {
 		if ref.Role != lang.RoleCall || !inside(ref.Enclosing) {
 			continue
@@ -300,30 +333,37 @@ func (e *Engine) countCalls(ctx context.Context, v *SemView, r *Resolved) (map[c
 		if o, ok := uses.at(ref.Pos); ok {
 			if target, external, ok := e.SemTarget(ctx, uses.Index, o.Sym); ok {
 				k.target, k.external = target, external
+				if external != "" {
+					k.origin = OriginExternal
+				}
 				counts[k]++
 				tiers[k] = index.TierPrecise
 				continue
 			}
 		}
-		if l, ok := links[i]; ok && l.Target != 0 {
+		l, linked := links[i]
+		if linked && l.Target != 0 {
 			k.target, tier = l.Target, l.Tier
-		} else if ok { // resolved outside the repository
-			if ref.Shape != lang.QualNone {
-				k.recv = ShapeKey(r.Facts, ref)
-			}
-			tier = index.TierUnknown
-		} else {
-			if ref.Shape != lang.QualNone {
-				k.recv = ShapeKey(r.Facts, ref)
-			}
-			if ref.BindLocal >= 0 {
-				tier = index.TierProven // a call through a local function value
-			}
+			counts[k]++
+			tiers[k] = tier
+			continue
+		}
+		k.recv = Receiver(r.Facts, ref)
+		switch oc := out.Call(ref); {
+		case oc.Builtin:
+			builtins[k.name] = true
+			continue
+		case oc.Origin != "":
+			k.origin, k.imp, tier = oc.Origin, oc.Import, index.TierStrong
+		case linked: // resolved outside the repository
+			k.imp, tier = oc.Import, index.TierUnknown
+		case ref.BindLocal >= 0:
+			tier = index.TierProven // a call through a local function value
 		}
 		counts[k]++
 		tiers[k] = tier
 	}
-	return counts, tiers, nil
+	return counts, tiers, len(builtins), nil
 }
 
 // callEdge describes one group of calls.
@@ -335,7 +375,8 @@ func (e *Engine) callEdge(ctx context.Context, k callKey, count int, tier index.
 			tier = index.TierUnknown
 		}
 	}
-	edge := CallEdge{Name: k.name, Receiver: k.recv, Count: count, Tier: tier.String(), Layer: LayerSyntactic, External: k.external}
+	edge := CallEdge{Name: k.name, Receiver: k.recv, Count: count, Tier: tier.String(), Layer: LayerSyntactic, External: k.external,
+		Origin: k.origin, Import: k.imp}
 	if tier == index.TierPrecise {
 		edge.Layer = LayerSemantic
 	}

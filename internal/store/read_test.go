@@ -140,6 +140,15 @@ func TestLinksAndImports(t *testing.T) {
 	if diff := cmp.Diff(wantImports, imports); diff != "" {
 		t.Errorf("AllImports (-want +got):\n%s", diff)
 	}
+	for _, path := range []string{"a/alpha.go", "a/copy.go", "b/beta.py"} {
+		got, err := f.db.Imports(ctx, f.file[path])
+		if err != nil {
+			t.Fatalf("Imports(%s): %v", path, err)
+		}
+		if want := wantImports[f.file[path]]; string(got) != string(want) || (want == nil) != (got == nil) {
+			t.Errorf("Imports(%s) = %q, want %q", path, got, want)
+		}
+	}
 	links := map[int64]string{}
 	if err := f.db.AllLinks(ctx, func(id int64, data []byte) error { links[id] = string(data); return nil }); err != nil {
 		t.Fatal(err)

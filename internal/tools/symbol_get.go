@@ -29,7 +29,8 @@ func init() {
 		Name: "symbol_get", Group: "read", Fresh: true,
 		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
 		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
-			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them).",
+			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them). " +
+			"calls lists the repository's symbols first, then calls leaving it (origin stdlib, dependency or external, with the import), then unresolved ones; builtins of the language are only counted (builtin_calls).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
 		WhenNot:  []string{"the symbol's source text: read_source with symbol", "who uses it: refs_find", "you only know part of the name: search with mode symbol"},
 		Examples: []string{`{"symbol": "rest.Config"}`, `{"symbol": "mux.go#Mux.handle"}`, `{"at": {"path": "main.go", "line": 12, "col": 7}}`},

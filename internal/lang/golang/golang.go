@@ -50,6 +50,9 @@ var Language = &lang.Language{
 	Surfaces: Surfaces,
 	Linker:   linker,
 	Stdlib:   stdlib,
+
+	ImportName: importName,
+	Builtins:   builtins,
 }
 
 // Visibility is Go's rule: an upper-case first letter exports a name.

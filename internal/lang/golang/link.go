@@ -130,6 +130,16 @@ func (l *batch) goLocalName(im lang.Import, t lang.Target, ok bool) string {
 			}
 		}
 	}
+	return importName(im)
+}
+
+// importName guesses the name a Go import binds from its path: the last
+// element without a major version suffix, a go- prefix or what follows a
+// dot or dash (gopkg.in/yaml.v3 is yaml).
+func importName(im lang.Import) string {
+	if im.Alias != "" {
+		return im.Alias
+	}
 	last := path.Base(im.Source)
 	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
 		if parent := path.Base(path.Dir(im.Source)); parent != "." {

@@ -39,6 +39,7 @@ var Language = &lang.Language{
 	Surfaces:     ecma.Surfaces,
 	Linker:       ecma.Linker,
 	Stdlib:       ecma.Stdlib,
+	Builtins:     ecma.Globals,
 }
 
 func init() { lang.Register(Language) }

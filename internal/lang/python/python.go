@@ -41,6 +41,7 @@ var Language = &lang.Language{
 	Surfaces: Surfaces,
 	Linker:   linker,
 	Stdlib:   stdlib,
+	Builtins: builtins,
 }
 
 func init() { lang.Register(Language) }

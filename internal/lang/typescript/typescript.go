@@ -46,6 +46,7 @@ func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q st
 		Surfaces:     ecma.Surfaces,
 		Linker:       ecma.Linker,
 		Stdlib:       ecma.Stdlib,
+		Builtins:     ecma.Globals,
 	}
 }
 
