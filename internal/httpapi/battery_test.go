@@ -112,9 +112,20 @@ func TestPathBattery(t *testing.T) {
 	before := snapshotTree(t, filepath.Dir(root))
 
 	attempts, covered := 0, 0
-	for _, tool := range tools.All() {
+	// The git tools run last: staging and committing write .git's objects
+	// and index, which is their job; every other tool must leave .git alone.
+	all := tools.All()
+	slices.SortStableFunc(all, func(a, b *tools.Tool) int {
+		return cmpBool(a.Group == "git", b.Group == "git")
+	})
+	var beforeGit map[string]string
+	for _, tool := range all {
 		if skipInBattery(tool) {
 			continue
+		}
+		if tool.Group == "git" && beforeGit == nil {
+			beforeGit = snapshotTree(t, filepath.Dir(root))
+			checkWrites(t, root, before, beforeGit, false)
 		}
 		fields := argPaths(tool.In, "")
 		if len(fields) == 0 {
@@ -137,12 +148,11 @@ func TestPathBattery(t *testing.T) {
 			}
 		}
 	}
-	after := snapshotTree(t, filepath.Dir(root))
-	for p, sum := range after {
-		if before[p] != sum && !insideWorkTree(root, p) {
-			t.Errorf("written outside the work tree (or into .git or a secret): %s", p)
-		}
+	if beforeGit == nil {
+		beforeGit = snapshotTree(t, filepath.Dir(root))
+		checkWrites(t, root, before, beforeGit, false)
 	}
+	checkWrites(t, root, beforeGit, snapshotTree(t, filepath.Dir(root)), true)
 	if covered < 10 {
 		t.Errorf("only %d tools take a path or a symbol: the battery found too few fields", covered)
 	}
@@ -157,15 +167,44 @@ func skipInBattery(t *tools.Tool) bool {
 	return t.Group == "test" || slices.Contains([]string{"git_push", "git_pull", "git_fetch", "lint_check"}, t.Name)
 }
 
-// insideWorkTree reports whether a changed path is one a write may change:
-// inside the repository, not in .git, not a secret.
-func insideWorkTree(root, p string) bool {
+// checkWrites fails the test for every file that changed between two
+// snapshots where no tool may write: outside the repository, over a
+// secret or an ignored file, or into .git (unless gitOK: the git tools'
+// own writes there).
+func checkWrites(t *testing.T, root string, before, after map[string]string, gitOK bool) {
+	t.Helper()
+	for p, sum := range after {
+		if before[p] != sum && !mayChange(root, p, gitOK) {
+			t.Errorf("written outside the work tree (or into .git or a secret): %s", p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok && !mayChange(root, p, gitOK) {
+			t.Errorf("deleted outside the work tree (or in .git or a secret): %s", p)
+		}
+	}
+}
+
+// mayChange reports whether a changed path is one a tool may change:
+// inside the repository, not a secret or an ignored file, and in .git only
+// when gitOK.
+func mayChange(root, p string, gitOK bool) bool {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
 	first := strings.Split(filepath.ToSlash(rel), "/")[0]
-	return first != ".git" && rel != ".env" && rel != "id_rsa" && first != "secrets"
+	return (first != ".git" || gitOK) && rel != ".env" && rel != "id_rsa" && first != "secrets"
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // snapshotTree maps every regular file under dir to its content.
