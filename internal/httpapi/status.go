@@ -29,6 +29,8 @@ var statusByKind = map[errs.Kind]int{
 	errs.TooLarge:         http.StatusRequestEntityTooLarge,
 	// The task's budget, not the server, refuses: nothing to retry.
 	errs.TaskBudgetExceeded: http.StatusConflict,
+	// The disk refused a write; the same call succeeds once there is room.
+	errs.NoSpace: http.StatusInsufficientStorage,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.
