@@ -20,7 +20,7 @@ func fuzzTools() []*tools.Tool {
 		case "edit", "git", "test", "task", "workspace":
 			continue
 		}
-		if t.Name == "index_ensure" {
+		if t.Name == "index_ensure" || t.Name == "doctor" { // a rebuild or a full integrity check per input
 			continue
 		}
 		out = append(out, t)
