@@ -75,22 +75,36 @@ func Merge(ctx context.Context, dir string, o MergeOptions) (*MergeOutcome, erro
 	if err != nil {
 		return nil, err
 	}
+	special := ""
+	if o.Squash {
+		special = "squashed"
+	}
+	return mergeOutcome(ctx, dir, args, r, before, string(r.Stdout), special, func(string) bool {
+		return strings.Contains(string(r.Stdout), "Already up to date")
+	})
+}
+
+// mergeOutcome reads what a merge or a pull left: the conflicts of a run
+// that stopped on them; otherwise what it did (up to date, the mode's own
+// result such as squashed or rebased, fast-forward or a merge) and the new
+// HEAD when it moved. upToDate decides "nothing to do" given the new HEAD.
+func mergeOutcome(ctx context.Context, dir string, args []string, r *Result, before, output, special string, upToDate func(after string) bool) (*MergeOutcome, error) {
 	after, _ := Head(ctx, dir)
 	out := &MergeOutcome{Conflicts: []ConflictFile{}}
 	if r.Exit != 0 {
+		var err error
 		if out.Conflicts, err = conflictsOf(ctx, dir, args, r); err != nil {
 			return nil, err
 		}
 		out.Result = "conflicts"
 		return out, nil
 	}
-	stdout := string(r.Stdout)
 	switch {
-	case strings.Contains(stdout, "Already up to date"):
+	case upToDate(after):
 		out.Result = "up_to_date"
-	case o.Squash:
-		out.Result = "squashed"
-	case strings.Contains(stdout, "Fast-forward"):
+	case special != "":
+		out.Result = special
+	case strings.Contains(output, "Fast-forward"):
 		out.Result = "fast_forward"
 	default:
 		out.Result = "merged"

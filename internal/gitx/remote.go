@@ -277,28 +277,9 @@ func Pull(ctx context.Context, dir string, o PullOptions) (*MergeOutcome, error)
 	if err != nil {
 		return nil, err
 	}
-	after, _ := Head(ctx, dir)
-	out := &MergeOutcome{Conflicts: []ConflictFile{}}
-	if r.Exit != 0 {
-		if out.Conflicts, err = conflictsOf(ctx, dir, args, r); err != nil {
-			return nil, err
-		}
-		out.Result = "conflicts"
-		return out, nil
+	special := ""
+	if o.Rebase {
+		special = "rebased"
 	}
-	stdout := string(r.Stdout) + r.Stderr
-	switch {
-	case before == after:
-		out.Result = "up_to_date"
-	case o.Rebase:
-		out.Result = "rebased"
-	case strings.Contains(stdout, "Fast-forward"):
-		out.Result = "fast_forward"
-	default:
-		out.Result = "merged"
-	}
-	if before != after {
-		out.Commit = after
-	}
-	return out, nil
+	return mergeOutcome(ctx, dir, args, r, before, string(r.Stdout)+r.Stderr, special, func(after string) bool { return after == before })
 }
