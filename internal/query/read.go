@@ -81,13 +81,15 @@ func (e *Engine) readPolicy(s, named, verb string) error {
 	if scan.Metadata(paths, s) {
 		return refuse(meta)
 	}
-	if scan.IsSecret(s) && !e.ix.Config().Read.AllowSecrets {
-		return refuse(it+" looks like a secret", "set read.allow_secrets: true in .cairn/config.yaml if agents may read it")
+	cfg := e.ix.Config()
+	switch why := scan.Hidden(paths.Root, cfg.Index.Exclude, s, cfg.Read.AllowSecrets); {
+	case why == "":
+		return nil
+	case why == scan.WhySecret:
+		return refuse(it+" "+why, "set read.allow_secrets: true in .cairn/config.yaml if agents may read it")
+	default:
+		return refuse(it + " " + why)
 	}
-	if s != "" && scan.NewMatcher(paths.Root, e.ix.Config().Index.Exclude).Ignored(s, false) {
-		return refuse(it + " is ignored by .cairnignore")
-	}
-	return nil
 }
 
 // regularFile finds a readable path on disk: its full path, or why it

@@ -353,6 +353,27 @@ var secretMatcher = func() gitignore.Matcher {
 	return gitignore.NewMatcher(ps)
 }()
 
+// Hidden says why agents may not see a repository path's content: it looks
+// like a secret (unless allowSecrets), or the ignore rules exclude it; ""
+// when neither. Reads and diffs share it; writes have their own policy.
+func Hidden(root string, exclude []string, rel string, allowSecrets bool) string {
+	switch {
+	case rel == "":
+		return ""
+	case IsSecret(rel) && !allowSecrets:
+		return WhySecret
+	case NewMatcher(root, exclude).Ignored(rel, false):
+		return WhyIgnored
+	}
+	return ""
+}
+
+// The reasons Hidden gives.
+const (
+	WhySecret  = "looks like a secret"
+	WhyIgnored = "is ignored by .cairnignore"
+)
+
 // IsSecret reports whether a path looks like a secret (DESIGN §6a).
 func IsSecret(rel string) bool {
 	return secretMatcher.Match(strings.Split(rel, "/"), false)

@@ -61,21 +61,15 @@ func (c *Call) withhold(d *gitx.Diff) {
 	if d == nil {
 		return
 	}
-	ignore := scan.NewMatcher(c.Env.Paths.Root, c.Env.Config.Index.Exclude)
+	cfg := c.Env.Config
 	for i := range d.Files {
 		f := &d.Files[i]
-		why := ""
-		for _, p := range []string{f.Path, f.OldPath} {
-			switch {
-			case p == "":
-			case scan.IsSecret(p) && !c.Env.Config.Read.AllowSecrets:
-				why = "the file looks like a secret"
-			case why == "" && ignore.Ignored(p, false):
-				why = "the file is excluded by .cairnignore"
-			}
+		why := scan.Hidden(c.Env.Paths.Root, cfg.Index.Exclude, f.Path, cfg.Read.AllowSecrets)
+		if why == "" {
+			why = scan.Hidden(c.Env.Paths.Root, cfg.Index.Exclude, f.OldPath, cfg.Read.AllowSecrets)
 		}
 		if why != "" {
-			f.Hunks, f.Withheld = []gitx.Hunk{}, why
+			f.Hunks, f.Withheld = []gitx.Hunk{}, "the file "+why
 		}
 	}
 }
