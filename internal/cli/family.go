@@ -19,7 +19,7 @@ type family struct {
 
 // families lists the command groups.
 func families() []family {
-	return []family{gitFamily(), testFamily(), lintFamily(), planFamily(), cardsFamily()}
+	return []family{gitFamily(), testFamily(), lintFamily(), planFamily(), cardsFamily(), workspaceFamily()}
 }
 
 // members are the family's commands and those of its sub-families, each

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/cairnhq/cairn/internal/tools"
 )
 
 // argFlags defines a command's flags on its tools' arguments. Each flag is
@@ -123,6 +125,13 @@ func (f *argFlags) page(limit *int, cursor *string, what string, def, max int) {
 func (f *argFlags) maxChars(p *int) {
 	f.fs.IntVar(p, "max-chars", 0, "response budget in characters (default 12000, at most 40000)")
 	f.bind("max_chars", "max-chars")
+}
+
+// view defines --workspace and --consistency for a read through a
+// workspace's overlay.
+func (f *argFlags) view(v *tools.View) {
+	f.String(&v.WorkspaceID, "workspace", "workspace_id", "")
+	f.String(&v.Consistency, "consistency", "consistency", "")
 }
 
 // target defines --at for a command on one symbol.

@@ -28,6 +28,7 @@ size, line count, sha256 and estimated tokens; with --confirm it prints the
 file's exact content (not numbered). Over the cap or the session read budget
 the read fails with exit 7.`,
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.String(&in.Symbol, "symbol", "symbol", "")
 			f.limit(&in.Limit, "limit", "maximum lines", 120, 400)
 			f.maxChars(&in.MaxChars)

@@ -15,6 +15,7 @@ func refsCmd() *toolCmd {
 	return &toolCmd{
 		tool: "refs_find", use: "refs", on: &target{name: &in.Symbol, at: &in.At},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.Bool(&in.Anchored, "anchored", "anchored")
 			f.String(&in.Merge, "merge", "merge", "")
 			f.String(&in.Layer, "layer", "layer", "")

@@ -18,6 +18,7 @@ func searchCmd() *toolCmd {
 		tool: "search", use: "search QUERY", args: cobra.ExactArgs(1), in: &in,
 		pos: []posArg{{"QUERY", "query", &in.Query}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.String(&in.Mode, "mode", "mode", "lexical")
 			f.Bool(&in.Regex, "regex", "regex")
 			f.Bool(&in.Word, "word", "word")

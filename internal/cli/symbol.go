@@ -14,6 +14,7 @@ func symbolCmd() *toolCmd {
 		tool: "symbol_get", use: "symbol", on: &target{name: &in.Symbol, at: &in.At},
 		note: "An ambiguous name exits 4 and lists the candidates.",
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.limit(&in.Limit, "limit", "members to list", 20, 100)
 		},
 		in:     &in,

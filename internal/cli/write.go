@@ -33,9 +33,10 @@ file changed since it was read, or another write holds it) and, with
 			f.fs.StringVar(&edits, "edits", "", "the edits: a JSON file, - for stdin, or the JSON itself")
 			f.Bool(&in.DryRun, "dry-run", "dry_run")
 			f.String(&in.Verify, "verify", "verify", "")
+			f.String(&in.WorkspaceID, "workspace", "workspace_id", "")
 		},
 		request: func(cmd *cobra.Command, _ []string) (any, error) {
-			dry, verify := in.DryRun, in.Verify
+			dry, verify, ws := in.DryRun, in.Verify, in.WorkspaceID
 			if err := readEdits(cmd, edits, &in); err != nil {
 				return nil, err
 			}
@@ -44,6 +45,9 @@ file changed since it was read, or another write holds it) and, with
 			}
 			if cmd.Flags().Changed("verify") {
 				in.Verify = verify
+			}
+			if cmd.Flags().Changed("workspace") {
+				in.WorkspaceID = ws
 			}
 			return in, nil
 		},

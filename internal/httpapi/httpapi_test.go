@@ -331,8 +331,9 @@ func TestListTools(t *testing.T) {
 	for _, x := range list {
 		tl := x.(map[string]any)
 		s := tl["input_schema"].(map[string]any)
-		// The repository has no .cairn/cards: the cards group is off for MCP.
-		wantMCP := tl["group"] != "cards"
+		// The repository has no .cairn/cards: the cards group is off for MCP;
+		// the workspace group is not in the standard profile.
+		wantMCP := tl["group"] != "cards" && tl["group"] != "workspace"
 		if s["type"] != "object" || tl["description"] == "" || tl["mcp"] != wantMCP {
 			t.Errorf("%v", tl)
 		}

@@ -77,7 +77,7 @@ func DecodeLinks(b []byte) ([]Link, error) {
 // state: its world, its symbols and the facts of other files.
 type linker struct {
 	ctx context.Context
-	db  *store.DB
+	db  symbolSource
 	w   *world
 	// symbols computed in this batch (not yet visible to other connections), by file id
 	batch   map[int64][]store.SymbolRow
@@ -95,7 +95,13 @@ type linker struct {
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
 }
 
-func newLinker(ctx context.Context, db *store.DB, w *world) *linker {
+// symbolSource is where a linker reads the symbols of files outside its
+// batch: the store being written, or a snapshot's read transaction.
+type symbolSource interface {
+	SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]store.SymbolRow, error)
+}
+
+func newLinker(ctx context.Context, db symbolSource, w *world) *linker {
 	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
 }
 

@@ -25,6 +25,8 @@ type change struct {
 	newSHA  string
 	// corrections are spans found away from their stated lines.
 	corrections []Correction
+	// fromDisk: planned for an overlay that did not hold the file.
+	fromDisk bool
 }
 
 // batch is a planned set of changes, applied all or nothing.

@@ -58,6 +58,31 @@ func (e *Engine) stateDir() string { return filepath.Join(e.opts.Paths.StateDir,
 type Request struct {
 	Edits  []FileEdit
 	DryRun bool
+	// Overlay, when set, is a workspace's view the batch plans against and
+	// stages into instead of the working tree: files it holds are read from
+	// it, and nothing on disk is written (Result.Staged says what the
+	// overlay takes). The write policy holds all the same.
+	Overlay Overlay
+}
+
+// Overlay is a set of files that stands in front of the working tree.
+type Overlay interface {
+	// File returns the overlay's version of a repo path: held is false when
+	// the overlay does not hold the path (the working tree's file counts);
+	// a held path with deleted set is gone in the overlay.
+	File(path string) (content []byte, deleted, held bool)
+}
+
+// Staged is a file a batch planned against an overlay changes in it.
+type Staged struct {
+	Path    string
+	Content []byte // nil when deleted
+	Deleted bool
+	// FromDisk is set when the overlay did not hold the file before: the
+	// batch read it from the working tree, whose sha256 is DiskSHA256 ("" when
+	// it did not exist there).
+	FromDisk   bool
+	DiskSHA256 string
 }
 
 // Result describes a batch: what it did (or, dry, would do) to each file.
@@ -75,6 +100,8 @@ type Result struct {
 	Undone []string `json:"undone,omitempty"`
 	// Paths are the repo paths written (for the index to reconcile).
 	Paths []string `json:"-"`
+	// Staged are the files an overlay batch changes, for the overlay to keep.
+	Staged []Staged `json:"-"`
 	// Warnings are for the response (an interrupted batch recovered first).
 	Warnings []string `json:"-"`
 }
@@ -130,7 +157,7 @@ func (e *Engine) Write(ctx context.Context, req Request) (*Result, error) {
 		reqs = append(reqs, lockReq{path: t.path, wait: fe.ExpectedSHA256 != ""})
 	}
 	var warnings []string
-	if !req.DryRun {
+	if !req.DryRun && req.Overlay == nil {
 		w, err := e.Recover(ctx)
 		if err != nil {
 			return nil, err
@@ -144,7 +171,7 @@ func (e *Engine) Write(ctx context.Context, req Request) (*Result, error) {
 	}
 	var changes, unchanged []*change
 	for i, fe := range req.Edits {
-		c, err := e.plan(i, fe, targets[i])
+		c, err := e.plan(i, fe, targets[i], req.Overlay)
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +184,13 @@ func (e *Engine) Write(ctx context.Context, req Request) (*Result, error) {
 	res := summarize(changes, unchanged, req.DryRun)
 	res.Warnings = warnings
 	if req.DryRun || len(changes) == 0 {
+		return res, nil
+	}
+	if req.Overlay != nil {
+		for _, c := range changes {
+			res.Staged = append(res.Staged, Staged{Path: c.path, Content: c.new, Deleted: c.new == nil, FromDisk: c.fromDisk, DiskSHA256: c.oldSHA})
+		}
+		res.Applied = true
 		return res, nil
 	}
 	b := &batch{id: newBatchID(), changes: changes, record: true}
@@ -206,12 +240,27 @@ func checkEdit(i int, fe FileEdit) error {
 	return nil
 }
 
-// plan reads a file under its lock and computes its new content.
-func (e *Engine) plan(i int, fe FileEdit, t target) (*change, error) {
+// plan reads a file under its lock (or from the overlay that holds it) and
+// computes its new content.
+func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error) {
 	c := &change{target: t, action: fe.Action}
 	label := fmt.Sprintf("edits[%d]", i)
-	info, err := os.Stat(t.abs)
+	var info fs.FileInfo
+	var err error
+	held := false
+	if ov != nil {
+		var content []byte
+		var deleted bool
+		if content, deleted, held = ov.File(t.path); held && !deleted {
+			c.old, c.oldMode, c.oldSHA = content, 0o644, sha(content)
+		}
+	}
+	if !held {
+		c.fromDisk = ov != nil
+		info, err = os.Stat(t.abs)
+	}
 	switch {
+	case held:
 	case err == nil && info.IsDir():
 		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: t.named, Msg: t.named + " is a directory"}
 	case err == nil && !info.Mode().IsRegular():

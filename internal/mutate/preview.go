@@ -33,7 +33,7 @@ func (e *Engine) Preview(ctx context.Context, req Request) ([]Planned, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := e.plan(i, fe, t)
+		c, err := e.plan(i, fe, t, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -104,6 +104,16 @@ type Meta struct {
 	TimingMS    map[string]int64 `json:"timing_ms"`
 	Tokens      int              `json:"tokens"`
 	TokensSaved int              `json:"tokens_saved"`
+	// Consistency is the view the call answered from: committed (the
+	// indexed tree), workspace (plus WorkspaceID's overlay) or ephemeral
+	// (plus the request's virtual files).
+	Consistency     string `json:"consistency"`
+	WorkspaceID     string `json:"workspace_id,omitempty"`
+	OverlayRevision int    `json:"overlay_revision,omitempty"`
+	OverlayFiles    int    `json:"overlay_files,omitempty"`
+	// Approximations say where an answer through an overlay leans on the
+	// baseline index (links, totals) rather than on the overlay.
+	Approximations []string `json:"approximations,omitempty"`
 }
 
 // Freshness values.

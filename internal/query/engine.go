@@ -27,6 +27,8 @@ type Engine struct {
 	*shared
 	// snap is the request's snapshot (nil for the shared engine).
 	snap *index.Snapshot
+	// ov is the request's overlay (nil: the baseline alone).
+	ov *Overlay
 }
 
 // shared is what every request's engine shares.
@@ -94,6 +96,9 @@ type Resolved struct {
 // Load completes a symbol row with its file and definition facts (nil when
 // the file vanished).
 func (e *Engine) Load(ctx context.Context, row store.SymbolRow) (*Resolved, error) {
+	if row.FileID < 0 && e.ov != nil {
+		return e.loadOverlay(ctx, row)
+	}
 	f, ok, err := e.Store().FileByID(ctx, row.FileID)
 	if err != nil || !ok {
 		return nil, err

@@ -113,13 +113,18 @@ func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	full, err := e.regularFile(rp)
+	data, held, err := e.ovRead(rp)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(full)
-	if err != nil {
-		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
+	if !held {
+		full, err := e.regularFile(rp)
+		if err != nil {
+			return nil, err
+		}
+		if data, err = os.ReadFile(full); err != nil {
+			return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
+		}
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a binary file"}

@@ -156,6 +156,12 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
 		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
 	}
+	if e.ov != nil && len(e.ov.files) > 0 {
+		if p.Layer == "" {
+			p.Layer = LayerSyntactic // the semantic layer describes the baseline's files
+		}
+		e.ov.Note("references in files outside the overlay are linked on the baseline index")
+	}
 	res := &RefsResult{Symbol: r.Ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
 		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
 	syn, err := e.syntacticRefs(ctx, r, res)
@@ -244,6 +250,10 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 			return
 		}
 		c, ok := content[l.Path]
+		if f, held := e.ovFile(string(l.Path)); held && !ok {
+			c, ok = f.content, true
+			content[l.Path] = c
+		}
 		if !ok {
 			if f, found, err := e.Store().FileByPath(ctx, string(l.Path)); err == nil && found {
 				c, _ = e.Store().BlobText(ctx, f.BlobID)
@@ -280,7 +290,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range cands {
+	for _, c := range e.ovTextHits(cands, nil) {
 		if ctx.Err() != nil { // the deadline: summarise what was found
 			res.Partial = true
 			break

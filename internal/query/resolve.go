@@ -105,7 +105,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 	var redirect *Redirect
 	seen := map[int64]bool{}
 	for hop := 0; ; hop++ {
-		row, found, err := e.Store().SymbolByID(ctx, id)
+		row, found, err := e.symbolByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -146,8 +146,18 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 	}
 }
 
-// candidates lists the symbols a (non-id) name may denote.
+// candidates lists the symbols a (non-id) name may denote, in the
+// request's view (the overlay's symbols in place of its files' indexed ones).
 func (e *Engine) candidates(ctx context.Context, name string) ([]store.SymbolRow, error) {
+	rows, err := e.baseCandidates(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return e.ovCandidates(ctx, name, rows)
+}
+
+// baseCandidates lists the symbols of the index a name may denote.
+func (e *Engine) baseCandidates(ctx context.Context, name string) ([]store.SymbolRow, error) {
 	if p, q, ok := strings.Cut(name, "#"); ok && p != "" && q != "" {
 		return e.byPathName(ctx, p, q)
 	}
@@ -387,11 +397,7 @@ type NameFile struct {
 // NameFileOf loads candidate file id for name; nil (and no error) when the
 // file is gone, has no facts or never mentions the name as an identifier.
 func (e *Engine) NameFileOf(ctx context.Context, id int64, name string) (*NameFile, error) {
-	f, ok, err := e.Store().FileByID(ctx, id)
-	if err != nil || !ok {
-		return nil, err
-	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	f, facts, err := e.fileFacts(ctx, id)
 	if err != nil || facts == nil {
 		return nil, err
 	}
@@ -414,6 +420,12 @@ func (e *Engine) NameFileOf(ctx context.Context, id int64, name string) (*NameFi
 
 // Links returns a file's resolved references by reference index.
 func (e *Engine) Links(ctx context.Context, fileID int64) (map[int]index.Link, error) {
+	if of, ok, err := e.ovDerivedByID(ctx, fileID); err != nil || ok {
+		if of == nil {
+			return nil, err
+		}
+		return of.Links, err
+	}
 	data, err := e.Store().Link(ctx, fileID)
 	if err != nil {
 		return nil, err

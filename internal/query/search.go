@@ -161,6 +161,9 @@ func NewFileFilter(paths, langs []string) (*FileFilter, error) {
 
 // Match reports whether a file passes the filter.
 func (f *FileFilter) Match(p, language string) bool {
+	if f == nil {
+		return true
+	}
 	if f.langs != nil && !f.langs[language] {
 		return false
 	}
@@ -220,6 +223,9 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *File
 	q.Limit = fetch
 	rows, scores, err := e.Store().SearchSymbols(ctx, q)
 	if err != nil {
+		return nil, err
+	}
+	if rows, scores, err = e.ovSearchSymbols(ctx, q, rows, scores); err != nil {
 		return nil, err
 	}
 	res := &SearchResult{Mode: "symbol", Query: p.Query, Hits: []SearchHit{}, FilesExact: true}
@@ -369,7 +375,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *File
 			kept = append(kept, c)
 		}
 	}
-	cands = kept
+	cands = e.ovTextHits(kept, filter)
 	defines := e.rankFiles(ctx, p.Query, p.IgnoreCase, cands)
 	res := &SearchResult{Mode: "lexical", Query: p.Query, Hits: []SearchHit{}, Files: len(cands)}
 	_ = exact
@@ -380,7 +386,7 @@ func (e *Engine) searchLexical(ctx context.Context, p SearchParams, filter *File
 			res.Partial, res.More = true, true
 			break
 		}
-		content, err := e.Store().BlobText(ctx, c.BlobID)
+		content, err := e.candidateText(ctx, c)
 		if err != nil && ctx.Err() != nil {
 			res.Partial, res.More = true, true
 			break

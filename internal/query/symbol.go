@@ -10,6 +10,7 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // CallEdge is an outgoing call from a symbol, grouped by callee.
@@ -136,21 +137,14 @@ func (e *Engine) Card(ctx context.Context, r *Resolved, lim CardLimits) (*Symbol
 		c.Limits = r.Facts.Limits.String()
 	}
 	if r.Row.Parent != 0 {
-		if prow, ok, err := e.Store().SymbolByID(ctx, r.Row.Parent); err == nil && ok {
+		if prow, ok, err := e.symbolByID(ctx, r.Row.Parent); err == nil && ok {
 			if pr, err := e.Load(ctx, prow); err == nil && pr != nil {
 				ref := pr.Ref()
 				c.Parent = &ref
 			}
 		}
 	}
-	members, err := e.Store().SymbolsByParent(ctx, r.Row.ID, lim.Members)
-	if err != nil {
-		return nil, err
-	}
-	if c.Members, err = e.SymbolRefs(ctx, members); err != nil {
-		return nil, err
-	}
-	if c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID); err != nil {
+	if err := e.members(ctx, r, c, lim.Members); err != nil {
 		return nil, err
 	}
 	v, err := e.Semantic(ctx)
@@ -403,4 +397,28 @@ func (e *Engine) SemTarget(ctx context.Context, idx, sym int64) (int64, string, 
 		return 0, "", false
 	}
 	return 0, row.Symbol, true
+}
+
+// members lists a symbol's members on its card: from the index, or from
+// the overlay file that defines it.
+func (e *Engine) members(ctx context.Context, r *Resolved, c *SymbolCard, limit int) error {
+	if r.File.ID < 0 {
+		rows, err := e.ovRows(ctx, func(m store.SymbolRow) bool { return m.FileID == r.File.ID && m.Parent == r.Row.ID })
+		if err != nil {
+			return err
+		}
+		c.MembersTotal = len(rows)
+		c.Members, err = e.SymbolRefs(ctx, rows[:min(len(rows), limit)])
+		e.ov.Note("the card of %s comes from the overlay's syntax: calls to other files and relations are not linked", r.Row.QName)
+		return err
+	}
+	members, err := e.Store().SymbolsByParent(ctx, r.Row.ID, limit)
+	if err != nil {
+		return err
+	}
+	if c.Members, err = e.SymbolRefs(ctx, members); err != nil {
+		return err
+	}
+	c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID)
+	return err
 }

@@ -99,6 +99,10 @@ type Call struct {
 	budget int
 	pages  map[string]page
 	ops    opsCall
+	// view is the call's consistency mode and overlay (nil: committed).
+	view *view
+	// staged names the workspace a write went to instead of the files.
+	staged string
 }
 
 // pending records that n files changed on disk are not indexed yet: the
@@ -112,7 +116,7 @@ func (c *Call) pending(n int) {
 // restart is the call as it was before its handler ran, keeping the first
 // keep warnings (a handler runs again after its store was repaired).
 func (c *Call) restart(keep int) *Call {
-	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{}, ops: c.ops,
+	return &Call{Env: c.Env, Tool: c.Tool, common: c.common, fresh: c.fresh, limits: map[string]protocol.Limit{}, ops: c.ops, view: c.view,
 		warnings: append([]string(nil), c.warnings[:keep]...), timings: c.timings}
 }
 
@@ -130,6 +134,7 @@ func (c *Call) takeSnapshot(ctx context.Context) error {
 		c.ops.before = s.State().RepoStateID
 	}
 	c.engine = c.Env.Engine.On(s)
+	c.applyView()
 	return nil
 }
 
@@ -318,7 +323,7 @@ func ErrorEnvelope(err error) *protocol.Envelope {
 		Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.MayBeStale,
 			IndexState: protocol.StateFailed, Layers: []string{}, Completeness: protocol.Completeness{Reason: "no index"},
 			Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
-		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}}}
+		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}, Consistency: Committed}}
 }
 
 // envelope assembles the response.
@@ -342,6 +347,7 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 	}
 	c.timings["total"] = time.Since(start).Milliseconds()
 	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings}
+	c.viewMeta(&env.Meta, &env.Provenance)
 	if err == nil {
 		c.fit(ctx, env, c.budget)
 	}
@@ -402,4 +408,22 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 		p.Layers = c.layers
 	}
 	return p
+}
+
+// viewMeta states the call's consistency mode, workspace and overlay in
+// the response, with what the answer could not take exactly from the
+// overlay.
+func (c *Call) viewMeta(m *protocol.Meta, p *protocol.Provenance) {
+	m.Consistency = Committed
+	switch {
+	case c.view != nil:
+		v := c.view
+		m.Consistency, m.WorkspaceID, m.OverlayRevision, m.OverlayFiles = v.mode, v.workspace, v.revision, len(v.files)
+		if v.ov != nil {
+			m.Approximations = v.ov.Notes()
+		}
+		p.Consistency = v.mode
+	case c.staged != "":
+		m.Consistency, m.WorkspaceID = InWS, c.staged
+	}
 }

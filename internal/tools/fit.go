@@ -86,6 +86,7 @@ func (c *Call) payloadBudget(ctx context.Context, budget int) int {
 func (c *Call) payloadRoom(ctx context.Context, budget int) int {
 	env := &protocol.Envelope{Answer: c.answer, Provenance: c.provenance(ctx), NextActions: c.next,
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_000000000000", TimingMS: c.timings}}
+	c.viewMeta(&env.Meta, &env.Provenance)
 	return max(budget-envelopeChars(env)-fitMargin, budget/4)
 }
 

@@ -184,7 +184,7 @@ func fitImpact(c *Call, res *change.ImpactResult, maxChars, cardsTotal int) {
 	c.Shortened("callers.items", len(res.Callers.Items), res.Callers.Total, "budget")
 	c.Shortened("cards", len(res.Cards), cardsTotal, "budget")
 	if size() > maxChars {
-		c.Warn("the answer is over max_chars even with its lists cut: %d characters", size())
+		c.Warn("the payload stays at %d characters with every list cut", size())
 	}
 
 }

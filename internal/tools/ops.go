@@ -48,6 +48,10 @@ func kindOf(t *Tool, args json.RawMessage) task.Kind {
 		if !flags.DryRun && (!plans || flags.Apply) {
 			return task.Mutation
 		}
+	case t.Name == "workspace_apply":
+		if json.Unmarshal(args, &flags) == nil && !flags.DryRun {
+			return task.Mutation
+		}
 	case t.Name == "test_run":
 		return task.TestRun
 	case t.Name == "read_file_full":

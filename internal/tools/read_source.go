@@ -14,6 +14,7 @@ type ReadIn struct {
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line, inclusive"`
 	Symbol    string `json:"symbol,omitempty" jsonschema:"a symbol's definition instead of a path"`
 	Common
+	View
 }
 
 func init() {

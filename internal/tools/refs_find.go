@@ -18,6 +18,7 @@ type RefsIn struct {
 	Merge    string    `json:"merge,omitempty" jsonschema:"prefer (default: the best layer per file) or union (both, with conflicts)"`
 	Layer    string    `json:"layer,omitempty" jsonschema:"syntactic or semantic only"`
 	Common
+	View
 }
 
 func init() {

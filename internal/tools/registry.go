@@ -50,9 +50,11 @@ type Tool struct {
 	// budgeted tools take max_chars (their arguments embed Common) and
 	// answer within it (fit.go).
 	budgeted bool
-	In       reflect.Type
-	Out      reflect.Type
-	run      func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
+	// viewed tools take View: they answer through overlays.
+	viewed bool
+	In     reflect.Type
+	Out    reflect.Type
+	run    func(ctx context.Context, c *Call, args json.RawMessage) (any, error)
 }
 
 var (
@@ -67,6 +69,7 @@ func Register[In, Out any](t Tool, h func(ctx context.Context, c *Call, in In) (
 	var out Out
 	t.In, t.Out = reflect.TypeOf(in), reflect.TypeOf(out)
 	_, t.budgeted = t.In.FieldByName("MaxChars")
+	_, t.viewed = t.In.FieldByName("Consistency")
 	t.run = func(ctx context.Context, c *Call, args json.RawMessage) (any, error) {
 		var v In
 		if len(bytes.TrimSpace(args)) > 0 && string(bytes.TrimSpace(args)) != "null" {
@@ -190,6 +193,9 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		}
 	}
 	if err := c.takeSnapshot(ctx); err != nil && !t.NoIndex {
+		return c.envelope(ctx, nil, err, start)
+	}
+	if err := c.bindView(ctx, t, args); err != nil {
 		return c.envelope(ctx, nil, err, start)
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)

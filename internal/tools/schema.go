@@ -31,6 +31,7 @@ var commonNames = func() map[string]bool {
 		}
 	}
 	walk(reflect.TypeOf(Common{}))
+	walk(reflect.TypeOf(View{}))
 	return out
 }()
 

@@ -19,6 +19,7 @@ type SearchIn struct {
 	Languages  []string `json:"languages,omitempty" jsonschema:"e.g. go, python"`
 	Kinds      []string `json:"kinds,omitempty" jsonschema:"symbol modes: kinds to keep"`
 	Common
+	View
 }
 
 // SearchOut is search's payload; references mode fills References instead of results.

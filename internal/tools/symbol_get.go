@@ -22,6 +22,7 @@ type SymbolIn struct {
 	Symbol string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name or unique suffix"`
 	At     *Position `json:"at,omitempty" jsonschema:"a position instead of a name (go to definition)"`
 	Common
+	View
 }
 
 func init() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/mutate"
+	"github.com/cairnhq/cairn/internal/workspace"
 )
 
 // WriteIn are the arguments of write_source.
@@ -13,6 +14,8 @@ type WriteIn struct {
 	Edits  []mutate.FileEdit `json:"edits" jsonschema:"the file edits of the batch, applied all or nothing; one edit per file"`
 	DryRun bool              `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
 	Verify string            `json:"verify,omitempty" jsonschema:"build: prove the files still build before writing (go build -overlay and go vet, tsc --noEmit, py_compile), refusing the batch with the compiler's diagnostics when not; none (default): write without proof"`
+	// WorkspaceID sends the batch to a workspace's overlay.
+	WorkspaceID string `json:"workspace_id,omitempty" jsonschema:"write into this workspace's overlay instead of the files (the same checks and delta; nothing on disk changes until workspace_apply)"`
 	Base
 }
 
@@ -38,6 +41,9 @@ func init() {
 func writeSource(ctx context.Context, c *Call, in WriteIn) (*mutate.Result, error) {
 	if err := c.editsAllowed(); err != nil {
 		return nil, err
+	}
+	if in.WorkspaceID != "" {
+		return c.stage(ctx, in.WorkspaceID, mutate.Request{Edits: in.Edits, DryRun: in.DryRun}, in.Verify)
 	}
 	verified, err := c.verifyWrite(ctx, &in)
 	if err != nil {
@@ -103,4 +109,43 @@ func (c *Call) wrote(ctx context.Context, res *mutate.Result) {
 	if err := c.Resnapshot(ctx); err != nil {
 		c.Warn("the write is done, but the index cannot be read again: %s", errs.As(err).Message())
 	}
+}
+
+// stage plans a batch against a workspace's overlay and keeps what it
+// changes there: the working tree and the index stay as they are.
+func (c *Call) stage(ctx context.Context, id string, req mutate.Request, verify string) (*mutate.Result, error) {
+	if verify != "" && verify != "none" {
+		return nil, errs.E(errs.InvalidArgument, "verify %q is not available for writes into a workspace: the compilers read the files on disk", verify)
+	}
+	v, err := c.loadWorkspace(id)
+	if err != nil {
+		return nil, err
+	}
+	req.Overlay = v
+	res, err := c.mutator().Write(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	c.wrote(ctx, res) // bounds a dry run's diff; Paths is empty: nothing to reindex
+	if res.DryRun {
+		c.Answer("dry run: %d files would change in workspace %s (+%d -%d lines); nothing staged", res.FilesChanged, id, res.LinesAdded, res.LinesRemoved)
+		return res, nil
+	}
+	if len(res.Staged) == 0 {
+		c.Answer("nothing to write: workspace %s already holds this content", id)
+		return res, nil
+	}
+	changes := make([]workspace.Change, len(res.Staged))
+	for i, s := range res.Staged {
+		changes[i] = workspace.Change{Path: s.Path, Content: s.Content, FromDisk: s.FromDisk, DiskSHA256: s.DiskSHA256}
+	}
+	w, err := c.workspaces().Stage(workspace.ID(id), changes)
+	if err != nil {
+		return nil, err
+	}
+	res.Batch = ""
+	c.staged = id
+	c.Answer("wrote %d files into workspace %s (+%d -%d lines), overlay revision %d; the files on disk are unchanged", res.FilesChanged, id, res.LinesAdded, res.LinesRemoved, w.Revision)
+	c.Next("workspace_apply", map[string]any{"workspace_id": id}, "land the workspace's changes in the files")
+	return res, nil
 }

@@ -1,0 +1,145 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"sort"
+	"sync"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// OverlayInput is a file a workspace or a request holds instead of the
+// indexed one.
+type OverlayInput struct {
+	Path    string
+	Content []byte // nil when Deleted
+	Deleted bool
+	// ID is the pseudo file id (< 0) the file's symbol rows carry.
+	ID int64
+}
+
+// OverlayFile is an overlay file as the index would see it: its language,
+// facts, symbol rows and the links of its references. Symbol ids are the
+// index's own (they depend on the module, the unit and the definition's
+// path, not on the content), so a symbol edited in an overlay keeps its id.
+type OverlayFile struct {
+	Lang  string
+	Facts *lang.Facts // nil for a file no language reads
+	Rows  []store.SymbolRow
+	Links map[int]Link // by index into Facts.Refs
+}
+
+// overlayFacts caches the facts of overlay contents by content hash and
+// language: each content is extracted once per process.
+var overlayFacts = struct {
+	sync.Mutex // guards m
+	m          map[[32]byte]*lang.Facts
+}{m: map[[32]byte]*lang.Facts{}}
+
+// maxOverlayFacts bounds the cache; past it the cache starts again.
+const maxOverlayFacts = 4096
+
+func overlayFactsOf(l *lang.Language, content []byte) (*lang.Facts, error) {
+	key := sha256.Sum256(append([]byte(l.Name+"\x00"), content...))
+	overlayFacts.Lock()
+	facts, ok := overlayFacts.m[key]
+	overlayFacts.Unlock()
+	if ok {
+		return facts, nil
+	}
+	x := lang.NewExtractor()
+	defer x.Close()
+	facts, err := extractSafely(x, l, content)
+	if err != nil {
+		return nil, err
+	}
+	overlayFacts.Lock()
+	if len(overlayFacts.m) >= maxOverlayFacts {
+		overlayFacts.m = map[[32]byte]*lang.Facts{}
+	}
+	overlayFacts.m[key] = facts
+	overlayFacts.Unlock()
+	return facts, nil
+}
+
+// Overlay derives overlay files as a reconcile would if the working tree
+// held them: facts, symbols within the snapshot's modules, and links
+// against the snapshot's files with the overlay in place (its deletions
+// gone, its files replacing theirs). What the index derived for other files
+// (their links, edges, the semantic layer) stays the baseline's.
+func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*OverlayFile, error) {
+	out := map[string]*OverlayFile{}
+	mrows, err := s.Store().Modules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mods := make([]Module, len(mrows))
+	for i, m := range mrows {
+		mods[i] = Module{ID: m.ID, Root: m.Root, Name: m.Name, Kind: m.Kind, Manifest: m.Manifest, Deps: m.Deps, Workspace: m.Workspace, Detached: m.Detached}
+	}
+	rows, err := s.Store().Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]*OverlayInput{}
+	for i := range in {
+		held[in[i].Path] = &in[i]
+	}
+	var infos []*fileInfo
+	lk := &linker{ctx: ctx, db: s.Store(), batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
+	for _, r := range rows {
+		if held[r.Path] != nil {
+			lk.deleted[r.ID] = true
+			continue
+		}
+		infos = append(infos, &fileInfo{id: r.ID, path: r.Path, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
+	}
+	facts := map[int64]*lang.Facts{}
+	var mine []*fileInfo
+	for _, o := range in {
+		of := &OverlayFile{Links: map[int]Link{}}
+		out[o.Path] = of
+		if o.Deleted {
+			continue
+		}
+		l := lang.ForFile(o.Path, o.Content)
+		if l == nil || isBinary(o.Content) {
+			continue
+		}
+		f, err := overlayFactsOf(l, o.Content)
+		if err != nil {
+			return nil, err
+		}
+		of.Lang, of.Facts = l.Name, f
+		fi := &fileInfo{id: o.ID, path: o.Path, lang: l.Name, pkg: f.Package, status: store.BlobParsed}
+		facts[o.ID] = f
+		infos = append(infos, fi)
+		mine = append(mine, fi)
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].path < infos[j].path })
+	w := newWorld(s.ix.paths.Root, mods, infos)
+	lk.w = w
+	lk.facts = func(f *fileInfo) (*lang.Facts, error) {
+		if f.id < 0 {
+			return facts[f.id], nil
+		}
+		return s.Facts(ctx, f.blobID)
+	}
+	for _, fi := range mine {
+		of := out[fi.path]
+		of.Rows = fileSymbols(w, fi, of.Facts, nil)
+		lk.batch[fi.id] = of.Rows
+	}
+	for _, fi := range mine {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		of := out[fi.path]
+		for _, l := range lk.link(fi, of.Facts, of.Rows) {
+			of.Links[l.Ref] = l
+		}
+	}
+	return out, nil
+}

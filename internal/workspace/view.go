@@ -1,0 +1,75 @@
+package workspace
+
+// View is a workspace's overlay with its contents loaded: what a request
+// reads through and what a write into the workspace plans against.
+type View struct {
+	WS *Workspace
+	// contents by path; nil for a deleted path
+	contents map[string][]byte
+}
+
+// Load reads the contents of a workspace's overlay.
+func (s *Store) Load(w *Workspace) (*View, error) {
+	v := &View{WS: w, contents: map[string][]byte{}}
+	for p, f := range w.Files {
+		if f.Deleted {
+			v.contents[p] = nil
+			continue
+		}
+		data, err := s.Content(f.SHA256)
+		if err != nil {
+			return nil, err
+		}
+		v.contents[p] = data
+	}
+	return v, nil
+}
+
+// File returns the overlay's version of a path (mutate.Overlay).
+func (v *View) File(path string) (content []byte, deleted, held bool) {
+	c, held := v.contents[path]
+	return c, held && c == nil, held
+}
+
+// Change is a file a write stages into an overlay.
+type Change struct {
+	Path    string
+	Content []byte // nil when deleted
+	// FromDisk: the overlay did not hold the path; DiskSHA256 is the sha256
+	// of the working-tree file it was planned against ("" when none).
+	FromDisk   bool
+	DiskSHA256 string
+}
+
+// Stage records changes in a workspace's overlay (one revision), keeping
+// each path's base from the first time the overlay took it.
+func (s *Store) Stage(id ID, changes []Change) (*Workspace, error) {
+	sums := make([]string, len(changes))
+	for i, c := range changes {
+		if c.Content == nil {
+			continue
+		}
+		sum, err := s.Put(c.Content)
+		if err != nil {
+			return nil, err
+		}
+		sums[i] = sum
+	}
+	return s.Update(id, func(w *Workspace) error {
+		for i, c := range changes {
+			f := w.Files[c.Path]
+			if f == nil {
+				f = &File{BaseSHA256: c.DiskSHA256}
+				w.Files[c.Path] = f
+			}
+			f.SHA256, f.Deleted = sums[i], c.Content == nil
+			if !f.Deleted && f.SHA256 == f.BaseSHA256 {
+				delete(w.Files, c.Path) // back to the working tree's content
+			} else if f.Deleted && f.BaseSHA256 == "" {
+				delete(w.Files, c.Path) // a file the overlay created, deleted again
+			}
+		}
+		w.Revision++
+		return nil
+	})
+}
