@@ -87,6 +87,7 @@ writes nothing; the diagnostics of a failed build are printed on stderr.`,
 				f.Bool(&apply.ForceSyntactic, "force-syntactic", "force_syntactic")
 				f.String(&apply.Verify, "verify", "verify", "")
 				f.Bool(&apply.DryRun, "dry-run", "dry_run")
+				f.String(&apply.WorkspaceID, "workspace", "workspace_id", "")
 			},
 			in: &apply, render: withAnswer(renderApplied)},
 		{tool: "refactor_cancel", use: "cancel ID", args: cobra.ExactArgs(1),

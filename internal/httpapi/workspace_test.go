@@ -325,3 +325,48 @@ func TestWorkspaceViewsRefuseBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A rename applied into a workspace edits its overlay: the files and the
+// committed view keep the old name, the workspace sees the new one at its
+// definition and its call, and its references link the two.
+func TestRefactorIntoWorkspace(t *testing.T) {
+	ts, svc := start(t, token, service.Options{Serve: true})
+	testenv.WaitReady(t, svc)
+	c := wsClient{t, ts}
+	c.ok("workspace_create", map[string]any{"workspace_id": "renamer"})
+	r := c.call("refactor_rename", map[string]any{"symbol": "server.NewServer", "new_name": "NewSrv", "apply": true, "verify": "none", "workspace_id": "renamer"})
+	if r.status != 200 {
+		t.Fatalf("rename into a workspace: %d %v", r.status, r.body["error"])
+	}
+	if m := meta(r); m["workspace_id"] != "renamer" {
+		t.Errorf("rename meta: %v", m)
+	}
+	ws := map[string]any{"workspace_id": "renamer"}
+	if text := c.text("main.go", ws); !strings.Contains(text, "server.NewSrv(") {
+		t.Errorf("main.go in the workspace:\n%s", text)
+	}
+	if text := c.text("main.go", nil); !strings.Contains(text, "server.NewServer(") {
+		t.Errorf("main.go committed:\n%s", text)
+	}
+	if r := c.call("symbol_get", map[string]any{"symbol": "server.NewServer", "workspace_id": "renamer"}); r.status != 404 {
+		t.Errorf("the old name in the workspace: %d", r.status)
+	}
+	refs := c.ok("refs_find", map[string]any{"symbol": "server.NewSrv", "workspace_id": "renamer"})
+	var sites []string
+	for _, l := range refs["locations"].([]any) {
+		l := l.(map[string]any)
+		sites = append(sites, l["path"].(string)+":"+l["kind"].(string)+":"+l["tier"].(string))
+	}
+	// the tier the index gives the same call on the tree (an import-qualified call)
+	if len(sites) != 2 || !strings.Contains(strings.Join(sites, " "), "main.go:call:strong") {
+		t.Errorf("refs of NewSrv in the workspace: %v", sites)
+	}
+	if r := c.call("refactor_rename", map[string]any{"symbol": "server.NewServer", "new_name": "NewSrv", "apply": true, "verify": "build", "workspace_id": "renamer"}); r.status != 400 {
+		t.Errorf("verify build into a workspace: %d %v", r.status, r.body["error"])
+	}
+	// applying lands both files at once
+	c.ok("workspace_apply", map[string]any{"workspace_id": "renamer"})
+	if text := c.text("main.go", nil); !strings.Contains(text, "server.NewSrv(") {
+		t.Errorf("main.go after apply:\n%s", text)
+	}
+}

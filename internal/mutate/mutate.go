@@ -190,7 +190,7 @@ func (e *Engine) Write(ctx context.Context, req Request) (*Result, error) {
 		for _, c := range changes {
 			res.Staged = append(res.Staged, Staged{Path: c.path, Content: c.new, Deleted: c.new == nil, FromDisk: c.fromDisk, DiskSHA256: c.oldSHA})
 		}
-		res.Applied = true
+		res.Applied, res.Paths = true, nil // nothing on disk to reindex
 		return res, nil
 	}
 	b := &batch{id: newBatchID(), changes: changes, record: true}

@@ -25,6 +25,12 @@ type ApplyRequest struct {
 	// plan's languages are installed.
 	Verify string
 	DryRun bool
+	// Overlay, when set, receives the batch instead of the working tree (a
+	// workspace): the plan's edits stage into it, planned against the
+	// files the plan read, so a file the overlay holds in another version
+	// conflicts. Nothing is verified (the compilers read the disk) and no
+	// git index entry or directory changes.
+	Overlay mutate.Overlay
 }
 
 // Applied is the outcome of refactor_apply.
@@ -83,7 +89,12 @@ func (env *Env) Apply(ctx context.Context, req ApplyRequest, m *mutate.Engine) (
 		out.Groups = append(out.Groups, g.ID)
 	}
 	mode, warn := req.Verify, ""
-	if mode == "" {
+	switch {
+	case req.Overlay != nil && mode == VerifyBuild:
+		return nil, errs.E(errs.InvalidArgument, "verify build is not available for a refactor applied into a workspace: the compilers read the files on disk")
+	case req.Overlay != nil:
+		mode = VerifyNone
+	case mode == "":
 		mode, warn = DefaultVerify(env.Paths.Root, p.Languages)
 	}
 	if warn != "" {
@@ -98,7 +109,7 @@ func (env *Env) Apply(ctx context.Context, req ApplyRequest, m *mutate.Engine) (
 	} else {
 		out.Verify = &VerifyReport{Mode: VerifyNone, OK: true, Checks: []VerifyCheck{}, Diagnostics: []Diagnostic{}, Warnings: []string{}}
 	}
-	res, err := m.Write(ctx, mutate.Request{Edits: fileEdits, DryRun: req.DryRun})
+	res, err := m.Write(ctx, mutate.Request{Edits: fileEdits, DryRun: req.DryRun, Overlay: req.Overlay})
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +118,9 @@ func (env *Env) Apply(ctx context.Context, req ApplyRequest, m *mutate.Engine) (
 		return out, nil
 	}
 	for _, mv := range p.Moves {
+		if req.Overlay != nil {
+			break
+		}
 		if mv.GitMV {
 			if err := gitRecordMove(ctx, env.Paths.Root, mv.From, mv.To); err != nil {
 				out.Warnings = append(out.Warnings, fmt.Sprintf("%s moved to %s, but git's index could not record the rename: %v", mv.From, mv.To, err))

@@ -17,6 +17,7 @@ type ApplyIn struct {
 	ForceSyntactic bool     `json:"force_syntactic,omitempty" jsonschema:"apply only the certain edits of a needs_decision plan; its groups are listed for review"`
 	Verify         string   `json:"verify,omitempty" jsonschema:"build: prove the result builds before writing (go build -overlay and go vet, tsc --noEmit, py_compile); none: do not; default build where the toolchain is installed"`
 	DryRun         bool     `json:"dry_run,omitempty" jsonschema:"check, verify and return the delta and diff without writing"`
+	WorkspaceID    string   `json:"workspace_id,omitempty" jsonschema:"apply into this workspace's overlay instead of the files (not verified; a file the workspace holds in another version conflicts)"`
 	Base
 }
 
@@ -37,7 +38,7 @@ func refactorApply(ctx context.Context, c *Call, in ApplyIn) (*refactor.Applied,
 	if in.Verify != "" && in.Verify != refactor.VerifyBuild && in.Verify != refactor.VerifyNone {
 		return nil, errs.E(errs.InvalidArgument, "verify must be build or none, not %q", in.Verify)
 	}
-	res, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: in.RefactorID, Groups: in.Groups, ForceSyntactic: in.ForceSyntactic, Verify: in.Verify, DryRun: in.DryRun})
+	res, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: in.RefactorID, Groups: in.Groups, ForceSyntactic: in.ForceSyntactic, Verify: in.Verify, DryRun: in.DryRun}, in.WorkspaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +55,9 @@ func refactorApply(ctx context.Context, c *Call, in ApplyIn) (*refactor.Applied,
 	switch {
 	case res.Write.DryRun:
 		c.Answer("dry run of %s: %d files would change (%s); nothing written", res.ID, res.Write.FilesChanged, verified)
+	case in.WorkspaceID != "":
+		c.Answer("applied %s into workspace %s: %d edits, %d files changed in its overlay; the files on disk are unchanged", res.ID, in.WorkspaceID, res.Edits, res.Write.FilesChanged)
+		c.Next("workspace_apply", map[string]any{"workspace_id": in.WorkspaceID}, "land the workspace's changes in the files")
 	default:
 		c.Answer("applied %s: %d edits, %d files changed (batch %s, %s)", res.ID, res.Edits, res.Write.FilesChanged, res.Write.Batch, verified)
 		c.Next("edit_undo", map[string]any{}, "revert it")

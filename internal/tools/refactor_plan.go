@@ -31,7 +31,7 @@ type PlanOut struct {
 
 // planned finishes a planning tool: it cuts the lists, says what the plan
 // is and what to do next, and applies a ready plan when asked.
-func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, apply bool, verify string) (*PlanOut, error) {
+func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, apply bool, verify, workspaceID string) (*PlanOut, error) {
 	out := &PlanOut{Plan: p}
 	c.warnings = append(c.warnings, p.Warnings...)
 	if len(p.Witness.Files) > 0 {
@@ -44,17 +44,26 @@ func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, apply
 		}
 	}
 	if apply && p.Status == refactor.StatusReady {
-		applied, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: p.ID, Verify: verify})
+		applied, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: p.ID, Verify: verify}, workspaceID)
 		if err != nil {
 			return nil, err
 		}
 		out.Applied = applied
 		c.Answer("%s: applied %d edits in %d files (batch %s)", what, applied.Edits, applied.Write.FilesChanged, applied.Write.Batch)
+		if workspaceID != "" {
+			c.Answer("%s: applied %d edits in %d files into workspace %s; the files on disk are unchanged", what, applied.Edits, applied.Write.FilesChanged, workspaceID)
+		}
 		c.trimPlan(out)
 		return out, nil
 	}
 	c.trimPlan(out)
 	id := map[string]any{"refactor_id": p.ID}
+	if workspaceID != "" {
+		id["workspace_id"] = workspaceID
+		if apply {
+			c.Warn("the plan is not ready, so nothing was applied into workspace %s; refactor_apply with workspace_id applies it there", workspaceID)
+		}
+	}
 	switch p.Status {
 	case refactor.StatusReady:
 		c.Answer("plan %s: %s: %d edits in %d files, ready to apply", p.ID, what, p.Counts.Edits, p.Counts.Files)
@@ -110,9 +119,16 @@ func (c *Call) trimPlan(out *PlanOut) {
 
 // applyPlan applies a plan through the call's mutation engine and brings
 // the index up to date.
-func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest) (*refactor.Applied, error) {
+func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest, workspaceID string) (*refactor.Applied, error) {
 	if err := c.editsAllowed(); err != nil {
 		return nil, err
+	}
+	if workspaceID != "" {
+		v, err := c.loadWorkspace(workspaceID)
+		if err != nil {
+			return nil, err
+		}
+		req.Overlay = v
 	}
 	env := c.refactorEnv()
 	res, err := env.Apply(ctx, req, c.mutator())
@@ -130,5 +146,10 @@ func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest) (*refac
 		c.warnings = append(c.warnings, res.Verify.Warnings...)
 	}
 	c.wrote(ctx, res.Write)
+	if workspaceID != "" && res.Applied {
+		if _, err := c.keepStaged(workspaceID, res.Write); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }

@@ -14,6 +14,7 @@ type RenameIn struct {
 	IncludeDocs bool      `json:"include_docs,omitempty" jsonschema:"also edit the high and medium confidence mentions in comments, strings and docs (default: only list them)"`
 	Apply       bool      `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready (as refactor_apply would); otherwise return the plan"`
 	Verify      string    `json:"verify,omitempty" jsonschema:"with apply: build (prove it builds first) or none; default build where the toolchain is installed"`
+	WorkspaceID string    `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
 	Base
 }
 
@@ -43,5 +44,5 @@ func refactorRename(ctx context.Context, c *Call, in RenameIn) (*PlanOut, error)
 	if err != nil {
 		return nil, err
 	}
-	return c.planned(ctx, p, "rename "+p.Symbol.QName+" to "+in.NewName, in.Apply, in.Verify)
+	return c.planned(ctx, p, "rename "+p.Symbol.QName+" to "+in.NewName, in.Apply, in.Verify, in.WorkspaceID)
 }

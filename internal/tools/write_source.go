@@ -135,6 +135,18 @@ func (c *Call) stage(ctx context.Context, id string, req mutate.Request, verify 
 		c.Answer("nothing to write: workspace %s already holds this content", id)
 		return res, nil
 	}
+	w, err := c.keepStaged(id, res)
+	if err != nil {
+		return nil, err
+	}
+	c.Answer("wrote %d files into workspace %s (+%d -%d lines), overlay revision %d; the files on disk are unchanged", res.FilesChanged, id, res.LinesAdded, res.LinesRemoved, w.Revision)
+	c.Next("workspace_apply", map[string]any{"workspace_id": id}, "land the workspace's changes in the files")
+	return res, nil
+}
+
+// keepStaged records what a batch planned against a workspace's overlay
+// changes in it.
+func (c *Call) keepStaged(id string, res *mutate.Result) (*workspace.Workspace, error) {
 	changes := make([]workspace.Change, len(res.Staged))
 	for i, s := range res.Staged {
 		changes[i] = workspace.Change{Path: s.Path, Content: s.Content, FromDisk: s.FromDisk, DiskSHA256: s.DiskSHA256}
@@ -145,7 +157,5 @@ func (c *Call) stage(ctx context.Context, id string, req mutate.Request, verify 
 	}
 	res.Batch = ""
 	c.staged = id
-	c.Answer("wrote %d files into workspace %s (+%d -%d lines), overlay revision %d; the files on disk are unchanged", res.FilesChanged, id, res.LinesAdded, res.LinesRemoved, w.Revision)
-	c.Next("workspace_apply", map[string]any{"workspace_id": id}, "land the workspace's changes in the files")
-	return res, nil
+	return w, nil
 }
