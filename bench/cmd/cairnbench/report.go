@@ -159,6 +159,21 @@ func report(outDir, results string) error {
 			w("| %s | %s | %.1f ms | %.1f ms | %.1f ms |\n", c.Name, k, p50(m["body_edit"]), p50(m["new_symbol"]), p50(m["full_scan"]))
 		}
 	}
+	w("\n## Edit to answer under `cairn up`\n\nA writable git copy served by `cairn up` (watcher on). Each round writes a new Go function into the file and, as soon as the write returns, sends one `search` for it over REST: the time is from the write to that answer, which must hold the new function (the freshness contract; an answer without it counts as missed, never as a time). %d rounds per file; target 50 ms.\n\n", editRounds)
+	w("| corpus | file | edit to answer p50 | p99 | missed |\n|---|---|---:|---:|---:|\n")
+	for _, c := range cs {
+		keys := make([]string, 0, len(c.Edit))
+		for k := range c.Edit {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			m, _ := c.Edit[k].(map[string]any)
+			p99, _ := m["p99_ms"].(float64)
+			missed, _ := m["missed"].(float64)
+			w("| %s | %s | %.1f ms | %.1f ms | %.0f |\n", c.Name, k, p50(m), p99, missed)
+		}
+	}
 	for _, c := range cs {
 		for _, p := range c.Problems {
 			w("\nProblem (%s): %s\n", c.Name, p)
