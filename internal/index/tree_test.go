@@ -84,7 +84,9 @@ func TestReconcileProvenFreshness(t *testing.T) {
 		{"symlink target edited", func() { write(t, dir, "target.txt", "two, longer\n") },
 			func(st *index.Stats) bool { return st.Modified == 2 }}, // the target and the link
 		{"a link's target appears", func() { write(t, dir, "node_modules/later.txt", "x\n") },
-			func(st *index.Stats) bool { return st.SkippedFiles["symlink_pruned"] == 1 && st.SkippedFiles["broken_symlink"] == 0 }},
+			func(st *index.Stats) bool {
+				return st.SkippedFiles["symlink_pruned"] == 1 && st.SkippedFiles["broken_symlink"] == 0
+			}},
 		{"cairnignore", func() { write(t, dir, ".cairnignore", "sub/.gitignore\nsub/b.go\n") },
 			func(st *index.Stats) bool { return st.Deleted == 1 && st.Modified == 1 }},
 		{"gitignore outside the listing", func() { write(t, dir, "sub/.gitignore", "untracked.go\n") },
