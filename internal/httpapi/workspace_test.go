@@ -210,6 +210,14 @@ func TestWorkspacesIsolateAgents(t *testing.T) {
 	if approx, _ := meta(refs)["approximations"].([]any); len(approx) == 0 {
 		t.Errorf("refs_find through an overlay states no approximation: %v", meta(refs))
 	}
+	// go to definition from the call in the overlay's main.go
+	at := c.call("symbol_get", with(a, "at", map[string]any{"path": "main.go", "line": 9, "col": 9}))
+	if at.status != 200 || at.body["data"].(map[string]any)["qualified_name"] != "example.com/demo/server.AlphaOnly" {
+		t.Errorf("symbol_get at main.go:9:9 in agent-a: %d %v %v", at.status, at.body["error"], at.body["answer"])
+	}
+	if r := c.call("symbol_get", map[string]any{"at": map[string]any{"path": "main.go", "line": 9, "col": 9}}); r.status == 200 {
+		t.Errorf("symbol_get at main.go:9:9 committed found %v", r.body["answer"])
+	}
 	// NewServer's call in main.go is still found from the overlay's main.go
 	refs = c.call("refs_find", with(a, "symbol", "server.NewServer"))
 	if n := len(refs.body["data"].(map[string]any)["locations"].([]any)); n != 2 {

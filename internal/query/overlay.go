@@ -401,3 +401,44 @@ func (e *Engine) fileFacts(ctx context.Context, id int64) (store.FileRow, *lang.
 	facts, err := e.ix.Facts(ctx, f.BlobID)
 	return f, facts, err
 }
+
+// fileAt loads a file named by a position: its row, facts and symbols, from
+// the overlay when it holds the file.
+func (e *Engine) fileAt(ctx context.Context, rp protocol.RepoPath) (store.FileRow, *lang.Facts, []store.SymbolRow, error) {
+	if f, held := e.ovFile(string(rp)); held {
+		if f.deleted {
+			return store.FileRow{}, nil, nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: fmt.Sprintf("%s is deleted in %s", rp, e.ov.where())}
+		}
+		of, err := e.derive(ctx, f)
+		if err != nil {
+			return store.FileRow{}, nil, nil, err
+		}
+		fr, facts, err := e.fileFacts(ctx, f.id)
+		return fr, facts, of.Rows, err
+	}
+	f, ok, err := e.Store().FileByPath(ctx, string(rp))
+	if err != nil {
+		return store.FileRow{}, nil, nil, err
+	}
+	if !ok {
+		return store.FileRow{}, nil, nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "file " + string(rp) + " is not in the index"}
+	}
+	facts, err := e.ix.Facts(ctx, f.BlobID)
+	if err != nil {
+		return store.FileRow{}, nil, nil, err
+	}
+	syms, err := e.Store().SymbolsOfFile(ctx, f.ID)
+	return f, facts, syms, err
+}
+
+// ovByName puts the overlay into the symbols of an exact name.
+func (e *Engine) ovByName(ctx context.Context, name string, rows []store.SymbolRow) ([]store.SymbolRow, error) {
+	if e.ov == nil {
+		return rows, nil
+	}
+	extra, err := e.ovRows(ctx, func(r store.SymbolRow) bool { return r.Name == name })
+	if err != nil {
+		return nil, err
+	}
+	return append(e.dropReplaced(ctx, rows), extra...), nil
+}

@@ -311,14 +311,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 	if err != nil {
 		return nil, err
 	}
-	f, ok, err := e.Store().FileByPath(ctx, string(rp))
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "file " + string(rp) + " is not in the index"}
-	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	f, facts, syms, err := e.fileAt(ctx, rp)
 	if err != nil {
 		return nil, err
 	}
@@ -326,17 +319,15 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbols in " + string(rp) + " (not a parsed language)"}
 	}
 	pos := lang.Pos{Line: uint32(line), Col: uint32(col)}
-	syms, err := e.Store().SymbolsOfFile(ctx, f.ID)
-	if err != nil {
-		return nil, err
-	}
 	for _, s := range syms {
 		if s.DefIdx < len(facts.Defs) && facts.Defs[s.DefIdx].NameSpan.Contains(pos) {
 			return e.Load(ctx, s)
 		}
 	}
-	if r, err := e.atSemantic(ctx, f.Path, pos); r != nil || err != nil {
-		return r, err
+	if f.ID >= 0 { // the semantic layer describes indexed files only
+		if r, err := e.atSemantic(ctx, f.Path, pos); r != nil || err != nil {
+			return r, err
+		}
 	}
 	links, err := e.Links(ctx, f.ID)
 	if err != nil {
@@ -351,7 +342,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (it comes from an import from outside it)", name)}
 		}
 		if t, ok := links[i]; ok {
-			row, found, err := e.Store().SymbolByID(ctx, t.Target)
+			row, found, err := e.symbolByID(ctx, t.Target)
 			if err != nil {
 				return nil, err
 			}
@@ -366,6 +357,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		}
 		rows, err := e.Store().SymbolsByName(ctx, name)
 		if err != nil {
+			return nil, err
+		}
+		if rows, err = e.ovByName(ctx, name, rows); err != nil {
 			return nil, err
 		}
 		switch len(rows) {

@@ -31,9 +31,11 @@ var commonNames = func() map[string]bool {
 		}
 	}
 	walk(reflect.TypeOf(Common{}))
-	walk(reflect.TypeOf(View{}))
 	return out
 }()
+
+// viewNames are the JSON names of the View arguments.
+var viewNames = []string{"consistency", "workspace_id", "virtual_files"}
 
 // InputSchema is the JSON schema of the tool's arguments, generated from its
 // Go input type: `jsonschema:"..."` tags become descriptions, fields without
@@ -75,6 +77,12 @@ func (t *Tool) schema(compact bool) (*jsonschema.Schema, error) {
 		s.AdditionalProperties = nil
 		if !t.Paged {
 			delete(s.Properties, "cursor")
+		}
+		// The consistency modes (View) are for agents sharing a repository
+		// through workspaces, which the minimal profile leaves out; the
+		// handler takes them all the same, and describe documents them.
+		for _, name := range viewNames {
+			delete(s.Properties, name)
 		}
 		for name, p := range s.Properties {
 			if commonNames[name] {

@@ -131,7 +131,7 @@ func (s *Store) Get(id ID) (*Workspace, error) {
 	if err := CheckID(string(id)); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(s.file(id))
+	w, err := s.read(id)
 	if errors.Is(err, fs.ErrNotExist) {
 		e := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no workspace %q", id),
 			Fixes: []string{"workspace_list shows the workspaces; workspace_create makes one"}}
@@ -143,6 +143,16 @@ func (s *Store) Get(id ID) (*Workspace, error) {
 			e.Candidates = ids
 		}
 		return nil, e
+	}
+	return w, err
+}
+
+// read reads a workspace's file (an fs.ErrNotExist error when there is
+// none).
+func (s *Store) read(id ID) (*Workspace, error) {
+	data, err := os.ReadFile(s.file(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "cannot read workspace %s", id)
@@ -172,9 +182,13 @@ func (s *Store) List() ([]*Workspace, error) {
 		if e.IsDir() || filepath.Ext(name) != ".json" {
 			continue
 		}
-		w, err := s.Get(ID(name[:len(name)-len(".json")]))
-		if err != nil {
+		id := ID(name[:len(name)-len(".json")])
+		if CheckID(string(id)) != nil {
 			continue // a stray file: not a workspace
+		}
+		w, err := s.read(id)
+		if err != nil {
+			continue // deleted meanwhile, or damaged: Get says which
 		}
 		out = append(out, w)
 	}
