@@ -127,6 +127,9 @@ func TestInputSchemas(t *testing.T) {
 		if _, ok := s.Properties["cursor"]; ok && !tl.Paged {
 			want-- // a tool that never pages does not advertise a cursor
 		}
+		if _, ok := s.Properties["consistency"]; ok {
+			want -= 3 // nor the consistency modes (consistency, workspace_id, virtual_files)
+		}
 		if c.Properties["timeout_ms"].Description != "" || len(c.Properties) != want || c.AdditionalProperties != nil {
 			t.Errorf("%s: compact schema keeps common descriptions or additionalProperties, or loses properties", tl.Name)
 		}

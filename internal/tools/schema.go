@@ -82,7 +82,9 @@ func (t *Tool) schema(compact bool) (*jsonschema.Schema, error) {
 		// through workspaces, which the minimal profile leaves out; the
 		// handler takes them all the same, and describe documents them.
 		for _, name := range viewNames {
-			delete(s.Properties, name)
+			if t.viewed {
+				delete(s.Properties, name)
+			}
 		}
 		for name, p := range s.Properties {
 			if commonNames[name] {
