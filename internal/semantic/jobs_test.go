@@ -143,6 +143,31 @@ func TestRunnerImports(t *testing.T) {
 	}
 }
 
+// A job's progress during the import's write (which holds the database
+// until it commits) is not saved to that database: a large import used to
+// wait for ever on its own transaction.
+func TestRunnerImportProgress(t *testing.T) {
+	e := openRepo(t)
+	ctx := context.Background()
+	j, err := semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := semantic.NewRunner(semantic.RunnerOptions{Index: e.ix, LookPath: fakeIndexer(t, ""),
+		Head: func(context.Context) string { return gitHead(e.root) },
+		Sync: func(ctx context.Context) error { return nil }, NoteEvery: time.Nanosecond, ProgressEvery: 1})
+	done := make(chan struct{})
+	go func() { r.RunQueued(ctx); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not finish within a minute: its progress waits on its own import")
+	}
+	if got, _, _ := e.db().Job(ctx, j.ID); got.Status != semantic.JobCompleted {
+		t.Fatalf("job %+v", got)
+	}
+}
+
 // HEAD moving while the indexer runs supersedes the job: the fresh HEAD
 // check right before the import refuses its output.
 func TestHeadChangeDuringRunSupersedes(t *testing.T) {
