@@ -130,9 +130,11 @@ func reasons(r *Result, layer string) string {
 			continue
 		}
 		switch o.Status {
-		case "refused", "error", "blocked":
+		case "refused", "error":
 			code, _, _ := strings.Cut(o.Reason, ":")
 			n[o.Status+" "+code]++
+		case "blocked":
+			n["blocked (files not fresh)"]++
 		case "needs_decision":
 			if o.Oracle != "" {
 				n["needs_decision (the language server refused it too)"]++
@@ -282,7 +284,7 @@ func Markdown(rs []*Result, notes string) string {
 					v[i] = fmt.Sprint(ms)
 				}
 			}
-			builds := "–"
+			builds := "– (" + s.Status + ", not applied)"
 			if s.Build != nil {
 				builds = fmt.Sprint(s.Build.OK)
 			}
