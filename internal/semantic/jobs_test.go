@@ -102,10 +102,14 @@ func fakeIndexer(t *testing.T, extra string) semantic.LookPath {
 	}
 }
 
-func newRunner(e *env, look semantic.LookPath) *semantic.Runner {
-	return semantic.NewRunner(semantic.RunnerOptions{Index: e.ix, LookPath: look,
+func newRunner(e *env, look semantic.LookPath, set ...func(*semantic.RunnerOptions)) *semantic.Runner {
+	o := semantic.RunnerOptions{Index: e.ix, LookPath: look,
 		Head: func(context.Context) string { return gitHead(e.root) },
-		Sync: func(ctx context.Context) error { return nil }})
+		Sync: func(ctx context.Context) error { return nil }}
+	for _, f := range set {
+		f(&o)
+	}
+	return semantic.NewRunner(o)
 }
 
 func gitHead(root string) string {
@@ -153,9 +157,7 @@ func TestRunnerImportProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := semantic.NewRunner(semantic.RunnerOptions{Index: e.ix, LookPath: fakeIndexer(t, ""),
-		Head: func(context.Context) string { return gitHead(e.root) },
-		Sync: func(ctx context.Context) error { return nil }, NoteEvery: time.Nanosecond, ProgressEvery: 1})
+	r := newRunner(e, fakeIndexer(t, ""), func(o *semantic.RunnerOptions) { o.NoteEvery, o.ProgressEvery = time.Nanosecond, 1 })
 	done := make(chan struct{})
 	go func() { r.RunQueued(ctx); close(done) }()
 	select {
