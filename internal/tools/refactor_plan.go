@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/refactor"
@@ -115,7 +116,9 @@ func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest) (*refac
 		return nil, err
 	}
 	env := c.refactorEnv()
+	t0 := time.Now()
 	res, err := env.Apply(ctx, req, c.mutator())
+	c.timing("apply", time.Since(t0))
 	if res != nil && res.Verify != nil {
 		c.timing("verify", msDuration(res.Verify.MS))
 	}
@@ -129,6 +132,8 @@ func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest) (*refac
 	if res.Verify != nil {
 		c.warnings = append(c.warnings, res.Verify.Warnings...)
 	}
+	t0 = time.Now()
 	c.wrote(ctx, res.Write)
+	c.timing("index", time.Since(t0))
 	return res, nil
 }
