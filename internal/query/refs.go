@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"context"
+	"path"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -35,6 +36,30 @@ type RefsParams struct {
 	// declarations, in every package. Family members the index holds no
 	// declaration of are listed in Semantic.External.
 	Family bool
+	// Related are the methods a call of which may run the symbol, or whose
+	// declarations belong to its family, as the graph engine finds them
+	// from syntax (RelatedMethod): their references are listed too, each
+	// with Via and Relation, after the symbol's own.
+	Related []RelatedMethod
+}
+
+// RelatedMethod is a method related to the symbol by dispatch.
+type RelatedMethod struct {
+	ID    int64
+	QName string
+	// Relation: interface (an interface method the symbol implements),
+	// base (a base class's method it overrides), override (a method
+	// overriding it), sibling (another implementation of an interface or
+	// base method it implements or overrides).
+	Relation string
+	// Decl is the method's declaration (its name), listed as a reference
+	// when set: a TypeScript method's family declares one member (what
+	// typescript-language-server lists); Go's interface method
+	// declarations are no use of the concrete method (gopls), nor is
+	// anything in a package that cannot reach it (Reach).
+	Decl *protocol.Location
+	// Module is the module of Decl's file.
+	Module int64
 }
 
 // Merge modes and layer choices.
@@ -55,6 +80,9 @@ type RefLocation struct {
 	Via       string `json:"via,omitempty"`
 	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
+	// Relation says how Via is related to the symbol when syntax found the
+	// reference through it (RelatedMethod.Relation).
+	Relation string `json:"relation,omitempty"`
 	// Receiver is the shape of what stands before an anchored reference
 	// (bare, ident:x, self, ...), when asked for (RefsParams.Receivers).
 	Receiver string `json:"receiver,omitempty"`
@@ -158,7 +186,7 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	}
 	res := &RefsResult{Symbol: r.Ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
 		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
-	syn, err := e.syntacticRefs(ctx, r, res)
+	syn, err := e.syntacticRefs(ctx, r, p.Related, res)
 	if err != nil {
 		return nil, err
 	}
@@ -257,10 +285,14 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 // syntacticRefs lists every syntactic reference carrying the symbol's name:
 // its definition, the references linked to it, the anchored candidates, and
 // (for conflict reports) those linked or bound to something else.
-func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
+func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMethod, res *RefsResult) ([]synRef, error) {
 	name := r.Row.Name
 	member := IsMemberKind(lang.DefKind(r.Row.Kind))
 	dispatch := e.dispatchCheck(ctx, r.Row)
+	related, reach, err := e.relatedRefs(ctx, r, rel)
+	if err != nil {
+		return nil, err
+	}
 	// the symbol and the variants of its name (variants.go): their
 	// definitions and the references linked to any of them
 	variants, err := e.Variants(ctx, r)
@@ -274,6 +306,12 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		if d.Def != nil {
 			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(d.File.Path, d.Def.NameSpan), Kind: "definition",
 				Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: d.File.ModuleID}, status: synMatch, target: d.Row.ID, size: d.File.Size})
+		}
+	}
+	for _, m := range rel {
+		if m.Decl != nil {
+			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: *m.Decl, Kind: "definition", Tier: index.TierStrong.String(),
+				Layer: LayerSyntactic, Via: m.QName, Relation: m.Relation}, module: m.Module}, status: synMatch, target: m.ID})
 		}
 	}
 	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
@@ -305,7 +343,9 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if !match[l.Target] {
+				if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
+					s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
+				} else if !match[l.Target] {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
 					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol
@@ -323,6 +363,29 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		}
 	}
 	return out, nil
+}
+
+// relatedRefs indexes the related methods by id and, for a Go method, the
+// package directories that can reach it (its own and those importing it,
+// directly or not): a call through an interface elsewhere cannot run it
+// (gopls's scope). reach is nil when any package may.
+func (e *Engine) relatedRefs(ctx context.Context, r *Resolved, rel []RelatedMethod) (map[int64]RelatedMethod, map[string]bool, error) {
+	if len(rel) == 0 {
+		return nil, nil, nil
+	}
+	related := make(map[int64]RelatedMethod, len(rel))
+	for _, m := range rel {
+		related[m.ID] = m
+	}
+	if r.File.Lang != "go" {
+		return related, nil, nil
+	}
+	v, err := e.Semantic(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	reach, err := e.goDependents(ctx, v, path.Dir(r.File.Path))
+	return related, reach, err
 }
 
 // dispatchCheck returns a test for references linked to another symbol
@@ -480,7 +543,8 @@ func groupAnchored(anchored []foundRef, token string) []AnchoredGroup {
 }
 
 // rankRefs orders references: the repository's code before its tests, then
-// the nearest the symbol's definition (its directory, then its module),
+// the symbol's own before those through related methods, then the nearest
+// the symbol's definition (its directory, then its module),
 // then the proven and strong before the anchored candidates, then by
 // location (a file's references stay together). Pages follow this order.
 func rankRefs(found []foundRef, r *Resolved) {
@@ -504,6 +568,9 @@ func rankRefs(found []foundRef, r *Resolved) {
 		ra, rb := rankOf(a), rankOf(b)
 		if ra.test != rb.test {
 			return !ra.test
+		}
+		if ra, rb := a.loc.Via != "", b.loc.Via != ""; ra != rb {
+			return !ra // the symbol's own references before those through related methods
 		}
 		if ra.prox != rb.prox {
 			return ra.prox < rb.prox

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/scan"
 )
@@ -49,7 +50,14 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: pg.offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
+	var related []query.RelatedMethod
+	if in.Layer != query.LayerSemantic {
+		if related, err = graph.RelatedMethods(ctx, c.Engine(), r); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: pg.offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer,
+		Related: related})
 	if err != nil {
 		return nil, err
 	}
