@@ -54,7 +54,8 @@ func renderRefs(w io.Writer, r *query.RefsResult) {
 		} else if l.Via != "" {
 			via = " via " + l.Via
 		}
-		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, via, l.Snippet)
+		kind, tier, _ := r.Uniform.Field(l)
+		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, tier, kind, via, l.Snippet)
 	}
 	for _, f := range r.Semantic.Fallback {
 		fmt.Fprintf(w, "syntactic facts for %s: %s\n", f.Path, f.Reason)

@@ -71,10 +71,12 @@ const (
 // RefLocation is one reference.
 type RefLocation struct {
 	protocol.Location
-	Kind  string `json:"kind"` // definition, call, reference, write, import, ...
-	Tier  string `json:"tier"`
-	Layer string `json:"layer"`          // semantic or syntactic
-	Also  string `json:"also,omitempty"` // union: the other layer's tier when it found the same location
+	// Kind, Tier and Layer are left out on the wire when the list states
+	// them once (RefsResult.Uniform).
+	Kind  string `json:"kind,omitempty"` // definition, call, reference, write, import, ...
+	Tier  string `json:"tier,omitempty"`
+	Layer string `json:"layer,omitempty"` // semantic or syntactic
+	Also  string `json:"also,omitempty"`  // union: the other layer's tier when it found the same location
 	// Via is the related SCIP symbol this location references (an interface
 	// method the symbol implements, or a method implementing it).
 	Via       string `json:"via,omitempty"`
@@ -107,15 +109,19 @@ type FileCount struct {
 type ModuleCount struct {
 	Module string      `json:"module"`
 	Count  int         `json:"count"`
-	Files  []FileCount `json:"files"`
+	Files  []FileCount `json:"files,omitempty"`
 }
 
 // RefsSummary is the compressed view.
 type RefsSummary struct {
-	Total    int            `json:"total"` // precise, proven and strong references, plus the definition
-	ByTier   map[string]int `json:"by_tier"`
-	ByKind   map[string]int `json:"by_kind"`
-	ByLayer  map[string]int `json:"by_layer"`
+	Total int `json:"total"` // precise, proven and strong references, plus the definition
+	// Anchored counts the anchored candidates (on the wire, Compact).
+	Anchored int `json:"anchored,omitempty"`
+	// ByTier, ByKind and ByLayer, and the files of ByModule, are left out
+	// on the wire when the locations hold every reference (Compact).
+	ByTier   map[string]int `json:"by_tier,omitempty"`
+	ByKind   map[string]int `json:"by_kind,omitempty"`
+	ByLayer  map[string]int `json:"by_layer,omitempty"`
 	ByModule []ModuleCount  `json:"by_module"`
 }
 
@@ -123,9 +129,10 @@ type RefsSummary struct {
 type RefsResult struct {
 	Symbol     SymbolRef       `json:"symbol"`
 	Summary    RefsSummary     `json:"summary"`
+	Uniform    *Uniform        `json:"uniform,omitempty"` // what every location shares (Compact)
 	Locations  []RefLocation   `json:"locations"`
 	Anchored   []AnchoredGroup `json:"anchored"`
-	Layers     []string        `json:"layers"` // the layers that contributed
+	Layers     []string        `json:"-"` // the layers that contributed (the provenance's)
 	Semantic   SemanticUse     `json:"semantic"`
 	More       bool            `json:"more"`
 	NextOffset int             `json:"-"`

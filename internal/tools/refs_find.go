@@ -108,6 +108,7 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 	if res.AnchoredTotal > 0 && !in.Anchored {
 		c.Next("refs_find", map[string]any{"symbol": res.Symbol.ID, "anchored": true}, "list the anchored candidates too")
 	}
+	res.Compact()
 	return res, nil
 }
 
