@@ -49,7 +49,9 @@ func renderUnitRefs(w io.Writer, r *change.UnitRefsResult) {
 func renderRefs(w io.Writer, r *query.RefsResult) {
 	for _, l := range r.Locations {
 		via := ""
-		if l.Relation != "" {
+		if l.Relation == query.RelationName {
+			via = " by name"
+		} else if l.Relation != "" {
 			via = " via " + l.Relation + " " + l.Via
 		} else if l.Via != "" {
 			via = " via " + l.Via

@@ -117,6 +117,9 @@ type RefsSummary struct {
 	Total int `json:"total"` // precise, proven and strong references, plus the definition
 	// Anchored counts the anchored candidates (on the wire, Compact).
 	Anchored int `json:"anchored,omitempty"`
+	// ByName counts the anchored references listed because only the
+	// symbol and its related methods declare the name (RelationName).
+	ByName int `json:"by_name,omitempty"`
 	// ByTier, ByKind and ByLayer, and the files of ByModule, are left out
 	// on the wire when the locations hold every reference (Compact).
 	ByTier   map[string]int `json:"by_tier,omitempty"`
@@ -160,8 +163,9 @@ type foundRef struct {
 type synRef struct {
 	foundRef
 	status synStatus
-	target int64 // the symbol it is linked to, when linked
-	size   int64 // the file's size
+	target int64  // the symbol it is linked to, when linked
+	size   int64  // the file's size
+	family string // the file's language family (LangFamily)
 }
 
 type synStatus uint8
@@ -366,10 +370,56 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 				s.status = synAnchored
 				s.loc.Tier = index.TierAnchored.String()
 			}
+			s.family = LangFamily(c.Lang)
 			out = append(out, s)
 		}
 	}
+	if len(rel) > 0 && member {
+		only, err := e.onlyFamily(ctx, r, match, related)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			if s := &out[i]; only && s.status == synAnchored && s.family == LangFamily(r.File.Lang) {
+				s.status, s.loc.Relation = synMatch, RelationName
+			}
+		}
+	}
 	return out, nil
+}
+
+// RelationName marks an anchored reference listed because the repository
+// declares its name, in the symbol's language, only on the symbol and its
+// related methods: whatever the receiver is, if the call reaches the
+// repository's code it reaches one of them.
+const RelationName = "name"
+
+// maxNameOwners bounds the same-name symbols onlyFamily looks at; a name
+// declared more often is common, and never the family's alone.
+const maxNameOwners = 200
+
+// onlyFamily reports whether every member of the repository with the
+// symbol's name in its language is the symbol, a variant of it or one of
+// its related methods.
+func (e *Engine) onlyFamily(ctx context.Context, r *Resolved, match map[int64]bool, related map[int64]RelatedMethod) (bool, error) {
+	rows, err := e.Store().SymbolsByName(ctx, r.Row.Name)
+	if err != nil || len(rows) > maxNameOwners {
+		return false, err
+	}
+	fam := LangFamily(r.File.Lang)
+	for _, row := range rows {
+		if _, ok := related[row.ID]; ok || match[row.ID] || !IsMemberKind(lang.DefKind(row.Kind)) {
+			continue
+		}
+		f, found, err := e.Store().FileByID(ctx, row.FileID)
+		if err != nil {
+			return false, err
+		}
+		if found && LangFamily(f.Lang) == fam {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // relatedRefs indexes the related methods by id and, for a Go method, the
@@ -483,6 +533,9 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 		res.Summary.ByTier[f.loc.Tier]++
 		res.Summary.ByKind[f.loc.Kind]++
 		res.Summary.ByLayer[f.loc.Layer]++
+		if f.loc.Relation == RelationName {
+			res.Summary.ByName++
+		}
 		if f.loc.Tier == index.TierAnchored.String() {
 			continue
 		}
@@ -576,7 +629,7 @@ func rankRefs(found []foundRef, r *Resolved) {
 		if ra.test != rb.test {
 			return !ra.test
 		}
-		if ra, rb := a.loc.Via != "", b.loc.Via != ""; ra != rb {
+		if ra, rb := a.loc.Relation != "", b.loc.Relation != ""; ra != rb {
 			return !ra // the symbol's own references before those through related methods
 		}
 		if ra.prox != rb.prox {

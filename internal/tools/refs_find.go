@@ -78,6 +78,9 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 		c.Answer("%s: %d references (%d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
 			res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)
 	}
+	if n := res.Summary.ByName; n > 0 {
+		c.Answer("%s; %d more listed by name (anchored, but only it and its related methods declare the name)", c.answer, n)
+	}
 	if len(res.Layers) > 0 {
 		c.Layers(res.Layers...)
 	}
