@@ -144,6 +144,9 @@ func Extract(kind, repo, target string, out []byte) ([]string, string, error) {
 				if key == "subtypes" && num(e["depth"]) > 1 {
 					continue // direct subclasses only
 				}
+				if rel, _ := e["relation"].(string); key == "subtypes" && rel == "embeds" {
+					continue // Go: a type embedding it is no implementation of it
+				}
 				sym, _ := e["symbol"].(map[string]any)
 				addLoc(sym["location"])
 			}

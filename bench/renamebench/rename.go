@@ -110,7 +110,11 @@ func (r *RenameRun) Rename(ctx context.Context, s Symbol) ([]Outcome, error) {
 func (r *RenameRun) one(ctx context.Context, ss Session, s Symbol, oa OracleAnswer, want Contents) (Outcome, error) {
 	o := Outcome{Symbol: s, Layer: ss.Layer, Oracle: oa.Err}
 	env, err := ss.C.Call(ctx, "refactor_rename", map[string]any{
-		"at": map[string]any{"path": s.Path, "line": s.Line, "col": s.Col}, "new_name": s.New})
+		"at": map[string]any{"path": s.Path, "line": s.Line, "col": s.Col}, "new_name": s.New,
+		// A rename that changes an interface's method set builds the
+		// code first, which on a loaded machine outlasts the default
+		// deadline.
+		"timeout_ms": 300000})
 	if err != nil {
 		return o, err
 	}

@@ -120,6 +120,41 @@ func tally(r *Result, layer string) row {
 	return t
 }
 
+// reasons counts why renames of one layer were not applied: the refusal's
+// reason code, or for needs_decision how many the language server refused
+// too.
+func reasons(r *Result, layer string) string {
+	n := map[string]int{}
+	for _, o := range r.Outcomes {
+		if o.Layer != layer {
+			continue
+		}
+		switch o.Status {
+		case "refused", "error":
+			code, _, _ := strings.Cut(o.Reason, ":")
+			n[o.Status+" "+code]++
+		case "blocked":
+			n["blocked (files not fresh)"]++
+		case "needs_decision":
+			if o.Oracle != "" {
+				n["needs_decision (the language server refused it too)"]++
+			} else {
+				n["needs_decision"]++
+			}
+		}
+	}
+	keys := make([]string, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func median(v []int64) string {
 	if len(v) == 0 {
 		return "–"
@@ -194,6 +229,11 @@ func Markdown(rs []*Result, notes string) string {
 		if len(wrong) > 0 {
 			b.WriteString(" Wrong applied renames: " + strings.Join(wrong, "; ") + ".")
 		}
+		for _, layer := range []string{"semantic", "syntactic"} {
+			if why := reasons(r, layer); why != "" {
+				fmt.Fprintf(&b, " Not applied (%s): %s.", layer, why)
+			}
+		}
 		b.WriteString("\n\n")
 	}
 	var moves []*Result
@@ -235,8 +275,8 @@ func Markdown(rs []*Result, notes string) string {
 			continue
 		}
 		b.WriteString("One large rename (client-go, MCP calls' wall times; verify timed apart on dry runs):\n\n")
-		b.WriteString("| symbol | layer | edits | files | plan ms | apply ms (verify: none) | plan + apply ms | builds after | verify ms (first) | verify ms (warm cache) |\n")
-		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
+		b.WriteString("| symbol | layer | edits | files | plan ms | apply ms (verify: none) | plan + apply ms | in process: plan + apply ms | builds after | verify ms (first) | verify ms (warm cache) |\n")
+		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
 		for _, s := range r.Scale {
 			v := []string{"–", "–"}
 			for i, ms := range s.VerifyMS {
@@ -244,12 +284,12 @@ func Markdown(rs []*Result, notes string) string {
 					v[i] = fmt.Sprint(ms)
 				}
 			}
-			builds := "–"
+			builds := "– (" + s.Status + ", not applied)"
 			if s.Build != nil {
 				builds = fmt.Sprint(s.Build.OK)
 			}
-			fmt.Fprintf(&b, "| `%s` → `%sRb` | %s | %d | %d | %d | %d | %d | %s | %s | %s |\n", s.Symbol, s.Symbol[strings.LastIndexByte(s.Symbol, '.')+1:], s.Layer,
-				s.Edits, s.Files, s.PlanMS, s.ApplyMS, s.PlanMS+s.ApplyMS, builds, v[0], v[1])
+			fmt.Fprintf(&b, "| `%s` → `%sRb` | %s | %d | %d | %d | %d | %d | %d | %s | %s | %s |\n", s.Symbol, s.Symbol[strings.LastIndexByte(s.Symbol, '.')+1:], s.Layer,
+				s.Edits, s.Files, s.PlanMS, s.ApplyMS, s.PlanMS+s.ApplyMS, s.PlanRunMS+s.ApplyRunMS, builds, v[0], v[1])
 		}
 		b.WriteString("\n")
 	}

@@ -8,7 +8,8 @@
 #      TS_N (TypeScript symbols per stratum, default 4: 8 strata), SEED (default 1),
 #      MOVES (moves per language, default 10).
 # Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
-# typescript 5.9.3 and typescript-language-server 5.3.0; scip-go comes from
+# typescript 5.9.3, typescript-language-server 5.3.0 and scip-typescript 0.4.0;
+# scip-go comes from
 # make tools), fetches the corpora (bench/corpora.sh) and copies each into a
 # git work copy outside this repository ($CAIRN_RENAMEBENCH_WORK, default
 # ~/.cache/cairn-renamebench): every refactor is applied there and undone
@@ -28,9 +29,9 @@ SEED=${SEED:-1}
 MOVES=${MOVES:-10}
 
 [ -x "$tools/gopls" ] || GOBIN=$tools go install golang.org/x/tools/gopls@v0.23.0
-if [ ! -x "$node/node_modules/.bin/typescript-language-server" ]; then
+if [ ! -x "$node/node_modules/.bin/typescript-language-server" ] || [ ! -x "$node/node_modules/.bin/scip-typescript" ]; then
   mkdir -p "$node"
-  npm i --prefix "$node" --no-audit --no-fund typescript@5.9.3 typescript-language-server@5.3.0 >/dev/null
+  npm i --prefix "$node" --no-audit --no-fund typescript@5.9.3 typescript-language-server@5.3.0 @sourcegraph/scip-typescript@0.4.0 >/dev/null
 fi
 [ -x "$root/bin/tools/scip-go" ] || make tools
 make build >/dev/null

@@ -50,10 +50,15 @@ func renderUnitRefs(w io.Writer, r *change.UnitRefsResult) {
 func renderRefs(w io.Writer, r *query.RefsResult) {
 	for _, l := range r.Locations {
 		via := ""
-		if l.Via != "" {
+		if l.Relation == query.RelationName {
+			via = " by name"
+		} else if l.Relation != "" {
+			via = " via " + l.Relation + " " + l.Via
+		} else if l.Via != "" {
 			via = " via " + l.Via
 		}
-		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, l.Tier, l.Kind, via, l.Snippet)
+		kind, tier, _ := r.Uniform.Field(l)
+		fmt.Fprintf(w, "%s:%d:%d [%s %s%s] %s\n", l.Path, l.Line, l.Col, tier, kind, via, l.Snippet)
 	}
 	for _, f := range r.Semantic.Fallback {
 		fmt.Fprintf(w, "syntactic facts for %s: %s\n", f.Path, f.Reason)

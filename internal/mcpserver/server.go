@@ -67,6 +67,7 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 		log.Warn("unknown name in tools.enable or tools.disable: neither a group nor a tool", "name", n)
 	}
 	a := &adapter{svc: svc, log: log, clients: cl}
+	sel := tools.NewSelection(cfg, svc.Paths().Root)
 	for _, t := range tools.VisibleIn(cfg, svc.Paths().Root) {
 		schema, err := t.InputSchema()
 		if cfg.Profile == "minimal" {
@@ -78,7 +79,8 @@ func New(svc *service.Service, opts Options) *mcp.Server {
 			log.Error("tool left out", "tool", t.Name, "error", err)
 			continue
 		}
-		s.AddTool(&mcp.Tool{Name: t.Name, Description: t.Summary, InputSchema: schema}, a.callTool(t.Name))
+		summary, _, _, _ := sel.Texts(t) // names only tools the client has
+		s.AddTool(&mcp.Tool{Name: t.Name, Description: summary, InputSchema: schema}, a.callTool(t.Name))
 	}
 	a.addResources(s)
 	return s

@@ -15,6 +15,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/mcpserver"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
@@ -247,9 +248,16 @@ func TestCallSearch(t *testing.T) {
 	if diff := cmp.Diff([]string{"server/server.go", "server/server.go", "main.go"}, where); diff != "" {
 		t.Errorf("hit files (-want +got):\n%s", diff)
 	}
+	// fresh and complete: the compact provenance, whose absent fields read
+	// as ready and complete
 	prov := env["provenance"].(map[string]any)
-	if prov["index_state"] != "ready" || prov["freshness"] != "fresh" {
+	if _, full := prov["completeness"]; prov["freshness"] != "fresh" || full {
 		t.Errorf("provenance = %v", prov)
+	}
+	b, _ := json.Marshal(prov)
+	var p protocol.Provenance
+	if err := json.Unmarshal(b, &p); err != nil || p.IndexState != "ready" || p.Completeness.Score != 1 {
+		t.Errorf("provenance read back = %+v (%v)", p, err)
 	}
 }
 

@@ -100,31 +100,41 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 		}
 		crashPoint()
 	}
-	for i, c := range b.changes {
-		f := j.Files[i]
+	// The files are independent until the commit record: their temporary
+	// files and backups are made side by side.
+	err = parallel(len(b.changes), func(i int) error {
+		c, f := b.changes[i], j.Files[i]
 		if c.new != nil {
 			if err := writeTemp(e.abs(f.Temp), c.new, c.newMode); err != nil {
-				return abandon(errs.WrapWrite(err, "cannot write %s", c.path))
+				return errs.WrapWrite(err, "cannot write %s", c.path)
 			}
 			crashPoint()
 		}
 		if c.old != nil {
 			if err := backup(e.abs(c.path), e.abs(f.Backup)); err != nil {
-				return abandon(errs.Wrap(errs.Internal, err, "cannot keep the old content of %s", c.path))
+				return errs.Wrap(errs.Internal, err, "cannot keep the old content of %s", c.path)
 			}
 			crashPoint()
 			// Another program may have written the file since it was read
 			// (the locks bind Cairn's writers only): then the write would
 			// lose that change, and a rollback could not restore it.
 			if cur, err := fileSHA(e.abs(f.Backup)); err != nil || cur != c.oldSHA {
-				return abandon(conflict(c.named, c.oldSHA, cur))
+				return conflict(c.named, c.oldSHA, cur)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return abandon(err)
 	}
-	for _, d := range e.dirsOf(j) {
-		if err := syncDir(d); err != nil {
-			return abandon(errs.Wrap(errs.Internal, err, "cannot sync %s", d))
+	synced := e.dirsOf(j)
+	if err := parallel(len(synced), func(i int) error {
+		if err := syncDir(synced[i]); err != nil {
+			return errs.Wrap(errs.Internal, err, "cannot sync %s", synced[i])
 		}
+		return nil
+	}); err != nil {
+		return abandon(err)
 	}
 	j.State = stateCommit
 	if h, err = e.writeJournal(j, h); err != nil {

@@ -3,6 +3,7 @@ package mutate
 import (
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -25,11 +26,16 @@ var (
 	// crashHook, set only by this package's tests, runs at every point (it
 	// panics to stop a batch in its tracks, in process).
 	crashHook func()
+	// hookMu serializes the hook's calls: the files of a batch are
+	// written by several goroutines.
+	hookMu sync.Mutex
 )
 
 // crashPoint marks a step of the protocol.
 func crashPoint() {
 	if crashHook != nil {
+		hookMu.Lock()
+		defer hookMu.Unlock()
 		crashHook()
 	}
 	if killAt <= 0 {

@@ -71,14 +71,23 @@ func (e *Engine) saveOld(j *journal, changes []*change) error {
 		return errs.Wrap(errs.Internal, err, "cannot open the undo record")
 	}
 	defer unlock()
+	// Two files of a batch may hold the same old content: one writer
+	// per blob.
+	var todo []*change
+	seen := map[string]bool{}
 	for _, c := range changes {
-		if c.old == nil {
+		if c.old == nil || seen[c.oldSHA] {
 			continue
 		}
+		seen[c.oldSHA] = true
+		if _, err := os.Stat(e.blobPath(c.oldSHA)); err == nil {
+			continue
+		}
+		todo = append(todo, c)
+	}
+	err = parallel(len(todo), func(i int) error {
+		c := todo[i]
 		p := e.blobPath(c.oldSHA)
-		if _, err := os.Stat(p); err == nil {
-			continue
-		}
 		tmp := p + "." + j.Batch + ".tmp"
 		if err := writeTemp(tmp, c.old, 0o600); err != nil {
 			os.Remove(tmp)
@@ -88,6 +97,10 @@ func (e *Engine) saveOld(j *journal, changes []*change) error {
 			os.Remove(tmp)
 			return errs.Wrap(errs.Internal, err, "cannot keep the old content of %s for undo", c.path)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return syncDir(e.blobDir())
 }

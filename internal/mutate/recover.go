@@ -141,9 +141,8 @@ func (e *Engine) recoverOne(p string) ([]string, error) {
 
 // syncDirs fsyncs the directories of a batch.
 func (e *Engine) syncDirs(j *journal) {
-	for _, d := range e.dirsOf(j) {
-		syncDir(d)
-	}
+	dirs := e.dirsOf(j)
+	parallel(len(dirs), func(i int) error { return syncDir(dirs[i]) })
 }
 
 // fileList names a batch's files for a message.

@@ -3,6 +3,8 @@
 // validation and canonical encoding, and imports nothing from the rest of Cairn.
 package protocol
 
+import "encoding/json"
+
 // RepoPath is a slash-separated path relative to the repository root, canonical:
 // no leading slash, no "." or ".." elements, no trailing slash.
 type RepoPath string
@@ -18,7 +20,7 @@ type Location struct {
 }
 
 // SchemaVersion is the version of the envelope and of every tool's payload shape.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Envelope is the one shape every tool returns (DESIGN §6). On success Answer and
 // Data are set; on failure Error is set instead.
@@ -135,4 +137,91 @@ type Progress struct {
 	// Item names what just finished, when the work is a list of items
 	// (a test target and its status).
 	Item string
+}
+
+// Provenance defaults: what a compact provenance leaves out.
+const (
+	defaultConsistency   = "committed"
+	defaultRepoStateMode = "head"
+	fullIndex            = "full-index"
+)
+
+// compact reports whether the provenance says nothing beyond "fresh and
+// complete": ready, fresh, completeness 1 of the full index, no warning,
+// truncation or clamped limit.
+func (p Provenance) compact() bool {
+	return p.Freshness == Fresh && p.IndexState == StateReady && p.Completeness == Completeness{Score: 1, Reason: fullIndex} &&
+		len(p.Warnings) == 0 && len(p.Truncations) == 0 && len(p.LimitsApplied) == 0
+}
+
+// provenanceWire is the compact form (schema 2): the state's identity
+// (repo_state_id, head, epoch), freshness and layers, and of dirty,
+// consistency and repo_state_mode only what differs from false, committed
+// and head. Absent fields read as index_state ready, completeness
+// {1, full-index}, no warnings, truncations or limits_applied.
+type provenanceWire struct {
+	RepoStateID   string   `json:"repo_state_id"`
+	Head          string   `json:"head,omitempty"`
+	Dirty         bool     `json:"dirty,omitempty"`
+	Consistency   string   `json:"consistency,omitempty"`
+	RepoStateMode string   `json:"repo_state_mode,omitempty"`
+	Freshness     string   `json:"freshness"`
+	Epoch         int64    `json:"epoch"`
+	Layers        []string `json:"layers"`
+}
+
+// provenanceFull is Provenance without its methods.
+type provenanceFull Provenance
+
+// MarshalJSON writes the compact form when the answer is fresh and
+// complete, the full one otherwise.
+func (p Provenance) MarshalJSON() ([]byte, error) {
+	if p.Layers == nil {
+		p.Layers = []string{}
+	}
+	if !p.compact() {
+		if p.Warnings == nil {
+			p.Warnings = []string{}
+		}
+		if p.Truncations == nil {
+			p.Truncations = []Truncation{}
+		}
+		if p.LimitsApplied == nil {
+			p.LimitsApplied = map[string]Limit{}
+		}
+		return json.Marshal(provenanceFull(p))
+	}
+	w := provenanceWire{RepoStateID: p.RepoStateID, Head: p.Head, Dirty: p.Dirty, Freshness: p.Freshness, Epoch: p.Epoch, Layers: p.Layers}
+	if p.Consistency != defaultConsistency {
+		w.Consistency = p.Consistency
+	}
+	if p.RepoStateMode != defaultRepoStateMode {
+		w.RepoStateMode = p.RepoStateMode
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads either form, filling what the compact one leaves out.
+func (p *Provenance) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	var full provenanceFull
+	if err := json.Unmarshal(b, &full); err != nil {
+		return err
+	}
+	if _, ok := raw["completeness"]; !ok {
+		full.IndexState = StateReady
+		full.Completeness = Completeness{Score: 1, Reason: fullIndex}
+		if full.Consistency == "" {
+			full.Consistency = defaultConsistency
+		}
+		if full.RepoStateMode == "" {
+			full.RepoStateMode = defaultRepoStateMode
+		}
+		full.Warnings, full.Truncations, full.LimitsApplied = []string{}, []Truncation{}, map[string]Limit{}
+	}
+	*p = Provenance(full)
+	return nil
 }

@@ -31,10 +31,10 @@ type SemanticUse struct {
 	// rename cannot change them.
 	External []string `json:"external_symbols,omitempty"`
 	// Files counts the files whose references come from the semantic layer.
-	Files int `json:"semantic_files"`
+	Files int `json:"semantic_files,omitempty"`
 	// Fallback lists files answered by the syntactic layer, with why.
-	Fallback      []FileFallback `json:"fallback_files"`
-	FallbackTotal int            `json:"fallback_total"`
+	Fallback      []FileFallback `json:"fallback_files,omitempty"`
+	FallbackTotal int            `json:"fallback_total,omitempty"`
 	// RejectedAnchored counts anchored candidates the semantic layer ruled out.
 	RejectedAnchored int `json:"rejected_anchored,omitempty"`
 	// Conflicts (merge union) are locations where the layers disagree.

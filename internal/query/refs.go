@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"context"
+	"path"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -35,6 +36,30 @@ type RefsParams struct {
 	// declarations, in every package. Family members the index holds no
 	// declaration of are listed in Semantic.External.
 	Family bool
+	// Related are the methods a call of which may run the symbol, or whose
+	// declarations belong to its family, as the graph engine finds them
+	// from syntax (RelatedMethod): their references are listed too, each
+	// with Via and Relation, after the symbol's own.
+	Related []RelatedMethod
+}
+
+// RelatedMethod is a method related to the symbol by dispatch.
+type RelatedMethod struct {
+	ID    int64
+	QName string
+	// Relation: interface (an interface method the symbol implements),
+	// base (a base class's method it overrides), override (a method
+	// overriding it), sibling (another implementation of an interface or
+	// base method it implements or overrides).
+	Relation string
+	// Decl is the method's declaration (its name), listed as a reference
+	// when set: a TypeScript method's family declares one member (what
+	// typescript-language-server lists); Go's interface method
+	// declarations are no use of the concrete method (gopls), nor is
+	// anything in a package that cannot reach it (Reach).
+	Decl *protocol.Location
+	// Module is the module of Decl's file.
+	Module int64
 }
 
 // Merge modes and layer choices.
@@ -46,15 +71,20 @@ const (
 // RefLocation is one reference.
 type RefLocation struct {
 	protocol.Location
-	Kind  string `json:"kind"` // definition, call, reference, write, import, ...
-	Tier  string `json:"tier"`
-	Layer string `json:"layer"`          // semantic or syntactic
-	Also  string `json:"also,omitempty"` // union: the other layer's tier when it found the same location
+	// Kind, Tier and Layer are left out on the wire when the list states
+	// them once (RefsResult.Uniform).
+	Kind  string `json:"kind,omitempty"` // definition, call, reference, write, import, ...
+	Tier  string `json:"tier,omitempty"`
+	Layer string `json:"layer,omitempty"` // semantic or syntactic
+	Also  string `json:"also,omitempty"`  // union: the other layer's tier when it found the same location
 	// Via is the related SCIP symbol this location references (an interface
 	// method the symbol implements, or a method implementing it).
 	Via       string `json:"via,omitempty"`
 	Enclosing string `json:"enclosing,omitempty"`
 	Snippet   string `json:"snippet"`
+	// Relation says how Via is related to the symbol when syntax found the
+	// reference through it (RelatedMethod.Relation).
+	Relation string `json:"relation,omitempty"`
 	// Receiver is the shape of what stands before an anchored reference
 	// (bare, ident:x, self, ...), when asked for (RefsParams.Receivers).
 	Receiver string `json:"receiver,omitempty"`
@@ -79,15 +109,22 @@ type FileCount struct {
 type ModuleCount struct {
 	Module string      `json:"module"`
 	Count  int         `json:"count"`
-	Files  []FileCount `json:"files"`
+	Files  []FileCount `json:"files,omitempty"`
 }
 
 // RefsSummary is the compressed view.
 type RefsSummary struct {
-	Total    int            `json:"total"` // precise, proven and strong references, plus the definition
-	ByTier   map[string]int `json:"by_tier"`
-	ByKind   map[string]int `json:"by_kind"`
-	ByLayer  map[string]int `json:"by_layer"`
+	Total int `json:"total"` // precise, proven and strong references, plus the definition
+	// Anchored counts the anchored candidates (on the wire, Compact).
+	Anchored int `json:"anchored,omitempty"`
+	// ByName counts the anchored references listed because only the
+	// symbol and its related methods declare the name (RelationName).
+	ByName int `json:"by_name,omitempty"`
+	// ByTier, ByKind and ByLayer, and the files of ByModule, are left out
+	// on the wire when the locations hold every reference (Compact).
+	ByTier   map[string]int `json:"by_tier,omitempty"`
+	ByKind   map[string]int `json:"by_kind,omitempty"`
+	ByLayer  map[string]int `json:"by_layer,omitempty"`
 	ByModule []ModuleCount  `json:"by_module"`
 }
 
@@ -95,9 +132,10 @@ type RefsSummary struct {
 type RefsResult struct {
 	Symbol     SymbolRef       `json:"symbol"`
 	Summary    RefsSummary     `json:"summary"`
+	Uniform    *Uniform        `json:"uniform,omitempty"` // what every location shares (Compact)
 	Locations  []RefLocation   `json:"locations"`
 	Anchored   []AnchoredGroup `json:"anchored"`
-	Layers     []string        `json:"layers"` // the layers that contributed
+	Layers     []string        `json:"-"` // the layers that contributed (the provenance's)
 	Semantic   SemanticUse     `json:"semantic"`
 	More       bool            `json:"more"`
 	NextOffset int             `json:"-"`
@@ -125,8 +163,9 @@ type foundRef struct {
 type synRef struct {
 	foundRef
 	status synStatus
-	target int64 // the symbol it is linked to, when linked
-	size   int64 // the file's size
+	target int64  // the symbol it is linked to, when linked
+	size   int64  // the file's size
+	family string // the file's language family (LangFamily)
 }
 
 type synStatus uint8
@@ -164,7 +203,7 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	}
 	res := &RefsResult{Symbol: r.Ref(), Locations: []RefLocation{}, Anchored: []AnchoredGroup{}, Layers: []string{},
 		Summary: RefsSummary{ByTier: map[string]int{}, ByKind: map[string]int{}, ByLayer: map[string]int{}, ByModule: []ModuleCount{}}}
-	syn, err := e.syntacticRefs(ctx, r, res)
+	syn, err := e.syntacticRefs(ctx, r, p.Related, res)
 	if err != nil {
 		return nil, err
 	}
@@ -267,10 +306,14 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 // syntacticRefs lists every syntactic reference carrying the symbol's name:
 // its definition, the references linked to it, the anchored candidates, and
 // (for conflict reports) those linked or bound to something else.
-func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult) ([]synRef, error) {
+func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMethod, res *RefsResult) ([]synRef, error) {
 	name := r.Row.Name
 	member := IsMemberKind(lang.DefKind(r.Row.Kind))
 	dispatch := e.dispatchCheck(ctx, r.Row)
+	related, reach, err := e.relatedRefs(ctx, r, rel)
+	if err != nil {
+		return nil, err
+	}
 	// the symbol and the variants of its name (variants.go): their
 	// definitions and the references linked to any of them
 	variants, err := e.Variants(ctx, r)
@@ -284,6 +327,12 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 		if d.Def != nil {
 			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(d.File.Path, d.Def.NameSpan), Kind: "definition",
 				Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: d.File.ModuleID}, status: synMatch, target: d.Row.ID, size: d.File.Size})
+		}
+	}
+	for _, m := range rel {
+		if m.Decl != nil {
+			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: *m.Decl, Kind: "definition", Tier: index.TierStrong.String(),
+				Layer: LayerSyntactic, Via: m.QName, Relation: m.Relation}, module: m.Module}, status: synMatch, target: m.ID})
 		}
 	}
 	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
@@ -315,7 +364,9 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if !match[l.Target] {
+				if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
+					s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
+				} else if !match[l.Target] {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
 					if l.Target != 0 && dispatch(l.Target) {
 						// a call through an interface may reach the symbol
@@ -329,10 +380,79 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, res *RefsResult
 				s.status = synAnchored
 				s.loc.Tier = index.TierAnchored.String()
 			}
+			s.family = LangFamily(c.Lang)
 			out = append(out, s)
 		}
 	}
+	if len(rel) > 0 && member {
+		only, err := e.onlyFamily(ctx, r, match, related)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			if s := &out[i]; only && s.status == synAnchored && s.family == LangFamily(r.File.Lang) {
+				s.status, s.loc.Relation = synMatch, RelationName
+			}
+		}
+	}
 	return out, nil
+}
+
+// RelationName marks an anchored reference listed because the repository
+// declares its name, in the symbol's language, only on the symbol and its
+// related methods: whatever the receiver is, if the call reaches the
+// repository's code it reaches one of them.
+const RelationName = "name"
+
+// maxNameOwners bounds the same-name symbols onlyFamily looks at; a name
+// declared more often is common, and never the family's alone.
+const maxNameOwners = 200
+
+// onlyFamily reports whether every member of the repository with the
+// symbol's name in its language is the symbol, a variant of it or one of
+// its related methods.
+func (e *Engine) onlyFamily(ctx context.Context, r *Resolved, match map[int64]bool, related map[int64]RelatedMethod) (bool, error) {
+	rows, err := e.Store().SymbolsByName(ctx, r.Row.Name)
+	if err != nil || len(rows) > maxNameOwners {
+		return false, err
+	}
+	fam := LangFamily(r.File.Lang)
+	for _, row := range rows {
+		if _, ok := related[row.ID]; ok || match[row.ID] || !IsMemberKind(lang.DefKind(row.Kind)) {
+			continue
+		}
+		f, found, err := e.Store().FileByID(ctx, row.FileID)
+		if err != nil {
+			return false, err
+		}
+		if found && LangFamily(f.Lang) == fam {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// relatedRefs indexes the related methods by id and, for a Go method, the
+// package directories that can reach it (its own and those importing it,
+// directly or not): a call through an interface elsewhere cannot run it
+// (gopls's scope). reach is nil when any package may.
+func (e *Engine) relatedRefs(ctx context.Context, r *Resolved, rel []RelatedMethod) (map[int64]RelatedMethod, map[string]bool, error) {
+	if len(rel) == 0 {
+		return nil, nil, nil
+	}
+	related := make(map[int64]RelatedMethod, len(rel))
+	for _, m := range rel {
+		related[m.ID] = m
+	}
+	if r.File.Lang != "go" {
+		return related, nil, nil
+	}
+	v, err := e.Semantic(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	reach, err := e.goDependents(ctx, v, path.Dir(r.File.Path))
+	return related, reach, err
 }
 
 // dispatchCheck returns a test for references linked to another symbol
@@ -423,6 +543,9 @@ func (e *Engine) summarise(res *RefsResult, found, anchored []foundRef, mods map
 		res.Summary.ByTier[f.loc.Tier]++
 		res.Summary.ByKind[f.loc.Kind]++
 		res.Summary.ByLayer[f.loc.Layer]++
+		if f.loc.Relation == RelationName {
+			res.Summary.ByName++
+		}
 		if f.loc.Tier == index.TierAnchored.String() {
 			continue
 		}
@@ -490,7 +613,8 @@ func groupAnchored(anchored []foundRef, token string) []AnchoredGroup {
 }
 
 // rankRefs orders references: the repository's code before its tests, then
-// the nearest the symbol's definition (its directory, then its module),
+// the symbol's own before those through related methods, then the nearest
+// the symbol's definition (its directory, then its module),
 // then the proven and strong before the anchored candidates, then by
 // location (a file's references stay together). Pages follow this order.
 func rankRefs(found []foundRef, r *Resolved) {
@@ -514,6 +638,9 @@ func rankRefs(found []foundRef, r *Resolved) {
 		ra, rb := rankOf(a), rankOf(b)
 		if ra.test != rb.test {
 			return !ra.test
+		}
+		if ra, rb := a.loc.Relation != "", b.loc.Relation != ""; ra != rb {
+			return !ra // the symbol's own references before those through related methods
 		}
 		if ra.prox != rb.prox {
 			return ra.prox < rb.prox

@@ -386,9 +386,16 @@ func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[
 	graph := v.importers
 	e.semMu.Unlock()
 	if graph == nil {
-		byID := make(map[int64]*store.FileRow, len(v.list))
-		for i := range v.list {
-			byID[v.list[i].ID] = &v.list[i]
+		list := v.list
+		if list == nil { // no semantic index: the view holds no file list
+			var err error
+			if list, err = e.Store().Files(ctx); err != nil {
+				return nil, err
+			}
+		}
+		byID := make(map[int64]*store.FileRow, len(list))
+		for i := range list {
+			byID[list[i].ID] = &list[i]
 		}
 		graph = map[string][]string{}
 		seen := map[[2]string]bool{}

@@ -3,6 +3,7 @@ package refactor
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -31,6 +32,16 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 	if err != nil {
 		return nil, err
 	}
+	// An unexported method name belongs to its package: an interface that
+	// declares it can be implemented only by that package's types, so the
+	// methods of the same name in other packages are never tied to it.
+	local := !isExported(card.Name)
+	dir, pkg := path.Dir(string(card.Location.Path)), ""
+	if local {
+		if row, ok, err := env.Snap.Store().FileByPath(ctx, string(card.Location.Path)); err == nil && ok {
+			pkg = row.Pkg
+		}
+	}
 	var others []*query.Resolved
 	for _, row := range rows {
 		if row.Kind != uint8(lang.KindMethod) || index.FormatID(row.ID) == card.ID {
@@ -38,6 +49,9 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 		}
 		r, err := env.Engine.Resolve(ctx, index.FormatID(row.ID))
 		if err != nil || r.File.Lang != "go" {
+			continue
+		}
+		if local && (path.Dir(r.File.Path) != dir || r.File.Pkg != pkg) {
 			continue
 		}
 		others = append(others, r)

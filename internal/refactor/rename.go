@@ -93,6 +93,13 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		return nil, err
 	}
 	p.Groups = append(p.Groups, family...)
+	if len(p.Groups) == 0 && card.Language == "go" {
+		// A plan with groups writes nothing before a decision, and its
+		// apply verifies what was chosen.
+		if err := env.proveInterfaceRename(ctx, p, card.QName); err != nil {
+			return nil, err
+		}
+	}
 	for i := range p.Groups {
 		p.Groups[i].ID = fmt.Sprintf("g%d", i+1)
 	}

@@ -43,6 +43,9 @@ type VerifyRequest struct {
 	// GoPackages are more Go package directories (repo paths) to build:
 	// the importers of the changed packages.
 	GoPackages []string
+	// BuildOnly skips the linters (go vet): the question is only whether
+	// the code compiles.
+	BuildOnly bool
 }
 
 // VerifyReport says what was run and what it found.
@@ -163,7 +166,7 @@ func Verify(ctx context.Context, req VerifyRequest) *VerifyReport {
 		}
 		switch l {
 		case "go":
-			checks, diags = verifyGo(ctx, tool, req.Root, byLang[l], req.GoPackages, rep)
+			checks, diags = verifyGo(ctx, tool, req.Root, byLang[l], req.GoPackages, req.BuildOnly, rep)
 		case "typescript":
 			checks, diags = verifyTS(ctx, tool, req.Root, byLang[l], rep)
 		case "python":

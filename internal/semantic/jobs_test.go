@@ -102,10 +102,14 @@ func fakeIndexer(t *testing.T, extra string) semantic.LookPath {
 	}
 }
 
-func newRunner(e *env, look semantic.LookPath) *semantic.Runner {
-	return semantic.NewRunner(semantic.RunnerOptions{Index: e.ix, LookPath: look,
+func newRunner(e *env, look semantic.LookPath, set ...func(*semantic.RunnerOptions)) *semantic.Runner {
+	o := semantic.RunnerOptions{Index: e.ix, LookPath: look,
 		Head: func(context.Context) string { return gitHead(e.root) },
-		Sync: func(ctx context.Context) error { return nil }})
+		Sync: func(ctx context.Context) error { return nil }}
+	for _, f := range set {
+		f(&o)
+	}
+	return semantic.NewRunner(o)
 }
 
 func gitHead(root string) string {
@@ -140,6 +144,29 @@ func TestRunnerImports(t *testing.T) {
 	}
 	if res := refs(t, e, "a.Store.Get", query.RefsParams{}); res.Semantic.State != "used" {
 		t.Errorf("after the job: %+v", res.Semantic)
+	}
+}
+
+// A job's progress during the import's write (which holds the database
+// until it commits) is not saved to that database: a large import used to
+// wait for ever on its own transaction.
+func TestRunnerImportProgress(t *testing.T) {
+	e := openRepo(t)
+	ctx := context.Background()
+	j, err := semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(e, fakeIndexer(t, ""), func(o *semantic.RunnerOptions) { o.NoteEvery, o.ProgressEvery = time.Nanosecond, 1 })
+	done := make(chan struct{})
+	go func() { r.RunQueued(ctx); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not finish within a minute: its progress waits on its own import")
+	}
+	if got, _, _ := e.db().Job(ctx, j.ID); got.Status != semantic.JobCompleted {
+		t.Fatalf("job %+v", got)
 	}
 }
 

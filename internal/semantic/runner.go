@@ -32,6 +32,11 @@ type RunnerOptions struct {
 	LookPath LookPath
 	// Timeout bounds one indexer run (default 30 minutes).
 	Timeout time.Duration
+	// NoteEvery is how often a running job's progress message is saved
+	// (default 2 s); ProgressEvery is the import's progress step in rows
+	// (ImportOptions.ProgressEvery). Tests make both small.
+	NoteEvery     time.Duration
+	ProgressEvery int
 }
 
 // Runner runs queued jobs one at a time.
@@ -48,6 +53,9 @@ type Runner struct {
 func NewRunner(o RunnerOptions) *Runner {
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
+	}
+	if o.NoteEvery <= 0 {
+		o.NoteEvery = 2 * time.Second
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Minute
@@ -140,7 +148,7 @@ func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) 
 	}
 	var lastSaved time.Time
 	note := func(msg string) {
-		if time.Since(lastSaved) > 2*time.Second {
+		if time.Since(lastSaved) >= r.o.NoteEvery {
 			lastSaved = time.Now()
 			db.SetJobProgress(context.WithoutCancel(ctx), j.ID, msg)
 		}
@@ -195,8 +203,15 @@ func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) 
 		}
 		opts.Path, opts.Before = out, before
 	}
+	opts.ProgressEvery = r.o.ProgressEvery
 	opts.Progress = func(p string, done, total int) {
 		phase("import "+p, done, total)
+		if p == "write" {
+			// The import's own transaction holds the database (and its
+			// seal) until it commits: saving the note now would wait on
+			// that transaction for ever.
+			return
+		}
 		note(fmt.Sprintf("importing: %s %d/%d", p, done, total))
 	}
 	opts.BeforeWrite = func() error {

@@ -137,8 +137,13 @@ func prepareSealed(db, path, schema string, version int) ([]string, error) {
 // prepare makes sure one database file exists with the wanted schema; it
 // reports whether it created the file afresh.
 func prepare(path, schema string, version int) (warnings []string, recreated bool, err error) {
-	ok, why := healthy(path, version)
+	// A healthy file is prepared on the connection that checked it: each
+	// new connection parses the whole schema again.
+	db, ok, why := healthy(path, version)
 	if !ok {
+		if db != nil {
+			db.Close()
+		}
 		if _, statErr := os.Stat(path); statErr == nil {
 			warnings = append(warnings, fmt.Sprintf("rebuilt %s: %s", path, why))
 		}
@@ -150,9 +155,10 @@ func prepare(path, schema string, version int) (warnings []string, recreated boo
 		f.Close()
 	}
 	os.Chmod(path, 0o600)
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		return nil, false, fmt.Errorf("store: open %s: %w", path, err)
+	if !ok {
+		if db, err = sql.Open("sqlite", "file:"+path); err != nil {
+			return nil, false, fmt.Errorf("store: open %s: %w", path, err)
+		}
 	}
 	defer db.Close()
 	if _, err := db.Exec("PRAGMA journal_mode = WAL"); err != nil {
@@ -185,30 +191,31 @@ func prepare(path, schema string, version int) (warnings []string, recreated boo
 }
 
 // healthy runs the cheap checks: the file opens as SQLite, is not shorter than
-// its page count says, and carries the wanted schema version.
-func healthy(path string, version int) (bool, string) {
+// its page count says, and carries the wanted schema version. It returns the
+// handle it checked with (one connection), nil when the file does not open.
+func healthy(path string, version int) (*sql.DB, bool, string) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return false, "missing"
+		return nil, false, "missing"
 	}
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
-		return false, err.Error()
+		return nil, false, err.Error()
 	}
-	defer db.Close()
+	db.SetMaxOpenConns(1)
 	var pages, pageSize int64
 	if err := db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
-		return false, "unreadable: " + err.Error()
+		return db, false, "unreadable: " + err.Error()
 	}
 	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
-		return false, "unreadable: " + err.Error()
+		return db, false, "unreadable: " + err.Error()
 	}
 	if wal, err := os.Stat(path + "-wal"); (err != nil || wal.Size() == 0) && st.Size() < pages*pageSize {
-		return false, fmt.Sprintf("truncated (%d bytes, %d expected)", st.Size(), pages*pageSize)
+		return db, false, fmt.Sprintf("truncated (%d bytes, %d expected)", st.Size(), pages*pageSize)
 	}
 	var v string
 	if err := db.QueryRow(`SELECT value FROM metadata WHERE key = 'schema_version'`).Scan(&v); err != nil {
-		return false, "no schema version: " + err.Error()
+		return db, false, "no schema version: " + err.Error()
 	}
 	if v != strconv.Itoa(version) {
 		// Another build of Cairn (older or newer) wrote it. The index is
@@ -218,9 +225,9 @@ func healthy(path string, version int) (bool, string) {
 		if n < version {
 			other = "an older"
 		}
-		return false, fmt.Sprintf("written by %s version of Cairn (schema version %s; this one reads %d); an index is derived from the files, so it is rebuilt rather than migrated", other, v, version)
+		return db, false, fmt.Sprintf("written by %s version of Cairn (schema version %s; this one reads %d); an index is derived from the files, so it is rebuilt rather than migrated", other, v, version)
 	}
-	return true, ""
+	return db, true, ""
 }
 
 func removeDB(path string) {

@@ -339,7 +339,7 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 		}
 		env.Data = data
 		if c.next != nil {
-			env.NextActions = c.next
+			env.NextActions = visibleNext(c.Env.Config.Tools, c.Env.Paths.Root, c.next)
 		}
 	}
 	if c.timings == nil {

@@ -100,7 +100,7 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 			return nil, unknownTool(in.Tool)
 		}
 		d := toolDoc(t, sel)
-		c.Answer("%s (%s): %s", t.Name, t.Group, firstSentence(t.Summary))
+		c.Answer("%s (%s): %s", t.Name, t.Group, firstSentence(d.Summary))
 		return &DescribeOut{Tool: d}, nil
 	}
 	ix := c.Env.Index
@@ -126,7 +126,8 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		if on {
 			out.ToolsOn++
 		}
-		out.Tools = append(out.Tools, ToolLine{Name: t.Name, Group: t.Group, Summary: firstSentence(t.Summary), On: on})
+		summary, _, _, _ := sel.Texts(t)
+		out.Tools = append(out.Tools, ToolLine{Name: t.Name, Group: t.Group, Summary: firstSentence(summary), On: on})
 	}
 	sort.SliceStable(out.Tools, func(i, j int) bool {
 		gi, gj := groupRank(out.Tools[i].Group), groupRank(out.Tools[j].Group)
@@ -168,8 +169,9 @@ func groupRank(g string) int {
 }
 
 func toolDoc(t *Tool, sel Selection) *ToolDoc {
-	d := &ToolDoc{Name: t.Name, Group: t.Group, On: sel.On(t), Summary: t.Summary, Doc: t.Doc,
-		When: nonNilStrings(t.When), WhenNot: nonNilStrings(t.WhenNot), Arguments: argDocs(t.In), Examples: []any{}}
+	summary, doc, when, whenNot := sel.Texts(t)
+	d := &ToolDoc{Name: t.Name, Group: t.Group, On: sel.On(t), Summary: summary, Doc: doc,
+		When: when, WhenNot: whenNot, Arguments: argDocs(t.In), Examples: []any{}}
 	for _, ex := range t.Examples {
 		var v any
 		if err := json.Unmarshal([]byte(ex), &v); err != nil {

@@ -84,7 +84,11 @@ func (c *Call) payloadBudget(ctx context.Context, budget int) int {
 // for the payload (no reserve: the answer, truncations and next actions are
 // already in), never below a quarter of the budget.
 func (c *Call) payloadRoom(ctx context.Context, budget int) int {
-	env := &protocol.Envelope{Answer: c.answer, Provenance: c.provenance(ctx), NextActions: c.next,
+	// A payload cut to fit adds a truncation, and the provenance is then no
+	// longer compact: count it whole (an empty warning keeps it so).
+	prov := c.provenance(ctx)
+	prov.Warnings = append(prov.Warnings[:len(prov.Warnings):len(prov.Warnings)], "")
+	env := &protocol.Envelope{Answer: c.answer, Provenance: prov, NextActions: c.next,
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_000000000000", TimingMS: c.timings}}
 	c.viewMeta(&env.Meta, &env.Provenance)
 	return max(budget-envelopeChars(env)-fitMargin, budget/4)

@@ -3,11 +3,14 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/cards"
 	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/protocol"
 )
 
 // Groups are the tool groups of TOOLS.md, in catalog order.
@@ -121,4 +124,69 @@ func UnknownNames(cfg config.ToolsConfig) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// toolWord finds the words of a text that may name a tool (snake_case).
+var toolWord = regexp.MustCompile(`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`)
+
+// namesHidden reports whether a text names a registered tool the selection
+// hides.
+func (s Selection) namesHidden(text string) bool {
+	for _, w := range toolWord.FindAllString(text, -1) {
+		if t := Lookup(w); t != nil && !s.On(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Texts returns a tool's documentation as the selection's clients see it:
+// a sentence of the summary or the doc, or an item of when and when-not,
+// that names a tool the selection hides is left out (an agent would reach
+// for a tool it does not have).
+func (s Selection) Texts(t *Tool) (summary, doc string, when, whenNot []string) {
+	keep := func(items []string) []string {
+		out := []string{}
+		for _, it := range items {
+			if !s.namesHidden(it) {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	sentences := func(text string) string {
+		var kept []string
+		for _, sn := range splitSentences(text) {
+			if !s.namesHidden(sn) {
+				kept = append(kept, sn)
+			}
+		}
+		return strings.Join(kept, " ")
+	}
+	return sentences(t.Summary), sentences(t.Doc), keep(t.When), keep(t.WhenNot)
+}
+
+// splitSentences splits prose after ". " (a full stop ending a sentence).
+func splitSentences(text string) []string {
+	var out []string
+	for text != "" {
+		i := strings.Index(text, ". ")
+		if i < 0 {
+			out = append(out, text)
+			break
+		}
+		out = append(out, text[:i+1])
+		text = strings.TrimLeft(text[i+2:], " ")
+	}
+	return out
+}
+
+// visibleNext keeps the next actions that name a tool the configuration
+// shows (the others name a tool the client does not have).
+func visibleNext(cfg config.ToolsConfig, root string, next []protocol.NextAction) []protocol.NextAction {
+	sel := NewSelection(cfg, root)
+	return slices.DeleteFunc(next, func(a protocol.NextAction) bool {
+		t := Lookup(a.Tool)
+		return t == nil || !sel.On(t)
+	})
 }

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,5 +140,44 @@ func TestInputSchemas(t *testing.T) {
 		if s.Properties["timeout_ms"].Description == "" {
 			t.Errorf("%s: the compact schema changed the full one", tl.Name)
 		}
+	}
+}
+
+// Every tool's documentation, as a profile's clients see it (the MCP
+// description, describe), names only tools that profile enables.
+func TestTextsNameVisibleTools(t *testing.T) {
+	word := regexp.MustCompile(`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`)
+	hiddenIn := func(on map[string]bool, texts ...string) []string {
+		var out []string
+		for _, s := range texts {
+			for _, w := range word.FindAllString(s, -1) {
+				if tools.Lookup(w) != nil && !on[w] {
+					out = append(out, w)
+				}
+			}
+		}
+		return out
+	}
+	filtered := 0
+	for _, cfg := range []config.ToolsConfig{{Profile: "minimal"}, {Profile: "standard"}, {Profile: "all"},
+		{Profile: "minimal", Enable: []string{"list_files"}}, {Profile: "standard", Disable: []string{"read", "git"}}} {
+		sel := tools.NewSelection(cfg, "")
+		on := map[string]bool{}
+		for _, tl := range tools.Visible(cfg) {
+			on[tl.Name] = true
+		}
+		for _, tl := range tools.Visible(cfg) {
+			summary, doc, when, whenNot := sel.Texts(tl)
+			if bad := hiddenIn(on, append([]string{summary, doc}, append(when, whenNot...)...)...); len(bad) > 0 {
+				t.Errorf("%+v: %s's documentation names %v, which the profile does not enable", cfg, tl.Name, bad)
+			}
+			if summary == "" {
+				t.Errorf("%+v: %s has no summary left", cfg, tl.Name)
+			}
+			filtered += len(hiddenIn(on, append([]string{tl.Summary, tl.Doc}, append(tl.When, tl.WhenNot...)...)...))
+		}
+	}
+	if filtered == 0 {
+		t.Errorf("no tool's documentation names a tool a profile hides: the test checks nothing")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/refactor"
@@ -131,7 +132,9 @@ func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest, workspa
 		req.Overlay = v
 	}
 	env := c.refactorEnv()
+	t0 := time.Now()
 	res, err := env.Apply(ctx, req, c.mutator())
+	c.timing("apply", time.Since(t0))
 	if res != nil && res.Verify != nil {
 		c.timing("verify", msDuration(res.Verify.MS))
 	}
@@ -145,7 +148,9 @@ func (c *Call) applyPlan(ctx context.Context, req refactor.ApplyRequest, workspa
 	if res.Verify != nil {
 		c.warnings = append(c.warnings, res.Verify.Warnings...)
 	}
+	t0 = time.Now()
 	c.wrote(ctx, res.Write)
+	c.timing("index", time.Since(t0))
 	if workspaceID != "" && res.Applied {
 		if _, err := c.keepStaged(workspaceID, res.Write); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/refactor"
 )
@@ -40,7 +41,9 @@ func refactorRename(ctx context.Context, c *Call, in RenameIn) (*PlanOut, error)
 	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	p, err := c.refactorEnv().Rename(ctx, refactor.RenameRequest{Symbol: r, NewName: in.NewName, IncludeDocs: in.IncludeDocs})
+	c.timing("plan", time.Since(t0))
 	if err != nil {
 		return nil, err
 	}

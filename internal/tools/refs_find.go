@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/scan"
 )
@@ -50,7 +51,14 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: pg.offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer})
+	var related []query.RelatedMethod
+	if in.Layer != query.LayerSemantic {
+		if related, err = graph.RelatedMethods(ctx, c.Engine(), r); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.Engine().Refs(ctx, r, query.RefsParams{Limit: limit, Offset: pg.offset, Anchored: in.Anchored, Merge: in.Merge, Layer: in.Layer,
+		Related: related})
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +78,9 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 	} else {
 		c.Answer("%s: %d references (%d proven, %d strong), %d anchored candidates", res.Symbol.QName, res.Summary.Total,
 			res.Summary.ByTier["proven"], res.Summary.ByTier["strong"], res.AnchoredTotal)
+	}
+	if n := res.Summary.ByName; n > 0 {
+		c.Answer("%s; %d more listed by name (anchored, but only it and its related methods declare the name)", c.answer, n)
 	}
 	if len(res.Layers) > 0 {
 		c.Layers(res.Layers...)
@@ -101,6 +112,7 @@ func refsFind(ctx context.Context, c *Call, in RefsIn) (any, error) {
 	if res.AnchoredTotal > 0 && !in.Anchored {
 		c.Next("refs_find", map[string]any{"symbol": res.Symbol.ID, "anchored": true}, "list the anchored candidates too")
 	}
+	res.Compact()
 	return res, nil
 }
 

@@ -167,11 +167,13 @@ func report(outDir, results string) error {
 			w("\nProblem (%s): %s\n", c.Name, p)
 		}
 	}
-	// Sections other tools maintain (between <!-- name:begin --> and
-	// <!-- name:end --> markers, e.g. the precision harness) are kept.
+	// What follows this report in the file is kept as it is: the sections
+	// other tools maintain (between <!-- name:begin --> and <!-- name:end -->
+	// markers, e.g. the precision harness) and any text between them.
 	if old, err := os.ReadFile(results); err == nil {
-		for _, sec := range markedSections.FindAllString(string(old), -1) {
-			b.WriteString("\n" + sec + "\n")
+		if loc := markedSections.FindIndex(old); loc != nil {
+			b.WriteString("\n")
+			b.Write(old[loc[0]:])
 		}
 	}
 	return os.WriteFile(results, []byte(b.String()), 0o644)
