@@ -189,3 +189,9 @@ func (ix *Index) StorageBytes() (shared, own int64) {
 func gcStamp(now int64) map[string]string {
 	return map[string]string{"gc_at": strconv.FormatInt(now, 10)}
 }
+
+// Register records this worktree in the blob store's registry (indexing
+// does it after each commit; an installed index has not committed yet).
+func (ix *Index) Register(ctx context.Context) error {
+	return ix.db().RegisterWorktree(ctx, time.Now().Unix(), ix.paths.Root)
+}
