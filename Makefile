@@ -4,7 +4,7 @@ BIN     := bin/cairn
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 1
 
-.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench renamebench harden corpora clean realmod
+.PHONY: build test vet fmt-check e2e-deps runner-deps pytest-dep flake8-dep tools bench opsbench precision agentbench renamebench bench-worktrees harden corpora clean realmod
 
 # Pinned external tools the tests drive for real (the semantic layer runs
 # scip-go); installed into bin/tools, which comes first on PATH for every
@@ -91,6 +91,11 @@ flake8-dep:
 $(E2E_DEPS): $(E2E_DIR)/package.json $(E2E_DIR)/package-lock.json
 	cd $(E2E_DIR) && npm ci --no-audit --no-fund
 	touch $@
+
+# Ten worktrees of the kubernetes corpus against one, and the import path of
+# an index artifact (docs/ARTIFACTS.md); writes its section of bench/RESULTS.md.
+bench-worktrees: build
+	nice -n 10 bench/worktrees.sh
 
 # Benchmarks on real corpora (fetched on first use); results go to bench/RESULTS.md.
 bench: build

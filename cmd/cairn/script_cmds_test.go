@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,6 +27,50 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		a, b := stripVarying(ts, ts.ReadFile(args[0])), stripVarying(ts, ts.ReadFile(args[1]))
 		if (a == b) == neg {
 			ts.Fatalf("envelopes differ=%v:\n%s\n---\n%s", a != b, a, b)
+		}
+	},
+	// flipbyte FILE FRACTION: invert one byte of a file at FRACTION of its
+	// length (0.5: the middle), as a bad disk or a broken download does.
+	"flipbyte": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: flipbyte FILE FRACTION")
+		}
+		frac, err := strconv.ParseFloat(args[1], 64)
+		if err != nil || frac < 0 || frac >= 1 {
+			ts.Fatalf("flipbyte: bad fraction %s", args[1])
+		}
+		data := []byte(ts.ReadFile(args[0]))
+		data[int(float64(len(data))*frac)] ^= 0xff
+		if err := os.WriteFile(ts.MkAbs(args[0]), data, 0o600); err != nil {
+			ts.Fatalf("flipbyte: %v", err)
+		}
+	},
+	// artifactset FILE KEY VALUE: set a field of an index artifact's
+	// manifest (VALUE as JSON) and checksum it again, as a build of Cairn
+	// with other versions would have written it.
+	"artifactset": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: artifactset FILE KEY VALUE")
+		}
+		data := []byte(ts.ReadFile(args[0]))
+		header, rest, _ := bytes.Cut(data, []byte("\n"))
+		manifest, payload, _ := bytes.Cut(rest, []byte("\n"))
+		var m map[string]any
+		if err := json.Unmarshal(manifest, &m); err != nil {
+			ts.Fatalf("artifactset: manifest: %v", err)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(args[2]), &v); err != nil {
+			ts.Fatalf("artifactset: value: %v", err)
+		}
+		m[args[1]] = v
+		manifest, _ = json.Marshal(m)
+		body := append(append(manifest, '\n'), payload...)
+		sum := sha256.Sum256(body)
+		fields := strings.Fields(string(header))
+		out := fmt.Sprintf("%s %s sha256:%s\n", fields[0], fields[1], hex.EncodeToString(sum[:]))
+		if err := os.WriteFile(ts.MkAbs(args[0]), append([]byte(out), body...), 0o600); err != nil {
+			ts.Fatalf("artifactset: %v", err)
 		}
 	},
 	// jsonpath FILE PATH WANT: a dotted path into a JSON file equals WANT (as JSON text).

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -170,7 +171,49 @@ stops.`,
 		},
 	}
 	clear.Flags().BoolVar(&blobs, "blobs", false, "also remove the blob store shared by the repository's worktrees")
-	cmd.AddCommand(clear)
+	cmd.AddCommand(clear, cacheGCCmd(g))
+	return cmd
+}
+
+func cacheGCCmd(g *globals) *cobra.Command {
+	var grace time.Duration
+	cmd := &cobra.Command{
+		Use:   "gc",
+		Short: "Collect the blob store shared by the repository's worktrees: forget removed worktrees, drop unused blobs",
+		Long: `cache gc removes the index state of worktrees that git no longer lists (or
+whose directory or index is gone), then the blobs of the shared store that
+no remaining worktree references and that none used within --grace (default
+index.gc_grace_hours), and gives the space back to the system. A worktree
+held by a running Cairn process is left alone. A pass also runs once a day
+during indexing, without giving the space back.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := g.open(cmd.Context())
+			if err != nil {
+				return finish(g, errorEnvelope(err), nil)
+			}
+			defer a.svc.Close()
+			if !cmd.Flags().Changed("grace") {
+				grace = time.Duration(a.svc.Config().Index.GCGraceHours) * time.Hour
+			}
+			rep, err := a.svc.CollectGarbage(cmd.Context(), grace)
+			if err != nil {
+				return finish(g, errorEnvelope(err), nil)
+			}
+			env := adminEnvelope(fmt.Sprintf("forgot %d worktrees, removed %d blobs (%d kept); blob store %s -> %s",
+				len(rep.Forgotten), rep.BlobsRemoved, rep.BlobsKept, mib(rep.BytesBefore), mib(rep.BytesAfter)), rep)
+			return finish(g, env, func(w io.Writer, e *protocol.Envelope) {
+				fmt.Fprintln(w, e.Answer)
+				for _, f := range rep.Forgotten {
+					fmt.Fprintf(w, "  forgot %s: %s\n", f.Root, f.Reason)
+				}
+				for _, s := range rep.Skipped {
+					fmt.Fprintf(w, "  kept %s: a running Cairn process holds it\n", s)
+				}
+			})
+		},
+	}
+	cmd.Flags().DurationVar(&grace, "grace", 0, "keep unreferenced blobs used within this long (e.g. 0s, 24h)")
 	return cmd
 }
 

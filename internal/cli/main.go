@@ -105,6 +105,9 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	root.AddCommand(initCmd(g), mcpCmd(g), upCmd(g), versionCmd(g), configCmd(g), diagCmd(g), clearCmd(g), cacheCmd(g))
 	for _, c := range toolCommands() {
 		cmd, _ := c.command(g)
+		if c.name() == "index" {
+			cmd.AddCommand(artifactCmds(g)...)
+		}
 		root.AddCommand(cmd)
 	}
 	for _, f := range families() {

@@ -68,6 +68,7 @@ func renderStatus(w io.Writer, env *protocol.Envelope) {
 	}
 	fmt.Fprintf(w, "files:      %d (%s)\n", out.Files, mapLine(out.FileStates))
 	fmt.Fprintf(w, "symbols:    %d\n", out.Symbols)
+	fmt.Fprintf(w, "storage:    %s own, %s in the blob store shared by %d worktrees\n", mib(out.Storage.OwnBytes), mib(out.Storage.SharedBytes), out.Storage.Worktrees)
 	for _, l := range out.Languages {
 		fmt.Fprintf(w, "  %-11s %d files, layers: %s\n", l.Language, l.Files, strings.Join(l.Layers, ", "))
 	}
@@ -115,4 +116,12 @@ func renderSavings(w io.Writer, s *tools.SavingsStatus) {
 	for _, t := range s.Tasks {
 		fmt.Fprintf(w, "  task   %-24s %6d calls %9d tokens saved\n", t.TaskID, t.Calls, t.TokensSaved)
 	}
+}
+
+// mib writes a byte count for people.
+func mib(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

@@ -81,12 +81,7 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 	case p.Initialized:
 		stateDir = filepath.Join(p.Root, ".cairn", "cache")
 	default:
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		sum := sha256.Sum256([]byte(p.Root))
-		stateDir = filepath.Join(cache, "cairn", hex.EncodeToString(sum[:8]))
+		stateDir = DefaultStateDir(p.Root)
 	}
 	// The state holds the repository's source text (the lexical tier) and
 	// the server's token: only the user may enter it.
@@ -113,6 +108,17 @@ func Locate(ctx context.Context, repoFlag, stateDir string) (Paths, error) {
 		p.InTreeState = filepath.ToSlash(rel)
 	}
 	return p, nil
+}
+
+// DefaultStateDir is where the state of the repository (or worktree) at
+// root lives before init: $XDG_CACHE_HOME/cairn/<repo id>.
+func DefaultStateDir(root string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(cache, "cairn", hex.EncodeToString(sum[:8]))
 }
 
 // findRoot walks up from dir to the nearest directory holding .git or .cairn,

@@ -42,6 +42,12 @@ const (
 	// (ENOSPC, EFBIG, EDQUOT, SQLite's SQLITE_FULL): nothing was changed,
 	// and the same call succeeds once there is room.
 	NoSpace
+	// ArtifactCorrupt is an index artifact whose bytes do not match its
+	// checksum or do not read as an artifact: nothing was imported.
+	ArtifactCorrupt
+	// ArtifactIncompatible is an intact index artifact written by a build
+	// of Cairn with another format, schema or extractor version.
+	ArtifactIncompatible
 )
 
 type info struct {
@@ -76,6 +82,9 @@ var kindInfo = map[Kind]info{
 	// A precondition of the task, not of the files: exit 7 like the others.
 	TaskBudgetExceeded: {"TASK_BUDGET_EXCEEDED", 7003, 7, false},
 	NoSpace:            {"NO_SPACE", 5002, 5, true},
+	// An artifact that cannot be used: the index stays as it was.
+	ArtifactCorrupt:      {"ARTIFACT_CORRUPT", 5003, 5, false},
+	ArtifactIncompatible: {"ARTIFACT_INCOMPATIBLE", 7004, 7, false},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".

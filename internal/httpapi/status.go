@@ -31,6 +31,9 @@ var statusByKind = map[errs.Kind]int{
 	errs.TaskBudgetExceeded: http.StatusConflict,
 	// The disk refused a write; the same call succeeds once there is room.
 	errs.NoSpace: http.StatusInsufficientStorage,
+	// An index artifact that cannot be used: the request's input is at fault.
+	errs.ArtifactCorrupt:      http.StatusUnprocessableEntity,
+	errs.ArtifactIncompatible: http.StatusUnprocessableEntity,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.

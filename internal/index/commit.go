@@ -510,7 +510,7 @@ func (b *batch) finish(ctx context.Context) error {
 		ix.files = append(ix.files, *b.rows[p])
 	}
 	b.st.Changed = true
-	ix.db().RegisterWorktree(ctx, time.Now().Unix())
+	ix.db().RegisterWorktree(ctx, time.Now().Unix(), ix.paths.Root)
 	return nil
 }
 
@@ -742,7 +742,7 @@ func (ix *Index) maybeCollectGarbage(ctx context.Context) {
 		return
 	}
 	grace := int64(ix.cfg.Index.GCGraceHours) * 3600
-	if _, err := ix.db().CollectGarbage(ctx, now, grace); err != nil {
+	if _, err := ix.collect(ctx, now, grace, false); err != nil {
 		return
 	}
 	tx, err := ix.db().Begin(ctx)
@@ -751,6 +751,6 @@ func (ix *Index) maybeCollectGarbage(ctx context.Context) {
 	}
 	tx.SetMeta("gc_at", strconv.FormatInt(now, 10))
 	if tx.Commit() == nil {
-		ix.setOwnerMeta(map[string]string{"gc_at": strconv.FormatInt(now, 10)})
+		ix.setOwnerMeta(gcStamp(now))
 	}
 }

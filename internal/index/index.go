@@ -56,6 +56,9 @@ type Index struct {
 	beforeClaim func()
 	// Warnings from opening (a rebuilt database) for the next responses.
 	Warnings []string
+	// SeededFrom is the worktree whose index this new one started from
+	// ("" when it started empty): see store.Seed.
+	SeededFrom string
 }
 
 // handle is one open store with the requests that use it.
@@ -105,6 +108,10 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, e
 		ix.owner = owner
 	default:
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot lock the index"}
+	}
+	if ix.lock != nil && paths.BlobPath != filepath.Join(paths.StateDir, "blobs.db") {
+		// A new worktree of a repository with indexed worktrees starts from one.
+		ix.SeededFrom, _ = store.Seed(ctx, store.Options{IndexPath: paths.IndexPath, BlobPath: paths.BlobPath})
 	}
 	db, err := ix.openStore(ix.lock == nil)
 	if err != nil {

@@ -7,18 +7,50 @@ import (
 	"os"
 )
 
-// RegisterWorktree records that the worktree index at indexPath uses this blob
-// store, so garbage collection can see which blobs it references.
-func (s *DB) RegisterWorktree(ctx context.Context, now int64) error {
+// RegisterWorktree records that this worktree index (of the worktree at root)
+// uses this blob store, so garbage collection can see which blobs it
+// references and whether the worktree still exists.
+func (s *DB) RegisterWorktree(ctx context.Context, now int64, root string) error {
 	err := s.write("blobs", func() error {
-		_, err := s.sql.ExecContext(ctx, `INSERT INTO blobs.worktree(path, last_seen) VALUES(?, ?)
-		ON CONFLICT(path) DO UPDATE SET last_seen = excluded.last_seen`, s.opts.IndexPath, now)
+		_, err := s.sql.ExecContext(ctx, `INSERT INTO blobs.worktree(path, root, last_seen) VALUES(?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET last_seen = excluded.last_seen, root = excluded.root`, s.opts.IndexPath, root, now)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("store: register worktree: %w", err)
 	}
 	return nil
+}
+
+// WorktreeRow is one worktree index registered in the blob store.
+type WorktreeRow struct {
+	IndexPath string `json:"index"`
+	Root      string `json:"root,omitempty"` // '' when it registered before roots were recorded
+	LastSeen  int64  `json:"last_seen"`
+}
+
+// Worktrees lists the worktree indexes registered in the blob store, by path.
+func (s *Reader) Worktrees(ctx context.Context) ([]WorktreeRow, error) {
+	rows, err := s.sql.QueryContext(ctx, `SELECT path, root, last_seen FROM blobs.worktree ORDER BY path`)
+	return scanAll(rows, err, "worktrees", func(r scanner, w *WorktreeRow) error { return r.Scan(&w.IndexPath, &w.Root, &w.LastSeen) })
+}
+
+// ForgetWorktree removes a worktree index from the registry: its blobs stop
+// being live (once their grace period has passed).
+func (s *DB) ForgetWorktree(ctx context.Context, indexPath string) error {
+	return s.write("blobs", func() error {
+		_, err := s.sql.ExecContext(ctx, `DELETE FROM blobs.worktree WHERE path = ?`, indexPath)
+		return err
+	})
+}
+
+// Compact rewrites the blob store without the pages that removed blobs
+// left free, so the disk space goes back to the system.
+func (s *DB) Compact(ctx context.Context) error {
+	return s.write("blobs", func() error {
+		_, err := s.sql.ExecContext(ctx, `VACUUM blobs`)
+		return err
+	})
 }
 
 // GCResult reports what a garbage collection did.

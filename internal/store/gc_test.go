@@ -39,7 +39,7 @@ func worktreeHolding(t *testing.T, f *fixture, content string) (*DB, Options, in
 		_, err := tx.PutFile(fileRow("x.go", content, "go", ids[0], 0, 1))
 		return err
 	})
-	if err := db.RegisterWorktree(context.Background(), 100); err != nil {
+	if err := db.RegisterWorktree(context.Background(), 100, ""); err != nil {
 		t.Fatal(err)
 	}
 	return db, opts, ids[0]
@@ -60,7 +60,7 @@ func collect(t *testing.T, db *DB, now, grace int64) GCResult {
 func TestCollectGarbage(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t) // blobs alpha, beta, readme, png written at 100; all referenced
-	if err := f.db.RegisterWorktree(ctx, 100); err != nil {
+	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
 		t.Fatal(err)
 	}
 	orphans := insertBlobs(t, f.db, 100, blobRow("old orphan", "", BlobText, nil, SurfaceData{Kind: 1, Data: []byte("keys")}))
@@ -105,7 +105,7 @@ func TestCollectGarbage(t *testing.T) {
 func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	if err := f.db.RegisterWorktree(ctx, 100); err != nil {
+	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
 		t.Fatal(err)
 	}
 	other, otherOpts, _ := worktreeHolding(t, f, "only in other")
@@ -129,7 +129,7 @@ func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
 func TestCollectGarbageUnreadableWorktree(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	if err := f.db.RegisterWorktree(ctx, 100); err != nil {
+	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
 		t.Fatal(err)
 	}
 	junk := filepath.Join(t.TempDir(), "junk.db")

@@ -6,7 +6,7 @@ package store
 // always disposable).
 const (
 	IndexSchemaVersion = 15
-	BlobSchemaVersion  = 4
+	BlobSchemaVersion  = 5
 )
 
 // blobSchema is the content-addressed store shared by every worktree of a
@@ -30,7 +30,10 @@ CREATE TABLE IF NOT EXISTS blob(
 -- The lexical tier: one document per blob (rowid = blob.id). detail=none keeps
 -- the trigram index small; substring queries are verified against the content.
 CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none, columnsize=0);
-CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
+-- The worktree indexes that use this store: path is the index database, root
+-- the worktree it indexes ('' when unknown), so collection can tell the
+-- indexes of worktrees git no longer lists.
+CREATE TABLE IF NOT EXISTS worktree(path TEXT PRIMARY KEY, root TEXT NOT NULL DEFAULT '', last_seen INTEGER NOT NULL);
 -- Surfaces (routes, config keys, tables, DI, exceptions, logs) of a blob, one
 -- packed row per kind (lang.EncodeSurfaces), beside the facts that also hold
 -- them, so listing one kind reads nothing else. Only blobs with surfaces of a

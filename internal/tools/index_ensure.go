@@ -40,6 +40,9 @@ type IndexOut struct {
 	Relinked    int              `json:"files_relinked"`
 	Skipped     map[string]int   `json:"skipped"`
 	TimingMS    map[string]int64 `json:"timing_ms"`
+	// SeededFrom is the worktree whose index this one started from when
+	// this process created it (store.Seed), "" otherwise.
+	SeededFrom string `json:"seeded_from,omitempty"`
 	// Semantic reports the semantic jobs of a semantic refresh.
 	Semantic *SemanticOut `json:"semantic,omitempty"`
 }
@@ -89,7 +92,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	}
 	out := &IndexOut{Epoch: st.Epoch, Changed: st.Changed, Files: st.Files, Added: st.Added, Modified: st.Modified, Deleted: st.Deleted,
 		Renamed: st.Renamed, Parsed: st.Parsed, BytesParsed: st.BytesParsed, ParseErrors: st.ParseErrors, Capped: st.Capped, Failed: st.Failed,
-		Symbols: st.Symbols, Relinked: st.Relinked, Skipped: st.SkippedFiles, TimingMS: st.TimingMS}
+		Symbols: st.Symbols, Relinked: st.Relinked, Skipped: st.SkippedFiles, TimingMS: st.TimingMS, SeededFrom: c.Env.Index.SeededFrom}
 	if out.Failed == nil {
 		out.Failed = []string{}
 	}

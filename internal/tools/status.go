@@ -47,9 +47,21 @@ type StatusOut struct {
 	Initialized  bool             `json:"initialized"`
 	// Semantic describes the imported SCIP indexes and the recent jobs.
 	Semantic SemanticStatus `json:"semantic"`
+	// Storage is the disk the index takes.
+	Storage StorageStatus `json:"storage"`
 	// Savings are the running totals of tokens saved (they grow with every
 	// call, so two status answers differ here).
 	Savings *SavingsStatus `json:"savings,omitempty"`
+}
+
+// StorageStatus is the disk the index takes: the content-addressed blob
+// store that every worktree of the repository shares, and this worktree's
+// own index (paths, symbols, resolved references).
+type StorageStatus struct {
+	SharedBytes int64 `json:"shared_bytes"`
+	OwnBytes    int64 `json:"own_bytes"`
+	// Worktrees counts the worktree indexes that use the shared store.
+	Worktrees int `json:"worktrees"`
 }
 
 // SemanticStatus is the semantic layer's part of status.
@@ -113,6 +125,10 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 			continue
 		}
 		out.Languages = append(out.Languages, LanguageStatus{Language: l, Files: n, Layers: []string{"syntactic"}})
+	}
+	out.Storage.SharedBytes, out.Storage.OwnBytes = ix.StorageBytes()
+	if wts, err := db.Worktrees(ctx); err == nil {
+		out.Storage.Worktrees = len(wts)
 	}
 	out.Semantic = SemanticStatus{Indexes: []semantic.IndexFreshness{}, Jobs: []semantic.Job{}}
 	fr, err := c.Engine().SemanticFreshness(ctx)
