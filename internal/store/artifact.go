@@ -69,7 +69,11 @@ func CheckArtifact(ctx context.Context, indexPath, blobPath string) string {
 		path    string
 		version int
 	}{{indexPath, IndexSchemaVersion}, {blobPath, BlobSchemaVersion}} {
-		if ok, why := healthy(f.path, f.version); !ok {
+		db, ok, why := healthy(f.path, f.version)
+		if db != nil {
+			db.Close()
+		}
+		if !ok {
 			return why
 		}
 	}
