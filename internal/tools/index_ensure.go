@@ -80,12 +80,16 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Msg: "another Cairn process owns this index (pid " + itoa(ix.Owner()) + ")",
 			Fixes: []string{"wait for it to finish, or stop it"}}
 	}
-	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
+	var st *index.Stats
+	var err error
+	snapErr := c.Reindexed(ctx, func() {
+		st, err = ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Resnapshot(ctx); err != nil {
-		return nil, err
+	if snapErr != nil {
+		return nil, snapErr
 	}
 	out := &IndexOut{Epoch: st.Epoch, Changed: st.Changed, Files: st.Files, Added: st.Added, Modified: st.Modified, Deleted: st.Deleted,
 		Renamed: st.Renamed, Parsed: st.Parsed, BytesParsed: st.BytesParsed, ParseErrors: st.ParseErrors, Capped: st.Capped, Failed: st.Failed,
