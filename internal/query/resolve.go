@@ -308,7 +308,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 	if !ok {
 		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "file " + string(rp) + " is not in the index"}
 	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	facts, err := e.Facts(ctx, f.BlobID)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (e *Engine) NameFileOf(ctx context.Context, id int64, name string) (*NameFi
 	if err != nil || !ok {
 		return nil, err
 	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	facts, err := e.Facts(ctx, f.BlobID)
 	if err != nil || facts == nil {
 		return nil, err
 	}
