@@ -42,6 +42,10 @@ const (
 	// (ENOSPC, EFBIG, EDQUOT, SQLite's SQLITE_FULL): nothing was changed,
 	// and the same call succeeds once there is room.
 	NoSpace
+	// GitUnavailable is a git command that could not run to its end: git
+	// is not installed (not on PATH), or it was killed before it finished.
+	// Only the tools that need git fail; nothing of a cut-off output is used.
+	GitUnavailable
 )
 
 type info struct {
@@ -76,6 +80,7 @@ var kindInfo = map[Kind]info{
 	// A precondition of the task, not of the files: exit 7 like the others.
 	TaskBudgetExceeded: {"TASK_BUDGET_EXCEEDED", 7003, 7, false},
 	NoSpace:            {"NO_SPACE", 5002, 5, true},
+	GitUnavailable:     {"GIT_UNAVAILABLE", 5003, 5, true},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".

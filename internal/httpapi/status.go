@@ -31,6 +31,8 @@ var statusByKind = map[errs.Kind]int{
 	errs.TaskBudgetExceeded: http.StatusConflict,
 	// The disk refused a write; the same call succeeds once there is room.
 	errs.NoSpace: http.StatusInsufficientStorage,
+	// git is missing or was killed: the server answers everything else.
+	errs.GitUnavailable: http.StatusServiceUnavailable,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.

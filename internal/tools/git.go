@@ -92,9 +92,6 @@ func gitError(err error) error {
 	if errors.Is(err, gitx.ErrNoRef) {
 		return &errs.Error{Kind: errs.NotFound, Err: err, Msg: "no such revision"}
 	}
-	if errors.Is(err, gitx.ErrNoGit) {
-		return &errs.Error{Kind: errs.IndexUnavailable, Msg: "git is not installed", Fixes: []string{"install git"}}
-	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}

@@ -106,6 +106,9 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	} else {
 		c.Answer("index is current at epoch %d (%d files)", st.Epoch, st.Files)
 	}
+	if st.GitFailed != "" {
+		c.Warn("git could not list the files (%s); the directory was walked with the ignore rules instead", st.GitFailed)
+	}
 	if st.ParseErrors > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", st.ParseErrors)
 	}

@@ -40,7 +40,7 @@ import (
 func main() {
 	repo := flag.String("repo", "", "repository to serve (copied into -work first)")
 	bin := flag.String("bin", "bin/cairn", "the cairn binary")
-	work := flag.String("work", "bench/out/load", "working directory: the copy, the state")
+	work := flag.String("work", filepath.Join(os.TempDir(), "cairn-loadbench"), "working directory for the copy and the state, outside any git worktree (a copy inside one would be served as part of it)")
 	clients := flag.Int("clients", 50, "concurrent MCP clients")
 	calls := flag.Int("calls", 10000, "calls per round, spread over the clients")
 	rounds := flag.Int("rounds", 5, "rounds (the first is the warm-up)")
@@ -51,8 +51,9 @@ func main() {
 		log.Fatal("loadbench: -repo is required")
 	}
 	ctx := context.Background()
-	copyDir := filepath.Join(*work, "repo")
-	state, _ := filepath.Abs(filepath.Join(*work, "state"))
+	workDir, _ := filepath.Abs(*work)
+	copyDir := filepath.Join(workDir, "repo")
+	state := filepath.Join(workDir, "state")
 	if err := prepare(*repo, copyDir); err != nil {
 		log.Fatal(err)
 	}
@@ -82,22 +83,17 @@ func main() {
 		rr := runRound(ctx, sessions, targets, *calls, r)
 		rr.RSSMB = rssMB(srv.cmd.Process.Pid)
 		rep.Rounds = append(rep.Rounds, rr)
+		// The figures so far, so that a run stopped early still reports.
+		sofar := rep
+		sofar.finish()
+		write(*md, *jsonOut, &sofar)
 		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB", r+1, rr.Calls, rr.Errors, rr.Seconds, rr.RSSMB)
 		for _, e := range rr.ErrorSamples {
 			log.Printf("loadbench:   error: %s", e)
 		}
 	}
 	rep.finish()
-	if *md != "" {
-		os.MkdirAll(filepath.Dir(*md), 0o755)
-		if err := os.WriteFile(*md, []byte(rep.markdown()), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		os.WriteFile(*jsonOut, b, 0o644)
-	}
+	write(*md, *jsonOut, &rep)
 	fmt.Print(rep.markdown())
 	for _, s := range sessions {
 		s.Close()
@@ -105,6 +101,20 @@ func main() {
 	srv.stop()
 	if rep.Errors > 0 || !rep.RSSFlat {
 		os.Exit(1)
+	}
+}
+
+// write puts the report where the flags say.
+func write(md, jsonOut string, rep *report) {
+	if md != "" {
+		os.MkdirAll(filepath.Dir(md), 0o755)
+		if err := os.WriteFile(md, []byte(rep.markdown()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		os.WriteFile(jsonOut, b, 0o644)
 	}
 }
 
