@@ -144,7 +144,7 @@ func (v *View) check(f Fields) error {
 		for _, n := range *r.names {
 			if _, ok := v.m.registry[r.k.Kind][n]; !ok {
 				return &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("%s %q is not registered", r.k.Noun, n),
-					Fixes: []string{fmt.Sprintf("%s_create {\"name\": %q} registers it", r.k.Noun, n)}}
+					Fixes: []string{fmt.Sprintf("cairn cards %s create %q registers it", r.k.Noun, n)}}
 			}
 		}
 	}

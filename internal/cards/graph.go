@@ -174,7 +174,7 @@ func (v *View) start(ctx context.Context, id string) (string, error) {
 
 // noCard is the error for a key no card defines.
 func (v *View) noCard(key string) error {
-	e := &errs.Error{Kind: errs.NotFound, Msg: "no card " + key, Fixes: []string{"card_search to find it by text", "card_list for every card"}}
+	e := &errs.Error{Kind: errs.NotFound, Msg: "no card " + key, Fixes: []string{"cairn cards search <words> finds it by text", "cairn cards list shows every card"}}
 	var near []string
 	for _, c := range v.m.cards {
 		if c.Key != "" && (containsFold(c.Key, key) || containsFold(key, c.Key)) {

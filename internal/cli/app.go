@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
@@ -22,6 +24,9 @@ type globals struct {
 	timeoutMS int
 	stdout    io.Writer
 	stderr    io.Writer
+
+	helpMu sync.Mutex                // guards help
+	help   map[*cobra.Command]func() // builders of long help not built yet
 }
 
 // app is an opened repository.

@@ -110,6 +110,16 @@ Exit codes: 0 ok, 1 internal, 2 usage or invalid argument, 3 not found,
 	for _, f := range families() {
 		root.AddCommand(f.command(g))
 	}
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		g.fillHelp(cmd)
+		help(cmd, args)
+	})
+	usage := root.UsageFunc()
+	root.SetUsageFunc(func(cmd *cobra.Command) error {
+		g.fillHelp(cmd)
+		return usage(cmd)
+	})
 	return root
 }
 

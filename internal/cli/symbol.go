@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -60,7 +61,7 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 		fmt.Fprintf(w, "  parent:     %s %s\n", c.Parent.Kind, c.Parent.QName)
 	}
 	if h := out.History; h != nil {
-		fmt.Fprintf(w, "  history:    %d commits by %d authors; last %.12s %s\n", h.Commits, h.Authors, h.LastCommit, h.LastDate)
+		fmt.Fprintf(w, "  history:    %s by %s; last %.12s %s\n", plural.Count(h.Commits, "commit", "commits"), plural.Count(h.Authors, "author", "authors"), h.LastCommit, h.LastDate)
 	}
 	for _, r := range c.Relations {
 		fmt.Fprintf(w, "  %s %s\n", r.Kind, r.Target)

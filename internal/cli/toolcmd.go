@@ -160,9 +160,34 @@ func (c *toolCmd) command(g *globals) (*cobra.Command, *argFlags) {
 		c.flags(f)
 	}
 	cmd.Short = shortLine(lookup(c.tool))
-	cmd.Long = c.long()
-	cmd.Example = c.examples(f)
+	// The long help is built from the registry when it is shown: a command
+	// that runs a query never prints it.
+	g.lazyHelp(cmd, func() {
+		cmd.Long = c.long()
+		cmd.Example = c.examples(f)
+	})
 	return cmd, f
+}
+
+// lazyHelp has fillHelp build a command's long help when it is shown.
+func (g *globals) lazyHelp(cmd *cobra.Command, build func()) {
+	g.helpMu.Lock()
+	defer g.helpMu.Unlock()
+	if g.help == nil {
+		g.help = map[*cobra.Command]func(){}
+	}
+	g.help[cmd] = build
+}
+
+// fillHelp builds a command's long help if it is not built yet.
+func (g *globals) fillHelp(cmd *cobra.Command) {
+	g.helpMu.Lock()
+	build := g.help[cmd]
+	delete(g.help, cmd)
+	g.helpMu.Unlock()
+	if build != nil {
+		build()
+	}
 }
 
 // toolsAnnotation names the tools behind a command, comma-separated.

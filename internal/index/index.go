@@ -48,6 +48,9 @@ type Index struct {
 	meta map[string]string
 	// matcher caches ignore decisions while the rules are unchanged.
 	matcher *scan.Matcher
+	// tree is what the last scan saw (nil: read it from the state
+	// directory when needed); see tree.go.
+	tree *scan.Tree
 	// beforeClaim, when set (tests), runs between parsing a batch and
 	// claiming its blobs: where a collection in another worktree may run.
 	beforeClaim func()
@@ -131,6 +134,7 @@ func (ix *Index) openStore(readOnly bool) (*store.DB, error) {
 func (ix *Index) swap(db *store.DB) {
 	old := ix.cur.Swap(newHandle(db))
 	ix.files, ix.meta = nil, nil
+	ix.dropTree()
 	if old != nil {
 		old.retire()
 	}

@@ -52,6 +52,7 @@ type Stats struct {
 	Failed       []string
 	Symbols      int
 	Relinked     int
+	Proven       bool // nothing changed, proven by stat calls without listing the tree (tree.go)
 	TimingMS     map[string]int64
 	SkippedFiles map[string]int
 	// GitFailed says why git could not list the files (the scan walked
@@ -111,16 +112,6 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	t0 := time.Now()
 	progress(Progress{Phase: "scan"})
 	ix.matcher = ix.matcher.Current(ix.paths.Root, ix.cfg.Index.Exclude)
-	sc, err := scan.Scan(ctx, scan.Options{Paths: ix.paths, Exclude: ix.cfg.Index.Exclude, Matcher: ix.matcher})
-	if err != nil {
-		return nil, fmt.Errorf("index: scan: %w", err)
-	}
-	st.SkippedFiles = sc.Skipped
-	st.GitFailed = sc.GitFailed
-	old, err := ix.fileRows(ctx)
-	if err != nil {
-		return nil, err
-	}
 	meta, err := ix.ownerMeta(ctx)
 	if err != nil {
 		return nil, err
@@ -133,6 +124,25 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	pending := meta["full_pending"]
 	full := o.Full || prevEpoch == 0 || pending == "1"
 	rehash := full || o.Rehash || trip != prevTrip
+	if !rehash && !derivePending(meta) {
+		// Nothing changed since the last scan, proven by stat calls alone:
+		// the same answer as the early return below, without listing.
+		if res, ok := ix.verifyTree(ctx, meta, trip); ok {
+			st.SkippedFiles, st.Files, st.Epoch, st.Proven = res.Skipped, len(res.Files), prevEpoch, true
+			tm.add("scan", time.Since(t0))
+			return st, nil
+		}
+	}
+	sc, tree, err := scan.Record(ctx, ix.scanOptions())
+	if err != nil {
+		return nil, fmt.Errorf("index: scan: %w", err)
+	}
+	st.SkippedFiles = sc.Skipped
+	st.GitFailed = sc.GitFailed
+	old, err := ix.fileRows(ctx)
+	if err != nil {
+		return nil, err
+	}
 	tm.add("scan", time.Since(t0))
 
 	oldBy := make(map[string]*store.FileRow, len(old))
@@ -159,6 +169,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	prevMissing := meta["missing_tracked"]
 	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) && !derivePending(meta) {
 		st.Epoch = prevEpoch
+		ix.saveTree(tree, meta, trip, old)
 		return st, nil
 	}
 
@@ -168,7 +179,13 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	st.Epoch = prevEpoch + 1
 	if err := ix.commit(ctx, batchIn{old: old, jobs: jobs, deleted: deleted, full: full, missingTracked: sc.MissingTracked, trip: trip}, st, tm, progress); err != nil {
 		ix.files = nil // the cache may be ahead of the database
+		ix.dropTree()
 		return nil, err
+	}
+	if meta, err := ix.ownerMeta(ctx); err == nil && ix.files != nil {
+		ix.saveTree(tree, meta, trip, ix.files)
+	} else {
+		ix.dropTree()
 	}
 	if full {
 		debug.FreeOSMemory() // a full build allocates a lot once; give it back

@@ -8,6 +8,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -69,7 +70,7 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 		sortEdits(g.Edits)
 		g.Count, g.Files = len(g.Edits), len(files)
 		g.Description = fmt.Sprintf("the method %s (declaration and %s) in %s: renamed with %s when an interface ties them",
-			ref.QName, plural(g.Count-1, "reference", "references"), plural(g.Files, "file", "files"), card.QName)
+			ref.QName, plural.Count(g.Count-1, "reference", "references"), plural.Count(g.Files, "file", "files"), card.QName)
 		g.Capsule = Capsule{Kind: "implementation",
 			Question: fmt.Sprintf("Is %s tied to %s by an interface (one declares the method, the other's type is used as that interface), so that both must be renamed?", ref.QName, card.QName),
 			For:      []string{fmt.Sprintf("the same method name %s", card.Name)},

@@ -17,6 +17,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -183,13 +184,13 @@ func (env *Env) gate(ctx context.Context, p *Plan, files []string, layer map[str
 		}
 		w.Failed = append(w.Failed, "files_not_fresh")
 		p.Status = StatusBlocked
-		p.Reason = plural(notFresh, "affected file is", "affected files are") + " not fresh in the index"
+		p.Reason = plural.Count(notFresh, "affected file is", "affected files are") + " not fresh in the index"
 		w.Refresh = append(w.Refresh, Refresh{Tool: "index_ensure", Args: map[string]any{"repo_state_mode": "full"}, CLI: "cairn index",
 			Why: "reindex the files that changed, then plan again"})
 	case len(p.Groups) > 0:
 		w.Failed = append(w.Failed, "ambiguous_references")
 		p.Status = StatusNeedsDecision
-		p.Reason = plural(len(p.Groups), "candidate group needs", "candidate groups need") + " a decision: the index cannot prove whether they refer to the symbol"
+		p.Reason = plural.Count(len(p.Groups), "candidate group needs", "candidate groups need") + " a decision: the index cannot prove whether they refer to the symbol"
 	default:
 		p.Status = StatusReady
 	}
@@ -198,14 +199,6 @@ func (env *Env) gate(ctx context.Context, p *Plan, files []string, layer map[str
 			Why: "the semantic layer is stale for these files: refresh it for compiler-precise references"})
 	}
 	return nil
-}
-
-// plural renders "1 thing is" or "N things are".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // recheck compares the files of a stored plan with the snapshot and the

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -86,8 +87,8 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		if g.Enclosing != "" {
 			where = " inside " + g.Enclosing
 		}
-		g.Description = fmt.Sprintf("%s of %s%s in %s%s", plural(g.Count, "use", "uses"), receiverText(g.Receiver), card.Name,
-			plural(g.Files, "file", "files"), where)
+		g.Description = fmt.Sprintf("%s of %s%s in %s%s", plural.Count(g.Count, "use", "uses"), receiverText(g.Receiver), card.Name,
+			plural.Count(g.Files, "file", "files"), where)
 		g.Capsule = capsule(card, g, others, declared[k])
 		out = append(out, *g)
 	}
@@ -224,5 +225,5 @@ func these(n int) string {
 	if n == 1 {
 		return "this use"
 	}
-	return "these " + plural(n, "use", "uses")
+	return "these " + plural.Count(n, "use", "uses")
 }

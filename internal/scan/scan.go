@@ -58,6 +58,8 @@ type Options struct {
 	// Matcher, when set, is reused (with its memo of decisions) instead of
 	// loading the ignore rules again.
 	Matcher *Matcher
+
+	rec *recorder // set by Record
 }
 
 func (o Options) matcher() *Matcher {
@@ -152,6 +154,9 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 	prune := opts.stateDir
 	add := func(rel string, info fs.FileInfo) {
 		e, reason := entryFor(ctx, opts, m, rel, info)
+		if opts.rec != nil && info.Mode()&fs.ModeSymlink != 0 {
+			opts.rec.link(e, reason)
+		}
 		if reason != "" {
 			res.Skipped[reason]++
 			return
@@ -205,11 +210,17 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 			rel, _ := filepath.Rel(opts.Paths.Root, p)
 			rel = filepath.ToSlash(rel)
 			if rel == "." {
+				if opts.rec != nil {
+					opts.rec.dir(opts.Paths.Root, "")
+				}
 				return nil
 			}
 			if d.IsDir() {
 				if PrunedDirs[d.Name()] || prune(rel) || m.Ignored(rel, true) {
 					return filepath.SkipDir
+				}
+				if opts.rec != nil {
+					opts.rec.dir(opts.Paths.Root, rel)
 				}
 				return nil
 			}
@@ -389,3 +400,11 @@ const (
 func IsSecret(rel string) bool {
 	return secretMatcher.Match(strings.Split(rel, "/"), false)
 }
+
+// Key is the text of the rules the matcher applies: two matchers with the
+// same Key decide every path alike.
+func (m *Matcher) Key() string { return m.key }
+
+// FileID is a file's inode number and inode change time (ns), zero where the
+// system does not say.
+func FileID(info fs.FileInfo) (ino, ctimeNS int64) { return inodeAndCtime(info) }

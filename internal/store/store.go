@@ -7,6 +7,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
@@ -163,8 +164,22 @@ func prepare(path, schema string, version int) (warnings []string, recreated boo
 	if _, err := db.Exec("PRAGMA journal_mode = WAL"); err != nil {
 		return nil, false, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
-		return nil, false, fmt.Errorf("store: create schema in %s: %w", path, err)
+	// The schema's statements are run once per text of the schema: a file
+	// that recorded this text already holds every table of it, and parsing
+	// the whole schema is most of what opening costs a short command.
+	sum := sha256.Sum256([]byte(schema))
+	text := hex.EncodeToString(sum[:])
+	var applied string
+	if ok {
+		db.QueryRow(`SELECT value FROM metadata WHERE key = 'schema_text'`).Scan(&applied)
+	}
+	if applied != text {
+		if _, err := db.Exec(schema); err != nil {
+			return nil, false, fmt.Errorf("store: create schema in %s: %w", path, err)
+		}
+		if _, err := db.Exec(`INSERT OR REPLACE INTO metadata(key, value) VALUES('schema_text', ?)`, text); err != nil {
+			return nil, false, fmt.Errorf("store: init %s: %w", path, err)
+		}
 	}
 	if !ok {
 		gen := randomID()

@@ -6,6 +6,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/history"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -126,7 +127,7 @@ func gitHistory(ctx context.Context, c *Call, in GitHistoryIn) (*GitHistoryOut, 
 	if out.Symbol != nil {
 		name = out.Symbol.QName
 	}
-	c.Answer("%s: %d commits by %d authors, last %s", name, out.Summary.Commits, out.Summary.Authors, out.Summary.LastDate)
+	c.Answer("%s: %s by %s, last %s", name, plural.Count(out.Summary.Commits, "commit", "commits"), plural.Count(out.Summary.Authors, "author", "authors"), out.Summary.LastDate)
 	if len(all) > 0 {
 		c.Next("git_show", map[string]any{"rev": all[0].OID}, "the last change")
 	}

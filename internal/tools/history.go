@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/history"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/protocol"
 )
 
@@ -105,7 +105,7 @@ func (c *Call) addChurnRisk(ctx context.Context, res *change.ImpactResult, span 
 	}
 	v = math.Round(v*1e6) / 1e6
 	res.Risk.Factors = append(res.Risk.Factors, change.RiskFactor{Name: "churn", Value: v, Weight: weight,
-		Input: fmt.Sprintf("%d commits by %d authors in the last 90 days", sum.Commits, sum.Authors)})
+		Input: plural.Count(sum.Commits, "commit", "commits") + " by " + plural.Count(sum.Authors, "author", "authors") + " in the last 90 days"})
 	res.Risk.Score = math.Round(math.Min(1, res.Risk.Score+v*weight)*1e6) / 1e6
 	switch {
 	case res.Risk.Score >= 0.66:

@@ -104,11 +104,7 @@ func report(outDir, results string) error {
 	w("\n## Reference tiers\n\nEvery identifier reference of the corpus by how it was resolved: proven (bound in the same file: locals and same-file definitions), strong (across files through an import, the same Go package or a method's receiver), unresolved (anchored or unknown). References to the standard library, external dependencies and built-ins cannot resolve inside the repository; the in-repository share leaves them out. \"Before imports\" is what same-file binding alone gives.\n\n")
 	w("| corpus | language | references | strong or better (before imports) | strong or better | in-repo: before imports | in-repo: after |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range cs {
-		langs := make([]string, 0, len(c.Tiers))
-		for l := range c.Tiers {
-			langs = append(langs, l)
-		}
-		sort.Strings(langs)
+		langs := sortedKeys(c.Tiers)
 		for _, l := range langs {
 			m, _ := c.Tiers[l].(map[string]any)
 			f := func(k string) float64 { v, _ := m[k].(float64); return v }
@@ -149,14 +145,21 @@ func report(outDir, results string) error {
 	w("\n## One-file incremental update (in-process, writable git copy)\n\nFrom the edit to the new epoch committed. A body-only edit (a comment appended) and an API edit (a new exported function), each reconciled for the changed path as a file watcher reports it; and the same body edit found by a stat scan of the whole tree (what a command pays when no server is watching). Median over 11 rounds.\n\n")
 	w("| corpus | file | body edit | new symbol | body edit, full stat scan |\n|---|---|---:|---:|---:|\n")
 	for _, c := range cs {
-		keys := make([]string, 0, len(c.Incr))
-		for k := range c.Incr {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := sortedKeys(c.Incr)
 		for _, k := range keys {
 			m, _ := c.Incr[k].(map[string]any)
 			w("| %s | %s | %.1f ms | %.1f ms | %.1f ms |\n", c.Name, k, p50(m["body_edit"]), p50(m["new_symbol"]), p50(m["full_scan"]))
+		}
+	}
+	w("\n## Edit to answer under `cairn up`\n\nA writable git copy served by `cairn up` (watcher on). Each round writes a new Go function into the file and, as soon as the write returns, sends one `search` for it over REST: the time is from the write to that answer, which must hold the new function (the freshness contract; an answer without it counts as missed, never as a time). %d rounds per file; target 50 ms.\n\n", editRounds)
+	w("| corpus | file | edit to answer p50 | p99 | missed |\n|---|---|---:|---:|---:|\n")
+	for _, c := range cs {
+		keys := sortedKeys(c.Edit)
+		for _, k := range keys {
+			m, _ := c.Edit[k].(map[string]any)
+			p99, _ := m["p99_ms"].(float64)
+			missed, _ := m["missed"].(float64)
+			w("| %s | %s | %.1f ms | %.1f ms | %.0f |\n", c.Name, k, p50(m), p99, missed)
 		}
 	}
 	for _, c := range cs {
@@ -245,4 +248,14 @@ func ratio(anchor, cairn float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2fx", anchor/cairn)
+}
+
+// sortedKeys returns a record's keys in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

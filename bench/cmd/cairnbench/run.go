@@ -30,6 +30,7 @@ type Corpus struct {
 	Rg       map[string]any `json:"rg,omitempty"`
 	CLI      map[string]any `json:"cli_ms,omitempty"`
 	Incr     map[string]any `json:"incremental,omitempty"`
+	Edit     map[string]any `json:"edit_to_answer,omitempty"`
 	Tiers    map[string]any `json:"tiers,omitempty"`
 	Arch     []archCheck    `json:"architecture_checks,omitempty"`
 	Problems []string       `json:"problems,omitempty"`
@@ -143,7 +144,7 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		c.Problems = append(c.Problems, err.Error())
 	}
 	if incrFiles != "" {
-		if c.Incr, err = incrementalCopy(self, dir, outDir, name, incrFiles); err != nil {
+		if c.Incr, c.Edit, err = incrementalCopy(self, cairn, dir, outDir, name, incrFiles); err != nil {
 			c.Problems = append(c.Problems, err.Error())
 		}
 	}
@@ -248,20 +249,31 @@ func cliTimes(cairn, dir, state, symbols string) map[string]any {
 }
 
 // incrementalCopy copies the corpus into a writable git repository, indexes it
-// and measures one-file updates in-process.
-func incrementalCopy(self, dir, outDir, name, files string) (map[string]any, error) {
+// and measures one-file updates in-process, then edit to answer under
+// `cairn up`.
+func incrementalCopy(self, cairn, dir, outDir, name, files string) (incr, edit map[string]any, err error) {
 	work := filepath.Join(outDir, "incr-"+name)
 	os.RemoveAll(work)
 	script := fmt.Sprintf("cp -r %s %s && chmod -R u+w %s && cd %s && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm c",
 		sh(dir), sh(work), sh(work), sh(work))
 	if out, err := exec.Command("bash", "-c", script).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("prepare copy: %v %s", err, out)
+		return nil, nil, fmt.Errorf("prepare copy: %v %s", err, out)
 	}
 	defer os.RemoveAll(work)
-	out, err := exec.Command(self, "incremental", "-repo", work, "-state", filepath.Join(outDir, "state-incr-"+name), "-files", files).Output()
+	state := filepath.Join(outDir, "state-incr-"+name)
+	out, err := exec.Command(self, "incremental", "-repo", work, "-state", state, "-files", files).Output()
 	if err != nil {
-		return nil, fmt.Errorf("incremental: %v", err)
+		return nil, nil, fmt.Errorf("incremental: %v", err)
 	}
-	var m map[string]any
-	return m, json.Unmarshal(out, &m)
+	if err := json.Unmarshal(out, &incr); err != nil {
+		return nil, nil, err
+	}
+	if cairn, err = filepath.Abs(cairn); err != nil {
+		return incr, nil, err
+	}
+	edit, err = editToAnswer(cairn, work, state, strings.Split(files, ","))
+	if err != nil {
+		return incr, nil, fmt.Errorf("edit to answer: %w", err)
+	}
+	return incr, edit, nil
 }
