@@ -4,7 +4,10 @@
 # the path battery. Writes the "Reliability" section of bench/RESULTS.md.
 #   usage: bench/harden.sh
 # Env: FUZZTIME (per target, default 8m: over an hour in all), FUZZPAR
-# (fuzz workers, default 1), KILLS (SIGKILLs of writers, default 1000).
+# (fuzz workers, default 1), KILLS (SIGKILLs of writers, default 1000),
+# LOAD_CLIENTS / LOAD_CALLS / LOAD_ROUNDS (the load run on the kubernetes
+# corpus: default 50 clients, 10000 calls per round, 5 rounds; LOAD_CALLS=0
+# leaves it out).
 # A crash a fuzz target finds is left in <package>/testdata/fuzz/<target>/
 # (go test writes it there) and fails the run; turn it into a fix.
 set -uo pipefail
@@ -62,6 +65,19 @@ go test -count=1 -run '^TestPathBattery$' -v ./internal/httpapi/ >"$out/battery.
 battery_line=$(grep -o 'path battery: [0-9]* attempts on [0-9]* tools' "$out/battery.log" | tail -1)
 battery_ok=$(grep -q -- '--- PASS: TestPathBattery' "$out/battery.log" && echo "0 escapes" || echo "ESCAPES (see $out/battery.log)")
 
+LOAD_CLIENTS=${LOAD_CLIENTS:-50}
+LOAD_CALLS=${LOAD_CALLS:-10000}
+LOAD_ROUNDS=${LOAD_ROUNDS:-5}
+load_md="Load: not run (LOAD_CALLS=0)."
+if [ "$LOAD_CALLS" != 0 ]; then
+  echo "harden: load, $LOAD_CLIENTS MCP clients x $LOAD_CALLS calls x $LOAD_ROUNDS rounds on kubernetes" >&2
+  k8s=$(bash bench/corpora.sh | sed -n 's/^go_large=//p')
+  go build -o bin/loadbench ./bench/cmd/loadbench && make -s build &&
+    nice -n 10 bin/loadbench -bin bin/cairn -repo "$k8s" -clients "$LOAD_CLIENTS" -calls "$LOAD_CALLS" -rounds "$LOAD_ROUNDS" \
+      -md "$out/load.md" -json "$out/load.json" >"$out/load.log" 2>&1 || failed=1
+  load_md=$(cat "$out/load.md" 2>/dev/null || echo "Load: FAILED before a round finished, see $out/load.log.")
+fi
+
 section=$(cat <<MD
 <!-- reliability:begin -->
 ## Reliability (\`make harden\`)
@@ -75,6 +91,8 @@ ${fuzz_rows}
 |---|---|
 | SIGKILL during multi-file writes ($KILLS kills) | $crash_ok: ${crash_line:-no summary} |
 | path battery | ${battery_line:-no summary}: $battery_ok |
+
+$load_md
 <!-- reliability:end -->
 MD
 )

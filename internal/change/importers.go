@@ -303,7 +303,7 @@ func (a *analysis) importLines(ctx context.Context, g *depGraph, u *Unit, list [
 	for k := range list {
 		im := &list[k]
 		ed := edge[im.Path]
-		facts, err := a.Index().Facts(ctx, g.files[ed.file].BlobID)
+		facts, err := a.Facts(ctx, g.files[ed.file].BlobID)
 		if err != nil {
 			return err
 		}

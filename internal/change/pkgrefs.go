@@ -160,7 +160,7 @@ func (a *analysis) refsInFile(ctx context.Context, g *depGraph, i int, label map
 	if err != nil {
 		return nil, err
 	}
-	facts, err := a.Index().Facts(ctx, f.BlobID)
+	facts, err := a.Facts(ctx, f.BlobID)
 	if err != nil || facts == nil {
 		return nil, err
 	}

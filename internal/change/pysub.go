@@ -73,7 +73,7 @@ func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, pkgIni
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		facts, err := a.Index().Facts(ctx, g.files[i].BlobID)
+		facts, err := a.Facts(ctx, g.files[i].BlobID)
 		if err != nil || facts == nil {
 			continue // a file without facts names nothing
 		}

@@ -47,7 +47,7 @@ func (a *analysis) snapshot(ctx context.Context, spec string) (*snapshot, error)
 		if err != nil {
 			return nil, err
 		}
-		st, _ := a.Index().State(ctx)
+		st, _ := a.State(ctx)
 		s := &snapshot{side: DiffSide{Spec: "working tree", Kind: "worktree", Epoch: st.Epoch}, files: make(map[string]snapFile, len(files))}
 		for _, f := range files {
 			s.files[f.Path] = snapFile{oid: f.GitOID, blobID: f.BlobID, lang: f.Lang}
@@ -62,7 +62,7 @@ func (a *analysis) snapshot(ctx context.Context, spec string) (*snapshot, error)
 		if err != nil {
 			return nil, err
 		}
-		st, _ := a.Index().State(ctx)
+		st, _ := a.State(ctx)
 		if n > st.Epoch {
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("epoch %d is in the future (the index is at epoch %d)", n, st.Epoch)}
 		}
@@ -155,7 +155,7 @@ func (a *analysis) loadSides(ctx context.Context, base, target *snapshot, change
 				continue
 			}
 			if f.blobID != 0 {
-				facts, err := a.Index().Facts(ctx, f.blobID)
+				facts, err := a.Facts(ctx, f.blobID)
 				if err != nil {
 					return err
 				}

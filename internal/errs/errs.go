@@ -48,6 +48,10 @@ const (
 	// ArtifactIncompatible is an intact index artifact written by a build
 	// of Cairn with another format, schema or extractor version.
 	ArtifactIncompatible
+	// GitUnavailable is a git command that could not run to its end: git
+	// is not installed (not on PATH), or it was killed before it finished.
+	// Only the tools that need git fail; nothing of a cut-off output is used.
+	GitUnavailable
 )
 
 type info struct {
@@ -85,6 +89,7 @@ var kindInfo = map[Kind]info{
 	// An artifact that cannot be used: the index stays as it was.
 	ArtifactCorrupt:      {"ARTIFACT_CORRUPT", 5003, 5, false},
 	ArtifactIncompatible: {"ARTIFACT_INCOMPATIBLE", 7004, 7, false},
+	GitUnavailable:       {"GIT_UNAVAILABLE", 5004, 5, true},
 }
 
 // Code is the stable wire code of the kind, e.g. "NOT_FOUND".

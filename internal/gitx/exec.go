@@ -94,6 +94,8 @@ func Exec(ctx context.Context, c Cmd) (*Result, error) {
 			return nil, ErrNoGit
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.As(err, &ee) && ee.ExitCode() == -1:
+			return nil, died(c.Args, ee)
 		case errors.As(err, &ee):
 			res.Exit = ee.ExitCode()
 		default:

@@ -12,10 +12,27 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+
+	"github.com/cairnhq/cairn/internal/errs"
 )
 
-// ErrNoGit means git is not installed.
-var ErrNoGit = errors.New("git is not installed")
+// ErrNoGit means git is not installed (not found on PATH). Only the tools
+// that need git fail with it (GIT_UNAVAILABLE); a repository is then
+// scanned without git.
+var ErrNoGit error = &errs.Error{Kind: errs.GitUnavailable, Msg: "git is not installed (not found on PATH)",
+	Fixes: []string{"install git, or put it on the PATH of the Cairn process"}}
+
+// died is the error of a git invocation that a signal ended before it
+// finished: its output is cut off and is not used.
+func died(args []string, ee *exec.ExitError) error {
+	how := "was killed"
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		how = "was killed by " + ws.Signal().String()
+	}
+	return &errs.Error{Kind: errs.GitUnavailable, Msg: "git " + firstWord(args) + " " + how + " before it finished; its output is not used",
+		Details: map[string]any{"git": strings.Join(args, " ")}, Fixes: []string{"repeat the call"}}
+}
 
 // Run runs git in dir and returns its stdout.
 func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -27,6 +44,10 @@ func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := cmd.Run(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, ErrNoGit
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == -1 && ctx.Err() == nil {
+			return nil, died(args, ee)
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {

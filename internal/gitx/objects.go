@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairnhq/cairn/internal/errs"
 	"io"
 	"os"
 	"os/exec"
@@ -24,7 +25,7 @@ func ResolveCommit(ctx context.Context, root, rev string) (string, error) {
 	}
 	out, err := Run(ctx, root, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		if errors.Is(err, ErrNoGit) {
+		if errs.Is(err, errs.GitUnavailable) { // git missing or killed: not an answer about rev
 			return "", err
 		}
 		return "", fmt.Errorf("%q: %w", rev, ErrNoRef)

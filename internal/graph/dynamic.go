@@ -132,7 +132,7 @@ func (w *walker) assignedCandidates(ctx context.Context, t *query.Resolved, d *D
 		if f == nil {
 			continue
 		}
-		facts, err := w.e.Index().Facts(ctx, f.BlobID)
+		facts, err := w.e.Facts(ctx, f.BlobID)
 		if err != nil || facts == nil {
 			continue
 		}

@@ -181,7 +181,7 @@ func (w *walker) callerAt(ctx context.Context, path string, p lang.Pos) (int64, 
 	if !ok {
 		return 0, protocol.Location{}, false, nil
 	}
-	facts, err := w.e.Index().Facts(ctx, f.BlobID)
+	facts, err := w.e.Facts(ctx, f.BlobID)
 	if err != nil || facts == nil {
 		return 0, protocol.Location{}, false, err
 	}

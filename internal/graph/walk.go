@@ -137,7 +137,7 @@ func (w *walker) resolved(ctx context.Context, row store.SymbolRow) (*query.Reso
 	if err != nil || f == nil {
 		return nil, err
 	}
-	facts, err := w.e.Index().Facts(ctx, f.BlobID)
+	facts, err := w.e.Facts(ctx, f.BlobID)
 	if err != nil {
 		return nil, err
 	}

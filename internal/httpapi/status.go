@@ -34,6 +34,8 @@ var statusByKind = map[errs.Kind]int{
 	// An index artifact that cannot be used: the request's input is at fault.
 	errs.ArtifactCorrupt:      http.StatusUnprocessableEntity,
 	errs.ArtifactIncompatible: http.StatusUnprocessableEntity,
+	// git is missing or was killed: the server answers everything else.
+	errs.GitUnavailable: http.StatusServiceUnavailable,
 }
 
 // statusByCode is statusByKind keyed by the wire code that envelopes carry.

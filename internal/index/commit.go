@@ -721,10 +721,13 @@ func (ix *Index) headTreeFor(ctx context.Context, head string) map[string]string
 	}
 	entries, err := gitx.LsTree(ctx, ix.paths.Root, head)
 	tree := make(map[string]string, len(entries))
-	if err == nil {
-		for _, e := range entries {
-			tree[e.Path] = e.OID
-		}
+	if err != nil {
+		// git is missing or failed: the tree counts as dirty for now, and
+		// the next reconcile asks git again rather than keep the failure.
+		return tree
+	}
+	for _, e := range entries {
+		tree[e.Path] = e.OID
 	}
 	ix.headTree, ix.headTreeCommit = tree, head
 	return tree

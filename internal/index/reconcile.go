@@ -55,6 +55,9 @@ type Stats struct {
 	Proven       bool // nothing changed, proven by stat calls without listing the tree (tree.go)
 	TimingMS     map[string]int64
 	SkippedFiles map[string]int
+	// GitFailed says why git could not list the files (the scan walked
+	// the directory instead); empty when it could.
+	GitFailed string
 }
 
 // job is one file to (re)consider.
@@ -135,6 +138,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 		return nil, fmt.Errorf("index: scan: %w", err)
 	}
 	st.SkippedFiles = sc.Skipped
+	st.GitFailed = sc.GitFailed
 	old, err := ix.fileRows(ctx)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,27 @@ func (e *Engine) Version() index.Version { return e.snap.Version() }
 // Index is the engine's index.
 func (e *Engine) Index() *index.Index { return e.ix }
 
+// State is the index state the request's snapshot sees (read through the
+// pool for an engine without one).
+func (e *Engine) State(ctx context.Context) (index.State, error) {
+	if e.snap == nil {
+		return e.ix.State(ctx)
+	}
+	return e.snap.State(), nil
+}
+
+// Facts returns the decoded facts of a blob, read through the request's
+// snapshot. A request holds one of the store's few pooled connections for
+// its snapshot; reading through the pool beside it would need a second,
+// and enough concurrent requests doing so take every connection and wait
+// for each other until their deadlines.
+func (e *Engine) Facts(ctx context.Context, blobID int64) (*lang.Facts, error) {
+	if e.snap == nil {
+		return e.ix.Facts(ctx, blobID)
+	}
+	return e.snap.Facts(ctx, blobID)
+}
+
 // SymbolRef is the compact form of a symbol in lists.
 type SymbolRef struct {
 	ID       string            `json:"symbol_id"`

@@ -398,7 +398,7 @@ func (e *Engine) fileFacts(ctx context.Context, id int64) (store.FileRow, *lang.
 	if err != nil || !ok {
 		return store.FileRow{}, nil, err
 	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	facts, err := e.Facts(ctx, f.BlobID)
 	return f, facts, err
 }
 
@@ -423,7 +423,7 @@ func (e *Engine) fileAt(ctx context.Context, rp protocol.RepoPath) (store.FileRo
 	if !ok {
 		return store.FileRow{}, nil, nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Msg: "file " + string(rp) + " is not in the index"}
 	}
-	facts, err := e.ix.Facts(ctx, f.BlobID)
+	facts, err := e.Facts(ctx, f.BlobID)
 	if err != nil {
 		return store.FileRow{}, nil, nil, err
 	}

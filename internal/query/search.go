@@ -464,7 +464,7 @@ func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []sto
 
 // definitionsFirst moves matches that start at a definition's name to the front.
 func (e *Engine) definitionsFirst(ctx context.Context, blobID int64, ms []lexical.Match) []lexical.Match {
-	facts, err := e.ix.Facts(ctx, blobID)
+	facts, err := e.Facts(ctx, blobID)
 	if err != nil || facts == nil {
 		return ms
 	}

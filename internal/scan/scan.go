@@ -45,6 +45,10 @@ type Result struct {
 	MissingTracked int
 	// Skipped counts files left out, by reason.
 	Skipped map[string]int
+	// GitFailed says why git could not list the files of a git worktree
+	// (git missing, or killed); the scan then walked the directory with
+	// the ignore rules instead, so the index stays fresh without git.
+	GitFailed string
 }
 
 // Options controls a scan.
@@ -159,11 +163,18 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 		}
 		res.Files = append(res.Files, e)
 	}
-	if opts.Paths.IsGit {
-		list, err := gitx.ListFiles(ctx, opts.Paths.Root)
-		if err != nil {
-			return res, err
+	var list []string
+	useGit := opts.Paths.IsGit
+	if useGit {
+		var err error
+		if list, err = gitx.ListFiles(ctx, opts.Paths.Root); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return res, cerr
+			}
+			res.GitFailed, useGit = err.Error(), false
 		}
+	}
+	if useGit {
 		for _, rel := range list {
 			if err := ctx.Err(); err != nil {
 				return res, err

@@ -69,6 +69,10 @@ func Record(ctx context.Context, opts Options) (Result, *Tree, error) {
 	if err != nil {
 		return res, nil, err
 	}
+	if res.GitFailed != "" {
+		// Walked without git: not a listing to prove again once git is back.
+		return res, nil, nil
+	}
 	if opts.Paths.IsGit {
 		// git lists untracked files from the directories: record all of them
 		// (outside what is never descended into), and the ignore files.

@@ -154,10 +154,13 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 		},
 	}
 	if err := v.ParseStreaming(ctx, bufio.NewReaderSize(f, 1<<20)); err != nil {
-		return nil, fmt.Errorf("semantic: read %s: %w", o.Path, err)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("semantic: read %s: %w", o.Path, err)
+		}
+		return nil, fmt.Errorf("semantic: %s is not a valid SCIP index, nothing of it was imported: %w", o.Path, err)
 	}
 	if !sawMeta {
-		return nil, fmt.Errorf("semantic: %s has no metadata: not a SCIP index", o.Path)
+		return nil, fmt.Errorf("semantic: %s has no metadata: not a SCIP index, nothing of it was imported", o.Path)
 	}
 	im.st.TimingMS["read"] = time.Since(t).Milliseconds()
 

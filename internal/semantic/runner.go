@@ -236,6 +236,7 @@ func (r *Runner) exec(ctx context.Context, bin string, args []string, dir string
 	cmd.Dir = dir
 	var tail tailBuffer
 	cmd.Stdout, cmd.Stderr = &tail, &tail
+	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

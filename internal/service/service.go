@@ -42,6 +42,10 @@ type Options struct {
 	// discarded); Version is shown on its dashboard.
 	Logger  *slog.Logger
 	Version string
+	// SafetyScan is how often a server rescans the whole tree for changes
+	// its watcher missed (dropped events, an overflowed queue, a directory
+	// it could not watch); 0 means every 5 minutes.
+	SafetyScan time.Duration
 }
 
 // Service is Cairn running for one repository.
@@ -164,8 +168,12 @@ func (s *Service) becomeOwner(bg context.Context) error {
 // the system refused one).
 func (s *Service) watcher() *watcher {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.watch
+	w := s.watch
+	s.mu.Unlock()
+	if w != nil && w.dead.Load() {
+		return nil // it stopped: every call rescans, as without a watcher
+	}
+	return w
 }
 
 // Env is what the tools run against.

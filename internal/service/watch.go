@@ -19,7 +19,9 @@ import (
 
 // Watcher timings: changes are batched until the tree is quiet for debounce
 // (at most maxDelay after the first), and a full stat scan runs every
-// safetyScan to catch anything the watcher missed.
+// safetyScan (Options.SafetyScan) to catch anything the watcher missed. An
+// overflowed event queue forces a full scan before the next answer; a
+// watcher the system closes leaves every call to rescan.
 const (
 	debounce   = 50 * time.Millisecond
 	maxDelay   = 500 * time.Millisecond
@@ -36,6 +38,9 @@ type watcher struct {
 	seen    atomic.Int64
 	indexed atomic.Int64
 	kickCh  chan struct{}
+	// dead is set when the system closed the watcher's channels before the
+	// service ended: it sees nothing any more, so calls rescan instead.
+	dead atomic.Bool
 
 	// Sync cookies (as watchman does): a query writes a file into cookieDir,
 	// which the same watcher watches. Events arrive in order, so once the
@@ -100,14 +105,26 @@ func (w *watcher) loop(ctx context.Context) {
 	var first time.Time
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	safety := time.NewTicker(safetyScan)
+	every := w.s.opts.SafetyScan
+	if every <= 0 {
+		every = safetyScan
+	}
+	safety := time.NewTicker(every)
 	defer safety.Stop()
+	stopped := func() {
+		if ctx.Err() == nil {
+			w.dead.Store(true)
+			w.s.addWarning("the file watcher stopped; every query rescans the tree")
+			w.broadcast() // callers waiting for events stop waiting
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case ev, ok := <-w.fw.Events:
 			if !ok {
+				stopped()
 				return
 			}
 			if w.note(ev) {
@@ -122,6 +139,7 @@ func (w *watcher) loop(ctx context.Context) {
 			}
 		case err, ok := <-w.fw.Errors:
 			if !ok {
+				stopped()
 				return
 			}
 			_ = err // overflow and friends: fall back to a full scan

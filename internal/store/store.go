@@ -77,6 +77,12 @@ func (c *connector) Driver() driver.Driver { return c.drv }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
+// MaxConns is the size of the connection pool. A read transaction (a
+// request's snapshot) holds one until it ends, and the writer one more:
+// nothing may wait for a second connection while it holds one, or enough
+// concurrent holders take the pool and wait for each other.
+const MaxConns = 4
+
 // Open opens (creating when needed) the index and blob databases. A database
 // with another schema version, or one that fails the cheap integrity checks, is
 // removed and created afresh; Warnings says so. A database whose seal shows a
@@ -99,8 +105,8 @@ func Open(opts Options) (*DB, error) {
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
 	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, drv: &sqlite.Driver{}})
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
+	db.SetMaxOpenConns(MaxConns)
+	db.SetMaxIdleConns(MaxConns)
 	s.sql = db
 	s.Reader = Reader{sql: db, metaReads: new(atomic.Int64)}
 	if !opts.ReadOnly && sealProblem(opts.IndexPath) == "" {

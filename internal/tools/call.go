@@ -151,6 +151,19 @@ func (c *Call) Resnapshot(ctx context.Context) error {
 	return c.takeSnapshot(ctx)
 }
 
+// Reindexed runs update, which brings the index up to date (a reconcile,
+// or a wait for the process that owns it), without the call's snapshot,
+// then moves the call to a view of the index as it is after. A snapshot
+// holds one of the store's few pooled connections, and the reconcile needs
+// connections too: calls that waited for the index's writer while holding
+// their snapshots could take every connection and stall the writer, and
+// every other call with it, until their deadlines.
+func (c *Call) Reindexed(ctx context.Context, update func()) error {
+	c.releaseSnapshot()
+	update()
+	return c.takeSnapshot(ctx)
+}
+
 // Engine is the query engine over the call's snapshot (nil without an
 // index).
 func (c *Call) Engine() *query.Engine { return c.engine }

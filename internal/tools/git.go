@@ -92,9 +92,6 @@ func gitError(err error) error {
 	if errors.Is(err, gitx.ErrNoRef) {
 		return &errs.Error{Kind: errs.NotFound, Err: err, Msg: "no such revision"}
 	}
-	if errors.Is(err, gitx.ErrNoGit) {
-		return &errs.Error{Kind: errs.IndexUnavailable, Msg: "git is not installed", Fixes: []string{"install git"}}
-	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -200,8 +197,8 @@ func (c *Call) gitReindex(ctx context.Context, root string, before *gitx.Status)
 	add(before)
 	after, _ := gitx.GetStatus(ctx, root)
 	add(after)
-	c.warnings = append(c.warnings, c.Env.Reindex(ctx, paths)...)
-	if err := c.Resnapshot(ctx); err != nil {
+	err := c.Reindexed(ctx, func() { c.warnings = append(c.warnings, c.Env.Reindex(ctx, paths)...) })
+	if err != nil {
 		c.Warn("git changed the repository, but the index cannot be read again: %s", errs.As(err).Message())
 	}
 }
@@ -260,15 +257,17 @@ func short(oid string) string {
 // only for some arguments (a symbol to look up), and moves the call to the
 // new snapshot; when it cannot, the call answers from the index as it is.
 func (c *Call) freshen(ctx context.Context) error {
-	if c.Env.Fresh != nil {
+	return c.Reindexed(ctx, func() {
+		if c.Env.Fresh == nil {
+			return
+		}
 		f := c.Env.Fresh(ctx, false)
 		if f.Err != nil {
 			c.Warn("answering from the index as it is: %s", errs.As(f.Err).Message())
 			f.Freshness, f.Err = protocol.MayBeStale, nil
 		}
 		c.fresh = f
-	}
-	return c.Resnapshot(ctx)
+	})
 }
 
 // symbolSpan resolves a symbol to its definition's file and lines, with

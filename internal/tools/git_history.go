@@ -85,6 +85,9 @@ func gitHistory(ctx context.Context, c *Call, in GitHistoryIn) (*GitHistoryOut, 
 	}
 	head, _ := gitx.Head(ctx, root)
 	if head == "" {
+		if _, err := gitx.ResolveCommit(ctx, root, "HEAD"); errs.Is(err, errs.GitUnavailable) {
+			return nil, err // git could not say: not the same as no commits
+		}
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "the repository has no commits yet"}
 	}
 	// The whole history once: the summary counts it, the page shows part.

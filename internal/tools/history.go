@@ -34,7 +34,13 @@ func (c *Call) historySource(ctx context.Context) history.Source {
 	if !c.Env.Paths.IsGit {
 		return s
 	}
-	s.Head, _ = gitx.Head(ctx, s.Root)
+	// HEAD from the files first: without git, the history then fails
+	// with a warning rather than look like a repository with no commits.
+	if h, _, ok := gitx.ReadHead(c.Env.Paths.GitDir, c.Env.Paths.GitCommon); ok && h != "" {
+		s.Head = h
+	} else {
+		s.Head, _ = gitx.Head(ctx, s.Root)
+	}
 	if c.Env.Paths.StateDir != "" {
 		s.Cache = history.Cache{Dir: filepath.Join(c.Env.Paths.StateDir, "history")}
 	}

@@ -83,12 +83,16 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Msg: "another Cairn process owns this index (pid " + itoa(ix.Owner()) + ")",
 			Fixes: []string{"wait for it to finish, or stop it"}}
 	}
-	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
+	var st *index.Stats
+	var err error
+	snapErr := c.Reindexed(ctx, func() {
+		st, err = ix.Reconcile(ctx, index.ReconcileOptions{Full: in.Full, Progress: progressFor(ctx, c.Env)})
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Resnapshot(ctx); err != nil {
-		return nil, err
+	if snapErr != nil {
+		return nil, snapErr
 	}
 	out := &IndexOut{Epoch: st.Epoch, Changed: st.Changed, Files: st.Files, Added: st.Added, Modified: st.Modified, Deleted: st.Deleted,
 		Renamed: st.Renamed, Parsed: st.Parsed, BytesParsed: st.BytesParsed, ParseErrors: st.ParseErrors, Capped: st.Capped, Failed: st.Failed,
@@ -104,6 +108,9 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 			st.Added, st.Modified, st.Deleted, st.Renamed, st.Parsed)
 	} else {
 		c.Answer("index is current at epoch %d (%d files)", st.Epoch, st.Files)
+	}
+	if st.GitFailed != "" {
+		c.Warn("git could not list the files (%s); the directory was walked with the ignore rules instead", st.GitFailed)
 	}
 	if st.ParseErrors > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", st.ParseErrors)

@@ -103,10 +103,12 @@ func (c *Call) wrote(ctx context.Context, res *mutate.Result) {
 	if !res.Applied || len(res.Paths) == 0 {
 		return
 	}
-	if c.Env.Reindex != nil {
-		c.warnings = append(c.warnings, c.Env.Reindex(ctx, res.Paths)...)
-	}
-	if err := c.Resnapshot(ctx); err != nil {
+	err := c.Reindexed(ctx, func() {
+		if c.Env.Reindex != nil {
+			c.warnings = append(c.warnings, c.Env.Reindex(ctx, res.Paths)...)
+		}
+	})
+	if err != nil {
 		c.Warn("the write is done, but the index cannot be read again: %s", errs.As(err).Message())
 	}
 }

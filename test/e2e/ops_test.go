@@ -59,8 +59,17 @@ func chromium(t *testing.T) {
 // reuses it).
 func startUpIn(t *testing.T, bin, repo, stateDir string) *upServer {
 	t.Helper()
+	return startUpEnv(t, bin, repo, stateDir, nil)
+}
+
+// startUpEnv is startUpIn with env added to the server's environment.
+func startUpEnv(t *testing.T, bin, repo, stateDir string, env []string) *upServer {
+	t.Helper()
 	os.Remove(filepath.Join(stateDir, "port"))
 	cmd := exec.Command(bin, "up", "--repo", repo, "--state-dir", stateDir)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

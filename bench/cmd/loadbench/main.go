@@ -1,0 +1,515 @@
+// Command loadbench drives `cairn up` with many concurrent MCP clients over
+// streamable HTTP (the official Go SDK's client) and reports, per round,
+// the errors, the latency of each tool at p50 and p99, and the server's
+// resident memory. The mix is what agents do: search, refs_find,
+// graph_callers, read_source, symbol_get, and write_source to one scratch
+// file per client, so writes never conflict.
+//
+// The repository is copied first (the benchmark writes into it), and its
+// Go functions are the targets: loadbench reads names and lines from the
+// sources itself, so the calls ask about symbols that exist.
+//
+//	go run ./bench/cmd/loadbench -repo ~/.cache/cairn-corpora/gomod/k8s.io/kubernetes@v1.31.0 \
+//	    -bin bin/cairn -clients 50 -calls 10000 -rounds 5 -md bench/out/harden/load.md
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	repo := flag.String("repo", "", "repository to serve (copied into -work first)")
+	bin := flag.String("bin", "bin/cairn", "the cairn binary")
+	work := flag.String("work", filepath.Join(os.TempDir(), "cairn-loadbench"), "working directory for the copy and the state, outside any git worktree (a copy inside one would be served as part of it)")
+	clients := flag.Int("clients", 50, "concurrent MCP clients")
+	calls := flag.Int("calls", 10000, "calls per round, spread over the clients")
+	rounds := flag.Int("rounds", 5, "rounds (the first is the warm-up)")
+	md := flag.String("md", "", "write the markdown table here")
+	jsonOut := flag.String("json", "", "write the figures as JSON here")
+	flag.Parse()
+	if *repo == "" {
+		log.Fatal("loadbench: -repo is required")
+	}
+	ctx := context.Background()
+	workDir, _ := filepath.Abs(*work)
+	copyDir := filepath.Join(workDir, "repo")
+	state := filepath.Join(workDir, "state")
+	if err := prepare(*repo, copyDir); err != nil {
+		log.Fatal(err)
+	}
+	targets := findTargets(copyDir, 400)
+	if len(targets) < 20 {
+		log.Fatalf("loadbench: only %d Go functions found in %s", len(targets), copyDir)
+	}
+	srv, err := startServer(ctx, *bin, copyDir, state)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.stop()
+	log.Printf("loadbench: server pid %d ready on %s after %s (index built)", srv.cmd.Process.Pid, srv.url, srv.readyAfter.Round(time.Second))
+
+	sessions := make([]*mcp.ClientSession, *clients)
+	for i := range sessions {
+		s, err := connect(ctx, srv.url, srv.token)
+		if err != nil {
+			log.Fatalf("loadbench: client %d: %v", i, err)
+		}
+		defer s.Close()
+		sessions[i] = s
+	}
+	rep := report{Clients: *clients, CallsPerRound: *calls, Repo: *repo, Targets: len(targets), IndexSeconds: srv.readyAfter.Seconds(),
+		RSSStartMB: rssMB(srv.cmd.Process.Pid)}
+	for r := range *rounds {
+		rr := runRound(ctx, sessions, targets, *calls, r)
+		rr.RSSMB = rssMB(srv.cmd.Process.Pid)
+		rep.Rounds = append(rep.Rounds, rr)
+		// The figures so far, so that a run stopped early still reports.
+		sofar := rep
+		sofar.finish()
+		write(*md, *jsonOut, &sofar)
+		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB", r+1, rr.Calls, rr.Errors, rr.Seconds, rr.RSSMB)
+		for _, e := range rr.ErrorSamples {
+			log.Printf("loadbench:   error: %s", e)
+		}
+	}
+	rep.finish()
+	write(*md, *jsonOut, &rep)
+	fmt.Print(rep.markdown())
+	for _, s := range sessions {
+		s.Close()
+	}
+	srv.stop()
+	if rep.Errors > 0 || !rep.RSSFlat {
+		os.Exit(1)
+	}
+}
+
+// write puts the report where the flags say.
+func write(md, jsonOut string, rep *report) {
+	if md != "" {
+		os.MkdirAll(filepath.Dir(md), 0o755)
+		if err := os.WriteFile(md, []byte(rep.markdown()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		os.WriteFile(jsonOut, b, 0o644)
+	}
+}
+
+// prepare copies repo to dst once (writable: module caches are read-only)
+// and removes the scratch files of an earlier run.
+func prepare(repo, dst string) error {
+	if _, err := os.Stat(dst); err != nil {
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		if out, err := exec.Command("cp", "-r", repo, dst).CombinedOutput(); err != nil {
+			return fmt.Errorf("copy %s: %v\n%s", repo, err, out)
+		}
+		if out, err := exec.Command("chmod", "-R", "u+w", dst).CombinedOutput(); err != nil {
+			return fmt.Errorf("chmod %s: %v\n%s", dst, err, out)
+		}
+	}
+	return os.RemoveAll(filepath.Join(dst, "zz_loadbench"))
+}
+
+// target is one Go function of the corpus.
+type target struct {
+	Path  string
+	Name  string // Type.Method for a method
+	Short string // the function's or method's own name
+	Line  int
+}
+
+// funcRE finds a function or method declaration: the receiver's type (for
+// a method) and the name.
+var funcRE = regexp.MustCompile(`^func (?:\((?:\w+\s+)?\*?([A-Za-z0-9_]+)(?:\[[^\]]*\])?\) )?([A-Z][A-Za-z0-9_]*)[\[(]`)
+
+// findTargets reads up to n exported functions from the corpus's Go files
+// (tests and generated files left out), spread over the tree.
+func findTargets(root string, n int) []target {
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "vendor" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || d.Name() == "zz_loadbench") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && !strings.HasPrefix(d.Name(), "zz_generated") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	var out []target
+	for _, f := range files {
+		if len(out) >= n {
+			break
+		}
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		line := 0
+		for sc.Scan() {
+			line++
+			if m := funcRE.FindStringSubmatch(sc.Text()); m != nil {
+				rel, _ := filepath.Rel(root, f)
+				name := m[2]
+				if m[1] != "" {
+					name = m[1] + "." + m[2]
+				}
+				out = append(out, target{Path: filepath.ToSlash(rel), Name: name, Line: line, Short: m[2]})
+				break
+			}
+		}
+		fh.Close()
+	}
+	return out
+}
+
+type server struct {
+	cmd        *exec.Cmd
+	url, token string
+	readyAfter time.Duration
+}
+
+// startServer runs `cairn up` and waits for its port file, its token and
+// /ready (the first index built).
+func startServer(ctx context.Context, bin, repo, state string) (*server, error) {
+	os.Remove(filepath.Join(state, "port"))
+	cmd := exec.CommandContext(ctx, bin, "up", "--repo", repo, "--state-dir", state)
+	logf, err := os.Create(filepath.Join(filepath.Dir(state), "server.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &server{cmd: cmd}
+	var pf struct {
+		Port int `json:"port"`
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(state, "port"))
+		if err == nil && json.Unmarshal(b, &pf) == nil && pf.Port > 0 {
+			break
+		}
+		if time.Since(start) > 2*time.Minute {
+			s.stop()
+			return nil, fmt.Errorf("no port file after 2 minutes (see %s)", logf.Name())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tok, err := os.ReadFile(filepath.Join(state, "token"))
+	if err != nil {
+		s.stop()
+		return nil, err
+	}
+	s.token = strings.TrimSpace(string(tok))
+	base := fmt.Sprintf("http://127.0.0.1:%d", pf.Port)
+	s.url = base + "/mcp"
+	for {
+		req, _ := http.NewRequest("GET", base+"/ready", nil)
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Since(start) > 30*time.Minute {
+			s.stop()
+			return nil, fmt.Errorf("not ready after 30 minutes")
+		}
+		time.Sleep(time.Second)
+	}
+	s.readyAfter = time.Since(start)
+	return s, nil
+}
+
+func (s *server) stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+	}
+}
+
+// bearer adds the token to every request of a client.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func connect(ctx context.Context, url, token string) (*mcp.ClientSession, error) {
+	hc := &http.Client{Transport: bearer{token: token, next: &http.Transport{MaxIdleConnsPerHost: 4}}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+}
+
+// tools of the mix, with their weights out of 100.
+var mix = []struct {
+	name   string
+	weight int
+}{
+	{"search", 25}, {"refs_find", 20}, {"graph_callers", 15}, {"read_source", 20}, {"symbol_get", 15}, {"write_source", 5},
+}
+
+// arguments of call i of client c.
+func arguments(tool string, t target, client, i int) map[string]any {
+	sym := t.Path + "#" + t.Name
+	switch tool {
+	case "search":
+		if i%2 == 0 {
+			return map[string]any{"query": t.Short, "mode": "symbol"}
+		}
+		return map[string]any{"query": t.Short + "("}
+	case "refs_find":
+		return map[string]any{"symbol": sym}
+	case "graph_callers":
+		return map[string]any{"symbol": sym, "depth": 2}
+	case "read_source":
+		return map[string]any{"path": t.Path, "start_line": t.Line, "end_line": t.Line + 40}
+	case "symbol_get":
+		return map[string]any{"symbol": sym}
+	case "write_source":
+		content := fmt.Sprintf("package zz%d\n\n// Scratch%d is write %d of client %d.\nfunc Scratch%d() int { return %d }\n", client, client, i, client, client, i)
+		return map[string]any{"edits": []map[string]any{{
+			"path": fmt.Sprintf("zz_loadbench/c%d/scratch.go", client), "action": writeAction(client), "content": content}}}
+	}
+	return nil
+}
+
+type round struct {
+	Calls        int      `json:"calls"`
+	Errors       int      `json:"errors"`
+	ErrorSamples []string `json:"error_samples,omitempty"`
+	Seconds      float64  `json:"seconds"`
+	RSSMB        float64  `json:"rss_mb"`
+	durations    map[string][]time.Duration
+}
+
+// runRound makes calls calls over the sessions, each client its share in
+// sequence, all clients at once.
+func runRound(ctx context.Context, sessions []*mcp.ClientSession, targets []target, calls, r int) round {
+	var mu sync.Mutex // guards rr
+	rr := round{durations: map[string][]time.Duration{}}
+	var errors atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c, s := range sessions {
+		n := calls / len(sessions)
+		if c < calls%len(sessions) {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(r), uint64(c)))
+			local := map[string][]time.Duration{}
+			var samples []string
+			for i := range n {
+				tool := pick(rng)
+				t := targets[rng.IntN(len(targets))]
+				args := arguments(tool, t, c, r*calls+i)
+				cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+				t0 := time.Now()
+				res, err := s.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+				d := time.Since(t0)
+				cancel()
+				local[tool] = append(local[tool], d)
+				if err != nil || res.IsError {
+					errors.Add(1)
+					if len(samples) < 3 {
+						samples = append(samples, fmt.Sprintf("%s %v: %s", tool, args, describe(res, err)))
+					}
+				}
+			}
+			mu.Lock()
+			for k, v := range local {
+				rr.durations[k] = append(rr.durations[k], v...)
+			}
+			if len(rr.ErrorSamples) < 10 {
+				rr.ErrorSamples = append(rr.ErrorSamples, samples...)
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	rr.Seconds = time.Since(start).Seconds()
+	rr.Errors = int(errors.Load())
+	for _, v := range rr.durations {
+		rr.Calls += len(v)
+	}
+	return rr
+}
+
+// created remembers the clients whose scratch file exists.
+var created sync.Map
+
+// writeAction is create for a client's first write, update after.
+func writeAction(client int) string {
+	if _, loaded := created.LoadOrStore(client, true); loaded {
+		return "update"
+	}
+	return "create"
+}
+
+func describe(res *mcp.CallToolResult, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			s := t.Text
+			if len(s) > 300 {
+				s = s[:300] + "..."
+			}
+			return s
+		}
+	}
+	return "isError without text"
+}
+
+func pick(rng *rand.Rand) string {
+	n := rng.IntN(100)
+	for _, m := range mix {
+		if n < m.weight {
+			return m.name
+		}
+		n -= m.weight
+	}
+	return mix[0].name
+}
+
+// rssMB is the resident set of a process, from /proc.
+func rssMB(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+type toolFigures struct {
+	Tool  string  `json:"tool"`
+	Calls int     `json:"calls"`
+	P50ms float64 `json:"p50_ms"`
+	P99ms float64 `json:"p99_ms"`
+}
+
+type report struct {
+	Repo          string        `json:"repo"`
+	Clients       int           `json:"clients"`
+	CallsPerRound int           `json:"calls_per_round"`
+	Targets       int           `json:"targets"`
+	IndexSeconds  float64       `json:"index_seconds"`
+	RSSStartMB    float64       `json:"rss_start_mb"`
+	Rounds        []round       `json:"rounds"`
+	Tools         []toolFigures `json:"tools"`
+	Calls         int           `json:"calls"`
+	Errors        int           `json:"errors"`
+	// RSSGrowth is the growth of the resident set from the end of the
+	// warm-up round to the largest after it.
+	RSSGrowth float64 `json:"rss_growth"`
+	RSSFlat   bool    `json:"rss_flat"`
+}
+
+// finish computes the totals and the percentiles over every round after
+// the warm-up (all rounds when there is one).
+func (r *report) finish() {
+	all := map[string][]time.Duration{}
+	for i, rr := range r.Rounds {
+		r.Calls += rr.Calls
+		r.Errors += rr.Errors
+		if i == 0 && len(r.Rounds) > 1 {
+			continue
+		}
+		for k, v := range rr.durations {
+			all[k] = append(all[k], v...)
+		}
+	}
+	for _, m := range mix {
+		d := all[m.name]
+		if len(d) == 0 {
+			continue
+		}
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		r.Tools = append(r.Tools, toolFigures{Tool: m.name, Calls: len(d), P50ms: ms(d[len(d)/2]), P99ms: ms(d[(len(d)*99)/100])})
+	}
+	r.RSSFlat = true
+	if len(r.Rounds) > 1 {
+		base, top := r.Rounds[0].RSSMB, 0.0
+		for _, rr := range r.Rounds[1:] {
+			top = max(top, rr.RSSMB)
+		}
+		r.RSSGrowth = (top - base) / base
+		r.RSSFlat = r.RSSGrowth < 0.10
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (r *report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Load: %d MCP clients over streamable HTTP (the Go SDK's client) against `cairn up` on %s (index built in %.0f s), %d calls per round in %d rounds, %d calls in all: **%d errors**. Per client one scratch file for its writes. Latency over the rounds after the first (the warm-up):\n\n",
+		r.Clients, filepath.Base(r.Repo), r.IndexSeconds, r.CallsPerRound, len(r.Rounds), r.Calls, r.Errors)
+	b.WriteString("| tool | calls | p50 | p99 |\n|---|---:|---:|---:|\n")
+	for _, t := range r.Tools {
+		fmt.Fprintf(&b, "| `%s` | %d | %.1f ms | %.1f ms |\n", t.Tool, t.Calls, t.P50ms, t.P99ms)
+	}
+	b.WriteString("\n| round | calls | errors | seconds | server RSS after |\n|---:|---:|---:|---:|---:|\n")
+	for i, rr := range r.Rounds {
+		fmt.Fprintf(&b, "| %d | %d | %d | %.0f | %.0f MB |\n", i+1, rr.Calls, rr.Errors, rr.Seconds, rr.RSSMB)
+	}
+	verdict := "flat"
+	if !r.RSSFlat {
+		verdict = "NOT flat"
+	}
+	fmt.Fprintf(&b, "\nRSS after the warm-up round to the largest after it: %+.1f%% (%s; the bound is < 10%%). RSS before the first round: %.0f MB.\n", r.RSSGrowth*100, verdict, r.RSSStartMB)
+	return b.String()
+}
