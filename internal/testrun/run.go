@@ -127,14 +127,16 @@ func Run(ctx context.Context, targets []Target, o RunOptions) *Summary {
 					if o.Durations != nil && (r.Status == StatusPassed || r.Status == StatusFailed) {
 						o.Durations.Record(r.TargetID, r.DurationMS)
 					}
+					// Progress is told under the lock, so that counts reach
+					// it in order (a listener may drop a count lower than
+					// one it has seen).
 					mu.Lock()
 					sum.Targets = append(sum.Targets, r)
 					done++
-					n := done
-					mu.Unlock()
 					if o.Progress != nil {
-						o.Progress(n, len(targets), r)
+						o.Progress(done, len(targets), r)
 					}
+					mu.Unlock()
 				}
 			}
 		}(batch)
