@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/semantic"
@@ -58,7 +60,7 @@ type SemanticOut struct {
 
 func init() {
 	Register(Tool{
-		Name: "index_ensure", Group: "core",
+		Name: "index_ensure", Group: "core", Deadline: indexDeadline,
 		Summary: "Make sure the index is current (every other tool already does this incrementally); full: true rebuilds from scratch; semantic: true runs the installed SCIP indexers in the background for compiler-precise references. Reports what changed and where the time went.",
 		When:    []string{"building the index ahead of the first query", "rebuilding from scratch (full) after doctor reports damage", "refreshing the semantic layer (semantic) when answers report files changed since the semantic index"},
 		WhenNot: []string{"before ordinary queries: every query brings the index up to date itself"},
@@ -203,3 +205,8 @@ func semanticRefresh(ctx context.Context, c *Call, in IndexIn) (*SemanticOut, er
 	}
 	return out, nil
 }
+
+// indexDeadline is index_ensure's default deadline: building the index of a
+// large repository takes minutes, far past a query's timeout (timeout_ms
+// still sets a shorter one).
+func indexDeadline(config.Config) time.Duration { return time.Hour }
