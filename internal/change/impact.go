@@ -510,7 +510,7 @@ func group(g *depGraph, files map[int]int, prod map[int]bool, p ImpactParams) De
 				fx, fy := a.files[x], a.files[y]
 				_, tx := g.tests[fx]
 				_, ty := g.tests[fy]
-				return cmp.Or(boolOrder(tx, ty), cmp.Compare(files[fy], files[fx]), cmp.Compare(g.files[fx].Path, g.files[fy].Path)) < 0
+				return cmp.Or(graph.CompareBool(tx, ty), cmp.Compare(files[fy], files[fx]), cmp.Compare(g.files[fx].Path, g.files[fy].Path)) < 0
 			})
 			pi := PackageImpact{Dir: d, Files: len(a.files), References: a.refs, Sample: []string{}, TestOnly: !a.prod}
 			for _, i := range a.files {
@@ -547,7 +547,7 @@ func heaviestFirst[T any](xs []T, weight func(T) (testOnly bool, refs, files int
 	sort.Slice(xs, func(i, j int) bool {
 		at, ar, af, an := weight(xs[i])
 		bt, br, bf, bn := weight(xs[j])
-		return cmp.Or(boolOrder(at, bt), cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
+		return cmp.Or(graph.CompareBool(at, bt), cmp.Compare(br, ar), cmp.Compare(bf, af), cmp.Compare(an, bn)) < 0
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -110,7 +111,7 @@ func Importers(ctx context.Context, e *query.Engine, c *Cache, p ImportersParams
 		res.BytesCovered += g.files[ed.file].Size
 	}
 	sort.Slice(all, func(x, y int) bool {
-		return cmp.Or(boolOrder(all[x].Test, all[y].Test), cmp.Compare(all[x].Path, all[y].Path)) < 0
+		return cmp.Or(graph.CompareBool(all[x].Test, all[y].Test), cmp.Compare(all[x].Path, all[y].Path)) < 0
 	})
 	res.Importers, res.More, res.NextOffset = pageOf(res.Importers, all, p.Offset, p.Limit)
 	if err := a.importLines(ctx, g, u, res.Importers, direct); err != nil {
@@ -250,20 +251,9 @@ func (g *depGraph) importerPackages(u *Unit, reach map[int]importReach) []Import
 	}
 	sort.Slice(out, func(x, y int) bool {
 		a, b := out[x], out[y]
-		return cmp.Or(cmp.Compare(a.Depth, b.Depth), boolOrder(a.TestOnly, b.TestOnly), cmp.Compare(a.Dir, b.Dir)) < 0
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), graph.CompareBool(a.TestOnly, b.TestOnly), cmp.Compare(a.Dir, b.Dir)) < 0
 	})
 	return out
-}
-
-// boolOrder orders false before true.
-func boolOrder(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }
 
 // countReach counts the files and packages reached at depth (0: every depth).

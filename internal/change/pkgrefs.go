@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -106,7 +107,7 @@ func UnitRefs(ctx context.Context, e *query.Engine, c *Cache, p UnitRefsParams) 
 	sort.Slice(order, func(x, y int) bool {
 		_, tx := g.tests[order[x]]
 		_, ty := g.tests[order[y]]
-		return cmp.Or(boolOrder(tx, ty), cmp.Compare(g.files[order[x]].Path, g.files[order[y]].Path)) < 0
+		return cmp.Or(graph.CompareBool(tx, ty), cmp.Compare(g.files[order[x]].Path, g.files[order[y]].Path)) < 0
 	})
 	res.Summary.Files = len(order)
 	res.Summary.ByPackage = g.refPackages(order, counts)
@@ -204,7 +205,7 @@ func (g *depGraph) refPackages(order []int, counts map[int]int) []UnitRefPackage
 	}
 	sort.Slice(out, func(x, y int) bool {
 		a, b := out[x], out[y]
-		return cmp.Or(boolOrder(a.TestOnly, b.TestOnly), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Dir, b.Dir)) < 0
+		return cmp.Or(graph.CompareBool(a.TestOnly, b.TestOnly), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Dir, b.Dir)) < 0
 	})
 	return out
 }

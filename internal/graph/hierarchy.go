@@ -280,7 +280,7 @@ func sortLinks(ls []TypeLink, root string) {
 	}
 	sort.Slice(ls, func(i, j int) bool {
 		a, b := ls[i], ls[j]
-		return cmp.Or(cmp.Compare(a.Depth, b.Depth), cmpBool(a.isTest(), b.isTest()), cmpBool(!near(a), !near(b)),
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), CompareBool(a.isTest(), b.isTest()), CompareBool(!near(a), !near(b)),
 			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Relation, b.Relation)) < 0
 	})
 }

@@ -166,7 +166,7 @@ func (l *levels) rank(ctx context.Context, cands map[int64]*candidate) ([]ranked
 	}
 	sort.Slice(rs, func(i, j int) bool {
 		a, b := rs[i], rs[j]
-		return cmp.Or(cmpBool(a.c.test, b.c.test), cmp.Compare(a.c.prox, b.c.prox), cmp.Compare(tierRank(a.c.tier), tierRank(b.c.tier)),
+		return cmp.Or(CompareBool(a.c.test, b.c.test), cmp.Compare(a.c.prox, b.c.prox), cmp.Compare(tierRank(a.c.tier), tierRank(b.c.tier)),
 			cmp.Compare(b.c.weight, a.c.weight), cmp.Compare(a.row.QName, b.row.QName), cmp.Compare(a.row.ID, b.row.ID)) < 0
 	})
 	return rs, nil

@@ -22,8 +22,8 @@ type Cut struct {
 // isTestPath reports whether a file holds tests (or test fixtures).
 func isTestPath(p string) bool { return query.IsTestFile(p) }
 
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
+// CompareBool orders false before true, for sorting with cmp.Or.
+func CompareBool(a, b bool) int {
 	switch {
 	case a == b:
 		return 0
