@@ -13,11 +13,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 
+	"github.com/cairnhq/cairn/internal/atomicfile"
 	"github.com/cairnhq/cairn/internal/gitx"
 )
 
@@ -71,10 +71,7 @@ func (c Cache) Put(key []any, v any) {
 		return
 	}
 	p := c.path(key)
-	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-	if os.WriteFile(tmp, b, 0o644) == nil {
-		os.Rename(tmp, p)
-	}
+	atomicfile.Write(p, b, 0o644)
 	c.sweep()
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/atomicfile"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lockfile"
 )
@@ -81,7 +82,7 @@ func ClaimRepo(stateDir string) (*Claim, error) {
 // WritePort records the port the server listens on, atomically.
 func (c *Claim) WritePort(port int) error {
 	b, _ := json.Marshal(PortFile{Port: port, PID: os.Getpid()})
-	if err := writeAtomic(filepath.Join(c.stateDir, "port"), append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(filepath.Join(c.stateDir, "port"), append(b, '\n'), 0o600); err != nil {
 		return errs.Wrap(errs.Internal, err, "cannot write the port file")
 	}
 	c.wrote = true
@@ -117,7 +118,7 @@ func LoadToken(stateDir string) (string, error) {
 		return "", errs.Wrap(errs.Internal, err, "cannot generate a token")
 	}
 	tok := hex.EncodeToString(raw[:])
-	if err := writeAtomic(path, []byte(tok+"\n"), 0o600); err != nil {
+	if err := atomicfile.Write(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", errs.Wrap(errs.Internal, err, "cannot write the token file")
 	}
 	return tok, nil
@@ -125,24 +126,3 @@ func LoadToken(stateDir string) (string, error) {
 
 // TokenPath is where a state dir's token lives.
 func TokenPath(stateDir string) string { return filepath.Join(stateDir, "token") }
-
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}

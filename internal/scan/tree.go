@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/atomicfile"
 	"github.com/cairnhq/cairn/internal/config"
 )
 
@@ -306,11 +307,7 @@ func WriteTree(path string, t *Tree) error {
 		w.entry(l.Entry)
 		w.str(l.Reason)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, b.Bytes(), 0o600)
 }
 
 // ReadTree loads a Tree saved by WriteTree.

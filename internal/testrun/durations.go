@@ -2,11 +2,12 @@ package testrun
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/cairnhq/cairn/internal/atomicfile"
 )
 
 // Durations remembers how long each target took in its last runs, so that
@@ -66,8 +67,5 @@ func (d *Durations) Save() {
 	if os.MkdirAll(filepath.Dir(d.path), 0o755) != nil {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", d.path, os.Getpid())
-	if os.WriteFile(tmp, b, 0o644) == nil {
-		os.Rename(tmp, d.path)
-	}
+	atomicfile.Write(d.path, b, 0o644)
 }

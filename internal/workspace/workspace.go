@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/atomicfile"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lockfile"
 )
@@ -343,13 +344,7 @@ func SHA(content []byte) string {
 }
 
 func writeAtomic(p string, data []byte) error {
-	tmp := p + ".tmp" + hex.EncodeToString(randBytes())
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return errs.Wrap(errs.Internal, err, "cannot write %s", p)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(p, data, 0o644); err != nil {
 		return errs.Wrap(errs.Internal, err, "cannot write %s", p)
 	}
 	return nil
