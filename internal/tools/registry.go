@@ -157,10 +157,16 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if err := checkCounts(args); err != nil {
 		return c.envelope(ctx, nil, err, start)
 	}
-	var common Common
-	if len(args) > 0 {
-		json.Unmarshal(args, &common) // strict decoding happens in the handler
+	// The arguments every tool shares, read once here (strict decoding
+	// happens in the handler).
+	var pre struct {
+		Common
+		View
 	}
+	if len(args) > 0 {
+		json.Unmarshal(args, &pre)
+	}
+	common := pre.Common
 	c.common = common
 	timeout := time.Duration(env.Config.Query.TimeoutMS) * time.Millisecond
 	if t.Deadline != nil {
@@ -195,7 +201,7 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if err := c.takeSnapshot(ctx); err != nil && !t.NoIndex {
 		return c.envelope(ctx, nil, err, start)
 	}
-	if err := c.bindView(ctx, t, args); err != nil {
+	if err := c.bindView(ctx, t, pre.View); err != nil {
 		return c.envelope(ctx, nil, err, start)
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)

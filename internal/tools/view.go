@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -70,9 +69,7 @@ func viewedTools() []string {
 
 // bindView reads the call's consistency arguments, checks them and sets up
 // the overlay the call's engine reads through.
-func (c *Call) bindView(ctx context.Context, t *Tool, args json.RawMessage) error {
-	var v struct{ View }
-	json.Unmarshal(args, &v) // strict decoding happens in the handler
+func (c *Call) bindView(ctx context.Context, t *Tool, v View) error {
 	if !t.viewed {
 		if v.Consistency != "" || len(v.VirtualFiles) > 0 {
 			return &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("%s answers from the indexed tree only: consistency and virtual_files are taken by %s",
