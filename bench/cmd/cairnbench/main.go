@@ -48,6 +48,7 @@ func main() {
 	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	impactResults := fs.String("impact-results", "", "impact: write the impact section of this markdown file")
 	graphResults := fs.String("graph-results", "", "graph: write the call graph section of this markdown file")
+	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -60,7 +61,7 @@ func main() {
 	case "genset":
 		err = genset(ctx, *repo, *state, *n, *set)
 	case "queries":
-		err = queries(ctx, *repo, *state, *set)
+		err = queries(ctx, *repo, *state, *set, *dump)
 	case "lexical":
 		err = lexicalBench(ctx, *repo, *state, *set)
 	case "run":
@@ -189,7 +190,7 @@ func percentiles(ds []time.Duration) Percentiles {
 
 // queries replays the set through symbol search, symbol lookup (resolve +
 // card) and references, warm, in-process.
-func queries(ctx context.Context, repo, state, set string) error {
+func queries(ctx context.Context, repo, state, set, dump string) error {
 	names, err := readSet(set)
 	if err != nil {
 		return err
@@ -210,6 +211,15 @@ func queries(ctx context.Context, repo, state, set string) error {
 	for _, name := range names { // warm caches once
 		e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20})
 	}
+	var dumped *json.Encoder
+	if dump != "" {
+		f, err := os.Create(dump)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		dumped = json.NewEncoder(f)
+	}
 	for _, name := range names {
 		t := time.Now()
 		if _, err := e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20}); err != nil {
@@ -229,10 +239,14 @@ func queries(ctx context.Context, repo, state, set string) error {
 			continue
 		}
 		t = time.Now()
-		if _, err := e.Refs(ctx, r, query.RefsParams{Limit: 50}); err != nil {
+		res, err := e.Refs(ctx, r, query.RefsParams{Limit: 50})
+		if err != nil {
 			return err
 		}
 		refs = append(refs, time.Since(t))
+		if dumped != nil {
+			dumped.Encode(map[string]any{"name": name, "refs": res})
+		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"symbol_search": percentiles(search), "symbol_lookup": percentiles(lookup), "refs": percentiles(refs),
