@@ -37,7 +37,7 @@ func main() {
 	state := fs.String("state", "", "state directory")
 	set := fs.String("set", "", "query set file")
 	n := fs.Int("n", 1000, "queries")
-	files := fs.String("files", "", "incremental: comma-separated repo paths to edit")
+	files := fs.String("files", "", "incremental: comma-separated repo paths to edit; impact: the one file to edit before timing the first call of an epoch")
 	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
 	name := fs.String("name", "", "run: corpus name")
 	cairn := fs.String("cairn", "bin/cairn", "run: the cairn binary")
@@ -77,7 +77,7 @@ func main() {
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	case "impact":
-		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults)
+		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults, *files)
 	case "graph":
 		err = graphBench(ctx, *name, *repo, *state, *n, *rounds, *graphResults)
 	default:
@@ -246,6 +246,9 @@ func queries(ctx context.Context, repo, state, set, dump string) error {
 		refs = append(refs, time.Since(t))
 		if dumped != nil {
 			dumped.Encode(map[string]any{"name": name, "refs": res})
+			if os.Getenv("CAIRN_BENCH_VERBOSE") != "" {
+				fmt.Fprintf(os.Stderr, "%s\t%.2f\t%d\n", name, float64(refs[len(refs)-1].Microseconds())/1000, res.Summary.Total+res.AnchoredTotal)
+			}
 		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
