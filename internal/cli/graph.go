@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/graph"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -31,7 +32,7 @@ func callersCmd() *toolCmd { return graphCmd("callers", "graph_callers") }
 func calleesCmd() *toolCmd { return graphCmd("callees", "graph_callees") }
 
 func renderGraph(w io.Writer, r *graph.Result) {
-	byID := map[string]graph.Node{}
+	byID := map[protocol.SymbolID]graph.Node{}
 	for _, n := range r.Nodes {
 		byID[n.ID] = n
 	}

@@ -59,14 +59,12 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 					name = row.Name
 				}
 			}
-			if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+			files, err := w.edgeFiles(ctx, edges)
+			if err != nil {
 				return nil, err
 			}
-			for _, ed := range edges {
-				f, err := w.file(ctx, ed.FileID)
-				if err != nil {
-					return nil, err
-				}
+			for i, ed := range edges {
+				f := files[i]
 				if f == nil {
 					continue
 				}
@@ -247,14 +245,12 @@ func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, 
 		if err != nil {
 			return nil, err
 		}
-		if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+		files, err := w.edgeFiles(ctx, edges)
+		if err != nil {
 			return nil, err
 		}
-		for _, ed := range edges {
-			f, err := w.file(ctx, ed.FileID)
-			if err != nil {
-				return nil, err
-			}
+		for i, ed := range edges {
+			f := files[i]
 			if f == nil || w.usable(f.Path) {
 				continue // the semantic layer answers for this file
 			}

@@ -98,6 +98,23 @@ func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 	return nil
 }
 
+// edgeFiles returns the file of each edge, in the order of edges (nil
+// where the file vanished), loading them with one query.
+func (w *walker) edgeFiles(ctx context.Context, edges []store.EdgeRow) ([]*store.FileRow, error) {
+	if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+		return nil, err
+	}
+	out := make([]*store.FileRow, len(edges))
+	for i, ed := range edges {
+		f, err := w.file(ctx, ed.FileID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
 // symbols loads symbol rows by id (missing ones are left out).
 func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.SymbolRow, error) {
 	out := make(map[int64]store.SymbolRow, len(ids))

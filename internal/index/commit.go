@@ -273,8 +273,9 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 	for _, r := range b.oldSyms {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
-	b.lk = newLinker(ctx, b.ix.db(), b.w)
-	b.lk.facts = func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) }
+	db := b.ix.db()
+	b.lk = newLinker(b.w, func(ids []int64) ([]store.SymbolRow, error) { return db.SymbolsOfFiles(ctx, ids) },
+		func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) })
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
 	}

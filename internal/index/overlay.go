@@ -88,7 +88,14 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		held[in[i].Path] = &in[i]
 	}
 	var infos []*fileInfo
-	lk := &linker{ctx: ctx, db: s.Store(), batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
+	facts := map[int64]*lang.Facts{}
+	lk := newLinker(nil, func(ids []int64) ([]store.SymbolRow, error) { return s.Store().SymbolsOfFiles(ctx, ids) },
+		func(f *fileInfo) (*lang.Facts, error) {
+			if f.id < 0 {
+				return facts[f.id], nil
+			}
+			return s.Facts(ctx, f.blobID)
+		})
 	for _, r := range rows {
 		if held[r.Path] != nil {
 			lk.deleted[r.ID] = true
@@ -96,7 +103,6 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		}
 		infos = append(infos, &fileInfo{id: r.ID, path: r.Path, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
 	}
-	facts := map[int64]*lang.Facts{}
 	var mine []*fileInfo
 	for _, o := range in {
 		of := &OverlayFile{Links: map[int]Link{}}
@@ -121,12 +127,6 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 	sort.Slice(infos, func(i, j int) bool { return infos[i].path < infos[j].path })
 	w := newWorld(s.ix.paths.Root, mods, infos)
 	lk.w = w
-	lk.facts = func(f *fileInfo) (*lang.Facts, error) {
-		if f.id < 0 {
-			return facts[f.id], nil
-		}
-		return s.Facts(ctx, f.blobID)
-	}
 	for _, fi := range mine {
 		of := out[fi.path]
 		of.Rows = fileSymbols(w, fi, of.Facts, nil)

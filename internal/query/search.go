@@ -316,7 +316,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 	ids := make([]int64, 0, len(hits))
 	for _, h := range hits {
 		if h.Symbol != nil {
-			if id, ok := index.ParseID(h.Symbol.ID); ok {
+			if id, ok := h.Symbol.ID.Hash(); ok {
 				ids = append(ids, id)
 			}
 		}
@@ -334,7 +334,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 			continue
 		}
 		hits[i].Tier, hits[i].Layer = index.TierProven.String(), LayerSyntactic
-		if id, ok := index.ParseID(hits[i].Symbol.ID); ok && precise[id] {
+		if id, ok := hits[i].Symbol.ID.Hash(); ok && precise[id] {
 			hits[i].Tier, hits[i].Layer = index.TierPrecise.String(), LayerSemantic
 		}
 	}

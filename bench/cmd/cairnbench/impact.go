@@ -62,7 +62,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 		ids = ids[:n]
 	}
 	call := func(id int64) (*protocol.Envelope, time.Duration) {
-		args, _ := json.Marshal(map[string]any{"symbol": index.FormatID(id)})
+		args, _ := json.Marshal(map[string]any{"symbol": protocol.NewSymbolID(id)})
 		t := time.Now()
 		env := tools.Invoke(ctx, env, "impact_analyze", args)
 		return env, time.Since(t)
@@ -84,7 +84,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 			first = d
 		}
 		if envl.Error != nil {
-			return fmt.Errorf("impact_analyze %s: %s", index.FormatID(id), envl.Error.Message)
+			return fmt.Errorf("impact_analyze %s: %s", protocol.NewSymbolID(id), envl.Error.Message)
 		}
 		b, _ := json.Marshal(envl.Data)
 		var ds []time.Duration
