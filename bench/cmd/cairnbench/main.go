@@ -56,6 +56,14 @@ func main() {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	if p := os.Getenv("CAIRN_MEMPROFILE"); p != "" { // allocations of the whole run (go tool pprof -sample_index=alloc_space)
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	var err error
 	switch cmd {
 	case "genset":
