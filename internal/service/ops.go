@@ -32,9 +32,12 @@ func (s *Service) startOps(ctx context.Context) {
 	m.SetIndexProbe(s.indexInfo)
 	reads := s.env.Reads
 	m.SetReadBudget(reads.Used)
-	changes := s.env.Changes
+	changes, answers := s.env.Changes, s.env.Answers
 	m.SetCacheProbe(func() []obs.CacheStat {
 		var out []obs.CacheStat
+		for _, c := range answers.Stats() {
+			out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
+		}
 		for _, c := range changes.Stats() {
 			out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
 		}

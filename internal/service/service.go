@@ -113,6 +113,10 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		Jobs:    semanticJobs{s},
 		Reindex: s.reindex,
 	}
+	if opts.Serve && cfg.Query.CacheMB > 0 {
+		// A one-shot command answers once: only servers keep answers.
+		s.env.Answers = tools.NewAnswers(int64(cfg.Query.CacheMB) << 20)
+	}
 	if opts.Serve {
 		s.startOps(ctx)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -52,6 +53,9 @@ type StatusOut struct {
 	// Savings are the running totals of tokens saved (they grow with every
 	// call, so two status answers differ here).
 	Savings *SavingsStatus `json:"savings,omitempty"`
+	// Caches are a server's caches with their hits and misses since it
+	// started (absent outside a server).
+	Caches []obs.CacheView `json:"caches,omitempty"`
 }
 
 // StorageStatus is the disk the index takes: the content-addressed blob
@@ -164,6 +168,9 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		out.Writer = "pid " + itoa(ix.Owner())
 	}
 	out.Savings = c.savingsStatus(ctx)
+	if m := c.Env.Ops; m != nil {
+		out.Caches = m.CacheViews()
+	}
 	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
 	if states[store.BlobParseErrors] > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])
