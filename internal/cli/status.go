@@ -108,7 +108,7 @@ func renderCaches(w io.Writer, caches []obs.CacheView) {
 
 func renderSavings(w io.Writer, s *tools.SavingsStatus) {
 	if s == nil {
-		fmt.Fprintln(w, "savings:    none recorded yet (servers record them: cairn mcp, cairn up)")
+		fmt.Fprintln(w, "savings:    none recorded yet")
 		return
 	}
 	if s.Process != nil {

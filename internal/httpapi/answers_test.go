@@ -1,11 +1,15 @@
 package httpapi_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cairnhq/cairn/internal/obs"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
@@ -147,6 +151,34 @@ func TestAnswerCache(t *testing.T) {
 		}
 		if c := shown[cache]; c == nil || c["hits"] != hits || c["misses"] != misses {
 			t.Errorf("%s cache on the dashboard: %v", cache, c)
+		}
+	}
+}
+
+// TestOneShotCallsInServerTotals: the repository's savings a server shows
+// (status, dashboard) count the one-shot CLI calls other processes record
+// in the ledger while it runs, once each.
+func TestOneShotCallsInServerTotals(t *testing.T) {
+	ts, svc := start(t, token, service.Options{Serve: true})
+	h := auth()
+	repoTotals := func() (calls, saved float64) {
+		t.Helper()
+		r := do(t, ts, "GET", "/api/v1/dashboard", "", h)
+		s := r.body["savings"].(map[string]any)["repository"].(map[string]any)
+		return s["calls"].(float64), s["tokens_saved"].(float64)
+	}
+	calls0, saved0 := repoTotals()
+	// What a CLI command run beside the server records.
+	env := &protocol.Envelope{Meta: protocol.Meta{RequestID: "req_x", Tokens: 100, TokensSaved: 900}}
+	for range 2 {
+		if err := obs.RecordOneShot(context.Background(), svc.Paths().StateDir, "search", env, time.Now(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 2 { // read twice: counted once
+		calls, saved := repoTotals()
+		if calls != calls0+2 || saved != saved0+1800 {
+			t.Errorf("read %d: repository totals %v calls, %v saved; want %v, %v", i, calls, saved, calls0+2, saved0+1800)
 		}
 	}
 }
