@@ -137,12 +137,7 @@ func TestAnswerCache(t *testing.T) {
 	}
 
 	fams := scrape(t, do(t, ts, "GET", "/metrics", "", h))
-	dash := do(t, ts, "GET", "/api/v1/dashboard", "", h)
-	shown := map[string]map[string]any{}
-	for _, c := range dash.body["caches"].([]any) {
-		c := c.(map[string]any)
-		shown[c["cache"].(string)] = c
-	}
+	shown := dashboardCaches(t, ts)
 	for cache, w := range want {
 		hits := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "hit"})
 		misses := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "miss"})

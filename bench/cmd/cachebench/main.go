@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	resultsmd "github.com/cairnhq/cairn/bench/results"
 	"github.com/cairnhq/cairn/internal/config"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/service"
@@ -114,14 +115,7 @@ The same read call on an unchanged repository (%s), through the registry as a se
 		fmt.Print(section)
 		return
 	}
-	b, _ := os.ReadFile(*results)
-	s := string(b)
-	if i, j := strings.Index(s, "<!-- cache:begin -->"), strings.Index(s, "<!-- cache:end -->"); i >= 0 && j > i {
-		s = s[:i] + section + strings.TrimPrefix(s[j+len("<!-- cache:end -->"):], "\n")
-	} else {
-		s = strings.TrimRight(s, "\n") + "\n\n" + section
-	}
-	if err := os.WriteFile(*results, []byte(s), 0o644); err != nil {
+	if err := resultsmd.Replace(*results, "cache", section); err != nil {
 		log.Fatal(err)
 	}
 }
