@@ -49,8 +49,8 @@ func (m *Monitor) cacheStats() []CacheStat {
 	return f()
 }
 
-// CacheViews are the caches' counts with their hit ratios.
-func (m *Monitor) CacheViews() []CacheView {
+// cacheViews are the caches' counts with their hit ratios.
+func (m *Monitor) cacheViews() []CacheView {
 	out := []CacheView{}
 	for _, c := range m.cacheStats() {
 		out = append(out, CacheView{CacheStat: c, HitRatio: c.HitRatio()})

@@ -95,7 +95,7 @@ func (m *Monitor) Dashboard(f OpFilter) Dashboard {
 	}
 	d.Tasks = m.tasks.List()
 	d.Savings = m.Savings()
-	d.Caches = m.CacheViews()
+	d.Caches = m.cacheViews()
 	d.Totals = d.Savings.Process
 	d.Operations, d.Matched = m.recent.query(f)
 	d.RecentErrors = m.recent.errorsNewest(20)

@@ -60,6 +60,9 @@ type Env struct {
 	// before the write answers; it returns warnings when it could not (nil:
 	// the next call's freshness check does it).
 	Reindex func(ctx context.Context, paths []string) []string
+	// Caches reports the caches of the server answering for the
+	// repository and their counts (nil, or nil result: no server).
+	Caches func(ctx context.Context) []obs.CacheStat
 	// Ops watches every call: task budgets before, metrics, ledger and
 	// savings after (nil in processes that do not serve: the CLI).
 	Ops *obs.Monitor

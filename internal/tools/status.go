@@ -53,8 +53,9 @@ type StatusOut struct {
 	// Savings are the running totals of tokens saved (they grow with every
 	// call, so two status answers differ here).
 	Savings *SavingsStatus `json:"savings,omitempty"`
-	// Caches are a server's caches with their hits and misses since it
-	// started (absent outside a server).
+	// Caches are the caches of the server answering for the repository
+	// (this process, or the one that owns the index) with their hits and
+	// misses since it started (absent when no server runs).
 	Caches []obs.CacheView `json:"caches,omitempty"`
 }
 
@@ -168,8 +169,10 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		out.Writer = "pid " + itoa(ix.Owner())
 	}
 	out.Savings = c.savingsStatus(ctx)
-	if m := c.Env.Ops; m != nil {
-		out.Caches = m.CacheViews()
+	if c.Env.Caches != nil {
+		for _, st := range c.Env.Caches(ctx) {
+			out.Caches = append(out.Caches, obs.CacheView{CacheStat: st, HitRatio: st.HitRatio()})
+		}
 	}
 	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
 	if states[store.BlobParseErrors] > 0 {
