@@ -311,14 +311,27 @@ func totals(ctx context.Context, db *sql.DB) (Totals, error) {
 }
 
 // ClientTotals sums the operations of one client recorded after the
-// operation afterID, and returns the last id it summed (afterID when none):
-// a server counts with it the one-shot calls made while it runs.
+// operation afterID, and returns the newest id of the ledger (afterID when
+// it has none after it), from which the next call goes on: a server counts
+// with it the one-shot calls made while it runs, reading each row once.
+// Ids grow with each commit, so a row committed later has a larger id.
 func (l *Ledger) ClientTotals(ctx context.Context, client string, afterID int64) (Totals, int64, error) {
 	var t Totals
 	last := afterID
-	err := l.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(success = 0), 0), COALESCE(SUM(tokens), 0), COALESCE(SUM(tokens_saved), 0), COALESCE(MAX(op_id), ?)
-	  FROM operations WHERE op_id > ? AND client = ?`, afterID, afterID, client).Scan(&t.Operations, &t.Failures, &t.Tokens, &t.TokensSaved, &last)
-	return t, last, err
+	tx, err := l.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return t, last, err
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(op_id), ?) FROM operations`, afterID).Scan(&last); err != nil {
+		return t, afterID, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(success = 0), 0), COALESCE(SUM(tokens), 0), COALESCE(SUM(tokens_saved), 0)
+	  FROM operations WHERE op_id > ? AND op_id <= ? AND client = ?`, afterID, last, client).Scan(&t.Operations, &t.Failures, &t.Tokens, &t.TokensSaved)
+	if err != nil {
+		return t, afterID, err
+	}
+	return t, max(last, afterID), nil
 }
 
 // LastID is the id of the newest operation (0 when none).

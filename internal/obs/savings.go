@@ -113,10 +113,13 @@ func (m *Monitor) readOneShots() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, last, err := m.ledger.ClientTotals(context.Background(), OneShotClient, m.oneShotSeen)
-	if err != nil || t.Operations == 0 {
+	if err != nil {
 		return
 	}
 	m.oneShotSeen = last
+	if t.Operations == 0 {
+		return
+	}
 	s := m.savings
 	s.mu.Lock()
 	s.base.Calls += t.Operations
