@@ -18,6 +18,7 @@ func graphCmd(use, tool string) *toolCmd {
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.limit(&in.LimitPerLevel, "limit_per_level", "new symbols per level below depth 1", 10, 100)
 			f.String(&in.Layer, "layer", "layer", "")
+			f.view(&in.View)
 			f.maxChars(&in.MaxChars)
 		},
 		in:     &in,

@@ -47,7 +47,7 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 	var out []call
 	if w.layer != query.LayerSemantic {
 		for _, t := range targets {
-			edges, err := w.e.Store().EdgesTo(ctx, t, uint8(index.EdgeCall))
+			edges, err := w.e.EdgesTo(ctx, t, uint8(index.EdgeCall))
 			if err != nil {
 				return nil, err
 			}
@@ -243,7 +243,7 @@ func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, 
 		return nil, err
 	}
 	for _, m := range methods {
-		edges, err := w.e.Store().EdgesTo(ctx, m.row.ID, uint8(index.EdgeCall))
+		edges, err := w.e.EdgesTo(ctx, m.row.ID, uint8(index.EdgeCall))
 		if err != nil {
 			return nil, err
 		}

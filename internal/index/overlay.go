@@ -143,3 +143,21 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 	}
 	return out, nil
 }
+
+// Edges derives the file's call and type edges from its links, as the index
+// would store them for a file of this id.
+func (f *OverlayFile) Edges(fileID int64) []store.EdgeRow {
+	if f == nil || f.Facts == nil {
+		return nil
+	}
+	links := make([]Link, 0, len(f.Links))
+	for _, l := range f.Links {
+		links = append(links, l)
+	}
+	sort.Slice(links, func(i, j int) bool { return links[i].Ref < links[j].Ref })
+	out := fileEdges(f.Facts, f.Rows, links)
+	for i := range out {
+		out[i].FileID = fileID
+	}
+	return out
+}

@@ -72,7 +72,8 @@ type job struct {
 	blobID  int64
 	facts   []byte // encoded facts when parsed in this batch
 	surf    []store.SurfaceData
-	text    []byte // content for the lexical tier until the blob is written
+	names   []string // identifiers its references use (the blob's name postings)
+	text    []byte   // content for the lexical tier until the blob is written
 	pkg     string
 	err     error
 	failure string // why extraction failed (the file stays searchable)
@@ -281,7 +282,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			rows := make([]store.BlobRow, len(batch))
 			for i, j := range batch {
 				rows[i] = store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
-					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf}
+					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf, Names: j.names}
 			}
 			var ids []int64
 			if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
@@ -290,7 +291,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			}
 			for i, j := range batch {
 				j.blobID = ids[i]
-				j.text, j.surf = nil, nil
+				j.text, j.surf, j.names = nil, nil, nil
 			}
 			tm.add("store", time.Since(t))
 		}
@@ -439,7 +440,22 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	t = time.Now()
 	j.facts = lang.Encode(facts)
 	j.surf = encodeSurfaces(facts.Surfaces)
+	j.names = refNames(facts)
 	tm.add("encode", time.Since(t))
+}
+
+// refNames lists the distinct identifiers the references of facts use: the
+// blob's name postings, which find every file a reference search must read.
+func refNames(facts *lang.Facts) []string {
+	used := make([]bool, len(facts.Names))
+	var out []string
+	for _, r := range facts.Refs {
+		if int(r.Name) < len(used) && !used[r.Name] {
+			used[r.Name] = true
+			out = append(out, facts.Names[r.Name])
+		}
+	}
+	return out
 }
 
 // encodeSurfaces packs surfaces per kind for the blob store.
