@@ -52,6 +52,9 @@ query:
   # timeout_ms: 30000
   # How long a query waits for changes seen before it arrived.
   # freshness_wait_ms: 2000
+  # Answers a server keeps for read calls repeated on an unchanged
+  # repository, in MiB (0 keeps none).
+  # cache_mb: 64
 
 read:
   # Let read tools return files that look like secrets (.env, *.pem, ...).

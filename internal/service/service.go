@@ -112,6 +112,11 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		State:   s.State,
 		Jobs:    semanticJobs{s},
 		Reindex: s.reindex,
+		Caches:  s.caches,
+	}
+	if opts.Serve && cfg.Query.CacheMB > 0 {
+		// A one-shot command answers once: only servers keep answers.
+		s.env.Answers = tools.NewAnswers(int64(cfg.Query.CacheMB) << 20)
 	}
 	if opts.Serve {
 		s.startOps(ctx)

@@ -25,6 +25,9 @@ type Env struct {
 	// Changes holds the views change analysis shares across calls (nil:
 	// each call builds its own).
 	Changes *change.Cache
+	// Answers keeps the answers of the tools that declare a cache tier
+	// (nil: every call computes its answer).
+	Answers *Answers
 	Config  config.Config
 	// Paths locates the repository and its state (set even when Index is nil).
 	Paths config.Paths
@@ -57,6 +60,9 @@ type Env struct {
 	// before the write answers; it returns warnings when it could not (nil:
 	// the next call's freshness check does it).
 	Reindex func(ctx context.Context, paths []string) []string
+	// Caches reports the caches of the server answering for the
+	// repository and their counts (nil, or nil result: no server).
+	Caches func(ctx context.Context) []obs.CacheStat
 	// Ops watches every call: task budgets before, metrics, ledger and
 	// savings after (nil in processes that do not serve: the CLI).
 	Ops *obs.Monitor
@@ -103,6 +109,10 @@ type Call struct {
 	view *view
 	// staged names the workspace a write went to instead of the files.
 	staged string
+	// volatile answers depend on more than the repository (answers.go);
+	// envBytes is the size of the envelope as encoded for its tokens.
+	volatile bool
+	envBytes int
 }
 
 // pending records that n files changed on disk are not indexed yet: the
@@ -366,6 +376,7 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 	}
 	if b, err := json.Marshal(env); err == nil {
 		env.Meta.Tokens = protocol.EstimateTokens(len(b))
+		c.envBytes = len(b)
 	}
 	if saved := protocol.EstimateTokens(int(c.savedBytes)) - env.Meta.Tokens; saved > 0 && err == nil {
 		env.Meta.TokensSaved = saved
