@@ -36,7 +36,7 @@ type Config struct {
 // IndexConfig controls what is indexed and how.
 type IndexConfig struct {
 	MaxFileBytes int64    `yaml:"max_file_bytes"` // files above this are listed, not parsed
-	MemoryMB     int      `yaml:"memory_mb"`      // memory budget for indexing batches
+	MemoryMB     int      `yaml:"memory_mb"`      // memory budget of indexing (index/budget.go)
 	Workers      int      `yaml:"workers"`        // parse workers; 0 = number of CPUs
 	Exclude      []string `yaml:"exclude"`        // extra ignore patterns (gitignore syntax)
 	GCGraceHours int      `yaml:"gc_grace_hours"` // unreferenced blobs live this long

@@ -72,13 +72,26 @@ func (s *Service) caches(ctx context.Context) []obs.CacheStat {
 // Monitor is the serving process's Monitor (nil for one-shot commands).
 func (s *Service) Monitor() *obs.Monitor { return s.ops }
 
-// indexInfo is the index as the metrics and the dashboard show it.
+// probeWait bounds the metrics' read of the index state. The read needs one
+// of the store's few pooled connections, which concurrent requests' snapshots
+// may all hold: a scrape must not wait for them.
+const probeWait = 500 * time.Millisecond
+
+// indexInfo is the index as the metrics and the dashboard show it. When the
+// state cannot be read within probeWait, the epoch and file count are those
+// the last scrape read.
 func (s *Service) indexInfo() obs.IndexInfo {
 	state, reason := s.State()
 	info := obs.IndexInfo{State: state, Reason: reason}
-	if st, err := s.ix.State(context.Background()); err == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), probeWait)
+	st, err := s.ix.State(ctx)
+	cancel()
+	if err == nil {
 		info.Epoch, info.Files = st.Epoch, st.Files
 		info.IndexedAt, _ = time.Parse(time.RFC3339, st.IndexedAt)
+		s.lastInfo.Store(&info)
+	} else if last := s.lastInfo.Load(); last != nil {
+		info.Epoch, info.Files, info.IndexedAt = last.Epoch, last.Files, last.IndexedAt
 	}
 	if w := s.watcher(); w != nil {
 		info.Lag = max(w.seen.Load()-w.indexed.Load(), 0)

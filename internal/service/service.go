@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
@@ -56,6 +57,8 @@ type Service struct {
 
 	ix     *index.Index // never replaced: a takeover promotes it in place
 	engine *query.Engine
+	// lastInfo is the index state the metrics last read (indexInfo).
+	lastInfo atomic.Pointer[obs.IndexInfo]
 
 	mu        sync.Mutex // guards the fields below
 	repairing bool       // a background repair of a damaged store runs

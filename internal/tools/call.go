@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -349,10 +350,33 @@ func ErrorEnvelope(err error) *protocol.Envelope {
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}, Consistency: Committed}}
 }
 
+// endedBy reports a call whose caller went away (or whose deadline passed)
+// as cancelled (or timed out) rather than as a failure of the index: the
+// read transaction of a request's snapshot ends with the request's
+// context, and a statement racing that end says only "transaction has
+// already been committed or rolled back", a wait for a pooled connection
+// "store: begin: context canceled".
+func endedBy(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	switch errs.KindOf(err) {
+	case errs.Internal, errs.IndexUnavailable:
+	default:
+		return err
+	}
+	kind, msg := errs.Cancelled, "the call was cancelled before it finished"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		kind, msg = errs.Timeout, "the call's deadline passed before it finished"
+	}
+	return &errs.Error{Kind: kind, Err: err, Msg: msg}
+}
+
 // envelope assembles the response.
 func (c *Call) envelope(ctx context.Context, data any, err error, start time.Time) *protocol.Envelope {
 	env := &protocol.Envelope{NextActions: []protocol.NextAction{}}
 	env.Provenance = c.provenance(ctx)
+	err = endedBy(ctx, err)
 	if err != nil {
 		env.Error = ErrorObject(err)
 	} else {
