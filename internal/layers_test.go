@@ -33,7 +33,7 @@ var forbiddenForAdapters = []string{"internal/store", "internal/index", "interna
 
 // leaves are domain packages that import no package of the module: they read
 // bytes and files, and the index and the query engine both build on them.
-var leaves = []string{"internal/manifest", "internal/lockfile"}
+var leaves = []string{"internal/manifest", "internal/lockfile", "internal/cache"}
 
 // compositionRoot is the one package outside internal/lang that imports a
 // language's package: internal/lang/all, which registers every language.

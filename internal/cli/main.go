@@ -14,11 +14,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -147,7 +149,14 @@ func call(cmd *cobra.Command, g *globals, open func(context.Context) (*app, erro
 		return errorEnvelope(err)
 	}
 	defer a.close()
-	return tools.Invoke(cmd.Context(), a.env, tool, raw)
+	start := time.Now()
+	env := tools.Invoke(cmd.Context(), a.env, tool, raw)
+	if a.env.Ops == nil && a.env.Paths.StateDir != "" {
+		// Counted in the repository's totals as a server counts its calls;
+		// a ledger that cannot take the row costs the call nothing.
+		obs.RecordOneShot(cmd.Context(), a.env.Paths.StateDir, tool, env, start, a.env.Config.Privacy == "anonymized")
+	}
+	return env
 }
 
 // countFlags are the flags that count something; a value of 0 would vanish

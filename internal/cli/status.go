@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -32,6 +33,7 @@ and the last 50 lines of the server log in the state dir (logs/cairn.log).
 		renderStatus(w, env)
 		if out, ok := env.Data.(*tools.StatusOut); ok && (verbose || follow) {
 			renderSavings(w, out.Savings)
+			renderCaches(w, out.Caches)
 			if verbose {
 				tailLog(w, logPath(out.StateDir), 50)
 			}
@@ -98,9 +100,15 @@ func renderStatus(w io.Writer, env *protocol.Envelope) {
 	fmt.Fprintf(w, "writer:     %s\n", out.Writer)
 }
 
+func renderCaches(w io.Writer, caches []obs.CacheView) {
+	for _, c := range caches {
+		fmt.Fprintf(w, "  cache  %-24s %6d hits %9d misses %5.1f%% hit rate\n", c.Name, c.Hits, c.Misses, 100*c.HitRatio)
+	}
+}
+
 func renderSavings(w io.Writer, s *tools.SavingsStatus) {
 	if s == nil {
-		fmt.Fprintln(w, "savings:    none recorded yet (servers record them: cairn mcp, cairn up)")
+		fmt.Fprintln(w, "savings:    none recorded yet")
 		return
 	}
 	if s.Process != nil {

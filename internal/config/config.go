@@ -36,7 +36,7 @@ type Config struct {
 // IndexConfig controls what is indexed and how.
 type IndexConfig struct {
 	MaxFileBytes int64    `yaml:"max_file_bytes"` // files above this are listed, not parsed
-	MemoryMB     int      `yaml:"memory_mb"`      // memory budget for indexing batches
+	MemoryMB     int      `yaml:"memory_mb"`      // memory budget of indexing (index/budget.go)
 	Workers      int      `yaml:"workers"`        // parse workers; 0 = number of CPUs
 	Exclude      []string `yaml:"exclude"`        // extra ignore patterns (gitignore syntax)
 	GCGraceHours int      `yaml:"gc_grace_hours"` // unreferenced blobs live this long
@@ -59,6 +59,9 @@ type TestsConfig struct {
 type QueryConfig struct {
 	TimeoutMS       int `yaml:"timeout_ms"`        // default deadline of a call
 	FreshnessWaitMS int `yaml:"freshness_wait_ms"` // how long a query waits for pending changes
+	// CacheMB bounds the answers a server keeps for read calls repeated on
+	// an unchanged repository (0 keeps none).
+	CacheMB int `yaml:"cache_mb"`
 }
 
 // ReadConfig controls the read tools.
@@ -103,7 +106,7 @@ type ToolsConfig struct {
 func Default() Config {
 	return Config{
 		Index:    IndexConfig{MaxFileBytes: 1 << 20, MemoryMB: 1024, GCGraceHours: 24 * 7},
-		Query:    QueryConfig{TimeoutMS: 30000, FreshnessWaitMS: 2000},
+		Query:    QueryConfig{TimeoutMS: 30000, FreshnessWaitMS: 2000, CacheMB: 64},
 		Read:     ReadConfig{FullFileCapKiB: 400, SessionBudgetKiB: 2048},
 		Tools:    ToolsConfig{Profile: "standard"},
 		Semantic: SemanticConfig{TimeoutS: 1800},
@@ -296,6 +299,8 @@ func (c Config) validate() error {
 		return errs.E(errs.InvalidArgument, "config: tests.target_timeout_s and tests.timeout_s must be positive")
 	case c.Query.TimeoutMS <= 0:
 		return errs.E(errs.InvalidArgument, "config: query.timeout_ms must be positive")
+	case c.Query.CacheMB < 0:
+		return errs.E(errs.InvalidArgument, "config: query.cache_mb must be 0 (no cache) or more")
 	case c.Read.FullFileCapKiB <= 0:
 		return errs.E(errs.InvalidArgument, "config: read.full_file_cap_kib must be positive")
 	case c.Read.SessionBudgetKiB <= 0:

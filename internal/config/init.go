@@ -38,7 +38,8 @@ const defaultConfig = `# Cairn configuration for this repository.
 index:
   # Files larger than this are listed but not parsed or searched.
   # max_file_bytes: 1048576
-  # Memory budget for indexing batches, in MiB.
+  # Memory budget of indexing (SQLite page caches and maps, the Go heap,
+  # parsed facts held for the commit), in MiB.
   # memory_mb: 1024
   # Parse workers; 0 means one per CPU.
   # workers: 0
@@ -52,6 +53,9 @@ query:
   # timeout_ms: 30000
   # How long a query waits for changes seen before it arrived.
   # freshness_wait_ms: 2000
+  # Answers a server keeps for read calls repeated on an unchanged
+  # repository, in MiB (0 keeps none).
+  # cache_mb: 64
 
 read:
   # Let read tools return files that look like secrets (.env, *.pem, ...).

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -168,6 +169,18 @@ func TestOpsOverREST(t *testing.T) {
 	}
 }
 
+// dashboardCaches are the caches the dashboard's data shows, by name.
+func dashboardCaches(t *testing.T, ts *httptest.Server) map[string]map[string]any {
+	t.Helper()
+	dash := do(t, ts, "GET", "/api/v1/dashboard", "", auth())
+	shown := map[string]map[string]any{}
+	for _, c := range dash.body["caches"].([]any) {
+		c := c.(map[string]any)
+		shown[c["cache"].(string)] = c
+	}
+	return shown
+}
+
 // TestCacheHitRates: the views impact analysis builds once per index
 // version are counted in /metrics and on the dashboard's data — the first
 // call of an epoch misses, the next ones hit, a write starts a new epoch.
@@ -190,12 +203,7 @@ func TestCacheHitRates(t *testing.T) {
 	impact()
 
 	fams := scrape(t, do(t, ts, "GET", "/metrics", "", h))
-	dash := do(t, ts, "GET", "/api/v1/dashboard", "", h)
-	shown := map[string]map[string]any{}
-	for _, c := range dash.body["caches"].([]any) {
-		c := c.(map[string]any)
-		shown[c["cache"].(string)] = c
-	}
+	shown := dashboardCaches(t, ts)
 	for _, cache := range []string{"reverse_imports", "reverse_refs"} {
 		hits := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "hit"})
 		misses := sum(fams, "cairn_cache_requests_total", map[string]string{"cache": cache, "result": "miss"})

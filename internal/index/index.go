@@ -124,7 +124,9 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, e
 }
 
 func (ix *Index) openStore(readOnly bool) (*store.DB, error) {
-	db, err := store.Open(store.Options{IndexPath: ix.paths.IndexPath, BlobPath: ix.paths.BlobPath, ReadOnly: readOnly})
+	b := ix.budget()
+	db, err := store.Open(store.Options{IndexPath: ix.paths.IndexPath, BlobPath: ix.paths.BlobPath, ReadOnly: readOnly,
+		CacheKiB: b.cacheKiB, MmapBytes: b.mmapBytes, SortOnDisk: b.sortOnDisk})
 	if errs.IsNoSpace(err) {
 		return nil, &errs.Error{Kind: errs.NoSpace, Err: err, Msg: "cannot create the index: the disk is full or a file-size limit was reached",
 			Fixes: []string{"free disk space (or raise the file-size limit), then run cairn index"}}

@@ -70,7 +70,8 @@ type job struct {
 	lang    *lang.Language
 	status  store.BlobStatus
 	blobID  int64
-	facts   []byte // encoded facts when parsed in this batch
+	facts   []byte // encoded facts when parsed in this batch (dropped once stored when the batch keeps too many: budget.go)
+	parsed  bool   // parsed in this batch
 	surf    []store.SurfaceData
 	names   []string // identifiers its references use (the blob's name postings)
 	text    []byte   // content for the lexical tier until the blob is written
@@ -101,6 +102,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	defer ix.budget().limitHeap()()
 	progress := o.Progress
 	if progress == nil {
 		progress = func(Progress) {}
@@ -272,8 +274,10 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 	batches := make(chan []*job, 1)
 	writeErr := make(chan error, 1)
 	now := time.Now().Unix()
+	keep := ix.budget().keptFacts
 	go func() {
 		var err error
+		var kept int64 // bytes of encoded facts the batch keeps for its commit
 		for batch := range batches {
 			if err != nil {
 				continue // drain after a failure
@@ -292,6 +296,11 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			for i, j := range batch {
 				j.blobID = ids[i]
 				j.text, j.surf, j.names = nil, nil, nil
+				// Past the budget's share, the commit reads the facts
+				// back from the store instead of holding every file's.
+				if kept += int64(len(j.facts)); kept > keep {
+					j.facts = nil
+				}
 			}
 			tm.add("store", time.Since(t))
 		}
@@ -299,7 +308,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 	}()
 	// Flush every ~16 MB so the writer works while the parsers run; the memory
 	// budget caps it too.
-	budget := int64(ix.cfg.Index.MemoryMB) << 20 / 8
+	budget := ix.budget().bytes / 8
 	if budget > 16<<20 {
 		budget = 16 << 20
 	}
@@ -340,7 +349,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			st.Failed = append(st.Failed, j.entry.Path+": "+j.err.Error())
 		case j.failure != "":
 			st.Failed = append(st.Failed, j.entry.Path+": "+j.failure)
-		case j.facts != nil:
+		case j.parsed:
 			st.Parsed++
 			st.BytesParsed += j.entry.Size
 		}
@@ -438,7 +447,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	j.status = parseStatus(facts)
 	j.pkg = facts.Package
 	t = time.Now()
-	j.facts = lang.Encode(facts)
+	j.facts, j.parsed = lang.Encode(facts), true
 	j.surf = encodeSurfaces(facts.Surfaces)
 	j.names = refNames(facts)
 	tm.add("encode", time.Since(t))

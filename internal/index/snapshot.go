@@ -93,6 +93,11 @@ func (ix *Index) Snapshot(ctx context.Context) (*Snapshot, error) {
 	tx, err := h.db.BeginRead(ctx)
 	if err != nil {
 		h.release()
+		if ctx.Err() != nil {
+			// The request ended while it waited for a pooled connection
+			// (all held by other requests' snapshots): not a broken index.
+			return nil, &errs.Error{Kind: errs.KindOf(ctx.Err()), Err: err, Msg: "the request ended while it waited to read the index"}
+		}
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot read the index"}
 	}
 	m, err := tx.MetaValues(ctx, metaKeys...)

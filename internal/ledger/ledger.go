@@ -167,12 +167,15 @@ func Open(path string, opts Options) (*Ledger, []string, error) {
 	return l, warnings, nil
 }
 
-func openDB(path string) (*sql.DB, error) {
+func openDB(path string) (*sql.DB, error) { return openSync(path, "NORMAL") }
+
+// openSync opens the ledger with the given synchronous mode.
+func openSync(path, synchronous string) (*sql.DB, error) {
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
 		f.Close()
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous("+synchronous+")")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
 	}

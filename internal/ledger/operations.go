@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -134,20 +136,20 @@ const insertOp = `INSERT INTO operations(task_id, request_id, client, ts_ms, dur
   failure_class, failing_tests, limit_triggered, no_progress, tokens, tokens_saved)
   VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-func (l *Ledger) write(ops []Operation) {
+func (l *Ledger) write(ops []Operation) error {
 	if len(ops) == 0 {
-		return
+		return nil
 	}
 	if l.insert == nil {
 		stmt, err := l.db.Prepare(insertOp)
 		if err != nil {
-			return
+			return err
 		}
 		l.insert = stmt
 	}
 	tx, err := l.db.Begin()
 	if err != nil {
-		return
+		return err
 	}
 	stmt := tx.Stmt(l.insert)
 	for _, op := range ops {
@@ -170,10 +172,54 @@ func (l *Ledger) write(ops []Operation) {
 			op.ErrorCode, op.ErrorMessage, op.RepoBefore, op.RepoAfter, marshal(paths), stats, op.ShortDiff, op.MutationFP,
 			op.FailureFP, op.FailureClass, marshal(tests), op.LimitTriggered, op.NoProgress, op.Tokens, op.TokensSaved); err != nil {
 			tx.Rollback()
-			return
+			return err
 		}
 	}
-	tx.Commit()
+	return tx.Commit()
+}
+
+// Append records one operation in the ledger at path for a process that
+// does not serve (a one-shot CLI call), so that the repository's totals
+// count it: it opens the file (creating it), adds the row and closes it,
+// without the integrity check, the retention pass and the background
+// writer of Open, which a server runs. SQLite's locking (WAL, a busy
+// timeout) keeps it safe beside a server's writer. A ledger of another
+// schema version is left for the next server to move aside.
+//
+// The connection does not sync: closing the last connection of a WAL
+// database checkpoints it, and two fsyncs there would cost a CLI call about
+// ten milliseconds. A row lost or a file damaged by a crash of the machine
+// itself is what Open's integrity check is for; the process ending right
+// after is safe.
+func Append(ctx context.Context, path string, op Operation) error {
+	db, err := openSync(path, "OFF")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("ledger: create schema in %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO metadata(key, value) VALUES('schema_version', ?)`, strconv.Itoa(schemaVersion)); err != nil {
+		return fmt.Errorf("ledger: init %s: %w", path, err)
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT value FROM metadata WHERE key = 'schema_version'`).Scan(&v); err != nil {
+		return fmt.Errorf("ledger: read %s: %w", path, err)
+	}
+	if v != strconv.Itoa(schemaVersion) {
+		return fmt.Errorf("ledger: %s has schema version %s, not %d", path, v, schemaVersion)
+	}
+	l := &Ledger{db: db}
+	defer func() {
+		if l.insert != nil {
+			l.insert.Close()
+		}
+	}()
+	if err := l.write([]Operation{op}); err != nil {
+		return fmt.Errorf("ledger: append to %s: %w", path, err)
+	}
+	return nil
 }
 
 // Filter selects operations, newest first.
@@ -262,6 +308,37 @@ func totals(ctx context.Context, db *sql.DB) (Totals, error) {
 		t.Since = fromMS(since.Int64)
 	}
 	return t, err
+}
+
+// ClientTotals sums the operations of one client recorded after the
+// operation afterID, and returns the newest id of the ledger (afterID when
+// it has none after it), from which the next call goes on: a server counts
+// with it the one-shot calls made while it runs, reading each row once.
+// Ids grow with each commit, so a row committed later has a larger id.
+func (l *Ledger) ClientTotals(ctx context.Context, client string, afterID int64) (Totals, int64, error) {
+	var t Totals
+	last := afterID
+	tx, err := l.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return t, last, err
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(op_id), ?) FROM operations`, afterID).Scan(&last); err != nil {
+		return t, afterID, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(success = 0), 0), COALESCE(SUM(tokens), 0), COALESCE(SUM(tokens_saved), 0)
+	  FROM operations WHERE op_id > ? AND op_id <= ? AND client = ?`, afterID, last, client).Scan(&t.Operations, &t.Failures, &t.Tokens, &t.TokensSaved)
+	if err != nil {
+		return t, afterID, err
+	}
+	return t, max(last, afterID), nil
+}
+
+// LastID is the id of the newest operation (0 when none).
+func (l *Ledger) LastID(ctx context.Context) (int64, error) {
+	var id int64
+	err := l.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(op_id), 0) FROM operations`).Scan(&id)
+	return id, err
 }
 
 // ReadTotals sums the operations of the ledger at path without opening it for

@@ -49,6 +49,7 @@ func (m *Monitor) cacheStats() []CacheStat {
 	return f()
 }
 
+// cacheViews are the caches' counts with their hit ratios.
 func (m *Monitor) cacheViews() []CacheView {
 	out := []CacheView{}
 	for _, c := range m.cacheStats() {

@@ -40,6 +40,9 @@ type Monitor struct {
 	recent  *recent
 	savings *savings
 	started time.Time
+	// oneShotSeen is the last ledger operation read into the repository's
+	// totals: the one-shot calls after it are other processes' (savings.go).
+	oneShotSeen int64
 
 	mu         sync.Mutex // guards the probes and tool stats below
 	probe      func() IndexInfo
@@ -73,6 +76,7 @@ func Open(ctx context.Context, opts Options) (*Monitor, []string) {
 				log.Info("tasks interrupted by the last stop", "tasks", ids)
 			}
 			base, _ = l.Totals(ctx)
+			m.oneShotSeen, _ = l.LastID(ctx)
 		}
 	}
 	for _, w := range warnings {

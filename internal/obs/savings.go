@@ -1,6 +1,7 @@
 package obs
 
 import (
+	"context"
 	"sort"
 	"sync"
 	"time"
@@ -43,7 +44,7 @@ type Savings struct {
 // savings accumulates the totals of this process.
 type savings struct {
 	mu      sync.Mutex // guards the fields below
-	base    Totals     // the repository's totals when the process started
+	base    Totals     // the repository's totals when the process started, and one-shot calls since
 	process Totals
 	clients map[string]*ClientTotals
 }
@@ -91,12 +92,38 @@ func (s *savings) snapshot() (repo, process Totals, clients []ClientTotals) {
 	return repo, process, clients
 }
 
-// Savings are the running totals now.
+// Savings are the running totals now. The repository's count the one-shot
+// CLI calls other processes recorded in the ledger since this one started.
 func (m *Monitor) Savings() Savings {
+	m.readOneShots()
 	repo, process, clients := m.savings.snapshot()
 	out := Savings{Repository: repo, Process: process, Clients: clients, Tasks: []TaskTotals{}}
 	for _, st := range m.tasks.List() {
 		out.Tasks = append(out.Tasks, TaskTotals{TaskID: st.TaskID, Calls: int64(st.Counters.Calls), TokensSaved: st.Counters.TokensSaved})
 	}
 	return out
+}
+
+// readOneShots adds to the repository's totals the one-shot calls the
+// ledger holds that were recorded since the last read.
+func (m *Monitor) readOneShots() {
+	if m.ledger == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, last, err := m.ledger.ClientTotals(context.Background(), OneShotClient, m.oneShotSeen)
+	if err != nil {
+		return
+	}
+	m.oneShotSeen = last
+	if t.Operations == 0 {
+		return
+	}
+	s := m.savings
+	s.mu.Lock()
+	s.base.Calls += t.Operations
+	s.base.Tokens += t.Tokens
+	s.base.TokensSaved += t.TokensSaved
+	s.mu.Unlock()
 }

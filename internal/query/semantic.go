@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -189,6 +190,10 @@ func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, fami
 			rows = append(rows, r)
 		}
 	}
+	ctors, err := e.constructorsOf(ctx, rows, seen)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen, family)
 	if err != nil {
 		return nil, nil, nil, err
@@ -219,12 +224,82 @@ func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, fami
 			out = append(out, SemOcc{Occ: o, Path: d.row.Path, Usable: d.status.Usable, Via: via})
 		}
 	}
+	for _, c := range ctors {
+		occs, err := semantic.DecodeSymbolOccs(c.row.Occs, c.row.ID)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, o := range occs {
+			// new T(...) spells the class's name; the constructor's own
+			// declaration and super(...) do not
+			if o.Roles&semantic.RoleDefinition != 0 || o.EndLine != o.Line || int(o.EndCol-o.Col) != c.nameLen {
+				continue
+			}
+			if d, ok := v.byDoc[[2]int64{c.row.Index, o.Doc}]; ok {
+				out = append(out, SemOcc{Occ: o, Path: d.row.Path, Usable: d.status.Usable})
+			}
+		}
+	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) < 0
 	})
 	sort.Strings(external)
 	return mapped, out, external, nil
+}
+
+// ctorRow is a class's constructor in a SCIP index, with the length of the
+// class's name.
+type ctorRow struct {
+	row     store.SemSymbolRow
+	nameLen int
+}
+
+// constructorsOf finds the constructors of the classes among rows: SCIP
+// indexers of TypeScript, JavaScript and the JVM languages record new T(...)
+// as a use of T's constructor, not of T, though it is T's name that is
+// written there (and that a rename of T must change).
+func (e *Engine) constructorsOf(ctx context.Context, rows []store.SemSymbolRow, seen map[[2]int64]bool) ([]ctorRow, error) {
+	var out []ctorRow
+	for _, r := range rows {
+		name, ok := typeName(r.Symbol)
+		if !ok {
+			continue
+		}
+		for _, suffix := range []string{"`<constructor>`().", "`<init>`()."} {
+			ctor := r.Symbol + suffix
+			all, err := e.Store().SemSymbols(ctx, semantic.SymbolID(ctor))
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range all {
+				k := [2]int64{c.Index, c.ID}
+				if c.Symbol != ctor || seen[k] {
+					continue
+				}
+				seen[k] = true
+				out = append(out, ctorRow{row: c, nameLen: len(name)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// typeName is the name of a SCIP type symbol (one ending in a type
+// descriptor, T#), without backquotes.
+func typeName(symbol string) (string, bool) {
+	body, ok := strings.CutSuffix(symbol, "#")
+	if !ok || strings.HasSuffix(body, ")") {
+		return "", false
+	}
+	if strings.HasSuffix(body, "`") {
+		if i := strings.LastIndex(body[:len(body)-1], "`"); i >= 0 {
+			return body[i+1 : len(body)-1], true
+		}
+		return "", false
+	}
+	i := strings.LastIndexAny(body, "/#. ")
+	return body[i+1:], body[i+1:] != ""
 }
 
 // declaredIn reports whether one of a symbol's occurrences declares it in a

@@ -152,6 +152,9 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 			return nil
 		},
 	}
+	if err := checkFraming(f, fi.Size()); err != nil {
+		return nil, fmt.Errorf("semantic: %s is not a valid SCIP index, nothing of it was imported: %w", o.Path, err)
+	}
 	if err := v.ParseStreaming(ctx, bufio.NewReaderSize(f, 1<<20)); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("semantic: read %s: %w", o.Path, err)

@@ -32,28 +32,66 @@ func (s *Service) startOps(ctx context.Context) {
 	m.SetIndexProbe(s.indexInfo)
 	reads := s.env.Reads
 	m.SetReadBudget(reads.Used)
-	changes := s.env.Changes
-	m.SetCacheProbe(func() []obs.CacheStat {
-		var out []obs.CacheStat
-		for _, c := range changes.Stats() {
-			out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
-		}
-		return out
-	})
+	m.SetCacheProbe(s.cacheStats)
 	s.ops = m
 	s.env.Ops = m
+}
+
+// cacheStats are a server's caches with their counts: the answer caches,
+// then the views of change analysis (nil for a one-shot command).
+func (s *Service) cacheStats() []obs.CacheStat {
+	if !s.opts.Serve {
+		return nil
+	}
+	var out []obs.CacheStat
+	for _, c := range s.env.Answers.Stats() {
+		out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
+	}
+	for _, c := range s.env.Changes.Stats() {
+		out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
+	}
+	return out
+}
+
+// caches are the counts of the caches of this process when it serves, or
+// else of the server that owns the index (nil when none does).
+func (s *Service) caches(ctx context.Context) []obs.CacheStat {
+	if s.opts.Serve {
+		return s.cacheStats()
+	}
+	if s.ix.Writable() {
+		return nil // this command owns the index: no server runs
+	}
+	reply, err := askOwner(ctx, s.paths.StateDir, ownerRequest{Op: "caches"}, time.Second)
+	if err != nil {
+		return nil
+	}
+	return reply.Caches
 }
 
 // Monitor is the serving process's Monitor (nil for one-shot commands).
 func (s *Service) Monitor() *obs.Monitor { return s.ops }
 
-// indexInfo is the index as the metrics and the dashboard show it.
+// probeWait bounds the metrics' read of the index state. The read needs one
+// of the store's few pooled connections, which concurrent requests' snapshots
+// may all hold: a scrape must not wait for them.
+const probeWait = 500 * time.Millisecond
+
+// indexInfo is the index as the metrics and the dashboard show it. When the
+// state cannot be read within probeWait, the epoch and file count are those
+// the last scrape read.
 func (s *Service) indexInfo() obs.IndexInfo {
 	state, reason := s.State()
 	info := obs.IndexInfo{State: state, Reason: reason}
-	if st, err := s.ix.State(context.Background()); err == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), probeWait)
+	st, err := s.ix.State(ctx)
+	cancel()
+	if err == nil {
 		info.Epoch, info.Files = st.Epoch, st.Files
 		info.IndexedAt, _ = time.Parse(time.RFC3339, st.IndexedAt)
+		s.lastInfo.Store(&info)
+	} else if last := s.lastInfo.Load(); last != nil {
+		info.Epoch, info.Files, info.IndexedAt = last.Epoch, last.Files, last.IndexedAt
 	}
 	if w := s.watcher(); w != nil {
 		info.Lag = max(w.seen.Load()-w.indexed.Load(), 0)

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -22,7 +23,7 @@ import (
 // read one JSON reply.
 
 type ownerRequest struct {
-	Op       string             `json:"op"` // sync, paths, semantic, repair, ping
+	Op       string             `json:"op"` // sync, paths, semantic, repair, caches, ping
 	Rehash   bool               `json:"rehash,omitempty"`
 	Paths    []string           `json:"paths,omitempty"` // paths: the paths a write changed
 	Semantic []semantic.Request `json:"semantic,omitempty"`
@@ -37,6 +38,8 @@ type ownerReply struct {
 	PID   int     `json:"pid"`
 	Error string  `json:"error,omitempty"`
 	Jobs  []int64 `json:"jobs,omitempty"` // semantic: the jobs that serve the request
+	// Caches: a server's caches and their counts.
+	Caches []obs.CacheStat `json:"caches,omitempty"`
 }
 
 var errNoOwner = errors.New("no process owns the index")
@@ -138,6 +141,9 @@ func (o *ownerServer) serve(conn net.Conn, s *Service) {
 		} else {
 			cancel()
 		}
+	case "caches":
+		st, _ := s.State()
+		reply = ownerReply{State: st, PID: os.Getpid(), Caches: s.cacheStats()}
 	default:
 		st, _ := s.State()
 		reply = ownerReply{State: st, PID: os.Getpid(), Epoch: s.epoch(context.Background())}

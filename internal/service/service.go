@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
@@ -56,6 +57,8 @@ type Service struct {
 
 	ix     *index.Index // never replaced: a takeover promotes it in place
 	engine *query.Engine
+	// lastInfo is the index state the metrics last read (indexInfo).
+	lastInfo atomic.Pointer[obs.IndexInfo]
 
 	mu        sync.Mutex // guards the fields below
 	repairing bool       // a background repair of a damaged store runs
@@ -112,6 +115,11 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		State:   s.State,
 		Jobs:    semanticJobs{s},
 		Reindex: s.reindex,
+		Caches:  s.caches,
+	}
+	if opts.Serve && cfg.Query.CacheMB > 0 {
+		// A one-shot command answers once: only servers keep answers.
+		s.env.Answers = tools.NewAnswers(int64(cfg.Query.CacheMB) << 20)
 	}
 	if opts.Serve {
 		s.startOps(ctx)

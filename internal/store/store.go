@@ -28,6 +28,14 @@ type Options struct {
 	BlobPath  string // the shared blob database
 	// ReadOnly opens without creating or migrating anything.
 	ReadOnly bool
+	// CacheKiB is each connection's page cache (0: 64 MiB) and MmapBytes
+	// how much of the files each connection maps (0: 256 MiB): with
+	// MaxConns connections, they bound most of SQLite's share of memory.
+	CacheKiB  int
+	MmapBytes int64
+	// SortOnDisk keeps SQLite's temporary data (the sorts that build
+	// indexes after a full build) in temporary files instead of memory.
+	SortOnDisk bool
 }
 
 // DB is an open index with its blob store attached.
@@ -44,17 +52,31 @@ type DB struct {
 	Warnings []string
 }
 
-// pragmas applied to every connection.
-var pragmas = []string{
-	"PRAGMA busy_timeout = 10000",
-	"PRAGMA synchronous = NORMAL",
-	"PRAGMA temp_store = MEMORY",
-	"PRAGMA cache_size = -65536",
-	"PRAGMA mmap_size = 268435456",
+// pragmas applied to every connection, with the sizes of opts.
+func pragmas(opts Options) []string {
+	cache, mmap := opts.CacheKiB, opts.MmapBytes
+	if cache <= 0 {
+		cache = 65536
+	}
+	if mmap <= 0 {
+		mmap = 256 << 20
+	}
+	temp := "MEMORY"
+	if opts.SortOnDisk {
+		temp = "FILE"
+	}
+	return []string{
+		"PRAGMA busy_timeout = 10000",
+		"PRAGMA synchronous = NORMAL",
+		"PRAGMA temp_store = " + temp,
+		"PRAGMA cache_size = -" + strconv.Itoa(cache),
+		"PRAGMA mmap_size = " + strconv.FormatInt(mmap, 10),
+	}
 }
 
 type connector struct {
 	dsn, blobPath string
+	pragmas       []string
 	drv           *sqlite.Driver
 }
 
@@ -64,7 +86,7 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, err
 	}
 	ex := conn.(driver.ExecerContext)
-	stmts := append([]string{}, pragmas...)
+	stmts := append([]string{}, c.pragmas...)
 	stmts = append(stmts, "ATTACH DATABASE "+quote(c.blobPath)+" AS blobs")
 	for _, s := range stmts {
 		if _, err := ex.ExecContext(ctx, s, nil); err != nil {
@@ -106,7 +128,7 @@ func Open(opts Options) (*DB, error) {
 	}
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
-	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, drv: &sqlite.Driver{}})
+	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, pragmas: pragmas(opts), drv: &sqlite.Driver{}})
 	db.SetMaxOpenConns(MaxConns)
 	db.SetMaxIdleConns(MaxConns)
 	s.sql = db

@@ -19,7 +19,7 @@ var ArchBudget = Budget{50, 500}
 
 func init() {
 	Register(Tool{
-		Name: "architecture", Group: "read", Fresh: true,
+		Name: "architecture", Group: "read", Fresh: true, Cache: CacheView,
 		Summary:  "Modules of the repository (from manifests: go.mod, package.json, pyproject, Cargo.toml, pom/gradle, csproj, Gemfile, composer.json) and the dependency edges between them, each classified (local-file, local-module, workspace-package, external-dependency, stdlib, unknown) with its strength in imports and files. Use to orient in a large or multi-module repository.",
 		Examples: []string{`{}`, `{"depth": 2}`, `{"include_external": true}`},
 	}, architecture)

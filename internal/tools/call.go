@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,6 +26,9 @@ type Env struct {
 	// Changes holds the views change analysis shares across calls (nil:
 	// each call builds its own).
 	Changes *change.Cache
+	// Answers keeps the answers of the tools that declare a cache tier
+	// (nil: every call computes its answer).
+	Answers *Answers
 	Config  config.Config
 	// Paths locates the repository and its state (set even when Index is nil).
 	Paths config.Paths
@@ -57,6 +61,9 @@ type Env struct {
 	// before the write answers; it returns warnings when it could not (nil:
 	// the next call's freshness check does it).
 	Reindex func(ctx context.Context, paths []string) []string
+	// Caches reports the caches of the server answering for the
+	// repository and their counts (nil, or nil result: no server).
+	Caches func(ctx context.Context) []obs.CacheStat
 	// Ops watches every call: task budgets before, metrics, ledger and
 	// savings after (nil in processes that do not serve: the CLI).
 	Ops *obs.Monitor
@@ -103,6 +110,10 @@ type Call struct {
 	view *view
 	// staged names the workspace a write went to instead of the files.
 	staged string
+	// volatile answers depend on more than the repository (answers.go);
+	// envBytes is the size of the envelope as encoded for its tokens.
+	volatile bool
+	envBytes int
 }
 
 // pending records that n files changed on disk are not indexed yet: the
@@ -339,10 +350,33 @@ func ErrorEnvelope(err error) *protocol.Envelope {
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}, Consistency: Committed}}
 }
 
+// endedBy reports a call whose caller went away (or whose deadline passed)
+// as cancelled (or timed out) rather than as a failure of the index: the
+// read transaction of a request's snapshot ends with the request's
+// context, and a statement racing that end says only "transaction has
+// already been committed or rolled back", a wait for a pooled connection
+// "store: begin: context canceled".
+func endedBy(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	switch errs.KindOf(err) {
+	case errs.Internal, errs.IndexUnavailable:
+	default:
+		return err
+	}
+	kind, msg := errs.Cancelled, "the call was cancelled before it finished"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		kind, msg = errs.Timeout, "the call's deadline passed before it finished"
+	}
+	return &errs.Error{Kind: kind, Err: err, Msg: msg}
+}
+
 // envelope assembles the response.
 func (c *Call) envelope(ctx context.Context, data any, err error, start time.Time) *protocol.Envelope {
 	env := &protocol.Envelope{NextActions: []protocol.NextAction{}}
 	env.Provenance = c.provenance(ctx)
+	err = endedBy(ctx, err)
 	if err != nil {
 		env.Error = ErrorObject(err)
 	} else {
@@ -366,6 +400,7 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 	}
 	if b, err := json.Marshal(env); err == nil {
 		env.Meta.Tokens = protocol.EstimateTokens(len(b))
+		c.envBytes = len(b)
 	}
 	if saved := protocol.EstimateTokens(int(c.savedBytes)) - env.Meta.Tokens; saved > 0 && err == nil {
 		env.Meta.TokensSaved = saved

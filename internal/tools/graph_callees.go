@@ -8,7 +8,7 @@ import (
 
 func init() {
 	Register(Tool{
-		Name: "graph_callees", Group: "read", Fresh: true,
+		Name: "graph_callees", Group: "read", Fresh: true, Cache: CacheQuery,
 		Summary: "What a symbol calls, level by level up to depth 6 (default 3): resolved callees with tier and layer; dynamic calls (interface values, function-valued fields, parameters and locals, obj[name](), getattr, reflection) with their candidates; unresolved calls by name and receiver.",
 		Doc: "Edges are resolved calls: precise (semantic layer), proven or strong (syntax). A call through an interface method, a field, variable, " +
 			"parameter or local holding a function, or a name chosen at run time is listed under dynamic, never resolved to one target: candidates " +

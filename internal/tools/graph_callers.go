@@ -27,7 +27,7 @@ var (
 
 func init() {
 	Register(Tool{
-		Name: "graph_callers", Group: "read", Fresh: true,
+		Name: "graph_callers", Group: "read", Fresh: true, Cache: CacheQuery,
 		Summary: "Who calls a symbol, level by level up to depth 6 (default 3): nodes with location and kind, edges with count, tier and layer, calls that may reach it through an interface. Use to see the blast radius of a change.",
 		Doc: "Depth 1 (the direct callers) is listed whole; each deeper level keeps its limit_per_level best ranked new callers. Every level ranks the repository's code before its tests, then the root's package and module, then the evidence tier, then the call count; " +
 			"the response budget drops the deepest level first, its tests first. levels[] says how many were found (below depth 1, among the callers of the nodes kept above) and kept; a cut level is listed in truncations with how many tests and non-tests it dropped. " +

@@ -62,10 +62,12 @@ func (c *Call) spanHistory(ctx context.Context, span protocol.Location, since st
 		return &sum
 	case hctx.Err() != nil && ctx.Err() == nil:
 		c.Warn("history left out: git log -L took longer than %s", historyBudget)
+		c.Volatile()
 	case isUntracked(err):
 		// a file git does not know has no history
 	default:
 		c.Warn("history left out: %s", errs.As(gitError(err)).Message())
+		c.Volatile()
 	}
 	return nil
 }

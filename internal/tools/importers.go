@@ -19,7 +19,7 @@ var ImportersBudget = Budget{100, 1000}
 
 func init() {
 	Register(Tool{
-		Name: "importers", Group: "read", Fresh: true, Paged: true,
+		Name: "importers", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "Who imports a file, package or module: every file importing it directly, with the line of its import statement, and the importing packages, direct and (with depth) transitive, the ones only tests need marked.",
 		Doc: "The target is an indexed file, a directory (its own files: a Go, Python or JVM package; every file below it when it has none of its own, or with recursive), a Go import path, a Python dotted module, a JVM package or .NET namespace; exact paths win. " +
 			"Imports are the index's resolved import edges (Go import paths, TypeScript/JavaScript specifiers through tsconfig paths and package.json, Python modules: import a.b, from a import b names a and, when it is a module, a.b). " +

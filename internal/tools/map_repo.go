@@ -25,7 +25,7 @@ var (
 
 func init() {
 	Register(Tool{
-		Name: "map_repo", Group: "read", Fresh: true,
+		Name: "map_repo", Group: "read", Fresh: true, Cache: CacheView,
 		Summary: "The repository's shape: structure, languages, modules, entry points, dependencies, tests, public API.",
 		Doc: "Sections (include, default all): structure (directories to depth with files, bytes and languages, plus root files); languages (files, bytes, share); modules (from manifests: name, root, kind, manifest, files); " +
 			"entry_points (Go package main with func main, Python __main__ guards and __main__.py, pyproject scripts, package.json main/module/bin/exports, main.* and index.* at module roots); " +

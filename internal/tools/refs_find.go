@@ -24,7 +24,7 @@ type RefsIn struct {
 
 func init() {
 	Register(Tool{
-		Name: "refs_find", Group: "read", Fresh: true, Paged: true,
+		Name: "refs_find", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "References of a symbol with tier and layer, grouped by module and file, plus paged locations. Use before changing a symbol.",
 		Doc: "locations lists the definition and every precise, proven or strong reference, sorted by path and position, 50 per page by default (at most 500). " +
 			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +

@@ -47,6 +47,9 @@ type Tool struct {
 	// Deadline, when set, is the tool's default deadline instead of the
 	// query timeout (test runs take minutes); timeout_ms still overrides it.
 	Deadline func(config.Config) time.Duration
+	// Cache is the answer cache tier of a tool whose answer depends on the
+	// index's state and its arguments alone (answers.go); "" for no cache.
+	Cache string
 	// budgeted tools take max_chars (their arguments embed Common) and
 	// answer within it (fit.go).
 	budgeted bool
@@ -204,9 +207,17 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 	if err := c.bindView(ctx, t, pre.View); err != nil {
 		return c.envelope(ctx, nil, err, start)
 	}
+	t0 := time.Now()
+	key := c.answerKey(ctx, t, args)
+	if key != "" {
+		if x, ok := c.cachedAnswer(t, key); ok {
+			c.timing("cache", time.Since(t0))
+			return c.replay(ctx, x, start)
+		}
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	t0 := time.Now()
+	t0 = time.Now()
 	before := len(c.warnings)
 	data, err := t.run(cctx, c, args)
 	c.timing("run", time.Since(t0))
@@ -216,6 +227,7 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 			// from the new store, forgetting what the failed run said.
 			c.releaseSnapshot()
 			c = c.restart(before)
+			key = "" // the answer of a repaired store is not kept
 			defer c.releaseSnapshot()
 			c.warnings = append(c.warnings, warnings...)
 			if err = c.takeSnapshot(ctx); err == nil {
@@ -230,7 +242,11 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		err = &errs.Error{Kind: errs.Timeout, Err: err, Msg: fmt.Sprintf("%s did not finish within %s", name, timeout),
 			Fixes: []string{"narrow the query, or pass a larger timeout_ms"}}
 	}
-	return c.envelope(ctx, data, err, start)
+	out := c.envelope(ctx, data, err, start)
+	if key != "" {
+		c.keepAnswer(t, key, out, len(c.fresh.Warnings)+before, cctx.Err() != nil)
+	}
+	return out
 }
 
 // countArgs are the arguments that count something (results, characters,

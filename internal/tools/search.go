@@ -32,7 +32,7 @@ type SearchOut struct {
 
 func init() {
 	Register(Tool{
-		Name: "search", Group: "read", Fresh: true, Paged: true,
+		Name: "search", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "Find code by text (literal, regex, word) or symbols by name. Ranked, bounded, with snippets. Use instead of grep.",
 		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
 			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -52,6 +53,10 @@ type StatusOut struct {
 	// Savings are the running totals of tokens saved (they grow with every
 	// call, so two status answers differ here).
 	Savings *SavingsStatus `json:"savings,omitempty"`
+	// Caches are the caches of the server answering for the repository
+	// (this process, or the one that owns the index) with their hits and
+	// misses since it started (absent when no server runs).
+	Caches []obs.CacheView `json:"caches,omitempty"`
 }
 
 // StorageStatus is the disk the index takes: the content-addressed blob
@@ -164,6 +169,11 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		out.Writer = "pid " + itoa(ix.Owner())
 	}
 	out.Savings = c.savingsStatus(ctx)
+	if c.Env.Caches != nil {
+		for _, st := range c.Env.Caches(ctx) {
+			out.Caches = append(out.Caches, obs.CacheView{CacheStat: st, HitRatio: st.HitRatio()})
+		}
+	}
 	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
 	if states[store.BlobParseErrors] > 0 {
 		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])

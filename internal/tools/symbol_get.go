@@ -27,7 +27,7 @@ type SymbolIn struct {
 
 func init() {
 	Register(Tool{
-		Name: "symbol_get", Group: "read", Fresh: true,
+		Name: "symbol_get", Group: "read", Fresh: true, Cache: CacheQuery,
 		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
 		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
 			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them). " +

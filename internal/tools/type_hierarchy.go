@@ -22,7 +22,7 @@ var HierarchyBudget = Budget{200, 1000}
 
 func init() {
 	Register(Tool{
-		Name: "type_hierarchy", Group: "read", Fresh: true,
+		Name: "type_hierarchy", Group: "read", Fresh: true, Cache: CacheQuery,
 		Summary: "Base types, interfaces, subtypes and implementations of a type, each saying where it comes from: declared (syntax), method sets (syntax: Go and TypeScript interfaces satisfied by methods declared, promoted through embedded types or inherited) or the semantic layer.",
 		Doc: "supertypes and subtypes follow extends and embeds transitively (depth says how far); interfaces lists what the type implements: declared " +
 			"(also through its base classes), by method set where the language is structural (a type that never names the interface), and from " +

@@ -98,7 +98,7 @@ func (c *Call) bindView(ctx context.Context, t *Tool, v View) error {
 		return nil
 	case InWS:
 		if v.WorkspaceID == "" {
-			return &errs.Error{Kind: errs.InvalidArgument, Msg: "consistency workspace needs workspace_id", Fixes: []string{"workspace_list shows the workspaces; workspace_create makes one"}}
+			return &errs.Error{Kind: errs.InvalidArgument, Msg: "consistency workspace needs workspace_id", Fixes: []string{"cairn workspace list shows the workspaces", "cairn workspace create makes one"}}
 		}
 		if len(v.VirtualFiles) > 0 {
 			return bad("virtual_files need consistency ephemeral")

@@ -45,7 +45,7 @@ func workspaceApply(ctx context.Context, c *Call, in WorkspaceApplyIn) (*Workspa
 	w := v.WS
 	if len(w.Files) == 0 {
 		return nil, &errs.Error{Kind: errs.Precondition, Msg: "workspace " + in.WorkspaceID + " has no changes to apply",
-			Fixes: []string{"write into it first: write_source with workspace_id"}}
+			Fixes: []string{"write into it first: cairn write --workspace " + in.WorkspaceID}}
 	}
 	var edits []mutate.FileEdit
 	for _, p := range w.Paths() {
@@ -56,7 +56,7 @@ func workspaceApply(ctx context.Context, c *Call, in WorkspaceApplyIn) (*Workspa
 			if c.exists(p) {
 				return nil, &errs.Error{Kind: errs.Conflict, Path: p, Msg: p + " was created in the working tree since the workspace created it",
 					Details: map[string]any{"path": p, "expected_sha256": "", "current_sha256": c.treeSHA(p)},
-					Fixes:   []string{"read it (read_source without workspace_id), write the workspace's version again on top of it, then apply"}}
+					Fixes:   []string{"cairn read " + p + " (without --workspace) shows it; write the workspace's version again on top of it (cairn write --workspace " + in.WorkspaceID + "), then apply"}}
 			}
 			s := string(content)
 			edits = append(edits, mutate.FileEdit{Path: p, Action: mutate.Create, Content: &s})
@@ -71,7 +71,7 @@ func workspaceApply(ctx context.Context, c *Call, in WorkspaceApplyIn) (*Workspa
 	res, err := c.mutator().Write(ctx, mutate.Request{Edits: edits, DryRun: in.DryRun})
 	if err != nil {
 		if e := errs.As(err); e.Kind == errs.Conflict {
-			e.Fixes = []string{"workspace_refresh lists the files that changed underneath; read them without workspace_id, write the workspace's change again on top of them (write_source with workspace_id), then apply"}
+			e.Fixes = []string{"cairn workspace refresh " + in.WorkspaceID + " lists the files that changed underneath; read them without --workspace, write the workspace's change again on top of them (cairn write --workspace " + in.WorkspaceID + "), then apply"}
 		}
 		return nil, err
 	}

@@ -135,7 +135,7 @@ func (s *Store) Get(id ID) (*Workspace, error) {
 	w, err := s.read(id)
 	if errors.Is(err, fs.ErrNotExist) {
 		e := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no workspace %q", id),
-			Fixes: []string{"workspace_list shows the workspaces; workspace_create makes one"}}
+			Fixes: []string{"cairn workspace list shows the workspaces", "cairn workspace create makes one"}}
 		if all, lerr := s.List(); lerr == nil && len(all) > 0 {
 			var ids []any
 			for _, w := range all {

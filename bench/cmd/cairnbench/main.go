@@ -13,6 +13,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -55,6 +56,14 @@ func main() {
 		f, _ := os.Create(p)
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
+	}
+	if p := os.Getenv("CAIRN_MEMPROFILE"); p != "" { // allocations of the whole run (go tool pprof -sample_index=alloc_space)
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	var err error
 	switch cmd {
@@ -206,8 +215,10 @@ func queries(ctx context.Context, repo, state, set, dump string) error {
 		return err
 	}
 	defer release()
-	var search, lookup, refs []time.Duration
+	var search, lookup, refs, refsCPU []time.Duration
 	ambiguous := 0
+	runtime.LockOSThread() // threadCPU measures this goroutine's thread
+	defer runtime.UnlockOSThread()
 	for _, name := range names { // warm caches once
 		e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20})
 	}
@@ -238,12 +249,13 @@ func queries(ctx context.Context, repo, state, set, dump string) error {
 		if r == nil {
 			continue
 		}
-		t = time.Now()
+		t, c := time.Now(), threadCPU()
 		res, err := e.Refs(ctx, r, query.RefsParams{Limit: 50})
 		if err != nil {
 			return err
 		}
 		refs = append(refs, time.Since(t))
+		refsCPU = append(refsCPU, threadCPU()-c)
 		if dumped != nil {
 			dumped.Encode(map[string]any{"name": name, "refs": res})
 			if os.Getenv("CAIRN_BENCH_VERBOSE") != "" {
@@ -252,7 +264,7 @@ func queries(ctx context.Context, repo, state, set, dump string) error {
 		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
-		"symbol_search": percentiles(search), "symbol_lookup": percentiles(lookup), "refs": percentiles(refs),
+		"symbol_search": percentiles(search), "symbol_lookup": percentiles(lookup), "refs": percentiles(refs), "refs_cpu": percentiles(refsCPU),
 		"lookups_ambiguous_or_missing": ambiguous,
 	})
 }
@@ -287,6 +299,8 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 		return err
 	}
 	anchor := scanAnchor{root: repo, files: files}
+	runtime.LockOSThread() // threadCPU measures this goroutine's thread
+	defer runtime.UnlockOSThread()
 	out := map[string][]time.Duration{}
 	perQuery := map[string]any{}
 	var mismatches []string
@@ -296,12 +310,15 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 		var ours, theirs []time.Duration
 		hits, found := 0, 0
 		for i := 0; i < 5; i++ {
-			t := time.Now()
+			t, cpu := time.Now(), threadCPU()
 			r, err := e.Search(ctx, p)
 			if err != nil {
 				return fmt.Errorf("%s: %w", l, err)
 			}
 			d := time.Since(t)
+			if i > 0 {
+				out[kind+"_cpu"] = append(out[kind+"_cpu"], threadCPU()-cpu)
+			}
 			t = time.Now()
 			n, err := anchor.first(kind, text, pageSize)
 			if err != nil {

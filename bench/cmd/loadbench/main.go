@@ -319,11 +319,15 @@ func arguments(tool string, t target, client, i int) map[string]any {
 }
 
 type round struct {
-	Calls        int      `json:"calls"`
-	Errors       int      `json:"errors"`
-	ErrorSamples []string `json:"error_samples,omitempty"`
-	Seconds      float64  `json:"seconds"`
-	RSSMB        float64  `json:"rss_mb"`
+	Calls  int `json:"calls"`
+	Errors int `json:"errors"`
+	// ErrorCodes counts the errors by the envelope's code, or
+	// CLIENT_DEADLINE for a call the client gave up on (the server may
+	// still answer it).
+	ErrorCodes   map[string]int `json:"error_codes,omitempty"`
+	ErrorSamples []string       `json:"error_samples,omitempty"`
+	Seconds      float64        `json:"seconds"`
+	RSSMB        float64        `json:"rss_mb"`
 	durations    map[string][]time.Duration
 }
 
@@ -331,7 +335,7 @@ type round struct {
 // sequence, all clients at once.
 func runRound(ctx context.Context, sessions []*mcp.ClientSession, targets []target, calls, r int) round {
 	var mu sync.Mutex // guards rr
-	rr := round{durations: map[string][]time.Duration{}}
+	rr := round{durations: map[string][]time.Duration{}, ErrorCodes: map[string]int{}}
 	var errors atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -345,6 +349,7 @@ func runRound(ctx context.Context, sessions []*mcp.ClientSession, targets []targ
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(r), uint64(c)))
 			local := map[string][]time.Duration{}
+			codes := map[string]int{}
 			var samples []string
 			for i := range n {
 				tool := pick(rng)
@@ -358,6 +363,7 @@ func runRound(ctx context.Context, sessions []*mcp.ClientSession, targets []targ
 				local[tool] = append(local[tool], d)
 				if err != nil || res.IsError {
 					errors.Add(1)
+					codes[errorCode(res, err)]++
 					if len(samples) < 3 {
 						samples = append(samples, fmt.Sprintf("%s %v: %s", tool, args, describe(res, err)))
 					}
@@ -366,6 +372,9 @@ func runRound(ctx context.Context, sessions []*mcp.ClientSession, targets []targ
 			mu.Lock()
 			for k, v := range local {
 				rr.durations[k] = append(rr.durations[k], v...)
+			}
+			for k, v := range codes {
+				rr.ErrorCodes[k] += v
 			}
 			if len(rr.ErrorSamples) < 10 {
 				rr.ErrorSamples = append(rr.ErrorSamples, samples...)
@@ -391,6 +400,28 @@ func writeAction(client int) string {
 		return "update"
 	}
 	return "create"
+}
+
+// errorCode is the code of a failed call's envelope, CLIENT_DEADLINE when
+// the client gave up first, CLIENT for another error of the client.
+func errorCode(res *mcp.CallToolResult, err error) string {
+	if err != nil {
+		if strings.Contains(err.Error(), "deadline exceeded") {
+			return "CLIENT_DEADLINE"
+		}
+		return "CLIENT"
+	}
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok && json.Unmarshal([]byte(t.Text), &env) == nil && env.Error.Code != "" {
+			return env.Error.Code
+		}
+	}
+	return "UNKNOWN"
 }
 
 func describe(res *mcp.CallToolResult, err error) string {
@@ -502,9 +533,9 @@ func (r *report) markdown() string {
 	for _, t := range r.Tools {
 		fmt.Fprintf(&b, "| `%s` | %d | %.1f ms | %.1f ms |\n", t.Tool, t.Calls, t.P50ms, t.P99ms)
 	}
-	b.WriteString("\n| round | calls | errors | seconds | server RSS after |\n|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n| round | calls | errors | by code | seconds | server RSS after |\n|---:|---:|---:|---|---:|---:|\n")
 	for i, rr := range r.Rounds {
-		fmt.Fprintf(&b, "| %d | %d | %d | %.0f | %.0f MB |\n", i+1, rr.Calls, rr.Errors, rr.Seconds, rr.RSSMB)
+		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %.0f MB |\n", i+1, rr.Calls, rr.Errors, codeList(rr.ErrorCodes), rr.Seconds, rr.RSSMB)
 	}
 	verdict := "flat"
 	if !r.RSSFlat {
@@ -512,4 +543,21 @@ func (r *report) markdown() string {
 	}
 	fmt.Fprintf(&b, "\nRSS after the warm-up round to the largest after it: %+.1f%% (%s; the bound is < 10%%). RSS before the first round: %.0f MB.\n", r.RSSGrowth*100, verdict, r.RSSStartMB)
 	return b.String()
+}
+
+// codeList writes error counts by code, sorted ("-" for none).
+func codeList(codes map[string]int) string {
+	if len(codes) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(codes))
+	for k := range codes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", codes[k], k)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	resultsmd "github.com/cairnhq/cairn/bench/results"
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/service"
@@ -59,6 +60,8 @@ func main() {
 	defer svc.Close()
 	envA := *svc.Env()
 	envA.Ops = nil
+	// The Monitor's cost on a computed answer (cachebench measures the caches).
+	envA.Answers = nil
 	logf, _ := os.Create(filepath.Join(work, "calls.log"))
 	defer logf.Close()
 	logger := slog.New(slog.NewJSONHandler(logf, nil))
@@ -136,14 +139,7 @@ The ledger recorded %d operations in the run (%d dropped: its writer batches the
 		fmt.Print(section)
 		return
 	}
-	b, _ := os.ReadFile(*results)
-	s := string(b)
-	if i, j := strings.Index(s, "<!-- ops:begin -->"), strings.Index(s, "<!-- ops:end -->"); i >= 0 && j > i {
-		s = s[:i] + section + strings.TrimPrefix(s[j+len("<!-- ops:end -->"):], "\n")
-	} else {
-		s = strings.TrimRight(s, "\n") + "\n\n" + section
-	}
-	if err := os.WriteFile(*results, []byte(s), 0o644); err != nil {
+	if err := resultsmd.Replace(*results, "ops", section); err != nil {
 		log.Fatal(err)
 	}
 

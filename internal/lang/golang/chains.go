@@ -283,6 +283,9 @@ func namedType(v *lang.View, typ int) string {
 	}
 	if v.Kind(typ) == "pointer_type" {
 		kids := v.Children(typ)
+		if len(kids) == 0 {
+			return "" // a "*" the parser recovered from, with no type after it
+		}
 		typ = kids[len(kids)-1]
 	}
 	if v.Kind(typ) == "generic_type" {

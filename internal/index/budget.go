@@ -1,0 +1,58 @@
+package index
+
+import (
+	"math"
+	"runtime/debug"
+)
+
+// memoryBudget is how a reconcile spends the configured memory budget
+// (index.memory_mb): the shares below add up to about seven eighths of it,
+// leaving the rest to the parsers' C heaps (one tree-sitter parser per
+// worker) and the runtime.
+type memoryBudget struct {
+	bytes int64 // the whole budget
+	// keptFacts bounds the encoded facts a batch keeps in memory between
+	// parsing and its commit; past it the commit reads them back from the
+	// blob store. A full build of kubernetes encodes about 100 MB.
+	keptFacts int64
+	// goHeap is the Go heap's soft limit while a reconcile runs: the
+	// collector works harder near it instead of letting the heap double
+	// its live size.
+	goHeap int64
+	// cacheKiB is each SQLite connection's page cache, mmapBytes the part
+	// of the database files each maps (resident pages count too).
+	cacheKiB  int
+	mmapBytes int64
+	// sortOnDisk keeps SQLite's sorts in temporary files: below the
+	// default budget, the index builds after a full build would
+	// otherwise sort in memory beside everything else.
+	sortOnDisk bool
+}
+
+// budget derives the shares from the configuration. The default budget
+// (1024 MB) gives the sizes Cairn used before they were derived: a 64 MB
+// page cache and a 256 MB map per connection, sorts in memory.
+func (ix *Index) budget() memoryBudget {
+	mb := int64(ix.cfg.Index.MemoryMB)
+	if mb <= 0 {
+		mb = 1024
+	}
+	b := memoryBudget{bytes: mb << 20}
+	b.keptFacts = b.bytes / 8
+	b.goHeap = b.bytes / 2
+	b.cacheKiB = int(min(max(mb*1024/16, 2048), 65536))
+	b.mmapBytes = min(max(b.bytes/4, 16<<20), 256<<20)
+	b.sortOnDisk = mb < 1024
+	return b
+}
+
+// limitHeap lowers the Go heap's soft limit to the budget's share until
+// the returned function restores it (a limit already lower stays).
+func (b memoryBudget) limitHeap() (restore func()) {
+	prev := debug.SetMemoryLimit(-1)
+	if prev != math.MaxInt64 && prev <= b.goHeap {
+		return func() {}
+	}
+	debug.SetMemoryLimit(b.goHeap)
+	return func() { debug.SetMemoryLimit(prev) }
+}

@@ -1,0 +1,13 @@
+export class Action {
+  constructor(readonly name: string) {}
+
+  run(): string {
+    return this.name;
+  }
+}
+
+export class Later extends Action {
+  constructor() {
+    super("later");
+  }
+}

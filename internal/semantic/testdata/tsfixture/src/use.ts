@@ -1,0 +1,5 @@
+import { Action } from "./action";
+
+export function make(): Action {
+  return new Action("x");
+}

@@ -1,0 +1,98 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cairnhq/cairn/internal/service"
+)
+
+// budgetCorpus generates a Go module of pkgs packages with files files
+// each: types, methods, and calls into the package before, so the index
+// has definitions, references and cross-package links to hold.
+func budgetCorpus(pkgs, files int) map[string]string {
+	out := map[string]string{"go.mod": "module example.com/big\n\ngo 1.22\n"}
+	for p := range pkgs {
+		for f := range files {
+			var b strings.Builder
+			fmt.Fprintf(&b, "package p%d\n\n", p)
+			if p > 0 {
+				fmt.Fprintf(&b, "import prev \"example.com/big/p%d\"\n\n", p-1)
+			}
+			for d := range 12 {
+				name := fmt.Sprintf("T%d_%d", f, d)
+				fmt.Fprintf(&b, "// %s is type %d of file %d of package %d, with a comment long enough to look like documentation.\n", name, d, f, p)
+				fmt.Fprintf(&b, "type %s struct {\n\tName  string\n\tCount int\n\tNext  *%s\n}\n\n", name, name)
+				fmt.Fprintf(&b, "// Work does the work of %s.\nfunc (t *%s) Work(n int) int {\n\ttotal := 0\n\tfor i := 0; i < n; i++ {\n\t\ttotal += t.Count * i\n\t}\n", name, name)
+				if p > 0 {
+					fmt.Fprintf(&b, "\tvar other prev.%s\n\ttotal += other.Work(n)\n", name)
+				}
+				fmt.Fprintf(&b, "\treturn total + len(t.Name)\n}\n\n")
+				fmt.Fprintf(&b, "// New%s makes a %s.\nfunc New%s(name string) *%s { return &%s{Name: name, Count: %d} }\n\n", name, name, name, name, name, d)
+			}
+			out[fmt.Sprintf("p%d/f%d.go", p, f)] = b.String()
+		}
+	}
+	return out
+}
+
+// budgetMB is the memory budget the test gives the index, and
+// budgetMargin what the process may hold beyond it: about 50 MB before
+// the index begins (the binary's pages, the runtime), and what the budget
+// does not govern yet: the linker's view of the whole module during the
+// commit (every file's symbols and paths) and tree-sitter's C heap. On
+// this corpus the peak was 236 MB before the index spent the budget (a 64
+// MB page cache per connection, sorts in memory, the Go heap at twice its
+// live size, every file's encoded facts held until the commit), 150 MB
+// after.
+const (
+	budgetMB     = 64
+	budgetMargin = 112 << 20
+)
+
+// A full index respects index.memory_mb: its peak resident set stays
+// under the budget plus budgetMargin. A fresh process measures it (the
+// test runs itself with CAIRN_BUDGET_CHILD set), on a generated module of
+// 1,600 files (about 12 MB).
+func TestFullIndexKeepsItsMemoryBudget(t *testing.T) {
+	if os.Getenv("CAIRN_BUDGET_CHILD") != "" {
+		paths, cfg := newRepo(t, budgetCorpus(40, 40))
+		cfg.Index.MemoryMB, _ = strconv.Atoi(os.Getenv("CAIRN_BUDGET_CHILD"))
+		s, err := service.Open(context.Background(), paths, cfg, service.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fmt.Printf("\nbefore %d\n", vmHWM(t))
+		answer(t, call(t, s, "index_ensure", map[string]any{"timeout_ms": 600000}))
+		fmt.Printf("\nVmHWM %d\n", vmHWM(t))
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFullIndexKeepsItsMemoryBudget$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CAIRN_BUDGET_CHILD="+strconv.Itoa(budgetMB))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var before, peak int64
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM "); ok {
+			peak, _ = strconv.ParseInt(rest, 10, 64)
+		}
+		if rest, ok := strings.CutPrefix(line, "before "); ok {
+			before, _ = strconv.ParseInt(rest, 10, 64)
+		}
+	}
+	if peak == 0 || before == 0 {
+		t.Fatalf("the child reported no peak:\n%s", out)
+	}
+	t.Logf("peak RSS of a full index with a %d MB budget: %d MB (%d MB before it began)", budgetMB, peak>>20, before>>20)
+	if peak > budgetMB<<20+budgetMargin {
+		t.Errorf("peak RSS %d MB, over the budget of %d MB plus the margin of %d MB", peak>>20, budgetMB, budgetMargin>>20)
+	}
+}
