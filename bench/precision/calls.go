@@ -11,6 +11,7 @@ import (
 	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -252,7 +253,7 @@ func refAtPos(f *lang.Facts, p lang.Pos) int {
 func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, layer string, o *SCIPOracle, outside map[string]int) ([]Answer, error) {
 	out := make([]Answer, len(sample))
 	for i, s := range sample {
-		r, err := eng.Resolve(ctx, index.FormatID(s.ID))
+		r, err := eng.ResolveID(ctx, protocol.NewSymbolID(s.ID))
 		if err != nil {
 			return nil, fmt.Errorf("resolve %s: %w", s.QName, err)
 		}
@@ -260,7 +261,7 @@ func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, lay
 		if err != nil {
 			return nil, fmt.Errorf("callers of %s: %w", s.QName, err)
 		}
-		at := map[string]Loc{}
+		at := map[protocol.SymbolID]Loc{}
 		for _, n := range g.Nodes {
 			at[n.ID] = Loc{Path: string(n.Location.Path), Line: n.Location.Line, Col: n.Location.Col}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
 )
@@ -136,7 +137,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		defer release()
 		start := time.Now()
 		for i, s := range sample {
-			r, err := eng.Resolve(ctx, index.FormatID(s.ID))
+			r, err := eng.ResolveID(ctx, protocol.NewSymbolID(s.ID))
 			if err != nil {
 				return nil, 0, fmt.Errorf("resolve %s: %w", s.QName, err)
 			}

@@ -279,6 +279,9 @@ func Markdown(rs []*Result, notes string) string {
 		b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
 		for _, s := range r.Scale {
 			v := []string{"–", "–"}
+			if s.VerifyError != "" {
+				v[0] = "did not finish: " + strings.ReplaceAll(s.VerifyError, "|", "/")
+			}
 			for i, ms := range s.VerifyMS {
 				if i < 2 {
 					v[i] = fmt.Sprint(ms)

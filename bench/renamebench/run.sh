@@ -82,7 +82,9 @@ run_go() { # corpus
 
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts move-go move-ts scale report)
-for s in "${steps[@]}"; do
+# step NAME: one step; a failing step is reported and the next ones run.
+step() {
+  local s=$1
   case $s in
   "go "*) run_go "${s#go }" ;;
   ts)
@@ -107,4 +109,16 @@ for s in "${steps[@]}"; do
   report) bin/renamebench report -in "$out" -results bench/RESULTS.md -work "$work" ;;
   *) echo "unknown step $s" >&2; exit 2 ;;
   esac
+}
+
+failed=()
+for s in "${steps[@]}"; do
+  if ! (step "$s"); then
+    echo "renamebench: step '$s' failed" >&2
+    failed+=("$s")
+  fi
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "renamebench: failed steps: ${failed[*]}" >&2
+  exit 1
+fi

@@ -51,7 +51,7 @@ type Entity struct {
 	Kind     string            `json:"kind"` // module, or the definition's kind
 	Name     string            `json:"name,omitempty"`
 	QName    string            `json:"qualified_name,omitempty"`
-	SymbolID string            `json:"symbol_id,omitempty"`
+	SymbolID protocol.SymbolID `json:"symbol_id,omitempty"`
 	Location protocol.Location `json:"location"`
 
 	file store.FileRow
@@ -139,7 +139,7 @@ func (v *View) defEntity(ctx context.Context, p string, def int) (*Entity, error
 	}
 	for _, s := range syms {
 		if s.DefIdx == def {
-			e.sym, e.SymbolID, e.QName = s.ID, index.FormatID(s.ID), s.QName
+			e.sym, e.SymbolID, e.QName = s.ID, protocol.NewSymbolID(s.ID), s.QName
 			break
 		}
 	}
@@ -191,7 +191,7 @@ func (v *View) entity(ctx context.Context, key string) (*Entity, error) {
 		return &errs.Error{Kind: errs.NotFound, Msg: "no code entity " + key,
 			Fixes: []string{"name a file as module:<path>, a definition as symbol:<path>#<Name.Path>, or a symbol id"}}
 	}
-	if id, ok := index.ParseID(key); ok {
+	if id, ok := protocol.SymbolID(key).Hash(); ok {
 		e, err := v.symbolEntity(ctx, id)
 		if err == nil && e == nil {
 			err = notFound()

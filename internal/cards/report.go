@@ -8,7 +8,6 @@ import (
 	"unicode"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -552,6 +551,3 @@ type RegistryUse struct {
 	Entry
 	Cards int `json:"cards"`
 }
-
-// SymbolIDs parses a symbol id (for adapters that hold one).
-func SymbolIDs(s string) (int64, bool) { return index.ParseID(s) }

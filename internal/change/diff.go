@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -48,27 +49,27 @@ type ChangeImpact struct {
 
 // StructuralChange is one definition that changed.
 type StructuralChange struct {
-	Path          string        `json:"path"`
-	Kind          string        `json:"kind"`
-	Name          string        `json:"name"`
-	QName         string        `json:"qualified_name"` // lexical path in the file, a.g. Server.Handle
-	Change        string        `json:"change"`         // added, removed, signature_changed, body_changed, renamed, moved
-	Severity      string        `json:"structural_severity"`
-	Why           string        `json:"why,omitempty"` // why breaking
-	Risk          string        `json:"behavior_change_risk"`
-	Visibility    string        `json:"visibility"`
-	SymbolID      string        `json:"symbol_id,omitempty"`
-	OldSignature  string        `json:"old_signature,omitempty"`
-	NewSignature  string        `json:"new_signature,omitempty"`
-	OldName       string        `json:"old_name,omitempty"`
-	OldPath       string        `json:"old_path,omitempty"`
-	Line          int           `json:"start_line"`
-	EndLine       int           `json:"end_line"`
-	LinesChanged  int           `json:"lines_changed,omitempty"`
-	DeltaTags     []string      `json:"delta_tags"`
-	ChangePreview []string      `json:"change_preview,omitempty"`
-	Container     string        `json:"container,omitempty"`
-	Impact        *ChangeImpact `json:"impact,omitempty"`
+	Path          string            `json:"path"`
+	Kind          string            `json:"kind"`
+	Name          string            `json:"name"`
+	QName         string            `json:"qualified_name"` // lexical path in the file, a.g. Server.Handle
+	Change        string            `json:"change"`         // added, removed, signature_changed, body_changed, renamed, moved
+	Severity      string            `json:"structural_severity"`
+	Why           string            `json:"why,omitempty"` // why breaking
+	Risk          string            `json:"behavior_change_risk"`
+	Visibility    string            `json:"visibility"`
+	SymbolID      protocol.SymbolID `json:"symbol_id,omitempty"`
+	OldSignature  string            `json:"old_signature,omitempty"`
+	NewSignature  string            `json:"new_signature,omitempty"`
+	OldName       string            `json:"old_name,omitempty"`
+	OldPath       string            `json:"old_path,omitempty"`
+	Line          int               `json:"start_line"`
+	EndLine       int               `json:"end_line"`
+	LinesChanged  int               `json:"lines_changed,omitempty"`
+	DeltaTags     []string          `json:"delta_tags"`
+	ChangePreview []string          `json:"change_preview,omitempty"`
+	Container     string            `json:"container,omitempty"`
+	Impact        *ChangeImpact     `json:"impact,omitempty"`
 
 	old, new *defOcc // the definitions compared (nil when absent)
 }

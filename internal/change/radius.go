@@ -4,8 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -93,7 +93,7 @@ func (a *analysis) enrich(ctx context.Context, r *DiffResult) error {
 				if s.DefIdx != c.new.idx {
 					continue
 				}
-				c.SymbolID = index.FormatID(s.ID)
+				c.SymbolID = protocol.NewSymbolID(s.ID)
 				files := map[string]bool{}
 				for _, fr := range ri.by[s.ID] {
 					im.RefTiers["proven"] += int(fr.proven)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -94,6 +95,22 @@ func (g *globals) openDegraded(ctx context.Context) (*app, error) {
 		return &app{env: service.Degraded(paths, cfg, err), progress: newProgress(g.stderr)}, nil
 	}
 	return a, nil
+}
+
+// serve opens a server's logger (defaults when the configuration names no
+// output, console the writer of console outputs; see serverLogger) and
+// starts the service to serve requests. stop closes the service, then the
+// logs.
+func (g *globals) serve(ctx context.Context, paths config.Paths, cfg config.Config, defaults []string, console io.Writer) (a *app, log *slog.Logger, stop func(), err error) {
+	log, logs, err := serverLogger(cfg, paths.StateDir, defaults, console, g.stderr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if a, err = g.start(ctx, paths, cfg, service.Options{Serve: true, Logger: log, Version: Version}); err != nil {
+		logs.Close()
+		return nil, nil, nil, err
+	}
+	return a, log, func() { a.close(); logs.Close() }, nil
 }
 
 func (a *app) close() {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -127,11 +129,41 @@ func (f *argFlags) maxChars(p *int) {
 	f.bind("max_chars", "max-chars")
 }
 
-// view defines --workspace and --consistency for a read through a
-// workspace's overlay.
+// view defines --workspace, --consistency and --virtual-file for a read
+// through a workspace's overlay or the command's own files.
 func (f *argFlags) view(v *tools.View) {
 	f.String(&v.WorkspaceID, "workspace", "workspace_id", "")
 	f.String(&v.Consistency, "consistency", "consistency", "")
+	f.fs.Var(&virtualFiles{v: v}, "virtual-file", f.usage("virtual_files")+
+		": REPO_PATH=LOCAL_FILE gives REPO_PATH the content of LOCAL_FILE (- for standard input); repeatable")
+	f.bind("virtual_files", "virtual-file")
+}
+
+// virtualFiles collects --virtual-file REPO_PATH=LOCAL_FILE flags, reading
+// each local file when the flag is parsed.
+type virtualFiles struct{ v *tools.View }
+
+func (x *virtualFiles) Type() string { return "path=file" }
+
+func (x *virtualFiles) String() string { return "" }
+
+func (x *virtualFiles) Set(s string) error {
+	repoPath, local, ok := strings.Cut(s, "=")
+	if !ok || repoPath == "" || local == "" {
+		return fmt.Errorf("want REPO_PATH=LOCAL_FILE (LOCAL_FILE - for standard input), got %q", s)
+	}
+	var content []byte
+	var err error
+	if local == "-" {
+		content, err = io.ReadAll(os.Stdin)
+	} else {
+		content, err = os.ReadFile(local)
+	}
+	if err != nil {
+		return fmt.Errorf("reading the content of %s: %v", repoPath, err)
+	}
+	x.v.VirtualFiles = append(x.v.VirtualFiles, tools.VirtualFile{Path: repoPath, Content: string(content)})
+	return nil
 }
 
 // target defines --at for a command on one symbol.

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -17,7 +19,7 @@ func short(h string) string {
 
 // mapLine prints a count map in key order: "go 3, python 1".
 func mapLine(m map[string]int) string {
-	return countsOf(m, sortedKeys(m))
+	return countsOf(m, slices.Sorted(maps.Keys(m)))
 }
 
 // eachLine prints one line a string, in format.
@@ -29,7 +31,7 @@ func eachLine(w io.Writer, format string, items []string) {
 
 // countsLine prints a count map largest first: "python 3, go 1".
 func countsLine(m map[string]int) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	return countsOf(m, keys)
 }
@@ -41,14 +43,4 @@ func countsOf(m map[string]int, keys []string) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/graph"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -18,6 +19,7 @@ func graphCmd(use, tool string) *toolCmd {
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.limit(&in.LimitPerLevel, "limit_per_level", "new symbols per level below depth 1", 10, 100)
 			f.String(&in.Layer, "layer", "layer", "")
+			f.view(&in.View)
 			f.maxChars(&in.MaxChars)
 		},
 		in:     &in,
@@ -30,7 +32,7 @@ func callersCmd() *toolCmd { return graphCmd("callers", "graph_callers") }
 func calleesCmd() *toolCmd { return graphCmd("callees", "graph_callees") }
 
 func renderGraph(w io.Writer, r *graph.Result) {
-	byID := map[string]graph.Node{}
+	byID := map[protocol.SymbolID]graph.Node{}
 	for _, n := range r.Nodes {
 		byID[n.ID] = n
 	}

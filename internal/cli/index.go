@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,7 +71,7 @@ func renderSemanticJobs(w io.Writer, s *tools.SemanticOut) {
 
 func timingLine(t map[string]int64) string {
 	parts := []string{fmt.Sprintf("total %dms", t["total"])}
-	for _, k := range sortedKeys(t) {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
 		if k != "total" {
 			parts = append(parts, fmt.Sprintf("%s %dms", k, t[k]))
 		}

@@ -207,7 +207,7 @@ func printError(w io.Writer, e *protocol.ErrorObject) {
 		}
 		b, _ := json.Marshal(c)
 		var ref struct {
-			ID       string            `json:"symbol_id"`
+			ID       protocol.SymbolID `json:"symbol_id"`
 			QName    string            `json:"qualified_name"`
 			Kind     string            `json:"kind"`
 			Location protocol.Location `json:"location"`

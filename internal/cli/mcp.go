@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairnhq/cairn/internal/mcpserver"
-	"github.com/cairnhq/cairn/internal/service"
 )
 
 func mcpCmd(g *globals) *cobra.Command {
@@ -42,16 +41,11 @@ func runMCP(ctx context.Context, g *globals) error {
 		return finishStderr(g, err)
 	}
 	// stdout carries the protocol: an output configured there goes to stderr.
-	log, logs, err := serverLogger(cfg, paths.StateDir, []string{"console:stderr:warn", "json:state"}, g.stderr, g.stderr)
+	a, log, stop, err := g.serve(ctx, paths, cfg, []string{"console:stderr:warn", "json:state"}, g.stderr)
 	if err != nil {
 		return finishStderr(g, err)
 	}
-	defer logs.Close()
-	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true, Logger: log, Version: Version})
-	if err != nil {
-		return finishStderr(g, err)
-	}
-	defer a.close()
+	defer stop()
 	fmt.Fprintf(g.stderr, "cairn mcp: serving %s over stdio (state %s)\n", paths.Root, paths.StateDir)
 
 	srv := mcpserver.New(a.svc, mcpserver.Options{Version: Version, Logger: log, Transport: "stdio"})

@@ -16,7 +16,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/httpapi"
-	"github.com/cairnhq/cairn/internal/service"
 )
 
 // shutdownTimeout bounds a graceful stop: requests in flight get this long
@@ -90,16 +89,11 @@ func runUp(ctx context.Context, g *globals, port int, noAuth bool) error {
 			Fixes: []string{"pick another --port, or leave it out for any free port"}})
 	}
 	defer ln.Close()
-	log, logs, err := serverLogger(cfg, paths.StateDir, []string{"console:stderr", "json:state"}, g.stdout, g.stderr)
+	a, log, stop, err := g.serve(ctx, paths, cfg, []string{"console:stderr", "json:state"}, g.stdout)
 	if err != nil {
 		return finishStderr(g, err)
 	}
-	defer logs.Close()
-	a, err := g.start(ctx, paths, cfg, service.Options{Serve: true, Logger: log, Version: Version})
-	if err != nil {
-		return finishStderr(g, err)
-	}
-	defer a.close()
+	defer stop()
 
 	api := httpapi.New(a.svc, httpapi.Options{Token: token, Version: Version, Logger: log})
 	base, cancelBase := context.WithCancel(context.Background())

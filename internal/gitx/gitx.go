@@ -75,20 +75,18 @@ func TopLevel(ctx context.Context, dir string) string {
 
 // CommonDir returns the absolute git common dir of the worktree (shared by all worktrees).
 func CommonDir(ctx context.Context, root string) (string, error) {
-	out, err := Run(ctx, root, "rev-parse", "--git-common-dir")
-	if err != nil {
-		return "", err
-	}
-	d := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(root, d)
-	}
-	return filepath.Clean(d), nil
+	return revParseDir(ctx, root, "--git-common-dir")
 }
 
 // GitDir returns the absolute git dir of this worktree (holds HEAD and index).
 func GitDir(ctx context.Context, root string) (string, error) {
-	out, err := Run(ctx, root, "rev-parse", "--git-dir")
+	return revParseDir(ctx, root, "--git-dir")
+}
+
+// revParseDir asks git rev-parse for a directory (flag) and makes it
+// absolute: git answers relative to root.
+func revParseDir(ctx context.Context, root, flag string) (string, error) {
+	out, err := Run(ctx, root, "rev-parse", flag)
 	if err != nil {
 		return "", err
 	}

@@ -341,23 +341,10 @@ func typeName(text string) string {
 	if i := strings.LastIndexByte(t, '.'); i >= 0 {
 		t = t[i+1:]
 	}
-	if !isIdentifier(t) {
+	if !lang.IsIdentifier(t) {
 		return ""
 	}
 	return t
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127 || (i > 0 && c >= '0' && c <= '9') {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 // fieldType is the declared type of a field from its signature: Go "store

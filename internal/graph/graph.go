@@ -59,11 +59,11 @@ type Variant = query.Variant
 
 // Edge is a call from one node to another.
 type Edge struct {
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Count int    `json:"count"` // call sites
-	Tier  string `json:"tier"`
-	Layer string `json:"layer"`
+	From  protocol.SymbolID `json:"from"`
+	To    protocol.SymbolID `json:"to"`
+	Count int               `json:"count"` // call sites
+	Tier  string            `json:"tier"`
+	Layer string            `json:"layer"`
 	// Kind: call, instantiate (a class or constructor), conversion (Go: a
 	// call of a type).
 	Kind string `json:"kind"`
@@ -82,12 +82,12 @@ type Edge struct {
 // UnresolvedCall groups the calls of a node that neither layer attributes:
 // by name and receiver, with the first site.
 type UnresolvedCall struct {
-	From     string `json:"from"`
-	Name     string `json:"name"`
-	Receiver string `json:"receiver,omitempty"` // the qualifier as written (client, self, s.store)
-	Count    int    `json:"count"`
-	Tier     string `json:"tier"` // anchored: same-name symbols exist in the repository; unknown: none
-	Line     int    `json:"line"` // the first site, in the calling symbol's file
+	From     protocol.SymbolID `json:"from"`
+	Name     string            `json:"name"`
+	Receiver string            `json:"receiver,omitempty"` // the qualifier as written (client, self, s.store)
+	Count    int               `json:"count"`
+	Tier     string            `json:"tier"` // anchored: same-name symbols exist in the repository; unknown: none
+	Line     int               `json:"line"` // the first site, in the calling symbol's file
 	// Candidates counts the same-name symbols in the repository.
 	Candidates int `json:"candidates"`
 }
@@ -97,7 +97,7 @@ type UnresolvedCall struct {
 // or a name computed at run time (obj[name](), getattr, reflection, eval).
 // It is never resolved to one target; the candidates are what may run.
 type DynamicCall struct {
-	From string `json:"from"` // the calling symbol
+	From protocol.SymbolID `json:"from"` // the calling symbol
 	// Kind: interface, virtual (a method its subclasses override), field,
 	// variable, value (a local or parameter holding
 	// a function), subscript_call, getattr, setattr, eval.
@@ -125,10 +125,10 @@ type DynamicCall struct {
 // semantic layer resolved (by SCIP symbol), or one syntax sees going
 // through an import (by name and receiver, with where the import goes).
 type ExternalCall struct {
-	From     string `json:"from"`
-	Symbol   string `json:"scip_symbol,omitempty"`
-	Name     string `json:"name,omitempty"`
-	Receiver string `json:"receiver,omitempty"` // as written: fmt, os.path
+	From     protocol.SymbolID `json:"from"`
+	Symbol   string            `json:"scip_symbol,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	Receiver string            `json:"receiver,omitempty"` // as written: fmt, os.path
 	// Origin: stdlib, dependency or external (the import's class); Import
 	// is the import the call goes through.
 	Origin string `json:"origin,omitempty"`
@@ -251,11 +251,14 @@ func checkParams(p Params) (Params, error) {
 
 // edgesBetween keeps the edges between listed nodes, once each.
 func edgesBetween(nodes []Node, pending []Edge) []Edge {
-	ids := map[string]bool{}
+	ids := map[protocol.SymbolID]bool{}
 	for _, n := range nodes {
 		ids[n.ID] = true
 	}
-	type ekey struct{ from, to, kind, through string }
+	type ekey struct {
+		from, to      protocol.SymbolID
+		kind, through string
+	}
 	dup := map[ekey]bool{}
 	out := []Edge{}
 	for _, ed := range pending {

@@ -371,7 +371,7 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 	have := map[int64]bool{}
 	for _, l := range res.Interfaces {
 		if l.Symbol != nil {
-			if id, ok := index.ParseID(l.Symbol.ID); ok {
+			if id, ok := l.Symbol.ID.Hash(); ok {
 				have[id] = true
 			}
 		}

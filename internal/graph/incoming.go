@@ -47,7 +47,7 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 	var out []call
 	if w.layer != query.LayerSemantic {
 		for _, t := range targets {
-			edges, err := w.e.Store().EdgesTo(ctx, t, uint8(index.EdgeCall))
+			edges, err := w.e.EdgesTo(ctx, t, uint8(index.EdgeCall))
 			if err != nil {
 				return nil, err
 			}
@@ -59,14 +59,12 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 					name = row.Name
 				}
 			}
-			if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+			files, err := w.edgeFiles(ctx, edges)
+			if err != nil {
 				return nil, err
 			}
-			for _, ed := range edges {
-				f, err := w.file(ctx, ed.FileID)
-				if err != nil {
-					return nil, err
-				}
+			for i, ed := range edges {
+				f := files[i]
 				if f == nil {
 					continue
 				}
@@ -243,18 +241,16 @@ func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, 
 		return nil, err
 	}
 	for _, m := range methods {
-		edges, err := w.e.Store().EdgesTo(ctx, m.row.ID, uint8(index.EdgeCall))
+		edges, err := w.e.EdgesTo(ctx, m.row.ID, uint8(index.EdgeCall))
 		if err != nil {
 			return nil, err
 		}
-		if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+		files, err := w.edgeFiles(ctx, edges)
+		if err != nil {
 			return nil, err
 		}
-		for _, ed := range edges {
-			f, err := w.file(ctx, ed.FileID)
-			if err != nil {
-				return nil, err
-			}
+		for i, ed := range edges {
+			f := files[i]
 			if f == nil || w.usable(f.Path) {
 				continue // the semantic layer answers for this file
 			}

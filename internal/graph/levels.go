@@ -5,7 +5,6 @@ import (
 	"context"
 	"sort"
 
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
@@ -97,7 +96,7 @@ func (l *levels) neighbours(ctx context.Context, n *query.Resolved) ([]call, err
 // listed yet to the level's candidates.
 func (l *levels) weigh(n *query.Resolved, calls []call, cands map[int64]*candidate) {
 	for _, c := range calls {
-		ed := Edge{From: n.ID(), To: index.FormatID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
+		ed := Edge{From: n.ID(), To: protocol.NewSymbolID(c.other), Count: c.count, Tier: c.tier.String(), Layer: c.layer,
 			Kind: c.kind, Line: c.site.Line, Via: c.via, Through: c.through, Dispatch: c.dispatch}
 		if l.p.Direction == Callers {
 			ed.From, ed.To = ed.To, ed.From

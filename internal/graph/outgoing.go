@@ -205,7 +205,7 @@ func (w *walker) resolvedCall(ctx context.Context, cs *callSites, target int64, 
 func throughID(d *DynamicCall) int64 {
 	var th int64
 	if d.Through != nil {
-		th, _ = index.ParseID(d.Through.ID)
+		th, _ = d.Through.ID.Hash()
 	}
 	return th
 }

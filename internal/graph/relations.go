@@ -88,7 +88,7 @@ func (w *walker) walkRelations(from store.SymbolRow, seen map[int64]bool, next f
 // relations (edges), and as written those syntax could not resolve.
 // withImplements keeps implements relations (for hierarchy answers).
 func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplements bool) ([]typeEdge, []string, error) {
-	edges, err := w.e.Store().EdgesFrom(ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.EdgesFrom(ctx, t.FileID, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +125,7 @@ func (w *walker) supertypes(ctx context.Context, t store.SymbolRow, withImplemen
 
 // subtypes lists the types that extend, implement or embed a type.
 func (w *walker) subtypes(ctx context.Context, t store.SymbolRow) ([]typeEdge, error) {
-	edges, err := w.e.Store().EdgesTo(ctx, t.ID, index.TypeEdgeKinds...)
+	edges, err := w.e.EdgesTo(ctx, t.ID, index.TypeEdgeKinds...)
 	if err != nil {
 		return nil, err
 	}

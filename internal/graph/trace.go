@@ -5,7 +5,7 @@ import (
 	"context"
 	"sort"
 
-	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -193,4 +193,4 @@ func queued(q []*TraceNode, id int64) bool {
 }
 
 // EntryID is the id of the trace's entry point.
-func (t *TraceResult) EntryID() string { return index.FormatID(t.Entry.r.Row.ID) }
+func (t *TraceResult) EntryID() protocol.SymbolID { return protocol.NewSymbolID(t.Entry.r.Row.ID) }

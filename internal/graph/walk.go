@@ -56,7 +56,7 @@ func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
 	if f, ok := w.idx.files[id]; ok {
 		return f, nil
 	}
-	f, ok, err := w.e.Store().FileByID(ctx, id)
+	f, ok, err := w.e.FileRowByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 	if len(need) < 2 {
 		return nil // file() loads a single one as well
 	}
-	rows, err := w.e.Store().FilesByIDs(ctx, need)
+	rows, err := w.e.FilesByIDs(ctx, need)
 	if err != nil {
 		return err
 	}
@@ -96,6 +96,23 @@ func (w *walker) loadFiles(ctx context.Context, ids []int64) error {
 		}
 	}
 	return nil
+}
+
+// edgeFiles returns the file of each edge, in the order of edges (nil
+// where the file vanished), loading them with one query.
+func (w *walker) edgeFiles(ctx context.Context, edges []store.EdgeRow) ([]*store.FileRow, error) {
+	if err := w.loadFiles(ctx, idsOf(edges, func(ed store.EdgeRow) int64 { return ed.FileID })); err != nil {
+		return nil, err
+	}
+	out := make([]*store.FileRow, len(edges))
+	for i, ed := range edges {
+		f, err := w.file(ctx, ed.FileID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
 }
 
 // symbols loads symbol rows by id (missing ones are left out).
@@ -112,7 +129,7 @@ func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.Symb
 		need = append(need, id)
 	}
 	if len(need) > 0 {
-		rows, err := w.e.Store().SymbolsByIDs(ctx, need)
+		rows, err := w.e.SymbolsByIDs(ctx, need)
 		if err != nil {
 			return nil, err
 		}
@@ -133,6 +150,9 @@ func (w *walker) symbols(ctx context.Context, ids []int64) (map[int64]store.Symb
 // resolved completes a symbol row with its file and facts (nil when the
 // file vanished).
 func (w *walker) resolved(ctx context.Context, row store.SymbolRow) (*query.Resolved, error) {
+	if row.FileID < 0 {
+		return w.e.Load(ctx, row) // an overlay file's symbol
+	}
 	f, err := w.file(ctx, row.FileID)
 	if err != nil || f == nil {
 		return nil, err
@@ -168,7 +188,7 @@ func (w *walker) ownSymbols(ctx context.Context, fileID int64) ([]store.SymbolRo
 	if s, ok := w.idx.own[fileID]; ok {
 		return s, nil
 	}
-	s, err := w.e.Store().SymbolsOfFile(ctx, fileID)
+	s, err := w.e.SymbolsOfFile(ctx, fileID)
 	if err != nil {
 		return nil, err
 	}

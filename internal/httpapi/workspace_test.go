@@ -325,7 +325,7 @@ func TestWorkspaceViewsRefuseBadInput(t *testing.T) {
 		{"virtual file outside", "read_source", map[string]any{"path": "main.go", "virtual_files": []any{map[string]any{"path": "../escape.go", "content": "x"}}}, 403, "PATH_OUTSIDE_REPO"},
 		{"virtual secret", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".env", "content": "K=v\n"}}}, 403, "PATH_REFUSED"},
 		{"virtual git", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".git/config", "content": "x"}}}, 403, "PATH_REFUSED"},
-		{"tool without views", "graph_callers", map[string]any{"symbol": "server.NewServer", "consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
+		{"tool without views", "map_repo", map[string]any{"consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
 	} {
 		r := c.call(tc.tool, tc.args)
 		if r.status != tc.status || errCode(r) != tc.code {
@@ -368,6 +368,22 @@ func TestRefactorIntoWorkspace(t *testing.T) {
 	// the tier the index gives the same call on the tree (an import-qualified call)
 	if len(sites) != 2 || !strings.Contains(strings.Join(sites, " "), "main.go:call:strong") {
 		t.Errorf("refs of NewSrv in the workspace: %v", sites)
+	}
+	// the call graph reads the overlay too: the renamed function's caller
+	// is main's call in the workspace, and the committed tree has no NewSrv
+	callers := c.ok("graph_callers", map[string]any{"symbol": "server.NewSrv", "workspace_id": "renamer", "depth": 1})
+	var callerFiles []string
+	for _, n := range callers["nodes"].([]any) {
+		n := n.(map[string]any)
+		if n["depth"].(float64) == 1 {
+			callerFiles = append(callerFiles, n["location"].(map[string]any)["path"].(string))
+		}
+	}
+	if len(callerFiles) != 1 || callerFiles[0] != "main.go" {
+		t.Errorf("callers of NewSrv in the workspace: %v", callerFiles)
+	}
+	if r := c.call("graph_callers", map[string]any{"symbol": "server.NewSrv"}); r.status != 404 {
+		t.Errorf("callers of NewSrv committed: %d", r.status)
 	}
 	if r := c.call("refactor_rename", map[string]any{"symbol": "server.NewServer", "new_name": "NewSrv", "apply": true, "verify": "build", "workspace_id": "renamer"}); r.status != 400 {
 		t.Errorf("verify build into a workspace: %d %v", r.status, r.body["error"])

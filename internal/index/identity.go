@@ -1,7 +1,6 @@
 package index
 
 import (
-	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -11,22 +10,6 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
 )
-
-// FormatID renders a symbol identity as sym_<16 hex>.
-func FormatID(id int64) string { return fmt.Sprintf("sym_%016x", uint64(id)) }
-
-// ParseID reads sym_<16 hex>; ok is false for anything else.
-func ParseID(s string) (int64, bool) {
-	hex, found := strings.CutPrefix(s, "sym_")
-	if !found || len(hex) != 16 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(hex, 16, 64)
-	if err != nil {
-		return 0, false
-	}
-	return int64(v), true
-}
 
 // symbolID hashes what identifies a definition: its module, language, kind,
 // unit (Go package / file), lexical path and a disambiguator. Positions are not

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 
@@ -75,13 +74,19 @@ func DecodeLinks(b []byte) ([]Link, error) {
 // per Linker and batch, and the linker answers their questions as the
 // lang.Resolver (resolver.go). What the languages share is the batch's
 // state: its world, its symbols and the facts of other files.
+//
+// The languages ask through lang.Resolver, whose calls carry no context, so
+// the linker reads what its batch did not compute (stored symbols, other
+// files' facts) through two functions that whoever starts the batch binds
+// to its own context; the linker holds none.
 type linker struct {
-	ctx context.Context
-	db  symbolSource
-	w   *world
+	w *world
 	// symbols computed in this batch (not yet visible to other connections), by file id
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
+	// stored reads the symbols of files outside the batch from the store
+	// being written or a snapshot's read transaction.
+	stored func(fileIDs []int64) ([]store.SymbolRow, error)
 	// facts loads another file's facts
 	facts func(*fileInfo) (*lang.Facts, error)
 
@@ -95,14 +100,10 @@ type linker struct {
 	byLang  map[string]lang.BatchLinker       // by language name (nil for a language without one)
 }
 
-// symbolSource is where a linker reads the symbols of files outside its
-// batch: the store being written, or a snapshot's read transaction.
-type symbolSource interface {
-	SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]store.SymbolRow, error)
-}
-
-func newLinker(ctx context.Context, db symbolSource, w *world) *linker {
-	return &linker{ctx: ctx, db: db, w: w, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
+// newLinker starts a batch over w; stored and facts read what the batch
+// did not compute (see linker).
+func newLinker(w *world, stored func([]int64) ([]store.SymbolRow, error), facts func(*fileInfo) (*lang.Facts, error)) *linker {
+	return &linker{w: w, stored: stored, facts: facts, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
 }
 
 // link resolves the references of one file. own holds the file's symbols in

@@ -88,7 +88,14 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		held[in[i].Path] = &in[i]
 	}
 	var infos []*fileInfo
-	lk := &linker{ctx: ctx, db: s.Store(), batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
+	facts := map[int64]*lang.Facts{}
+	lk := newLinker(nil, func(ids []int64) ([]store.SymbolRow, error) { return s.Store().SymbolsOfFiles(ctx, ids) },
+		func(f *fileInfo) (*lang.Facts, error) {
+			if f.id < 0 {
+				return facts[f.id], nil
+			}
+			return s.Facts(ctx, f.blobID)
+		})
 	for _, r := range rows {
 		if held[r.Path] != nil {
 			lk.deleted[r.ID] = true
@@ -96,7 +103,6 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		}
 		infos = append(infos, &fileInfo{id: r.ID, path: r.Path, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
 	}
-	facts := map[int64]*lang.Facts{}
 	var mine []*fileInfo
 	for _, o := range in {
 		of := &OverlayFile{Links: map[int]Link{}}
@@ -121,12 +127,6 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 	sort.Slice(infos, func(i, j int) bool { return infos[i].path < infos[j].path })
 	w := newWorld(s.ix.paths.Root, mods, infos)
 	lk.w = w
-	lk.facts = func(f *fileInfo) (*lang.Facts, error) {
-		if f.id < 0 {
-			return facts[f.id], nil
-		}
-		return s.Facts(ctx, f.blobID)
-	}
 	for _, fi := range mine {
 		of := out[fi.path]
 		of.Rows = fileSymbols(w, fi, of.Facts, nil)
@@ -142,4 +142,22 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		}
 	}
 	return out, nil
+}
+
+// Edges derives the file's call and type edges from its links, as the index
+// would store them for a file of this id.
+func (f *OverlayFile) Edges(fileID int64) []store.EdgeRow {
+	if f == nil || f.Facts == nil {
+		return nil
+	}
+	links := make([]Link, 0, len(f.Links))
+	for _, l := range f.Links {
+		links = append(links, l)
+	}
+	sort.Slice(links, func(i, j int) bool { return links[i].Ref < links[j].Ref })
+	out := fileEdges(f.Facts, f.Rows, links)
+	for i := range out {
+		out[i].FileID = fileID
+	}
+	return out
 }

@@ -73,7 +73,8 @@ type job struct {
 	facts   []byte // encoded facts when parsed in this batch (dropped once stored when the batch keeps too many: budget.go)
 	parsed  bool   // parsed in this batch
 	surf    []store.SurfaceData
-	text    []byte // content for the lexical tier until the blob is written
+	names   []string // identifiers its references use (the blob's name postings)
+	text    []byte   // content for the lexical tier until the blob is written
 	pkg     string
 	err     error
 	failure string // why extraction failed (the file stays searchable)
@@ -285,7 +286,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			rows := make([]store.BlobRow, len(batch))
 			for i, j := range batch {
 				rows[i] = store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
-					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf}
+					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf, Names: j.names}
 			}
 			var ids []int64
 			if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
@@ -294,7 +295,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			}
 			for i, j := range batch {
 				j.blobID = ids[i]
-				j.text, j.surf = nil, nil
+				j.text, j.surf, j.names = nil, nil, nil
 				// Past the budget's share, the commit reads the facts
 				// back from the store instead of holding every file's.
 				if kept += int64(len(j.facts)); kept > keep {
@@ -448,7 +449,22 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	t = time.Now()
 	j.facts, j.parsed = lang.Encode(facts), true
 	j.surf = encodeSurfaces(facts.Surfaces)
+	j.names = refNames(facts)
 	tm.add("encode", time.Since(t))
+}
+
+// refNames lists the distinct identifiers the references of facts use: the
+// blob's name postings, which find every file a reference search must read.
+func refNames(facts *lang.Facts) []string {
+	used := make([]bool, len(facts.Names))
+	var out []string
+	for _, r := range facts.Refs {
+		if int(r.Name) < len(used) && !used[r.Name] {
+			used[r.Name] = true
+			out = append(out, facts.Names[r.Name])
+		}
+	}
+	return out
 }
 
 // encodeSurfaces packs surfaces per kind for the blob store.

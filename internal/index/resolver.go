@@ -187,7 +187,7 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 		}
 	}
 	if len(fromDB) > 0 {
-		rows, err := l.db.SymbolsOfFiles(l.ctx, fromDB)
+		rows, err := l.stored(fromDB)
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -114,23 +113,32 @@ func EncodeSurfaces(s []Surface) []byte {
 }
 
 // DecodeSurfaces unpacks what EncodeSurfaces produced.
-func DecodeSurfaces(b []byte) (out []Surface, err error) {
+func DecodeSurfaces(b []byte) ([]Surface, error) {
+	return decode(b, "surfaces", (*reader).surfaces)
+}
+
+// decode reads what an encoder wrote into b: the version byte, then what
+// read reads, then nothing more. A read past the end or a bad varint
+// (a codecError panic) is an error, never a crash; what names the content
+// in errors.
+func decode[T any](b []byte, what string, read func(*reader) T) (out T, err error) {
+	var none T
 	r := &reader{buf: b}
 	defer func() {
 		if rec := recover(); rec != nil {
 			if e, ok := rec.(codecError); ok {
-				out, err = nil, e
+				out, err = none, e
 				return
 			}
 			panic(rec)
 		}
 	}()
 	if v := r.byte(); v != codecVersion {
-		return nil, fmt.Errorf("lang: surfaces codec version %d, want %d", v, codecVersion)
+		return none, fmt.Errorf("lang: %s codec version %d, want %d", what, v, codecVersion)
 	}
-	out = r.surfaces()
+	out = read(r)
 	if len(r.buf) != 0 {
-		return nil, errors.New("lang: trailing bytes in encoded surfaces")
+		return none, fmt.Errorf("lang: trailing bytes in encoded %s", what)
 	}
 	return out, nil
 }
@@ -173,21 +181,12 @@ func (r *reader) surfaces() []Surface {
 }
 
 // Decode unpacks what Encode produced.
-func Decode(b []byte) (f *Facts, err error) {
-	r := &reader{buf: b}
-	defer func() {
-		if rec := recover(); rec != nil {
-			if e, ok := rec.(codecError); ok {
-				f, err = nil, e
-				return
-			}
-			panic(rec)
-		}
-	}()
-	if v := r.byte(); v != codecVersion {
-		return nil, fmt.Errorf("lang: facts codec version %d, want %d", v, codecVersion)
-	}
-	f = &Facts{}
+func Decode(b []byte) (*Facts, error) {
+	return decode(b, "facts", (*reader).facts)
+}
+
+func (r *reader) facts() *Facts {
+	f := &Facts{}
 	f.Lang = r.str()
 	f.Package = r.str()
 	f.ParseErrors = int(r.uint())
@@ -257,10 +256,7 @@ func Decode(b []byte) (f *Facts, err error) {
 		f.Dynamic[i] = DynamicSite{Kind: DynKind(r.byte()), Pos: r.pos(), Enclosing: int32(r.int()), Text: r.str()}
 	}
 	f.Surfaces = r.surfaces()
-	if len(r.buf) != 0 {
-		return nil, errors.New("lang: trailing bytes in encoded facts")
-	}
-	return f, nil
+	return f
 }
 
 type writer struct{ buf []byte }
@@ -305,17 +301,13 @@ func (r *reader) byte() byte {
 	return b
 }
 
-func (r *reader) uint() uint64 {
-	v, n := binary.Uvarint(r.buf)
-	if n <= 0 {
-		panic(codecError("lang: bad varint"))
-	}
-	r.buf = r.buf[n:]
-	return v
-}
+func (r *reader) uint() uint64 { return varint(r, binary.Uvarint) }
 
-func (r *reader) int() int64 {
-	v, n := binary.Varint(r.buf)
+func (r *reader) int() int64 { return varint(r, binary.Varint) }
+
+// varint reads one varint with dec (binary.Uvarint or binary.Varint).
+func varint[T int64 | uint64](r *reader, dec func([]byte) (T, int)) T {
+	v, n := dec(r.buf)
 	if n <= 0 {
 		panic(codecError("lang: bad varint"))
 	}

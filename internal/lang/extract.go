@@ -154,7 +154,7 @@ type builder struct {
 	c     *compiled
 	v     *View
 	facts *Facts
-	names map[string]uint32
+	names *NameTable
 
 	defCands   map[int]defCand // by name node
 	marks      map[int]refMark // by name node
@@ -174,25 +174,18 @@ type builder struct {
 }
 
 func newBuilder(l *Language, c *compiled, v *View) *builder {
+	facts := &Facts{Lang: l.Name}
 	return &builder{
 		l: l, c: c, v: v,
-		facts:    &Facts{Lang: l.Name},
-		names:    map[string]uint32{},
+		facts:    facts,
+		names:    NewNameTable(facts),
 		defCands: map[int]defCand{},
 		marks:    map[int]refMark{},
 		skip:     map[int]bool{},
 	}
 }
 
-func (b *builder) name(s string) uint32 {
-	if id, ok := b.names[s]; ok {
-		return id
-	}
-	id := uint32(len(b.facts.Names))
-	b.facts.Names = append(b.facts.Names, s)
-	b.names[s] = id
-	return id
-}
+func (b *builder) name(s string) uint32 { return b.names.ID(s) }
 
 // collect sorts the query's captures by meaning, one match at a time.
 func (b *builder) collect(caps []capture) {
@@ -770,7 +763,7 @@ func TypeName(s string) string {
 		s = s[:i]
 	}
 	s = strings.Join(strings.Fields(s), "")
-	if isIdent(s) || isDottedPath(s) {
+	if IsIdentifier(s) || isDottedPath(s) {
 		return s
 	}
 	return ""
@@ -814,14 +807,17 @@ func isDottedPath(s string) bool {
 		return false
 	}
 	for _, part := range strings.Split(s, ".") {
-		if !isIdent(part) {
+		if !IsIdentifier(part) {
 			return false
 		}
 	}
 	return true
 }
 
-func isIdent(s string) bool {
+// IsIdentifier reports whether s is one identifier as the languages Cairn
+// reads write them: ASCII letters, digits (not first), '_', '$' and any
+// non-ASCII character.
+func IsIdentifier(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -866,7 +862,7 @@ func (b *builder) bindLocal(r *Ref, locals map[uint64]int32) bool {
 }
 
 func (b *builder) bindsLocally(name string, r Ref, locals map[uint64]int32) bool {
-	id, ok := b.names[name]
+	id, ok := b.names.Lookup(name)
 	if !ok {
 		return false
 	}

@@ -385,3 +385,37 @@ type DynamicSite struct {
 	Enclosing int32  // index of the innermost enclosing definition, -1 at top level
 	Text      string // the expression from its start, on one line, shortened
 }
+
+// NameTable adds strings to a file's name table (Facts.Names), each once.
+type NameTable struct {
+	f   *Facts
+	ids map[string]uint32
+}
+
+// NewNameTable indexes the name table of f (the first of duplicates wins).
+func NewNameTable(f *Facts) *NameTable {
+	ids := make(map[string]uint32, len(f.Names))
+	for i, n := range f.Names {
+		if _, ok := ids[n]; !ok {
+			ids[n] = uint32(i)
+		}
+	}
+	return &NameTable{f: f, ids: ids}
+}
+
+// ID returns the index of s in the name table, adding it when missing.
+func (t *NameTable) ID(s string) uint32 {
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	id := uint32(len(t.f.Names))
+	t.f.Names = append(t.f.Names, s)
+	t.ids[s] = id
+	return id
+}
+
+// Lookup returns the index of s, if the table has it.
+func (t *NameTable) Lookup(s string) (uint32, bool) {
+	id, ok := t.ids[s]
+	return id, ok
+}

@@ -50,6 +50,18 @@ type Link struct {
 	Target int64 // symbol id, 0 outside the repository
 }
 
+// Unbound yields the references of f that no local binds, with their index
+// in f.Refs: what a language's Linker resolves.
+func (f *Facts) Unbound() iter.Seq2[int, Ref] {
+	return func(yield func(int, Ref) bool) {
+		for i, r := range f.Refs {
+			if r.BindLocal < 0 && !yield(i, r) {
+				return
+			}
+		}
+	}
+}
+
 // File is what linking knows of a file of the worktree.
 type File struct {
 	Path string // repo path

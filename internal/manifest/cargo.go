@@ -1,6 +1,9 @@
 package manifest
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -38,7 +41,7 @@ func parseCargo(m *Manifest, data []byte) error {
 	}
 	m.Name = doc.Package.Name
 	tables := []cargoTables{doc.cargoTables}
-	for _, t := range sortedKeys(doc.Target) {
+	for _, t := range slices.Sorted(maps.Keys(doc.Target)) {
 		tables = append(tables, doc.Target[t])
 	}
 	for _, t := range tables {

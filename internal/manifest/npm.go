@@ -2,7 +2,8 @@ package manifest
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -58,24 +59,15 @@ func parsePackageJSON(m *Manifest, data []byte) error {
 		}
 		m.Entries = append(m.Entries, Entry{Kind: "npm_bin", Name: name, Target: binOne})
 	} else if json.Unmarshal(pkg.Bin, &binMany) == nil {
-		for _, name := range sortedKeys(binMany) {
+		for _, name := range slices.Sorted(maps.Keys(binMany)) {
 			m.Entries = append(m.Entries, Entry{Kind: "npm_bin", Name: name, Target: binMany[name]})
 		}
 	}
 	exports := exportTargets(pkg.Exports)
-	for _, key := range sortedKeys(exports) {
+	for _, key := range slices.Sorted(maps.Keys(exports)) {
 		m.Entries = append(m.Entries, Entry{Kind: "npm_exports", Name: key, Target: exports[key]})
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // exportTargets flattens package.json "exports" to subpath -> file: a string

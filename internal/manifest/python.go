@@ -3,7 +3,9 @@ package manifest
 import (
 	"bufio"
 	"bytes"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -44,10 +46,10 @@ func parsePyproject(m *Manifest, data []byte) error {
 		m.Name = poetry.Name
 	}
 	m.addRequirements(p.Dependencies, ScopeRuntime)
-	for _, extra := range sortedKeys(p.OptionalDependencies) {
+	for _, extra := range slices.Sorted(maps.Keys(p.OptionalDependencies)) {
 		m.addRequirements(p.OptionalDependencies[extra], ScopeOptional)
 	}
-	for _, group := range sortedKeys(doc.DependencyGroups) {
+	for _, group := range slices.Sorted(maps.Keys(doc.DependencyGroups)) {
 		for _, item := range doc.DependencyGroups[group] {
 			if s, ok := item.(string); ok {
 				m.addRequirements([]string{s}, ScopeDev)
@@ -60,15 +62,15 @@ func parsePyproject(m *Manifest, data []byte) error {
 	}
 	addPoetry(poetry.Dependencies, ScopeRuntime)
 	addPoetry(poetry.DevDependencies, ScopeDev)
-	for _, g := range sortedKeys(poetry.Group) {
+	for _, g := range slices.Sorted(maps.Keys(poetry.Group)) {
 		addPoetry(poetry.Group[g].Dependencies, ScopeDev)
 	}
 	for _, scripts := range []map[string]string{p.Scripts, p.GUIScripts} {
-		for _, name := range sortedKeys(scripts) {
+		for _, name := range slices.Sorted(maps.Keys(scripts)) {
 			m.Entries = append(m.Entries, Entry{Kind: "python_script", Name: name, Target: scripts[name]})
 		}
 	}
-	for _, name := range sortedKeys(poetry.Scripts) {
+	for _, name := range slices.Sorted(maps.Keys(poetry.Scripts)) {
 		target, _ := poetry.Scripts[name].(string)
 		if t, ok := poetry.Scripts[name].(map[string]any); ok {
 			target, _ = t["callable"].(string)
@@ -167,7 +169,7 @@ func parseSetupCfg(m *Manifest, data []byte) {
 	opts := ini["options"]
 	m.addRequirements(iniList(opts["install_requires"]), ScopeRuntime)
 	extras := ini["options.extras_require"]
-	for _, extra := range sortedKeys(extras) {
+	for _, extra := range slices.Sorted(maps.Keys(extras)) {
 		m.addRequirements(iniList(extras[extra]), ScopeOptional)
 	}
 	m.addRequirements(iniList(opts["tests_require"]), ScopeTest)

@@ -103,8 +103,8 @@ func (a *adapter) callTool(name string) mcp.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 			if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-				p := newProgress(ctx, req.Session, tok)
-				ctx = tools.WithProgress(ctx, p.report)
+				p := newProgress(req.Session, tok)
+				ctx = tools.WithProgress(ctx, func(ip protocol.Progress) { p.report(ctx, ip) })
 			}
 		}
 		start := time.Now()
@@ -139,7 +139,6 @@ func Result(env *protocol.Envelope) *mcp.CallToolResult {
 // the index counts each phase from zero, so the value sent is cumulative over
 // phases and the message names the phase. Notifications are throttled.
 type progress struct {
-	ctx     context.Context
 	session *mcp.ServerSession
 	token   any
 
@@ -155,11 +154,13 @@ type progress struct {
 // phase; a new phase is always reported.
 const progressEvery = 100 * time.Millisecond
 
-func newProgress(ctx context.Context, session *mcp.ServerSession, token any) *progress {
-	return &progress{ctx: ctx, session: session, token: token, sent: -1}
+func newProgress(session *mcp.ServerSession, token any) *progress {
+	return &progress{session: session, token: token, sent: -1}
 }
 
-func (p *progress) report(ip protocol.Progress) {
+// report sends ip as a notification of the request ctx belongs to, unless
+// ctx is done.
+func (p *progress) report(ctx context.Context, ip protocol.Progress) {
 	p.mu.Lock()
 	if ip.Phase != p.phase {
 		if p.phase != "" {
@@ -184,9 +185,9 @@ func (p *progress) report(ip protocol.Progress) {
 		msg += ": " + ip.Item
 	}
 	p.mu.Unlock()
-	if p.ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return
 	}
 	// A client that went away is not an error of the work in progress.
-	_ = p.session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: value, Message: msg})
+	_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: value, Message: msg})
 }

@@ -94,7 +94,7 @@ func (e *Engine) Facts(ctx context.Context, blobID int64) (*lang.Facts, error) {
 
 // SymbolRef is the compact form of a symbol in lists.
 type SymbolRef struct {
-	ID       string            `json:"symbol_id"`
+	ID       protocol.SymbolID `json:"symbol_id"`
 	Name     string            `json:"name"`
 	QName    string            `json:"qualified_name"`
 	Kind     string            `json:"kind"`
@@ -143,7 +143,7 @@ func NewResolved(row store.SymbolRow, f store.FileRow, facts *lang.Facts) *Resol
 // Ref is the symbol's compact form.
 func (r *Resolved) Ref() SymbolRef {
 	out := SymbolRef{
-		ID: index.FormatID(r.Row.ID), Name: r.Row.Name, QName: r.Row.QName,
+		ID: protocol.NewSymbolID(r.Row.ID), Name: r.Row.Name, QName: r.Row.QName,
 		Kind: lang.DefKind(r.Row.Kind).String(),
 	}
 	if r.Def != nil {
@@ -181,4 +181,4 @@ func (e *Engine) SymbolRefs(ctx context.Context, rows []store.SymbolRow) ([]Symb
 }
 
 // ID is the symbol's id.
-func (r *Resolved) ID() string { return index.FormatID(r.Row.ID) }
+func (r *Resolved) ID() protocol.SymbolID { return protocol.NewSymbolID(r.Row.ID) }

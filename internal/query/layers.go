@@ -336,7 +336,7 @@ func (e *Engine) qnameOf(ctx context.Context, id int64) string {
 	if row, ok, err := e.Store().SymbolByID(ctx, id); err == nil && ok {
 		return row.QName
 	}
-	return index.FormatID(id)
+	return string(protocol.NewSymbolID(id))
 }
 
 // describeSemantic fills what the semantic layer says at each syntactic-only

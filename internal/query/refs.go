@@ -335,7 +335,8 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 				Layer: LayerSyntactic, Via: m.QName, Relation: m.Relation}, module: m.Module}, status: synMatch, target: m.ID})
 		}
 	}
-	cands, err := e.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 1<<30)
+	// the files whose references use the name: its postings, not a scan
+	cands, err := e.Store().NameCandidates(ctx, name)
 	if err != nil {
 		return nil, err
 	}

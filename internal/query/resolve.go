@@ -11,6 +11,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/semantic"
 	"github.com/cairnhq/cairn/internal/store"
@@ -33,8 +34,8 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if err := checkName("symbol name", name); err != nil {
 		return nil, err
 	}
-	if id, ok := index.ParseID(name); ok {
-		return e.byID(ctx, name, id)
+	if id, ok := protocol.ParseSymbolID(name); ok {
+		return e.byID(ctx, id)
 	}
 	if semantic.LooksLikeSymbol(name) {
 		return e.bySCIP(ctx, name)
@@ -92,16 +93,25 @@ const maxAliasHops = 16
 
 // Redirect says that a requested symbol id was renamed or moved.
 type Redirect struct {
-	From       string  `json:"from"`
-	FromQName  string  `json:"from_qualified_name"`
-	Reason     string  `json:"reason"` // renamed, moved
-	Confidence float64 `json:"confidence"`
-	Hops       int     `json:"hops"`
+	From       protocol.SymbolID `json:"from"`
+	FromQName  string            `json:"from_qualified_name"`
+	Reason     string            `json:"reason"` // renamed, moved
+	Confidence float64           `json:"confidence"`
+	Hops       int               `json:"hops"`
+}
+
+// ResolveID resolves a symbol id as Resolve does, following its aliases.
+func (e *Engine) ResolveID(ctx context.Context, id protocol.SymbolID) (*Resolved, error) {
+	if _, ok := id.Hash(); !ok {
+		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", string(id))
+	}
+	return e.byID(ctx, id)
 }
 
 // byID loads a symbol by id, following aliases (with cycle detection and a
 // depth cap) and reporting tombstones as deleted.
-func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, error) {
+func (e *Engine) byID(ctx context.Context, name protocol.SymbolID) (*Resolved, error) {
+	id, _ := name.Hash()
 	var redirect *Redirect
 	seen := map[int64]bool{}
 	for hop := 0; ; hop++ {
@@ -141,7 +151,7 @@ func (e *Engine) byID(ctx context.Context, name string, id int64) (*Resolved, er
 				Details: map[string]any{"qualified_name": t.QName, "path": t.Path, "deleted_at_epoch": t.Epoch, "kind": lang.DefKind(t.Kind).String()},
 				Fixes:   []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(t.QName))}}
 		}
-		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + name + " in the current index",
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + string(name) + " in the current index",
 			Fixes: []string{"cairn search <name> --mode symbol"}}
 	}
 }

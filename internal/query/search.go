@@ -316,7 +316,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 	ids := make([]int64, 0, len(hits))
 	for _, h := range hits {
 		if h.Symbol != nil {
-			if id, ok := index.ParseID(h.Symbol.ID); ok {
+			if id, ok := h.Symbol.ID.Hash(); ok {
 				ids = append(ids, id)
 			}
 		}
@@ -334,7 +334,7 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 			continue
 		}
 		hits[i].Tier, hits[i].Layer = index.TierProven.String(), LayerSyntactic
-		if id, ok := index.ParseID(hits[i].Symbol.ID); ok && precise[id] {
+		if id, ok := hits[i].Symbol.ID.Hash(); ok && precise[id] {
 			hits[i].Tier, hits[i].Layer = index.TierPrecise.String(), LayerSemantic
 		}
 	}
@@ -446,19 +446,32 @@ func (e *Engine) rankFiles(ctx context.Context, q string, fold bool, cands []sto
 			defines = ids
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if da, db := defines[a.FileID], defines[b.FileID]; da != db {
-			return da
+	// each candidate's keys once: a comparison must not classify paths
+	type ranked struct {
+		hit       store.TextHit
+		def, test bool
+		depth     int
+	}
+	rs := make([]ranked, len(cands))
+	for i, c := range cands {
+		rs[i] = ranked{c, defines[c.FileID], IsTestFile(c.Path), strings.Count(c.Path, "/")}
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := &rs[i], &rs[j]
+		if a.def != b.def {
+			return a.def
 		}
-		if ta, tb := IsTestFile(a.Path), IsTestFile(b.Path); ta != tb {
-			return !ta
+		if a.test != b.test {
+			return !a.test
 		}
-		if da, db := strings.Count(a.Path, "/"), strings.Count(b.Path, "/"); da != db {
-			return da < db
+		if a.depth != b.depth {
+			return a.depth < b.depth
 		}
-		return a.Path < b.Path
+		return a.hit.Path < b.hit.Path
 	})
+	for i := range rs {
+		cands[i] = rs[i].hit
+	}
 	return defines
 }
 

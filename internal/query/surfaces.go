@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 )
@@ -71,8 +70,8 @@ func (e *Engine) SurfacesIn(r *Resolved, limit int) ([]SurfaceItem, int) {
 // by its symbol_id, sym_<16 hex>), for annotating call trees: routes, config
 // keys, tables, DI registrations, exceptions and log templates it touches
 // directly. An unknown id gives NOT_FOUND.
-func (e *Engine) SurfacesOf(ctx context.Context, symbolID string) ([]SurfaceItem, error) {
-	id, ok := index.ParseID(symbolID)
+func (e *Engine) SurfacesOf(ctx context.Context, symbolID protocol.SymbolID) ([]SurfaceItem, error) {
+	id, ok := symbolID.Hash()
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
 	}

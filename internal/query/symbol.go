@@ -39,7 +39,7 @@ type Relation struct {
 	Target string `json:"target"`
 	Layer  string `json:"layer"`
 	// TargetID is the target's symbol id when it is in the repository.
-	TargetID string `json:"target_id,omitempty"`
+	TargetID protocol.SymbolID `json:"target_id,omitempty"`
 }
 
 // SymbolCard describes one symbol.
@@ -227,7 +227,7 @@ func (e *Engine) semRelation(ctx context.Context, idx, sym int64, kind string) R
 	rel := Relation{Kind: kind, Layer: LayerSemantic}
 	if ids, err := e.Store().SemCairnOf(ctx, idx, sym); err == nil && len(ids) > 0 {
 		if row, ok, err := e.Store().SymbolByID(ctx, ids[0]); err == nil && ok {
-			rel.Target, rel.TargetID = row.QName, index.FormatID(row.ID)
+			rel.Target, rel.TargetID = row.QName, protocol.NewSymbolID(row.ID)
 			return rel
 		}
 	}

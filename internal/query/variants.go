@@ -27,7 +27,7 @@ import (
 
 // Variant is one definition of a name that has several.
 type Variant struct {
-	ID       string            `json:"symbol_id"`
+	ID       protocol.SymbolID `json:"symbol_id"`
 	Location protocol.Location `json:"location"`
 	Build    string            `json:"build,omitempty"`
 }

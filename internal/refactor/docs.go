@@ -55,6 +55,14 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		if err != nil || text == nil {
 			continue
 		}
+		// The trigram candidates hold the name as a substring; most files
+		// have no whole-word mention outside the plan's own edits, and
+		// decoding their facts would be the sweep's main cost.
+		starts := lineStarts(text)
+		mentions := uncoveredMentions(text, starts, old, code[c.Path])
+		if len(mentions) == 0 {
+			continue
+		}
 		where, isDoc := docExts[strings.ToLower(path.Ext(c.Path))]
 		var idents map[[2]int]bool
 		if !isDoc {
@@ -69,12 +77,9 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 				idents = identPositions(facts)
 			}
 		}
-		starts := lineStarts(text)
-		for _, off := range wordOffsets(text, old) {
-			line := sortSearch(starts, off)
-			col := off - starts[line-1] + 1
-			k := [2]int{line, col}
-			if code[c.Path][k] || idents[k] {
+		for _, k := range mentions {
+			line, col := k[0], k[1]
+			if idents[k] {
 				continue
 			}
 			out.Total++
@@ -99,6 +104,20 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		}
 		return a.Col < b.Col
 	})
+	return out
+}
+
+// uncoveredMentions lists the line and column of each whole-word use of
+// name in text that is not one of the given code positions.
+func uncoveredMentions(text []byte, starts []int, name string, code map[[2]int]bool) [][2]int {
+	var out [][2]int
+	for _, off := range wordOffsets(text, name) {
+		line := sortSearch(starts, off)
+		k := [2]int{line, off - starts[line-1] + 1}
+		if !code[k] {
+			out = append(out, k)
+		}
+	}
 	return out
 }
 

@@ -7,9 +7,9 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/plural"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -44,10 +44,10 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 	}
 	var others []*query.Resolved
 	for _, row := range rows {
-		if row.Kind != uint8(lang.KindMethod) || index.FormatID(row.ID) == card.ID {
+		if row.Kind != uint8(lang.KindMethod) || protocol.NewSymbolID(row.ID) == card.ID {
 			continue
 		}
-		r, err := env.Engine.Resolve(ctx, index.FormatID(row.ID))
+		r, err := env.Engine.ResolveID(ctx, protocol.NewSymbolID(row.ID))
 		if err != nil || r.File.Lang != "go" {
 			continue
 		}

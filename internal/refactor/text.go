@@ -1,10 +1,13 @@
 package refactor
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
 )
@@ -110,15 +113,8 @@ func sha(b []byte) string {
 
 // sortEdits orders edits by file and position, the order plans list them.
 func sortEdits(es []Edit) {
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	slices.SortStableFunc(es, func(a, b Edit) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 }
 

@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/manifest"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -410,7 +410,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 			if top[i].QName != top[j].QName {
 				return top[i].QName < top[j].QName
 			}
-			return index.FormatID(top[i].ID) < index.FormatID(top[j].ID)
+			return protocol.NewSymbolID(top[i].ID) < protocol.NewSymbolID(top[j].ID)
 		})
 		if len(top) > m.p.Top {
 			top = top[:m.p.Top]

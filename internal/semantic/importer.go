@@ -91,7 +91,6 @@ type docAcc struct {
 }
 
 type importer struct {
-	ctx      context.Context
 	ix       *index.Index
 	db       *store.DB // pinned for the whole import
 	o        ImportOptions
@@ -122,7 +121,7 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	}
 	db, release := ix.Acquire()
 	defer release()
-	im := &importer{ctx: ctx, ix: ix, db: db, o: o, root: ix.Paths().Root, scipTime: fi.ModTime(), syms: map[int64]*symAcc{},
+	im := &importer{ix: ix, db: db, o: o, root: ix.Paths().Root, scipTime: fi.ModTime(), syms: map[int64]*symAcc{},
 		rels: map[[2]int64]uint8{}, st: &ImportStats{Unusable: map[string]int{}, TimingMS: map[string]int64{}, Bytes: fi.Size(),
 			LanguageDocs: map[string]int{}}}
 	progress := o.Progress
@@ -168,7 +167,7 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	im.st.TimingMS["read"] = time.Since(t).Milliseconds()
 
 	t = time.Now()
-	mapRows, err := im.mapDefinitions(progress)
+	mapRows, err := im.mapDefinitions(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -404,9 +403,9 @@ func (im *importer) nameOf(a *symAcc) string {
 
 // mapDefinitions matches every SCIP definition in a usable document to the
 // Cairn definition whose name starts at the same position in the same file.
-func (im *importer) mapDefinitions(progress func(string, int, int)) ([]store.SemMapRow, error) {
+func (im *importer) mapDefinitions(ctx context.Context, progress func(string, int, int)) ([]store.SemMapRow, error) {
 	db := im.db
-	files, err := db.Files(im.ctx)
+	files, err := db.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +434,7 @@ func (im *importer) mapDefinitions(progress func(string, int, int)) ([]store.Sem
 	if stale > 0 {
 		im.st.Warnings = append(im.st.Warnings, fmt.Sprintf("%d files changed since Cairn last indexed them; their definitions were not mapped", stale))
 	}
-	syms, err := db.SymbolsOfFiles(im.ctx, fileIDs)
+	syms, err := db.SymbolsOfFiles(ctx, fileIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -449,13 +448,13 @@ func (im *importer) mapDefinitions(progress func(string, int, int)) ([]store.Sem
 	for _, fid := range fileIDs {
 		if done%256 == 0 {
 			progress("map", done, len(fileIDs))
-			if err := im.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
 		done++
 		d := want[fid]
-		facts, err := im.ix.Facts(im.ctx, byPath[d.row.Path].BlobID)
+		facts, err := im.ix.Facts(ctx, byPath[d.row.Path].BlobID)
 		if err != nil {
 			return nil, err
 		}

@@ -131,7 +131,7 @@ func Enqueue(ctx context.Context, db *store.DB, head string, r Request, now time
 		r.Files = mergeScopes(r.Files, []string{})
 	}
 	err := db.UpdateJobs(ctx, func(t *store.JobTx) error {
-		active, err := t.Active(r.Key())
+		active, err := t.Active(ctx, r.Key())
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func Enqueue(ctx context.Context, db *store.DB, head string, r Request, now time
 			j := &active[i]
 			if j.Head != head {
 				j.Status, j.Reason, j.FinishedAt = JobSuperseded, "head_changed", now.Unix()
-				if err := t.Update(*j); err != nil {
+				if err := t.Update(ctx, *j); err != nil {
 					return err
 				}
 				continue
@@ -160,7 +160,7 @@ func Enqueue(ctx context.Context, db *store.DB, head string, r Request, now time
 			widened := mergeScopes(decodeScope(queued.Scope), r.Files)
 			if s := encodeScope(widened); s != queued.Scope {
 				queued.Scope = s
-				if err := t.Update(*queued); err != nil {
+				if err := t.Update(ctx, *queued); err != nil {
 					return err
 				}
 			}
@@ -169,7 +169,7 @@ func Enqueue(ctx context.Context, db *store.DB, head string, r Request, now time
 		}
 		j := store.JobRow{Key: r.Key(), Indexer: r.Indexer, Root: r.Root, Status: JobQueued, Scope: encodeScope(r.Files),
 			Trigger: r.Trigger, Head: head, CreatedAt: now.Unix()}
-		id, err := t.Insert(j)
+		id, err := t.Insert(ctx, j)
 		if err != nil {
 			return err
 		}
@@ -186,12 +186,12 @@ func Claim(ctx context.Context, db *store.DB, id int64, now time.Time) (store.Jo
 	var out store.JobRow
 	claimed := false
 	err := db.UpdateJobs(ctx, func(t *store.JobTx) error {
-		j, ok, err := t.Get(id)
+		j, ok, err := t.Get(ctx, id)
 		if err != nil || !ok || j.Status != JobQueued {
 			return err
 		}
 		j.Status, j.StartedAt = JobRunning, now.Unix()
-		if err := t.Update(j); err != nil {
+		if err := t.Update(ctx, j); err != nil {
 			return err
 		}
 		out, claimed = j, true
@@ -209,7 +209,7 @@ var ErrSuperseded = errors.New("semantic: job superseded")
 func CheckCurrent(ctx context.Context, db *store.DB, id int64, head string, now time.Time) error {
 	var stale error
 	err := db.UpdateJobs(ctx, func(t *store.JobTx) error {
-		j, ok, err := t.Get(id)
+		j, ok, err := t.Get(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func CheckCurrent(ctx context.Context, db *store.DB, id int64, head string, now 
 			j.Status, j.FinishedAt = JobSuperseded, now.Unix()
 			j.Reason = fmt.Sprintf("head_changed_during_run: HEAD moved from %.12s to %.12s while the indexer ran", j.Head, head)
 			stale = fmt.Errorf("%w: %s", ErrSuperseded, j.Reason)
-			return t.Update(j)
+			return t.Update(ctx, j)
 		}
 		return nil
 	})
@@ -238,7 +238,7 @@ func CheckCurrent(ctx context.Context, db *store.DB, id int64, head string, now 
 // an error, or superseded (ErrSuperseded).
 func Finish(ctx context.Context, db *store.DB, id int64, stats any, runErr error, now time.Time) error {
 	return db.UpdateJobs(ctx, func(t *store.JobTx) error {
-		j, ok, err := t.Get(id)
+		j, ok, err := t.Get(ctx, id)
 		if err != nil || !ok {
 			return err
 		}
@@ -258,7 +258,7 @@ func Finish(ctx context.Context, db *store.DB, id int64, stats any, runErr error
 		default:
 			j.Status, j.Error = JobFailed, runErr.Error()
 		}
-		return t.Update(j)
+		return t.Update(ctx, j)
 	})
 }
 
@@ -266,13 +266,13 @@ func Finish(ctx context.Context, db *store.DB, id int64, stats any, runErr error
 // (the owner calls it when it takes the index).
 func RecoverJobs(ctx context.Context, db *store.DB, now time.Time) error {
 	return db.UpdateJobs(ctx, func(t *store.JobTx) error {
-		running, err := t.Running()
+		running, err := t.Running(ctx)
 		if err != nil {
 			return err
 		}
 		for _, j := range running {
 			j.Status, j.Error, j.FinishedAt = JobFailed, "interrupted: the process running it ended", now.Unix()
-			if err := t.Update(j); err != nil {
+			if err := t.Update(ctx, j); err != nil {
 				return err
 			}
 		}

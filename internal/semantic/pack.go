@@ -1,9 +1,10 @@
 package semantic
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
-	"sort"
+	"slices"
 )
 
 // Occ is one occurrence in Cairn's coordinates: 1-based lines, 1-based byte
@@ -21,28 +22,14 @@ type Occ struct {
 var errCorrupt = errors.New("semantic: corrupt packed occurrences")
 
 func sortByPos(occs []Occ) {
-	sort.Slice(occs, func(i, j int) bool {
-		a, b := occs[i], occs[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return a.Sym < b.Sym
+	slices.SortFunc(occs, func(a, b Occ) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Sym, b.Sym))
 	})
 }
 
 func sortByDoc(occs []Occ) {
-	sort.Slice(occs, func(i, j int) bool {
-		a, b := occs[i], occs[j]
-		if a.Doc != b.Doc {
-			return a.Doc < b.Doc
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	slices.SortFunc(occs, func(a, b Occ) int {
+		return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 }
 
@@ -54,10 +41,7 @@ func EncodeDocOccs(occs []Occ) []byte {
 	for _, o := range occs {
 		buf = binary.AppendUvarint(buf, uint64(o.Line-prev))
 		prev = o.Line
-		buf = binary.AppendUvarint(buf, uint64(o.Col))
-		buf = binary.AppendUvarint(buf, uint64(o.EndLine-o.Line))
-		buf = binary.AppendUvarint(buf, uint64(o.EndCol))
-		buf = binary.AppendUvarint(buf, uint64(uint32(o.Roles)))
+		buf = appendSpan(buf, o)
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(o.Sym))
 	}
 	return buf
@@ -66,18 +50,16 @@ func EncodeDocOccs(occs []Occ) []byte {
 // DecodeDocOccs unpacks EncodeDocOccs output (Doc is left zero).
 func DecodeDocOccs(b []byte) ([]Occ, error) {
 	r := reader{b: b}
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(b)) {
+	n, ok := r.count()
+	if !ok {
 		return nil, errCorrupt
 	}
 	out := make([]Occ, 0, n)
 	var line uint32
 	for i := uint64(0); i < n; i++ {
 		line += uint32(r.uvarint())
-		o := Occ{Line: line, Col: uint32(r.uvarint())}
-		o.EndLine = line + uint32(r.uvarint())
-		o.EndCol = uint32(r.uvarint())
-		o.Roles = int32(uint32(r.uvarint()))
+		o := Occ{Line: line}
+		r.span(&o)
 		o.Sym = int64(r.uint64())
 		if r.err != nil {
 			return nil, errCorrupt
@@ -102,19 +84,25 @@ func EncodeSymbolOccs(occs []Occ) []byte {
 		prevDoc = o.Doc
 		buf = binary.AppendUvarint(buf, uint64(o.Line-prevLine))
 		prevLine = o.Line
-		buf = binary.AppendUvarint(buf, uint64(o.Col))
-		buf = binary.AppendUvarint(buf, uint64(o.EndLine-o.Line))
-		buf = binary.AppendUvarint(buf, uint64(o.EndCol))
-		buf = binary.AppendUvarint(buf, uint64(uint32(o.Roles)))
+		buf = appendSpan(buf, o)
 	}
 	return buf
+}
+
+// appendSpan writes what both encodings keep after an occurrence's line:
+// its column, its end (a line delta and a column) and its roles.
+func appendSpan(buf []byte, o Occ) []byte {
+	buf = binary.AppendUvarint(buf, uint64(o.Col))
+	buf = binary.AppendUvarint(buf, uint64(o.EndLine-o.Line))
+	buf = binary.AppendUvarint(buf, uint64(o.EndCol))
+	return binary.AppendUvarint(buf, uint64(uint32(o.Roles)))
 }
 
 // DecodeSymbolOccs unpacks EncodeSymbolOccs output, setting Sym to sym.
 func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
 	r := reader{b: b}
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(b)) {
+	n, ok := r.count()
+	if !ok {
 		return nil, errCorrupt
 	}
 	out := make([]Occ, 0, n)
@@ -127,10 +115,8 @@ func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
 		}
 		doc += d
 		line += uint32(r.uvarint())
-		o := Occ{Sym: sym, Doc: doc, Line: line, Col: uint32(r.uvarint())}
-		o.EndLine = line + uint32(r.uvarint())
-		o.EndCol = uint32(r.uvarint())
-		o.Roles = int32(uint32(r.uvarint()))
+		o := Occ{Sym: sym, Doc: doc, Line: line}
+		r.span(&o)
 		if r.err != nil {
 			return nil, errCorrupt
 		}
@@ -142,6 +128,21 @@ func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
 type reader struct {
 	b   []byte
 	err error
+}
+
+// count reads how many occurrences follow; false when the count is
+// unreadable or more than the bytes could hold.
+func (r *reader) count() (uint64, bool) {
+	n := r.uvarint()
+	return n, r.err == nil && n <= uint64(len(r.b))
+}
+
+// span reads what appendSpan wrote into o, whose Line is set.
+func (r *reader) span(o *Occ) {
+	o.Col = uint32(r.uvarint())
+	o.EndLine = o.Line + uint32(r.uvarint())
+	o.EndCol = uint32(r.uvarint())
+	o.Roles = int32(uint32(r.uvarint()))
 }
 
 func (r *reader) uvarint() uint64 {

@@ -36,6 +36,7 @@ func (s *DB) SnapshotTo(ctx context.Context, indexDst, blobDst string) error {
 		`DELETE FROM worktree`,
 		`DELETE FROM blob_text WHERE rowid NOT IN ` + used,
 		`DELETE FROM blob_surface WHERE blob_id NOT IN ` + used,
+		`DELETE FROM blob_name WHERE rowid NOT IN ` + used,
 		`DELETE FROM blob WHERE id NOT IN ` + used,
 	}
 	var removed int64
@@ -151,6 +152,8 @@ func mergeBlobs(ctx context.Context, blobPath, stagedIndex, stagedBlobs string) 
 		`INSERT INTO blobs.blob_text(rowid, content) SELECT m.new, t.content FROM art.blob_text t JOIN idmap m ON m.old = t.rowid
 		 WHERE m.new > (SELECT max FROM prev)`,
 		`INSERT OR IGNORE INTO blobs.blob_surface(blob_id, kind, data) SELECT m.new, s.kind, s.data FROM art.blob_surface s JOIN idmap m ON m.old = s.blob_id
+		 WHERE m.new > (SELECT max FROM prev)`,
+		`INSERT INTO blobs.blob_name(rowid, names) SELECT m.new, n.names FROM art.blob_name n JOIN idmap m ON m.old = n.rowid
 		 WHERE m.new > (SELECT max FROM prev)`,
 		`UPDATE blobs.blob SET last_used = ` + fmt.Sprint(now) + ` WHERE id IN (SELECT new FROM idmap) AND last_used < ` + fmt.Sprint(now),
 		`UPDATE main.file SET blob_id = coalesce((SELECT new FROM idmap WHERE old = blob_id), 0)`,

@@ -141,6 +141,9 @@ func (s *DB) deleteBlobs(ctx context.Context, dead []int64, cutoff int64) (int, 
 		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_surface WHERE blob_id = ?`, id); err != nil {
 			return 0, fmt.Errorf("store: gc: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs.blob_name WHERE rowid = ?`, id); err != nil {
+			return 0, fmt.Errorf("store: gc: %w", err)
+		}
 	}
 	return removed, tx.Commit()
 }

@@ -63,7 +63,9 @@ func TestCollectGarbage(t *testing.T) {
 	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
 		t.Fatal(err)
 	}
-	orphans := insertBlobs(t, f.db, 100, blobRow("old orphan", "", BlobText, nil, SurfaceData{Kind: 1, Data: []byte("keys")}))
+	orphan := blobRow("old orphan", "", BlobText, nil, SurfaceData{Kind: 1, Data: []byte("keys")})
+	orphan.Names = []string{"Orphaned"}
+	orphans := insertBlobs(t, f.db, 100, orphan)
 	recent := insertBlobs(t, f.db, 5000, blobRow("recent orphan", "", BlobText, nil))
 	// A second worktree holds a blob no file of the first one references.
 	other, _, shared := worktreeHolding(t, f, "only in other")
@@ -82,6 +84,9 @@ func TestCollectGarbage(t *testing.T) {
 	}
 	if surfaces := column[int](t, f.db, `SELECT count(*) FROM blobs.blob_surface WHERE blob_id = ?`, orphans[0]); surfaces[0] != 0 {
 		t.Errorf("a collected blob left %d surface rows", surfaces[0])
+	}
+	if names := column[int](t, f.db, `SELECT count(*) FROM blobs.blob_name WHERE rowid = ?`, orphans[0]); names[0] != 0 {
+		t.Errorf("a collected blob left %d name rows", names[0])
 	}
 	if res := collect(t, f.db, 6000, 3000); res.Removed != 0 || res.Kept != 6 {
 		t.Errorf("a second pass: %+v", res)

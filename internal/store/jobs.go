@@ -37,8 +37,7 @@ func scanJobs(rows *sql.Rows, err error) ([]JobRow, error) {
 // JobTx is a transaction over the job table: enqueueing reads the active job
 // of a key and inserts or changes rows atomically.
 type JobTx struct {
-	ctx context.Context
-	tx  *sql.Tx
+	tx *sql.Tx
 }
 
 // UpdateJobs runs fn in one transaction (committed when fn returns nil).
@@ -52,7 +51,7 @@ func (s *DB) updateJobs(ctx context.Context, fn func(t *JobTx) error) error {
 		return fmt.Errorf("store: jobs: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&JobTx{ctx: ctx, tx: tx}); err != nil {
+	if err := fn(&JobTx{tx: tx}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -62,18 +61,18 @@ func (s *DB) updateJobs(ctx context.Context, fn func(t *JobTx) error) error {
 }
 
 // Active returns the queued and running jobs of a key, oldest first.
-func (t *JobTx) Active(key string) ([]JobRow, error) {
-	return scanJobs(t.tx.QueryContext(t.ctx, `SELECT `+jobCols+` FROM sem_job WHERE key = ? AND status IN ('queued', 'running') ORDER BY id`, key))
+func (t *JobTx) Active(ctx context.Context, key string) ([]JobRow, error) {
+	return scanJobs(t.tx.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE key = ? AND status IN ('queued', 'running') ORDER BY id`, key))
 }
 
 // Running returns every running job.
-func (t *JobTx) Running() ([]JobRow, error) {
-	return scanJobs(t.tx.QueryContext(t.ctx, `SELECT `+jobCols+` FROM sem_job WHERE status = 'running' ORDER BY id`))
+func (t *JobTx) Running(ctx context.Context) ([]JobRow, error) {
+	return scanJobs(t.tx.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE status = 'running' ORDER BY id`))
 }
 
 // Get reads one job.
-func (t *JobTx) Get(id int64) (JobRow, bool, error) {
-	rows, err := scanJobs(t.tx.QueryContext(t.ctx, `SELECT `+jobCols+` FROM sem_job WHERE id = ?`, id))
+func (t *JobTx) Get(ctx context.Context, id int64) (JobRow, bool, error) {
+	rows, err := scanJobs(t.tx.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE id = ?`, id))
 	if err != nil || len(rows) == 0 {
 		return JobRow{}, false, err
 	}
@@ -81,9 +80,9 @@ func (t *JobTx) Get(id int64) (JobRow, bool, error) {
 }
 
 // Insert adds a job and returns its id.
-func (t *JobTx) Insert(j JobRow) (int64, error) {
+func (t *JobTx) Insert(ctx context.Context, j JobRow) (int64, error) {
 	var id int64
-	err := t.tx.QueryRowContext(t.ctx, `INSERT INTO sem_job(key, indexer, root, status, scope, trigger, head, created_at, started_at, finished_at, progress, error, reason, stats)
+	err := t.tx.QueryRowContext(ctx, `INSERT INTO sem_job(key, indexer, root, status, scope, trigger, head, created_at, started_at, finished_at, progress, error, reason, stats)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`, j.Key, j.Indexer, j.Root, j.Status, j.Scope, j.Trigger, j.Head, j.CreatedAt,
 		j.StartedAt, j.FinishedAt, j.Progress, j.Error, j.Reason, j.Stats).Scan(&id)
 	if err != nil {
@@ -93,8 +92,8 @@ func (t *JobTx) Insert(j JobRow) (int64, error) {
 }
 
 // Update writes every field of a job.
-func (t *JobTx) Update(j JobRow) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE sem_job SET key=?, indexer=?, root=?, status=?, scope=?, trigger=?, head=?, created_at=?,
+func (t *JobTx) Update(ctx context.Context, j JobRow) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE sem_job SET key=?, indexer=?, root=?, status=?, scope=?, trigger=?, head=?, created_at=?,
 		started_at=?, finished_at=?, progress=?, error=?, reason=?, stats=? WHERE id = ?`, j.Key, j.Indexer, j.Root, j.Status, j.Scope, j.Trigger,
 		j.Head, j.CreatedAt, j.StartedAt, j.FinishedAt, j.Progress, j.Error, j.Reason, j.Stats, j.ID)
 	if err != nil {

@@ -19,7 +19,7 @@ func TestJobs(t *testing.T) {
 	var ids []int64
 	err := db.UpdateJobs(ctx, func(tx *JobTx) error {
 		for _, j := range []JobRow{job("go:.", "completed"), job("go:.", "running"), job("py:b", "queued"), job("go:.", "queued"), job("py:b", "failed")} {
-			id, err := tx.Insert(j)
+			id, err := tx.Insert(ctx, j)
 			if err != nil {
 				return err
 			}
@@ -31,21 +31,21 @@ func TestJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.UpdateJobs(ctx, func(tx *JobTx) error {
-		active, err := tx.Active("go:.")
+		active, err := tx.Active(ctx, "go:.")
 		if err != nil {
 			return err
 		}
 		if diff := cmp.Diff([]int64{ids[1], ids[3]}, jobIDs(active)); diff != "" {
 			t.Errorf("Active, oldest first (-want +got):\n%s", diff)
 		}
-		running, err := tx.Running()
+		running, err := tx.Running(ctx)
 		if err != nil {
 			return err
 		}
 		if diff := cmp.Diff([]int64{ids[1]}, jobIDs(running)); diff != "" {
 			t.Errorf("Running (-want +got):\n%s", diff)
 		}
-		j, ok, err := tx.Get(ids[2])
+		j, ok, err := tx.Get(ctx, ids[2])
 		if err != nil || !ok {
 			t.Fatalf("Get: %v %v", ok, err)
 		}
@@ -54,11 +54,11 @@ func TestJobs(t *testing.T) {
 		if diff := cmp.Diff(want, j); diff != "" {
 			t.Errorf("Get (-want +got):\n%s", diff)
 		}
-		if _, ok, err := tx.Get(9999); ok || err != nil {
+		if _, ok, err := tx.Get(ctx, 9999); ok || err != nil {
 			t.Errorf("Get of an unknown job: %v %v", ok, err)
 		}
 		j.Status, j.Reason, j.FinishedAt = "superseded", "HEAD moved", 20
-		return tx.Update(j)
+		return tx.Update(ctx, j)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestJobs(t *testing.T) {
 	// A transaction whose function fails changes nothing.
 	stop := errStop{}
 	if err := db.UpdateJobs(ctx, func(tx *JobTx) error {
-		if _, err := tx.Insert(job("rs:.", "queued")); err != nil {
+		if _, err := tx.Insert(ctx, job("rs:.", "queued")); err != nil {
 			return err
 		}
 		return stop

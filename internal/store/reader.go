@@ -48,7 +48,7 @@ func (s *DB) BeginRead(ctx context.Context) (*ReadTx, error) {
 		conn.Close()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &ReadTx{Reader: Reader{sql: tx, metaReads: s.metaReads}, tx: tx, conn: conn}, nil
+	return &ReadTx{Reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}, tx: tx, conn: conn}, nil
 }
 
 // Close ends the read transaction and returns its connection to the pool.

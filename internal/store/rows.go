@@ -42,6 +42,9 @@ type BlobRow struct {
 	Text   []byte // document for the lexical tier, nil when not searchable
 	// Surfaces are the blob's packed surfaces, one entry per kind present.
 	Surfaces []SurfaceData
+	// Names are the distinct identifiers the blob's references use (its
+	// name postings, NameCandidates), nil when it has none.
+	Names []string
 }
 
 // SurfaceData is a blob's packed surfaces of one kind.

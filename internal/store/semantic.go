@@ -112,35 +112,35 @@ func (s *DB) replaceSemantic(ctx context.Context, imp *SemImport) (int64, error)
 			imp.Progress(done, total)
 		}
 	}
-	ins := newBatcher(ctx, tx)
+	ins := newBatcher(tx)
 	defer ins.close()
 	for _, d := range imp.Docs {
-		if err := ins.add(`INSERT INTO sem_doc(idx, ord, path, lang, hash, state, occs) VALUES`, 7,
+		if err := ins.add(ctx, `INSERT INTO sem_doc(idx, ord, path, lang, hash, state, occs) VALUES`, 7,
 			id, d.Ord, d.Path, d.Lang, nonNilBytes(d.Hash), d.State, nonNilBytes(withSum(d.Occs))); err != nil {
 			return 0, err
 		}
 		report(1)
 	}
 	for _, r := range imp.Symbols {
-		if err := ins.add(`INSERT INTO sem_symbol(idx, id, symbol, kind, display, def_doc, occs) VALUES`, 7,
+		if err := ins.add(ctx, `INSERT INTO sem_symbol(idx, id, symbol, kind, display, def_doc, occs) VALUES`, 7,
 			id, r.ID, r.Symbol, r.Kind, r.Display, r.DefDoc, nonNilBytes(withSum(r.Occs))); err != nil {
 			return 0, err
 		}
 		report(1)
 	}
 	for _, r := range imp.Rels {
-		if err := ins.add(`INSERT OR IGNORE INTO sem_rel(idx, sym, target, kinds) VALUES`, 4, id, r.Sym, r.Target, r.Kinds); err != nil {
+		if err := ins.add(ctx, `INSERT OR IGNORE INTO sem_rel(idx, sym, target, kinds) VALUES`, 4, id, r.Sym, r.Target, r.Kinds); err != nil {
 			return 0, err
 		}
 		report(1)
 	}
 	for _, r := range imp.Map {
-		if err := ins.add(`INSERT OR IGNORE INTO sem_map(idx, sym, cairn) VALUES`, 3, id, r.Sym, r.Cairn); err != nil {
+		if err := ins.add(ctx, `INSERT OR IGNORE INTO sem_map(idx, sym, cairn) VALUES`, 3, id, r.Sym, r.Cairn); err != nil {
 			return 0, err
 		}
 		report(1)
 	}
-	if err := ins.flush(); err != nil {
+	if err := ins.flush(ctx); err != nil {
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -195,7 +195,6 @@ func deleteSemIndex(ctx context.Context, tx *sql.Tx, id int64) error {
 // batcher inserts rows many per statement: per-statement overhead dominates
 // row-at-a-time inserts of hundreds of thousands of rows.
 type batcher struct {
-	ctx   context.Context
 	tx    *sql.Tx
 	head  string
 	cols  int
@@ -205,41 +204,41 @@ type batcher struct {
 
 const rowsPerInsert = 128
 
-func newBatcher(ctx context.Context, tx *sql.Tx) *batcher {
-	return &batcher{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+func newBatcher(tx *sql.Tx) *batcher {
+	return &batcher{tx: tx, stmts: map[string]*sql.Stmt{}}
 }
 
-func (b *batcher) add(head string, cols int, args ...any) error {
+func (b *batcher) add(ctx context.Context, head string, cols int, args ...any) error {
 	if head != b.head {
-		if err := b.flush(); err != nil {
+		if err := b.flush(ctx); err != nil {
 			return err
 		}
 		b.head, b.cols = head, cols
 	}
 	b.args = append(b.args, args...)
 	if len(b.args) >= rowsPerInsert*cols {
-		return b.flush()
+		return b.flush(ctx)
 	}
 	return nil
 }
 
-func (b *batcher) flush() error {
+func (b *batcher) flush(ctx context.Context) error {
 	if len(b.args) == 0 {
 		return nil
 	}
-	if err := b.ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	q := b.head + valueRows(b.cols, len(b.args)/b.cols)
 	st, ok := b.stmts[q]
 	if !ok {
 		var err error
-		if st, err = b.tx.PrepareContext(b.ctx, q); err != nil {
+		if st, err = b.tx.PrepareContext(ctx, q); err != nil {
 			return fmt.Errorf("store: prepare: %w", err)
 		}
 		b.stmts[q] = st
 	}
-	if _, err := st.ExecContext(b.ctx, b.args...); err != nil {
+	if _, err := st.ExecContext(ctx, b.args...); err != nil {
 		return fmt.Errorf("store: semantic insert: %w", err)
 	}
 	b.args = b.args[:0]

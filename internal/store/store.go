@@ -43,6 +43,8 @@ type DB struct {
 	Reader
 	sql  *sql.DB
 	opts Options
+	// stmts are the prepared read statements (stmts.go).
+	stmts *stmtCache
 	// opened is the inode of each file ("main", "blobs") when it was opened:
 	// another inode at the path means another process rebuilt it.
 	opened map[string]int64
@@ -130,7 +132,8 @@ func Open(opts Options) (*DB, error) {
 	db.SetMaxOpenConns(MaxConns)
 	db.SetMaxIdleConns(MaxConns)
 	s.sql = db
-	s.Reader = Reader{sql: db, metaReads: new(atomic.Int64)}
+	s.stmts = newStmtCache(db)
+	s.Reader = Reader{sql: &poolQuerier{db: db, cache: s.stmts}, metaReads: new(atomic.Int64)}
 	if !opts.ReadOnly && sealProblem(opts.IndexPath) == "" {
 		if err := s.checkGeneration(); err != nil {
 			db.Close()
@@ -317,6 +320,7 @@ func (s *DB) resetForBlobs(blobGen string) error {
 func (s *DB) Close() error {
 	endMain, _ := sealBegin("main", s.opts.IndexPath)
 	endBlobs, _ := sealBegin("blobs", s.opts.BlobPath)
+	s.stmts.close()
 	err := s.sql.Close()
 	if endBlobs != nil {
 		endBlobs()

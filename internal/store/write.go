@@ -66,6 +66,11 @@ func (s *DB) insertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 		return nil, err
 	}
 	defer surf.Close()
+	names, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob_name(rowid, names) VALUES(?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer names.Close()
 	// Blob rows first, then all texts: any other statement between two FTS5
 	// inserts opens a savepoint that flushes FTS5's pending terms into a tiny
 	// segment, and merging those segments dominated indexing time.
@@ -99,6 +104,13 @@ func (s *DB) insertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 		if fresh[i] && r.Text != nil {
 			if _, err := text.ExecContext(ctx, ids[i], string(r.Text)); err != nil { // TEXT, not BLOB: FTS5 tokenizes text
 				return nil, fmt.Errorf("store: insert text: %w", err)
+			}
+		}
+	}
+	for i, r := range rows { // after the texts, for the same reason
+		if fresh[i] && len(r.Names) > 0 {
+			if _, err := names.ExecContext(ctx, ids[i], NameDoc(r.Names)); err != nil {
+				return nil, fmt.Errorf("store: insert names: %w", err)
 			}
 		}
 	}

@@ -3,10 +3,12 @@ package testrun
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -590,14 +592,7 @@ func parseRSpecJSON(doc []byte, l locator) outcome {
 
 // sortFailures orders failures by location, then test name.
 func sortFailures(fs []Failure) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Test < b.Test
+	slices.SortStableFunc(fs, func(a, b Failure) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Test, b.Test))
 	})
 }

@@ -5,8 +5,8 @@ import (
 
 	"github.com/cairnhq/cairn/internal/cards"
 	"github.com/cairnhq/cairn/internal/change"
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/mutate"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -57,8 +57,8 @@ func pageOf[T any](ctx context.Context, c *Call, field string, items []T, limit 
 // symbolCards lists the cards linked to a symbol (by id), for the answers
 // of other tools: nil when there are none or the cards cannot be read (a
 // symbol's answer does not fail for them).
-func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
-	sym, ok := index.ParseID(id)
+func (c *Call) symbolCards(ctx context.Context, id protocol.SymbolID) []query.LinkedCard {
+	sym, ok := id.Hash()
 	if !ok || c.snap == nil {
 		return nil
 	}
@@ -84,7 +84,7 @@ func (c *Call) symbolCards(ctx context.Context, id string) []query.LinkedCard {
 func (c *Call) impactCards(ctx context.Context, t change.ImpactTarget) ([]query.LinkedCard, int) {
 	key := cards.ModuleKey(t.Path)
 	if t.Symbol != nil {
-		key = t.Symbol.ID
+		key = string(t.Symbol.ID)
 	}
 	v, err := c.cards(ctx)
 	if err != nil {

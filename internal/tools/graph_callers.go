@@ -14,6 +14,7 @@ type GraphIn struct {
 	Depth         int       `json:"depth,omitempty" jsonschema:"levels to walk (default 3, at most 6)"`
 	LimitPerLevel int       `json:"limit_per_level,omitempty" jsonschema:"new symbols kept per level from depth 2 on, best ranked first (default 10, at most 100; depth 1 is listed whole); limit is the same"`
 	Layer         string    `json:"layer,omitempty" jsonschema:"restrict to one layer: syntactic or semantic (default: the semantic layer per file where it describes the file as it is, else syntax)"`
+	View
 	Common
 }
 

@@ -8,12 +8,10 @@ import (
 
 // DeleteIn are the arguments of refactor_delete.
 type DeleteIn struct {
-	Symbol      string    `json:"symbol,omitempty" jsonschema:"the symbol to delete: id, qualified name, path#Name or unique suffix"`
-	At          *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
-	Force       bool      `json:"force,omitempty" jsonschema:"delete it although references remain (they will break)"`
-	Apply       bool      `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready"`
-	Verify      string    `json:"verify,omitempty" jsonschema:"with apply: build or none; default build where the toolchain is installed"`
-	WorkspaceID string    `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"the symbol to delete: id, qualified name, path#Name or unique suffix"`
+	At     *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
+	Force  bool      `json:"force,omitempty" jsonschema:"delete it although references remain (they will break)"`
+	ApplyNow
 	Base
 }
 
@@ -40,5 +38,5 @@ func refactorDelete(ctx context.Context, c *Call, in DeleteIn) (*PlanOut, error)
 	if err != nil {
 		return nil, err
 	}
-	return c.planned(ctx, p, "delete "+p.Symbol.QName, in.Apply, in.Verify, in.WorkspaceID)
+	return c.planned(ctx, p, "delete "+p.Symbol.QName, in.ApplyNow)
 }

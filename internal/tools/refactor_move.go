@@ -8,11 +8,9 @@ import (
 
 // MoveIn are the arguments of refactor_move.
 type MoveIn struct {
-	From        string `json:"from" jsonschema:"the file or directory to move (repo path)"`
-	To          string `json:"to" jsonschema:"where it goes (must not exist)"`
-	Apply       bool   `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready"`
-	Verify      string `json:"verify,omitempty" jsonschema:"with apply: build or none; default build where the toolchain is installed"`
-	WorkspaceID string `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
+	From string `json:"from" jsonschema:"the file or directory to move (repo path)"`
+	To   string `json:"to" jsonschema:"where it goes (must not exist)"`
+	ApplyNow
 	Base
 }
 
@@ -38,5 +36,5 @@ func refactorMove(ctx context.Context, c *Call, in MoveIn) (*PlanOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.planned(ctx, p, "move "+p.From+" to "+p.To, in.Apply, in.Verify, in.WorkspaceID)
+	return c.planned(ctx, p, "move "+p.From+" to "+p.To, in.ApplyNow)
 }

@@ -30,9 +30,18 @@ type PlanOut struct {
 	Applied *refactor.Applied `json:"applied,omitempty"`
 }
 
+// ApplyNow are the arguments of a planning tool that applies a ready plan
+// at once when asked.
+type ApplyNow struct {
+	Apply       bool   `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready"`
+	Verify      string `json:"verify,omitempty" jsonschema:"with apply: build or none; default build where the toolchain is installed"`
+	WorkspaceID string `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
+}
+
 // planned finishes a planning tool: it cuts the lists, says what the plan
 // is and what to do next, and applies a ready plan when asked.
-func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, apply bool, verify, workspaceID string) (*PlanOut, error) {
+func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, now ApplyNow) (*PlanOut, error) {
+	apply, verify, workspaceID := now.Apply, now.Verify, now.WorkspaceID
 	out := &PlanOut{Plan: p}
 	c.warnings = append(c.warnings, p.Warnings...)
 	if len(p.Witness.Files) > 0 {

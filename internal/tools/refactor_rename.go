@@ -47,5 +47,5 @@ func refactorRename(ctx context.Context, c *Call, in RenameIn) (*PlanOut, error)
 	if err != nil {
 		return nil, err
 	}
-	return c.planned(ctx, p, "rename "+p.Symbol.QName+" to "+in.NewName, in.Apply, in.Verify, in.WorkspaceID)
+	return c.planned(ctx, p, "rename "+p.Symbol.QName+" to "+in.NewName, ApplyNow{Apply: in.Apply, Verify: in.Verify, WorkspaceID: in.WorkspaceID})
 }

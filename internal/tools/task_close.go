@@ -33,16 +33,9 @@ func taskClose(ctx context.Context, c *Call, in TaskCloseIn) (*TaskOut, error) {
 	if in.Outcome != "" && in.Outcome != "success" && in.Outcome != "failed" {
 		return nil, errs.E(errs.InvalidArgument, "outcome must be success or failed, not %q", errs.Abbrev(in.Outcome))
 	}
-	id := in.TaskID
-	if id == "" {
-		t, err := m.CurrentTask(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if t == nil {
-			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no task is open on this connection", Fixes: []string{"task_open"}}
-		}
-		id = t.ID
+	id, err := taskID(ctx, m, in.TaskID)
+	if err != nil {
+		return nil, err
 	}
 	st, err := m.CloseTask(ctx, id, in.Outcome == "failed", "closed by the client")
 	if err != nil {

@@ -58,6 +58,22 @@ func (c *Call) monitor() (*obs.Monitor, error) {
 	return c.Env.Ops, nil
 }
 
+// taskID is the task a call names: id, or when it is "" the task open on
+// the call's connection (NOT_FOUND when none is).
+func taskID(ctx context.Context, m *obs.Monitor, id string) (string, error) {
+	if id != "" {
+		return id, nil
+	}
+	t, err := m.CurrentTask(ctx)
+	if err != nil {
+		return "", err
+	}
+	if t == nil {
+		return "", &errs.Error{Kind: errs.NotFound, Msg: "no task is open on this connection", Fixes: []string{"task_open"}}
+	}
+	return t.ID, nil
+}
+
 func taskOpen(ctx context.Context, c *Call, in TaskOpenIn) (*TaskOut, error) {
 	m, err := c.monitor()
 	if err != nil {

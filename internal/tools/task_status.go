@@ -60,16 +60,9 @@ func taskStatus(ctx context.Context, c *Call, in TaskStatusIn) (*TaskStatusOut, 
 		return nil, err
 	}
 	out := &TaskStatusOut{Recent: []ledger.Operation{}}
-	id := in.TaskID
-	if id == "" {
-		t, err := m.CurrentTask(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if t == nil {
-			return nil, &errs.Error{Kind: errs.NotFound, Msg: "no task is open on this connection", Fixes: []string{"task_open"}}
-		}
-		id = t.ID
+	id, err := taskID(ctx, m, in.TaskID)
+	if err != nil {
+		return nil, err
 	}
 	st, ok := m.Tasks().Lookup(id)
 	if !ok && m.Ledger() != nil {

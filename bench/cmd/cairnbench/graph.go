@@ -66,7 +66,7 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 		ids = ids[:n]
 	}
 	call := func(id int64, depth int) (*protocol.Envelope, time.Duration) {
-		args, _ := json.Marshal(map[string]any{"symbol": index.FormatID(id), "depth": depth})
+		args, _ := json.Marshal(map[string]any{"symbol": protocol.NewSymbolID(id), "depth": depth})
 		t := time.Now()
 		env := tools.Invoke(ctx, env, "graph_callers", args)
 		return env, time.Since(t)
@@ -89,7 +89,7 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 	measure := func(id int64, depth int, all *[]time.Duration) (shape, *graph.Result, error) {
 		envl, _ := call(id, depth)
 		if envl.Error != nil {
-			return shape{}, nil, fmt.Errorf("graph_callers %s: %s", index.FormatID(id), envl.Error.Message)
+			return shape{}, nil, fmt.Errorf("graph_callers %s: %s", protocol.NewSymbolID(id), envl.Error.Message)
 		}
 		b, _ := json.Marshal(envl.Data) // what max_chars bounds
 		res := envl.Data.(*graph.Result)
@@ -109,7 +109,7 @@ func graphBench(ctx context.Context, name, repo, state string, n, rounds int, re
 	// The cold call: the first of the process, on the most called symbol.
 	coldEnv, cold := call(ids[0], 3)
 	if coldEnv.Error != nil {
-		return fmt.Errorf("graph_callers %s: %s", index.FormatID(ids[0]), coldEnv.Error.Message)
+		return fmt.Errorf("graph_callers %s: %s", protocol.NewSymbolID(ids[0]), coldEnv.Error.Message)
 	}
 	var deep, direct []time.Duration
 	var rows []row

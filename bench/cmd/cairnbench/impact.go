@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -21,7 +22,7 @@ import (
 // per-epoch views (reverse references, reverse imports) and is reported on
 // its own; the rest are warm, as in a server. With results set it writes its
 // section of RESULTS.md.
-func impactBench(ctx context.Context, name, repo, state string, n, rounds int, results string) error {
+func impactBench(ctx context.Context, name, repo, state string, n, rounds int, results, edit string) error {
 	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
@@ -61,7 +62,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 		ids = ids[:n]
 	}
 	call := func(id int64) (*protocol.Envelope, time.Duration) {
-		args, _ := json.Marshal(map[string]any{"symbol": index.FormatID(id)})
+		args, _ := json.Marshal(map[string]any{"symbol": protocol.NewSymbolID(id)})
 		t := time.Now()
 		env := tools.Invoke(ctx, env, "impact_analyze", args)
 		return env, time.Since(t)
@@ -83,7 +84,7 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 			first = d
 		}
 		if envl.Error != nil {
-			return fmt.Errorf("impact_analyze %s: %s", index.FormatID(id), envl.Error.Message)
+			return fmt.Errorf("impact_analyze %s: %s", protocol.NewSymbolID(id), envl.Error.Message)
 		}
 		b, _ := json.Marshal(envl.Data)
 		var ds []time.Duration
@@ -98,6 +99,13 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 	}
 	out := map[string]any{"corpus": name, "first_call_ms": float64(first.Microseconds()) / 1000, "warm": percentiles(all), "symbols": rows,
 		"budget_chars": tools.CharsBudget.Default}
+	if edit != "" {
+		after, err := impactAfterEdit(ctx, ix, repo, edit, rounds, func() time.Duration { _, d := call(ids[0]); return d })
+		if err != nil {
+			return err
+		}
+		out["after_edit"] = after
+	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		return err
 	}
@@ -121,4 +129,28 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 		s = strings.TrimRight(s, "\n") + "\n\n" + b.String()
 	}
 	return os.WriteFile(results, []byte(s), 0o644)
+}
+
+// impactAfterEdit times the first impact_analyze call of an epoch: edit
+// (a body-only change appended to the file), reconcile it in-process as the
+// owner does, then call once; rounds times, then the file is restored.
+func impactAfterEdit(ctx context.Context, ix *index.Index, repo, edit string, rounds int, call func() time.Duration) (Percentiles, error) {
+	full := filepath.Join(repo, edit)
+	orig, err := os.ReadFile(full)
+	if err != nil {
+		return Percentiles{}, err
+	}
+	defer func() {
+		os.WriteFile(full, orig, 0o644)
+		ix.Reconcile(ctx, index.ReconcileOptions{})
+	}()
+	var ds []time.Duration
+	for i := 0; i < rounds; i++ {
+		os.WriteFile(full, append(append([]byte{}, orig...), []byte(fmt.Sprintf("\n// impact %d %d\n", i, time.Now().UnixNano()))...), 0o644)
+		if _, err := ix.ReconcilePaths(ctx, []string{edit}, index.ReconcileOptions{}); err != nil {
+			return Percentiles{}, err
+		}
+		ds = append(ds, call())
+	}
+	return percentiles(ds), nil
 }

@@ -37,7 +37,7 @@ func main() {
 	state := fs.String("state", "", "state directory")
 	set := fs.String("set", "", "query set file")
 	n := fs.Int("n", 1000, "queries")
-	files := fs.String("files", "", "incremental: comma-separated repo paths to edit")
+	files := fs.String("files", "", "incremental: comma-separated repo paths to edit; impact: the one file to edit before timing the first call of an epoch")
 	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
 	name := fs.String("name", "", "run: corpus name")
 	cairn := fs.String("cairn", "bin/cairn", "run: the cairn binary")
@@ -48,6 +48,7 @@ func main() {
 	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	impactResults := fs.String("impact-results", "", "impact: write the impact section of this markdown file")
 	graphResults := fs.String("graph-results", "", "graph: write the call graph section of this markdown file")
+	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -60,7 +61,7 @@ func main() {
 	case "genset":
 		err = genset(ctx, *repo, *state, *n, *set)
 	case "queries":
-		err = queries(ctx, *repo, *state, *set)
+		err = queries(ctx, *repo, *state, *set, *dump)
 	case "lexical":
 		err = lexicalBench(ctx, *repo, *state, *set)
 	case "run":
@@ -76,7 +77,7 @@ func main() {
 	case "incremental":
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	case "impact":
-		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults)
+		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults, *files)
 	case "graph":
 		err = graphBench(ctx, *name, *repo, *state, *n, *rounds, *graphResults)
 	default:
@@ -189,7 +190,7 @@ func percentiles(ds []time.Duration) Percentiles {
 
 // queries replays the set through symbol search, symbol lookup (resolve +
 // card) and references, warm, in-process.
-func queries(ctx context.Context, repo, state, set string) error {
+func queries(ctx context.Context, repo, state, set, dump string) error {
 	names, err := readSet(set)
 	if err != nil {
 		return err
@@ -210,6 +211,15 @@ func queries(ctx context.Context, repo, state, set string) error {
 	for _, name := range names { // warm caches once
 		e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20})
 	}
+	var dumped *json.Encoder
+	if dump != "" {
+		f, err := os.Create(dump)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		dumped = json.NewEncoder(f)
+	}
 	for _, name := range names {
 		t := time.Now()
 		if _, err := e.Search(ctx, query.SearchParams{Query: name, Mode: "symbol", Limit: 20}); err != nil {
@@ -229,10 +239,17 @@ func queries(ctx context.Context, repo, state, set string) error {
 			continue
 		}
 		t = time.Now()
-		if _, err := e.Refs(ctx, r, query.RefsParams{Limit: 50}); err != nil {
+		res, err := e.Refs(ctx, r, query.RefsParams{Limit: 50})
+		if err != nil {
 			return err
 		}
 		refs = append(refs, time.Since(t))
+		if dumped != nil {
+			dumped.Encode(map[string]any{"name": name, "refs": res})
+			if os.Getenv("CAIRN_BENCH_VERBOSE") != "" {
+				fmt.Fprintf(os.Stderr, "%s\t%.2f\t%d\n", name, float64(refs[len(refs)-1].Microseconds())/1000, res.Summary.Total+res.AnchoredTotal)
+			}
+		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"symbol_search": percentiles(search), "symbol_lookup": percentiles(lookup), "refs": percentiles(refs),

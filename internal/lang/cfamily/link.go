@@ -208,10 +208,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		}
 		return c
 	}
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
+	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		switch r.Shape {
 		case lang.QualNone:

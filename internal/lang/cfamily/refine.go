@@ -127,7 +127,7 @@ func prototypeParams(v *lang.View, f *lang.Facts) {
 	}
 	spans.Sort()
 	top := map[uint32]int32{}
-	names := native.NewNames(f)
+	names := lang.NewNameTable(f)
 	for i, d := range f.Defs {
 		if d.Parent < 0 && d.Receiver == "" {
 			if id, ok := names.Lookup(d.Name); ok {
@@ -150,7 +150,7 @@ func addLocals(f *lang.Facts, vars []lang.Def) {
 	if len(vars) == 0 {
 		return
 	}
-	names := native.NewNames(f)
+	names := lang.NewNameTable(f)
 	byName := map[uint32][]int32{}
 	for _, d := range vars {
 		lo := lang.Local{Name: names.ID(d.Name), Pos: d.NameSpan.Start, Scope: langutil.InnermostScope(f, d.NameSpan.Start)}
@@ -435,7 +435,7 @@ func qualifiedRefs(v *lang.View, f *lang.Facts) {
 			scopes[d.Name] = true
 		}
 	}
-	names := native.NewNames(f)
+	names := lang.NewNameTable(f)
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		q, ok := quals[r.Pos]

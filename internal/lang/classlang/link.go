@@ -403,10 +403,7 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 			}
 		}
 	}
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
+	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		switch r.Shape {
 		case lang.QualNone:

@@ -52,14 +52,7 @@ func (c *csSurf) literal(n int) (string, bool, bool) {
 	v := c.v
 	switch v.Kind(n) {
 	case "string_literal":
-		var b strings.Builder
-		for _, k := range v.Children(n) {
-			switch v.Kind(k) {
-			case "string_literal_content", "escape_sequence":
-				b.WriteString(v.Text(k))
-			}
-		}
-		return b.String(), true, false
+		return surface.Pieces(v, n, "", "string_literal_content", "escape_sequence"), true, false
 	case "verbatim_string_literal":
 		t := strings.TrimPrefix(v.Text(n), "@")
 		return strings.ReplaceAll(lang.Unquote(t), `""`, `"`), true, false
@@ -69,16 +62,7 @@ func (c *csSurf) literal(n int) (string, bool, bool) {
 		}
 		return "", true, false
 	case "interpolated_string_expression":
-		var b strings.Builder
-		for _, k := range v.Children(n) {
-			switch v.Kind(k) {
-			case "string_content", "escape_sequence":
-				b.WriteString(v.Text(k))
-			case "interpolation":
-				b.WriteString(surface.Hole)
-			}
-		}
-		return b.String(), true, true
+		return surface.Pieces(v, n, "interpolation", "string_content", "escape_sequence"), true, true
 	}
 	return "", false, false
 }
@@ -400,26 +384,14 @@ func (c *csSurf) log(call *surface.Call, level string) {
 
 // throw records throw new X(...), throw e and throw expressions.
 func (c *csSurf) throw(n int) {
-	v := c.v
-	kids := v.Children(n)
-	if len(kids) == 0 {
-		return
-	}
-	e := kids[0]
-	switch v.Kind(e) {
-	case "object_creation_expression":
-		t := v.Child(e, "type")
-		if t < 0 {
-			return
+	c.x.Throw(n, "dotnet", []string{"identifier", "member_access_expression", "invocation_expression"}, func(list int) string {
+		args, _ := c.args(list)
+		if len(args) == 0 {
+			return ""
 		}
-		s := c.x.Add(lang.SurfException, e, v.Text(t), "dotnet", lang.ConfHigh)
-		args, _ := c.args(v.Child(e, "arguments"))
-		if len(args) > 0 {
-			s.Detail, _, _ = c.template(args[0])
-		}
-	case "identifier", "member_access_expression", "invocation_expression":
-		c.x.Add(lang.SurfException, e, c.x.Expr(e), "dotnet", lang.ConfLow)
-	}
+		msg, _, _ := c.template(args[0])
+		return msg
+	})
 }
 
 // attribute is an attribute's name and arguments.
@@ -460,9 +432,8 @@ var httpAttrs = map[string]string{"HttpGet": "GET", "HttpPost": "POST", "HttpPut
 // class handles controllers' attribute routes, [Table] and DbSet<T>.
 func (c *csSurf) class(n int) {
 	v := c.v
-	name := v.Child(n, "name")
-	body := v.Child(n, "body")
-	if name < 0 || body < 0 {
+	name, body, ok := surface.Class(v, n)
+	if !ok {
 		return
 	}
 	cls := v.Text(name)

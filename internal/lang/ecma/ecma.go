@@ -9,18 +9,47 @@ package ecma
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
-// RefKinds are the identifier-like node kinds that become references.
-func RefKinds(typed bool) []string {
+// refKinds are the identifier-like node kinds that become references.
+func refKinds(typed bool) []string {
 	k := []string{"identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier"}
 	if typed {
 		k = append(k, "type_identifier")
 	}
 	return k
+}
+
+// NewLanguage is a language of the family: the hooks, the linker, the
+// standard library and the globals are the family's. A dialect gives its
+// names, grammar and query, whether it writes types (typed: type
+// identifiers are references too), the node kinds that start a body and
+// its refinement.
+func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, query string, typed bool, bodyKinds []string, refine func(*lang.View, *lang.Facts)) *lang.Language {
+	return &lang.Language{
+		Name:         name,
+		Extensions:   exts,
+		Grammar:      grammar,
+		Query:        query,
+		RefKinds:     refKinds(typed),
+		BodyKinds:    bodyKinds,
+		CommentKinds: []string{"comment"},
+		DocStyle:     lang.DocComments,
+		SelfNames:    SelfNames,
+		BlockScoped:  true,
+		Visibility:   Visibility,
+		Imports:      Imports,
+		Refine:       refine,
+		DynamicCalls: DynamicCalls,
+		Surfaces:     Surfaces,
+		Linker:       Linker,
+		Stdlib:       Stdlib,
+		Builtins:     Globals,
+	}
 }
 
 // SelfNames are the receivers that mean the enclosing class.

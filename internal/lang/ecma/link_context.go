@@ -273,17 +273,7 @@ func typeParams(sig string) []string {
 func matching(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{', '<':
-			depth++
-		case '>':
-			if i > 0 && s[i-1] == '=' {
-				continue
-			}
-			depth--
-		case ')', ']', '}':
-			depth--
-		}
+		depth = nest(s, i, depth)
 		if depth == 0 {
 			return i
 		}
@@ -303,19 +293,26 @@ func topIndex(s string, start int, c byte) int {
 		if b == c && depth == 0 && !(c == '=' && i+1 < len(s) && s[i+1] == '>') {
 			return i
 		}
-		switch b {
-		case '(', '[', '{', '<':
-			depth++
-		case '>':
-			if i > 0 && s[i-1] == '=' {
-				continue
-			}
-			depth--
-		case ')', ']', '}':
-			depth--
-		}
+		depth = nest(s, i, depth)
 	}
 	return -1
+}
+
+// nest is the bracket depth after s[i], given the depth before it: ( [ { <
+// open, ) ] } > close, and the > of => closes nothing.
+func nest(s string, i, depth int) int {
+	switch s[i] {
+	case '(', '[', '{', '<':
+		return depth + 1
+	case '>':
+		if i > 0 && s[i-1] == '=' {
+			return depth
+		}
+		return depth - 1
+	case ')', ']', '}':
+		return depth - 1
+	}
+	return depth
 }
 
 // splitList splits the bracketed list that opens at open at its top-level

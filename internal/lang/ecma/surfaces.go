@@ -521,9 +521,8 @@ func (e *esSurf) template(n int) (string, bool, bool) {
 // controllers and routes, @Injectable, @Module providers, @Entity.
 func (e *esSurf) class(n int) {
 	v := e.v
-	name := v.Child(n, "name")
-	body := v.Child(n, "body")
-	if name < 0 || body < 0 {
+	name, body, ok := surface.Class(v, n)
+	if !ok {
 		return
 	}
 	cls := v.Text(name)

@@ -201,10 +201,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	external := func(ref int) {
 		links = append(links, lang.Link{Ref: ref, Tier: lang.TierUnknown})
 	}
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
+	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		if r.BindDef >= 0 && r.Shape == lang.QualNone {
 			add(ri, lang.TierProven, defID(r.BindDef))

@@ -45,14 +45,7 @@ func (j *javaSurf) literal(n int) (string, bool, bool) {
 	if j.v.Kind(n) != "string_literal" {
 		return "", false, false
 	}
-	var b strings.Builder
-	for _, c := range j.v.Children(n) {
-		switch j.v.Kind(c) {
-		case "string_fragment", "multiline_string_fragment", "escape_sequence":
-			b.WriteString(j.v.Text(c))
-		}
-	}
-	return b.String(), true, false
+	return surface.Pieces(j.v, n, "", "string_fragment", "multiline_string_fragment", "escape_sequence"), true, false
 }
 
 func (j *javaSurf) str(n int) (string, bool) {
@@ -152,9 +145,8 @@ var diAnnotations = map[string]string{"Component": "spring", "Service": "spring"
 // class handles the annotations of a type and of its members.
 func (j *javaSurf) class(n int) {
 	v := j.v
-	name := v.Child(n, "name")
-	body := v.Child(n, "body")
-	if name < 0 || body < 0 {
+	name, body, ok := surface.Class(v, n)
+	if !ok {
 		return
 	}
 	cls := v.Text(name)
@@ -443,25 +435,15 @@ func (j *javaSurf) call(n int) {
 
 // throw records throw new X(...) and throw e.
 func (j *javaSurf) throw(n int) {
-	v := j.v
-	kids := v.Children(n)
-	if len(kids) == 0 {
-		return
-	}
-	e := kids[0]
-	switch v.Kind(e) {
-	case "object_creation_expression":
-		t := v.Child(e, "type")
-		if t < 0 {
-			return
+	j.x.Throw(n, "java", []string{"identifier", "field_access", "method_invocation"}, func(list int) string {
+		if list < 0 {
+			return ""
 		}
-		s := j.x.Add(lang.SurfException, e, v.Text(t), "java", lang.ConfHigh)
-		if args := v.Child(e, "arguments"); args >= 0 {
-			if a := v.Children(args); len(a) > 0 {
-				s.Detail, _ = j.str(a[0])
-			}
+		a := j.v.Children(list)
+		if len(a) == 0 {
+			return ""
 		}
-	case "identifier", "field_access", "method_invocation":
-		j.x.Add(lang.SurfException, e, j.x.Expr(e), "java", lang.ConfLow)
-	}
+		msg, _ := j.str(a[0])
+		return msg
+	})
 }

@@ -21,25 +21,7 @@ var ownQuery string
 var query = ecma.Query(ownQuery, true)
 
 // Language is JavaScript.
-var Language = &lang.Language{
-	Name:         "javascript",
-	Extensions:   []string{".js", ".jsx", ".mjs", ".cjs"},
-	Grammar:      func() unsafe.Pointer { return tsjs.Language() },
-	Query:        query,
-	RefKinds:     ecma.RefKinds(false),
-	BodyKinds:    []string{"statement_block", "class_body"},
-	CommentKinds: []string{"comment"},
-	DocStyle:     lang.DocComments,
-	SelfNames:    ecma.SelfNames,
-	BlockScoped:  true,
-	Visibility:   ecma.Visibility,
-	Imports:      ecma.Imports,
-	Refine:       ecma.Refine,
-	DynamicCalls: ecma.DynamicCalls,
-	Surfaces:     ecma.Surfaces,
-	Linker:       ecma.Linker,
-	Stdlib:       ecma.Stdlib,
-	Builtins:     ecma.Globals,
-}
+var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
+	query, false, []string{"statement_block", "class_body"}, ecma.Refine)
 
 func init() { lang.Register(Language) }

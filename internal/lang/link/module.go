@@ -90,10 +90,7 @@ type Rules struct {
 // Link applies the rules to the file's references and returns its links.
 func (f *File) Link(tops *Tops, rules Rules) []lang.Link {
 	facts := f.Facts
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
+	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		if rules.Typed != nil {
 			if id, ok := rules.Typed(ri, r, name); ok {

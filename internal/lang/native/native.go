@@ -39,40 +39,6 @@ func Ancestor(v *lang.View, n int, kinds ...string) int {
 	return -1
 }
 
-// Names adds strings to a file's name table.
-type Names struct {
-	f   *lang.Facts
-	ids map[string]uint32
-}
-
-// NewNames indexes the name table of f.
-func NewNames(f *lang.Facts) *Names {
-	ids := make(map[string]uint32, len(f.Names))
-	for i, n := range f.Names {
-		if _, ok := ids[n]; !ok {
-			ids[n] = uint32(i)
-		}
-	}
-	return &Names{f: f, ids: ids}
-}
-
-// ID returns the index of s in the name table, adding it when missing.
-func (n *Names) ID(s string) uint32 {
-	if id, ok := n.ids[s]; ok {
-		return id
-	}
-	id := uint32(len(n.f.Names))
-	n.f.Names = append(n.f.Names, s)
-	n.ids[s] = id
-	return id
-}
-
-// Lookup returns the index of s, if the table has it.
-func (n *Names) Lookup(s string) (uint32, bool) {
-	id, ok := n.ids[s]
-	return id, ok
-}
-
 // DropRefsIn removes the references that lie inside one of the spans.
 func DropRefsIn(f *lang.Facts, spans []lang.Span) {
 	if len(spans) == 0 {

@@ -406,9 +406,8 @@ func (p *pySurf) raise(n int) {
 // pydantic settings.
 func (p *pySurf) class(n int) {
 	v := p.v
-	name := v.Child(n, "name")
-	body := v.Child(n, "body")
-	if name < 0 || body < 0 {
+	name, body, ok := surface.Class(v, n)
+	if !ok {
 		return
 	}
 	cls := v.Text(name)

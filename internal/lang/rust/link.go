@@ -311,10 +311,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		}
 		return target(ri, m.file, native.JoinDot(m.inline, strings.Join(segs, ".")))
 	}
-	for ri, r := range facts.Refs {
-		if r.BindLocal >= 0 {
-			continue
-		}
+	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		switch r.Shape {
 		case lang.QualNone:

@@ -38,7 +38,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			d.Signature = "macro_rules! " + d.Name
 		}
 	}
-	names := native.NewNames(f)
+	names := lang.NewNameTable(f)
 	var drop []lang.Span
 	quals := map[lang.Pos]string{}
 	var impls []int
@@ -353,7 +353,7 @@ func (b *binder) bare(r *lang.Ref) {
 }
 
 // qualify sets the qualifier of an a::b::c reference and binds its first segment.
-func (b *binder) qualify(r *lang.Ref, q string, names *native.Names) {
+func (b *binder) qualify(r *lang.Ref, q string, names *lang.NameTable) {
 	r.BindLocal, r.BindDef, r.BindImp, r.QualBound = -1, -1, -1, false
 	r.Qualifier = names.ID(q)
 	first, _, more := strings.Cut(q, "::")

@@ -12,6 +12,7 @@
 package surface
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -255,6 +256,55 @@ func IsTypeName(s string) bool {
 		return unicode.IsUpper(r)
 	}
 	return false
+}
+
+// Throw records what the throw statement or expression n of a C-family
+// language (Java, C#) throws, its first child: an object creation (new
+// T(...)) is T, with the message that message reads from its argument list
+// (-1 when it has none); a rethrown value, of rethrownKinds, is named by its
+// text with low confidence.
+func (x *Finder) Throw(n int, framework string, rethrownKinds []string, message func(args int) string) {
+	v := x.V
+	kids := v.Children(n)
+	if len(kids) == 0 {
+		return
+	}
+	e := kids[0]
+	switch k := v.Kind(e); {
+	case k == "object_creation_expression":
+		t := v.Child(e, "type")
+		if t < 0 {
+			return
+		}
+		s := x.Add(lang.SurfException, e, v.Text(t), framework, lang.ConfHigh)
+		s.Detail = message(v.Child(e, "arguments"))
+	case slices.Contains(rethrownKinds, k):
+		x.Add(lang.SurfException, e, x.Expr(e), framework, lang.ConfLow)
+	}
+}
+
+// Pieces is the text of a string literal n put together from its children
+// of the given kinds (contents, escapes as written), with Hole for each
+// child of kind hole (an interpolation; "" when the literal has none).
+func Pieces(v *lang.View, n int, hole string, kinds ...string) string {
+	var b strings.Builder
+	for _, c := range v.Children(n) {
+		switch k := v.Kind(c); {
+		case slices.Contains(kinds, k):
+			b.WriteString(v.Text(c))
+		case hole != "" && k == hole:
+			b.WriteString(Hole)
+		}
+	}
+	return b.String()
+}
+
+// Class is the name and body nodes of the class-like declaration n (a
+// class, record, interface or struct: its name and body fields); ok is
+// false when it lacks either, as an incomplete declaration does.
+func Class(v *lang.View, n int) (name, body int, ok bool) {
+	name, body = v.Child(n, "name"), v.Child(n, "body")
+	return name, body, name >= 0 && body >= 0
 }
 
 // Expr is the text of node n for a Detail or a low-confidence Value: one

@@ -7,7 +7,6 @@ package typescript
 
 import (
 	_ "embed"
-	"unsafe"
 
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 
@@ -22,33 +21,10 @@ var ownQuery string
 var bodyKinds = []string{"statement_block", "class_body", "interface_body", "enum_body"}
 
 // TypeScript is the .ts language.
-var TypeScript = newLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, ecma.Query(ownQuery, false))
+var TypeScript = ecma.NewLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, ecma.Query(ownQuery, false), true, bodyKinds, refine)
 
 // TSX is TypeScript with JSX.
-var TSX = newLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true))
-
-func newLanguage(name string, exts []string, grammar func() unsafe.Pointer, q string) *lang.Language {
-	return &lang.Language{
-		Name:         name,
-		Extensions:   exts,
-		Grammar:      grammar,
-		Query:        q,
-		RefKinds:     ecma.RefKinds(true),
-		BodyKinds:    bodyKinds,
-		CommentKinds: []string{"comment"},
-		DocStyle:     lang.DocComments,
-		SelfNames:    ecma.SelfNames,
-		BlockScoped:  true,
-		Visibility:   ecma.Visibility,
-		Imports:      ecma.Imports,
-		Refine:       refine,
-		DynamicCalls: ecma.DynamicCalls,
-		Surfaces:     ecma.Surfaces,
-		Linker:       ecma.Linker,
-		Stdlib:       ecma.Stdlib,
-		Builtins:     ecma.Globals,
-	}
-}
+var TSX = ecma.NewLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
 
 // refine is the ECMAScript refinement plus the parameters typed by the
 // call they are passed to and the values typed by declarations elsewhere.

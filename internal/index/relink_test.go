@@ -1,0 +1,94 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/config"
+	"github.com/cairnhq/cairn/internal/index"
+)
+
+// linkTargets lists every resolved reference of the index as
+// "path ref -> qualified name (tier)", so that two indexes can be compared
+// whatever their symbol ids.
+func linkTargets(t *testing.T, ix *index.Index) []string {
+	t.Helper()
+	ctx := context.Background()
+	snap, err := ix.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Release()
+	qname := map[int64]string{}
+	for q, id := range ids(t, ix) {
+		qname[id] = q
+	}
+	files, err := snap.Store().Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		data, err := snap.Store().Link(ctx, f.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		links, err := index.DecodeLinks(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range links {
+			out = append(out, fmt.Sprintf("%s %d -> %s (%v)", f.Path, l.Ref, qname[l.Target], l.Tier))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// After a rename, the files that use the old or new name, or a member of
+// the renamed type, are linked again and agree with a clean index; a file
+// that holds the name only inside a longer word (NewConfigured) is left as
+// it was.
+func TestRelinkAfterRename(t *testing.T) {
+	dir, ix := repo(t, map[string]string{
+		"go.mod":       "module example.com/rl\n",
+		"a/config.go":  "package a\n\ntype Config struct{ Host string }\n\nfunc NewConfig() *Config { return &Config{} }\n",
+		"b/uses.go":    "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Config) string { return c.Host }\n",
+		"c/other.go":   "package c\n\n// NewConfigured has the renamed name only inside a longer word.\nfunc NewConfigured() int { return 1 }\n",
+		"d/host.go":    "package d\n\ntype Server struct{ Host string }\n\nfunc H(s Server) string { return s.Host }\n",
+		"e/unused.go":  "package e\n\nfunc E() int { return 2 }\n",
+		"a/helpers.go": "package a\n\nfunc Default() *Config { return NewConfig() }\n",
+	})
+	reconcile(t, ix)
+	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n")
+	write(t, dir, "b/uses.go", "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Settings) string { return c.Host }\n")
+	write(t, dir, "a/helpers.go", "package a\n\nfunc Default() *Settings { return NewConfig() }\n")
+	st := reconcile(t, ix)
+	// the three changed files, and d/host.go for the member name Host;
+	// not c/other.go (Config only inside NewConfigured) nor e/unused.go
+	if st.Relinked != 4 {
+		t.Errorf("relinked %d files, want 4 (the changed ones and d/host.go)", st.Relinked)
+	}
+	got := linkTargets(t, ix)
+	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := index.Open(context.Background(), paths, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Close()
+	reconcile(t, clean)
+	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
+		t.Errorf("links after the rename differ from a clean index (-clean +incremental):\n%s", diff)
+	}
+	if len(got) == 0 {
+		t.Fatal("no links at all")
+	}
+}

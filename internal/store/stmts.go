@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"time"
+)
+
+// stmtCache keeps the read statements prepared, by query text: SQLite
+// parses and plans a statement each time it is prepared, and database/sql
+// keeps nothing across transactions, which made preparation a fifth of a
+// reference search. A statement is prepared once on the pool, then once on
+// each connection a read transaction uses it on (Tx.StmtContext prepares on
+// the transaction's own connection and keeps that per connection).
+//
+// Preparing on the pool needs a connection besides the one the request's
+// transaction holds. It waits at most prepareWait for one: when the pool is
+// taken (requests holding every connection, each perhaps preparing), the
+// statement runs unprepared this time instead of waiting for a connection
+// that may never come.
+type stmtCache struct {
+	db *sql.DB
+	mu sync.Mutex // guards m
+	m  map[string]*sql.Stmt
+}
+
+const (
+	// maxStmts bounds the cache; texts past it run unprepared.
+	maxStmts = 256
+	// prepareWait is how long preparing waits for a pooled connection.
+	prepareWait = time.Millisecond
+)
+
+func newStmtCache(db *sql.DB) *stmtCache { return &stmtCache{db: db, m: map[string]*sql.Stmt{}} }
+
+// get returns the pool's statement for q, preparing it when needed; nil
+// when q is not kept (a list of placeholders, whose text varies with its
+// length) or could not be prepared now.
+func (c *stmtCache) get(ctx context.Context, q string) *sql.Stmt {
+	if c == nil || strings.Contains(q, "?,") {
+		return nil
+	}
+	c.mu.Lock()
+	st, ok := c.m[q]
+	full := len(c.m) >= maxStmts
+	c.mu.Unlock()
+	if ok || full {
+		return st
+	}
+	pctx, cancel := context.WithTimeout(ctx, prepareWait)
+	st, err := c.db.PrepareContext(pctx, q)
+	cancel()
+	if err != nil {
+		return nil // the pool is busy (or q is wrong, which running it reports)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[q]; ok {
+		st.Close()
+		return old
+	}
+	c.m[q] = st
+	return st
+}
+
+// close closes every statement.
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for q, st := range c.m {
+		st.Close()
+		delete(c.m, q)
+	}
+}
+
+// poolQuerier runs reads on the pool through the cache.
+type poolQuerier struct {
+	db    *sql.DB
+	cache *stmtCache
+}
+
+func (p *poolQuerier) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := p.cache.get(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return p.db.QueryContext(ctx, q, args...)
+}
+
+func (p *poolQuerier) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := p.cache.get(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return p.db.QueryRowContext(ctx, q, args...)
+}
+
+// txQuerier runs a read transaction's statements through the cache, each
+// bound to the transaction once.
+type txQuerier struct {
+	tx    *sql.Tx
+	cache *stmtCache
+	mu    sync.Mutex // guards stmts
+	stmts map[string]*sql.Stmt
+}
+
+func (t *txQuerier) stmt(ctx context.Context, q string) *sql.Stmt {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, ok := t.stmts[q]
+	if ok {
+		return st
+	}
+	if p := t.cache.get(ctx, q); p != nil {
+		st = t.tx.StmtContext(ctx, p)
+	}
+	if t.stmts == nil {
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	t.stmts[q] = st
+	return st
+}
+
+func (t *txQuerier) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, q, args...)
+}
+
+func (t *txQuerier) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// len is how many statements are kept.
+func (c *stmtCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
