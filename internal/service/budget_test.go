@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,24 +72,8 @@ func TestFullIndexKeepsItsMemoryBudget(t *testing.T) {
 		fmt.Printf("\nVmHWM %d\n", vmHWM(t))
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFullIndexKeepsItsMemoryBudget$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "CAIRN_BUDGET_CHILD="+strconv.Itoa(budgetMB))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	var before, peak int64
-	for _, line := range strings.Split(string(out), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM "); ok {
-			peak, _ = strconv.ParseInt(rest, 10, 64)
-		}
-		if rest, ok := strings.CutPrefix(line, "before "); ok {
-			before, _ = strconv.ParseInt(rest, 10, 64)
-		}
-	}
-	if peak == 0 || before == 0 {
-		t.Fatalf("the child reported no peak:\n%s", out)
-	}
+	figures := childFigures(t, "TestFullIndexKeepsItsMemoryBudget", "CAIRN_BUDGET_CHILD="+strconv.Itoa(budgetMB), "before", "VmHWM")
+	before, peak := figures["before"], figures["VmHWM"]
 	t.Logf("peak RSS of a full index with a %d MB budget: %d MB (%d MB before it began)", budgetMB, peak>>20, before>>20)
 	if peak > budgetMB<<20+budgetMargin {
 		t.Errorf("peak RSS %d MB, over the budget of %d MB plus the margin of %d MB", peak>>20, budgetMB, budgetMargin>>20)

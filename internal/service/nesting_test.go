@@ -166,25 +166,38 @@ func TestDeepNestingPeakMemory(t *testing.T) {
 		fmt.Printf("\nVmHWM %d\n", vmHWM(t))
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDeepNestingPeakMemory$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "CAIRN_NESTING_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	var peak int64
-	for _, line := range strings.Split(string(out), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM "); ok {
-			peak, _ = strconv.ParseInt(rest, 10, 64)
-		}
-	}
-	if peak == 0 {
-		t.Fatalf("the child reported no peak:\n%s", out)
-	}
+	peak := childFigures(t, "TestDeepNestingPeakMemory", "CAIRN_NESTING_CHILD=1", "VmHWM")["VmHWM"]
 	t.Logf("peak RSS indexing 10,000 nested functions: %d MB", peak>>20)
 	if peak > peakMemoryBudget {
 		t.Errorf("peak RSS %d MB, over the budget of %d MB", peak>>20, peakMemoryBudget>>20)
 	}
+}
+
+// childFigures runs test again in a fresh process with env set (the test
+// measures there) and returns the figures the child printed as lines
+// "<name> <integer>"; each of names must be among them.
+func childFigures(t *testing.T, test, env string, names ...string) map[string]int64 {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	figures := map[string]int64{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, v, ok := strings.Cut(line, " "); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				figures[name] = n
+			}
+		}
+	}
+	for _, name := range names {
+		if figures[name] == 0 {
+			t.Fatalf("the child reported no %s:\n%s", name, out)
+		}
+	}
+	return figures
 }
 
 // vmHWM is the process's peak resident set size in bytes (Linux).
