@@ -22,10 +22,13 @@ import (
 
 // fixtureFiles reads testdata/fixture: a small Go module whose index
 // testdata/fixture.scip was produced by scip-go (testdata/gen.sh).
-func fixtureFiles(t testing.TB) map[string]string {
+func fixtureFiles(t testing.TB) map[string]string { return filesOf(t, "fixture") }
+
+// filesOf reads the files below testdata/dir by slash path.
+func filesOf(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	root := filepath.Join("testdata", "fixture")
+	root := filepath.Join("testdata", dir)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -125,13 +128,16 @@ func (e *env) reconcile(t testing.TB) {
 
 // scipCopy copies the committed index next to the test, written after the
 // fixture files (a user-supplied index is trusted only for files older than it).
-func scipCopy(t testing.TB) string {
+func scipCopy(t testing.TB) string { return scipCopyOf(t, "fixture.scip") }
+
+// scipCopyOf copies testdata/name as scipCopy does.
+func scipCopyOf(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "fixture.scip"))
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "fixture.scip")
+	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

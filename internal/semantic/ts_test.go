@@ -2,12 +2,9 @@ package semantic_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
@@ -20,33 +17,10 @@ import (
 func openTSRepo(t *testing.T) *env {
 	t.Helper()
 	testenv.Isolate(t)
-	files := map[string]string{}
-	root := filepath.Join("testdata", "tsfixture")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{root: testenv.Repo(t, files), state: filepath.Join(t.TempDir(), "state")}
+	e := &env{root: testenv.Repo(t, filesOf(t, "tsfixture")), state: filepath.Join(t.TempDir(), "state")}
 	e.open(t)
 	t.Cleanup(func() { e.close() })
-	b, err := os.ReadFile(filepath.Join("testdata", "tsfixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "tsfixture.scip")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Second)
-	os.Chtimes(p, later, later)
+	p := scipCopyOf(t, "tsfixture.scip")
 	st, err := semantic.Import(context.Background(), e.ix, semantic.ImportOptions{Path: p, Key: "scip:tsfixture", Source: p})
 	if err != nil {
 		t.Fatal(err)
