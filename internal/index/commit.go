@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/zeebo/xxh3"
 
@@ -482,9 +481,7 @@ func usesAny(facts *lang.Facts, names map[string]bool) bool {
 	return false
 }
 
-func notIdentRune(r rune) bool {
-	return r != '_' && r != '$' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
-}
+func notIdentRune(r rune) bool { return !lang.IsIdentRune(r) }
 
 // writeLinks resolves the references, import edges and call and type edges
 // of the relink set.

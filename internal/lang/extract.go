@@ -818,16 +818,20 @@ func isDottedPath(s string) bool {
 // reads write them: ASCII letters, digits (not first), '_', '$' and any
 // non-ASCII character.
 func IsIdentifier(s string) bool {
-	if s == "" {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false
 	}
-	for i, c := range s {
-		if c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127 || (i > 0 && c >= '0' && c <= '9') {
-			continue
+	for _, c := range s {
+		if !IsIdentRune(c) {
+			return false
 		}
-		return false
 	}
 	return true
+}
+
+// IsIdentRune reports whether c may stand in an identifier (IsIdentifier).
+func IsIdentRune(c rune) bool {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c > 127
 }
 
 func (b *builder) bindBare(r *Ref, locals map[uint64]int32, top map[string]int32, imports map[string]int32) {
