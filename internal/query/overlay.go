@@ -35,6 +35,10 @@ type Overlay struct {
 	once    sync.Once
 	derived map[string]*index.OverlayFile
 	err     error
+
+	// the baseline ids of the files it holds (replaced), found once
+	heldOnce sync.Once
+	heldIDs  map[int64]bool
 }
 
 type ovFile struct {
@@ -134,17 +138,23 @@ func (e *Engine) derive(ctx context.Context, f *ovFile) (*index.OverlayFile, err
 }
 
 // replaced reports whether a baseline file is replaced or deleted by the
-// overlay: its indexed rows do not count.
+// overlay: its indexed rows do not count. The ids of the files it holds are
+// looked up once per request (a few paths), not the path of every row asked
+// about.
 func (e *Engine) replaced(ctx context.Context, fileID int64) bool {
 	if e.ov == nil || fileID < 0 {
 		return false
 	}
-	f, ok, err := e.Store().FileByID(ctx, fileID)
-	if err != nil || !ok {
-		return false
-	}
-	_, held := e.ov.files[f.Path]
-	return held
+	o := e.ov
+	o.heldOnce.Do(func() {
+		o.heldIDs = make(map[int64]bool, len(o.files))
+		for p := range o.files {
+			if f, ok, err := e.Store().FileByPath(ctx, p); err == nil && ok {
+				o.heldIDs[f.ID] = true
+			}
+		}
+	})
+	return o.heldIDs[fileID]
 }
 
 // dropReplaced keeps the baseline rows whose files the overlay leaves alone.
