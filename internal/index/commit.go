@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -403,13 +402,10 @@ func (b *batch) recordIdentities(ctx context.Context) error {
 
 // relinkSet is the files whose links are derived again: changed files, plus
 // files that mention a name whose symbols changed (every file when
-// rebuilding or when many names changed), in path order.
-//
-// Unchanged files found by a changed name's text are returned in byName
-// with the names: the text search matches substrings (a file holding
-// NewConfig is a hit for Config), so writeLinks relinks such a file only
-// when its facts really use one of the names.
-func (b *batch) relinkSet(ctx context.Context) (order []*fileInfo, byName map[int64]bool, names map[string]bool, err error) {
+// rebuilding or when many names changed), in path order. A file's
+// mentions are its blob's name postings (mentions.go), so finding them is
+// one term lookup per name, reading no file's text or facts.
+func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	relink := map[int64]*fileInfo{}
 	for id, f := range b.resymbol {
 		relink[id] = f
@@ -420,78 +416,36 @@ func (b *batch) relinkSet(ctx context.Context) (order []*fileInfo, byName map[in
 			relink[f.id] = f
 		}
 	} else {
-		byName, names = map[int64]bool{}, make(map[string]bool, len(changed))
 		for _, n := range changed {
-			names[n] = true
-			hits, err := b.ix.db().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
+			hits, err := b.ix.db().NameCandidates(ctx, n)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			for _, h := range hits {
-				if f := b.w.files[h.Path]; f != nil && f.lang != "" && relink[f.id] == nil {
+				if f := b.w.files[h.Path]; f != nil && relink[f.id] == nil {
 					relink[f.id] = f
-					byName[f.id] = true
 				}
 			}
 		}
 	}
-	order = make([]*fileInfo, 0, len(relink))
+	order := make([]*fileInfo, 0, len(relink))
 	for _, f := range relink {
 		if f.lang != "" {
 			order = append(order, f)
 		}
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].path < order[j].path })
-	return order, byName, names, nil
+	return order, nil
 }
-
-// usesAny reports whether a file's facts use any of names: as a name of
-// its table (references, qualifiers, locals), a word of a qualifier or a
-// type relation as written, or a word of an import.
-func usesAny(facts *lang.Facts, names map[string]bool) bool {
-	hit := func(text string) bool {
-		if names[text] {
-			return true
-		}
-		if strings.IndexFunc(text, notIdentRune) < 0 {
-			return false
-		}
-		for _, w := range strings.FieldsFunc(text, notIdentRune) {
-			if names[w] {
-				return true
-			}
-		}
-		return false
-	}
-	for _, n := range facts.Names {
-		if hit(n) {
-			return true
-		}
-	}
-	for _, r := range facts.TypeRels {
-		if hit(r.Target) {
-			return true
-		}
-	}
-	for _, im := range facts.Imports {
-		if hit(im.Source) || hit(im.Name) || hit(im.Alias) {
-			return true
-		}
-	}
-	return false
-}
-
-func notIdentRune(r rune) bool { return !lang.IsIdentRune(r) }
 
 // writeLinks resolves the references, import edges and call and type edges
 // of the relink set.
 func (b *batch) writeLinks(ctx context.Context) error {
 	tx := b.tx
-	order, byName, names, err := b.relinkSet(ctx)
+	order, err := b.relinkSet(ctx)
 	if err != nil {
 		return err
 	}
-	relinked := 0
 	if b.rebuild { // the edge table was cleared with the symbols
 		if err := tx.DropEdgeIndexes(); err != nil {
 			return err
@@ -508,10 +462,6 @@ func (b *batch) writeLinks(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if byName[f.id] && (facts == nil || !usesAny(facts, names)) {
-			continue
-		}
-		relinked++
 		own, ok := b.lk.batch[f.id]
 		if !ok {
 			if own, err = b.ix.db().SymbolsOfFile(ctx, f.id); err != nil {
@@ -538,7 +488,7 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			return err
 		}
 	}
-	b.st.Relinked = relinked
+	b.st.Relinked = len(order)
 	return nil
 }
 
