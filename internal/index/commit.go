@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -228,10 +229,13 @@ func (b *batch) writeFiles() error {
 	return nil
 }
 
-// factsOf is a file's facts: parsed in this batch, or from the store.
+// factsOf is a file's facts: parsed in this batch, or from the store. Both
+// are decoded once and kept in the store's cache of decoded facts (blobs
+// are immutable), so the phases of the batch that read a file's facts
+// (symbols, identities, links) share one decoding.
 func (b *batch) factsOf(ctx context.Context, f *fileInfo) (*lang.Facts, error) {
 	if data, ok := b.encoded[f.blobID]; ok {
-		return lang.Decode(data)
+		return b.ix.decoded(f.blobID, data)
 	}
 	return b.ix.Facts(ctx, f.blobID)
 }
@@ -438,53 +442,114 @@ func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	return order, nil
 }
 
+// linkItem is one file of the relink set on its way through writeLinks.
+type linkItem struct {
+	f       *fileInfo
+	facts   *lang.Facts
+	own     []store.SymbolRow
+	err     error
+	links   []byte
+	imports []byte
+	edges   []store.EdgeRow
+}
+
 // writeLinks resolves the references, import edges and call and type edges
-// of the relink set.
+// of the relink set. Three stages overlap so that a second core works
+// beside the linker, which is single-threaded: reading each file's facts
+// and stored symbols ahead of it, linking, and writing each file's results
+// to the transaction, in path order.
 func (b *batch) writeLinks(ctx context.Context) error {
-	tx := b.tx
 	order, err := b.relinkSet(ctx)
 	if err != nil {
 		return err
 	}
 	if b.rebuild { // the edge table was cleared with the symbols
-		if err := tx.DropEdgeIndexes(); err != nil {
+		if err := b.tx.DropEdgeIndexes(); err != nil {
 			return err
 		}
 	}
-	for n, f := range order {
+	var wg sync.WaitGroup
+	defer wg.Wait() // deferred before cancel, so it runs after it: no stage outlives the call
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ready := make(chan *linkItem, 32)
+	wg.Add(1)
+	go func() { // read ahead
+		defer wg.Done()
+		defer close(ready)
+		for _, f := range order {
+			it := &linkItem{f: f}
+			it.facts, it.err = b.factsOf(ctx, f)
+			if it.err == nil {
+				var ok bool
+				if it.own, ok = b.lk.batch[f.id]; !ok {
+					it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
+				}
+			}
+			select {
+			case ready <- it:
+			case <-ctx.Done():
+				return
+			}
+			if it.err != nil {
+				return
+			}
+		}
+	}()
+	linked := make(chan *linkItem, 32)
+	written := make(chan error, 1)
+	wg.Add(1)
+	go func() { // write, in order; after a failure only drain
+		defer wg.Done()
+		var err error
+		for it := range linked {
+			if err != nil {
+				continue
+			}
+			if err = b.tx.SetLink(it.f.id, it.links, it.imports); err == nil {
+				err = b.tx.SetEdges(it.f.id, it.edges, b.rebuild)
+			}
+			if err != nil {
+				cancel()
+			}
+		}
+		written <- err
+	}()
+	n := 0
+	for it := range ready {
+		if it.err != nil {
+			err = it.err
+			break
+		}
 		if n%512 == 0 {
 			b.progress(Progress{Phase: "link", Done: n, Total: len(order)})
-			if err := ctx.Err(); err != nil {
-				return err
+			if err = ctx.Err(); err != nil {
+				break
 			}
 		}
-		facts, err := b.factsOf(ctx, f)
-		if err != nil {
-			return err
-		}
-		own, ok := b.lk.batch[f.id]
-		if !ok {
-			if own, err = b.ix.db().SymbolsOfFile(ctx, f.id); err != nil {
-				return err
-			}
-		}
-		links := b.lk.link(f, facts, own)
-		var data, imports []byte
+		n++
+		links := b.lk.link(it.f, it.facts, it.own)
 		if len(links) > 0 {
-			data = EncodeLinks(links)
+			it.links = EncodeLinks(links)
 		}
-		if edges := b.lk.importEdges(f, facts); len(edges) > 0 {
-			imports = EncodeImports(edges)
+		if edges := b.lk.importEdges(it.f, it.facts); len(edges) > 0 {
+			it.imports = EncodeImports(edges)
 		}
-		if err := tx.SetLink(f.id, data, imports); err != nil {
-			return err
-		}
-		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), b.rebuild); err != nil {
-			return err
-		}
+		it.edges = fileEdges(it.facts, it.own, links)
+		linked <- it
+	}
+	close(linked)
+	if werr := <-written; werr != nil {
+		return werr // the first failure: reading stopped because of it
+	}
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err // cancelled while reading ahead
 	}
 	if b.rebuild {
-		if err := tx.CreateEdgeIndexes(); err != nil {
+		if err := b.tx.CreateEdgeIndexes(); err != nil {
 			return err
 		}
 	}
