@@ -55,7 +55,8 @@ type batch struct {
 	resymbol map[int64]*fileInfo // files whose symbols are derived again
 	oldSyms  []store.SymbolRow   // their symbols before (none when rebuilding)
 	lk       *linker
-	derived  string // what derive recorded in the metadata (derive.go)
+	ahead    *symbolsAhead // stored symbols read ahead of the linker (writeLinks)
+	derived  string        // what derive recorded in the metadata (derive.go)
 }
 
 // commit writes one batch to the worktree index in a single transaction: file
@@ -276,7 +277,12 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	db := b.ix.db()
-	b.lk = newLinker(b.w, func(ids []int64) ([]store.SymbolRow, error) { return db.SymbolsOfFiles(ctx, ids) },
+	b.lk = newLinker(b.w, func(ids []int64) ([]store.SymbolRow, error) {
+		if rows, ok := b.ahead.take(ids); ok {
+			return rows, nil
+		}
+		return db.SymbolsOfFiles(ctx, ids)
+	},
 		func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) })
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
@@ -468,6 +474,8 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			return err
 		}
 	}
+	b.ahead = &symbolsAhead{rows: map[int64][]store.SymbolRow{}, dirs: map[string]bool{}, asked: map[int64]bool{}}
+	defer func() { b.ahead = nil }() // the last to run: after every stage has stopped
 	var wg sync.WaitGroup
 	defer wg.Wait() // deferred before cancel, so it runs after it: no stage outlives the call
 	ctx, cancel := context.WithCancel(ctx)
@@ -481,9 +489,14 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			it := &linkItem{f: f}
 			it.facts, it.err = b.factsOf(ctx, f)
 			if it.err == nil {
+				it.err = b.ahead.read(ctx, b, f)
+			}
+			if it.err == nil {
 				var ok bool
 				if it.own, ok = b.lk.batch[f.id]; !ok {
-					it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
+					if it.own, ok = b.ahead.own(f.id); !ok {
+						it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
+					}
 				}
 			}
 			select {
