@@ -461,6 +461,13 @@ func truncate(s string, n int) string {
 func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 	start, end := b.v.Bytes(defNode)
 	ns, ne := b.v.Bytes(nameNode)
+	return BodyHash(b.v.src, start, end, ns, ne)
+}
+
+// BodyHash fingerprints src[start:end] without whitespace and without the
+// name at src[ns:ne] when it lies inside: the fingerprint of a definition
+// that every extractor, for code or data, computes the same way.
+func BodyHash(src []byte, start, end, ns, ne int) uint64 {
 	h := xxh3.New()
 	write := func(text []byte) {
 		last := 0
@@ -476,11 +483,13 @@ func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 			h.Write(text[last:])
 		}
 	}
-	if ns >= start && ne <= end {
-		write(b.v.src[start:ns])
-		write(b.v.src[ne:end])
+	end = min(end, len(src))
+	start = min(start, end)
+	if ns >= start && ne <= end && ns <= ne {
+		write(src[start:ns])
+		write(src[ne:end])
 	} else {
-		write(b.v.src[start:end])
+		write(src[start:end])
 	}
 	return h.Sum64()
 }

@@ -26,8 +26,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/zeebo/xxh3"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -162,34 +160,7 @@ func (o *outline) setEnd(i int32, end int) {
 // bodyHash fingerprints a definition's text without whitespace and without its
 // name, as the engine does for code.
 func (o *outline) bodyHash(start, end, ns, ne int) uint64 {
-	h := xxh3.New()
-	write := func(b []byte) {
-		last := 0
-		for i, c := range b {
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-				if i > last {
-					h.Write(b[last:i])
-				}
-				last = i + 1
-			}
-		}
-		if last < len(b) {
-			h.Write(b[last:])
-		}
-	}
-	if end > len(o.src) {
-		end = len(o.src)
-	}
-	if start > end {
-		start = end
-	}
-	if ns >= start && ne <= end && ns <= ne {
-		write(o.src[start:ns])
-		write(o.src[ne:end])
-	} else {
-		write(o.src[start:end])
-	}
-	return h.Sum64()
+	return lang.BodyHash(o.src, start, end, ns, ne)
 }
 
 // fail records a parse error at an offset (the first one wins the position).
