@@ -23,21 +23,11 @@ const (
 
 var tierNames = [...]string{"precise", "proven", "strong", "anchored", "unknown"}
 
-func (t Tier) String() string {
-	if int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return "unknown"
-}
+func (t Tier) String() string { return nameOf(tierNames[:], t, "unknown") }
 
 // ParseTier reads a tier name.
 func ParseTier(s string) (Tier, bool) {
-	for i, n := range tierNames {
-		if n == s {
-			return Tier(i), true
-		}
-	}
-	return 0, false
+	return parseName[Tier](tierNames[:], s)
 }
 
 // Link is one resolved reference of a file. A link with Target 0 (tier

@@ -20,12 +20,7 @@ const (
 
 var surfaceKindNames = [...]string{"endpoint", "config_key", "db_table", "di", "exception", "log"}
 
-func (k SurfaceKind) String() string {
-	if int(k) < len(surfaceKindNames) {
-		return surfaceKindNames[k]
-	}
-	return "unknown"
-}
+func (k SurfaceKind) String() string { return nameOf(surfaceKindNames[:], k, "unknown") }
 
 // SurfaceKinds lists every kind in order.
 func SurfaceKinds() []SurfaceKind {
