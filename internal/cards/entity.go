@@ -393,7 +393,7 @@ func (v *View) filesAt(ctx context.Context, target, language string, limit int) 
 	}
 	var out []string
 	for _, f := range rows {
-		if dirOf(f.Path) == target && f.Lang == language && !strings.HasSuffix(f.Path, "_test.go") {
+		if lang.DirOf(f.Path) == target && f.Lang == language && !strings.HasSuffix(f.Path, "_test.go") {
 			out = append(out, f.Path)
 		}
 	}

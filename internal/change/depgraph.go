@@ -3,11 +3,11 @@ package change
 import (
 	"cmp"
 	"context"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -97,7 +97,7 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 		}
 		switch f.Lang {
 		case "go":
-			g.dirFiles[dirOf(f.Path)] = append(g.dirFiles[dirOf(f.Path)], i)
+			g.dirFiles[lang.DirOf(f.Path)] = append(g.dirFiles[lang.DirOf(f.Path)], i)
 		case "java", "kotlin", "csharp":
 			if f.Pkg != "" {
 				k := pkgKey(f)
@@ -224,14 +224,6 @@ func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
 	return false
 }
 
-func dirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
-}
-
 // targets are the keys other files import a file by: its path and, for Go,
 // its package's directory (the only imports that name a directory).
 func (g *depGraph) targets(i int) []string {
@@ -239,7 +231,7 @@ func (g *depGraph) targets(i int) []string {
 	if f.Lang != "go" {
 		return []string{f.Path}
 	}
-	return []string{f.Path, dirOf(f.Path)}
+	return []string{f.Path, lang.DirOf(f.Path)}
 }
 
 // importers lists the files importing file i (deduplicated, in file order).
@@ -265,7 +257,7 @@ func (g *depGraph) samePackage(i int) []int {
 	var group []int
 	switch f.Lang {
 	case "go":
-		group = g.dirFiles[dirOf(f.Path)]
+		group = g.dirFiles[lang.DirOf(f.Path)]
 	case "java", "kotlin", "csharp":
 		if f.Pkg != "" {
 			group = g.pkgFiles[pkgKey(f)]

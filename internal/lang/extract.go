@@ -33,8 +33,9 @@ func (x *Extractor) Close() {
 	x.cursor.close()
 }
 
-// maxSignature caps a signature's length in bytes.
-const maxSignature = 240
+// MaxSignature caps a signature's length in bytes, for every language's
+// extractor.
+const MaxSignature = 240
 
 // maxDoc caps a doc summary's length in bytes.
 const maxDoc = 200
@@ -441,10 +442,11 @@ func (b *builder) signature(defNode int) string {
 	sig := CollapseSpace(string(b.v.src[start:stop]))
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
-	return truncate(sig, maxSignature)
+	return Truncate(sig, MaxSignature)
 }
 
-func truncate(s string, n int) string {
+// Truncate caps s at n bytes without splitting a UTF-8 sequence, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -580,7 +582,7 @@ func Summary(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
-	return truncate(s, maxDoc)
+	return Truncate(s, maxDoc)
 }
 
 // buildScopes places the scopes and the locals. Scopes nested deeper than
@@ -954,5 +956,5 @@ func siteText(b []byte) string {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]
 	}
-	return truncate(strings.TrimSpace(string(b)), maxDynText)
+	return Truncate(strings.TrimSpace(string(b)), maxDynText)
 }

@@ -1,6 +1,9 @@
 package lang
 
-import "iter"
+import (
+	"iter"
+	"path"
+)
 
 // Cross-file linking: what a language's Linker hook gets from the index and
 // gives back. The index (internal/index) drives a batch: it computes every
@@ -50,6 +53,15 @@ func (f *Facts) Unbound() iter.Seq2[int, Ref] {
 			}
 		}
 	}
+}
+
+// DirOf is the directory of a repo path, "" at the root.
+func DirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
 }
 
 // File is what linking knows of a file of the worktree.

@@ -131,8 +131,8 @@ func finishSurfaces(in []Surface) []Surface {
 	}
 	out := in[:0]
 	for _, s := range in {
-		s.Value = truncate(cleanSurfaceText(s.Value), maxSurfaceValue)
-		s.Detail = truncate(cleanSurfaceText(s.Detail), maxSurfaceValue)
+		s.Value = Truncate(cleanSurfaceText(s.Value), maxSurfaceValue)
+		s.Detail = Truncate(cleanSurfaceText(s.Detail), maxSurfaceValue)
 		if s.Value == "" && s.Flags&SurfPathRoute == 0 {
 			continue
 		}

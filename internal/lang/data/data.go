@@ -27,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 // Bounds of one file's outline.
@@ -218,5 +217,5 @@ func (o *outline) facts() *lang.Facts { return o.f }
 
 // truncSig normalises a signature like the engine does.
 func truncSig(s string) string {
-	return langutil.Truncate(lang.CollapseSpace(s), langutil.MaxSignature)
+	return lang.Truncate(lang.CollapseSpace(s), lang.MaxSignature)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/manifest"
 )
 
@@ -24,7 +23,7 @@ type tsConfig struct {
 
 // resolveTSConfig resolves a bare import through the nearest tsconfig.
 func (l *batch) resolveTSConfig(f lang.File, source string) (string, bool) {
-	cfg := l.tsConfigFor(link.DirOf(f.Path))
+	cfg := l.tsConfigFor(lang.DirOf(f.Path))
 	if cfg == nil {
 		return "", false
 	}
@@ -99,7 +98,7 @@ func (l *batch) tsConfigFor(dir string) *tsConfig {
 		}
 	}
 	if cfg == nil && dir != "" {
-		cfg = l.tsConfigFor(link.DirOf(dir))
+		cfg = l.tsConfigFor(lang.DirOf(dir))
 	}
 	l.tsConfigs[dir] = cfg
 	return cfg
@@ -116,7 +115,7 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 	if err != nil {
 		return nil
 	}
-	dir := link.DirOf(p)
+	dir := lang.DirOf(p)
 	cfg := &tsConfig{dir: dir, paths: raw.Paths}
 	for _, ext := range raw.Extends {
 		if !strings.HasPrefix(ext, ".") || depth >= 4 {
@@ -147,7 +146,7 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 // workspacePackage resolves a bare import of another package of the
 // repository by its package name, through its package.json.
 func (l *batch) workspacePackage(source string) (string, bool) {
-	name := packageName(source)
+	name := manifest.NPMPackage(source)
 	for _, m := range l.R.Modules() {
 		if m.Kind != "javascript" || m.Name != name {
 			continue
@@ -159,15 +158,6 @@ func (l *batch) workspacePackage(source string) (string, bool) {
 		return m.Manifest, true // the package itself, when no entry file is indexed
 	}
 	return "", false
-}
-
-// packageName is the npm package of an import path: @scope/name or name.
-func packageName(source string) string {
-	parts := strings.SplitN(source, "/", 3)
-	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
-	}
-	return parts[0]
 }
 
 // packageEntry finds the indexed file a package's subpath leads to.

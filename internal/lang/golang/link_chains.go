@@ -169,11 +169,11 @@ func (l *batch) goTypeIn(fi lang.File, facts *lang.Facts, typ string) goResult {
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		test := strings.HasSuffix(fi.Pkg, "_test")
-		key := link.DirOf(fi.Path)
+		key := lang.DirOf(fi.Path)
 		if test {
 			key += "_test"
 		}
-		return goResult{unit: l.goUnit(link.DirOf(fi.Path), test), pkg: key, typ: typ}
+		return goResult{unit: l.goUnit(lang.DirOf(fi.Path), test), pkg: key, typ: typ}
 	}
 	if strings.Contains(base, ".") {
 		return goResult{}

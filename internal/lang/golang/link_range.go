@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Types Go linking derives beyond named types: slices and maps of named
@@ -229,7 +228,7 @@ func (l *batch) goVarType(id int64) goResult {
 func (l *batch) goFuncIn(fi lang.File, facts *lang.Facts, fn string) int64 {
 	pkg, base, qualified := strings.Cut(fn, ".")
 	if !qualified {
-		return l.goUnit(link.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
+		return l.goUnit(lang.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
 	}
 	dir, ok := l.goImportDir(fi, facts, pkg)
 	if !ok {
