@@ -300,7 +300,7 @@ func (v *View) codeEdges(ctx context.Context, e *Entity, out, in bool, limit int
 	var edges []codeEdge
 	if e.def < 0 {
 		if out {
-			b, err := v.r.FileImports(ctx, e.file.ID)
+			b, err := v.r.Imports(ctx, e.file.ID)
 			if err != nil {
 				return nil, err
 			}
