@@ -318,4 +318,3 @@ func (s *Reader) SearchCards(ctx context.Context, match string, limit int) ([]in
 		ORDER BY bm25(card_fts, 10.0, 5.0, 1.0), rowid LIMIT ?`, match, limit)
 	return scanAll(rows, err, "card search", func(r scanner, id *int64) error { return r.Scan(id) })
 }
-
