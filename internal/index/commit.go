@@ -273,8 +273,7 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	db := b.ix.db()
-	b.lk = newLinker(b.w, func(ids []int64) ([]store.SymbolRow, error) { return db.SymbolsOfFiles(ctx, ids) },
-		func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) })
+	b.lk = newLinker(b.w, db.SymbolsOfFiles, b.factsOf)
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
 	}
@@ -518,12 +517,12 @@ func (b *batch) writeLinks(ctx context.Context) error {
 				return err
 			}
 		}
-		links := b.lk.link(f, facts, own)
+		links := b.lk.link(ctx, f, facts, own)
 		var data, imports []byte
 		if len(links) > 0 {
 			data = EncodeLinks(links)
 		}
-		if edges := b.lk.importEdges(f, facts); len(edges) > 0 {
+		if edges := b.lk.importEdges(ctx, f, facts); len(edges) > 0 {
 			imports = EncodeImports(edges)
 		}
 		if err := tx.SetLink(f.id, data, imports); err != nil {
