@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -29,7 +30,7 @@ type symbolsAhead struct {
 // language that the batch did not derive again), once per directory,
 // while fewer than aheadRows rows wait.
 func (a *symbolsAhead) read(ctx context.Context, b *batch, f *fileInfo) error {
-	key := f.lang + "\x00" + dirOf(f.path)
+	key := f.lang + "\x00" + lang.DirOf(f.path)
 	a.mu.Lock()
 	skip := a.dirs[key] || a.held >= aheadRows
 	a.dirs[key] = true
@@ -39,7 +40,7 @@ func (a *symbolsAhead) read(ctx context.Context, b *batch, f *fileInfo) error {
 	}
 	var ids []int64
 	a.mu.Lock()
-	for _, p := range b.w.dirFiles[dirOf(f.path)] {
+	for _, p := range b.w.dirFiles[lang.DirOf(f.path)] {
 		o := b.w.files[p]
 		if _, derived := b.lk.batch[o.id]; o.lang == f.lang && !derived && !b.lk.deleted[o.id] && !a.asked[o.id] {
 			ids = append(ids, o.id)
