@@ -50,6 +50,27 @@ func linkTargets(t *testing.T, ix *index.Index) []string {
 	return out
 }
 
+// sameLinksAsClean reports where the links of ix, updated incrementally,
+// differ from those of a clean index of dir, and returns them.
+func sameLinksAsClean(t *testing.T, dir string, ix *index.Index) []string {
+	t.Helper()
+	got := linkTargets(t, ix)
+	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := index.Open(context.Background(), paths, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Close()
+	reconcile(t, clean)
+	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
+		t.Errorf("links differ from a clean index (-clean +incremental):\n%s", diff)
+	}
+	return got
+}
+
 // After a rename, the files that use the old or new name, or a member of
 // the renamed type, are linked again and agree with a clean index; a file
 // that holds the name only inside a longer word (NewConfigured) is left as
@@ -74,21 +95,7 @@ func TestRelinkAfterRename(t *testing.T) {
 	if st.Relinked != 4 {
 		t.Errorf("relinked %d files, want 4 (the changed ones and d/host.go)", st.Relinked)
 	}
-	got := linkTargets(t, ix)
-	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clean, err := index.Open(context.Background(), paths, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer clean.Close()
-	reconcile(t, clean)
-	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
-		t.Errorf("links after the rename differ from a clean index (-clean +incremental):\n%s", diff)
-	}
-	if len(got) == 0 {
+	if got := sameLinksAsClean(t, dir, ix); len(got) == 0 {
 		t.Fatal("no links at all")
 	}
 }
@@ -112,21 +119,7 @@ func TestRelinkFindsNamesOutsideReferences(t *testing.T) {
 	if st.Relinked != 2 {
 		t.Errorf("relinked %d files, want 2 (config.rs and uses.rs)", st.Relinked)
 	}
-	got := linkTargets(t, ix)
-	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clean, err := index.Open(context.Background(), paths, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer clean.Close()
-	reconcile(t, clean)
-	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
-		t.Errorf("links after the rename differ from a clean index (-clean +incremental):\n%s", diff)
-	}
-	if len(got) != 0 {
+	if got := sameLinksAsClean(t, dir, ix); len(got) != 0 {
 		t.Errorf("uses.rs still links its alias after Config was renamed: %v", got)
 	}
 }
@@ -152,21 +145,7 @@ func TestRelinkReadAheadAgreesWithClean(t *testing.T) {
 	if st.Relinked != 5 { // a/config.go and the four files of p (b uses neither name)
 		t.Errorf("relinked %d files, want 5", st.Relinked)
 	}
-	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clean, err := index.Open(context.Background(), paths, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer clean.Close()
-	reconcile(t, clean)
-	got := linkTargets(t, ix)
-	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
-		t.Errorf("links differ from a clean index (-clean +incremental):\n%s", diff)
-	}
-	if len(got) == 0 {
+	if got := sameLinksAsClean(t, dir, ix); len(got) == 0 {
 		t.Fatal("no links at all")
 	}
 }

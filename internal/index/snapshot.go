@@ -159,22 +159,20 @@ func (ix *Index) Facts(ctx context.Context, blobID int64) (*lang.Facts, error) {
 func (ix *Index) decoded(blobID int64, data []byte) (*lang.Facts, error) {
 	h := ix.pin()
 	defer h.release()
-	if f, ok := h.facts.get(blobID); ok {
-		return f, nil
-	}
-	f, err := lang.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("index: facts of blob %d: %w", blobID, err)
-	}
-	h.facts.put(blobID, f)
-	return f, nil
+	return h.factsFrom(blobID, func() ([]byte, error) { return data, nil })
 }
 
 func (h *handle) factsOf(ctx context.Context, r *store.Reader, blobID int64) (*lang.Facts, error) {
+	return h.factsFrom(blobID, func() ([]byte, error) { return r.BlobFacts(ctx, blobID) })
+}
+
+// factsFrom returns a blob's facts from the cache, else decodes what read
+// returns (nil: none) and caches it.
+func (h *handle) factsFrom(blobID int64, read func() ([]byte, error)) (*lang.Facts, error) {
 	if f, ok := h.facts.get(blobID); ok {
 		return f, nil
 	}
-	data, err := r.BlobFacts(ctx, blobID)
+	data, err := read()
 	if err != nil || data == nil {
 		return nil, err
 	}
