@@ -529,6 +529,7 @@ func (b *batch) writeLinks(ctx context.Context) error {
 				continue
 			}
 			if err = b.tx.SetLink(it.f.id, it.links, it.imports); err == nil {
+				b.touched[it.f.id] = true
 				err = b.tx.SetEdges(it.f.id, it.edges, b.rebuild)
 			}
 			if err != nil {
@@ -558,7 +559,6 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			it.imports = EncodeImports(edges)
 		}
 		it.edges = fileEdges(it.facts, it.own, links)
-		b.touched[it.f.id] = true
 		linked <- it
 	}
 	close(linked)
