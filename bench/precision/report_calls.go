@@ -44,32 +44,12 @@ func callsMarkdown(b *strings.Builder, rs []*Result) {
 			if t == nil {
 				continue
 			}
-			first := true
-			head := func() {
-				if layer == "syntactic" {
-					fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d ", r.Name, st.Symbols, st.WithCallers, st.Sites, st.TopLevel, st.Declarations, st.NotCallFact)
-				} else {
-					fmt.Fprint(b, "| | | | | | | ")
-				}
-				fmt.Fprintf(b, "| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
+			head := "| | | | | | | "
+			if layer == "syntactic" {
+				head = fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d ", r.Name, st.Symbols, st.WithCallers, st.Sites, st.TopLevel, st.Declarations, st.NotCallFact)
 			}
-			for _, tier := range Tiers {
-				tc := t.ByTier[tier]
-				if tc == nil || tc.Located == 0 {
-					continue
-				}
-				if first {
-					head()
-					first = false
-				} else {
-					fmt.Fprint(b, "| | | | | | | | | | ")
-				}
-				fmt.Fprintf(b, "| %s | %d | %s | %s |\n", tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)))
-			}
-			if first {
-				head()
-				fmt.Fprintln(b, "| – | 0 | – | – |")
-			}
+			head += fmt.Sprintf("| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
+			tierRows(b, t, head, "| | | | | | | | | | ", "", "")
 		}
 	}
 	dispatchMarkdown(b, with)
@@ -146,24 +126,8 @@ func dispatchMarkdown(b *strings.Builder, rs []*Result) {
 			if layer == "syntactic" {
 				stats = fmt.Sprintf("| %s | %d | %d | %d ", r.Name, st.Implementing, st.WithCallers, st.Sites)
 			}
-			sites := fmt.Sprintf(" %d | %d | %d |", check.Edges, check.Confirmed, check.Unrelated)
-			first := true
-			for _, tier := range Tiers {
-				tc := t.ByTier[tier]
-				if tc == nil || tc.Located == 0 {
-					continue
-				}
-				if first {
-					fmt.Fprintf(b, "%s| %s | %d | %d | %s | %d | %s | %s |%s\n", stats, layerNames[layer], t.Exact, t.Truth, tier, tc.Located,
-						pct(t.Precision(tier)), pct(t.RecallUpTo(tier)), sites)
-					first = false
-				} else {
-					fmt.Fprintf(b, "| | | | | | | | %s | %d | %s | %s | | | |\n", tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)))
-				}
-			}
-			if first {
-				fmt.Fprintf(b, "%s| %s | %d | %d | – | 0 | – | – |%s\n", stats, layerNames[layer], t.Exact, t.Truth, sites)
-			}
+			head := stats + fmt.Sprintf("| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
+			tierRows(b, t, head, "| | | | | | | ", fmt.Sprintf(" %d | %d | %d |", check.Edges, check.Confirmed, check.Unrelated), " | | |")
 		}
 	}
 }
