@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/manifest"
 )
 
 // Import edge classes (DESIGN §5 "Modules and contexts").
@@ -83,15 +84,6 @@ func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts
 	return out
 }
 
-// packageName is the npm package of an import path: @scope/name or name.
-func packageName(source string) string {
-	parts := strings.SplitN(source, "/", 3)
-	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
-	}
-	return parts[0]
-}
-
 // stdlib reports whether an unresolved import names the language's standard
 // library (the language's Stdlib hook).
 func stdlib(language string, im lang.Import) bool {
@@ -115,7 +107,7 @@ func declaredDep(m *Module, language, source string) string {
 		}
 		return best
 	case "javascript":
-		key = packageName(source)
+		key = manifest.NPMPackage(source)
 	case "python":
 		key = normPy(strings.SplitN(source, ".", 2)[0])
 		for _, d := range m.Deps {

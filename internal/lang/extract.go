@@ -33,8 +33,9 @@ func (x *Extractor) Close() {
 	x.cursor.close()
 }
 
-// maxSignature caps a signature's length in bytes.
-const maxSignature = 240
+// MaxSignature caps a signature's length in bytes, for every language's
+// extractor.
+const MaxSignature = 240
 
 // maxDoc caps a doc summary's length in bytes.
 const maxDoc = 200
@@ -51,18 +52,9 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		enforceBounds(f)
 		return f, nil
 	}
-	c, err := compile(l)
+	c, p, err := x.parser(l)
 	if err != nil {
 		return nil, err
-	}
-	p := x.parsers[l]
-	if p == nil {
-		p = ts.NewParser()
-		if err := p.SetLanguage(c.lang); err != nil {
-			p.Close()
-			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
-		}
-		x.parsers[l] = p
 	}
 	if l.FinalNewline && (len(src) == 0 || src[len(src)-1] != '\n') {
 		src = append(src[:len(src):len(src)], '\n') // a copy: src is the caller's
@@ -102,6 +94,45 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	}
 	enforceBounds(b.facts)
 	return b.facts, nil
+}
+
+// parser returns the compiled language and this extractor's parser for it.
+func (x *Extractor) parser(l *Language) (*compiled, *ts.Parser, error) {
+	c, err := compile(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := x.parsers[l]
+	if p == nil {
+		p = ts.NewParser()
+		if err := p.SetLanguage(c.lang); err != nil {
+			p.Close()
+			return nil, nil, fmt.Errorf("lang %s: %w", l.Name, err)
+		}
+		x.parsers[l] = p
+	}
+	return c, p, nil
+}
+
+// Parse parses src as language l into a View of its own (Extract's views
+// share the extractor's buffers), for code that needs the syntax around a
+// position rather than the facts. A language without a tree-sitter grammar
+// (its own Extract) has no View: nil.
+func (x *Extractor) Parse(l *Language, src []byte) (*View, error) {
+	if l.Extract != nil {
+		return nil, nil
+	}
+	c, p, err := x.parser(l)
+	if err != nil {
+		return nil, err
+	}
+	tree := parse(p, src)
+	if tree == nil {
+		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
+	}
+	defer tree.Close()
+	nodes, _, _, _ := flatten(tree, nil)
+	return &View{src: src, nodes: nodes, c: c}, nil
 }
 
 // posAt computes the position of a byte offset (used rarely: parse errors).
@@ -441,10 +472,11 @@ func (b *builder) signature(defNode int) string {
 	sig := CollapseSpace(string(b.v.src[start:stop]))
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
-	return truncate(sig, maxSignature)
+	return Truncate(sig, MaxSignature)
 }
 
-func truncate(s string, n int) string {
+// Truncate caps s at n bytes without splitting a UTF-8 sequence, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -461,6 +493,13 @@ func truncate(s string, n int) string {
 func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 	start, end := b.v.Bytes(defNode)
 	ns, ne := b.v.Bytes(nameNode)
+	return BodyHash(b.v.src, start, end, ns, ne)
+}
+
+// BodyHash fingerprints src[start:end] without whitespace and without the
+// name at src[ns:ne] when it lies inside: the fingerprint of a definition
+// that every extractor, for code or data, computes the same way.
+func BodyHash(src []byte, start, end, ns, ne int) uint64 {
 	h := xxh3.New()
 	write := func(text []byte) {
 		last := 0
@@ -476,11 +515,13 @@ func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 			h.Write(text[last:])
 		}
 	}
-	if ns >= start && ne <= end {
-		write(b.v.src[start:ns])
-		write(b.v.src[ne:end])
+	end = min(end, len(src))
+	start = min(start, end)
+	if ns >= start && ne <= end && ns <= ne {
+		write(src[start:ns])
+		write(src[ne:end])
 	} else {
-		write(b.v.src[start:end])
+		write(src[start:end])
 	}
 	return h.Sum64()
 }
@@ -571,7 +612,7 @@ func Summary(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
-	return truncate(s, maxDoc)
+	return Truncate(s, maxDoc)
 }
 
 // buildScopes places the scopes and the locals. Scopes nested deeper than
@@ -945,5 +986,5 @@ func siteText(b []byte) string {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]
 	}
-	return truncate(strings.TrimSpace(string(b)), maxDynText)
+	return Truncate(strings.TrimSpace(string(b)), maxDynText)
 }

@@ -3,6 +3,7 @@ package lang
 import (
 	"context"
 	"iter"
+	"path"
 )
 
 // Cross-file linking: what a language's Linker hook gets from the index and
@@ -26,21 +27,11 @@ const (
 
 var tierNames = [...]string{"precise", "proven", "strong", "anchored", "unknown"}
 
-func (t Tier) String() string {
-	if int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return "unknown"
-}
+func (t Tier) String() string { return nameOf(tierNames[:], t, "unknown") }
 
 // ParseTier reads a tier name.
 func ParseTier(s string) (Tier, bool) {
-	for i, n := range tierNames {
-		if n == s {
-			return Tier(i), true
-		}
-	}
-	return 0, false
+	return parseName[Tier](tierNames[:], s)
 }
 
 // Link is one resolved reference of a file. A link with Target 0 (tier
@@ -63,6 +54,15 @@ func (f *Facts) Unbound() iter.Seq2[int, Ref] {
 			}
 		}
 	}
+}
+
+// DirOf is the directory of a repo path, "" at the root.
+func DirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
 }
 
 // File is what linking knows of a file of the worktree.

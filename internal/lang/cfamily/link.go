@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -62,7 +61,7 @@ func (l *batch) resolveInclude(from, src string) (string, bool) {
 		return "", false
 	}
 	if !angled {
-		if p := path.Join(link.DirOf(from), src); l.exists(p) {
+		if p := path.Join(lang.DirOf(from), src); l.exists(p) {
 			return p, true
 		}
 	}

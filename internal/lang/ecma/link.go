@@ -33,7 +33,7 @@ func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewB
 // Import resolves an import to the module file it names.
 func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
 	if strings.HasPrefix(im.Source, ".") {
-		if p, ok := l.resolveJSPath(path.Join(link.DirOf(f.Path), im.Source)); ok {
+		if p, ok := l.resolveJSPath(path.Join(lang.DirOf(f.Path), im.Source)); ok {
 			return lang.Target{File: p}, true
 		}
 		return lang.Target{}, false

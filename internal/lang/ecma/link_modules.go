@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/manifest"
 )
 
@@ -25,7 +24,7 @@ type tsConfig struct {
 
 // resolveTSConfig resolves a bare import through the nearest tsconfig.
 func (l *batch) resolveTSConfig(ctx context.Context, f lang.File, source string) (string, bool) {
-	cfg := l.tsConfigFor(ctx, link.DirOf(f.Path))
+	cfg := l.tsConfigFor(ctx, lang.DirOf(f.Path))
 	if cfg == nil {
 		return "", false
 	}
@@ -100,7 +99,7 @@ func (l *batch) tsConfigFor(ctx context.Context, dir string) *tsConfig {
 		}
 	}
 	if cfg == nil && dir != "" {
-		cfg = l.tsConfigFor(ctx, link.DirOf(dir))
+		cfg = l.tsConfigFor(ctx, lang.DirOf(dir))
 	}
 	l.tsConfigs[dir] = cfg
 	return cfg
@@ -117,7 +116,7 @@ func (l *batch) readTSConfig(ctx context.Context, p string, depth int) *tsConfig
 	if err != nil {
 		return nil
 	}
-	dir := link.DirOf(p)
+	dir := lang.DirOf(p)
 	cfg := &tsConfig{dir: dir, paths: raw.Paths}
 	for _, ext := range raw.Extends {
 		if !strings.HasPrefix(ext, ".") || depth >= 4 {
@@ -148,7 +147,7 @@ func (l *batch) readTSConfig(ctx context.Context, p string, depth int) *tsConfig
 // workspacePackage resolves a bare import of another package of the
 // repository by its package name, through its package.json.
 func (l *batch) workspacePackage(ctx context.Context, source string) (string, bool) {
-	name := packageName(source)
+	name := manifest.NPMPackage(source)
 	for _, m := range l.R.Modules() {
 		if m.Kind != "javascript" || m.Name != name {
 			continue
@@ -160,15 +159,6 @@ func (l *batch) workspacePackage(ctx context.Context, source string) (string, bo
 		return m.Manifest, true // the package itself, when no entry file is indexed
 	}
 	return "", false
-}
-
-// packageName is the npm package of an import path: @scope/name or name.
-func packageName(source string) string {
-	parts := strings.SplitN(source, "/", 3)
-	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
-	}
-	return parts[0]
 }
 
 // packageEntry finds the indexed file a package's subpath leads to.

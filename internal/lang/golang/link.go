@@ -185,7 +185,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	targets, resolved := link.Imports(ctx, l, f, facts)
 	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
 	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
-		unit: l.goUnit(ctx, link.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
+		unit: l.goUnit(ctx, lang.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportModule {
 			gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i

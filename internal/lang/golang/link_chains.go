@@ -172,11 +172,11 @@ func (l *batch) goTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, t
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		test := strings.HasSuffix(fi.Pkg, "_test")
-		key := link.DirOf(fi.Path)
+		key := lang.DirOf(fi.Path)
 		if test {
 			key += "_test"
 		}
-		return goResult{unit: l.goUnit(ctx, link.DirOf(fi.Path), test), pkg: key, typ: typ}
+		return goResult{unit: l.goUnit(ctx, lang.DirOf(fi.Path), test), pkg: key, typ: typ}
 	}
 	if strings.Contains(base, ".") {
 		return goResult{}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Types Go linking derives beyond named types: slices and maps of named
@@ -230,7 +229,7 @@ func (l *batch) goVarType(ctx context.Context, id int64) goResult {
 func (l *batch) goFuncIn(ctx context.Context, fi lang.File, facts *lang.Facts, fn string) int64 {
 	pkg, base, qualified := strings.Cut(fn, ".")
 	if !qualified {
-		return l.goUnit(ctx, link.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
+		return l.goUnit(ctx, lang.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
 	}
 	dir, ok := l.goImportDir(ctx, fi, facts, pkg)
 	if !ok {

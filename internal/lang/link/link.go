@@ -10,20 +10,10 @@ package link
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
-
-// DirOf is the directory of a repo path, "" at the root.
-func DirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
-}
 
 // LocalIndex finds local bindings by scope and name.
 type LocalIndex map[uint64]int32

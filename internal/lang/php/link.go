@@ -63,7 +63,7 @@ func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.T
 		if strings.HasPrefix(src, "/") || strings.Contains(src, "://") {
 			return lang.Target{}, false
 		}
-		for _, p := range []string{path.Join(link.DirOf(f.Path), src), path.Clean(src)} {
+		for _, p := range []string{path.Join(lang.DirOf(f.Path), src), path.Clean(src)} {
 			if l.Exists(p) && strings.HasSuffix(p, ".php") {
 				return lang.Target{File: p}, true
 			}

@@ -33,12 +33,12 @@ func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.T
 	src := im.Source
 	if strings.HasPrefix(src, ".") {
 		level := len(src) - len(strings.TrimLeft(src, "."))
-		dir := link.DirOf(f.Path)
+		dir := lang.DirOf(f.Path)
 		for i := 1; i < level; i++ {
 			if dir == "" {
 				return lang.Target{}, false
 			}
-			dir = link.DirOf(dir)
+			dir = lang.DirOf(dir)
 		}
 		rest := strings.ReplaceAll(strings.TrimLeft(src, "."), ".", "/")
 		base := path.Join(dir, rest)
@@ -91,7 +91,7 @@ func (l *batch) pySubmodule(t lang.Target, name string) (string, bool) {
 	if !strings.HasSuffix(t.File, "__init__.py") {
 		return "", false
 	}
-	return l.pyFile(path.Join(link.DirOf(t.File), name))
+	return l.pyFile(path.Join(lang.DirOf(t.File), name))
 }
 
 // Link resolves the references of a Python file.

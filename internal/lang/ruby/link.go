@@ -47,7 +47,7 @@ func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.T
 		src += ".rb"
 	}
 	if strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") {
-		if p := path.Join(link.DirOf(f.Path), src); l.Exists(p) {
+		if p := path.Join(lang.DirOf(f.Path), src); l.Exists(p) {
 			return lang.Target{File: p}, true
 		}
 		return lang.Target{}, false
@@ -55,7 +55,7 @@ func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.T
 	if strings.HasPrefix(src, "/") {
 		return lang.Target{}, false
 	}
-	for dir := link.DirOf(f.Path); ; dir = link.DirOf(dir) {
+	for dir := lang.DirOf(f.Path); ; dir = lang.DirOf(dir) {
 		for _, p := range []string{path.Join(dir, "lib", src), path.Join(dir, src)} {
 			if l.Exists(p) {
 				return lang.Target{File: p}, true

@@ -65,7 +65,7 @@ func (l *batch) rustCrateRoot(file string) string {
 		return r
 	}
 	root := file
-	for d := link.DirOf(file); ; d = link.DirOf(d) {
+	for d := lang.DirOf(file); ; d = lang.DirOf(d) {
 		found := false
 		for _, n := range []string{"lib.rs", "main.rs"} {
 			if p := path.Join(d, n); l.fileExists(p) {
@@ -101,12 +101,12 @@ func (l *batch) rustPackageLib(file, crate string) string {
 func (l *batch) rustModDir(file string) string {
 	switch path.Base(file) {
 	case "mod.rs", "lib.rs", "main.rs":
-		return link.DirOf(file)
+		return lang.DirOf(file)
 	}
 	if l.rustCrateRoot(file) == file {
-		return link.DirOf(file)
+		return lang.DirOf(file)
 	}
-	return path.Join(link.DirOf(file), strings.TrimSuffix(path.Base(file), ".rs"))
+	return path.Join(lang.DirOf(file), strings.TrimSuffix(path.Base(file), ".rs"))
 }
 
 func (l *batch) rustChild(ctx context.Context, m rustMod, name string) (rustMod, bool) {
@@ -130,9 +130,9 @@ func (l *batch) rustParent(m rustMod) (rustMod, bool) {
 	if l.rustCrateRoot(m.file) == m.file {
 		return rustMod{}, false
 	}
-	d := link.DirOf(m.file)
+	d := lang.DirOf(m.file)
 	if path.Base(m.file) == "mod.rs" {
-		d = link.DirOf(d)
+		d = lang.DirOf(d)
 	}
 	cands := []string{path.Join(d, "mod.rs"), path.Join(d, "lib.rs"), path.Join(d, "main.rs")}
 	if d != "" {
