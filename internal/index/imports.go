@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"path"
@@ -32,7 +33,7 @@ type ImportEdge struct {
 }
 
 // importEdges resolves and classifies the imports of one file.
-func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
+func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts) []ImportEdge {
 	if facts == nil || len(facts.Imports) == 0 {
 		return nil
 	}
@@ -45,7 +46,7 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		}
 		seen[im.Source] = true
 		e := ImportEdge{Source: im.Source}
-		t, ok := l.Import(fileOf(f), im)
+		t, ok := l.Import(ctx, fileOf(f), im)
 		if ok {
 			e.TargetPath = t.File
 			if t.Dir != "" || e.TargetPath == "" {

@@ -52,18 +52,9 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 		enforceBounds(f)
 		return f, nil
 	}
-	c, err := compile(l)
+	c, p, err := x.parser(l)
 	if err != nil {
 		return nil, err
-	}
-	p := x.parsers[l]
-	if p == nil {
-		p = ts.NewParser()
-		if err := p.SetLanguage(c.lang); err != nil {
-			p.Close()
-			return nil, fmt.Errorf("lang %s: %w", l.Name, err)
-		}
-		x.parsers[l] = p
 	}
 	if l.FinalNewline && (len(src) == 0 || src[len(src)-1] != '\n') {
 		src = append(src[:len(src):len(src)], '\n') // a copy: src is the caller's
@@ -103,6 +94,45 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	}
 	enforceBounds(b.facts)
 	return b.facts, nil
+}
+
+// parser returns the compiled language and this extractor's parser for it.
+func (x *Extractor) parser(l *Language) (*compiled, *ts.Parser, error) {
+	c, err := compile(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := x.parsers[l]
+	if p == nil {
+		p = ts.NewParser()
+		if err := p.SetLanguage(c.lang); err != nil {
+			p.Close()
+			return nil, nil, fmt.Errorf("lang %s: %w", l.Name, err)
+		}
+		x.parsers[l] = p
+	}
+	return c, p, nil
+}
+
+// Parse parses src as language l into a View of its own (Extract's views
+// share the extractor's buffers), for code that needs the syntax around a
+// position rather than the facts. A language without a tree-sitter grammar
+// (its own Extract) has no View: nil.
+func (x *Extractor) Parse(l *Language, src []byte) (*View, error) {
+	if l.Extract != nil {
+		return nil, nil
+	}
+	c, p, err := x.parser(l)
+	if err != nil {
+		return nil, err
+	}
+	tree := parse(p, src)
+	if tree == nil {
+		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
+	}
+	defer tree.Close()
+	nodes, _, _, _ := flatten(tree, nil)
+	return &View{src: src, nodes: nodes, c: c}, nil
 }
 
 // posAt computes the position of a byte offset (used rarely: parse errors).

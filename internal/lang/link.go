@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"iter"
 	"path"
 )
@@ -98,7 +99,10 @@ type Target struct {
 	File string // a module file (JavaScript, TypeScript, Python, Ruby, PHP)
 }
 
-// Resolver is what a language's linker needs from the index.
+// Resolver is what a language's linker needs from the index. The methods
+// that may read the store or the disk (ReadFile, Symbols, Facts, Import)
+// take the caller's context first; the others answer from the batch's
+// world in memory.
 type Resolver interface {
 	// File finds a file of the worktree (code or not) by repo path.
 	File(path string) (File, bool)
@@ -108,7 +112,7 @@ type Resolver interface {
 	Dir(dir string) []string
 	// ReadFile reads a file of the worktree: configuration a linker
 	// consults (tsconfig.json, package.json).
-	ReadFile(path string) ([]byte, error)
+	ReadFile(ctx context.Context, path string) ([]byte, error)
 
 	// Modules lists the modules of the worktree, by root directory and kind.
 	Modules() []Module
@@ -122,13 +126,13 @@ type Resolver interface {
 	// Symbols lists the symbols of some files, in the order of the files
 	// (nil when the store cannot say): the batch's new symbols for the files
 	// it changed, the stored ones for the others.
-	Symbols(paths ...string) []Symbol
+	Symbols(ctx context.Context, paths ...string) []Symbol
 	// Facts decodes another file's facts; nil when unavailable.
-	Facts(path string) *Facts
+	Facts(ctx context.Context, path string) *Facts
 
 	// Import resolves an import of a file through the Linker of that
 	// file's language (the file may be of another language than the caller).
-	Import(from File, im Import) (Target, bool)
+	Import(ctx context.Context, from File, im Import) (Target, bool)
 	// Outside says, per import of a file, whether it resolves outside the
 	// repository: it does not resolve in it (resolved, from Import), and it
 	// names the language's standard library or a dependency the file's
@@ -151,10 +155,10 @@ type BatchLinker interface {
 	// Import resolves one import of a file inside the repository; false
 	// when it does not resolve there, or when the language does not resolve
 	// imports to files or packages.
-	Import(f File, im Import) (Target, bool)
+	Import(ctx context.Context, f File, im Import) (Target, bool)
 	// Link resolves the references of a file beyond its same-file local
 	// bindings. own holds the ids of the file's symbols in definition order
 	// (own[i] is the symbol of facts.Defs[i]; it may be shorter than Defs
 	// when the store holds fewer). Links are sorted by Ref.
-	Link(f File, facts *Facts, own []int64) []Link
+	Link(ctx context.Context, f File, facts *Facts, own []int64) []Link
 }

@@ -101,6 +101,18 @@ func (v *View) Bytes(i int) (start, end int) {
 	return int(n.sb), int(n.eb)
 }
 
+// Spanning lists the nodes that cover exactly the bytes [start, end), outermost first.
+func (v *View) Spanning(start, end int) []int {
+	var out []int
+	lo := sort.Search(len(v.nodes), func(i int) bool { return int(v.nodes[i].sb) >= start })
+	for i := lo; i < len(v.nodes) && int(v.nodes[i].sb) == start; i++ {
+		if int(v.nodes[i].eb) == end {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // Children lists the direct named children of i (i = -1 means the roots).
 func (v *View) Children(i int) []int {
 	var out []int

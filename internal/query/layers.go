@@ -91,7 +91,7 @@ func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []
 	case v.Empty():
 		return plan.syntaxOnly(syn, p, "unavailable", "no semantic index is imported (cairn index --semantic)"), nil
 	}
-	mapped, occs, external, err := e.semanticOccs(ctx, v, r.Row.ID, p.Family)
+	mapped, occs, external, err := e.semanticOccs(ctx, v, r.Row.ID, p.Family, !StaticMember(r))
 	if err != nil {
 		return nil, err
 	}

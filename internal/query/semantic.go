@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,14 +159,15 @@ const maxFamily = 4096
 // SemanticOccs returns the occurrences of the SCIP symbols mapped to a Cairn
 // symbol, with the symbols.
 func (e *Engine) SemanticOccs(ctx context.Context, v *SemView, cairn int64) ([]store.SemSymbolRow, []SemOcc, error) {
-	mapped, occs, _, err := e.semanticOccs(ctx, v, cairn, false)
+	mapped, occs, _, err := e.semanticOccs(ctx, v, cairn, false, true)
 	return mapped, occs, err
 }
 
 // semanticOccs is SemanticOccs; family widens the related symbols to a
 // rename's (RefsParams.Family) and lists the related symbols no indexed
-// document declares (external).
-func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, family bool) (mapped []store.SemSymbolRow, out []SemOcc, external []string, err error) {
+// document declares (external); related false leaves the related symbols
+// out (a static member: see StaticMember).
+func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, family, related bool) (mapped []store.SemSymbolRow, out []SemOcc, external []string, err error) {
 	if v.Empty() {
 		return nil, nil, nil, nil
 	}
@@ -194,14 +196,17 @@ func (e *Engine) semanticOccs(ctx context.Context, v *SemView, cairn int64, fami
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	related, relDecl, err := e.relatedSymbols(ctx, v, rows, seen, family)
-	if err != nil {
-		return nil, nil, nil, err
+	var rel []store.SemSymbolRow
+	var relDecl map[[2]int64]bool
+	if related {
+		if rel, relDecl, err = e.relatedSymbols(ctx, v, rows, seen, family); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	if family && len(related) >= maxFamily {
+	if family && len(rel) >= maxFamily {
 		external = append(external, fmt.Sprintf("(more than %d related symbols)", maxFamily))
 	}
-	for _, r := range append(rows, related...) {
+	for _, r := range append(rows, rel...) {
 		occs, err := semantic.DecodeSymbolOccs(r.Occs, r.ID)
 		if err != nil {
 			return nil, nil, nil, err
@@ -283,6 +288,20 @@ func (e *Engine) constructorsOf(ctx context.Context, rows []store.SemSymbolRow, 
 		}
 	}
 	return out, nil
+}
+
+// StaticMember reports whether a symbol is a static member of a
+// JavaScript or TypeScript class. scip-typescript relates a subclass's
+// static member to the base class's static member of the same name, but
+// statics are not dispatched: tsserver's references and renames leave the
+// other class's static alone, and the compiler does not need them to stay
+// in step (a class's static side only gains a member).
+func StaticMember(r *Resolved) bool {
+	if r.Def == nil || r.Def.Parent < 0 || LangFamily(r.File.Lang) != "ecma" {
+		return false
+	}
+	head, _, ok := strings.Cut(r.Def.Signature, r.Def.Name)
+	return ok && slices.Contains(strings.Fields(head), "static")
 }
 
 // typeName is the name of a SCIP type symbol (one ending in a type

@@ -17,25 +17,42 @@ import (
 // method rename offers as groups; past it the rename is refused.
 const maxFamilyGroups = 64
 
-// methodFamily returns, for a Go method renamed without the semantic layer,
-// one candidate group per other method of the same name in the repository:
-// its declaration and its references. Syntax cannot tell which of them are
-// tied to the renamed one by an interface (an interface method and the
-// methods implementing it must change together, or every type used as the
-// interface stops implementing it), so each is a decision. With the
-// semantic layer the family is known (Refs with Family) and none is asked.
-func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semantic string, newName string) ([]Group, error) {
-	if card.Language != "go" || card.Kind != lang.KindMethod.String() || semantic == "used" || semantic == "partial" {
-		return nil, nil
+// methodFamily returns, for a Go, JavaScript or TypeScript method renamed
+// without the semantic layer, one candidate group per other method of the
+// same name in the repository (in the language family): its declaration
+// and its references. Syntax cannot tell which of them are tied to the
+// renamed one by an interface (an interface method and the methods
+// implementing it must change together, or every type used as the
+// interface stops implementing it) or, in JavaScript and TypeScript, by
+// overriding (tsserver renames a method with its overrides along the class
+// hierarchy), so each is a decision — except, in JavaScript and
+// TypeScript, the methods of the types the declared class hierarchy ties
+// to the renamed one's (declaredFamily), whose edits are returned as
+// certain. merged are the renamed method's own other declarations
+// (overloads), renamed with it. With the semantic layer the family is
+// known (Refs with Family) and none is asked.
+func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved, merged map[int64]bool, semantic string, newName string) ([]Group, []Edit, error) {
+	fam := query.LangFamily(card.Language)
+	if (card.Language != "go" && fam != "ecma") || card.Kind != lang.KindMethod.String() || semantic == "used" || semantic == "partial" {
+		return nil, nil, nil
+	}
+	if query.StaticMember(r) {
+		return nil, nil, nil // statics are not dispatched: no other method is tied to one
 	}
 	rows, err := env.Snap.Store().SymbolsByName(ctx, card.Name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var tied map[protocol.SymbolID]bool
+	if fam == "ecma" {
+		if tied, err = env.declaredFamily(ctx, r, card.Name); err != nil {
+			return nil, nil, err
+		}
 	}
 	// An unexported method name belongs to its package: an interface that
 	// declares it can be implemented only by that package's types, so the
 	// methods of the same name in other packages are never tied to it.
-	local := !isExported(card.Name)
+	local := card.Language == "go" && !isExported(card.Name)
 	dir, pkg := path.Dir(string(card.Location.Path)), ""
 	if local {
 		if row, ok, err := env.Snap.Store().FileByPath(ctx, string(card.Location.Path)); err == nil && ok {
@@ -44,31 +61,49 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 	}
 	var others []*query.Resolved
 	for _, row := range rows {
-		if row.Kind != uint8(lang.KindMethod) || protocol.NewSymbolID(row.ID) == card.ID {
+		if row.Kind != uint8(lang.KindMethod) || protocol.NewSymbolID(row.ID) == card.ID || merged[row.ID] {
 			continue
 		}
-		r, err := env.Engine.ResolveID(ctx, protocol.NewSymbolID(row.ID))
-		if err != nil || r.File.Lang != "go" {
+		o, err := env.Engine.ResolveID(ctx, protocol.NewSymbolID(row.ID))
+		if err != nil || query.LangFamily(o.File.Lang) != fam || query.StaticMember(o) {
 			continue
 		}
-		if local && (path.Dir(r.File.Path) != dir || r.File.Pkg != pkg) {
+		if local && (path.Dir(o.File.Path) != dir || o.File.Pkg != pkg) {
 			continue
 		}
-		others = append(others, r)
+		others = append(others, o)
 	}
+	var certain []Edit
+	undecided := others[:0:0]
+	for _, o := range others {
+		if !tied[protocol.NewSymbolID(o.Row.Parent)] {
+			undecided = append(undecided, o)
+			continue
+		}
+		refs, err := env.Engine.Refs(ctx, o, query.RefsParams{Limit: maxRefs})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, l := range refs.Locations {
+			if e, ok := env.tokenEdit(ctx, l, card.Name, newName); ok {
+				certain = append(certain, e)
+			}
+		}
+	}
+	others = undecided
 	if len(others) > maxFamilyGroups {
-		return nil, &errs.Error{Kind: errs.Precondition,
-			Msg: fmt.Sprintf("cannot rename %s from syntax alone: %d other Go methods are named %s, and syntax cannot tell which of them an interface ties to it",
+		return nil, nil, &errs.Error{Kind: errs.Precondition,
+			Msg: fmt.Sprintf("cannot rename %s from syntax alone: %d other methods are named %s, and syntax cannot tell which of them an interface or a class hierarchy ties to it",
 				card.QName, len(others), card.Name),
 			Details: map[string]any{"reason": "method_family_unknown", "methods": len(others)},
 			Fixes:   []string{"cairn index --semantic (the compiler's index knows which methods implement which interfaces), then plan again"}}
 	}
 	var out []Group
-	for _, r := range others {
-		ref := r.Ref()
-		refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs})
+	for _, o := range others {
+		ref := o.Ref()
+		refs, err := env.Engine.Refs(ctx, o, query.RefsParams{Limit: maxRefs})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		g := Group{Key: "method_family|" + ref.QName, Receiver: "method_family", Enclosing: ownerOf(ref.QName)}
 		files := map[string]bool{}
@@ -83,10 +118,10 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 		}
 		sortEdits(g.Edits)
 		g.Count, g.Files = len(g.Edits), len(files)
-		g.Description = fmt.Sprintf("the method %s (declaration and %s) in %s: renamed with %s when an interface ties them",
+		g.Description = fmt.Sprintf("the method %s (declaration and %s) in %s: renamed with %s when an interface or a class hierarchy ties them",
 			ref.QName, plural.Count(g.Count-1, "reference", "references"), plural.Count(g.Files, "file", "files"), card.QName)
 		g.Capsule = Capsule{Kind: "implementation",
-			Question: fmt.Sprintf("Is %s tied to %s by an interface (one declares the method, the other's type is used as that interface), so that both must be renamed?", ref.QName, card.QName),
+			Question: fmt.Sprintf("Is %s tied to %s by an interface (one declares the method, the other's type is used as that interface) or by overriding, so that both must be renamed?", ref.QName, card.QName),
 			For:      []string{fmt.Sprintf("the same method name %s", card.Name)},
 			Against:  []string{"the index has no compiler facts for these files: which types implement which interfaces is not known"},
 			VerifyBy: "find where the types are assigned, passed or returned as an interface declaring " + card.Name + " (or run cairn index --semantic and plan again)",
@@ -94,7 +129,7 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, semant
 		out = append(out, g)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out, nil
+	return out, certain, nil
 }
 
 // ownerOf is the part of a qualified member name before its last dot.

@@ -45,23 +45,26 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	// Family: the methods related by implementation are renamed together
 	// (an interface method with the methods implementing it), declarations
 	// included, as the compiler needs them to stay in step.
-	refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs, Anchored: true, Receivers: true, Family: true})
+	refs, err := env.renameRefs(ctx, card, r)
 	if err != nil {
 		return nil, err
 	}
-	if refs.Partial {
-		return nil, &errs.Error{Kind: errs.Timeout, Msg: fmt.Sprintf("the references of %s could not all be found within the deadline: a partial rename would break the code", card.QName),
-			Fixes: []string{"repeat with a larger timeout_ms"}}
+	// Declarations merged with this one (TypeScript) are renamed with it.
+	merged, err := env.mergedDeclarations(ctx, r)
+	if err != nil {
+		return nil, err
 	}
-	if ext := refs.Semantic.External; len(ext) > 0 {
-		return nil, &errs.Error{Kind: errs.Precondition,
-			Msg: fmt.Sprintf("cannot rename %s: it is tied by implementation to %s, declared outside the repository, which a rename cannot change (the types would no longer implement it)",
-				card.QName, strings.Join(ext, ", ")),
-			Details: map[string]any{"reason": "external_family", "external": ext},
-			Fixes:   []string{"keep the name, or rename by hand where the outside interface is not needed"}}
+	mergedIDs := map[int64]bool{}
+	for _, m := range merged {
+		mergedIDs[m.Row.ID] = true
+		more, err := env.renameRefs(ctx, card, m)
+		if err != nil {
+			return nil, err
+		}
+		refs.Locations = append(refs.Locations, more.Locations...)
 	}
-	if refs.More {
-		return nil, &errs.Error{Kind: errs.Precondition, Msg: fmt.Sprintf("%s has more than %d references: too many for one plan", card.QName, maxRefs)}
+	if len(merged) > 0 {
+		refs.Locations = uniqueLocations(refs.Locations)
 	}
 	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
 	defPath := string(card.Location.Path)
@@ -88,11 +91,18 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
-	family, err := env.methodFamily(ctx, card, refs.Semantic.State, req.NewName)
+	family, tied, err := env.methodFamily(ctx, card, r, mergedIDs, refs.Semantic.State, req.NewName)
 	if err != nil {
 		return nil, err
 	}
 	p.Groups = append(p.Groups, family...)
+	p.Edits = append(p.Edits, tied...)
+	env.shorthands(ctx, card, p, old, req.NewName)
+	for _, e := range p.Edits {
+		if layer[e.Path] == "" {
+			layer[e.Path] = e.Layer
+		}
+	}
 	if len(p.Groups) == 0 && card.Language == "go" {
 		// A plan with groups writes nothing before a decision, and its
 		// apply verifies what was chosen.
@@ -136,6 +146,46 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		}
 	}
 	return env.finish(ctx, p, layer, defPath)
+}
+
+// renameRefs finds what a rename of r changes (the family included) and
+// refuses what cannot be renamed as a whole: references not all found in
+// time, a family member declared outside the repository, too many
+// references.
+func (env *Env) renameRefs(ctx context.Context, card *query.SymbolCard, r *query.Resolved) (*query.RefsResult, error) {
+	refs, err := env.Engine.Refs(ctx, r, query.RefsParams{Limit: maxRefs, Anchored: true, Receivers: true, Family: true})
+	if err != nil {
+		return nil, err
+	}
+	if refs.Partial {
+		return nil, &errs.Error{Kind: errs.Timeout, Msg: fmt.Sprintf("the references of %s could not all be found within the deadline: a partial rename would break the code", card.QName),
+			Fixes: []string{"repeat with a larger timeout_ms"}}
+	}
+	if ext := refs.Semantic.External; len(ext) > 0 {
+		return nil, &errs.Error{Kind: errs.Precondition,
+			Msg: fmt.Sprintf("cannot rename %s: it is tied by implementation to %s, declared outside the repository, which a rename cannot change (the types would no longer implement it)",
+				card.QName, strings.Join(ext, ", ")),
+			Details: map[string]any{"reason": "external_family", "external": ext},
+			Fixes:   []string{"keep the name, or rename by hand where the outside interface is not needed"}}
+	}
+	if refs.More {
+		return nil, &errs.Error{Kind: errs.Precondition, Msg: fmt.Sprintf("%s has more than %d references: too many for one plan", card.QName, maxRefs)}
+	}
+	return refs, nil
+}
+
+// uniqueLocations keeps the first of the locations at one position.
+func uniqueLocations(locs []query.RefLocation) []query.RefLocation {
+	seen := map[[3]any]bool{}
+	out := locs[:0]
+	for _, l := range locs {
+		k := [3]any{l.Path, l.Line, l.Col}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // finish sorts a plan, runs the gate, attaches a cached decision and stores

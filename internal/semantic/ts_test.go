@@ -25,8 +25,8 @@ func openTSRepo(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Usable != 2 {
-		t.Fatalf("usable documents %d, want 2 (%+v)", st.Usable, st)
+	if st.Usable != 6 {
+		t.Fatalf("usable documents %d, want 6 (%+v)", st.Usable, st)
 	}
 	return e
 }

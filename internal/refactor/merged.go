@@ -1,0 +1,39 @@
+package refactor
+
+import (
+	"context"
+
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// mergedDeclarations returns the other declarations of the renamed name in
+// the same scope of the same file, for JavaScript and TypeScript: there two
+// declarations of one name in one scope are one symbol (TypeScript's
+// declaration merging: an interface and the const, class or function of
+// the same name, a namespace and a function, overloads, a getter and its
+// setter), so a rename changes them all, as tsserver does. The semantic
+// and syntactic layers hold them as separate symbols; renaming one alone
+// leaves the other's uses naming something that no longer exists.
+func (env *Env) mergedDeclarations(ctx context.Context, r *query.Resolved) ([]*query.Resolved, error) {
+	if !isECMA(r.File.Lang) {
+		return nil, nil
+	}
+	rows, err := env.Engine.SymbolsOfFile(ctx, r.File.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []*query.Resolved
+	for _, row := range rows {
+		if row.ID == r.Row.ID || row.Name != r.Row.Name || row.Parent != r.Row.Parent {
+			continue
+		}
+		m, err := env.Engine.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}

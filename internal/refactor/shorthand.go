@@ -1,0 +1,302 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/query"
+)
+
+// A JavaScript or TypeScript shorthand property names two things with one
+// token: { x } in an object literal is the property x holding the variable
+// x, and const { x } = v reads the property x into a new local x. Renaming
+// either one at that token renames the other too. tsserver (asked to rename
+// without aliases) renames the destructured local with the property, its
+// uses included, and renames only the property of an object literal
+// (leaving it without a value when the variable keeps its name). Cairn does
+// the first where the local's uses are all known (the same file binds
+// them) and asks about everything else with the edit that keeps the code
+// meaning what it meant (x: xNew or xNew: x).
+
+// shorthandKind is the syntax at a renamed token.
+type shorthandKind int
+
+const (
+	notShorthand     shorthandKind = iota
+	shorthandPattern               // const { x } = v, function f({ x }), { x = 1 }
+	shorthandObject                // { x } in an object literal
+)
+
+// memberKinds are the kinds whose renames change property names.
+var memberKinds = map[string]bool{lang.KindMethod.String(): true, lang.KindField.String(): true, lang.KindProperty.String(): true}
+
+// ecmaFile is one JavaScript or TypeScript file a rename touches, parsed.
+type ecmaFile struct {
+	data   []byte
+	starts []int
+	facts  *lang.Facts
+	view   *lang.View
+}
+
+// shorthands rewrites the edits of a JavaScript or TypeScript rename that
+// land on shorthand properties: a destructured local of a renamed property
+// is renamed with its uses (when the new name is free in the file); other
+// shorthands become candidate groups with the edit that spells the property
+// and the value apart. Without the semantic layer for a file, the
+// shorthands of the renamed property's name there are found too: a
+// destructuring of this inside the declaring class is proven, every other
+// destructuring and object literal shorthand is a candidate.
+func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, p *Plan, old, name string) {
+	if !isECMA(card.Language) {
+		return
+	}
+	member := memberKinds[card.Kind]
+	x := lang.NewExtractor()
+	defer x.Close()
+	files := map[string]*ecmaFile{}
+	open := func(path string) *ecmaFile {
+		if f, ok := files[path]; ok {
+			return f
+		}
+		files[path] = env.parseECMA(ctx, x, path)
+		return files[path]
+	}
+	covered := map[[3]any]bool{}
+	keep := p.Edits[:0:0]
+	var more []Edit
+	for _, e := range p.Edits {
+		covered[[3]any{e.Path, e.Line, e.Col}] = true
+		f := open(e.Path)
+		kind, local := f.shorthandAt(e, old)
+		switch {
+		case kind == notShorthand:
+			keep = append(keep, e)
+		case kind == shorthandPattern && member && local >= 0 && !f.declares(name):
+			keep = append(keep, e)
+			more = append(more, f.localUses(e, local, old, name)...)
+		default:
+			p.Groups = append(p.Groups, shorthandGroup(card, e, kind, member, old, name))
+		}
+	}
+	p.Edits = append(keep, more...)
+	if !member {
+		return
+	}
+	sem, _ := env.Engine.Semantic(ctx)
+	hits, err := env.Snap.Store().NameCandidates(ctx, old)
+	if err != nil {
+		return
+	}
+	for _, h := range hits {
+		if !isECMA(h.Lang) || sem.Usable(h.Path) || !env.bareName(ctx, h.BlobID, old) {
+			continue
+		}
+		f := open(h.Path)
+		if f == nil {
+			continue
+		}
+		for i, l := range f.facts.Locals {
+			e := Edit{Path: h.Path, Line: int(l.Pos.Line), Col: int(l.Pos.Col), EndLine: int(l.Pos.Line), EndCol: int(l.Pos.Col) + len(old),
+				Old: old, New: name, Kind: "reference", Tier: "proven", Layer: query.LayerSyntactic}
+			if f.facts.Names[l.Name] != old || covered[[3]any{e.Path, e.Line, e.Col}] {
+				continue
+			}
+			if kind, _ := f.shorthandAt(e, old); kind != shorthandPattern {
+				continue
+			}
+			edits := append([]Edit{e}, f.localUses(e, int32(i), old, name)...)
+			if f.destructuresThis(e, card) && !f.declares(name) {
+				p.Edits = append(p.Edits, edits...)
+				continue
+			}
+			for j := range edits {
+				edits[j].Tier = "anchored"
+			}
+			p.Groups = append(p.Groups, destructuringGroup(card, edits, old))
+		}
+		for _, r := range f.facts.Refs {
+			e := Edit{Path: h.Path, Line: int(r.Pos.Line), Col: int(r.Pos.Col), EndLine: int(r.Pos.Line), EndCol: int(r.Pos.Col) + len(old),
+				Old: old, New: name, Kind: "reference", Tier: "anchored", Layer: query.LayerSyntactic}
+			if r.Shape != lang.QualNone || f.facts.Names[r.Name] != old || covered[[3]any{e.Path, e.Line, e.Col}] {
+				continue
+			}
+			if kind, _ := f.shorthandAt(e, old); kind == shorthandObject {
+				p.Groups = append(p.Groups, shorthandGroup(card, e, kind, member, old, name))
+			}
+		}
+	}
+}
+
+// parseECMA reads and parses a file of the rename (nil when it is gone or
+// not JavaScript or TypeScript).
+func (env *Env) parseECMA(ctx context.Context, x *lang.Extractor, path string) *ecmaFile {
+	row, ok, err := env.Snap.Store().FileByPath(ctx, path)
+	if err != nil || !ok || !isECMA(row.Lang) {
+		return nil
+	}
+	data, ok := env.read(path)
+	l := lang.ByName(row.Lang)
+	if !ok || l == nil {
+		return nil
+	}
+	facts, err := env.Snap.Facts(ctx, row.BlobID)
+	if err != nil || facts == nil {
+		return nil
+	}
+	v, err := x.Parse(l, data)
+	if err != nil || v == nil {
+		return nil
+	}
+	return &ecmaFile{data: data, starts: lineStarts(data), facts: facts, view: v}
+}
+
+// bareName reports whether a blob's facts declare a local named name or
+// refer to name unqualified, as a shorthand does (read before parsing the
+// file).
+func (env *Env) bareName(ctx context.Context, blob int64, name string) bool {
+	facts, err := env.Snap.Facts(ctx, blob)
+	if err != nil || facts == nil {
+		return false
+	}
+	for _, l := range facts.Locals {
+		if facts.Names[l.Name] == name {
+			return true
+		}
+	}
+	for _, r := range facts.Refs {
+		if r.Shape == lang.QualNone && facts.Names[r.Name] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// shorthandAt classifies the token an edit renames and, for a pattern,
+// returns the local it declares (-1 when it declares none the facts know,
+// as a module-level destructuring declares a definition).
+func (f *ecmaFile) shorthandAt(e Edit, old string) (shorthandKind, int32) {
+	if f == nil {
+		return notShorthand, -1
+	}
+	a, b, ok := span(f.starts, len(f.data), e)
+	if !ok || string(f.data[a:b]) != old {
+		return notShorthand, -1
+	}
+	for _, n := range f.view.Spanning(a, b) {
+		switch f.view.Kind(n) {
+		case "shorthand_property_identifier":
+			return shorthandObject, -1
+		case "shorthand_property_identifier_pattern":
+			for i, l := range f.facts.Locals {
+				if int(l.Pos.Line) == e.Line && int(l.Pos.Col) == e.Col {
+					return shorthandPattern, int32(i)
+				}
+			}
+			return shorthandPattern, -1
+		}
+	}
+	return notShorthand, -1
+}
+
+// declares reports whether the file already uses name for something: the
+// renamed local could then capture or shadow it.
+func (f *ecmaFile) declares(name string) bool {
+	for _, n := range f.facts.Names {
+		if n == name {
+			return true
+		}
+	}
+	for _, d := range f.facts.Defs {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// localUses are the edits renaming the uses of a local (the references the
+// file binds to it).
+func (f *ecmaFile) localUses(decl Edit, local int32, old, name string) []Edit {
+	var out []Edit
+	for _, r := range f.facts.Refs {
+		if r.BindLocal != local || f.facts.Names[r.Name] != old {
+			continue
+		}
+		e := Edit{Path: decl.Path, Line: int(r.Pos.Line), Col: int(r.Pos.Col), EndLine: int(r.Pos.Line), EndCol: int(r.Pos.Col) + len(old),
+			Old: old, New: name, Kind: r.Role.String(), Tier: "proven", Layer: decl.Layer}
+		if e.Line == decl.Line && e.Col == decl.Col {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// destructuresThis reports whether a pattern's declaration destructures
+// this inside the class that declares the renamed member (its own file):
+// const { x } = this there reads the member.
+func (f *ecmaFile) destructuresThis(e Edit, card *query.SymbolCard) bool {
+	if card.Parent == nil || string(card.Location.Path) != e.Path {
+		return false
+	}
+	a, b, _ := span(f.starts, len(f.data), e)
+	nodes := f.view.Spanning(a, b)
+	if len(nodes) == 0 {
+		return false
+	}
+	n := f.view.Parent(nodes[len(nodes)-1])
+	for n >= 0 && f.view.Kind(n) == "object_pattern" {
+		n = f.view.Parent(n)
+	}
+	if f.view.Kind(n) != "variable_declarator" || f.view.Kind(f.view.Child(n, "value")) != "this" {
+		return false
+	}
+	for ; n >= 0; n = f.view.Parent(n) {
+		switch f.view.Kind(n) {
+		case "class_declaration", "class", "abstract_class_declaration":
+			return f.view.Text(f.view.Child(n, "name")) == card.Parent.Name
+		case "function_declaration", "function_expression", "function":
+			return false // another this
+		}
+	}
+	return false
+}
+
+// shorthandGroup asks about one shorthand the rename reaches, offering the
+// edit that keeps both names: the property renamed and the value kept
+// (member renames), or the other way round.
+func shorthandGroup(card *query.SymbolCard, e Edit, kind shorthandKind, member bool, old, name string) Group {
+	e.New = old + ": " + name
+	what := "the variable"
+	if member {
+		e.New = name + ": " + old
+		what = "the property"
+	}
+	syntax := "an object literal's shorthand property"
+	if kind == shorthandPattern {
+		syntax = "a destructuring shorthand"
+	}
+	return Group{Key: fmt.Sprintf("shorthand|%s:%d:%d", e.Path, e.Line, e.Col), Receiver: "shorthand", Count: 1, Files: 1, Edits: []Edit{e},
+		Description: fmt.Sprintf("%s { %s } at %s:%d names both the property and a variable: renamed as { %s }", syntax, old, e.Path, e.Line, e.New),
+		Capsule: Capsule{Kind: "shorthand",
+			Question: fmt.Sprintf("Should { %s } at %s:%d become { %s }, renaming %s and keeping the other name?", old, e.Path, e.Line, e.New, what),
+			For:      []string{fmt.Sprintf("the token is %s of %s", what, card.QName)},
+			Against:  []string{"renaming the token alone would rename the other name too: the property or the variable would no longer exist"},
+			VerifyBy: "read the line: which name should change, the property's or the variable's",
+			StopRule: "select it to keep the code's meaning; leave it out and rename by hand to change both names"}}
+}
+
+// destructuringGroup asks about a destructuring of the renamed property's
+// name from a value whose type syntax cannot tell.
+func destructuringGroup(card *query.SymbolCard, edits []Edit, old string) Group {
+	e := edits[0]
+	return Group{Key: fmt.Sprintf("destructuring|%s:%d:%d", e.Path, e.Line, e.Col), Receiver: "destructuring", Count: len(edits), Files: 1, Edits: edits,
+		Description: fmt.Sprintf("{ %s } destructured at %s:%d and the %d uses of the local it declares", old, e.Path, e.Line, len(edits)-1),
+		Capsule: Capsule{Kind: "receiver_resolution",
+			Question: fmt.Sprintf("Is the value destructured at %s:%d a %s (so that { %s } reads %s)?", e.Path, e.Line, ownerName(card), old, card.QName),
+			For:      []string{fmt.Sprintf("it reads a property named %s", old)},
+			Against:  []string{"the index has no compiler facts for this file: the destructured value's type is not known"},
+			VerifyBy: "trace the destructured value back to its type",
+			StopRule: "select the group when the value is of the renamed member's type; leave it out otherwise"}}
+}

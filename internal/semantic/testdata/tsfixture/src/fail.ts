@@ -1,0 +1,5 @@
+import { NotFound } from "./errors";
+
+export function fail(): NotFound {
+  return new NotFound("missing");
+}
