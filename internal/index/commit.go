@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -57,7 +57,8 @@ type batch struct {
 	resymbol map[int64]*fileInfo // files whose symbols are derived again
 	oldSyms  []store.SymbolRow   // their symbols before (none when rebuilding)
 	lk       *linker
-	derived  string // what derive recorded in the metadata (derive.go)
+	ahead    *symbolsAhead // stored symbols read ahead of the linker (writeLinks)
+	derived  string        // what derive recorded in the metadata (derive.go)
 	// touched are the files whose row, symbols, references or imports the
 	// batch wrote; added says it created a file row (the change log).
 	touched map[int64]bool
@@ -249,10 +250,13 @@ func (b *batch) writeFiles() error {
 	return nil
 }
 
-// factsOf is a file's facts: parsed in this batch, or from the store.
+// factsOf is a file's facts: parsed in this batch, or from the store. Both
+// are decoded once and kept in the store's cache of decoded facts (blobs
+// are immutable), so the phases of the batch that read a file's facts
+// (symbols, identities, links) share one decoding.
 func (b *batch) factsOf(ctx context.Context, f *fileInfo) (*lang.Facts, error) {
 	if data, ok := b.encoded[f.blobID]; ok {
-		return lang.Decode(data)
+		return b.ix.decoded(f.blobID, data)
 	}
 	return b.ix.Facts(ctx, f.blobID)
 }
@@ -293,7 +297,12 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	db := b.ix.db()
-	b.lk = newLinker(b.w, db.SymbolsOfFiles, b.factsOf)
+	b.lk = newLinker(b.w, func(ctx context.Context, ids []int64) ([]store.SymbolRow, error) {
+		if rows, ok := b.ahead.take(ids); ok {
+			return rows, nil
+		}
+		return db.SymbolsOfFiles(ctx, ids)
+	}, b.factsOf)
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
 	}
@@ -419,13 +428,10 @@ func (b *batch) recordIdentities(ctx context.Context) error {
 
 // relinkSet is the files whose links are derived again: changed files, plus
 // files that mention a name whose symbols changed (every file when
-// rebuilding or when many names changed), in path order.
-//
-// Unchanged files found by a changed name's text are returned in byName
-// with the names: the text search matches substrings (a file holding
-// NewConfig is a hit for Config), so writeLinks relinks such a file only
-// when its facts really use one of the names.
-func (b *batch) relinkSet(ctx context.Context) (order []*fileInfo, byName map[int64]bool, names map[string]bool, err error) {
+// rebuilding or when many names changed), in path order. A file's
+// mentions are its blob's name postings (mentions.go), so finding them is
+// one term lookup per name, reading no file's text or facts.
+func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	relink := map[int64]*fileInfo{}
 	for id, f := range b.resymbol {
 		relink[id] = f
@@ -436,123 +442,145 @@ func (b *batch) relinkSet(ctx context.Context) (order []*fileInfo, byName map[in
 			relink[f.id] = f
 		}
 	} else {
-		byName, names = map[int64]bool{}, make(map[string]bool, len(changed))
 		for _, n := range changed {
-			names[n] = true
-			hits, err := b.ix.db().TextCandidates(ctx, store.GlobLiteral(n), true, 1<<30)
+			hits, err := b.ix.db().NameCandidates(ctx, n)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			for _, h := range hits {
-				if f := b.w.files[h.Path]; f != nil && f.lang != "" && relink[f.id] == nil {
+				if f := b.w.files[h.Path]; f != nil && relink[f.id] == nil {
 					relink[f.id] = f
-					byName[f.id] = true
 				}
 			}
 		}
 	}
-	order = make([]*fileInfo, 0, len(relink))
+	order := make([]*fileInfo, 0, len(relink))
 	for _, f := range relink {
 		if f.lang != "" {
 			order = append(order, f)
 		}
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].path < order[j].path })
-	return order, byName, names, nil
+	return order, nil
 }
 
-// usesAny reports whether a file's facts use any of names: as a name of
-// its table (references, qualifiers, locals), a word of a qualifier or a
-// type relation as written, or a word of an import.
-func usesAny(facts *lang.Facts, names map[string]bool) bool {
-	hit := func(text string) bool {
-		if names[text] {
-			return true
-		}
-		if strings.IndexFunc(text, notIdentRune) < 0 {
-			return false
-		}
-		for _, w := range strings.FieldsFunc(text, notIdentRune) {
-			if names[w] {
-				return true
-			}
-		}
-		return false
-	}
-	for _, n := range facts.Names {
-		if hit(n) {
-			return true
-		}
-	}
-	for _, r := range facts.TypeRels {
-		if hit(r.Target) {
-			return true
-		}
-	}
-	for _, im := range facts.Imports {
-		if hit(im.Source) || hit(im.Name) || hit(im.Alias) {
-			return true
-		}
-	}
-	return false
+// linkItem is one file of the relink set on its way through writeLinks.
+type linkItem struct {
+	f       *fileInfo
+	facts   *lang.Facts
+	own     []store.SymbolRow
+	err     error
+	links   []byte
+	imports []byte
+	edges   []store.EdgeRow
 }
-
-func notIdentRune(r rune) bool { return !lang.IsIdentRune(r) }
 
 // writeLinks resolves the references, import edges and call and type edges
-// of the relink set.
+// of the relink set. Three stages overlap so that a second core works
+// beside the linker, which is single-threaded: reading each file's facts
+// and stored symbols ahead of it, linking, and writing each file's results
+// to the transaction, in path order.
 func (b *batch) writeLinks(ctx context.Context) error {
-	tx := b.tx
-	order, byName, names, err := b.relinkSet(ctx)
+	order, err := b.relinkSet(ctx)
 	if err != nil {
 		return err
 	}
-	relinked := 0
 	if b.rebuild { // the edge table was cleared with the symbols
-		if err := tx.DropEdgeIndexes(); err != nil {
+		if err := b.tx.DropEdgeIndexes(); err != nil {
 			return err
 		}
 	}
-	for n, f := range order {
-		if err := b.step(ctx, "link", n, len(order)); err != nil {
-			return err
-		}
-		facts, err := b.factsOf(ctx, f)
-		if err != nil {
-			return err
-		}
-		if byName[f.id] && (facts == nil || !usesAny(facts, names)) {
-			continue
-		}
-		relinked++
-		own, ok := b.lk.batch[f.id]
-		if !ok {
-			if own, err = b.ix.db().SymbolsOfFile(ctx, f.id); err != nil {
-				return err
+	b.ahead = &symbolsAhead{rows: map[int64][]store.SymbolRow{}, dirs: map[string]bool{}, asked: map[int64]bool{}}
+	defer func() { b.ahead = nil }() // the last to run: after every stage has stopped
+	var wg sync.WaitGroup
+	defer wg.Wait() // deferred before cancel, so it runs after it: no stage outlives the call
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ready := make(chan *linkItem, 32)
+	wg.Add(1)
+	go func() { // read ahead
+		defer wg.Done()
+		defer close(ready)
+		for _, f := range order {
+			it := &linkItem{f: f}
+			it.facts, it.err = b.factsOf(ctx, f)
+			if it.err == nil {
+				it.err = b.ahead.read(ctx, b, f)
+			}
+			if it.err == nil {
+				var ok bool
+				if it.own, ok = b.lk.batch[f.id]; !ok {
+					if it.own, ok = b.ahead.own(f.id); !ok {
+						it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
+					}
+				}
+			}
+			select {
+			case ready <- it:
+			case <-ctx.Done():
+				return
+			}
+			if it.err != nil {
+				return
 			}
 		}
-		links := b.lk.link(ctx, f, facts, own)
-		var data, imports []byte
+	}()
+	linked := make(chan *linkItem, 32)
+	written := make(chan error, 1)
+	wg.Add(1)
+	go func() { // write, in order; after a failure only drain
+		defer wg.Done()
+		var err error
+		for it := range linked {
+			if err != nil {
+				continue
+			}
+			if err = b.tx.SetLink(it.f.id, it.links, it.imports); err == nil {
+				b.touched[it.f.id] = true
+				err = b.tx.SetEdges(it.f.id, it.edges, b.rebuild)
+			}
+			if err != nil {
+				cancel()
+			}
+		}
+		written <- err
+	}()
+	n := 0
+	for it := range ready {
+		if it.err != nil {
+			err = it.err
+			break
+		}
+		if err = b.step(ctx, "link", n, len(order)); err != nil {
+			break
+		}
+		n++
+		links := b.lk.link(ctx, it.f, it.facts, it.own)
 		if len(links) > 0 {
-			data = EncodeLinks(links)
+			it.links = EncodeLinks(links)
 		}
-		if edges := b.lk.importEdges(ctx, f, facts); len(edges) > 0 {
-			imports = EncodeImports(edges)
+		if edges := b.lk.importEdges(ctx, it.f, it.facts); len(edges) > 0 {
+			it.imports = EncodeImports(edges)
 		}
-		if err := tx.SetLink(f.id, data, imports); err != nil {
-			return err
-		}
-		b.touched[f.id] = true
-		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), b.rebuild); err != nil {
-			return err
-		}
+		it.edges = fileEdges(it.facts, it.own, links)
+		linked <- it
+	}
+	close(linked)
+	if werr := <-written; werr != nil {
+		return werr // the first failure: reading stopped because of it
+	}
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err // cancelled while reading ahead
 	}
 	if b.rebuild {
-		if err := tx.CreateEdgeIndexes(); err != nil {
+		if err := b.tx.CreateEdgeIndexes(); err != nil {
 			return err
 		}
 	}
-	b.st.Relinked = relinked
+	b.st.Relinked = len(order)
 	return nil
 }
 

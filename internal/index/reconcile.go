@@ -73,7 +73,7 @@ type job struct {
 	facts   []byte // encoded facts when parsed in this batch (dropped once stored when the batch keeps too many: budget.go)
 	parsed  bool   // parsed in this batch
 	surf    []store.SurfaceData
-	names   []string // identifiers its references use (the blob's name postings)
+	names   []string // names its facts mention (the blob's name postings, mentions.go)
 	text    []byte   // content for the lexical tier until the blob is written
 	pkg     string
 	err     error
@@ -449,22 +449,8 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	t = time.Now()
 	j.facts, j.parsed = lang.Encode(facts), true
 	j.surf = encodeSurfaces(facts.Surfaces)
-	j.names = refNames(facts)
+	j.names = mentions(facts)
 	tm.add("encode", time.Since(t))
-}
-
-// refNames lists the distinct identifiers the references of facts use: the
-// blob's name postings, which find every file a reference search must read.
-func refNames(facts *lang.Facts) []string {
-	used := make([]bool, len(facts.Names))
-	var out []string
-	for _, r := range facts.Refs {
-		if int(r.Name) < len(used) && !used[r.Name] {
-			used[r.Name] = true
-			out = append(out, facts.Names[r.Name])
-		}
-	}
-	return out
 }
 
 // encodeSurfaces packs surfaces per kind for the blob store.

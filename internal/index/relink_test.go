@@ -92,3 +92,81 @@ func TestRelinkAfterRename(t *testing.T) {
 		t.Fatal("no links at all")
 	}
 }
+
+// A file that names a changed symbol only where no reference of it does (an
+// import under an alias, here) is linked again too: its name postings hold
+// every name its facts mention, not only its references' names. The file is
+// not edited, yet its alias no longer resolves after the rename.
+func TestRelinkFindsNamesOutsideReferences(t *testing.T) {
+	dir, ix := repo(t, map[string]string{
+		"Cargo.toml":    "[package]\nname = \"rl\"\nversion = \"0.1.0\"\n",
+		"src/lib.rs":    "pub mod config;\npub mod uses;\npub mod other;\n",
+		"src/config.rs": "pub struct Config;\n",
+		"src/uses.rs":   "use crate::config::Config as Cfg;\n\npub fn take(_c: Cfg) {}\n",
+		"src/other.rs":  "pub fn other() -> i32 {\n    1\n}\n",
+	})
+	reconcile(t, ix)
+	write(t, dir, "src/config.rs", "pub struct Settings;\n")
+	st := reconcile(t, ix)
+	// config.rs, and uses.rs for its import of Config; not other.rs
+	if st.Relinked != 2 {
+		t.Errorf("relinked %d files, want 2 (config.rs and uses.rs)", st.Relinked)
+	}
+	got := linkTargets(t, ix)
+	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := index.Open(context.Background(), paths, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Close()
+	reconcile(t, clean)
+	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
+		t.Errorf("links after the rename differ from a clean index (-clean +incremental):\n%s", diff)
+	}
+	if len(got) != 0 {
+		t.Errorf("uses.rs still links its alias after Config was renamed: %v", got)
+	}
+}
+
+// Linking reads the stored symbols of the relinked files' packages ahead of
+// the linker; what it links with them equals a clean index, whichever of
+// the two read a package first (here p's files are relinked, and p is
+// also the package b imports).
+func TestRelinkReadAheadAgreesWithClean(t *testing.T) {
+	files := map[string]string{
+		"go.mod":      "module example.com/ra\n",
+		"a/config.go": "package a\n\ntype Config struct{ Host string }\n",
+		"b/b.go":      "package b\n\nimport \"example.com/ra/p\"\n\nfunc B() string { return p.Use1(nil) + p.Use2(nil) }\n",
+	}
+	for i := 1; i <= 4; i++ {
+		// each calls the helper of the next file: resolved through p's symbols
+		files[fmt.Sprintf("p/use%d.go", i)] = fmt.Sprintf("package p\n\nimport \"example.com/ra/a\"\n\nfunc Use%d(c *a.Config) string { return c.Host + Helper%d() }\n\nfunc Helper%d() string { return \"\" }\n", i, i%4+1, i)
+	}
+	dir, ix := repo(t, files)
+	reconcile(t, ix)
+	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n")
+	st := reconcile(t, ix)
+	if st.Relinked != 5 { // a/config.go and the four files of p (b uses neither name)
+		t.Errorf("relinked %d files, want 5", st.Relinked)
+	}
+	paths, err := config.Locate(context.Background(), dir, filepath.Join(t.TempDir(), "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := index.Open(context.Background(), paths, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Close()
+	reconcile(t, clean)
+	got := linkTargets(t, ix)
+	if diff := cmp.Diff(linkTargets(t, clean), got); diff != "" {
+		t.Errorf("links differ from a clean index (-clean +incremental):\n%s", diff)
+	}
+	if len(got) == 0 {
+		t.Fatal("no links at all")
+	}
+}

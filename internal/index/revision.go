@@ -64,7 +64,7 @@ func (p *ContentParser) Facts(ctx context.Context, path string, data []byte) (*l
 	p.Parsed++
 	if p.ix.Writable() {
 		p.pending = append(p.pending, store.BlobRow{Key: key, Size: int64(len(data)), Status: parseStatus(facts),
-			Facts: lang.Encode(facts), Text: append([]byte(nil), data...), Names: refNames(facts)})
+			Facts: lang.Encode(facts), Text: append([]byte(nil), data...), Names: mentions(facts)})
 		if len(p.pending) >= 256 {
 			if err := p.flush(ctx); err != nil {
 				return nil, l.Name, err

@@ -154,6 +154,22 @@ func (ix *Index) Facts(ctx context.Context, blobID int64) (*lang.Facts, error) {
 	return h.factsOf(ctx, &h.db.Reader, blobID)
 }
 
+// decoded returns the facts of a blob whose encoded facts are at hand
+// (parsed in this batch), decoding them only when the cache lacks them.
+func (ix *Index) decoded(blobID int64, data []byte) (*lang.Facts, error) {
+	h := ix.pin()
+	defer h.release()
+	if f, ok := h.facts.get(blobID); ok {
+		return f, nil
+	}
+	f, err := lang.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("index: facts of blob %d: %w", blobID, err)
+	}
+	h.facts.put(blobID, f)
+	return f, nil
+}
+
 func (h *handle) factsOf(ctx context.Context, r *store.Reader, blobID int64) (*lang.Facts, error) {
 	if f, ok := h.facts.get(blobID); ok {
 		return f, nil

@@ -48,9 +48,10 @@ func NameDoc(names []string) string {
 	return strings.Join(out, " ")
 }
 
-// NameCandidates returns the files whose blob's references use the
-// identifier name (BlobRow.Names), by path: one term lookup in the name
-// postings, reading no content.
+// NameCandidates returns the files whose blob's facts mention name
+// (BlobRow.Names: every file whose references use it, and those naming it
+// in a qualifier, type relation or import), by path: one term lookup in the
+// name postings, reading no content.
 func (s *Reader) NameCandidates(ctx context.Context, name string) ([]TextHit, error) {
 	if name == "" {
 		return nil, nil

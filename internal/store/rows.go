@@ -42,8 +42,10 @@ type BlobRow struct {
 	Text   []byte // document for the lexical tier, nil when not searchable
 	// Surfaces are the blob's packed surfaces, one entry per kind present.
 	Surfaces []SurfaceData
-	// Names are the distinct identifiers the blob's references use (its
-	// name postings, NameCandidates), nil when it has none.
+	// Names are the distinct names the blob's facts mention: references,
+	// qualifiers, locals, type relations and imports, and the identifier
+	// words of those that are more than one (its name postings,
+	// NameCandidates), nil when it has none.
 	Names []string
 }
 

@@ -43,6 +43,10 @@ func first[T any](items []T, err error) (T, bool, error) {
 // limit on bound parameters.
 const maxIn = 500
 
+// MaxIn is maxIn for callers that reproduce a query's order from rows
+// they hold: a list of up to MaxIn values is one query.
+const MaxIn = maxIn
+
 // inChunks runs a query with an IN list over values, maxIn at a time, and
 // joins what the chunks return: query gets the placeholders of a chunk's
 // list and its arguments.

@@ -6,7 +6,7 @@ package store
 // always disposable).
 const (
 	IndexSchemaVersion = 15
-	BlobSchemaVersion  = 6
+	BlobSchemaVersion  = 7
 )
 
 // blobSchema is the content-addressed store shared by every worktree of a
@@ -30,9 +30,10 @@ CREATE TABLE IF NOT EXISTS blob(
 -- The lexical tier: one document per blob (rowid = blob.id). detail=none keeps
 -- the trigram index small; substring queries are verified against the content.
 CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(content, tokenize='trigram', detail=none, columnsize=0);
--- The identifiers a blob's references use, one token each (NameToken), so
--- finding the files that reference a name is one term lookup instead of a
--- substring scan of every document holding its trigrams (rowid = blob.id).
+-- The names a blob's facts mention (BlobRow.Names), one token each
+-- (NameToken), so finding the files that reference a name, or whose links a
+-- changed name may change, is one term lookup instead of a substring scan of
+-- every document holding its trigrams (rowid = blob.id).
 CREATE VIRTUAL TABLE IF NOT EXISTS blob_name USING fts5(names, tokenize='ascii', detail=none, columnsize=0);
 -- The worktree indexes that use this store: path is the index database, root
 -- the worktree it indexes ('' when unknown), so collection can tell the

@@ -29,7 +29,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact|graph [flags]")
+		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact|graph|rename [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -49,6 +49,8 @@ func main() {
 	scipPath := fs.String("scip", "", "semantic-import: the .scip file")
 	impactResults := fs.String("impact-results", "", "impact: write the impact section of this markdown file")
 	graphResults := fs.String("graph-results", "", "graph: write the call graph section of this markdown file")
+	symbol := fs.String("symbol", "", "rename: the symbol to rename")
+	newName := fs.String("new", "", "rename: its new name")
 	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds")
 	fs.Parse(args)
 	ctx := context.Background()
@@ -87,6 +89,8 @@ func main() {
 		err = incremental(ctx, *repo, *state, strings.Split(*files, ","), *rounds)
 	case "impact":
 		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults, *files)
+	case "rename":
+		err = renameBench(ctx, *repo, *state, *symbol, *newName, *rounds, os.Getenv("CAIRN_CPUPROFILE_RENAME"))
 	case "graph":
 		err = graphBench(ctx, *name, *repo, *state, *n, *rounds, *graphResults)
 	default:
