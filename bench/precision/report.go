@@ -125,23 +125,7 @@ func Markdown(rs []*Result) string {
 			if orc == "lsp" {
 				oracle = filepath.Base(r.LSP)
 			}
-			first := true
-			for _, tier := range Tiers {
-				tc := t.ByTier[tier]
-				if tc == nil || tc.Located == 0 {
-					continue
-				}
-				if first {
-					fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d ", r.Name, systemNames[sys], oracle, t.Symbols, t.Exact, t.Truth)
-					first = false
-				} else {
-					fmt.Fprint(&b, "| | | | | | ")
-				}
-				fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)))
-			}
-			if first {
-				fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | – | 0 | – | – |\n", r.Name, systemNames[sys], oracle, t.Symbols, t.Exact, t.Truth)
-			}
+			tierRows(&b, t, fmt.Sprintf("| %s | %s | %s | %d | %d | %d ", r.Name, systemNames[sys], oracle, t.Symbols, t.Exact, t.Truth), "| | | | | | ", "", "")
 		}
 	}
 	fidelityMarkdown(&b, rs)
@@ -196,6 +180,28 @@ func Markdown(rs []*Result) string {
 	}
 	callsMarkdown(&b, rs)
 	return b.String()
+}
+
+// tierRows writes a table row per tier a tally located something at: head
+// before the tier columns of the first row and pad before those of the
+// others, tail and padTail after them; one row of dashes when the tally
+// located nothing.
+func tierRows(b *strings.Builder, t *Tally, head, pad, tail, padTail string) {
+	first := true
+	for _, tier := range Tiers {
+		tc := t.ByTier[tier]
+		if tc == nil || tc.Located == 0 {
+			continue
+		}
+		lead, end := pad, padTail
+		if first {
+			lead, end, first = head, tail, false
+		}
+		fmt.Fprintf(b, "%s| %s | %d | %s | %s |%s\n", lead, tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)), end)
+	}
+	if first {
+		fmt.Fprintf(b, "%s| – | 0 | – | – |%s\n", head, tail)
+	}
 }
 
 // fidelityKey is the semantic layer scored against the SCIP index it

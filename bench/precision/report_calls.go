@@ -37,41 +37,15 @@ func callsMarkdown(b *strings.Builder, rs []*Result) {
 	fmt.Fprintln(b)
 	fmt.Fprintln(b, "| corpus | functions and methods | called | call sites | top-level sites | declarations left out | sites without a call fact | answer | callee symbols exact | true callers | tier | located | precision | recall up to tier |")
 	fmt.Fprintln(b, "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|")
-	for _, r := range with {
+	layerTallies(with, "", func(r *Result, layer string, t *Tally) {
 		st := r.Calls.Stats
-		for _, layer := range []string{"syntactic", "semantic"} {
-			t := r.Calls.Tallies[layer+"@scip"]
-			if t == nil {
-				continue
-			}
-			first := true
-			head := func() {
-				if layer == "syntactic" {
-					fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d ", r.Name, st.Symbols, st.WithCallers, st.Sites, st.TopLevel, st.Declarations, st.NotCallFact)
-				} else {
-					fmt.Fprint(b, "| | | | | | | ")
-				}
-				fmt.Fprintf(b, "| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
-			}
-			for _, tier := range Tiers {
-				tc := t.ByTier[tier]
-				if tc == nil || tc.Located == 0 {
-					continue
-				}
-				if first {
-					head()
-					first = false
-				} else {
-					fmt.Fprint(b, "| | | | | | | | | | ")
-				}
-				fmt.Fprintf(b, "| %s | %d | %s | %s |\n", tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)))
-			}
-			if first {
-				head()
-				fmt.Fprintln(b, "| – | 0 | – | – |")
-			}
+		head := "| | | | | | | "
+		if layer == "syntactic" {
+			head = fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d ", r.Name, st.Symbols, st.WithCallers, st.Sites, st.TopLevel, st.Declarations, st.NotCallFact)
 		}
-	}
+		head += fmt.Sprintf("| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
+		tierRows(b, t, head, "| | | | | | | | | | ", "", "")
+	})
 	dispatchMarkdown(b, with)
 	fmt.Fprintln(b)
 	fmt.Fprintln(b, "| corpus | callers, syntactic | callers, semantic |")
@@ -131,38 +105,28 @@ func dispatchMarkdown(b *strings.Builder, rs []*Result) {
 	fmt.Fprintln(b)
 	fmt.Fprintln(b, "| corpus | methods related by the index | called through them | call sites | answer | callee symbols exact | true callers | tier | located | precision | recall up to tier | edges | first sites confirmed | unrelated |")
 	fmt.Fprintln(b, "|---|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
-	for _, r := range with {
+	layerTallies(with, "-dispatch", func(r *Result, layer string, t *Tally) {
 		st := r.Calls.Stats.Dispatch
+		check := r.Calls.Dispatch[layer]
+		if check == nil {
+			check = &DispatchCheck{}
+		}
+		head := "| | | | "
+		if layer == "syntactic" {
+			head = fmt.Sprintf("| %s | %d | %d | %d ", r.Name, st.Implementing, st.WithCallers, st.Sites)
+		}
+		head += fmt.Sprintf("| %s | %d | %d ", layerNames[layer], t.Exact, t.Truth)
+		tierRows(b, t, head, "| | | | | | | ", fmt.Sprintf(" %d | %d | %d |", check.Edges, check.Confirmed, check.Unrelated), " | | |")
+	})
+}
+
+// layerTallies visits, per corpus and layer, the call-edge tally of one
+// kind: "" for the direct callers, "-dispatch" for the dispatch callers.
+func layerTallies(rs []*Result, kind string, visit func(r *Result, layer string, t *Tally)) {
+	for _, r := range rs {
 		for _, layer := range []string{"syntactic", "semantic"} {
-			t := r.Calls.Tallies[layer+"-dispatch@scip"]
-			if t == nil {
-				continue
-			}
-			check := r.Calls.Dispatch[layer]
-			if check == nil {
-				check = &DispatchCheck{}
-			}
-			stats := "| | | | "
-			if layer == "syntactic" {
-				stats = fmt.Sprintf("| %s | %d | %d | %d ", r.Name, st.Implementing, st.WithCallers, st.Sites)
-			}
-			sites := fmt.Sprintf(" %d | %d | %d |", check.Edges, check.Confirmed, check.Unrelated)
-			first := true
-			for _, tier := range Tiers {
-				tc := t.ByTier[tier]
-				if tc == nil || tc.Located == 0 {
-					continue
-				}
-				if first {
-					fmt.Fprintf(b, "%s| %s | %d | %d | %s | %d | %s | %s |%s\n", stats, layerNames[layer], t.Exact, t.Truth, tier, tc.Located,
-						pct(t.Precision(tier)), pct(t.RecallUpTo(tier)), sites)
-					first = false
-				} else {
-					fmt.Fprintf(b, "| | | | | | | | %s | %d | %s | %s | | | |\n", tier, tc.Located, pct(t.Precision(tier)), pct(t.RecallUpTo(tier)))
-				}
-			}
-			if first {
-				fmt.Fprintf(b, "%s| %s | %d | %d | – | 0 | – | – |%s\n", stats, layerNames[layer], t.Exact, t.Truth, sites)
+			if t := r.Calls.Tallies[layer+kind+"@scip"]; t != nil {
+				visit(r, layer, t)
 			}
 		}
 	}

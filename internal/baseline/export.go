@@ -44,15 +44,11 @@ func Export(ctx context.Context, o ExportOptions) (*ExportResult, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidArgument, err, "bad --out %s", o.Out)
 	}
-	ix, err := index.Open(ctx, o.Paths, o.Config)
+	ix, err := openOwned(ctx, o.Paths, o.Config, "owns the index", "stop it (Ctrl+C in its terminal), then export again")
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
-	if !ix.Writable() {
-		return nil, &errs.Error{Kind: errs.Conflict, Msg: fmt.Sprintf("Cairn process %d owns the index", ix.Owner()),
-			Fixes: []string{"stop it (Ctrl+C in its terminal), then export again"}}
-	}
 	timing := map[string]int64{}
 	if _, err := ix.Reconcile(ctx, index.ReconcileOptions{Progress: o.Progress}); err != nil {
 		return nil, err
@@ -111,4 +107,20 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// openOwned opens the index, which this process must own: when another
+// Cairn process does, the error names it ("Cairn process N " + does) and the
+// fix.
+func openOwned(ctx context.Context, paths config.Paths, cfg config.Config, does, fix string) (*index.Index, error) {
+	ix, err := index.Open(ctx, paths, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !ix.Writable() {
+		err := &errs.Error{Kind: errs.Conflict, Msg: fmt.Sprintf("Cairn process %d %s", ix.Owner(), does), Fixes: []string{fix}}
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
 }

@@ -113,15 +113,11 @@ func Import(ctx context.Context, o ImportOptions) (*ImportResult, error) {
 
 	// The files on disk: those equal to the artifact's keep its facts.
 	t = time.Now()
-	ix, err := index.Open(ctx, o.Paths, o.Config)
+	ix, err := openOwned(ctx, o.Paths, o.Config, "took the index during the import", "it indexes the worktree itself; nothing else is needed")
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
-	if !ix.Writable() {
-		return nil, &errs.Error{Kind: errs.Conflict, Msg: fmt.Sprintf("Cairn process %d took the index during the import", ix.Owner()),
-			Fixes: []string{"it indexes the worktree itself; nothing else is needed"}}
-	}
 	st, err := ix.Reconcile(ctx, index.ReconcileOptions{Progress: o.Progress})
 	if err != nil {
 		return nil, err

@@ -166,25 +166,23 @@ func OperationState(ctx context.Context, dir string) string {
 	if err != nil {
 		return "none"
 	}
-	exists := func(name string) bool {
-		_, err := os.Stat(filepath.Join(gd, name))
-		return err == nil
-	}
-	switch {
-	case exists("rebase-merge"):
-		return "rebase"
-	case exists("rebase-apply/applying"):
-		return "am"
-	case exists("rebase-apply"):
-		return "rebase"
-	case exists("MERGE_HEAD"):
-		return "merge"
-	case exists("CHERRY_PICK_HEAD"):
-		return "cherry-pick"
-	case exists("REVERT_HEAD"):
-		return "revert"
-	case exists("BISECT_LOG"):
-		return "bisect"
+	for _, op := range operationFiles {
+		if _, err := os.Stat(filepath.Join(gd, op.file)); err == nil {
+			return op.state
+		}
 	}
 	return "none"
+}
+
+// operationFiles are the files in the git directory that say an operation
+// is under way, in the order they are tested (rebase-apply/applying tells an
+// am from a rebase that uses rebase-apply).
+var operationFiles = []struct{ file, state string }{
+	{"rebase-merge", "rebase"},
+	{"rebase-apply/applying", "am"},
+	{"rebase-apply", "rebase"},
+	{"MERGE_HEAD", "merge"},
+	{"CHERRY_PICK_HEAD", "cherry-pick"},
+	{"REVERT_HEAD", "revert"},
+	{"BISECT_LOG", "bisect"},
 }

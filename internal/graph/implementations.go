@@ -3,6 +3,8 @@ package graph
 import (
 	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -324,11 +326,7 @@ func (w *walker) implementationCandidates(ctx context.Context, iface *store.Symb
 	if err != nil {
 		return err
 	}
-	var from []string
-	for h := range hows {
-		from = append(from, h)
-	}
-	sort.Strings(from)
+	from := slices.Sorted(maps.Keys(hows))
 	setCandidates(d, refs, strings.Join(from, ","))
 	return nil
 }

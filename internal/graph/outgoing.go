@@ -397,15 +397,10 @@ func newNameCache() nameCache {
 
 // sameName counts the symbols of the repository with a name (cached).
 func (w *walker) sameName(ctx context.Context, name string) (int, error) {
-	if n, ok := w.names.defined[name]; ok {
-		return n, nil
-	}
-	rows, err := w.e.Store().SymbolsByName(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	w.names.defined[name] = len(rows)
-	return len(rows), nil
+	return memo(w.names.defined, name, func() (int, error) {
+		rows, err := w.e.Store().SymbolsByName(ctx, name)
+		return len(rows), err
+	})
 }
 
 // maxCandidates bounds the candidates listed for one dynamic call.

@@ -162,25 +162,20 @@ func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.
 // interfaceOf returns a symbol when it is interface-like: an interface, or
 // a Python class deriving from Protocol or ABC (nil otherwise).
 func (w *walker) interfaceOf(ctx context.Context, id int64) (*store.SymbolRow, error) {
-	if v, ok := w.types.ifaces[id]; ok {
-		return v, nil
-	}
-	rows, err := w.symbols(ctx, []int64{id})
-	if err != nil {
-		return nil, err
-	}
-	var out *store.SymbolRow
-	if row, ok := rows[id]; ok {
-		is, err := w.isInterface(ctx, row)
+	return memo(w.types.ifaces, id, func() (*store.SymbolRow, error) {
+		rows, err := w.symbols(ctx, []int64{id})
 		if err != nil {
 			return nil, err
 		}
-		if is {
-			out = &row
+		row, ok := rows[id]
+		if !ok {
+			return nil, nil
 		}
-	}
-	w.types.ifaces[id] = out
-	return out, nil
+		if is, err := w.isInterface(ctx, row); err != nil || !is {
+			return nil, err
+		}
+		return &row, nil
+	})
 }
 
 func (w *walker) isInterface(ctx context.Context, row store.SymbolRow) (bool, error) {

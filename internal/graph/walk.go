@@ -53,19 +53,13 @@ func newRowCache() rowCache {
 
 // file returns a file row by id (nil when it vanished).
 func (w *walker) file(ctx context.Context, id int64) (*store.FileRow, error) {
-	if f, ok := w.idx.files[id]; ok {
-		return f, nil
-	}
-	f, ok, err := w.e.FileRowByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	var p *store.FileRow
-	if ok {
-		p = &f
-	}
-	w.idx.files[id] = p
-	return p, nil
+	return memo(w.idx.files, id, func() (*store.FileRow, error) {
+		f, ok, err := w.e.FileRowByID(ctx, id)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return &f, nil
+	})
 }
 
 // loadFiles brings the file rows of these ids into the cache with one
@@ -185,25 +179,23 @@ func (w *walker) resolveID(ctx context.Context, id int64) (*query.Resolved, erro
 
 // ownSymbols returns a file's symbols in definition order.
 func (w *walker) ownSymbols(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
-	if s, ok := w.idx.own[fileID]; ok {
-		return s, nil
-	}
-	s, err := w.e.SymbolsOfFile(ctx, fileID)
-	if err != nil {
-		return nil, err
-	}
-	w.idx.own[fileID] = s
-	return s, nil
+	return memo(w.idx.own, fileID, func() ([]store.SymbolRow, error) { return w.e.SymbolsOfFile(ctx, fileID) })
 }
 
 func (w *walker) fileLinks(ctx context.Context, fileID int64) (map[int]index.Link, error) {
-	if l, ok := w.idx.links[fileID]; ok {
-		return l, nil
+	return memo(w.idx.links, fileID, func() (map[int]index.Link, error) { return w.e.Links(ctx, fileID) })
+}
+
+// memo is m[k], loaded and kept on the first ask (an error is not kept:
+// the next ask loads again).
+func memo[K comparable, V any](m map[K]V, k K, load func() (V, error)) (V, error) {
+	if v, ok := m[k]; ok {
+		return v, nil
 	}
-	l, err := w.e.Links(ctx, fileID)
+	v, err := load()
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	w.idx.links[fileID] = l
-	return l, nil
+	m[k] = v
+	return v, nil
 }

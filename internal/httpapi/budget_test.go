@@ -19,22 +19,20 @@ import (
 func bulky() map[string]string {
 	files := map[string]string{"go.mod": "module example.com/bulky\n\ngo 1.22\n"}
 	var hub strings.Builder
+	// numbered writes n lines of a format numbered 0 to n-1.
+	numbered := func(n int, format string) {
+		for i := range n {
+			fmt.Fprintf(&hub, format, i)
+		}
+	}
 	hub.WriteString("package hub\n\nimport \"net/http\"\n\n// Hub is called from everywhere.\nfunc Hub() {}\n\n// Wide has many fields.\ntype Wide struct {\n")
-	for i := range 300 {
-		fmt.Fprintf(&hub, "\tFieldWithAFairlyLongDescriptiveName%03d int\n", i)
-	}
+	numbered(300, "\tFieldWithAFairlyLongDescriptiveName%03d int\n")
 	hub.WriteString("}\n\n// Fan calls many functions.\nfunc Fan() {\n")
-	for i := range 400 {
-		fmt.Fprintf(&hub, "\tcalledFunctionWithALongName%03d()\n", i)
-	}
+	numbered(400, "\tcalledFunctionWithALongName%03d()\n")
 	hub.WriteString("}\n\n")
-	for i := range 400 {
-		fmt.Fprintf(&hub, "func calledFunctionWithALongName%03d() {}\n", i)
-	}
+	numbered(400, "func calledFunctionWithALongName%03d() {}\n")
 	hub.WriteString("\n// Routes registers many routes.\nfunc Routes(mux *http.ServeMux) {\n")
-	for i := range 300 {
-		fmt.Fprintf(&hub, "\tmux.HandleFunc(\"/api/v1/resources/collection-%03d/items\", nil)\n", i)
-	}
+	numbered(300, "\tmux.HandleFunc(\"/api/v1/resources/collection-%03d/items\", nil)\n")
 	hub.WriteString("}\n")
 	files["hub/hub.go"] = hub.String()
 	for f := range 60 {

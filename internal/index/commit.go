@@ -65,6 +65,16 @@ type batch struct {
 	added   bool
 }
 
+// step is called before the nth of total files of a phase: every 512 files
+// it reports progress and stops when the context is done.
+func (b *batch) step(ctx context.Context, phase string, n, total int) error {
+	if n%512 != 0 {
+		return nil
+	}
+	b.progress(Progress{Phase: phase, Done: n, Total: total})
+	return ctx.Err()
+}
+
 // commit writes one batch to the worktree index in a single transaction: file
 // rows, modules, symbols of changed files, links of every file whose resolution
 // may have changed, and the new epoch.
@@ -303,11 +313,8 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].path < ordered[j].path })
 	firstDef := map[string]string{} // Go qualified name -> first path defining it in this batch
 	for n, f := range ordered {
-		if n%512 == 0 {
-			b.progress(Progress{Phase: "symbols", Done: n, Total: len(ordered)})
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := b.step(ctx, "symbols", n, len(ordered)); err != nil {
+			return err
 		}
 		facts, err := b.factsOf(ctx, f)
 		if err != nil {
@@ -544,11 +551,8 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			err = it.err
 			break
 		}
-		if n%512 == 0 {
-			b.progress(Progress{Phase: "link", Done: n, Total: len(order)})
-			if err = ctx.Err(); err != nil {
-				break
-			}
+		if err = b.step(ctx, "link", n, len(order)); err != nil {
+			break
 		}
 		n++
 		links := b.lk.link(ctx, it.f, it.facts, it.own)

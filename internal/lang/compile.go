@@ -140,40 +140,34 @@ func classifyCapture(name string, i int, c *compiled) (capRole, error) {
 		return r, nil
 	}
 	head, tail, _ := strings.Cut(name, ".")
+	var ok bool
 	switch head {
 	case "definition":
-		k, ok := ParseKind(tail)
-		if !ok {
-			return 0, fmt.Errorf("unknown definition kind %q", tail)
-		}
-		c.capKind[i] = k
-		return capDef, nil
+		c.capKind[i], ok = ParseKind(tail)
+		return capDef, known(ok, "definition kind", tail)
 	case "import":
-		k, ok := importCaptures[tail]
-		if !ok {
-			return 0, fmt.Errorf("unknown import kind %q", tail)
-		}
-		c.capImport[i] = k
-		return capImport, nil
+		c.capImport[i], ok = importCaptures[tail]
+		return capImport, known(ok, "import kind", tail)
 	case "relation":
-		k, ok := parseName[RelKind](relNames[:], tail)
-		if !ok {
-			return 0, fmt.Errorf("unknown relation %q", tail)
-		}
-		c.capRel[i] = k
-		return capRel, nil
+		c.capRel[i], ok = parseName[RelKind](relNames[:], tail)
+		return capRel, known(ok, "relation", tail)
 	case "dynamic":
-		k, ok := ParseDynKind(tail)
-		if !ok {
-			return 0, fmt.Errorf("unknown dynamic site kind %q", tail)
-		}
-		c.capDyn[i] = k
-		return capDynamic, nil
+		c.capDyn[i], ok = ParseDynKind(tail)
+		return capDynamic, known(ok, "dynamic site kind", tail)
 	}
 	if strings.HasPrefix(name, "_") {
 		return capOther, nil // helper captures used only by predicates
 	}
 	return 0, fmt.Errorf("unknown capture @%s", name)
+}
+
+// known is the error for a capture whose kind is not one of the names
+// its family takes.
+func known(ok bool, what, name string) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("unknown %s %q", what, name)
 }
 
 func kindSet(c *compiled, kinds []string) []bool {

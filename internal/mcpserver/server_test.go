@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -102,11 +103,7 @@ func listTools(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 }
 
 func names(m map[string]*mcp.Tool) []string {
-	var out []string
-	for n := range m {
-		out = append(out, n)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(m))
 	return out
 }
 

@@ -105,6 +105,13 @@ type FileFilter struct {
 	langs map[string]bool
 }
 
+// langAliases are the short names a search filter may give a language by.
+var langAliases = map[string]string{
+	"ts": "typescript", "js": "javascript", "py": "python", "golang": "go", "rb": "ruby",
+	"yml": "yaml", "md": "markdown", "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp",
+	"cs": "csharp", "c#": "csharp", "kt": "kotlin",
+}
+
 // NewFileFilter compiles path globs and language names (aliases such as ts
 // and py accepted); empty lists keep everything.
 func NewFileFilter(paths, langs []string) (*FileFilter, error) {
@@ -123,29 +130,8 @@ func NewFileFilter(paths, langs []string) (*FileFilter, error) {
 		f.langs = map[string]bool{}
 		for _, l := range langs {
 			l = strings.ToLower(l)
-			switch l {
-			case "ts":
-				l = "typescript"
-			case "js":
-				l = "javascript"
-			case "py":
-				l = "python"
-			case "golang":
-				l = "go"
-			case "rb":
-				l = "ruby"
-			case "yml":
-				l = "yaml"
-			case "md":
-				l = "markdown"
-			case "rs":
-				l = "rust"
-			case "c++", "cxx", "cc":
-				l = "cpp"
-			case "cs", "c#":
-				l = "csharp"
-			case "kt":
-				l = "kotlin"
+			if full, ok := langAliases[l]; ok {
+				l = full
 			}
 			if lang.ByName(l) == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)

@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -161,11 +160,7 @@ func choose(p *Plan, req ApplyRequest) (selected, review []Group, err error) {
 		}
 	}
 	if len(want) > 0 {
-		var unknown []string
-		for id := range want {
-			unknown = append(unknown, id)
-		}
-		sort.Strings(unknown)
+		unknown := slices.Sorted(maps.Keys(want))
 		return nil, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("plan %s has no candidate group %s (it has: %s)", p.ID, strings.Join(unknown, ", "), orNone(ids))}
 	}
 	if req.ForceSyntactic && len(req.Groups) > 0 {

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -265,11 +267,7 @@ func TestCrashAtRandomPoints(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var points []int
-	for k := range killedAt {
-		points = append(points, k)
-	}
-	sort.Ints(points)
+	points := slices.Sorted(maps.Keys(killedAt))
 	var spread []string
 	for _, k := range points {
 		spread = append(spread, fmt.Sprintf("%d:%d", k, killedAt[k]))
@@ -336,11 +334,7 @@ func crashLoop(t *testing.T, seed int64, kills int) (map[string]int, map[int]int
 		if err != nil {
 			t.Fatal(err)
 		}
-		var touched []string
-		for p := range want {
-			touched = append(touched, p)
-		}
-		sort.Strings(touched)
+		touched := slices.Sorted(maps.Keys(want))
 		got := files(t, paths.Root, touched)
 		old := map[string]string{}
 		for _, p := range touched {

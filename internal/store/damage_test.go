@@ -13,12 +13,18 @@ func openTemp(t *testing.T) (*DB, Options) {
 	t.Helper()
 	dir := t.TempDir()
 	opts := Options{IndexPath: filepath.Join(dir, "index.db"), BlobPath: filepath.Join(dir, "blobs.db")}
+	return mustOpen(t, opts), opts
+}
+
+// mustOpen opens a store that is closed when the test ends.
+func mustOpen(t *testing.T, opts Options) *DB {
+	t.Helper()
 	db, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db, opts
+	return db
 }
 
 func insertBlob(t *testing.T, db *DB, text string) int64 {
@@ -110,11 +116,7 @@ func TestSeal(t *testing.T) {
 		t.Fatalf("after Cairn's own write: %v", d)
 	}
 	db.Close()
-	db2, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db2.Close()
+	db2 := mustOpen(t, opts)
 	if d := db2.Check(); d != nil {
 		t.Fatalf("after close and reopen: %v", d)
 	}
@@ -146,11 +148,7 @@ func TestQuarantine(t *testing.T) {
 	if _, err := os.Stat(opts.IndexPath + ".damaged"); err != nil {
 		t.Fatal(err)
 	}
-	db2, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db2.Close()
+	db2 := mustOpen(t, opts)
 	if d := db.Check(); d == nil || !d.Replaced || d.DB != "main" {
 		t.Fatalf("the old handle after the replacement: %+v", d)
 	}

@@ -15,12 +15,7 @@ import (
 func openWorktree(t *testing.T, opts Options, name string) (*DB, Options) {
 	t.Helper()
 	other := Options{IndexPath: filepath.Join(t.TempDir(), name+".db"), BlobPath: opts.BlobPath}
-	db, err := Open(other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db, other
+	return mustOpen(t, other), other
 }
 
 // blobIDs lists the blobs of the store.

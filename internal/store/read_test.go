@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -506,11 +507,7 @@ func TestTrigramCandidatesFolding(t *testing.T) {
 		"cherokee.txt": "ᏣᎳᎩ syllabary",
 		"greek.txt":    "ΣΟΦΙΑ",
 	}
-	var names []string
-	for name := range docs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(docs))
 	var rows []BlobRow
 	for _, name := range names {
 		rows = append(rows, blobRow(docs[name], "", BlobText, nil))

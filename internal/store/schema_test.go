@@ -27,13 +27,8 @@ func rawExec(t *testing.T, path, q string) {
 func (f *fixture) reopen(t *testing.T) *DB {
 	t.Helper()
 	f.db.Close()
-	db, err := Open(f.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	f.db = db
-	return db
+	f.db = mustOpen(t, f.opts)
+	return f.db
 }
 
 func TestOpenAndReopen(t *testing.T) {

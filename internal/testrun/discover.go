@@ -1,10 +1,12 @@
 package testrun
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -66,11 +68,7 @@ func Discover(o Options) ([]Target, error) {
 type ConfigError struct{ Entry string }
 
 func (e *ConfigError) Error() string {
-	var names []string
-	for r := range runnerLangs {
-		names = append(names, r)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(runnerLangs))
 	return "tests.runners entry " + quote(e.Entry) + " is not language=runner with a runner among " + strings.Join(names, ", ")
 }
 

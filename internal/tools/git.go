@@ -29,6 +29,17 @@ func (c *Call) gitRoot() (string, error) {
 	return c.Env.Paths.Root, nil
 }
 
+// gitRootPaths is gitRoot and gitPaths together: the repository and the
+// request's paths in it.
+func (c *Call) gitRootPaths(ctx context.Context, paths []string) (string, []string, error) {
+	root, err := c.gitRoot()
+	if err != nil {
+		return "", nil, err
+	}
+	rel, err := c.gitPaths(ctx, paths)
+	return root, rel, err
+}
+
 // gitPaths contains request paths in the repository and makes them
 // repo-relative. A path starting with "-" is refused (write ./-name for a
 // file named so), as git would read it as an option.
@@ -241,6 +252,22 @@ func statusLine(st *gitx.Status) string {
 		s += " (" + st.State + " in progress)"
 	}
 	return s
+}
+
+// commitOf checks the revision a request names (HEAD when it names none)
+// and resolves it to a commit id.
+func commitOf(ctx context.Context, root, rev string) (string, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if err := gitx.CheckRev("revision", rev); err != nil {
+		return "", gitError(err)
+	}
+	id, err := gitx.ResolveCommit(ctx, root, rev)
+	if err != nil {
+		return "", gitError(err)
+	}
+	return id, nil
 }
 
 func short(oid string) string { return abbrev(oid, "(no commit)") }

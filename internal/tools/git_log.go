@@ -47,11 +47,7 @@ func init() {
 }
 
 func gitLog(ctx context.Context, c *Call, in GitLogIn) (*GitLogOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
-	paths, err := c.gitPaths(ctx, in.Paths)
+	root, paths, err := c.gitRootPaths(ctx, in.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -80,17 +76,9 @@ func gitLog(ctx context.Context, c *Call, in GitLogIn) (*GitLogOut, error) {
 	if cur != nil {
 		start, o.Skip = cur.Rev, cur.Offset
 	} else if start == "" || !isRange(start) {
-		if start == "" {
-			start = "HEAD"
+		if start, err = commitOf(ctx, root, start); err != nil {
+			return nil, err
 		}
-		if err := gitx.CheckRev("revision", start); err != nil {
-			return nil, gitError(err)
-		}
-		id, err := gitx.ResolveCommit(ctx, root, start)
-		if err != nil {
-			return nil, gitError(err)
-		}
-		start = id
 	}
 	o.Rev = start
 	commits, err := gitx.Log(ctx, root, o)

@@ -50,16 +50,9 @@ func gitShow(ctx context.Context, c *Call, in GitShowIn) (*GitShowOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev := in.Rev
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if err := gitx.CheckRev("revision", rev); err != nil {
-		return nil, gitError(err)
-	}
-	id, err := gitx.ResolveCommit(ctx, root, rev)
+	id, err := commitOf(ctx, root, in.Rev)
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
 	cm, err := gitx.ShowCommit(ctx, root, id)
 	if err != nil {

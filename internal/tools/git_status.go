@@ -25,11 +25,7 @@ func init() {
 }
 
 func gitStatus(ctx context.Context, c *Call, in GitStatusIn) (*gitx.Status, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
-	paths, err := c.gitPaths(ctx, in.Paths)
+	root, paths, err := c.gitRootPaths(ctx, in.Paths)
 	if err != nil {
 		return nil, err
 	}

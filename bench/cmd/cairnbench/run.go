@@ -70,7 +70,17 @@ func sh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 // runCorpus measures one corpus end to end. cairn is the CLI binary, self this program.
 func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lexical, incrFiles string, light bool) error {
 	c := Corpus{Name: name, Dir: dir, Date: time.Now().UTC().Format("2006-01-02")}
-	state := filepath.Join(outDir, "state-"+name)
+	// Absolute: the whole-process lexical runs start in the corpus, where a
+	// relative state directory would be a second index inside the tree.
+	state, err := filepath.Abs(filepath.Join(outDir, "state-"+name))
+	if err != nil {
+		return err
+	}
+	// A corpus that holds an index (left by a run that started processes
+	// in it with a relative state directory) measures that index too.
+	if _, err := os.Stat(filepath.Join(dir, outDir)); err == nil && !filepath.IsAbs(outDir) {
+		return fmt.Errorf("%s holds %s from an older run: remove it, it is not part of the corpus", dir, outDir)
+	}
 	// The index: the median of indexRuns cold builds.
 	t, out, err := medianTimed(indexRuns, sh(cairn)+" --repo "+sh(dir)+" --state-dir "+sh(state)+" index --full --json",
 		func() { os.RemoveAll(state) })
