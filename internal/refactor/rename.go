@@ -97,7 +97,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Groups = append(p.Groups, family...)
 	p.Edits = append(p.Edits, tied...)
-	env.shorthands(ctx, card, p, old, req.NewName)
+	env.shorthands(ctx, card, r, p, old, req.NewName)
 	for _, e := range p.Edits {
 		if layer[e.Path] == "" {
 			layer[e.Path] = e.Layer

@@ -143,7 +143,8 @@ func TestRenameTypeScript(t *testing.T) {
 
 // Without the semantic layer, a method of a type the declared hierarchy
 // does not tie to the renamed one, and a destructuring of a value of a type
-// syntax cannot tell, are decisions, not edits.
+// syntax cannot tell, are decisions, not edits; a destructuring of this in
+// a subclass is an edit, in an unrelated class none.
 func TestRenameTypeScriptUndecided(t *testing.T) {
 	s, _ := tsRepo(t, map[string]string{
 		"tsconfig.json": `{"include": ["src"]}`,
@@ -159,13 +160,17 @@ func TestRenameTypeScriptUndecided(t *testing.T) {
 
 export class Sub extends Base {
   run(): number {
-    return 2;
+    const { _v } = this;
+    return _v;
   }
 }
 `,
 		"src/other.ts": `export class Other {
+  _v = 2;
+
   run(): number {
-    return 3;
+    const { _v } = this;
+    return _v;
   }
 }
 
@@ -182,17 +187,17 @@ export function read(h: { _v: number }): number {
 	if d := cmp.Diff([]string{"src/base.ts:4:3 run -> go", "src/sub.ts:4:3 run -> go"}, editList(p.Edits)); d != "" {
 		t.Errorf("run: edits (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"src/other.ts:2:3 run -> go"}, groupList(p)); d != "" {
+	if d := cmp.Diff([]string{"src/other.ts:4:3 run -> go"}, groupList(p)); d != "" {
 		t.Errorf("run: groups (-want +got):\n%s", d)
 	}
 	p = planAt(t, s, "src/base.ts", 2, 3, "w")
 	if p.Status != "needs_decision" {
 		t.Errorf("_v: status %s, want needs_decision", p.Status)
 	}
-	if d := cmp.Diff([]string{"src/base.ts:2:3 _v -> w", "src/base.ts:5:17 _v -> w"}, editList(p.Edits)); d != "" {
+	if d := cmp.Diff([]string{"src/base.ts:2:3 _v -> w", "src/base.ts:5:17 _v -> w", "src/sub.ts:5:13 _v -> w", "src/sub.ts:6:12 _v -> w"}, editList(p.Edits)); d != "" {
 		t.Errorf("_v: edits (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"src/other.ts:7:27 _v -> w", "src/other.ts:8:11 _v -> w; src/other.ts:9:10 _v -> w"}, groupList(p)); d != "" {
+	if d := cmp.Diff([]string{"src/other.ts:10:27 _v -> w", "src/other.ts:11:11 _v -> w; src/other.ts:12:10 _v -> w"}, groupList(p)); d != "" {
 		t.Errorf("_v: groups (-want +got):\n%s", d)
 	}
 }
