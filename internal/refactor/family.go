@@ -98,18 +98,24 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *que
 			Details: map[string]any{"reason": "method_family_unknown", "methods": len(others)},
 			Fixes:   []string{"cairn index --semantic (the compiler's index knows which methods implement which interfaces), then plan again"}}
 	}
+	out, err := env.memberGroups(ctx, card, others, newName)
+	return out, certain, err
+}
+
+// memberGroups is the memberGroup of each other member, by key.
+func (env *Env) memberGroups(ctx context.Context, card *query.SymbolCard, others []*query.Resolved, newName string) ([]Group, error) {
 	var out []Group
 	for _, o := range others {
 		g, ok, err := env.memberGroup(ctx, card, o, newName)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if ok {
 			out = append(out, g)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out, certain, nil
+	return out, nil
 }
 
 // memberGroup is the candidate group of another member of the renamed
@@ -200,18 +206,7 @@ func (env *Env) structuralFamily(ctx context.Context, card *query.SymbolCard, r 
 			Details: map[string]any{"reason": "member_family_unknown", "members": len(others)},
 			Fixes:   []string{"rename by hand with the compiler's help"}}
 	}
-	var out []Group
-	for _, o := range others {
-		g, ok, err := env.memberGroup(ctx, card, o, newName)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, g)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out, nil
+	return env.memberGroups(ctx, card, others, newName)
 }
 
 // ownerOf is the part of a qualified member name before its last dot.
