@@ -36,29 +36,64 @@ import (
 type CallStats struct {
 	Symbols     int `json:"symbols"`      // sampled functions and methods
 	WithCallers int `json:"with_callers"` // of them, called from some definition per the oracle
-	Refs        int `json:"refs"`         // reference occurrences of the sampled symbols (definitions left out)
-	Sites       int `json:"sites"`        // of them, in call position
-	TopLevel    int `json:"top_level"`    // call sites outside every definition: no caller to name
-	// Declarations counts occurrences in call position that are the name
-	// of a definition (`m() {...}` in an object literal implementing an
-	// interface member, which scip-typescript records as a reference of
-	// the member): declarations, not calls, left out.
-	Declarations int `json:"declarations"`
+	SiteStats
 	// NotCallFact counts call sites where Cairn's parser records no call
 	// reference at that position (a cause of misses on both layers).
 	NotCallFact int `json:"not_call_fact"`
 	// Outside counts Cairn callers in files the oracle does not index
 	// (build-constrained files scip-go skips, files outside the project):
-	// left out of the answers, as the oracle cannot judge them.
+	// left out of the answers, as the oracle cannot judge them. Dispatch
+	// callers count under "<layer>-dispatch".
 	Outside map[string]int `json:"outside_oracle"`
+	// Dispatch says how the truth of the dispatch callers was drawn.
+	Dispatch DispatchStats `json:"dispatch"`
+}
+
+// SiteStats counts the occurrences a truth was drawn from.
+type SiteStats struct {
+	Refs     int `json:"refs"`      // reference occurrences (definitions left out)
+	Sites    int `json:"sites"`     // of them, in call position
+	TopLevel int `json:"top_level"` // call sites outside every definition: no caller to name
+	// Declarations counts occurrences in call position that are the name
+	// of a definition (`m() {...}` in an object literal implementing an
+	// interface member, which scip-typescript records as a reference of
+	// the member): declarations, not calls, left out.
+	Declarations int `json:"declarations"`
+}
+
+// DispatchStats says how the dispatch callers were drawn: the callers of
+// the methods a sampled method implements or overrides, per the index's
+// implementation relationships.
+type DispatchStats struct {
+	// Implementing counts the sampled methods the index relates to a
+	// method they implement or override.
+	Implementing int `json:"implementing"`
+	WithCallers  int `json:"with_callers"` // of them, with a caller through such a method
+	SiteStats
+}
+
+// DispatchCheck checks the first call sites Cairn gives its dispatch
+// edges against the index, per layer.
+type DispatchCheck struct {
+	Edges int `json:"edges"` // dispatch edges into the sampled methods (in files the index covers)
+	// Confirmed: edges whose line holds, in the caller, a call the index
+	// resolves to a method the callee implements or overrides.
+	Confirmed int `json:"confirmed"`
+	// Unrelated: edges into methods the index relates to no other method
+	// (no implementation relationship to check them against).
+	Unrelated int `json:"unrelated"`
 }
 
 // CallResult is the call-edge part of a corpus run.
 type CallResult struct {
-	Stats    CallStats         `json:"stats"`
-	Tallies  map[string]*Tally `json:"tallies"` // layer@scip
-	TimingMS map[string]int64  `json:"timing_ms"`
-	Symbols  []Sampled         `json:"symbols"`
+	Stats CallStats `json:"stats"`
+	// Tallies are keyed layer@scip (direct calls of the sampled symbol) and
+	// layer-dispatch@scip (calls that reach it through a method it
+	// implements or overrides).
+	Tallies  map[string]*Tally         `json:"tallies"`
+	Dispatch map[string]*DispatchCheck `json:"dispatch_sites"` // by layer
+	TimingMS map[string]int64          `json:"timing_ms"`
+	Symbols  []Sampled                 `json:"symbols"`
 }
 
 // CallPosition reports whether the identifier starting at a 1-based byte
@@ -125,6 +160,46 @@ func CallPosition(line string, col int) bool {
 // position (false when none does).
 func CallTruth(o *SCIPOracle, files *Files, symbol string, enclosing func(Loc) (Loc, bool), st *CallStats) (Truth, map[Loc]Loc) {
 	t, sites := Truth{}, map[Loc]Loc{}
+	callSites(o, files, symbol, enclosing, &st.SiteStats, func(caller, site Loc) {
+		t[caller] = true
+		if _, ok := sites[caller]; !ok {
+			sites[caller] = site // occurrences are in document order
+		}
+	})
+	if len(t) > 0 {
+		st.WithCallers++
+	}
+	return t, sites
+}
+
+// DispatchTruth returns the callers that reach a SCIP symbol through
+// dispatch: the definitions that call, per the index, a method the symbol
+// implements or overrides (SCIPOracle.Implemented), with every such call
+// site of each caller, sorted.
+func DispatchTruth(o *SCIPOracle, files *Files, symbol string, enclosing func(Loc) (Loc, bool), st *DispatchStats) (Truth, map[Loc][]Loc) {
+	t, sites := Truth{}, map[Loc][]Loc{}
+	through := o.Implemented(symbol)
+	if len(through) > 0 {
+		st.Implementing++
+	}
+	for _, m := range through {
+		callSites(o, files, m, enclosing, &st.SiteStats, func(caller, site Loc) {
+			t[caller] = true
+			sites[caller] = append(sites[caller], site)
+		})
+	}
+	for _, ls := range sites {
+		sortLocs(ls)
+	}
+	if len(t) > 0 {
+		st.WithCallers++
+	}
+	return t, sites
+}
+
+// callSites visits the reference occurrences of a SCIP symbol in call
+// position that some definition encloses, with that caller.
+func callSites(o *SCIPOracle, files *Files, symbol string, enclosing func(Loc) (Loc, bool), st *SiteStats, visit func(caller, site Loc)) {
 	for _, l := range o.Occs[symbol] {
 		if defines(o, l, symbol) {
 			continue
@@ -143,15 +218,8 @@ func CallTruth(o *SCIPOracle, files *Files, symbol string, enclosing func(Loc) (
 			st.TopLevel++
 			continue
 		}
-		t[caller] = true
-		if _, ok := sites[caller]; !ok {
-			sites[caller] = l // occurrences are in document order
-		}
+		visit(caller, l)
 	}
-	if len(t) > 0 {
-		st.WithCallers++
-	}
-	return t, sites
 }
 
 func defines(o *SCIPOracle, l Loc, symbol string) bool {
@@ -246,12 +314,22 @@ func refAtPos(f *lang.Facts, p lang.Pos) int {
 	return -1
 }
 
+// callers is Cairn's answer for the callers of one symbol on one layer:
+// the direct callers, and apart from them the callers whose edge says the
+// call reaches the symbol by dispatch (graph.Edge.Dispatch: a call of a
+// method it implements or overrides), with the lines of those edges' first
+// call sites.
+type callers struct {
+	direct, dispatch Answer
+	lines            map[Loc][]int
+}
+
 // callerAnswers asks Cairn for the callers of every sampled symbol (depth
 // 1, no caps) on one layer: each caller's definition position with the
 // edge's tier. Callers in files the oracle does not index are counted in
 // outside and left out.
-func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, layer string, o *SCIPOracle, outside map[string]int) ([]Answer, error) {
-	out := make([]Answer, len(sample))
+func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, layer string, o *SCIPOracle, outside map[string]int) ([]callers, error) {
+	out := make([]callers, len(sample))
 	for i, s := range sample {
 		r, err := eng.ResolveID(ctx, protocol.NewSymbolID(s.ID))
 		if err != nil {
@@ -265,7 +343,7 @@ func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, lay
 		for _, n := range g.Nodes {
 			at[n.ID] = Loc{Path: string(n.Location.Path), Line: n.Location.Line, Col: n.Location.Col}
 		}
-		a := Answer{}
+		c := callers{direct: Answer{}, dispatch: Answer{}, lines: map[Loc][]int{}}
 		for _, e := range g.Edges {
 			if e.To != g.Root.ID {
 				continue
@@ -274,21 +352,42 @@ func callerAnswers(ctx context.Context, eng *query.Engine, sample []Sampled, lay
 			if !ok {
 				continue
 			}
+			a, key := c.direct, layer
+			if e.Dispatch != "" {
+				a, key = c.dispatch, layer+"-dispatch"
+			}
 			if !o.Docs[l.Path] {
-				outside[layer]++
+				outside[key]++
 				continue
 			}
 			if old, ok := a[l]; !ok || rank(e.Tier) < rank(old) {
 				a[l] = e.Tier
 			}
+			if e.Dispatch != "" {
+				c.lines[l] = append(c.lines[l], e.Line)
+			}
 		}
-		out[i] = a
+		out[i] = c
 	}
 	return out, nil
 }
 
-// scoreCalls runs the call-edge part on one layer and records its tally.
-func scoreCalls(ctx context.Context, base *query.Engine, cr *CallResult, layer string, o *SCIPOracle, truth []Truth, sites []map[Loc]Loc, files *Files) error {
+// callTruth is the oracle's side of the call edges of one sampled symbol.
+type callTruth struct {
+	direct Truth
+	sites  map[Loc]Loc // direct caller -> its first call site
+	// dispatch holds the callers through a method the symbol implements or
+	// overrides, with all their such call sites; related says whether the
+	// index relates the symbol to any method.
+	dispatch      Truth
+	dispatchSites map[Loc][]Loc
+	related       bool
+}
+
+// scoreCalls runs the call-edge part on one layer and records its tallies:
+// direct callers against the direct truth, dispatch callers against the
+// dispatch truth, and the first call sites of the dispatch edges.
+func scoreCalls(ctx context.Context, base *query.Engine, cr *CallResult, layer string, o *SCIPOracle, truth []callTruth, files *Files) error {
 	eng, release, err := base.Snapshot(ctx)
 	if err != nil {
 		return err
@@ -300,15 +399,55 @@ func scoreCalls(ctx context.Context, base *query.Engine, cr *CallResult, layer s
 		return err
 	}
 	cr.TimingMS["cairn_callers_"+layer] = time.Since(t).Milliseconds()
-	tl := NewTally()
+	direct, dispatch, check := NewTally(), NewTally(), &DispatchCheck{}
 	for i, s := range cr.Symbols {
-		fn, weak := len(tl.FN), len(tl.Weak)
-		tl.Add(s.QName, ans[i], truth[i], files)
-		withSite(tl.FN[fn:], sites[i], files)
-		withSite(tl.Weak[weak:], sites[i], files)
+		addCalls(direct, s.QName, ans[i].direct, truth[i].direct, truth[i].sites, files)
+		addCalls(dispatch, s.QName, ans[i].dispatch, truth[i].dispatch, firstSites(truth[i].dispatchSites), files)
+		check.add(ans[i].lines, truth[i])
 	}
-	cr.Tallies[layer+"@scip"] = tl
+	cr.Tallies[layer+"@scip"] = direct
+	cr.Tallies[layer+"-dispatch@scip"] = dispatch
+	cr.Dispatch[layer] = check
 	return nil
+}
+
+// addCalls scores one symbol's callers, with the call site of each miss.
+func addCalls(tl *Tally, symbol string, a Answer, truth Truth, sites map[Loc]Loc, files *Files) {
+	fn, weak := len(tl.FN), len(tl.Weak)
+	tl.Add(symbol, a, truth, files)
+	withSite(tl.FN[fn:], sites, files)
+	withSite(tl.Weak[weak:], sites, files)
+}
+
+// add checks the first call sites of one symbol's dispatch edges: an edge
+// is confirmed when its caller holds, on the edge's line, a call the index
+// resolves to a method the symbol implements or overrides.
+func (c *DispatchCheck) add(lines map[Loc][]int, t callTruth) {
+	for caller, ls := range lines {
+		for _, line := range ls {
+			c.Edges++
+			if !t.related {
+				c.Unrelated++
+			}
+			for _, site := range t.dispatchSites[caller] {
+				if site.Line == line {
+					c.Confirmed++
+					break
+				}
+			}
+		}
+	}
+}
+
+// firstSites keeps the first of each caller's call sites.
+func firstSites(sites map[Loc][]Loc) map[Loc]Loc {
+	out := make(map[Loc]Loc, len(sites))
+	for caller, ls := range sites {
+		if len(ls) > 0 {
+			out[caller] = ls[0]
+		}
+	}
+	return out
 }
 
 // withSite adds to missed callers the call site that makes them callers.
@@ -339,19 +478,22 @@ func callSample(all []Sampled, n int) []Sampled {
 	return out
 }
 
-// callTruths draws the truth for every sampled symbol, with the first call
-// site of each caller.
-func callTruths(o *SCIPOracle, files *Files, defs *definitions, sample []Sampled, st *CallStats) ([]Truth, []map[Loc]Loc) {
-	out, sites := make([]Truth, len(sample)), make([]map[Loc]Loc, len(sample))
+// callTruths draws the truth for every sampled symbol: its direct callers
+// with the first call site of each, and its callers through dispatch.
+func callTruths(o *SCIPOracle, files *Files, defs *definitions, sample []Sampled, st *CallStats) []callTruth {
+	out := make([]callTruth, len(sample))
 	for i, s := range sample {
 		st.Symbols++
-		out[i], sites[i] = CallTruth(o, files, s.Symbol, func(l Loc) (Loc, bool) {
+		t := &out[i]
+		t.direct, t.sites = CallTruth(o, files, s.Symbol, func(l Loc) (Loc, bool) {
 			caller, ok := defs.enclosing(l)
 			if (!ok || caller != l) && !defs.callFact(l) {
 				st.NotCallFact++
 			}
 			return caller, ok
 		}, st)
+		t.dispatch, t.dispatchSites = DispatchTruth(o, files, s.Symbol, defs.enclosing, &st.Dispatch)
+		t.related = len(o.Impl[s.Symbol]) > 0
 	}
-	return out, sites
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -106,12 +107,16 @@ type SCIPOracle struct {
 	Defs map[Loc][]string  // definition position -> symbols defined there
 	Docs map[string]bool   // repo paths the index covers
 	Kind map[string]string // symbol -> SymbolInformation kind, when given
+	// Impl maps a symbol to the symbols its implementation relationships
+	// name: the interface methods a method implements, the base methods it
+	// overrides (is_implementation).
+	Impl map[string][]string
 }
 
 // LoadSCIP reads a .scip file whose documents live under root (its project
 // root, or prefix inside the repository).
 func LoadSCIP(path string, files *Files, prefix string) (*SCIPOracle, error) {
-	o := &SCIPOracle{Occs: map[string][]Loc{}, Defs: map[Loc][]string{}, Docs: map[string]bool{}, Kind: map[string]string{}}
+	o := &SCIPOracle{Occs: map[string][]Loc{}, Defs: map[Loc][]string{}, Docs: map[string]bool{}, Kind: map[string]string{}, Impl: map[string][]string{}}
 	var utf16Cols bool
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -138,6 +143,11 @@ func LoadSCIP(path string, files *Files, prefix string) (*SCIPOracle, error) {
 		}
 		for _, si := range d.Symbols {
 			o.Kind[si.Symbol] = si.Kind.String()
+			for _, r := range si.Relationships {
+				if r.IsImplementation && r.Symbol != si.Symbol {
+					o.Impl[si.Symbol] = append(o.Impl[si.Symbol], r.Symbol)
+				}
+			}
 		}
 		for _, occ := range d.Occurrences {
 			if occ.Symbol == "" || strings.HasPrefix(occ.Symbol, "local ") {
@@ -160,6 +170,29 @@ func LoadSCIP(path string, files *Files, prefix string) (*SCIPOracle, error) {
 		}
 	}
 	return o, nil
+}
+
+// Implemented lists, sorted, the symbols a call of which may run symbol by
+// dispatch: those its implementation relationships name, followed
+// transitively (an override of an override, an interface method that
+// implements another).
+func (o *SCIPOracle) Implemented(symbol string) []string {
+	seen := map[string]bool{symbol: true}
+	var out []string
+	next := []string{symbol}
+	for len(next) > 0 {
+		s := next[0]
+		next = next[1:]
+		for _, t := range o.Impl[s] {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+				next = append(next, t)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readLines is a helper for reports: the trimmed text of a location's line.

@@ -76,3 +76,32 @@ func TestMarkdownKeepsFidelityApart(t *testing.T) {
 		t.Errorf("timings row:\n%s", rest)
 	}
 }
+
+// TestCallsMarkdownDispatchApart: the direct callers' row counts only the
+// direct edges, and the dispatch callers get their own table with the
+// check of their first call sites.
+func TestCallsMarkdownDispatchApart(t *testing.T) {
+	files := NewFiles(t.TempDir())
+	a, b, c := Loc{"a", 1, 1}, Loc{"a", 2, 1}, Loc{"a", 3, 1}
+	direct, dispatch := NewTally(), NewTally()
+	direct.Add("S", Answer{a: "strong", b: "proven"}, Truth{a: true, b: true}, files)
+	dispatch.Add("S", Answer{c: "strong", a: "strong"}, Truth{c: true}, files)
+	r := &Result{Name: "go_med", Lang: "go", Calls: &CallResult{
+		Stats:    CallStats{Symbols: 1, WithCallers: 1, SiteStats: SiteStats{Sites: 2}, Dispatch: DispatchStats{Implementing: 1, WithCallers: 1, SiteStats: SiteStats{Sites: 3}}},
+		Tallies:  map[string]*Tally{"syntactic@scip": direct, "syntactic-dispatch@scip": dispatch},
+		Dispatch: map[string]*DispatchCheck{"syntactic": {Edges: 2, Confirmed: 1}},
+		TimingMS: map[string]int64{},
+	}}
+	var md strings.Builder
+	callsMarkdown(&md, []*Result{r})
+	for _, row := range []string{
+		"| go_med | 1 | 1 | 2 | 0 | 0 | 0 | syntactic layer | 1 | 2 | proven | 1 | 1.000 | 0.500 |",
+		"| | | | | | | | | | | strong | 1 | 1.000 | 1.000 |",
+		"| go_med | 1 | 1 | 3 | syntactic layer | 0 | 1 | strong | 2 | 0.500 | 1.000 | 2 | 1 | 0 |",
+		"**go_med, dispatch callers on the syntactic layer** — not in the index: 1 strong; missed: 0",
+	} {
+		if !strings.Contains(md.String(), row) {
+			t.Errorf("no line %q in:\n%s", row, md.String())
+		}
+	}
+}

@@ -170,21 +170,20 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 
 	// Call edges: a sample of the functions and methods among a wider draw.
 	var calls *CallResult
-	var callTruth []Truth
-	var callSites []map[Loc]Loc
+	var truths []callTruth
 	if c.CallN > 0 {
 		all, err := Sample(ctx, ix, oracle, 1<<30)
 		if err != nil {
 			return nil, err
 		}
-		calls = &CallResult{Tallies: map[string]*Tally{}, TimingMS: map[string]int64{}, Symbols: callSample(all, c.CallN)}
+		calls = &CallResult{Tallies: map[string]*Tally{}, Dispatch: map[string]*DispatchCheck{}, TimingMS: map[string]int64{}, Symbols: callSample(all, c.CallN)}
 		calls.Stats.Outside = map[string]int{}
 		defs, err := newDefinitions(ctx, ix)
 		if err != nil {
 			return nil, err
 		}
-		callTruth, callSites = callTruths(oracle, files, defs, calls.Symbols, &calls.Stats)
-		if err := scoreCalls(ctx, base, calls, query.LayerSyntactic, oracle, callTruth, callSites, files); err != nil {
+		truths = callTruths(oracle, files, defs, calls.Symbols, &calls.Stats)
+		if err := scoreCalls(ctx, base, calls, query.LayerSyntactic, oracle, truths, files); err != nil {
 			return nil, err
 		}
 		logf("%s: scored the callers of %d functions and methods (syntactic)", c.Name, len(calls.Symbols))
@@ -200,7 +199,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	logf("%s: imported %s in %d ms (%d documents, %d occurrences, %d mapped definitions)", c.Name, c.SemanticSCIP, res.ImportMS,
 		st.Documents, st.Occurrences, st.Mapped)
 	if calls != nil {
-		if err := scoreCalls(ctx, base, calls, query.LayerSemantic, oracle, callTruth, callSites, files); err != nil {
+		if err := scoreCalls(ctx, base, calls, query.LayerSemantic, oracle, truths, files); err != nil {
 			return nil, err
 		}
 		res.Calls = calls

@@ -3,9 +3,39 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/cairnhq/cairn/internal/cli"
 )
 
-func main() { os.Exit(cli.Main()) }
+func main() {
+	stop := profileCPU(os.Getenv("CAIRN_CPUPROFILE"))
+	code := cli.Main()
+	stop()
+	os.Exit(code)
+}
+
+// profileCPU writes a CPU profile of the whole process to path when it is
+// set: what the benchmarks read to say where a command's time goes.
+func profileCPU(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cairn: CAIRN_CPUPROFILE:", err)
+		if f != nil {
+			f.Close()
+		}
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}

@@ -15,9 +15,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -241,11 +242,7 @@ func open(path string) (*Manifest, int64, error) {
 		return nil, 0, corrupt("the manifest does not parse: %v", err)
 	}
 	if bad := incompatible(&m); len(bad) > 0 {
-		names := make([]string, 0, len(bad))
-		for k := range bad {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(bad))
 		return &m, 0, &errs.Error{Kind: errs.ArtifactIncompatible,
 			Msg:     "the index artifact was written by another version of Cairn (" + strings.Join(names, ", ") + " differ); nothing was imported",
 			Details: bad,

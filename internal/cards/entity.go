@@ -300,7 +300,7 @@ func (v *View) codeEdges(ctx context.Context, e *Entity, out, in bool, limit int
 	var edges []codeEdge
 	if e.def < 0 {
 		if out {
-			b, err := v.r.FileImports(ctx, e.file.ID)
+			b, err := v.r.Imports(ctx, e.file.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -393,7 +393,7 @@ func (v *View) filesAt(ctx context.Context, target, language string, limit int) 
 	}
 	var out []string
 	for _, f := range rows {
-		if dirOf(f.Path) == target && f.Lang == language && !strings.HasSuffix(f.Path, "_test.go") {
+		if lang.DirOf(f.Path) == target && f.Lang == language && !strings.HasSuffix(f.Path, "_test.go") {
 			out = append(out, f.Path)
 		}
 	}

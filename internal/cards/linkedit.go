@@ -2,6 +2,7 @@ package cards
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -16,17 +17,7 @@ import (
 
 // splitKeep splits a file into lines that keep their line ends.
 func splitKeep(src []byte) []string {
-	var out []string
-	for len(src) > 0 {
-		i := bytes.IndexByte(src, '\n')
-		if i < 0 {
-			out = append(out, string(src))
-			break
-		}
-		out = append(out, string(src[:i+1]))
-		src = src[i+1:]
-	}
-	return out
+	return slices.Collect(strings.Lines(string(src)))
 }
 
 // eolOf is the line end a file uses.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -287,17 +287,10 @@ func (im *importers) of(ctx context.Context, r *store.Reader, target string) ([]
 		im.by = by
 	}
 	out := im.by[target]
-	if dir := dirOf(target); dir != target {
+	if dir := lang.DirOf(target); dir != target {
 		out = append(append([]string(nil), out...), im.by[dir]...)
 	}
 	return out, nil
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 func compactStrings(s []string) []string {

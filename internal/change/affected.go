@@ -143,7 +143,7 @@ func (a *analysis) placeChanged(g *depGraph, p AffectedParams, res *AffectedResu
 		case deleted[path] || !exists(a.Index().Paths().Root, path):
 			cf.Status = "deleted"
 			// A deleted Go file's package is still there: start from a sibling.
-			if sib := g.dirFiles[dirOf(path)]; filepath.Ext(path) == ".go" && len(sib) > 0 {
+			if sib := g.dirFiles[lang.DirOf(path)]; filepath.Ext(path) == ".go" && len(sib) > 0 {
 				in.starts = append(in.starts, sib[0])
 				cf.Language, cf.Module = "go", g.module(sib[0])
 				in.mods[cf.Module] = true

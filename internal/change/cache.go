@@ -22,11 +22,14 @@ type Cache struct {
 func NewCache() *Cache { return &Cache{} }
 
 // CacheStat counts the requests of one view: served from the cache (hits)
-// or built (misses: the first request of an index version).
+// or not (misses: the first request of an index version), and of the
+// misses those served by updating the view of an earlier version with
+// what changed since (updates) instead of building it again.
 type CacheStat struct {
-	Name   string
-	Hits   int64
-	Misses int64
+	Name    string
+	Hits    int64
+	Misses  int64
+	Updates int64
 }
 
 // Stats are the counts of each view, in a fixed order.
@@ -35,23 +38,23 @@ func (c *Cache) Stats() []CacheStat {
 		return nil
 	}
 	return []CacheStat{
-		{Name: "reverse_imports", Hits: c.deps.hits.Load(), Misses: c.deps.misses.Load()},
-		{Name: "reverse_refs", Hits: c.refs.hits.Load(), Misses: c.refs.misses.Load()},
+		{Name: "reverse_imports", Hits: c.deps.hits.Load(), Misses: c.deps.misses.Load(), Updates: c.deps.updates.Load()},
+		{Name: "reverse_refs", Hits: c.refs.hits.Load(), Misses: c.refs.misses.Load(), Updates: c.refs.updates.Load()},
 	}
 }
 
-func (c *Cache) depGraph(v index.Version, build func() (*depGraph, error)) (*depGraph, error) {
+func (c *Cache) depGraph(v index.Version, build func() (*depGraph, error), update func(*depGraph, index.Version) (*depGraph, bool, error)) (*depGraph, error) {
 	if c == nil {
 		return build()
 	}
-	return c.deps.get(v, build)
+	return c.deps.get(v, build, update)
 }
 
-func (c *Cache) refIndex(v index.Version, build func() (*refIndex, error)) (*refIndex, error) {
+func (c *Cache) refIndex(v index.Version, build func() (*refIndex, error), update func(*refIndex, index.Version) (*refIndex, bool, error)) (*refIndex, error) {
 	if c == nil {
 		return build()
 	}
-	return c.refs.get(v, build)
+	return c.refs.get(v, build, update)
 }
 
 // versioned is one view, kept for the index version it was built at.
@@ -61,12 +64,15 @@ type versioned[T any] struct {
 	val T
 	ok  bool
 
-	hits, misses atomic.Int64
+	hits, misses, updates atomic.Int64
 }
 
-// get returns the view of version v, building it when the one kept is of
-// another version (or none is).
-func (x *versioned[T]) get(v index.Version, build func() (T, error)) (T, error) {
+// get returns the view of version v. When the one kept is of an earlier
+// version, update makes v's from it if it can (reporting false when it
+// cannot); otherwise build makes it from nothing. A request of a version
+// older than the one kept (a snapshot taken before the last commit) gets a
+// view built for it alone: the newer one stays.
+func (x *versioned[T]) get(v index.Version, build func() (T, error), update func(T, index.Version) (T, bool, error)) (T, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.ok && x.ver == v {
@@ -74,6 +80,20 @@ func (x *versioned[T]) get(v index.Version, build func() (T, error)) (T, error) 
 		return x.val, nil
 	}
 	x.misses.Add(1)
+	if x.ok && x.ver.Store == v.Store && v.Epoch < x.ver.Epoch {
+		return build()
+	}
+	if x.ok && x.ver.Store == v.Store && update != nil {
+		val, ok, err := update(x.val, x.ver)
+		if err != nil {
+			return val, err
+		}
+		if ok {
+			x.updates.Add(1)
+			x.ver, x.val = v, val
+			return val, nil
+		}
+	}
 	val, err := build()
 	if err != nil {
 		return val, err

@@ -3,11 +3,11 @@ package change
 import (
 	"cmp"
 	"context"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -42,11 +42,24 @@ type depGraph struct {
 	// directories; Java, Kotlin and C# packages within a module).
 	dirFiles map[string][]int
 	pkgFiles map[string][]int
+	// symFile maps every symbol to the file defining it (its id), and
+	// revKeys and impKeys list, per file, the keys of rev and imp it was
+	// added under: what an update takes out before adding a file again.
+	symFile map[int64]int64
+	revKeys map[int][]string
+	impKeys map[int][]string
 }
 
 // depGraph returns the graph of the request's epoch, building it when needed.
 func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
-	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) })
+	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) },
+		func(old *depGraph, from index.Version) (*depGraph, bool, error) {
+			files, ok := a.Index().ChangedFiles(from, a.Version())
+			if !ok {
+				return nil, false, nil
+			}
+			return a.updateDepGraph(ctx, old, files)
+		})
 }
 
 func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
@@ -63,20 +76,26 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := g.addReferences(ctx, a.Engine, ri); err != nil {
+	if g.symFile, err = a.Store().SymbolFiles(ctx); err != nil {
 		return nil, err
 	}
-	for k, list := range g.rev {
+	for j := range g.files {
+		g.addReferences(j, ri)
+	}
+	for _, list := range g.rev {
 		sort.Ints(list)
-		g.rev[k] = list
 	}
 	for _, list := range g.imp {
-		sort.Slice(list, func(x, y int) bool {
-			a, b := list[x], list[y]
-			return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name)) < 0
-		})
+		sortImportEdges(list)
 	}
 	return g, nil
+}
+
+func sortImportEdges(list []importEdge) {
+	sort.Slice(list, func(x, y int) bool {
+		a, b := list[x], list[y]
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name)) < 0
+	})
 }
 
 // newDepGraph indexes the files: by path and id, test files by their
@@ -84,8 +103,8 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 	g := &depGraph{files: files, mods: map[int64]store.ModuleRow{}, byPath: make(map[string]int, len(files)),
 		byID: make(map[int64]int, len(files)), rev: map[string][]int{}, imp: map[string][]importEdge{}, imports: map[int]int{},
-		unresolved: map[int]int{},
-		tests:      map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
+		unresolved: map[int]int{}, revKeys: map[int][]string{}, impKeys: map[int][]string{},
+		tests: map[int]string{}, dirFiles: map[string][]int{}, pkgFiles: map[string][]int{}}
 	for _, m := range mods {
 		g.mods[m.ID] = m
 	}
@@ -97,7 +116,7 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 		}
 		switch f.Lang {
 		case "go":
-			g.dirFiles[dirOf(f.Path)] = append(g.dirFiles[dirOf(f.Path)], i)
+			g.dirFiles[lang.DirOf(f.Path)] = append(g.dirFiles[lang.DirOf(f.Path)], i)
 		case "java", "kotlin", "csharp":
 			if f.Pkg != "" {
 				k := pkgKey(f)
@@ -127,37 +146,41 @@ func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
 // addImports adds every file's resolved in-repository imports, and counts
 // the ones that look local but did not resolve.
 func (g *depGraph) addImports(ctx context.Context, e *query.Engine) error {
-	files := g.files
 	known := func(id int64) bool { _, ok := g.byID[id]; return ok }
 	return e.Imports(ctx, known, func(fileID int64, edges []index.ImportEdge) {
-		i := g.byID[fileID]
-		seen := map[string]bool{}
-		for _, ed := range edges {
-			switch ed.Class {
-			case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
-				// An empty target is the root directory (a Go package at the
-				// repository root).
-				g.addImport(i, ed.TargetPath, ed.Source, !seen[ed.TargetPath])
-				seen[ed.TargetPath] = true
-			case index.EdgeUnknown:
-				if looksLocal(files[i], ed.Source, g.mods[files[i].ModuleID]) {
-					g.unresolved[i]++
-				}
-			}
-		}
-		// A C# using directive brings in a whole namespace: the file depends
-		// on every file declaring it.
-		if f := files[i]; f.Lang == "csharp" {
-			for _, ed := range edges {
-				for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
-					if j != i && !seen[files[j].Path] {
-						seen[files[j].Path] = true
-						g.addImport(i, files[j].Path, ed.Source, true)
-					}
-				}
-			}
-		}
+		g.addFileImports(g.byID[fileID], edges)
 	})
+}
+
+// addFileImports adds the import edges of file i.
+func (g *depGraph) addFileImports(i int, edges []index.ImportEdge) {
+	files := g.files
+	seen := map[string]bool{}
+	for _, ed := range edges {
+		switch ed.Class {
+		case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+			// An empty target is the root directory (a Go package at the
+			// repository root).
+			g.addImport(i, ed.TargetPath, ed.Source, !seen[ed.TargetPath])
+			seen[ed.TargetPath] = true
+		case index.EdgeUnknown:
+			if looksLocal(files[i], ed.Source, g.mods[files[i].ModuleID]) {
+				g.unresolved[i]++
+			}
+		}
+	}
+	// A C# using directive brings in a whole namespace: the file depends
+	// on every file declaring it.
+	if f := files[i]; f.Lang == "csharp" {
+		for _, ed := range edges {
+			for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
+				if j != i && !seen[files[j].Path] {
+					seen[files[j].Path] = true
+					g.addImport(i, files[j].Path, ed.Source, true)
+				}
+			}
+		}
+	}
 }
 
 // importEdge is one import statement naming a target.
@@ -174,34 +197,29 @@ func (g *depGraph) addImport(i int, target, source string, first bool) {
 	if first {
 		g.imports[i]++
 		g.rev[target] = append(g.rev[target], i)
+		g.revKeys[i] = append(g.revKeys[i], target)
 	}
 	g.imp[target] = append(g.imp[target], importEdge{file: i, source: source})
+	if first {
+		g.impKeys[i] = append(g.impKeys[i], target)
+	}
 }
 
-// addReferences makes a file that references a definition of another file
-// depend on it, whether or not its import resolved (JVM named imports, Rust
+// addReferences makes file j depend on every other file defining a symbol
+// it references, whether or not its import resolved (JVM named imports, Rust
 // crate paths, C# namespaces resolve to references, not always to files).
-func (g *depGraph) addReferences(ctx context.Context, e *query.Engine, ri *refIndex) error {
-	symFile, err := e.Store().SymbolFiles(ctx)
-	if err != nil {
-		return err
-	}
-	linked := map[[2]int]bool{}
-	for target, list := range ri.by {
-		d, ok := g.byID[symFile[target]]
-		if !ok {
+func (g *depGraph) addReferences(j int, ri *refIndex) {
+	seen := map[int]bool{j: true}
+	for _, target := range ri.fwd[g.files[j].ID] {
+		d, ok := g.byID[g.symFile[target]]
+		if !ok || seen[d] {
 			continue
 		}
-		for _, fr := range list {
-			j, ok := g.byID[fr.file]
-			if !ok || j == d || linked[[2]int{d, j}] {
-				continue
-			}
-			linked[[2]int{d, j}] = true
-			g.rev[g.files[d].Path] = append(g.rev[g.files[d].Path], j)
-		}
+		seen[d] = true
+		k := g.files[d].Path
+		g.rev[k] = append(g.rev[k], j)
+		g.revKeys[j] = append(g.revKeys[j], k)
 	}
-	return nil
 }
 
 func pkgKey(f store.FileRow) string {
@@ -224,14 +242,6 @@ func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
 	return false
 }
 
-func dirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
-}
-
 // targets are the keys other files import a file by: its path and, for Go,
 // its package's directory (the only imports that name a directory).
 func (g *depGraph) targets(i int) []string {
@@ -239,7 +249,7 @@ func (g *depGraph) targets(i int) []string {
 	if f.Lang != "go" {
 		return []string{f.Path}
 	}
-	return []string{f.Path, dirOf(f.Path)}
+	return []string{f.Path, lang.DirOf(f.Path)}
 }
 
 // importers lists the files importing file i (deduplicated, in file order).
@@ -265,7 +275,7 @@ func (g *depGraph) samePackage(i int) []int {
 	var group []int
 	switch f.Lang {
 	case "go":
-		group = g.dirFiles[dirOf(f.Path)]
+		group = g.dirFiles[lang.DirOf(f.Path)]
 	case "java", "kotlin", "csharp":
 		if f.Pkg != "" {
 			group = g.pkgFiles[pkgKey(f)]

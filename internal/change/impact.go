@@ -485,7 +485,7 @@ func group(g *depGraph, files map[int]int, prod map[int]bool, p ImpactParams) De
 		if mods[m] == nil {
 			mods[m] = map[string]*pkgAcc{}
 		}
-		d := dirOf(g.files[i].Path)
+		d := lang.DirOf(g.files[i].Path)
 		a := mods[m][d]
 		if a == nil {
 			a = &pkgAcc{}

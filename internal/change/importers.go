@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/graph"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 )
 
@@ -217,7 +218,7 @@ func (g *depGraph) importerPackages(u *Unit, reach map[int]importReach) []Import
 	}
 	by := map[string]*acc{}
 	for i, r := range reach {
-		d := dirOf(g.files[i].Path)
+		d := lang.DirOf(g.files[i].Path)
 		if d == u.dir && (u.Kind == TargetPackage || u.Kind == TargetFile && u.Language == "go") {
 			continue // the target's own package: its files there are a Go package's external tests
 		}
@@ -240,7 +241,7 @@ func (g *depGraph) importerPackages(u *Unit, reach map[int]importReach) []Import
 			// the least package of the level before, among its files' sources
 			for i := range a.files {
 				if from := reach[i].from; from >= 0 {
-					via := cmp.Or(dirOf(g.files[from].Path), ".")
+					via := cmp.Or(lang.DirOf(g.files[from].Path), ".")
 					if a.pk.Via == "" || via < a.pk.Via {
 						a.pk.Via = via
 					}

@@ -1,6 +1,8 @@
 package change
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,11 +115,7 @@ func matchDefs(olds, news []*defOcc) []StructuralChange {
 	om, nm := index(olds), index(news)
 	var out []StructuralChange
 	var removed, added []*defOcc
-	keys := make([]string, 0, len(om))
-	for k := range om {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(om))
 	for _, k := range keys {
 		o := om[k]
 		n, ok := nm[k]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/graph"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -186,7 +187,7 @@ func (g *depGraph) refPackages(order []int, counts map[int]int) []UnitRefPackage
 	by := map[string]*UnitRefPackage{}
 	var dirs []string
 	for _, i := range order {
-		d := cmp.Or(dirOf(g.files[i].Path), ".")
+		d := cmp.Or(lang.DirOf(g.files[i].Path), ".")
 		pk := by[d]
 		if pk == nil {
 			pk = &UnitRefPackage{Dir: d, TestOnly: true}

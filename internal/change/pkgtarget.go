@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -108,7 +109,7 @@ func (a *analysis) resolveUnit(ctx context.Context, g *depGraph, arg string, rec
 // fileUnit is one file.
 func (g *depGraph) fileUnit(i int) *Unit {
 	f := g.files[i]
-	u := &Unit{Kind: TargetFile, Path: f.Path, Language: f.Lang, members: []int{i}, dir: dirOf(f.Path)}
+	u := &Unit{Kind: TargetFile, Path: f.Path, Language: f.Lang, members: []int{i}, dir: lang.DirOf(f.Path)}
 	u.ImportPath = g.importPath(u, []int{i})
 	return u
 }
@@ -119,7 +120,7 @@ func (g *depGraph) dirUnit(dir string, recursive bool) *Unit {
 	var own, below []int
 	for i, f := range g.files {
 		switch {
-		case dirOf(f.Path) == dir:
+		case lang.DirOf(f.Path) == dir:
 			own = append(own, i)
 			below = append(below, i)
 		case dir == "" || strings.HasPrefix(f.Path, dir+"/"):
@@ -204,10 +205,10 @@ func (g *depGraph) namespaceUnit(arg string) *Unit {
 		if len(members) == 0 {
 			continue
 		}
-		dir := dirOf(g.files[members[0]].Path)
+		dir := lang.DirOf(g.files[members[0]].Path)
 		for _, i := range members[1:] {
 			for dir != "" && !strings.HasPrefix(g.files[i].Path, dir+"/") {
-				dir = dirOf(dir)
+				dir = lang.DirOf(dir)
 			}
 		}
 		return &Unit{Kind: TargetPackage, Path: cmp.Or(dir, "."), ImportPath: arg, Language: g.mainLanguage(members),

@@ -29,12 +29,12 @@ type submodules struct {
 func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, p string) ([]importEdge, error) {
 	modDir := strings.TrimSuffix(p, ".py")
 	if path.Base(p) == "__init__.py" {
-		modDir = dirOf(p)
+		modDir = lang.DirOf(p)
 		if modDir == "" {
 			return nil, nil // the root package has no parent
 		}
 	}
-	pkgInit := path.Join(dirOf(modDir), "__init__.py")
+	pkgInit := path.Join(lang.DirOf(modDir), "__init__.py")
 	if _, ok := g.byPath[pkgInit]; !ok {
 		return nil, nil
 	}
@@ -58,7 +58,7 @@ func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, p string) 
 // readSubmoduleImports reads the from-imports of a package's importers that
 // name one of its submodules.
 func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, pkgInit string) (map[string][]importEdge, error) {
-	dir := dirOf(pkgInit)
+	dir := lang.DirOf(pkgInit)
 	sources := map[int]map[string]bool{} // importing file -> its specifiers naming the package
 	var order []int
 	for _, ed := range g.imp[pkgInit] {

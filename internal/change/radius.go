@@ -2,6 +2,8 @@ package change
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -165,11 +167,7 @@ func (a *analysis) unlinkedRefs(ctx context.Context, hits []store.TextHit, name 
 }
 
 func firstSorted(set map[string]bool, n int) []string {
-	out := make([]string, 0, len(set))
-	for p := range set {
-		out = append(out, p)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(set))
 	if len(out) > n {
 		out = out[:n]
 	}

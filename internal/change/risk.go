@@ -36,7 +36,7 @@ func deriveVisibility(language, name string, v lang.Visibility, direct []ModuleI
 // classify says how far the direct dependents reach.
 func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) ImpactClass {
 	c := ImpactClass{Level: "none", Reason: "nothing in the repository references it"}
-	homeMod, homeDir := g.files[home].ModuleID, dirOf(g.files[home].Path)
+	homeMod, homeDir := g.files[home].ModuleID, lang.DirOf(g.files[home].Path)
 	level := 0
 	names := []string{"none", "local", "package", "module", "cross-module"}
 	for i := range direct {
@@ -46,7 +46,7 @@ func classify(g *depGraph, home int, direct map[int]int, vis VisibilityInfo) Imp
 		case i == home:
 		case f.ModuleID != homeMod:
 			l = 4
-		case dirOf(f.Path) != homeDir:
+		case lang.DirOf(f.Path) != homeDir:
 			l = 3
 		default:
 			l = 2

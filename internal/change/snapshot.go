@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,11 +179,7 @@ func (a *analysis) loadSides(ctx context.Context, base, target *snapshot, change
 	if err := load(target, news); err != nil {
 		return nil, nil, err
 	}
-	oids := make([]string, 0, len(byOID))
-	for o := range byOID {
-		oids = append(oids, o)
-	}
-	sort.Strings(oids)
+	oids := slices.Sorted(maps.Keys(byOID))
 	maxBytes := a.Index().Config().Index.MaxFileBytes
 	err := gitx.ReadBlobs(ctx, a.Index().Paths().Root, oids, maxBytes, func(oid string, size int64, data []byte) error {
 		for _, w := range byOID[oid] {

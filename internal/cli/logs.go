@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,11 +122,7 @@ func humanLog(line string) string {
 	delete(m, "ts")
 	delete(m, "level")
 	delete(m, "event")
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %-5s %s", ts, strings.ToUpper(level), event)
 	for _, k := range keys {

@@ -430,18 +430,8 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 				return err
 			}
 			inames := methodNames(ims)
-			covers, via := len(inames) > 0, ""
-			for _, in := range inames {
-				tm, ok := ms.all[in]
-				if !ok {
-					covers = false
-					break
-				}
-				if tm.via != "" && via == "" {
-					via = tm.via
-				}
-			}
-			if !covers {
+			covers, via := ms.covers(inames)
+			if !covers || len(inames) == 0 {
 				continue
 			}
 			tl, err := w.typeLink(ctx, o, "satisfies", SourceMethodSet, via, 1, "")

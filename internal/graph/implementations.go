@@ -188,18 +188,7 @@ func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *
 		if err != nil {
 			return nil, err
 		}
-		covers := true
-		via := ""
-		for _, n := range names {
-			m, ok := ms.all[n]
-			if !ok {
-				covers = false
-				break
-			}
-			if m.via != "" && via == "" {
-				via = m.via
-			}
-		}
+		covers, via := ms.covers(names)
 		if !covers {
 			continue
 		}

@@ -224,7 +224,14 @@ func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, 
 		if err != nil {
 			return nil, err
 		}
+		up, err := semDispatched(ctx, w.e, n.Row.ID)
+		if err != nil {
+			return nil, err
+		}
 		for _, c := range sem {
+			if !up[c.via] {
+				continue // a method implementing or overriding this one: its calls do not run it
+			}
 			c.dispatch = DispatchInterface
 			if th := semSymbolRef(ctx, w.e, c.via); th != nil {
 				c.through = th.QName
@@ -257,6 +264,52 @@ func (w *walker) dispatchCalls(ctx context.Context, n *query.Resolved) ([]call, 
 			out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
 				kind: callKind(n.File.Lang, lang.KindMethod), site: siteLoc(f.Path, ed.Line, ed.Col, n.Row.Name),
 				through: m.row.QName, dispatch: m.dispatch})
+		}
+	}
+	return out, nil
+}
+
+// maxSemDispatched bounds the methods semDispatched follows for one node.
+const maxSemDispatched = 64
+
+// semDispatched lists the SCIP symbols whose calls may run a node by
+// dispatch, per the semantic layer: those its symbols' implementation
+// relationships name (the interface methods it implements, the base
+// methods it overrides), followed transitively. The semantic layer's
+// related symbols go both ways (a reference search counts the methods
+// implementing or overriding a method too); a call of those does not run
+// the node.
+func semDispatched(ctx context.Context, e *query.Engine, cairn int64) (map[string]bool, error) {
+	queue, err := e.Store().SemSymbolsOfCairn(ctx, cairn)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	seen := map[[2]int64]bool{}
+	for _, r := range queue {
+		seen[[2]int64{r.Index, r.ID}] = true
+	}
+	for len(queue) > 0 && len(out) < maxSemDispatched {
+		r := queue[0]
+		queue = queue[1:]
+		rels, err := e.Store().SemRels(ctx, r.Index, r.ID, false, maxSemDispatched)
+		if err != nil {
+			return nil, err
+		}
+		for _, rel := range rels {
+			k := [2]int64{r.Index, rel.Target}
+			if rel.Kinds&semantic.RelImplementation == 0 || seen[k] {
+				continue
+			}
+			seen[k] = true
+			t, ok, err := e.Store().SemSymbol(ctx, r.Index, rel.Target)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out[t.Symbol] = true
+				queue = append(queue, t)
+			}
 		}
 	}
 	return out, nil

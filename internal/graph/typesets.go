@@ -34,6 +34,22 @@ type memberSet struct {
 	unknown []string
 }
 
+// covers says whether the set has a member of every name, and through which
+// embedded or inherited type the first promoted one of them comes ("" when
+// all are declared on the type itself).
+func (ms *memberSet) covers(names []string) (ok bool, via string) {
+	for _, n := range names {
+		m, ok := ms.all[n]
+		if !ok {
+			return false, ""
+		}
+		if m.via != "" && via == "" {
+			via = m.via
+		}
+	}
+	return true, via
+}
+
 // maxSuperDepth bounds how far inheritance and embedding chains are followed.
 const maxSuperDepth = 8
 

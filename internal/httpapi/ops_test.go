@@ -184,6 +184,7 @@ func dashboardCaches(t *testing.T, ts *httptest.Server) map[string]map[string]an
 // TestCacheHitRates: the views impact analysis builds once per index
 // version are counted in /metrics and on the dashboard's data — the first
 // call of an epoch misses, the next ones hit, a write starts a new epoch.
+// A new file builds the views again; an edit of a file updates them.
 func TestCacheHitRates(t *testing.T) {
 	ts, _ := start(t, token, service.Options{Serve: true})
 	h := auth()
@@ -201,6 +202,11 @@ func TestCacheHitRates(t *testing.T) {
 		t.Fatalf("write_source: %d %s", r.status, r.raw)
 	}
 	impact()
+	if r := do(t, ts, "POST", "/api/v1/tools/write_source",
+		`{"edits": [{"path": "extra.go", "action": "update", "content": "package main\n\nvar extra = 2\n"}]}`, h); r.status != 200 {
+		t.Fatalf("write_source: %d %s", r.status, r.raw)
+	}
+	impact()
 
 	fams := scrape(t, do(t, ts, "GET", "/metrics", "", h))
 	shown := dashboardCaches(t, ts)
@@ -210,11 +216,13 @@ func TestCacheHitRates(t *testing.T) {
 		ratio := sum(fams, "cairn_cache_hit_ratio", map[string]string{"cache": cache})
 		// A call may ask for a view more than once; only the first
 		// request of each epoch builds it.
-		if misses != 2 || hits < 2 || ratio != hits/(hits+misses) {
-			t.Errorf("%s: %v hits, %v misses, hit ratio %v; want 2 misses (one per epoch) and the rest hits", cache, hits, misses, ratio)
+		updates := sum(fams, "cairn_cache_updates_total", map[string]string{"cache": cache})
+		if misses != 3 || hits < 3 || ratio != hits/(hits+misses) || updates != 1 {
+			t.Errorf("%s: %v hits, %v misses (%v updates), hit ratio %v; want 3 misses (one per epoch, the edit's an update) and the rest hits",
+				cache, hits, misses, updates, ratio)
 		}
-		if c := shown[cache]; c == nil || c["hits"] != hits || c["misses"] != misses || c["hit_ratio"] != ratio {
-			t.Errorf("%s on the dashboard: %v, /metrics %v hits %v misses", cache, c, hits, misses)
+		if c := shown[cache]; c == nil || c["hits"] != hits || c["misses"] != misses || c["hit_ratio"] != ratio || c["updates"] != updates {
+			t.Errorf("%s on the dashboard: %v, /metrics %v hits %v misses %v updates", cache, c, hits, misses, updates)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,6 +58,10 @@ type batch struct {
 	oldSyms  []store.SymbolRow   // their symbols before (none when rebuilding)
 	lk       *linker
 	derived  string // what derive recorded in the metadata (derive.go)
+	// touched are the files whose row, symbols, references or imports the
+	// batch wrote; added says it created a file row (the change log).
+	touched map[int64]bool
+	added   bool
 }
 
 // commit writes one batch to the worktree index in a single transaction: file
@@ -65,7 +71,7 @@ func (ix *Index) commit(ctx context.Context, in batchIn, st *Stats, tm *timer, p
 	if err := ix.claimBlobs(ctx, in.jobs, in.full, st, tm, progress); err != nil {
 		return err
 	}
-	b := &batch{ix: ix, in: in, st: st, tm: tm, progress: progress}
+	b := &batch{ix: ix, in: in, st: st, tm: tm, progress: progress, touched: map[int64]bool{}}
 	t := time.Now()
 	b.planRows()
 	modulesChanged, err := b.planModules(ctx)
@@ -204,6 +210,7 @@ func (b *batch) writeFiles() error {
 		if err := tx.SetFileStat(r.ID, r.Size, r.MtimeNS, r.CtimeNS, r.Inode); err != nil {
 			return err
 		}
+		b.touched[r.ID] = true
 	}
 	b.infos = make([]*fileInfo, 0, len(b.paths))
 	b.byID = make(map[int64]string, len(b.paths))
@@ -212,16 +219,19 @@ func (b *batch) writeFiles() error {
 		modID := moduleOf(modByRoot, p, r.Lang).ID
 		if b.changed[p] {
 			r.ModuleID = modID
+			b.added = b.added || r.ID == 0
 			id, err := tx.PutFile(*r)
 			if err != nil {
 				return err
 			}
 			r.ID = id
+			b.touched[id] = true
 		} else if r.ModuleID != modID {
 			r.ModuleID = modID
 			if err := tx.SetFileModule(r.ID, modID); err != nil {
 				return err
 			}
+			b.touched[r.ID] = true
 		}
 		b.infos = append(b.infos, &fileInfo{id: r.ID, path: p, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
 		b.byID[r.ID] = p
@@ -273,8 +283,7 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	db := b.ix.db()
-	b.lk = newLinker(b.w, func(ids []int64) ([]store.SymbolRow, error) { return db.SymbolsOfFiles(ctx, ids) },
-		func(f *fileInfo) (*lang.Facts, error) { return b.factsOf(ctx, f) })
+	b.lk = newLinker(b.w, db.SymbolsOfFiles, b.factsOf)
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
 	}
@@ -518,17 +527,18 @@ func (b *batch) writeLinks(ctx context.Context) error {
 				return err
 			}
 		}
-		links := b.lk.link(f, facts, own)
+		links := b.lk.link(ctx, f, facts, own)
 		var data, imports []byte
 		if len(links) > 0 {
 			data = EncodeLinks(links)
 		}
-		if edges := b.lk.importEdges(f, facts); len(edges) > 0 {
+		if edges := b.lk.importEdges(ctx, f, facts); len(edges) > 0 {
 			imports = EncodeImports(edges)
 		}
 		if err := tx.SetLink(f.id, data, imports); err != nil {
 			return err
 		}
+		b.touched[f.id] = true
 		if err := tx.SetEdges(f.id, fileEdges(facts, own, links), b.rebuild); err != nil {
 			return err
 		}
@@ -563,6 +573,8 @@ func (b *batch) finish(ctx context.Context) error {
 		ix.files = append(ix.files, *b.rows[p])
 	}
 	b.st.Changed = true
+	ix.changes.record(epochChange{gen: ix.cur.Load().gen, epoch: b.st.Epoch, files: slices.Sorted(maps.Keys(b.touched)),
+		structural: b.rebuild || b.added || len(b.deleted) > 0})
 	ix.db().RegisterWorktree(ctx, time.Now().Unix(), ix.paths.Root)
 	return nil
 }

@@ -68,19 +68,11 @@ func newWorld(root string, mods []Module, files []*fileInfo) *world {
 
 func (w *world) addFile(f *fileInfo) {
 	w.files[f.path] = f
-	dir := dirOf(f.path)
+	dir := lang.DirOf(f.path)
 	w.dirFiles[dir] = append(w.dirFiles[dir], f.path)
 	if path.Base(f.path) == "__init__.py" {
 		w.initDirs[dir] = true
 	}
-}
-
-func dirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
 }
 
 // unitOf names the unit of a file.
@@ -90,7 +82,7 @@ func (w *world) unitOf(f *fileInfo) unit {
 	rel := strings.TrimPrefix(strings.TrimPrefix(p, m.Root), "/")
 	switch f.lang {
 	case "go":
-		ip := w.goImportPath(dirOf(p))
+		ip := w.goImportPath(lang.DirOf(p))
 		if strings.HasSuffix(f.pkg, "_test") { // an external test package shares the directory
 			ip += "_test"
 		}
@@ -130,14 +122,14 @@ func (w *world) pyDotted(p string) string {
 	if stem != "__init__" {
 		parts = append(parts, stem)
 	}
-	dir := dirOf(p)
+	dir := lang.DirOf(p)
 	for w.initDirs[dir] {
 		if dir == "" {
 			parts = append(parts, pathBase(w.root))
 			break
 		}
 		parts = append(parts, path.Base(dir))
-		dir = dirOf(dir)
+		dir = lang.DirOf(dir)
 	}
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]

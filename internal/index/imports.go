@@ -1,12 +1,14 @@
 package index
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/manifest"
 )
 
 // Import edge classes (DESIGN §5 "Modules and contexts").
@@ -31,7 +33,7 @@ type ImportEdge struct {
 }
 
 // importEdges resolves and classifies the imports of one file.
-func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
+func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts) []ImportEdge {
 	if facts == nil || len(facts.Imports) == 0 {
 		return nil
 	}
@@ -44,7 +46,7 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 		}
 		seen[im.Source] = true
 		e := ImportEdge{Source: im.Source}
-		t, ok := l.Import(fileOf(f), im)
+		t, ok := l.Import(ctx, fileOf(f), im)
 		if ok {
 			e.TargetPath = t.File
 			if t.Dir != "" || e.TargetPath == "" {
@@ -82,15 +84,6 @@ func (l *linker) importEdges(f *fileInfo, facts *lang.Facts) []ImportEdge {
 	return out
 }
 
-// packageName is the npm package of an import path: @scope/name or name.
-func packageName(source string) string {
-	parts := strings.SplitN(source, "/", 3)
-	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
-	}
-	return parts[0]
-}
-
 // stdlib reports whether an unresolved import names the language's standard
 // library (the language's Stdlib hook).
 func stdlib(language string, im lang.Import) bool {
@@ -114,7 +107,7 @@ func declaredDep(m *Module, language, source string) string {
 		}
 		return best
 	case "javascript":
-		key = packageName(source)
+		key = manifest.NPMPackage(source)
 	case "python":
 		key = normPy(strings.SplitN(source, ".", 2)[0])
 		for _, d := range m.Deps {

@@ -59,6 +59,8 @@ type Index struct {
 	// SeededFrom is the worktree whose index this new one started from
 	// ("" when it started empty): see store.Seed.
 	SeededFrom string
+	// changes is what this process's commits changed (changelog.go).
+	changes changeLog
 }
 
 // handle is one open store with the requests that use it.

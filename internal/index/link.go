@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 
@@ -75,10 +76,9 @@ func DecodeLinks(b []byte) ([]Link, error) {
 // lang.Resolver (resolver.go). What the languages share is the batch's
 // state: its world, its symbols and the facts of other files.
 //
-// The languages ask through lang.Resolver, whose calls carry no context, so
-// the linker reads what its batch did not compute (stored symbols, other
-// files' facts) through two functions that whoever starts the batch binds
-// to its own context; the linker holds none.
+// The linker holds no context: the resolver's reads take the caller's, and
+// pass it to the two functions that read what the batch did not compute
+// (stored symbols, other files' facts).
 type linker struct {
 	w *world
 	// symbols computed in this batch (not yet visible to other connections), by file id
@@ -86,9 +86,9 @@ type linker struct {
 	deleted map[int64]bool
 	// stored reads the symbols of files outside the batch from the store
 	// being written or a snapshot's read transaction.
-	stored func(fileIDs []int64) ([]store.SymbolRow, error)
+	stored func(ctx context.Context, fileIDs []int64) ([]store.SymbolRow, error)
 	// facts loads another file's facts
-	facts func(*fileInfo) (*lang.Facts, error)
+	facts func(context.Context, *fileInfo) (*lang.Facts, error)
 
 	// caches
 	byID    map[int64]string      // file id -> path
@@ -102,13 +102,13 @@ type linker struct {
 
 // newLinker starts a batch over w; stored and facts read what the batch
 // did not compute (see linker).
-func newLinker(w *world, stored func([]int64) ([]store.SymbolRow, error), facts func(*fileInfo) (*lang.Facts, error)) *linker {
+func newLinker(w *world, stored func(context.Context, []int64) ([]store.SymbolRow, error), facts func(context.Context, *fileInfo) (*lang.Facts, error)) *linker {
 	return &linker{w: w, stored: stored, facts: facts, batch: map[int64][]store.SymbolRow{}, deleted: map[int64]bool{}}
 }
 
 // link resolves the references of one file. own holds the file's symbols in
 // definition order.
-func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
+func (l *linker) link(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []Link {
 	if facts == nil || len(facts.Refs) == 0 {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (l *linker) link(f *fileInfo, facts *lang.Facts, own []store.SymbolRow) []L
 	for i, s := range own {
 		ids[i] = s.ID
 	}
-	return b.Link(fileOf(f), facts, ids)
+	return b.Link(ctx, fileOf(f), facts, ids)
 }
 
 // batchFor is the BatchLinker of a language in this batch, started on first

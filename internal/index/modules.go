@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/manifest"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -80,7 +81,7 @@ func detectModules(root string, paths []string) []Module {
 		if format == "" {
 			continue
 		}
-		dir := dirOf(p)
+		dir := lang.DirOf(p)
 		data, readErr := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		// A malformed manifest still names its format and gives what could be read.
 		mf, _ := manifest.Parse(p, data)
@@ -180,7 +181,7 @@ func dirName(root, dir string) string {
 func moduleOf(mods map[string][]*Module, p, language string) *Module {
 	family := familyOf(language)
 	var any *Module
-	for dir := dirOf(p); ; dir = dirOf(dir) {
+	for dir := lang.DirOf(p); ; dir = lang.DirOf(dir) {
 		for _, m := range mods[dir] {
 			if family != "" && m.Kind == family {
 				return m

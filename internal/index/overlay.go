@@ -89,8 +89,8 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 	}
 	var infos []*fileInfo
 	facts := map[int64]*lang.Facts{}
-	lk := newLinker(nil, func(ids []int64) ([]store.SymbolRow, error) { return s.Store().SymbolsOfFiles(ctx, ids) },
-		func(f *fileInfo) (*lang.Facts, error) {
+	lk := newLinker(nil, s.Store().SymbolsOfFiles,
+		func(ctx context.Context, f *fileInfo) (*lang.Facts, error) {
 			if f.id < 0 {
 				return facts[f.id], nil
 			}
@@ -137,7 +137,7 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 			return nil, err
 		}
 		of := out[fi.path]
-		for _, l := range lk.link(fi, of.Facts, of.Rows) {
+		for _, l := range lk.link(ctx, fi, of.Facts, of.Rows) {
 			of.Links[l.Ref] = l
 		}
 	}

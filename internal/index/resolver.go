@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"iter"
 	"os"
 	"path/filepath"
@@ -49,7 +50,10 @@ func (l *linker) Files() iter.Seq[lang.File] {
 func (l *linker) Dir(dir string) []string { return l.w.dirFiles[dir] }
 
 // ReadFile reads a file of the worktree.
-func (l *linker) ReadFile(p string) ([]byte, error) {
+func (l *linker) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return os.ReadFile(filepath.Join(l.w.root, filepath.FromSlash(p)))
 }
 
@@ -93,14 +97,14 @@ func (l *linker) Unit(p string) (prefix, sep string) {
 }
 
 // Symbols lists the symbols of some files as of this batch.
-func (l *linker) Symbols(paths ...string) []lang.Symbol {
+func (l *linker) Symbols(ctx context.Context, paths ...string) []lang.Symbol {
 	var ids []int64
 	for _, p := range paths {
 		if f := l.w.files[p]; f != nil {
 			ids = append(ids, f.id)
 		}
 	}
-	rows, err := l.symbolsOf(ids)
+	rows, err := l.symbolsOf(ctx, ids)
 	if err != nil {
 		return nil
 	}
@@ -113,17 +117,17 @@ func (l *linker) Symbols(paths ...string) []lang.Symbol {
 }
 
 // Facts decodes another file's facts.
-func (l *linker) Facts(p string) *lang.Facts {
-	return l.factsOf(l.w.files[p])
+func (l *linker) Facts(ctx context.Context, p string) *lang.Facts {
+	return l.factsOf(ctx, l.w.files[p])
 }
 
 // Import resolves an import of a file through its language's linker.
-func (l *linker) Import(from lang.File, im lang.Import) (lang.Target, bool) {
+func (l *linker) Import(ctx context.Context, from lang.File, im lang.Import) (lang.Target, bool) {
 	b := l.batchFor(from.Lang)
 	if b == nil {
 		return lang.Target{}, false
 	}
-	return b.Import(from, im)
+	return b.Import(ctx, from, im)
 }
 
 // Outside says, per import of a file, whether it resolves outside the
@@ -157,14 +161,14 @@ const factsCap = 64
 // factsOf returns the facts of another file (nil when unavailable), decoded
 // once while they stay in a small cache: linking looks up the same declaring
 // files (bases, result types, callees) again and again.
-func (l *linker) factsOf(fi *fileInfo) *lang.Facts {
+func (l *linker) factsOf(ctx context.Context, fi *fileInfo) *lang.Facts {
 	if fi == nil || l.facts == nil {
 		return nil
 	}
 	if facts, ok := l.loaded[fi.id]; ok {
 		return facts
 	}
-	facts, err := l.facts(fi)
+	facts, err := l.facts(ctx, fi)
 	if err != nil {
 		facts = nil
 	}
@@ -176,7 +180,7 @@ func (l *linker) factsOf(fi *fileInfo) *lang.Facts {
 }
 
 // symbolsOf returns a file's symbols as of this batch.
-func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
+func (l *linker) symbolsOf(ctx context.Context, fileIDs []int64) ([]store.SymbolRow, error) {
 	var out []store.SymbolRow
 	var fromDB []int64
 	for _, id := range fileIDs {
@@ -187,7 +191,7 @@ func (l *linker) symbolsOf(fileIDs []int64) ([]store.SymbolRow, error) {
 		}
 	}
 	if len(fromDB) > 0 {
-		rows, err := l.stored(fromDB)
+		rows, err := l.stored(ctx, fromDB)
 		if err != nil {
 			return nil, err
 		}

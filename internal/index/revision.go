@@ -114,7 +114,7 @@ func UnitKey(path, language string, facts *lang.Facts) string {
 	}
 	switch language {
 	case "go":
-		d := dirOf(path)
+		d := lang.DirOf(path)
 		if len(pkg) > 5 && pkg[len(pkg)-5:] == "_test" {
 			d += "#_test"
 		}

@@ -80,7 +80,7 @@ func (f *Facts) CutPath(p string) string {
 		return p
 	}
 	f.Limits |= LimitPath
-	return truncate(p, MaxPath-len("…"))
+	return Truncate(p, MaxPath-len("…"))
 }
 
 // enforceBounds holds the facts of any language to MaxNesting and MaxPath,

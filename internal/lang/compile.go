@@ -107,69 +107,62 @@ func compile(l *Language) (*compiled, error) {
 	return c, nil
 }
 
+// roleCaptures are the capture names that give a role and nothing more.
+var roleCaptures = map[string]capRole{
+	"name":             capName,
+	"receiver":         capReceiver,
+	"reference.call":   capCall,
+	"reference.member": capMember,
+	"reference.write":  capWrite,
+	"reference.import": capImportRef,
+	"source":           capSource,
+	"alias":            capAlias,
+	"local.scope":      capScope,
+	"local.definition": capLocalDef,
+	"local.type":       capLocalType,
+	"local.init":       capLocalInit,
+	"ignore":           capIgnore,
+}
+
+// importCaptures are the kinds of @import.<kind> (@import alone is a module).
+var importCaptures = map[string]ImportKind{
+	"":            ImportModule,
+	"module":      ImportModule,
+	"named":       ImportNamed,
+	"namespace":   ImportNamespace,
+	"default":     ImportDefault,
+	"all":         ImportAll,
+	"side_effect": ImportSideEffect,
+}
+
 func classifyCapture(name string, i int, c *compiled) (capRole, error) {
+	if r, ok := roleCaptures[name]; ok {
+		return r, nil
+	}
 	head, tail, _ := strings.Cut(name, ".")
-	switch {
-	case head == "definition":
+	switch head {
+	case "definition":
 		k, ok := ParseKind(tail)
 		if !ok {
 			return 0, fmt.Errorf("unknown definition kind %q", tail)
 		}
 		c.capKind[i] = k
 		return capDef, nil
-	case name == "name":
-		return capName, nil
-	case name == "receiver":
-		return capReceiver, nil
-	case name == "reference.call":
-		return capCall, nil
-	case name == "reference.member":
-		return capMember, nil
-	case name == "reference.write":
-		return capWrite, nil
-	case name == "reference.import":
-		return capImportRef, nil
-	case head == "import":
-		switch tail {
-		case "", "module":
-			c.capImport[i] = ImportModule
-		case "named":
-			c.capImport[i] = ImportNamed
-		case "namespace":
-			c.capImport[i] = ImportNamespace
-		case "default":
-			c.capImport[i] = ImportDefault
-		case "all":
-			c.capImport[i] = ImportAll
-		case "side_effect":
-			c.capImport[i] = ImportSideEffect
-		default:
+	case "import":
+		k, ok := importCaptures[tail]
+		if !ok {
 			return 0, fmt.Errorf("unknown import kind %q", tail)
 		}
+		c.capImport[i] = k
 		return capImport, nil
-	case name == "source":
-		return capSource, nil
-	case name == "alias":
-		return capAlias, nil
-	case name == "local.scope":
-		return capScope, nil
-	case name == "local.definition":
-		return capLocalDef, nil
-	case name == "local.type":
-		return capLocalType, nil
-	case name == "local.init":
-		return capLocalInit, nil
-	case head == "relation":
-		for k, n := range relNames {
-			if n == tail {
-				c.capRel[i] = RelKind(k)
-				return capRel, nil
-			}
+	case "relation":
+		k, ok := parseName[RelKind](relNames[:], tail)
+		if !ok {
+			return 0, fmt.Errorf("unknown relation %q", tail)
 		}
-		return 0, fmt.Errorf("unknown relation %q", tail)
-	case name == "ignore":
-		return capIgnore, nil
-	case head == "dynamic":
+		c.capRel[i] = k
+		return capRel, nil
+	case "dynamic":
 		k, ok := ParseDynKind(tail)
 		if !ok {
 			return 0, fmt.Errorf("unknown dynamic site kind %q", tail)

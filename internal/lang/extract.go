@@ -33,8 +33,9 @@ func (x *Extractor) Close() {
 	x.cursor.close()
 }
 
-// maxSignature caps a signature's length in bytes.
-const maxSignature = 240
+// MaxSignature caps a signature's length in bytes, for every language's
+// extractor.
+const MaxSignature = 240
 
 // maxDoc caps a doc summary's length in bytes.
 const maxDoc = 200
@@ -471,10 +472,11 @@ func (b *builder) signature(defNode int) string {
 	sig := CollapseSpace(string(b.v.src[start:stop]))
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
-	return truncate(sig, maxSignature)
+	return Truncate(sig, MaxSignature)
 }
 
-func truncate(s string, n int) string {
+// Truncate caps s at n bytes without splitting a UTF-8 sequence, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -491,6 +493,13 @@ func truncate(s string, n int) string {
 func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 	start, end := b.v.Bytes(defNode)
 	ns, ne := b.v.Bytes(nameNode)
+	return BodyHash(b.v.src, start, end, ns, ne)
+}
+
+// BodyHash fingerprints src[start:end] without whitespace and without the
+// name at src[ns:ne] when it lies inside: the fingerprint of a definition
+// that every extractor, for code or data, computes the same way.
+func BodyHash(src []byte, start, end, ns, ne int) uint64 {
 	h := xxh3.New()
 	write := func(text []byte) {
 		last := 0
@@ -506,11 +515,13 @@ func (b *builder) bodyHash(defNode, nameNode int) uint64 {
 			h.Write(text[last:])
 		}
 	}
-	if ns >= start && ne <= end {
-		write(b.v.src[start:ns])
-		write(b.v.src[ne:end])
+	end = min(end, len(src))
+	start = min(start, end)
+	if ns >= start && ne <= end && ns <= ne {
+		write(src[start:ns])
+		write(src[ne:end])
 	} else {
-		write(b.v.src[start:end])
+		write(src[start:end])
 	}
 	return h.Sum64()
 }
@@ -601,7 +612,7 @@ func Summary(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
-	return truncate(s, maxDoc)
+	return Truncate(s, maxDoc)
 }
 
 // buildScopes places the scopes and the locals. Scopes nested deeper than
@@ -975,5 +986,5 @@ func siteText(b []byte) string {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]
 	}
-	return truncate(strings.TrimSpace(string(b)), maxDynText)
+	return Truncate(strings.TrimSpace(string(b)), maxDynText)
 }

@@ -80,19 +80,12 @@ const (
 
 var kindNames = [...]string{"unknown", "function", "method", "class", "interface", "struct", "type", "enum", "enum_member", "field", "property", "constant", "variable", "module", "namespace", "constructor"}
 
-func (k DefKind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
+func (k DefKind) String() string { return nameOf(kindNames[:], k, "unknown") }
 
 // ParseKind maps a kind name (as used in .scm captures and by users) to a DefKind.
 func ParseKind(s string) (DefKind, bool) {
-	for i, n := range kindNames {
-		if n == s {
-			return DefKind(i), true
-		}
+	if k, ok := parseName[DefKind](kindNames[:], s); ok {
+		return k, true
 	}
 	switch s {
 	case "const":
@@ -125,12 +118,7 @@ const (
 
 var visNames = [...]string{"unknown", "public", "internal", "private"}
 
-func (v Visibility) String() string {
-	if int(v) < len(visNames) {
-		return visNames[v]
-	}
-	return "unknown"
-}
+func (v Visibility) String() string { return nameOf(visNames[:], v, "unknown") }
 
 // Def is a definition: something with a name that other code can refer to.
 type Def struct {
@@ -169,12 +157,7 @@ const (
 
 var roleNames = [...]string{"reference", "call", "write", "import", "export", "type"}
 
-func (r Role) String() string {
-	if int(r) < len(roleNames) {
-		return roleNames[r]
-	}
-	return "reference"
-}
+func (r Role) String() string { return nameOf(roleNames[:], r, "reference") }
 
 // QualShape is the shape of what stands before a member reference (x.Name).
 type QualShape uint8
@@ -196,12 +179,7 @@ const (
 
 var shapeNames = [...]string{"none", "ident", "self", "path", "call", "expr", "type"}
 
-func (q QualShape) String() string {
-	if int(q) < len(shapeNames) {
-		return shapeNames[q]
-	}
-	return "expr"
-}
+func (q QualShape) String() string { return nameOf(shapeNames[:], q, "expr") }
 
 // Ref is an identifier that is not a definition's name.
 type Ref struct {
@@ -297,12 +275,7 @@ const (
 
 var importKindNames = [...]string{"module", "named", "namespace", "default", "all", "side_effect"}
 
-func (k ImportKind) String() string {
-	if int(k) < len(importKindNames) {
-		return importKindNames[k]
-	}
-	return "module"
-}
+func (k ImportKind) String() string { return nameOf(importKindNames[:], k, "module") }
 
 // Import is one name (or module) brought in by an import statement.
 type Import struct {
@@ -333,12 +306,7 @@ const (
 
 var relNames = [...]string{"extends", "implements", "embeds"}
 
-func (k RelKind) String() string {
-	if int(k) < len(relNames) {
-		return relNames[k]
-	}
-	return "extends"
-}
+func (k RelKind) String() string { return nameOf(relNames[:], k, "extends") }
 
 // TypeRel says that Defs[Def] extends, implements or embeds the type named Target.
 type TypeRel struct {
@@ -361,21 +329,11 @@ const (
 
 var dynNames = [...]string{"subscript_call", "getattr", "setattr", "eval"}
 
-func (k DynKind) String() string {
-	if int(k) < len(dynNames) {
-		return dynNames[k]
-	}
-	return "dynamic"
-}
+func (k DynKind) String() string { return nameOf(dynNames[:], k, "dynamic") }
 
 // ParseDynKind reads a dynamic site kind name.
 func ParseDynKind(s string) (DynKind, bool) {
-	for i, n := range dynNames {
-		if n == s {
-			return DynKind(i), true
-		}
-	}
-	return 0, false
+	return parseName[DynKind](dynNames[:], s)
 }
 
 // DynamicSite is a place where code reaches a name chosen at run time.

@@ -1,6 +1,10 @@
 package lang
 
-import "iter"
+import (
+	"context"
+	"iter"
+	"path"
+)
 
 // Cross-file linking: what a language's Linker hook gets from the index and
 // gives back. The index (internal/index) drives a batch: it computes every
@@ -23,21 +27,11 @@ const (
 
 var tierNames = [...]string{"precise", "proven", "strong", "anchored", "unknown"}
 
-func (t Tier) String() string {
-	if int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return "unknown"
-}
+func (t Tier) String() string { return nameOf(tierNames[:], t, "unknown") }
 
 // ParseTier reads a tier name.
 func ParseTier(s string) (Tier, bool) {
-	for i, n := range tierNames {
-		if n == s {
-			return Tier(i), true
-		}
-	}
-	return 0, false
+	return parseName[Tier](tierNames[:], s)
 }
 
 // Link is one resolved reference of a file. A link with Target 0 (tier
@@ -60,6 +54,15 @@ func (f *Facts) Unbound() iter.Seq2[int, Ref] {
 			}
 		}
 	}
+}
+
+// DirOf is the directory of a repo path, "" at the root.
+func DirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
 }
 
 // File is what linking knows of a file of the worktree.
@@ -96,7 +99,10 @@ type Target struct {
 	File string // a module file (JavaScript, TypeScript, Python, Ruby, PHP)
 }
 
-// Resolver is what a language's linker needs from the index.
+// Resolver is what a language's linker needs from the index. The methods
+// that may read the store or the disk (ReadFile, Symbols, Facts, Import)
+// take the caller's context first; the others answer from the batch's
+// world in memory.
 type Resolver interface {
 	// File finds a file of the worktree (code or not) by repo path.
 	File(path string) (File, bool)
@@ -106,7 +112,7 @@ type Resolver interface {
 	Dir(dir string) []string
 	// ReadFile reads a file of the worktree: configuration a linker
 	// consults (tsconfig.json, package.json).
-	ReadFile(path string) ([]byte, error)
+	ReadFile(ctx context.Context, path string) ([]byte, error)
 
 	// Modules lists the modules of the worktree, by root directory and kind.
 	Modules() []Module
@@ -120,13 +126,13 @@ type Resolver interface {
 	// Symbols lists the symbols of some files, in the order of the files
 	// (nil when the store cannot say): the batch's new symbols for the files
 	// it changed, the stored ones for the others.
-	Symbols(paths ...string) []Symbol
+	Symbols(ctx context.Context, paths ...string) []Symbol
 	// Facts decodes another file's facts; nil when unavailable.
-	Facts(path string) *Facts
+	Facts(ctx context.Context, path string) *Facts
 
 	// Import resolves an import of a file through the Linker of that
 	// file's language (the file may be of another language than the caller).
-	Import(from File, im Import) (Target, bool)
+	Import(ctx context.Context, from File, im Import) (Target, bool)
 	// Outside says, per import of a file, whether it resolves outside the
 	// repository: it does not resolve in it (resolved, from Import), and it
 	// names the language's standard library or a dependency the file's
@@ -149,10 +155,10 @@ type BatchLinker interface {
 	// Import resolves one import of a file inside the repository; false
 	// when it does not resolve there, or when the language does not resolve
 	// imports to files or packages.
-	Import(f File, im Import) (Target, bool)
+	Import(ctx context.Context, f File, im Import) (Target, bool)
 	// Link resolves the references of a file beyond its same-file local
 	// bindings. own holds the ids of the file's symbols in definition order
 	// (own[i] is the symbol of facts.Defs[i]; it may be shorter than Defs
 	// when the store holds fewer). Links are sorted by Ref.
-	Link(f File, facts *Facts, own []int64) []Link
+	Link(ctx context.Context, f File, facts *Facts, own []int64) []Link
 }

@@ -20,12 +20,7 @@ const (
 
 var surfaceKindNames = [...]string{"endpoint", "config_key", "db_table", "di", "exception", "log"}
 
-func (k SurfaceKind) String() string {
-	if int(k) < len(surfaceKindNames) {
-		return surfaceKindNames[k]
-	}
-	return "unknown"
-}
+func (k SurfaceKind) String() string { return nameOf(surfaceKindNames[:], k, "unknown") }
 
 // SurfaceKinds lists every kind in order.
 func SurfaceKinds() []SurfaceKind {
@@ -136,8 +131,8 @@ func finishSurfaces(in []Surface) []Surface {
 	}
 	out := in[:0]
 	for _, s := range in {
-		s.Value = truncate(cleanSurfaceText(s.Value), maxSurfaceValue)
-		s.Detail = truncate(cleanSurfaceText(s.Detail), maxSurfaceValue)
+		s.Value = Truncate(cleanSurfaceText(s.Value), maxSurfaceValue)
+		s.Detail = Truncate(cleanSurfaceText(s.Detail), maxSurfaceValue)
 		if s.Value == "" && s.Flags&SurfPathRoute == 0 {
 			continue
 		}

@@ -17,7 +17,9 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -261,11 +263,7 @@ func (m *Manifest) add(name, version string, scope Scope) {
 // addSorted appends the dependencies of a table or object, sorted by name
 // (its order is lost in decoding), with the version each value gives.
 func addSorted[V any](m *Manifest, table map[string]V, scope Scope, version func(V) string) {
-	names := make([]string, 0, len(table))
-	for n := range table {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(table))
 	for _, n := range names {
 		m.add(n, version(table[n]), scope)
 	}

@@ -9,6 +9,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
+// NPMPackage is the npm package of an import path: @scope/name or name.
+func NPMPackage(source string) string {
+	parts := strings.SplitN(source, "/", 3)
+	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
 // parsePackageJSON reads the name, the dependency maps, workspaces (a list,
 // or Yarn's {"packages": [...]}) and the entry points: main, module, bin and
 // exports.

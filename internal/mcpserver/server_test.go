@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +21,42 @@ import (
 	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
+
+// progress records the progress notifications a client session receives.
+type progress struct {
+	mu  sync.Mutex // guards got: notifications arrive on the session's goroutine
+	got []*mcp.ProgressNotificationParams
+}
+
+func (p *progress) handle(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	p.mu.Lock()
+	p.got = append(p.got, req.Params)
+	p.mu.Unlock()
+}
+
+// call calls a tool with a progress token and returns the notifications
+// received once there are at least n of them or wait has passed: the client
+// handles notifications apart from the call's result, so the last one may be
+// handled after the call returns.
+func (p *progress) call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, token string, n int, wait time.Duration) []*mcp.ProgressNotificationParams {
+	t.Helper()
+	params := &mcp.CallToolParams{Name: tool, Arguments: args}
+	params.SetProgressToken(token)
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %s", tool, err, mustJSON(t, res))
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		p.mu.Lock()
+		got := slices.Clone(p.got)
+		p.mu.Unlock()
+		if len(got) >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 // session serves a real service for a temp repository over the SDK's
 // in-memory transports and returns a connected client session.
@@ -369,34 +406,10 @@ func TestResources(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs, svc := session(t, config.Default(), &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			got = append(got, req.Params)
-			mu.Unlock()
-		},
-	})
+	var rec progress
+	cs, svc := session(t, config.Default(), &mcp.ClientOptions{ProgressNotificationHandler: rec.handle})
 	testenv.WaitReady(t, svc)
-	params := &mcp.CallToolParams{Name: "index_ensure", Arguments: map[string]any{"full": true}}
-	params.SetProgressToken("tok-1")
-	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		t.Fatalf("index_ensure: %v %s", err, mustJSON(t, res))
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
+	got := rec.call(t, cs, "index_ensure", map[string]any{"full": true}, "tok-1", 1, 5*time.Second)
 	if len(got) == 0 {
 		t.Fatal("no progress notifications")
 	}

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,18 +42,7 @@ const maxEditDistance = 1000
 // splitLines splits content into lines that keep their terminators (and a
 // leading byte order mark), so line-ending changes show in a diff.
 func splitLines(data []byte) []string {
-	s := string(data)
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
+	return slices.Collect(strings.Lines(string(data)))
 }
 
 // diffLines computes an edit script from a to b: the common head and tail,

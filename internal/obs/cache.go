@@ -8,6 +8,10 @@ type CacheStat struct {
 	Name   string `json:"cache"`
 	Hits   int64  `json:"hits"`
 	Misses int64  `json:"misses"`
+	// Updates are the misses of a view kept per index version that were
+	// served by updating the previous version's view with what changed
+	// (the others were built from nothing).
+	Updates int64 `json:"updates,omitempty"`
 }
 
 // HitRatio is the share of requests the cache served (0 before any).
@@ -27,6 +31,8 @@ type CacheView struct {
 var (
 	descCacheRequests = prometheus.NewDesc("cairn_cache_requests_total",
 		"Requests of the query caches (views kept per index version), by cache and result (hit or miss).", []string{"cache", "result"}, nil)
+	descCacheUpdates = prometheus.NewDesc("cairn_cache_updates_total",
+		"Misses of a view kept per index version that were served by updating the previous version's view with the files that changed, not built again.", []string{"cache"}, nil)
 	descCacheRatio = prometheus.NewDesc("cairn_cache_hit_ratio",
 		"Share of a query cache's requests it served since the process started (0 to 1).", []string{"cache"}, nil)
 )
@@ -63,5 +69,8 @@ func collectCaches(m *Monitor, ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descCacheRequests, prometheus.CounterValue, float64(c.Hits), c.Name, "hit")
 		ch <- prometheus.MustNewConstMetric(descCacheRequests, prometheus.CounterValue, float64(c.Misses), c.Name, "miss")
 		ch <- prometheus.MustNewConstMetric(descCacheRatio, prometheus.GaugeValue, c.HitRatio(), c.Name)
+		if c.Updates > 0 {
+			ch <- prometheus.MustNewConstMetric(descCacheUpdates, prometheus.CounterValue, float64(c.Updates), c.Name)
+		}
 	}
 }

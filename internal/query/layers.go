@@ -3,7 +3,9 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
@@ -307,11 +309,7 @@ func (m *layerMerge) finish() {
 		m.fallback = map[string]string{}
 	}
 	plan.found = append(plan.found, m.semLocs...)
-	paths := make([]string, 0, len(m.fallback))
-	for path := range m.fallback {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(m.fallback))
 	plan.use.FallbackTotal = len(paths)
 	for _, path := range paths {
 		if len(plan.use.Fallback) == maxFallbackListed {

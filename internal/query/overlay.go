@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,12 +72,7 @@ func (o *Overlay) Put(p string, content []byte, deleted, virtual bool) {
 
 // Paths lists the overlay's paths, sorted.
 func (o *Overlay) Paths() []string {
-	out := make([]string, 0, len(o.files))
-	for p := range o.files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(o.files))
 }
 
 // Note records that an answer leans on the baseline where the overlay may
@@ -91,12 +88,7 @@ func (o *Overlay) Note(format string, args ...any) {
 func (o *Overlay) Notes() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	out := make([]string, 0, len(o.notes))
-	for n := range o.notes {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(o.notes))
 }
 
 // WithOverlay returns the engine reading through an overlay (nil: none).

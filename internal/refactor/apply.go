@@ -3,9 +3,11 @@ package refactor
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -224,11 +226,7 @@ func (env *Env) contents(p *Plan, edits []Edit) ([]Change, []mutate.FileEdit, er
 			byPath[mv.From] = nil
 		}
 	}
-	paths := make([]string, 0, len(byPath))
-	for f := range byPath {
-		paths = append(paths, f)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(byPath))
 	var changes []Change
 	var fes []mutate.FileEdit
 	for _, f := range paths {

@@ -3,7 +3,8 @@ package refactor
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/plural"
@@ -72,11 +73,7 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 			}
 		}
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(byKey))
 	out := make([]Group, 0, len(keys))
 	for i, k := range keys {
 		g := byKey[k]

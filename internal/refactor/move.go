@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,11 +72,7 @@ func (env *Env) Move(ctx context.Context, req MoveRequest) (*Plan, error) {
 	if err := env.movePython(ctx, p, ms); err != nil {
 		return nil, err
 	}
-	froms := make([]string, 0, len(ms))
-	for f := range ms {
-		froms = append(froms, f)
-	}
-	sort.Strings(froms)
+	froms := slices.Sorted(maps.Keys(ms))
 	for _, f := range froms {
 		ok, why := env.gitTrackedClean(ctx, f)
 		p.Moves = append(p.Moves, Move{From: f, To: ms[f], GitMV: ok, Reason: why})
@@ -172,11 +170,7 @@ func (env *Env) candidates(ctx context.Context, needles []string, ms moveSet) ([
 			seen[h.Path] = true
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for f := range seen {
-		out = append(out, f)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(seen))
 	return out, nil
 }
 

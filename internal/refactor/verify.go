@@ -3,10 +3,12 @@ package refactor
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -150,11 +152,7 @@ func Verify(ctx context.Context, req VerifyRequest) *VerifyReport {
 			byLang[l] = append(byLang[l], c)
 		}
 	}
-	langs := make([]string, 0, len(byLang))
-	for l := range byLang {
-		langs = append(langs, l)
-	}
-	sort.Strings(langs)
+	langs := slices.Sorted(maps.Keys(byLang))
 	for _, l := range langs {
 		var checks []VerifyCheck
 		var diags []Diagnostic

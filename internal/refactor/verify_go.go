@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,11 +79,7 @@ func verifyGo(ctx context.Context, gobin, root string, changes []Change, extra [
 		}
 		modules[mod] = append(modules[mod], rel)
 	}
-	mods := make([]string, 0, len(modules))
-	for m := range modules {
-		mods = append(mods, m)
-	}
-	sort.Strings(mods)
+	mods := slices.Sorted(maps.Keys(modules))
 	var checks []VerifyCheck
 	var diags []Diagnostic
 	env := []string{"GOTOOLCHAIN=local"}

@@ -3,6 +3,8 @@ package repomap
 import (
 	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -159,11 +161,7 @@ func placeFiles(ctx context.Context, e *query.Engine, p ArchParams) (*archGraph,
 // nameDirs gives the directories below a module's root that hold no file
 // of the module's family the kind dir: a Go module's docs/ is no Go package.
 func (g *archGraph) nameDirs() {
-	ids := make([]string, 0, len(g.nodes))
-	for id := range g.nodes {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(g.nodes))
 	for _, id := range ids {
 		n := g.nodes[id]
 		if n.Kind == "dir" || id == n.Kind+":"+cmp.Or(n.Root, ".") {

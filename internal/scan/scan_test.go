@@ -15,6 +15,29 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 )
 
+// writeTree writes files (slash-separated paths to contents) under root.
+func writeTree(root string, files map[string]string) {
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(c), 0o644)
+	}
+}
+
+// scanned scans and returns the result with the paths it found, in order.
+func scanned(t *testing.T, opts Options) (Result, []string) {
+	t.Helper()
+	res, err := Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	return res, got
+}
+
 func TestContain(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
@@ -158,24 +181,13 @@ func TestScanPolicy(t *testing.T) {
 		"a.go": "package a", "node_modules/x/y.js": "x", "vendor/v.go": "v", ".env": "S=1", "keys/id_rsa": "k",
 		"docs/readme.md": "hi", "gen/big.pb.go": "p",
 	}
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
+	writeTree(root, files)
 	os.WriteFile(filepath.Join(outside, "o.go"), []byte("package o"), 0o644)
 	os.Symlink(filepath.Join(outside, "o.go"), filepath.Join(root, "out.go"))
 	os.Symlink(filepath.Join(root, "a.go"), filepath.Join(root, "alias.go"))
 	os.Symlink(filepath.Join(root, "docs"), filepath.Join(root, "docs2"))
 	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte(".env*\nid_rsa*\ngen/\n"), 0o644)
-	res, err := Scan(context.Background(), Options{Paths: config.Paths{Root: root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range res.Files {
-		got = append(got, f.Path)
-	}
+	res, got := scanned(t, Options{Paths: config.Paths{Root: root}})
 	want := []string{".cairnignore", "a.go", "alias.go", "docs/readme.md"}
 	if len(got) != len(want) {
 		t.Fatalf("scanned %v, want %v", got, want)
@@ -203,11 +215,7 @@ func TestScanSymlinkTargets(t *testing.T) {
 		".git/config": "[core]", "node_modules/m/i.js": "x", ".cairn/cache/index.db": "db", "state/index.db": "db",
 		"sub/x.go": "package sub",
 	}
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
+	writeTree(root, files)
 	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte(".env*\nid_rsa*\ngen/\n"), 0o644)
 	links := map[string]string{
 		"settings.txt":   ".env",
@@ -229,14 +237,7 @@ func TestScanSymlinkTargets(t *testing.T) {
 		}
 	}
 	opts := Options{Paths: config.Paths{Root: root, InTreeState: "state"}}
-	res, err := Scan(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range res.Files {
-		got = append(got, f.Path)
-	}
+	res, got := scanned(t, opts)
 	want := []string{".cairnignore", "a.go", "alias.go", "docs/x_link.go", "sub/x.go"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("scanned (-want +got):\n%s", diff)
@@ -262,21 +263,10 @@ func TestScanSymlinkTargets(t *testing.T) {
 // that negates a secret pattern indexes that file on purpose.
 func TestCairnignoreKeepsSecretsOut(t *testing.T) {
 	root := t.TempDir()
-	for p, c := range map[string]string{"a.go": "package a", ".env": "S=1", "id_rsa": "k", "certs/server.pem": "p",
-		".env.example": "S=", "secrets/x.txt": "x"} {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
+	writeTree(root, map[string]string{"a.go": "package a", ".env": "S=1", "id_rsa": "k", "certs/server.pem": "p",
+		".env.example": "S=", "secrets/x.txt": "x"})
 	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte("secrets/\n!.env.example\n"), 0o644)
-	res, err := Scan(context.Background(), Options{Paths: config.Paths{Root: root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range res.Files {
-		got = append(got, f.Path)
-	}
+	_, got := scanned(t, Options{Paths: config.Paths{Root: root}})
 	want := []string{".cairnignore", ".env.example", "a.go"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("scanned %v, want %v", got, want)

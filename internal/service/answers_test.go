@@ -1,10 +1,7 @@
 package service_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
@@ -17,14 +14,7 @@ import (
 // cached answer from before the import is not served after it.
 func TestAnswerCacheFollowsSemanticImport(t *testing.T) {
 	paths, cfg := newRepo(t, fixture(t))
-	scip := filepath.Join(t.TempDir(), "fixture.scip")
-	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(scip, b, 0o644)
-	later := time.Now().Add(time.Second)
-	os.Chtimes(scip, later, later)
+	scip := fixtureSCIP(t)
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func (s *Service) cacheStats() []obs.CacheStat {
 		out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
 	}
 	for _, c := range s.env.Changes.Stats() {
-		out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses})
+		out = append(out, obs.CacheStat{Name: c.Name, Hits: c.Hits, Misses: c.Misses, Updates: c.Updates})
 	}
 	return out
 }

@@ -37,6 +37,21 @@ func fixture(t *testing.T) map[string]string {
 	return out
 }
 
+// fixtureSCIP copies the fixture module's semantic index into a temporary
+// file written a second in the future, so it is newer than the indexed files.
+func fixtureSCIP(t *testing.T) string {
+	t.Helper()
+	scip := filepath.Join(t.TempDir(), "fixture.scip")
+	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(scip, b, 0o644)
+	later := time.Now().Add(time.Second)
+	os.Chtimes(scip, later, later)
+	return scip
+}
+
 func data[T any](t *testing.T, env *protocol.Envelope) T {
 	t.Helper()
 	if env.Error != nil {
@@ -114,14 +129,7 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
 	}
 	paths, cfg := newRepo(t, fixture(t))
-	scip := filepath.Join(t.TempDir(), "fixture.scip")
-	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(scip, b, 0o644)
-	later := time.Now().Add(time.Second)
-	os.Chtimes(scip, later, later)
+	scip := fixtureSCIP(t)
 	cfg.Semantic.SCIPPaths = []string{scip}
 	owner, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {

@@ -318,16 +318,3 @@ func (s *Reader) SearchCards(ctx context.Context, match string, limit int) ([]in
 		ORDER BY bm25(card_fts, 10.0, 5.0, 1.0), rowid LIMIT ?`, match, limit)
 	return scanAll(rows, err, "card search", func(r scanner, id *int64) error { return r.Scan(id) })
 }
-
-// FileImports returns a file's packed import edges (nil when it has none).
-func (s *Reader) FileImports(ctx context.Context, fileID int64) ([]byte, error) {
-	var b []byte
-	err := s.sql.QueryRowContext(ctx, `SELECT imports FROM link WHERE file_id = ?`, fileID).Scan(&b)
-	if err == sql.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: imports of file %d: %w", fileID, err)
-	}
-	return checkSum("main", fmt.Sprintf("the imports of file %d", fileID), b)
-}

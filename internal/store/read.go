@@ -115,28 +115,26 @@ func (s *Reader) Surfaces(ctx context.Context, kind uint8) ([]SurfaceRow, error)
 
 // Link returns a file's packed resolved references.
 func (s *Reader) Link(ctx context.Context, fileID int64) ([]byte, error) {
-	var b []byte
-	err := s.sql.QueryRowContext(ctx, `SELECT data FROM link WHERE file_id = ?`, fileID).Scan(&b)
-	if err == sql.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: link of file %d: %w", fileID, err)
-	}
-	return checkSum("main", fmt.Sprintf("the links of file %d", fileID), b)
+	return s.linkColumn(ctx, "data", "links", fileID)
 }
 
 // Imports returns a file's packed import edges (nil when it has none).
 func (s *Reader) Imports(ctx context.Context, fileID int64) ([]byte, error) {
+	return s.linkColumn(ctx, "imports", "imports", fileID)
+}
+
+// linkColumn reads one packed column of a file's link row, checked against
+// its checksum (nil when the file has no row or the column is empty).
+func (s *Reader) linkColumn(ctx context.Context, col, what string, fileID int64) ([]byte, error) {
 	var b []byte
-	err := s.sql.QueryRowContext(ctx, `SELECT imports FROM link WHERE file_id = ?`, fileID).Scan(&b)
-	if err == sql.ErrNoRows || err == nil && b == nil {
+	err := s.sql.QueryRowContext(ctx, `SELECT `+col+` FROM link WHERE file_id = ?`, fileID).Scan(&b)
+	if err == sql.ErrNoRows {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: imports of file %d: %w", fileID, err)
+		return nil, fmt.Errorf("store: %s of file %d: %w", what, fileID, err)
 	}
-	return checkSum("main", fmt.Sprintf("the imports of file %d", fileID), b)
+	return checkSum("main", fmt.Sprintf("the %s of file %d", what, fileID), b)
 }
 
 // Modules returns every module, ordered by root.

@@ -188,6 +188,15 @@ func OpenIndex(t testing.TB, files map[string]string) *Index {
 // a snapshot of the index as it is then (released when the test ends).
 func (x *Index) Engine(t testing.TB) *query.Engine {
 	t.Helper()
+	eng, release := x.EngineReleased(t)
+	t.Cleanup(release)
+	return eng
+}
+
+// EngineReleased is Engine for a test that takes more snapshots than the
+// store has connections: it releases each itself.
+func (x *Index) EngineReleased(t testing.TB) (*query.Engine, func()) {
+	t.Helper()
 	ctx := context.Background()
 	if _, err := x.ix.Reconcile(ctx, index.ReconcileOptions{}); err != nil {
 		t.Fatal(err)
@@ -196,8 +205,7 @@ func (x *Index) Engine(t testing.TB) *query.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(release)
-	return eng
+	return eng, release
 }
 
 // Write replaces (or adds) a file of the tree, without committing it.

@@ -243,14 +243,14 @@ func statusLine(st *gitx.Status) string {
 	return s
 }
 
-func short(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
+func short(oid string) string { return abbrev(oid, "(no commit)") }
+
+// abbrev shortens a commit id to 12 hex digits; none stands for no commit.
+func abbrev(oid, none string) string {
 	if oid == "" {
-		return "(no commit)"
+		return none
 	}
-	return oid
+	return oid[:min(len(oid), 12)]
 }
 
 // freshen brings the index up to date in the middle of a call that needs it

@@ -3,7 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/query"
@@ -81,11 +82,7 @@ func fallbackSummary(sem query.SemanticUse) string {
 			delete(reasons, r)
 		}
 	}
-	rest := make([]string, 0, len(reasons))
-	for r := range reasons {
-		rest = append(rest, r)
-	}
-	sort.Strings(rest)
+	rest := slices.Sorted(maps.Keys(reasons))
 	for _, r := range rest {
 		parts = append(parts, fmt.Sprintf("%d %s", reasons[r], r))
 	}

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/testrun"
@@ -75,11 +77,7 @@ func testDiscover(ctx context.Context, c *Call, in TestDiscoverIn) (*TestDiscove
 
 // countsText spells a count map in key order: "go 3, pytest 1".
 func countsText(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	s := ""
 	for i, k := range keys {
 		if i > 0 {

@@ -244,15 +244,7 @@ func (c *Call) loadWorkspace(id string) (*workspace.View, error) {
 	return c.workspaces().Load(w)
 }
 
-func shortCommit(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	if s == "" {
-		return "a tree without commits"
-	}
-	return s
-}
+func shortCommit(s string) string { return abbrev(s, "a tree without commits") }
 
 // exists reports whether a repo path exists in the working tree.
 func (c *Call) exists(p string) bool {

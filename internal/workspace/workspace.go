@@ -19,9 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -72,12 +74,7 @@ type Workspace struct {
 
 // Paths lists the overlay's paths, sorted.
 func (w *Workspace) Paths() []string {
-	out := make([]string, 0, len(w.Files))
-	for p := range w.Files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(w.Files))
 }
 
 // Store keeps the workspaces of one repository.

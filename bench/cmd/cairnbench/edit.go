@@ -22,9 +22,12 @@ const editRounds = 20
 // of one search sent right then, which must see the edit. Per file, the
 // median of editRounds edits (a new Go function each time); an answer that
 // misses the edit is counted, never timed.
-func editToAnswer(cairn, repo, state string, files []string) (map[string]any, error) {
+func editToAnswer(cairn, repo, state string, files []string, profile string) (map[string]any, error) {
 	os.Remove(filepath.Join(state, "port"))
 	cmd := exec.Command(cairn, "--repo", repo, "--state-dir", state, "up", "--no-auth")
+	if profile != "" {
+		cmd.Env = withProfile(profile)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

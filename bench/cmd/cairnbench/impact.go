@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -100,11 +101,17 @@ func impactBench(ctx context.Context, name, repo, state string, n, rounds int, r
 	out := map[string]any{"corpus": name, "first_call_ms": float64(first.Microseconds()) / 1000, "warm": percentiles(all), "symbols": rows,
 		"budget_chars": tools.CharsBudget.Default}
 	if edit != "" {
-		after, err := impactAfterEdit(ctx, ix, repo, edit, rounds, func() time.Duration { _, d := call(ids[0]); return d })
+		after, err := impactAfterEdit(ctx, ix, repo, edit, rounds, func() (d time.Duration) {
+			pprof.Do(ctx, pprof.Labels("op", "impact_after_edit"), func(context.Context) { _, d = call(ids[0]) })
+			return d
+		})
 		if err != nil {
 			return err
 		}
 		out["after_edit"] = after
+		// How the views of each new epoch were made: updated from the
+		// previous epoch's (updates) or built again (misses - updates).
+		out["view_cache"] = env.Changes.Stats()
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		return err

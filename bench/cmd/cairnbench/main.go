@@ -250,7 +250,10 @@ func queries(ctx context.Context, repo, state, set, dump string) error {
 			continue
 		}
 		t, c := time.Now(), threadCPU()
-		res, err := e.Refs(ctx, r, query.RefsParams{Limit: 50})
+		var res *query.RefsResult
+		pprof.Do(ctx, pprof.Labels("op", "refs"), func(ctx context.Context) { // the profile's refs samples
+			res, err = e.Refs(ctx, r, query.RefsParams{Limit: 50})
+		})
 		if err != nil {
 			return err
 		}
@@ -311,7 +314,10 @@ func lexicalBench(ctx context.Context, repo, state, set string) error {
 		hits, found := 0, 0
 		for i := 0; i < 5; i++ {
 			t, cpu := time.Now(), threadCPU()
-			r, err := e.Search(ctx, p)
+			var r *query.SearchResult
+			pprof.Do(ctx, pprof.Labels("op", kind), func(ctx context.Context) { // the profile's samples of this kind
+				r, err = e.Search(ctx, p)
+			})
 			if err != nil {
 				return fmt.Errorf("%s: %w", l, err)
 			}

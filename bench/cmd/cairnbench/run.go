@@ -15,25 +15,30 @@ import (
 
 // Corpus is one benchmark run's record, written as JSON to bench/out.
 type Corpus struct {
-	Name     string         `json:"name"`
-	Dir      string         `json:"dir"`
-	Date     string         `json:"date"`
-	Bytes    int64          `json:"bytes"`
-	Files    int            `json:"files"`
-	Cat      Timed          `json:"cat"`
-	Ctags    Timed          `json:"ctags"`
-	Index    Timed          `json:"index"`
-	Split    map[string]any `json:"index_split_ms"`
-	Stats    map[string]any `json:"index_stats"`
-	Queries  map[string]any `json:"queries,omitempty"`
-	Lexical  map[string]any `json:"lexical,omitempty"`
-	Rg       map[string]any `json:"rg,omitempty"`
-	CLI      map[string]any `json:"cli_ms,omitempty"`
-	Incr     map[string]any `json:"incremental,omitempty"`
-	Edit     map[string]any `json:"edit_to_answer,omitempty"`
-	Tiers    map[string]any `json:"tiers,omitempty"`
-	Arch     []archCheck    `json:"architecture_checks,omitempty"`
-	Problems []string       `json:"problems,omitempty"`
+	Name    string         `json:"name"`
+	Dir     string         `json:"dir"`
+	Date    string         `json:"date"`
+	Bytes   int64          `json:"bytes"`
+	Files   int            `json:"files"`
+	Cat     Timed          `json:"cat"`
+	Ctags   Timed          `json:"ctags"`
+	Index   Timed          `json:"index"`
+	Split   map[string]any `json:"index_split_ms"`
+	Stats   map[string]any `json:"index_stats"`
+	Queries map[string]any `json:"queries,omitempty"`
+	Lexical map[string]any `json:"lexical,omitempty"`
+	Rg      map[string]any `json:"rg,omitempty"`
+	CLI     map[string]any `json:"cli_ms,omitempty"`
+	Incr    map[string]any `json:"incremental,omitempty"`
+	Edit    map[string]any `json:"edit_to_answer,omitempty"`
+	Tiers   map[string]any `json:"tiers,omitempty"`
+	Arch    []archCheck    `json:"architecture_checks,omitempty"`
+	// ImpactAfterEdit is the first impact_analyze call of an epoch after a
+	// one-file edit (the writable copy), keyed by the edited file.
+	ImpactAfterEdit map[string]any `json:"impact_after_edit,omitempty"`
+	// Profiles say where each measured operation spends its CPU (profile.go).
+	Profiles map[string]*ProfileSummary `json:"profiles,omitempty"`
+	Problems []string                   `json:"problems,omitempty"`
 }
 
 // Timed is a whole-process measurement: with Runs > 1, the median run's
@@ -94,6 +99,25 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 	if c.Ctags, _, err = medianTimed(indexRuns, inRepo+"ctags -L "+sh(list)+" -f - | wc -l", nil); err != nil {
 		return fmt.Errorf("ctags anchor: %w", err)
 	}
+	c.Profiles = map[string]*ProfileSummary{}
+	addProfile := func(key, what, tagFocus string, files ...string) {
+		s, err := summarizeProfiles(what, tagFocus, files...)
+		if err != nil {
+			c.Problems = append(c.Problems, "profile: "+err.Error())
+			return
+		}
+		c.Profiles[key] = s
+	}
+	if !light { // one more cold build, under the profiler and not timed
+		prof := profilePath(outDir, name, "index")
+		os.RemoveAll(state)
+		cmd := exec.Command(cairn, "--repo", dir, "--state-dir", state, "index", "--full", "--json")
+		cmd.Env = withProfile(prof)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("profiled index: %v: %s", err, lastLine(out))
+		}
+		addProfile("index", "cairn index --full, one cold build", "", prof)
+	}
 	var env struct {
 		Data map[string]any `json:"data"`
 	}
@@ -102,8 +126,16 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 	if tm, ok := env.Data["timing_ms"].(map[string]any); ok {
 		c.Split = tm
 	}
+	var runProfiled func(prof string, args ...string) (map[string]any, error)
 	run := func(args ...string) (map[string]any, error) {
-		out, err := exec.Command(self, args...).Output()
+		return runProfiled("", args...)
+	}
+	runProfiled = func(prof string, args ...string) (map[string]any, error) {
+		cmd := exec.Command(self, args...)
+		if prof != "" {
+			cmd.Env = withProfile(prof)
+		}
+		out, err := cmd.Output()
 		if err != nil {
 			return nil, fmt.Errorf("%v: %v", args, err)
 		}
@@ -111,19 +143,32 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		return m, json.Unmarshal(out, &m)
 	}
 	if symbols != "" {
-		if c.Queries, err = run("queries", "-repo", dir, "-state", state, "-set", symbols); err != nil {
+		prof := profilePath(outDir, name, "queries")
+		if c.Queries, err = runProfiled(prof, "queries", "-repo", dir, "-state", state, "-set", symbols); err != nil {
 			c.Problems = append(c.Problems, err.Error())
+		} else {
+			addProfile("refs", "references of the query set, in process", "op=refs", prof)
 		}
 	}
 	if lexical != "" {
-		if c.Lexical, err = run("lexical", "-repo", dir, "-state", state, "-set", lexical); err != nil {
+		prof := profilePath(outDir, name, "lexical")
+		if c.Lexical, err = runProfiled(prof, "lexical", "-repo", dir, "-state", state, "-set", lexical); err != nil {
 			c.Problems = append(c.Problems, err.Error())
+		} else {
+			addProfile("lexical_literal", "lexical literal search, first page, in process", "op=literal", prof)
 		}
 		if ms, _ := c.Lexical["count_mismatches"].([]any); len(ms) > 0 {
 			c.Problems = append(c.Problems, fmt.Sprintf("lexical result counts differ from the scan: %v", ms))
 		}
 		if c.Rg, err = processLexical(dir, cairn, state, lexical, files); err != nil {
 			return fmt.Errorf("lexical anchor: %w", err)
+		}
+		if !light {
+			if profs, err := profileCLISearch(dir, cairn, state, lexical, outDir, name); err != nil {
+				c.Problems = append(c.Problems, err.Error())
+			} else {
+				addProfile("cli_search", fmt.Sprintf("cairn search with no server, %d whole processes", len(profs)), "", profs...)
+			}
 		}
 	}
 	if light { // a language corpus: indexing throughput, parse failures, tiers and architecture checks only
@@ -144,8 +189,18 @@ func runCorpus(ctx context.Context, name, dir, cairn, self, outDir, symbols, lex
 		c.Problems = append(c.Problems, err.Error())
 	}
 	if incrFiles != "" {
-		if c.Incr, c.Edit, err = incrementalCopy(self, cairn, dir, outDir, name, incrFiles); err != nil {
+		var profs copyProfiles
+		if c.Incr, c.Edit, c.ImpactAfterEdit, profs, err = incrementalCopy(self, cairn, dir, outDir, name, incrFiles); err != nil {
 			c.Problems = append(c.Problems, err.Error())
+		}
+		if profs.incremental != "" {
+			addProfile("incremental", "one-file updates in process (every round of both files)", "", profs.incremental)
+		}
+		if profs.server != "" {
+			addProfile("edit_to_answer", "cairn up over the edit-to-answer rounds (its start included)", "", profs.server)
+		}
+		if profs.impact != "" {
+			addProfile("impact_after_edit", "impact_analyze, first call of each epoch after an edit", "op=impact_after_edit", profs.impact)
 		}
 	}
 	b, _ := json.MarshalIndent(c, "", "  ")
@@ -248,32 +303,91 @@ func cliTimes(cairn, dir, state, symbols string) map[string]any {
 	return out
 }
 
+// copyProfiles are the CPU profiles taken on the writable copy.
+type copyProfiles struct{ incremental, server, impact string }
+
 // incrementalCopy copies the corpus into a writable git repository, indexes it
 // and measures one-file updates in-process, then edit to answer under
-// `cairn up`.
-func incrementalCopy(self, cairn, dir, outDir, name, files string) (incr, edit map[string]any, err error) {
+// `cairn up`, then the first impact_analyze call after an edit of the first
+// file. Each under the profiler, whose files it returns.
+func incrementalCopy(self, cairn, dir, outDir, name, files string) (incr, edit, impact map[string]any, profs copyProfiles, err error) {
 	work := filepath.Join(outDir, "incr-"+name)
 	os.RemoveAll(work)
 	script := fmt.Sprintf("cp -r %s %s && chmod -R u+w %s && cd %s && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm c",
 		sh(dir), sh(work), sh(work), sh(work))
 	if out, err := exec.Command("bash", "-c", script).CombinedOutput(); err != nil {
-		return nil, nil, fmt.Errorf("prepare copy: %v %s", err, out)
+		return nil, nil, nil, profs, fmt.Errorf("prepare copy: %v %s", err, out)
 	}
 	defer os.RemoveAll(work)
 	state := filepath.Join(outDir, "state-incr-"+name)
-	out, err := exec.Command(self, "incremental", "-repo", work, "-state", state, "-files", files).Output()
+	cmd := exec.Command(self, "incremental", "-repo", work, "-state", state, "-files", files)
+	prof := profilePath(outDir, name, "incremental")
+	cmd.Env = append(os.Environ(), "CAIRN_CPUPROFILE_INCR="+prof)
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, nil, fmt.Errorf("incremental: %v", err)
+		return nil, nil, nil, profs, fmt.Errorf("incremental: %v", err)
 	}
+	profs.incremental = prof
 	if err := json.Unmarshal(out, &incr); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, profs, err
 	}
 	if cairn, err = filepath.Abs(cairn); err != nil {
-		return incr, nil, err
+		return incr, nil, nil, profs, err
 	}
-	edit, err = editToAnswer(cairn, work, state, strings.Split(files, ","))
+	prof = profilePath(outDir, name, "edit")
+	edit, err = editToAnswer(cairn, work, state, strings.Split(files, ","), prof)
 	if err != nil {
-		return incr, nil, fmt.Errorf("edit to answer: %w", err)
+		return incr, nil, nil, profs, fmt.Errorf("edit to answer: %w", err)
 	}
-	return incr, edit, nil
+	profs.server = prof
+	first, _, _ := strings.Cut(files, ",")
+	prof = profilePath(outDir, name, "impact")
+	cmd = exec.Command(self, "impact", "-name", name, "-repo", work, "-state", state, "-n", "3", "-rounds", "11", "-files", first)
+	cmd.Env = withProfile(prof)
+	if out, err = cmd.Output(); err != nil {
+		return incr, edit, nil, profs, fmt.Errorf("impact after an edit: %v", err)
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out, &res); err != nil {
+		return incr, edit, nil, profs, err
+	}
+	profs.impact = prof
+	return incr, edit, map[string]any{first: res["after_edit"]}, profs, nil
+}
+
+// profileCLISearch runs the first literal query of the set as whole
+// `cairn search` processes with no server, each writing a CPU profile,
+// after the timed runs: one such process samples too little alone.
+func profileCLISearch(dir, cairn, state, set, outDir, name string) ([]string, error) {
+	lines, err := readSet(set)
+	if err != nil {
+		return nil, err
+	}
+	text := ""
+	for _, l := range lines {
+		if kind, t, _ := strings.Cut(l, "\t"); kind == "literal" {
+			text = t
+			break
+		}
+	}
+	if text == "" {
+		return nil, fmt.Errorf("cli profile: no literal query in %s", set)
+	}
+	var profs []string
+	for i := 0; i < 30; i++ {
+		prof := profilePath(outDir, name, fmt.Sprintf("cli-%02d", i))
+		cmd := exec.Command(cairn, "--repo", dir, "--state-dir", state, "search", text, "--limit", strconv.Itoa(cliLimit))
+		cmd.Env = withProfile(prof)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("cli profile: %v: %s", err, lastLine(out))
+		}
+		profs = append(profs, prof)
+	}
+	return profs, nil
+}
+
+// lastLine is the last non-empty line of a process's output, for errors.
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
 }

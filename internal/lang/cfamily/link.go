@@ -1,11 +1,11 @@
 package cfamily
 
 import (
+	"context"
 	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -40,7 +40,9 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 }
 
 // Import resolves nothing for import edges: Link follows #includes itself.
-func (l *batch) Import(lang.File, lang.Import) (lang.Target, bool) { return lang.Target{}, false }
+func (l *batch) Import(context.Context, lang.File, lang.Import) (lang.Target, bool) {
+	return lang.Target{}, false
+}
 
 // exists reports whether the worktree has the path (any file).
 func (l *batch) exists(p string) bool {
@@ -59,7 +61,7 @@ func (l *batch) resolveInclude(from, src string) (string, bool) {
 		return "", false
 	}
 	if !angled {
-		if p := path.Join(link.DirOf(from), src); l.exists(p) {
+		if p := path.Join(lang.DirOf(from), src); l.exists(p) {
 			return p, true
 		}
 	}
@@ -89,12 +91,12 @@ func (l *batch) resolveInclude(from, src string) (string, bool) {
 
 // directIncludes lists the files that a file's own #includes resolve to
 // (cached: facts are decoded once per file and batch).
-func (l *batch) directIncludes(p string, facts *lang.Facts) []string {
+func (l *batch) directIncludes(ctx context.Context, p string, facts *lang.Facts) []string {
 	if d, ok := l.incDirect[p]; ok {
 		return d
 	}
 	if facts == nil {
-		facts = l.r.Facts(p)
+		facts = l.r.Facts(ctx, p)
 	}
 	var out []string
 	if facts != nil {
@@ -112,7 +114,7 @@ func (l *batch) directIncludes(p string, facts *lang.Facts) []string {
 }
 
 // includeClosure lists the files a file includes, directly or not, nearest first.
-func (l *batch) includeClosure(f lang.File, facts *lang.Facts) []string {
+func (l *batch) includeClosure(ctx context.Context, f lang.File, facts *lang.Facts) []string {
 	if c, ok := l.includes[f.Path]; ok {
 		return c
 	}
@@ -126,7 +128,7 @@ func (l *batch) includeClosure(f lang.File, facts *lang.Facts) []string {
 		if p == f.Path {
 			fx = facts
 		}
-		for _, q := range l.directIncludes(p, fx) {
+		for _, q := range l.directIncludes(ctx, p, fx) {
 			if !seen[q] && len(out) < maxIncludes {
 				seen[q] = true
 				out = append(out, q)
@@ -170,7 +172,7 @@ func cContexts(facts *lang.Facts, d int32) []string {
 }
 
 // Link resolves the references of a C or C++ file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	self := native.OwnPaths(facts, own)
 	var closure []string
 	closureDone := false
@@ -183,12 +185,12 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 			}
 		}
 		if !closureDone {
-			closure, closureDone = l.includeClosure(f, facts), true
+			closure, closureDone = l.includeClosure(ctx, f, facts), true
 		}
 		name := native.LastSegment(keys[0])
 		for _, k := range keys {
 			for _, p := range closure {
-				nf := l.syms.Of(p)
+				nf := l.syms.Of(ctx, p)
 				if !nf.Names[name] {
 					continue
 				}

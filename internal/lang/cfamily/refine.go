@@ -377,7 +377,7 @@ func macroSignature(v *lang.View, n int) string {
 	if val := langutil.Child(v, n, "value"); val >= 0 {
 		sig += " " + lang.CollapseSpace(strings.ReplaceAll(v.Text(val), "\\\n", " "))
 	}
-	return langutil.Truncate(strings.TrimSpace(sig), langutil.MaxSignature)
+	return lang.Truncate(strings.TrimSpace(sig), lang.MaxSignature)
 }
 
 // qualifiedRefs gives a::b::c references the qualifier "a::b" and marks the

@@ -80,7 +80,7 @@ func CleanSignature(s string) string {
 		}
 		s = t
 	}
-	return langutil.Truncate(s, langutil.MaxSignature)
+	return lang.Truncate(s, lang.MaxSignature)
 }
 
 // Prepare starts the Refine hook of a class language: it finds each

@@ -1,6 +1,7 @@
 package classlang
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -79,7 +80,9 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 
 // Import resolves nothing to a file: Java, Kotlin and C# imports name
 // packages and types, which Link resolves.
-func (p *pkgLinker) Import(lang.File, lang.Import) (lang.Target, bool) { return lang.Target{}, false }
+func (p *pkgLinker) Import(context.Context, lang.File, lang.Import) (lang.Target, bool) {
+	return lang.Target{}, false
+}
 
 // packages maps the packages of a family to their files.
 func (p *pkgLinker) packages(family string) map[string][]string {
@@ -111,7 +114,7 @@ func (p *pkgLinker) isPackage(family, pkg string) bool {
 }
 
 // unit maps the lexical paths of a package's symbols to the symbols.
-func (p *pkgLinker) unit(family, pkg string) map[string][]pkgSym {
+func (p *pkgLinker) unit(ctx context.Context, family, pkg string) map[string][]pkgSym {
 	key := family + "\x00" + pkg
 	if m, ok := p.units[key]; ok {
 		return m
@@ -122,7 +125,7 @@ func (p *pkgLinker) unit(family, pkg string) map[string][]pkgSym {
 	if len(files) == 0 {
 		return m
 	}
-	rows := p.r.Symbols(files...)
+	rows := p.r.Symbols(ctx, files...)
 	prefix := pkg + "."
 	for _, r := range rows {
 		path, ok := strings.CutPrefix(r.QName, prefix)
@@ -149,8 +152,8 @@ func (p *pkgLinker) unit(family, pkg string) map[string][]pkgSym {
 
 // lookup finds the symbol with a lexical path in a package; from is the
 // referencing file's module, which decides between files that both declare it.
-func (p *pkgLinker) lookup(family, pkg, path string, from int64) (pkgSym, bool) {
-	syms := p.unit(family, pkg)[path]
+func (p *pkgLinker) lookup(ctx context.Context, family, pkg, path string, from int64) (pkgSym, bool) {
+	syms := p.unit(ctx, family, pkg)[path]
 	switch len(syms) {
 	case 0:
 		return pkgSym{}, false
@@ -175,10 +178,10 @@ type typeRef struct {
 
 // resolveType finds the type a dotted name denotes when written in full
 // (a.b.C, a.b.C.D): the longest package prefix that declares the rest as a type.
-func (p *pkgLinker) resolveType(family, name string, from int64) (typeRef, pkgSym, bool) {
+func (p *pkgLinker) resolveType(ctx context.Context, family, name string, from int64) (typeRef, pkgSym, bool) {
 	for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
 		pkg, path := name[:i], name[i+1:]
-		if s, ok := p.lookup(family, pkg, path, from); ok && s.kind.IsTypeLike() {
+		if s, ok := p.lookup(ctx, family, pkg, path, from); ok && s.kind.IsTypeLike() {
 			return typeRef{pkg, path}, s, true
 		}
 	}
@@ -195,7 +198,7 @@ type pkgImport struct {
 	isAlias bool   // C# using X = A.B, an alias of a namespace
 }
 
-func (p *pkgLinker) resolveImports(family string, facts *lang.Facts, from int64) []pkgImport {
+func (p *pkgLinker) resolveImports(ctx context.Context, family string, facts *lang.Facts, from int64) []pkgImport {
 	out := make([]pkgImport, len(facts.Imports))
 	for i, im := range facts.Imports {
 		r := &out[i]
@@ -205,11 +208,11 @@ func (p *pkgLinker) resolveImports(family string, facts *lang.Facts, from int64)
 			if im.Source != "" {
 				full = im.Source + "." + im.Name
 			}
-			if t, s, ok := p.resolveType(family, full, from); ok {
+			if t, s, ok := p.resolveType(ctx, family, full, from); ok {
 				r.sym, r.named, r.typ, r.isType = s, true, t, true
-			} else if t, ok := p.resolveTypeOf(family, im.Source, from); ok {
+			} else if t, ok := p.resolveTypeOf(ctx, family, im.Source, from); ok {
 				// a static member: import static a.b.C.m
-				if s, ok := p.lookup(family, t.pkg, t.path+"."+im.Name, from); ok {
+				if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+im.Name, from); ok {
 					r.sym, r.named = s, true
 				}
 			} else if p.isPackage(family, full) {
@@ -218,7 +221,7 @@ func (p *pkgLinker) resolveImports(family string, facts *lang.Facts, from int64)
 		case lang.ImportAll:
 			if p.isPackage(family, im.Source) {
 				r.pkg = im.Source
-			} else if t, ok := p.resolveTypeOf(family, im.Source, from); ok {
+			} else if t, ok := p.resolveTypeOf(ctx, family, im.Source, from); ok {
 				r.typ, r.isType = t, true
 			}
 		}
@@ -226,13 +229,13 @@ func (p *pkgLinker) resolveImports(family string, facts *lang.Facts, from int64)
 	return out
 }
 
-func (p *pkgLinker) resolveTypeOf(family, name string, from int64) (typeRef, bool) {
-	t, _, ok := p.resolveType(family, name, from)
+func (p *pkgLinker) resolveTypeOf(ctx context.Context, family, name string, from int64) (typeRef, bool) {
+	t, _, ok := p.resolveType(ctx, family, name, from)
 	return t, ok
 }
 
 // Link resolves the references of a Java, Kotlin or C# file.
-func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	family := pkgFamily(f.Lang)
 	from := p.r.ModuleOf(f.Path, f.Lang).ID
 	defID := func(i int32) int64 {
@@ -247,7 +250,7 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 			byPath[d.Path] = int32(i)
 		}
 	}
-	imps := p.resolveImports(family, facts, from)
+	imps := p.resolveImports(ctx, family, facts, from)
 
 	// the packages whose top-level names a bare name may denote, in order
 	var visible []string
@@ -276,19 +279,19 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 	// bare resolves a name no local, definition or named import binds.
 	bare := func(name string) (pkgSym, bool) {
 		for _, pkg := range visible {
-			if s, ok := p.lookup(family, pkg, name, from); ok {
+			if s, ok := p.lookup(ctx, family, pkg, name, from); ok {
 				return s, true
 			}
 		}
 		var hit pkgSym
 		n := 0
 		for _, pkg := range wildPkgs {
-			if s, ok := p.lookup(family, pkg, name, from); ok && s.id != hit.id {
+			if s, ok := p.lookup(ctx, family, pkg, name, from); ok && s.id != hit.id {
 				hit, n = s, n+1
 			}
 		}
 		for _, t := range wildTypes {
-			if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok && s.id != hit.id {
+			if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+name, from); ok && s.id != hit.id {
 				hit, n = s, n+1
 			}
 		}
@@ -333,24 +336,24 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 					return typeRef{}, false
 				}
 				first, rest, _ = strings.Cut(rest, ".")
-				if s, ok := p.lookup(family, im.pkg, first, from); ok && s.kind.IsTypeLike() {
+				if s, ok := p.lookup(ctx, family, im.pkg, first, from); ok && s.kind.IsTypeLike() {
 					t, found = typeRef{im.pkg, first}, true
 				}
 			}
 		} else if s, ok := bare(first); ok && s.kind.IsTypeLike() {
 			for _, pkg := range append(append([]string{}, visible...), wildPkgs...) {
-				if s2, ok := p.lookup(family, pkg, first, from); ok && s2.id == s.id {
+				if s2, ok := p.lookup(ctx, family, pkg, first, from); ok && s2.id == s.id {
 					t, found = typeRef{pkg, first}, true
 					break
 				}
 			}
 		}
 		if !found {
-			return p.resolveTypeOf(family, q, from) // written in full: a.b.C
+			return p.resolveTypeOf(ctx, family, q, from) // written in full: a.b.C
 		}
 		if rest != "" {
 			t.path += "." + rest
-			if s, ok := p.lookup(family, t.pkg, t.path, from); !ok || !s.kind.IsTypeLike() {
+			if s, ok := p.lookup(ctx, family, t.pkg, t.path, from); !ok || !s.kind.IsTypeLike() {
 				return typeRef{}, false
 			}
 		}
@@ -379,8 +382,8 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 				add(ri, lang.TierStrong, defID(i))
 			} else if tr := (typeRef{f.Pkg, facts.Defs[t].Path}); f.Pkg != "" {
 				// inherited from a base type of another file
-				if s, ok := p.lookup(family, tr.pkg, tr.path, from); ok {
-					if m, ok := p.memberOf(family, tr, s, name, from); ok {
+				if s, ok := p.lookup(ctx, family, tr.pkg, tr.path, from); ok {
+					if m, ok := p.memberOf(ctx, family, tr, s, name, from); ok {
 						add(ri, lang.TierStrong, m.id)
 					}
 				}
@@ -396,8 +399,8 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 			}
 		}
 		if t, ok := otherFileType(bindImp, typ); ok {
-			if s, ok := p.lookup(family, t.pkg, t.path, from); ok {
-				if m, ok := p.memberOf(family, t, s, name, from); ok {
+			if s, ok := p.lookup(ctx, family, t.pkg, t.path, from); ok {
+				if m, ok := p.memberOf(ctx, family, t, s, name, from); ok {
 					add(ri, lang.TierStrong, m.id)
 				}
 			}
@@ -446,11 +449,11 @@ func (p *pkgLinker) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Lin
 				continue
 			}
 			if t, ok := otherFileType(r.BindImp, q); ok {
-				if s, ok := p.lookup(family, t.pkg, t.path+"."+name, from); ok {
+				if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+name, from); ok {
 					add(ri, lang.TierStrong, s.id)
 				}
 			} else if p.isPackage(family, q) { // a.b.C: the type C of package a.b
-				if s, ok := p.lookup(family, q, name, from); ok {
+				if s, ok := p.lookup(ctx, family, q, name, from); ok {
 					add(ri, lang.TierStrong, s.id)
 				}
 			}

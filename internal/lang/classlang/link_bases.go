@@ -1,6 +1,7 @@
 package classlang
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -19,7 +20,7 @@ type pkgBase struct {
 // memberOf finds member name of type t (symbol s) or, when t does not
 // declare it, of the types it extends or implements, breadth first, through
 // the type relations of the files that declare them.
-func (p *pkgLinker) memberOf(family string, t typeRef, s pkgSym, name string, from int64) (pkgSym, bool) {
+func (p *pkgLinker) memberOf(ctx context.Context, family string, t typeRef, s pkgSym, name string, from int64) (pkgSym, bool) {
 	queue := []pkgBase{{t, s}}
 	seen := map[int64]bool{}
 	for len(queue) > 0 && len(seen) < 16 {
@@ -29,10 +30,10 @@ func (p *pkgLinker) memberOf(family string, t typeRef, s pkgSym, name string, fr
 			continue
 		}
 		seen[b.s.id] = true
-		if m, ok := p.lookup(family, b.t.pkg, b.t.path+"."+name, from); ok {
+		if m, ok := p.lookup(ctx, family, b.t.pkg, b.t.path+"."+name, from); ok {
 			return m, true
 		}
-		queue = append(queue, p.bases(family, b, from)...)
+		queue = append(queue, p.bases(ctx, family, b, from)...)
 	}
 	return pkgSym{}, false
 }
@@ -42,7 +43,7 @@ func (p *pkgLinker) memberOf(family string, t typeRef, s pkgSym, name string, fr
 // the type's own package (and, for C#, the enclosing namespaces), a name
 // written in full, then the packages the file imports whole (java.lang for
 // Java) when exactly one declares it.
-func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
+func (p *pkgLinker) bases(ctx context.Context, family string, b pkgBase, from int64) []pkgBase {
 	if p.baseCache == nil {
 		p.baseCache = map[int64][]pkgBase{}
 	}
@@ -51,12 +52,12 @@ func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
 	}
 	var out []pkgBase
 	defer func() { p.baseCache[b.s.id] = out }()
-	fi, facts := link.FactsAt(p.r, b.s.file)
+	fi, facts := link.FactsAt(ctx, p.r, b.s.file)
 	if facts == nil {
 		return nil
 	}
 	typeIn := func(pkg, path string) (pkgBase, bool) {
-		if s, ok := p.lookup(family, pkg, path, from); ok && s.kind.IsTypeLike() {
+		if s, ok := p.lookup(ctx, family, pkg, path, from); ok && s.kind.IsTypeLike() {
 			return pkgBase{typeRef{pkg, path}, s}, true
 		}
 		return pkgBase{}, false
@@ -72,7 +73,7 @@ func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
 				if rest != "" {
 					full += "." + rest
 				}
-				if t, s, ok := p.resolveType(family, full, from); ok {
+				if t, s, ok := p.resolveType(ctx, family, full, from); ok {
 					return pkgBase{t, s}, true
 				}
 				return pkgBase{}, false
@@ -94,7 +95,7 @@ func (p *pkgLinker) bases(family string, b pkgBase, from int64) []pkgBase {
 			}
 			ns = ns[:strings.LastIndexByte(ns, '.')]
 		}
-		if t, s, ok := p.resolveType(family, name, from); ok {
+		if t, s, ok := p.resolveType(ctx, family, name, from); ok {
 			return pkgBase{t, s}, true
 		}
 		var wild []string

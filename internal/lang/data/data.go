@@ -26,10 +26,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/zeebo/xxh3"
-
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 // Bounds of one file's outline.
@@ -162,34 +159,7 @@ func (o *outline) setEnd(i int32, end int) {
 // bodyHash fingerprints a definition's text without whitespace and without its
 // name, as the engine does for code.
 func (o *outline) bodyHash(start, end, ns, ne int) uint64 {
-	h := xxh3.New()
-	write := func(b []byte) {
-		last := 0
-		for i, c := range b {
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-				if i > last {
-					h.Write(b[last:i])
-				}
-				last = i + 1
-			}
-		}
-		if last < len(b) {
-			h.Write(b[last:])
-		}
-	}
-	if end > len(o.src) {
-		end = len(o.src)
-	}
-	if start > end {
-		start = end
-	}
-	if ns >= start && ne <= end && ns <= ne {
-		write(o.src[start:ns])
-		write(o.src[ne:end])
-	} else {
-		write(o.src[start:end])
-	}
-	return h.Sum64()
+	return lang.BodyHash(o.src, start, end, ns, ne)
 }
 
 // fail records a parse error at an offset (the first one wins the position).
@@ -247,5 +217,5 @@ func (o *outline) facts() *lang.Facts { return o.f }
 
 // truncSig normalises a signature like the engine does.
 func truncSig(s string) string {
-	return langutil.Truncate(lang.CollapseSpace(s), langutil.MaxSignature)
+	return lang.Truncate(lang.CollapseSpace(s), lang.MaxSignature)
 }

@@ -748,5 +748,5 @@ func signature(v *lang.View, n int) string {
 	sig := lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts) + suffix)
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
-	return langutil.Truncate(sig, langutil.MaxSignature)
+	return lang.Truncate(sig, lang.MaxSignature)
 }

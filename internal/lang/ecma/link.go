@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"context"
 	"path"
 	"strings"
 
@@ -30,17 +31,17 @@ type batch struct {
 func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Import resolves an import to the module file it names.
-func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
+func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
 	if strings.HasPrefix(im.Source, ".") {
-		if p, ok := l.resolveJSPath(path.Join(link.DirOf(f.Path), im.Source)); ok {
+		if p, ok := l.resolveJSPath(path.Join(lang.DirOf(f.Path), im.Source)); ok {
 			return lang.Target{File: p}, true
 		}
 		return lang.Target{}, false
 	}
-	if p, ok := l.resolveTSConfig(f, im.Source); ok { // tsconfig paths and baseUrl
+	if p, ok := l.resolveTSConfig(ctx, f, im.Source); ok { // tsconfig paths and baseUrl
 		return lang.Target{File: p}, true
 	}
-	if p, ok := l.workspacePackage(im.Source); ok { // another package of the repository
+	if p, ok := l.workspacePackage(ctx, im.Source); ok { // another package of the repository
 		return lang.Target{File: p}, true
 	}
 	return lang.Target{}, false
@@ -79,64 +80,64 @@ func (l *batch) resolveJSPath(p string) (string, bool) {
 }
 
 // Link resolves the references of a JavaScript or TypeScript file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets, resolved := link.Imports(l, f, facts)
+	targets, resolved := link.Imports(ctx, l, f, facts)
 	outside := l.R.Outside(f, facts, resolved)
 	rules := link.Rules{
 		// this.m where a base class declares m
-		Base: func(cls int32, name string) int64 { return l.ecmaBases(f, facts, cls, name, 0) },
+		Base: func(cls int32, name string) int64 { return l.ecmaBases(ctx, f, facts, cls, name, 0) },
 		Other: func(ri int, r lang.Ref, name string) {
 			switch {
 			case r.Shape == lang.QualExpr && facts.Names[r.Qualifier] == "super":
 				// super.m: m of the base classes of the enclosing class
 				if cls := link.EnclosingClass(facts, r.Enclosing); cls >= 0 {
-					lf.Add(ri, lang.TierStrong, l.ecmaBases(f, facts, cls, name, 0))
+					lf.Add(ri, lang.TierStrong, l.ecmaBases(ctx, f, facts, cls, name, 0))
 				}
 			case r.BindImp >= 0:
 				if outside[r.BindImp] && link.ImportedOutside(r, facts, name) {
 					lf.External(ri)
 					return
 				}
-				l.linkImported(lf, ri, r, name, targets[r.BindImp], resolved[r.BindImp])
+				l.linkImported(ctx, lf, ri, r, name, targets[r.BindImp], resolved[r.BindImp])
 			}
 		},
 	}
 	if f.Lang == "typescript" || f.Lang == "tsx" {
-		rules.Typed = l.typed(lf, targets, resolved)
+		rules.Typed = l.typed(ctx, lf, targets, resolved)
 	}
-	return lf.Link(l.Tops, rules)
+	return lf.Link(ctx, l.Tops, rules)
 }
 
 // typed links the member references of a TypeScript file whose qualifier
 // has a declared type: x.name, this.x.name (link_typed.go).
-func (l *batch) typed(lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
+func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
 	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
 	return func(_ int, r lang.Ref, name string) (int64, bool) {
 		if r.Shape == lang.QualCall && r.Via > 0 {
 			// f().m, a.f().m: m of the type f declares it returns (link_values.go)
-			return l.resultMember(lf, r.Via, name)
+			return l.resultMember(ctx, lf, r.Via, name)
 		}
 		if !(r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
 			return 0, false
 		}
 		if typ := decl.Of(r); typ != "" {
-			return l.ecmaMember(decl, typ, name, targets, resolved, lf.DefID), true
+			return l.ecmaMember(ctx, decl, typ, name, targets, resolved, lf.DefID), true
 		}
 		if r.Shape == lang.QualPath {
 			// this.x.m where a base class declares x (link_inherited.go)
-			if id, ok := l.ecmaInheritedField(lf.File, decl, r, name); ok {
+			if id, ok := l.ecmaInheritedField(ctx, lf.File, decl, r, name); ok {
 				return id, true
 			}
 		}
 		if r.Shape == lang.QualIdent {
 			// a parameter typed by the call it is passed to (link_context.go)
-			if id, ok := l.ecmaContext(lf.File, decl, r, name, targets, resolved); ok {
+			if id, ok := l.ecmaContext(ctx, lf.File, decl, r, name, targets, resolved); ok {
 				return id, true
 			}
 			// a binding typed by a value: a call's result, an element (link_values.go)
 			if ls, found := decl.Local(r.Qualifier, r.Scope, r.Pos); found && len(ls) == 1 {
-				if id, ok := l.valueMember(lf, ls[0], name); ok {
+				if id, ok := l.valueMember(ctx, lf, ls[0], name); ok {
 					return id, true
 				}
 			}
@@ -148,7 +149,7 @@ func (l *batch) typed(lf *link.File, targets []lang.Target, resolved []bool) fun
 // linkImported links a reference bound to an import that resolves to t:
 // the imported name, ns.name and module.name, and Class.member where Class
 // is an imported class or enum.
-func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t lang.Target, ok bool) {
+func (l *batch) linkImported(ctx context.Context, lf *link.File, ri int, r lang.Ref, name string, t lang.Target, ok bool) {
 	if !ok {
 		return
 	}
@@ -157,7 +158,7 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 	switch r.Shape {
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
 		if im.Kind == lang.ImportNamed && link.Names(im, r, name) {
-			top := l.Tops.Of(t.File)
+			top := l.Tops.Of(ctx, t.File)
 			if r.Role == lang.RoleCall {
 				lf.Add(ri, lang.TierStrong, top.Value(im.Name)) // new X(), X(): not an interface of the name
 			} else {
@@ -167,11 +168,11 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 	case lang.QualIdent: // ns.name, module.name
 		switch im.Kind {
 		case lang.ImportNamespace, lang.ImportModule:
-			lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).First[name])
+			lf.Add(ri, lang.TierStrong, l.Tops.Of(ctx, t.File).First[name])
 		case lang.ImportNamed:
 			if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class or enum
-				lf.Add(ri, lang.TierStrong, l.Tops.Of(t.File).Members[im.Name+"."+name])
+				lf.Add(ri, lang.TierStrong, l.Tops.Of(ctx, t.File).Members[im.Name+"."+name])
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -23,7 +24,7 @@ import (
 // ecmaContext is the symbol of member name of the contextual type of the
 // qualifier of r; ok is false when the qualifier has none that the source
 // declares.
-func (l *batch) ecmaContext(fi lang.File, d *link.DeclTypes, r lang.Ref, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes, r lang.Ref, name string, targets []lang.Target, resolved []bool) (int64, bool) {
 	f := d.Facts
 	ls, found := d.Local(r.Qualifier, r.Scope, r.Pos)
 	if !found || len(ls) != 1 {
@@ -45,7 +46,7 @@ func (l *batch) ecmaContext(fi lang.File, d *link.DeclTypes, r lang.Ref, name st
 		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.File == "" {
 			return 0, false
 		}
-		if _, facts = link.FactsAt(l.R, t.File); facts == nil {
+		if _, facts = link.FactsAt(ctx, l.R, t.File); facts == nil {
 			return 0, false
 		}
 		file, path = t.File, im.Name
@@ -70,7 +71,7 @@ func (l *batch) ecmaContext(fi lang.File, d *link.DeclTypes, r lang.Ref, name st
 	if n == 0 {
 		return 0, false
 	}
-	return l.ecmaTypeMember(file, facts, typ, name), true
+	return l.ecmaTypeMember(ctx, file, facts, typ, name), true
 }
 
 // calleeSig is one declaration of a callee: its signature and the type
@@ -115,7 +116,7 @@ func calleeSignatures(facts *lang.Facts, path string) []calleeSig {
 // ecmaTypeMember is the symbol of member name of the type typ written in a
 // TypeScript file: a top-level type of the file or one it imports by name
 // or through a namespace import; 0 for none.
-func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string) int64 {
+func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Facts, typ, name string) int64 {
 	first, rest, dotted := strings.Cut(typ, ".")
 	if dotted && strings.Contains(rest, ".") {
 		return 0
@@ -123,7 +124,7 @@ func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string)
 	if !dotted {
 		for _, d := range facts.Defs {
 			if d.Parent < 0 && d.Path == typ && d.Kind.IsTypeLike() {
-				return l.ecmaInherited(file, typ, name, 0)
+				return l.ecmaInherited(ctx, file, typ, name, 0)
 			}
 		}
 	}
@@ -135,15 +136,15 @@ func (l *batch) ecmaTypeMember(file string, facts *lang.Facts, typ, name string)
 		if im.LocalName() != first {
 			continue
 		}
-		t, ok := l.R.Import(fi, im)
+		t, ok := l.R.Import(ctx, fi, im)
 		if !ok || t.File == "" {
 			return 0
 		}
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(t.File, im.Name, name, 0)
+			return l.ecmaInherited(ctx, t.File, im.Name, name, 0)
 		case dotted && im.Kind == lang.ImportNamespace:
-			return l.ecmaInherited(t.File, rest, name, 0)
+			return l.ecmaInherited(ctx, t.File, rest, name, 0)
 		}
 		return 0
 	}

@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -15,7 +16,7 @@ import (
 // ecmaInheritedField is the symbol of member name of the declared type of
 // the inherited field in this.x.name; ok is false when r is not of that
 // form, the enclosing class declares x, or no base declares it.
-func (l *batch) ecmaInheritedField(fi lang.File, d *link.DeclTypes, r lang.Ref, name string) (int64, bool) {
+func (l *batch) ecmaInheritedField(ctx context.Context, fi lang.File, d *link.DeclTypes, r lang.Ref, name string) (int64, bool) {
 	f := d.Facts
 	field, ok := strings.CutPrefix(f.Names[r.Qualifier], "this.")
 	if !ok || strings.Contains(field, ".") {
@@ -31,18 +32,18 @@ func (l *batch) ecmaInheritedField(fi lang.File, d *link.DeclTypes, r lang.Ref, 
 	if _, own := d.ByPath[f.Defs[cls].Path+"."+field]; own {
 		return 0, false
 	}
-	file, facts, typ := l.ecmaBaseField(fi, f, cls, field, 0)
+	file, facts, typ := l.ecmaBaseField(ctx, fi, f, cls, field, 0)
 	if typ == "" {
 		return 0, false
 	}
-	return l.ecmaTypeMember(file, facts, typ, name), true
+	return l.ecmaTypeMember(ctx, file, facts, typ, name), true
 }
 
 // ecmaBaseField finds field name in the types that the type def t of a file
 // extends, depth first in source order, and returns the file that declares
 // it, that file's facts and the type it declares for the field ("" when
 // none declares it or the first that does writes no named type).
-func (l *batch) ecmaBaseField(fi lang.File, facts *lang.Facts, t int32, name string, depth int) (string, *lang.Facts, string) {
+func (l *batch) ecmaBaseField(ctx context.Context, fi lang.File, facts *lang.Facts, t int32, name string, depth int) (string, *lang.Facts, string) {
 	if depth >= 8 {
 		return "", nil, ""
 	}
@@ -61,8 +62,8 @@ func (l *batch) ecmaBaseField(fi lang.File, facts *lang.Facts, t int32, name str
 				if im.LocalName() != base || im.Kind != lang.ImportNamed {
 					continue
 				}
-				if tgt, ok := l.R.Import(fi, im); ok && tgt.File != "" {
-					if tf, tfacts := link.FactsAt(l.R, tgt.File); tfacts != nil {
+				if tgt, ok := l.R.Import(ctx, fi, im); ok && tgt.File != "" {
+					if tf, tfacts := link.FactsAt(ctx, l.R, tgt.File); tfacts != nil {
 						bfi, bfacts, btyp, found = tf, tfacts, im.Name, true
 					}
 				}
@@ -84,7 +85,7 @@ func (l *batch) ecmaBaseField(fi lang.File, facts *lang.Facts, t int32, name str
 					return "", nil, ""
 				}
 			}
-			return l.ecmaBaseField(bfi, bfacts, int32(i), name, depth+1)
+			return l.ecmaBaseField(ctx, bfi, bfacts, int32(i), name, depth+1)
 		}
 		return "", nil, ""
 	}

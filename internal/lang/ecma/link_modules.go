@@ -1,13 +1,13 @@
 package ecma
 
 import (
+	"context"
 	"encoding/json"
 	"path"
 	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/manifest"
 )
 
@@ -23,8 +23,8 @@ type tsConfig struct {
 }
 
 // resolveTSConfig resolves a bare import through the nearest tsconfig.
-func (l *batch) resolveTSConfig(f lang.File, source string) (string, bool) {
-	cfg := l.tsConfigFor(link.DirOf(f.Path))
+func (l *batch) resolveTSConfig(ctx context.Context, f lang.File, source string) (string, bool) {
+	cfg := l.tsConfigFor(ctx, lang.DirOf(f.Path))
 	if cfg == nil {
 		return "", false
 	}
@@ -83,7 +83,7 @@ func matchPattern(pattern, s string) (string, bool) {
 }
 
 // tsConfigFor finds the closest tsconfig.json or jsconfig.json at or above dir.
-func (l *batch) tsConfigFor(dir string) *tsConfig {
+func (l *batch) tsConfigFor(ctx context.Context, dir string) *tsConfig {
 	if l.tsConfigs == nil {
 		l.tsConfigs = map[string]*tsConfig{}
 	}
@@ -94,12 +94,12 @@ func (l *batch) tsConfigFor(dir string) *tsConfig {
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		p := path.Join(dir, name)
 		if _, ok := l.R.File(p); ok {
-			cfg = l.readTSConfig(p, 0)
+			cfg = l.readTSConfig(ctx, p, 0)
 			break
 		}
 	}
 	if cfg == nil && dir != "" {
-		cfg = l.tsConfigFor(link.DirOf(dir))
+		cfg = l.tsConfigFor(ctx, lang.DirOf(dir))
 	}
 	l.tsConfigs[dir] = cfg
 	return cfg
@@ -107,8 +107,8 @@ func (l *batch) tsConfigFor(dir string) *tsConfig {
 
 // readTSConfig parses a tsconfig, following the `extends` of relative files
 // (later ones override earlier ones) to a bounded depth.
-func (l *batch) readTSConfig(p string, depth int) *tsConfig {
-	data, err := l.R.ReadFile(p)
+func (l *batch) readTSConfig(ctx context.Context, p string, depth int) *tsConfig {
+	data, err := l.R.ReadFile(ctx, p)
 	if err != nil {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 	if err != nil {
 		return nil
 	}
-	dir := link.DirOf(p)
+	dir := lang.DirOf(p)
 	cfg := &tsConfig{dir: dir, paths: raw.Paths}
 	for _, ext := range raw.Extends {
 		if !strings.HasPrefix(ext, ".") || depth >= 4 {
@@ -126,7 +126,7 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 		if !strings.HasSuffix(parent, ".json") {
 			parent += ".json"
 		}
-		if base := l.readTSConfig(parent, depth+1); base != nil {
+		if base := l.readTSConfig(ctx, parent, depth+1); base != nil {
 			if raw.Paths == nil && base.paths != nil {
 				cfg.paths = base.paths
 			}
@@ -146,14 +146,14 @@ func (l *batch) readTSConfig(p string, depth int) *tsConfig {
 
 // workspacePackage resolves a bare import of another package of the
 // repository by its package name, through its package.json.
-func (l *batch) workspacePackage(source string) (string, bool) {
-	name := packageName(source)
+func (l *batch) workspacePackage(ctx context.Context, source string) (string, bool) {
+	name := manifest.NPMPackage(source)
 	for _, m := range l.R.Modules() {
 		if m.Kind != "javascript" || m.Name != name {
 			continue
 		}
 		sub := "." + strings.TrimPrefix(source, name) // ".", "./button"
-		if p, ok := l.packageEntry(m, sub); ok {
+		if p, ok := l.packageEntry(ctx, m, sub); ok {
 			return p, true
 		}
 		return m.Manifest, true // the package itself, when no entry file is indexed
@@ -161,17 +161,8 @@ func (l *batch) workspacePackage(source string) (string, bool) {
 	return "", false
 }
 
-// packageName is the npm package of an import path: @scope/name or name.
-func packageName(source string) string {
-	parts := strings.SplitN(source, "/", 3)
-	if strings.HasPrefix(source, "@") && len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
-	}
-	return parts[0]
-}
-
 // packageEntry finds the indexed file a package's subpath leads to.
-func (l *batch) packageEntry(m lang.Module, sub string) (string, bool) {
+func (l *batch) packageEntry(ctx context.Context, m lang.Module, sub string) (string, bool) {
 	var pkg struct {
 		Exports json.RawMessage `json:"exports"`
 		Types   string          `json:"types"`
@@ -179,7 +170,7 @@ func (l *batch) packageEntry(m lang.Module, sub string) (string, bool) {
 		Module  string          `json:"module"`
 		Main    string          `json:"main"`
 	}
-	data, err := l.R.ReadFile(m.Manifest)
+	data, err := l.R.ReadFile(ctx, m.Manifest)
 	if err == nil {
 		json.Unmarshal(data, &pkg)
 	}

@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -19,7 +20,7 @@ import (
 // in a file: a class or interface of the file ("T"), one a named import
 // brings in ("T" from import {T} from "./t"), or one of a module imported
 // whole ("ns.T" with import * as ns); 0 when typ is none of those.
-func (l *batch) ecmaMember(d *link.DeclTypes, typ, name string, targets []lang.Target, resolved []bool, defID func(int32) int64) int64 {
+func (l *batch) ecmaMember(ctx context.Context, d *link.DeclTypes, typ, name string, targets []lang.Target, resolved []bool, defID func(int32) int64) int64 {
 	f := d.Facts
 	first, rest, dotted := strings.Cut(typ, ".")
 	if dotted && strings.Contains(rest, ".") {
@@ -36,7 +37,7 @@ func (l *batch) ecmaMember(d *link.DeclTypes, typ, name string, targets []lang.T
 			if i := d.Member(t, name, resolve); i >= 0 {
 				return defID(i)
 			}
-			return l.ecmaInherited(d.File, typ, name, 0)
+			return l.ecmaInherited(ctx, d.File, typ, name, 0)
 		}
 	}
 	for i, im := range f.Imports {
@@ -45,9 +46,9 @@ func (l *batch) ecmaMember(d *link.DeclTypes, typ, name string, targets []lang.T
 		}
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(targets[i].File, im.Name, name, 0)
+			return l.ecmaInherited(ctx, targets[i].File, im.Name, name, 0)
 		case dotted && im.Kind == lang.ImportNamespace:
-			return l.ecmaInherited(targets[i].File, rest, name, 0)
+			return l.ecmaInherited(ctx, targets[i].File, rest, name, 0)
 		}
 		return 0
 	}
@@ -58,17 +59,17 @@ func (l *batch) ecmaMember(d *link.DeclTypes, typ, name string, targets []lang.T
 // JavaScript or TypeScript file or, when typ does not declare it, of the
 // types typ extends or implements, resolved in that file (its own types and
 // its imports), depth first; 0 for none.
-func (l *batch) ecmaInherited(file, typ, name string, depth int) int64 {
-	if id := l.Paths.Of(file)[typ+"."+name]; id != 0 || depth >= 8 {
+func (l *batch) ecmaInherited(ctx context.Context, file, typ, name string, depth int) int64 {
+	if id := l.Paths.Of(ctx, file)[typ+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
-	fi, facts := link.FactsAt(l.R, file)
+	fi, facts := link.FactsAt(ctx, l.R, file)
 	if facts == nil {
 		return 0
 	}
 	for i, d := range facts.Defs {
 		if d.Parent < 0 && d.Path == typ && d.Kind.IsTypeLike() {
-			if id := l.ecmaBases(fi, facts, int32(i), name, depth); id != 0 {
+			if id := l.ecmaBases(ctx, fi, facts, int32(i), name, depth); id != 0 {
 				return id
 			}
 		}
@@ -80,7 +81,7 @@ func (l *batch) ecmaInherited(file, typ, name string, depth int) int64 {
 // def t of a JavaScript or TypeScript file extends or implements (or of
 // their own bases), in the order the source writes them, depth first; 0 for
 // none. What super.m and an inherited this.m name.
-func (l *batch) ecmaBases(fi lang.File, facts *lang.Facts, t int32, name string, depth int) int64 {
+func (l *batch) ecmaBases(ctx context.Context, fi lang.File, facts *lang.Facts, t int32, name string, depth int) int64 {
 	if depth >= 8 {
 		return 0
 	}
@@ -102,7 +103,7 @@ func (l *batch) ecmaBases(fi lang.File, facts *lang.Facts, t int32, name string,
 			continue
 		}
 		if !dotted && isType(base) {
-			if id := l.ecmaInherited(fi.Path, base, name, depth+1); id != 0 {
+			if id := l.ecmaInherited(ctx, fi.Path, base, name, depth+1); id != 0 {
 				return id
 			}
 			continue
@@ -111,16 +112,16 @@ func (l *batch) ecmaBases(fi lang.File, facts *lang.Facts, t int32, name string,
 			if im.LocalName() != first {
 				continue
 			}
-			t, ok := l.R.Import(fi, im)
+			t, ok := l.R.Import(ctx, fi, im)
 			if !ok || t.File == "" {
 				break
 			}
 			var id int64
 			switch {
 			case !dotted && im.Kind == lang.ImportNamed:
-				id = l.ecmaInherited(t.File, im.Name, name, depth+1)
+				id = l.ecmaInherited(ctx, t.File, im.Name, name, depth+1)
 			case dotted && im.Kind == lang.ImportNamespace:
-				id = l.ecmaInherited(t.File, rest, name, depth+1)
+				id = l.ecmaInherited(ctx, t.File, rest, name, depth+1)
 			}
 			if id != 0 {
 				return id

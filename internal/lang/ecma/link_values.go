@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -34,50 +35,50 @@ const maxValueHops = 8
 
 // valueMember is the symbol of member name of the value of local li of the
 // file, when ValueTypes derived its type; ok is false otherwise.
-func (l *batch) valueMember(lf *link.File, li int32, name string) (int64, bool) {
+func (l *batch) valueMember(ctx context.Context, lf *link.File, li int32, name string) (int64, bool) {
 	switch lf.Facts.Locals[li].Type {
 	case typeOfValue, typeOfElement, typeOfItem:
 	default:
 		return 0, false
 	}
-	t, ok := l.localType(lf, li, 0)
+	t, ok := l.localType(ctx, lf, li, 0)
 	if !ok {
 		return 0, false
 	}
-	return l.typeMember(t, name)
+	return l.typeMember(ctx, t, name)
 }
 
 // resultMember is the symbol of member name of the result of the call whose
 // callee reference is via (1 + index): f().name, a.f().name.
-func (l *batch) resultMember(lf *link.File, via int32, name string) (int64, bool) {
-	t, ok := l.refType(lf, via-1, 0)
+func (l *batch) resultMember(ctx context.Context, lf *link.File, via int32, name string) (int64, bool) {
+	t, ok := l.refType(ctx, lf, via-1, 0)
 	if !ok {
 		return 0, false
 	}
-	return l.typeMember(t, name)
+	return l.typeMember(ctx, t, name)
 }
 
 // typeMember is the symbol of member name of a named type of the repository;
 // ok is false when t is not one.
-func (l *batch) typeMember(t tsType, name string) (int64, bool) {
+func (l *batch) typeMember(ctx context.Context, t tsType, name string) (int64, bool) {
 	named := lang.TypeName(t.text)
 	first, _, _ := strings.Cut(named, ".")
 	if named == "" || slices.Contains(t.params, first) {
 		return 0, false
 	}
-	id := l.ecmaTypeMember(t.file, t.facts, named, name)
+	id := l.ecmaTypeMember(ctx, t.file, t.facts, named, name)
 	return id, id != 0
 }
 
 // localType is the type of local li of the file: declared, or derived from
 // a value (values.go).
-func (l *batch) localType(lf *link.File, li int32, hops int) (tsType, bool) {
+func (l *batch) localType(ctx context.Context, lf *link.File, li int32, hops int) (tsType, bool) {
 	lo := lf.Facts.Locals[li]
 	switch {
 	case lo.Type == typeOfValue:
-		return l.refType(lf, lo.Via-1, hops+1)
+		return l.refType(ctx, lf, lo.Via-1, hops+1)
 	case lo.Type == typeOfElement || lo.Type == typeOfItem:
-		t, ok := l.refType(lf, lo.Via-1, hops+1)
+		t, ok := l.refType(ctx, lf, lo.Via-1, hops+1)
 		if !ok {
 			return tsType{}, false
 		}
@@ -94,7 +95,7 @@ func (l *batch) localType(lf *link.File, li int32, hops int) (tsType, bool) {
 // refType is the type of the value reference ri of the file stands for: a
 // call's declared return type, or the declared type of a local, field,
 // property or variable it reads.
-func (l *batch) refType(lf *link.File, ri int32, hops int) (tsType, bool) {
+func (l *batch) refType(ctx context.Context, lf *link.File, ri int32, hops int) (tsType, bool) {
 	f := lf.Facts
 	if hops > maxValueHops || ri < 0 || int(ri) >= len(f.Refs) {
 		return tsType{}, false
@@ -104,9 +105,9 @@ func (l *batch) refType(lf *link.File, ri int32, hops int) (tsType, bool) {
 		if r.Role == lang.RoleCall {
 			return tsType{}, false // a function held in a local
 		}
-		return l.localType(lf, r.BindLocal, hops)
+		return l.localType(ctx, lf, r.BindLocal, hops)
 	}
-	file, facts, di, ok := l.defOf(lf, lf.Target(int(ri)))
+	file, facts, di, ok := l.defOf(ctx, lf, lf.Target(int(ri)))
 	if !ok {
 		return tsType{}, false
 	}
@@ -136,7 +137,7 @@ func (l *batch) refType(lf *link.File, ri int32, hops int) (tsType, bool) {
 
 // defOf is the definition of symbol id: its file, the file's facts and its
 // index among them.
-func (l *batch) defOf(lf *link.File, id int64) (string, *lang.Facts, int, bool) {
+func (l *batch) defOf(ctx context.Context, lf *link.File, id int64) (string, *lang.Facts, int, bool) {
 	if id == 0 {
 		return "", nil, 0, false
 	}
@@ -147,7 +148,7 @@ func (l *batch) defOf(lf *link.File, id int64) (string, *lang.Facts, int, bool) 
 	if !ok {
 		return "", nil, 0, false
 	}
-	facts := l.R.Facts(s.File)
+	facts := l.R.Facts(ctx, s.File)
 	if facts == nil || s.DefIdx < 0 || s.DefIdx >= len(facts.Defs) {
 		return "", nil, 0, false
 	}

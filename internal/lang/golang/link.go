@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"path"
 	"strings"
 
@@ -38,7 +39,7 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 
 // goUnit maps the lexical paths of a Go package's symbols (F, T, T.Method,
 // T.Field) to their ids.
-func (l *batch) goUnit(dir string, testPkg bool) map[string]int64 {
+func (l *batch) goUnit(ctx context.Context, dir string, testPkg bool) map[string]int64 {
 	key := dir
 	if testPkg {
 		key += "\x00test"
@@ -54,15 +55,15 @@ func (l *batch) goUnit(dir string, testPkg bool) map[string]int64 {
 		}
 		files = append(files, p)
 	}
-	m := l.paths(files)
+	m := l.paths(ctx, files)
 	l.unitTop[key] = m
 	return m
 }
 
 // paths indexes the symbols of some files by lexical path (first wins).
-func (l *batch) paths(files []string) map[string]int64 {
+func (l *batch) paths(ctx context.Context, files []string) map[string]int64 {
 	out := map[string]int64{}
-	rows := l.r.Symbols(files...)
+	rows := l.r.Symbols(ctx, files...)
 	prefixes := map[string]string{}
 	if l.goSyms == nil {
 		l.goSyms = map[int64]lang.Symbol{}
@@ -87,7 +88,7 @@ func (l *batch) paths(files []string) map[string]int64 {
 }
 
 // Import resolves an import path to a package directory of the repository.
-func (l *batch) Import(_ lang.File, im lang.Import) (lang.Target, bool) {
+func (l *batch) Import(_ context.Context, _ lang.File, im lang.Import) (lang.Target, bool) {
 	importPath := im.Source
 	var best *lang.Module
 	mods := l.r.Modules()
@@ -174,17 +175,17 @@ func (l *batch) unvendored(f lang.File, facts *lang.Facts, outside []bool) []boo
 
 // Link resolves the references of a Go file. Go has no self names, so no
 // reference is a member of this or self.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {
 			return own[i]
 		}
 		return 0
 	}
-	targets, resolved := link.Imports(l, f, facts)
+	targets, resolved := link.Imports(ctx, l, f, facts)
 	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
 	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
-		unit: l.goUnit(link.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
+		unit: l.goUnit(ctx, lang.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportModule {
 			gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
@@ -207,7 +208,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 			add(ri, lang.TierProven, defID(r.BindDef))
 			continue
 		}
-		gf.link(ri, r, name, locals, add, external)
+		gf.link(ctx, ri, r, name, locals, add, external)
 	}
 	return links
 }
@@ -216,7 +217,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 // on a receiver or a typed local, pkg.Name in an imported package, and the
 // keys of keyed literals. pkg.Name and the keys of pkg.T{...} where pkg is
 // imported from outside the repository resolve there (external).
-func (g *goFile) link(ri int, r lang.Ref, name string, locals link.LocalIndex, add func(int, lang.Tier, int64), external func(int)) {
+func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, locals link.LocalIndex, add func(int, lang.Tier, int64), external func(int)) {
 	facts := g.facts
 	switch r.Shape {
 	case lang.QualType:
@@ -228,42 +229,42 @@ func (g *goFile) link(ri int, r lang.Ref, name string, locals link.LocalIndex, a
 				return
 			}
 		}
-		add(ri, lang.TierStrong, g.keyField(typ, name, r.Scope, r.Pos))
+		add(ri, lang.TierStrong, g.keyField(ctx, typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			add(ri, lang.TierStrong, g.unit[name])
 		}
 	case lang.QualCall:
 		// F(x).Member, x.F().Member: the member of the type F returns
-		add(ri, lang.TierStrong, g.resultMember(r.Via, name))
+		add(ri, lang.TierStrong, g.resultMember(ctx, r.Via, name))
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
-		add(ri, lang.TierStrong, g.pathMember(r, name, locals))
+		add(ri, lang.TierStrong, g.pathMember(ctx, r, name, locals))
 	case lang.QualExpr:
 		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
-		add(ri, lang.TierStrong, g.l.goMember(g.exprType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
+		add(ri, lang.TierStrong, g.l.goMember(ctx, g.exprType(ctx, facts.Names[r.Qualifier], r.Scope, r.Pos), name))
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, lang.TierStrong, g.promoted(recvType, name))
+				add(ri, lang.TierStrong, g.promoted(ctx, recvType, name))
 				return
 			}
 			// x.Member where the source declares x's type
-			add(ri, lang.TierStrong, g.localMember(r, name))
+			add(ri, lang.TierStrong, g.localMember(ctx, r, name))
 			return
 		}
 		i, ok := g.imports[facts.Names[r.Qualifier]]
 		switch {
 		case !ok:
 			// v.Member where v is a package-level variable of this package
-			add(ri, lang.TierStrong, g.l.goMember(g.pkgVarType(facts.Names[r.Qualifier], r.Scope, r.Pos), name))
+			add(ri, lang.TierStrong, g.l.goMember(ctx, g.pkgVarType(ctx, facts.Names[r.Qualifier], r.Scope, r.Pos), name))
 		case g.outside[i]:
 			external(ri)
 		case g.resolved[i]:
-			add(ri, lang.TierStrong, g.l.goUnit(g.targets[i].Dir, false)[name])
+			add(ri, lang.TierStrong, g.l.goUnit(ctx, g.targets[i].Dir, false)[name])
 		}
 	}
 }
@@ -312,7 +313,7 @@ type goFile struct {
 // "pkg.T") where the source writes it (scope, pos), or 0. A T that binds to
 // a local there (a type parameter) or that a function of the file declares
 // is not the package's T.
-func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
+func (g *goFile) member(ctx context.Context, typ, name string, scope int32, pos lang.Pos) int64 {
 	if typ == "" {
 		return 0
 	}
@@ -330,27 +331,27 @@ func (g *goFile) member(typ, name string, scope int32, pos lang.Pos) int64 {
 	if !ok || !g.resolved[i] {
 		return 0
 	}
-	return g.l.goUnit(g.targets[i].Dir, false)[base+"."+name]
+	return g.l.goUnit(ctx, g.targets[i].Dir, false)[base+"."+name]
 }
 
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
 // whose type the source declares (Local.Type) or a call initialises, or 0.
-func (g *goFile) localMember(r lang.Ref, name string) int64 {
+func (g *goFile) localMember(ctx context.Context, r lang.Ref, name string) int64 {
 	if g.locals == nil {
 		g.init()
 	}
 	if g.locals.visible(r.Qualifier, r.Scope, r.Pos) < 0 {
 		// v.Member where v is a package-level variable of this file
-		return g.l.goMember(g.pkgVarType(g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
+		return g.l.goMember(ctx, g.pkgVarType(ctx, g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
 	}
-	return g.l.goMember(g.localType(r.Qualifier, r.Scope, r.Pos), name)
+	return g.l.goMember(ctx, g.localType(ctx, r.Qualifier, r.Scope, r.Pos), name)
 }
 
 // localType is the type of the local named name that a reference at pos in
 // scope sees: the type the source declares for it, or the result type of the
 // call that initialises it. A variable declared again in the same scope with
 // other type evidence has no type.
-func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
+func (g *goFile) localType(ctx context.Context, name uint32, scope int32, pos lang.Pos) goResult {
 	g.init()
 	i := g.locals.visible(name, scope, pos)
 	if i < 0 {
@@ -358,10 +359,10 @@ func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
 	}
 	lo := g.facts.Locals[i]
 	if lo.Type == "" {
-		return g.callLocalType(lo)
+		return g.callLocalType(ctx, lo)
 	}
 	if derived(lo.Type) {
-		return g.derivedLocalType(lo)
+		return g.derivedLocalType(ctx, lo)
 	}
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if t := g.facts.Locals[j].Type; t != "" && t != lo.Type {
@@ -373,7 +374,7 @@ func (g *goFile) localType(name uint32, scope int32, pos lang.Pos) goResult {
 			return goResult{}
 		}
 	}
-	return g.l.goTypeIn(g.fi, g.facts, lo.Type)
+	return g.l.goTypeIn(ctx, g.fi, g.facts, lo.Type)
 }
 
 // shadowed reports whether the type name T, seen from scope at pos, is not

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -26,23 +27,23 @@ type goResult struct {
 // resultMember is the symbol of Member in F(x).Member, where via is 1 + the
 // reference to F (Ref.Via), F is linked already, and the source declares the
 // type F returns; 0 otherwise.
-func (g *goFile) resultMember(via int32, name string) int64 {
-	return g.l.goMember(g.result(via), name)
+func (g *goFile) resultMember(ctx context.Context, via int32, name string) int64 {
+	return g.l.goMember(ctx, g.result(ctx, via), name)
 }
 
 // result is what the call of the function referenced by via (1 + index) gives.
-func (g *goFile) result(via int32) goResult {
+func (g *goFile) result(ctx context.Context, via int32) goResult {
 	if via <= 0 || int(via) > len(g.linked) {
 		return goResult{}
 	}
-	return g.l.goResult(g.linked[via-1])
+	return g.l.goResult(ctx, g.linked[via-1])
 }
 
 // callLocalType is the type of a local without a declared type that a call
 // initialises (x := F(), x, err := p.F()). Other bindings of the name in the
 // same scope must agree on the type.
-func (g *goFile) callLocalType(lo lang.Local) goResult {
-	res := g.result(lo.Via)
+func (g *goFile) callLocalType(ctx context.Context, lo lang.Local) goResult {
+	res := g.result(ctx, lo.Via)
 	if res.typ == "" {
 		return goResult{}
 	}
@@ -52,7 +53,7 @@ func (g *goFile) callLocalType(lo lang.Local) goResult {
 			return goResult{} // declared elsewhere with a type: not the same evidence
 		}
 		if other.Via != lo.Via && other.Via > 0 {
-			if r := g.result(other.Via); r.typ != "" && !r.same(res) {
+			if r := g.result(ctx, other.Via); r.typ != "" && !r.same(res) {
 				return goResult{}
 			}
 		}
@@ -66,7 +67,7 @@ const maxFieldPath = 3
 // pathMember is the symbol of x.f.Member, where x is the method's receiver
 // or a local with a type (declared or from a call) and each field f has a
 // declared named type (Def.Type); 0 otherwise.
-func (g *goFile) pathMember(r lang.Ref, name string, locals link.LocalIndex) int64 {
+func (g *goFile) pathMember(ctx context.Context, r lang.Ref, name string, locals link.LocalIndex) int64 {
 	g.init()
 	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
 	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
@@ -80,32 +81,32 @@ func (g *goFile) pathMember(r lang.Ref, name string, locals link.LocalIndex) int
 	probe.Qualifier = first
 	var t goResult
 	if recv := receiverType(g.facts, probe, locals); recv != "" {
-		t = g.l.goTypeIn(g.fi, g.facts, recv)
+		t = g.l.goTypeIn(ctx, g.fi, g.facts, recv)
 	} else if g.locals.visible(first, r.Scope, r.Pos) >= 0 {
-		t = g.localType(first, r.Scope, r.Pos)
+		t = g.localType(ctx, first, r.Scope, r.Pos)
 	} else {
 		// v.f.M, pkg.V.f.M: v, V a package-level variable
 		var rest []string
-		t, rest = g.varType(parts)
+		t, rest = g.varType(ctx, parts)
 		parts = append([]string{""}, rest...)
 	}
-	if t = g.fields(t, parts[1:]); t.typ == "" {
+	if t = g.fields(ctx, t, parts[1:]); t.typ == "" {
 		return 0
 	}
-	return g.l.goMember(t, name)
+	return g.l.goMember(ctx, t, name)
 }
 
 // goResult is what calling the Go symbol id gives: its declared result type
 // (Def.Type) for a function or method, the type itself for a package-level
 // type (a conversion), resolved in the package of the file declaring it.
-func (l *batch) goResult(id int64) goResult {
+func (l *batch) goResult(ctx context.Context, id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
 	if r, ok := l.goResults[id]; ok {
 		return r
 	}
-	r := l.computeGoResult(id)
+	r := l.computeGoResult(ctx, id)
 	if l.goResults == nil {
 		l.goResults = map[int64]goResult{}
 	}
@@ -115,14 +116,14 @@ func (l *batch) goResult(id int64) goResult {
 
 // goFieldType is the declared type of the Go field id (Def.Type), resolved
 // in the package of the file declaring it; zero for anything else.
-func (l *batch) goFieldType(id int64) goResult {
+func (l *batch) goFieldType(ctx context.Context, id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
 	if r, ok := l.goFields[id]; ok {
 		return r
 	}
-	r := l.computeGoType(id, true)
+	r := l.computeGoType(ctx, id, true)
 	if l.goFields == nil {
 		l.goFields = map[int64]goResult{}
 	}
@@ -130,12 +131,14 @@ func (l *batch) goFieldType(id int64) goResult {
 	return r
 }
 
-func (l *batch) computeGoResult(id int64) goResult { return l.computeGoType(id, false) }
+func (l *batch) computeGoResult(ctx context.Context, id int64) goResult {
+	return l.computeGoType(ctx, id, false)
+}
 
 // computeGoType is the type a Go symbol gives: called (a function's result,
 // a conversion's type) or, with field, read (a field's declared type).
-func (l *batch) computeGoType(id int64, field bool) goResult {
-	fi, facts, di := l.goDef(id)
+func (l *batch) computeGoType(ctx context.Context, id int64, field bool) goResult {
+	fi, facts, di := l.goDef(ctx, id)
 	if facts == nil {
 		return goResult{}
 	}
@@ -154,46 +157,46 @@ func (l *batch) computeGoType(id int64, field bool) goResult {
 	if typ == "" {
 		return goResult{}
 	}
-	return l.goTypeIn(fi, facts, typ)
+	return l.goTypeIn(ctx, fi, facts, typ)
 }
 
 // goTypeIn resolves a type name written in a Go file ("T" or "pkg.T") to
 // the package it belongs to; zero when it does not resolve in the repository.
-func (l *batch) goTypeIn(fi lang.File, facts *lang.Facts, typ string) goResult {
+func (l *batch) goTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) goResult {
 	if typ == "" {
 		return goResult{}
 	}
 	if typ[0] == '[' || strings.HasPrefix(typ, "map[") {
-		return l.goContainerIn(fi, facts, typ)
+		return l.goContainerIn(ctx, fi, facts, typ)
 	}
 	pkg, base, qualified := strings.Cut(typ, ".")
 	if !qualified {
 		test := strings.HasSuffix(fi.Pkg, "_test")
-		key := link.DirOf(fi.Path)
+		key := lang.DirOf(fi.Path)
 		if test {
 			key += "_test"
 		}
-		return goResult{unit: l.goUnit(link.DirOf(fi.Path), test), pkg: key, typ: typ}
+		return goResult{unit: l.goUnit(ctx, lang.DirOf(fi.Path), test), pkg: key, typ: typ}
 	}
 	if strings.Contains(base, ".") {
 		return goResult{}
 	}
-	dir, ok := l.goImportDir(fi, facts, pkg)
+	dir, ok := l.goImportDir(ctx, fi, facts, pkg)
 	if !ok {
 		return goResult{}
 	}
-	return goResult{unit: l.goUnit(dir, false), pkg: dir, typ: base}
+	return goResult{unit: l.goUnit(ctx, dir, false), pkg: dir, typ: base}
 }
 
 // goImportDir is the repository directory of the package a Go file imports
 // under the local name pkg; ok is false when no import has that name or it
 // does not resolve in the repository.
-func (l *batch) goImportDir(fi lang.File, facts *lang.Facts, pkg string) (string, bool) {
+func (l *batch) goImportDir(ctx context.Context, fi lang.File, facts *lang.Facts, pkg string) (string, bool) {
 	for _, im := range facts.Imports {
 		if im.Kind != lang.ImportModule {
 			continue
 		}
-		t, ok := l.Import(fi, im)
+		t, ok := l.Import(ctx, fi, im)
 		if l.goLocalName(im, t, ok) == pkg {
 			return t.Dir, ok
 		}
@@ -204,11 +207,11 @@ func (l *batch) goImportDir(fi lang.File, facts *lang.Facts, pkg string) (string
 // promoted is the symbol of the member name of the type typ ("T" or
 // "pkg.T") as this file writes it: declared by the type or promoted from an
 // embedded one.
-func (g *goFile) promoted(typ, name string) int64 {
+func (g *goFile) promoted(ctx context.Context, typ, name string) int64 {
 	if id := g.unit[typ+"."+name]; id != 0 {
 		return id // the type of this package declares it
 	}
-	return g.l.goMember(g.l.goTypeIn(g.fi, g.facts, typ), name)
+	return g.l.goMember(ctx, g.l.goTypeIn(ctx, g.fi, g.facts, typ), name)
 }
 
 // maxEmbedDepth bounds the search for a promoted member.
@@ -219,7 +222,7 @@ const maxEmbedDepth = 3
 // interfaces, a struct's embedded fields), at the shallowest depth where
 // exactly one is found. An embedded type that does not resolve in the
 // repository ends the search at its depth: what it brings is unknown.
-func (l *batch) goMember(t goResult, name string) int64 {
+func (l *batch) goMember(ctx context.Context, t goResult, name string) int64 {
 	if t.typ == "" || t.unit == nil || t.shape != 0 {
 		return 0
 	}
@@ -230,7 +233,7 @@ func (l *batch) goMember(t goResult, name string) int64 {
 		var next []goResult
 		unknown := false
 		for _, x := range level {
-			x = l.goAlias(x)
+			x = l.goAlias(ctx, x)
 			if id := x.unit[x.typ+"."+name]; id != 0 {
 				if found != 0 && found != id {
 					return 0 // ambiguous at this depth
@@ -238,7 +241,7 @@ func (l *batch) goMember(t goResult, name string) int64 {
 				found = id
 				continue
 			}
-			embeds, ok := l.goEmbeds(x)
+			embeds, ok := l.goEmbeds(ctx, x)
 			if !ok {
 				unknown = true
 			}
@@ -259,8 +262,8 @@ func (l *batch) goMember(t goResult, name string) int64 {
 
 // goEmbeds are the types a type embeds, resolved where the type is declared;
 // ok is false when one of them does not resolve in the repository.
-func (l *batch) goEmbeds(t goResult) (out []goResult, ok bool) {
-	fi, facts, di := l.goDef(t.unit[t.typ])
+func (l *batch) goEmbeds(ctx context.Context, t goResult) (out []goResult, ok bool) {
+	fi, facts, di := l.goDef(ctx, t.unit[t.typ])
 	if facts == nil {
 		return nil, false
 	}
@@ -269,7 +272,7 @@ func (l *batch) goEmbeds(t goResult) (out []goResult, ok bool) {
 		if int(rel.Def) != di || rel.Kind != lang.RelEmbeds {
 			continue
 		}
-		e := l.goTypeIn(fi, facts, lang.TypeName(rel.Target))
+		e := l.goTypeIn(ctx, fi, facts, lang.TypeName(rel.Target))
 		if e.typ == "" {
 			ok = false
 			continue
@@ -281,7 +284,7 @@ func (l *batch) goEmbeds(t goResult) (out []goResult, ok bool) {
 
 // goDef finds the definition of the Go symbol id: its file, the file's facts
 // and the definition's index; nil facts when it is unknown.
-func (l *batch) goDef(id int64) (lang.File, *lang.Facts, int) {
+func (l *batch) goDef(ctx context.Context, id int64) (lang.File, *lang.Facts, int) {
 	row, ok := l.goSyms[id]
 	if id == 0 || !ok {
 		return lang.File{}, nil, 0
@@ -290,7 +293,7 @@ func (l *batch) goDef(id int64) (lang.File, *lang.Facts, int) {
 	if !found || fi.Lang != "go" {
 		return lang.File{}, nil, 0
 	}
-	facts := l.r.Facts(row.File)
+	facts := l.r.Facts(ctx, row.File)
 	if facts == nil || row.DefIdx < 0 || row.DefIdx >= len(facts.Defs) {
 		return lang.File{}, nil, 0
 	}
@@ -302,9 +305,9 @@ const maxAlias = 3
 
 // goAlias follows type aliases (type A = B, whose Def.Type is B) to the type
 // they name.
-func (l *batch) goAlias(t goResult) goResult {
+func (l *batch) goAlias(ctx context.Context, t goResult) goResult {
 	for i := 0; i < maxAlias && t.typ != ""; i++ {
-		fi, facts, di := l.goDef(t.unit[t.typ])
+		fi, facts, di := l.goDef(ctx, t.unit[t.typ])
 		if facts == nil {
 			return t
 		}
@@ -312,18 +315,18 @@ func (l *batch) goAlias(t goResult) goResult {
 		if !d.Kind.IsTypeLike() || d.Type == "" {
 			return t
 		}
-		t = l.goTypeIn(fi, facts, d.Type)
+		t = l.goTypeIn(ctx, fi, facts, d.Type)
 	}
 	return t
 }
 
 // goEmbedded is the type t embeds as the field named name (x.T.M, where x's
 // type embeds T or *T), or zero.
-func (l *batch) goEmbedded(t goResult, name string) goResult {
+func (l *batch) goEmbedded(ctx context.Context, t goResult, name string) goResult {
 	if t.shape != 0 {
 		return goResult{}
 	}
-	embeds, _ := l.goEmbeds(l.goAlias(t))
+	embeds, _ := l.goEmbeds(ctx, l.goAlias(ctx, t))
 	var out goResult
 	for _, e := range embeds {
 		if e.typ == name || strings.HasSuffix(e.typ, "."+name) {

@@ -1,11 +1,11 @@
 package golang
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Types Go linking derives beyond named types: slices and maps of named
@@ -39,9 +39,9 @@ func (t goResult) mapKey() goResult {
 }
 
 // goContainerIn resolves "[]E" or "map[K]V" written in a Go file.
-func (l *batch) goContainerIn(fi lang.File, facts *lang.Facts, typ string) goResult {
+func (l *batch) goContainerIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) goResult {
 	if e, ok := strings.CutPrefix(typ, "[]"); ok {
-		t := l.goTypeIn(fi, facts, e)
+		t := l.goTypeIn(ctx, fi, facts, e)
 		if t.typ == "" || t.shape != 0 {
 			return goResult{}
 		}
@@ -58,12 +58,12 @@ func (l *batch) goContainerIn(fi lang.File, facts *lang.Facts, typ string) goRes
 	}
 	var t, kt goResult
 	if v != "" {
-		if t = l.goTypeIn(fi, facts, v); t.typ == "" {
+		if t = l.goTypeIn(ctx, fi, facts, v); t.typ == "" {
 			return goResult{}
 		}
 	}
 	if k != "" {
-		if kt = l.goTypeIn(fi, facts, k); kt.typ == "" {
+		if kt = l.goTypeIn(ctx, fi, facts, k); kt.typ == "" {
 			return goResult{}
 		}
 	}
@@ -79,11 +79,11 @@ func (l *batch) goContainerIn(fi lang.File, facts *lang.Facts, typ string) goRes
 
 // goResultN is what the result n (0-based) of calling the Go function or
 // method id gives, from its declared results (Def.Type "T,U").
-func (l *batch) goResultN(id int64, n int) goResult {
+func (l *batch) goResultN(ctx context.Context, id int64, n int) goResult {
 	if n == 0 {
-		return l.goResult(id)
+		return l.goResult(ctx, id)
 	}
-	fi, facts, di := l.goDef(id)
+	fi, facts, di := l.goDef(ctx, id)
 	if facts == nil {
 		return goResult{}
 	}
@@ -95,7 +95,7 @@ func (l *batch) goResultN(id int64, n int) goResult {
 	if n >= len(parts) {
 		return goResult{}
 	}
-	return l.goTypeIn(fi, facts, parts[n])
+	return l.goTypeIn(ctx, fi, facts, parts[n])
 }
 
 // derived reports whether a local's Type derives it from something else.
@@ -107,7 +107,7 @@ func derived(typ string) bool {
 // a later result of a call, the element or key of what it ranges over or
 // indexes, the type of a name or field path. Other bindings of the name in
 // the same scope must say the same.
-func (g *goFile) derivedLocalType(lo lang.Local) goResult {
+func (g *goFile) derivedLocalType(ctx context.Context, lo lang.Local) goResult {
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		if o := g.facts.Locals[j]; o.Type != lo.Type || o.Via != lo.Via {
 			return goResult{}
@@ -120,15 +120,15 @@ func (g *goFile) derivedLocalType(lo lang.Local) goResult {
 		if err != nil || lo.Via <= 0 || int(lo.Via) > len(g.linked) {
 			return goResult{}
 		}
-		return g.l.goResultN(g.linked[lo.Via-1], n)
+		return g.l.goResultN(ctx, g.linked[lo.Via-1], n)
 	case t[0] == '=':
-		return g.pathType(t[1:], lo.Scope, lo.Pos)
+		return g.pathType(ctx, t[1:], lo.Scope, lo.Pos)
 	}
 	var src goResult
 	if x := t[3:]; x == "()" {
-		src = g.result(lo.Via)
+		src = g.result(ctx, lo.Via)
 	} else {
-		src = g.pathType(x, lo.Scope, lo.Pos)
+		src = g.pathType(ctx, x, lo.Scope, lo.Pos)
 	}
 	if t[1] == 'k' {
 		return src.mapKey()
@@ -139,42 +139,42 @@ func (g *goFile) derivedLocalType(lo lang.Local) goResult {
 // pathType is the type of the name or dotted path x ("v", "v.f.g") seen
 // at pos in scope: a local's type, or a package-level variable's, then
 // through the declared types of the fields.
-func (g *goFile) pathType(x string, scope int32, pos lang.Pos) goResult {
+func (g *goFile) pathType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
 	g.init()
 	parts := strings.Split(x, ".")
 	if len(parts) > maxFieldPath+1 {
 		return goResult{}
 	}
 	if id, ok := g.names[parts[0]]; ok && g.locals.visible(id, scope, pos) >= 0 {
-		return g.fields(g.localType(id, scope, pos), parts[1:])
+		return g.fields(ctx, g.localType(ctx, id, scope, pos), parts[1:])
 	}
-	t, rest := g.varType(parts)
-	return g.fields(t, rest)
+	t, rest := g.varType(ctx, parts)
+	return g.fields(ctx, t, rest)
 }
 
 // varType is the type of the package-level variable a path not bound to a
 // local starts with: v.f.g (v of this package) or pkg.V.f (V of an imported
 // package of the repository), and the fields of the path after it.
-func (g *goFile) varType(parts []string) (goResult, []string) {
+func (g *goFile) varType(ctx context.Context, parts []string) (goResult, []string) {
 	i, ok := g.imports[parts[0]]
 	if !ok {
-		return g.l.goVarType(g.unit[parts[0]]), parts[1:]
+		return g.l.goVarType(ctx, g.unit[parts[0]]), parts[1:]
 	}
 	if len(parts) < 2 || !g.resolved[i] || g.outside[i] {
 		return goResult{}, nil
 	}
-	return g.l.goVarType(g.l.goUnit(g.targets[i].Dir, false)[parts[1]]), parts[2:]
+	return g.l.goVarType(ctx, g.l.goUnit(ctx, g.targets[i].Dir, false)[parts[1]]), parts[2:]
 }
 
 // fields walks the field path from the type t.
-func (g *goFile) fields(t goResult, path []string) goResult {
+func (g *goFile) fields(ctx context.Context, t goResult, path []string) goResult {
 	for _, field := range path {
 		if t.typ == "" {
 			return goResult{}
 		}
-		next := g.l.goFieldType(g.l.goMember(t, field))
+		next := g.l.goFieldType(ctx, g.l.goMember(ctx, t, field))
 		if next.typ == "" {
-			next = g.l.goEmbedded(t, field) // x.T.M where x's type embeds T
+			next = g.l.goEmbedded(ctx, t, field) // x.T.M where x's type embeds T
 		}
 		t = next
 	}
@@ -184,7 +184,7 @@ func (g *goFile) fields(t goResult, path []string) goResult {
 // pkgVarType is the type of the package-level variable name of the file's
 // package, where no local of that name is visible (scope, pos) and no
 // import binds it.
-func (g *goFile) pkgVarType(name string, scope int32, pos lang.Pos) goResult {
+func (g *goFile) pkgVarType(ctx context.Context, name string, scope int32, pos lang.Pos) goResult {
 	g.init()
 	if id, ok := g.names[name]; ok && g.locals.visible(id, scope, pos) >= 0 {
 		return goResult{}
@@ -192,13 +192,13 @@ func (g *goFile) pkgVarType(name string, scope int32, pos lang.Pos) goResult {
 	if _, ok := g.imports[name]; ok {
 		return goResult{}
 	}
-	return g.l.goVarType(g.unit[name])
+	return g.l.goVarType(ctx, g.unit[name])
 }
 
 // goVarType is the type of the package-level Go variable id: its declared
 // type or the type of its literal (Def.Type), or the result of the call
 // "()F" / "()pkg.F" that initialises it.
-func (l *batch) goVarType(id int64) goResult {
+func (l *batch) goVarType(ctx context.Context, id int64) goResult {
 	if id == 0 {
 		return goResult{}
 	}
@@ -210,13 +210,13 @@ func (l *batch) goVarType(id int64) goResult {
 	}
 	l.goVars[id] = goResult{} // a variable initialised from itself knows nothing
 	var r goResult
-	if fi, facts, di := l.goDef(id); facts != nil {
+	if fi, facts, di := l.goDef(ctx, id); facts != nil {
 		d := facts.Defs[di]
 		if d.Kind == lang.KindVariable && d.Parent < 0 && d.Type != "" {
 			if fn, ok := strings.CutPrefix(d.Type, "()"); ok {
-				r = l.goResult(l.goFuncIn(fi, facts, fn))
+				r = l.goResult(ctx, l.goFuncIn(ctx, fi, facts, fn))
 			} else {
-				r = l.goTypeIn(fi, facts, d.Type)
+				r = l.goTypeIn(ctx, fi, facts, d.Type)
 			}
 		}
 	}
@@ -226,23 +226,23 @@ func (l *batch) goVarType(id int64) goResult {
 
 // goFuncIn is the symbol of the package-level function (or type) F or
 // pkg.F as a Go file writes it, or 0.
-func (l *batch) goFuncIn(fi lang.File, facts *lang.Facts, fn string) int64 {
+func (l *batch) goFuncIn(ctx context.Context, fi lang.File, facts *lang.Facts, fn string) int64 {
 	pkg, base, qualified := strings.Cut(fn, ".")
 	if !qualified {
-		return l.goUnit(link.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
+		return l.goUnit(ctx, lang.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))[fn]
 	}
-	dir, ok := l.goImportDir(fi, facts, pkg)
+	dir, ok := l.goImportDir(ctx, fi, facts, pkg)
 	if !ok {
 		return 0
 	}
-	return l.goUnit(dir, false)[base]
+	return l.goUnit(ctx, dir, false)[base]
 }
 
 // exprType is the type of the qualifier expression x of a member reference:
 // a composite literal (&T{...}, T{...}), a dereference (*x), an index
 // expression xs[i] or m[k] of a name or path, each possibly parenthesised;
 // zero for anything else.
-func (g *goFile) exprType(x string, scope int32, pos lang.Pos) goResult {
+func (g *goFile) exprType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
 	for depth := 0; depth < 4; depth++ {
 		x = strings.TrimSpace(x)
 		switch {
@@ -255,7 +255,7 @@ func (g *goFile) exprType(x string, scope int32, pos lang.Pos) goResult {
 			x = x[1:]
 			continue
 		case x[len(x)-1] == '}':
-			return g.literalType(x, scope, pos)
+			return g.literalType(ctx, x, scope, pos)
 		case x[len(x)-1] == ']':
 			i := opens(x, len(x)-1)
 			if i <= 0 {
@@ -265,9 +265,9 @@ func (g *goFile) exprType(x string, scope int32, pos lang.Pos) goResult {
 			if !isGoPath(operand) {
 				return goResult{}
 			}
-			return g.pathType(operand, scope, pos).elem()
+			return g.pathType(ctx, operand, scope, pos).elem()
 		case isGoPath(x):
-			return g.pathType(x, scope, pos)
+			return g.pathType(ctx, x, scope, pos)
 		}
 		return goResult{}
 	}
@@ -276,7 +276,7 @@ func (g *goFile) exprType(x string, scope int32, pos lang.Pos) goResult {
 
 // literalType is the named type of the composite literal x (T{...},
 // pkg.T{...}, T[A]{...}), or zero.
-func (g *goFile) literalType(x string, scope int32, pos lang.Pos) goResult {
+func (g *goFile) literalType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
 	if strings.ContainsAny(x, "\"'`") {
 		return goResult{}
 	}
@@ -294,8 +294,8 @@ func (g *goFile) literalType(x string, scope int32, pos lang.Pos) goResult {
 	if !strings.Contains(typ, ".") && g.shadowed(typ, scope, pos) {
 		return goResult{}
 	}
-	t := g.l.goTypeIn(g.fi, g.facts, typ)
-	if _, facts, di := g.l.goDef(t.unit[t.typ]); facts == nil || !facts.Defs[di].Kind.IsTypeLike() {
+	t := g.l.goTypeIn(ctx, g.fi, g.facts, typ)
+	if _, facts, di := g.l.goDef(ctx, t.unit[t.typ]); facts == nil || !facts.Defs[di].Kind.IsTypeLike() {
 		return goResult{} // not a type of the repository
 	}
 	return t
@@ -375,14 +375,14 @@ func typeNames(typ string) []string {
 // literal T{name: v} sets: declared by T, or by the type an alias T names
 // (type Config = TypedConfig[any]); never a promoted field, which a literal
 // cannot set.
-func (g *goFile) keyField(typ, name string, scope int32, pos lang.Pos) int64 {
-	if id := g.member(typ, name, scope, pos); id != 0 {
+func (g *goFile) keyField(ctx context.Context, typ, name string, scope int32, pos lang.Pos) int64 {
+	if id := g.member(ctx, typ, name, scope, pos); id != 0 {
 		return id
 	}
 	if !strings.Contains(typ, ".") && g.shadowed(typ, scope, pos) {
 		return 0
 	}
-	t := g.l.goAlias(g.l.goTypeIn(g.fi, g.facts, typ))
+	t := g.l.goAlias(ctx, g.l.goTypeIn(ctx, g.fi, g.facts, typ))
 	if t.typ == "" || t.shape != 0 {
 		return 0
 	}

@@ -393,20 +393,5 @@ func Header(src []byte, start, end int, cut [][2]int) string {
 	if at < end {
 		buf = append(buf, src[at:end]...)
 	}
-	return Truncate(lang.CollapseSpace(string(buf)), MaxSignature)
-}
-
-// MaxSignature matches the engine's cap on a signature's length in bytes.
-const MaxSignature = 240
-
-// Truncate caps s at n bytes without splitting a UTF-8 sequence, marking the cut.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return lang.Truncate(lang.CollapseSpace(string(buf)), lang.MaxSignature)
 }

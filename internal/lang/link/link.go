@@ -9,20 +9,11 @@
 package link
 
 import (
-	"path"
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
-
-// DirOf is the directory of a repo path, "" at the root.
-func DirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
-}
 
 // LocalIndex finds local bindings by scope and name.
 type LocalIndex map[uint64]int32
@@ -64,9 +55,9 @@ func EnclosingClass(facts *lang.Facts, i int32) int32 {
 }
 
 // FactsAt is a file of the worktree and its facts (nil when unavailable).
-func FactsAt(r lang.Resolver, p string) (lang.File, *lang.Facts) {
+func FactsAt(ctx context.Context, r lang.Resolver, p string) (lang.File, *lang.Facts) {
 	f, _ := r.File(p)
-	return f, r.Facts(p)
+	return f, r.Facts(ctx, p)
 }
 
 // Set makes a set of the space-separated words of a list (standard-library

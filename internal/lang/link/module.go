@@ -1,6 +1,7 @@
 package link
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -88,7 +89,7 @@ type Rules struct {
 }
 
 // Link applies the rules to the file's references and returns its links.
-func (f *File) Link(tops *Tops, rules Rules) []lang.Link {
+func (f *File) Link(ctx context.Context, tops *Tops, rules Rules) []lang.Link {
 	facts := f.Facts
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
@@ -111,7 +112,7 @@ func (f *File) Link(tops *Tops, rules Rules) []lang.Link {
 			}
 		case r.Shape == lang.QualIdent && r.QualBound && f.Locals.Binding(facts, r.Qualifier, r.Scope) < 0:
 			// Class.member where Class is a class or enum of this file
-			f.Add(ri, lang.TierProven, tops.Of(f.Path).Members[facts.Names[r.Qualifier]+"."+name])
+			f.Add(ri, lang.TierProven, tops.Of(ctx, f.Path).Members[facts.Names[r.Qualifier]+"."+name])
 		case rules.Other != nil:
 			rules.Other(ri, r, name)
 		}
@@ -183,11 +184,11 @@ func (s Seen) add(rows []lang.Symbol) []lang.Symbol {
 func NewTops(r lang.Resolver) *Tops { return &Tops{r: r, files: map[string]*TopNames{}, seen: Seen{}} }
 
 // Of is the top-level names of a file.
-func (t *Tops) Of(p string) *TopNames {
+func (t *Tops) Of(ctx context.Context, p string) *TopNames {
 	if m, ok := t.files[p]; ok {
 		return m
 	}
-	m := topLevel(t.seen.add(t.r.Symbols(p)))
+	m := topLevel(t.seen.add(t.r.Symbols(ctx, p)))
 	t.files[p] = m
 	return m
 }
@@ -247,7 +248,7 @@ func NewPaths(r lang.Resolver) *Paths {
 }
 
 // Of maps the lexical paths of a file's symbols to their ids.
-func (p *Paths) Of(file string) map[string]int64 {
+func (p *Paths) Of(ctx context.Context, file string) map[string]int64 {
 	if m, ok := p.files[file]; ok {
 		return m
 	}
@@ -258,7 +259,7 @@ func (p *Paths) Of(file string) map[string]int64 {
 	}
 	unit, sep := p.r.Unit(file)
 	prefix := unit + sep
-	for _, r := range p.seen.add(p.r.Symbols(file)) {
+	for _, r := range p.seen.add(p.r.Symbols(ctx, file)) {
 		if lp, ok := strings.CutPrefix(r.QName, prefix); ok {
 			if _, dup := m[lp]; !dup {
 				m[lp] = r.ID
@@ -287,11 +288,11 @@ func Required(f lang.File, facts *lang.Facts, targets []lang.Target, resolved []
 }
 
 // Imports resolves every import of a file through its batch linker.
-func Imports(b lang.BatchLinker, f lang.File, facts *lang.Facts) (targets []lang.Target, resolved []bool) {
+func Imports(ctx context.Context, b lang.BatchLinker, f lang.File, facts *lang.Facts) (targets []lang.Target, resolved []bool) {
 	targets = make([]lang.Target, len(facts.Imports))
 	resolved = make([]bool, len(facts.Imports))
 	for i, im := range facts.Imports {
-		targets[i], resolved[i] = b.Import(f, im)
+		targets[i], resolved[i] = b.Import(ctx, f, im)
 	}
 	return targets, resolved
 }

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -27,7 +28,7 @@ type Symbols struct {
 func NewSymbols(r lang.Resolver) *Symbols { return &Symbols{r: r, files: map[string]*FilePaths{}} }
 
 // Of is the symbols of a file by lexical path.
-func (s *Symbols) Of(p string) *FilePaths {
+func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	if nf, ok := s.files[p]; ok {
 		return nf
 	}
@@ -36,7 +37,7 @@ func (s *Symbols) Of(p string) *FilePaths {
 	if _, ok := s.r.File(p); !ok {
 		return nf
 	}
-	rows := s.r.Symbols(p)
+	rows := s.r.Symbols(ctx, p)
 	aliases := map[string]int64{}
 	for _, r := range rows {
 		lp := strings.TrimPrefix(r.QName, p+"#")

@@ -186,5 +186,5 @@ func Signature(v *lang.View, n int, body map[string]bool, comment string) string
 		}
 	}
 	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts)))
-	return langutil.Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")), langutil.MaxSignature)
+	return lang.Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")), lang.MaxSignature)
 }

@@ -1,6 +1,7 @@
 package php
 
 import (
+	"context"
 	"path"
 	"sort"
 	"strings"
@@ -29,12 +30,12 @@ type batch struct {
 func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Link resolves the references of a PHP file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets, resolved := link.Imports(l, f, facts)
+	targets, resolved := link.Imports(ctx, l, f, facts)
 	s := &phpFile{l: l, f: f, facts: facts, targets: targets, resolved: resolved, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(im lang.Import) bool { return im.Kind == lang.ImportModule })}
-	return lf.Link(l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
+	return lf.Link(ctx, l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) }})
 }
 
 // phpFile resolves the names of one PHP file.
@@ -49,11 +50,11 @@ type phpFile struct {
 }
 
 // Import finds the file a use declaration or a require/include names.
-func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
+func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
 	switch im.Kind {
 	case lang.ImportNamed:
 		for _, p := range l.phpFiles(im.Source) {
-			if l.Paths.Of(p)[im.Name] != 0 {
+			if l.Paths.Of(ctx, p)[im.Name] != 0 {
 				return lang.Target{File: p}, true
 			}
 		}
@@ -62,7 +63,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 		if strings.HasPrefix(src, "/") || strings.Contains(src, "://") {
 			return lang.Target{}, false
 		}
-		for _, p := range []string{path.Join(link.DirOf(f.Path), src), path.Clean(src)} {
+		for _, p := range []string{path.Join(lang.DirOf(f.Path), src), path.Clean(src)} {
 			if l.Exists(p) && strings.HasSuffix(p, ".php") {
 				return lang.Target{File: p}, true
 			}
@@ -88,7 +89,7 @@ func (l *batch) phpFiles(ns string) []string {
 }
 
 // link resolves a name by PHP's rules, and Class::member in the class's file.
-func (s *phpFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier, int64)) {
+func (s *phpFile) link(ctx context.Context, ri int, r lang.Ref, name string, add func(int, lang.Tier, int64)) {
 	if strings.HasPrefix(name, "$") {
 		return
 	}
@@ -98,18 +99,18 @@ func (s *phpFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier,
 	}
 	switch r.Shape {
 	case lang.QualNone:
-		if tier, id := s.phpName(name, r.BindImp); id != 0 {
+		if tier, id := s.phpName(ctx, name, r.BindImp); id != 0 {
 			add(ri, tier, id)
 		}
 	case lang.QualPath: // ns\Name
-		if tier, id := s.inNamespace(s.phpNamespace(q, r.BindImp), name); id != 0 {
+		if tier, id := s.inNamespace(ctx, s.phpNamespace(q, r.BindImp), name); id != 0 {
 			add(ri, tier, id)
 		}
 	case lang.QualIdent, lang.QualExpr: // Class::member, \ns\Class::member
 		if !isPHPName(q) {
 			return
 		}
-		file, class := s.phpClass(q, r.BindImp)
+		file, class := s.phpClass(ctx, q, r.BindImp)
 		if file == "" {
 			return
 		}
@@ -117,7 +118,7 @@ func (s *phpFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier,
 		if file == s.f.Path {
 			tier = lang.TierProven
 		}
-		add(ri, tier, s.l.Paths.Of(file)[class+"."+name])
+		add(ri, tier, s.l.Paths.Of(ctx, file)[class+"."+name])
 	}
 }
 
@@ -168,7 +169,7 @@ func (s *phpFile) phpNamespace(q string, imp int32) string {
 
 // inNamespace finds a top-level name declared in a namespace: in this file
 // (proven) or another file of the namespace (strong).
-func (s *phpFile) inNamespace(ns, name string) (lang.Tier, int64) {
+func (s *phpFile) inNamespace(ctx context.Context, ns, name string) (lang.Tier, int64) {
 	if ns == s.f.Pkg {
 		if id := s.own[name]; id != 0 {
 			return lang.TierProven, id
@@ -178,7 +179,7 @@ func (s *phpFile) inNamespace(ns, name string) (lang.Tier, int64) {
 		if p == s.f.Path {
 			continue
 		}
-		if id := s.l.Paths.Of(p)[name]; id != 0 {
+		if id := s.l.Paths.Of(ctx, p)[name]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
@@ -187,21 +188,21 @@ func (s *phpFile) inNamespace(ns, name string) (lang.Tier, int64) {
 
 // phpName resolves an unqualified name: an import, the file's namespace, the
 // files it requires.
-func (s *phpFile) phpName(name string, imp int32) (lang.Tier, int64) {
+func (s *phpFile) phpName(ctx context.Context, name string, imp int32) (lang.Tier, int64) {
 	if imp >= 0 {
 		im := s.facts.Imports[imp]
 		if im.Kind == lang.ImportNamed && im.LocalName() == name {
 			if s.resolved[imp] {
-				return lang.TierStrong, s.l.Paths.Of(s.targets[imp].File)[im.Name]
+				return lang.TierStrong, s.l.Paths.Of(ctx, s.targets[imp].File)[im.Name]
 			}
 			return lang.TierUnknown, 0
 		}
 	}
-	if tier, id := s.inNamespace(s.f.Pkg, name); id != 0 {
+	if tier, id := s.inNamespace(ctx, s.f.Pkg, name); id != 0 {
 		return tier, id
 	}
 	for _, file := range s.required {
-		if id := s.l.Paths.Of(file)[name]; id != 0 {
+		if id := s.l.Paths.Of(ctx, file)[name]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
@@ -209,14 +210,14 @@ func (s *phpFile) phpName(name string, imp int32) (lang.Tier, int64) {
 }
 
 // phpClass finds the file and lexical path of the class a qualifier names.
-func (s *phpFile) phpClass(q string, imp int32) (file, class string) {
+func (s *phpFile) phpClass(ctx context.Context, q string, imp int32) (file, class string) {
 	if i := strings.LastIndexByte(q, '\\'); i >= 0 {
 		ns, name := s.phpNamespace(q[:i], imp), q[i+1:]
 		if q[:i] == "" {
 			ns = ""
 		}
 		for _, p := range s.l.phpFiles(ns) {
-			if s.l.Paths.Of(p)[name] != 0 {
+			if s.l.Paths.Of(ctx, p)[name] != 0 {
 				return p, name
 			}
 		}
@@ -235,12 +236,12 @@ func (s *phpFile) phpClass(q string, imp int32) (file, class string) {
 		return s.f.Path, q
 	}
 	for _, p := range s.l.phpFiles(s.f.Pkg) {
-		if s.l.Paths.Of(p)[q] != 0 {
+		if s.l.Paths.Of(ctx, p)[q] != 0 {
 			return p, q
 		}
 	}
 	for _, p := range s.required {
-		if s.l.Paths.Of(p)[q] != 0 {
+		if s.l.Paths.Of(ctx, p)[q] != 0 {
 			return p, q
 		}
 	}

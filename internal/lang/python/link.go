@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"path"
 	"strings"
 
@@ -28,16 +29,16 @@ type batch struct {
 func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
 
 // Import resolves an import to the module file it names.
-func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
+func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
 	src := im.Source
 	if strings.HasPrefix(src, ".") {
 		level := len(src) - len(strings.TrimLeft(src, "."))
-		dir := link.DirOf(f.Path)
+		dir := lang.DirOf(f.Path)
 		for i := 1; i < level; i++ {
 			if dir == "" {
 				return lang.Target{}, false
 			}
-			dir = link.DirOf(dir)
+			dir = lang.DirOf(dir)
 		}
 		rest := strings.ReplaceAll(strings.TrimLeft(src, "."), ".", "/")
 		base := path.Join(dir, rest)
@@ -90,17 +91,17 @@ func (l *batch) pySubmodule(t lang.Target, name string) (string, bool) {
 	if !strings.HasSuffix(t.File, "__init__.py") {
 		return "", false
 	}
-	return l.pyFile(path.Join(link.DirOf(t.File), name))
+	return l.pyFile(path.Join(lang.DirOf(t.File), name))
 }
 
 // Link resolves the references of a Python file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets, resolved := link.Imports(l, f, facts)
+	targets, resolved := link.Imports(ctx, l, f, facts)
 	outside := l.R.Outside(f, facts, resolved)
 	py := l.newPyLinker(f, facts) // typed links x.m, self.x.m, self.m in bases, super().m (link_members.go)
-	return lf.Link(l.Tops, link.Rules{
-		Typed: func(_ int, r lang.Ref, name string) (int64, bool) { return py.link(r, name) },
+	return lf.Link(ctx, l.Tops, link.Rules{
+		Typed: func(_ int, r lang.Ref, name string) (int64, bool) { return py.link(ctx, r, name) },
 		Other: func(ri int, r lang.Ref, name string) {
 			if r.BindImp < 0 {
 				return
@@ -109,7 +110,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 				lf.External(ri)
 				return
 			}
-			l.linkImported(lf, ri, r, name, targets[r.BindImp], resolved[r.BindImp])
+			l.linkImported(ctx, lf, ri, r, name, targets[r.BindImp], resolved[r.BindImp])
 		},
 	})
 }
@@ -127,7 +128,7 @@ func importedOutside(r lang.Ref, facts *lang.Facts, name string) bool {
 // linkImported links a reference bound to an import that resolves to t:
 // the imported name, module.name, pkg.submodule.name and Class.member where
 // Class is an imported class, following re-exports.
-func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t lang.Target, ok bool) {
+func (l *batch) linkImported(ctx context.Context, lf *link.File, ri int, r lang.Ref, name string, t lang.Target, ok bool) {
 	if !ok {
 		return
 	}
@@ -136,7 +137,7 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 	switch r.Shape {
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
 		if im.Kind == lang.ImportNamed && link.Names(im, r, name) {
-			lf.Add(ri, lang.TierStrong, l.pyTopName(t.File, im.Name)) // through re-exports
+			lf.Add(ri, lang.TierStrong, l.pyTopName(ctx, t.File, im.Name)) // through re-exports
 		}
 	case lang.QualIdent: // module.name, or pkg.submodule.name
 		switch im.Kind {
@@ -144,16 +145,16 @@ func (l *batch) linkImported(lf *link.File, ri int, r lang.Ref, name string, t l
 			if im.Kind == lang.ImportModule && im.Alias == "" && strings.Contains(im.Source, ".") {
 				return // `import a.b` binds a; a.name is a member of a, not of a.b
 			}
-			lf.Add(ri, lang.TierStrong, l.pyTopName(t.File, name))
+			lf.Add(ri, lang.TierStrong, l.pyTopName(ctx, t.File, name))
 		case lang.ImportNamed:
-			if sub, ok := l.pySubmodule(t, im.Name); ok && l.Tops.Of(t.File).First[im.Name] == 0 {
-				lf.Add(ri, lang.TierStrong, l.pyTopName(sub, name))
+			if sub, ok := l.pySubmodule(t, im.Name); ok && l.Tops.Of(ctx, t.File).First[im.Name] == 0 {
+				lf.Add(ri, lang.TierStrong, l.pyTopName(ctx, sub, name))
 			} else if facts.Names[r.Qualifier] == im.LocalName() {
 				// Class.member where Class is an imported class
-				id := l.Tops.Of(t.File).Members[im.Name+"."+name]
+				id := l.Tops.Of(ctx, t.File).Members[im.Name+"."+name]
 				if id == 0 {
-					if file, cls, ok := l.pyDefined(t.File, im.Name, lang.KindClass, 0); ok {
-						id = l.pyMember(file, cls, name, 0)
+					if file, cls, ok := l.pyDefined(ctx, t.File, im.Name, lang.KindClass, 0); ok {
+						id = l.pyMember(ctx, file, cls, name, 0)
 					}
 				}
 				lf.Add(ri, lang.TierStrong, id)

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -103,23 +104,23 @@ func (l *batch) newPyLinker(fi lang.File, facts *lang.Facts) *pyLinker {
 
 // link resolves reference r when its qualifier has a known class; handled
 // is false when the linker's other rules should decide.
-func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
+func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64, handled bool) {
 	f := p.facts
 	q := f.Names[r.Qualifier]
 	switch r.Shape {
 	case lang.QualIdent:
 		fi, facts, typ := p.fi, f, p.decl.Of(r)
 		if typ == "" {
-			fi, facts, typ = p.moduleVarType(r)
+			fi, facts, typ = p.moduleVarType(ctx, r)
 		}
 		if typ == "" {
 			return 0, false
 		}
-		file, cls, ok := p.l.pyClass(fi, facts, typ, 0)
+		file, cls, ok := p.l.pyClass(ctx, fi, facts, typ, 0)
 		if !ok {
 			return 0, false
 		}
-		return p.l.pyMember(file, cls, name, 0), true
+		return p.l.pyMember(ctx, file, cls, name, 0), true
 	case lang.QualPath:
 		attr, ok := strings.CutPrefix(q, "self.")
 		if !ok || strings.Contains(attr, ".") {
@@ -133,17 +134,17 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		if typ == "" {
 			return 0, false
 		}
-		if !field && p.l.pyBases(p.fi, f, cls, attr, 0) != 0 {
+		if !field && p.l.pyBases(ctx, p.fi, f, cls, attr, 0) != 0 {
 			return 0, true // a base declares the attribute, whose annotation would win
 		}
-		file, c, ok := p.l.pyClass(p.fi, f, typ, 0)
+		file, c, ok := p.l.pyClass(ctx, p.fi, f, typ, 0)
 		if !ok {
 			return 0, false
 		}
-		if field && p.l.pyMember(file, c, "__get__", 0) != 0 {
+		if field && p.l.pyMember(ctx, file, c, "__get__", 0) != 0 {
 			return 0, true // a descriptor: the attribute's value is what __get__ returns
 		}
-		return p.l.pyMember(file, c, name, 0), true
+		return p.l.pyMember(ctx, file, c, name, 0), true
 	case lang.QualSelf:
 		// self.m that the class does not declare: m of its bases, unless a
 		// method of the class assigns self.m
@@ -154,10 +155,10 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		if p.assigned[f.Defs[cls].Path+"\x00"+name] {
 			return 0, true
 		}
-		return p.l.pyBases(p.fi, f, cls, name, 0), true
+		return p.l.pyBases(ctx, p.fi, f, cls, name, 0), true
 	case lang.QualCall:
 		if cls := link.EnclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
-			return p.l.pyBases(p.fi, f, cls, name, 0), true
+			return p.l.pyBases(ctx, p.fi, f, cls, name, 0), true
 		}
 		// C(...).m: m of the class C the call constructs
 		callee := calleeOf(q)
@@ -168,11 +169,11 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 		if id, ok := p.decl.Names[first]; ok && p.decl.InScope(id, r.Scope) {
 			return 0, false // a local, not the class
 		}
-		file, c, ok := p.l.pyClass(p.fi, f, callee, 0)
+		file, c, ok := p.l.pyClass(ctx, p.fi, f, callee, 0)
 		if !ok {
 			return 0, false
 		}
-		return p.l.pyMember(file, c, name, 0), true
+		return p.l.pyMember(ctx, file, c, name, 0), true
 	}
 	return 0, false
 }
@@ -181,7 +182,7 @@ func (p *pyLinker) link(r lang.Ref, name string) (id int64, handled bool) {
 // module (Def.Type): of this file, where no local hides it, or imported by
 // name from another module of the repository; with the file whose scope
 // the type's name is written in. typ is "" otherwise.
-func (p *pyLinker) moduleVarType(r lang.Ref) (fi lang.File, facts *lang.Facts, typ string) {
+func (p *pyLinker) moduleVarType(ctx context.Context, r lang.Ref) (fi lang.File, facts *lang.Facts, typ string) {
 	f := p.facts
 	q := f.Names[r.Qualifier]
 	switch {
@@ -197,15 +198,15 @@ func (p *pyLinker) moduleVarType(r lang.Ref) (fi lang.File, facts *lang.Facts, t
 		if im.Kind != lang.ImportNamed || im.LocalName() != q {
 			return fi, nil, ""
 		}
-		t, ok := p.l.R.Import(p.fi, im)
+		t, ok := p.l.R.Import(ctx, p.fi, im)
 		if !ok {
 			return fi, nil, ""
 		}
-		file, name, ok := p.l.pyDefined(t.File, im.Name, lang.KindVariable, 0)
+		file, name, ok := p.l.pyDefined(ctx, t.File, im.Name, lang.KindVariable, 0)
 		if !ok {
 			return fi, nil, ""
 		}
-		fi, facts = link.FactsAt(p.l.R, file)
+		fi, facts = link.FactsAt(ctx, p.l.R, file)
 		if facts == nil {
 			return fi, nil, ""
 		}
@@ -283,7 +284,7 @@ func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
 // pyClass resolves a class name written in a Python file ("C", "mod.C",
 // "pkg.mod.C") to the file and top-level name of its definition; ok is false
 // unless it is a class of the repository.
-func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
+func (l *batch) pyClass(ctx context.Context, fi lang.File, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
 	first, rest, dotted := strings.Cut(typ, ".")
 	if !dotted {
 		for _, d := range facts.Defs {
@@ -298,11 +299,11 @@ func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) 
 	for _, im := range facts.Imports {
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed && im.LocalName() == typ:
-			t, ok := l.R.Import(fi, im)
+			t, ok := l.R.Import(ctx, fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.File, im.Name, lang.KindClass, depth)
+			return l.pyDefined(ctx, t.File, im.Name, lang.KindClass, depth)
 		case dotted && im.Kind == lang.ImportModule && (im.Alias == first || im.Alias == "" && strings.HasPrefix(typ, im.Source+".")):
 			cls := rest
 			if im.Alias == "" {
@@ -311,21 +312,21 @@ func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) 
 			if strings.Contains(cls, ".") {
 				continue // import a.b binds a: a.b.C is C of a.b, another import's
 			}
-			t, ok := l.R.Import(fi, im)
+			t, ok := l.R.Import(ctx, fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.File, cls, lang.KindClass, depth)
+			return l.pyDefined(ctx, t.File, cls, lang.KindClass, depth)
 		case dotted && im.Kind == lang.ImportNamed && im.LocalName() == first && !strings.Contains(rest, "."):
-			t, ok := l.R.Import(fi, im)
+			t, ok := l.R.Import(ctx, fi, im)
 			if !ok {
 				return "", "", false
 			}
 			sub, ok := l.pySubmodule(t, im.Name)
-			if !ok || l.Tops.Of(t.File).First[im.Name] != 0 {
+			if !ok || l.Tops.Of(ctx, t.File).First[im.Name] != 0 {
 				return "", "", false
 			}
-			return l.pyDefined(sub, rest, lang.KindClass, depth)
+			return l.pyDefined(ctx, sub, rest, lang.KindClass, depth)
 		}
 	}
 	return "", "", false
@@ -335,7 +336,7 @@ func (l *batch) pyClass(fi lang.File, facts *lang.Facts, typ string, depth int) 
 // a top-level definition of the file, or a name the file imports from
 // another module of the repository (a re-export), a few hops deep. kind,
 // when not KindUnknown, is the kind the definition must have.
-func (l *batch) pyDefined(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+func (l *batch) pyDefined(ctx context.Context, file, name string, kind lang.DefKind, depth int) (string, string, bool) {
 	if depth > pyMaxHops {
 		return "", "", false
 	}
@@ -344,16 +345,16 @@ func (l *batch) pyDefined(file, name string, kind lang.DefKind, depth int) (stri
 	if d, ok := m.defined[k]; ok {
 		return d.file, d.name, d.ok
 	}
-	f, n, ok := l.pyDefinedIn(file, name, kind, depth)
+	f, n, ok := l.pyDefinedIn(ctx, file, name, kind, depth)
 	m.defined[k] = pyDef{f, n, ok}
 	return f, n, ok
 }
 
-func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (string, string, bool) {
+func (l *batch) pyDefinedIn(ctx context.Context, file, name string, kind lang.DefKind, depth int) (string, string, bool) {
 	if depth > pyMaxHops {
 		return "", "", false
 	}
-	fi, facts := link.FactsAt(l.R, file)
+	fi, facts := link.FactsAt(ctx, l.R, file)
 	if facts == nil {
 		return "", "", false
 	}
@@ -369,11 +370,11 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	for _, im := range facts.Imports {
 		switch {
 		case im.Kind == lang.ImportNamed && im.LocalName() == name:
-			t, ok := l.R.Import(fi, im)
+			t, ok := l.R.Import(ctx, fi, im)
 			if !ok {
 				return "", "", false
 			}
-			return l.pyDefined(t.File, im.Name, kind, depth+1)
+			return l.pyDefined(ctx, t.File, im.Name, kind, depth+1)
 		case im.Kind == lang.ImportModule && im.LocalName() == name:
 			return "", "", false // a module, not a definition
 		case im.Kind == lang.ImportAll:
@@ -384,11 +385,11 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 	var hit [3]string
 	n := 0
 	for _, im := range stars {
-		t, ok := l.R.Import(fi, im)
+		t, ok := l.R.Import(ctx, fi, im)
 		if !ok {
 			return "", "", false // an unresolved star import could bring the name
 		}
-		if f2, n2, ok := l.pyDefined(t.File, name, kind, depth+1); ok && (n == 0 || f2 != hit[0]) {
+		if f2, n2, ok := l.pyDefined(ctx, t.File, name, kind, depth+1); ok && (n == 0 || f2 != hit[0]) {
 			hit = [3]string{f2, n2}
 			n++
 		}
@@ -401,21 +402,21 @@ func (l *batch) pyDefinedIn(file, name string, kind lang.DefKind, depth int) (st
 
 // pyTopName is the symbol of top-level name of module file or of the
 // definition it re-exports; 0 for none.
-func (l *batch) pyTopName(file, name string) int64 {
-	if id := l.Tops.Of(file).First[name]; id != 0 {
+func (l *batch) pyTopName(ctx context.Context, file, name string) int64 {
+	if id := l.Tops.Of(ctx, file).First[name]; id != 0 {
 		return id
 	}
-	f, n, ok := l.pyDefined(file, name, lang.KindUnknown, 0)
+	f, n, ok := l.pyDefined(ctx, file, name, lang.KindUnknown, 0)
 	if !ok {
 		return 0
 	}
-	return l.Tops.Of(f).First[n]
+	return l.Tops.Of(ctx, f).First[n]
 }
 
 // pyMember is the symbol of member name of the top-level class cls of a
 // Python file, or of its bases; 0 for none or in doubt.
-func (l *batch) pyMember(file, cls, name string, depth int) int64 {
-	if id := l.Paths.Of(file)[cls+"."+name]; id != 0 || depth >= 8 {
+func (l *batch) pyMember(ctx context.Context, file, cls, name string, depth int) int64 {
+	if id := l.Paths.Of(ctx, file)[cls+"."+name]; id != 0 || depth >= 8 {
 		return id
 	}
 	k := pyKey{file: file, name: cls, member: name}
@@ -424,20 +425,20 @@ func (l *batch) pyMember(file, cls, name string, depth int) int64 {
 		return id
 	}
 	m.member[k] = 0 // a cycle of bases ends here
-	id := l.pyInherited(file, cls, name, depth)
+	id := l.pyInherited(ctx, file, cls, name, depth)
 	m.member[k] = id
 	return id
 }
 
 // pyInherited is pyMember for a member that class cls does not declare.
-func (l *batch) pyInherited(file, cls, name string, depth int) int64 {
-	fi, facts := link.FactsAt(l.R, file)
+func (l *batch) pyInherited(ctx context.Context, file, cls, name string, depth int) int64 {
+	fi, facts := link.FactsAt(ctx, l.R, file)
 	if facts == nil {
 		return 0
 	}
 	for i, d := range facts.Defs {
 		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
-			return l.pyBases(fi, facts, int32(i), name, depth)
+			return l.pyBases(ctx, fi, facts, int32(i), name, depth)
 		}
 	}
 	return 0
@@ -446,7 +447,7 @@ func (l *batch) pyInherited(file, cls, name string, depth int) int64 {
 // pyBases is the symbol of member name in the bases of class def t, in
 // source order, depth first; 0 when none declares it or a base before the
 // one that does cannot be resolved.
-func (l *batch) pyBases(fi lang.File, facts *lang.Facts, t int32, name string, depth int) int64 {
+func (l *batch) pyBases(ctx context.Context, fi lang.File, facts *lang.Facts, t int32, name string, depth int) int64 {
 	if depth >= 8 {
 		return 0
 	}
@@ -461,14 +462,14 @@ func (l *batch) pyBases(fi lang.File, facts *lang.Facts, t int32, name string, d
 		if strings.Contains(rel.Target, "=") {
 			continue // metaclass=M and other keywords
 		}
-		file, cls, ok := l.pyClass(fi, facts, base, 0)
+		file, cls, ok := l.pyClass(ctx, fi, facts, base, 0)
 		if !ok {
 			return 0
 		}
-		if id := l.pyMember(file, cls, name, depth+1); id != 0 {
+		if id := l.pyMember(ctx, file, cls, name, depth+1); id != 0 {
 			return id
 		}
-		if l.pyOpaque(file, cls, depth+1) {
+		if l.pyOpaque(ctx, file, cls, depth+1) {
 			return 0
 		}
 	}
@@ -478,7 +479,7 @@ func (l *batch) pyBases(fi lang.File, facts *lang.Facts, t int32, name string, d
 // pyOpaque reports whether a class of the repository has, among its bases
 // (transitively), one that does not resolve: a member it lacks could come
 // from there.
-func (l *batch) pyOpaque(file, cls string, depth int) bool {
+func (l *batch) pyOpaque(ctx context.Context, file, cls string, depth int) bool {
 	if depth >= 8 {
 		return true
 	}
@@ -488,13 +489,13 @@ func (l *batch) pyOpaque(file, cls string, depth int) bool {
 		return o
 	}
 	m.opaque[k] = true // a cycle of bases is in doubt
-	o := l.pyOpaqueBases(file, cls, depth)
+	o := l.pyOpaqueBases(ctx, file, cls, depth)
 	m.opaque[k] = o
 	return o
 }
 
-func (l *batch) pyOpaqueBases(file, cls string, depth int) bool {
-	fi, facts := link.FactsAt(l.R, file)
+func (l *batch) pyOpaqueBases(ctx context.Context, file, cls string, depth int) bool {
+	fi, facts := link.FactsAt(ctx, l.R, file)
 	if facts == nil {
 		return true
 	}
@@ -508,8 +509,8 @@ func (l *batch) pyOpaqueBases(file, cls string, depth int) bool {
 				if pyNeutralBases[base] {
 					continue
 				}
-				f2, c2, ok := l.pyClass(fi, facts, base, 0)
-				if !ok || l.pyOpaque(f2, c2, depth+1) {
+				f2, c2, ok := l.pyClass(ctx, fi, facts, base, 0)
+				if !ok || l.pyOpaque(ctx, f2, c2, depth+1) {
 					return true
 				}
 			}

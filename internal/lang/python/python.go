@@ -236,7 +236,7 @@ func header(v *lang.View, n int) (sig string, ok bool) {
 	}
 	sig = lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts))
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, ":"))
-	return langutil.Truncate(sig, langutil.MaxSignature), true
+	return lang.Truncate(sig, lang.MaxSignature), true
 }
 
 // isConstantName reports whether a name follows the ALL_CAPS constant convention.

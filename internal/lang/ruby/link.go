@@ -1,6 +1,7 @@
 package ruby
 
 import (
+	"context"
 	"path"
 	"strings"
 
@@ -23,12 +24,12 @@ type batch struct{ link.Batch }
 func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{link.NewBatch(r)} }
 
 // Link resolves the references of a Ruby file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
-	targets, resolved := link.Imports(l, f, facts)
+	targets, resolved := link.Imports(ctx, l, f, facts)
 	s := &rubyFile{l: l, facts: facts, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(lang.Import) bool { return true })}
-	return lf.Link(l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ri, r, name, lf.Add) }})
+	return lf.Link(ctx, l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) }})
 }
 
 // rubyFile resolves the constants of one Ruby file.
@@ -40,13 +41,13 @@ type rubyFile struct {
 }
 
 // Import finds the file a require, require_relative, load or autoload names.
-func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
+func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
 	src := im.Source
 	if path.Ext(src) != ".rb" {
 		src += ".rb"
 	}
 	if strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") {
-		if p := path.Join(link.DirOf(f.Path), src); l.Exists(p) {
+		if p := path.Join(lang.DirOf(f.Path), src); l.Exists(p) {
 			return lang.Target{File: p}, true
 		}
 		return lang.Target{}, false
@@ -54,7 +55,7 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 	if strings.HasPrefix(src, "/") {
 		return lang.Target{}, false
 	}
-	for dir := link.DirOf(f.Path); ; dir = link.DirOf(dir) {
+	for dir := lang.DirOf(f.Path); ; dir = lang.DirOf(dir) {
 		for _, p := range []string{path.Join(dir, "lib", src), path.Join(dir, src)} {
 			if l.Exists(p) {
 				return lang.Target{File: p}, true
@@ -67,12 +68,12 @@ func (l *batch) Import(f lang.File, im lang.Import) (lang.Target, bool) {
 }
 
 // lookup finds a lexical path in this file (proven) or a required one (strong).
-func (s *rubyFile) lookup(p string) (lang.Tier, int64) {
+func (s *rubyFile) lookup(ctx context.Context, p string) (lang.Tier, int64) {
 	if id := s.own[p]; id != 0 {
 		return lang.TierProven, id
 	}
 	for _, file := range s.required {
-		if id := s.l.Paths.Of(file)[p]; id != 0 {
+		if id := s.l.Paths.Of(ctx, file)[p]; id != 0 {
 			return lang.TierStrong, id
 		}
 	}
@@ -102,7 +103,7 @@ func isRubyConstant(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z
 
 // link resolves a constant: through the lexical nesting of the reference,
 // in the file and then in the files it requires.
-func (s *rubyFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier, int64)) {
+func (s *rubyFile) link(ctx context.Context, ri int, r lang.Ref, name string, add func(int, lang.Tier, int64)) {
 	var base string // the constant path the name is a member of ("" for none)
 	switch r.Shape {
 	case lang.QualNone:
@@ -119,14 +120,14 @@ func (s *rubyFile) link(ri int, r lang.Ref, name string, add func(int, lang.Tier
 	}
 	for _, prefix := range s.nesting(r.Enclosing) {
 		if base == "" {
-			if tier, id := s.lookup(join(prefix, name)); id != 0 {
+			if tier, id := s.lookup(ctx, join(prefix, name)); id != 0 {
 				add(ri, tier, id)
 				return
 			}
 			continue
 		}
-		if _, id := s.lookup(join(prefix, base)); id != 0 {
-			if tier, id := s.lookup(join(prefix, base) + "." + name); id != 0 {
+		if _, id := s.lookup(ctx, join(prefix, base)); id != 0 {
+			if tier, id := s.lookup(ctx, join(prefix, base)+"."+name); id != 0 {
 				add(ri, tier, id)
 			}
 			return

@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"context"
 	"path"
 	"strings"
 
@@ -42,7 +43,9 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 }
 
 // Import resolves nothing for import edges: Link follows use paths itself.
-func (l *batch) Import(lang.File, lang.Import) (lang.Target, bool) { return lang.Target{}, false }
+func (l *batch) Import(context.Context, lang.File, lang.Import) (lang.Target, bool) {
+	return lang.Target{}, false
+}
 
 // rustMod is a Rust module: a file and, for inline modules, the lexical path
 // of the mod block in it.
@@ -62,7 +65,7 @@ func (l *batch) rustCrateRoot(file string) string {
 		return r
 	}
 	root := file
-	for d := link.DirOf(file); ; d = link.DirOf(d) {
+	for d := lang.DirOf(file); ; d = lang.DirOf(d) {
 		found := false
 		for _, n := range []string{"lib.rs", "main.rs"} {
 			if p := path.Join(d, n); l.fileExists(p) {
@@ -98,17 +101,17 @@ func (l *batch) rustPackageLib(file, crate string) string {
 func (l *batch) rustModDir(file string) string {
 	switch path.Base(file) {
 	case "mod.rs", "lib.rs", "main.rs":
-		return link.DirOf(file)
+		return lang.DirOf(file)
 	}
 	if l.rustCrateRoot(file) == file {
-		return link.DirOf(file)
+		return lang.DirOf(file)
 	}
-	return path.Join(link.DirOf(file), strings.TrimSuffix(path.Base(file), ".rs"))
+	return path.Join(lang.DirOf(file), strings.TrimSuffix(path.Base(file), ".rs"))
 }
 
-func (l *batch) rustChild(m rustMod, name string) (rustMod, bool) {
+func (l *batch) rustChild(ctx context.Context, m rustMod, name string) (rustMod, bool) {
 	inner := native.JoinDot(m.inline, name)
-	if l.syms.Of(m.file).Kinds[inner] == lang.KindModule {
+	if l.syms.Of(ctx, m.file).Kinds[inner] == lang.KindModule {
 		return rustMod{m.file, inner}, true
 	}
 	dir := path.Join(l.rustModDir(m.file), strings.ReplaceAll(m.inline, ".", "/"))
@@ -127,9 +130,9 @@ func (l *batch) rustParent(m rustMod) (rustMod, bool) {
 	if l.rustCrateRoot(m.file) == m.file {
 		return rustMod{}, false
 	}
-	d := link.DirOf(m.file)
+	d := lang.DirOf(m.file)
 	if path.Base(m.file) == "mod.rs" {
-		d = link.DirOf(d)
+		d = lang.DirOf(d)
 	}
 	cands := []string{path.Join(d, "mod.rs"), path.Join(d, "lib.rs"), path.Join(d, "main.rs")}
 	if d != "" {
@@ -145,7 +148,7 @@ func (l *batch) rustParent(m rustMod) (rustMod, bool) {
 
 // rustResolve follows a "::" path from module cur as far as modules go: the
 // module reached and the segments left (items in it, or a type's members).
-func (l *batch) rustResolve(cur rustMod, p string) (rustMod, []string, bool) {
+func (l *batch) rustResolve(ctx context.Context, cur rustMod, p string) (rustMod, []string, bool) {
 	segs := strings.Split(p, "::")
 	if len(segs) == 0 || segs[0] == "" {
 		return rustMod{}, nil, false // ::extern_crate
@@ -165,9 +168,9 @@ func (l *batch) rustResolve(cur rustMod, p string) (rustMod, []string, bool) {
 			m, segs = up, segs[1:]
 		}
 	default:
-		if c, ok := l.rustChild(cur, segs[0]); ok {
+		if c, ok := l.rustChild(ctx, cur, segs[0]); ok {
 			m, segs = c, segs[1:]
-		} else if c, ok := l.rustChild(rustMod{file: l.rustCrateRoot(cur.file)}, segs[0]); ok {
+		} else if c, ok := l.rustChild(ctx, rustMod{file: l.rustCrateRoot(cur.file)}, segs[0]); ok {
 			m, segs = c, segs[1:]
 		} else if lib := l.rustPackageLib(cur.file, segs[0]); lib != "" {
 			m, segs = rustMod{file: lib}, segs[1:] // tests, examples and binaries use their package's library by name
@@ -176,7 +179,7 @@ func (l *batch) rustResolve(cur rustMod, p string) (rustMod, []string, bool) {
 		}
 	}
 	for len(segs) > 0 {
-		c, ok := l.rustChild(m, segs[0])
+		c, ok := l.rustChild(ctx, m, segs[0])
 		if !ok {
 			break
 		}
@@ -197,22 +200,22 @@ func (l *batch) rustItemIn(m rustMod, rest []string) rustBinding {
 }
 
 // rustImport resolves one import of a file from the module that holds it.
-func (l *batch) rustImport(cur rustMod, im lang.Import) rustBinding {
+func (l *batch) rustImport(ctx context.Context, cur rustMod, im lang.Import) rustBinding {
 	switch im.Kind {
 	case lang.ImportNamed:
-		m, rest, ok := l.rustResolve(cur, im.Source)
+		m, rest, ok := l.rustResolve(ctx, cur, im.Source)
 		if !ok {
 			return rustBinding{}
 		}
 		rest = append(rest, im.Name)
 		if len(rest) == 1 {
-			if c, ok := l.rustChild(m, im.Name); ok {
+			if c, ok := l.rustChild(ctx, m, im.Name); ok {
 				return rustBinding{mod: c, ok: true}
 			}
 		}
 		return l.rustItemIn(m, rest)
 	case lang.ImportModule, lang.ImportAll:
-		m, rest, ok := l.rustResolve(cur, im.Source)
+		m, rest, ok := l.rustResolve(ctx, cur, im.Source)
 		switch {
 		case !ok:
 			return rustBinding{}
@@ -248,9 +251,9 @@ func rustModuleOf(file string, facts *lang.Facts, d int32) rustMod {
 }
 
 // Link resolves the references of a Rust file.
-func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	self := native.OwnPaths(facts, own)
-	binds := l.rustImports(f.Path, facts)
+	binds := l.rustImports(ctx, f.Path, facts)
 	var globs []rustBinding
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportAll && binds[i].ok {
@@ -274,15 +277,15 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		if file == f.Path {
 			id = self[p]
 		} else {
-			id = l.syms.Of(file).Paths[p]
+			id = l.syms.Of(ctx, file).Paths[p]
 		}
 		tier := lang.TierStrong
 		if id == 0 {
-			file, p = l.rustReexport(file, p, 0)
+			file, p = l.rustReexport(ctx, file, p, 0)
 			if file == "" {
 				return false
 			}
-			id = l.syms.Of(file).Paths[p]
+			id = l.syms.Of(ctx, file).Paths[p]
 		}
 		if id == 0 {
 			return false
@@ -303,7 +306,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 		}
 		m := b.mod
 		for len(segs) > 1 {
-			c, ok := l.rustChild(m, segs[0])
+			c, ok := l.rustChild(ctx, m, segs[0])
 			if !ok {
 				break
 			}
@@ -362,7 +365,7 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 			case r.BindImp >= 0:
 				member(ri, binds[r.BindImp], append(segs[1:len(segs):len(segs)], name))
 			default:
-				m, rest, ok := l.rustResolve(cur, q)
+				m, rest, ok := l.rustResolve(ctx, cur, q)
 				if ok {
 					member(ri, rustBinding{mod: m, ok: true}, append(rest, name))
 				}
@@ -376,19 +379,19 @@ func (l *batch) Link(f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 const maxReexports = 4
 
 // rustImports resolves the imports of a Rust file (cached per batch).
-func (l *batch) rustImports(file string, facts *lang.Facts) []rustBinding {
+func (l *batch) rustImports(ctx context.Context, file string, facts *lang.Facts) []rustBinding {
 	if b, ok := l.rustBinds[file]; ok {
 		return b
 	}
 	if facts == nil {
-		facts = l.r.Facts(file)
+		facts = l.r.Facts(ctx, file)
 	}
 	var binds []rustBinding
 	if facts != nil {
 		binds = make([]rustBinding, len(facts.Imports))
 		l.rustBinds[file] = binds // an import cycle sees unresolved bindings
 		for i, im := range facts.Imports {
-			binds[i] = l.rustImport(rustModuleAt(file, facts, im.Pos), im)
+			binds[i] = l.rustImport(ctx, rustModuleAt(file, facts, im.Pos), im)
 		}
 		l.rustImps[file] = facts.Imports
 	}
@@ -399,29 +402,29 @@ func (l *batch) rustImports(file string, facts *lang.Facts) []rustBinding {
 // rustReexport follows a path that a file does not define through the file's
 // own imports (pub use a::B; pub use a::*): the file and path that define it,
 // or "" when none is found.
-func (l *batch) rustReexport(file, p string, depth int) (string, string) {
+func (l *batch) rustReexport(ctx context.Context, file, p string, depth int) (string, string) {
 	key := file + "\x00" + p
 	if r, ok := l.rustRex[key]; ok {
 		return r[0], r[1]
 	}
 	l.rustRex[key] = [2]string{} // cycles end here
-	f, q := l.rustReexportOnce(file, p, depth)
+	f, q := l.rustReexportOnce(ctx, file, p, depth)
 	l.rustRex[key] = [2]string{f, q}
 	return f, q
 }
 
-func (l *batch) rustReexportOnce(file, p string, depth int) (string, string) {
+func (l *batch) rustReexportOnce(ctx context.Context, file, p string, depth int) (string, string) {
 	if depth >= maxReexports {
 		return "", ""
 	}
-	binds := l.rustImports(file, nil)
+	binds := l.rustImports(ctx, file, nil)
 	imports := l.rustImps[file]
 	first, rest, _ := strings.Cut(p, ".")
 	resolve := func(b rustBinding, p string) (string, string) {
-		if l.syms.Of(b.mod.file).Paths[p] != 0 {
+		if l.syms.Of(ctx, b.mod.file).Paths[p] != 0 {
 			return b.mod.file, p
 		}
-		return l.rustReexport(b.mod.file, p, depth+1)
+		return l.rustReexport(ctx, b.mod.file, p, depth+1)
 	}
 	for i, im := range imports {
 		if im.Kind == lang.ImportAll || im.LocalName() != first {

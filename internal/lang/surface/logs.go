@@ -56,100 +56,64 @@ func GoLogLevel(name string) (string, bool) {
 			break
 		}
 	}
-	switch base {
-	case "Print":
-		return "info", true
-	case "Trace":
-		return "trace", true
-	case "Debug":
-		return "debug", true
-	case "Info":
-		return "info", true
-	case "Warn", "Warning":
-		return "warn", true
-	case "Error":
-		return "error", true
-	case "Fatal", "Exit":
-		return "fatal", true
-	case "Panic", "DPanic":
-		return "panic", true
+	return level(goLevels, base)
+}
+
+// The logging methods of each ecosystem, by the level they log at. A name
+// that is not a key is not a logging method.
+var (
+	goLevels = map[string]string{
+		"Print": "info", "Trace": "trace", "Debug": "debug", "Info": "info",
+		"Warn": "warn", "Warning": "warn", "Error": "error",
+		"Fatal": "fatal", "Exit": "fatal", "Panic": "panic", "DPanic": "panic",
 	}
-	return "", false
+	pythonLevels = map[string]string{
+		"debug": "debug", "info": "info", "error": "error", "critical": "critical", "fatal": "fatal",
+		"warning": "warn", "warn": "warn", "exception": "error", "log": "log",
+	}
+	// console, winston, pino, bunyan and NestJS Logger
+	scriptLevels = map[string]string{
+		"log": "info", "info": "info", "http": "info", "verbose": "info",
+		"debug": "debug", "trace": "debug", "silly": "debug",
+		"warn": "warn", "warning": "warn", "error": "error", "fatal": "error",
+	}
+	// SLF4J, Log4j, Logback, JUL and commons-logging
+	jvmLevels = map[string]string{
+		"trace": "trace", "finest": "trace", "finer": "trace",
+		"debug": "debug", "fine": "debug", "config": "debug",
+		"info": "info", "warn": "warn", "warning": "warn",
+		"error": "error", "severe": "error", "fatal": "fatal",
+		"log": "log", "atInfo": "log", "atDebug": "log", "atWarn": "log", "atError": "log", "atTrace": "log",
+	}
+	// ILogger extension methods without their Log prefix (LogInformation),
+	// Serilog (Information) and NLog (Info); ILogger.Log itself is "log".
+	dotnetLevels = map[string]string{
+		"Trace": "trace", "Verbose": "trace", "Debug": "debug",
+		"Information": "info", "Info": "info", "Warning": "warn", "Warn": "warn",
+		"Error": "error", "Critical": "fatal", "Fatal": "fatal",
+	}
+)
+
+func level(levels map[string]string, name string) (string, bool) {
+	l, ok := levels[name]
+	return l, ok
 }
 
 // PythonLogLevel maps a logging method to its level.
-func PythonLogLevel(name string) (string, bool) {
-	switch name {
-	case "debug", "info", "error", "critical", "fatal":
-		return name, true
-	case "warning", "warn":
-		return "warn", true
-	case "exception":
-		return "error", true
-	case "log":
-		return "log", true
-	}
-	return "", false
-}
+func PythonLogLevel(name string) (string, bool) { return level(pythonLevels, name) }
 
 // ScriptLogLevel maps console, winston, pino, bunyan and NestJS Logger methods
 // to their level.
-func ScriptLogLevel(name string) (string, bool) {
-	switch name {
-	case "log", "info", "http", "verbose":
-		return "info", true
-	case "debug", "trace", "silly":
-		return "debug", true
-	case "warn", "warning":
-		return "warn", true
-	case "error", "fatal":
-		return "error", true
-	}
-	return "", false
-}
+func ScriptLogLevel(name string) (string, bool) { return level(scriptLevels, name) }
 
 // JVMLogLevel maps SLF4J, Log4j, Logback, JUL and commons-logging methods.
-func JVMLogLevel(name string) (string, bool) {
-	switch name {
-	case "trace", "finest", "finer":
-		return "trace", true
-	case "debug", "fine", "config":
-		return "debug", true
-	case "info":
-		return "info", true
-	case "warn", "warning":
-		return "warn", true
-	case "error", "severe":
-		return "error", true
-	case "fatal":
-		return "fatal", true
-	case "log", "atInfo", "atDebug", "atWarn", "atError", "atTrace":
-		return "log", true
-	}
-	return "", false
-}
+func JVMLogLevel(name string) (string, bool) { return level(jvmLevels, name) }
 
 // DotnetLogLevel maps ILogger extension methods (LogInformation), Serilog
 // (Information) and NLog (Info) to their level.
 func DotnetLogLevel(name string) (string, bool) {
-	n := strings.TrimPrefix(name, "Log")
-	switch n {
-	case "Trace", "Verbose":
-		return "trace", true
-	case "Debug":
-		return "debug", true
-	case "Information", "Info":
-		return "info", true
-	case "Warning", "Warn":
-		return "warn", true
-	case "Error":
-		return "error", true
-	case "Critical", "Fatal":
-		return "fatal", true
-	case "":
-		if name == "Log" {
-			return "log", true
-		}
+	if name == "Log" {
+		return "log", true
 	}
-	return "", false
+	return level(dotnetLevels, strings.TrimPrefix(name, "Log"))
 }
