@@ -59,10 +59,11 @@ func tsRepo(t *testing.T, files map[string]string, semantic bool) (*service.Serv
 	return s, root
 }
 
-// planAt plans renaming the declaration at path:line:col.
+// planAt plans renaming the declaration at path:line:col, with time for
+// tsc on a loaded machine.
 func planAt(t *testing.T, s *service.Service, path string, line, col int, name string) *refactor.Plan {
 	t.Helper()
-	env := invoke(t, s, "refactor_rename", map[string]any{"at": map[string]any{"path": path, "line": line, "col": col}, "new_name": name})
+	env := invoke(t, s, "refactor_rename", map[string]any{"at": map[string]any{"path": path, "line": line, "col": col}, "new_name": name, "timeout_ms": 600000})
 	out, ok := env.Data.(*tools.PlanOut)
 	if !ok {
 		t.Fatalf("no plan: %s", env.Answer)
