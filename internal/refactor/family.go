@@ -98,38 +98,115 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *que
 			Details: map[string]any{"reason": "method_family_unknown", "methods": len(others)},
 			Fixes:   []string{"cairn index --semantic (the compiler's index knows which methods implement which interfaces), then plan again"}}
 	}
+	out, err := env.memberGroups(ctx, card, others, newName)
+	return out, certain, err
+}
+
+// memberGroups is the memberGroup of each other member, by key.
+func (env *Env) memberGroups(ctx context.Context, card *query.SymbolCard, others []*query.Resolved, newName string) ([]Group, error) {
 	var out []Group
 	for _, o := range others {
-		ref := o.Ref()
-		refs, err := env.Engine.Refs(ctx, o, query.RefsParams{Limit: maxRefs})
+		g, ok, err := env.memberGroup(ctx, card, o, newName)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		g := Group{Key: "method_family|" + ref.QName, Receiver: "method_family", Enclosing: ownerOf(ref.QName)}
-		files := map[string]bool{}
-		for _, l := range refs.Locations {
-			if e, ok := env.tokenEdit(ctx, l, card.Name, newName); ok {
-				g.Edits = append(g.Edits, e)
-				files[e.Path] = true
-			}
+		if ok {
+			out = append(out, g)
 		}
-		if len(g.Edits) == 0 {
-			continue
-		}
-		sortEdits(g.Edits)
-		g.Count, g.Files = len(g.Edits), len(files)
-		g.Description = fmt.Sprintf("the method %s (declaration and %s) in %s: renamed with %s when an interface or a class hierarchy ties them",
-			ref.QName, plural.Count(g.Count-1, "reference", "references"), plural.Count(g.Files, "file", "files"), card.QName)
-		g.Capsule = Capsule{Kind: "implementation",
-			Question: fmt.Sprintf("Is %s tied to %s by an interface (one declares the method, the other's type is used as that interface) or by overriding, so that both must be renamed?", ref.QName, card.QName),
-			For:      []string{fmt.Sprintf("the same method name %s", card.Name)},
-			Against:  []string{"the index has no compiler facts for these files: which types implement which interfaces is not known"},
-			VerifyBy: "find where the types are assigned, passed or returned as an interface declaring " + card.Name + " (or run cairn index --semantic and plan again)",
-			StopRule: "select the group when leaving it out would make a type stop implementing an interface it is used as; leave it out otherwise"}
-		out = append(out, g)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out, certain, nil
+	return out, nil
+}
+
+// memberGroup is the candidate group of another member of the renamed
+// one's name: its declaration and its references, renamed with it when an
+// interface, a class hierarchy or (JavaScript, TypeScript) a structural
+// match ties them.
+func (env *Env) memberGroup(ctx context.Context, card *query.SymbolCard, o *query.Resolved, newName string) (Group, bool, error) {
+	ref := o.Ref()
+	refs, err := env.Engine.Refs(ctx, o, query.RefsParams{Limit: maxRefs})
+	if err != nil {
+		return Group{}, false, err
+	}
+	g := Group{Key: "method_family|" + ref.QName, Receiver: "method_family", Enclosing: ownerOf(ref.QName)}
+	files := map[string]bool{}
+	for _, l := range refs.Locations {
+		if e, ok := env.tokenEdit(ctx, l, card.Name, newName); ok {
+			g.Edits = append(g.Edits, e)
+			files[e.Path] = true
+		}
+	}
+	if len(g.Edits) == 0 {
+		return g, false, nil
+	}
+	sortEdits(g.Edits)
+	g.Count, g.Files = len(g.Edits), len(files)
+	g.Description = fmt.Sprintf("the %s %s (declaration and %s) in %s: renamed with %s when an interface or a class hierarchy ties them",
+		ref.Kind, ref.QName, plural.Count(g.Count-1, "reference", "references"), plural.Count(g.Files, "file", "files"), card.QName)
+	g.Capsule = Capsule{Kind: "implementation",
+		Question: fmt.Sprintf("Is %s tied to %s by an interface (one declares the member, the other's type is used as that interface) or by overriding, so that both must be renamed?", ref.QName, card.QName),
+		For:      []string{fmt.Sprintf("the same member name %s", card.Name)},
+		Against:  []string{"the index has no compiler facts that tie or separate them: which types are used as which interfaces is not known"},
+		VerifyBy: "find where the types are assigned, passed or returned as a type declaring " + card.Name + " (or run cairn index --semantic and plan again)",
+		StopRule: "select the group when leaving it out would make a type stop implementing an interface it is used as; leave it out otherwise"}
+	return g, true, nil
+}
+
+// structuralFamily returns, for a public JavaScript or TypeScript member,
+// one candidate group per other public member of its name the plan does
+// not rename already (edits and groups so far). TypeScript types match by
+// structure: a class whose method is renamed stops matching every
+// interface or type literal it was used as that declares the old name,
+// without any declared relation (which the semantic layer's relationships
+// and the declared hierarchy follow) saying so; tsserver leaves those
+// members alone, and the code no longer compiles. Private and protected
+// members take part in no structural match, statics in none that tsserver
+// or the compiler ties.
+func (env *Env) structuralFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved, p *Plan, merged map[int64]bool, newName string) ([]Group, error) {
+	public := func(o *query.Resolved) bool {
+		return o.Def != nil && o.Def.Visibility == lang.VisPublic && memberKinds[lang.DefKind(o.Row.Kind).String()] && !query.StaticMember(o)
+	}
+	if query.LangFamily(card.Language) != "ecma" || !public(r) {
+		return nil, nil
+	}
+	covered := map[[3]any]bool{}
+	for _, e := range p.Edits {
+		covered[[3]any{e.Path, e.Line, e.Col}] = true
+	}
+	for _, g := range p.Groups {
+		for _, e := range g.Edits {
+			covered[[3]any{e.Path, e.Line, e.Col}] = true
+		}
+	}
+	rows, err := env.Snap.Store().SymbolsByName(ctx, card.Name)
+	if err != nil {
+		return nil, err
+	}
+	var others []*query.Resolved
+	for _, row := range rows {
+		if row.ID == r.Row.ID || merged[row.ID] || !memberKinds[lang.DefKind(row.Kind).String()] {
+			continue
+		}
+		o, err := env.Engine.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if o == nil || o.Def == nil || query.LangFamily(o.File.Lang) != "ecma" || !public(o) {
+			continue
+		}
+		if covered[[3]any{o.File.Path, int(o.Def.NameSpan.Start.Line), int(o.Def.NameSpan.Start.Col)}] {
+			continue
+		}
+		others = append(others, o)
+	}
+	if len(others) > maxFamilyGroups {
+		return nil, &errs.Error{Kind: errs.Precondition,
+			Msg: fmt.Sprintf("cannot rename %s: %d other members are named %s, and no index can tell which of them a structural match ties to it",
+				card.QName, len(others), card.Name),
+			Details: map[string]any{"reason": "member_family_unknown", "members": len(others)},
+			Fixes:   []string{"rename by hand with the compiler's help"}}
+	}
+	return env.memberGroups(ctx, card, others, newName)
 }
 
 // ownerOf is the part of a qualified member name before its last dot.

@@ -2,7 +2,9 @@ package refactor
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
@@ -71,4 +73,52 @@ func declared(l graph.TypeLink) bool {
 		return false
 	}
 	return l.Tier != index.TierAnchored.String() && l.Tier != index.TierUnknown.String()
+}
+
+// proveMargin is the part of a request's deadline proveStructural leaves
+// for finishing the plan.
+const proveMargin = 3 * time.Second
+
+// proveStructural asks the compiler about the members a structural match
+// may tie to a TypeScript rename (structuralFamily) when they are the
+// plan's only questions: the renamed code is type-checked (tsc over a copy,
+// nothing written) and, when it compiles, no type was used as one of them
+// through the renamed member, and the questions are dropped; when it does
+// not, or cannot be checked, they stay.
+func (env *Env) proveStructural(ctx context.Context, p *Plan, structural []Group, from string) ([]Group, error) {
+	if len(structural) == 0 || len(p.Groups) > 0 {
+		return structural, nil
+	}
+	if _, ok := toolchain(env.Paths.Root, "typescript"); !ok {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("other members have the name of %s (%d) and a structural match may tie them to it; without tsc that was not checked", from, len(structural)))
+		return structural, nil
+	}
+	edits := append([]Edit(nil), p.Edits...)
+	sortEdits(edits)
+	changes, _, err := env.contents(p, dedupEdits(edits))
+	if err != nil {
+		return nil, err
+	}
+	// The check gets the request's time but for a margin in which the plan
+	// is finished: past it the questions stay.
+	vctx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		vctx, cancel = context.WithDeadline(ctx, dl.Add(-proveMargin))
+		defer cancel()
+	}
+	rep := Verify(vctx, VerifyRequest{Root: env.Paths.Root, Changes: changes, BuildOnly: true})
+	if vctx.Err() != nil {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("type-checking the rename of %s, to learn whether a structural match ties the other members of its name to it, did not finish within the deadline: plan with a larger timeout_ms to have it checked", from))
+		return structural, nil
+	}
+	if !rep.OK {
+		if len(rep.Diagnostics) > 0 {
+			d := rep.Diagnostics[0]
+			p.Warnings = append(p.Warnings, fmt.Sprintf("renamed alone, %s does not compile (%s:%d: %s): a structural match ties other members to it", from, d.Path, d.Line, d.Message))
+		}
+		return structural, nil
+	}
+	p.Warnings = append(p.Warnings, fmt.Sprintf("other members have the name of %s (%d): the renamed code compiles without them (tsc), so no structural match ties them to it", from, len(structural)))
+	return nil, nil
 }

@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -193,5 +194,22 @@ func TestDeclarationEdit(t *testing.T) {
 	e, _ = declarationEdit("p.go", src, protocol.Location{Line: 1, Col: 8, EndLine: 1, EndCol: 9})
 	if e.Old != "b" || e.Line != 1 || e.Col != 8 {
 		t.Errorf("inline edit = %+v", e)
+	}
+}
+
+// tsc run in a copy names the files of the linked node_modules by their
+// real paths: they are rewritten as a run in the tree names them, so that
+// the tree's own errors there are not taken for the change's.
+func TestFromCopy(t *testing.T) {
+	root := t.TempDir()
+	tmp := filepath.Join(t.TempDir(), "copy")
+	rel, err := filepath.Rel(tmp, filepath.Join(root, "node_modules", "@types", "x", "index.d.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := []Diagnostic{{Path: filepath.ToSlash(rel)}, {Path: "src/a.ts"}}
+	fromCopy(ds, tmp, root)
+	if d := cmp.Diff([]string{"node_modules/@types/x/index.d.ts", "src/a.ts"}, []string{ds[0].Path, ds[1].Path}); d != "" {
+		t.Errorf("paths (-want +got):\n%s", d)
 	}
 }

@@ -97,7 +97,15 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Groups = append(p.Groups, family...)
 	p.Edits = append(p.Edits, tied...)
-	env.shorthands(ctx, card, p, old, req.NewName)
+	env.shorthands(ctx, card, r, p, old, req.NewName)
+	structural, err := env.structuralFamily(ctx, card, r, p, mergedIDs, req.NewName)
+	if err != nil {
+		return nil, err
+	}
+	if structural, err = env.proveStructural(ctx, p, structural, card.QName); err != nil {
+		return nil, err
+	}
+	p.Groups = append(p.Groups, structural...)
 	for _, e := range p.Edits {
 		if layer[e.Path] == "" {
 			layer[e.Path] = e.Layer

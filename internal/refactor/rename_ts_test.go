@@ -59,10 +59,11 @@ func tsRepo(t *testing.T, files map[string]string, semantic bool) (*service.Serv
 	return s, root
 }
 
-// planAt plans renaming the declaration at path:line:col.
+// planAt plans renaming the declaration at path:line:col, with time for
+// tsc on a loaded machine.
 func planAt(t *testing.T, s *service.Service, path string, line, col int, name string) *refactor.Plan {
 	t.Helper()
-	env := invoke(t, s, "refactor_rename", map[string]any{"at": map[string]any{"path": path, "line": line, "col": col}, "new_name": name})
+	env := invoke(t, s, "refactor_rename", map[string]any{"at": map[string]any{"path": path, "line": line, "col": col}, "new_name": name, "timeout_ms": 600000})
 	out, ok := env.Data.(*tools.PlanOut)
 	if !ok {
 		t.Fatalf("no plan: %s", env.Answer)
@@ -143,7 +144,9 @@ func TestRenameTypeScript(t *testing.T) {
 
 // Without the semantic layer, a method of a type the declared hierarchy
 // does not tie to the renamed one, and a destructuring of a value of a type
-// syntax cannot tell, are decisions, not edits.
+// syntax cannot tell, are decisions, not edits; a destructuring of this in
+// a subclass is an edit, in an unrelated class none (the class's own member
+// of that name is a question: a structural match may tie it).
 func TestRenameTypeScriptUndecided(t *testing.T) {
 	s, _ := tsRepo(t, map[string]string{
 		"tsconfig.json": `{"include": ["src"]}`,
@@ -159,13 +162,17 @@ func TestRenameTypeScriptUndecided(t *testing.T) {
 
 export class Sub extends Base {
   run(): number {
-    return 2;
+    const { _v } = this;
+    return _v;
   }
 }
 `,
 		"src/other.ts": `export class Other {
+  _v = 2;
+
   run(): number {
-    return 3;
+    const { _v } = this;
+    return _v;
   }
 }
 
@@ -182,17 +189,63 @@ export function read(h: { _v: number }): number {
 	if d := cmp.Diff([]string{"src/base.ts:4:3 run -> go", "src/sub.ts:4:3 run -> go"}, editList(p.Edits)); d != "" {
 		t.Errorf("run: edits (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"src/other.ts:2:3 run -> go"}, groupList(p)); d != "" {
+	if d := cmp.Diff([]string{"src/other.ts:4:3 run -> go"}, groupList(p)); d != "" {
 		t.Errorf("run: groups (-want +got):\n%s", d)
 	}
 	p = planAt(t, s, "src/base.ts", 2, 3, "w")
 	if p.Status != "needs_decision" {
 		t.Errorf("_v: status %s, want needs_decision", p.Status)
 	}
-	if d := cmp.Diff([]string{"src/base.ts:2:3 _v -> w", "src/base.ts:5:17 _v -> w"}, editList(p.Edits)); d != "" {
+	if d := cmp.Diff([]string{"src/base.ts:2:3 _v -> w", "src/base.ts:5:17 _v -> w", "src/sub.ts:5:13 _v -> w", "src/sub.ts:6:12 _v -> w"}, editList(p.Edits)); d != "" {
 		t.Errorf("_v: edits (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"src/other.ts:7:27 _v -> w", "src/other.ts:8:11 _v -> w; src/other.ts:9:10 _v -> w"}, groupList(p)); d != "" {
+	if d := cmp.Diff([]string{"src/other.ts:10:27 _v -> w", "src/other.ts:11:11 _v -> w; src/other.ts:12:10 _v -> w", "src/other.ts:2:3 _v -> w"}, groupList(p)); d != "" {
 		t.Errorf("_v: groups (-want +got):\n%s", d)
+	}
+}
+
+// A TypeScript class matches an interface by structure: renaming a member
+// of the class that a use of the class as an interface needs does not
+// compile, and the interface's member of the same name is a decision; when
+// the renamed code compiles without it (tsc), it is not.
+func TestRenameTypeScriptStructural(t *testing.T) {
+	bin, _ := filepath.Abs(filepath.Join("..", "..", "test", "e2e", "node_modules", ".bin"))
+	if _, err := os.Stat(filepath.Join(bin, "tsc")); err != nil {
+		t.Fatalf("tsc is not installed under %s: run make e2e-deps", bin)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s, _ := tsRepo(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}`,
+		"src/person.ts": "export class Person {\n  name = \"x\";\n  tag = 1;\n}\n",
+		"src/named.ts": `import { Person } from "./person";
+
+export interface Named {
+  name: string;
+}
+
+export interface Tagged {
+  tag: string;
+}
+
+export function show(n: Named): string {
+  return "" + n;
+}
+
+show(new Person());
+`,
+	}, false)
+	p := planAt(t, s, "src/person.ts", 2, 3, "label")
+	if p.Status != "needs_decision" {
+		t.Errorf("name: status %s, want needs_decision", p.Status)
+	}
+	if d := cmp.Diff([]string{"src/named.ts:4:3 name -> label"}, groupList(p)); d != "" {
+		t.Errorf("name: groups (-want +got):\n%s", d)
+	}
+	p = planAt(t, s, "src/person.ts", 3, 3, "mark")
+	if p.Status != "ready" {
+		t.Errorf("tag: status %s (%v), want ready", p.Status, p.Warnings)
+	}
+	if d := cmp.Diff([]string{"src/person.ts:3:3 tag -> mark"}, editList(p.Edits)); d != "" {
+		t.Errorf("tag: edits (-want +got):\n%s", d)
 	}
 }

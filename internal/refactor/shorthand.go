@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // A JavaScript or TypeScript shorthand property names two things with one
@@ -45,9 +48,10 @@ type ecmaFile struct {
 // shorthands become candidate groups with the edit that spells the property
 // and the value apart. Without the semantic layer for a file, the
 // shorthands of the renamed property's name there are found too: a
-// destructuring of this inside the declaring class is proven, every other
+// destructuring of this inside a class that has the member is proven, one
+// inside a class that cannot have it is left alone, every other
 // destructuring and object literal shorthand is a candidate.
-func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, p *Plan, old, name string) {
+func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, r *query.Resolved, p *Plan, old, name string) {
 	if !isECMA(card.Language) {
 		return
 	}
@@ -83,6 +87,16 @@ func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, p *Plan,
 	if !member {
 		return
 	}
+	var family map[protocol.SymbolID]bool
+	tied := func() map[protocol.SymbolID]bool {
+		if family == nil {
+			family, _ = env.declaredFamily(ctx, r, old)
+			if family == nil {
+				family = map[protocol.SymbolID]bool{}
+			}
+		}
+		return family
+	}
 	sem, _ := env.Engine.Semantic(ctx)
 	hits, err := env.Snap.Store().NameCandidates(ctx, old)
 	if err != nil {
@@ -106,7 +120,10 @@ func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, p *Plan,
 				continue
 			}
 			edits := append([]Edit{e}, f.localUses(e, int32(i), old, name)...)
-			if f.destructuresThis(e, card) && !f.declares(name) {
+			switch reads := env.thisReads(ctx, h.FileID, f, e, card, tied); {
+			case reads == readsOther:
+				continue
+			case reads == readsMember && !f.declares(name):
 				p.Edits = append(p.Edits, edits...)
 				continue
 			}
@@ -233,34 +250,86 @@ func (f *ecmaFile) localUses(decl Edit, local int32, old, name string) []Edit {
 	return out
 }
 
-// destructuresThis reports whether a pattern's declaration destructures
-// this inside the class that declares the renamed member (its own file):
-// const { x } = this there reads the member.
-func (f *ecmaFile) destructuresThis(e Edit, card *query.SymbolCard) bool {
-	if card.Parent == nil || string(card.Location.Path) != e.Path {
-		return false
+// What a destructuring of this reads, for a member rename.
+const (
+	readsUnknown = iota // not this, or a class syntax cannot place
+	readsMember         // this of a class the renamed member belongs to (its own, a subclass)
+	readsOther          // this of a class whose declared hierarchy is all known and does not have the member
+)
+
+// thisReads says whether a pattern's declaration destructures this inside a
+// class that has the renamed member (the member's class or one the
+// declared hierarchy ties to it: tied), inside a class that cannot have it
+// (none of its supertypes is outside the repository or resolved by name
+// only), or neither.
+func (env *Env) thisReads(ctx context.Context, fileID int64, f *ecmaFile, e Edit, card *query.SymbolCard, tied func() map[protocol.SymbolID]bool) int {
+	cls := f.thisClass(e)
+	if cls == "" {
+		return readsUnknown
 	}
+	if card.Parent != nil && string(card.Location.Path) == e.Path && cls == card.Parent.Name {
+		return readsMember
+	}
+	rows, err := env.Engine.SymbolsOfFile(ctx, fileID)
+	if err != nil {
+		return readsUnknown
+	}
+	var class *store.SymbolRow
+	for i := range rows {
+		if rows[i].Name == cls && rows[i].Kind == uint8(lang.KindClass) {
+			if class != nil {
+				return readsUnknown // two classes of that name in the file
+			}
+			class = &rows[i]
+		}
+	}
+	if class == nil {
+		return readsUnknown
+	}
+	if tied()[protocol.NewSymbolID(class.ID)] {
+		return readsMember
+	}
+	t, err := env.Engine.Load(ctx, *class)
+	if err != nil || t == nil {
+		return readsUnknown
+	}
+	h, err := graph.Hierarchy(ctx, env.Engine, t, graph.HierarchyParams{Layer: query.LayerSyntactic})
+	if err != nil || len(h.Unknown) > 0 {
+		return readsUnknown
+	}
+	for _, l := range h.Supertypes {
+		if !declared(l) {
+			return readsUnknown
+		}
+	}
+	return readsOther
+}
+
+// thisClass is the name of the class whose this a pattern's declaration
+// destructures (const { x } = this in one of its methods), "" when the
+// pattern destructures something else or this belongs to a function.
+func (f *ecmaFile) thisClass(e Edit) string {
 	a, b, _ := span(f.starts, len(f.data), e)
 	nodes := f.view.Spanning(a, b)
 	if len(nodes) == 0 {
-		return false
+		return ""
 	}
 	n := f.view.Parent(nodes[len(nodes)-1])
 	for n >= 0 && f.view.Kind(n) == "object_pattern" {
 		n = f.view.Parent(n)
 	}
 	if f.view.Kind(n) != "variable_declarator" || f.view.Kind(f.view.Child(n, "value")) != "this" {
-		return false
+		return ""
 	}
 	for ; n >= 0; n = f.view.Parent(n) {
 		switch f.view.Kind(n) {
 		case "class_declaration", "class", "abstract_class_declaration":
-			return f.view.Text(f.view.Child(n, "name")) == card.Parent.Name
+			return f.view.Text(f.view.Child(n, "name"))
 		case "function_declaration", "function_expression", "function":
-			return false // another this
+			return "" // another this
 		}
 	}
-	return false
+	return ""
 }
 
 // shorthandGroup asks about one shorthand the rename reaches, offering the

@@ -103,6 +103,7 @@ func verifyTS(ctx context.Context, tsc, root string, changes []Change, rep *Veri
 	var diags []Diagnostic
 	if !ok {
 		after := parseTS(out)
+		fromCopy(after, tmp, root)
 		bout, bok := run(ctx, root, nil, tsc, args...)
 		var before []Diagnostic
 		if !bok {
@@ -134,6 +135,27 @@ func parseTS(out string) []Diagnostic {
 		ds = append(ds, Diagnostic{Path: filepath.ToSlash(m[1]), Line: ln, Col: col, Message: m[4] + ": " + m[5], Tool: "tsc"})
 	}
 	return ds
+}
+
+// fromCopy rewrites the paths of diagnostics tsc reported in the copy at
+// tmp that lie outside it (files reached through the linked node_modules,
+// which tsc names by their real paths, relative to tmp) as relative to
+// root, the way a run in root names them: the errors a tree had before a
+// change are told apart by path.
+func fromCopy(ds []Diagnostic, tmp, root string) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	for i := range ds {
+		if !strings.HasPrefix(ds[i].Path, "../") {
+			continue
+		}
+		abs := filepath.Join(tmp, filepath.FromSlash(ds[i].Path))
+		if rel, err := filepath.Rel(real, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			ds[i].Path = filepath.ToSlash(rel)
+		}
+	}
 }
 
 // writeUnder writes a file below dir, making its directories.
