@@ -47,6 +47,9 @@ type Options struct {
 	// its watcher missed (dropped events, an overflowed queue, a directory
 	// it could not watch); 0 means every 5 minutes.
 	SafetyScan time.Duration
+	// BeforeWatch, when set (tests), runs between the first index and the
+	// start of the watcher: where a change raises no event.
+	BeforeWatch func()
 }
 
 // Service is Cairn running for one repository.
@@ -160,6 +163,9 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		defer close(s.done)
 		if _, err := s.reconcile(bg, false); err != nil {
 			return
+		}
+		if s.opts.BeforeWatch != nil {
+			s.opts.BeforeWatch()
 		}
 		w := startWatcher(bg, s)
 		s.mu.Lock()

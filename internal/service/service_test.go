@@ -110,6 +110,28 @@ func TestServingWatcher(t *testing.T) {
 	}
 }
 
+// TestChangeBeforeTheWatcherStarts: a file changed after the first index
+// read the tree and before the watcher watched it raised no event; the
+// next call still sees it (the watcher's first batch rescans the tree).
+func TestChangeBeforeTheWatcherStarts(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
+	ctx := context.Background()
+	edit := func() {
+		os.WriteFile(filepath.Join(paths.Root, "a.go"), []byte("package w\n\nfunc Beta() {}\n"), 0o644)
+	}
+	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, BeforeWatch: edit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	testenv.WaitReady(t, s)
+	time.Sleep(300 * time.Millisecond) // the watcher starts: calls no longer rescan
+	env := call(t, s, "search", map[string]any{"query": "Beta", "mode": "definitions"})
+	if got := answer(t, env); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("the edit made before the watcher started is not seen: %s (%v)", got, env.Provenance.Warnings)
+	}
+}
+
 // status answers at once while the first index builds.
 func TestStatusWhileBuilding(t *testing.T) {
 	files := map[string]string{"go.mod": "module example.com/b\n"}

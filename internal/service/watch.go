@@ -78,6 +78,12 @@ func startWatcher(ctx context.Context, s *Service) *watcher {
 	if s.paths.GitDir != "" {
 		fw.Add(s.paths.GitDir) // HEAD and index: the tripwire
 	}
+	// A change made after the first index's scan and before the tree was
+	// watched raised no event: the first batch rescans the tree, and a call
+	// waits for it as for any change seen before it.
+	w.full = true
+	w.seen.Add(1)
+	w.kickCh <- struct{}{}
 	go w.loop(ctx)
 	return w
 }
