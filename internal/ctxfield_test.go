@@ -31,19 +31,7 @@ var lifetimeContexts = map[string]bool{
 // lifetime context.
 func TestNoStoredContext(t *testing.T) {
 	var got []string
-	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); p != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := eachSourceFile(".", func(p string) error {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			return err

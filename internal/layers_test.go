@@ -218,20 +218,7 @@ func readGraph(root string) (graph, error) {
 	}
 	g := graph{}
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err = eachSourceFile(root, func(p string) error {
 		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -250,4 +237,24 @@ func readGraph(root string) (graph, error) {
 		return nil
 	})
 	return g, err
+}
+
+// eachSourceFile calls fn with every non-test Go file under root, leaving
+// out hidden directories, testdata and node_modules.
+func eachSourceFile(root string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		return fn(p)
+	})
 }
