@@ -19,6 +19,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // The operations campaign kills a child process at a random moment of an
@@ -39,20 +40,7 @@ const (
 // generated packages that call into each other.
 func opsRepo(t *testing.T) map[string]string {
 	t.Helper()
-	files := map[string]string{}
-	base := filepath.Join("..", "semantic", "testdata", "fixture")
-	err := filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(base, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := fixture(t)
 	for p := range opsPackages {
 		for f := range opsFiles {
 			files[fmt.Sprintf("gen/p%d/f%02d.go", p, f)] = genFile(p, f, 0)
@@ -306,25 +294,8 @@ func treeKey(t *testing.T, root string) string {
 	return shaOf(b.String())
 }
 
-// scipFixture is a copy of the fixture's SCIP index newer than the tree's
-// files (the importer trusts a document whose file is older than it).
-func scipFixture(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "fixture.scip")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Hour)
-	os.Chtimes(p, later, later)
-	return p
-}
-
 func opsCampaigns(t *testing.T) []opsCampaign {
-	scip := scipFixture(t) // one file, imported again and again under one key
+	scip := fixtureSCIP(t) // one file, imported again and again under one key
 	return []opsCampaign{
 		{name: "full_index", prepare: func(*testing.T, *rand.Rand, config.Paths, config.Config, int) (string, any, map[string]string, map[string]string) {
 			return "index_ensure", map[string]any{"full": true}, nil, nil
@@ -343,10 +314,10 @@ func opsCampaigns(t *testing.T) []opsCampaign {
 func prepareIncremental(t *testing.T, rng *rand.Rand, paths config.Paths, _ config.Config, iter int) (string, any, map[string]string, map[string]string) {
 	for range 1 + rng.Intn(6) {
 		p, f := rng.Intn(opsPackages), rng.Intn(opsFiles)
-		writeRepoFile(t, paths.Root, fmt.Sprintf("gen/p%d/f%02d.go", p, f), genFile(p, f, iter+1))
+		testenv.WriteFile(t, paths.Root, fmt.Sprintf("gen/p%d/f%02d.go", p, f), genFile(p, f, iter+1))
 	}
 	os.Remove(filepath.Join(paths.Root, fmt.Sprintf("gen/p2/extra%d.go", iter-1)))
-	writeRepoFile(t, paths.Root, fmt.Sprintf("gen/p2/extra%d.go", iter), fmt.Sprintf("package p2\n\n// Extra%d is new.\nfunc Extra%d() int { return Fn001(%d) }\n", iter, iter, iter))
+	testenv.WriteFile(t, paths.Root, fmt.Sprintf("gen/p2/extra%d.go", iter), fmt.Sprintf("package p2\n\n// Extra%d is new.\nfunc Extra%d() int { return Fn001(%d) }\n", iter, iter, iter))
 	return "index_ensure", map[string]any{}, nil, nil
 }
 
@@ -365,7 +336,7 @@ func prepareRename(t *testing.T, _ *rand.Rand, paths config.Paths, cfg config.Co
 	// The rename's files: the declaration and a user of it.
 	user := "gen/p1/user.go"
 	if _, err := os.Stat(filepath.Join(paths.Root, user)); err != nil {
-		writeRepoFile(t, paths.Root, user, "package p1\n\n// Use uses the holder.\nfunc Use(h Holder03) int { return h.Value }\n")
+		testenv.WriteFile(t, paths.Root, user, "package p1\n\n// Use uses the holder.\nfunc Use(h Holder03) int { return h.Value }\n")
 		answers(t, paths, cfg) // indexed before the rename plans on it
 	}
 	names := []string{"gen/p1/f03.go", user}
@@ -418,14 +389,3 @@ func prepareWorkspaceApply(t *testing.T, rng *rand.Rand, paths config.Paths, cfg
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
-
-func writeRepoFile(t *testing.T, root, p, content string) {
-	t.Helper()
-	full := filepath.Join(root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
