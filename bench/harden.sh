@@ -65,7 +65,7 @@ crash_ok=$(grep -q -- '--- PASS: TestCrashAtRandomPoints' "$out/crash.log" && ec
 
 echo "harden: $OPS_KILLS SIGKILLs per operation (index, reindex, SCIP import, rename, workspace apply)" >&2
 CAIRN_CRASH_OPS_KILLS=$OPS_KILLS go test -count=1 -timeout 180m -run '^TestCrashDuringOperations$' -v ./internal/service/ >"$out/crash-ops.log" 2>&1 || failed=1
-ops_lines=$(grep -o '[a-z_]*: map\[[^]]*\] (longest finished run [^)]*)' "$out/crash-ops.log" | paste -sd ';' -)
+ops_lines=$(grep -o '[a-z_]*: map\[[^]]*\] (median finished run [^)]*)' "$out/crash-ops.log" | paste -sd ';' -)
 ops_ok=$(grep -q -- '--- PASS: TestCrashDuringOperations' "$out/crash-ops.log" && echo passed || echo FAILED)
 echo "harden: the path battery" >&2
 go test -count=1 -run '^TestPathBattery$' -v ./internal/httpapi/ >"$out/battery.log" 2>&1 || failed=1
