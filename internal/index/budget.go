@@ -23,6 +23,13 @@ type memoryBudget struct {
 	// of the database files each maps (resident pages count too).
 	cacheKiB  int
 	mmapBytes int64
+	// linkSymbols is how many symbols a language's linker keeps loaded
+	// from one file to the next (lang.Resolver.KeepSymbols), at about 256
+	// bytes each (the symbol, its entry in its package's map and in the
+	// map by id): a sixteenth of the budget. Past it the linker forgets
+	// them and loads again what the next file needs. The default budget
+	// keeps a whole kubernetes (about 110,000 symbols) loaded.
+	linkSymbols int
 	// sortOnDisk keeps SQLite's sorts in temporary files: below the
 	// default budget, the index builds after a full build would
 	// otherwise sort in memory beside everything else.
@@ -42,6 +49,7 @@ func (ix *Index) budget() memoryBudget {
 	b.goHeap = b.bytes / 2
 	b.cacheKiB = int(min(max(mb*1024/16, 2048), 65536))
 	b.mmapBytes = min(max(b.bytes/4, 16<<20), 256<<20)
+	b.linkSymbols = int(b.bytes / 16 / 256)
 	b.sortOnDisk = mb < 1024
 	return b
 }
