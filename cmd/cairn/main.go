@@ -15,7 +15,8 @@ import (
 
 func main() {
 	stop := profileCPU(os.Getenv("CAIRN_CPUPROFILE"))
-	stopHeap := profileHeapPeak(os.Getenv("CAIRN_HEAPPROFILE"))
+	after, _ := time.ParseDuration(os.Getenv("CAIRN_HEAPPROFILE_AFTER"))
+	stopHeap := profileHeapPeak(os.Getenv("CAIRN_HEAPPROFILE"), after)
 	code := cli.Main()
 	stopHeap()
 	stop()
@@ -52,8 +53,10 @@ func profileCPU(path string) (stop func()) {
 // profile at each new peak; path.mem gets a line per sample: the live
 // heap, the memory the Go runtime holds (less what it released) and the
 // process's resident set, in KiB, so that what lies outside the Go heap
-// (the parsers' and SQLite's) can be told apart.
-func profileHeapPeak(path string) (stop func()) {
+// (the parsers' and SQLite's) can be told apart. Peaks before after (as
+// CAIRN_HEAPPROFILE_AFTER says: "90s") are not profiled, so that a later,
+// lower peak (a build's linking after its parsing) can be.
+func profileHeapPeak(path string, after time.Duration) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
@@ -83,7 +86,7 @@ func profileHeapPeak(path string) (stop func()) {
 			fmt.Sscan(string(status), &size, &resident)
 			fmt.Fprintf(log, "%.1fs live %d go %d rss %d\n", time.Since(start).Seconds(), sample[0].Value.Uint64()>>10,
 				(sample[1].Value.Uint64()-sample[2].Value.Uint64())>>10, resident*int64(os.Getpagesize())>>10)
-			if live := sample[0].Value.Uint64(); live > peak+peak/20 {
+			if live := sample[0].Value.Uint64(); live > peak+peak/20 && time.Since(start) >= after {
 				peak = live
 				if err := writeHeapProfile(path); err != nil {
 					fmt.Fprintln(os.Stderr, "cairn: CAIRN_HEAPPROFILE:", err)
