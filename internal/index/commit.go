@@ -604,6 +604,7 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			it.imports = EncodeImports(edges)
 		}
 		it.edges = fileEdges(it.facts, it.own, links)
+		it.facts, it.own = nil, nil // the writer needs neither: let them go while it catches up
 		linked <- it
 	}
 	close(linked)
