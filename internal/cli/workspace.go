@@ -63,8 +63,23 @@ func wsOneCmd(tool, verb string) *toolCmd {
 			fmt.Fprintln(w, env.Answer)
 			if r, ok := env.Data.(*tools.WorkspaceOut); ok {
 				renderWorkspace(w, r.Workspace)
+				renderRefresh(w, r)
 			}
 		}}
+}
+
+// renderRefresh prints what a refresh merged and the conflicts it left,
+// hunk by hunk (lines of the merge with diff3 markers).
+func renderRefresh(w io.Writer, r *tools.WorkspaceOut) {
+	if len(r.Merged) > 0 {
+		fmt.Fprintf(w, "  merged with the tree's changes: %s\n", strings.Join(r.Merged, ", "))
+	}
+	for _, c := range r.Conflicts {
+		fmt.Fprintf(w, "  conflict %s: %s\n", c.Path, c.Reason)
+		for _, h := range c.Hunks {
+			fmt.Fprintf(w, "    lines %d-%d: workspace %d lines, tree %d lines\n", h.StartLine, h.EndLine, len(h.Ours), len(h.Theirs))
+		}
+	}
 }
 
 func wsRefreshCmd() *toolCmd { return wsOneCmd("workspace_refresh", "refresh") }
