@@ -325,7 +325,7 @@ func TestWorkspaceViewsRefuseBadInput(t *testing.T) {
 		{"virtual file outside", "read_source", map[string]any{"path": "main.go", "virtual_files": []any{map[string]any{"path": "../escape.go", "content": "x"}}}, 403, "PATH_OUTSIDE_REPO"},
 		{"virtual secret", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".env", "content": "K=v\n"}}}, 403, "PATH_REFUSED"},
 		{"virtual git", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".git/config", "content": "x"}}}, 403, "PATH_REFUSED"},
-		{"tool without views", "map_repo", map[string]any{"consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
+		{"tool without views", "hotspots", map[string]any{"consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
 	} {
 		r := c.call(tc.tool, tc.args)
 		if r.status != tc.status || errCode(r) != tc.code {
