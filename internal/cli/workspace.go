@@ -14,9 +14,11 @@ import (
 func workspaceFamily() family {
 	return family{name: "workspace", short: "Workspaces: overlays of changes only the calls naming them see",
 		long: `A workspace is an overlay of changed files in front of the working tree.
-'cairn write --workspace ID' writes into it, and read, search, symbol and
-refs with --workspace ID read through it; 'cairn workspace apply ID' lands
-it in the files as one atomic write, refusing (exit 7) when a file changed
+'cairn write --workspace ID' writes into it, and the read commands (read,
+search, symbol, refs, callers, callees, impact, map, arch, ...) with
+--workspace ID read through it; 'cairn workspace refresh ID' merges the
+tree's changes underneath into it; 'cairn workspace apply ID' lands it in
+the files as one atomic write, refusing (exit 7) when a file changed
 underneath.`,
 		cmds: func() []*toolCmd {
 			return []*toolCmd{wsCreateCmd(), wsListCmd(), wsRefreshCmd(), wsResetCmd(), wsDeleteCmd(), wsApplyCmd()}
