@@ -64,6 +64,18 @@ func (c wsClient) text(path string, view map[string]any) string {
 	return strings.Join(lines, "\n")
 }
 
+// with is a view's arguments with more arguments (key, value, ...).
+func with(view map[string]any, kv ...any) map[string]any {
+	out := map[string]any{}
+	for k, v := range view {
+		out[k] = v
+	}
+	for i := 0; i < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
 func hitCount(d map[string]any) int {
 	hits, _ := d["results"].([]any)
 	return len(hits)
@@ -141,16 +153,6 @@ func TestWorkspacesIsolateAgents(t *testing.T) {
 		{"agent-a", a, []string{"AlphaOnly"}, []string{"BetaOnly"}, "workspace"},
 		{"agent-b", b, []string{"BetaOnly"}, []string{"AlphaOnly"}, "workspace"},
 		{"committed", nil, nil, []string{"AlphaOnly", "BetaOnly"}, "committed"},
-	}
-	with := func(view map[string]any, kv ...any) map[string]any {
-		out := map[string]any{}
-		for k, v := range view {
-			out[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			out[kv[i].(string)] = kv[i+1]
-		}
-		return out
 	}
 	for _, v := range views {
 		text := c.text(serverPath, v.view)

@@ -92,16 +92,6 @@ func TestEveryReadToolReadsThroughWorkspaces(t *testing.T) {
 
 	a := map[string]any{"workspace_id": "agent-a"}
 	b := map[string]any{"workspace_id": "agent-b", "consistency": "workspace"}
-	with := func(view map[string]any, kv ...any) map[string]any {
-		out := map[string]any{}
-		for k, v := range view {
-			out[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			out[kv[i].(string)] = kv[i+1]
-		}
-		return out
-	}
 	// each check: a tool's call, what agent-a's view mentions and the
 	// others do not
 	checks := []struct {
