@@ -28,7 +28,11 @@ type Config struct {
 	// BuildAll builds every package after a Go rename (go build ./...),
 	// not only those the edits touch.
 	BuildAll bool
-	Log      func(string, ...any)
+	// Rerun measures again only the symbols of the result in Out whose
+	// applied rename broke the build or differed from the oracle's, and
+	// replaces their outcomes there.
+	Rerun bool
+	Log   func(string, ...any)
 }
 
 // Result is a corpus run's output.
@@ -179,20 +183,67 @@ func RunGo(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.Symbols = Draw(byKind, GoStrata, c.N, c.Seed, c.Corpus, "Rb")
 	c.Log("%s: %d symbols drawn", c.Corpus, len(res.Symbols))
-	return c.renames(ctx, res, func(ctx context.Context, changed []string) Check {
-		pkgs := c.Work.GoPackages(changed)
-		build := pkgs
-		if c.BuildAll {
-			build = []string{"./..."}
+	if c.Rerun {
+		return c.rerun(ctx, res)
+	}
+	return c.renames(ctx, res, c.goCheck, c.Out)
+}
+
+// goCheck builds and vets the packages of the changed files.
+func (c *Config) goCheck(ctx context.Context, changed []string) Check {
+	pkgs := c.Work.GoPackages(changed)
+	build := pkgs
+	if c.BuildAll {
+		build = []string{"./..."}
+	}
+	return c.Work.GoCheck(ctx, build, pkgs)
+}
+
+// rerun measures again the symbols of the result in c.Out whose applied
+// rename broke the build or differed from the oracle's, in both layers,
+// and writes the result with their new outcomes.
+func (c *Config) rerun(ctx context.Context, drawn *Result) (*Result, error) {
+	b, err := os.ReadFile(c.Out)
+	if err != nil {
+		return nil, err
+	}
+	var res Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, err
+	}
+	if fmt.Sprint(res.Symbols) != fmt.Sprint(drawn.Symbols) {
+		return nil, fmt.Errorf("%s holds another draw of symbols than this run's", c.Out)
+	}
+	again := map[string]bool{}
+	var syms []Symbol
+	for _, o := range res.Outcomes {
+		if o.Status == "applied" && ((o.Build != nil && !o.Build.OK) || o.WrongDiff()) && !again[key(o.Symbol)] {
+			again[key(o.Symbol)] = true
+			syms = append(syms, o.Symbol)
 		}
-		return c.Work.GoCheck(ctx, build, pkgs)
-	})
+	}
+	c.Log("%s: measuring %d symbols again", c.Corpus, len(syms))
+	if len(syms) == 0 {
+		return &res, nil
+	}
+	sub := &Result{Corpus: res.Corpus, Lang: res.Lang, Seed: res.Seed, PerKind: res.PerKind, Symbols: syms, TimingMS: map[string]int64{}}
+	if _, err := c.renames(ctx, sub, c.goCheck, c.Out+".rerun.json"); err != nil {
+		return nil, err
+	}
+	var kept []Outcome
+	for _, o := range res.Outcomes {
+		if !again[key(o.Symbol)] {
+			kept = append(kept, o)
+		}
+	}
+	res.Outcomes = append(kept, sub.Outcomes...)
+	return &res, write(c.Out, &res)
 }
 
 // renames asks the oracle for the drawn symbols' renames, indexes the work
-// copy in both layers and measures every rename, writing the result after
-// each symbol.
-func (c *Config) renames(ctx context.Context, res *Result, check func(context.Context, []string) Check) (*Result, error) {
+// copy in both layers and measures every rename, writing the result to out
+// after each symbol.
+func (c *Config) renames(ctx context.Context, res *Result, check func(context.Context, []string) Check, out string) (*Result, error) {
 	t := time.Now()
 	oracle, err := OracleRenames(ctx, c.Work, res.Symbols, c.Out+".oracle.json", c.Oracle)
 	if err != nil {
@@ -205,11 +256,11 @@ func (c *Config) renames(ctx context.Context, res *Result, check func(context.Co
 	}
 	defer stop()
 	run := &RenameRun{Lang: res.Lang, Work: c.Work, Sessions: sessions, Oracle: oracle, Log: c.Log, Check: check}
-	run.Progress = func(o []Outcome) { res.Outcomes = o; write(c.Out, res) }
+	run.Progress = func(o []Outcome) { res.Outcomes = o; write(out, res) }
 	t = time.Now()
 	res.Outcomes, err = run.RunAll(ctx, res.Symbols)
 	res.TimingMS["renames"] = time.Since(t).Milliseconds()
-	if werr := write(c.Out, res); werr != nil && err == nil {
+	if werr := write(out, res); werr != nil && err == nil {
 		err = werr
 	}
 	return res, err

@@ -116,9 +116,18 @@ type Check struct {
 	MS      int64  `json:"ms"`
 }
 
-// GoCheck builds and vets Go packages (patterns) of the work copy.
+// GoCheck builds and vets Go packages (patterns) of the work copy. A
+// directory that holds only tests is vetted, not built (go build refuses a
+// package without non-test files; go vet compiles its tests).
 func (w *Work) GoCheck(ctx context.Context, build, vet []string) Check {
 	t := time.Now()
+	var b []string
+	for _, p := range build {
+		if !strings.HasPrefix(p, "./") || strings.HasSuffix(p, "...") || w.hasNonTestGo(p) {
+			b = append(b, p)
+		}
+	}
+	build = b
 	for _, step := range []struct {
 		verb string
 		pkgs []string
@@ -135,6 +144,18 @@ func (w *Work) GoCheck(ctx context.Context, build, vet []string) Check {
 		}
 	}
 	return Check{OK: true, Command: "go build, go vet", MS: time.Since(t).Milliseconds()}
+}
+
+// hasNonTestGo reports whether a package directory ("./d" or ".") holds a
+// Go file that is not a test.
+func (w *Work) hasNonTestGo(pkg string) bool {
+	ents, _ := filepath.Glob(filepath.Join(w.Dir, filepath.FromSlash(pkg), "*.go"))
+	for _, e := range ents {
+		if !strings.HasSuffix(e, "_test.go") {
+			return true
+		}
+	}
+	return false
 }
 
 // GoPackages turns repo paths into the package patterns of their
