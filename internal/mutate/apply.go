@@ -55,7 +55,9 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 				files[c.path] = c.new
 			}
 		}
-		e.opts.Writing(files)
+		if done := e.opts.Writing(files); done != nil {
+			defer done()
+		}
 	}
 	for i, c := range b.changes {
 		f := journalFile{Path: c.path, Action: c.action, OldSHA: c.oldSHA, NewSHA: c.newSHA,

@@ -442,11 +442,16 @@ func assertClean(t *testing.T, e *Engine) {
 
 // Writing is handed, as the write starts, the new content of every file the
 // batch creates or updates (as written, line endings adapted), and nothing
-// for a file it deletes or for a dry run.
+// for a file it deletes or for a dry run; its end is called once the write
+// is done.
 func TestWritingSeesNewContents(t *testing.T) {
 	e := newEngine(t, map[string]string{"a.txt": "one\r\ntwo\r\n", "gone.txt": "bye\n"})
 	var got []map[string][]byte
-	e.opts.Writing = func(files map[string][]byte) { got = append(got, files) }
+	ended := 0
+	e.opts.Writing = func(files map[string][]byte) func() {
+		got = append(got, files)
+		return func() { ended++ }
+	}
 	if _, err := e.Write(context.Background(), Request{DryRun: true, Edits: []FileEdit{{Path: "a.txt", Action: Update, Content: str("x\n")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -457,8 +462,8 @@ func TestWritingSeesNewContents(t *testing.T) {
 		FileEdit{Path: "a.txt", Action: Update, Content: str("one\nthree\n")},
 		FileEdit{Path: "n/new.go", Action: Create, Content: str("package n\n")},
 		FileEdit{Path: "gone.txt", Action: Delete})
-	if len(got) != 1 {
-		t.Fatalf("Writing called %d times, want once", len(got))
+	if len(got) != 1 || ended != 1 {
+		t.Fatalf("Writing called %d times and its end %d times, want once each", len(got), ended)
 	}
 	want := map[string]string{"a.txt": "one\r\nthree\r\n", "n/new.go": "package n\n"}
 	seen := map[string]string{}

@@ -62,6 +62,9 @@ type Service struct {
 	engine *query.Engine
 	// lastInfo is the index state the metrics last read (indexInfo).
 	lastInfo atomic.Pointer[obs.IndexInfo]
+	// writes counts the writes under way (writing): the watcher holds its
+	// batches meanwhile.
+	writes atomic.Int64
 
 	mu        sync.Mutex // guards the fields below
 	repairing bool       // a background repair of a damaged store runs
@@ -110,16 +113,16 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 	}
 	s.env = &tools.Env{
 		Index: ix, Engine: s.engine, Changes: change.NewCache(), Config: cfg, Paths: paths, Progress: opts.Progress,
-		Reads:    tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
-		Fresh:    s.fresh,
-		Intact:   s.intact,
-		Recover:  s.recover,
-		Pending:  s.pending,
-		State:    s.State,
-		Jobs:     semanticJobs{s},
-		Reindex:  s.reindex,
-		Prestore: ix.Prestore,
-		Caches:   s.caches,
+		Reads:   tools.NewReadBudget(cfg.Read.SessionBudgetKiB << 10),
+		Fresh:   s.fresh,
+		Intact:  s.intact,
+		Recover: s.recover,
+		Pending: s.pending,
+		State:   s.State,
+		Jobs:    semanticJobs{s},
+		Reindex: s.reindex,
+		Writing: s.writing,
+		Caches:  s.caches,
 	}
 	if opts.Serve && cfg.Query.CacheMB > 0 {
 		// A one-shot command answers once: only servers keep answers.
