@@ -190,11 +190,16 @@ func (env *Env) pyImport(p *Plan, f string, data []byte, starts []int, facts *la
 		return
 	}
 	// from pkg import mod: the imported name is the moved module.
-	if im.Kind != lang.ImportNamed {
-		return
+	file, ok := "", false
+	if im.Kind == lang.ImportNamed {
+		file, ok = find(append(append([]string{}, srcParts...), im.Name))
 	}
-	file, ok := find(append(append([]string{}, srcParts...), im.Name))
 	if !ok {
+		if relative && ms.target(f) != f {
+			// A moved file's own relative import of a module that stays:
+			// the same module, seen from the new place.
+			env.pyRebase(p, f, data, starts, off, im, pyRelativeSpec(ms.target(f), target))
+		}
 		return
 	}
 	full := append(append([]string{}, srcParts...), im.Name)
@@ -227,4 +232,17 @@ func (env *Env) pyImport(p *Plan, f string, data []byte, starts []int, facts *la
 		}
 		p.Edits = append(p.Edits, editAt(f, starts, off, im.Name, repl, "import_name"))
 	}
+}
+
+// pyRebase rewrites the source of a relative from-import to spec.
+func (env *Env) pyRebase(p *Plan, f string, data []byte, starts []int, off int, im lang.Import, spec string) {
+	if spec == im.Source {
+		return
+	}
+	at := fromImport(data, off, im.Source)
+	if at < 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d: import %s not found in the file's text; left alone", f, im.Pos.Line, im.Source))
+		return
+	}
+	p.Edits = append(p.Edits, editAt(f, starts, at, im.Source, spec, "import_path"))
 }
