@@ -21,6 +21,25 @@ type Cairn struct {
 
 // CLI runs a cairn command line on the work copy (indexing).
 func (c *Cairn) CLI(ctx context.Context, args ...string) error {
+	_, err := c.cli(ctx, args...)
+	return err
+}
+
+// CLIEnvelope runs a cairn command line with --json and decodes its
+// response envelope.
+func (c *Cairn) CLIEnvelope(ctx context.Context, args ...string) (*Envelope, error) {
+	out, err := c.cli(ctx, append([]string{"--json"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	var env Envelope
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, fmt.Errorf("cairn %v: %w", args, err)
+	}
+	return &env, nil
+}
+
+func (c *Cairn) cli(ctx context.Context, args ...string) ([]byte, error) {
 	// An hour: indexing a large corpus on a loaded machine outlasts the
 	// default deadline of a query.
 	cmd := exec.CommandContext(ctx, c.Bin, append([]string{"--repo", c.Repo, "--state-dir", c.State, "--timeout", "3600000"}, args...)...)
@@ -28,9 +47,9 @@ func (c *Cairn) CLI(ctx context.Context, args ...string) error {
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return fmt.Errorf("cairn %v: %w\n%s", args, err, out)
+		return nil, fmt.Errorf("cairn %v: %w\n%s", args, err, out)
 	}
-	return nil
+	return out, nil
 }
 
 // Start starts the MCP server.

@@ -209,6 +209,16 @@ func RunScale(ctx context.Context, c Config, symbol string) (*Result, error) {
 	var all []ScaleResult
 	for _, ss := range sessions {
 		sr := ScaleResult{Symbol: symbol, Layer: ss.Layer}
+		if ss.Layer == "semantic" {
+			// what the server answers from, just before the measure
+			env, err := ss.C.Call(ctx, "status", map[string]any{})
+			if err != nil {
+				return nil, err
+			}
+			if stale, err := SemanticStale(env); err != nil || stale != "" {
+				return nil, fmt.Errorf("scale %s: the semantic layer does not cover the work copy: %s%v", symbol, stale, err)
+			}
+		}
 		rename := func() (*Plan, error) {
 			env, err := ss.C.Call(ctx, "refactor_rename", map[string]any{"symbol": symbol, "new_name": name + "Rb"})
 			if err != nil {

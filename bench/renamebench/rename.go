@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"time"
 )
@@ -35,6 +37,16 @@ type Outcome struct {
 	SemanticEdits int          `json:"semantic_edits,omitempty"`
 	Build         *Check       `json:"build,omitempty"`
 	Diffs         []Difference `json:"diffs,omitempty"`
+	// OracleBuild is the build of the oracle's own rename, made when
+	// Cairn's code differs from it: a difference from a rename that does
+	// not build is not a wrong rename of Cairn's.
+	OracleBuild *Check `json:"oracle_build,omitempty"`
+}
+
+// WrongDiff reports whether Cairn's code differs from an oracle's rename
+// that builds (or was not built).
+func (o *Outcome) WrongDiff() bool {
+	return o.CodeDiff() && (o.OracleBuild == nil || o.OracleBuild.OK)
 }
 
 // CodeDiff reports whether Cairn's result differs from the oracle's outside
@@ -185,7 +197,31 @@ func (r *RenameRun) one(ctx context.Context, ss Session, s Symbol, oa OracleAnsw
 	for _, p := range list {
 		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", p, len(got[p]), got[p])
 	}
-	k := string(h.Sum(nil))
+	c := r.check(ctx, string(h.Sum(nil)), list)
+	o.Build = &c
+	if o.CodeDiff() {
+		// Cairn's rename differs: build the oracle's in its place.
+		if err := r.Work.Restore(ctx); err != nil {
+			return o, err
+		}
+		h := sha256.New()
+		for _, p := range list {
+			fmt.Fprintf(h, "oracle\x00%s\x00%d\x00%s\x00", p, len(want[p]), want[p])
+			if w, ok := want[p]; ok {
+				if err := os.WriteFile(filepath.Join(r.Work.Dir, filepath.FromSlash(p)), []byte(w), 0o644); err != nil {
+					return o, err
+				}
+			}
+		}
+		oc := r.check(ctx, string(h.Sum(nil)), list)
+		o.OracleBuild = &oc
+	}
+	return o, nil
+}
+
+// check builds the work copy after a change of the listed files, once per
+// change (k identifies the change).
+func (r *RenameRun) check(ctx context.Context, k string, list []string) Check {
 	c, ok := r.checked[k]
 	if !ok {
 		c = r.Check(ctx, list)
@@ -194,8 +230,7 @@ func (r *RenameRun) one(ctx context.Context, ss Session, s Symbol, oa OracleAnsw
 		}
 		r.checked[k] = c
 	}
-	o.Build = &c
-	return o, nil
+	return c
 }
 
 // RunAll measures every symbol and logs a line for each.
@@ -220,6 +255,9 @@ func (r *RenameRun) RunAll(ctx context.Context, syms []Symbol) ([]Outcome, error
 				}
 				if o.CodeDiff() {
 					line += " DIFFERS"
+					if !o.WrongDiff() {
+						line += " (the oracle's rename does not build)"
+					}
 				}
 			}
 			r.Log("%s (%.1fs)", line, time.Since(t).Seconds())

@@ -76,8 +76,8 @@ func splice(doc, section string) string {
 
 // row is one line of the rename table.
 type row struct {
-	symbols, applied, broken, differ, unseen, comment, decision, blocked, refused, wrongSym, errors, oracleRefused int
-	plan, apply                                                                                                    []int64
+	symbols, applied, broken, differ, oracleBroken, unseen, comment, decision, blocked, refused, wrongSym, errors, oracleRefused int
+	plan, apply                                                                                                                  []int64
 }
 
 func tally(r *Result, layer string) row {
@@ -98,8 +98,10 @@ func tally(r *Result, layer string) row {
 			if o.Build != nil && !o.Build.OK {
 				t.broken++
 			}
-			if o.CodeDiff() {
+			if o.WrongDiff() {
 				t.differ++
+			} else if o.CodeDiff() {
+				t.oracleBroken++
 			} else if o.UnseenDiff() {
 				t.unseen++
 			} else if len(o.Diffs) > 0 {
@@ -178,21 +180,23 @@ func Markdown(rs []*Result, notes string) string {
 		"script (`SEED`, default 1) in equal numbers per kind of declaration; the new name appends `Rb`.\n" +
 		"Two indexes: *semantic* (`cairn index`, then the corpus's SCIP index imported with\n" +
 		"`cairn index --scip`) and *syntactic* (`cairn index` alone).\n\n")
-	b.WriteString("| corpus | layer | symbols | applied | applied and broke the build | applied, code differs from the oracle | applied, differs only where the oracle does not look | applied, differs in comments only | needs_decision | blocked | refused | other symbol resolved | oracle refused | median plan ms | median apply ms |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| corpus | layer | symbols | applied | applied and broke the build | applied, code differs from the oracle | applied, differs from an oracle whose rename does not build | applied, differs only where the oracle does not look | applied, differs in comments only | needs_decision | blocked | refused | other symbol resolved | oracle refused | median plan ms | median apply ms |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rs {
 		if len(r.Outcomes) == 0 {
 			continue
 		}
 		for _, layer := range []string{"semantic", "syntactic"} {
 			t := tally(r, layer)
-			fmt.Fprintf(&b, "| %s (%s) | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", r.Corpus, r.Lang, layer,
-				t.symbols, t.applied, t.broken, t.differ, t.unseen, t.comment, t.decision, t.blocked, t.refused, t.wrongSym, t.oracleRefused, median(t.plan), median(t.apply))
+			fmt.Fprintf(&b, "| %s (%s) | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", r.Corpus, r.Lang, layer,
+				t.symbols, t.applied, t.broken, t.differ, t.oracleBroken, t.unseen, t.comment, t.decision, t.blocked, t.refused, t.wrongSym, t.oracleRefused, median(t.plan), median(t.apply))
 		}
 	}
 	b.WriteString("\nColumns: *applied* — the plan was ready and was written; *broke the build* — after it, `go build`/`go vet`\n" +
 		"or `tsc` reported an error the corpus did not have; *code differs* — the files differ from the oracle's\n" +
-		"rename outside comments (for a rename the oracle refused, only the build judges); *only where the oracle\n" +
+		"rename outside comments (for a rename the oracle refused, only the build judges); *differs from an oracle\n" +
+		"whose rename does not build* — the oracle's own rename, built in Cairn's place, breaks the build (gopls\n" +
+		"misses methods a type gets through an embedded generic type), and Cairn's builds; *only where the oracle\n" +
 		"does not look* — the differences are all in Go files outside the default build (another GOOS, a build tag),\n" +
 		"which gopls does not load and Cairn renames too; *comments only* —\n" +
 		"the only difference is in comments (gopls also renames the name in the declaration's doc comment;\n" +
@@ -218,7 +222,7 @@ func Markdown(rs []*Result, notes string) string {
 		fmt.Fprintf(&b, "%s: %d symbols (%d per kind: %s).", r.Corpus, len(r.Symbols), r.PerKind, strings.Join(ks, ", "))
 		var wrong []string
 		for _, o := range r.Outcomes {
-			if o.Status == "applied" && ((o.Build != nil && !o.Build.OK) || o.CodeDiff()) {
+			if o.Status == "applied" && ((o.Build != nil && !o.Build.OK) || o.WrongDiff()) {
 				what := "differs"
 				if o.Build != nil && !o.Build.OK {
 					what = "breaks the build"

@@ -6,7 +6,8 @@
 #          (default: all of them, then report)
 # Env: N (Go symbols per stratum, default 8: 7 strata, so 56 per module),
 #      TS_N (TypeScript symbols per stratum, default 4: 8 strata), SEED (default 1),
-#      MOVES (moves per language, default 10).
+#      MOVES (moves per language, default 10), RERUN=1 (Go: measure again only the symbols
+#      whose applied rename broke the build or differed from gopls, in the existing JSON).
 # Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
 # typescript 5.9.3, typescript-language-server 5.3.0, scip-typescript 0.4.0
 # and pyright 1.1.414;
@@ -87,7 +88,7 @@ run_go() { # corpus
   case $1 in gin) src=${dir[go_small]} ;; client-go) src=${dir[go_med]} ;; *) echo "unknown Go corpus $1" >&2; exit 2 ;; esac
   prepare "$1" "$src"
   bin/renamebench go -corpus "$1" -work "$work/$1" -state "$out/state" -n "$N" -seed "$SEED" \
-    -scip "$out/$1.scip" -indexer "scip-go index --quiet --output $out/$1.scip" -lsp "gopls serve" -out "$out/go-$1.json"
+    -scip "$out/$1.scip" -indexer "scip-go index --quiet --output $out/$1.scip" -lsp "gopls serve" -out "$out/go-$1.json" ${RERUN:+-rerun}
 }
 
 steps=("$@")

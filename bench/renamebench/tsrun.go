@@ -136,5 +136,5 @@ func RunTS(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.TimingMS["tsc_baseline"] = time.Since(t).Milliseconds()
 	c.Log("%s: tsc baseline: %d errors (in dependencies' typings), %d ms", c.Corpus, len(base), res.TimingMS["tsc_baseline"])
-	return c.renames(ctx, res, func(ctx context.Context, _ []string) Check { return c.Work.tsCheck(ctx, base) })
+	return c.renames(ctx, res, func(ctx context.Context, _ []string) Check { return c.Work.tsCheck(ctx, base) }, c.Out)
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -30,13 +31,43 @@ func (w *Work) git(ctx context.Context, args ...string) (string, error) {
 	return string(out), nil
 }
 
-// Restore puts the work copy back to HEAD.
+// Restore puts the work copy back to HEAD. The files it rewrites get HEAD's
+// commit time as their modification time: a .scip file imported from disk
+// judges a document changed when its file is newer than the .scip, and a
+// restored file is byte for byte the HEAD version the SCIP index was built
+// from, so the next import keeps it in the semantic layer rather than
+// measuring a stale one (rebuilding the SCIP index instead would take
+// minutes per restore). Only the rewritten files are touched, so a file
+// newer than the .scip for another reason is still judged changed.
 func (w *Work) Restore(ctx context.Context) error {
+	dirty, err := w.git(ctx, "diff", "--name-only", "-z", "HEAD")
+	if err != nil {
+		return err
+	}
 	if _, err := w.git(ctx, "reset", "-q", "--hard", "HEAD"); err != nil {
 		return err
 	}
-	_, err := w.git(ctx, "clean", "-fdq")
-	return err
+	if _, err := w.git(ctx, "clean", "-fdq"); err != nil {
+		return err
+	}
+	if dirty = strings.TrimRight(dirty, "\x00"); dirty == "" {
+		return nil
+	}
+	ct, err := w.git(ctx, "log", "-1", "--format=%ct", "HEAD")
+	if err != nil {
+		return err
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(ct), 10, 64)
+	if err != nil {
+		return fmt.Errorf("HEAD's commit time %q: %w", ct, err)
+	}
+	at := time.Unix(sec, 0)
+	for _, p := range strings.Split(dirty, "\x00") {
+		if err := os.Chtimes(filepath.Join(w.Dir, filepath.FromSlash(p)), at, at); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Changed reads the files that differ from HEAD: their new contents, and the
@@ -85,9 +116,18 @@ type Check struct {
 	MS      int64  `json:"ms"`
 }
 
-// GoCheck builds and vets Go packages (patterns) of the work copy.
+// GoCheck builds and vets Go packages (patterns) of the work copy. A
+// directory that holds only tests is vetted, not built (go build refuses a
+// package without non-test files; go vet compiles its tests).
 func (w *Work) GoCheck(ctx context.Context, build, vet []string) Check {
 	t := time.Now()
+	var b []string
+	for _, p := range build {
+		if !strings.HasPrefix(p, "./") || strings.HasSuffix(p, "...") || w.hasNonTestGo(p) {
+			b = append(b, p)
+		}
+	}
+	build = b
 	for _, step := range []struct {
 		verb string
 		pkgs []string
@@ -104,6 +144,18 @@ func (w *Work) GoCheck(ctx context.Context, build, vet []string) Check {
 		}
 	}
 	return Check{OK: true, Command: "go build, go vet", MS: time.Since(t).Milliseconds()}
+}
+
+// hasNonTestGo reports whether a package directory ("./d" or ".") holds a
+// Go file that is not a test.
+func (w *Work) hasNonTestGo(pkg string) bool {
+	ents, _ := filepath.Glob(filepath.Join(w.Dir, filepath.FromSlash(pkg), "*.go"))
+	for _, e := range ents {
+		if !strings.HasSuffix(e, "_test.go") {
+			return true
+		}
+	}
+	return false
 }
 
 // GoPackages turns repo paths into the package patterns of their

@@ -36,6 +36,9 @@ type Index struct {
 	// request stays open until the request releases it (Acquire).
 	cur atomic.Pointer[handle]
 
+	// pre holds what Prestore parses until a reconcile takes it.
+	pre prestores
+
 	mu sync.Mutex // serialises Reconcile and Repair, and guards the fields below
 	// headTree caches HEAD's tree listing for the dirty check, by commit.
 	headTree       map[string]string

@@ -45,6 +45,7 @@ type Stats struct {
 	Deleted      int
 	Renamed      int
 	Parsed       int      // blobs parsed (content never seen before)
+	Prestored    int      // of them, parsed by Prestore while the write that made them ran
 	Reused       int      // blobs found in the shared store
 	BytesParsed  int64    // bytes of the parsed blobs
 	ParseErrors  int      // files with syntax errors (still searchable)
@@ -62,24 +63,26 @@ type Stats struct {
 
 // job is one file to (re)consider.
 type job struct {
-	entry   scan.Entry
-	old     *store.FileRow
-	hash    store.Hash
-	norm    store.Hash
-	gitOID  string
-	lang    *lang.Language
-	status  store.BlobStatus
-	blobID  int64
-	facts   []byte // encoded facts when parsed in this batch (dropped once stored when the batch keeps too many: budget.go)
-	parsed  bool   // parsed in this batch
-	surf    []store.SurfaceData
-	names   []string // names its facts mention (the blob's name postings, mentions.go)
-	text    []byte   // content for the lexical tier until the blob is written
-	pkg     string
-	err     error
-	failure string // why extraction failed (the file stays searchable)
-	same    bool   // content unchanged, only stat data moved
-	skipped bool   // vanished or unreadable while reading
+	entry  scan.Entry
+	old    *store.FileRow
+	hash   store.Hash
+	norm   store.Hash
+	gitOID string
+	lang   *lang.Language
+	status store.BlobStatus
+	blobID int64
+	facts  []byte // encoded facts when parsed in this batch (dropped once stored when the batch keeps too many: budget.go)
+	parsed bool   // parsed in this batch
+	// prestored: parsed by Prestore, beside the write that made it
+	prestored bool
+	surf      []store.SurfaceData
+	names     []string // names its facts mention (the blob's name postings, mentions.go)
+	text      []byte   // content for the lexical tier until the blob is written
+	pkg       string
+	err       error
+	failure   string // why extraction failed (the file stays searchable)
+	same      bool   // content unchanged, only stat data moved
+	skipped   bool   // vanished or unreadable while reading
 }
 
 // timer accumulates wall time per phase.
@@ -285,8 +288,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			t := time.Now()
 			rows := make([]store.BlobRow, len(batch))
 			for i, j := range batch {
-				rows[i] = store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
-					Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf, Names: j.names}
+				rows[i] = j.blobRow()
 			}
 			var ids []int64
 			if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
@@ -319,6 +321,12 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 	if budget < 4<<20 {
 		budget = 4 << 20
 	}
+	// A few hundred files (a write's) are stored in quarters as they come,
+	// so that storing overlaps the parse of the rest.
+	chunk := 4096
+	if len(jobs) <= 1024 {
+		chunk = max(16, (len(jobs)+3)/4)
+	}
 	var batch []*job
 	var batchBytes int64
 	done := 0
@@ -332,7 +340,7 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 		}
 		batch = append(batch, j)
 		batchBytes += int64(len(j.text)) + int64(len(j.facts))
-		if len(batch) >= 4096 || batchBytes >= budget {
+		if len(batch) >= chunk || batchBytes >= budget {
 			batches <- batch
 			batch, batchBytes = nil, 0
 		}
@@ -356,6 +364,9 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 		case j.parsed:
 			st.Parsed++
 			st.BytesParsed += j.entry.Size
+			if j.prestored {
+				st.Prestored++
+			}
 		}
 		switch j.status {
 		case store.BlobParseErrors:
@@ -439,7 +450,17 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	if j.lang == nil {
 		return
 	}
-	t = time.Now()
+	if ix.takePreparsed(key, j, data, tm) {
+		j.prestored = true
+		return
+	}
+	j.extract(x, data, tm)
+}
+
+// extract parses a job's content (in a language) and encodes what its blob
+// keeps: facts, surfaces and name postings.
+func (j *job) extract(x *lang.Extractor, data []byte, tm *timer) {
+	t := time.Now()
 	facts, err := extractSafely(x, j.lang, data)
 	tm.add("parse", time.Since(t))
 	if err != nil {
@@ -455,6 +476,12 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	j.surf = encodeSurfaces(facts.Surfaces)
 	j.names = mentions(facts)
 	tm.add("encode", time.Since(t))
+}
+
+// blobRow is the blob store's row of a job's new content.
+func (j *job) blobRow() store.BlobRow {
+	return store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
+		Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf, Names: j.names}
 }
 
 // encodeSurfaces packs surfaces per kind for the blob store.

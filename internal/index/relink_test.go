@@ -149,3 +149,48 @@ func TestRelinkReadAheadAgreesWithClean(t *testing.T) {
 		t.Fatal("no links at all")
 	}
 }
+
+// Contents handed to Prestore before they are written are parsed beside the
+// write: the reconcile after the write takes their facts instead of parsing
+// them, and the index it builds (symbols, links) equals a clean one.
+func TestPrestoredWriteAgreesWithClean(t *testing.T) {
+	dir, ix := repo(t, map[string]string{
+		"go.mod":       "module example.com/ps\n",
+		"a/config.go":  "package a\n\ntype Config struct{ Host string }\n\nfunc NewConfig() *Config { return &Config{} }\n",
+		"a/helpers.go": "package a\n\nfunc Default() *Config { return NewConfig() }\n",
+		"b/uses.go":    "package b\n\nimport \"example.com/ps/a\"\n\nfunc G(c *a.Config) string { return c.Host }\n",
+		"notes.txt":    "ps\n",
+	})
+	reconcile(t, ix)
+	next := map[string]string{
+		"a/config.go":  "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n",
+		"a/helpers.go": "package a\n\nfunc Default() *Settings { return NewConfig() }\n",
+		"b/uses.go":    "package b\n\nimport \"example.com/ps/a\"\n\nfunc G(c *a.Settings) string { return c.Host }\n",
+		"notes.txt":    "ps, with Settings\n", // no language: left to the reconcile
+	}
+	files := map[string][]byte{}
+	var paths []string
+	for p, c := range next {
+		files[p] = []byte(c)
+		paths = append(paths, p)
+	}
+	ix.Prestore(files)
+	for p, c := range next {
+		write(t, dir, p, c)
+	}
+	st, err := ix.ReconcilePaths(context.Background(), paths, index.ReconcileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Modified != 4 || st.Parsed != 3 || st.Prestored != 3 {
+		t.Errorf("modified %d files, parsed %d, %d of them by Prestore: want 4 modified and the 3 Go files parsed by Prestore (the text has no parse)", st.Modified, st.Parsed, st.Prestored)
+	}
+	sameLinksAsClean(t, dir, ix)
+	got := ids(t, ix)
+	if _, ok := got["example.com/ps/a.Settings"]; !ok {
+		t.Errorf("no symbol a.Settings after the write: %v", got)
+	}
+	if _, ok := got["example.com/ps/a.Config"]; ok {
+		t.Error("a.Config is still a symbol after the write")
+	}
+}

@@ -48,6 +48,17 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 		return err
 	}
 	j.Dirs = dirs
+	if e.opts.Writing != nil {
+		files := make(map[string][]byte, len(b.changes))
+		for _, c := range b.changes {
+			if c.new != nil {
+				files[c.path] = c.new
+			}
+		}
+		if done := e.opts.Writing(files); done != nil {
+			defer done()
+		}
+	}
 	for i, c := range b.changes {
 		f := journalFile{Path: c.path, Action: c.action, OldSHA: c.oldSHA, NewSHA: c.newSHA,
 			OldMode: uint32(c.oldMode), NewMode: uint32(c.newMode)}

@@ -41,6 +41,12 @@ type Options struct {
 	Exclude []string
 	// KeepBatches is how many batches the undo record keeps (0: the default).
 	KeepBatches int
+	// Writing, when set, is handed the new content of every file a batch
+	// creates or updates (by repo path) as the write of the batch starts,
+	// so that the index can parse it while the write waits for the disk;
+	// the function it returns (may be nil) is called when the write ends,
+	// whether it was applied or not. It must not keep the call waiting.
+	Writing func(files map[string][]byte) (done func())
 }
 
 // Engine writes to one repository's working tree.

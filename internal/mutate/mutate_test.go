@@ -439,3 +439,43 @@ func assertClean(t *testing.T, e *Engine) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// Writing is handed, as the write starts, the new content of every file the
+// batch creates or updates (as written, line endings adapted), and nothing
+// for a file it deletes or for a dry run; its end is called once the write
+// is done.
+func TestWritingSeesNewContents(t *testing.T) {
+	e := newEngine(t, map[string]string{"a.txt": "one\r\ntwo\r\n", "gone.txt": "bye\n"})
+	var got []map[string][]byte
+	ended := 0
+	e.opts.Writing = func(files map[string][]byte) func() {
+		got = append(got, files)
+		return func() { ended++ }
+	}
+	if _, err := e.Write(context.Background(), Request{DryRun: true, Edits: []FileEdit{{Path: "a.txt", Action: Update, Content: str("x\n")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("a dry run handed %d batches to Writing", len(got))
+	}
+	mustWrite(t, e,
+		FileEdit{Path: "a.txt", Action: Update, Content: str("one\nthree\n")},
+		FileEdit{Path: "n/new.go", Action: Create, Content: str("package n\n")},
+		FileEdit{Path: "gone.txt", Action: Delete})
+	if len(got) != 1 || ended != 1 {
+		t.Fatalf("Writing called %d times and its end %d times, want once each", len(got), ended)
+	}
+	want := map[string]string{"a.txt": "one\r\nthree\r\n", "n/new.go": "package n\n"}
+	seen := map[string]string{}
+	for p, c := range got[0] {
+		seen[p] = string(c)
+	}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("contents handed to Writing (-want +got):\n%s", diff)
+	}
+	for p, c := range want {
+		if read(t, e, p) != c {
+			t.Errorf("%s holds %q, not what Writing was told", p, read(t, e, p))
+		}
+	}
+}

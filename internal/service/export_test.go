@@ -1,6 +1,10 @@
 package service
 
-import "github.com/fsnotify/fsnotify"
+import (
+	"context"
+
+	"github.com/fsnotify/fsnotify"
+)
 
 // DropWatches makes the watcher blind to the tree (its sync cookies still
 // work), as if the system dropped its events.
@@ -25,3 +29,6 @@ func (s *Service) WatcherStopped() bool {
 	defer s.mu.Unlock()
 	return s.watch != nil && s.watch.dead.Load()
 }
+
+// Epoch is the index's epoch.
+func (s *Service) Epoch() int64 { return s.epoch(context.Background()) }

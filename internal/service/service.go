@@ -62,6 +62,9 @@ type Service struct {
 	engine *query.Engine
 	// lastInfo is the index state the metrics last read (indexInfo).
 	lastInfo atomic.Pointer[obs.IndexInfo]
+	// writes counts the writes under way (writing): the watcher holds its
+	// batches meanwhile.
+	writes atomic.Int64
 
 	mu        sync.Mutex // guards the fields below
 	repairing bool       // a background repair of a damaged store runs
@@ -118,6 +121,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Optio
 		State:   s.State,
 		Jobs:    semanticJobs{s},
 		Reindex: s.reindex,
+		Writing: s.writing,
 		Caches:  s.caches,
 	}
 	if opts.Serve && cfg.Query.CacheMB > 0 {

@@ -110,6 +110,61 @@ func TestServingWatcher(t *testing.T) {
 	}
 }
 
+// While a write is under way (Env.Writing until its end), the watcher
+// leaves the files it writes to the write's own Reindex, which indexes them
+// in one batch; a write that ends without reindexing is indexed by the
+// watcher as any change.
+func TestWatcherLeavesAWriteToIt(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
+	ctx := context.Background()
+	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	testenv.WaitReady(t, s)
+	time.Sleep(300 * time.Millisecond) // the watcher's first batch is done
+	before := s.Epoch()
+	src := []byte("package w\n\nfunc Written() {}\n")
+	done := s.Env().Writing(map[string][]byte{"a.go": src})
+	if err := os.WriteFile(filepath.Join(paths.Root, "a.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if got := s.Epoch(); got != before {
+		t.Fatalf("the watcher indexed a file while its write was under way (epoch %d, was %d)", got, before)
+	}
+	done()
+	if w := s.Env().Reindex(ctx, []string{"a.go"}); len(w) > 0 {
+		t.Fatal(w)
+	}
+	after := s.Epoch()
+	if after != before+1 {
+		t.Fatalf("epoch %d after the write's reindex, want %d", after, before+1)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got := s.Epoch(); got != after {
+		t.Errorf("the watcher indexed the written file again (epoch %d, want %d)", got, after)
+	}
+	if got := answer(t, call(t, s, "search", map[string]any{"query": "Written", "mode": "definitions"})); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("the write is not seen: %s", got)
+	}
+	// a write that ends without reindexing
+	other := []byte("package w\n\nfunc Unindexed() {}\n")
+	done = s.Env().Writing(map[string][]byte{"b.go": other})
+	if err := os.WriteFile(filepath.Join(paths.Root, "b.go"), other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	deadline := time.Now().Add(5 * time.Second)
+	for s.Epoch() == after {
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not index a file whose write ended without reindexing it")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestChangeBeforeTheWatcherStarts: a file changed after the first index
 // read the tree and before the watcher watched it raised no event; the
 // next call still sees it (the watcher's first batch rescans the tree).

@@ -26,6 +26,9 @@ const (
 	debounce   = 50 * time.Millisecond
 	maxDelay   = 500 * time.Millisecond
 	safetyScan = 5 * time.Minute
+	// writeHold bounds how long a batch waits for the writes under way
+	// (Service.writing), in case one never says it ended.
+	writeHold = 30 * time.Second
 )
 
 // watcher turns file-system events into reconciles of the changed paths.
@@ -124,6 +127,23 @@ func (w *watcher) loop(ctx context.Context) {
 			w.broadcast() // callers waiting for events stop waiting
 		}
 	}
+	// held: since when the batch waits for the writes under way, which
+	// reindex what they wrote themselves (zero: not waiting).
+	var held time.Time
+	hold := func() bool {
+		if w.s.writes.Load() == 0 {
+			held = time.Time{}
+			return false
+		}
+		if held.IsZero() {
+			held = time.Now()
+		}
+		if time.Since(held) > writeHold {
+			return false
+		}
+		timer.Reset(debounce)
+		return true
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -155,11 +175,17 @@ func (w *watcher) loop(ctx context.Context) {
 			w.seen.Add(1)
 			timer.Reset(debounce)
 		case <-w.kickCh:
+			if hold() {
+				continue
+			}
 			w.flush(ctx)
-			first = time.Time{}
+			first, held = time.Time{}, time.Time{}
 		case <-timer.C:
+			if hold() {
+				continue
+			}
 			w.flush(ctx)
-			first = time.Time{}
+			first, held = time.Time{}, time.Time{}
 		case <-safety.C:
 			w.mu.Lock()
 			w.full = true

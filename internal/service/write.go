@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
@@ -59,6 +60,18 @@ func (s *Service) reindex(ctx context.Context, paths []string) []string {
 		why = reply.Error
 	}
 	return []string{fmt.Sprintf("the process that owns the index (pid %d) did not update it for this write (%s); the next query updates it", s.ix.Owner(), why)}
+}
+
+// writing is told that a write starts (tools.Env.Writing): the index parses
+// its new contents beside it, and the watcher holds its batches until the
+// write ends, so that the write's own Reindex indexes what it wrote in one
+// batch instead of racing the watcher for part of it (two batches relink
+// the same files twice).
+func (s *Service) writing(files map[string][]byte) func() {
+	s.ix.Prestore(files)
+	s.writes.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { s.writes.Add(-1) }) }
 }
 
 // reconcilePaths reindexes paths as the owner.

@@ -61,6 +61,12 @@ type Env struct {
 	// before the write answers; it returns warnings when it could not (nil:
 	// the next call's freshness check does it).
 	Reindex func(ctx context.Context, paths []string) []string
+	// Writing is told that a write starts, with its new contents (repo
+	// path → content), and returns what to call when it ends (may be nil):
+	// the index parses the contents while the write runs, so that Reindex
+	// finds them parsed, and a server's file watcher leaves the written
+	// files to the write's Reindex meanwhile.
+	Writing func(files map[string][]byte) (done func())
 	// Caches reports the caches of the server answering for the
 	// repository and their counts (nil, or nil result: no server).
 	Caches func(ctx context.Context) []obs.CacheStat

@@ -81,7 +81,7 @@ func (c *Call) editsAllowed() error {
 
 // mutator is the mutation engine of the call's repository.
 func (c *Call) mutator() *mutate.Engine {
-	return mutate.New(mutate.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude})
+	return mutate.New(mutate.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude, Writing: c.Env.Writing})
 }
 
 // diffBudget bounds the unified diff of a dry run, in characters.

@@ -51,6 +51,7 @@ func main() {
 	graphResults := fs.String("graph-results", "", "graph: write the call graph section of this markdown file")
 	symbol := fs.String("symbol", "", "rename: the symbol to rename")
 	newName := fs.String("new", "", "rename: its new name")
+	serve := fs.Bool("serve", false, "rename: open the repository as a server does (background index, file watcher)")
 	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds")
 	fs.Parse(args)
 	ctx := context.Background()
@@ -90,7 +91,7 @@ func main() {
 	case "impact":
 		err = impactBench(ctx, *name, *repo, *state, *n, *rounds, *impactResults, *files)
 	case "rename":
-		err = renameBench(ctx, *repo, *state, *symbol, *newName, *rounds, os.Getenv("CAIRN_CPUPROFILE_RENAME"))
+		err = renameBench(ctx, *repo, *state, *symbol, *newName, *rounds, *serve, os.Getenv("CAIRN_CPUPROFILE_RENAME"))
 	case "graph":
 		err = graphBench(ctx, *name, *repo, *state, *n, *rounds, *graphResults)
 	default:

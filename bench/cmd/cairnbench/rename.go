@@ -35,8 +35,10 @@ type renameRound struct {
 // in-process (the new name is newName with a suffix new in each round), as a server would, on a git work copy that is restored and
 // reindexed after each round; it reports every round and the medians. With
 // profile set, each apply is CPU-profiled into profile.N (and its
-// allocations into profile.N.alloc), the plans and restores not.
-func renameBench(ctx context.Context, repo, state, symbol, newName string, rounds int, profile string) error {
+// allocations into profile.N.alloc), the plans and restores not. With serve,
+// the repository is opened as `cairn mcp` opens it: its file watcher sees
+// the apply's writes as it would in a server.
+func renameBench(ctx context.Context, repo, state, symbol, newName string, rounds int, serve bool, profile string) error {
 	paths, err := config.Locate(ctx, repo, state)
 	if err != nil {
 		return err
@@ -45,7 +47,7 @@ func renameBench(ctx context.Context, repo, state, symbol, newName string, round
 	if err != nil {
 		return err
 	}
-	svc, err := service.Open(ctx, paths, cfg, service.Options{})
+	svc, err := service.Open(ctx, paths, cfg, service.Options{Serve: serve})
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,7 @@ func main() {
 	seed := fs.Uint64("seed", 1, "sample seed")
 	fs.StringVar(&c.Out, "out", "", "JSON result")
 	fs.BoolVar(&c.BuildAll, "build-all", false, "build every package after a Go rename")
+	fs.BoolVar(&c.Rerun, "rerun", false, "go: measure again only the symbols of -out whose applied rename broke the build or differed from the oracle's")
 	moves := fs.Int("moves", 10, "move: how many moves")
 	symbol := fs.String("symbol", "", "scale: the symbol to rename")
 	in := fs.String("in", "bench/out/renamebench", "report: the JSON results")
