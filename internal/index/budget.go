@@ -7,8 +7,10 @@ import (
 
 // memoryBudget is how a reconcile spends the configured memory budget
 // (index.memory_mb): the Go heap (a half), SQLite's page caches (a
-// sixteenth per connection, a quarter for the pool) and the part of the
-// database files they map (an eighth) add up to seven eighths of it,
+// thirty-second per connection, which costs twice that: SQLite's allocator
+// rounds each cached page's buffer up to a power of two; a quarter for the
+// pool) and the part of the database files they map (an eighth) add up to
+// seven eighths of it,
 // leaving the rest to the parsers' C heaps (one tree-sitter parser per
 // worker, trimmed after each batch of blobs: lang.TrimCHeap) and SQLite's
 // own allocations.
@@ -27,12 +29,13 @@ type memoryBudget struct {
 	// collector works harder near it instead of letting the heap double
 	// its live size.
 	goHeap int64
-	// cacheKiB is each SQLite connection's page cache, mmapBytes the part
-	// of the database files each maps (resident pages count too).
+	// cacheKiB is each SQLite connection's page cache (as PRAGMA
+	// cache_size counts it: half what it holds), mmapBytes the part of the
+	// database files each maps (resident pages count too).
 	cacheKiB  int
 	mmapBytes int64
 	// linkSymbols is how many symbols a language's linker keeps loaded
-	// from one file to the next (lang.Resolver.KeepSymbols), at about 256
+	// from one file to the next (lang.Resolver.KeepSymbols), at about 384
 	// bytes each (the symbol, its entry in its package's map and in the
 	// map by id): a sixteenth of the budget. Past it the linker forgets
 	// them and loads again what the next file needs. The default budget
@@ -45,8 +48,8 @@ type memoryBudget struct {
 }
 
 // budget derives the shares from the configuration. The default budget
-// (1024 MB) gives a 64 MB page cache and a 128 MB map per connection, and
-// sorts in memory.
+// (1024 MB) gives a 32 MB page cache (64 MB resident) and a 128 MB map per
+// connection, and sorts in memory.
 func (ix *Index) budget() memoryBudget {
 	mb := int64(ix.cfg.Index.MemoryMB)
 	if mb <= 0 {
@@ -56,9 +59,9 @@ func (ix *Index) budget() memoryBudget {
 	b.keptFacts = b.bytes / 16
 	b.factsKept = int(max(b.bytes>>22, 8))
 	b.goHeap = b.bytes / 2
-	b.cacheKiB = int(min(max(mb*1024/16, 2048), 65536))
+	b.cacheKiB = int(min(max(mb*1024/32, 2048), 65536))
 	b.mmapBytes = min(max(b.bytes/8, 4<<20), 256<<20)
-	b.linkSymbols = int(b.bytes / 16 / 256)
+	b.linkSymbols = int(b.bytes / 16 / 384)
 	b.sortOnDisk = mb < 1024
 	return b
 }
