@@ -241,9 +241,12 @@ func WorktreeChanges(ctx context.Context, e *query.Engine, rev string) (changed,
 		return nil, nil, err
 	}
 	root := a.Index().Paths().Root
+	ov := a.Overlay()
 	for _, p := range changedPaths(base, target, nil) {
 		if _, ok := target.files[p]; ok {
 			changed = append(changed, p)
+		} else if ov != nil && ov.Deletes(p) {
+			deleted = append(deleted, p)
 		} else if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
 			deleted = append(deleted, p)
 		}

@@ -88,7 +88,8 @@ func TestEveryReadToolReadsThroughWorkspaces(t *testing.T) {
 		{"path": "audit/audit_test.go", "action": "create", "content": auditTestGo},
 		{"path": "main.go", "action": "update", "expected_sha256": mainSum, "content": mainA}}})
 	c.ok("write_source", map[string]any{"workspace_id": "agent-b", "edits": []map[string]any{
-		{"path": "main.go", "action": "update", "expected_sha256": mainSum, "content": mainB}}})
+		{"path": "main.go", "action": "update", "expected_sha256": mainSum, "content": mainB},
+		{"path": "dup/b/b.go", "action": "delete"}}})
 
 	a := map[string]any{"workspace_id": "agent-a"}
 	b := map[string]any{"workspace_id": "agent-b", "consistency": "workspace"}
@@ -169,6 +170,28 @@ func TestEveryReadToolReadsThroughWorkspaces(t *testing.T) {
 	}
 	if r := c.call("importers", map[string]any{"target": "audit"}); r.status == 200 && mentions(r.body["data"].(map[string]any), "main.go") {
 		t.Errorf("importers of audit committed: %v", r.body["data"])
+	}
+
+	// with no files, affected_tests takes the view's changes against HEAD:
+	// agent-a's new and edited files, agent-b's edit and deletion, none
+	// committed
+	aff := c.ok("affected_tests", a)
+	if !mentions(aff, `"audit/audit.go"`) || !mentions(aff, `"main.go"`) || mentions(aff, "dup/b/b.go") {
+		t.Errorf("affected_tests in agent-a: %v", aff)
+	}
+	if aff := c.ok("affected_tests", b); !mentions(aff, `"main.go"`) || !mentions(aff, "dup/b/b.go") || mentions(aff, "audit") {
+		t.Errorf("affected_tests in agent-b: %v", aff)
+	}
+	if aff := c.ok("affected_tests", nil); mentions(aff, "main.go") || mentions(aff, "dup/b/b.go") {
+		t.Errorf("affected_tests committed: %v", aff)
+	}
+	// a request's own file (consistency ephemeral) imports server
+	virtual := []any{map[string]any{"path": "extra/extra.go", "content": "package extra\n\nimport \"example.com/demo/server\"\n\nvar S = server.NewServer(\"\")\n"}}
+	if d := c.ok("importers", map[string]any{"target": "server", "virtual_files": virtual}); !mentions(d, "extra/extra.go") {
+		t.Errorf("importers with a virtual file: %v", d)
+	}
+	if d := c.ok("importers", map[string]any{"target": "server"}); mentions(d, "extra/extra.go") {
+		t.Errorf("the virtual file outlived its request: %v", d)
 	}
 
 	// the change engine's per-epoch views were built for the committed

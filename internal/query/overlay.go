@@ -75,6 +75,12 @@ func (o *Overlay) Paths() []string {
 	return slices.Sorted(maps.Keys(o.files))
 }
 
+// Deletes reports whether the overlay deletes a path.
+func (o *Overlay) Deletes(p string) bool {
+	f, ok := o.files[p]
+	return ok && f.deleted
+}
+
 // Note records that an answer leans on the baseline where the overlay may
 // differ (said once per note).
 func (o *Overlay) Note(format string, args ...any) {
