@@ -82,9 +82,10 @@ func (w *Work) Pyright(ctx context.Context, files []string, as map[string]string
 	return errs, nil
 }
 
-// pyCheck judges a Python move after it is applied: the files it changed
-// and the moved modules, checked with pyright, against the same files
-// before it (restored from HEAD). An error pyright did not report before
+// pyCheck judges a Python move after it is applied: the files it changed,
+// the moved modules and every file that names the module (git grep),
+// checked with pyright, against the same files before it (restored from
+// HEAD). An error pyright did not report before
 // (imports that no longer resolve, names no longer found) breaks the build;
 // every changed file must also still compile.
 func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveOutcome) Check {
@@ -94,6 +95,18 @@ func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveO
 	for p := range got {
 		if strings.HasSuffix(p, ".py") {
 			after = append(after, p)
+		}
+	}
+	// Also every file that names the module, changed by the move or not:
+	// an importer the move missed breaks there.
+	name := strings.TrimSuffix(path.Base(m.From), ".py")
+	grep := exec.CommandContext(ctx, "git", "grep", "-lw", "--untracked", name, "--", "*.py")
+	grep.Dir, grep.Env = w.Dir, w.Env
+	if out, err := grep.Output(); err == nil {
+		for _, p := range strings.Fields(string(out)) {
+			if !slices.Contains(after, p) {
+				after = append(after, p)
+			}
 		}
 	}
 	sort.Strings(after)

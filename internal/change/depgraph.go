@@ -3,6 +3,7 @@ package change
 import (
 	"cmp"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,7 +52,12 @@ type depGraph struct {
 }
 
 // depGraph returns the graph of the request's epoch, building it when needed.
+// A request reading through an overlay gets a graph built for it alone: the
+// cache holds the graphs of the index's versions, never an overlay's.
 func (a *analysis) depGraph(ctx context.Context) (*depGraph, error) {
+	if a.Overlay() != nil {
+		return a.buildDepGraph(ctx)
+	}
 	return a.cache.depGraph(a.Version(), func() (*depGraph, error) { return a.buildDepGraph(ctx) },
 		func(old *depGraph, from index.Version) (*depGraph, bool, error) {
 			files, ok := a.Index().ChangedFiles(from, a.Version())
@@ -76,7 +82,7 @@ func (a *analysis) buildDepGraph(ctx context.Context) (*depGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.symFile, err = a.Store().SymbolFiles(ctx); err != nil {
+	if g.symFile, err = a.SymbolFiles(ctx); err != nil {
 		return nil, err
 	}
 	for j := range g.files {
@@ -130,6 +136,9 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 // markInlineTests marks the Rust files that keep unit tests inside the
 // file they test (a #[cfg(test)] module).
 func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
+	if ov := e.Overlay(); ov != nil && slices.ContainsFunc(ov.Paths(), func(p string) bool { return strings.HasSuffix(p, ".rs") }) {
+		ov.Note("Rust inline test modules are found in the baseline index's text")
+	}
 	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20)
 	if err != nil {
 		return

@@ -198,7 +198,7 @@ func ImpactOfSymbol(ctx context.Context, e *query.Engine, c *Cache, r *query.Res
 	res.Target.Module = g.module(home)
 	ids := []int64{r.Row.ID}
 	if lang.DefKind(r.Row.Kind).IsTypeLike() {
-		members, err := a.Store().SymbolsByParent(ctx, r.Row.ID, 1000)
+		members, err := a.SymbolsByParent(ctx, r.Row.ID, 1000)
 		if err != nil {
 			return nil, err
 		}
@@ -620,7 +620,7 @@ func (a *analysis) impactTests(ctx context.Context, g *depGraph, res *ImpactResu
 
 // FileExists reports whether a repo path is an indexed file.
 func FileExists(ctx context.Context, e *query.Engine, path string) bool {
-	_, ok, err := e.Store().FileByPath(ctx, path)
+	_, ok, err := e.FileByPath(ctx, path)
 	return err == nil && ok
 }
 
@@ -637,6 +637,9 @@ func (a *analysis) anchoredFiles(ctx context.Context, r *query.Resolved, maxFile
 	}
 	// The trigram index alone (no content read) bounds the candidates; the
 	// facts' name table verifies them.
+	if ov := a.Overlay(); ov != nil {
+		ov.Note("anchored reference counts are the baseline index's")
+	}
 	hits, err := a.Store().TrigramCandidates(ctx, name)
 	if err != nil || len(hits) > maxFiles {
 		return nil, false

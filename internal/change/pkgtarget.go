@@ -52,7 +52,7 @@ func PackageDir(ctx context.Context, e *query.Engine, arg string) (string, bool)
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	files, err := e.Store().FilesUnder(ctx, prefix)
+	files, err := e.FilesUnder(ctx, prefix)
 	return dir, err == nil && len(files) > 0
 }
 
@@ -307,7 +307,7 @@ func (g *depGraph) symbols(ctx context.Context, a *analysis, u *Unit) ([]store.S
 	for k, i := range u.members {
 		ids[k] = g.files[i].ID
 	}
-	return a.Store().SymbolsOfFiles(ctx, ids)
+	return a.SymbolsOfFiles(ctx, ids)
 }
 
 // isMember returns a membership test for the unit's files.

@@ -89,7 +89,7 @@ func (a *analysis) enrich(ctx context.Context, r *DiffResult) error {
 			}
 			fid := g.files[i].ID
 			if _, ok := symsOf[fid]; !ok {
-				symsOf[fid], _ = a.Store().SymbolsOfFile(ctx, fid)
+				symsOf[fid], _ = a.SymbolsOfFile(ctx, fid)
 			}
 			for _, s := range symsOf[fid] {
 				if s.DefIdx != c.new.idx {
@@ -130,6 +130,9 @@ func (a *analysis) enrich(ctx context.Context, r *DiffResult) error {
 
 // danglingRefs counts unresolved references carrying a name (bounded).
 func (a *analysis) danglingRefs(ctx context.Context, name string) (int, []string) {
+	if ov := a.Overlay(); ov != nil {
+		ov.Note("unresolved reference counts are the baseline index's")
+	}
 	hits, err := a.Store().TextCandidates(ctx, store.GlobLiteral(name), true, 200)
 	if err != nil {
 		return 0, []string{}

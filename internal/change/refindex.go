@@ -35,8 +35,19 @@ type fileRefs struct {
 	strong int32
 }
 
-// refIndex returns the reverse-reference view of the request's epoch.
+// refIndex returns the reverse-reference view of the request's epoch. A
+// request reading through an overlay gets the epoch's view (from the cache)
+// with the overlay's files counted again, a copy of its own: the cache never
+// holds an overlay's counts.
 func (a *analysis) refIndex(ctx context.Context) (*refIndex, error) {
+	if a.Overlay() != nil {
+		base, err := (&analysis{Engine: a.WithOverlay(nil), cache: a.cache}).refIndex(ctx)
+		if err != nil {
+			return nil, err
+		}
+		replaced, own := a.OverlayFileIDs(ctx)
+		return base.update(ctx, a.Engine, append(replaced, own...))
+	}
 	return a.cache.refIndex(a.Version(),
 		func() (*refIndex, error) { return buildRefIndex(ctx, a.Engine) },
 		func(old *refIndex, from index.Version) (*refIndex, bool, error) {
@@ -70,6 +81,18 @@ type targetRefs struct {
 	fileRefs
 }
 
+// fileCounts counts one file's references per target: its indexed row, or
+// through an overlay the links the overlay derived for its file (none for
+// a file it replaces).
+func fileCounts(ctx context.Context, e *query.Engine, f int64) ([]targetRefs, error) {
+	if e.Overlay() == nil {
+		data, err := e.Store().Link(ctx, f)
+		return countLinks(f, data), err
+	}
+	links, err := e.Links(ctx, f)
+	return countFileLinks(f, slices.Collect(maps.Values(links))), err
+}
+
 // countLinks counts a file's packed references per target, in target order
 // (a damaged row counts nothing).
 func countLinks(fileID int64, data []byte) []targetRefs {
@@ -77,6 +100,12 @@ func countLinks(fileID int64, data []byte) []targetRefs {
 	if err != nil {
 		return nil
 	}
+	return countFileLinks(fileID, links)
+}
+
+// countFileLinks counts a file's resolved references per target, in target
+// order.
+func countFileLinks(fileID int64, links []index.Link) []targetRefs {
 	// Links are sorted by reference, not target: count per target here.
 	counts := map[int64]*fileRefs{}
 	for _, l := range links {
@@ -112,14 +141,11 @@ func (x *refIndex) update(ctx context.Context, e *query.Engine, files []int64) (
 			targets[t] = true
 		}
 		delete(next.fwd, f)
-		data, err := e.Store().Link(ctx, f)
+		counts, err := fileCounts(ctx, e, f)
 		if err != nil {
 			return nil, err
 		}
-		if len(data) == 0 {
-			continue
-		}
-		for _, c := range countLinks(f, data) {
+		for _, c := range counts {
 			targets[c.target] = true
 			fresh[c.target] = append(fresh[c.target], c.fileRefs)
 			next.fwd[f] = append(next.fwd[f], c.target)

@@ -23,6 +23,9 @@ type snapFile struct {
 	oid    string // git blob id ('' unknown)
 	blobID int64  // blob of the index (0 when only in git)
 	lang   string
+	// ovID is the pseudo id of a file a request's overlay holds (0: none):
+	// its facts and text are the overlay's.
+	ovID int64
 }
 
 type snapshot struct {
@@ -45,14 +48,18 @@ func (a *analysis) snapshot(ctx context.Context, spec string) (*snapshot, error)
 	root := a.Index().Paths().Root
 	switch {
 	case spec == "" || spec == "WORKTREE" || spec == "worktree":
-		files, err := a.Store().Files(ctx)
+		files, err := a.Files(ctx)
 		if err != nil {
 			return nil, err
 		}
 		st, _ := a.State(ctx)
 		s := &snapshot{side: DiffSide{Spec: "working tree", Kind: "worktree", Epoch: st.Epoch}, files: make(map[string]snapFile, len(files))}
 		for _, f := range files {
-			s.files[f.Path] = snapFile{oid: f.GitOID, blobID: f.BlobID, lang: f.Lang}
+			sf := snapFile{oid: f.GitOID, blobID: f.BlobID, lang: f.Lang}
+			if f.ID < 0 {
+				sf.ovID = f.ID
+			}
+			s.files[f.Path] = sf
 		}
 		return s, nil
 	case strings.HasPrefix(spec, "epoch:"):
@@ -154,6 +161,18 @@ func (a *analysis) loadSides(ctx context.Context, base, target *snapshot, change
 		for _, p := range changed {
 			f, ok := s.files[p]
 			if !ok {
+				continue
+			}
+			if f.ovID != 0 {
+				fr, facts, err := a.FileFacts(ctx, f.ovID)
+				if err != nil {
+					return err
+				}
+				text, err := a.FileText(ctx, fr)
+				if err != nil {
+					return err
+				}
+				into[p] = &fileSide{path: p, lang: f.lang, facts: facts, text: text}
 				continue
 			}
 			if f.blobID != 0 {

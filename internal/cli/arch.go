@@ -15,6 +15,7 @@ func archCmd() *toolCmd {
 	return &toolCmd{
 		tool: "architecture", use: "arch", args: cobra.NoArgs,
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.Bool(&in.IncludeExternal, "external", "include_external")
 			f.limit(&in.Limit, "limit", "nodes to show", 50, 500)

@@ -16,6 +16,7 @@ func diffCmd() *toolCmd {
 		tool: "semantic_diff", use: "diff [BASE] [TARGET]", args: cobra.MaximumNArgs(2), in: &in,
 		pos: []posArg{{"BASE", "base", &in.Base}, {"TARGET", "target", &in.Target}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.StringArray(&in.Paths, "path", "paths")
 			f.Bool(&in.NoImpact, "no-impact", "no_impact")
 			f.page(&in.Limit, &in.Cursor, "changes per page", 50, 200)
@@ -78,6 +79,7 @@ func affectedCmd() *toolCmd {
 	return &toolCmd{
 		tool: "affected_tests", use: "affected [FILES...]", in: &in, pos: []posArg{{"FILES", "files", &in.Files}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.String(&in.Base, "base", "base", "")
 			f.Int(&in.MaxDepth, "max-depth", "max_depth", 0)
 			f.page(&in.Limit, &in.Cursor, "tests per page", 50, 500)
@@ -102,6 +104,7 @@ func impactCmd() *toolCmd {
 	return &toolCmd{
 		tool: "impact_analyze", use: "impact SYMBOL|PATH", args: cobra.ExactArgs(1), pos: []posArg{{"SYMBOL|PATH", "symbol", nil}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.fs.BoolVar(&file, "file", false, "the argument is a file or directory path")
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.BoolP(&in.Recursive, "recursive", "r", "recursive")

@@ -127,6 +127,7 @@ func hierarchyCmd() *toolCmd {
 	return &toolCmd{
 		tool: "type_hierarchy", use: "hierarchy", on: &target{name: &in.Symbol, at: &in.At, required: true},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.String(&in.Layer, "layer", "layer", "")
 			f.limit(&in.Limit, "limit", "entries per list", tools.HierarchyBudget.Default, tools.HierarchyBudget.Cap)
 			f.maxChars(&in.MaxChars)
@@ -171,6 +172,7 @@ func traceCmd() *toolCmd {
 	return &toolCmd{
 		tool: "trace_feature", use: "trace", on: &target{name: &in.Symbol, at: &in.At, required: true},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.limit(&in.Limit, "limit", "nodes in the tree", 50, 500)
 			f.String(&in.Layer, "layer", "layer", "")

@@ -16,6 +16,7 @@ func importersCmd() *toolCmd {
 		tool: "importers", use: "importers PATH", args: cobra.ExactArgs(1), in: &in,
 		pos: []posArg{{"PATH", "target", &in.Target}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.BoolP(&in.Recursive, "recursive", "r", "recursive")
 			f.page(&in.Limit, &in.Cursor, "importing files per page", tools.ImportersBudget.Default, tools.ImportersBudget.Cap)

@@ -17,6 +17,7 @@ func lsCmd() *toolCmd {
 		tool: "list_files", use: "ls [PATH]", args: cobra.MaximumNArgs(1), in: &in,
 		pos: []posArg{{"PATH", "path", &in.Path}},
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.Int(&in.Depth, "depth", "depth", 1)
 			f.String(&in.Glob, "glob", "glob", "")
 			f.StringArray(&in.Languages, "lang", "languages")

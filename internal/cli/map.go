@@ -17,6 +17,7 @@ func mapCmd() *toolCmd {
 	return &toolCmd{
 		tool: "map_repo", use: "map", args: cobra.NoArgs,
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.StringSlice(&in.Include, "include", "include")
 			f.Int(&in.Depth, "depth", "depth", 0)
 			f.Int(&in.Top, "top", "top", 0)

@@ -47,7 +47,7 @@ the read fails with exit 7.`,
 				if _, a, _, err := parseSpan(args[0]); err != nil || a != 0 {
 					return nil, errs.E(errs.Usage, "read --full reads a whole file: give PATH without a line range")
 				}
-				full.Path = args[0]
+				full.Path, full.View = args[0], in.View
 				return full, nil
 			case len(args) == 1:
 				p, a, b, err := parseSpan(args[0])

@@ -22,6 +22,7 @@ func surfacesCmd() *toolCmd {
 ...), the value, [framework confidence], the detail (handler, implementation,
 message) and the symbol it is written in.`,
 		flags: func(f *argFlags) {
+			f.view(&in.View)
 			f.StringArray(&in.Paths, "path", "paths")
 			f.StringArray(&in.Languages, "lang", "languages")
 			f.String(&in.Framework, "framework", "framework", "")

@@ -14,9 +14,11 @@ import (
 func workspaceFamily() family {
 	return family{name: "workspace", short: "Workspaces: overlays of changes only the calls naming them see",
 		long: `A workspace is an overlay of changed files in front of the working tree.
-'cairn write --workspace ID' writes into it, and read, search, symbol and
-refs with --workspace ID read through it; 'cairn workspace apply ID' lands
-it in the files as one atomic write, refusing (exit 7) when a file changed
+'cairn write --workspace ID' writes into it, and the read commands (read,
+search, symbol, refs, callers, callees, impact, map, arch, ...) with
+--workspace ID read through it; 'cairn workspace refresh ID' merges the
+tree's changes underneath into it; 'cairn workspace apply ID' lands it in
+the files as one atomic write, refusing (exit 7) when a file changed
 underneath.`,
 		cmds: func() []*toolCmd {
 			return []*toolCmd{wsCreateCmd(), wsListCmd(), wsRefreshCmd(), wsResetCmd(), wsDeleteCmd(), wsApplyCmd()}
@@ -63,8 +65,23 @@ func wsOneCmd(tool, verb string) *toolCmd {
 			fmt.Fprintln(w, env.Answer)
 			if r, ok := env.Data.(*tools.WorkspaceOut); ok {
 				renderWorkspace(w, r.Workspace)
+				renderRefresh(w, r)
 			}
 		}}
+}
+
+// renderRefresh prints what a refresh merged and the conflicts it left,
+// hunk by hunk (lines of the merge with diff3 markers).
+func renderRefresh(w io.Writer, r *tools.WorkspaceOut) {
+	if len(r.Merged) > 0 {
+		fmt.Fprintf(w, "  merged with the tree's changes: %s\n", strings.Join(r.Merged, ", "))
+	}
+	for _, c := range r.Conflicts {
+		fmt.Fprintf(w, "  conflict %s: %s\n", c.Path, c.Reason)
+		for _, h := range c.Hunks {
+			fmt.Fprintf(w, "    lines %d-%d: workspace %d lines, tree %d lines\n", h.StartLine, h.EndLine, len(h.Ours), len(h.Theirs))
+		}
+	}
 }
 
 func wsRefreshCmd() *toolCmd { return wsOneCmd("workspace_refresh", "refresh") }

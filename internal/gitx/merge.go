@@ -3,6 +3,7 @@ package gitx
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,6 +158,11 @@ func conflictHunks(path string) ([]ConflictHunk, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return markedHunks(f)
+}
+
+// markedHunks reads the conflict markers of a text.
+func markedHunks(f io.Reader) ([]ConflictHunk, error) {
 	var hunks []ConflictHunk
 	var h *ConflictHunk
 	side := ""

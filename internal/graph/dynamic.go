@@ -270,7 +270,7 @@ func (w *walker) enclosingType(ctx context.Context, n *query.Resolved) (*query.R
 	if n.Def != nil && n.Def.Receiver != "" {
 		i := strings.LastIndexByte(n.Row.QName, '.')
 		if i > 0 {
-			rows, err := w.e.Store().SymbolsByQName(ctx, n.Row.QName[:i])
+			rows, err := w.e.SymbolsByQName(ctx, n.Row.QName[:i])
 			if err != nil {
 				return nil, err
 			}

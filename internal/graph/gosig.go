@@ -222,7 +222,7 @@ func (w *walker) defSource(ctx context.Context, r *query.Resolved) (string, erro
 	text, ok := w.idx.texts[r.File.BlobID]
 	if !ok {
 		var err error
-		if text, err = w.e.Store().BlobText(ctx, r.File.BlobID); err != nil {
+		if text, err = w.e.FileText(ctx, r.File); err != nil {
 			return "", err
 		}
 		w.idx.texts[r.File.BlobID] = text
@@ -367,7 +367,7 @@ func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth in
 		qn := c.pkg + "." + x.Name
 		if len(c.dots) > 0 {
 			// Declared in the package, or brought in by the one dot import.
-			rows, err := w.e.Store().SymbolsByQName(ctx, qn)
+			rows, err := w.e.SymbolsByQName(ctx, qn)
 			if err != nil {
 				return nil, err
 			}
@@ -477,7 +477,7 @@ func (w *walker) named(ctx context.Context, qn string, depth int) (*gtype, error
 		return t, nil
 	}
 	w.types.aliases[qn] = nil
-	rows, err := w.e.Store().SymbolsByQName(ctx, qn)
+	rows, err := w.e.SymbolsByQName(ctx, qn)
 	if err != nil {
 		return nil, err
 	}

@@ -389,7 +389,7 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 	family := query.LangFamily(t.File.Lang)
 	checked := map[int64]bool{}
 	for _, name := range names {
-		rows, err := w.e.Store().SymbolsByName(ctx, name)
+		rows, err := w.e.SymbolsByName(ctx, name)
 		if err != nil {
 			return err
 		}

@@ -139,7 +139,7 @@ func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *
 			rare, best = n, c
 		}
 	}
-	rows, err := w.e.Store().SymbolsByName(ctx, rare)
+	rows, err := w.e.SymbolsByName(ctx, rare)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (w *walker) ownerOf(ctx context.Context, m store.SymbolRow) (store.SymbolRo
 	if i <= 0 {
 		return store.SymbolRow{}, false, nil
 	}
-	rows, err := w.e.Store().SymbolsByQName(ctx, m.QName[:i])
+	rows, err := w.e.SymbolsByQName(ctx, m.QName[:i])
 	if err != nil {
 		return store.SymbolRow{}, false, err
 	}

@@ -373,7 +373,7 @@ func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]d
 	if err != nil {
 		return nil, err
 	}
-	rows, err := w.e.Store().SymbolsByName(ctx, n.Row.Name)
+	rows, err := w.e.SymbolsByName(ctx, n.Row.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -398,7 +398,7 @@ func newNameCache() nameCache {
 // sameName counts the symbols of the repository with a name (cached).
 func (w *walker) sameName(ctx context.Context, name string) (int, error) {
 	return memo(w.names.defined, name, func() (int, error) {
-		rows, err := w.e.Store().SymbolsByName(ctx, name)
+		rows, err := w.e.SymbolsByName(ctx, name)
 		return len(rows), err
 	})
 }
@@ -484,7 +484,7 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 	rows, ok := w.names.variants[qn]
 	if !ok {
 		var err error
-		if rows, err = w.e.Store().SymbolsByQName(ctx, qn); err != nil {
+		if rows, err = w.e.SymbolsByQName(ctx, qn); err != nil {
 			return nil, err
 		}
 		w.names.variants[qn] = rows

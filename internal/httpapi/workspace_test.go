@@ -64,6 +64,18 @@ func (c wsClient) text(path string, view map[string]any) string {
 	return strings.Join(lines, "\n")
 }
 
+// with is a view's arguments with more arguments (key, value, ...).
+func with(view map[string]any, kv ...any) map[string]any {
+	out := map[string]any{}
+	for k, v := range view {
+		out[k] = v
+	}
+	for i := 0; i < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
 func hitCount(d map[string]any) int {
 	hits, _ := d["results"].([]any)
 	return len(hits)
@@ -141,16 +153,6 @@ func TestWorkspacesIsolateAgents(t *testing.T) {
 		{"agent-a", a, []string{"AlphaOnly"}, []string{"BetaOnly"}, "workspace"},
 		{"agent-b", b, []string{"BetaOnly"}, []string{"AlphaOnly"}, "workspace"},
 		{"committed", nil, nil, []string{"AlphaOnly", "BetaOnly"}, "committed"},
-	}
-	with := func(view map[string]any, kv ...any) map[string]any {
-		out := map[string]any{}
-		for k, v := range view {
-			out[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			out[kv[i].(string)] = kv[i+1]
-		}
-		return out
 	}
 	for _, v := range views {
 		text := c.text(serverPath, v.view)
@@ -325,7 +327,7 @@ func TestWorkspaceViewsRefuseBadInput(t *testing.T) {
 		{"virtual file outside", "read_source", map[string]any{"path": "main.go", "virtual_files": []any{map[string]any{"path": "../escape.go", "content": "x"}}}, 403, "PATH_OUTSIDE_REPO"},
 		{"virtual secret", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".env", "content": "K=v\n"}}}, 403, "PATH_REFUSED"},
 		{"virtual git", "search", map[string]any{"query": "K", "virtual_files": []any{map[string]any{"path": ".git/config", "content": "x"}}}, 403, "PATH_REFUSED"},
-		{"tool without views", "map_repo", map[string]any{"consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
+		{"tool without views", "hotspots", map[string]any{"consistency": "workspace", "workspace_id": "w"}, 400, "INVALID_ARGUMENT"},
 	} {
 		r := c.call(tc.tool, tc.args)
 		if r.status != tc.status || errCode(r) != tc.code {

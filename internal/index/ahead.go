@@ -42,7 +42,7 @@ func (a *symbolsAhead) read(ctx context.Context, b *batch, f *fileInfo) error {
 	a.mu.Lock()
 	for _, p := range b.w.dirFiles[lang.DirOf(f.path)] {
 		o := b.w.files[p]
-		if _, derived := b.lk.batch[o.id]; o.lang == f.lang && !derived && !b.lk.deleted[o.id] && !a.asked[o.id] {
+		if _, derived := b.resymbol[o.id]; o.lang == f.lang && !derived && !b.lk.deleted[o.id] && !a.asked[o.id] {
 			ids = append(ids, o.id)
 		}
 	}

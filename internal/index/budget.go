@@ -6,15 +6,23 @@ import (
 )
 
 // memoryBudget is how a reconcile spends the configured memory budget
-// (index.memory_mb): the shares below add up to about seven eighths of it,
+// (index.memory_mb): the Go heap (a half), SQLite's page caches (a
+// sixteenth per connection, a quarter for the pool) and the part of the
+// database files they map (an eighth) add up to seven eighths of it,
 // leaving the rest to the parsers' C heaps (one tree-sitter parser per
-// worker) and the runtime.
+// worker, trimmed after each batch of blobs: lang.TrimCHeap) and SQLite's
+// own allocations.
 type memoryBudget struct {
 	bytes int64 // the whole budget
 	// keptFacts bounds the encoded facts a batch keeps in memory between
-	// parsing and its commit; past it the commit reads them back from the
-	// blob store. A full build of kubernetes encodes about 100 MB.
+	// parsing and its commit (a sixteenth, inside the Go heap's share);
+	// past it the commit reads them back from the blob store. A full build
+	// of kubernetes encodes about 100 MB.
 	keptFacts int64
+	// factsKept is how many decoded facts a store keeps in memory, one
+	// for every 4 MB of the budget (256 at the default): the facts of a
+	// large file decode to tens of kilobytes, of a generated one to more.
+	factsKept int
 	// goHeap is the Go heap's soft limit while a reconcile runs: the
 	// collector works harder near it instead of letting the heap double
 	// its live size.
@@ -23,6 +31,13 @@ type memoryBudget struct {
 	// of the database files each maps (resident pages count too).
 	cacheKiB  int
 	mmapBytes int64
+	// linkSymbols is how many symbols a language's linker keeps loaded
+	// from one file to the next (lang.Resolver.KeepSymbols), at about 256
+	// bytes each (the symbol, its entry in its package's map and in the
+	// map by id): a sixteenth of the budget. Past it the linker forgets
+	// them and loads again what the next file needs. The default budget
+	// keeps a whole kubernetes (about 110,000 symbols) loaded.
+	linkSymbols int
 	// sortOnDisk keeps SQLite's sorts in temporary files: below the
 	// default budget, the index builds after a full build would
 	// otherwise sort in memory beside everything else.
@@ -30,18 +45,20 @@ type memoryBudget struct {
 }
 
 // budget derives the shares from the configuration. The default budget
-// (1024 MB) gives the sizes Cairn used before they were derived: a 64 MB
-// page cache and a 256 MB map per connection, sorts in memory.
+// (1024 MB) gives a 64 MB page cache and a 128 MB map per connection, and
+// sorts in memory.
 func (ix *Index) budget() memoryBudget {
 	mb := int64(ix.cfg.Index.MemoryMB)
 	if mb <= 0 {
 		mb = 1024
 	}
 	b := memoryBudget{bytes: mb << 20}
-	b.keptFacts = b.bytes / 8
+	b.keptFacts = b.bytes / 16
+	b.factsKept = int(max(b.bytes>>22, 8))
 	b.goHeap = b.bytes / 2
 	b.cacheKiB = int(min(max(mb*1024/16, 2048), 65536))
-	b.mmapBytes = min(max(b.bytes/4, 16<<20), 256<<20)
+	b.mmapBytes = min(max(b.bytes/8, 4<<20), 256<<20)
+	b.linkSymbols = int(b.bytes / 16 / 256)
 	b.sortOnDisk = mb < 1024
 	return b
 }

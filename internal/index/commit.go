@@ -297,12 +297,21 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		oldByFile[r.FileID] = append(oldByFile[r.FileID], r)
 	}
 	db := b.ix.db()
-	b.lk = newLinker(b.w, func(ctx context.Context, ids []int64) ([]store.SymbolRow, error) {
+	stored := func(ctx context.Context, ids []int64) ([]store.SymbolRow, error) {
 		if rows, ok := b.ahead.take(ids); ok {
 			return rows, nil
 		}
 		return db.SymbolsOfFiles(ctx, ids)
-	}, b.factsOf)
+	}
+	if b.rebuild {
+		// A rebuild derives every file's symbols: the linker reads them
+		// back from the transaction rather than hold them all.
+		stored = func(ctx context.Context, ids []int64) ([]store.SymbolRow, error) {
+			return symbolsInOrder(ctx, b.tx.Reader(), ids)
+		}
+	}
+	b.lk = newLinker(b.w, stored, b.factsOf)
+	b.lk.keep = b.ix.budget().linkSymbols
 	for _, d := range b.deleted {
 		b.lk.deleted[d.ID] = true
 	}
@@ -311,7 +320,7 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		ordered = append(ordered, f)
 	}
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].path < ordered[j].path })
-	firstDef := map[string]string{} // Go qualified name -> first path defining it in this batch
+	firstDef := definedEarlier{} // the Go qualified names the batch defined so far
 	for n, f := range ordered {
 		if err := b.step(ctx, "symbols", n, len(ordered)); err != nil {
 			return err
@@ -329,12 +338,9 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		syms := fileSymbols(b.w, f, facts, earlier)
 		if f.lang == "go" {
 			for _, s := range syms {
-				if _, ok := firstDef[s.QName]; !ok {
-					firstDef[s.QName] = f.path
-				}
+				firstDef.add(s.QName)
 			}
 		}
-		b.lk.batch[f.id] = syms
 		if b.rebuild {
 			if err := tx.PutSymbols(syms); err != nil {
 				return err
@@ -342,6 +348,7 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 			b.st.Symbols += len(syms)
 			continue
 		}
+		b.lk.batch[f.id] = syms
 		// Write only what changed: a body edit usually changes no symbol row.
 		gone, changedRows := diffSymbols(oldByFile[f.id], syms)
 		if err := tx.DeleteSymbols(gone); err != nil {
@@ -358,11 +365,38 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 	return nil
 }
 
+// symbolsInOrder reads the symbols of files from r in the order of the
+// files, each file's in definition order: the order in which the linker
+// hands out the symbols a batch holds.
+func symbolsInOrder(ctx context.Context, r *store.Reader, ids []int64) ([]store.SymbolRow, error) {
+	rows, err := r.SymbolsOfFiles(ctx, ids)
+	if err != nil || len(ids) < 2 {
+		return rows, err
+	}
+	byFile := make(map[int64][]store.SymbolRow, len(ids))
+	for _, s := range rows {
+		byFile[s.FileID] = append(byFile[s.FileID], s)
+	}
+	out := make([]store.SymbolRow, 0, len(rows))
+	for _, id := range ids {
+		out = append(out, byFile[id]...)
+	}
+	return out, nil
+}
+
+// definedEarlier is the set of Go qualified names the files of a batch
+// defined so far, by a 64-bit hash (as symbol ids are): a set of every
+// name a rebuild defines would hold their strings.
+type definedEarlier map[uint64]struct{}
+
+func (d definedEarlier) add(qname string)      { d[xxh3.HashString(qname)] = struct{}{} }
+func (d definedEarlier) has(qname string) bool { _, ok := d[xxh3.HashString(qname)]; return ok }
+
 // goEarlier decides, for a Go file, whether a qualified name it defines was
 // defined earlier by another file (the later definition then gets a
 // disambiguated id). Definitions the file already had keep their decision
 // (a plain id means no earlier duplicate); only new names ask the store.
-func (b *batch) goEarlier(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow, firstDef map[string]string) (func(string, int64) bool, error) {
+func (b *batch) goEarlier(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow, firstDef definedEarlier) (func(string, int64) bool, error) {
 	prev := map[string][]int64{}
 	for _, r := range own {
 		prev[r.QName] = append(prev[r.QName], r.ID)
@@ -383,8 +417,8 @@ func (b *batch) goEarlier(ctx context.Context, f *fileInfo, facts *lang.Facts, o
 		}
 	}
 	return func(qn string, plain int64) bool {
-		if p, ok := firstDef[qn]; ok && p != f.path {
-			return p < f.path
+		if firstDef.has(qn) { // by a file before this one in path order
+			return true
 		}
 		if ids, ok := prev[qn]; ok {
 			for _, id := range ids {
@@ -436,7 +470,10 @@ func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	for id, f := range b.resymbol {
 		relink[id] = f
 	}
-	changed := changedNames(b.oldSyms, b.lk.batch)
+	var changed []string
+	if !b.rebuild {
+		changed = changedNames(b.oldSyms, b.lk.batch)
+	}
 	if b.rebuild || len(changed) > relinkAllAbove {
 		for _, f := range b.infos {
 			relink[f.id] = f
@@ -509,7 +546,11 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			}
 			if it.err == nil {
 				var ok bool
-				if it.own, ok = b.lk.batch[f.id]; !ok {
+				switch it.own, ok = b.lk.batch[f.id]; {
+				case ok:
+				case b.rebuild:
+					it.own, it.err = b.tx.Reader().SymbolsOfFile(ctx, f.id)
+				default:
 					if it.own, ok = b.ahead.own(f.id); !ok {
 						it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
 					}
@@ -563,6 +604,7 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			it.imports = EncodeImports(edges)
 		}
 		it.edges = fileEdges(it.facts, it.own, links)
+		it.facts, it.own = nil, nil // the writer needs neither: let them go while it catches up
 		linked <- it
 	}
 	close(linked)

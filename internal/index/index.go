@@ -76,14 +76,13 @@ type handle struct {
 	once    sync.Once
 }
 
-// factsCacheSize is how many decoded facts a store keeps in memory.
-const factsCacheSize = 256
-
 // handles counts the stores the process opened.
 var handles atomic.Uint64
 
-func newHandle(db *store.DB) *handle {
-	return &handle{db: db, gen: handles.Add(1), facts: newFactsCache(factsCacheSize)}
+// newHandle wraps a store that keeps up to factsKept decoded facts in memory
+// (memoryBudget.factsKept).
+func newHandle(db *store.DB, factsKept int) *handle {
+	return &handle{db: db, gen: handles.Add(1), facts: newFactsCache(factsKept)}
 }
 
 func (h *handle) release() {
@@ -123,7 +122,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, e
 		ix.lock.Unlock()
 		return nil, err
 	}
-	ix.cur.Store(newHandle(db))
+	ix.cur.Store(newHandle(db, ix.budget().factsKept))
 	ix.Warnings = append(ix.Warnings, db.Warnings...)
 	return ix, nil
 }
@@ -146,7 +145,7 @@ func (ix *Index) openStore(readOnly bool) (*store.DB, error) {
 // swap makes db the store new requests get; the old one closes when the
 // requests using it are done.
 func (ix *Index) swap(db *store.DB) {
-	old := ix.cur.Swap(newHandle(db))
+	old := ix.cur.Swap(newHandle(db, ix.budget().factsKept))
 	ix.files, ix.meta = nil, nil
 	ix.dropTree()
 	if old != nil {

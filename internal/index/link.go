@@ -81,7 +81,9 @@ func DecodeLinks(b []byte) ([]Link, error) {
 // (stored symbols, other files' facts).
 type linker struct {
 	w *world
-	// symbols computed in this batch (not yet visible to other connections), by file id
+	// symbols computed in an incremental batch (not yet visible to other
+	// connections), by file id; a rebuild reads them back from its
+	// transaction (stored) instead of holding every file's
 	batch   map[int64][]store.SymbolRow
 	deleted map[int64]bool
 	// stored reads the symbols of files outside the batch from the store
@@ -89,6 +91,8 @@ type linker struct {
 	stored func(ctx context.Context, fileIDs []int64) ([]store.SymbolRow, error)
 	// facts loads another file's facts
 	facts func(context.Context, *fileInfo) (*lang.Facts, error)
+	// keep is what the languages' linkers may keep loaded (KeepSymbols).
+	keep int
 
 	// caches
 	byID    map[int64]string      // file id -> path

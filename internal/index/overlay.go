@@ -29,6 +29,12 @@ type OverlayFile struct {
 	Facts *lang.Facts // nil for a file no language reads
 	Rows  []store.SymbolRow
 	Links map[int]Link // by index into Facts.Refs
+	// Imports are its resolved, classified import edges; Module is the
+	// module owning it (0: none); Status is what the index would record of
+	// its content (parsed, text or binary).
+	Imports []ImportEdge
+	Module  int64
+	Status  store.BlobStatus
 }
 
 // overlayFacts caches the facts of overlay contents by content hash and
@@ -104,6 +110,7 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		infos = append(infos, &fileInfo{id: r.ID, path: r.Path, lang: r.Lang, pkg: r.Pkg, blobID: r.BlobID, status: r.Status})
 	}
 	var mine []*fileInfo
+	modByRoot := byRoot(mods)
 	for _, o := range in {
 		of := &OverlayFile{Links: map[int]Link{}}
 		out[o.Path] = of
@@ -111,6 +118,13 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 			continue
 		}
 		l := lang.ForFile(o.Path, o.Content)
+		switch {
+		case isBinary(o.Content):
+			of.Status = store.BlobBinary
+		case l == nil:
+			of.Status = store.BlobText
+		}
+		of.Module = moduleOf(modByRoot, o.Path, "").ID
 		if l == nil || isBinary(o.Content) {
 			continue
 		}
@@ -118,7 +132,8 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		if err != nil {
 			return nil, err
 		}
-		of.Lang, of.Facts = l.Name, f
+		of.Lang, of.Facts, of.Status = l.Name, f, store.BlobParsed
+		of.Module = moduleOf(modByRoot, o.Path, l.Name).ID
 		fi := &fileInfo{id: o.ID, path: o.Path, lang: l.Name, pkg: f.Package, status: store.BlobParsed}
 		facts[o.ID] = f
 		infos = append(infos, fi)
@@ -140,6 +155,7 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		for _, l := range lk.link(ctx, fi, of.Facts, of.Rows) {
 			of.Links[l.Ref] = l
 		}
+		of.Imports = lk.importEdges(ctx, fi, of.Facts)
 	}
 	return out, nil
 }

@@ -305,12 +305,16 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 				}
 			}
 			tm.add("store", time.Since(t))
+			// What the parsers freed since the last batch goes back to the
+			// system rather than stay in the C heap beside the budget.
+			lang.TrimCHeap()
 		}
 		writeErr <- err
 	}()
 	// Flush every ~16 MB so the writer works while the parsers run; the memory
-	// budget caps it too.
-	budget := ix.budget().bytes / 8
+	// budget caps it too (a batch being written, one waiting and one
+	// filling are held at once).
+	budget := ix.budget().bytes / 32
 	if budget > 16<<20 {
 		budget = 16 << 20
 	}

@@ -155,6 +155,9 @@ func (l *linker) Outside(from lang.File, facts *lang.Facts, resolved []bool) []b
 	return out
 }
 
+// KeepSymbols bounds what the languages' linkers keep loaded.
+func (l *linker) KeepSymbols() int { return l.keep }
+
 // factsCap bounds the facts of other files kept decoded while linking.
 const factsCap = 64
 

@@ -138,6 +138,13 @@ type Resolver interface {
 	// names the language's standard library or a dependency the file's
 	// module declares.
 	Outside(from File, facts *Facts, resolved []bool) []bool
+
+	// KeepSymbols bounds the symbols a BatchLinker keeps loaded from one
+	// file to the next (0: no bound, the whole batch): past it, it forgets
+	// what it loaded before it links the next file and loads again what
+	// that file needs, linking exactly as if it had kept everything. It is
+	// the batch's memory budget (index.memory_mb) at work.
+	KeepSymbols() int
 }
 
 // Linker is the hook through which a language links references across

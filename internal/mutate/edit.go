@@ -64,7 +64,7 @@ type placed struct {
 // (edits[2]); haveSHA says the file's whole content was checked, which
 // stands in for an expected text.
 func applySpans(path string, old []byte, spans []Span, label string, haveSHA bool) ([]byte, []Correction, error) {
-	if isBinary(old) {
+	if IsBinary(old) {
 		return nil, nil, &errs.Error{Kind: errs.InvalidArgument, Path: path, Msg: path + " is a binary file: span edits need text; give content instead"}
 	}
 	d := parseDoc(old)

@@ -89,6 +89,10 @@ type Staged struct {
 	// it did not exist there).
 	FromDisk   bool
 	DiskSHA256 string
+	// DiskContent is that working-tree file's content (nil when it did not
+	// exist or FromDisk is not set): the base a later three-way merge of
+	// the overlay with the tree starts from.
+	DiskContent []byte
 }
 
 // Result describes a batch: what it did (or, dry, would do) to each file.
@@ -194,7 +198,11 @@ func (e *Engine) Write(ctx context.Context, req Request) (*Result, error) {
 	}
 	if req.Overlay != nil {
 		for _, c := range changes {
-			res.Staged = append(res.Staged, Staged{Path: c.path, Content: c.new, Deleted: c.new == nil, FromDisk: c.fromDisk, DiskSHA256: c.oldSHA})
+			st := Staged{Path: c.path, Content: c.new, Deleted: c.new == nil, FromDisk: c.fromDisk, DiskSHA256: c.oldSHA}
+			if c.fromDisk {
+				st.DiskContent = c.old
+			}
+			res.Staged = append(res.Staged, st)
 		}
 		res.Applied, res.Paths = true, nil // nothing on disk to reindex
 		return res, nil
@@ -366,10 +374,10 @@ func summarize(changes, unchanged []*change, dry bool) *Result {
 		default:
 			d.Action = "updated"
 		}
-		if c.new != nil && !isBinary(c.new) {
+		if c.new != nil && !IsBinary(c.new) {
 			d.LineEnding = lineEndingName(parseDoc(c.new).eol())
 		}
-		if isBinary(c.old) || isBinary(c.new) {
+		if IsBinary(c.old) || IsBinary(c.new) {
 			d.Binary = true
 			if dry && d.Action != "unchanged" {
 				diffs = append(diffs, "Binary files differ: "+c.named+"\n")

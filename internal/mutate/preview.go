@@ -38,7 +38,7 @@ func (e *Engine) Preview(ctx context.Context, req Request) ([]Planned, error) {
 			return nil, err
 		}
 		p := Planned{Path: c.named, Edit: i, Content: c.new, OldSHA256: c.oldSHA, Hunks: []Hunk{}}
-		if c.new != nil && !isBinary(c.new) && !isBinary(c.old) {
+		if c.new != nil && !IsBinary(c.new) && !IsBinary(c.old) {
 			p.Hunks = hunks(diffLines(splitLines(c.old), splitLines(c.new)))
 		}
 		out = append(out, p)

@@ -125,8 +125,8 @@ func conformContent(old *doc, content string) string {
 	return content
 }
 
-// isBinary reports whether data looks binary (a NUL byte near the start),
+// IsBinary reports whether data looks binary (a NUL byte near the start),
 // as the read tools decide it.
-func isBinary(data []byte) bool {
+func IsBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }

@@ -43,7 +43,7 @@ type ListResult struct {
 
 // FilesAndModules lists every indexed file and every module.
 func (e *Engine) FilesAndModules(ctx context.Context) ([]store.FileRow, []store.ModuleRow, error) {
-	files, err := e.Store().Files(ctx)
+	files, err := e.Files(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +62,7 @@ func (e *Engine) Imports(ctx context.Context, want func(fileID int64) bool, f fu
 		return err
 	}
 	for id, data := range all {
-		if !want(id) {
+		if !want(id) || e.replaced(ctx, id) {
 			continue
 		}
 		edges, err := index.DecodeImports(data)
@@ -70,6 +70,22 @@ func (e *Engine) Imports(ctx context.Context, want func(fileID int64) bool, f fu
 			continue
 		}
 		f(id, edges)
+	}
+	if e.ov == nil {
+		return nil
+	}
+	for _, p := range e.ov.Paths() { // the overlay's files, by path
+		o := e.ov.files[p]
+		if o.deleted || !want(o.id) {
+			continue
+		}
+		of, err := e.derive(ctx, o)
+		if err != nil {
+			return err
+		}
+		if len(of.Imports) > 0 {
+			f(o.id, of.Imports)
+		}
 	}
 	return nil
 }
@@ -100,12 +116,12 @@ func (e *Engine) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	if dir != "" {
 		prefix = dir + "/"
 	}
-	files, err := e.Store().FilesUnder(ctx, prefix)
+	files, err := e.FilesUnder(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
 	if dir != "" && len(files) == 0 {
-		if f, ok, _ := e.Store().FileByPath(ctx, dir); ok {
+		if f, ok, _ := e.FileByPath(ctx, dir); ok {
 			files = append(files, f) // a file path lists itself
 			prefix = ""
 		} else {

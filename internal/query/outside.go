@@ -40,11 +40,7 @@ func (e *Engine) Outside(ctx context.Context, f store.FileRow, facts *lang.Facts
 	if facts == nil || len(facts.Imports) == 0 {
 		return o, nil
 	}
-	b, err := e.Store().Imports(ctx, f.ID)
-	if err != nil {
-		return nil, err
-	}
-	edges, err := index.DecodeImports(b)
+	edges, err := e.ImportsOf(ctx, f.ID)
 	if err != nil {
 		return o, nil // an undecodable row: the calls stay unclassified
 	}

@@ -389,12 +389,7 @@ func (e *Engine) fileFacts(ctx context.Context, id int64) (store.FileRow, *lang.
 		if of == nil {
 			return store.FileRow{}, nil, err
 		}
-		f := e.ov.byID[id]
-		fr := store.FileRow{ID: id, Path: f.path, Lang: of.Lang, Size: int64(len(f.content))}
-		if base, ok, err := e.Store().FileByPath(ctx, f.path); err == nil && ok {
-			fr.Epoch, fr.ModuleID = base.Epoch, base.ModuleID
-		}
-		return fr, of.Facts, nil
+		return e.ovFileRow(ctx, e.ov.byID[id], of), of.Facts, nil
 	}
 	f, ok, err := e.Store().FileByID(ctx, id)
 	if err != nil || !ok {
@@ -435,12 +430,5 @@ func (e *Engine) fileAt(ctx context.Context, rp protocol.RepoPath) (store.FileRo
 
 // ovByName puts the overlay into the symbols of an exact name.
 func (e *Engine) ovByName(ctx context.Context, name string, rows []store.SymbolRow) ([]store.SymbolRow, error) {
-	if e.ov == nil {
-		return rows, nil
-	}
-	extra, err := e.ovRows(ctx, func(r store.SymbolRow) bool { return r.Name == name })
-	if err != nil {
-		return nil, err
-	}
-	return append(e.dropReplaced(ctx, rows), extra...), nil
+	return e.ovMerge(ctx, rows, func(r store.SymbolRow) bool { return r.Name == name })
 }

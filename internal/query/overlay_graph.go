@@ -175,3 +175,20 @@ func (e *Engine) SymbolsOfFile(ctx context.Context, fileID int64) ([]store.Symbo
 	}
 	return e.Store().SymbolsOfFile(ctx, fileID)
 }
+
+// SymbolsOfFiles lists the symbols of some files by file id, each file's
+// in definition order.
+func (e *Engine) SymbolsOfFiles(ctx context.Context, ids []int64) ([]store.SymbolRow, error) {
+	if e.ov == nil {
+		return e.Store().SymbolsOfFiles(ctx, ids)
+	}
+	var out []store.SymbolRow
+	for _, id := range slices.Sorted(slices.Values(ids)) {
+		rows, err := e.SymbolsOfFile(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}

@@ -46,17 +46,25 @@ func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*
 	if rp == "" {
 		return nil, errs.E(errs.InvalidArgument, "name a file to read")
 	}
-	full, err := e.regularFile(rp)
-	if err != nil {
+	var f io.Reader
+	if data, held, err := e.ovRead(rp); err != nil {
 		return nil, err
+	} else if held {
+		f = bytes.NewReader(data) // the overlay's version
+	} else {
+		full, err := e.regularFile(rp)
+		if err != nil {
+			return nil, err
+		}
+		file, err := os.Open(full)
+		if err != nil {
+			return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
+		}
+		defer file.Close()
+		f = file
 	}
-	f, err := os.Open(full)
-	if err != nil {
-		return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
-	}
-	defer f.Close()
 	out := &FullFile{Path: string(rp)}
-	if row, ok, err := e.Store().FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
+	if row, ok, err := e.FileByPath(ctx, string(rp)); err == nil && ok && row.Lang != "" {
 		out.Language = row.Lang
 	} else if l := lang.ForPath(string(rp)); l != nil {
 		out.Language = l.Name

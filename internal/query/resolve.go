@@ -430,6 +430,9 @@ func (e *Engine) Links(ctx context.Context, fileID int64) (map[int]index.Link, e
 		}
 		return of.Links, err
 	}
+	if e.replaced(ctx, fileID) {
+		return nil, nil // the overlay's version of the file holds its links
+	}
 	data, err := e.Store().Link(ctx, fileID)
 	if err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ func (e *Engine) SurfacesOf(ctx context.Context, symbolID protocol.SymbolID) ([]
 	if !ok {
 		return nil, errs.E(errs.InvalidArgument, "%q is not a symbol id", symbolID)
 	}
-	row, found, err := e.Store().SymbolByID(ctx, id)
+	row, found, err := e.symbolByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}

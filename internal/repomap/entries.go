@@ -50,7 +50,7 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 // goMains are the Go entry points: func main in package main.
 func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
 	var eps []EntryPoint
-	rows, err := m.e.Store().SymbolsByName(ctx, "main")
+	rows, err := m.e.SymbolsByName(ctx, "main")
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
 		if lang.DefKind(r.Kind) != lang.KindFunction || r.Parent != 0 {
 			continue
 		}
-		f, ok, err := m.e.Store().FileByID(ctx, r.FileID)
+		f, ok, err := m.e.FileRowByID(ctx, r.FileID)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +78,7 @@ func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
 // through the lexical tier, and __main__.py.
 func (m *mapper) pythonMains(ctx context.Context, byPath map[string]store.FileRow) ([]EntryPoint, error) {
 	var eps []EntryPoint
-	hits, err := m.e.Store().TrigramCandidates(ctx, "__main__")
+	hits, err := m.e.TrigramCandidates(ctx, "__main__")
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (m *mapper) pythonMains(ctx context.Context, byPath map[string]store.FileRo
 			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
 			break
 		}
-		text, err := m.e.Store().BlobText(ctx, h.BlobID)
+		text, err := m.e.HitText(ctx, h)
 		if err != nil {
 			return nil, err
 		}

@@ -271,7 +271,7 @@ func (m *mapper) readManifests(ctx context.Context) error {
 		if !mapFormats[manifest.FormatOf(f.Path)] || f.Status != store.BlobText && f.Status != store.BlobParsed {
 			continue
 		}
-		text, err := m.e.Store().BlobText(ctx, f.BlobID)
+		text, err := m.e.FileText(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -365,7 +365,7 @@ var apiKindRank = map[lang.DefKind]int{
 }
 
 func (m *mapper) publicAPI(ctx context.Context) error {
-	syms, err := m.e.Store().AllSymbols(ctx)
+	syms, err := m.e.AllSymbols(ctx)
 	if err != nil {
 		return err
 	}

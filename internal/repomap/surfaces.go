@@ -53,7 +53,7 @@ func Surfaces(ctx context.Context, e *query.Engine, p SurfaceParams) (*SurfacesR
 	default:
 		return nil, errs.E(errs.InvalidArgument, "confidence must be high or low, not %q", p.Confidence)
 	}
-	rows, err := e.Store().Surfaces(ctx, uint8(p.Kind))
+	rows, err := e.Surfaces(ctx, uint8(p.Kind))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func Surfaces(ctx context.Context, e *query.Engine, p SurfaceParams) (*SurfacesR
 		if h.s.Def >= 0 {
 			bySlot, ok := syms[h.row.FileID]
 			if !ok {
-				rows, err := e.Store().SymbolsOfFile(ctx, h.row.FileID)
+				rows, err := e.SymbolsOfFile(ctx, h.row.FileID)
 				if err != nil {
 					return nil, err
 				}

@@ -195,6 +195,7 @@ type Tx struct {
 	stmts    map[string]*sql.Stmt
 	names    map[string]int64
 	newNames []int64 // sname rows to add to sname_fts at commit (see InsertBlobs)
+	reader   Reader  // reads inside the transaction (Reader)
 }
 
 // Begin starts a write transaction on the worktree index.
@@ -208,8 +209,14 @@ func (s *DB) Begin(ctx context.Context) (*Tx, error) {
 		end()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &Tx{tx: tx, end: end, stmts: map[string]*sql.Stmt{}, names: map[string]int64{}}, nil
+	return &Tx{tx: tx, end: end, stmts: map[string]*sql.Stmt{}, names: map[string]int64{},
+		reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}}, nil
 }
+
+// Reader reads the index as this transaction has written it so far: what
+// a batch wrote need not be held in memory until it commits. Its reads may
+// run beside the transaction's writes, from other goroutines.
+func (t *Tx) Reader() *Reader { return &t.reader }
 
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) {
 	st, ok := t.stmts[q]

@@ -12,6 +12,7 @@ type AffectedIn struct {
 	Files    []string `json:"files,omitempty" jsonschema:"changed repo paths; default: the files of the working tree that differ from base"`
 	Base     string   `json:"base,omitempty" jsonschema:"with no files: the git revision to compare the working tree with (default HEAD)"`
 	MaxDepth int      `json:"max_depth,omitempty" jsonschema:"import hops to follow back from a changed file (default 3, at most 6)"`
+	View
 	Common
 }
 

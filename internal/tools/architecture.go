@@ -11,6 +11,7 @@ type ArchIn struct {
 	Module          string `json:"module,omitempty" jsonschema:"only this module (node id such as go:svc, module name, or root directory) and its edges"`
 	Depth           int    `json:"depth,omitempty" jsonschema:"1: modules; 2 or more: directories that many levels inside each module (default: the first level with more than one node)"`
 	IncludeExternal bool   `json:"include_external,omitempty" jsonschema:"also show external dependencies and the standard library as nodes"`
+	View
 	Common
 }
 

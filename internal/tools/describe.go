@@ -63,6 +63,9 @@ type ToolDoc struct {
 	WhenNot   []string `json:"when_not_to_use"`
 	Arguments []ArgDoc `json:"arguments"`
 	Examples  []any    `json:"examples"`
+	// Consistency says which consistency modes the tool answers in, or
+	// why it answers without overlays.
+	Consistency string `json:"consistency"`
 }
 
 // ArgDoc is one argument of a tool, read from its input type's tags.
@@ -171,7 +174,7 @@ func groupRank(g string) int {
 func toolDoc(t *Tool, sel Selection) *ToolDoc {
 	summary, doc, when, whenNot := sel.Texts(t)
 	d := &ToolDoc{Name: t.Name, Group: t.Group, On: sel.On(t), Summary: summary, Doc: doc,
-		When: when, WhenNot: whenNot, Arguments: argDocs(t.In), Examples: []any{}}
+		When: when, WhenNot: whenNot, Arguments: argDocs(t.In), Examples: []any{}, Consistency: t.Consistency()}
 	for _, ex := range t.Examples {
 		var v any
 		if err := json.Unmarshal([]byte(ex), &v); err != nil {

@@ -50,6 +50,7 @@ type SymbolHotspot struct {
 func init() {
 	Register(Tool{
 		Name: "hotspots", Group: "read", Fresh: true,
+		NoView:  "hotspots ranks files by their commits in git's history, which an overlay does not have",
 		Summary: "The files and symbols that change most in a window (git churn: commits, authors, lines changed, last change), ranked by commits weighted by size; hot code is where bugs and conflicts concentrate.",
 		Doc: "score = commits x log2(2 + lines), lines being the file's (or the definition's) size now, so size alone never makes a hotspot. " +
 			"Files are those that exist now; the hottest files are broken down into their symbols, whose commits are counted by following each definition's lines back through the file's history (as git log -L does). Merges are not counted: their changes are the commits they merge.",

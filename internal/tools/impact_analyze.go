@@ -18,6 +18,7 @@ type ImpactIn struct {
 	Depth  int       `json:"depth,omitempty" jsonschema:"import hops for transitive dependents (default 2, at most 4)"`
 	// Recursive takes a directory for every file below it.
 	Recursive bool `json:"recursive,omitempty" jsonschema:"a directory with every file below it, not only its own package"`
+	View
 	Common
 }
 

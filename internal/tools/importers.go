@@ -11,6 +11,7 @@ type ImportersIn struct {
 	Target    string `json:"target" jsonschema:"a file, a directory (its package), a Go import path, a Python dotted module, a JVM package or .NET namespace"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"a directory with every file below it, not only its own package"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"list importing packages up to this many import hops (default 1, at most 10); the counts cover every hop"`
+	View
 	Common
 }
 

@@ -12,6 +12,7 @@ type ListIn struct {
 	Depth     int      `json:"depth,omitempty" jsonschema:"how many levels to expand (default 1)"`
 	Glob      string   `json:"glob,omitempty" jsonschema:"only files matching this glob, e.g. **/*_test.go"`
 	Languages []string `json:"languages,omitempty" jsonschema:"only files of these languages"`
+	View
 	Common
 }
 

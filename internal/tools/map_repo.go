@@ -13,6 +13,7 @@ type MapIn struct {
 	Include []string `json:"include,omitempty" jsonschema:"sections (default all): structure, languages, modules, entry_points, dependencies, test_layout, public_api"`
 	Depth   int      `json:"depth,omitempty" jsonschema:"structure depth (default 2, max 6)"`
 	Top     int      `json:"top,omitempty" jsonschema:"public_api symbols per module (default 10, max 50)"`
+	View
 	Common
 }
 

@@ -12,6 +12,7 @@ import (
 type ReadFullIn struct {
 	Path    string `json:"path" jsonschema:"repo-relative file path"`
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"true to receive the content; without it the call only measures the file (size, lines, sha256, estimated tokens)"`
+	View
 	Base
 }
 

@@ -55,6 +55,9 @@ type Tool struct {
 	budgeted bool
 	// viewed tools take View: they answer through overlays.
 	viewed bool
+	// NoView says why a tool that takes no View cannot answer through an
+	// overlay (the default is its group's, noViewReasons).
+	NoView string
 	In     reflect.Type
 	Out    reflect.Type
 	run    func(ctx context.Context, c *Call, args json.RawMessage) (any, error)

@@ -16,6 +16,7 @@ type DiffIn struct {
 	Paths  []string `json:"paths,omitempty" jsonschema:"only these files or directories"`
 	// NoImpact skips the blast radius (faster on large diffs).
 	NoImpact bool `json:"no_impact,omitempty" jsonschema:"skip the blast radius of each change"`
+	View
 	Common
 }
 

@@ -19,6 +19,7 @@ type SurfacesIn struct {
 	Framework  string   `json:"framework,omitempty" jsonschema:"only this framework, e.g. gin, flask, spring, sql, env"`
 	Query      string   `json:"query,omitempty" jsonschema:"only values containing this text (case-insensitive)"`
 	Confidence string   `json:"confidence,omitempty" jsonschema:"high: only values written literally"`
+	View
 	Common
 }
 

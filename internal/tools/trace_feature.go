@@ -12,6 +12,7 @@ type TraceIn struct {
 	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Depth  int       `json:"depth,omitempty" jsonschema:"levels below the entry point (default 3, at most 6)"`
 	Layer  string    `json:"layer,omitempty" jsonschema:"syntactic or semantic only (default: the best per file)"`
+	View
 	Common
 }
 

@@ -12,6 +12,7 @@ type HierarchyIn struct {
 	Symbol string    `json:"symbol,omitempty" jsonschema:"a type: symbol_id, qualified name, path#Qualified.Name, a SCIP symbol or a unique suffix"`
 	At     *Position `json:"at,omitempty" jsonschema:"the identifier at a position instead of a name"`
 	Layer  string    `json:"layer,omitempty" jsonschema:"syntactic to leave the semantic layer out"`
+	View
 	Common
 }
 

@@ -54,6 +54,36 @@ type viewFile struct {
 	virtual bool
 }
 
+// noViewReasons say, per group, why its tools answer without overlays.
+var noViewReasons = map[string]string{
+	"core":      "it answers about Cairn and the index themselves, not about a view of the code",
+	"task":      "it answers about Cairn and the index themselves, not about a view of the code",
+	"git":       "git answers from the repository's commits, index and working tree, which no overlay changes",
+	"test":      "tests and linters run as processes over the files on disk, which cannot see an overlay",
+	"cards":     "cards are read from the card files on disk with their links into the indexed tree",
+	"edit":      "it writes; with workspace_id it writes into that workspace's overlay",
+	"workspace": "it manages workspaces themselves, named by workspace_id",
+}
+
+// Consistency says how a tool answers as to consistency modes: through
+// overlays, or why not (describe documents it).
+func (t *Tool) Consistency() string {
+	if t.viewed {
+		return "committed (default), workspace (consistency workspace with workspace_id: the tree as that workspace's overlay changes it) or ephemeral (virtual_files: files as this request alone sees them)"
+	}
+	return "committed only: " + t.noView()
+}
+
+func (t *Tool) noView() string {
+	if t.NoView != "" {
+		return t.NoView
+	}
+	if r, ok := noViewReasons[t.Group]; ok {
+		return r
+	}
+	return "it answers from the indexed tree only"
+}
+
 // viewedTools lists the tools that take View, for the message to a call
 // that sends its arguments elsewhere.
 func viewedTools() []string {
@@ -72,8 +102,8 @@ func viewedTools() []string {
 func (c *Call) bindView(ctx context.Context, t *Tool, v View) error {
 	if !t.viewed {
 		if v.Consistency != "" || len(v.VirtualFiles) > 0 {
-			return &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("%s answers from the indexed tree only: consistency and virtual_files are taken by %s",
-				t.Name, strings.Join(viewedTools(), ", "))}
+			return &errs.Error{Kind: errs.InvalidArgument, Msg: fmt.Sprintf("%s takes no consistency or virtual_files: %s; the read tools that answer through a workspace or virtual files are %s",
+				t.Name, t.noView(), strings.Join(viewedTools(), ", "))}
 		}
 		return nil
 	}

@@ -48,6 +48,13 @@ type WorkspaceOut struct {
 	// Landed are overlay files a refresh dropped because the working tree
 	// holds their content now.
 	Landed []string `json:"landed,omitempty"`
+	// Merged are overlay files a refresh merged cleanly with the tree's
+	// changes underneath them: the overlay holds the merge, based on the
+	// tree's version now.
+	Merged []string `json:"merged,omitempty"`
+	// Conflicts are overlay files whose tree version changed in a way the
+	// refresh could not merge: their overlay is unchanged.
+	Conflicts []WorkspaceConflict `json:"conflicts,omitempty"`
 }
 
 // WorkspaceListOut is the payload of workspace_list.
@@ -84,8 +91,8 @@ func init() {
 	}, workspaceList)
 	Register(Tool{
 		Name: "workspace_refresh", Group: "workspace", Fresh: true,
-		Summary:  "Rebase a workspace on the current tree: its base becomes HEAD and the current index; overlay files the tree now holds are dropped; files whose tree version changed underneath are listed (applying refuses them until they are written again in the workspace).",
-		Doc:      workspaceDoc,
+		Summary:  "Rebase a workspace on the current tree: its base becomes HEAD and the current index; overlay files the tree now holds are dropped; files whose tree version changed underneath are merged three ways (the overlay's changes and the tree's, from the version the overlay started from); a conflicted merge leaves the file as it was and lists its conflict hunks.",
+		Doc:      workspaceDoc + " A refresh merges each overlay file whose working-tree version changed since the workspace took it, as git merge-file does: from the version the workspace started from (kept with the workspace), the tree's changes and the overlay's are combined. A clean merge becomes the overlay's content, based on the tree's version now (so workspace_apply lands it); a file the tree deleted, a file the workspace deletes but the tree changed, binary content, or changes to the same lines are conflicts: the overlay keeps its version, the answer lists the file with its conflict hunks (line ranges in the merge with diff3 markers, and each side's lines), and workspace_apply refuses it until it is written again in the workspace.",
 		When:     []string{"after HEAD moved or the files changed under a workspace (workspace_list says stale)"},
 		Examples: []string{`{"workspace_id": "agent-a"}`},
 	}, workspaceRefresh)
@@ -175,34 +182,6 @@ func workspaceList(ctx context.Context, c *Call, in Base) (*WorkspaceListOut, er
 		out.Workspaces = append(out.Workspaces, s)
 	}
 	c.Answer("%d workspaces, %d stale", len(out.Workspaces), stale)
-	return out, nil
-}
-
-func workspaceRefresh(ctx context.Context, c *Call, in WorkspaceIn) (*WorkspaceOut, error) {
-	out := &WorkspaceOut{Landed: []string{}}
-	w, err := c.workspaces().Update(workspace.ID(in.WorkspaceID), func(w *workspace.Workspace) error {
-		w.Base = c.base()
-		for _, p := range w.Paths() {
-			f, tree := w.Files[p], c.treeSHA(p)
-			if tree == f.SHA256 && !f.Deleted || tree == "" && f.Deleted {
-				delete(w.Files, p) // the tree holds the overlay's version now
-				out.Landed = append(out.Landed, p)
-			}
-		}
-		if len(out.Landed) > 0 {
-			w.Revision++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Workspace = c.summarize(w)
-	c.Answer("workspace %s rebased on %s: %d overlay files, %d already in the tree, %d changed underneath",
-		w.ID, shortCommit(w.Base.Commit), len(w.Files), len(out.Landed), len(out.Workspace.ChangedUnderneath))
-	if len(out.Workspace.ChangedUnderneath) > 0 {
-		c.Warn("the tree changed under %d overlay files since the workspace took them; applying refuses them (CONFLICT) until they are written again in the workspace", len(out.Workspace.ChangedUnderneath))
-	}
 	return out, nil
 }
 

@@ -71,7 +71,7 @@ func workspaceApply(ctx context.Context, c *Call, in WorkspaceApplyIn) (*Workspa
 	res, err := c.mutator().Write(ctx, mutate.Request{Edits: edits, DryRun: in.DryRun})
 	if err != nil {
 		if e := errs.As(err); e.Kind == errs.Conflict {
-			e.Fixes = []string{"cairn workspace refresh " + in.WorkspaceID + " lists the files that changed underneath; read them without --workspace, write the workspace's change again on top of them (cairn write --workspace " + in.WorkspaceID + "), then apply"}
+			e.Fixes = []string{"cairn workspace refresh " + in.WorkspaceID + " merges the tree's changes into the overlay and lists the files it cannot merge; write those again in the workspace on top of the tree's version (cairn write --workspace " + in.WorkspaceID + "), refresh, then apply"}
 		}
 		return nil, err
 	}

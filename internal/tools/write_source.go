@@ -151,7 +151,7 @@ func (c *Call) stage(ctx context.Context, id string, req mutate.Request, verify 
 func (c *Call) keepStaged(id string, res *mutate.Result) (*workspace.Workspace, error) {
 	changes := make([]workspace.Change, len(res.Staged))
 	for i, s := range res.Staged {
-		changes[i] = workspace.Change{Path: s.Path, Content: s.Content, FromDisk: s.FromDisk, DiskSHA256: s.DiskSHA256}
+		changes[i] = workspace.Change{Path: s.Path, Content: s.Content, FromDisk: s.FromDisk, DiskSHA256: s.DiskSHA256, DiskContent: s.DiskContent}
 	}
 	w, err := c.workspaces().Stage(workspace.ID(id), changes)
 	if err != nil {

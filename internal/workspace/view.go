@@ -39,6 +39,9 @@ type Change struct {
 	// of the working-tree file it was planned against ("" when none).
 	FromDisk   bool
 	DiskSHA256 string
+	// DiskContent is that file's content (nil when it did not exist): kept
+	// by its sha256 as the base a refresh merges from.
+	DiskContent []byte
 }
 
 // Stage records changes in a workspace's overlay (one revision), keeping
@@ -46,6 +49,11 @@ type Change struct {
 func (s *Store) Stage(id ID, changes []Change) (*Workspace, error) {
 	sums := make([]string, len(changes))
 	for i, c := range changes {
+		if c.FromDisk && c.DiskContent != nil {
+			if _, err := s.Put(c.DiskContent); err != nil {
+				return nil, err
+			}
+		}
 		if c.Content == nil {
 			continue
 		}

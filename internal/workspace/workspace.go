@@ -4,7 +4,8 @@
 // until one of them applies its overlay. A workspace is an id, the base it
 // was created on (the commit and index epoch), and its files: each path's
 // overlay content (or its deletion) with the sha256 the working-tree file had
-// when the overlay first took it, which is what applying checks. Workspaces
+// when the overlay first took it, which is what applying checks, and that
+// content itself, the base a refresh merges the tree's changes from. Workspaces
 // live under the repository's state directory and survive restarts; their
 // contents are kept once per sha256 in a content-addressed directory the
 // workspaces share. It never writes the working tree (the mutation engine
@@ -60,6 +61,8 @@ type File struct {
 	Deleted bool   `json:"deleted,omitempty"`
 	// BaseSHA256 is the sha256 the working-tree file had when the overlay
 	// took it ("" when it did not exist): applying refuses when it changed.
+	// That content is kept in the store under this sum (Store.BaseContent):
+	// a refresh merges the tree's changes since into the overlay from it.
 	BaseSHA256 string `json:"base_sha256,omitempty"`
 }
 
@@ -270,6 +273,17 @@ func (s *Store) Content(sum string) ([]byte, error) {
 	return data, nil
 }
 
+// BaseContent is the content an overlay file was based on: empty for a
+// file the overlay created; ok is false when it was not recorded (a
+// workspace written before bases were kept, or its content is gone).
+func (s *Store) BaseContent(f *File) (content []byte, ok bool) {
+	if f.BaseSHA256 == "" {
+		return []byte{}, true
+	}
+	data, err := s.Content(f.BaseSHA256)
+	return data, err == nil
+}
+
 // Collect removes the contents no workspace holds. Callers hold Lock.
 func (s *Store) collect() error {
 	all, err := s.List()
@@ -280,6 +294,7 @@ func (s *Store) collect() error {
 	for _, w := range all {
 		for _, f := range w.Files {
 			held[f.SHA256] = true
+			held[f.BaseSHA256] = true
 		}
 	}
 	return filepath.WalkDir(filepath.Join(s.dir, "blobs"), func(p string, d fs.DirEntry, err error) error {

@@ -112,3 +112,42 @@ func TestStore(t *testing.T) {
 		t.Errorf("list: %v %v", list, err)
 	}
 }
+
+// The working-tree content a path had when the overlay first took it is
+// kept beside the overlay's (the base of a later merge) and collected with
+// it; a file the overlay creates has an empty base.
+func TestBaseContent(t *testing.T) {
+	dir := t.TempDir()
+	s := workspace.Open(dir)
+	s.Create("a", workspace.Base{})
+	disk := []byte("disk\n")
+	w, err := s.Stage("a", []workspace.Change{
+		{Path: "x.go", Content: []byte("one\n"), FromDisk: true, DiskSHA256: workspace.SHA(disk), DiskContent: disk},
+		{Path: "new.go", Content: []byte("new\n"), FromDisk: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := s.BaseContent(w.Files["x.go"]); !ok || string(b) != "disk\n" {
+		t.Errorf("x.go's base: %q %v", b, ok)
+	}
+	if b, ok := s.BaseContent(w.Files["new.go"]); !ok || len(b) != 0 {
+		t.Errorf("new.go's base: %q %v", b, ok)
+	}
+	// a later write keeps the first base
+	w, _ = s.Stage("a", []workspace.Change{{Path: "x.go", Content: []byte("two\n"), DiskSHA256: workspace.SHA([]byte("one\n"))}})
+	if b, ok := s.BaseContent(w.Files["x.go"]); !ok || string(b) != "disk\n" {
+		t.Errorf("x.go's base after a second write: %q %v", b, ok)
+	}
+	if n := blobs(t, dir); n != 3 {
+		t.Errorf("%d stored contents, want 3 (two overlay contents and a base)", n)
+	}
+	// a base that was not kept (an older workspace) says so
+	if _, ok := s.BaseContent(&workspace.File{BaseSHA256: workspace.SHA([]byte("never kept\n"))}); ok {
+		t.Error("a base never kept was found")
+	}
+	s.Delete("a")
+	if n := blobs(t, dir); n != 0 {
+		t.Errorf("%d stored contents after delete, want 0", n)
+	}
+}

@@ -31,6 +31,9 @@ type batch struct {
 	goResults map[int64]goResult
 	goFields  map[int64]goResult
 	goVars    map[int64]goResult
+	// held counts the symbols loaded into goSyms since the caches above
+	// were last emptied (forget).
+	held int
 }
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
@@ -60,10 +63,22 @@ func (l *batch) goUnit(ctx context.Context, dir string, testPkg bool) map[string
 	return m
 }
 
+// forget empties what the batch loaded and derived from the units it
+// loaded, between two files. Nothing it held is needed to link the next
+// file the same way: every symbol id a file's links reach comes from a unit
+// loaded while linking it (its own package's first), and what was derived
+// from a unit is derived again from it, by the same rules.
+func (l *batch) forget() {
+	l.unitTop = map[string]map[string]int64{}
+	l.goSyms, l.goResults, l.goFields, l.goVars = nil, nil, nil, nil
+	l.held = 0
+}
+
 // paths indexes the symbols of some files by lexical path (first wins).
 func (l *batch) paths(ctx context.Context, files []string) map[string]int64 {
 	out := map[string]int64{}
 	rows := l.r.Symbols(ctx, files...)
+	l.held += len(rows)
 	prefixes := map[string]string{}
 	if l.goSyms == nil {
 		l.goSyms = map[int64]lang.Symbol{}
@@ -176,6 +191,9 @@ func (l *batch) unvendored(f lang.File, facts *lang.Facts, outside []bool) []boo
 // Link resolves the references of a Go file. Go has no self names, so no
 // reference is a member of this or self.
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
+	if keep := l.r.KeepSymbols(); keep > 0 && l.held > keep {
+		l.forget()
+	}
 	defID := func(i int32) int64 {
 		if i >= 0 && int(i) < len(own) {
 			return own[i]
