@@ -1,6 +1,10 @@
 package service
 
-import "github.com/fsnotify/fsnotify"
+import (
+	"path/filepath"
+
+	"github.com/fsnotify/fsnotify"
+)
 
 // DropWatches makes the watcher blind to the tree (its sync cookies still
 // work), as if the system dropped its events.
@@ -24,4 +28,21 @@ func (s *Service) WatcherStopped() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.watch != nil && s.watch.dead.Load()
+}
+
+// Unwatch makes the watcher blind to one directory of the tree (repo path),
+// as if the system dropped its events.
+func (s *Service) Unwatch(dir string) {
+	w := s.watcher()
+	w.fw.Remove(filepath.Join(s.paths.Root, filepath.FromSlash(dir)))
+}
+
+// SafetyScanDue does what the safety scan's tick does: the next batch
+// rescans the whole tree, and the next call waits for it.
+func (s *Service) SafetyScanDue() {
+	w := s.watcher()
+	w.mu.Lock()
+	w.full = true
+	w.mu.Unlock()
+	w.seen.Add(1)
 }
