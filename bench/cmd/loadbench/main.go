@@ -105,8 +105,8 @@ func main() {
 		sofar := rep
 		sofar.finish()
 		write(*md, *jsonOut, &sofar)
-		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB (anon %.0f, file %.0f), Go heap in use %.0f MB, %d full reconciles, load %s",
-			r+1, rr.Calls, rr.Errors, rr.Seconds, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.FullReconciles, rr.Load)
+		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB (anon %.0f, file %.0f), Go heap in use %.0f MB, Go runtime holds %.0f MB, %d full reconciles, load %s",
+			r+1, rr.Calls, rr.Errors, rr.Seconds, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.Memory.GoHeld, rr.FullReconciles, rr.Load)
 		for _, e := range rr.ErrorSamples {
 			log.Printf("loadbench:   error: %s", e)
 		}
@@ -507,12 +507,15 @@ func pick(rng *rand.Rand) string {
 // memory is a process's resident set in MB (2^20 bytes): all of it, the
 // anonymous part (Go heap, SQLite's page caches, the parsers' C heaps) and
 // the file-backed part (the mapped database files, the binary), from
-// /proc; and the Go heap in use, from the server's /metrics.
+// /proc; and from the server's /metrics the Go heap in use and what the Go
+// runtime holds from the system (its memory less what it returned), so
+// that the anonymous rest is SQLite's and the C libraries'.
 type memory struct {
 	RSS    float64 `json:"rss_mb"`
 	Anon   float64 `json:"rss_anon_mb"`
 	File   float64 `json:"rss_file_mb"`
 	GoHeap float64 `json:"go_heap_inuse_mb"`
+	GoHeld float64 `json:"go_held_mb"`
 }
 
 func (s *server) memory() memory {
@@ -536,6 +539,9 @@ func (s *server) memory() memory {
 	if v, ok := s.metric("go_memstats_heap_inuse_bytes"); ok {
 		m.GoHeap = v / (1 << 20)
 	}
+	sys, _ := s.metric("go_memstats_sys_bytes")
+	released, _ := s.metric("go_memstats_heap_released_bytes")
+	m.GoHeld = (sys - released) / (1 << 20)
 	return m
 }
 
@@ -658,10 +664,10 @@ func (r *report) markdown() string {
 	for _, t := range r.Tools {
 		fmt.Fprintf(&b, "| `%s` | %d | %.1f ms | %.1f ms |\n", t.Tool, t.Calls, t.P50ms, t.P99ms)
 	}
-	b.WriteString("\n| round | calls | errors | by code | seconds | full scans | RSS after | anon | file | Go heap in use | load average |\n|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n")
+	b.WriteString("\n| round | calls | errors | by code | seconds | full scans | RSS after | anon | file | Go heap in use | Go runtime holds | load average |\n|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for i, rr := range r.Rounds {
-		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %d | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %s |\n", i+1, rr.Calls, rr.Errors, codeList(rr.ErrorCodes), rr.Seconds,
-			rr.FullReconciles, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.Load)
+		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %d | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %s |\n", i+1, rr.Calls, rr.Errors, codeList(rr.ErrorCodes), rr.Seconds,
+			rr.FullReconciles, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.Memory.GoHeld, rr.Load)
 	}
 	verdict := "flat"
 	if !r.RSSFlat {
