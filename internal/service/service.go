@@ -83,7 +83,7 @@ type Service struct {
 // and asks the owning process for freshness.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Options) (*Service, error) {
 	recovered := recoverWrites(ctx, paths, cfg)
-	ix, err := index.Open(ctx, paths, cfg)
+	ix, err := index.OpenWith(ctx, paths, cfg, index.OpenOptions{Serving: opts.Serve})
 	if err != nil {
 		return nil, err
 	}
