@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -193,6 +194,24 @@ func (ix *Index) pin() *handle {
 		}
 		h.release()
 	}
+}
+
+// Reads counts the read transactions (snapshots) begun on the current store.
+func (ix *Index) Reads() int64 { return ix.db().Reads() }
+
+// Trim gives back what the last burst of work left: the page caches of the
+// idle connections, and the Go heap's free memory. It does nothing while a
+// reconcile or repair runs (they need both).
+func (ix *Index) Trim(ctx context.Context) bool {
+	if !ix.mu.TryLock() {
+		return false
+	}
+	defer ix.mu.Unlock()
+	h := ix.pin()
+	h.db.Shrink(ctx)
+	h.release()
+	debug.FreeOSMemory()
+	return true
 }
 
 // db is the current store, for the owner's own work under mu (reconcile,

@@ -46,3 +46,6 @@ func (s *Service) SafetyScanDue() {
 	w.mu.Unlock()
 	w.seen.Add(1)
 }
+
+// Trims counts the times the server gave memory back after a burst of calls.
+func (s *Service) Trims() int64 { return s.trims.Load() }

@@ -60,6 +60,7 @@ type Service struct {
 
 	ix     *index.Index // never replaced: a takeover promotes it in place
 	engine *query.Engine
+	trims  atomic.Int64 // memory given back after bursts of calls (trim.go)
 	// lastInfo is the index state the metrics last read (indexInfo).
 	lastInfo atomic.Pointer[obs.IndexInfo]
 
@@ -171,6 +172,7 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		s.mu.Lock()
 		s.watch = w // published under mu: calls read it concurrently
 		s.mu.Unlock()
+		go s.trimWhenIdle(bg)
 		if w != nil {
 			<-bg.Done()
 		}

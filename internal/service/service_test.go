@@ -215,3 +215,33 @@ func TestNewDirectoryReconcilesItsSubtree(t *testing.T) {
 		t.Fatalf("the safety scan did not catch the change made behind the watcher's back: %s", got)
 	}
 }
+
+// TestServerTrimsAfterABurst: a server gives memory back once the calls of
+// a burst stop, once per burst, and not while it stays idle.
+func TestServerTrimsAfterABurst(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
+	s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	testenv.WaitReady(t, s)
+	waitTrims := func(want int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for s.Trims() < want && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := s.Trims(); got != want {
+			t.Fatalf("%d trims, want %d", got, want)
+		}
+	}
+	for range 5 {
+		answer(t, call(t, s, "search", map[string]any{"query": "Alpha", "mode": "definitions"}))
+	}
+	waitTrims(1)
+	time.Sleep(3 * time.Second) // idle: nothing more to give back
+	waitTrims(1)
+	answer(t, call(t, s, "search", map[string]any{"query": "Alpha", "mode": "definitions"}))
+	waitTrims(2)
+}

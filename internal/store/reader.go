@@ -49,6 +49,7 @@ func (s *DB) BeginRead(ctx context.Context) (*ReadTx, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("store: begin: %w", ctx.Err())
 	}
+	s.reads.Add(1)
 	var once sync.Once
 	done := func() { once.Do(func() { <-s.readers }) }
 	conn, err := s.sql.Conn(ctx)

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -50,8 +51,10 @@ type DB struct {
 	opts Options
 	// stmts are the prepared read statements (stmts.go).
 	stmts *stmtCache
-	// readers holds a token per read transaction open or starting.
+	// readers holds a token per read transaction open or starting;
+	// reads counts the transactions begun.
 	readers chan struct{}
+	reads   atomic.Int64
 	// opened is the inode of each file ("main", "blobs") when it was opened:
 	// another inode at the path means another process rebuilt it.
 	opened map[string]int64
@@ -331,6 +334,30 @@ func (s *DB) resetForBlobs(blobGen string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// Reads counts the read transactions begun on the store.
+func (s *DB) Reads() int64 { return s.reads.Load() }
+
+// Shrink empties the page caches of the connections no request holds
+// (PRAGMA shrink_memory), waiting for none: what a server does when calls
+// stop, so that what it keeps resident is what it needs, not what the last
+// burst of calls read.
+func (s *DB) Shrink(ctx context.Context) {
+	var conns []*sql.Conn
+	for range MaxConns {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+		c, err := s.sql.Conn(cctx)
+		cancel()
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.ExecContext(ctx, "PRAGMA shrink_memory")
+		c.Close()
+	}
 }
 
 // Close closes the databases. Closing the last connection checkpoints the
