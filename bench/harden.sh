@@ -5,6 +5,8 @@
 #   usage: bench/harden.sh
 # Env: FUZZTIME (per target, default 8m: over an hour in all), FUZZPAR
 # (fuzz workers, default 1), KILLS (SIGKILLs of writers, default 1000),
+# OPS_KILLS (SIGKILLs per operation of the operations campaign: full index,
+# incremental reindex, SCIP import, rename, workspace apply; default 200),
 # LOAD_CLIENTS / LOAD_CALLS / LOAD_ROUNDS (the load run on the kubernetes
 # corpus: default 50 clients, 10000 calls per round, 5 rounds; LOAD_CALLS=0
 # leaves it out).
@@ -17,6 +19,7 @@ export PATH=$root/bin/tools:$PATH
 FUZZTIME=${FUZZTIME:-8m}
 FUZZPAR=${FUZZPAR:-1}
 KILLS=${KILLS:-1000}
+OPS_KILLS=${OPS_KILLS:-200}
 out=bench/out/harden
 mkdir -p "$out"
 gocache=$(go env GOCACHE)
@@ -60,6 +63,10 @@ CAIRN_CRASH_KILLS=$KILLS go test -count=1 -timeout 120m -run '^TestCrashAtRandom
 crash_line=$(grep -o 'seed [0-9]*, [^:]*: map\[[^]]*\]' "$out/crash.log" | tail -1)
 crash_ok=$(grep -q -- '--- PASS: TestCrashAtRandomPoints' "$out/crash.log" && echo passed || echo FAILED)
 
+echo "harden: $OPS_KILLS SIGKILLs per operation (index, reindex, SCIP import, rename, workspace apply)" >&2
+CAIRN_CRASH_OPS_KILLS=$OPS_KILLS go test -count=1 -timeout 180m -run '^TestCrashDuringOperations$' -v ./internal/service/ >"$out/crash-ops.log" 2>&1 || failed=1
+ops_lines=$(grep -o '[a-z_]*: map\[[^]]*\] (median finished run [^)]*)' "$out/crash-ops.log" | paste -sd ';' -)
+ops_ok=$(grep -q -- '--- PASS: TestCrashDuringOperations' "$out/crash-ops.log" && echo passed || echo FAILED)
 echo "harden: the path battery" >&2
 go test -count=1 -run '^TestPathBattery$' -v ./internal/httpapi/ >"$out/battery.log" 2>&1 || failed=1
 battery_line=$(grep -o 'path battery: [0-9]* attempts on [0-9]* tools' "$out/battery.log" | tail -1)
@@ -90,6 +97,7 @@ ${fuzz_rows}
 | campaign | result |
 |---|---|
 | SIGKILL during multi-file writes ($KILLS kills) | $crash_ok: ${crash_line:-no summary} |
+| SIGKILL during operations ($OPS_KILLS kills each; answers then equal a clean index's) | $ops_ok: ${ops_lines:-no summary} |
 | path battery | ${battery_line:-no summary}: $battery_ok |
 
 $load_md

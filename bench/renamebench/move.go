@@ -27,11 +27,17 @@ type MoveOutcome struct {
 }
 
 // moveTargets draws the moves: Go, every package directory of the module
-// (but its root and testdata) renamed beside itself; TypeScript, n source
-// files moved into a new sibling directory.
+// (but its root and testdata) renamed beside itself; TypeScript and Python,
+// n source files moved into a new sibling directory.
 func moveTargets(w *Work, lang string, n int, seed uint64, corpus string) ([]MoveOutcome, error) {
 	var cands []MoveOutcome
-	if lang == "go" {
+	switch lang {
+	case "py":
+		var err error
+		if cands, err = pyMoveCandidates(w.Dir); err != nil {
+			return nil, err
+		}
+	case "go":
 		pkgs, err := goList(w.Dir, w.Env)
 		if err != nil {
 			return nil, err
@@ -44,7 +50,7 @@ func moveTargets(w *Work, lang string, n int, seed uint64, corpus string) ([]Mov
 			}
 			cands = append(cands, MoveOutcome{From: rel, To: rel + "rb"})
 		}
-	} else {
+	default:
 		err := filepath.WalkDir(filepath.Join(w.Dir, "src"), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".d.ts") || d.Name() == "index.ts" {
 				return nil
@@ -81,7 +87,7 @@ func RunMoves(ctx context.Context, c Config, lang string, n int) (*Result, error
 		return nil, err
 	}
 	var base map[string]int
-	if lang != "go" {
+	if lang == "ts" {
 		if base, _, err = c.Work.TSC(ctx); err != nil {
 			return nil, err
 		}
@@ -139,13 +145,16 @@ func RunMoves(ctx context.Context, c Config, lang string, n int) (*Result, error
 		}
 		m.Files = len(gone)
 		var check Check
-		if lang == "go" {
+		switch lang {
+		case "go":
 			var paths []string
 			for p := range got {
 				paths = append(paths, p)
 			}
 			check = c.Work.GoCheck(ctx, []string{"./..."}, c.Work.GoPackages(paths))
-		} else {
+		case "py":
+			check = c.Work.pyCheck(ctx, got, gone, *m)
+		default:
 			check = c.Work.tsCheck(ctx, base)
 		}
 		m.Build = &check

@@ -2,13 +2,14 @@
 # Refactors on real code: Cairn's renames and moves applied to real corpora,
 # compared with the language servers' renames and checked with the
 # compilers; writes the "Refactors on real code" section of bench/RESULTS.md.
-#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|move-go|move-ts|scale|report ...]
+#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|move-go|move-ts|move-py|scale|report ...]
 #          (default: all of them, then report)
 # Env: N (Go symbols per stratum, default 8: 7 strata, so 56 per module),
 #      TS_N (TypeScript symbols per stratum, default 4: 8 strata), SEED (default 1),
 #      MOVES (moves per language, default 10).
 # Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
-# typescript 5.9.3, typescript-language-server 5.3.0 and scip-typescript 0.4.0;
+# typescript 5.9.3, typescript-language-server 5.3.0, scip-typescript 0.4.0
+# and pyright 1.1.414;
 # scip-go comes from
 # make tools), fetches the corpora (bench/corpora.sh) and copies each into a
 # git work copy outside this repository ($CAIRN_RENAMEBENCH_WORK, default
@@ -29,9 +30,11 @@ SEED=${SEED:-1}
 MOVES=${MOVES:-10}
 
 [ -x "$tools/gopls" ] || GOBIN=$tools go install golang.org/x/tools/gopls@v0.23.0
-if [ ! -x "$node/node_modules/.bin/typescript-language-server" ] || [ ! -x "$node/node_modules/.bin/scip-typescript" ]; then
+if [ ! -x "$node/node_modules/.bin/typescript-language-server" ] || [ ! -x "$node/node_modules/.bin/scip-typescript" ] ||
+  [ ! -x "$node/node_modules/.bin/pyright" ]; then
   mkdir -p "$node"
-  npm i --prefix "$node" --no-audit --no-fund typescript@5.9.3 typescript-language-server@5.3.0 @sourcegraph/scip-typescript@0.4.0 >/dev/null
+  npm i --prefix "$node" --no-audit --no-fund typescript@5.9.3 typescript-language-server@5.3.0 @sourcegraph/scip-typescript@0.4.0 \
+    pyright@1.1.414 >/dev/null
 fi
 [ -x "$root/bin/tools/scip-go" ] || make tools
 make build >/dev/null
@@ -58,6 +61,13 @@ prepare() {
       npm install --ignore-scripts --no-audit --no-fund --legacy-peer-deps >/dev/null)
     printf 'node_modules/\n*.tsbuildinfo\n' > "$w/.gitignore"
     ;;
+  django)
+    # The package as its importers name it (django/...), so that pyright
+    # resolves `import django.x` to the work copy.
+    mkdir -p "$w/django" && cp -r "$2/." "$w/django/" && chmod -R u+w "$w"
+    printf '{ "include": ["django"], "pythonVersion": "3.12" }\n' > "$w/pyrightconfig.json"
+    printf '__pycache__/\n' > "$w/.gitignore"
+    ;;
   *) cp -r "$2/." "$w/"; chmod -R u+w "$w" ;;
   esac
   (cd "$w" && git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -qm corpus)
@@ -81,7 +91,7 @@ run_go() { # corpus
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts move-go move-ts scale report)
+[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts move-go move-ts move-py scale report)
 # step NAME: one step; a failing step is reported and the next ones run.
 step() {
   local s=$1
@@ -96,6 +106,10 @@ step() {
   move-go)
     prepare gin "${dir[go_small]}"; copy_of gin-move gin
     bin/renamebench move -lang go -corpus gin -work "$work/gin-move" -state "$out/state" -moves "$MOVES" -seed "$SEED" -out "$out/move-go.json"
+    ;;
+  move-py)
+    prepare django "${dir[py]}"
+    bin/renamebench move -lang py -corpus django -work "$work/django" -state "$out/state" -moves "$MOVES" -seed "$SEED" -out "$out/move-py.json"
     ;;
   move-ts)
     prepare rxjs "${dir[ts_small]}"; copy_of rxjs-move rxjs

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,6 +30,7 @@ stderr for long runs; a summary to stdout.`,
 			f.fs.BoolVar(&noWait, "no-wait", false, "with --semantic: do not wait for the jobs (a server owning the index runs them)")
 		},
 		request: func(*cobra.Command, []string) (any, error) {
+			in.SCIP = fromWorkingDir(in.SCIP)
 			if (in.Semantic || in.SCIP != "") && !noWait {
 				in.Wait = true
 				if in.TimeoutMS == 0 {
@@ -77,4 +80,20 @@ func timingLine(t map[string]int64) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// fromWorkingDir makes a relative path that names a file from the working
+// directory absolute, as a command-line user means it; any other path is
+// left for the tool to read relative to the repository.
+func fromWorkingDir(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	if _, err := os.Stat(p); err != nil {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

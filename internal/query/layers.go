@@ -100,7 +100,10 @@ func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []
 		return plan.syntaxOnly(syn, p, state, reason), nil
 	}
 	for _, m := range mapped {
-		plan.use.Symbols = append(plan.use.Symbols, m.Symbol)
+		// Two imported indexes of one project map the same symbol twice.
+		if !slices.Contains(plan.use.Symbols, m.Symbol) {
+			plan.use.Symbols = append(plan.use.Symbols, m.Symbol)
+		}
 	}
 	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
 	if p.Family {

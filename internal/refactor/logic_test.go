@@ -174,6 +174,17 @@ func TestPythonModules(t *testing.T) {
 	if _, ok := pyRename("src/pkg/util.py", "lib/util.py", []string{"pkg", "util"}); ok {
 		t.Error("a module moved out of its root renamed")
 	}
+	// the end of a from-import: its line, its parentheses, its backslashes
+	for _, c := range []struct{ src, want string }{
+		{"from a import b, c\nx = 1\n", "from a import b, c"},
+		{"from a import (\n    b,\n    c,\n)\nx = 1\n", "from a import (\n    b,\n    c,\n)"},
+		{"from a import b, \\\n    c\nx = 1\n", "from a import b, \\\n    c"},
+		{"from a import b", "from a import b"},
+	} {
+		if got := c.src[:pyStatementEnd([]byte(c.src), 5)]; got != c.want {
+			t.Errorf("pyStatementEnd(%q) ends at %q, want %q", c.src, got, c.want)
+		}
+	}
 }
 
 func TestDeclarationEdit(t *testing.T) {

@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -190,11 +191,16 @@ func (env *Env) pyImport(p *Plan, f string, data []byte, starts []int, facts *la
 		return
 	}
 	// from pkg import mod: the imported name is the moved module.
-	if im.Kind != lang.ImportNamed {
-		return
+	file, ok := "", false
+	if im.Kind == lang.ImportNamed {
+		file, ok = find(append(append([]string{}, srcParts...), im.Name))
 	}
-	file, ok := find(append(append([]string{}, srcParts...), im.Name))
 	if !ok {
+		if relative && ms.target(f) != f {
+			// A moved file's own relative import of a module that stays:
+			// the same module, seen from the new place.
+			env.pyRebase(p, f, data, starts, off, im, pyRelativeSpec(ms.target(f), target))
+		}
 		return
 	}
 	full := append(append([]string{}, srcParts...), im.Name)
@@ -216,7 +222,17 @@ func (env *Env) pyImport(p *Plan, f string, data []byte, starts []int, facts *la
 		}
 	}
 	if newSrc != im.Source {
-		if at := fromImport(data, off, im.Source); at >= 0 {
+		at := fromImport(data, off, im.Source)
+		if at >= 0 && pyKeepsOthers(data, starts, facts, im, at, off, func(name string) bool {
+			_, moves := find(append(append([]string{}, srcParts...), name))
+			return moves
+		}) {
+			// from pkg import other, mod: the others stay where they are;
+			// mod is imported from its new place by a statement of its own.
+			env.pySplitImport(p, f, data, starts, im, at, off, newSrc, newName)
+			return
+		}
+		if at >= 0 {
 			p.Edits = append(p.Edits, editAt(f, starts, at, im.Source, newSrc, "import_path"))
 		}
 	}
@@ -227,4 +243,104 @@ func (env *Env) pyImport(p *Plan, f string, data []byte, starts []int, facts *la
 		}
 		p.Edits = append(p.Edits, editAt(f, starts, off, im.Name, repl, "import_name"))
 	}
+}
+
+// pyRebase rewrites the source of a relative from-import to spec.
+func (env *Env) pyRebase(p *Plan, f string, data []byte, starts []int, off int, im lang.Import, spec string) {
+	if spec == im.Source {
+		return
+	}
+	at := fromImport(data, off, im.Source)
+	if at < 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d: import %s not found in the file's text; left alone", f, im.Pos.Line, im.Source))
+		return
+	}
+	p.Edits = append(p.Edits, editAt(f, starts, at, im.Source, spec, "import_path"))
+}
+
+// pyKeepsOthers reports whether the from-import statement whose source is
+// at offset at imports names other than im's that do not move (moves says
+// whether a name is a moved module).
+func pyKeepsOthers(data []byte, starts []int, facts *lang.Facts, im lang.Import, at, off int, moves func(string) bool) bool {
+	for _, o := range facts.Imports {
+		if o.Kind != lang.ImportNamed || o.Source != im.Source || o.Pos == im.Pos {
+			continue
+		}
+		oo := posOffset(data, starts, o.Pos)
+		if oo < 0 || fromImport(data, oo, o.Source) != at {
+			continue // another statement
+		}
+		if !moves(o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// pySplitImport takes a moved module out of a from-import that keeps other
+// names (deleting it and its comma) and imports it from newSrc by a new
+// statement on the next line, under the name the file used.
+func (env *Env) pySplitImport(p *Plan, f string, data []byte, starts []int, im lang.Import, at, off int, newSrc, newName string) {
+	end := off + len(im.Name)
+	if string(data[off:min(len(data), end)]) != im.Name {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d: import %s not found in the file's text; left alone", f, im.Pos.Line, im.Name))
+		return
+	}
+	if im.Alias != "" {
+		if m := pyAlias.FindIndex(data[end:]); m != nil && m[0] == 0 {
+			end += m[1]
+		}
+	}
+	// The name goes with the comma after it, or else the one before it.
+	from, to := off, end
+	if m := pyCommaAfter.FindIndex(data[end:]); m != nil && m[0] == 0 {
+		to = end + m[1]
+	} else if i := bytes.LastIndexByte(data[at:off], ','); i >= 0 && len(bytes.TrimSpace(data[at+i+1:off])) == 0 {
+		from = at + i
+	}
+	p.Edits = append(p.Edits, editAt(f, starts, from, string(data[from:to]), "", "import_name"))
+	local := im.LocalName()
+	stmt := "from " + newSrc + " import " + newName
+	if local != newName {
+		stmt += " as " + local
+	}
+	line := sortSearch(starts, at)
+	indent := data[starts[line-1]:at]
+	indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
+	next := pyStatementEnd(data, at)
+	if next < len(data) {
+		p.Edits = append(p.Edits, editAt(f, starts, next+1, "", string(indent)+stmt+"\n", "import_path"))
+	} else {
+		p.Edits = append(p.Edits, editAt(f, starts, next, "", "\n"+string(indent)+stmt, "import_path"))
+	}
+}
+
+var (
+	pyAlias      = regexp.MustCompile(`^\s+as\s+\w+`)
+	pyCommaAfter = regexp.MustCompile(`^\s*,[ \t]*`)
+)
+
+// pyStatementEnd is the offset of the newline that ends the from-import
+// statement starting before at (a parenthesised list, or lines continued
+// with a backslash), or len(data).
+func pyStatementEnd(data []byte, at int) int {
+	i := at
+	depth := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '\\':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+			if depth <= 0 {
+				return i
+			}
+		}
+	}
+	return i
 }

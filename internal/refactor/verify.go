@@ -99,13 +99,17 @@ func toolchain(root, language string) (string, bool) {
 	return "", false
 }
 
-// findTSC finds the TypeScript compiler: the repository's own, else PATH.
-func findTSC(root string) (string, bool) {
-	local := filepath.Join(root, "node_modules", ".bin", "tsc")
+// findTSC finds the TypeScript compiler.
+func findTSC(root string) (string, bool) { return findNodeTool(root, "tsc") }
+
+// findNodeTool finds a program an npm package installs: the repository's
+// own (node_modules/.bin), else PATH.
+func findNodeTool(root, name string) (string, bool) {
+	local := filepath.Join(root, "node_modules", ".bin", name)
 	if _, err := os.Stat(local); err == nil {
 		return local, true
 	}
-	p, err := exec.LookPath("tsc")
+	p, err := exec.LookPath(name)
 	return p, err == nil
 }
 
@@ -140,9 +144,9 @@ func DefaultVerify(root string, languages []string) (mode, warning string) {
 
 // Verify proves that the files, once changed, still build: Go with go build
 // and go vet over an overlay, TypeScript with tsc --noEmit over a copy,
-// Python with py_compile. Nothing in the working tree is touched. Errors
-// that the tree already had without the change are not the change's: only
-// new ones refuse it.
+// Python with py_compile, and pyright over a copy when it is installed.
+// Nothing in the working tree is touched. Errors that the tree already had
+// without the change are not the change's: only new ones refuse it.
 func Verify(ctx context.Context, req VerifyRequest) *VerifyReport {
 	start := time.Now()
 	rep := &VerifyReport{Mode: VerifyBuild, OK: true, Checks: []VerifyCheck{}, Diagnostics: []Diagnostic{}, Warnings: []string{}}

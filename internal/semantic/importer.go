@@ -112,7 +112,7 @@ func Import(ctx context.Context, ix *index.Index, o ImportOptions) (*ImportStats
 	}
 	f, err := os.Open(o.Path)
 	if err != nil {
-		return nil, fmt.Errorf("semantic: open %s: %w", o.Path, err)
+		return nil, fmt.Errorf("semantic: %w", err) // the error names the path
 	}
 	defer f.Close()
 	fi, err := f.Stat()

@@ -33,9 +33,9 @@ var probes = []probe{
 	{"list_files", map[string]any{"path": ""}},
 }
 
-// asked runs every probe and returns, per probe, what an agent would rely
+// asked runs the probes and returns, per probe, what an agent would rely
 // on: the answer and the data (provenance and meta vary with epochs and time).
-func asked(t *testing.T, s *service.Service) ([]string, []*protocol.Envelope) {
+func asked(t *testing.T, s *service.Service, probes []probe) ([]string, []*protocol.Envelope) {
 	t.Helper()
 	var out []string
 	var envs []*protocol.Envelope
@@ -76,7 +76,7 @@ func TestRandomCorruptionNeverAnswersWrong(t *testing.T) {
 		return s
 	}
 	s := open()
-	want, envs := asked(t, s)
+	want, envs := asked(t, s, probes)
 	for i, env := range envs {
 		if env.Error != nil {
 			t.Fatalf("%s on the undamaged index: %s", probes[i].tool, env.Error.Message)
@@ -95,7 +95,7 @@ func TestRandomCorruptionNeverAnswersWrong(t *testing.T) {
 		}
 		at, n := corrupt(t, rng, path)
 		s := open()
-		got, envs := asked(t, s)
+		got, envs := asked(t, s, probes)
 		for i, env := range envs {
 			switch {
 			case env.Error != nil:

@@ -83,7 +83,7 @@ func Repo(t testing.TB, files map[string]string) string {
 		dir = real
 	}
 	for p, content := range files {
-		writeFile(t, dir, p, content)
+		WriteFile(t, dir, p, content)
 	}
 	Git(t, dir, "init", "-q")
 	Git(t, dir, "add", "-A")
@@ -211,11 +211,12 @@ func (x *Index) EngineReleased(t testing.TB) (*query.Engine, func()) {
 // Write replaces (or adds) a file of the tree, without committing it.
 func (x *Index) Write(t testing.TB, p, content string) {
 	t.Helper()
-	writeFile(t, x.Root, p, content)
+	WriteFile(t, x.Root, p, content)
 }
 
-// writeFile writes a file at the repo path p below dir.
-func writeFile(t testing.TB, dir, p, content string) {
+// WriteFile writes a file at the repo path p below dir, making its
+// directories.
+func WriteFile(t testing.TB, dir, p, content string) {
 	t.Helper()
 	full := filepath.Join(dir, filepath.FromSlash(p))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {

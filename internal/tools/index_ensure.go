@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -68,6 +70,9 @@ func init() {
 }
 
 func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
+	if err := checkSCIPFile(c.Env.Paths.Root, in.SCIP); err != nil {
+		return nil, err
+	}
 	ix := c.Env.Index
 	if !ix.Writable() {
 		if in.Semantic || in.SCIP != "" {
@@ -210,3 +215,24 @@ func semanticRefresh(ctx context.Context, c *Call, in IndexIn) (*SemanticOut, er
 // large repository takes minutes, far past a query's timeout (timeout_ms
 // still sets a shorter one).
 func indexDeadline(config.Config) time.Duration { return time.Hour }
+
+// checkSCIPFile refuses a .scip file that is not there before any work
+// starts, rather than reporting a failed background job afterwards.
+func checkSCIPFile(root, p string) error {
+	if p == "" {
+		return nil
+	}
+	full := p
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(root, filepath.FromSlash(p))
+	}
+	fi, err := os.Stat(full)
+	switch {
+	case err != nil:
+		return &errs.Error{Kind: errs.FileNotFound, Msg: "no .scip file at " + full,
+			Fixes: []string{"give the path of a .scip file, relative to the repository or absolute"}}
+	case fi.IsDir():
+		return &errs.Error{Kind: errs.InvalidArgument, Msg: full + " is a directory, not a .scip file"}
+	}
+	return nil
+}
