@@ -20,7 +20,26 @@ func main() {
 	code := cli.Main()
 	stopHeap()
 	stop()
+	profileHeap(os.Getenv("CAIRN_MEMPROFILE"))
 	os.Exit(code)
+}
+
+// profileHeap writes a profile of the Go heap to path when it is set, as
+// the process ends (a server stopped by SIGTERM or SIGINT included): what
+// the load benchmark reads to say what a long-running server holds.
+func profileHeap(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		runtime.GC() // the profile shows the heap as of the last collection
+		err = pprof.WriteHeapProfile(f)
+		f.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cairn: CAIRN_MEMPROFILE:", err)
+	}
 }
 
 // profileCPU writes a CPU profile of the whole process to path when it is

@@ -113,7 +113,18 @@ func Head(ctx context.Context, root string) (commit, branch string) {
 // repo-relative slash paths, plus the tracked files missing from disk are
 // found by the caller's stat.
 func ListFiles(ctx context.Context, root string) ([]string, error) {
-	out, err := Run(ctx, root, "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	return ListFilesUnder(ctx, root, "")
+}
+
+// ListFilesUnder is ListFiles for the files below one repo-relative
+// directory ("" for the whole tree): git reads only that part of the index
+// and walks only that directory for untracked files.
+func ListFilesUnder(ctx context.Context, root, dir string) ([]string, error) {
+	args := []string{"-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard"}
+	if dir != "" {
+		args = append(args, "--", ":(literal)"+dir)
+	}
+	out, err := Run(ctx, root, args...)
 	if err != nil {
 		return nil, err
 	}

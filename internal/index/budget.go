@@ -3,6 +3,8 @@ package index
 import (
 	"math"
 	"runtime/debug"
+
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // memoryBudget is how a reconcile spends the configured memory budget
@@ -45,6 +47,12 @@ type memoryBudget struct {
 	// default budget, the index builds after a full build would
 	// otherwise sort in memory beside everything else.
 	sortOnDisk bool
+	// A server (serving) maps no files, and its connections share the
+	// page cache one connection gets otherwise (each has a MaxConns-th of
+	// it, for the index and the blob store): a long-running process fills
+	// that bound once, instead of a cache and a mapping of the files per
+	// connection, which its resident set counts once per connection.
+	serving bool
 }
 
 // budget derives the shares from the configuration. The default budget
@@ -63,6 +71,10 @@ func (ix *Index) budget() memoryBudget {
 	b.mmapBytes = min(max(b.bytes/8, 4<<20), 256<<20)
 	b.linkSymbols = int(b.bytes / 16 / 384)
 	b.sortOnDisk = mb < 1024
+	if ix.serving {
+		b.serving = true
+		b.cacheKiB = max(b.cacheKiB/store.MaxConns/2, 1024)
+	}
 	return b
 }
 

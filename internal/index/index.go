@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,8 @@ import (
 type Index struct {
 	paths config.Paths
 	cfg   config.Config
+	// serving: a long-running server's index (OpenOptions.Serving).
+	serving bool
 
 	roleMu sync.Mutex // guards lock and owner: a reader may become the owner
 	lock   *lockfile.Lock
@@ -103,7 +106,19 @@ func (h *handle) close() { h.once.Do(func() { h.db.Close() }) }
 // Open opens the index of a located repository, creating it when needed. It
 // takes the writer lock when it can; otherwise the index is read-only.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, error) {
-	ix := &Index{paths: paths, cfg: cfg}
+	return OpenWith(ctx, paths, cfg, OpenOptions{})
+}
+
+// OpenOptions are what the process opening an index tells it about itself.
+type OpenOptions struct {
+	// Serving is a long-running server: its memory stays within bounds
+	// it fills once (budget.go), rather than one-shot sizes.
+	Serving bool
+}
+
+// OpenWith is Open for a process that says what it is.
+func OpenWith(ctx context.Context, paths config.Paths, cfg config.Config, o OpenOptions) (*Index, error) {
+	ix := &Index{paths: paths, cfg: cfg, serving: o.Serving}
 	l, owner, err := lockfile.TryLock(filepath.Join(paths.StateDir, "owner.lock"))
 	switch {
 	case err == nil:
@@ -130,7 +145,7 @@ func Open(ctx context.Context, paths config.Paths, cfg config.Config) (*Index, e
 func (ix *Index) openStore(readOnly bool) (*store.DB, error) {
 	b := ix.budget()
 	db, err := store.Open(store.Options{IndexPath: ix.paths.IndexPath, BlobPath: ix.paths.BlobPath, ReadOnly: readOnly,
-		CacheKiB: b.cacheKiB, MmapBytes: b.mmapBytes, SortOnDisk: b.sortOnDisk})
+		CacheKiB: b.cacheKiB, MmapBytes: b.mmapBytes, SortOnDisk: b.sortOnDisk, NoMmap: b.serving})
 	if errs.IsNoSpace(err) {
 		return nil, &errs.Error{Kind: errs.NoSpace, Err: err, Msg: "cannot create the index: the disk is full or a file-size limit was reached",
 			Fixes: []string{"free disk space (or raise the file-size limit), then run cairn index"}}
@@ -181,6 +196,24 @@ func (ix *Index) pin() *handle {
 		}
 		h.release()
 	}
+}
+
+// Reads counts the read transactions (snapshots) begun on the current store.
+func (ix *Index) Reads() int64 { return ix.db().Reads() }
+
+// Trim gives back what the last burst of work left: the page caches of the
+// idle connections, and the Go heap's free memory. It does nothing while a
+// reconcile or repair runs (they need both).
+func (ix *Index) Trim(ctx context.Context) bool {
+	if !ix.mu.TryLock() {
+		return false
+	}
+	defer ix.mu.Unlock()
+	h := ix.pin()
+	h.db.Shrink(ctx)
+	h.release()
+	debug.FreeOSMemory()
+	return true
 }
 
 // db is the current store, for the owner's own work under mu (reconcile,

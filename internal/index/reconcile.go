@@ -611,8 +611,11 @@ func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
 }
 
 // ReconcilePaths brings the index up to date for the given repo paths only:
-// the fast path for a file watcher that knows what changed. A HEAD or
-// .git/index change falls back to a full Reconcile.
+// the fast path for a file watcher that knows what changed. A path that names
+// a directory stands for every file below it (listed as a full scan would list
+// them), and a path that is no file any more for every indexed file below it:
+// a new, removed or moved directory costs its own subtree, not a scan of the
+// whole tree. A HEAD or .git/index change falls back to a full Reconcile.
 func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o ReconcileOptions) (*Stats, error) {
 	if !ix.Writable() {
 		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.Owner())
@@ -652,13 +655,12 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	var jobs []*job
 	var deleted []*store.FileRow
 	seen := map[string]bool{}
-	for _, p := range paths {
-		if seen[p] {
-			continue
+	consider := func(e scan.Entry, why string) {
+		if seen[e.Path] {
+			return
 		}
-		seen[p] = true
-		e, why := scan.One(ctx, opts, p)
-		of := oldBy[p]
+		seen[e.Path] = true
+		of := oldBy[e.Path]
 		switch {
 		case why != "" && of != nil:
 			deleted = append(deleted, of)
@@ -667,6 +669,34 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 		default:
 			jobs = append(jobs, &job{entry: e, old: of})
 		}
+	}
+	var byPath []string // the indexed paths in order, made when a directory needs them
+	for _, p := range paths {
+		e, why := scan.One(ctx, opts, p)
+		if why == "directory" {
+			// A new (or moved-in) directory: the files below it, listed by
+			// the same policy as a full scan, and nothing else.
+			sub := opts
+			sub.Under = p
+			sc, err := scan.Scan(ctx, sub)
+			if err != nil {
+				return nil, fmt.Errorf("index: scan %s: %w", p, err)
+			}
+			for _, f := range sc.Files {
+				consider(f, "")
+			}
+		}
+		if why != "" {
+			// No file at p: what the index holds below it and the scan
+			// above did not list is gone (a directory removed or moved away).
+			if byPath == nil {
+				byPath = sortedPaths(oldBy)
+			}
+			for i := sort.SearchStrings(byPath, p+"/"); i < len(byPath) && strings.HasPrefix(byPath[i], p+"/"); i++ {
+				consider(scan.Entry{Path: byPath[i]}, "gone")
+			}
+		}
+		consider(e, why)
 	}
 	st.Files = len(old) - len(deleted)
 	if len(jobs) == 0 && len(deleted) == 0 {
@@ -684,8 +714,8 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	return st, nil
 }
 
-// sortedPaths returns the keys of a set in order.
-func sortedPaths(m map[string]bool) []string {
+// sortedPaths returns the keys of a map in order.
+func sortedPaths[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for p := range m {
 		out = append(out, p)

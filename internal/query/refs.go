@@ -5,6 +5,7 @@ import (
 	"context"
 	"path"
 	"sort"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
@@ -13,6 +14,14 @@ import (
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/store"
 )
+
+// refsReserve is how much of a call's time left a references search keeps
+// for what follows its scan of the files that use the name (the semantic
+// layer, module names, snippets). A name used in thousands of files (Name,
+// Get, Error on kubernetes) can take the whole deadline on a loaded
+// machine: the scan stops when only the reserve is left, and the answer is
+// what it found, marked partial, instead of a TIMEOUT with nothing.
+var refsReserve = func(left time.Duration) time.Duration { return min(left/5, 5*time.Second) }
 
 // RefsParams pages through references.
 type RefsParams struct {
@@ -340,8 +349,13 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if err != nil {
 		return nil, err
 	}
+	var stop time.Time
+	if d, ok := ctx.Deadline(); ok {
+		stop = d.Add(-refsReserve(time.Until(d)))
+	}
 	for _, c := range e.ovTextHits(cands, nil) {
-		if ctx.Err() != nil { // the deadline: summarise what was found
+		if ctx.Err() != nil || (!stop.IsZero() && !time.Now().Before(stop)) {
+			// the deadline nears: summarise what was found
 			res.Partial = true
 			break
 		}

@@ -58,6 +58,10 @@ type Options struct {
 	// Matcher, when set, is reused (with its memo of decisions) instead of
 	// loading the ignore rules again.
 	Matcher *Matcher
+	// Under, when set, limits the scan to the files below one repo-relative
+	// directory (what a watcher reconciles for a new or moved directory);
+	// MissingTracked then counts only that directory's.
+	Under string
 
 	rec *recorder // set by Record
 }
@@ -164,10 +168,22 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 		res.Files = append(res.Files, e)
 	}
 	var list []string
+	start := opts.Paths.Root
+	if opts.Under != "" {
+		// A directory the policy leaves out, or one reached through a
+		// symlinked directory, holds nothing to index.
+		if hasPrunedDir(opts.Under+"/x") || prune(opts.Under) || m.Ignored(opts.Under, true) {
+			return res, nil
+		}
+		if real, ok, err := follow(ctx, opts.Paths.Root, opts.Under); err != nil || !ok || real != opts.Under {
+			return res, nil
+		}
+		start = filepath.Join(start, filepath.FromSlash(opts.Under))
+	}
 	useGit := opts.Paths.IsGit
 	if useGit {
 		var err error
-		if list, err = gitx.ListFiles(ctx, opts.Paths.Root); err != nil {
+		if list, err = gitx.ListFilesUnder(ctx, opts.Paths.Root, opts.Under); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return res, cerr
 			}
@@ -199,7 +215,7 @@ func Scan(ctx context.Context, opts Options) (Result, error) {
 			add(rel, info)
 		}
 	} else {
-		err := filepath.WalkDir(opts.Paths.Root, func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				res.Skipped["unreadable"]++
 				return nil

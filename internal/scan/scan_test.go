@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -270,5 +271,50 @@ func TestCairnignoreKeepsSecretsOut(t *testing.T) {
 	want := []string{".cairnignore", ".env.example", "a.go"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("scanned %v, want %v", got, want)
+	}
+}
+
+// TestScanUnder: a scan limited to one directory lists what a whole scan
+// lists below it, by the same rules (git's ignore files in a worktree,
+// .cairnignore, pruned and symlinked directories), and nothing else.
+func TestScanUnder(t *testing.T) {
+	for _, git := range []bool{false, true} {
+		root := t.TempDir()
+		writeTree(root, map[string]string{
+			"a.go": "package a", "sub/b.go": "package b", "sub/deep/c.go": "package c", "sub/gen/g.go": "package g",
+			"sub/.gitignore": "*.log\n", "sub/x.log": "log", "subway/s.go": "package s", "sub/vendor/v.go": "package v",
+			".cairnignore": "sub/gen/\n",
+		})
+		os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "linked"))
+		opts := Options{Paths: config.Paths{Root: root}}
+		if git {
+			for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+				cmd := exec.Command("git", args...)
+				cmd.Dir = root
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			writeTree(root, map[string]string{"sub/deep/untracked.go": "package c"})
+			opts.Paths.IsGit = true
+		}
+		_, all := scanned(t, opts)
+		var want []string
+		for _, p := range all {
+			if strings.HasPrefix(p, "sub/") {
+				want = append(want, p)
+			}
+		}
+		opts.Under = "sub"
+		_, got := scanned(t, opts)
+		if diff := cmp.Diff(want, got); diff != "" || len(got) < 3 {
+			t.Errorf("git %v: under sub (-whole scan +under): %s (%v)", git, diff, got)
+		}
+		for _, dir := range []string{"sub/gen", "sub/vendor", "linked", "missing"} {
+			opts.Under = dir
+			if _, got := scanned(t, opts); len(got) > 0 {
+				t.Errorf("git %v: under %s: %v, want nothing", git, dir, got)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -32,3 +33,23 @@ func (s *Service) WatcherStopped() bool {
 
 // Epoch is the index's epoch.
 func (s *Service) Epoch() int64 { return s.epoch(context.Background()) }
+
+// Unwatch makes the watcher blind to one directory of the tree (repo path),
+// as if the system dropped its events.
+func (s *Service) Unwatch(dir string) {
+	w := s.watcher()
+	w.fw.Remove(filepath.Join(s.paths.Root, filepath.FromSlash(dir)))
+}
+
+// SafetyScanDue does what the safety scan's tick does: the next batch
+// rescans the whole tree, and the next call waits for it.
+func (s *Service) SafetyScanDue() {
+	w := s.watcher()
+	w.mu.Lock()
+	w.full = true
+	w.mu.Unlock()
+	w.seen.Add(1)
+}
+
+// Trims counts the times the server gave memory back after a burst of calls.
+func (s *Service) Trims() int64 { return s.trims.Load() }

@@ -60,6 +60,7 @@ type Service struct {
 
 	ix     *index.Index // never replaced: a takeover promotes it in place
 	engine *query.Engine
+	trims  atomic.Int64 // memory given back after bursts of calls (trim.go)
 	// lastInfo is the index state the metrics last read (indexInfo).
 	lastInfo atomic.Pointer[obs.IndexInfo]
 	// writes counts the writes under way (writing): the watcher holds its
@@ -86,7 +87,7 @@ type Service struct {
 // and asks the owning process for freshness.
 func Open(ctx context.Context, paths config.Paths, cfg config.Config, opts Options) (*Service, error) {
 	recovered := recoverWrites(ctx, paths, cfg)
-	ix, err := index.Open(ctx, paths, cfg)
+	ix, err := index.OpenWith(ctx, paths, cfg, index.OpenOptions{Serving: opts.Serve})
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +176,7 @@ func (s *Service) becomeOwner(bg context.Context) error {
 		s.mu.Lock()
 		s.watch = w // published under mu: calls read it concurrently
 		s.mu.Unlock()
+		go s.trimWhenIdle(bg)
 		if w != nil {
 			<-bg.Done()
 		}

@@ -205,3 +205,98 @@ func TestStatusWhileBuilding(t *testing.T) {
 		t.Fatalf("status took %s: %+v", time.Since(start), env.Error)
 	}
 }
+
+// TestNewDirectoryReconcilesItsSubtree: a new directory (with files created
+// in it before its watch was added, and a nested directory) is indexed by
+// reconciling that directory alone, not the whole tree: a file changed
+// elsewhere behind the watcher's back stays unseen until the safety scan,
+// which still catches it. A directory moved out of the tree takes its
+// files out of the index without a full scan too.
+func TestNewDirectoryReconcilesItsSubtree(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{
+		"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n",
+		"other/o.go": "package other\n\nfunc Before() {}\n",
+	})
+	ctx := context.Background()
+	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, SafetyScan: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	testenv.WaitReady(t, s)
+	count := func(name string) string {
+		t.Helper()
+		env := call(t, s, "search", map[string]any{"query": name, "mode": "definitions"})
+		got := answer(t, env)
+		if env.Provenance.Freshness != protocol.Fresh {
+			t.Fatalf("search %s: freshness %s (%v)", name, env.Provenance.Freshness, env.Provenance.Warnings)
+		}
+		return got
+	}
+	if got := count("Before"); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("the first index: %s", got)
+	}
+	time.Sleep(300 * time.Millisecond) // the watcher's first batch is done
+
+	// Behind the watcher's back: other/ is no longer watched.
+	s.Unwatch("other")
+	os.WriteFile(filepath.Join(paths.Root, "other", "o.go"), []byte("package other\n\nfunc Behind() {}\n"), 0o644)
+	os.MkdirAll(filepath.Join(paths.Root, "fresh", "deep"), 0o755)
+	os.WriteFile(filepath.Join(paths.Root, "fresh", "n.go"), []byte("package fresh\n\nfunc InFresh() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(paths.Root, "fresh", "deep", "d.go"), []byte("package deep\n\nfunc InDeep() {}\n"), 0o644)
+	for _, name := range []string{"InFresh", "InDeep"} {
+		if got := count(name); !strings.Contains(got, "1 of 1") {
+			t.Fatalf("%s in the new directory is not indexed: %s", name, got)
+		}
+	}
+	if got := count("Behind"); strings.Contains(got, "1 of 1") {
+		t.Fatalf("the new directory made the watcher rescan the whole tree (a change elsewhere was picked up): %s", got)
+	}
+
+	// A directory moved out of the tree: its files leave the index.
+	if err := os.Rename(filepath.Join(paths.Root, "fresh"), filepath.Join(t.TempDir(), "moved")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for _, name := range []string{"InFresh", "InDeep"} {
+		if got := count(name); strings.Contains(got, "1 of 1") {
+			t.Fatalf("%s is still indexed after its directory moved away: %s", name, got)
+		}
+	}
+
+	// The safety scan still catches what the watcher missed.
+	s.SafetyScanDue()
+	if got := count("Behind"); !strings.Contains(got, "1 of 1") {
+		t.Fatalf("the safety scan did not catch the change made behind the watcher's back: %s", got)
+	}
+}
+
+// TestServerTrimsAfterABurst: a server gives memory back once the calls of
+// a burst stop, once per burst, and not while it stays idle.
+func TestServerTrimsAfterABurst(t *testing.T) {
+	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
+	s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	testenv.WaitReady(t, s)
+	waitTrims := func(want int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for s.Trims() < want && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := s.Trims(); got != want {
+			t.Fatalf("%d trims, want %d", got, want)
+		}
+	}
+	for range 5 {
+		answer(t, call(t, s, "search", map[string]any{"query": "Alpha", "mode": "definitions"}))
+	}
+	waitTrims(1)
+	time.Sleep(3 * time.Second) // idle: nothing more to give back
+	waitTrims(1)
+	answer(t, call(t, s, "search", map[string]any{"query": "Alpha", "mode": "definitions"}))
+	waitTrims(2)
+}

@@ -52,9 +52,11 @@ type watcher struct {
 	cookieSeq  atomic.Int64
 	cookieSeen atomic.Int64
 
-	mu      sync.Mutex // guards pending, full and changed
+	mu sync.Mutex // guards pending, full and changed
+	// pending are the repo paths events named; a directory among them
+	// stands for its subtree (index.ReconcilePaths).
 	pending map[string]bool
-	full    bool          // a full scan is needed (HEAD moved, overflow, new directory)
+	full    bool          // a full scan is needed (HEAD moved, overflow, the safety scan)
 	changed chan struct{} // closed after every batch and cookie, then replaced
 }
 
@@ -223,8 +225,10 @@ func (w *watcher) note(ev fsnotify.Event) bool {
 	case rel == ".cairn/cache" || strings.HasPrefix(rel, ".cairn/cache/") || (w.s.paths.InTreeState != "" && strings.HasPrefix(rel, w.s.paths.InTreeState)):
 		return false
 	case ev.Has(fsnotify.Create) && isDir(ev.Name):
-		w.addTree(ev.Name) // a new directory: watch it and rescan to pick up its files
-		w.full = true
+		// A new directory: watch it, and reconcile its subtree (the files
+		// created in it before the watch was added raised no event).
+		w.addTree(ev.Name)
+		w.pending[rel] = true
 	default:
 		w.pending[rel] = true
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -33,22 +34,36 @@ type ReadTx struct {
 	Reader
 	tx   *sql.Tx
 	conn *sql.Conn
+	done func() // gives the transaction's turn back (DB.readers)
 }
 
 // BeginRead starts a read transaction. It holds one pooled connection until
 // Close, so requests must close it promptly. SQLite (WAL) fixes the
 // snapshot at the transaction's first read of each database.
 func (s *DB) BeginRead(ctx context.Context) (*ReadTx, error) {
+	// Wait for a turn first, in order of arrival: the pool hands a freed
+	// connection to a random waiter, and under load some requests waited
+	// many times longer than the rest.
+	select {
+	case s.readers <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store: begin: %w", ctx.Err())
+	}
+	s.reads.Add(1)
+	var once sync.Once
+	done := func() { once.Do(func() { <-s.readers }) }
 	conn, err := s.sql.Conn(ctx)
 	if err != nil {
+		done()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
 	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		conn.Close()
+		done()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &ReadTx{Reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}, tx: tx, conn: conn}, nil
+	return &ReadTx{Reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}, tx: tx, conn: conn, done: done}, nil
 }
 
 // Close ends the read transaction and returns its connection to the pool.
@@ -60,6 +75,7 @@ func (t *ReadTx) Close() error {
 	if cerr := t.conn.Close(); err == nil {
 		err = cerr
 	}
+	t.done()
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -33,6 +34,11 @@ type Options struct {
 	// MaxConns connections, they bound most of SQLite's share of memory.
 	CacheKiB  int
 	MmapBytes int64
+	// NoMmap reads the files through the page caches only (a server:
+	// every connection maps the files apart, so a long-running process
+	// would count each mapped page once per connection, up to MaxConns
+	// times the files).
+	NoMmap bool
 	// SortOnDisk keeps SQLite's temporary data (the sorts that build
 	// indexes after a full build) in temporary files instead of memory.
 	SortOnDisk bool
@@ -45,12 +51,21 @@ type DB struct {
 	opts Options
 	// stmts are the prepared read statements (stmts.go).
 	stmts *stmtCache
+	// readers holds a token per read transaction open or starting;
+	// reads counts the transactions begun.
+	readers chan struct{}
+	reads   atomic.Int64
 	// opened is the inode of each file ("main", "blobs") when it was opened:
 	// another inode at the path means another process rebuilt it.
 	opened map[string]int64
 	// Warnings collected while opening (rebuilt databases), for provenance.
 	Warnings []string
 }
+
+// cacheSizePragma is the index of the page cache's size among the pragmas:
+// the attached blob store gets the same (SQLite gives an attached database
+// its default, 2 MB, whatever the main one has).
+const cacheSizePragma = 3
 
 // pragmas applied to every connection, with the sizes of opts.
 func pragmas(opts Options) []string {
@@ -61,17 +76,21 @@ func pragmas(opts Options) []string {
 	if mmap <= 0 {
 		mmap = 256 << 20
 	}
+	if opts.NoMmap {
+		mmap = 0
+	}
 	temp := "MEMORY"
 	if opts.SortOnDisk {
 		temp = "FILE"
 	}
-	return []string{
+	p := []string{
 		"PRAGMA busy_timeout = 10000",
 		"PRAGMA synchronous = NORMAL",
 		"PRAGMA temp_store = " + temp,
-		"PRAGMA cache_size = -" + strconv.Itoa(cache),
+		cacheSizePragma: "PRAGMA cache_size = -" + strconv.Itoa(cache),
 		"PRAGMA mmap_size = " + strconv.FormatInt(mmap, 10),
 	}
+	return p
 }
 
 type connector struct {
@@ -87,7 +106,7 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	ex := conn.(driver.ExecerContext)
 	stmts := append([]string{}, c.pragmas...)
-	stmts = append(stmts, "ATTACH DATABASE "+quote(c.blobPath)+" AS blobs")
+	stmts = append(stmts, "ATTACH DATABASE "+quote(c.blobPath)+" AS blobs", "PRAGMA blobs."+strings.TrimPrefix(c.pragmas[cacheSizePragma], "PRAGMA "))
 	for _, s := range stmts {
 		if _, err := ex.ExecContext(ctx, s, nil); err != nil {
 			conn.Close()
@@ -104,7 +123,9 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'
 // MaxConns is the size of the connection pool. A read transaction (a
 // request's snapshot) holds one until it ends, and the writer one more:
 // nothing may wait for a second connection while it holds one, or enough
-// concurrent holders take the pool and wait for each other.
+// concurrent holders take the pool and wait for each other. Read
+// transactions queue for their turn in order of arrival (DB.readers), so
+// only the MaxConns first of them compete with the writer for a connection.
 const MaxConns = 4
 
 // Open opens (creating when needed) the index and blob databases. A database
@@ -113,7 +134,7 @@ const MaxConns = 4
 // change made outside Cairn is opened as it is and reported by Check: the
 // caller decides to verify or rebuild it.
 func Open(opts Options) (*DB, error) {
-	s := &DB{opts: opts, opened: map[string]int64{}}
+	s := &DB{opts: opts, opened: map[string]int64{}, readers: make(chan struct{}, MaxConns)}
 	if !opts.ReadOnly {
 		for _, f := range []struct {
 			db, path, schema string
@@ -313,6 +334,30 @@ func (s *DB) resetForBlobs(blobGen string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// Reads counts the read transactions begun on the store.
+func (s *DB) Reads() int64 { return s.reads.Load() }
+
+// Shrink empties the page caches of the connections no request holds
+// (PRAGMA shrink_memory), waiting for none: what a server does when calls
+// stop, so that what it keeps resident is what it needs, not what the last
+// burst of calls read.
+func (s *DB) Shrink(ctx context.Context) {
+	var conns []*sql.Conn
+	for range MaxConns {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+		c, err := s.sql.Conn(cctx)
+		cancel()
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.ExecContext(ctx, "PRAGMA shrink_memory")
+		c.Close()
+	}
 }
 
 // Close closes the databases. Closing the last connection checkpoints the

@@ -216,11 +216,7 @@ func (c *Call) loadWorkspace(id string) (*workspace.View, error) {
 	if id == "" {
 		return nil, errs.E(errs.InvalidArgument, "workspace_id is missing")
 	}
-	w, err := c.workspaces().Get(workspace.ID(id))
-	if err != nil {
-		return nil, err
-	}
-	return c.workspaces().Load(w)
+	return c.workspaces().Open(workspace.ID(id))
 }
 
 func shortCommit(s string) string { return abbrev(s, "a tree without commits") }

@@ -8,6 +8,26 @@ type View struct {
 	contents map[string][]byte
 }
 
+// Open reads a workspace and the contents of its overlay. It takes no lock:
+// a write to the same workspace meanwhile may collect a content the
+// workspace read first held, and then the workspace is read again (its new
+// revision holds contents that are there).
+func (s *Store) Open(id ID) (*View, error) {
+	for attempt := 0; ; attempt++ {
+		w, err := s.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.Load(w)
+		if err == nil || attempt == 4 {
+			return v, err
+		}
+		if again, rerr := s.read(id); rerr == nil && again.Revision == w.Revision {
+			return nil, err // not a change underneath: the content is lost
+		}
+	}
+}
+
 // Load reads the contents of a workspace's overlay.
 func (s *Store) Load(w *Workspace) (*View, error) {
 	v := &View{WS: w, contents: map[string][]byte{}}
@@ -47,23 +67,26 @@ type Change struct {
 // Stage records changes in a workspace's overlay (one revision), keeping
 // each path's base from the first time the overlay took it.
 func (s *Store) Stage(id ID, changes []Change) (*Workspace, error) {
-	sums := make([]string, len(changes))
-	for i, c := range changes {
-		if c.FromDisk && c.DiskContent != nil {
-			if _, err := s.Put(c.DiskContent); err != nil {
-				return nil, err
-			}
-		}
-		if c.Content == nil {
-			continue
-		}
-		sum, err := s.Put(c.Content)
-		if err != nil {
-			return nil, err
-		}
-		sums[i] = sum
-	}
 	return s.Update(id, func(w *Workspace) error {
+		// The contents are stored under the lock: the collection that ends
+		// another workspace's update would remove a content stored before
+		// this workspace holds it.
+		sums := make([]string, len(changes))
+		for i, c := range changes {
+			if c.FromDisk && c.DiskContent != nil {
+				if _, err := s.Put(c.DiskContent); err != nil {
+					return err
+				}
+			}
+			if c.Content == nil {
+				continue
+			}
+			sum, err := s.Put(c.Content)
+			if err != nil {
+				return err
+			}
+			sums[i] = sum
+		}
 		for i, c := range changes {
 			f := w.Files[c.Path]
 			if f == nil {

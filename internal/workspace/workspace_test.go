@@ -1,8 +1,10 @@
 package workspace_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,5 +151,59 @@ func TestBaseContent(t *testing.T) {
 	s.Delete("a")
 	if n := blobs(t, dir); n != 0 {
 		t.Errorf("%d stored contents after delete, want 0", n)
+	}
+}
+
+// TestConcurrentStages: writes into many workspaces at once (as many agents
+// do) keep every content their overlays hold, and a workspace read while it
+// is written is read whole, at one revision or the next. The collection
+// that ends a write used to remove the contents another write had stored
+// but not yet recorded in its workspace.
+func TestConcurrentStages(t *testing.T) {
+	dir := t.TempDir()
+	s := workspace.Open(dir)
+	const workspaces, writes = 8, 25
+	for w := range workspaces {
+		if _, _, err := s.Create(workspace.ID(fmt.Sprintf("w%d", w)), workspace.Base{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, workspaces*writes*2)
+	for w := range workspaces {
+		id := workspace.ID(fmt.Sprintf("w%d", w))
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := range writes {
+				content := []byte(fmt.Sprintf("package w%d\n\nconst N = %d\n", w, i))
+				if _, err := s.Stage(id, []workspace.Change{{Path: "a.go", Content: content, FromDisk: i == 0}}); err != nil {
+					errc <- err
+				}
+			}
+		}()
+		go func() { // a reader of the same workspace meanwhile
+			defer wg.Done()
+			for range writes {
+				if _, err := s.Open(id); err != nil {
+					errc <- fmt.Errorf("read %s while it is written: %w", id, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	for w := range workspaces {
+		v, err := s.Open(workspace.ID(fmt.Sprintf("w%d", w)))
+		if err != nil {
+			t.Fatalf("w%d after the writes: %v", w, err)
+		}
+		got, _, _ := v.File("a.go")
+		if want := fmt.Sprintf("package w%d\n\nconst N = %d\n", w, writes-1); string(got) != want {
+			t.Errorf("w%d holds %q, want %q", w, got, want)
+		}
 	}
 }

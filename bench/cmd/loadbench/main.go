@@ -1,13 +1,17 @@
 // Command loadbench drives `cairn up` with many concurrent MCP clients over
 // streamable HTTP (the official Go SDK's client) and reports, per round,
 // the errors, the latency of each tool at p50 and p99, and the server's
-// resident memory. The mix is what agents do: search, refs_find,
+// resident memory (all of it, and its anonymous and file-backed parts apart)
+// with the Go heap. The mix is what agents do: search, refs_find,
 // graph_callers, read_source, symbol_get, and write_source to one scratch
-// file per client, so writes never conflict.
+// file per client, so writes never conflict. Each client writes into its
+// own workspace (-writes workspace, the default: the overlay, not the
+// files) or into the tree (-writes tree: each write reindexes its file).
 //
-// The repository is copied first (the benchmark writes into it), and its
-// Go functions are the targets: loadbench reads names and lines from the
-// sources itself, so the calls ask about symbols that exist.
+// The repository is copied first into a git worktree of its own (the
+// benchmark writes into it), and its Go functions are the targets:
+// loadbench reads names and lines from the sources itself, so the calls
+// ask about symbols that exist.
 //
 //	go run ./bench/cmd/loadbench -repo ~/.cache/cairn-corpora/gomod/k8s.io/kubernetes@v1.31.0 \
 //	    -bin bin/cairn -clients 50 -calls 10000 -rounds 5 -md bench/out/harden/load.md
@@ -46,7 +50,13 @@ func main() {
 	rounds := flag.Int("rounds", 5, "rounds (the first is the warm-up)")
 	md := flag.String("md", "", "write the markdown table here")
 	jsonOut := flag.String("json", "", "write the figures as JSON here")
+	writes := flag.String("writes", "workspace", "where write_source writes: workspace (one per client, the overlay) or tree (the files)")
+	rest := flag.Duration("rest", 3*time.Second, "after each round, measure the server's memory again this much later (at rest: a server gives memory back when calls stop); 0 skips it")
 	flag.Parse()
+	if *writes != "workspace" && *writes != "tree" {
+		log.Fatalf("loadbench: -writes %q: want workspace or tree", *writes)
+	}
+	writeMode = *writes
 	if *repo == "" {
 		log.Fatal("loadbench: -repo is required")
 	}
@@ -71,23 +81,38 @@ func main() {
 	sessions := make([]*mcp.ClientSession, *clients)
 	for i := range sessions {
 		s, err := connect(ctx, srv.url, srv.token)
+		if err == nil {
+			defer s.Close()
+			sessions[i] = s
+			if writeMode == "workspace" {
+				err = newWorkspace(ctx, s, i)
+			}
+		}
 		if err != nil {
+			srv.stop() // log.Fatal runs no deferred calls
 			log.Fatalf("loadbench: client %d: %v", i, err)
 		}
-		defer s.Close()
-		sessions[i] = s
 	}
 	rep := report{Clients: *clients, CallsPerRound: *calls, Repo: *repo, Targets: len(targets), IndexSeconds: srv.readyAfter.Seconds(),
-		RSSStartMB: rssMB(srv.cmd.Process.Pid)}
+		Writes: writeMode, Start: srv.memory()}
 	for r := range *rounds {
+		before := srv.fullReconciles()
 		rr := runRound(ctx, sessions, targets, *calls, r)
-		rr.RSSMB = rssMB(srv.cmd.Process.Pid)
+		rr.Memory = srv.memory()
+		rr.FullReconciles = srv.fullReconciles() - before
+		rr.Load = loadAverage()
+		if *rest > 0 {
+			time.Sleep(*rest)
+			m := srv.memory()
+			rr.Rest = &m
+		}
 		rep.Rounds = append(rep.Rounds, rr)
 		// The figures so far, so that a run stopped early still reports.
 		sofar := rep
 		sofar.finish()
 		write(*md, *jsonOut, &sofar)
-		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB", r+1, rr.Calls, rr.Errors, rr.Seconds, rr.RSSMB)
+		log.Printf("loadbench: round %d: %d calls, %d errors, %.1f s, RSS %.0f MB (anon %.0f, file %.0f), Go heap in use %.0f MB, Go runtime holds %.0f MB, %d full reconciles, load %s",
+			r+1, rr.Calls, rr.Errors, rr.Seconds, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.Memory.GoHeld, rr.FullReconciles, rr.Load)
 		for _, e := range rr.ErrorSamples {
 			log.Printf("loadbench:   error: %s", e)
 		}
@@ -119,18 +144,39 @@ func write(md, jsonOut string, rep *report) {
 }
 
 // prepare copies repo to dst once (writable: module caches are read-only)
-// and removes the scratch files of an earlier run.
+// as a git worktree with one commit, as agents' repositories are, and
+// removes the scratch files of an earlier run.
 func prepare(repo, dst string) error {
-	if _, err := os.Stat(dst); err != nil {
+	if _, err := os.Stat(filepath.Join(dst, ".git")); err != nil {
+		os.RemoveAll(dst)
 		os.MkdirAll(filepath.Dir(dst), 0o755)
-		if out, err := exec.Command("cp", "-r", repo, dst).CombinedOutput(); err != nil {
-			return fmt.Errorf("copy %s: %v\n%s", repo, err, out)
-		}
-		if out, err := exec.Command("chmod", "-R", "u+w", dst).CombinedOutput(); err != nil {
-			return fmt.Errorf("chmod %s: %v\n%s", dst, err, out)
+		for _, c := range [][]string{{"cp", "-r", repo, dst}, {"chmod", "-R", "u+w", dst},
+			{"git", "-C", dst, "init", "-q"}, {"git", "-C", dst, "add", "-A"},
+			{"git", "-C", dst, "-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "corpus"}} {
+			if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+				return fmt.Errorf("%v: %v\n%s", c, err, out)
+			}
 		}
 	}
 	return os.RemoveAll(filepath.Join(dst, "zz_loadbench"))
+}
+
+// writeMode is where write_source writes: "workspace" or "tree".
+var writeMode = "workspace"
+
+// workspaceOf is client c's workspace.
+func workspaceOf(c int) string { return fmt.Sprintf("load-%d", c) }
+
+// newWorkspace gives client c an empty workspace (one left by an earlier
+// run is deleted first).
+func newWorkspace(ctx context.Context, s *mcp.ClientSession, c int) error {
+	for _, tool := range []string{"workspace_delete", "workspace_create"} {
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"workspace_id": workspaceOf(c)}})
+		if err != nil || res.IsError {
+			return fmt.Errorf("%s: %s", tool, describe(res, err))
+		}
+	}
+	return nil
 }
 
 // target is one Go function of the corpus.
@@ -204,6 +250,10 @@ type server struct {
 func startServer(ctx context.Context, bin, repo, state string) (*server, error) {
 	os.Remove(filepath.Join(state, "port"))
 	cmd := exec.CommandContext(ctx, bin, "up", "--repo", repo, "--state-dir", state)
+	if writeMode == "workspace" {
+		// workspace_create and _delete are outside the standard tool profile.
+		cmd.Env = append(os.Environ(), "CAIRN__TOOLS__PROFILE=all")
+	}
 	logf, err := os.Create(filepath.Join(filepath.Dir(state), "server.log"))
 	if err != nil {
 		return nil, err
@@ -312,8 +362,12 @@ func arguments(tool string, t target, client, i int) map[string]any {
 		return map[string]any{"symbol": sym}
 	case "write_source":
 		content := fmt.Sprintf("package zz%d\n\n// Scratch%d is write %d of client %d.\nfunc Scratch%d() int { return %d }\n", client, client, i, client, client, i)
-		return map[string]any{"edits": []map[string]any{{
+		args := map[string]any{"edits": []map[string]any{{
 			"path": fmt.Sprintf("zz_loadbench/c%d/scratch.go", client), "action": writeAction(client), "content": content}}}
+		if writeMode == "workspace" {
+			args["workspace_id"] = workspaceOf(client)
+		}
+		return args
 	}
 	return nil
 }
@@ -327,8 +381,15 @@ type round struct {
 	ErrorCodes   map[string]int `json:"error_codes,omitempty"`
 	ErrorSamples []string       `json:"error_samples,omitempty"`
 	Seconds      float64        `json:"seconds"`
-	RSSMB        float64        `json:"rss_mb"`
-	durations    map[string][]time.Duration
+	// Memory is the server's as the round's last call ends; Rest a few
+	// seconds later, once the server is idle (-rest).
+	Memory memory  `json:"memory"`
+	Rest   *memory `json:"memory_at_rest,omitempty"`
+	// FullReconciles counts the scans of the whole tree the server ran
+	// during the round (the safety scan; a new directory no longer needs one).
+	FullReconciles int    `json:"full_reconciles"`
+	Load           string `json:"load_average"` // /proc/loadavg's three figures at the round's end
+	durations      map[string][]time.Duration
 }
 
 // runRound makes calls calls over the sessions, each client its share in
@@ -451,19 +512,81 @@ func pick(rng *rand.Rand) string {
 	return mix[0].name
 }
 
-// rssMB is the resident set of a process, from /proc.
-func rssMB(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
+// memory is a process's resident set in MB (2^20 bytes): all of it, the
+// anonymous part (Go heap, SQLite's page caches, the parsers' C heaps) and
+// the file-backed part (the mapped database files, the binary), from
+// /proc; and from the server's /metrics the Go heap in use and what the Go
+// runtime holds from the system (its memory less what it returned), so
+// that the anonymous rest is SQLite's and the C libraries'.
+type memory struct {
+	RSS    float64 `json:"rss_mb"`
+	Anon   float64 `json:"rss_anon_mb"`
+	File   float64 `json:"rss_file_mb"`
+	GoHeap float64 `json:"go_heap_inuse_mb"`
+	GoHeld float64 `json:"go_held_mb"`
+}
+
+func (s *server) memory() memory {
+	var m memory
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+		switch k {
+		case "VmRSS":
+			m.RSS = kb / 1024
+		case "RssAnon":
+			m.Anon = kb / 1024
+		case "RssFile":
+			m.File = kb / 1024
 		}
 	}
-	return 0
+	if v, ok := s.metric("go_memstats_heap_inuse_bytes"); ok {
+		m.GoHeap = v / (1 << 20)
+	}
+	sys, _ := s.metric("go_memstats_sys_bytes")
+	released, _ := s.metric("go_memstats_heap_released_bytes")
+	m.GoHeld = (sys - released) / (1 << 20)
+	return m
+}
+
+// fullReconciles is how many scans of the whole tree the server has run.
+func (s *server) fullReconciles() int {
+	v, _ := s.metric(`cairn_reconcile_duration_seconds_count{kind="full"}`)
+	return int(v)
+}
+
+// metric reads one sample of the server's /metrics by its name and labels.
+func (s *server) metric(name string) (float64, bool) {
+	req, _ := http.NewRequest("GET", strings.TrimSuffix(s.url, "/mcp")+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
+}
+
+// loadAverage is the machine's load average now (1, 5 and 15 minutes).
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 type toolFigures struct {
@@ -478,16 +601,23 @@ type report struct {
 	Clients       int           `json:"clients"`
 	CallsPerRound int           `json:"calls_per_round"`
 	Targets       int           `json:"targets"`
+	Writes        string        `json:"writes"`
 	IndexSeconds  float64       `json:"index_seconds"`
-	RSSStartMB    float64       `json:"rss_start_mb"`
+	Start         memory        `json:"memory_start"` // before the first round
 	Rounds        []round       `json:"rounds"`
 	Tools         []toolFigures `json:"tools"`
 	Calls         int           `json:"calls"`
 	Errors        int           `json:"errors"`
 	// RSSGrowth is the growth of the resident set from the end of the
-	// warm-up round to the largest after it.
-	RSSGrowth float64 `json:"rss_growth"`
-	RSSFlat   bool    `json:"rss_flat"`
+	// warm-up round to the largest after it; AnonGrowth and FileGrowth the
+	// same for its two parts.
+	RSSGrowth  float64 `json:"rss_growth"`
+	AnonGrowth float64 `json:"rss_anon_growth"`
+	FileGrowth float64 `json:"rss_file_growth"`
+	// RestGrowth is RSSGrowth at rest (when measured): the flatness
+	// verdict RSSFlat holds both to the bound.
+	RestGrowth float64 `json:"rss_growth_at_rest,omitempty"`
+	RSSFlat    bool    `json:"rss_flat"`
 }
 
 // finish computes the totals and the percentiles over every round after
@@ -514,12 +644,29 @@ func (r *report) finish() {
 	}
 	r.RSSFlat = true
 	if len(r.Rounds) > 1 {
-		base, top := r.Rounds[0].RSSMB, 0.0
-		for _, rr := range r.Rounds[1:] {
-			top = max(top, rr.RSSMB)
+		growth := func(of func(round) float64) float64 {
+			base, top := of(r.Rounds[0]), 0.0
+			for _, rr := range r.Rounds[1:] {
+				top = max(top, of(rr))
+			}
+			if base == 0 {
+				return 0
+			}
+			return (top - base) / base
 		}
-		r.RSSGrowth = (top - base) / base
+		r.RSSGrowth = growth(func(rr round) float64 { return rr.Memory.RSS })
+		r.AnonGrowth = growth(func(rr round) float64 { return rr.Memory.Anon })
+		r.FileGrowth = growth(func(rr round) float64 { return rr.Memory.File })
 		r.RSSFlat = r.RSSGrowth < 0.10
+		if r.Rounds[0].Rest != nil {
+			r.RestGrowth = growth(func(rr round) float64 {
+				if rr.Rest == nil {
+					return 0
+				}
+				return rr.Rest.RSS
+			})
+			r.RSSFlat = r.RSSFlat && r.RestGrowth < 0.10
+		}
 	}
 }
 
@@ -527,21 +674,31 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func (r *report) markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Load: %d MCP clients over streamable HTTP (the Go SDK's client) against `cairn up` on %s (index built in %.0f s), %d calls per round in %d rounds, %d calls in all: **%d errors**. Per client one scratch file for its writes. Latency over the rounds after the first (the warm-up):\n\n",
-		r.Clients, filepath.Base(r.Repo), r.IndexSeconds, r.CallsPerRound, len(r.Rounds), r.Calls, r.Errors)
+	where := "into its own workspace (the overlay; the files do not change)"
+	if r.Writes == "tree" {
+		where = "into the tree (each write reindexes its file)"
+	}
+	fmt.Fprintf(&b, "Load: %d MCP clients over streamable HTTP (the Go SDK's client) against `cairn up` on %s (index built in %.0f s), %d calls per round in %d rounds, %d calls in all: **%d errors**. Per client one scratch file, written %s. Latency over the rounds after the first (the warm-up):\n\n",
+		r.Clients, filepath.Base(r.Repo), r.IndexSeconds, r.CallsPerRound, len(r.Rounds), r.Calls, r.Errors, where)
 	b.WriteString("| tool | calls | p50 | p99 |\n|---|---:|---:|---:|\n")
 	for _, t := range r.Tools {
 		fmt.Fprintf(&b, "| `%s` | %d | %.1f ms | %.1f ms |\n", t.Tool, t.Calls, t.P50ms, t.P99ms)
 	}
-	b.WriteString("\n| round | calls | errors | by code | seconds | server RSS after |\n|---:|---:|---:|---|---:|---:|\n")
+	b.WriteString("\n| round | calls | errors | by code | seconds | full scans | RSS after | anon | file | Go heap in use | Go runtime holds | RSS at rest (anon, file) | load average |\n|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for i, rr := range r.Rounds {
-		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %.0f MB |\n", i+1, rr.Calls, rr.Errors, codeList(rr.ErrorCodes), rr.Seconds, rr.RSSMB)
+		rest := "-"
+		if rr.Rest != nil {
+			rest = fmt.Sprintf("%.0f MB (%.0f, %.0f)", rr.Rest.RSS, rr.Rest.Anon, rr.Rest.File)
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.0f | %d | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %s | %s |\n", i+1, rr.Calls, rr.Errors, codeList(rr.ErrorCodes), rr.Seconds,
+			rr.FullReconciles, rr.Memory.RSS, rr.Memory.Anon, rr.Memory.File, rr.Memory.GoHeap, rr.Memory.GoHeld, rest, rr.Load)
 	}
 	verdict := "flat"
 	if !r.RSSFlat {
 		verdict = "NOT flat"
 	}
-	fmt.Fprintf(&b, "\nRSS after the warm-up round to the largest after it: %+.1f%% (%s; the bound is < 10%%). RSS before the first round: %.0f MB.\n", r.RSSGrowth*100, verdict, r.RSSStartMB)
+	fmt.Fprintf(&b, "\nRSS after the warm-up round to the largest after it: %+.1f%% as the rounds end, %+.1f%% at rest (%s; the bound is < 10%%); as the rounds end anonymous %+.1f%%, file-backed %+.1f%%. Before the first round: RSS %.0f MB (anon %.0f, file %.0f), Go heap in use %.0f MB.\n",
+		r.RSSGrowth*100, r.RestGrowth*100, verdict, r.AnonGrowth*100, r.FileGrowth*100, r.Start.RSS, r.Start.Anon, r.Start.File, r.Start.GoHeap)
 	return b.String()
 }
 

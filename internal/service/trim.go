@@ -1,0 +1,35 @@
+package service
+
+import (
+	"context"
+	"time"
+)
+
+// idleTick is how often a server looks whether calls stopped: a tick with
+// no read begun after one that had some is the end of a burst.
+const idleTick = time.Second
+
+// trimWhenIdle gives memory back when the calls stop (index.Index.Trim):
+// the page caches of a burst's reads and the Go heap's free memory. A
+// long-running server then keeps resident what it holds between bursts,
+// not the high-water mark of the busiest one. Once per burst: an idle
+// server does nothing.
+func (s *Service) trimWhenIdle(ctx context.Context) {
+	t := time.NewTicker(idleTick)
+	defer t.Stop()
+	last := s.ix.Reads()
+	trimmed := last
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n := s.ix.Reads()
+		if n == last && n != trimmed && s.ix.Trim(ctx) {
+			trimmed = n
+			s.trims.Add(1)
+		}
+		last = n
+	}
+}
