@@ -65,10 +65,11 @@ func (c *Cairn) Start(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the server.
+// Close stops the server (Start starts another).
 func (c *Cairn) Close() {
 	if c.cs != nil {
 		c.cs.Close()
+		c.cs = nil
 	}
 }
 

@@ -207,7 +207,19 @@ func RunScale(ctx context.Context, c Config, symbol string) (*Result, error) {
 	defer stop()
 	name := symbol[strings.LastIndexByte(symbol, '.')+1:]
 	var all []ScaleResult
-	for _, ss := range sessions {
+	for i, ss := range sessions {
+		// One server watches the work copy while a layer is measured: the
+		// other would reindex the written files beside the apply.
+		for j, other := range sessions {
+			if j != i {
+				other.C.Close()
+			}
+		}
+		if i > 0 {
+			if err := ss.C.Start(ctx); err != nil {
+				return nil, err
+			}
+		}
 		sr := ScaleResult{Symbol: symbol, Layer: ss.Layer}
 		if ss.Layer == "semantic" {
 			// what the server answers from, just before the measure
@@ -276,9 +288,7 @@ func RunScale(ctx context.Context, c Config, symbol string) (*Result, error) {
 		if err := c.Work.Restore(ctx); err != nil {
 			return nil, err
 		}
-		for _, other := range sessions {
-			other.C.Call(ctx, "index_ensure", map[string]any{})
-		}
+		ss.C.Call(ctx, "index_ensure", map[string]any{})
 	}
 	res.Scale = all
 	return res, write(c.Out, res)
