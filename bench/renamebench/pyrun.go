@@ -147,14 +147,7 @@ func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveO
 	if err != nil {
 		return fail(err.Error())
 	}
-	var fresh []string
-	for k, n := range errsAfter {
-		if n > errsBefore[k] {
-			fresh = append(fresh, k)
-		}
-	}
-	sort.Strings(fresh)
-	if len(fresh) > 0 {
+	if fresh := newErrors(errsAfter, errsBefore); len(fresh) > 0 {
 		return fail(firstLines(strings.Join(fresh, "\n"), 12))
 	}
 	c.MS = time.Since(t).Milliseconds()

@@ -93,6 +93,19 @@ func (w *Work) TSC(ctx context.Context) (map[string]int, string, error) {
 	return errs, string(out), nil
 }
 
+// newErrors lists the errors (counted by key) that after has more of than
+// before, sorted.
+func newErrors(after, before map[string]int) []string {
+	var fresh []string
+	for k, n := range after {
+		if n > before[k] {
+			fresh = append(fresh, k)
+		}
+	}
+	sort.Strings(fresh)
+	return fresh
+}
+
 // tsCheck compares tsc's errors with the baseline's: a new one breaks.
 func (w *Work) tsCheck(ctx context.Context, base map[string]int) Check {
 	t := time.Now()
@@ -101,14 +114,7 @@ func (w *Work) tsCheck(ctx context.Context, base map[string]int) Check {
 	if err != nil {
 		c.OK, c.Output = false, err.Error()
 	}
-	var fresh []string
-	for k, n := range errs {
-		if n > base[k] {
-			fresh = append(fresh, k)
-		}
-	}
-	sort.Strings(fresh)
-	if len(fresh) > 0 {
+	if fresh := newErrors(errs, base); len(fresh) > 0 {
 		c.OK = false
 		c.Output = firstLines(strings.Join(fresh, "\n"), 12)
 	}
