@@ -30,6 +30,16 @@ func newRepo(t *testing.T, files map[string]string) (config.Paths, config.Config
 	return paths, config.Default()
 }
 
+// serving opens a serving owner (its file watcher on) over a new repository
+// of files, closed when the test ends, and waits for its first index.
+func serving(t *testing.T, files map[string]string) (config.Paths, *service.Service) {
+	t.Helper()
+	paths, cfg := newRepo(t, files)
+	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true})
+	testenv.WaitReady(t, s)
+	return paths, s
+}
+
 func call(t *testing.T, s *service.Service, tool string, args any) *protocol.Envelope {
 	t.Helper()
 	raw, _ := json.Marshal(args)
@@ -85,14 +95,7 @@ func TestClientAsksOwner(t *testing.T) {
 // A serving owner keeps the index fresh from file events: a query right after
 // an edit waits for it (bounded) and sees it.
 func TestServingWatcher(t *testing.T) {
-	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	testenv.WaitReady(t, s)
+	paths, s := serving(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
 	for i, name := range []string{"Beta", "Gamma", "Delta"} {
 		src := "package w\n\nfunc " + name + "() {}\n"
 		os.WriteFile(filepath.Join(paths.Root, "a.go"), []byte(src), 0o644)
@@ -115,14 +118,7 @@ func TestServingWatcher(t *testing.T) {
 // in one batch; a write that ends without reindexing is indexed by the
 // watcher as any change.
 func TestWatcherLeavesAWriteToIt(t *testing.T) {
-	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	testenv.WaitReady(t, s)
+	paths, s := serving(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
 	time.Sleep(300 * time.Millisecond) // the watcher's first batch is done
 	before := s.Epoch()
 	src := []byte("package w\n\nfunc Written() {}\n")
@@ -135,7 +131,7 @@ func TestWatcherLeavesAWriteToIt(t *testing.T) {
 		t.Fatalf("the watcher indexed a file while its write was under way (epoch %d, was %d)", got, before)
 	}
 	done()
-	if w := s.Env().Reindex(ctx, []string{"a.go"}); len(w) > 0 {
+	if w := s.Env().Reindex(context.Background(), []string{"a.go"}); len(w) > 0 {
 		t.Fatal(w)
 	}
 	after := s.Epoch()
@@ -274,13 +270,7 @@ func TestNewDirectoryReconcilesItsSubtree(t *testing.T) {
 // TestServerTrimsAfterABurst: a server gives memory back once the calls of
 // a burst stop, once per burst, and not while it stays idle.
 func TestServerTrimsAfterABurst(t *testing.T) {
-	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
-	s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	testenv.WaitReady(t, s)
+	_, s := serving(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
 	waitTrims := func(want int64) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
