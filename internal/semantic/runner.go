@@ -161,11 +161,7 @@ func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) 
 	}
 	opts := ImportOptions{Key: j.Key, Source: fmt.Sprintf("job:%d", j.ID), Head: j.Head, HeadKnown: true}
 	if j.Indexer == IndexerFile {
-		p := j.Root
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(root, filepath.FromSlash(p))
-		}
-		opts.Path, opts.HeadKnown = p, false
+		opts.Path, opts.HeadKnown = FilePath(root, j.Root), false
 	} else {
 		ix := IndexerByName(j.Indexer)
 		if ix == nil || !ix.Runnable {
@@ -311,4 +307,13 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.TrimSpace(string(bytes.ToValidUTF8(t.buf, nil)))
+}
+
+// FilePath is where a user-supplied .scip file is: p itself when absolute,
+// else p below the repository's root.
+func FilePath(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, filepath.FromSlash(p))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -222,10 +221,7 @@ func checkSCIPFile(root, p string) error {
 	if p == "" {
 		return nil
 	}
-	full := p
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(root, filepath.FromSlash(p))
-	}
+	full := semantic.FilePath(root, p)
 	fi, err := os.Stat(full)
 	switch {
 	case err != nil:
