@@ -153,7 +153,7 @@ func RunMoves(ctx context.Context, c Config, lang string, n int) (*Result, error
 			}
 			check = c.Work.GoCheck(ctx, []string{"./..."}, c.Work.GoPackages(paths))
 		case "py":
-			check = c.Work.pyCheck(ctx, got, gone, *m)
+			check = c.Work.pyCheck(ctx, got, *m)
 		default:
 			check = c.Work.tsCheck(ctx, base)
 		}

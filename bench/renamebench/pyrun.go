@@ -88,7 +88,7 @@ func (w *Work) Pyright(ctx context.Context, files []string, as map[string]string
 // HEAD). An error pyright did not report before
 // (imports that no longer resolve, names no longer found) breaks the build;
 // every changed file must also still compile.
-func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveOutcome) Check {
+func (w *Work) pyCheck(ctx context.Context, got Contents, m MoveOutcome) Check {
 	t := time.Now()
 	c := Check{OK: true, Command: "pyright (the changed files, before and after) and py_compile"}
 	var after []string
@@ -100,9 +100,7 @@ func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveO
 	// Also every file that names the module, changed by the move or not:
 	// an importer the move missed breaks there.
 	name := strings.TrimSuffix(path.Base(m.From), ".py")
-	grep := exec.CommandContext(ctx, "git", "grep", "-lw", "--untracked", name, "--", "*.py")
-	grep.Dir, grep.Env = w.Dir, w.Env
-	if out, err := grep.Output(); err == nil {
+	if out, err := w.git(ctx, "grep", "-lw", "--untracked", name, "--", "*.py"); err == nil {
 		for _, p := range strings.Fields(string(out)) {
 			if !slices.Contains(after, p) {
 				after = append(after, p)
@@ -110,12 +108,7 @@ func (w *Work) pyCheck(ctx context.Context, got Contents, gone []string, m MoveO
 		}
 	}
 	sort.Strings(after)
-	moved := map[string]string{} // new path -> old path
-	for _, p := range after {
-		if old := strings.Replace(p, path.Dir(m.To), path.Dir(m.From), 1); strings.HasPrefix(p, path.Dir(m.To)+"/") && slices.Contains(gone, old) {
-			moved[p] = old
-		}
-	}
+	moved := map[string]string{m.To: m.From} // a Python move moves one file
 	fail := func(msg string) Check {
 		c.OK, c.Output, c.MS = false, msg, time.Since(t).Milliseconds()
 		return c
