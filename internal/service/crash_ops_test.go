@@ -377,12 +377,13 @@ func prepareWorkspaceApply(t *testing.T, rng *rand.Rand, paths config.Paths, cfg
 	var names []string
 	after := map[string]string{}
 	for len(names) < 3 {
-		p := fmt.Sprintf("gen/p%d/f%02d.go", rng.Intn(opsPackages), rng.Intn(opsFiles))
+		pkg, file := rng.Intn(opsPackages), rng.Intn(opsFiles)
+		p := fmt.Sprintf("gen/p%d/f%02d.go", pkg, file)
 		if _, ok := after[p]; ok {
 			continue
 		}
 		names = append(names, p)
-		after[p] = genFile(int(p[5]-'0'), atoi(p[8:10]), 100+iter)
+		after[p] = genFile(pkg, file, 100+iter)
 	}
 	created := fmt.Sprintf("gen/p0/ws%d.go", iter)
 	names = append(names, created)
@@ -401,5 +402,3 @@ func prepareWorkspaceApply(t *testing.T, rng *rand.Rand, paths config.Paths, cfg
 	answer(t, call(t, s, "write_source", map[string]any{"edits": edits, "workspace_id": id}))
 	return "workspace_apply", map[string]any{"workspace_id": id}, before, after
 }
-
-func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
