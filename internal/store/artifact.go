@@ -26,7 +26,7 @@ func (s *DB) SnapshotTo(ctx context.Context, indexDst, blobDst string) error {
 		if err := vacuumInto(ctx, s.opts.IndexPath, indexDst); err != nil {
 			return err
 		}
-		if err := materialise(ctx, indexDst, s.base); err != nil {
+		if err := materialise(ctx, indexDst, s.base, false); err != nil {
 			return err
 		}
 	} else if _, err := s.sql.ExecContext(ctx, `VACUUM main INTO `+quote(indexDst)); err != nil {

@@ -182,10 +182,12 @@ func (t *Tx) detachBaseline(keepNames bool) error {
 	return nil
 }
 
-// materialise fills a copy of an overlay's own database (at path, no
-// other connection open) with the baseline rows its views show, making it
-// a standalone index: what an export writes.
-func materialise(ctx context.Context, path, base string) error {
+// materialise fills an overlay's database at path with the baseline rows
+// its views show, making it a standalone index: a copy of the overlay (what
+// an export writes), or the overlay itself in place (inPlace: then every
+// baseline row stays hidden, so that the views of connections other
+// processes opened before see main's rows only until they reopen).
+func materialise(ctx context.Context, path, base string, inPlace bool) error {
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		return fmt.Errorf("store: materialise: %w", err)
@@ -198,10 +200,18 @@ func materialise(ctx context.Context, path, base string) error {
 	}
 	stmts = append(stmts,
 		`INSERT OR IGNORE INTO main.sname(id, name) SELECT id, name FROM base.sname`,
-		`INSERT INTO main.sname_fts(sname_fts) VALUES('rebuild')`,
-		`DELETE FROM main.overlay_hidden`,
-		`DELETE FROM main.metadata WHERE key = '`+baselineKey+`'`,
-		`COMMIT`, `DETACH DATABASE base`, `VACUUM`)
+		`INSERT INTO main.sname_fts(sname_fts) VALUES('rebuild')`)
+	if inPlace {
+		for tbl, name := range overlayTables {
+			stmts = append(stmts, fmt.Sprintf(`INSERT OR IGNORE INTO main.overlay_hidden(tbl, file_id) SELECT DISTINCT %d, file_id FROM base.%s`, tbl, name))
+		}
+	} else {
+		stmts = append(stmts, `DELETE FROM main.overlay_hidden`)
+	}
+	stmts = append(stmts, `DELETE FROM main.metadata WHERE key = '`+baselineKey+`'`, `COMMIT`, `DETACH DATABASE base`)
+	if !inPlace {
+		stmts = append(stmts, `VACUUM`)
+	}
 	for _, q := range stmts {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			db.ExecContext(context.Background(), `ROLLBACK`)
@@ -233,4 +243,31 @@ func dropBrokenOverlay(opts Options) string {
 	removeDB(opts.IndexPath)
 	removeSeal(opts.IndexPath)
 	return fmt.Sprintf("rebuilt %s: %s", opts.IndexPath, why)
+}
+
+// growThreshold is the share of its files past which an overlay becomes a
+// standalone index when it is next opened: an overlay that replaced a
+// quarter of the baseline's rows saves little disk and pays the views on
+// every read.
+const growThreshold = 4
+
+// outgrown makes an overlay whose hidden files exceed a 1/growThreshold
+// share of its files standalone (in place, under its seal). The caller
+// owns the index.
+func outgrown(ctx context.Context, opts Options) error {
+	base := baselineOf(ctx, opts.IndexPath)
+	if base == "" {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+opts.IndexPath+"?mode=ro")
+	if err != nil {
+		return nil
+	}
+	var hidden, files int64
+	err = db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM (SELECT DISTINCT file_id FROM overlay_hidden)), (SELECT count(*) FROM file)`).Scan(&hidden, &files)
+	db.Close()
+	if err != nil || hidden*growThreshold <= files {
+		return nil
+	}
+	return sealWrite("main", opts.IndexPath, func() error { return materialise(ctx, opts.IndexPath, base, true) })
 }

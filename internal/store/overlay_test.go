@@ -256,3 +256,82 @@ func TestOverlayQueryPlans(t *testing.T) {
 		}
 	}
 }
+
+// overlayTwin makes the fixture's index an overlay over a new baseline and
+// returns it with a standalone twin of the same state.
+func overlayTwin(t *testing.T) (f *fixture, over, twin *DB, base string) {
+	t.Helper()
+	f = newFixture(t)
+	f.db.Close()
+	twinOpts := Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), BlobPath: f.opts.BlobPath}
+	if err := copyDB(f.opts.IndexPath, twinOpts.IndexPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := reseal(twinOpts.IndexPath); err != nil {
+		t.Fatal(err)
+	}
+	base, err := makeBaseline(context.Background(), f.opts.IndexPath, f.opts.BlobPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, mustOpen(t, f.opts), mustOpen(t, twinOpts), base
+}
+
+// An overlay that replaced more than a quarter of its files is standalone
+// when next opened, with the same answers.
+func TestOverlayOutgrown(t *testing.T) {
+	f, over, twin, _ := overlayTwin(t)
+	relink := func(tx *Tx) error {
+		for _, p := range []string{"a/alpha.go", "b/beta.py"} {
+			if err := tx.SetLink(f.file[p], []byte("relinked "+p), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	commit(t, twin, relink)
+	commit(t, over, relink)
+	over.Close()
+	again := mustOpen(t, f.opts)
+	if again.Baseline() != "" {
+		t.Fatalf("an overlay with 2 of 5 files replaced still names baseline %q", again.Baseline())
+	}
+	if diff := cmp.Diff(dump(t, &twin.Reader), dump(t, &again.Reader)); diff != "" {
+		t.Fatalf("after it outgrew its baseline (-standalone +reopened):\n%s", diff)
+	}
+}
+
+// A baseline changed outside Cairn condemns the overlay over it: Check
+// reports its worktree index as damaged, and the next open starts that
+// index afresh, standalone, without writing the baseline.
+func TestOverlayDamagedBaseline(t *testing.T) {
+	f, over, _, base := overlayTwin(t)
+	if d := over.Check(); d != nil {
+		t.Fatalf("a sound baseline reported as %v", d)
+	}
+	if err := os.Chmod(base, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.OpenFile(base, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.Write([]byte("damage"))
+	fh.Close()
+	damaged := fileSum(t, base)
+	d := over.Check()
+	if d == nil || d.DB != "main" || !strings.Contains(d.Reason, "baseline") {
+		t.Fatalf("Check after the baseline changed: %v, want damage of the worktree index naming its baseline", d)
+	}
+	over.Close()
+	again := mustOpen(t, f.opts)
+	if again.Baseline() != "" || !strings.Contains(strings.Join(again.Warnings, "\n"), "baseline") {
+		t.Fatalf("reopened: baseline %q, warnings %q; want a standalone index and a warning", again.Baseline(), again.Warnings)
+	}
+	if files, err := again.Files(context.Background()); err != nil || len(files) != 0 {
+		t.Fatalf("reopened index has %d files (%v), want a fresh one", len(files), err)
+	}
+	if fileSum(t, base) != damaged {
+		t.Fatal("opening the worktree wrote the baseline")
+	}
+}

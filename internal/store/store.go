@@ -156,6 +156,8 @@ func Open(opts Options) (*DB, error) {
 			}
 			s.Warnings = append(s.Warnings, w...)
 		}
+		// Best effort: a failed attempt leaves the overlay as it was.
+		outgrown(context.Background(), opts)
 	}
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
