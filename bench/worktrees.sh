@@ -57,6 +57,7 @@ mapfile -t commits < <(git rev-list --reverse HEAD)
 files=$(git ls-files | wc -l)
 
 # One worktree: the main checkout at the newest commit.
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 reset
 t0=$(now); "$cairn" --timeout 3600000 --repo "$repo" index >/dev/null 2>&1; t1=$(now)
 one_ms=$(ms "$t0" "$t1")
@@ -77,6 +78,7 @@ done
 t1=$(now)
 ten_ms=$(ms "$t0" "$t1")
 ten_bytes=$(state)
+load_ten=$(cut -d' ' -f1-3 /proc/loadavg)
 ten_blobs=$(bytes "$repo/.git/cairn/blobs.db" "$repo/.git/cairn/blobs.db-wal")
 ten_base=$(bytes "$repo/.git/cairn/baselines")
 ten_own=$(bytes "$XDG_CACHE_HOME/cairn")
@@ -116,7 +118,7 @@ section=$(cat <<MD
 <!-- worktrees:begin -->
 ## Worktrees and baseline artifacts
 
-\`bench/worktrees.sh\` ($(date -u +%Y-%m-%d), under \`nice -n 10\` on the shared 2-core machine): the kubernetes corpus ($corpus, $files files) as a git repository with a generated history of ten commits (each of the last nine adds a function to three Go files). Ten worktrees, each on a different commit, are indexed one after the other from nothing (\`cairn index\`, whole process, wall clock), against the main checkout alone. Disk is the whole index state: the blob store shared beside the git common dir plus every worktree's own index.
+\`bench/worktrees.sh\` ($(date -u +%Y-%m-%d), under \`nice -n 10\` on the shared 2-core machine): the kubernetes corpus ($corpus, $files files) as a git repository with a generated history of ten commits (each of the last nine adds a function to three Go files). Ten worktrees, each on a different commit, are indexed one after the other from nothing (\`cairn index\`, whole process, wall clock), against the main checkout alone (load average $load_start before the one worktree, $load_ten after the ten). Disk is the whole index state: the blob store shared beside the git common dir plus every worktree's own index.
 
 | | wall time | disk | of which the shared blob store |
 |---|---:|---:|---:|
