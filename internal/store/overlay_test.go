@@ -98,22 +98,8 @@ func fileSum(t *testing.T, path string) [32]byte {
 // baseline file.
 func TestOverlayAnswersAsStandalone(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
-	f.db.Close()
-	// The twin is a standalone copy over the same blob store.
-	twinOpts := Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), BlobPath: f.opts.BlobPath}
-	if err := copyDB(f.opts.IndexPath, twinOpts.IndexPath); err != nil {
-		t.Fatal(err)
-	}
-	if err := reseal(twinOpts.IndexPath); err != nil {
-		t.Fatal(err)
-	}
-	base, err := makeBaseline(ctx, f.opts.IndexPath, f.opts.BlobPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, over, twin, base := overlayTwin(t)
 	baseSum := fileSum(t, base)
-	over, twin := mustOpen(t, f.opts), mustOpen(t, twinOpts)
 	if over.Baseline() != base || twin.Baseline() != "" {
 		t.Fatalf("baselines: overlay %q, twin %q; want %q and none", over.Baseline(), twin.Baseline(), base)
 	}
@@ -208,13 +194,20 @@ func TestOverlayAnswersAsStandalone(t *testing.T) {
 		return tx.PutSymbols([]SymbolRow{{ID: 501, FileID: f.file["a/alpha.go"], DefIdx: 0, Name: "Alpha", QName: "example.com/a.Alpha", Kind: kFunction, Visibility: vPublic, ModuleID: f.mod[""], Version: 11},
 			{ID: 502, FileID: f.file["a/alpha.go"], DefIdx: 1, Name: "Rebuilt", QName: "example.com/a.Rebuilt", Kind: kFunction, Visibility: vPublic, ModuleID: f.mod[""], Version: 11}})
 	})
+	reopenStandalone(t, f, over, twin, "after a rebuild")
+}
+
+// reopenStandalone closes an overlay, opens its index again and checks that
+// it is standalone now, with the answers of its standalone twin.
+func reopenStandalone(t *testing.T, f *fixture, over, twin *DB, step string) {
+	t.Helper()
 	over.Close()
 	again := mustOpen(t, f.opts)
 	if again.Baseline() != "" {
-		t.Fatalf("after a rebuild the index still names baseline %q", again.Baseline())
+		t.Fatalf("%s the index still names baseline %q", step, again.Baseline())
 	}
 	if diff := cmp.Diff(dump(t, &twin.Reader), dump(t, &again.Reader)); diff != "" {
-		t.Fatalf("after a rebuild (-standalone +reopened):\n%s", diff)
+		t.Fatalf("%s (-standalone +reopened):\n%s", step, diff)
 	}
 }
 
@@ -291,14 +284,7 @@ func TestOverlayOutgrown(t *testing.T) {
 	}
 	commit(t, twin, relink)
 	commit(t, over, relink)
-	over.Close()
-	again := mustOpen(t, f.opts)
-	if again.Baseline() != "" {
-		t.Fatalf("an overlay with 2 of 5 files replaced still names baseline %q", again.Baseline())
-	}
-	if diff := cmp.Diff(dump(t, &twin.Reader), dump(t, &again.Reader)); diff != "" {
-		t.Fatalf("after it outgrew its baseline (-standalone +reopened):\n%s", diff)
-	}
+	reopenStandalone(t, f, over, twin, "with 2 of 5 files replaced,")
 }
 
 // A baseline changed outside Cairn condemns the overlay over it: Check

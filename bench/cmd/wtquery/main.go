@@ -20,6 +20,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -56,28 +57,8 @@ func run(ctx context.Context, svc *service.Service, tool, args string) (time.Dur
 	}{env.Answer, env.Data, env.Error})
 	var v any
 	json.Unmarshal(b, &v)
-	b, _ = json.Marshal(withoutEpochs(v))
+	b, _ = json.Marshal(testenv.WithoutEpochs(v))
 	return took, string(b)
-}
-
-// withoutEpochs drops the fields that count a worktree's own reindexes,
-// which two indexes of one tree need not share.
-func withoutEpochs(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if k == "file_epoch" || k == "epoch" || k == "cursor" {
-				delete(x, k)
-				continue
-			}
-			x[k] = withoutEpochs(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = withoutEpochs(e)
-		}
-	}
-	return v
 }
 
 func median(ds []time.Duration) time.Duration {
