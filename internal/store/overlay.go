@@ -70,14 +70,17 @@ func readOnlyURI(path string) string {
 	return "file:" + r.Replace(path) + "?mode=ro&immutable=1"
 }
 
-// snameMatch is the subquery of the sname ids whose name matches a LIKE
-// pattern through the trigram index, and how many times it binds the
-// pattern: an overlay matches its own names and the baseline's.
-func (s *Reader) snameMatch() (string, int) {
+// snameMatch is a WITH clause that names sname_match the ids of the names
+// matching a LIKE pattern through the trigram index, with its arguments.
+// An overlay matches its own names and the baseline's; the clause is
+// materialised once, where an IN subquery pushed into both sides of the
+// symbol view would be computed for each and again for the view.
+func (s *Reader) snameMatch(pattern string) (string, []any) {
 	if s.overlay {
-		return `SELECT rowid FROM main.sname_fts WHERE name LIKE ? UNION ALL SELECT rowid FROM base.sname_fts WHERE name LIKE ?`, 2
+		return `WITH sname_match(id) AS MATERIALIZED (SELECT rowid FROM main.sname_fts WHERE name LIKE ?
+			UNION ALL SELECT rowid FROM base.sname_fts WHERE name LIKE ?) `, []any{pattern, pattern}
 	}
-	return `SELECT rowid FROM sname_fts WHERE name LIKE ?`, 1
+	return `WITH sname_match(id) AS MATERIALIZED (SELECT rowid FROM sname_fts WHERE name LIKE ?) `, []any{pattern}
 }
 
 // Baseline is the baseline the index is an overlay over ("" when standalone).

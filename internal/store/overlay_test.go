@@ -228,7 +228,8 @@ func TestOverlayQueryPlans(t *testing.T) {
 		{`SELECT file_id, src, dst, kind, tier, count, line, col FROM edge WHERE dst = ? AND kind IN (?, ?) ORDER BY src, file_id, kind`, "edge_dst"},
 		{`SELECT file_id, src, dst, kind, tier, count, line, col FROM edge WHERE file_id = ? AND src = ? AND kind IN (?) ORDER BY dst, kind`, "PRIMARY KEY"},
 		{`SELECT data FROM link WHERE file_id = ?`, "INTEGER PRIMARY KEY"},
-		{`SELECT s.id FROM symbol s WHERE s.name_id IN (SELECT rowid FROM main.sname_fts WHERE name LIKE ? UNION ALL SELECT rowid FROM base.sname_fts WHERE name LIKE ?)`, "symbol_name_id"},
+		{`WITH sname_match(id) AS MATERIALIZED (SELECT rowid FROM main.sname_fts WHERE name LIKE ? UNION ALL SELECT rowid FROM base.sname_fts WHERE name LIKE ?)
+			SELECT s.id FROM symbol s WHERE s.name_id IN (SELECT id FROM sname_match)`, "symbol_name_id"},
 	} {
 		rows, err := db.sql.QueryContext(ctx, `EXPLAIN QUERY PLAN `+c.q, 1, 2, 3, 4)
 		if err != nil {

@@ -235,22 +235,20 @@ func weightCase(col string, w map[uint8]int) string {
 	return b.String()
 }
 
-func (q SymbolSearch) from(r *Reader) (string, []any) {
-	var from string
+// from is the search's FROM and WHERE clauses with their arguments, after
+// a WITH clause (with its own arguments, first in the statement) that the
+// statement must start with.
+func (q SymbolSearch) from(r *Reader) (with, from string, withArgs, args []any) {
 	if len([]rune(q.Sub)) >= 3 {
 		// FTS5 uses its trigram index only for a plain two-argument LIKE (no
 		// ESCAPE) and only when it drives the query (an IN subquery, not a join).
 		// '_' and '%' then act as wildcards, so instr() checks the exact substring.
-		match, n := r.snameMatch()
-		from = `FROM symbol s WHERE s.name_id IN (` + match + `) AND instr(lower(s.name), lower(?)) > 0`
-		var args []any
-		for range n {
-			args = append(args, LikeLiteral(q.Sub))
-		}
-		return from + kindFilter(q.Kinds), append(append(args, q.Sub), anys(q.Kinds)...)
+		with, withArgs = r.snameMatch(LikeLiteral(q.Sub))
+		from = `FROM symbol s WHERE s.name_id IN (SELECT id FROM sname_match) AND instr(lower(s.name), lower(?)) > 0`
+		return with, from + kindFilter(q.Kinds), withArgs, append([]any{q.Sub}, anys(q.Kinds)...)
 	}
 	from = `FROM symbol s WHERE instr(lower(s.name), lower(?)) > 0`
-	return from + kindFilter(q.Kinds), append([]any{q.Sub}, anys(q.Kinds)...)
+	return "", from + kindFilter(q.Kinds), nil, append([]any{q.Sub}, anys(q.Kinds)...)
 }
 
 func kindFilter(kinds []uint8) string {
@@ -263,12 +261,12 @@ func kindFilter(kinds []uint8) string {
 // SearchSymbols returns the best Limit matches with their scores, best first
 // (ties: shorter name, qualified name, id).
 func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
-	from, args := q.from(s)
+	with, from, withArgs, args := q.from(s)
 	score := fmt.Sprintf("(CASE WHEN lower(s.name) = lower(?) THEN %d ELSE 0 END) + %s + %s",
 		q.ExactBonus, weightCase("s.kind", q.KindWeight), weightCase("s.visibility", q.VisWeight))
-	query := `SELECT ` + prefixCols("s.", symbolCols) + `, ` + score + ` AS score ` + from +
+	query := with + `SELECT ` + prefixCols("s.", symbolCols) + `, ` + score + ` AS score ` + from +
 		` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
-	all := append([]any{q.Sub}, args...)
+	all := append(append(withArgs, q.Sub), args...)
 	all = append(all, q.Limit)
 	type scored struct {
 		SymbolRow
@@ -292,9 +290,9 @@ func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow
 
 // CountSymbols counts the matches of a symbol search, up to limit.
 func (s *Reader) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, error) {
-	from, args := q.from(s)
+	with, from, withArgs, args := q.from(s)
 	var n int
-	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 `+from+` LIMIT ?)`, append(args, limit)...).Scan(&n)
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (`+with+`SELECT 1 `+from+` LIMIT ?)`, append(append(withArgs, args...), limit)...).Scan(&n)
 	return n, err
 }
 
@@ -444,12 +442,8 @@ func (s *Reader) FilesDefining(ctx context.Context, name string, fold bool) (map
 	q := `SELECT DISTINCT file_id FROM symbol WHERE name = ?`
 	if fold {
 		if len([]rune(name)) >= 3 {
-			match, n := s.snameMatch()
-			q = `SELECT DISTINCT file_id FROM symbol WHERE name_id IN (` + match + `) AND lower(name) = lower(?)`
-			args := []any{likeNoEscape(name)}
-			if n == 2 {
-				args = append(args, likeNoEscape(name))
-			}
+			with, args := s.snameMatch(likeNoEscape(name))
+			q = with + `SELECT DISTINCT file_id FROM symbol WHERE name_id IN (SELECT id FROM sname_match) AND lower(name) = lower(?)`
 			rows, err := s.sql.QueryContext(ctx, q, append(args, name)...)
 			return collectIDs(rows, err)
 		}
