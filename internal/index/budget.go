@@ -9,10 +9,11 @@ import (
 
 // memoryBudget is how a reconcile spends the configured memory budget
 // (index.memory_mb): the Go heap (a half), SQLite's page caches (a
-// thirty-second per connection, which costs twice that: SQLite's allocator
-// rounds each cached page's buffer up to a power of two; a quarter for the
-// pool) and the part of the database files they map (an eighth) add up to
-// seven eighths of it,
+// thirty-second per connection, half for the index and half for the
+// attached blob store, which costs twice that: SQLite's allocator rounds
+// each cached page's buffer up to a power of two; a quarter for the pool)
+// and the part of the database files they map (an eighth) add up to seven
+// eighths of it,
 // leaving the rest to the parsers' C heaps (one tree-sitter parser per
 // worker, trimmed after each batch of blobs: lang.TrimCHeap) and SQLite's
 // own allocations.
@@ -31,7 +32,8 @@ type memoryBudget struct {
 	// collector works harder near it instead of letting the heap double
 	// its live size.
 	goHeap int64
-	// cacheKiB is each SQLite connection's page cache (as PRAGMA
+	// cacheKiB is the page cache of each database of a SQLite connection
+	// (the index and the attached blob store each have one, as PRAGMA
 	// cache_size counts it: half what it holds), mmapBytes the part of the
 	// database files each maps (resident pages count too).
 	cacheKiB  int
@@ -56,8 +58,8 @@ type memoryBudget struct {
 }
 
 // budget derives the shares from the configuration. The default budget
-// (1024 MB) gives a 32 MB page cache (64 MB resident) and a 128 MB map per
-// connection, and sorts in memory.
+// (1024 MB) gives a connection 32 MB of page caches (64 MB resident) and a
+// 128 MB map, and sorts in memory.
 func (ix *Index) budget() memoryBudget {
 	mb := int64(ix.cfg.Index.MemoryMB)
 	if mb <= 0 {
@@ -67,13 +69,13 @@ func (ix *Index) budget() memoryBudget {
 	b.keptFacts = b.bytes / 16
 	b.factsKept = int(max(b.bytes>>22, 8))
 	b.goHeap = b.bytes / 2
-	b.cacheKiB = int(min(max(mb*1024/32, 2048), 65536))
+	b.cacheKiB = int(min(max(mb*1024/64, 1024), 32768))
 	b.mmapBytes = min(max(b.bytes/8, 4<<20), 256<<20)
 	b.linkSymbols = int(b.bytes / 16 / 384)
 	b.sortOnDisk = mb < 1024
 	if ix.serving {
 		b.serving = true
-		b.cacheKiB = max(b.cacheKiB/store.MaxConns/2, 1024)
+		b.cacheKiB = max(b.cacheKiB/store.MaxConns, 1024)
 	}
 	return b
 }

@@ -51,7 +51,7 @@ func main() {
 	md := flag.String("md", "", "write the markdown table here")
 	jsonOut := flag.String("json", "", "write the figures as JSON here")
 	writes := flag.String("writes", "workspace", "where write_source writes: workspace (one per client, the overlay) or tree (the files)")
-	rest := flag.Duration("rest", 3*time.Second, "after each round, measure the server's memory again this much later (at rest: a server gives memory back when calls stop); 0 skips it")
+	rest := flag.Duration("rest", 3*time.Second, "after each round, measure the server's memory again at least this much later, once it stops changing (at rest: a server gives memory back when its calls and reconciles stop; a safety scan may still run); 0 skips it")
 	flag.Parse()
 	if *writes != "workspace" && *writes != "tree" {
 		log.Fatalf("loadbench: -writes %q: want workspace or tree", *writes)
@@ -102,8 +102,7 @@ func main() {
 		rr.FullReconciles = srv.fullReconciles() - before
 		rr.Load = loadAverage()
 		if *rest > 0 {
-			time.Sleep(*rest)
-			m := srv.memory()
+			m := srv.atRest(*rest)
 			rr.Rest = &m
 		}
 		rep.Rounds = append(rep.Rounds, rr)
@@ -550,6 +549,24 @@ func (s *server) memory() memory {
 	sys, _ := s.metric("go_memstats_sys_bytes")
 	released, _ := s.metric("go_memstats_heap_released_bytes")
 	m.GoHeld = (sys - released) / (1 << 20)
+	return m
+}
+
+// atRest is the server's memory once it is idle: after wait, and then once
+// two readings a second apart differ by less than 1% (a safety scan that
+// began as the round ended runs to its end and the server gives its memory
+// back), waiting at most a minute.
+func (s *server) atRest(wait time.Duration) memory {
+	time.Sleep(wait)
+	m := s.memory()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		next := s.memory()
+		if d := next.RSS - m.RSS; d < 0.01*m.RSS && -d < 0.01*m.RSS {
+			return next
+		}
+		m = next
+	}
 	return m
 }
 
