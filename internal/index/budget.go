@@ -9,8 +9,9 @@ import (
 
 // memoryBudget is how a reconcile spends the configured memory budget
 // (index.memory_mb): the Go heap (a half), SQLite's page caches (a
-// thirty-second per connection, half for the index and half for the
-// attached blob store, which costs twice that: SQLite's allocator rounds
+// thirty-second per connection, half for the index (shared by an overlay
+// and its baseline) and half for the attached blob store, which costs
+// twice that: SQLite's allocator rounds
 // each cached page's buffer up to a power of two; a quarter for the pool)
 // and the part of the database files they map (an eighth) add up to seven
 // eighths of it,

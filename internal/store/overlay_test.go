@@ -220,6 +220,12 @@ func TestOverlayQueryPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := mustOpen(t, f.opts)
+	// The overlay and its baseline share the index's page cache.
+	for _, schema := range []string{"main", "base"} {
+		if got := column[int64](t, db, `PRAGMA `+schema+`.cache_size`); got[0] != -65536/2 {
+			t.Errorf("%s cache_size %d, want half the index's", schema, got[0])
+		}
+	}
 	for _, c := range []struct{ q, want string }{
 		{`SELECT ` + symbolCols + ` FROM symbol WHERE name = ? ORDER BY qname, id`, "symbol_name"},
 		{`SELECT ` + symbolCols + ` FROM symbol WHERE qname = ? ORDER BY id`, "symbol_qname"},

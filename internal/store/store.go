@@ -99,6 +99,7 @@ func pragmas(opts Options) []string {
 type connector struct {
 	dsn, blobPath string
 	basePath      string // a baseline to attach with its views, or ""
+	cacheSize     int    // PRAGMA cache_size of each database (negative: KiB)
 	pragmas       []string
 	drv           *sqlite.Driver
 }
@@ -112,7 +113,10 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	stmts := append([]string{}, c.pragmas...)
 	stmts = append(stmts, "ATTACH DATABASE "+quote(c.blobPath)+" AS blobs", "PRAGMA blobs."+strings.TrimPrefix(c.pragmas[cacheSizePragma], "PRAGMA "))
 	if c.basePath != "" {
-		stmts = append(stmts, overlayStmts(c.basePath, strings.TrimPrefix(c.pragmas[cacheSizePragma], "PRAGMA "))...)
+		// An overlay's index is two files: they share the index's cache.
+		half := "cache_size = " + strconv.Itoa(min(c.cacheSize/2, -512))
+		stmts = append(stmts, "PRAGMA main."+half)
+		stmts = append(stmts, overlayStmts(c.basePath, half)...)
 	}
 	for _, s := range stmts {
 		if _, err := ex.ExecContext(ctx, s, nil); err != nil {
@@ -162,7 +166,9 @@ func Open(opts Options) (*DB, error) {
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
 	s.base = baselineOf(context.Background(), opts.IndexPath)
-	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, basePath: s.base, pragmas: pragmas(opts), drv: &sqlite.Driver{}})
+	prags := pragmas(opts)
+	cacheSize, _ := strconv.Atoi(strings.TrimPrefix(prags[cacheSizePragma], "PRAGMA cache_size = "))
+	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, basePath: s.base, cacheSize: cacheSize, pragmas: prags, drv: &sqlite.Driver{}})
 	db.SetMaxOpenConns(MaxConns)
 	db.SetMaxIdleConns(MaxConns)
 	s.sql = db
