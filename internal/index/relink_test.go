@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // linkTargets lists every resolved reference of the index as
@@ -86,9 +87,9 @@ func TestRelinkAfterRename(t *testing.T) {
 		"a/helpers.go": "package a\n\nfunc Default() *Config { return NewConfig() }\n",
 	})
 	reconcile(t, ix)
-	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n")
-	write(t, dir, "b/uses.go", "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Settings) string { return c.Host }\n")
-	write(t, dir, "a/helpers.go", "package a\n\nfunc Default() *Settings { return NewConfig() }\n")
+	testenv.WriteFile(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n")
+	testenv.WriteFile(t, dir, "b/uses.go", "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Settings) string { return c.Host }\n")
+	testenv.WriteFile(t, dir, "a/helpers.go", "package a\n\nfunc Default() *Settings { return NewConfig() }\n")
 	st := reconcile(t, ix)
 	// the three changed files, and d/host.go for the member name Host;
 	// not c/other.go (Config only inside NewConfigured) nor e/unused.go
@@ -113,7 +114,7 @@ func TestRelinkFindsNamesOutsideReferences(t *testing.T) {
 		"src/other.rs":  "pub fn other() -> i32 {\n    1\n}\n",
 	})
 	reconcile(t, ix)
-	write(t, dir, "src/config.rs", "pub struct Settings;\n")
+	testenv.WriteFile(t, dir, "src/config.rs", "pub struct Settings;\n")
 	st := reconcile(t, ix)
 	// config.rs, and uses.rs for its import of Config; not other.rs
 	if st.Relinked != 2 {
@@ -140,7 +141,7 @@ func TestRelinkReadAheadAgreesWithClean(t *testing.T) {
 	}
 	dir, ix := repo(t, files)
 	reconcile(t, ix)
-	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n")
+	testenv.WriteFile(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n")
 	st := reconcile(t, ix)
 	if st.Relinked != 5 { // a/config.go and the four files of p (b uses neither name)
 		t.Errorf("relinked %d files, want 5", st.Relinked)
@@ -176,7 +177,7 @@ func TestPrestoredWriteAgreesWithClean(t *testing.T) {
 	}
 	ix.Prestore(files)
 	for p, c := range next {
-		write(t, dir, p, c)
+		testenv.WriteFile(t, dir, p, c)
 	}
 	st, err := ix.ReconcilePaths(context.Background(), paths, index.ReconcileOptions{})
 	if err != nil {
