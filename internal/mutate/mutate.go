@@ -25,6 +25,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // DefaultKeepBatches is how many applied batches edit_undo can revert.
@@ -374,10 +375,10 @@ func summarize(changes, unchanged []*change, dry bool) *Result {
 		default:
 			d.Action = "updated"
 		}
-		if c.new != nil && !IsBinary(c.new) {
+		if c.new != nil && !scan.IsBinary(c.new) {
 			d.LineEnding = lineEndingName(parseDoc(c.new).eol())
 		}
-		if IsBinary(c.old) || IsBinary(c.new) {
+		if scan.IsBinary(c.old) || scan.IsBinary(c.new) {
 			d.Binary = true
 			if dry && d.Action != "unchanged" {
 				diffs = append(diffs, "Binary files differ: "+c.named+"\n")
