@@ -267,7 +267,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 		var content []byte
 		var deleted bool
 		if content, deleted, held = ov.File(t.path); held && !deleted {
-			c.old, c.oldMode, c.oldSHA = content, 0o644, sha(content)
+			c.old, c.oldMode, c.oldSHA = content, 0o644, SHA(content)
 		}
 	}
 	if !held {
@@ -285,7 +285,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 			return nil, errs.Wrap(errs.Internal, err, "cannot read %s", t.named)
 		}
 		c.oldMode = info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-		c.oldSHA = sha(c.old)
+		c.oldSHA = SHA(c.old)
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, errs.Wrap(errs.Internal, err, "cannot read %s", t.named)
 	}
@@ -295,7 +295,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 				Details: map[string]any{"path": t.named, "current_sha256": c.oldSHA},
 				Fixes:   []string{"update it instead (with its expected_sha256 from read_source)"}}
 		}
-		c.new, c.newMode, c.newSHA = []byte(*fe.Content), 0o644, sha([]byte(*fe.Content))
+		c.new, c.newMode, c.newSHA = []byte(*fe.Content), 0o644, SHA([]byte(*fe.Content))
 		return c, nil
 	}
 	if c.old == nil {
@@ -321,7 +321,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 			return nil, err
 		}
 	}
-	c.newSHA = sha(c.new)
+	c.newSHA = SHA(c.new)
 	return c, nil
 }
 
