@@ -42,6 +42,10 @@ type Index struct {
 	// pre holds what Prestore parses until a reconcile takes it.
 	pre prestores
 
+	// reconciles counts the reconciles finished, of every file or of some
+	// paths (Work).
+	reconciles atomic.Int64
+
 	mu sync.Mutex // serialises Reconcile and Repair, and guards the fields below
 	// headTree caches HEAD's tree listing for the dirty check, by commit.
 	headTree       map[string]string
@@ -200,6 +204,12 @@ func (ix *Index) pin() *handle {
 
 // Reads counts the read transactions (snapshots) begun on the current store.
 func (ix *Index) Reads() int64 { return ix.db().Reads() }
+
+// Work counts what the index did: the read transactions begun on the
+// current store and the reconciles finished (the watcher's and the safety
+// scan's too, which begin no read), so that a server can tell when a burst
+// of either ended.
+func (ix *Index) Work() int64 { return ix.Reads() + ix.reconciles.Load() }
 
 // Trim gives back what the last burst of work left: the page caches of the
 // idle connections, and the Go heap's free memory. It does nothing while a

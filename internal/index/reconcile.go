@@ -105,6 +105,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	defer ix.reconciles.Add(1)
 	defer ix.budget().limitHeap()()
 	progress := o.Progress
 	if progress == nil {
@@ -612,6 +613,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 	if !ix.Writable() {
 		return nil, fmt.Errorf("index: reconcile needs the writer lock (owned by pid %d)", ix.Owner())
 	}
+	defer ix.reconciles.Add(1)
 	ix.mu.Lock()
 	meta, err := ix.ownerMeta(ctx)
 	if err != nil {

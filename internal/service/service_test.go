@@ -245,9 +245,10 @@ func TestNewDirectoryReconcilesItsSubtree(t *testing.T) {
 }
 
 // TestServerTrimsAfterABurst: a server gives memory back once the calls of
-// a burst stop, once per burst, and not while it stays idle.
+// a burst stop, once per burst, and not while it stays idle; a reconcile
+// with no call around it (the watcher's, the safety scan's) is a burst too.
 func TestServerTrimsAfterABurst(t *testing.T) {
-	_, s := serving(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
+	paths, s := serving(t, map[string]string{"go.mod": "module example.com/t\n", "a.go": "package t\n\nfunc Alpha() {}\n"})
 	waitTrims := func(want int64) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
@@ -266,4 +267,8 @@ func TestServerTrimsAfterABurst(t *testing.T) {
 	waitTrims(1)
 	answer(t, call(t, s, "search", map[string]any{"query": "Alpha", "mode": "definitions"}))
 	waitTrims(2)
+	if err := os.WriteFile(filepath.Join(paths.Root, "b.go"), []byte("package t\n\nfunc Beta() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitTrims(3)
 }
