@@ -8,7 +8,8 @@
 # bench/harden-notes.md (what earlier campaigns found and how it was fixed).
 #   usage: bench/harden.sh
 # Env: FUZZTIME (per target, default 8m: over an hour in all), FUZZPAR
-# (fuzz workers, default 1), KILLS (SIGKILLs of writers, default 1000),
+# (fuzz workers per target, default 1), FUZZLANES (targets fuzzed at once,
+# default 2), KILLS (SIGKILLs of writers, default 1000),
 # OPS_KILLS (SIGKILLs per operation of the operations campaign: full index,
 # incremental reindex, SCIP import, rename, workspace apply; default 200),
 # LOAD_CLIENTS / LOAD_CALLS / LOAD_ROUNDS (the load run on the kubernetes
@@ -23,6 +24,7 @@ cd "$root"
 export PATH=$root/bin/tools:$PATH
 FUZZTIME=${FUZZTIME:-8m}
 FUZZPAR=${FUZZPAR:-1}
+FUZZLANES=${FUZZLANES:-2}
 KILLS=${KILLS:-1000}
 OPS_KILLS=${OPS_KILLS:-200}
 out=bench/out/harden
@@ -44,42 +46,52 @@ failed=0
 started=$(date -u +%H:%M)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# fuzz runs one target at a time in the background, beside the campaigns
-# below; it writes its table rows, total seconds and failures to files.
-fuzz_all() {
-  local rows=$out/fuzz.rows total_s=0 fuzz_failed=0
-  : >"$rows"
-  for t in "${targets[@]}"; do
-    read -r pkg name <<<"$t"
-    log=$out/$name.log
-    echo "harden: fuzzing $name ($pkg) for $FUZZTIME" >&2
-    start=$(date +%s)
-    go test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" -parallel "$FUZZPAR" "./$pkg" >"$log" 2>&1
-    rc=$?
-    secs=$(( $(date +%s) - start ))
-    total_s=$(( total_s + secs ))
-    execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    corpus=$(ls "$gocache/fuzz/$module/$pkg/$name" 2>/dev/null | wc -l)
-    crashes=0
-    if [ $rc -ne 0 ]; then crashes=1; fuzz_failed=1; echo "harden: $name FAILED, see $log" >&2; fi
-    # keep a sample of the generated corpus with the package's seeds, up
-    # to 40 inputs a target (make test runs each one), so that runs after
-    # the first add only what a crash leaves
-    kept=$pkg/testdata/fuzz/$name
-    mkdir -p "$kept"
-    room=$(( 40 - $(ls "$kept" | wc -l) ))
-    if [ "$room" -gt 0 ]; then
-      ls "$gocache/fuzz/$module/$pkg/$name" 2>/dev/null | sort | while read -r f; do
-        [ -e "$kept/$f" ] || echo "$f"
-      done | head -"$room" | while read -r f; do cp "$gocache/fuzz/$module/$pkg/$name/$f" "$kept/"; done
-    fi
-    mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
-    echo "| \`$name\` | $pkg | $mins min | ${execs:-0} | $corpus | $crashes |" >>"$rows"
-  done
-  echo "$total_s $fuzz_failed" >"$out/fuzz.total"
+# fuzz runs in FUZZLANES background lanes beside the campaigns below, each
+# lane one target at a time (targets dealt round-robin); each target writes
+# its table row, its seconds and whether it failed to files of its own.
+fuzz_one() {
+  local pkg=$1 name=$2
+  log=$out/$name.log
+  echo "harden: fuzzing $name ($pkg) for $FUZZTIME" >&2
+  start=$(date +%s)
+  go test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" -parallel "$FUZZPAR" "./$pkg" >"$log" 2>&1
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  corpus=$(ls "$gocache/fuzz/$module/$pkg/$name" 2>/dev/null | wc -l)
+  crashes=0
+  if [ $rc -ne 0 ]; then crashes=1; echo "harden: $name FAILED, see $log" >&2; fi
+  # keep a sample of the generated corpus with the package's seeds, up
+  # to 40 inputs a target (make test runs each one), so that runs after
+  # the first add only what a crash leaves
+  kept=$pkg/testdata/fuzz/$name
+  mkdir -p "$kept"
+  room=$(( 40 - $(ls "$kept" | wc -l) ))
+  if [ "$room" -gt 0 ]; then
+    ls "$gocache/fuzz/$module/$pkg/$name" 2>/dev/null | sort | while read -r f; do
+      [ -e "$kept/$f" ] || echo "$f"
+    done | head -"$room" | while read -r f; do cp "$gocache/fuzz/$module/$pkg/$name/$f" "$kept/"; done
+  fi
+  mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
+  echo "| \`$name\` | $pkg | $mins min | ${execs:-0} | $corpus | $crashes |" >"$out/fuzz.$name.row"
+  echo "$secs $crashes" >"$out/fuzz.$name.sum"
 }
-fuzz_all &
-fuzz_pid=$!
+fuzz_lane() {
+  local lane=$1 i=0
+  for t in "${targets[@]}"; do
+    if [ $(( i % FUZZLANES )) -eq "$lane" ]; then
+      read -r pkg name <<<"$t"
+      fuzz_one "$pkg" "$name"
+    fi
+    i=$(( i + 1 ))
+  done
+}
+rm -f "$out"/fuzz.*.row "$out"/fuzz.*.sum
+fuzz_pids=()
+for (( lane = 0; lane < FUZZLANES; lane++ )); do
+  fuzz_lane "$lane" &
+  fuzz_pids+=($!)
+done
 
 echo "harden: $KILLS SIGKILLs of multi-file writers" >&2
 CAIRN_CRASH_KILLS=$KILLS go test -count=1 -timeout 120m -run '^TestCrashAtRandomPoints$' -v ./internal/service/ >"$out/crash.log" 2>&1 || failed=1
@@ -130,10 +142,20 @@ ${mem_rows:-| $MEM_BUDGETS | FAILED, see $out/memory.log | | | | | | | |}"
 fi
 
 echo "harden: waiting for the fuzzing to end" >&2
-wait "$fuzz_pid"
-read -r total_s fuzz_failed <"$out/fuzz.total" || { total_s=0; fuzz_failed=1; }
-[ "${fuzz_failed:-1}" = 0 ] || failed=1
-fuzz_rows=$(cat "$out/fuzz.rows")
+wait "${fuzz_pids[@]}"
+total_s=0
+fuzz_rows=""
+for t in "${targets[@]}"; do
+  read -r pkg name <<<"$t"
+  if read -r secs crashes <"$out/fuzz.$name.sum"; then
+    total_s=$(( total_s + secs ))
+    [ "$crashes" = 0 ] || failed=1
+    fuzz_rows+=$(cat "$out/fuzz.$name.row")$'\n'
+  else
+    failed=1
+    fuzz_rows+="| \`$name\` | $pkg | did not run | | | |"$'\n'
+  fi
+done
 ended=$(date -u +%H:%M)
 
 ops_rows=$(grep -o '[a-z_]*: map\[[^]]*\] (median finished run [^)]*)' "$out/crash-ops.log" |
@@ -147,7 +169,7 @@ section=$(cat <<MD
 
 Generated by \`make harden\` (bench/harden.sh) in one run on $(date -u +%Y-%m-%d), $started–$ended UTC, $(nproc) cores, load average $load_start at the start and $(cut -d' ' -f1-3 /proc/loadavg) at the end (the machine is shared: latencies measure the queue on it, not one call). Every figure in this section comes from that run; what earlier campaigns found and fixed follows it.
 
-**Fuzzing**: \`go test -fuzz\` per target for $FUZZTIME with $FUZZPAR worker(s), one target at a time beside the campaigns below, $(awk -v s="$total_s" 'BEGIN { printf "%.0f", s / 60 }') minutes in all; a crash fails the run and stays in the package's testdata/fuzz.
+**Fuzzing**: \`go test -fuzz\` per target for $FUZZTIME with $FUZZPAR worker(s), $FUZZLANES targets at a time beside the campaigns below, $(awk -v s="$total_s" 'BEGIN { printf "%.0f", s / 60 }') minutes in all; a crash fails the run and stays in the package's testdata/fuzz.
 
 | fuzz target | package | time | executions | corpus | crashes |
 |---|---|---:|---:|---:|---:|

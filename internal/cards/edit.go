@@ -3,8 +3,6 @@ package cards
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,11 +38,6 @@ func (p *Plan) add(fe mutate.FileEdit) {
 	sort.Strings(p.Files)
 }
 
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
 // read reads a repo file from disk (nil when it does not exist).
 func (v *View) read(p string) ([]byte, error) {
 	b, err := os.ReadFile(filepath.Join(v.snap.Index().Paths().Root, filepath.FromSlash(p)))
@@ -59,7 +52,7 @@ func (v *View) read(p string) ([]byte, error) {
 
 func update(p string, old, content []byte) mutate.FileEdit {
 	s := string(content)
-	return mutate.FileEdit{Path: p, Action: mutate.Update, Content: &s, ExpectedSHA256: sha(old)}
+	return mutate.FileEdit{Path: p, Action: mutate.Update, Content: &s, ExpectedSHA256: mutate.SHA(old)}
 }
 
 func create(p string, content []byte) mutate.FileEdit {
@@ -291,7 +284,7 @@ func (v *View) Delete(key string) (*Plan, error) {
 			Fixes:   []string{"card_relation_remove and card_link_remove each reference first", "or card_rename to keep the references"}}
 	}
 	plan := &Plan{}
-	plan.add(mutate.FileEdit{Path: info.Path, Action: mutate.Delete, ExpectedSHA256: sha(data)})
+	plan.add(mutate.FileEdit{Path: info.Path, Action: mutate.Delete, ExpectedSHA256: mutate.SHA(data)})
 	return plan, nil
 }
 
@@ -326,7 +319,7 @@ func (v *View) Rename(old, new string) (*Plan, error) {
 		} else if existing != nil {
 			return nil, &errs.Error{Kind: errs.Precondition, Path: PathFor(new), Msg: PathFor(new) + " exists"}
 		}
-		plan.add(mutate.FileEdit{Path: info.Path, Action: mutate.Delete, ExpectedSHA256: sha(data)})
+		plan.add(mutate.FileEdit{Path: info.Path, Action: mutate.Delete, ExpectedSHA256: mutate.SHA(data)})
 		plan.add(create(PathFor(new), Format(next)))
 	} else {
 		plan.add(update(info.Path, data, Format(next)))

@@ -31,13 +31,9 @@ stdio and over HTTP.`,
 			if err != nil {
 				return finish(g, errorEnvelope(errs.Wrap(errs.Internal, err, "init")), nil)
 			}
-			env := &protocol.Envelope{Answer: fmt.Sprintf("initialised %s", paths.Root), Data: map[string]any{
-				"repo": paths.Root, "created": nonNil(res.Created), "kept": nonNil(res.Kept), "client_config": snippetData(paths.Root)},
-				NextActions: []protocol.NextAction{},
-				Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.Fresh, IndexState: protocol.StateReady,
-					Layers: []string{}, Completeness: protocol.Completeness{Score: 1, Reason: "init"}, Warnings: []string{},
-					Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
-				Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: "req_cli", TimingMS: map[string]int64{}}}
+			env := adminEnvelope(fmt.Sprintf("initialised %s", paths.Root), map[string]any{
+				"repo": paths.Root, "created": nonNil(res.Created), "kept": nonNil(res.Kept), "client_config": snippetData(paths.Root)})
+			env.Provenance.Completeness.Reason = "init"
 			return finish(g, env, func(w io.Writer, _ *protocol.Envelope) {
 				eachLine(w, "created %s\n", res.Created)
 				eachLine(w, "kept    %s (already there)\n", res.Kept)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // chainCorpus generates a Go module of pkgs packages that reach into the
@@ -132,7 +133,7 @@ func TestBudgetedFullIndexEqualsUnbounded(t *testing.T) {
 		t.Errorf("a budgeted full index differs from an unbounded one (-unbounded +budgeted):\n%s", diff)
 	}
 	// Both indexes relink after a change the same way too.
-	write(t, dir, "p5/f0.go", chainCorpus(24, 6)["p5/f0.go"]+"\nfunc Extra() string { return NewT1().Self().Name }\n")
+	testenv.WriteFile(t, dir, "p5/f0.go", chainCorpus(24, 6)["p5/f0.go"]+"\nfunc Extra() string { return NewT1().Self().Name }\n")
 	reconcile(t, unbounded)
 	reconcile(t, budgeted)
 	if diff := cmp.Diff(indexContents(t, unbounded), indexContents(t, budgeted)); diff != "" {

@@ -286,7 +286,7 @@ func (ix *Index) Repair(ctx context.Context, d *store.Damage) (string, error) {
 		ix.mu.Lock()
 		ix.swap(db)
 		ix.mu.Unlock()
-		return "the " + label(d.DB) + " was rebuilt by the owning process", nil
+		return "the " + d.Label() + " was rebuilt by the owning process", nil
 	}
 	if !ix.Writable() {
 		return "", &errs.Error{Kind: errs.IndexUnavailable, Err: d,
@@ -298,7 +298,7 @@ func (ix *Index) Repair(ctx context.Context, d *store.Damage) (string, error) {
 	var warning string
 	switch {
 	case d.Replaced:
-		warning = "the " + label(d.DB) + " was rebuilt by another process; this worktree is indexed again"
+		warning = "the " + d.Label() + " was rebuilt by another process; this worktree is indexed again"
 	case d.DB == "blobs" && d.Suspect:
 		if err := ix.db().Verify(ctx, "blobs"); err == nil {
 			if err := ix.db().Accept("blobs"); err != nil {
@@ -317,9 +317,9 @@ func (ix *Index) Repair(ctx context.Context, d *store.Damage) (string, error) {
 			path = ix.paths.BlobPath
 		}
 		if err := store.Quarantine(path); err != nil {
-			return "", &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot move the damaged " + label(d.DB) + " aside"}
+			return "", &errs.Error{Kind: errs.IndexUnavailable, Err: err, Msg: "cannot move the damaged " + d.Label() + " aside"}
 		}
-		warning = fmt.Sprintf("the %s was damaged (%s); it was moved to %s and is being rebuilt", label(d.DB), d.Reason, filepath.Base(path)+".damaged")
+		warning = fmt.Sprintf("the %s was damaged (%s); it was moved to %s and is being rebuilt", d.Label(), d.Reason, filepath.Base(path)+".damaged")
 		if d.DB == "main" {
 			warning += "; imported semantic indexes must be imported again (cairn index --semantic)"
 		}
@@ -330,13 +330,6 @@ func (ix *Index) Repair(ctx context.Context, d *store.Damage) (string, error) {
 	}
 	ix.swap(db)
 	return warning, nil
-}
-
-func label(db string) string {
-	if db == "blobs" {
-		return "shared blob store"
-	}
-	return "worktree index"
 }
 
 // Paths is where the repository and its state are.

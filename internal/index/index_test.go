@@ -3,7 +3,6 @@ package index_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -12,48 +11,14 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // repo writes files into a fresh git repository and opens its index.
 func repo(t *testing.T, files map[string]string) (string, *index.Index) {
 	t.Helper()
-	dir := t.TempDir()
-	for p, content := range files {
-		write(t, dir, p, content)
-	}
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", "-A")
-	git(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
-	ctx := context.Background()
-	paths, err := config.Locate(ctx, dir, filepath.Join(t.TempDir(), "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(ctx, paths, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return dir, ix
-}
-
-func write(t *testing.T, dir, p, content string) {
-	t.Helper()
-	full := filepath.Join(dir, p)
-	os.MkdirAll(filepath.Dir(full), 0o755)
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
+	x := testenv.OpenIndex(t, files)
+	return x.Root, x.Index()
 }
 
 func reconcile(t *testing.T, ix *index.Index) *index.Stats {
@@ -95,10 +60,10 @@ func TestIdentityStable(t *testing.T) {
 	if len(before) < 9 {
 		t.Fatalf("too few symbols: %v", before)
 	}
-	write(t, dir, "a.go", "package id\n\n// F first now.\nfunc F() {\n}\n\n\n\ntype T struct {\n\tX int\n}\n")
-	write(t, dir, "a2.go", "package id\n\nfunc (t T) M() int {\n\treturn t.X\n}\n")
-	write(t, dir, "b.py", "\n\n# moved down\ndef f():\n    pass\n\nclass C:\n\n    def m(self):\n        return 1\n")
-	write(t, dir, "c.ts", "export function g() {\n}\n\n\nexport class K {\n    run(): void {\n    }\n}\n")
+	testenv.WriteFile(t, dir, "a.go", "package id\n\n// F first now.\nfunc F() {\n}\n\n\n\ntype T struct {\n\tX int\n}\n")
+	testenv.WriteFile(t, dir, "a2.go", "package id\n\nfunc (t T) M() int {\n\treturn t.X\n}\n")
+	testenv.WriteFile(t, dir, "b.py", "\n\n# moved down\ndef f():\n    pass\n\nclass C:\n\n    def m(self):\n        return 1\n")
+	testenv.WriteFile(t, dir, "c.ts", "export function g() {\n}\n\n\nexport class K {\n    run(): void {\n    }\n}\n")
 	reconcile(t, ix)
 	if diff := cmp.Diff(before, ids(t, ix)); diff != "" {
 		t.Errorf("ids changed (-before +after):\n%s", diff)
@@ -117,13 +82,13 @@ func TestReconcileChanges(t *testing.T) {
 		t.Fatalf("nothing changed but: %+v", st)
 	}
 	os.Rename(filepath.Join(dir, "b.go"), filepath.Join(dir, "c.go"))
-	write(t, dir, "a.go", "package r\nfunc A() { B() }\n")
+	testenv.WriteFile(t, dir, "a.go", "package r\nfunc A() { B() }\n")
 	st = reconcile(t, ix)
 	if st.Epoch != 2 || st.Renamed != 1 || st.Modified != 1 || st.Parsed != 1 {
 		t.Fatalf("rename + edit: %+v", st)
 	}
 	// A checkout that restores the old content re-parses nothing (content-addressed).
-	git(t, dir, "checkout", "-q", "--", "a.go")
+	testenv.Git(t, dir, "checkout", "-q", "--", "a.go")
 	st = reconcile(t, ix)
 	if st.Parsed != 0 || st.Modified != 1 {
 		t.Fatalf("restore: %+v", st)
@@ -156,7 +121,7 @@ func TestSecondProcessReads(t *testing.T) {
 func TestGarbageCollection(t *testing.T) {
 	dir, ix := repo(t, map[string]string{"go.mod": "module example.com/g\n", "a.go": "package g\nfunc A() {}\n"})
 	reconcile(t, ix)
-	write(t, dir, "a.go", "package g\nfunc A2() {}\n")
+	testenv.WriteFile(t, dir, "a.go", "package g\nfunc A2() {}\n")
 	reconcile(t, ix)
 	ctx := context.Background()
 	db, release := ix.Acquire()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -119,13 +120,13 @@ func (s *Snapshot) Overlay(ctx context.Context, in []OverlayInput) (map[string]*
 		}
 		l := lang.ForFile(o.Path, o.Content)
 		switch {
-		case isBinary(o.Content):
+		case scan.IsBinary(o.Content):
 			of.Status = store.BlobBinary
 		case l == nil:
 			of.Status = store.BlobText
 		}
 		of.Module = moduleOf(modByRoot, o.Path, "").ID
-		if l == nil || isBinary(o.Content) {
+		if l == nil || scan.IsBinary(o.Content) {
 			continue
 		}
 		f, err := overlayFactsOf(l, o.Content)

@@ -52,7 +52,7 @@ func (ix *Index) Prestore(files map[string][]byte) {
 		}
 	}
 	for p, data := range files {
-		if int64(len(data)) > ix.cfg.Index.MaxFileBytes || isBinary(data) {
+		if int64(len(data)) > ix.cfg.Index.MaxFileBytes || scan.IsBinary(data) {
 			continue
 		}
 		l := lang.ForFile(p, data)

@@ -425,7 +425,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	j.hash = store.Hash(xxh3.Hash128(data).Bytes())
 	j.norm = normHash(data)
 	j.gitOID = gitBlobOID(data, j.entry, fullPath)
-	binary := isBinary(data)
+	binary := scan.IsBinary(data)
 	switch {
 	case binary:
 		j.status, j.lang = store.BlobBinary, nil
@@ -548,14 +548,6 @@ func parseStatus(f *lang.Facts) store.BlobStatus {
 		return store.BlobCapped
 	}
 	return store.BlobParsed
-}
-
-func isBinary(data []byte) bool {
-	n := len(data)
-	if n > 8000 {
-		n = 8000
-	}
-	return bytes.IndexByte(data[:n], 0) >= 0
 }
 
 // normHash hashes content with CRLF normalised to LF (change detection only).

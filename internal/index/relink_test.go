@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // linkTargets lists every resolved reference of the index as
@@ -71,12 +72,25 @@ func sameLinksAsClean(t *testing.T, dir string, ix *index.Index) []string {
 	return got
 }
 
+// relinkAfter indexes a repository of files, writes edits over it and
+// reconciles again; it returns the repository, its index and the stats of
+// the second reconcile.
+func relinkAfter(t *testing.T, files, edits map[string]string) (string, *index.Index, *index.Stats) {
+	t.Helper()
+	dir, ix := repo(t, files)
+	reconcile(t, ix)
+	for p, c := range edits {
+		testenv.WriteFile(t, dir, p, c)
+	}
+	return dir, ix, reconcile(t, ix)
+}
+
 // After a rename, the files that use the old or new name, or a member of
 // the renamed type, are linked again and agree with a clean index; a file
 // that holds the name only inside a longer word (NewConfigured) is left as
 // it was.
 func TestRelinkAfterRename(t *testing.T) {
-	dir, ix := repo(t, map[string]string{
+	dir, ix, st := relinkAfter(t, map[string]string{
 		"go.mod":       "module example.com/rl\n",
 		"a/config.go":  "package a\n\ntype Config struct{ Host string }\n\nfunc NewConfig() *Config { return &Config{} }\n",
 		"b/uses.go":    "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Config) string { return c.Host }\n",
@@ -84,12 +98,11 @@ func TestRelinkAfterRename(t *testing.T) {
 		"d/host.go":    "package d\n\ntype Server struct{ Host string }\n\nfunc H(s Server) string { return s.Host }\n",
 		"e/unused.go":  "package e\n\nfunc E() int { return 2 }\n",
 		"a/helpers.go": "package a\n\nfunc Default() *Config { return NewConfig() }\n",
+	}, map[string]string{
+		"a/config.go":  "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n",
+		"b/uses.go":    "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Settings) string { return c.Host }\n",
+		"a/helpers.go": "package a\n\nfunc Default() *Settings { return NewConfig() }\n",
 	})
-	reconcile(t, ix)
-	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n\nfunc NewConfig() *Settings { return &Settings{} }\n")
-	write(t, dir, "b/uses.go", "package b\n\nimport \"example.com/rl/a\"\n\nfunc F() string {\n\tc := a.NewConfig()\n\treturn c.Host\n}\n\nfunc G(c *a.Settings) string { return c.Host }\n")
-	write(t, dir, "a/helpers.go", "package a\n\nfunc Default() *Settings { return NewConfig() }\n")
-	st := reconcile(t, ix)
 	// the three changed files, and d/host.go for the member name Host;
 	// not c/other.go (Config only inside NewConfigured) nor e/unused.go
 	if st.Relinked != 4 {
@@ -105,16 +118,13 @@ func TestRelinkAfterRename(t *testing.T) {
 // every name its facts mention, not only its references' names. The file is
 // not edited, yet its alias no longer resolves after the rename.
 func TestRelinkFindsNamesOutsideReferences(t *testing.T) {
-	dir, ix := repo(t, map[string]string{
+	dir, ix, st := relinkAfter(t, map[string]string{
 		"Cargo.toml":    "[package]\nname = \"rl\"\nversion = \"0.1.0\"\n",
 		"src/lib.rs":    "pub mod config;\npub mod uses;\npub mod other;\n",
 		"src/config.rs": "pub struct Config;\n",
 		"src/uses.rs":   "use crate::config::Config as Cfg;\n\npub fn take(_c: Cfg) {}\n",
 		"src/other.rs":  "pub fn other() -> i32 {\n    1\n}\n",
-	})
-	reconcile(t, ix)
-	write(t, dir, "src/config.rs", "pub struct Settings;\n")
-	st := reconcile(t, ix)
+	}, map[string]string{"src/config.rs": "pub struct Settings;\n"})
 	// config.rs, and uses.rs for its import of Config; not other.rs
 	if st.Relinked != 2 {
 		t.Errorf("relinked %d files, want 2 (config.rs and uses.rs)", st.Relinked)
@@ -138,10 +148,7 @@ func TestRelinkReadAheadAgreesWithClean(t *testing.T) {
 		// each calls the helper of the next file: resolved through p's symbols
 		files[fmt.Sprintf("p/use%d.go", i)] = fmt.Sprintf("package p\n\nimport \"example.com/ra/a\"\n\nfunc Use%d(c *a.Config) string { return c.Host + Helper%d() }\n\nfunc Helper%d() string { return \"\" }\n", i, i%4+1, i)
 	}
-	dir, ix := repo(t, files)
-	reconcile(t, ix)
-	write(t, dir, "a/config.go", "package a\n\ntype Settings struct{ Host string }\n")
-	st := reconcile(t, ix)
+	dir, ix, st := relinkAfter(t, files, map[string]string{"a/config.go": "package a\n\ntype Settings struct{ Host string }\n"})
 	if st.Relinked != 5 { // a/config.go and the four files of p (b uses neither name)
 		t.Errorf("relinked %d files, want 5", st.Relinked)
 	}
@@ -176,7 +183,7 @@ func TestPrestoredWriteAgreesWithClean(t *testing.T) {
 	}
 	ix.Prestore(files)
 	for p, c := range next {
-		write(t, dir, p, c)
+		testenv.WriteFile(t, dir, p, c)
 	}
 	st, err := ix.ReconcilePaths(context.Background(), paths, index.ReconcileOptions{})
 	if err != nil {

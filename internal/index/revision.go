@@ -31,7 +31,7 @@ func (ix *Index) NewContentParser() *ContentParser { return &ContentParser{ix: i
 // Facts returns the facts of one file's content (nil facts for content that is
 // not code: no language, binary, too large) and the language name.
 func (p *ContentParser) Facts(ctx context.Context, path string, data []byte) (*lang.Facts, string, error) {
-	if int64(len(data)) > p.ix.cfg.Index.MaxFileBytes || isBinary(data) {
+	if int64(len(data)) > p.ix.cfg.Index.MaxFileBytes || scan.IsBinary(data) {
 		return nil, "", nil
 	}
 	l := lang.ForFile(path, data)

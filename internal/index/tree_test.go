@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // backdate moves the modification time of every directory of the tree an
@@ -53,14 +54,14 @@ func TestReconcileProvenFreshness(t *testing.T) {
 	if err := os.Symlink("target.txt", filepath.Join(dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, dir, "target.txt", "one\n")
+	testenv.WriteFile(t, dir, "target.txt", "one\n")
 	// A link into a directory no scan enters, whose target appears later:
 	// nothing the scan lists moves, only the link's outcome.
 	os.Mkdir(filepath.Join(dir, "node_modules"), 0o755)
 	if err := os.Symlink("node_modules/later.txt", filepath.Join(dir, "dangling.txt")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, dir, "sub/untracked.go", "package p\nfunc U() {}\n")
+	testenv.WriteFile(t, dir, "sub/untracked.go", "package p\nfunc U() {}\n")
 	first := reconcile(t, ix)
 	base := settle(t, dir, ix)
 	if base.Epoch != first.Epoch || base.Files != first.Files {
@@ -71,25 +72,25 @@ func TestReconcileProvenFreshness(t *testing.T) {
 		change func()
 		check  func(st *index.Stats) bool
 	}{
-		{"edit in place", func() { write(t, dir, "sub/b.go", "package p\nfunc B() { A() }\n") },
+		{"edit in place", func() { testenv.WriteFile(t, dir, "sub/b.go", "package p\nfunc B() { A() }\n") },
 			func(st *index.Stats) bool { return st.Modified == 1 }},
-		{"new file", func() { write(t, dir, "sub/c.go", "package p\nfunc C() {}\n") },
+		{"new file", func() { testenv.WriteFile(t, dir, "sub/c.go", "package p\nfunc C() {}\n") },
 			func(st *index.Stats) bool { return st.Added == 1 }},
-		{"new directory", func() { write(t, dir, "deep/er/d.go", "package er\n") },
+		{"new directory", func() { testenv.WriteFile(t, dir, "deep/er/d.go", "package er\n") },
 			func(st *index.Stats) bool { return st.Added == 1 }},
 		{"removed file", func() { os.Remove(filepath.Join(dir, "sub/c.go")) },
 			func(st *index.Stats) bool { return st.Deleted == 1 }},
 		{"renamed file", func() { os.Rename(filepath.Join(dir, "deep/er/d.go"), filepath.Join(dir, "deep/er/e.go")) },
 			func(st *index.Stats) bool { return st.Renamed == 1 }},
-		{"symlink target edited", func() { write(t, dir, "target.txt", "two, longer\n") },
+		{"symlink target edited", func() { testenv.WriteFile(t, dir, "target.txt", "two, longer\n") },
 			func(st *index.Stats) bool { return st.Modified == 2 }}, // the target and the link
-		{"a link's target appears", func() { write(t, dir, "node_modules/later.txt", "x\n") },
+		{"a link's target appears", func() { testenv.WriteFile(t, dir, "node_modules/later.txt", "x\n") },
 			func(st *index.Stats) bool {
 				return st.SkippedFiles["symlink_pruned"] == 1 && st.SkippedFiles["broken_symlink"] == 0
 			}},
-		{"cairnignore", func() { write(t, dir, ".cairnignore", "sub/.gitignore\nsub/b.go\n") },
+		{"cairnignore", func() { testenv.WriteFile(t, dir, ".cairnignore", "sub/.gitignore\nsub/b.go\n") },
 			func(st *index.Stats) bool { return st.Deleted == 1 && st.Modified == 1 }},
-		{"gitignore outside the listing", func() { write(t, dir, "sub/.gitignore", "untracked.go\n") },
+		{"gitignore outside the listing", func() { testenv.WriteFile(t, dir, "sub/.gitignore", "untracked.go\n") },
 			func(st *index.Stats) bool { return st.Deleted == 1 }},
 	}
 	for _, s := range steps {
@@ -109,7 +110,7 @@ func TestReconcileRacyDirectory(t *testing.T) {
 	dir, ix := repo(t, map[string]string{"go.mod": "module example.com/r\n", "a.go": "package r\n"})
 	reconcile(t, ix)
 	settle(t, dir, ix)
-	write(t, dir, "b.go", "package r\n") // the root's time is now
+	testenv.WriteFile(t, dir, "b.go", "package r\n") // the root's time is now
 	if st := reconcile(t, ix); st.Added != 1 {
 		t.Fatalf("new file: %+v", st)
 	}

@@ -870,6 +870,13 @@ func IsIdentifier(s string) bool {
 	return true
 }
 
+// IsWordByte reports whether c is a byte of a word: an ASCII letter, digit or
+// '_', or a byte of a multi-byte UTF-8 character (scanning bytes, a
+// non-ASCII letter counts as part of the word it stands in).
+func IsWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
 // IsIdentRune reports whether c may stand in an identifier (IsIdentifier).
 func IsIdentRune(c rune) bool {
 	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c > 127

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/ledger"
+	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -35,6 +36,19 @@ func metaTask(env map[string]any) (string, map[string]any) {
 	id, _ := meta["task_id"].(string)
 	counters, _ := meta["task"].(map[string]any)
 	return id, counters
+}
+
+// taskOps are the ledger's operations of a task, newest first, once the
+// ledger has written what it holds.
+func taskOps(t *testing.T, svc *service.Service, id string) []ledger.Operation {
+	t.Helper()
+	l := svc.Monitor().Ledger()
+	l.Flush()
+	ops, err := l.Operations(context.Background(), ledger.Filter{TaskID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
 }
 
 func warnings(env map[string]any) string {
@@ -124,12 +138,7 @@ func TestTaskConvergence(t *testing.T) {
 	}
 
 	// The ledger has the story.
-	l := svc.Monitor().Ledger()
-	l.Flush()
-	ops, err := l.Operations(context.Background(), ledger.Filter{TaskID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := taskOps(t, svc, id)
 	var story []string
 	for i := len(ops) - 1; i >= 0; i-- {
 		op := ops[i]
@@ -149,7 +158,7 @@ func TestTaskConvergence(t *testing.T) {
 	if ops[len(ops)-2].MutationFP == "" || ops[len(ops)-2].ChangedPaths[0] != "server/server.go" {
 		t.Errorf("the first write's row lacks its fingerprint or paths: %+v", ops[len(ops)-2])
 	}
-	row, ok, _ := l.Task(context.Background(), id)
+	row, ok, _ := svc.Monitor().Ledger().Task(context.Background(), id)
 	if !ok || row.State != ledger.StateFailed || row.LastMutFP == "" || row.LastFailFP == "" {
 		t.Errorf("task row = %+v", row)
 	}
@@ -251,12 +260,7 @@ func TestTaskCountsEveryMutation(t *testing.T) {
 		t.Fatalf("a fifth mutation: %v", env["error"])
 	}
 
-	l := svc.Monitor().Ledger()
-	l.Flush()
-	ops, err := l.Operations(context.Background(), ledger.Filter{TaskID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := taskOps(t, svc, id)
 	changed := map[string][]string{}
 	for _, op := range ops {
 		if op.MutationFP != "" {

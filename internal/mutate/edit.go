@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // Actions of a file edit.
@@ -64,7 +65,7 @@ type placed struct {
 // (edits[2]); haveSHA says the file's whole content was checked, which
 // stands in for an expected text.
 func applySpans(path string, old []byte, spans []Span, label string, haveSHA bool) ([]byte, []Correction, error) {
-	if IsBinary(old) {
+	if scan.IsBinary(old) {
 		return nil, nil, &errs.Error{Kind: errs.InvalidArgument, Path: path, Msg: path + " is a binary file: span edits need text; give content instead"}
 	}
 	d := parseDoc(old)

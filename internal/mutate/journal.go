@@ -155,11 +155,11 @@ func fileSHA(abs string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sha(data), nil
+	return SHA(data), nil
 }
 
-// sha is the hex sha256 of data.
-func sha(data []byte) string {
+// SHA is the hex sha256 of content, as ExpectedSHA256 names a file's content.
+func SHA(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }

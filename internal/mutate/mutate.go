@@ -25,6 +25,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // DefaultKeepBatches is how many applied batches edit_undo can revert.
@@ -266,7 +267,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 		var content []byte
 		var deleted bool
 		if content, deleted, held = ov.File(t.path); held && !deleted {
-			c.old, c.oldMode, c.oldSHA = content, 0o644, sha(content)
+			c.old, c.oldMode, c.oldSHA = content, 0o644, SHA(content)
 		}
 	}
 	if !held {
@@ -284,7 +285,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 			return nil, errs.Wrap(errs.Internal, err, "cannot read %s", t.named)
 		}
 		c.oldMode = info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-		c.oldSHA = sha(c.old)
+		c.oldSHA = SHA(c.old)
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, errs.Wrap(errs.Internal, err, "cannot read %s", t.named)
 	}
@@ -294,7 +295,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 				Details: map[string]any{"path": t.named, "current_sha256": c.oldSHA},
 				Fixes:   []string{"update it instead (with its expected_sha256 from read_source)"}}
 		}
-		c.new, c.newMode, c.newSHA = []byte(*fe.Content), 0o644, sha([]byte(*fe.Content))
+		c.new, c.newMode, c.newSHA = []byte(*fe.Content), 0o644, SHA([]byte(*fe.Content))
 		return c, nil
 	}
 	if c.old == nil {
@@ -320,7 +321,7 @@ func (e *Engine) plan(i int, fe FileEdit, t target, ov Overlay) (*change, error)
 			return nil, err
 		}
 	}
-	c.newSHA = sha(c.new)
+	c.newSHA = SHA(c.new)
 	return c, nil
 }
 
@@ -374,10 +375,10 @@ func summarize(changes, unchanged []*change, dry bool) *Result {
 		default:
 			d.Action = "updated"
 		}
-		if c.new != nil && !IsBinary(c.new) {
+		if c.new != nil && !scan.IsBinary(c.new) {
 			d.LineEnding = lineEndingName(parseDoc(c.new).eol())
 		}
-		if IsBinary(c.old) || IsBinary(c.new) {
+		if scan.IsBinary(c.old) || scan.IsBinary(c.new) {
 			d.Binary = true
 			if dry && d.Action != "unchanged" {
 				diffs = append(diffs, "Binary files differ: "+c.named+"\n")

@@ -120,7 +120,7 @@ func TestSpanOverlapAndInsert(t *testing.T) {
 	_, err = e.Write(context.Background(), Request{Edits: []FileEdit{{Path: "a.txt", Action: Update,
 		Spans: []Span{{StartLine: 4, Insert: true, NewText: "d"}}}}})
 	wantKind(t, err, errs.InvalidArgument) // an insert needs the file's hash
-	mustWrite(t, e, FileEdit{Path: "a.txt", Action: Update, ExpectedSHA256: sha([]byte("a\nb\nc\n")),
+	mustWrite(t, e, FileEdit{Path: "a.txt", Action: Update, ExpectedSHA256: SHA([]byte("a\nb\nc\n")),
 		Spans: []Span{{StartLine: 4, Insert: true, NewText: "d\n"}, {StartLine: 1, Insert: true, NewText: "top"}}})
 	if got := read(t, e, "a.txt"); got != "top\na\nb\nc\nd\n" {
 		t.Errorf("content %q", got)
@@ -152,7 +152,7 @@ func TestConventionsKept(t *testing.T) {
 	}
 	// Appending after a last line without a newline gives it one.
 	e2 := newEngine(t, map[string]string{"n.txt": "a\nb"})
-	mustWrite(t, e2, FileEdit{Path: "n.txt", Action: Update, ExpectedSHA256: sha([]byte("a\nb")),
+	mustWrite(t, e2, FileEdit{Path: "n.txt", Action: Update, ExpectedSHA256: SHA([]byte("a\nb")),
 		Spans: []Span{{StartLine: 3, Insert: true, NewText: "c"}}})
 	if got := read(t, e2, "n.txt"); got != "a\nb\nc" {
 		t.Errorf("content %q", got)
@@ -163,7 +163,7 @@ func TestCreateDeleteAndConflict(t *testing.T) {
 	e := newEngine(t, map[string]string{"old.txt": "bye\n", "keep.txt": "k\n"})
 	res := mustWrite(t, e,
 		FileEdit{Path: "dir/sub/new.txt", Action: Create, Content: str("hello\n")},
-		FileEdit{Path: "old.txt", Action: Delete, ExpectedSHA256: sha([]byte("bye\n"))})
+		FileEdit{Path: "old.txt", Action: Delete, ExpectedSHA256: SHA([]byte("bye\n"))})
 	if read(t, e, "dir/sub/new.txt") != "hello\n" {
 		t.Error("not created")
 	}
@@ -178,9 +178,9 @@ func TestCreateDeleteAndConflict(t *testing.T) {
 		t.Errorf("files: %s", diff)
 	}
 	_, err := e.Write(context.Background(), Request{Edits: []FileEdit{{Path: "keep.txt", Action: Update, Content: str("x"),
-		ExpectedSHA256: sha([]byte("other"))}}})
+		ExpectedSHA256: SHA([]byte("other"))}}})
 	ee := wantKind(t, err, errs.Conflict)
-	if ee.Details["current_sha256"] != sha([]byte("k\n")) {
+	if ee.Details["current_sha256"] != SHA([]byte("k\n")) {
 		t.Errorf("details %v", ee.Details)
 	}
 	_, err = e.Write(context.Background(), Request{Edits: []FileEdit{{Path: "keep.txt", Action: Create, Content: str("x")}}})
@@ -217,7 +217,7 @@ func TestPolicy(t *testing.T) {
 // the others get CONFLICT with the winner's hash.
 func TestConcurrentWriters(t *testing.T) {
 	e := newEngine(t, map[string]string{"a.txt": "base\n"})
-	base := sha([]byte("base\n"))
+	base := SHA([]byte("base\n"))
 	const n = 8
 	errc := make(chan error, n)
 	start := make(chan struct{})

@@ -3,6 +3,8 @@ package mutate
 import (
 	"context"
 	"sort"
+
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // Planned is what a batch would leave in one file.
@@ -38,7 +40,7 @@ func (e *Engine) Preview(ctx context.Context, req Request) ([]Planned, error) {
 			return nil, err
 		}
 		p := Planned{Path: c.named, Edit: i, Content: c.new, OldSHA256: c.oldSHA, Hunks: []Hunk{}}
-		if c.new != nil && !IsBinary(c.new) && !IsBinary(c.old) {
+		if c.new != nil && !scan.IsBinary(c.new) && !scan.IsBinary(c.old) {
 			p.Hunks = hunks(diffLines(splitLines(c.old), splitLines(c.new)))
 		}
 		out = append(out, p)

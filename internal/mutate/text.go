@@ -124,9 +124,3 @@ func conformContent(old *doc, content string) string {
 	}
 	return content
 }
-
-// IsBinary reports whether data looks binary (a NUL byte near the start),
-// as the read tools decide it.
-func IsBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
-}

@@ -155,7 +155,7 @@ func (e *Engine) revert(g *goal, t target) (*change, string, error) {
 		if c.old, err = os.ReadFile(t.abs); err != nil {
 			return nil, "", errs.Wrap(errs.Internal, err, "cannot read %s", t.named)
 		}
-		c.oldSHA = sha(c.old)
+		c.oldSHA = SHA(c.old)
 		c.oldMode = info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	}
 	if c.oldSHA != g.expect || g.want == g.expect {
@@ -171,7 +171,7 @@ func (e *Engine) revert(g *goal, t target) (*change, string, error) {
 	}
 	if g.want != "" {
 		data, err := os.ReadFile(e.blobPath(g.want))
-		if err != nil || sha(data) != g.want {
+		if err != nil || SHA(data) != g.want {
 			return nil, c.oldSHA, &errs.Error{Kind: errs.Internal, Path: t.named, Err: err, Msg: "the old content of " + t.named + " is no longer kept"}
 		}
 		c.new, c.newSHA, c.newMode = data, g.want, g.mode

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -126,7 +125,7 @@ func (e *Engine) Read(ctx context.Context, p ReadParams) (*ReadResult, error) {
 			return nil, &errs.Error{Kind: errs.FileNotFound, Path: string(rp), Err: err, Msg: "cannot read " + string(rp)}
 		}
 	}
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	if scan.IsBinary(data) {
 		return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a binary file"}
 	}
 	sum := sha256.Sum256(data)

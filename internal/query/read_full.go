@@ -12,6 +12,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // FullFile describes a whole file, and holds its content when it was read.
@@ -29,9 +30,6 @@ type FullFile struct {
 	// replacement characters and Content no longer hashes to FileSHA256.
 	ValidUTF8 bool `json:"valid_utf8"`
 }
-
-// binarySniff is how much of a file is looked at for NUL bytes.
-const binarySniff = 8000
 
 // ReadFull measures a whole file (size, lines, sha256, estimated tokens) and,
 // when withContent is set, returns its content too. It applies the same read
@@ -83,7 +81,7 @@ func (e *Engine) ReadFull(ctx context.Context, path string, withContent bool) (*
 		n, rerr := f.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
-			if size < binarySniff && bytes.IndexByte(chunk[:min(n, int(binarySniff-size))], 0) >= 0 {
+			if size < scan.BinarySniff && bytes.IndexByte(chunk[:min(n, int(scan.BinarySniff-size))], 0) >= 0 {
 				return nil, &errs.Error{Kind: errs.InvalidArgument, Path: string(rp), Msg: string(rp) + " is a binary file"}
 			}
 			h.Write(chunk)

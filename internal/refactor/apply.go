@@ -229,7 +229,7 @@ func (env *Env) contents(p *Plan, edits []Edit) ([]Change, []mutate.FileEdit, er
 		if !ok {
 			return nil, nil, expired(p.ID, f+" is gone")
 		}
-		if want := shaOf[f]; want != "" && sha(data) != want {
+		if want := shaOf[f]; want != "" && mutate.SHA(data) != want {
 			return nil, nil, expired(p.ID, f+" changed since the plan")
 		}
 		out, err := applyEdits(f, data, byPath[f])

@@ -148,10 +148,6 @@ func sortSearch(starts []int, off int) int {
 	return lo + 1
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
-
 // wordOffsets returns where name occurs as a whole identifier.
 func wordOffsets(text []byte, name string) []int {
 	var out []int
@@ -163,7 +159,7 @@ func wordOffsets(text []byte, name string) []int {
 		}
 		at := i + j
 		end := at + len(name)
-		if (at == 0 || !isIdentByte(s[at-1])) && (end == len(s) || !isIdentByte(s[end])) {
+		if (at == 0 || !lang.IsWordByte(s[at-1])) && (end == len(s) || !lang.IsWordByte(s[end])) {
 			out = append(out, at)
 		}
 		i = at + 1

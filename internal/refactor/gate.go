@@ -17,6 +17,7 @@ import (
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/mutate"
 	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
@@ -100,7 +101,7 @@ func (env *Env) checkFile(ctx context.Context, p string, defStale bool) (FileChe
 	}
 	data, onDisk := env.read(p)
 	if onDisk {
-		fc.SHA256 = sha(data)
+		fc.SHA256 = mutate.SHA(data)
 		fc.DiskHash = xxHex(data)
 	}
 	switch {

@@ -2,8 +2,6 @@ package refactor_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,17 +57,8 @@ func TestGateStates(t *testing.T) {
 		"README": "x\n",
 	})
 	s := testenv.Open(t, root, service.Options{})
-	write := func(p, content string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("b/b.go", "package b\n\nimport \"example.com/g/a\"\n\n// B calls Foo.\nfunc B() int { return a.Foo() }\n")
-	write("d/d.go", "package d\n\nimport \"example.com/g/a\"\n\nfunc D() int { return a.Foo() }\n")
+	testenv.WriteFile(t, root, "b/b.go", "package b\n\nimport \"example.com/g/a\"\n\n// B calls Foo.\nfunc B() int { return a.Foo() }\n")
+	testenv.WriteFile(t, root, "d/d.go", "package d\n\nimport \"example.com/g/a\"\n\nfunc D() int { return a.Foo() }\n")
 	invoke(t, s, "index_ensure", nil)
 
 	p := planRename(t, s, false)
@@ -83,7 +72,7 @@ func TestGateStates(t *testing.T) {
 		t.Errorf("index behind: status %s, states %v, failed %v", p.Status, states(p), p.Witness.Failed)
 	}
 
-	write("a/a.go", "package a\n\nfunc Foo() int { return 2 }\n") // not reindexed
+	testenv.WriteFile(t, root, "a/a.go", "package a\n\nfunc Foo() int { return 2 }\n") // not reindexed
 	p = planRename(t, s, false)
 	want = map[string]string{"a/a.go": "stale/certain/", "b/b.go": "pending_check/certain/modified", "c/c.go": "pending_check/certain/clean", "d/d.go": "pending_check/certain/untracked"}
 	if diff := cmp.Diff(want, states(p)); diff != "" || p.Status != refactor.StatusBlocked {

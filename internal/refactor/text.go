@@ -2,8 +2,6 @@ package refactor
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -104,11 +102,6 @@ func anchorMoved(path string, e Edit) error {
 		Msg:     fmt.Sprintf("plan expired: %s no longer holds %q at %d:%d", path, e.Old, e.Line, e.Col),
 		Details: map[string]any{"reason": "anchor_moved", "path": path, "line": e.Line, "col": e.Col, "expected": e.Old},
 		Fixes:   []string{"plan the refactor again"}}
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // sortEdits orders edits by file and position, the order plans list them.

@@ -8,23 +8,8 @@ import (
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/refactor"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
-
-// writeTree writes files under a new directory and returns it.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // TypeScript is checked with tsc --noEmit over a copy: a change that
 // breaks a caller is refused with tsc's diagnostic mapped to the edit,
@@ -36,7 +21,7 @@ func TestVerifyTypeScript(t *testing.T) {
 		t.Fatalf("tsc is not installed under %s: run make e2e-deps", bin)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	root := writeTree(t, map[string]string{
+	root := testenv.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}`,
 		"src/pad.ts":    "export function pad(n: number): string {\n  return String(n);\n}\n",
 		"src/main.ts":   "import { pad } from \"./pad\";\n\nconsole.log(pad(3));\n",
@@ -68,7 +53,7 @@ func TestVerifyTypeScript(t *testing.T) {
 // Python is checked with py_compile: a syntax error is refused, mapped to
 // the edit on its line.
 func TestVerifyPython(t *testing.T) {
-	root := writeTree(t, map[string]string{"m.py": "def f():\n    return 1\n"})
+	root := testenv.Tree(t, map[string]string{"m.py": "def f():\n    return 1\n"})
 	bad := refactor.Change{Path: "m.py", Content: []byte("def f(:\n    return 1\n"), Marks: []refactor.Mark{{Label: "edit 1", Line: 1, EndLine: 1}}}
 	rep := refactor.Verify(context.Background(), refactor.VerifyRequest{Root: root, Changes: []refactor.Change{bad}})
 	if rep.OK || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Line != 1 || rep.Diagnostics[0].Edit != "edit 1" {

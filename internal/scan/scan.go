@@ -2,7 +2,8 @@
 // untracked-not-ignored files (every file outside git), minus .cairnignore,
 // prunable directories and Cairn's own state, with the symlink policy and
 // canonical repo-relative paths. It also owns the one path-containment check
-// that every path argument goes through. It reads file metadata, never contents.
+// that every path argument goes through. It reads file metadata, never
+// contents; of contents it only says which are binary (IsBinary).
 package scan
 
 import (

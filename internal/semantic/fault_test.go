@@ -20,16 +20,13 @@ func faultyRun(t *testing.T, e *env, faulty semantic.LookPath, timeout time.Dura
 	t.Helper()
 	ctx := context.Background()
 	head := gitHead(e.root)
-	semantic.Enqueue(ctx, e.db(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	e.enqueue(t, head, time.Now())
 	newRunner(e, fakeIndexer(t, "")).RunQueued(ctx)
 	before = semIndexes(t, e)
 	if !strings.Contains(before, "scip-go") {
 		t.Fatalf("the working indexer imported nothing: %s", before)
 	}
-	j, err := semantic.Enqueue(ctx, e.db(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now().Add(time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := e.enqueue(t, head, time.Now().Add(time.Second))
 	r := semantic.NewRunner(semantic.RunnerOptions{Index: e.ix, LookPath: faulty, Timeout: timeout,
 		Head: func(context.Context) string { return gitHead(e.root) },
 		Sync: func(ctx context.Context) error { return nil }})

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/store"
@@ -109,7 +110,7 @@ func Detect(ctx context.Context, db *store.DB, repoRoot string, look LookPath) (
 	var out []Detected
 	for _, m := range mods {
 		for _, ix := range Indexers {
-			fits := contains(ix.Kinds, m.Kind) && hasMarker(repoRoot, m.Root, ix.Markers)
+			fits := slices.Contains(ix.Kinds, m.Kind) && hasMarker(repoRoot, m.Root, ix.Markers)
 			// A directory without a manifest: Python files are a project;
 			// TypeScript too (JavaScript alone is usually vendored assets).
 			if !fits && m.Kind == "dir" {
@@ -137,15 +138,6 @@ func Detect(ctx context.Context, db *store.DB, repoRoot string, look LookPath) (
 		return out[i].Indexer < out[j].Indexer
 	})
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func hasMarker(repoRoot, dir string, markers []string) bool {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -124,15 +125,22 @@ func gitHead(root string) string {
 	return ref
 }
 
+// enqueue queues the whole-project scip-go job a user asks for at HEAD head.
+func (e *env) enqueue(t *testing.T, head string, now time.Time) store.JobRow {
+	t.Helper()
+	j, err := semantic.Enqueue(context.Background(), e.db(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 // A job runs the indexer and imports its output in one transaction.
 func TestRunnerImports(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
 	head := gitHead(e.root)
-	j, err := semantic.Enqueue(ctx, e.db(), head, semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := e.enqueue(t, head, time.Now())
 	newRunner(e, fakeIndexer(t, "")).RunQueued(ctx)
 	got, _, _ := e.db().Job(ctx, j.ID)
 	if got.Status != semantic.JobCompleted {
@@ -153,10 +161,7 @@ func TestRunnerImports(t *testing.T) {
 func TestRunnerImportProgress(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
-	j, err := semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := e.enqueue(t, gitHead(e.root), time.Now())
 	r := newRunner(e, fakeIndexer(t, ""), func(o *semantic.RunnerOptions) { o.NoteEvery, o.ProgressEvery = time.Nanosecond, 1 })
 	done := make(chan struct{})
 	go func() { r.RunQueued(ctx); close(done) }()
@@ -175,10 +180,7 @@ func TestRunnerImportProgress(t *testing.T) {
 func TestHeadChangeDuringRunSupersedes(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
-	j, err := semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := e.enqueue(t, gitHead(e.root), time.Now())
 	testenv.Isolate(t)
 	newRunner(e, fakeIndexer(t, "git -c user.email=t@t -c user.name=t commit -q --allow-empty -m moved")).RunQueued(ctx)
 	got, _, _ := e.db().Job(ctx, j.ID)
@@ -194,7 +196,7 @@ func TestHeadChangeDuringRunSupersedes(t *testing.T) {
 func TestFileChangedDuringRun(t *testing.T) {
 	e := openRepo(t)
 	ctx := context.Background()
-	semantic.Enqueue(ctx, e.db(), gitHead(e.root), semantic.Request{Indexer: "scip-go", Trigger: "user"}, time.Now())
+	e.enqueue(t, gitHead(e.root), time.Now())
 	newRunner(e, fakeIndexer(t, "echo '// touched' >> b/b.go")).RunQueued(ctx)
 	e.reconcile(t)
 	fr, err := e.q().SemanticFreshness(ctx)

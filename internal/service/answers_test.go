@@ -15,11 +15,7 @@ import (
 func TestAnswerCacheFollowsSemanticImport(t *testing.T) {
 	paths, cfg := newRepo(t, fixture(t))
 	scip := fixtureSCIP(t)
-	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true})
 	testenv.WaitReady(t, s)
 	hit := func(env *protocol.Envelope) bool { _, ok := env.Meta.TimingMS["cache"]; return ok }
 	refs := map[string]any{"symbol": "a.Getter.Get"}

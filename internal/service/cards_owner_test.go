@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -61,12 +61,7 @@ func TestCardsOwnerTakeover(t *testing.T) {
 		t.Fatal("the owner did not get ready")
 	}
 
-	ctx := context.Background()
-	reader, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
+	reader := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{})
 	if reader.Owner() {
 		t.Fatal("the second process owns the index while the server runs")
 	}

@@ -91,7 +91,7 @@ func (s *Service) startRepair(d *store.Damage) {
 		return
 	}
 	s.repairing = true
-	s.state, s.reason = protocol.StateIndex, fmt.Sprintf("the %s is damaged (%s) and is being repaired", dbLabel(d.DB), d.Reason)
+	s.state, s.reason = protocol.StateIndex, fmt.Sprintf("the %s is damaged (%s) and is being repaired", d.Label(), d.Reason)
 	s.mu.Unlock()
 	go func() {
 		defer func() {
@@ -113,15 +113,8 @@ func (s *Service) startRepair(d *store.Damage) {
 // damageUnavailable is the answer while a damaged store cannot be used.
 func damageUnavailable(d *store.Damage, why string) error {
 	return &errs.Error{Kind: errs.IndexUnavailable, Err: d,
-		Msg:   fmt.Sprintf("the %s cannot be trusted (%s); %s", dbLabel(d.DB), d.Reason, why),
+		Msg:   fmt.Sprintf("the %s cannot be trusted (%s); %s", d.Label(), d.Reason, why),
 		Fixes: []string{"retry in a moment", "cairn status"}}
-}
-
-func dbLabel(db string) string {
-	if db == "blobs" {
-		return "shared blob store"
-	}
-	return "worktree index"
 }
 
 // pending counts the changes on disk that the index has not seen, without

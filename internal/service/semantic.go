@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -190,7 +191,7 @@ func (s *Service) autoRefresh(ctx context.Context, paths []string, full bool) {
 		} else {
 			for _, p := range paths {
 				l := lang.ForPath(p)
-				if l != nil && contains(ix.Langs, l.Name) && (root == "" || strings.HasPrefix(p, root+"/")) {
+				if l != nil && slices.Contains(ix.Langs, l.Name) && (root == "" || strings.HasPrefix(p, root+"/")) {
 					r.Files = append(r.Files, p)
 				}
 			}
@@ -203,13 +204,4 @@ func (s *Service) autoRefresh(ctx context.Context, paths []string, full bool) {
 	if len(reqs) > 0 {
 		s.enqueue(ctx, reqs)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -58,18 +58,9 @@ func answer(t *testing.T, env *protocol.Envelope) string {
 // index; it asks the owner to reconcile, so it still sees the latest edit.
 func TestClientAsksOwner(t *testing.T) {
 	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/o\n", "a.go": "package o\n\nfunc First() {}\n"})
-	ctx := context.Background()
-	owner, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
+	owner := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{})
 	answer(t, call(t, owner, "index_ensure", nil))
-	client, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	client := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{})
 	if client.Owner() {
 		t.Fatal("the second service took the writer lock")
 	}
@@ -166,15 +157,10 @@ func TestWatcherLeavesAWriteToIt(t *testing.T) {
 // next call still sees it (the watcher's first batch rescans the tree).
 func TestChangeBeforeTheWatcherStarts(t *testing.T) {
 	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n"})
-	ctx := context.Background()
 	edit := func() {
 		os.WriteFile(filepath.Join(paths.Root, "a.go"), []byte("package w\n\nfunc Beta() {}\n"), 0o644)
 	}
-	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, BeforeWatch: edit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true, BeforeWatch: edit})
 	testenv.WaitReady(t, s)
 	time.Sleep(300 * time.Millisecond) // the watcher starts: calls no longer rescan
 	env := call(t, s, "search", map[string]any{"query": "Beta", "mode": "definitions"})
@@ -190,11 +176,7 @@ func TestStatusWhileBuilding(t *testing.T) {
 		files[filepath.Join("p", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".go")] = "package p\n\nfunc F" + strings.Repeat("y", i) + "() {}\n"
 	}
 	paths, cfg := newRepo(t, files)
-	s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true})
 	start := time.Now()
 	env := call(t, s, "status", nil)
 	if env.Error != nil || time.Since(start) > time.Second {
@@ -213,12 +195,7 @@ func TestNewDirectoryReconcilesItsSubtree(t *testing.T) {
 		"go.mod": "module example.com/w\n", "a.go": "package w\n\nfunc Alpha() {}\n",
 		"other/o.go": "package other\n\nfunc Before() {}\n",
 	})
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, SafetyScan: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true, SafetyScan: time.Hour})
 	testenv.WaitReady(t, s)
 	count := func(name string) string {
 		t.Helper()

@@ -30,11 +30,7 @@ func TestCallsInFlightAcrossReindexAndTakeover(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer(t, call(t, owner, "index_ensure", nil))
-	client, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	client := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{})
 
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -91,11 +87,7 @@ func TestOneMetadataReadPerCall(t *testing.T) {
 	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc Meta() {}\n"})
 	for _, serve := range []bool{false, true} {
 		t.Run(fmt.Sprintf("serve=%v", serve), func(t *testing.T) {
-			s, err := service.Open(context.Background(), paths, cfg, service.Options{Serve: serve})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: serve})
 			if serve {
 				testenv.WaitReady(t, s)
 			}

@@ -79,16 +79,18 @@ type Damage struct {
 }
 
 func (d *Damage) Error() string {
-	return fmt.Sprintf("store: the %s is damaged: %s", dbLabel(d.DB), d.Reason)
+	return fmt.Sprintf("store: the %s is damaged: %s", d.Label(), d.Reason)
+}
+
+// Label names the damaged database for people: the worktree index or the
+// shared blob store.
+func (d *Damage) Label() string {
+	if d.DB == "blobs" {
+		return "shared blob store"
+	}
+	return "worktree index"
 }
 
 func damaged(db, format string, args ...any) *Damage {
 	return &Damage{DB: db, Reason: fmt.Sprintf(format, args...)}
-}
-
-func dbLabel(db string) string {
-	if db == "blobs" {
-		return "shared blob store"
-	}
-	return "worktree index"
 }

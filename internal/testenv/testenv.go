@@ -75,8 +75,9 @@ func listen(addr string) error { return nil }
 `,
 }
 
-// Repo writes files into a new git repository (one commit) and returns its root.
-func Repo(t testing.TB, files map[string]string) string {
+// Tree writes files (repo paths to contents) into a new temporary directory,
+// not a git repository, and returns it.
+func Tree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -85,6 +86,13 @@ func Repo(t testing.TB, files map[string]string) string {
 	for p, content := range files {
 		WriteFile(t, dir, p, content)
 	}
+	return dir
+}
+
+// Repo writes files into a new git repository (one commit) and returns its root.
+func Repo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := Tree(t, files)
 	Git(t, dir, "init", "-q")
 	Git(t, dir, "add", "-A")
 	// A fixed date makes the commit id, and so the history on symbol
@@ -183,6 +191,9 @@ func OpenIndex(t testing.TB, files map[string]string) *Index {
 	t.Cleanup(func() { ix.Close() })
 	return &Index{Root: root, ix: ix, base: query.New(ix)}
 }
+
+// Index is the index itself, for the tests of the index package.
+func (x *Index) Index() *index.Index { return x.ix }
 
 // Engine indexes what changed in the tree and returns the query engine over
 // a snapshot of the index as it is then (released when the test ends).

@@ -13,7 +13,7 @@ type CardLinkIn struct {
 	Card   string `json:"card" jsonschema:"the card key"`
 	Path   string `json:"path" jsonschema:"the code file (repo-relative)"`
 	Symbol string `json:"symbol,omitempty" jsonschema:"the definition in that file: its name or Name.Path, symbol:<path>#<Name.Path> or a symbol id; without it the file itself (add) or every link in the file (remove)"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 
@@ -23,7 +23,7 @@ type CardRelationIn struct {
 	Card   string `json:"card" jsonschema:"the card that declares the relation"`
 	Target string `json:"target" jsonschema:"the card it points to"`
 	Type   string `json:"type,omitempty" jsonschema:"the relation type, one of cards.relations (add: required; remove: every type when left out)"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 

@@ -29,7 +29,7 @@ type CardCreateIn struct {
 	Key       string           `json:"key" jsonschema:"the new card's key: slash-separated segments, e.g. auth/login"`
 	Relations []cards.Relation `json:"relations,omitempty" jsonschema:"outgoing relations: {type, target}"`
 	CardFieldsIn
-	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 
@@ -37,14 +37,14 @@ type CardCreateIn struct {
 type CardUpdateIn struct {
 	Key string `json:"key" jsonschema:"the card to change"`
 	CardFieldsIn
-	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 
 // CardKeyIn are the arguments of card_delete.
 type CardKeyIn struct {
-	Key    string `json:"key" jsonschema:"the card"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	Key string `json:"key" jsonschema:"the card"`
+	CardDryRun
 	Base
 }
 
@@ -52,7 +52,7 @@ type CardKeyIn struct {
 type CardRenameIn struct {
 	Key    string `json:"key" jsonschema:"the card's current key"`
 	NewKey string `json:"new_key" jsonschema:"its new key"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 
@@ -60,7 +60,7 @@ type CardRenameIn struct {
 type CardStatusIn struct {
 	Key    string `json:"key" jsonschema:"the card"`
 	Status string `json:"status" jsonschema:"draft, accepted, implementing, implemented (needs a @see link) or deprecated"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 
@@ -69,7 +69,7 @@ type CardStatusIn struct {
 type RegistryIn struct {
 	Name        string `json:"name" jsonschema:"the keyword or tag"`
 	Description string `json:"description,omitempty" jsonschema:"what it means (create only)"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+	CardDryRun
 	Base
 }
 

@@ -20,6 +20,11 @@ func (c *Call) cards(ctx context.Context) (*cards.View, error) {
 	return cards.Open(ctx, c.snap)
 }
 
+// CardDryRun is the dry_run argument every card write takes.
+type CardDryRun struct {
+	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`
+}
+
 // CardWriteOut is the result of a card write: what it changed.
 type CardWriteOut struct {
 	Card  string         `json:"card,omitempty"`

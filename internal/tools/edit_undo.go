@@ -9,8 +9,8 @@ import (
 
 // UndoIn are the arguments of edit_undo.
 type UndoIn struct {
-	Count  int  `json:"count,omitempty" jsonschema:"how many of the latest writes to revert, newest first (default 1)"`
-	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
+	Count int `json:"count,omitempty" jsonschema:"how many of the latest writes to revert, newest first (default 1)"`
+	WriteDryRun
 	Base
 }
 

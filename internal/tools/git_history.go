@@ -66,13 +66,10 @@ func gitHistory(ctx context.Context, c *Call, in GitHistoryIn) (*GitHistoryOut, 
 	case in.Path != "" && in.Symbol != "":
 		return nil, errs.E(errs.InvalidArgument, "give path or symbol, not both")
 	case in.Symbol != "":
-		ref, span, err := c.symbolSpan(ctx, in.Symbol)
-		if err != nil {
+		if out.Symbol, out.Span, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
 			return nil, err
 		}
-		out.Symbol, out.Span, out.Path = ref, &span, string(span.Path)
-		o.Lines = &gitx.LineRange{Path: out.Path, Start: span.Line, End: span.EndLine}
-		c.warnDirty(ctx, root, out.Path)
+		out.Path = string(out.Span.Path)
 	case in.Path != "":
 		paths, err := c.gitPaths(ctx, []string{in.Path})
 		if err != nil {

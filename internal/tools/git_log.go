@@ -64,13 +64,9 @@ func gitLog(ctx context.Context, c *Call, in GitLogIn) (*GitLogOut, error) {
 		if len(paths) > 0 {
 			return nil, errs.E(errs.InvalidArgument, "give symbol or paths, not both")
 		}
-		ref, span, err := c.symbolSpan(ctx, in.Symbol)
-		if err != nil {
+		if out.Symbol, out.Span, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
 			return nil, err
 		}
-		out.Symbol, out.Span = ref, &span
-		o.Lines = &gitx.LineRange{Path: string(span.Path), Start: span.Line, End: span.EndLine}
-		c.warnDirty(ctx, root, string(span.Path))
 	}
 	start := in.Rev
 	if cur != nil {
@@ -111,6 +107,17 @@ func isRange(rev string) bool {
 		}
 	}
 	return false
+}
+
+// symbolLines resolves a symbol to its definition's span and to the lines
+// of it that history follows back, warning when its file has local changes.
+func (c *Call) symbolLines(ctx context.Context, root, name string) (*query.SymbolRef, *protocol.Location, *gitx.LineRange, error) {
+	ref, span, err := c.symbolSpan(ctx, name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c.warnDirty(ctx, root, string(span.Path))
+	return ref, &span, &gitx.LineRange{Path: string(span.Path), Start: span.Line, End: span.EndLine}, nil
 }
 
 // warnDirty warns when a file has local changes: line spans taken from the

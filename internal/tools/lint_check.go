@@ -2,8 +2,6 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"path"
 	"strings"
 
@@ -95,8 +93,7 @@ func lintCheck(ctx context.Context, c *Call, in LintCheckIn) (*LintCheckOut, err
 			var edits []mutate.FileEdit
 			for _, f := range fixed {
 				content := string(f.New)
-				sum := sha256.Sum256(f.Old)
-				edits = append(edits, mutate.FileEdit{Path: f.Path, Action: "update", Content: &content, ExpectedSHA256: hex.EncodeToString(sum[:])})
+				edits = append(edits, mutate.FileEdit{Path: f.Path, Action: "update", Content: &content, ExpectedSHA256: mutate.SHA(f.Old)})
 			}
 			res, err := c.mutator().Write(ctx, mutate.Request{Edits: edits})
 			if err != nil {

@@ -12,7 +12,7 @@ import (
 // WorkspaceApplyIn are the arguments of workspace_apply.
 type WorkspaceApplyIn struct {
 	WorkspaceID string `json:"workspace_id" jsonschema:"the workspace whose overlay to land in the working tree"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
+	WriteDryRun
 	Base
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
-	"github.com/cairnhq/cairn/internal/mutate"
+	"github.com/cairnhq/cairn/internal/scan"
 	"github.com/cairnhq/cairn/internal/workspace"
 )
 
@@ -127,7 +127,7 @@ func (c *Call) refreshFile(ctx context.Context, store *workspace.Store, w *works
 	if err != nil {
 		return refreshed{}, err
 	}
-	if mutate.IsBinary(base) || mutate.IsBinary(ours) || mutate.IsBinary(tree) {
+	if scan.IsBinary(base) || scan.IsBinary(ours) || scan.IsBinary(tree) {
 		return conflict("binary content changed on both sides: no line merge", nil)
 	}
 	m, err := gitx.MergeFile(ctx, base, ours, tree, "workspace "+string(w.ID), "tree")

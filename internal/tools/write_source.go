@@ -9,11 +9,17 @@ import (
 	"github.com/cairnhq/cairn/internal/workspace"
 )
 
+// WriteDryRun is the dry_run argument of the writes that answer with a
+// delta: write_source, edit_undo and workspace_apply.
+type WriteDryRun struct {
+	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
+}
+
 // WriteIn are the arguments of write_source.
 type WriteIn struct {
-	Edits  []mutate.FileEdit `json:"edits" jsonschema:"the file edits of the batch, applied all or nothing; one edit per file"`
-	DryRun bool              `json:"dry_run,omitempty" jsonschema:"plan only: return the unified diff and the delta without writing"`
-	Verify string            `json:"verify,omitempty" jsonschema:"build: prove the files still build before writing (go build -overlay and go vet, tsc --noEmit, py_compile), refusing the batch with the compiler's diagnostics when not; none (default): write without proof"`
+	Edits []mutate.FileEdit `json:"edits" jsonschema:"the file edits of the batch, applied all or nothing; one edit per file"`
+	WriteDryRun
+	Verify string `json:"verify,omitempty" jsonschema:"build: prove the files still build before writing (go build -overlay and go vet, tsc --noEmit, py_compile), refusing the batch with the compiler's diagnostics when not; none (default): write without proof"`
 	// WorkspaceID sends the batch to a workspace's overlay.
 	WorkspaceID string `json:"workspace_id,omitempty" jsonschema:"write into this workspace's overlay instead of the files (the same checks and delta; nothing on disk changes until workspace_apply)"`
 	Base

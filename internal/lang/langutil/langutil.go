@@ -179,6 +179,15 @@ type Binder struct {
 	inPlay []bool             // locals still kept
 }
 
+// Gates is the gate of a Binder for a language whose gates are nodes of
+// gateKinds: a scope is a gate when the node that opened it (found among the
+// nodes of scopeKinds) is one.
+func Gates(v *lang.View, f *lang.Facts, scopeKinds, gateKinds []string) func(scope int32) bool {
+	nodes := ScopeNodes(v, f, KindSet(v, scopeKinds...))
+	isGate := KindSet(v, gateKinds...)
+	return func(s int32) bool { return nodes[s] >= 0 && isGate(nodes[s]) }
+}
+
 // NewBinder indexes the facts' locals.
 func NewBinder(f *lang.Facts, gate func(scope int32) bool) *Binder {
 	b := &Binder{f: f, gate: gate, byKey: map[uint64][]int32{}, inPlay: make([]bool, len(f.Locals))}

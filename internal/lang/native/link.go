@@ -108,14 +108,17 @@ func ParentPath(p string) string {
 }
 
 // JoinDot joins two lexical paths, either of which may be empty.
-func JoinDot(a, b string) string {
+func JoinDot(a, b string) string { return Join(a, b, ".") }
+
+// Join joins two paths with sep between them; either may be empty.
+func Join(a, b, sep string) string {
 	switch {
 	case a == "":
 		return b
 	case b == "":
 		return a
 	}
-	return a + "." + b
+	return a + sep + b
 }
 
 // LastSegment is the last element of a lexical path.

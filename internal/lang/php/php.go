@@ -338,9 +338,7 @@ func refs(v *lang.View, f *lang.Facts) {
 		f.Refs = nil
 	}
 
-	scopeNodes := langutil.ScopeNodes(v, f, langutil.KindSet(v, "function_definition", "method_declaration", "anonymous_function", "arrow_function"))
-	isGate := langutil.KindSet(v, gateKinds...)
-	gate := func(s int32) bool { return scopeNodes[s] >= 0 && isGate(scopeNodes[s]) }
+	gate := langutil.Gates(v, f, []string{"function_definition", "method_declaration", "anonymous_function", "arrow_function"}, gateKinds)
 	vars := langutil.NodesByStart(v, langutil.KindSet(v, "variable_name"))
 	assign := func(i int) bool {
 		n, ok := vars[f.Locals[i].Pos]

@@ -243,9 +243,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	mixins(v, f)
 
 	// locals: gates, rebindings, qualifiers
-	scopeNodes := langutil.ScopeNodes(v, f, langutil.KindSet(v, "method", "singleton_method", "class", "module", "singleton_class", "block", "do_block", "lambda"))
-	isGate := langutil.KindSet(v, gateKinds...)
-	gate := func(s int32) bool { return scopeNodes[s] >= 0 && isGate(scopeNodes[s]) }
+	gate := langutil.Gates(v, f, []string{"method", "singleton_method", "class", "module", "singleton_class", "block", "do_block", "lambda"}, gateKinds)
 	ids := langutil.NodesByStart(v, langutil.KindSet(v, "identifier"))
 	assign := func(i int) bool {
 		n, ok := ids[f.Locals[i].Pos]

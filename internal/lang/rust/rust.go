@@ -133,15 +133,7 @@ func Imports(v *lang.View, n int) []lang.Import {
 }
 
 // joinPath joins two "::" paths.
-func joinPath(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "::" + b
-}
+func joinPath(a, b string) string { return native.Join(a, b, "::") }
 
 // pathText is a path node's text without spaces ("crate::a::b").
 func pathText(v *lang.View, n int) string {

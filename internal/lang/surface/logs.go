@@ -2,6 +2,8 @@ package surface
 
 import (
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // LoggerLike reports whether a receiver names a logger: one of its
@@ -15,7 +17,7 @@ func LoggerLike(recv string) bool {
 	}
 	start := -1
 	for i := 0; i <= len(recv); i++ {
-		word := i < len(recv) && isWordByte(recv[i])
+		word := i < len(recv) && lang.IsWordByte(recv[i])
 		if word && start < 0 {
 			start = i
 		}

@@ -2,6 +2,8 @@ package surface
 
 import (
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // Table is a table named in SQL text, with the verb of the clause naming it.
@@ -323,9 +325,9 @@ func sqlTokens(s string, max int) []sqlToken {
 				continue
 			}
 			out = append(out, sqlToken{text: name, quoted: true})
-		case isWordByte(c):
+		case lang.IsWordByte(c):
 			j := i
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '.' && j+1 < len(s) && isWordByte(s[j+1])) {
+			for j < len(s) && (lang.IsWordByte(s[j]) || s[j] == '.' && j+1 < len(s) && lang.IsWordByte(s[j+1])) {
 				j++
 			}
 			w := s[i:j]
@@ -347,7 +349,7 @@ func sqlTokens(s string, max int) []sqlToken {
 			// parameters and holes: ?, $1, :name, @p, %s, {x}, \x00
 			j := i + 1
 			if c == '$' || c == ':' || c == '@' || c == '%' || c == '{' || c == '#' {
-				for j < len(s) && (isWordByte(s[j]) || s[j] == '}') {
+				for j < len(s) && (lang.IsWordByte(s[j]) || s[j] == '}') {
 					j++
 				}
 			}
@@ -356,10 +358,6 @@ func sqlTokens(s string, max int) []sqlToken {
 		}
 	}
 	return out
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // sqlKeyword are words that never name a table where one is expected.
