@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairnhq/cairn/internal/lockfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -326,5 +327,48 @@ func TestOverlayDamagedBaseline(t *testing.T) {
 	}
 	if fileSum(t, base) != damaged {
 		t.Fatal("opening the worktree wrote the baseline")
+	}
+}
+
+// Seeding from an index a live process owns copies it into the baseline
+// (the owner keeps its standalone index); the next worktree copies the
+// overlay and shares the same baseline.
+func TestSeedFromOwnedIndex(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	if err := f.db.RegisterWorktree(ctx, 1, "/src"); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := lockfile.TryLock(filepath.Join(filepath.Dir(f.opts.IndexPath), "owner.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	second := Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), BlobPath: f.opts.BlobPath}
+	if from, err := Seed(ctx, second); err != nil || from != "/src" {
+		t.Fatalf("seeded from %q (%v), want /src", from, err)
+	}
+	if b := baselineOf(ctx, f.opts.IndexPath); b != "" {
+		t.Fatalf("the owned index became an overlay over %q", b)
+	}
+	over := mustOpen(t, second)
+	if over.Baseline() == "" {
+		t.Fatal("the new worktree's index is not an overlay")
+	}
+	if diff := cmp.Diff(dump(t, &f.db.Reader), dump(t, &over.Reader)); diff != "" {
+		t.Fatalf("seeded overlay (-source +overlay):\n%s", diff)
+	}
+	if err := over.RegisterWorktree(ctx, 2, "/second"); err != nil {
+		t.Fatal(err)
+	}
+	third := Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), BlobPath: f.opts.BlobPath}
+	if from, err := Seed(ctx, third); err != nil || from != "/second" {
+		t.Fatalf("third seeded from %q (%v), want the overlay /second", from, err)
+	}
+	if got := baselineOf(ctx, third.IndexPath); got != over.Baseline() {
+		t.Fatalf("third worktree over %q, want the same baseline %q", got, over.Baseline())
+	}
+	if found, _ := filepath.Glob(filepath.Join(BaselineDir(f.opts.BlobPath), "*.db")); len(found) != 1 {
+		t.Fatalf("baselines %v, want one", found)
 	}
 }
