@@ -196,6 +196,10 @@ func (ix *Index) StorageBytes() (shared, own int64) {
 	return fileBytes(ix.paths.BlobPath) + ix.db().BaselineBytes(), fileBytes(ix.paths.IndexPath)
 }
 
+// BaselineBytes is the size of the baseline this worktree's index is an
+// overlay over (0 when standalone); StorageBytes counts it as shared.
+func (ix *Index) BaselineBytes() int64 { return ix.db().BaselineBytes() }
+
 // gcStamp records when the daily collection last ran.
 func gcStamp(now int64) map[string]string {
 	return map[string]string{"gc_at": strconv.FormatInt(now, 10)}

@@ -65,7 +65,10 @@ type StatusOut struct {
 // references that differ from the baseline's).
 type StorageStatus struct {
 	SharedBytes int64 `json:"shared_bytes"`
-	OwnBytes    int64 `json:"own_bytes"`
+	// BaselineBytes is the part of SharedBytes that is the baseline this
+	// worktree's index is an overlay over (omitted when standalone).
+	BaselineBytes int64 `json:"baseline_bytes,omitempty"`
+	OwnBytes      int64 `json:"own_bytes"`
 	// Worktrees counts the worktree indexes that use the shared store.
 	Worktrees int `json:"worktrees"`
 }
@@ -133,6 +136,7 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		out.Languages = append(out.Languages, LanguageStatus{Language: l, Files: n, Layers: []string{"syntactic"}})
 	}
 	out.Storage.SharedBytes, out.Storage.OwnBytes = ix.StorageBytes()
+	out.Storage.BaselineBytes = ix.BaselineBytes()
 	if wts, err := db.Worktrees(ctx); err == nil {
 		out.Storage.Worktrees = len(wts)
 	}
