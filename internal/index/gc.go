@@ -23,10 +23,13 @@ type GCReport struct {
 	// lists them, their directory or their index is gone.
 	Forgotten []ForgottenWorktree `json:"forgotten"`
 	// Skipped are dead worktrees a running Cairn process still holds.
-	Skipped      []string `json:"skipped,omitempty"`
-	BlobsKept    int      `json:"blobs_kept"`
-	BlobsRemoved int      `json:"blobs_removed"`
-	GraceSeconds int64    `json:"grace_seconds"`
+	Skipped []string `json:"skipped,omitempty"`
+	// BaselinesRemoved are the shared baselines no worktree index named
+	// any more.
+	BaselinesRemoved []string `json:"baselines_removed,omitempty"`
+	BlobsKept        int      `json:"blobs_kept"`
+	BlobsRemoved     int      `json:"blobs_removed"`
+	GraceSeconds     int64    `json:"grace_seconds"`
 	// BytesBefore and BytesAfter are the blob store's size on disk.
 	BytesBefore int64 `json:"bytes_before"`
 	BytesAfter  int64 `json:"bytes_after"`
@@ -85,6 +88,13 @@ func (ix *Index) collect(ctx context.Context, now, grace int64, compact bool) (*
 	res, err := ix.db().CollectGarbage(ctx, now, grace)
 	if err != nil {
 		return nil, err
+	}
+	if live, err := ix.db().Worktrees(ctx); err == nil && ix.paths.BlobPath != filepath.Join(ix.paths.StateDir, "blobs.db") {
+		indexes := []string{ix.paths.IndexPath}
+		for _, w := range live {
+			indexes = append(indexes, w.IndexPath)
+		}
+		rep.BaselinesRemoved = store.CollectBaselines(ctx, ix.paths.BlobPath, indexes, now, grace)
 	}
 	rep.BlobsKept, rep.BlobsRemoved = res.Kept, res.Removed
 	if compact && res.Removed > 0 {
@@ -176,13 +186,14 @@ func fileBytes(path string) int64 {
 	return n
 }
 
-// StorageBytes reports the disk the index takes: the shared blob store (all
-// worktrees of the repository use it) and this worktree's own index.
+// StorageBytes reports the disk the index takes: the shared blob store and
+// baseline (all worktrees of the repository use them) and this worktree's
+// own index.
 func (ix *Index) StorageBytes() (shared, own int64) {
 	if ix.paths.BlobPath == ix.paths.IndexPath {
 		return 0, fileBytes(ix.paths.IndexPath)
 	}
-	return fileBytes(ix.paths.BlobPath), fileBytes(ix.paths.IndexPath)
+	return fileBytes(ix.paths.BlobPath) + ix.db().BaselineBytes(), fileBytes(ix.paths.IndexPath)
 }
 
 // gcStamp records when the daily collection last ran.

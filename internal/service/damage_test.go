@@ -49,7 +49,7 @@ func asked(t *testing.T, s *service.Service, probes []probe) ([]string, []*proto
 		}{env.Answer, env.Data})
 		var v any
 		json.Unmarshal(b, &v)
-		b, _ = json.Marshal(withoutEpochs(v))
+		b, _ = json.Marshal(testenv.WithoutEpochs(v))
 		out = append(out, string(b))
 	}
 	return out, envs
@@ -153,24 +153,4 @@ func corrupt(t *testing.T, rng *rand.Rand, path string) (int64, int) {
 		t.Fatal(err)
 	}
 	return at, n
-}
-
-// withoutEpochs drops the fields that count index generations (a rebuilt
-// index counts on from where it was): they differ without being wrong.
-func withoutEpochs(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if k == "file_epoch" || k == "epoch" || k == "cursor" {
-				delete(x, k)
-				continue
-			}
-			x[k] = withoutEpochs(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = withoutEpochs(e)
-		}
-	}
-	return v
 }

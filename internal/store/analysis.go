@@ -15,7 +15,7 @@ func (s *Reader) AllLinks(ctx context.Context, fn func(fileID int64, data []byte
 // matches where, checked against its checksum; what names the column in
 // errors.
 func (s *Reader) eachLink(ctx context.Context, col, where, what string, fn func(fileID int64, data []byte) error) error {
-	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, `+col+` FROM link WHERE `+where)
+	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, `+col+` FROM link WHERE `+where+` ORDER BY file_id`)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}

@@ -19,10 +19,21 @@ import (
 // it references (its files now and in its history) to two new files. Paths
 // of this machine (the worktree registry) are left out.
 func (s *DB) SnapshotTo(ctx context.Context, indexDst, blobDst string) error {
-	for _, q := range []string{`VACUUM main INTO ` + quote(indexDst), `VACUUM blobs INTO ` + quote(blobDst)} {
-		if _, err := s.sql.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("store: snapshot: %w", err)
+	if s.base != "" {
+		// An overlay is written standalone: its own rows, then the rows of
+		// its baseline it shows. A connection without the views copies it
+		// (VACUUM recreates the indexes of main's tables by their names).
+		if err := vacuumInto(ctx, s.opts.IndexPath, indexDst); err != nil {
+			return err
 		}
+		if err := materialise(ctx, indexDst, s.base, false); err != nil {
+			return err
+		}
+	} else if _, err := s.sql.ExecContext(ctx, `VACUUM main INTO `+quote(indexDst)); err != nil {
+		return fmt.Errorf("store: snapshot: %w", err)
+	}
+	if _, err := s.sql.ExecContext(ctx, `VACUUM blobs INTO `+quote(blobDst)); err != nil {
+		return fmt.Errorf("store: snapshot: %w", err)
 	}
 	db, err := sql.Open("sqlite", "file:"+blobDst)
 	if err != nil {

@@ -191,13 +191,13 @@ func (s *Reader) SymbolsOfFiles(ctx context.Context, fileIDs []int64) ([]SymbolR
 // SymbolsByIDs returns the symbols with these ids (missing ones are skipped).
 func (s *Reader) SymbolsByIDs(ctx context.Context, ids []int64) ([]SymbolRow, error) {
 	return inChunks(ids, func(in string, args []any) ([]SymbolRow, error) {
-		return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+in+`)`, args...))
+		return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol WHERE id IN (`+in+`) ORDER BY id`, args...))
 	})
 }
 
 // AllSymbols returns every symbol (for linking).
 func (s *Reader) AllSymbols(ctx context.Context) ([]SymbolRow, error) {
-	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol`))
+	return scanSymbols(s.sql.QueryContext(ctx, `SELECT `+symbolCols+` FROM symbol ORDER BY id`))
 }
 
 // SymbolCount is the number of symbols.
@@ -235,18 +235,20 @@ func weightCase(col string, w map[uint8]int) string {
 	return b.String()
 }
 
-func (q SymbolSearch) from() (string, []any) {
-	var from string
+// from is the search's FROM and WHERE clauses with their arguments, after
+// a WITH clause (with its own arguments, first in the statement) that the
+// statement must start with.
+func (q SymbolSearch) from(r *Reader) (with, from string, withArgs, args []any) {
 	if len([]rune(q.Sub)) >= 3 {
 		// FTS5 uses its trigram index only for a plain two-argument LIKE (no
 		// ESCAPE) and only when it drives the query (an IN subquery, not a join).
 		// '_' and '%' then act as wildcards, so instr() checks the exact substring.
-		from = `FROM symbol s WHERE s.name_id IN (SELECT rowid FROM sname_fts WHERE name LIKE ?) AND instr(lower(s.name), lower(?)) > 0`
-	} else {
-		from = `FROM symbol s WHERE instr(lower(s.name), lower(?)) > 0`
-		return from + kindFilter(q.Kinds), append([]any{q.Sub}, anys(q.Kinds)...)
+		with, withArgs = r.snameMatch(LikeLiteral(q.Sub))
+		from = `FROM symbol s WHERE s.name_id IN (SELECT id FROM sname_match) AND instr(lower(s.name), lower(?)) > 0`
+		return with, from + kindFilter(q.Kinds), withArgs, append([]any{q.Sub}, anys(q.Kinds)...)
 	}
-	return from + kindFilter(q.Kinds), append([]any{LikeLiteral(q.Sub), q.Sub}, anys(q.Kinds)...)
+	from = `FROM symbol s WHERE instr(lower(s.name), lower(?)) > 0`
+	return "", from + kindFilter(q.Kinds), nil, append([]any{q.Sub}, anys(q.Kinds)...)
 }
 
 func kindFilter(kinds []uint8) string {
@@ -259,12 +261,12 @@ func kindFilter(kinds []uint8) string {
 // SearchSymbols returns the best Limit matches with their scores, best first
 // (ties: shorter name, qualified name, id).
 func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow, []int, error) {
-	from, args := q.from()
+	with, from, withArgs, args := q.from(s)
 	score := fmt.Sprintf("(CASE WHEN lower(s.name) = lower(?) THEN %d ELSE 0 END) + %s + %s",
 		q.ExactBonus, weightCase("s.kind", q.KindWeight), weightCase("s.visibility", q.VisWeight))
-	query := `SELECT ` + prefixCols("s.", symbolCols) + `, ` + score + ` AS score ` + from +
+	query := with + `SELECT ` + prefixCols("s.", symbolCols) + `, ` + score + ` AS score ` + from +
 		` ORDER BY score DESC, length(s.name), s.qname, s.id LIMIT ?`
-	all := append([]any{q.Sub}, args...)
+	all := append(append(withArgs, q.Sub), args...)
 	all = append(all, q.Limit)
 	type scored struct {
 		SymbolRow
@@ -288,9 +290,9 @@ func (s *Reader) SearchSymbols(ctx context.Context, q SymbolSearch) ([]SymbolRow
 
 // CountSymbols counts the matches of a symbol search, up to limit.
 func (s *Reader) CountSymbols(ctx context.Context, q SymbolSearch, limit int) (int, error) {
-	from, args := q.from()
+	with, from, withArgs, args := q.from(s)
 	var n int
-	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 `+from+` LIMIT ?)`, append(args, limit)...).Scan(&n)
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM (`+with+`SELECT 1 `+from+` LIMIT ?)`, append(append(withArgs, args...), limit)...).Scan(&n)
 	return n, err
 }
 
@@ -440,8 +442,9 @@ func (s *Reader) FilesDefining(ctx context.Context, name string, fold bool) (map
 	q := `SELECT DISTINCT file_id FROM symbol WHERE name = ?`
 	if fold {
 		if len([]rune(name)) >= 3 {
-			q = `SELECT DISTINCT file_id FROM symbol WHERE name_id IN (SELECT rowid FROM sname_fts WHERE name LIKE ?) AND lower(name) = lower(?)`
-			rows, err := s.sql.QueryContext(ctx, q, likeNoEscape(name), name)
+			with, args := s.snameMatch(likeNoEscape(name))
+			q = with + `SELECT DISTINCT file_id FROM symbol WHERE name_id IN (SELECT id FROM sname_match) AND lower(name) = lower(?)`
+			rows, err := s.sql.QueryContext(ctx, q, append(args, name)...)
 			return collectIDs(rows, err)
 		}
 		q = `SELECT DISTINCT file_id FROM symbol WHERE lower(name) = lower(?)`
@@ -472,7 +475,7 @@ func (s *Reader) FilesByQNames(ctx context.Context, qnames []string) (map[string
 		file  int64
 	}
 	defs, err := inChunks(qnames, func(in string, args []any) ([]def, error) {
-		rows, err := s.sql.QueryContext(ctx, `SELECT qname, file_id FROM symbol WHERE qname IN (`+in+`)`, args...)
+		rows, err := s.sql.QueryContext(ctx, `SELECT qname, file_id FROM symbol WHERE qname IN (`+in+`) ORDER BY qname, id`, args...)
 		return scanAll(rows, err, "files by qname", func(r scanner, d *def) error { return r.Scan(&d.qname, &d.file) })
 	})
 	if err != nil {
@@ -533,7 +536,7 @@ func (s *Reader) AllImports(ctx context.Context) (map[int64][]byte, error) {
 // callers, a type's subtypes), ordered by source and file.
 func (s *Reader) EdgesTo(ctx context.Context, dst int64, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
-		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id`, append([]any{dst}, anys(kinds)...)...)
+		WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`) ORDER BY src, file_id, kind`, append([]any{dst}, anys(kinds)...)...)
 	return scanEdges(rows, err)
 }
 
@@ -548,7 +551,7 @@ func (s *Reader) EdgesFrom(ctx context.Context, fileID, src int64, kinds ...uint
 // AllEdges returns every edge of some kinds (for benchmarks and checks).
 func (s *Reader) AllEdges(ctx context.Context, kinds ...uint8) ([]EdgeRow, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT file_id, src, dst, kind, tier, count, line, col FROM edge
-		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst`, anys(kinds)...)
+		WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY file_id, src, dst, kind`, anys(kinds)...)
 	return scanEdges(rows, err)
 }
 

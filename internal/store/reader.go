@@ -26,6 +26,9 @@ type Reader struct {
 	// DB (shared with the DB's transactions): the request path reads it
 	// once, and tests hold it to that.
 	metaReads *atomic.Int64
+	// overlay is set when the index is an overlay over a baseline
+	// (overlay.go): the few statements that a view cannot serve say so.
+	overlay bool
 }
 
 // ReadTx is a read transaction: a Reader whose statements all see the database
@@ -63,7 +66,7 @@ func (s *DB) BeginRead(ctx context.Context) (*ReadTx, error) {
 		done()
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &ReadTx{Reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}, tx: tx, conn: conn, done: done}, nil
+	return &ReadTx{Reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads, overlay: s.overlay}, tx: tx, conn: conn, done: done}, nil
 }
 
 // Close ends the read transaction and returns its connection to the pool.

@@ -5,7 +5,7 @@ package store
 // again); a mismatch on open drops the database and rebuilds it (the index is
 // always disposable).
 const (
-	IndexSchemaVersion = 15
+	IndexSchemaVersion = 16
 	BlobSchemaVersion  = 7
 )
 
@@ -125,6 +125,13 @@ CREATE TABLE IF NOT EXISTS edge(
   PRIMARY KEY(file_id, src, dst, kind)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, kind, src, tier, count, line, col);
+-- An overlay over a baseline (overlay.go): the files whose baseline rows of
+-- a table (0 symbol, 1 link, 2 edge) it replaced. Empty when standalone.
+CREATE TABLE IF NOT EXISTS overlay_hidden(
+  tbl     INTEGER NOT NULL,
+  file_id INTEGER NOT NULL,
+  PRIMARY KEY(tbl, file_id)
+) WITHOUT ROWID;
 -- Identity across epochs: a vanished symbol id points to its new id (renamed
 -- or moved: a unique 1:1 match of kind and body fingerprint) or is deleted.
 CREATE TABLE IF NOT EXISTS alias(

@@ -17,7 +17,10 @@ import (
 // built on this blob store): the reconcile that follows rehashes every file
 // (their stat data differs) and parses and links again only the files whose
 // content differs, so a new worktree costs about its difference, not a whole
-// index. It returns the worktree seeded from ("" when none fits).
+// index. The new index is an overlay over a baseline shared by the
+// worktrees (overlay.go, baseline.go): another worktree's overlay is
+// copied, or another worktree's standalone index becomes the baseline. It
+// returns the worktree seeded from ("" when none fits).
 func Seed(ctx context.Context, opts Options) (string, error) {
 	if _, err := os.Stat(opts.IndexPath); err == nil {
 		return "", nil
@@ -47,13 +50,38 @@ func Seed(ctx context.Context, opts Options) (string, error) {
 		}
 	}
 	rows.Close()
+	var fit []cand
 	for _, c := range cands {
 		// Read-only looks: a read-write connection could fold another
 		// worktree's log into its file behind its seal.
-		if metaOf(ctx, c.path, "schema_version") != strconv.Itoa(IndexSchemaVersion) || metaOf(ctx, c.path, "blob_generation") != gen ||
-			metaOf(ctx, c.path, "epoch") == "" {
+		if metaOf(ctx, c.path, "schema_version") == strconv.Itoa(IndexSchemaVersion) && metaOf(ctx, c.path, "blob_generation") == gen &&
+			metaOf(ctx, c.path, "epoch") != "" {
+			fit = append(fit, c)
+		}
+	}
+	// An overlay over a baseline that serves: a copy of it is an overlay
+	// over the same baseline.
+	for _, c := range fit {
+		if base := metaOf(ctx, c.path, baselineKey); base != "" && baselineProblem(ctx, base, gen) == "" {
+			if err := seedFrom(ctx, c.path, opts.IndexPath); err == nil {
+				return c.root, nil
+			}
+		}
+	}
+	// A standalone index becomes the baseline of both worktrees.
+	for _, c := range fit {
+		if metaOf(ctx, c.path, baselineKey) != "" {
 			continue
 		}
+		base, err := makeBaseline(ctx, c.path, opts.BlobPath)
+		if err != nil {
+			continue
+		}
+		if err := makeOverlay(ctx, base, opts.IndexPath, base, true); err == nil {
+			return c.root, nil
+		}
+	}
+	for _, c := range fit {
 		if err := seedFrom(ctx, c.path, opts.IndexPath); err != nil {
 			continue // another candidate, or a normal build
 		}
@@ -88,14 +116,8 @@ func seedFrom(ctx context.Context, src, dst string) error {
 			return err
 		}
 	} else {
-		db, err := sql.Open("sqlite", "file:"+src+"?mode=ro")
-		if err != nil {
+		if err := vacuumInto(ctx, src, tmp); err != nil {
 			return err
-		}
-		_, err = db.ExecContext(ctx, `VACUUM INTO `+quote(tmp))
-		db.Close()
-		if err != nil {
-			return fmt.Errorf("store: seed: %w", err)
 		}
 	}
 	db, err := sql.Open("sqlite", "file:"+tmp)

@@ -49,6 +49,9 @@ type DB struct {
 	Reader
 	sql  *sql.DB
 	opts Options
+	// base is the baseline this index is an overlay over ("" when
+	// standalone; overlay.go), attached as "base" to every connection.
+	base string
 	// stmts are the prepared read statements (stmts.go).
 	stmts *stmtCache
 	// readers holds a token per read transaction open or starting;
@@ -95,6 +98,7 @@ func pragmas(opts Options) []string {
 
 type connector struct {
 	dsn, blobPath string
+	basePath      string // a baseline to attach with its views, or ""
 	pragmas       []string
 	drv           *sqlite.Driver
 }
@@ -107,6 +111,9 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	ex := conn.(driver.ExecerContext)
 	stmts := append([]string{}, c.pragmas...)
 	stmts = append(stmts, "ATTACH DATABASE "+quote(c.blobPath)+" AS blobs", "PRAGMA blobs."+strings.TrimPrefix(c.pragmas[cacheSizePragma], "PRAGMA "))
+	if c.basePath != "" {
+		stmts = append(stmts, overlayStmts(c.basePath, strings.TrimPrefix(c.pragmas[cacheSizePragma], "PRAGMA "))...)
+	}
 	for _, s := range stmts {
 		if _, err := ex.ExecContext(ctx, s, nil); err != nil {
 			conn.Close()
@@ -136,6 +143,9 @@ const MaxConns = 4
 func Open(opts Options) (*DB, error) {
 	s := &DB{opts: opts, opened: map[string]int64{}, readers: make(chan struct{}, MaxConns)}
 	if !opts.ReadOnly {
+		if w := dropBrokenOverlay(opts); w != "" {
+			s.Warnings = append(s.Warnings, w)
+		}
 		for _, f := range []struct {
 			db, path, schema string
 			version          int
@@ -146,15 +156,18 @@ func Open(opts Options) (*DB, error) {
 			}
 			s.Warnings = append(s.Warnings, w...)
 		}
+		// Best effort: a failed attempt leaves the overlay as it was.
+		outgrown(context.Background(), opts)
 	}
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
-	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, pragmas: pragmas(opts), drv: &sqlite.Driver{}})
+	s.base = baselineOf(context.Background(), opts.IndexPath)
+	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, basePath: s.base, pragmas: pragmas(opts), drv: &sqlite.Driver{}})
 	db.SetMaxOpenConns(MaxConns)
 	db.SetMaxIdleConns(MaxConns)
 	s.sql = db
 	s.stmts = newStmtCache(db)
-	s.Reader = Reader{sql: &poolQuerier{db: db, cache: s.stmts}, metaReads: new(atomic.Int64)}
+	s.Reader = Reader{sql: &poolQuerier{db: db, cache: s.stmts}, metaReads: new(atomic.Int64), overlay: s.base != ""}
 	if !opts.ReadOnly && sealProblem(opts.IndexPath) == "" {
 		if err := s.checkGeneration(); err != nil {
 			db.Close()
@@ -316,19 +329,31 @@ func (s *DB) checkGeneration() error {
 
 // resetForBlobs empties every table of the worktree index that refers to
 // blob ids and asks the next reconcile for a full build.
+// An overlay stops being one: its baseline's blob ids are as meaningless.
 func (s *DB) resetForBlobs(blobGen string) error {
 	tx, err := s.sql.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for _, t := range []string{"file", "symbol", "sname", "link", "edge", "module", "file_history"} {
-		if _, err := tx.Exec("DELETE FROM " + t); err != nil {
+	for _, t := range []string{"file", "symbol", "sname", "link", "edge", "module", "file_history", "overlay_hidden"} {
+		if _, err := tx.Exec("DELETE FROM main." + t); err != nil {
 			return fmt.Errorf("store: reset %s: %w", t, err)
 		}
 	}
-	if _, err := tx.Exec(`INSERT INTO sname_fts(sname_fts) VALUES('delete-all')`); err != nil {
+	if _, err := tx.Exec(`INSERT INTO main.sname_fts(sname_fts) VALUES('delete-all')`); err != nil {
 		return fmt.Errorf("store: reset sname_fts: %w", err)
+	}
+	if s.base != "" {
+		// Hide every baseline row from the views of the open connections.
+		for tbl, name := range overlayTables {
+			if _, err := tx.Exec(fmt.Sprintf(`INSERT INTO main.overlay_hidden(tbl, file_id) SELECT DISTINCT %d, file_id FROM base.%s`, tbl, name)); err != nil {
+				return fmt.Errorf("store: reset: %w", err)
+			}
+		}
+		if _, err := tx.Exec(`DELETE FROM main.metadata WHERE key = ?`, baselineKey); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO metadata(key, value) VALUES('blob_generation', ?), ('full_pending', '1')`, blobGen); err != nil {
 		return err

@@ -21,6 +21,14 @@ func (s *DB) Check() *Damage {
 			return d
 		}
 	}
+	// The baseline is never written, so its seal is only read: a change
+	// condemns this worktree's index (rebuilt standalone), not the file
+	// other worktrees may still trust until they look.
+	if s.base != "" {
+		if why := sealProblem(s.base); why != "" {
+			return &Damage{DB: "main", Reason: "its baseline " + s.base + " cannot be trusted: " + why, Suspect: true}
+		}
+	}
 	return nil
 }
 

@@ -195,7 +195,14 @@ type Tx struct {
 	stmts    map[string]*sql.Stmt
 	names    map[string]int64
 	newNames []int64 // sname rows to add to sname_fts at commit (see InsertBlobs)
+	nextName int64   // the id of the next new name (0: not known yet)
 	reader   Reader  // reads inside the transaction (Reader)
+	// overlay: the index is an overlay over a baseline (overlay.go);
+	// hidden holds the (table, file) pairs hidden so far in this
+	// transaction, allHidden that the baseline is hidden whole.
+	overlay   bool
+	hidden    map[[2]int64]bool
+	allHidden bool
 }
 
 // Begin starts a write transaction on the worktree index.
@@ -210,7 +217,8 @@ func (s *DB) Begin(ctx context.Context) (*Tx, error) {
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
 	return &Tx{tx: tx, end: end, stmts: map[string]*sql.Stmt{}, names: map[string]int64{},
-		reader: Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads}}, nil
+		reader:  Reader{sql: &txQuerier{tx: tx, cache: s.stmts}, metaReads: s.metaReads, overlay: s.overlay},
+		overlay: s.overlay, hidden: map[[2]int64]bool{}}, nil
 }
 
 // Reader reads the index as this transaction has written it so far: what
@@ -249,7 +257,7 @@ func (t *Tx) queryRow(q string, args ...any) *sql.Row {
 // Commit commits the batch.
 func (t *Tx) Commit() error {
 	if len(t.newNames) > 0 {
-		if _, err := t.tx.Exec(`INSERT INTO sname_fts(rowid, name) SELECT id, name FROM sname WHERE id >= ?`, t.newNames[0]); err != nil {
+		if _, err := t.tx.Exec(`INSERT INTO main.sname_fts(rowid, name) SELECT id, name FROM main.sname WHERE id >= ?`, t.newNames[0]); err != nil {
 			return fmt.Errorf("store: index names: %w", err)
 		}
 	}
@@ -311,7 +319,12 @@ func (t *Tx) SetFileModule(id, moduleID int64) error {
 
 // DeleteFile removes a file with its symbols and links.
 func (t *Tx) DeleteFile(id int64) error {
-	for _, q := range []string{`DELETE FROM file WHERE id = ?`, `DELETE FROM symbol WHERE file_id = ?`, `DELETE FROM link WHERE file_id = ?`, `DELETE FROM edge WHERE file_id = ?`} {
+	for tbl := range overlayTables {
+		if err := t.hide(tbl, id, false); err != nil {
+			return err
+		}
+	}
+	for _, q := range []string{`DELETE FROM file WHERE id = ?`, `DELETE FROM main.symbol WHERE file_id = ?`, `DELETE FROM main.link WHERE file_id = ?`, `DELETE FROM main.edge WHERE file_id = ?`} {
 		if _, err := t.exec(q, id); err != nil {
 			return err
 		}
@@ -363,9 +376,13 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// ClearSymbols removes every symbol, link and edge (before a full rebuild of them).
+// ClearSymbols removes every symbol, link and edge (before a full rebuild
+// of them). An overlay becomes a standalone index.
 func (t *Tx) ClearSymbols() error {
-	for _, q := range []string{`DELETE FROM symbol`, `DELETE FROM link`, `DELETE FROM edge`} {
+	if err := t.detachBaseline(true); err != nil {
+		return err
+	}
+	for _, q := range []string{`DELETE FROM main.symbol`, `DELETE FROM main.link`, `DELETE FROM main.edge`} {
 		if _, err := t.exec(q); err != nil {
 			return err
 		}
@@ -376,7 +393,10 @@ func (t *Tx) ClearSymbols() error {
 // DeleteSymbols removes symbols by id.
 func (t *Tx) DeleteSymbols(ids []int64) error {
 	for _, id := range ids {
-		if _, err := t.exec(`DELETE FROM symbol WHERE id = ?`, id); err != nil {
+		if err := t.hideSymbolID(id); err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM main.symbol WHERE id = ?`, id); err != nil {
 			return err
 		}
 	}
@@ -385,7 +405,10 @@ func (t *Tx) DeleteSymbols(ids []int64) error {
 
 // DeleteSymbolsOf removes every symbol defined in a file.
 func (t *Tx) DeleteSymbolsOf(fileID int64) error {
-	_, err := t.exec(`DELETE FROM symbol WHERE file_id = ?`, fileID)
+	if err := t.hide(hideSymbol, fileID, false); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM main.symbol WHERE file_id = ?`, fileID)
 	return err
 }
 
@@ -399,13 +422,19 @@ func (t *Tx) PutSymbols(rows []SymbolRow) error {
 	for _, chunk := range chunks(rows, rowsPerStatement) {
 		args := make([]any, 0, len(chunk)*11)
 		for _, s := range chunk {
+			if err := t.hide(hideSymbol, s.FileID, true); err != nil {
+				return err
+			}
+			if err := t.hideSymbolID(s.ID); err != nil {
+				return err
+			}
 			nameID, err := t.nameID(s.Name)
 			if err != nil {
 				return err
 			}
 			args = append(args, s.ID, s.FileID, s.DefIdx, s.Name, nameID, s.QName, s.Kind, s.Visibility, s.ModuleID, s.Parent, s.Version)
 		}
-		q := `INSERT OR REPLACE INTO symbol(id, file_id, def_idx, name, name_id, qname, kind, visibility, module_id, parent, version) VALUES` +
+		q := `INSERT OR REPLACE INTO main.symbol(id, file_id, def_idx, name, name_id, qname, kind, visibility, module_id, parent, version) VALUES` +
 			valueRows(11, len(chunk))
 		if _, err := t.exec(q, args...); err != nil {
 			return err
@@ -417,16 +446,16 @@ func (t *Tx) PutSymbols(rows []SymbolRow) error {
 // symbolIndexes are the secondary indexes of the symbol table; a full rebuild
 // drops them and builds them once at the end, which beats random inserts.
 var symbolIndexes = []string{
-	`CREATE INDEX IF NOT EXISTS symbol_name ON symbol(name)`,
-	`CREATE INDEX IF NOT EXISTS symbol_name_id ON symbol(name_id)`,
-	`CREATE INDEX IF NOT EXISTS symbol_file ON symbol(file_id)`,
-	`CREATE INDEX IF NOT EXISTS symbol_qname ON symbol(qname)`,
-	`CREATE INDEX IF NOT EXISTS symbol_parent ON symbol(parent)`,
+	`CREATE INDEX IF NOT EXISTS main.symbol_name ON symbol(name)`,
+	`CREATE INDEX IF NOT EXISTS main.symbol_name_id ON symbol(name_id)`,
+	`CREATE INDEX IF NOT EXISTS main.symbol_file ON symbol(file_id)`,
+	`CREATE INDEX IF NOT EXISTS main.symbol_qname ON symbol(qname)`,
+	`CREATE INDEX IF NOT EXISTS main.symbol_parent ON symbol(parent)`,
 }
 
 // DropSymbolIndexes removes the secondary symbol indexes (see symbolIndexes).
 func (t *Tx) DropSymbolIndexes() error {
-	for _, q := range []string{`DROP INDEX IF EXISTS symbol_name`, `DROP INDEX IF EXISTS symbol_name_id`, `DROP INDEX IF EXISTS symbol_file`, `DROP INDEX IF EXISTS symbol_qname`, `DROP INDEX IF EXISTS symbol_parent`} {
+	for _, q := range []string{`DROP INDEX IF EXISTS main.symbol_name`, `DROP INDEX IF EXISTS main.symbol_name_id`, `DROP INDEX IF EXISTS main.symbol_file`, `DROP INDEX IF EXISTS main.symbol_qname`, `DROP INDEX IF EXISTS main.symbol_parent`} {
 		if _, err := t.tx.Exec(q); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
@@ -452,11 +481,21 @@ func (t *Tx) nameID(name string) (int64, error) {
 	var id int64
 	err := t.queryRow(`SELECT id FROM sname WHERE name = ?`, name).Scan(&id)
 	if err == sql.ErrNoRows {
-		res, err := t.exec(`INSERT INTO sname(name) VALUES(?)`, name)
-		if err != nil {
+		if t.nextName == 0 {
+			// Above every id of the overlay and of its baseline.
+			q := `SELECT coalesce(max(id), 0) + 1 FROM main.sname`
+			if t.overlay {
+				q = `SELECT max(coalesce((SELECT max(id) FROM main.sname), 0), coalesce((SELECT max(id) FROM base.sname), 0)) + 1`
+			}
+			if err := t.queryRow(q).Scan(&t.nextName); err != nil {
+				return 0, fmt.Errorf("store: name id: %w", err)
+			}
+		}
+		id = t.nextName
+		if _, err := t.exec(`INSERT INTO main.sname(id, name) VALUES(?, ?)`, id, name); err != nil {
 			return 0, err
 		}
-		id, _ = res.LastInsertId()
+		t.nextName++
 		t.newNames = append(t.newNames, id)
 	} else if err != nil {
 		return 0, fmt.Errorf("store: name id: %w", err)
@@ -468,8 +507,11 @@ func (t *Tx) nameID(name string) (int64, error) {
 // SetLink stores a file's packed resolved references and import edges (both
 // nil deletes the row).
 func (t *Tx) SetLink(fileID int64, data, imports []byte) error {
+	if err := t.hide(hideLink, fileID, false); err != nil {
+		return err
+	}
 	if data == nil && imports == nil {
-		_, err := t.exec(`DELETE FROM link WHERE file_id = ?`, fileID)
+		_, err := t.exec(`DELETE FROM main.link WHERE file_id = ?`, fileID)
 		return err
 	}
 	if data == nil {
@@ -479,15 +521,18 @@ func (t *Tx) SetLink(fileID int64, data, imports []byte) error {
 	if imports != nil {
 		imp = withSum(imports)
 	}
-	_, err := t.exec(`INSERT OR REPLACE INTO link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, withSum(data), imp)
+	_, err := t.exec(`INSERT OR REPLACE INTO main.link(file_id, data, imports) VALUES(?, ?, ?)`, fileID, withSum(data), imp)
 	return err
 }
 
 // SetEdges replaces a file's edges. fresh skips the delete when the table
 // was cleared for a full rebuild.
 func (t *Tx) SetEdges(fileID int64, rows []EdgeRow, fresh bool) error {
+	if err := t.hide(hideEdge, fileID, false); err != nil {
+		return err
+	}
 	if !fresh {
-		if _, err := t.exec(`DELETE FROM edge WHERE file_id = ?`, fileID); err != nil {
+		if _, err := t.exec(`DELETE FROM main.edge WHERE file_id = ?`, fileID); err != nil {
 			return err
 		}
 	}
@@ -496,7 +541,7 @@ func (t *Tx) SetEdges(fileID int64, rows []EdgeRow, fresh bool) error {
 		for _, e := range chunk {
 			args = append(args, fileID, e.Src, e.Dst, e.Kind, e.Tier, e.Count, e.Line, e.Col)
 		}
-		q := `INSERT OR REPLACE INTO edge(file_id, src, dst, kind, tier, count, line, col) VALUES` + valueRows(8, len(chunk))
+		q := `INSERT OR REPLACE INTO main.edge(file_id, src, dst, kind, tier, count, line, col) VALUES` + valueRows(8, len(chunk))
 		if _, err := t.exec(q, args...); err != nil {
 			return err
 		}
@@ -507,7 +552,7 @@ func (t *Tx) SetEdges(fileID int64, rows []EdgeRow, fresh bool) error {
 // DropEdgeIndexes removes the edge table's secondary index; a full rebuild
 // creates it once at the end (CreateEdgeIndexes), which beats random inserts.
 func (t *Tx) DropEdgeIndexes() error {
-	if _, err := t.tx.Exec(`DROP INDEX IF EXISTS edge_dst`); err != nil {
+	if _, err := t.tx.Exec(`DROP INDEX IF EXISTS main.edge_dst`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
@@ -515,7 +560,7 @@ func (t *Tx) DropEdgeIndexes() error {
 
 // CreateEdgeIndexes builds the edge table's secondary index.
 func (t *Tx) CreateEdgeIndexes() error {
-	if _, err := t.tx.Exec(`CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, kind, src, tier, count, line, col)`); err != nil {
+	if _, err := t.tx.Exec(`CREATE INDEX IF NOT EXISTS main.edge_dst ON edge(dst, kind, src, tier, count, line, col)`); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil

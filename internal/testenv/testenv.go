@@ -237,3 +237,25 @@ func WriteFile(t testing.TB, dir, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// WithoutEpochs drops, from a decoded JSON answer, the fields that count
+// index generations (a rebuilt index, or another worktree's, counts on
+// from where it was): two indexes of one tree may differ in them without
+// either being wrong.
+func WithoutEpochs(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "file_epoch" || k == "epoch" || k == "cursor" {
+				delete(x, k)
+				continue
+			}
+			x[k] = WithoutEpochs(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = WithoutEpochs(e)
+		}
+	}
+	return v
+}

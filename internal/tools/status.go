@@ -60,8 +60,9 @@ type StatusOut struct {
 }
 
 // StorageStatus is the disk the index takes: the content-addressed blob
-// store that every worktree of the repository shares, and this worktree's
-// own index (paths, symbols, resolved references).
+// store and the baseline that the worktrees of the repository share, and
+// this worktree's own index (paths, and the symbols and resolved
+// references that differ from the baseline's).
 type StorageStatus struct {
 	SharedBytes int64 `json:"shared_bytes"`
 	OwnBytes    int64 `json:"own_bytes"`
