@@ -70,7 +70,11 @@ func renderStatus(w io.Writer, env *protocol.Envelope) {
 	}
 	fmt.Fprintf(w, "files:      %d (%s)\n", out.Files, mapLine(out.FileStates))
 	fmt.Fprintf(w, "symbols:    %d\n", out.Symbols)
-	fmt.Fprintf(w, "storage:    %s own, %s in the blob store shared by %d worktrees\n", mib(out.Storage.OwnBytes), mib(out.Storage.SharedBytes), out.Storage.Worktrees)
+	shared := "the blob store"
+	if out.Storage.BaselineBytes > 0 {
+		shared = "the blob store and baseline index"
+	}
+	fmt.Fprintf(w, "storage:    %s own, %s in %s shared by %d worktrees\n", mib(out.Storage.OwnBytes), mib(out.Storage.SharedBytes), shared, out.Storage.Worktrees)
 	for _, l := range out.Languages {
 		fmt.Fprintf(w, "  %-11s %d files, layers: %s\n", l.Language, l.Files, strings.Join(l.Layers, ", "))
 	}
