@@ -94,9 +94,13 @@ func (s *Service) startRepair(d *store.Damage) {
 	s.state, s.reason = protocol.StateIndex, fmt.Sprintf("the %s is damaged (%s) and is being repaired", d.Label(), d.Reason)
 	s.mu.Unlock()
 	go func() {
+		ready := false
 		defer func() {
 			s.mu.Lock()
 			s.repairing = false
+			if ready {
+				s.state, s.reason = protocol.StateReady, ""
+			}
 			s.mu.Unlock()
 		}()
 		ctx := s.bg
@@ -106,7 +110,8 @@ func (s *Service) startRepair(d *store.Damage) {
 			return
 		}
 		s.addWarning(warning)
-		s.reconcile(ctx, false)
+		_, err = s.reconcile(ctx, false)
+		ready = err == nil
 	}()
 }
 

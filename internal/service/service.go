@@ -246,8 +246,13 @@ func (s *Service) Ready() (bool, string) {
 
 func (s *Service) setState(state, reason string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.repairing && state == protocol.StateReady {
+		// Another reconcile (the watcher's) finished on the store being
+		// repaired: the repair says when the index is ready again.
+		return
+	}
 	s.state, s.reason = state, reason
-	s.mu.Unlock()
 }
 
 // Close stops background work and releases the index.
