@@ -227,10 +227,9 @@ func materialise(ctx context.Context, path, base string, inPlace bool) error {
 // dropBrokenOverlay removes a worktree index whose baseline is missing or
 // cannot be trusted, so that Open creates it afresh (standalone) and the
 // next reconcile builds it: the baseline and the other worktrees over it
-// are left alone. It returns the warning to report ("" when nothing was
-// done).
-func dropBrokenOverlay(opts Options) string {
-	base := baselineOf(context.Background(), opts.IndexPath)
+// are left alone. base is the index's baseline ("" for a standalone
+// index). It returns the warning to report ("" when nothing was done).
+func dropBrokenOverlay(opts Options, base string) string {
 	if base == "" {
 		return ""
 	}
@@ -254,23 +253,23 @@ func dropBrokenOverlay(opts Options) string {
 // every read.
 const growThreshold = 4
 
-// outgrown makes an overlay whose hidden files exceed a 1/growThreshold
-// share of its files standalone (in place, under its seal). The caller
-// owns the index.
-func outgrown(ctx context.Context, opts Options) error {
-	base := baselineOf(ctx, opts.IndexPath)
+// outgrown makes an overlay over base whose hidden files exceed a
+// 1/growThreshold share of its files standalone (in place, under its
+// seal), and reports whether it did; a failed attempt leaves the overlay as
+// it was. The caller owns the index.
+func outgrown(ctx context.Context, opts Options, base string) bool {
 	if base == "" {
-		return nil
+		return false
 	}
 	db, err := sql.Open("sqlite", "file:"+opts.IndexPath+"?mode=ro")
 	if err != nil {
-		return nil
+		return false
 	}
 	var hidden, files int64
 	err = db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM (SELECT DISTINCT file_id FROM overlay_hidden)), (SELECT count(*) FROM file)`).Scan(&hidden, &files)
 	db.Close()
 	if err != nil || hidden*growThreshold <= files {
-		return nil
+		return false
 	}
-	return sealWrite("main", opts.IndexPath, func() error { return materialise(ctx, opts.IndexPath, base, true) })
+	return sealWrite("main", opts.IndexPath, func() error { return materialise(ctx, opts.IndexPath, base, true) }) == nil
 }

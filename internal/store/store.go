@@ -146,26 +146,33 @@ const MaxConns = 4
 // caller decides to verify or rebuild it.
 func Open(opts Options) (*DB, error) {
 	s := &DB{opts: opts, opened: map[string]int64{}, readers: make(chan struct{}, MaxConns)}
+	// The baseline is read once; each step below that leaves a standalone
+	// index (dropped, recreated, materialised) forgets it.
+	s.base = baselineOf(context.Background(), opts.IndexPath)
 	if !opts.ReadOnly {
-		if w := dropBrokenOverlay(opts); w != "" {
+		if w := dropBrokenOverlay(opts, s.base); w != "" {
 			s.Warnings = append(s.Warnings, w)
+			s.base = ""
 		}
 		for _, f := range []struct {
 			db, path, schema string
 			version          int
 		}{{"blobs", opts.BlobPath, blobSchema, BlobSchemaVersion}, {"main", opts.IndexPath, indexSchema + cardSchema, IndexSchemaVersion}} {
-			w, err := prepareSealed(f.db, f.path, f.schema, f.version)
+			w, recreated, err := prepareSealed(f.db, f.path, f.schema, f.version)
 			if err != nil {
 				return nil, err
 			}
+			if recreated && f.db == "main" {
+				s.base = ""
+			}
 			s.Warnings = append(s.Warnings, w...)
 		}
-		// Best effort: a failed attempt leaves the overlay as it was.
-		outgrown(context.Background(), opts)
+		if outgrown(context.Background(), opts, s.base) {
+			s.base = ""
+		}
 	}
 	s.opened["main"] = stampOf(opts.IndexPath).Ino
 	s.opened["blobs"] = stampOf(opts.BlobPath).Ino
-	s.base = baselineOf(context.Background(), opts.IndexPath)
 	prags := pragmas(opts)
 	cacheSize, _ := strconv.Atoi(strings.TrimPrefix(prags[cacheSizePragma], "PRAGMA cache_size = "))
 	db := sql.OpenDB(&connector{dsn: "file:" + opts.IndexPath, blobPath: opts.BlobPath, basePath: s.base, cacheSize: cacheSize, pragmas: prags, drv: &sqlite.Driver{}})
@@ -185,24 +192,25 @@ func Open(opts Options) (*DB, error) {
 
 // prepareSealed runs prepare under the file's seal: the writes it makes are
 // Cairn's own and are sealed, while a change from outside seen before them
-// stays recorded (unless prepare replaced the file anyway).
-func prepareSealed(db, path, schema string, version int) ([]string, error) {
+// stays recorded (unless prepare replaced the file anyway). It reports, as
+// prepare does, whether the file was created afresh.
+func prepareSealed(db, path, schema string, version int) ([]string, bool, error) {
 	unlock, err := lockSeal(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer unlock()
 	problem := sealProblem(path)
 	warnings, recreated, err := prepare(path, schema, version)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if problem != "" && !recreated {
 		r, _ := readSeal(path)
 		r.Damaged, r.Writer = problem, 0
-		return warnings, writeSeal(path, r)
+		return warnings, false, writeSeal(path, r)
 	}
-	return warnings, reseal(path)
+	return warnings, recreated, reseal(path)
 }
 
 // prepare makes sure one database file exists with the wanted schema; it
