@@ -169,6 +169,19 @@ func (c *Call) gitMutation(ctx context.Context, fn func(root string) error) (*gi
 	return st, nil
 }
 
+// gitMutate is gitMutation for an operation with a result (the refs a
+// fetch moved, a merge's outcome, ...). The result is returned with the
+// error too: a push that fails part-way still says which refs it moved.
+func gitMutate[T any](ctx context.Context, c *Call, op func(root string) (T, error)) (T, *gitx.Status, error) {
+	var res T
+	st, err := c.gitMutation(ctx, func(root string) error {
+		var err error
+		res, err = op(root)
+		return err
+	})
+	return res, st, err
+}
+
 // gitReindex makes the index see what a git operation did, before the call
 // answers: the paths that were changed before it and are changed after it
 // (a HEAD or .git/index change makes the index rescan everything anyway).

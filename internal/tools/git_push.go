@@ -51,12 +51,9 @@ func gitPush(ctx context.Context, c *Call, in GitPushIn) (*GitPushOut, error) {
 			return nil, needConfirm("this push", discardPreview{Commits: lost}, max(len(lost), 1))
 		}
 	}
-	var refs []gitx.RefUpdate
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
-		refs, err = gitx.Push(ctx, root, gitx.PushOptions{Remote: in.Remote, Branch: in.Branch, SetUpstream: in.SetUpstream,
+	refs, st, err := gitMutate(ctx, c, func(root string) ([]gitx.RefUpdate, error) {
+		return gitx.Push(ctx, root, gitx.PushOptions{Remote: in.Remote, Branch: in.Branch, SetUpstream: in.SetUpstream,
 			Force: in.Force, Tags: in.Tags, Delete: in.Delete})
-		return err
 	})
 	if err != nil {
 		var e *errs.Error

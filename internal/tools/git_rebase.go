@@ -64,31 +64,28 @@ func gitRebase(ctx context.Context, c *Call, in GitRebaseIn) (*GitRebaseOut, err
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be plan, execute, continue, skip, abort or status, not %q", action)
 	}
-	var rs *gitx.RebaseState
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
+	rs, st, err := gitMutate(ctx, c, func(root string) (*gitx.RebaseState, error) {
 		switch action {
 		case "execute":
 			if gitx.OperationState(ctx, root) != "none" {
-				return &errs.Error{Kind: errs.Precondition, Msg: "another operation is in progress: " + gitx.OperationState(ctx, root)}
+				return nil, &errs.Error{Kind: errs.Precondition, Msg: "another operation is in progress: " + gitx.OperationState(ctx, root)}
 			}
 			steps := in.Steps
 			if len(steps) == 0 {
 				p, err := gitx.PlanRebase(ctx, root, in.Upstream, in.Onto)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				steps = p.Steps
 			}
-			rs, err = gitx.ExecuteRebase(ctx, root, in.Upstream, in.Onto, steps)
+			return gitx.ExecuteRebase(ctx, root, in.Upstream, in.Onto, steps)
 		case "continue":
-			rs, err = gitx.RebaseContinue(ctx, root)
+			return gitx.RebaseContinue(ctx, root)
 		case "skip":
-			rs, err = gitx.RebaseSkip(ctx, root)
-		case "abort":
-			rs, err = gitx.RebaseAbort(ctx, root)
+			return gitx.RebaseSkip(ctx, root)
+		default: // abort
+			return gitx.RebaseAbort(ctx, root)
 		}
-		return err
 	})
 	if err != nil {
 		return nil, err

@@ -56,11 +56,9 @@ func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error)
 		if err != nil {
 			return nil, err
 		}
-		saved := false
-		out.Status, err = c.gitMutation(ctx, func(root string) error {
-			var err error
-			saved, err = gitx.StashPush(ctx, root, in.Message, in.IncludeUntracked, in.KeepIndex, paths)
-			return err
+		var saved bool
+		saved, out.Status, err = gitMutate(ctx, c, func(root string) (bool, error) {
+			return gitx.StashPush(ctx, root, in.Message, in.IncludeUntracked, in.KeepIndex, paths)
 		})
 		if err != nil {
 			return nil, err
@@ -73,10 +71,8 @@ func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error)
 		if err := stashExists(ctx, root, in.Entry); err != nil {
 			return nil, err
 		}
-		out.Status, err = c.gitMutation(ctx, func(root string) error {
-			var err error
-			out.Conflicts, err = gitx.StashApply(ctx, root, in.Entry, in.Action == "pop", false)
-			return err
+		out.Conflicts, out.Status, err = gitMutate(ctx, c, func(root string) ([]gitx.ConflictFile, error) {
+			return gitx.StashApply(ctx, root, in.Entry, in.Action == "pop", false)
 		})
 		if err != nil {
 			return nil, err
