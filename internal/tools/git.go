@@ -29,15 +29,19 @@ func (c *Call) gitRoot() (string, error) {
 	return c.Env.Paths.Root, nil
 }
 
-// gitRootPaths is gitRoot and gitPaths together: the repository and the
-// request's paths in it.
-func (c *Call) gitRootPaths(ctx context.Context, paths []string) (string, []string, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return "", nil, err
-	}
-	rel, err := c.gitPaths(ctx, paths)
-	return root, rel, err
+// registerGit declares a git tool whose handler works in the repository
+// from its start: it is handed the worktree, and outside git the tool
+// refuses before the handler runs. (The tools that only change the
+// repository check their arguments first and reach it through gitMutation.)
+func registerGit[In, Out any](t Tool, h func(ctx context.Context, c *Call, root string, in In) (Out, error)) {
+	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
+		root, err := c.gitRoot()
+		if err != nil {
+			var none Out
+			return none, err
+		}
+		return h(ctx, c, root, in)
+	})
 }
 
 // gitPaths contains request paths in the repository and makes them
@@ -180,6 +184,22 @@ func gitMutate[T any](ctx context.Context, c *Call, op func(root string) (T, err
 		return err
 	})
 	return res, st, err
+}
+
+// listAfter reads the list a git tool keeps (branches, remotes, stash
+// entries, submodules, worktrees) as the tool's action left it, and answers
+// with what the action did, when it did anything, and how many there are.
+func listAfter[T any](c *Call, did, noun string, list func() ([]T, error)) ([]T, error) {
+	items, err := list()
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if did != "" {
+		c.Answer("%s; %d %s", did, len(items), noun)
+	} else {
+		c.Answer("%d %s", len(items), noun)
+	}
+	return items, nil
 }
 
 // gitReindex makes the index see what a git operation did, before the call

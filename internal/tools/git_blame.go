@@ -28,7 +28,7 @@ type GitBlameOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_blame", Group: "git",
 		Summary: "Who last changed each line of a span or of a symbol's definition: runs of lines grouped by commit, each commit with author, time, summary and the lines it owns.",
 		Doc: "Lines are numbered as in the blamed revision (the working tree by default; its uncommitted lines are marked uncommitted). " +
@@ -39,11 +39,7 @@ func init() {
 	}, gitBlame)
 }
 
-func gitBlame(ctx context.Context, c *Call, in GitBlameIn) (*GitBlameOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitBlame(ctx context.Context, c *Call, root string, in GitBlameIn) (*GitBlameOut, error) {
 	out := &GitBlameOut{}
 	o := gitx.BlameOptions{Rev: in.Rev, Content: in.Content, Start: in.StartLine, End: in.EndLine}
 	switch {

@@ -27,7 +27,7 @@ type GitPushOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_push", Group: "git",
 		Summary:  "Push a branch (default: the current one to its upstream) and report each ref: new, updated, forced, deleted, up_to_date or rejected with git's reason. Force pushes and remote deletes need confirm: true; without it the answer lists the remote commits they would discard.",
 		Doc:      "force uses --force-with-lease, so it never overwrites commits this clone has not fetched. Hooks run as git runs them.",
@@ -37,11 +37,7 @@ func init() {
 	}, gitPush)
 }
 
-func gitPush(ctx context.Context, c *Call, in GitPushIn) (*GitPushOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitPush(ctx context.Context, c *Call, root string, in GitPushIn) (*GitPushOut, error) {
 	if (in.Force || in.Delete) && !in.Confirm {
 		lost, err := remoteLoss(ctx, root, in)
 		if err != nil {

@@ -24,7 +24,7 @@ type GitRebaseOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_rebase", Group: "git",
 		Summary: "Replay the current branch's commits onto another: plan lists them as steps; execute applies the steps (pick, reword, edit, squash, fixup, drop, reordered as given); continue, skip and abort drive a rebase that stopped. Every answer has a structured state: done, conflict (with the files and hunks), edit_pause, aborted.",
 		Doc: "A conflict stops the rebase with state conflict, the step it reached and the commit being applied; resolve the files (write_source, then git_stage) and continue, skip the commit, or abort to restore the branch. " +
@@ -35,11 +35,7 @@ func init() {
 	}, gitRebase)
 }
 
-func gitRebase(ctx context.Context, c *Call, in GitRebaseIn) (*GitRebaseOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitRebase(ctx context.Context, c *Call, root string, in GitRebaseIn) (*GitRebaseOut, error) {
 	action := in.Action
 	if action == "" {
 		action = "plan"
