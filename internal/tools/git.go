@@ -69,6 +69,24 @@ func (c *Call) gitPaths(ctx context.Context, paths []string) ([]string, error) {
 	return out, nil
 }
 
+// gitPath is gitPaths for the one path a request names.
+func (c *Call) gitPath(ctx context.Context, p string) (string, error) {
+	paths, err := c.gitPaths(ctx, []string{p})
+	if err != nil {
+		return "", err
+	}
+	return paths[0], nil
+}
+
+// stagedPaths are the paths a call stages first: named paths or all the
+// changes (paths is then empty), not both.
+func (c *Call) stagedPaths(ctx context.Context, paths []string, all bool) ([]string, error) {
+	if len(paths) > 0 && all {
+		return nil, errs.E(errs.InvalidArgument, "give paths or all, not both")
+	}
+	return c.gitPaths(ctx, paths)
+}
+
 // withhold removes the text of files a diff must not show: secrets, and
 // files Cairn's ignore rules exclude, as read_source refuses them. The
 // file stays listed with its counts and the reason.

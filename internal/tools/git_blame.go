@@ -56,11 +56,11 @@ func gitBlame(ctx context.Context, c *Call, root string, in GitBlameIn) (*GitBla
 			c.warnDirty(ctx, root, o.Path)
 		}
 	case in.Path != "":
-		paths, err := c.gitPaths(ctx, []string{in.Path})
+		p, err := c.gitPath(ctx, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		o.Path = paths[0]
+		o.Path = p
 	default:
 		return nil, errs.E(errs.InvalidArgument, "name a path (with start_line, end_line) or a symbol")
 	}

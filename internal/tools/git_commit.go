@@ -41,10 +41,7 @@ func gitCommit(ctx context.Context, c *Call, in GitCommitIn) (*GitCommitOut, err
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, errs.E(errs.InvalidArgument, "a commit needs a message")
 	}
-	if len(in.Paths) > 0 && in.All {
-		return nil, errs.E(errs.InvalidArgument, "give paths or all, not both")
-	}
-	paths, err := c.gitPaths(ctx, in.Paths)
+	paths, err := c.stagedPaths(ctx, in.Paths, in.All)
 	if err != nil {
 		return nil, err
 	}

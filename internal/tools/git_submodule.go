@@ -45,15 +45,15 @@ func gitSubmodule(ctx context.Context, c *Call, root string, in GitSubmoduleIn) 
 		if in.URL == "" || in.Path == "" {
 			return nil, errs.E(errs.InvalidArgument, "add needs url and path")
 		}
-		paths, err := c.gitPaths(ctx, []string{in.Path})
+		path, err := c.gitPath(ctx, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		out.Status, err = c.gitMutation(ctx, func(root string) error { return gitx.SubmoduleAdd(ctx, root, in.URL, paths[0], in.Branch) })
+		out.Status, err = c.gitMutation(ctx, func(root string) error { return gitx.SubmoduleAdd(ctx, root, in.URL, path, in.Branch) })
 		if err != nil {
 			return nil, err
 		}
-		did = "added " + paths[0]
+		did = "added " + path
 	case "init", "update", "sync", "deinit":
 		paths, err := c.gitPaths(ctx, in.Paths)
 		if err != nil {
