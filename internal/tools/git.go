@@ -227,39 +227,25 @@ func (c *Call) gitReindex(ctx context.Context, root string, before *gitx.Status)
 	if c.Env.Reindex == nil {
 		return
 	}
-	seen := map[string]bool{}
-	var paths []string
+	var paths uniquePaths
 	add := func(st *gitx.Status) {
 		if st == nil {
 			return
 		}
 		for _, list := range [][]gitx.FileChange{st.Staged, st.Unstaged} {
 			for _, f := range list {
-				for _, p := range []string{f.Path, f.OldPath} {
-					if p != "" && !seen[p] {
-						seen[p] = true
-						paths = append(paths, p)
-					}
-				}
+				paths.add(f.Path, f.OldPath)
 			}
 		}
-		for _, p := range st.Untracked {
-			if !seen[p] {
-				seen[p] = true
-				paths = append(paths, p)
-			}
-		}
+		paths.add(st.Untracked...)
 		for _, cf := range st.Conflicts {
-			if !seen[cf.Path] {
-				seen[cf.Path] = true
-				paths = append(paths, cf.Path)
-			}
+			paths.add(cf.Path)
 		}
 	}
 	add(before)
 	after, _ := gitx.GetStatus(ctx, root)
 	add(after)
-	err := c.Reindexed(ctx, func() { c.warnings = append(c.warnings, c.Env.Reindex(ctx, paths)...) })
+	err := c.Reindexed(ctx, func() { c.warnings = append(c.warnings, c.Env.Reindex(ctx, paths.list)...) })
 	if err != nil {
 		c.Warn("git changed the repository, but the index cannot be read again: %s", errs.As(err).Message())
 	}
@@ -267,23 +253,35 @@ func (c *Call) gitReindex(ctx context.Context, root string, before *gitx.Status)
 
 // changedFiles lists the tracked paths with local changes (staged or not).
 func changedFiles(st *gitx.Status) []string {
-	var out []string
-	seen := map[string]bool{}
+	var out uniquePaths
 	for _, list := range [][]gitx.FileChange{st.Staged, st.Unstaged} {
 		for _, f := range list {
-			if !seen[f.Path] {
-				seen[f.Path] = true
-				out = append(out, f.Path)
-			}
+			out.add(f.Path)
 		}
 	}
 	for _, cf := range st.Conflicts {
-		if !seen[cf.Path] {
-			seen[cf.Path] = true
-			out = append(out, cf.Path)
-		}
+		out.add(cf.Path)
 	}
-	return out
+	return out.list
+}
+
+// uniquePaths collects paths in the order they come, each once.
+type uniquePaths struct {
+	seen map[string]bool
+	list []string
+}
+
+func (u *uniquePaths) add(paths ...string) {
+	for _, p := range paths {
+		if p == "" || u.seen[p] {
+			continue
+		}
+		if u.seen == nil {
+			u.seen = map[string]bool{}
+		}
+		u.seen[p] = true
+		u.list = append(u.list, p)
+	}
 }
 
 // statusLine summarises a status for an answer.
