@@ -75,6 +75,12 @@ type Env struct {
 	Ops *obs.Monitor
 }
 
+// indexUnavailable is the answer of a tool that needs the index when it
+// cannot be opened.
+func (env *Env) indexUnavailable() error {
+	return &errs.Error{Kind: errs.IndexUnavailable, Err: env.IndexErr, Msg: "the index cannot be opened", Fixes: []string{"cairn doctor"}}
+}
+
 // Freshness is the outcome of making the index fresh for a call.
 type Freshness struct {
 	Freshness  string // fresh or may-be-stale
@@ -227,6 +233,16 @@ func (c *Call) Shortened(field string, returned, total int, reason string) {
 	if returned < total {
 		c.Truncated(field, returned, total, reason, "")
 	}
+}
+
+// shorten keeps the first limit items of a list and records, under field,
+// that the limit shortened it.
+func shorten[T any](c *Call, field string, items []T, limit int) []T {
+	if len(items) <= limit {
+		return items
+	}
+	c.Truncated(field, limit, len(items), "limit", "")
+	return items[:limit]
 }
 
 // Complete sets the completeness score and reason.

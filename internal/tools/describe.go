@@ -108,7 +108,7 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 	}
 	ix := c.Env.Index
 	if ix == nil {
-		return nil, &errs.Error{Kind: errs.IndexUnavailable, Err: c.Env.IndexErr, Msg: "the index cannot be opened", Fixes: []string{"cairn doctor"}}
+		return nil, c.Env.indexUnavailable()
 	}
 	st := c.State()
 	ov, err := repomap.Overview(ctx, c.Engine())

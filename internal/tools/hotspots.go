@@ -95,10 +95,7 @@ func hotspots(ctx context.Context, c *Call, in HotspotsIn) (*HotspotsOut, error)
 		return a.Path < b.Path
 	})
 	out.FilesTotal = len(out.Files)
-	if len(out.Files) > limit {
-		out.Files = out.Files[:limit]
-	}
-	c.Shortened("files", len(out.Files), out.FilesTotal, "limit")
+	out.Files = shorten(c, "files", out.Files, limit)
 	for i := 0; i < len(out.Files) && i < breakdown; i++ {
 		syms, err := symbolHotspots(ctx, c, src, out.Files[i].Path, since)
 		if err != nil {
@@ -116,11 +113,7 @@ func hotspots(ctx context.Context, c *Call, in HotspotsIn) (*HotspotsOut, error)
 		}
 		return a.StartLine < b.StartLine
 	})
-	total := len(out.Symbols)
-	if len(out.Symbols) > limit {
-		out.Symbols = out.Symbols[:limit]
-	}
-	c.Shortened("symbols", len(out.Symbols), total, "limit")
+	out.Symbols = shorten(c, "symbols", out.Symbols, limit)
 	c.Answer("%d files changed since %s; hottest: %s", out.FilesTotal, since, hottest(out))
 	if len(out.Symbols) > 0 {
 		c.Next("git_history", map[string]any{"symbol": out.Symbols[0].Symbol.ID}, "the commits of the hottest symbol")

@@ -111,11 +111,7 @@ func lintCheck(ctx context.Context, c *Call, in LintCheckIn) (*LintCheckOut, err
 		out.BySeverity[d.Severity]++
 	}
 	limit := c.Clamp("limit", in.Limit, EntriesBudget)
-	out.Diagnostics = diags
-	if len(diags) > limit {
-		out.Diagnostics = diags[:limit]
-	}
-	c.Shortened("diagnostics", len(out.Diagnostics), len(diags), "limit")
+	out.Diagnostics = shorten(c, "diagnostics", diags, limit)
 	ran := 0
 	for _, r := range out.Runs {
 		if r.Status == "skipped" {
@@ -190,23 +186,16 @@ func changedPaths(ctx context.Context, c *Call) ([]string, error) {
 	if err != nil {
 		return nil, gitError(err)
 	}
-	seen := map[string]bool{}
-	out := []string{}
+	out := uniquePaths{list: []string{}}
 	for _, list := range [][]gitx.FileChange{st.Staged, st.Unstaged} {
 		for _, f := range list {
-			if f.Status != "deleted" && !seen[f.Path] {
-				seen[f.Path] = true
-				out = append(out, f.Path)
+			if f.Status != "deleted" {
+				out.add(f.Path)
 			}
 		}
 	}
-	for _, p := range st.Untracked {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	out.add(st.Untracked...)
+	return out.list, nil
 }
 
 func scopeText(out *LintCheckOut) string {

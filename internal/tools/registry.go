@@ -156,9 +156,7 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		return c.envelope(ctx, nil, err, start)
 	}
 	if env.Index == nil && !t.NoIndex {
-		e := &errs.Error{Kind: errs.IndexUnavailable, Err: env.IndexErr, Msg: "the index cannot be opened",
-			Fixes: []string{"cairn doctor"}}
-		return c.envelope(ctx, nil, e, start)
+		return c.envelope(ctx, nil, env.indexUnavailable(), start)
 	}
 	if err := checkCounts(args); err != nil {
 		return c.envelope(ctx, nil, err, start)

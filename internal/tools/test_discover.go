@@ -60,11 +60,7 @@ func testDiscover(ctx context.Context, c *Call, in TestDiscoverIn) (*TestDiscove
 	}
 	sort.Strings(out.Unavailable)
 	limit := c.Clamp("limit", in.Limit, EntriesBudget)
-	out.Targets = targets
-	if len(targets) > limit {
-		out.Targets = targets[:limit]
-	}
-	c.Shortened("targets", len(out.Targets), len(targets), "limit")
+	out.Targets = shorten(c, "targets", targets, limit)
 	c.Answer("%d test targets (%s)", len(targets), countsText(out.Runners))
 	if len(out.Unavailable) > 0 {
 		c.Warn("runners not installed: %v", out.Unavailable)
