@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairnhq/cairn/internal/protocol"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/refactor"
 )
 
@@ -36,6 +37,15 @@ type ApplyNow struct {
 	Apply       bool   `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready"`
 	Verify      string `json:"verify,omitempty" jsonschema:"with apply: build or none; default build where the toolchain is installed"`
 	WorkspaceID string `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
+}
+
+// refactorTarget resolves the symbol a refactoring is to change, once the
+// mutation gate lets edits through.
+func (c *Call) refactorTarget(ctx context.Context, name string, at *Position) (*query.Resolved, error) {
+	if err := c.editsAllowed(); err != nil {
+		return nil, err
+	}
+	return resolveArg(ctx, c, name, at)
 }
 
 // planned finishes a planning tool: it cuts the lists, says what the plan

@@ -34,10 +34,7 @@ func init() {
 }
 
 func refactorRename(ctx context.Context, c *Call, in RenameIn) (*PlanOut, error) {
-	if err := c.editsAllowed(); err != nil {
-		return nil, err
-	}
-	r, err := resolveArg(ctx, c, in.Symbol, in.At)
+	r, err := c.refactorTarget(ctx, in.Symbol, in.At)
 	if err != nil {
 		return nil, err
 	}
