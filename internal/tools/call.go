@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/change"
@@ -233,6 +234,13 @@ func (c *Call) Shortened(field string, returned, total int, reason string) {
 	if returned < total {
 		c.Truncated(field, returned, total, reason, "")
 	}
+}
+
+// mustBeOneOf refuses an argument whose value is none of those allowed,
+// naming them: mode must be soft, mixed or hard, not "x".
+func mustBeOneOf(arg, got string, allowed ...string) error {
+	last := len(allowed) - 1
+	return errs.E(errs.InvalidArgument, "%s must be %s or %s, not %q", arg, strings.Join(allowed[:last], ", "), allowed[last], got)
 }
 
 // shorten keeps the first limit items of a list and records, under field,

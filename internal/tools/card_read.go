@@ -151,7 +151,7 @@ func cardSearch(ctx context.Context, c *Call, v *cards.View, in CardSearchIn) (*
 	switch in.Scope {
 	case "", "all", "cards", "code":
 	default:
-		return nil, errs.E(errs.InvalidArgument, "scope must be cards, code or all, not %q", in.Scope)
+		return nil, mustBeOneOf("scope", in.Scope, "cards", "code", "all")
 	}
 	var err error
 	if in.Scope != "code" {
@@ -211,7 +211,7 @@ func cardRelations(ctx context.Context, c *Call, v *cards.View, in CardRelations
 	switch in.Direction {
 	case "", "both", "outgoing", "incoming":
 	default:
-		return nil, errs.E(errs.InvalidArgument, "direction must be outgoing, incoming or both, not %q", in.Direction)
+		return nil, mustBeOneOf("direction", in.Direction, "outgoing", "incoming", "both")
 	}
 	rels, err := v.Relations(in.Key, in.Direction, in.Types)
 	if err != nil {

@@ -89,7 +89,7 @@ func gitBranch(ctx context.Context, c *Call, root string, in GitBranchIn) (*GitB
 		}
 		out.Head = head
 	default:
-		return nil, errs.E(errs.InvalidArgument, "action must be list, create, delete or rename, not %q", in.Action)
+		return nil, mustBeOneOf("action", in.Action, "list", "create", "delete", "rename")
 	}
 	bs, err := listAfter(c, done, "branches", func() ([]gitx.Branch, error) { return gitx.Branches(ctx, root, in.Remotes) })
 	if err != nil {

@@ -58,7 +58,7 @@ func gitRebase(ctx context.Context, c *Call, root string, in GitRebaseIn) (*GitR
 		return &GitRebaseOut{State: st}, nil
 	case "execute", "continue", "skip", "abort":
 	default:
-		return nil, errs.E(errs.InvalidArgument, "action must be plan, execute, continue, skip, abort or status, not %q", action)
+		return nil, mustBeOneOf("action", action, "plan", "execute", "continue", "skip", "abort", "status")
 	}
 	rs, st, err := gitMutate(ctx, c, func(root string) (*gitx.RebaseState, error) {
 		switch action {

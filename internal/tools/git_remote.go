@@ -55,7 +55,7 @@ func gitRemote(ctx context.Context, c *Call, root string, in GitRemoteIn) (*GitR
 			}
 			fn = func(root string) error { return gitx.RemoteRename(ctx, root, in.Name, in.NewName) }
 		default:
-			return nil, errs.E(errs.InvalidArgument, "action must be list, add, remove, rename or set_url, not %q", in.Action)
+			return nil, mustBeOneOf("action", in.Action, "list", "add", "remove", "rename", "set_url")
 		}
 		if _, err := c.gitMutation(ctx, fn); err != nil {
 			return nil, err

@@ -48,7 +48,7 @@ func gitReset(ctx context.Context, c *Call, root string, in GitResetIn) (*GitRes
 		mode = "mixed"
 	}
 	if mode != "soft" && mode != "mixed" && mode != "hard" {
-		return nil, errs.E(errs.InvalidArgument, "mode must be soft, mixed or hard, not %q", mode)
+		return nil, mustBeOneOf("mode", mode, "soft", "mixed", "hard")
 	}
 	if len(in.Paths) > 0 && mode != "mixed" {
 		return nil, errs.E(errs.InvalidArgument, "paths are reset in the index only (mode mixed)")

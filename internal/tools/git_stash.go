@@ -101,7 +101,7 @@ func gitStash(ctx context.Context, c *Call, root string, in GitStashIn) (*GitSta
 		}
 		did = fmt.Sprintf("dropped stash@{%d}", in.Entry)
 	default:
-		return nil, errs.E(errs.InvalidArgument, "action must be list, push, pop, apply or drop, not %q", in.Action)
+		return nil, mustBeOneOf("action", in.Action, "list", "push", "pop", "apply", "drop")
 	}
 	noun := "stash entries"
 	if did != "" {

@@ -67,7 +67,7 @@ func gitSubmodule(ctx context.Context, c *Call, root string, in GitSubmoduleIn) 
 		}
 		did = in.Action + " done"
 	default:
-		return nil, errs.E(errs.InvalidArgument, "action must be status, add, init, update, sync or deinit, not %q", in.Action)
+		return nil, mustBeOneOf("action", in.Action, "status", "add", "init", "update", "sync", "deinit")
 	}
 	subs, err := listAfter(c, did, "submodules", func() ([]gitx.Submodule, error) { return gitx.Submodules(ctx, root, in.Recursive) })
 	if err != nil {

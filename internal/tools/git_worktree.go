@@ -70,7 +70,7 @@ func gitWorktree(ctx context.Context, c *Call, root string, in GitWorktreeIn) (*
 		}
 		did = in.Action + " " + in.Path
 	default:
-		return nil, errs.E(errs.InvalidArgument, "action must be list, add, remove, lock, unlock or prune, not %q", in.Action)
+		return nil, mustBeOneOf("action", in.Action, "list", "add", "remove", "lock", "unlock", "prune")
 	}
 	wts, err := listAfter(c, did, "worktrees", func() ([]gitx.Worktree, error) { return gitx.Worktrees(ctx, root) })
 	if err != nil {

@@ -36,7 +36,7 @@ func init() {
 
 func refactorApply(ctx context.Context, c *Call, in ApplyIn) (*refactor.Applied, error) {
 	if in.Verify != "" && in.Verify != refactor.VerifyBuild && in.Verify != refactor.VerifyNone {
-		return nil, errs.E(errs.InvalidArgument, "verify must be build or none, not %q", in.Verify)
+		return nil, mustBeOneOf("verify", in.Verify, "build", "none")
 	}
 	res, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: in.RefactorID, Groups: in.Groups, ForceSyntactic: in.ForceSyntactic, Verify: in.Verify, DryRun: in.DryRun}, in.WorkspaceID)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/mutate"
 	"github.com/cairnhq/cairn/internal/refactor"
 )
@@ -23,7 +22,7 @@ func (c *Call) verifyWrite(ctx context.Context, in *WriteIn) (string, error) {
 		return "", nil
 	case refactor.VerifyBuild:
 	default:
-		return "", errs.E(errs.InvalidArgument, "verify must be build or none, not %q", in.Verify)
+		return "", mustBeOneOf("verify", in.Verify, "build", "none")
 	}
 	t0 := time.Now()
 	planned, err := c.mutator().Preview(ctx, mutate.Request{Edits: in.Edits})
