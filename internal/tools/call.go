@@ -312,9 +312,39 @@ func (c *Call) Bound(name string, requested int, b Budget) int {
 }
 
 type cursorData struct {
-	Epoch  int64  `json:"e"`
+	Epoch int64 `json:"e"`
+	cursorPos
+}
+
+// cursorPos is what every cursor holds: where the next page starts, and
+// the hash of the arguments that define the query it pages (cursorKey).
+type cursorPos struct {
 	Offset int    `json:"o"`
 	Key    string `json:"k"`
+}
+
+func (p cursorPos) pos() cursorPos { return p }
+
+// encodeCursor is the wire form of a cursor's data: base64url JSON.
+func encodeCursor(data any) string {
+	b, _ := json.Marshal(data)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeCursor reads a cursor into data and checks that it pages the query
+// identified by key.
+func decodeCursor(s string, data interface{ pos() cursorPos }, key any) error {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(raw, data)
+	}
+	if err != nil || data.pos().Offset < 0 {
+		return errs.E(errs.InvalidArgument, "malformed cursor")
+	}
+	if data.pos().Key != cursorKey(key) {
+		return errs.E(errs.InvalidArgument, "the cursor belongs to another query")
+	}
+	return nil
 }
 
 // epoch is the index epoch the call sees (0 when unknown).
@@ -332,16 +362,9 @@ func (c *Call) Offset(ctx context.Context, key any) (int, error) {
 	if c.common.Cursor == "" {
 		return 0, nil
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(c.common.Cursor)
 	var cd cursorData
-	if err == nil {
-		err = json.Unmarshal(raw, &cd)
-	}
-	if err != nil || cd.Offset < 0 {
-		return 0, errs.E(errs.InvalidArgument, "malformed cursor")
-	}
-	if cd.Key != cursorKey(key) {
-		return 0, errs.E(errs.InvalidArgument, "the cursor belongs to another query")
+	if err := decodeCursor(c.common.Cursor, &cd, key); err != nil {
+		return 0, err
 	}
 	if cd.Epoch != c.epoch() {
 		return 0, &errs.Error{Kind: errs.Precondition, Msg: "the cursor has expired: the index changed since the first page",
@@ -352,8 +375,7 @@ func (c *Call) Offset(ctx context.Context, key any) (int, error) {
 
 // Cursor encodes the position of the next page.
 func (c *Call) Cursor(ctx context.Context, key any, offset int) string {
-	b, _ := json.Marshal(cursorData{Epoch: c.epoch(), Offset: offset, Key: cursorKey(key)})
-	return base64.RawURLEncoding.EncodeToString(b)
+	return encodeCursor(cursorData{Epoch: c.epoch(), cursorPos: cursorPos{Offset: offset, Key: cursorKey(key)}})
 }
 
 // ErrorObject is the wire form of an error (DESIGN §6a "Errors").

@@ -2,8 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -363,32 +361,23 @@ func (c *Call) symbolSpan(ctx context.Context, name string) (*query.SymbolRef, p
 // gitCursor pages a list of commits: the start commit is pinned, so pages
 // stay consistent while new commits arrive; key identifies the query.
 type gitCursor struct {
-	Rev    string `json:"r"`
-	Offset int    `json:"o"`
-	Key    string `json:"k"`
+	Rev string `json:"r"`
+	cursorPos
 }
 
 func decodeGitCursor(s string, key any) (*gitCursor, error) {
 	if s == "" {
 		return nil, nil
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
 	var gc gitCursor
-	if err == nil {
-		err = json.Unmarshal(raw, &gc)
-	}
-	if err != nil || gc.Offset < 0 {
-		return nil, errs.E(errs.InvalidArgument, "malformed cursor")
-	}
-	if gc.Key != cursorKey(key) {
-		return nil, errs.E(errs.InvalidArgument, "the cursor belongs to another query")
+	if err := decodeCursor(s, &gc, key); err != nil {
+		return nil, err
 	}
 	return &gc, nil
 }
 
 func encodeGitCursor(rev string, offset int, key any) string {
-	b, _ := json.Marshal(gitCursor{Rev: rev, Offset: offset, Key: cursorKey(key)})
-	return base64.RawURLEncoding.EncodeToString(b)
+	return encodeCursor(gitCursor{Rev: rev, cursorPos: cursorPos{Offset: offset, Key: cursorKey(key)}})
 }
 
 // The git payload types, under the names adapters use (they reach git only
