@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cairnhq/cairn/internal/change"
-	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // AffectedIn are the arguments of affected_tests.
@@ -32,21 +31,17 @@ func affectedTests(ctx context.Context, c *Call, in AffectedIn) (*change.Affecte
 	e := c.Engine()
 	limit := c.Clamp("limit", in.Limit, ReferencesBudget)
 	depth := c.Bound("max_depth", in.MaxDepth, Budget{3, 6})
-	files, deleted := []string{}, []string(nil)
+	var files, deleted []string
+	var err error
 	if len(in.Files) > 0 {
-		for _, f := range in.Files {
-			p, err := scan.Contain(ctx, c.Env.Index.Paths().Root, f)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, string(p))
+		if files, err = c.repoPaths(ctx, in.Files); err != nil {
+			return nil, err
 		}
 	} else {
 		base := in.Base
 		if base == "" {
 			base = "HEAD"
 		}
-		var err error
 		if files, deleted, err = change.WorktreeChanges(ctx, e, base); err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/cairnhq/cairn/internal/obs"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // Env is what tools run against: one repository's index and query engine.
@@ -251,6 +252,23 @@ func shorten[T any](c *Call, field string, items []T, limit int) []T {
 	}
 	c.Truncated(field, limit, len(items), "limit", "")
 	return items[:limit]
+}
+
+// repoPaths contains request paths in the repository and makes them
+// repo-relative (nil stays nil: the paths also key the query's cursor).
+func (c *Call) repoPaths(ctx context.Context, paths []string) ([]string, error) {
+	if paths == nil {
+		return nil, nil
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = string(rp)
+	}
+	return out, nil
 }
 
 // Complete sets the completeness score and reason.

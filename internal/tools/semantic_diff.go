@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/change"
-	"github.com/cairnhq/cairn/internal/scan"
 )
 
 // DiffIn are the arguments of semantic_diff.
@@ -39,13 +38,11 @@ func init() {
 
 func semanticDiff(ctx context.Context, c *Call, in DiffIn) (*change.DiffResult, error) {
 	limit := c.Clamp("limit", in.Limit, DiffBudget)
-	for i, p := range in.Paths {
-		rp, err := scan.Contain(ctx, c.Env.Index.Paths().Root, p)
-		if err != nil {
-			return nil, err
-		}
-		in.Paths[i] = string(rp)
+	paths, err := c.repoPaths(ctx, in.Paths)
+	if err != nil {
+		return nil, err
 	}
+	in.Paths = paths
 	pg, err := c.pager(ctx, "diff", in.Base, in.Target, in.Paths, in.NoImpact, limit)
 	if err != nil {
 		return nil, err
