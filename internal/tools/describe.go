@@ -25,11 +25,8 @@ type DescribeOut struct {
 
 // RepoSummary is the repository at a glance, with the tools that serve it.
 type RepoSummary struct {
-	Root       string                  `json:"root"`
-	Git        bool                    `json:"git"`
-	Branch     string                  `json:"branch,omitempty"`
-	Head       string                  `json:"head,omitempty"`
-	Dirty      bool                    `json:"dirty"`
+	Root string `json:"root"`
+	RepoGit
 	IndexState string                  `json:"index_state"`
 	Epoch      int64                   `json:"epoch"`
 	Files      int                     `json:"files"`
@@ -116,7 +113,7 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		return nil, err
 	}
 	p := ix.Paths()
-	out := &RepoSummary{Root: p.Root, Git: p.IsGit, Branch: st.Branch, Head: st.Head, Dirty: st.Dirty,
+	out := &RepoSummary{Root: p.Root, RepoGit: c.repoGit(),
 		Epoch: st.Epoch, Files: ov.Files, Languages: ov.Languages, Modules: ov.Modules, Profile: sel.Profile,
 		Enable: nonNilStrings(c.Env.Config.Tools.Enable), Disable: nonNilStrings(c.Env.Config.Tools.Disable), Tools: []ToolLine{}}
 	out.IndexState, _ = c.indexState()

@@ -26,13 +26,10 @@ type LanguageStatus struct {
 
 // StatusOut is status's payload.
 type StatusOut struct {
-	Repo        string `json:"repo"`
-	StateDir    string `json:"state_dir"`
-	BlobStore   string `json:"blob_store"`
-	Git         bool   `json:"git"`
-	Branch      string `json:"branch,omitempty"`
-	Head        string `json:"head,omitempty"`
-	Dirty       bool   `json:"dirty"`
+	Repo      string `json:"repo"`
+	StateDir  string `json:"state_dir"`
+	BlobStore string `json:"blob_store"`
+	RepoGit
 	Epoch       int64  `json:"epoch"`
 	IndexState  string `json:"index_state"`
 	StateReason string `json:"state_reason,omitempty"`
@@ -57,6 +54,20 @@ type StatusOut struct {
 	// (this process, or the one that owns the index) with their hits and
 	// misses since it started (absent when no server runs).
 	Caches []obs.CacheView `json:"caches,omitempty"`
+}
+
+// RepoGit is where the repository stands in git, as the index sees it.
+type RepoGit struct {
+	Git    bool   `json:"git"`
+	Branch string `json:"branch,omitempty"`
+	Head   string `json:"head,omitempty"`
+	Dirty  bool   `json:"dirty"`
+}
+
+// repoGit is the git state of the call's repository.
+func (c *Call) repoGit() RepoGit {
+	st := c.State()
+	return RepoGit{Git: c.Env.Index.Paths().IsGit, Branch: st.Branch, Head: st.Head, Dirty: st.Dirty}
 }
 
 // StorageStatus is the disk the index takes: the content-addressed blob
@@ -106,9 +117,8 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 	ix := c.Env.Index
 	st := c.State()
 	p := ix.Paths()
-	out := &StatusOut{Repo: p.Root, StateDir: p.StateDir, BlobStore: p.BlobPath, Git: p.IsGit, Head: st.Head, Branch: st.Branch,
-		Dirty: st.Dirty, Epoch: st.Epoch, Initialized: p.Initialized, Languages: []LanguageStatus{},
-		FileStates: map[string]int{}}
+	out := &StatusOut{Repo: p.Root, StateDir: p.StateDir, BlobStore: p.BlobPath, RepoGit: c.repoGit(), Epoch: st.Epoch,
+		Initialized: p.Initialized, Languages: []LanguageStatus{}, FileStates: map[string]int{}}
 	out.IndexState, out.StateReason = c.indexState()
 	if c.Env.Pending != nil && st.Built {
 		// status does not reindex; it says what the index has not seen.
