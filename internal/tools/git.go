@@ -344,18 +344,25 @@ func (c *Call) freshen(ctx context.Context) error {
 	})
 }
 
+// SymbolSpan is the symbol a git tool was asked about and the span of its
+// definition: the lines the tool followed.
+type SymbolSpan struct {
+	Symbol *query.SymbolRef   `json:"symbol,omitempty"`
+	Span   *protocol.Location `json:"span,omitempty"`
+}
+
 // symbolSpan resolves a symbol to its definition's file and lines, with
 // the index made fresh first.
-func (c *Call) symbolSpan(ctx context.Context, name string) (*query.SymbolRef, protocol.Location, error) {
+func (c *Call) symbolSpan(ctx context.Context, name string) (SymbolSpan, error) {
 	if err := c.freshen(ctx); err != nil {
-		return nil, protocol.Location{}, err
+		return SymbolSpan{}, err
 	}
 	r, err := c.Engine().Resolve(ctx, name)
 	if err != nil {
-		return nil, protocol.Location{}, err
+		return SymbolSpan{}, err
 	}
-	ref := r.Ref()
-	return &ref, r.Span(), nil
+	ref, span := r.Ref(), r.Span()
+	return SymbolSpan{Symbol: &ref, Span: &span}, nil
 }
 
 // gitCursor pages a list of commits: the start commit is pinned, so pages

@@ -5,8 +5,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
-	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 )
 
 // GitBlameIn are the arguments of git_blame.
@@ -23,8 +21,7 @@ type GitBlameIn struct {
 // GitBlameOut is a blame with the symbol it was asked for.
 type GitBlameOut struct {
 	*gitx.Blame
-	Symbol *query.SymbolRef   `json:"symbol,omitempty"`
-	Span   *protocol.Location `json:"span,omitempty"`
+	SymbolSpan
 }
 
 func init() {
@@ -46,12 +43,12 @@ func gitBlame(ctx context.Context, c *Call, root string, in GitBlameIn) (*GitBla
 	case in.Symbol != "" && in.Path != "":
 		return nil, errs.E(errs.InvalidArgument, "give symbol or path, not both")
 	case in.Symbol != "":
-		ref, span, err := c.symbolSpan(ctx, in.Symbol)
+		ss, err := c.symbolSpan(ctx, in.Symbol)
 		if err != nil {
 			return nil, err
 		}
-		out.Symbol, out.Span = ref, &span
-		o.Path, o.Start, o.End = string(span.Path), span.Line, span.EndLine
+		out.SymbolSpan = ss
+		o.Path, o.Start, o.End = string(ss.Span.Path), ss.Span.Line, ss.Span.EndLine
 		if in.Rev != "" {
 			c.warnDirty(ctx, root, o.Path)
 		}

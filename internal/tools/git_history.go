@@ -7,8 +7,6 @@ import (
 	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/history"
 	"github.com/cairnhq/cairn/internal/plural"
-	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 )
 
 // GitHistoryIn are the arguments of git_history.
@@ -22,11 +20,10 @@ type GitHistoryIn struct {
 // GitHistoryOut is a file's or symbol's history: a summary (commits,
 // authors, first and last change) and a page of its commits, newest first.
 type GitHistoryOut struct {
-	Path    string             `json:"path"`
-	Symbol  *query.SymbolRef   `json:"symbol,omitempty"`
-	Span    *protocol.Location `json:"span,omitempty"`
-	Summary history.Summary    `json:"summary"`
-	Commits []HistoryCommit    `json:"commits"`
+	Path string `json:"path"`
+	SymbolSpan
+	Summary history.Summary `json:"summary"`
+	Commits []HistoryCommit `json:"commits"`
 }
 
 // HistoryCommit is one commit of a history; for a file, Path is the file's
@@ -63,7 +60,7 @@ func gitHistory(ctx context.Context, c *Call, root string, in GitHistoryIn) (*Gi
 		return nil, errs.E(errs.InvalidArgument, "give path or symbol, not both")
 	case in.Symbol != "":
 		var err error
-		if out.Symbol, out.Span, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
+		if out.SymbolSpan, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
 			return nil, err
 		}
 		out.Path = string(out.Span.Path)

@@ -6,8 +6,6 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
-	"github.com/cairnhq/cairn/internal/protocol"
-	"github.com/cairnhq/cairn/internal/query"
 )
 
 // GitLogIn are the arguments of git_log.
@@ -28,9 +26,8 @@ type GitLogIn struct {
 // GitLogOut is a page of commits, newest first.
 type GitLogOut struct {
 	Commits []gitx.Commit `json:"commits"`
-	// Symbol and Span say which lines a symbol filter followed.
-	Symbol *query.SymbolRef   `json:"symbol,omitempty"`
-	Span   *protocol.Location `json:"span,omitempty"`
+	// SymbolSpan says which lines a symbol filter followed.
+	SymbolSpan
 }
 
 func init() {
@@ -64,7 +61,7 @@ func gitLog(ctx context.Context, c *Call, root string, in GitLogIn) (*GitLogOut,
 		if len(paths) > 0 {
 			return nil, errs.E(errs.InvalidArgument, "give symbol or paths, not both")
 		}
-		if out.Symbol, out.Span, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
+		if out.SymbolSpan, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
 			return nil, err
 		}
 	}
@@ -111,13 +108,13 @@ func isRange(rev string) bool {
 
 // symbolLines resolves a symbol to its definition's span and to the lines
 // of it that history follows back, warning when its file has local changes.
-func (c *Call) symbolLines(ctx context.Context, root, name string) (*query.SymbolRef, *protocol.Location, *gitx.LineRange, error) {
-	ref, span, err := c.symbolSpan(ctx, name)
+func (c *Call) symbolLines(ctx context.Context, root, name string) (SymbolSpan, *gitx.LineRange, error) {
+	ss, err := c.symbolSpan(ctx, name)
 	if err != nil {
-		return nil, nil, nil, err
+		return SymbolSpan{}, nil, err
 	}
-	c.warnDirty(ctx, root, string(span.Path))
-	return ref, &span, &gitx.LineRange{Path: string(span.Path), Start: span.Line, End: span.EndLine}, nil
+	c.warnDirty(ctx, root, string(ss.Span.Path))
+	return ss, &gitx.LineRange{Path: string(ss.Span.Path), Start: ss.Span.Line, End: ss.Span.EndLine}, nil
 }
 
 // warnDirty warns when a file has local changes: line spans taken from the
