@@ -23,14 +23,7 @@ func (c *Call) cards(ctx context.Context) (*cards.View, error) {
 // registerCards declares a card tool: its handler works on the call's view
 // of the cards.
 func registerCards[In, Out any](t Tool, h func(ctx context.Context, c *Call, v *cards.View, in In) (Out, error)) {
-	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
-		v, err := c.cards(ctx)
-		if err != nil {
-			var none Out
-			return none, err
-		}
-		return h(ctx, c, v, in)
-	})
+	registerWith(t, func(ctx context.Context, c *Call) (*cards.View, error) { return c.cards(ctx) }, h)
 }
 
 // CardDryRun is the dry_run argument every card write takes.

@@ -32,14 +32,7 @@ func (c *Call) gitRoot() (string, error) {
 // refuses before the handler runs. (The tools that only change the
 // repository check their arguments first and reach it through gitMutation.)
 func registerGit[In, Out any](t Tool, h func(ctx context.Context, c *Call, root string, in In) (Out, error)) {
-	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
-		root, err := c.gitRoot()
-		if err != nil {
-			var none Out
-			return none, err
-		}
-		return h(ctx, c, root, in)
-	})
+	registerWith(t, func(_ context.Context, c *Call) (string, error) { return c.gitRoot() }, h)
 }
 
 // gitPaths contains request paths in the repository and makes them

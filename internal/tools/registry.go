@@ -95,6 +95,20 @@ func Register[In, Out any](t Tool, h func(ctx context.Context, c *Call, in In) (
 	registry[t.Name] = &t
 }
 
+// registerWith declares a tool whose handler works on something the call
+// opens first (the git worktree, the cards): when it cannot be opened, the
+// tool fails before its handler runs.
+func registerWith[R, In, Out any](t Tool, open func(ctx context.Context, c *Call) (R, error), h func(ctx context.Context, c *Call, r R, in In) (Out, error)) {
+	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
+		r, err := open(ctx, c)
+		if err != nil {
+			var none Out
+			return none, err
+		}
+		return h(ctx, c, r, in)
+	})
+}
+
 func cleanJSONError(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
