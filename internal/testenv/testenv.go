@@ -94,16 +94,21 @@ func Repo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := Tree(t, files)
 	Git(t, dir, "init", "-q")
+	Commit(t, dir, "init")
+	return dir
+}
+
+// Commit commits every change of the worktree at dir. A fixed date makes the
+// commit id, and so the history on symbol cards, the same on every run.
+func Commit(t testing.TB, dir, msg string) {
+	t.Helper()
 	Git(t, dir, "add", "-A")
-	// A fixed date makes the commit id, and so the history on symbol
-	// cards, the same on every run.
-	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", msg)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}
-	return dir
 }
 
 // Git runs git in dir and fails the test when it fails.
