@@ -89,6 +89,29 @@ func Tree(t testing.TB, files map[string]string) string {
 	return dir
 }
 
+// ReadTree reads every file below dir, by slash-separated path relative to
+// dir: what Tree would write again.
+func ReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Repo writes files into a new git repository (one commit) and returns its root.
 func Repo(t testing.TB, files map[string]string) string {
 	t.Helper()
