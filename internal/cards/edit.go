@@ -369,7 +369,7 @@ func (v *View) Rename(old, new string) (*Plan, error) {
 
 // replaceKeys rewrites the keys written at the links' positions.
 func replaceKeys(data []byte, links []store.CardLink, old, new string) ([]byte, error) {
-	offs := lineOffsets(data)
+	offs := lang.LineStarts(data)
 	var at []int
 	for _, l := range links {
 		if l.Line < 1 || l.Line > len(offs) {
@@ -387,17 +387,6 @@ func replaceKeys(data []byte, links []store.CardLink, old, new string) ([]byte, 
 		out = append(out[:o], append([]byte(new), out[o+len(old):]...)...)
 	}
 	return out, nil
-}
-
-// lineOffsets are the offsets where the lines of data start.
-func lineOffsets(data []byte) []int {
-	offs := []int{0}
-	for i, b := range data {
-		if b == '\n' {
-			offs = append(offs, i+1)
-		}
-	}
-	return offs
 }
 
 // RelationAdd plans a relation from one card to another.

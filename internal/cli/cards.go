@@ -360,34 +360,32 @@ func cardsUpdateCmd() *toolCmd {
 	}
 }
 
-func cardsKeyCmd(use, tool string) *toolCmd {
-	var in tools.CardKeyIn
+// cardWriteCmd is a card command whose arguments are all positional (the
+// card, then what changes) and whose only flag is --dry-run; it prints the
+// write.
+func cardWriteCmd(tool, verb string, in any, dryRun *bool, pos ...posArg) *toolCmd {
 	return &toolCmd{
-		tool: tool, use: use + " KEY", args: cobra.ExactArgs(1), in: &in,
-		pos:    []posArg{{"KEY", "key", &in.Key}},
-		flags:  func(f *argFlags) { f.Bool(&in.DryRun, "dry-run", "dry_run") },
+		tool: tool, use: useOf(verb, pos), args: cobra.ExactArgs(len(pos)), in: in, pos: pos,
+		flags:  func(f *argFlags) { f.Bool(dryRun, "dry-run", "dry_run") },
 		render: withAnswer(renderCardWrite),
 	}
+}
+
+func cardsKeyCmd(verb, tool string) *toolCmd {
+	var in tools.CardKeyIn
+	return cardWriteCmd(tool, verb, &in, &in.DryRun, posArg{"KEY", "key", &in.Key})
 }
 
 func cardsRenameCmd() *toolCmd {
 	var in tools.CardRenameIn
-	return &toolCmd{
-		tool: "card_rename", use: "rename KEY NEW_KEY", args: cobra.ExactArgs(2), in: &in,
-		pos:    []posArg{{"KEY", "key", &in.Key}, {"NEW_KEY", "new_key", &in.NewKey}},
-		flags:  func(f *argFlags) { f.Bool(&in.DryRun, "dry-run", "dry_run") },
-		render: withAnswer(renderCardWrite),
-	}
+	return cardWriteCmd("card_rename", "rename", &in, &in.DryRun,
+		posArg{"KEY", "key", &in.Key}, posArg{"NEW_KEY", "new_key", &in.NewKey})
 }
 
 func cardsStatusCmd() *toolCmd {
 	var in tools.CardStatusIn
-	return &toolCmd{
-		tool: "card_set_status", use: "status KEY STATUS", args: cobra.ExactArgs(2), in: &in,
-		pos:    []posArg{{"KEY", "key", &in.Key}, {"STATUS", "status", &in.Status}},
-		flags:  func(f *argFlags) { f.Bool(&in.DryRun, "dry-run", "dry_run") },
-		render: withAnswer(renderCardWrite),
-	}
+	return cardWriteCmd("card_set_status", "status", &in, &in.DryRun,
+		posArg{"KEY", "key", &in.Key}, posArg{"STATUS", "status", &in.Status})
 }
 
 func cardsVerifyCmd() *toolCmd {

@@ -18,51 +18,43 @@ it with 'cairn plan apply ID'; --apply applies a ready plan at once. A
 refused plan (name taken, exportedness change, references left, target
 exists) exits 7.`
 
-func renameCmd() *toolCmd {
-	var in tools.RenameIn
+// planCmd is a command that plans a refactor from positional arguments:
+// flags defines the flags only it has, then come --apply and --verify.
+func planCmd(tool, verb string, in any, apply *bool, verify *string, flags func(f *argFlags), pos ...posArg) *toolCmd {
 	return &toolCmd{
-		tool: "refactor_rename", use: "rename NAME NEW", args: cobra.ExactArgs(2),
-		pos:  []posArg{{"NAME", "symbol", &in.Symbol}, {"NEW", "new_name", &in.NewName}},
+		tool: tool, use: useOf(verb, pos), args: cobra.ExactArgs(len(pos)),
+		pos:  pos,
 		note: planNote,
 		flags: func(f *argFlags) {
-			f.Bool(&in.IncludeDocs, "include-docs", "include_docs")
-			f.Bool(&in.Apply, "apply", "apply")
-			f.String(&in.Verify, "verify", "verify", "")
+			if flags != nil {
+				flags(f)
+			}
+			f.Bool(apply, "apply", "apply")
+			f.String(verify, "verify", "verify", "")
 		},
-		in:     &in,
+		in:     in,
 		render: withAnswer(renderPlan),
 	}
+}
+
+func renameCmd() *toolCmd {
+	var in tools.RenameIn
+	return planCmd("refactor_rename", "rename", &in, &in.Apply, &in.Verify,
+		func(f *argFlags) { f.Bool(&in.IncludeDocs, "include-docs", "include_docs") },
+		posArg{"NAME", "symbol", &in.Symbol}, posArg{"NEW", "new_name", &in.NewName})
 }
 
 func mvCmd() *toolCmd {
 	var in tools.MoveIn
-	return &toolCmd{
-		tool: "refactor_move", use: "mv FROM TO", args: cobra.ExactArgs(2),
-		pos:  []posArg{{"FROM", "from", &in.From}, {"TO", "to", &in.To}},
-		note: planNote,
-		flags: func(f *argFlags) {
-			f.Bool(&in.Apply, "apply", "apply")
-			f.String(&in.Verify, "verify", "verify", "")
-		},
-		in:     &in,
-		render: withAnswer(renderPlan),
-	}
+	return planCmd("refactor_move", "mv", &in, &in.Apply, &in.Verify, nil,
+		posArg{"FROM", "from", &in.From}, posArg{"TO", "to", &in.To})
 }
 
 func rmSymbolCmd() *toolCmd {
 	var in tools.DeleteIn
-	return &toolCmd{
-		tool: "refactor_delete", use: "rm-symbol NAME", args: cobra.ExactArgs(1),
-		pos:  []posArg{{"NAME", "symbol", &in.Symbol}},
-		note: planNote,
-		flags: func(f *argFlags) {
-			f.Bool(&in.Force, "force", "force")
-			f.Bool(&in.Apply, "apply", "apply")
-			f.String(&in.Verify, "verify", "verify", "")
-		},
-		in:     &in,
-		render: withAnswer(renderPlan),
-	}
+	return planCmd("refactor_delete", "rm-symbol", &in, &in.Apply, &in.Verify,
+		func(f *argFlags) { f.Bool(&in.Force, "force", "force") },
+		posArg{"NAME", "symbol", &in.Symbol})
 }
 
 // planFamily groups the commands on stored plans: show, apply, cancel.

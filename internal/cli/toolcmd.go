@@ -61,6 +61,16 @@ type posArg struct {
 	into      any
 }
 
+// useOf is the Use of a command whose positional arguments are pos: the
+// command's name, then their names.
+func useOf(name string, pos []posArg) string {
+	use := name
+	for _, p := range pos {
+		use += " " + p.meta
+	}
+	return use
+}
+
 // altTool is a tool a command runs instead of its own when flag is given.
 type altTool struct{ flag, tool string }
 

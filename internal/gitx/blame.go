@@ -66,12 +66,9 @@ func GetBlame(ctx context.Context, dir string, o BlameOptions) (*Blame, error) {
 		}
 		args = append(args, fmt.Sprintf("-L%d,%d", o.Start, end))
 	}
-	if o.Rev != "" {
-		if err := CheckRev("revision", o.Rev); err != nil {
-			return nil, err
-		}
-		// git blame does not take --end-of-options; CheckRev keeps "-" out.
-		args = append(args, o.Rev)
+	args, err := appendRev(args, "revision", o.Rev) // git blame takes no --end-of-options
+	if err != nil {
+		return nil, err
 	}
 	args = append(args, "--", o.Path)
 	out, err := git(ctx, dir, args...)

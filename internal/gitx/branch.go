@@ -77,14 +77,11 @@ func CreateBranch(ctx context.Context, dir, name, start string) error {
 	if err := CheckBranchName(ctx, dir, name); err != nil {
 		return err
 	}
-	args := []string{"branch", "--end-of-options", name}
-	if start != "" {
-		if err := CheckRev("start point", start); err != nil {
-			return err
-		}
-		args = append(args, start)
+	args, err := appendRev([]string{"branch", "--end-of-options", name}, "start point", start)
+	if err != nil {
+		return err
 	}
-	_, err := git(ctx, dir, args...)
+	_, err = git(ctx, dir, args...)
 	return err
 }
 

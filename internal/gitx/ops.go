@@ -118,15 +118,12 @@ func Switch(ctx context.Context, dir, rev, create string, force bool) error {
 		}
 		args = append(args, "-b", create)
 	}
-	if rev != "" {
-		if err := CheckRev("revision", rev); err != nil {
-			return err
-		}
-		// checkout reads --end-of-options as a second revision; CheckRev
-		// keeps "-" out instead.
-		args = append(args, rev)
+	// checkout reads --end-of-options as a second revision
+	args, err := appendRev(args, "revision", rev)
+	if err != nil {
+		return err
 	}
-	_, err := git(ctx, dir, append(args, "--")...)
+	_, err = git(ctx, dir, append(args, "--")...)
 	return err
 }
 
@@ -136,14 +133,11 @@ func RestorePaths(ctx context.Context, dir, rev string, paths []string) error {
 	if err := CheckPaths(paths); err != nil {
 		return err
 	}
-	args := []string{"checkout", "-q"}
-	if rev != "" {
-		if err := CheckRev("revision", rev); err != nil {
-			return err
-		}
-		args = append(args, rev) // as in Switch
+	args, err := appendRev([]string{"checkout", "-q"}, "revision", rev) // as in Switch
+	if err != nil {
+		return err
 	}
-	_, err := git(ctx, dir, append(append(args, "--"), paths...)...)
+	_, err = git(ctx, dir, append(append(args, "--"), paths...)...)
 	return err
 }
 

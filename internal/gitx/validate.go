@@ -36,6 +36,19 @@ func CheckRev(what, rev string) error {
 	return nil
 }
 
+// appendRev appends rev to args when it is given, once CheckRev (what names
+// it) accepts it. Commands that take no --end-of-options before a revision
+// (blame, checkout) rely on CheckRev keeping a leading "-" out.
+func appendRev(args []string, what, rev string) ([]string, error) {
+	if rev == "" {
+		return args, nil
+	}
+	if err := CheckRev(what, rev); err != nil {
+		return nil, err
+	}
+	return append(args, rev), nil
+}
+
 // CheckBranchName refuses a name a new branch cannot have: CheckRev's rules
 // plus git's own (git check-ref-format --branch).
 func CheckBranchName(ctx context.Context, dir, name string) error {

@@ -74,14 +74,11 @@ func WorktreeAdd(ctx context.Context, dir, path, rev, branch string) error {
 		}
 		args = append(args, "-b", branch)
 	}
-	args = append(args, "--", path)
-	if rev != "" {
-		if err := CheckRev("revision", rev); err != nil {
-			return err
-		}
-		args = append(args, rev)
+	args, err := appendRev(append(args, "--", path), "revision", rev)
+	if err != nil {
+		return err
 	}
-	_, err := git(ctx, dir, args...)
+	_, err = git(ctx, dir, args...)
 	return err
 }
 

@@ -273,15 +273,21 @@ func interfaceMethod(f *ast.File) *ast.FuncType {
 	return ft
 }
 
+// typeArgs are the expressions in the brackets of T[A] or T[A, B]; ok is
+// false for any other expression.
+func typeArgs(x ast.Expr) (args []ast.Expr, ok bool) {
+	switch ix := x.(type) {
+	case *ast.IndexExpr:
+		return []ast.Expr{ix.Index}, true
+	case *ast.IndexListExpr:
+		return ix.Indices, true
+	}
+	return nil, false
+}
+
 // typeParams records the type parameters a receiver names (func (l *List[T]) ...).
 func (c *goSigCtx) typeParams(recv ast.Expr, owner string) {
-	var idx []ast.Expr
-	switch x := recv.(type) {
-	case *ast.IndexExpr:
-		idx = []ast.Expr{x.Index}
-	case *ast.IndexListExpr:
-		idx = x.Indices
-	}
+	idx, _ := typeArgs(recv)
 	for _, e := range idx {
 		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
 			c.params[id.Name] = owner + "." + id.Name
@@ -535,13 +541,8 @@ func (w *walker) embedSubst(ctx context.Context, t store.SymbolRow, s typeEdge) 
 	if perr != nil {
 		return nil, nil
 	}
-	var args []ast.Expr
-	switch ix := x.(type) {
-	case *ast.IndexExpr:
-		args = []ast.Expr{ix.Index}
-	case *ast.IndexListExpr:
-		args = ix.Indices
-	default:
+	args, ok := typeArgs(x)
+	if !ok {
 		return nil, nil
 	}
 	gr, err := w.resolved(ctx, s.row)

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -73,8 +74,20 @@ func TestAnswerCache(t *testing.T) {
 		if d := same(first, again); d != "" {
 			t.Errorf("the cached answer differs (-computed +cached):\n%s", d)
 		}
+		if a, b := rawData(t, first), rawData(t, again); a != b {
+			t.Errorf("the cached data differ from the computed:\n%s\n%s", a, b)
+		}
 	}
-	want["query"] = [2]int{2, 1}
+	// Data with HTML characters are sent as computed, unescaped.
+	html := `{"query": "return &Server{", "mode": "lexical"}`
+	computed, cached := call("search", html), call("search", html)
+	if hit(computed) || !hit(cached) {
+		t.Fatalf("search twice: hit %v then %v: %s", hit(computed), hit(cached), computed.raw)
+	}
+	if a, b := rawData(t, computed), rawData(t, cached); a != b || !strings.Contains(a, "&Server") {
+		t.Errorf("the cached data differ from the computed, or miss the line found:\n%s\n%s", a, b)
+	}
+	want["query"] = [2]int{3, 2}
 
 	// Not found: the negative cache.
 	for i, missing := range []bool{false, true} {
@@ -100,7 +113,7 @@ func TestAnswerCache(t *testing.T) {
 	if r := call("symbol_get", `{"symbol": "server.NoSuchThing"}`); hit(r) {
 		t.Fatal("a negative answer of the old state was served after an edit")
 	}
-	want["query"] = [2]int{3, 2}
+	want["query"] = [2]int{4, 3}
 	want["negative"] = [2]int{1, 2}
 
 	// A commit changes HEAD (the tree's content stays).
@@ -120,7 +133,7 @@ func TestAnswerCache(t *testing.T) {
 	if hit(call("symbol_get", card)) {
 		t.Fatal("after a full reindex the card was served from the cache")
 	}
-	want["query"] = [2]int{3, 4}
+	want["query"] = [2]int{4, 5}
 
 	// Views: map_repo twice.
 	if hit(call("map_repo", `{}`)) || !hit(call("map_repo", `{}`)) {
@@ -176,4 +189,14 @@ func TestOneShotCallsInServerTotals(t *testing.T) {
 			t.Errorf("read %d: repository totals %v calls, %v saved; want %v, %v", i, calls, saved, calls0+2, saved0+1800)
 		}
 	}
+}
+
+// rawData is the data of a reply as sent.
+func rawData(t *testing.T, r reply) string {
+	t.Helper()
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(r.raw), &env); err != nil {
+		t.Fatal(err)
+	}
+	return string(env["data"])
 }

@@ -98,37 +98,24 @@ func (ix *Index) commit(ctx context.Context, in batchIn, st *Stats, tm *timer, p
 		return err
 	}
 	tm.add("files", time.Since(t))
-
-	t = time.Now()
-	if err := b.writeSymbols(ctx); err != nil {
+	if err := tm.timed(ctx, "symbols", b.writeSymbols); err != nil {
 		return err
 	}
-	tm.add("symbols", time.Since(t))
 	if !b.rebuild {
 		if err := b.recordIdentities(ctx); err != nil {
 			return err
 		}
 	}
-
-	t = time.Now()
-	if err := b.writeLinks(ctx); err != nil {
+	if err := tm.timed(ctx, "link", b.writeLinks); err != nil {
 		return err
 	}
-	tm.add("link", time.Since(t))
-
-	t = time.Now()
-	if err := b.derive(ctx); err != nil {
+	if err := tm.timed(ctx, "derive", b.derive); err != nil {
 		return err
 	}
-	tm.add("derive", time.Since(t))
-
-	t = time.Now()
-	progress(Progress{Phase: "commit"})
-	if err := b.finish(ctx); err != nil {
-		return err
-	}
-	tm.add("commit", time.Since(t))
-	return nil
+	return tm.timed(ctx, "commit", func(ctx context.Context) error {
+		progress(Progress{Phase: "commit"})
+		return b.finish(ctx)
+	})
 }
 
 // planRows works out the file table after the batch and what changed in it.

@@ -97,6 +97,16 @@ func (t *timer) add(phase string, d time.Duration) {
 	t.mu.Unlock()
 }
 
+// timed runs one phase and adds its time when it succeeds.
+func (t *timer) timed(ctx context.Context, phase string, run func(context.Context) error) error {
+	start := time.Now()
+	if err := run(ctx); err != nil {
+		return err
+	}
+	t.add(phase, time.Since(start))
+	return nil
+}
+
 // Reconcile brings the index up to date with the files on disk. Every changed
 // batch commits in one worktree transaction and gets a new epoch.
 func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, error) {

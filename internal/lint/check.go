@@ -295,28 +295,38 @@ func parseColonLines(out []byte, l locator, rule string) []Diagnostic {
 	return diags
 }
 
+// staticcheckFinding is one line of staticcheck -f json.
+type staticcheckFinding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Location struct {
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	} `json:"location"`
+}
+
 func parseStaticcheck(out []byte, l locator) []Diagnostic {
 	var diags []Diagnostic
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	for sc.Scan() {
-		var f struct {
-			Code     string `json:"code"`
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-			Location struct {
-				File   string `json:"file"`
-				Line   int    `json:"line"`
-				Column int    `json:"column"`
-			} `json:"location"`
-		}
-		if json.Unmarshal(sc.Bytes(), &f) != nil {
-			continue
-		}
+	jsonLines(out, 1<<22, func(f staticcheckFinding) {
 		diags = append(diags, Diagnostic{Path: l.path(f.Location.File), Line: f.Location.Line, Col: f.Location.Column, Rule: f.Code,
 			Severity: severity(f.Severity), Message: f.Message})
-	}
+	})
 	return diags
+}
+
+// jsonLines calls fn with each line of out (of at most maxLine bytes) that
+// decodes as a T, and skips the others.
+func jsonLines[T any](out []byte, maxLine int, fn func(T)) {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<16), maxLine)
+	for sc.Scan() {
+		var v T
+		if json.Unmarshal(sc.Bytes(), &v) == nil {
+			fn(v)
+		}
+	}
 }
 
 func parseGolangci(out []byte, l locator) ([]Diagnostic, error) {
@@ -402,32 +412,32 @@ func parseGitHubAnnotations(out []byte, l locator) []Diagnostic {
 	return diags
 }
 
+// cargoMessage is one line of cargo's --message-format json.
+type cargoMessage struct {
+	Reason  string `json:"reason"`
+	Message struct {
+		Message string `json:"message"`
+		Level   string `json:"level"`
+		Code    *struct {
+			Code string `json:"code"`
+		} `json:"code"`
+		Spans []struct {
+			File      string `json:"file_name"`
+			LineStart int    `json:"line_start"`
+			ColStart  int    `json:"column_start"`
+			LineEnd   int    `json:"line_end"`
+			ColEnd    int    `json:"column_end"`
+			Primary   bool   `json:"is_primary"`
+		} `json:"spans"`
+	} `json:"message"`
+}
+
 // parseClippy reads cargo's JSON messages.
 func parseClippy(out []byte, l locator) []Diagnostic {
 	var diags []Diagnostic
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for sc.Scan() {
-		var m struct {
-			Reason  string `json:"reason"`
-			Message struct {
-				Message string `json:"message"`
-				Level   string `json:"level"`
-				Code    *struct {
-					Code string `json:"code"`
-				} `json:"code"`
-				Spans []struct {
-					File      string `json:"file_name"`
-					LineStart int    `json:"line_start"`
-					ColStart  int    `json:"column_start"`
-					LineEnd   int    `json:"line_end"`
-					ColEnd    int    `json:"column_end"`
-					Primary   bool   `json:"is_primary"`
-				} `json:"spans"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Reason != "compiler-message" {
-			continue
+	jsonLines(out, 1<<24, func(m cargoMessage) {
+		if m.Reason != "compiler-message" {
+			return
 		}
 		for _, s := range m.Message.Spans {
 			if !s.Primary {
@@ -441,7 +451,7 @@ func parseClippy(out []byte, l locator) []Diagnostic {
 			diags = append(diags, d)
 			break
 		}
-	}
+	})
 	return diags
 }
 

@@ -156,12 +156,18 @@ func (e *Engine) settle(j *journal) error {
 	return e.prune()
 }
 
-// entries reads the record, oldest first.
-func (e *Engine) entries() ([]entry, error) {
-	des, err := os.ReadDir(e.undoDir())
+// readDir lists a directory of the record; one not made yet is empty.
+func readDir(dir string) ([]os.DirEntry, error) {
+	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	return des, err
+}
+
+// entries reads the record, oldest first.
+func (e *Engine) entries() ([]entry, error) {
+	des, err := readDir(e.undoDir())
 	if err != nil {
 		return nil, err
 	}

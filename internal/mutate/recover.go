@@ -3,10 +3,8 @@ package mutate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,10 +20,7 @@ import (
 // in progress. It returns what it did, as warnings for the response; what it
 // cannot do yet is retried the next time.
 func (e *Engine) Recover(ctx context.Context) ([]string, error) {
-	des, err := os.ReadDir(e.journalDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	des, err := readDir(e.journalDir())
 	if err != nil {
 		return nil, err
 	}

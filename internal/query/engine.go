@@ -167,14 +167,20 @@ func RefLoc(p string, pos lang.Pos, name string) protocol.Location {
 
 // SymbolRefs loads many symbol rows at once, skipping ones whose file vanished.
 func (e *Engine) SymbolRefs(ctx context.Context, rows []store.SymbolRow) ([]SymbolRef, error) {
-	out := make([]SymbolRef, 0, len(rows))
+	return loadEach(ctx, e, rows, (*Resolved).Ref)
+}
+
+// loadEach loads symbol rows and maps each one whose file is still there
+// with f, in order.
+func loadEach[T any](ctx context.Context, e *Engine, rows []store.SymbolRow, f func(*Resolved) T) ([]T, error) {
+	out := make([]T, 0, len(rows))
 	for _, row := range rows {
 		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
-			out = append(out, r.Ref())
+			out = append(out, f(r))
 		}
 	}
 	return out, nil

@@ -32,15 +32,5 @@ func (e *Engine) FileDefs(ctx context.Context, path string) ([]DefSpan, error) {
 			return nil, err
 		}
 	}
-	out := make([]DefSpan, 0, len(rows))
-	for _, row := range rows {
-		r, err := e.Load(ctx, row)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			out = append(out, DefSpan{SymbolRef: r.Ref(), Span: r.Span()})
-		}
-	}
-	return out, nil
+	return loadEach(ctx, e, rows, func(r *Resolved) DefSpan { return DefSpan{SymbolRef: r.Ref(), Span: r.Span()} })
 }

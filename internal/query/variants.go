@@ -95,16 +95,9 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 			sameKind = false // a struct under one build, an alias under another (Go)
 		}
 	}
-	group := make([]*Resolved, 0, len(rows))
-	for _, row := range rows {
-		r, err := e.Load(ctx, row)
-		if err != nil {
-			return nil, err
-		}
-		if r == nil {
-			continue // its file vanished
-		}
-		group = append(group, r)
+	group, err := loadEach(ctx, e, rows, func(r *Resolved) *Resolved { return r }) // without vanished files
+	if err != nil {
+		return nil, err
 	}
 	if len(group) < 2 {
 		return nil, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/query"
 )
@@ -95,7 +96,7 @@ func inside(s, l protocol.Location) bool {
 // them (with the comments and decorators just above it, and one of the
 // blank lines around it), else exactly its span.
 func declarationEdit(p string, data []byte, sp protocol.Location) (Edit, bool) {
-	starts := lineStarts(data)
+	starts := lang.LineStarts(data)
 	a := offset(starts, len(data), sp.Line, sp.Col)
 	b := offset(starts, len(data), sp.EndLine, sp.EndCol)
 	if a < 0 || b < a {

@@ -58,7 +58,7 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		// The trigram candidates hold the name as a substring; most files
 		// have no whole-word mention outside the plan's own edits, and
 		// decoding their facts would be the sweep's main cost.
-		starts := lineStarts(text)
+		starts := lang.LineStarts(text)
 		mentions := uncoveredMentions(text, starts, old, code[c.Path])
 		if len(mentions) == 0 {
 			continue

@@ -204,7 +204,7 @@ func (env *Env) importers(ctx context.Context, needles []string, ms moveSet, kee
 		if !ok {
 			continue
 		}
-		out = append(out, importSite{path: f, facts: ix.facts, data: data, starts: lineStarts(data)})
+		out = append(out, importSite{path: f, facts: ix.facts, data: data, starts: lang.LineStarts(data)})
 	}
 	return out, nil
 }
@@ -243,7 +243,7 @@ func quotedAfter(data []byte, off int, text string) int {
 // changes. A qualifier bound to a local or a same-file definition is not
 // the import and is left alone.
 func qualifierEdits(p string, data []byte, f *lang.Facts, old, new string) []Edit {
-	starts := lineStarts(data)
+	starts := lang.LineStarts(data)
 	var out []Edit
 	for _, r := range f.Refs {
 		if r.Shape != lang.QualIdent && r.Shape != lang.QualPath {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -177,7 +178,7 @@ func (env *Env) clauseEdit(p *Plan, f, oldName, newName string) {
 	default:
 		return
 	}
-	p.Edits = append(p.Edits, editAt(f, lineStarts(data), m[2], name, repl, "package"))
+	p.Edits = append(p.Edits, editAt(f, lang.LineStarts(data), m[2], name, repl, "package"))
 }
 
 // nearestExisting returns dir, or its nearest ancestor that exists.

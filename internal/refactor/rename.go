@@ -268,7 +268,7 @@ func (env *Env) tokenEdit(ctx context.Context, l query.RefLocation, old, name st
 	if !ok {
 		return e, true // gone: the gate blocks the plan
 	}
-	starts := lineStarts(data)
+	starts := lang.LineStarts(data)
 	a, b, ok := span(starts, len(data), e)
 	if !ok || string(data[a:b]) != old {
 		// A location that differs on disk only because the file changed

@@ -20,20 +20,7 @@ import (
 func tsFixture(t *testing.T, semantic bool) (*service.Service, string) {
 	t.Helper()
 	testenv.Isolate(t)
-	dir := filepath.Join("..", "semantic", "testdata", "tsfixture")
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := testenv.ReadTree(t, filepath.Join("..", "semantic", "testdata", "tsfixture"))
 	return tsRepo(t, files, semantic)
 }
 

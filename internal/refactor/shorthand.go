@@ -165,7 +165,7 @@ func (env *Env) parseECMA(ctx context.Context, x *lang.Extractor, path string) *
 	if err != nil || v == nil {
 		return nil
 	}
-	return &ecmaFile{data: data, starts: lineStarts(data), facts: facts, view: v}
+	return &ecmaFile{data: data, starts: lang.LineStarts(data), facts: facts, view: v}
 }
 
 // bareName reports whether a blob's facts declare a local named name or

@@ -8,19 +8,8 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/lang"
 )
-
-// lineStarts returns the byte offset at which each line starts (0-based
-// index, so line n starts at starts[n-1]).
-func lineStarts(content []byte) []int {
-	starts := []int{0}
-	for i, c := range content {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
 
 // offset converts a 1-based line and byte column into an offset, -1 when
 // the position is not in the content.
@@ -64,7 +53,7 @@ func lineAt(content []byte, starts []int, line int) string {
 // old text at its span (the anchor) and no two edits may overlap: an edit
 // that does not fit fails the whole file, never applies elsewhere.
 func applyEdits(path string, content []byte, edits []Edit) ([]byte, error) {
-	starts := lineStarts(content)
+	starts := lang.LineStarts(content)
 	type placed struct {
 		a, b int
 		e    Edit

@@ -3,7 +3,6 @@ package semantic_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,24 +26,7 @@ func fixtureFiles(t testing.TB) map[string]string { return filesOf(t, "fixture")
 // filesOf reads the files below testdata/dir by slash path.
 func filesOf(t testing.TB, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	root := filepath.Join("testdata", dir)
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testenv.ReadTree(t, filepath.Join("testdata", dir))
 }
 
 type env struct {

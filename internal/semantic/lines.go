@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scip-code/scip/bindings/go/scip"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // lineIndex converts SCIP positions (0-based line, 0-based character in the
@@ -32,12 +34,7 @@ func newLineIndex(content []byte, enc scip.PositionEncoding, tool string) *lineI
 		}
 	}
 	if content != nil {
-		li.starts = append(li.starts, 0)
-		for i, c := range content {
-			if c == '\n' {
-				li.starts = append(li.starts, i+1)
-			}
-		}
+		li.starts = lang.LineStarts(content)
 	}
 	return li
 }

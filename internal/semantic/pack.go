@@ -49,24 +49,14 @@ func EncodeDocOccs(occs []Occ) []byte {
 
 // DecodeDocOccs unpacks EncodeDocOccs output (Doc is left zero).
 func DecodeDocOccs(b []byte) ([]Occ, error) {
-	r := reader{b: b}
-	n, ok := r.count()
-	if !ok {
-		return nil, errCorrupt
-	}
-	out := make([]Occ, 0, n)
 	var line uint32
-	for i := uint64(0); i < n; i++ {
+	return decodeOccs(b, func(r *reader) Occ {
 		line += uint32(r.uvarint())
 		o := Occ{Line: line}
 		r.span(&o)
 		o.Sym = int64(r.uint64())
-		if r.err != nil {
-			return nil, errCorrupt
-		}
-		out = append(out, o)
-	}
-	return out, nil
+		return o
+	})
 }
 
 // EncodeSymbolOccs packs one symbol's occurrences (sorted here by document
@@ -100,15 +90,9 @@ func appendSpan(buf []byte, o Occ) []byte {
 
 // DecodeSymbolOccs unpacks EncodeSymbolOccs output, setting Sym to sym.
 func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
-	r := reader{b: b}
-	n, ok := r.count()
-	if !ok {
-		return nil, errCorrupt
-	}
-	out := make([]Occ, 0, n)
 	var doc int64
 	var line uint32
-	for i := uint64(0); i < n; i++ {
+	return decodeOccs(b, func(r *reader) Occ {
 		d := int64(r.uvarint())
 		if d != 0 {
 			line = 0
@@ -117,6 +101,21 @@ func DecodeSymbolOccs(b []byte, sym int64) ([]Occ, error) {
 		line += uint32(r.uvarint())
 		o := Occ{Sym: sym, Doc: doc, Line: line}
 		r.span(&o)
+		return o
+	})
+}
+
+// decodeOccs reads a count, then that many occurrences with next, which
+// keeps the delta state of its encoding.
+func decodeOccs(b []byte, next func(r *reader) Occ) ([]Occ, error) {
+	r := reader{b: b}
+	n, ok := r.count()
+	if !ok {
+		return nil, errCorrupt
+	}
+	out := make([]Occ, 0, n)
+	for i := uint64(0); i < n; i++ {
+		o := next(&r)
 		if r.err != nil {
 			return nil, errCorrupt
 		}

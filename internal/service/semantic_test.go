@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,17 +19,7 @@ import (
 // fixture reads the semantic package's fixture module.
 func fixture(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	root := filepath.Join("..", "semantic", "testdata", "fixture")
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, _ := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
+	out := testenv.ReadTree(t, filepath.Join("..", "semantic", "testdata", "fixture"))
 	if len(out) == 0 {
 		t.Fatal("no fixture files")
 	}

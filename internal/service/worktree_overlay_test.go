@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,18 +15,6 @@ import (
 	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
-
-// commitAll commits every change of a worktree at a fixed date.
-func commitAll(t *testing.T, dir, msg string) {
-	t.Helper()
-	testenv.Git(t, dir, "add", "-A")
-	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", msg)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git commit: %v\n%s", err, out)
-	}
-}
 
 // worktreePaths locates a worktree with its state where Cairn puts it by
 // default: its own index, and the blob store and baselines beside the git
@@ -95,10 +82,10 @@ func TestWorktreesShareOneBaseline(t *testing.T) {
 	}
 	root := testenv.Repo(t, files)
 	testenv.WriteFile(t, root, "gen/p1/f03.go", genFile(1, 3, 1))
-	commitAll(t, root, "edit")
+	testenv.Commit(t, root, "edit")
 	testenv.WriteFile(t, root, "gen/p2/extra.go", "package p2\n\n// Extra calls into the package.\nfunc Extra() int { return Fn001(1) }\n")
 	os.Remove(filepath.Join(root, "gen/p0/f15.go"))
-	commitAll(t, root, "add and delete")
+	testenv.Commit(t, root, "add and delete")
 	wts := map[string]string{"main": root}
 	for i, rev := range []string{"HEAD~2", "HEAD~1"} {
 		dir := filepath.Join(t.TempDir(), fmt.Sprintf("wt%d", i))

@@ -246,7 +246,7 @@ func (s *Reader) CardRevision(ctx context.Context) (int64, error) {
 // rows are not committed yet.
 func (s *Reader) BlobsContaining(ctx context.Context, lit string) (map[int64]bool, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT rowid FROM blobs.blob_text WHERE blob_text MATCH ?`, TrigramQuery(lit))
-	ids, err := scanAll(rows, err, "blobs containing", func(r scanner, id *int64) error { return r.Scan(id) })
+	ids, err := scanAll(rows, err, "blobs containing", scanValue[int64])
 	if err != nil {
 		return nil, err
 	}
@@ -316,5 +316,5 @@ func (s *Reader) CardLinks(ctx context.Context) ([]CardLink, error) {
 func (s *Reader) SearchCards(ctx context.Context, match string, limit int) ([]int64, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT rowid FROM card_fts WHERE card_fts MATCH ?
 		ORDER BY bm25(card_fts, 10.0, 5.0, 1.0), rowid LIMIT ?`, match, limit)
-	return scanAll(rows, err, "card search", func(r scanner, id *int64) error { return r.Scan(id) })
+	return scanAll(rows, err, "card search", scanValue[int64])
 }

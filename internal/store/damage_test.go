@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -162,5 +163,48 @@ func TestQuarantine(t *testing.T) {
 	db2.sql.QueryRow(`SELECT count(*) FROM blobs.blob`).Scan(&blobs)
 	if blobs != 1 {
 		t.Fatalf("the blob store lost its blobs: %d", blobs)
+	}
+}
+
+// TestClosingAMovedDatabaseKeepsTheNewLog: a handle still open on a
+// database that was moved aside (quarantined, or made a baseline, while
+// another process read it) closes without touching the files of the
+// database made at its old path. The last connection to a database
+// checkpoints it and deletes its write-ahead log and shared-memory file by
+// name, which after the move are the new database's; Quarantine and the
+// baselines rely on SQLite's pager skipping both when the file it opened
+// is no longer the one at its path.
+func TestClosingAMovedDatabaseKeepsTheNewLog(t *testing.T) {
+	old, opts := openTemp(t)
+	insertBlob(t, old, "package p\n")
+	if _, err := old.sql.Exec(`CREATE TABLE main.probe(x)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := Quarantine(opts.IndexPath); err != nil {
+		t.Fatal(err)
+	}
+	fresh := mustOpen(t, opts)
+	// Commits that stay in the new database's log (far below the
+	// automatic checkpoint).
+	for _, s := range []string{`CREATE TABLE main.probe(x)`, `INSERT INTO main.probe VALUES (1), (2), (3)`} {
+		if _, err := fresh.sql.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(opts.IndexPath + "-wal"); err != nil {
+		t.Fatalf("the new database has no log: %v", err)
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Another reader, as a new process would open it.
+	reader, err := sql.Open("sqlite", "file:"+opts.IndexPath+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	var n int
+	if err := reader.QueryRow(`SELECT count(*) FROM probe`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("after the moved database's handle closed, a reader of the new one sees %d rows (%v); want 3", n, err)
 	}
 }

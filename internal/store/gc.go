@@ -67,16 +67,10 @@ type GCResult struct {
 func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, error) {
 	var res GCResult
 	rows, err := s.sql.QueryContext(ctx, `SELECT path FROM blobs.worktree`)
+	paths, err := scanAll(rows, err, "gc", scanValue[string])
 	if err != nil {
-		return res, fmt.Errorf("store: gc: %w", err)
+		return res, err
 	}
-	var paths []string
-	for rows.Next() {
-		var p string
-		rows.Scan(&p)
-		paths = append(paths, p)
-	}
-	rows.Close()
 	live := map[int64]bool{}
 	for _, p := range paths {
 		if p != s.opts.IndexPath {
@@ -93,19 +87,17 @@ func (s *DB) CollectGarbage(ctx context.Context, now, grace int64) (GCResult, er
 		}
 		res.Worktrees++
 	}
-	cand, err := s.sql.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE last_used < ?`, now-grace)
+	rows, err = s.sql.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE last_used < ?`, now-grace)
+	cands, err := scanAll(rows, err, "gc", scanValue[int64])
 	if err != nil {
-		return res, fmt.Errorf("store: gc: %w", err)
+		return res, err
 	}
 	var dead []int64
-	for cand.Next() {
-		var id int64
-		cand.Scan(&id)
+	for _, id := range cands {
 		if !live[id] {
 			dead = append(dead, id)
 		}
 	}
-	cand.Close()
 	removed := 0
 	if err := s.write("blobs", func() (err error) { removed, err = s.deleteBlobs(ctx, dead, now-grace); return err }); err != nil {
 		return res, err

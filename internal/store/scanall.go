@@ -29,6 +29,9 @@ func scanAll[T any](rows *sql.Rows, err error, what string, scan func(scanner, *
 	return out, rows.Err()
 }
 
+// scanValue scans a row of one column.
+func scanValue[T any](r scanner, v *T) error { return r.Scan(v) }
+
 // first is the first of the items a query returned, and whether there was
 // one.
 func first[T any](items []T, err error) (T, bool, error) {

@@ -318,7 +318,7 @@ func (s *Reader) SemSymbolsOfCairn(ctx context.Context, cairn int64) ([]SemSymbo
 // SemCairnOf returns the Cairn symbol ids a SCIP symbol of an index maps to.
 func (s *Reader) SemCairnOf(ctx context.Context, idx, sym int64) ([]int64, error) {
 	rows, err := s.sql.QueryContext(ctx, `SELECT cairn FROM sem_map WHERE idx = ? AND sym = ? ORDER BY cairn`, idx, sym)
-	return scanAll(rows, err, "semantic mapping", func(r scanner, id *int64) error { return r.Scan(id) })
+	return scanAll(rows, err, "semantic mapping", scanValue[int64])
 }
 
 // SemMapped returns, for those of the Cairn ids that are mapped, the index

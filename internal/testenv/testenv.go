@@ -89,21 +89,49 @@ func Tree(t testing.TB, files map[string]string) string {
 	return dir
 }
 
+// ReadTree reads every file below dir, by slash-separated path relative to
+// dir: what Tree would write again.
+func ReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Repo writes files into a new git repository (one commit) and returns its root.
 func Repo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := Tree(t, files)
 	Git(t, dir, "init", "-q")
+	Commit(t, dir, "init")
+	return dir
+}
+
+// Commit commits every change of the worktree at dir. A fixed date makes the
+// commit id, and so the history on symbol cards, the same on every run.
+func Commit(t testing.TB, dir, msg string) {
+	t.Helper()
 	Git(t, dir, "add", "-A")
-	// A fixed date makes the commit id, and so the history on symbol
-	// cards, the same on every run.
-	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	cmd := exec.Command("git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", msg)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}
-	return dir
 }
 
 // Git runs git in dir and fails the test when it fails.

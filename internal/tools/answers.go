@@ -108,10 +108,12 @@ func (a *Answers) tier(name string) *cache.LRU[*answer] {
 // answer is what a call said, as its envelope holds it after the cut to
 // max_chars: everything but what each call measures anew (freshness,
 // timings, request id, task). It is shared by every call that hits it and
-// never changed.
+// never changed. The data is kept encoded: decoded, an answer's maps,
+// slices and strings took several times the bytes the bound counts, so a
+// full cache held far more than its share of the server's memory.
 type answer struct {
 	answer      string
-	data        any
+	data        json.RawMessage // nil when the envelope had no data
 	err         *protocol.ErrorObject
 	next        []protocol.NextAction
 	warnings    []string // the handler's and the cut's, after the call's own
@@ -218,18 +220,41 @@ func (c *Call) keepAnswer(t *Tool, key string, env *protocol.Envelope, own int, 
 			return
 		}
 	}
-	x := &answer{answer: env.Answer, data: env.Data, err: env.Error, next: env.NextActions,
+	data, ok := encodeData(env.Data)
+	if !ok {
+		return
+	}
+	x := &answer{answer: env.Answer, data: data, err: env.Error, next: env.NextActions,
 		warnings: append([]string(nil), p.Warnings[min(own, len(p.Warnings)):]...), truncations: p.Truncations,
 		limits: p.LimitsApplied, complete: p.Completeness, layers: p.Layers,
 		tokens: env.Meta.Tokens, saved: env.Meta.TokensSaved, size: int64(c.envBytes + len(key) + 256)}
 	l.Put(key, x, x.size)
 }
 
+// encodeData is an envelope's data as the adapters encode it (no HTML
+// escaping: an encoder that escapes re-escapes raw JSON it embeds, so both
+// kinds of adapter send the bytes a fresh answer would have).
+func encodeData(data any) (json.RawMessage, bool) {
+	if data == nil {
+		return nil, true
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return nil, false
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), true
+}
+
 // replay answers the call with a cached answer: the call's own provenance
 // (freshness, index state, its warnings) around what the answer said. Its
 // timing_ms has "cache" (the lookup) instead of "run".
 func (c *Call) replay(ctx context.Context, x *answer, start time.Time) *protocol.Envelope {
-	env := &protocol.Envelope{Answer: x.answer, Data: x.data, Error: x.err, NextActions: x.next}
+	env := &protocol.Envelope{Answer: x.answer, Error: x.err, NextActions: x.next}
+	if x.data != nil {
+		env.Data = x.data
+	}
 	env.Provenance = c.provenance(ctx)
 	p := &env.Provenance
 	p.Warnings = append(p.Warnings, x.warnings...)

@@ -65,13 +65,7 @@ func newOutline(src []byte) *outline {
 		// line's text where it is, and columns still count bytes
 		src = append([]byte("   "), src[3:]...)
 	}
-	o := &outline{src: src, lines: []int{0}, f: &lang.Facts{}, dups: map[string]uint16{}}
-	for i, c := range src {
-		if c == '\n' {
-			o.lines = append(o.lines, i+1)
-		}
-	}
-	return o
+	return &outline{src: src, lines: lang.LineStarts(src), f: &lang.Facts{}, dups: map[string]uint16{}}
 }
 
 // pos is the position of a byte offset.
