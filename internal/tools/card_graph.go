@@ -41,7 +41,7 @@ var (
 )
 
 func init() {
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_subgraph", Group: "cards", Fresh: true,
 		Summary:  "The neighbourhood of a card or code entity within N hops (default 2): card relations either way, @see links between cards and code, and code relations (imports, calls, extends, implements), as nodes and edges; cycles are visited once. Filter by edge types or leave code out.",
 		Doc:      "Edges keep their declared direction: from the card that declares a relation to its target, from code to the card it links (type see), from importer to imported, caller to callee, subtype to supertype. A node budget (max_nodes) stops large neighbourhoods; truncated says so.",
@@ -49,14 +49,14 @@ func init() {
 		WhenNot:  []string{"what a change reaches, in one direction: card_impact", "one path between two nodes: card_trace"},
 		Examples: []string{`{"key": "auth/login"}`, `{"key": "auth/login", "depth": 3, "no_code": true}`},
 	}, cardSubgraph)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_impact", Group: "cards", Fresh: true,
 		Summary:  "What a change to a card or code entity reaches within a depth (default 3): from a card, the cards that declare relations to it and the code linked to it; from code, the code that uses it (callers, importers, subtypes) and the cards linked to any of it. Lists the cards and code reached, with their depth.",
 		When:     []string{"before changing a requirement: which cards and code follow", "before changing code: which requirements it touches"},
 		WhenNot:  []string{"symbol-level blast radius with tests and risk: impact_analyze", "the undirected neighbourhood: card_subgraph"},
 		Examples: []string{`{"key": "auth/session"}`, `{"key": "module:src/auth/session.ts", "depth": 2}`},
 	}, cardImpact)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_trace", Group: "cards", Fresh: true,
 		Summary:  "The shortest chain of relations between two cards or code entities (card relations, @see links and code relations, followed either way), or found: false.",
 		When:     []string{"how a requirement reaches a piece of code, or two requirements relate"},
@@ -65,11 +65,7 @@ func init() {
 	}, cardTrace)
 }
 
-func cardSubgraph(ctx context.Context, c *Call, in CardGraphIn) (*cards.Graph, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardSubgraph(ctx context.Context, c *Call, v *cards.View, in CardGraphIn) (*cards.Graph, error) {
 	g, err := v.Subgraph(ctx, in.Key, c.Bound("depth", in.Depth, HopsBudget), c.Bound("max_nodes", in.Nodes, NodesBudget), in.filter())
 	if err != nil {
 		return nil, err
@@ -81,11 +77,7 @@ func cardSubgraph(ctx context.Context, c *Call, in CardGraphIn) (*cards.Graph, e
 	return g, nil
 }
 
-func cardImpact(ctx context.Context, c *Call, in CardGraphIn) (*cards.Impact, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardImpact(ctx context.Context, c *Call, v *cards.View, in CardGraphIn) (*cards.Impact, error) {
 	depth := c.Bound("depth", in.Depth, Budget{3, HopsBudget.Cap})
 	im, err := v.Impact(ctx, in.Key, depth, c.Bound("max_nodes", in.Nodes, NodesBudget), in.filter())
 	if err != nil {
@@ -98,11 +90,7 @@ func cardImpact(ctx context.Context, c *Call, in CardGraphIn) (*cards.Impact, er
 	return im, nil
 }
 
-func cardTrace(ctx context.Context, c *Call, in CardTraceIn) (*cards.Path, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardTrace(ctx context.Context, c *Call, v *cards.View, in CardTraceIn) (*cards.Path, error) {
 	p, err := v.Trace(ctx, in.From, in.To, c.Bound("depth", in.Depth, traceDepth), c.Bound("max_nodes", in.Nodes, traceNodes),
 		cards.Filter{Types: in.Types, NoCode: in.NoCode})
 	if err != nil {

@@ -100,7 +100,7 @@ type CardUnlinkedOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_search", Group: "cards", Fresh: true,
 		Summary:  "Full-text search over spec cards (key, summary, body) and code symbols, with the cards each symbol links to. Use to find the requirement behind code or the code behind a requirement by words; use card_list to filter by status, tag or keyword alone.",
 		Doc:      "Cards are matched with the trigram index: every word of three or more characters must occur, in any case; shorter words must occur in the key or summary. Cards rank by BM25 with the key weighing most, then the summary. Code hits come from the ranked symbol-name search with the longest word; each lists the cards its definition, an enclosing definition or its file links to.",
@@ -108,35 +108,35 @@ func init() {
 		WhenNot:  []string{"one card by key: card_get", "listing cards by status, tag or keyword: card_list", "searching code text: search"},
 		Examples: []string{`{"query": "oauth login"}`, `{"query": "token", "scope": "cards", "status": ["accepted"]}`},
 	}, cardSearch)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_get", Group: "cards", Fresh: true,
 		Summary:  "One spec card with its body, relations (outgoing and incoming) and the code that links to it with @see; or, for a code entity, the cards linked to it, to what encloses it and to its file. Use after card_search or when code names a card in @see.",
 		When:     []string{"reading a requirement and finding the code that implements it", "which cards a function or file implements"},
 		WhenNot:  []string{"the wider neighbourhood: card_subgraph", "what a change reaches: card_impact"},
 		Examples: []string{`{"key": "auth/login"}`, `{"key": "module:src/auth/login.ts"}`},
 	}, cardGet)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_list", Group: "cards", Fresh: true, Paged: true,
 		Summary:  "List spec cards by key with status, summary, tags, keywords and link counts, filtered by status, tags, keywords or key prefix. Use to survey the cards; use card_search to find them by words.",
 		When:     []string{"every card of a status, tag or keyword", "the cards under a key prefix"},
 		WhenNot:  []string{"finding cards by text: card_search", "cards without code: card_unlinked"},
 		Examples: []string{`{}`, `{"status": ["accepted", "implementing"]}`, `{"tags": ["auth-module"], "prefix": "auth/"}`},
 	}, cardList)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_relations", Group: "cards", Fresh: true,
 		Summary:  "A card's typed relations: outgoing (declared in its frontmatter), incoming (declared by other cards, the generated reverse edges) or both, each with the other card's status and summary.",
 		When:     []string{"what a card depends on, and what depends on it"},
 		WhenNot:  []string{"several hops at once: card_subgraph", "code linked to the card: card_get"},
 		Examples: []string{`{"key": "auth/login"}`, `{"key": "auth/session", "direction": "incoming", "types": ["depends-on"]}`},
 	}, cardRelations)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_coverage", Group: "cards", Fresh: true,
 		Summary:  "How much code implements a card (its @see links, files, and a verdict from its status: an implemented card without code is an error, an accepted or implementing one a warning); without a key, counts per status and the cards whose status expects code they lack.",
 		When:     []string{"checking that a card is implemented", "which confirmed cards still have no code"},
 		WhenNot:  []string{"every rule at once, for CI: card_verify"},
 		Examples: []string{`{"key": "auth/login"}`, `{}`},
 	}, cardCoverage)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_unlinked", Group: "cards", Fresh: true, Paged: true,
 		Summary:  "Cards that no code links to with @see (filtered by status, tags, keywords), or with code: true the code files that link to no card.",
 		When:     []string{"finding requirements without implementation", "finding code not traced to any card"},
@@ -145,11 +145,7 @@ func init() {
 	}, cardUnlinked)
 }
 
-func cardSearch(ctx context.Context, c *Call, in CardSearchIn) (*CardSearchOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardSearch(ctx context.Context, c *Call, v *cards.View, in CardSearchIn) (*CardSearchOut, error) {
 	limit := c.Bound("limit", in.Limit, ResultsBudget)
 	out := &CardSearchOut{Cards: []cards.SearchHit{}, Code: []cards.SearchHit{}}
 	switch in.Scope {
@@ -157,6 +153,7 @@ func cardSearch(ctx context.Context, c *Call, in CardSearchIn) (*CardSearchOut, 
 	default:
 		return nil, errs.E(errs.InvalidArgument, "scope must be cards, code or all, not %q", in.Scope)
 	}
+	var err error
 	if in.Scope != "code" {
 		if out.Cards, err = v.SearchCards(ctx, in.Query, in.CardFilterIn.filter(), limit); err != nil {
 			return nil, err
@@ -174,11 +171,7 @@ func cardSearch(ctx context.Context, c *Call, in CardSearchIn) (*CardSearchOut, 
 	return out, nil
 }
 
-func cardGet(ctx context.Context, c *Call, in CardGetIn) (*CardGetOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardGet(ctx context.Context, c *Call, v *cards.View, in CardGetIn) (*CardGetOut, error) {
 	if in.Key == "" {
 		return nil, errs.E(errs.InvalidArgument, "key is required: a card key or a code entity")
 	}
@@ -203,11 +196,7 @@ func cardGet(ctx context.Context, c *Call, in CardGetIn) (*CardGetOut, error) {
 	return &CardGetOut{Card: d}, nil
 }
 
-func cardList(ctx context.Context, c *Call, in CardListIn) (*CardListOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardList(ctx context.Context, c *Call, v *cards.View, in CardListIn) (*CardListOut, error) {
 	all := v.List(in.CardFilterIn.filter())
 	limit := c.Clamp("limit", in.Limit, EntriesBudget)
 	items, err := pageOf(ctx, c, "cards", all, limit, "card_list", in.CardFilterIn)
@@ -218,11 +207,7 @@ func cardList(ctx context.Context, c *Call, in CardListIn) (*CardListOut, error)
 	return &CardListOut{Total: len(all), Cards: items}, nil
 }
 
-func cardRelations(ctx context.Context, c *Call, in CardRelationsIn) (*CardRelationsOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardRelations(ctx context.Context, c *Call, v *cards.View, in CardRelationsIn) (*CardRelationsOut, error) {
 	switch in.Direction {
 	case "", "both", "outgoing", "incoming":
 	default:
@@ -236,11 +221,7 @@ func cardRelations(ctx context.Context, c *Call, in CardRelationsIn) (*CardRelat
 	return &CardRelationsOut{Key: in.Key, Relations: rels}, nil
 }
 
-func cardCoverage(ctx context.Context, c *Call, in CardCoverageIn) (*CardCoverageOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardCoverage(ctx context.Context, c *Call, v *cards.View, in CardCoverageIn) (*CardCoverageOut, error) {
 	if in.Key == "" {
 		o := v.AllCoverage()
 		c.Answer("%d of %d cards have code linked; %d cards lack code their status expects", o.Linked, o.Cards, len(o.Problems))
@@ -258,11 +239,7 @@ func cardCoverage(ctx context.Context, c *Call, in CardCoverageIn) (*CardCoverag
 	return &CardCoverageOut{Card: cov}, nil
 }
 
-func cardUnlinked(ctx context.Context, c *Call, in CardUnlinkedIn) (*CardUnlinkedOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardUnlinked(ctx context.Context, c *Call, v *cards.View, in CardUnlinkedIn) (*CardUnlinkedOut, error) {
 	limit := c.Clamp("limit", in.Limit, EntriesBudget)
 	if in.Code {
 		files, total, err := v.UnlinkedCode(ctx)

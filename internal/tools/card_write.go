@@ -76,7 +76,7 @@ type RegistryIn struct {
 const writeDoc = "The card files change through the mutation engine in one all-or-nothing batch, each file guarded by the hash it was planned from (a file changed meanwhile fails with CONFLICT); the index is updated before the answer, and edit_undo reverts the batch."
 
 func init() {
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_create", Group: "cards", Fresh: true,
 		Summary: "Create a spec card: a new .cairn/cards/<key>.card.md with its frontmatter (summary, status draft unless given, registered tags and keywords, constraints, relations to existing cards) and markdown body.",
 		Doc:     writeDoc + " Tags and keywords must be registered first; relation types must be among cards.relations; a new card cannot start as implemented.",
@@ -85,7 +85,7 @@ func init() {
 		Examples: []string{`{"key": "auth/login", "summary": "OAuth login", "body": "Users sign in with an OAuth provider."}`,
 			`{"key": "auth/session", "summary": "Sessions", "status": "accepted", "relations": [{"type": "depends-on", "target": "auth/login"}]}`},
 	}, cardCreate)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_update", Group: "cards", Fresh: true,
 		Summary:  "Change fields of a spec card: summary, status, body, tags, keywords, constraints; fields left out stay as they are. Relations: card_relation_add and card_relation_remove; key: card_rename.",
 		Doc:      writeDoc,
@@ -93,7 +93,7 @@ func init() {
 		WhenNot:  []string{"only the status: card_set_status", "renaming: card_rename"},
 		Examples: []string{`{"key": "auth/login", "body": "Users sign in with GitHub or Google."}`},
 	}, cardUpdate)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_delete", Group: "cards", Fresh: true,
 		Summary:  "Delete a spec card's file; refused (PRECONDITION_FAILED, listing them) while other cards declare relations to it or code links to it with @see.",
 		Doc:      writeDoc,
@@ -101,14 +101,14 @@ func init() {
 		WhenNot:  []string{"retiring a requirement that code still cites: card_set_status deprecated"},
 		Examples: []string{`{"key": "auth/legacy"}`},
 	}, cardDelete)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_rename", Group: "cards", Fresh: true,
 		Summary:  "Rename a card's key everywhere in one atomic batch: its frontmatter (and its file, when it sits at the old key's path), every relation that targets it and every @see in code comments.",
 		Doc:      writeDoc + " Either every file changes or none does, even if the process dies mid-way.",
 		When:     []string{"a requirement's key no longer fits"},
 		Examples: []string{`{"key": "auth/login", "new_key": "auth/sign-in"}`},
 	}, cardRename)
-	Register(Tool{
+	registerCards(Tool{
 		Name: "card_set_status", Group: "cards", Fresh: true,
 		Summary:  "Move a card to another status (draft, accepted, implementing, implemented, deprecated); implemented is refused while no code links to the card.",
 		Doc:      writeDoc,
@@ -121,21 +121,21 @@ func init() {
 	}{{store.LabelKeyword, "keyword"}, {store.LabelTag, "tag"}} {
 		kind, noun := r.kind, r.noun
 		what := map[string]string{"keyword": "a normalised term of the dictionary cards use (what a card is about)", "tag": "a category for grouping cards"}[noun]
-		Register(Tool{
+		registerCards(Tool{
 			Name: noun + "_create", Group: "cards", Fresh: true,
 			Summary:  fmt.Sprintf("Register a %s: %s, in .cairn/cards/%ss.yaml; cards may name only registered %ss.", noun, what, noun, noun),
 			Doc:      writeDoc,
 			Examples: []string{`{"name": "authentication", "description": "how users prove who they are"}`},
-		}, func(ctx context.Context, c *Call, in RegistryIn) (*CardWriteOut, error) {
-			return registryWrite(ctx, c, in, kind, true)
+		}, func(ctx context.Context, c *Call, v *cards.View, in RegistryIn) (*CardWriteOut, error) {
+			return registryWrite(ctx, c, v, in, kind, true)
 		})
-		Register(Tool{
+		registerCards(Tool{
 			Name: noun + "_delete", Group: "cards", Fresh: true,
 			Summary:  fmt.Sprintf("Unregister a %s and remove it from every card that names it, in one batch.", noun),
 			Doc:      writeDoc,
 			Examples: []string{`{"name": "legacy"}`},
-		}, func(ctx context.Context, c *Call, in RegistryIn) (*CardWriteOut, error) {
-			return registryWrite(ctx, c, in, kind, false)
+		}, func(ctx context.Context, c *Call, v *cards.View, in RegistryIn) (*CardWriteOut, error) {
+			return registryWrite(ctx, c, v, in, kind, false)
 		})
 	}
 }
@@ -160,11 +160,7 @@ func finishWrite(ctx context.Context, c *Call, plan *cards.Plan, dry bool, key, 
 	return &CardWriteOut{Card: key, Write: res}, nil
 }
 
-func cardCreate(ctx context.Context, c *Call, in CardCreateIn) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardCreate(ctx context.Context, c *Call, v *cards.View, in CardCreateIn) (*CardWriteOut, error) {
 	plan, err := v.Create(in.Key, in.CardFieldsIn.fields(), in.Relations)
 	if err != nil {
 		return nil, err
@@ -173,11 +169,7 @@ func cardCreate(ctx context.Context, c *Call, in CardCreateIn) (*CardWriteOut, e
 	return finishWrite(ctx, c, plan, in.DryRun, in.Key, "created card "+in.Key)
 }
 
-func cardUpdate(ctx context.Context, c *Call, in CardUpdateIn) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardUpdate(ctx context.Context, c *Call, v *cards.View, in CardUpdateIn) (*CardWriteOut, error) {
 	plan, err := v.Update(in.Key, in.CardFieldsIn.fields())
 	if err != nil {
 		return nil, err
@@ -185,11 +177,7 @@ func cardUpdate(ctx context.Context, c *Call, in CardUpdateIn) (*CardWriteOut, e
 	return finishWrite(ctx, c, plan, in.DryRun, in.Key, "updated card "+in.Key)
 }
 
-func cardDelete(ctx context.Context, c *Call, in CardKeyIn) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardDelete(ctx context.Context, c *Call, v *cards.View, in CardKeyIn) (*CardWriteOut, error) {
 	plan, err := v.Delete(in.Key)
 	if err != nil {
 		return nil, err
@@ -197,11 +185,7 @@ func cardDelete(ctx context.Context, c *Call, in CardKeyIn) (*CardWriteOut, erro
 	return finishWrite(ctx, c, plan, in.DryRun, in.Key, "deleted card "+in.Key)
 }
 
-func cardRename(ctx context.Context, c *Call, in CardRenameIn) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardRename(ctx context.Context, c *Call, v *cards.View, in CardRenameIn) (*CardWriteOut, error) {
 	plan, err := v.Rename(in.Key, in.NewKey)
 	if err != nil {
 		return nil, err
@@ -209,11 +193,7 @@ func cardRename(ctx context.Context, c *Call, in CardRenameIn) (*CardWriteOut, e
 	return finishWrite(ctx, c, plan, in.DryRun, in.NewKey, fmt.Sprintf("renamed card %s to %s", in.Key, in.NewKey))
 }
 
-func cardSetStatus(ctx context.Context, c *Call, in CardStatusIn) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func cardSetStatus(ctx context.Context, c *Call, v *cards.View, in CardStatusIn) (*CardWriteOut, error) {
 	plan, err := v.SetStatus(in.Key, in.Status)
 	if err != nil {
 		return nil, err
@@ -221,11 +201,7 @@ func cardSetStatus(ctx context.Context, c *Call, in CardStatusIn) (*CardWriteOut
 	return finishWrite(ctx, c, plan, in.DryRun, in.Key, fmt.Sprintf("card %s is %s", in.Key, in.Status))
 }
 
-func registryWrite(ctx context.Context, c *Call, in RegistryIn, kind uint8, create bool) (*CardWriteOut, error) {
-	v, err := c.cards(ctx)
-	if err != nil {
-		return nil, err
-	}
+func registryWrite(ctx context.Context, c *Call, v *cards.View, in RegistryIn, kind uint8, create bool) (*CardWriteOut, error) {
 	noun := registryNoun(kind)
 	if create {
 		plan, err := v.RegistryCreate(kind, in.Name, in.Description)

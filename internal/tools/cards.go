@@ -20,6 +20,19 @@ func (c *Call) cards(ctx context.Context) (*cards.View, error) {
 	return cards.Open(ctx, c.snap)
 }
 
+// registerCards declares a card tool: its handler works on the call's view
+// of the cards.
+func registerCards[In, Out any](t Tool, h func(ctx context.Context, c *Call, v *cards.View, in In) (Out, error)) {
+	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
+		v, err := c.cards(ctx)
+		if err != nil {
+			var none Out
+			return none, err
+		}
+		return h(ctx, c, v, in)
+	})
+}
+
 // CardDryRun is the dry_run argument every card write takes.
 type CardDryRun struct {
 	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan only: return the diff without writing"`

@@ -29,15 +29,19 @@ func (c *Call) gitRoot() (string, error) {
 	return c.Env.Paths.Root, nil
 }
 
-// gitRootPaths is gitRoot and gitPaths together: the repository and the
-// request's paths in it.
-func (c *Call) gitRootPaths(ctx context.Context, paths []string) (string, []string, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return "", nil, err
-	}
-	rel, err := c.gitPaths(ctx, paths)
-	return root, rel, err
+// registerGit declares a git tool whose handler works in the repository
+// from its start: it is handed the worktree, and outside git the tool
+// refuses before the handler runs. (The tools that only change the
+// repository check their arguments first and reach it through gitMutation.)
+func registerGit[In, Out any](t Tool, h func(ctx context.Context, c *Call, root string, in In) (Out, error)) {
+	Register(t, func(ctx context.Context, c *Call, in In) (Out, error) {
+		root, err := c.gitRoot()
+		if err != nil {
+			var none Out
+			return none, err
+		}
+		return h(ctx, c, root, in)
+	})
 }
 
 // gitPaths contains request paths in the repository and makes them
@@ -63,6 +67,24 @@ func (c *Call) gitPaths(ctx context.Context, paths []string) ([]string, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// gitPath is gitPaths for the one path a request names.
+func (c *Call) gitPath(ctx context.Context, p string) (string, error) {
+	paths, err := c.gitPaths(ctx, []string{p})
+	if err != nil {
+		return "", err
+	}
+	return paths[0], nil
+}
+
+// stagedPaths are the paths a call stages first: named paths or all the
+// changes (paths is then empty), not both.
+func (c *Call) stagedPaths(ctx context.Context, paths []string, all bool) ([]string, error) {
+	if len(paths) > 0 && all {
+		return nil, errs.E(errs.InvalidArgument, "give paths or all, not both")
+	}
+	return c.gitPaths(ctx, paths)
 }
 
 // withhold removes the text of files a diff must not show: secrets, and
@@ -167,6 +189,35 @@ func (c *Call) gitMutation(ctx context.Context, fn func(root string) error) (*gi
 		return nil, gitError(err)
 	}
 	return st, nil
+}
+
+// gitMutate is gitMutation for an operation with a result (the refs a
+// fetch moved, a merge's outcome, ...). The result is returned with the
+// error too: a push that fails part-way still says which refs it moved.
+func gitMutate[T any](ctx context.Context, c *Call, op func(root string) (T, error)) (T, *gitx.Status, error) {
+	var res T
+	st, err := c.gitMutation(ctx, func(root string) error {
+		var err error
+		res, err = op(root)
+		return err
+	})
+	return res, st, err
+}
+
+// listAfter reads the list a git tool keeps (branches, remotes, stash
+// entries, submodules, worktrees) as the tool's action left it, and answers
+// with what the action did, when it did anything, and how many there are.
+func listAfter[T any](c *Call, did, noun string, list func() ([]T, error)) ([]T, error) {
+	items, err := list()
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if did != "" {
+		c.Answer("%s; %d %s", did, len(items), noun)
+	} else {
+		c.Answer("%d %s", len(items), noun)
+	}
+	return items, nil
 }
 
 // gitReindex makes the index see what a git operation did, before the call

@@ -28,7 +28,7 @@ type GitBlameOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_blame", Group: "git",
 		Summary: "Who last changed each line of a span or of a symbol's definition: runs of lines grouped by commit, each commit with author, time, summary and the lines it owns.",
 		Doc: "Lines are numbered as in the blamed revision (the working tree by default; its uncommitted lines are marked uncommitted). " +
@@ -39,11 +39,7 @@ func init() {
 	}, gitBlame)
 }
 
-func gitBlame(ctx context.Context, c *Call, in GitBlameIn) (*GitBlameOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitBlame(ctx context.Context, c *Call, root string, in GitBlameIn) (*GitBlameOut, error) {
 	out := &GitBlameOut{}
 	o := gitx.BlameOptions{Rev: in.Rev, Content: in.Content, Start: in.StartLine, End: in.EndLine}
 	switch {
@@ -60,11 +56,11 @@ func gitBlame(ctx context.Context, c *Call, in GitBlameIn) (*GitBlameOut, error)
 			c.warnDirty(ctx, root, o.Path)
 		}
 	case in.Path != "":
-		paths, err := c.gitPaths(ctx, []string{in.Path})
+		p, err := c.gitPath(ctx, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		o.Path = paths[0]
+		o.Path = p
 	default:
 		return nil, errs.E(errs.InvalidArgument, "name a path (with start_line, end_line) or a symbol")
 	}

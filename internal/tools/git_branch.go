@@ -26,7 +26,7 @@ type GitBranchOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_branch", Group: "git",
 		Summary: "List branches (with upstream, ahead/behind and last commit), or create, delete or rename one. Deleting a branch whose commits would be lost needs confirm: true; without it the answer lists those commits.",
 		Doc:     "Names are checked with git check-ref-format and may not start with '-'. Creating does not switch to the branch (git_checkout with create does).",
@@ -37,11 +37,7 @@ func init() {
 	}, gitBranch)
 }
 
-func gitBranch(ctx context.Context, c *Call, in GitBranchIn) (*GitBranchOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitBranch(ctx context.Context, c *Call, root string, in GitBranchIn) (*GitBranchOut, error) {
 	out := &GitBranchOut{}
 	var done string
 	switch in.Action {
@@ -51,6 +47,7 @@ func gitBranch(ctx context.Context, c *Call, in GitBranchIn) (*GitBranchOut, err
 			return nil, errs.E(errs.InvalidArgument, "%s needs name", in.Action)
 		}
 		var head string
+		var err error
 		switch in.Action {
 		case "create":
 			_, err = c.gitMutation(ctx, func(root string) error { return gitx.CreateBranch(ctx, root, in.Name, in.Start) })
@@ -94,15 +91,10 @@ func gitBranch(ctx context.Context, c *Call, in GitBranchIn) (*GitBranchOut, err
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be list, create, delete or rename, not %q", in.Action)
 	}
-	bs, err := gitx.Branches(ctx, root, in.Remotes)
+	bs, err := listAfter(c, done, "branches", func() ([]gitx.Branch, error) { return gitx.Branches(ctx, root, in.Remotes) })
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
 	out.Branches = bs
-	if done != "" {
-		c.Answer("%s; %d branches", done, len(bs))
-	} else {
-		c.Answer("%d branches", len(bs))
-	}
 	return out, nil
 }

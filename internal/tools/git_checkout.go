@@ -26,7 +26,7 @@ type GitCheckoutOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_checkout", Group: "git",
 		Summary: "Switch to a branch or commit (create: a new branch), or restore paths from the index or a revision. Discarding local changes needs confirm: true; without it the answer lists the files that would lose them.",
 		Doc: "A switch keeps local changes that do not collide; when git refuses because they would be overwritten, the error lists those files (details.would_discard) and confirm: true forces the switch, discarding every local change to tracked files. " +
@@ -37,11 +37,7 @@ func init() {
 	}, gitCheckout)
 }
 
-func gitCheckout(ctx context.Context, c *Call, in GitCheckoutIn) (*GitCheckoutOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitCheckout(ctx context.Context, c *Call, root string, in GitCheckoutIn) (*GitCheckoutOut, error) {
 	from, _ := gitx.Head(ctx, root)
 	if len(in.Paths) > 0 {
 		if in.Create != "" {

@@ -41,29 +41,23 @@ func gitCommit(ctx context.Context, c *Call, in GitCommitIn) (*GitCommitOut, err
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, errs.E(errs.InvalidArgument, "a commit needs a message")
 	}
-	if len(in.Paths) > 0 && in.All {
-		return nil, errs.E(errs.InvalidArgument, "give paths or all, not both")
-	}
-	paths, err := c.gitPaths(ctx, in.Paths)
+	paths, err := c.stagedPaths(ctx, in.Paths, in.All)
 	if err != nil {
 		return nil, err
 	}
-	var id string
-	st, err := c.gitMutation(ctx, func(root string) error {
+	id, st, err := gitMutate(ctx, c, func(root string) (string, error) {
 		if len(paths) > 0 || in.All {
 			if err := gitx.Stage(ctx, root, paths); err != nil {
-				return err
+				return "", err
 			}
 		}
 		if !in.AllowEmpty && !in.Amend && gitx.OperationState(ctx, root) != "merge" {
 			if s, err := gitx.GetStatus(ctx, root); err == nil && len(s.Staged) == 0 {
-				return &errs.Error{Kind: errs.Precondition, Msg: "nothing is staged to commit",
+				return "", &errs.Error{Kind: errs.Precondition, Msg: "nothing is staged to commit",
 					Fixes: []string{"git_stage the changes first, or pass paths or all"}}
 			}
 		}
-		var err error
-		id, err = gitx.CommitIndex(ctx, root, gitx.CommitOptions{Message: in.Message, Author: in.Author, AllowEmpty: in.AllowEmpty, Amend: in.Amend})
-		return err
+		return gitx.CommitIndex(ctx, root, gitx.CommitOptions{Message: in.Message, Author: in.Author, AllowEmpty: in.AllowEmpty, Amend: in.Amend})
 	})
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ type GitDiffIn struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_diff", Group: "git",
 		Summary: "A structured diff: files with status, rename source, mode and binary flags, counts, and hunks whose lines carry their old and new line numbers. Working tree vs index (default), staged, or between revisions.",
 		Doc: "base alone compares the working tree (or the index with staged) with base; base and target compare two revisions. Untracked files are not part of a diff (git_status lists them). " +
@@ -29,11 +29,7 @@ func init() {
 	}, gitDiff)
 }
 
-func gitDiff(ctx context.Context, c *Call, in GitDiffIn) (*gitx.Diff, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitDiff(ctx context.Context, c *Call, root string, in GitDiffIn) (*gitx.Diff, error) {
 	if in.Target != "" && in.Base == "" {
 		return nil, errs.E(errs.InvalidArgument, "target needs base")
 	}

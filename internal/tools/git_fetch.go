@@ -32,11 +32,8 @@ func init() {
 }
 
 func gitFetch(ctx context.Context, c *Call, in GitFetchIn) (*GitFetchOut, error) {
-	var ups []gitx.RefUpdate
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
-		ups, err = gitx.Fetch(ctx, root, in.Remote, in.Prune, in.Tags)
-		return err
+	ups, st, err := gitMutate(ctx, c, func(root string) ([]gitx.RefUpdate, error) {
+		return gitx.Fetch(ctx, root, in.Remote, in.Prune, in.Tags)
 	})
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ type HistoryCommit struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_history", Group: "git", Paged: true,
 		Summary: "The history of a file (following renames) or of a symbol (every commit that changed its definition's lines, as git log -L finds them): a summary with commit and author counts and first and last change, and the commits newest first, paged.",
 		Doc: "For a symbol the lines are its definition's span in HEAD, followed back through edits, moves and renames; when the file has local changes a warning says the span is the working tree's. " +
@@ -55,17 +55,14 @@ func init() {
 	}, gitHistory)
 }
 
-func gitHistory(ctx context.Context, c *Call, in GitHistoryIn) (*GitHistoryOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitHistory(ctx context.Context, c *Call, root string, in GitHistoryIn) (*GitHistoryOut, error) {
 	out := &GitHistoryOut{Commits: []HistoryCommit{}}
 	o := gitx.LogOptions{Since: in.Since}
 	switch {
 	case in.Path != "" && in.Symbol != "":
 		return nil, errs.E(errs.InvalidArgument, "give path or symbol, not both")
 	case in.Symbol != "":
+		var err error
 		if out.Symbol, out.Span, o.Lines, err = c.symbolLines(ctx, root, in.Symbol); err != nil {
 			return nil, err
 		}

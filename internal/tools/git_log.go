@@ -34,7 +34,7 @@ type GitLogOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_log", Group: "git", Paged: true,
 		Summary: "Commits newest first, paged with a cursor: filter by revision or range, paths, a symbol (the commits that changed its lines), dates, author or message.",
 		Doc: "Each commit has its id, parents, author and committer with ISO 8601 times, subject and body; files: true adds the paths it touched. " +
@@ -46,8 +46,8 @@ func init() {
 	}, gitLog)
 }
 
-func gitLog(ctx context.Context, c *Call, in GitLogIn) (*GitLogOut, error) {
-	root, paths, err := c.gitRootPaths(ctx, in.Paths)
+func gitLog(ctx context.Context, c *Call, root string, in GitLogIn) (*GitLogOut, error) {
+	paths, err := c.gitPaths(ctx, in.Paths)
 	if err != nil {
 		return nil, err
 	}

@@ -56,11 +56,8 @@ func gitMerge(ctx context.Context, c *Call, in GitMergeIn) (*GitMergeOut, error)
 	if in.Rev == "" {
 		return nil, errs.E(errs.InvalidArgument, "name the rev to merge")
 	}
-	var res *gitx.MergeOutcome
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
-		res, err = gitx.Merge(ctx, root, gitx.MergeOptions{Rev: in.Rev, Message: in.Message, NoFF: in.NoFF, FFOnly: in.FFOnly, Squash: in.Squash})
-		return err
+	res, st, err := gitMutate(ctx, c, func(root string) (*gitx.MergeOutcome, error) {
+		return gitx.Merge(ctx, root, gitx.MergeOptions{Rev: in.Rev, Message: in.Message, NoFF: in.NoFF, FFOnly: in.FFOnly, Squash: in.Squash})
 	})
 	if err != nil {
 		return nil, err

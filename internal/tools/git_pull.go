@@ -27,11 +27,8 @@ func init() {
 }
 
 func gitPull(ctx context.Context, c *Call, in GitPullIn) (*GitMergeOut, error) {
-	var res *gitx.MergeOutcome
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
-		res, err = gitx.Pull(ctx, root, gitx.PullOptions{Remote: in.Remote, Branch: in.Branch, Rebase: in.Rebase, FFOnly: in.FFOnly})
-		return err
+	res, st, err := gitMutate(ctx, c, func(root string) (*gitx.MergeOutcome, error) {
+		return gitx.Pull(ctx, root, gitx.PullOptions{Remote: in.Remote, Branch: in.Branch, Rebase: in.Rebase, FFOnly: in.FFOnly})
 	})
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ type GitPushOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_push", Group: "git",
 		Summary:  "Push a branch (default: the current one to its upstream) and report each ref: new, updated, forced, deleted, up_to_date or rejected with git's reason. Force pushes and remote deletes need confirm: true; without it the answer lists the remote commits they would discard.",
 		Doc:      "force uses --force-with-lease, so it never overwrites commits this clone has not fetched. Hooks run as git runs them.",
@@ -37,11 +37,7 @@ func init() {
 	}, gitPush)
 }
 
-func gitPush(ctx context.Context, c *Call, in GitPushIn) (*GitPushOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitPush(ctx context.Context, c *Call, root string, in GitPushIn) (*GitPushOut, error) {
 	if (in.Force || in.Delete) && !in.Confirm {
 		lost, err := remoteLoss(ctx, root, in)
 		if err != nil {
@@ -51,12 +47,9 @@ func gitPush(ctx context.Context, c *Call, in GitPushIn) (*GitPushOut, error) {
 			return nil, needConfirm("this push", discardPreview{Commits: lost}, max(len(lost), 1))
 		}
 	}
-	var refs []gitx.RefUpdate
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
-		refs, err = gitx.Push(ctx, root, gitx.PushOptions{Remote: in.Remote, Branch: in.Branch, SetUpstream: in.SetUpstream,
+	refs, st, err := gitMutate(ctx, c, func(root string) ([]gitx.RefUpdate, error) {
+		return gitx.Push(ctx, root, gitx.PushOptions{Remote: in.Remote, Branch: in.Branch, SetUpstream: in.SetUpstream,
 			Force: in.Force, Tags: in.Tags, Delete: in.Delete})
-		return err
 	})
 	if err != nil {
 		var e *errs.Error

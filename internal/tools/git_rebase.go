@@ -24,7 +24,7 @@ type GitRebaseOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_rebase", Group: "git",
 		Summary: "Replay the current branch's commits onto another: plan lists them as steps; execute applies the steps (pick, reword, edit, squash, fixup, drop, reordered as given); continue, skip and abort drive a rebase that stopped. Every answer has a structured state: done, conflict (with the files and hunks), edit_pause, aborted.",
 		Doc: "A conflict stops the rebase with state conflict, the step it reached and the commit being applied; resolve the files (write_source, then git_stage) and continue, skip the commit, or abort to restore the branch. " +
@@ -35,11 +35,7 @@ func init() {
 	}, gitRebase)
 }
 
-func gitRebase(ctx context.Context, c *Call, in GitRebaseIn) (*GitRebaseOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitRebase(ctx context.Context, c *Call, root string, in GitRebaseIn) (*GitRebaseOut, error) {
 	action := in.Action
 	if action == "" {
 		action = "plan"
@@ -64,31 +60,28 @@ func gitRebase(ctx context.Context, c *Call, in GitRebaseIn) (*GitRebaseOut, err
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be plan, execute, continue, skip, abort or status, not %q", action)
 	}
-	var rs *gitx.RebaseState
-	st, err := c.gitMutation(ctx, func(root string) error {
-		var err error
+	rs, st, err := gitMutate(ctx, c, func(root string) (*gitx.RebaseState, error) {
 		switch action {
 		case "execute":
 			if gitx.OperationState(ctx, root) != "none" {
-				return &errs.Error{Kind: errs.Precondition, Msg: "another operation is in progress: " + gitx.OperationState(ctx, root)}
+				return nil, &errs.Error{Kind: errs.Precondition, Msg: "another operation is in progress: " + gitx.OperationState(ctx, root)}
 			}
 			steps := in.Steps
 			if len(steps) == 0 {
 				p, err := gitx.PlanRebase(ctx, root, in.Upstream, in.Onto)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				steps = p.Steps
 			}
-			rs, err = gitx.ExecuteRebase(ctx, root, in.Upstream, in.Onto, steps)
+			return gitx.ExecuteRebase(ctx, root, in.Upstream, in.Onto, steps)
 		case "continue":
-			rs, err = gitx.RebaseContinue(ctx, root)
+			return gitx.RebaseContinue(ctx, root)
 		case "skip":
-			rs, err = gitx.RebaseSkip(ctx, root)
-		case "abort":
-			rs, err = gitx.RebaseAbort(ctx, root)
+			return gitx.RebaseSkip(ctx, root)
+		default: // abort
+			return gitx.RebaseAbort(ctx, root)
 		}
-		return err
 	})
 	if err != nil {
 		return nil, err

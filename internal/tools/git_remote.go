@@ -22,7 +22,7 @@ type GitRemoteOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_remote", Group: "git",
 		Summary:  "List remotes with their fetch and push URLs, or add, remove, rename one or change its URL.",
 		When:     []string{"seeing where the repository fetches from and pushes to", "adding a remote before git_fetch or git_push"},
@@ -31,11 +31,7 @@ func init() {
 	}, gitRemote)
 }
 
-func gitRemote(ctx context.Context, c *Call, in GitRemoteIn) (*GitRemoteOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitRemote(ctx context.Context, c *Call, root string, in GitRemoteIn) (*GitRemoteOut, error) {
 	did := ""
 	if in.Action != "" && in.Action != "list" {
 		if in.Name == "" {
@@ -64,12 +60,11 @@ func gitRemote(ctx context.Context, c *Call, in GitRemoteIn) (*GitRemoteOut, err
 		if _, err := c.gitMutation(ctx, fn); err != nil {
 			return nil, err
 		}
-		did = in.Action + " " + in.Name + "; "
+		did = in.Action + " " + in.Name
 	}
-	rs, err := gitx.Remotes(ctx, root)
+	rs, err := listAfter(c, did, "remotes", func() ([]gitx.Remote, error) { return gitx.Remotes(ctx, root) })
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
-	c.Answer("%s%d remotes", did, len(rs))
 	return &GitRemoteOut{Remotes: rs}, nil
 }

@@ -32,7 +32,7 @@ type discardPreview struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_reset", Group: "git",
 		Summary:  "Move HEAD and the current branch to a commit (soft, mixed or hard), or reset index entries of paths. A hard reset that would discard local changes needs confirm: true; without it the answer lists the files and commits it would discard.",
 		Doc:      "The commits that leave the branch are listed in left_commits (git's reflog still has them).",
@@ -42,11 +42,7 @@ func init() {
 	}, gitReset)
 }
 
-func gitReset(ctx context.Context, c *Call, in GitResetIn) (*GitResetOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitReset(ctx context.Context, c *Call, root string, in GitResetIn) (*GitResetOut, error) {
 	mode := in.Mode
 	if mode == "" {
 		mode = "mixed"

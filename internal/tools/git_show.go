@@ -23,7 +23,7 @@ type GitShowOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_show", Group: "git",
 		Summary:  "One commit: its metadata, message, the paths it touched and its structured diff against its first parent (the empty tree for a root commit); or, with tags, every tag with the commit it names.",
 		Doc:      "The diff has the shape of git_diff's and is cut to max_chars the same way; narrow it with paths.",
@@ -33,11 +33,7 @@ func init() {
 	}, gitShow)
 }
 
-func gitShow(ctx context.Context, c *Call, in GitShowIn) (*GitShowOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitShow(ctx context.Context, c *Call, root string, in GitShowIn) (*GitShowOut, error) {
 	if in.Tags {
 		tags, err := gitx.Tags(ctx, root)
 		if err != nil {

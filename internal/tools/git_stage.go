@@ -34,10 +34,7 @@ func gitStage(ctx context.Context, c *Call, in GitStageIn) (*GitStatusOut, error
 	if len(in.Paths) == 0 && !in.All {
 		return nil, errs.E(errs.InvalidArgument, "name paths, or pass all: true")
 	}
-	if len(in.Paths) > 0 && in.All {
-		return nil, errs.E(errs.InvalidArgument, "give paths or all, not both")
-	}
-	paths, err := c.gitPaths(ctx, in.Paths)
+	paths, err := c.stagedPaths(ctx, in.Paths, in.All)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ type GitStashOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_stash", Group: "git",
 		Summary: "Set local changes aside and bring them back: list, push (message, untracked files, only some paths), pop and apply (conflicts listed per file and hunk), drop (needs confirm: true; without it the answer lists the entry's files).",
 		Doc:     "pop keeps the entry when it does not apply cleanly; resolve the conflicts, then drop it.",
@@ -39,16 +39,13 @@ func init() {
 	}, gitStash)
 }
 
-func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitStash(ctx context.Context, c *Call, root string, in GitStashIn) (*GitStashOut, error) {
 	if in.Entry < 0 {
 		return nil, errs.E(errs.InvalidArgument, "entry cannot be negative")
 	}
 	out := &GitStashOut{}
 	var did string
+	var err error
 	switch in.Action {
 	case "", "list":
 	case "push":
@@ -56,11 +53,9 @@ func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error)
 		if err != nil {
 			return nil, err
 		}
-		saved := false
-		out.Status, err = c.gitMutation(ctx, func(root string) error {
-			var err error
-			saved, err = gitx.StashPush(ctx, root, in.Message, in.IncludeUntracked, in.KeepIndex, paths)
-			return err
+		var saved bool
+		saved, out.Status, err = gitMutate(ctx, c, func(root string) (bool, error) {
+			return gitx.StashPush(ctx, root, in.Message, in.IncludeUntracked, in.KeepIndex, paths)
 		})
 		if err != nil {
 			return nil, err
@@ -73,10 +68,8 @@ func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error)
 		if err := stashExists(ctx, root, in.Entry); err != nil {
 			return nil, err
 		}
-		out.Status, err = c.gitMutation(ctx, func(root string) error {
-			var err error
-			out.Conflicts, err = gitx.StashApply(ctx, root, in.Entry, in.Action == "pop", false)
-			return err
+		out.Conflicts, out.Status, err = gitMutate(ctx, c, func(root string) ([]gitx.ConflictFile, error) {
+			return gitx.StashApply(ctx, root, in.Entry, in.Action == "pop", false)
 		})
 		if err != nil {
 			return nil, err
@@ -110,15 +103,12 @@ func gitStash(ctx context.Context, c *Call, in GitStashIn) (*GitStashOut, error)
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be list, push, pop, apply or drop, not %q", in.Action)
 	}
-	list, err := gitx.Stashes(ctx, root)
-	if err != nil {
-		return nil, gitError(err)
-	}
-	out.Stashes = list
+	noun := "stash entries"
 	if did != "" {
-		c.Answer("%s; %d entries", did, len(list))
-	} else {
-		c.Answer("%d stash entries", len(list))
+		noun = "entries"
+	}
+	if out.Stashes, err = listAfter(c, did, noun, func() ([]gitx.Stash, error) { return gitx.Stashes(ctx, root) }); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

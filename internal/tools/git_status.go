@@ -13,7 +13,7 @@ type GitStatusIn struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_status", Group: "git",
 		Summary: "The worktree's git status: branch, HEAD, upstream ahead/behind, staged, unstaged and untracked files, conflicts with their stages, and the operation under way (merge, rebase, cherry-pick, revert, bisect).",
 		Doc: "Read from git status --porcelain=v2 without taking git's optional locks, so it never rewrites .git/index. " +
@@ -24,8 +24,8 @@ func init() {
 	}, gitStatus)
 }
 
-func gitStatus(ctx context.Context, c *Call, in GitStatusIn) (*gitx.Status, error) {
-	root, paths, err := c.gitRootPaths(ctx, in.Paths)
+func gitStatus(ctx context.Context, c *Call, root string, in GitStatusIn) (*gitx.Status, error) {
+	paths, err := c.gitPaths(ctx, in.Paths)
 	if err != nil {
 		return nil, err
 	}

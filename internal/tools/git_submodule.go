@@ -26,7 +26,7 @@ type GitSubmoduleOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_submodule", Group: "git",
 		Summary:  "Submodules with their recorded commit, URL and state (uninitialized, in_sync, modified, conflict); add one, or init, update (initialising as needed), sync or deinit them.",
 		Doc:      "deinit removes a submodule's working tree; with local changes in it git refuses and confirm: true forces it.",
@@ -36,11 +36,7 @@ func init() {
 	}, gitSubmodule)
 }
 
-func gitSubmodule(ctx context.Context, c *Call, in GitSubmoduleIn) (*GitSubmoduleOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitSubmodule(ctx context.Context, c *Call, root string, in GitSubmoduleIn) (*GitSubmoduleOut, error) {
 	out := &GitSubmoduleOut{}
 	did := ""
 	switch in.Action {
@@ -49,15 +45,15 @@ func gitSubmodule(ctx context.Context, c *Call, in GitSubmoduleIn) (*GitSubmodul
 		if in.URL == "" || in.Path == "" {
 			return nil, errs.E(errs.InvalidArgument, "add needs url and path")
 		}
-		paths, err := c.gitPaths(ctx, []string{in.Path})
+		path, err := c.gitPath(ctx, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		out.Status, err = c.gitMutation(ctx, func(root string) error { return gitx.SubmoduleAdd(ctx, root, in.URL, paths[0], in.Branch) })
+		out.Status, err = c.gitMutation(ctx, func(root string) error { return gitx.SubmoduleAdd(ctx, root, in.URL, path, in.Branch) })
 		if err != nil {
 			return nil, err
 		}
-		did = "added " + paths[0] + "; "
+		did = "added " + path
 	case "init", "update", "sync", "deinit":
 		paths, err := c.gitPaths(ctx, in.Paths)
 		if err != nil {
@@ -69,15 +65,14 @@ func gitSubmodule(ctx context.Context, c *Call, in GitSubmoduleIn) (*GitSubmodul
 		if err != nil {
 			return nil, err
 		}
-		did = in.Action + " done; "
+		did = in.Action + " done"
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be status, add, init, update, sync or deinit, not %q", in.Action)
 	}
-	subs, err := gitx.Submodules(ctx, root, in.Recursive)
+	subs, err := listAfter(c, did, "submodules", func() ([]gitx.Submodule, error) { return gitx.Submodules(ctx, root, in.Recursive) })
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
 	out.Submodules = subs
-	c.Answer("%s%d submodules", did, len(subs))
 	return out, nil
 }

@@ -25,7 +25,7 @@ type GitWorktreeOut struct {
 }
 
 func init() {
-	Register(Tool{
+	registerGit(Tool{
 		Name: "git_worktree", Group: "git",
 		Summary:  "Worktrees of the repository (path, HEAD, branch, locked, prunable); add one for a branch or commit, remove one (needs confirm: true when it has local changes; without it the answer lists them), lock, unlock or prune.",
 		Doc:      "Every worktree of a repository shares Cairn's content-addressed facts, so indexing a new one parses only what it has that no other had.",
@@ -35,11 +35,7 @@ func init() {
 	}, gitWorktree)
 }
 
-func gitWorktree(ctx context.Context, c *Call, in GitWorktreeIn) (*GitWorktreeOut, error) {
-	root, err := c.gitRoot()
-	if err != nil {
-		return nil, err
-	}
+func gitWorktree(ctx context.Context, c *Call, root string, in GitWorktreeIn) (*GitWorktreeOut, error) {
 	path := in.Path
 	if path != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(root, filepath.FromSlash(path))
@@ -72,14 +68,13 @@ func gitWorktree(ctx context.Context, c *Call, in GitWorktreeIn) (*GitWorktreeOu
 		if err != nil {
 			return nil, err
 		}
-		did = in.Action + " " + in.Path + "; "
+		did = in.Action + " " + in.Path
 	default:
 		return nil, errs.E(errs.InvalidArgument, "action must be list, add, remove, lock, unlock or prune, not %q", in.Action)
 	}
-	wts, err := gitx.Worktrees(ctx, root)
+	wts, err := listAfter(c, did, "worktrees", func() ([]gitx.Worktree, error) { return gitx.Worktrees(ctx, root) })
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
-	c.Answer("%s%d worktrees", did, len(wts))
 	return &GitWorktreeOut{Worktrees: wts}, nil
 }
