@@ -350,6 +350,11 @@ func TrigramQuery(lit string) string {
 	var grams []string
 	for i := 0; i+3 <= len(r); i++ {
 		g := string(r[i : i+3])
+		// FTS5's query syntax ends a string at a NUL; leaving such a
+		// trigram out only widens the superset the callers verify.
+		if strings.ContainsRune(g, 0) {
+			continue
+		}
 		if !seen[g] {
 			seen[g] = true
 			grams = append(grams, g)
