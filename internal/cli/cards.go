@@ -279,25 +279,13 @@ func fieldFlags(f *argFlags, in *tools.CardFieldsIn) func(cmd *cobra.Command) {
 	f.StringSlice(&keywords, "keyword", "keywords")
 	f.StringArray(&constraints, "constraint", "constraints")
 	return func(cmd *cobra.Command) {
-		changed := cmd.Flags().Changed
-		if changed("summary") {
-			in.Summary = &summary
-		}
-		if changed("status") {
-			in.Status = &status
-		}
-		if changed("body") {
-			in.Body = &body
-		}
-		if changed("tag") {
-			in.Tags = &tags
-		}
-		if changed("keyword") {
-			in.Keywords = &keywords
-		}
-		if changed("constraint") {
-			in.Constraints = &constraints
-		}
+		fs := cmd.Flags()
+		setIfGiven(fs, "summary", &in.Summary, &summary)
+		setIfGiven(fs, "status", &in.Status, &status)
+		setIfGiven(fs, "body", &in.Body, &body)
+		setIfGiven(fs, "tag", &in.Tags, &tags)
+		setIfGiven(fs, "keyword", &in.Keywords, &keywords)
+		setIfGiven(fs, "constraint", &in.Constraints, &constraints)
 	}
 }
 

@@ -170,3 +170,10 @@ func (x *virtualFiles) Set(s string) error {
 func (f *argFlags) target(t *target) {
 	f.String(&t.pos, "at", "at", "").Usage += ": PATH:LINE:COL"
 }
+
+// setIfGiven points *field at the flag's value when the flag was given.
+func setIfGiven[T any](fs *pflag.FlagSet, flag string, field **T, value *T) {
+	if fs.Changed(flag) {
+		*field = value
+	}
+}

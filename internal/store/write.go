@@ -45,32 +45,33 @@ func (s *DB) insertBlobs(ctx context.Context, rows []BlobRow, now int64) ([]int6
 		return nil, fmt.Errorf("store: insert blobs: %w", err)
 	}
 	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob(hash, lang, xver, size, status, facts, text_sum, sum, last_used) VALUES(?,?,?,?,?,?,?,?,?)
+	// prepare prepares one statement of the batch unless one before failed;
+	// they are closed together.
+	var stmts []*sql.Stmt
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
+	prepare := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		if st, err = tx.PrepareContext(ctx, q); err == nil {
+			stmts = append(stmts, st)
+		}
+		return st
+	}
+	ins := prepare(`INSERT INTO blobs.blob(hash, lang, xver, size, status, facts, text_sum, sum, last_used) VALUES(?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(hash, lang, xver) DO NOTHING RETURNING id`)
+	find := prepare(`SELECT id FROM blobs.blob WHERE hash = ? AND lang = ? AND xver = ?`)
+	text := prepare(`INSERT INTO blobs.blob_text(rowid, content) VALUES(?, ?)`)
+	surf := prepare(`INSERT OR REPLACE INTO blobs.blob_surface(blob_id, kind, data) VALUES(?, ?, ?)`)
+	names := prepare(`INSERT INTO blobs.blob_name(rowid, names) VALUES(?, ?)`)
 	if err != nil {
 		return nil, fmt.Errorf("store: insert blobs: %w", err)
 	}
-	defer ins.Close()
-	find, err := tx.PrepareContext(ctx, `SELECT id FROM blobs.blob WHERE hash = ? AND lang = ? AND xver = ?`)
-	if err != nil {
-		return nil, err
-	}
-	defer find.Close()
-	text, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob_text(rowid, content) VALUES(?, ?)`)
-	if err != nil {
-		return nil, err
-	}
-	defer text.Close()
-	surf, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO blobs.blob_surface(blob_id, kind, data) VALUES(?, ?, ?)`)
-	if err != nil {
-		return nil, err
-	}
-	defer surf.Close()
-	names, err := tx.PrepareContext(ctx, `INSERT INTO blobs.blob_name(rowid, names) VALUES(?, ?)`)
-	if err != nil {
-		return nil, err
-	}
-	defer names.Close()
 	// Blob rows first, then all texts: any other statement between two FTS5
 	// inserts opens a savepoint that flushes FTS5's pending terms into a tiny
 	// segment, and merging those segments dominated indexing time.

@@ -25,6 +25,21 @@ type outcome struct {
 	timedOut bool
 }
 
+// count counts one test that ran: passed, failed (fail says where and why)
+// or else skipped.
+func (o *outcome) count(passed, failed bool, fail func() Failure) {
+	o.ran = true
+	switch {
+	case passed:
+		o.passed++
+	case failed:
+		o.failed++
+		o.failures = append(o.failures, fail())
+	default:
+		o.skipped++
+	}
+}
+
 // locator turns paths in runner output into repo paths: absolute paths
 // under the root, or paths relative to the target's directory.
 type locator struct {
@@ -269,10 +284,8 @@ func parseJUnit(docs [][]byte, l locator) outcome {
 	var walk func(cases []junitCase, suites []junitSuite)
 	walk = func(cases []junitCase, suites []junitSuite) {
 		for _, c := range cases {
-			o.ran = true
-			switch {
-			case c.Failure != nil || c.Error != nil:
-				o.failed++
+			failed := c.Failure != nil || c.Error != nil
+			o.count(!failed && c.Skipped == nil, failed, func() Failure {
 				pr := c.Failure
 				if pr == nil {
 					pr = c.Error
@@ -288,12 +301,8 @@ func parseJUnit(docs [][]byte, l locator) outcome {
 				} else {
 					f.Path, f.Line = l.locate(pr.Text)
 				}
-				o.failures = append(o.failures, f)
-			case c.Skipped != nil:
-				o.skipped++
-			default:
-				o.passed++
-			}
+				return f
+			})
 		}
 		for _, s := range suites {
 			walk(s.Cases, s.Suites)
@@ -354,22 +363,16 @@ func parseJestJSON(doc []byte, l locator) outcome {
 			continue
 		}
 		for _, a := range tr.AssertionResults {
-			o.ran = true
-			switch a.Status {
-			case "passed":
-				o.passed++
-			case "failed":
-				o.failed++
+			// other statuses: pending, skipped, todo, disabled
+			o.count(a.Status == "passed", a.Status == "failed", func() Failure {
 				msg := stripANSI(strings.Join(a.FailureMessages, "\n"))
 				f := Failure{Test: firstNonEmpty(a.FullName, a.Title), Message: trimLines(firstLinesUntilStack(msg), 20)}
 				f.Path, f.Line = l.locate(msg)
 				if f.Path == "" && a.Location != nil {
 					f.Path, f.Line = file, a.Location.Line
 				}
-				o.failures = append(o.failures, f)
-			default: // pending, skipped, todo, disabled
-				o.skipped++
-			}
+				return f
+			})
 		}
 	}
 	return o
@@ -532,18 +535,12 @@ func parseTRX(doc []byte, l locator) outcome {
 		return o
 	}
 	for _, t := range r.Results {
-		o.ran = true
-		switch t.Outcome {
-		case "Passed":
-			o.passed++
-		case "Failed", "Error", "Timeout", "Aborted":
-			o.failed++
+		failed := slices.Contains([]string{"Failed", "Error", "Timeout", "Aborted"}, t.Outcome)
+		o.count(t.Outcome == "Passed", failed, func() Failure {
 			f := Failure{Test: t.Name, Message: trimLines(t.Output.Message, 20)}
 			f.Path, f.Line = l.locate(strings.ReplaceAll(t.Output.StackTrace, ":line ", ":"))
-			o.failures = append(o.failures, f)
-		default:
-			o.skipped++
-		}
+			return f
+		})
 	}
 	return o
 }
@@ -567,12 +564,7 @@ func parseRSpecJSON(doc []byte, l locator) outcome {
 		return o
 	}
 	for _, e := range r.Examples {
-		o.ran = true
-		switch e.Status {
-		case "passed":
-			o.passed++
-		case "failed":
-			o.failed++
+		o.count(e.Status == "passed", e.Status == "failed", func() Failure {
 			f := Failure{Test: e.FullDescription}
 			if e.Exception != nil {
 				f.Message = trimLines(e.Exception.Message, 20)
@@ -582,10 +574,8 @@ func parseRSpecJSON(doc []byte, l locator) outcome {
 				f.Path, _ = l.repoPath(strings.TrimPrefix(e.FilePath, "./"))
 				f.Line = e.LineNumber
 			}
-			o.failures = append(o.failures, f)
-		default:
-			o.skipped++
-		}
+			return f
+		})
 	}
 	return o
 }

@@ -38,29 +38,8 @@ func NewSet(kinds ...string) Set {
 // descendant whose kind is in body), without the descendants whose kind is in
 // cut (annotations, attributes, comments), normalised to single spaces.
 func Signature(v *lang.View, n int, body, cut Set) string {
-	start, stop := v.Bytes(n)
-	var cuts [][2]int
-	skipTo := -1
-	// Nodes are in pre-order with non-decreasing starts, so the nodes that
-	// start before stop are n's descendants (and nothing after them is).
-	for j := n + 1; j < v.Len(); j++ {
-		sb, eb := v.Bytes(j)
-		if sb >= stop {
-			break
-		}
-		if sb < skipTo {
-			continue
-		}
-		k := v.Kind(j)
-		switch {
-		case body[k]:
-			stop = sb
-		case cut[k]:
-			cuts = append(cuts, [2]int{sb, eb})
-			skipTo = eb
-		}
-	}
-	return CleanSignature(langutil.Without(v.Src(), start, stop, cuts))
+	_, stop := v.Bytes(n)
+	return CleanSignature(langutil.Head(v, n, stop, body, func(k string) bool { return cut[k] }))
 }
 
 // CleanSignature normalises a signature's text: single spaces, no space inside

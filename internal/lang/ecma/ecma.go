@@ -716,7 +716,7 @@ func cleanSignatures(v *lang.View, f *lang.Facts) {
 
 // signature is the engine's signature rule with comments cut out.
 func signature(v *lang.View, n int) string {
-	start, stop := v.Bytes(n)
+	_, stop := v.Bytes(n)
 	suffix := ""
 	switch k := v.Kind(n); k {
 	case "variable_declarator", "public_field_definition", "field_definition":
@@ -732,20 +732,8 @@ func signature(v *lang.View, n int) string {
 			}
 		}
 	}
-	var cuts [][2]int
-	v.Descendants(n, func(j int) {
-		sb, eb := v.Bytes(j)
-		if sb >= stop {
-			return
-		}
-		switch k := v.Kind(j); {
-		case bodyKinds[k]:
-			stop = sb
-		case k == "comment":
-			cuts = append(cuts, [2]int{sb, eb})
-		}
-	})
-	sig := lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts) + suffix)
+	head := langutil.Head(v, n, stop, bodyKinds, func(k string) bool { return k == "comment" })
+	sig := lang.CollapseSpace(head + suffix)
 	sig = strings.TrimSuffix(sig, ":")
 	sig = strings.TrimSpace(strings.TrimSuffix(sig, "=>"))
 	return lang.Truncate(sig, lang.MaxSignature)

@@ -364,6 +364,36 @@ func (b *Binder) compact(writes []lang.Ref) {
 	}
 }
 
+// Head is the text of node n up to its body: from n's start to the first
+// descendant whose kind is in body (or to stop, when that comes first), with
+// each descendant for which cut holds (a comment, an annotation) replaced by
+// one space and not looked into.
+func Head(v *lang.View, n, stop int, body map[string]bool, cut func(kind string) bool) string {
+	start, _ := v.Bytes(n)
+	var cuts [][2]int
+	skipTo := -1
+	// Nodes are in pre-order with non-decreasing starts, so the nodes that
+	// start before stop are n's descendants (and nothing after them is).
+	for j := n + 1; j < v.Len(); j++ {
+		sb, eb := v.Bytes(j)
+		if sb >= stop {
+			break
+		}
+		if sb < skipTo {
+			continue
+		}
+		k := v.Kind(j)
+		switch {
+		case body[k]:
+			stop = sb
+		case cut(k):
+			cuts = append(cuts, [2]int{sb, eb})
+			skipTo = eb
+		}
+	}
+	return Without(v.Src(), start, stop, cuts)
+}
+
 // Without is src[start:end] with each byte range in cut replaced by one
 // space: the ranges are in order and do not overlap; one that starts at or
 // after end ends the cutting, and one that runs past end stops there.

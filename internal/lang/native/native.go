@@ -171,20 +171,8 @@ func (s SpanSet) Contains(p lang.Pos) bool {
 // Signature is the engine's signature rule (the definition's text up to its
 // body, whitespace collapsed) with the comments cut out.
 func Signature(v *lang.View, n int, body map[string]bool, comment string) string {
-	start, stop := v.Bytes(n)
-	var cuts [][2]int
-	for j := n + 1; j < v.Len() && v.Parent(j) >= n; j++ {
-		sb, eb := v.Bytes(j)
-		if sb >= stop {
-			break
-		}
-		switch k := v.Kind(j); {
-		case body[k]:
-			stop = sb
-		case k == comment:
-			cuts = append(cuts, [2]int{sb, eb})
-		}
-	}
-	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(langutil.Without(v.Src(), start, stop, cuts)))
+	_, stop := v.Bytes(n)
+	head := langutil.Head(v, n, stop, body, func(k string) bool { return k == comment })
+	sig := strings.NewReplacer("( ", "(", " )", ")").Replace(lang.CollapseSpace(head))
 	return lang.Truncate(strings.TrimSpace(strings.TrimSuffix(sig, ";")), lang.MaxSignature)
 }
