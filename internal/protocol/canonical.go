@@ -9,7 +9,7 @@ import (
 // Canonical encodes v as deterministic JSON: object keys sorted, no HTML escaping,
 // numbers kept as written. Two equal values always give the same bytes.
 func Canonical(v any) ([]byte, error) {
-	raw, err := marshal(v)
+	raw, err := Compact(v)
 	if err != nil {
 		return nil, err
 	}
@@ -19,7 +19,7 @@ func Canonical(v any) ([]byte, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
-	return marshal(tree)
+	return Compact(tree)
 }
 
 // CanonicalIndent is Canonical with two-space indentation, for human eyes.
@@ -35,7 +35,10 @@ func CanonicalIndent(v any) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-func marshal(v any) ([]byte, error) {
+// Compact encodes v as JSON in its own key order, without HTML escaping and
+// without the encoder's trailing newline: the bytes Canonical embeds
+// unchanged when v is raw JSON.
+func Compact(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -232,19 +232,14 @@ func (c *Call) keepAnswer(t *Tool, key string, env *protocol.Envelope, own int, 
 }
 
 // encodeData is an envelope's data as the adapters encode it (no HTML
-// escaping: an encoder that escapes re-escapes raw JSON it embeds, so both
-// kinds of adapter send the bytes a fresh answer would have).
+// escaping: an encoder that escapes re-escapes raw JSON it embeds, so every
+// adapter sends the bytes a fresh answer would have).
 func encodeData(data any) (json.RawMessage, bool) {
 	if data == nil {
 		return nil, true
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(data); err != nil {
-		return nil, false
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), true
+	b, err := protocol.Compact(data)
+	return b, err == nil
 }
 
 // replay answers the call with a cached answer: the call's own provenance

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -137,13 +136,11 @@ func (c *Call) fit(ctx context.Context, env *protocol.Envelope, budget int) {
 
 // envelopeChars is the size of env in characters of compact JSON.
 func envelopeChars(env *protocol.Envelope) int {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
+	b, err := protocol.Compact(env)
+	if err != nil {
 		return 0
 	}
-	return utf8.RuneCount(bytes.TrimRight(buf.Bytes(), "\n"))
+	return utf8.RuneCount(b)
 }
 
 // cut is a node of the payload that can be made smaller: a list of two or
@@ -265,13 +262,11 @@ func with(path []step, s step) []step {
 }
 
 func jsonSize(v any) int {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := protocol.Compact(v)
+	if err != nil {
 		return 0
 	}
-	return buf.Len() - 1
+	return len(b)
 }
 
 // pickCut chooses the largest node to cut. A list whose largest item holds
