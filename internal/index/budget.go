@@ -25,10 +25,13 @@ type memoryBudget struct {
 	// past it the commit reads them back from the blob store. A full build
 	// of kubernetes encodes about 100 MB.
 	keptFacts int64
-	// factsKept is how many decoded facts a store keeps in memory, one
-	// for every 4 MB of the budget (256 at the default): the facts of a
-	// large file decode to tens of kilobytes, of a generated one to more.
-	factsKept int
+	// factsKept bounds the decoded facts a store keeps in memory for
+	// requests (a 128th: 8 MB at the default). It counts bytes, not
+	// files: the facts of a large file decode to tens of kilobytes, of a
+	// generated one to megabytes, so a count of files let a server's
+	// memory swing with the files its last calls touched; bounded in
+	// bytes the cache is full after a warm-up and stays that size.
+	factsKept int64
 	// goHeap is the Go heap's soft limit while a reconcile runs: the
 	// collector works harder near it instead of letting the heap double
 	// its live size.
@@ -68,7 +71,7 @@ func (ix *Index) budget() memoryBudget {
 	}
 	b := memoryBudget{bytes: mb << 20}
 	b.keptFacts = b.bytes / 16
-	b.factsKept = int(max(b.bytes>>22, 8))
+	b.factsKept = max(b.bytes/128, 1<<20)
 	b.goHeap = b.bytes / 2
 	b.cacheKiB = int(min(max(mb*1024/64, 1024), 32768))
 	b.mmapBytes = min(max(b.bytes/8, 4<<20), 256<<20)

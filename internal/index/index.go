@@ -6,7 +6,6 @@
 package index
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cairnhq/cairn/internal/cache"
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -76,8 +76,8 @@ type Index struct {
 // handle is one open store with the requests that use it.
 type handle struct {
 	db      *store.DB
-	gen     uint64      // tells this handle from the others the process opened
-	facts   *factsCache // decoded facts of its blobs
+	gen     uint64                  // tells this handle from the others the process opened
+	facts   *cache.LRU[*lang.Facts] // decoded facts of its blobs, by blob id
 	refs    atomic.Int64
 	retired atomic.Bool
 	once    sync.Once
@@ -86,10 +86,10 @@ type handle struct {
 // handles counts the stores the process opened.
 var handles atomic.Uint64
 
-// newHandle wraps a store that keeps up to factsKept decoded facts in memory
-// (memoryBudget.factsKept).
-func newHandle(db *store.DB, factsKept int) *handle {
-	return &handle{db: db, gen: handles.Add(1), facts: newFactsCache(factsKept)}
+// newHandle wraps a store that keeps about factsKept bytes of decoded facts
+// in memory (memoryBudget.factsKept).
+func newHandle(db *store.DB, factsKept int64) *handle {
+	return &handle{db: db, gen: handles.Add(1), facts: cache.NewLRU[*lang.Facts](factsKept, 1<<20)}
 }
 
 func (h *handle) release() {
@@ -350,48 +350,6 @@ func (ix *Index) Owner() int {
 	ix.roleMu.Lock()
 	defer ix.roleMu.Unlock()
 	return ix.owner
-}
-
-// factsCache is a small LRU of decoded facts by blob id (blobs are immutable).
-type factsCache struct {
-	mu    sync.Mutex // guards the fields below
-	max   int
-	ll    *list.List
-	items map[int64]*list.Element
-}
-
-type cacheEntry struct {
-	id    int64
-	facts *lang.Facts
-}
-
-func newFactsCache(max int) *factsCache {
-	return &factsCache{max: max, ll: list.New(), items: map[int64]*list.Element{}}
-}
-
-func (c *factsCache) get(id int64) (*lang.Facts, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[id]; ok {
-		c.ll.MoveToFront(e)
-		return e.Value.(*cacheEntry).facts, true
-	}
-	return nil, false
-}
-
-func (c *factsCache) put(id int64, f *lang.Facts) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[id]; ok {
-		c.ll.MoveToFront(e)
-		return
-	}
-	c.items[id] = c.ll.PushFront(&cacheEntry{id, f})
-	for c.ll.Len() > c.max {
-		last := c.ll.Back()
-		c.ll.Remove(last)
-		delete(c.items, last.Value.(*cacheEntry).id)
-	}
 }
 
 // IntegrityCheck runs SQLite's full integrity check over the worktree index and
