@@ -444,30 +444,30 @@ func (t *Tx) PutSymbols(rows []SymbolRow) error {
 	return nil
 }
 
-// symbolIndexes are the secondary indexes of the symbol table; a full rebuild
-// drops them and builds them once at the end, which beats random inserts.
-var symbolIndexes = []string{
-	`CREATE INDEX IF NOT EXISTS main.symbol_name ON symbol(name)`,
-	`CREATE INDEX IF NOT EXISTS main.symbol_name_id ON symbol(name_id)`,
-	`CREATE INDEX IF NOT EXISTS main.symbol_file ON symbol(file_id)`,
-	`CREATE INDEX IF NOT EXISTS main.symbol_qname ON symbol(qname)`,
-	`CREATE INDEX IF NOT EXISTS main.symbol_parent ON symbol(parent)`,
+// symbolIndexes are the secondary indexes of the symbol table (name and
+// column); a full rebuild drops them and builds them once at the end, which
+// beats random inserts.
+var symbolIndexes = [][2]string{
+	{"symbol_name", "name"}, {"symbol_name_id", "name_id"}, {"symbol_file", "file_id"},
+	{"symbol_qname", "qname"}, {"symbol_parent", "parent"},
 }
 
-// DropSymbolIndexes removes the secondary symbol indexes (see symbolIndexes).
+// DropSymbolIndexes removes the secondary symbol indexes.
 func (t *Tx) DropSymbolIndexes() error {
-	for _, q := range []string{`DROP INDEX IF EXISTS main.symbol_name`, `DROP INDEX IF EXISTS main.symbol_name_id`, `DROP INDEX IF EXISTS main.symbol_file`, `DROP INDEX IF EXISTS main.symbol_qname`, `DROP INDEX IF EXISTS main.symbol_parent`} {
-		if _, err := t.tx.Exec(q); err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-	}
-	return nil
+	return t.eachSymbolIndex(func(name, _ string) string { return `DROP INDEX IF EXISTS main.` + name })
 }
 
 // CreateSymbolIndexes builds the secondary symbol indexes.
 func (t *Tx) CreateSymbolIndexes() error {
-	for _, q := range symbolIndexes {
-		if _, err := t.tx.Exec(q); err != nil {
+	return t.eachSymbolIndex(func(name, column string) string {
+		return `CREATE INDEX IF NOT EXISTS main.` + name + ` ON symbol(` + column + `)`
+	})
+}
+
+// eachSymbolIndex runs the statement stmt makes for each symbol index.
+func (t *Tx) eachSymbolIndex(stmt func(name, column string) string) error {
+	for _, ix := range symbolIndexes {
+		if _, err := t.tx.Exec(stmt(ix[0], ix[1])); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 	}
