@@ -31,7 +31,11 @@ reuse() { [ -n "$calls_only" ] && [ -d "$work/$1" ] && [ -s "$out/$1.scip" ]; }
 # node_tools: the npm tools (the SCIP indexers for TypeScript and Python, and
 # the language servers).
 node_tools() {
-  [ -x "$node/node_modules/.bin/pyright-langserver" ] && return
+  local b missing=
+  for b in scip-typescript scip-python typescript-language-server pyright-langserver; do
+    [ -x "$node/node_modules/.bin/$b" ] || missing=1
+  done
+  [ -z "$missing" ] && return
   mkdir -p "$node"
   npm i --prefix "$node" --no-audit --no-fund @sourcegraph/scip-typescript@0.4.0 @sourcegraph/scip-python@0.6.6 \
     typescript@5.9.3 typescript-language-server@5.3.0 pyright@1.1.414 >/dev/null
