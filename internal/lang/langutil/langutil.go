@@ -37,6 +37,19 @@ func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
 	return in
 }
 
+// SpanSet answers whether a position lies in one of a set of spans that do
+// not overlap.
+type SpanSet []lang.Span
+
+// Sort orders the set; call it before Contains.
+func (s SpanSet) Sort() { sort.Slice(s, func(i, j int) bool { return s[i].Start.Before(s[j].Start) }) }
+
+// Contains reports whether p lies in one of the spans.
+func (s SpanSet) Contains(p lang.Pos) bool {
+	k := sort.Search(len(s), func(i int) bool { return p.Before(s[i].Start) }) - 1
+	return k >= 0 && s[k].Contains(p)
+}
+
 // Access is the visibility an access keyword gives: private is private,
 // protected (seen by subclasses) internal, and any other public.
 func Access(keyword string) lang.Visibility {
