@@ -159,6 +159,34 @@ func strconvQuote(s string) string {
 	return string(b)
 }
 
+// File is one file of a fixture archive.
+type File struct {
+	Archive string // the archive's path, as matched
+	txtar.File
+}
+
+// Files lists the files of every fixture archive matching the glob pattern
+// (want.json sections included), archive by archive in the order of the
+// glob; no archive at all is a fatal error.
+func Files(t testing.TB, pattern string) []File {
+	t.Helper()
+	archives, err := filepath.Glob(pattern)
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no fixtures match %s: %v", pattern, err)
+	}
+	var out []File
+	for _, a := range archives {
+		ar, err := txtar.ParseFile(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			out = append(out, File{Archive: a, File: f})
+		}
+	}
+	return out
+}
+
 // Run runs every testdata/*.txtar fixture in dir against the registered languages.
 func Run(t *testing.T, dir string) {
 	t.Helper()
