@@ -152,6 +152,24 @@ func RecomputeDups(f *lang.Facts) {
 	}
 }
 
+// DropRefsAt removes the references at the positions in at; when none is
+// left, Refs is nil, as the codec decodes it.
+func DropRefsAt(f *lang.Facts, at map[lang.Pos]bool) {
+	if len(at) == 0 {
+		return
+	}
+	refs := f.Refs[:0]
+	for _, r := range f.Refs {
+		if !at[r.Pos] {
+			refs = append(refs, r)
+		}
+	}
+	f.Refs = refs
+	if len(refs) == 0 {
+		f.Refs = nil
+	}
+}
+
 // SortRefs restores the position order of references.
 func SortRefs(f *lang.Facts) {
 	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
