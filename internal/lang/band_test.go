@@ -1,49 +1,38 @@
 package lang_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 // Querying a tree band by band finds exactly the captures of one pass: every
 // match starts in one band and finishes wherever it needs to. Bands of one
 // and two levels cut every fixture of every language into many passes.
 func TestQueryBandsFindEveryCapture(t *testing.T) {
-	archives, err := filepath.Glob("*/testdata/*.txtar")
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
 	files := 0
-	for _, a := range archives {
-		ar, err := txtar.ParseFile(a)
+	for _, f := range langtest.Files(t, "*/testdata/*.txtar") {
+		l := lang.ForFile(f.Name, f.Data)
+		if l == nil || l.Grammar == nil {
+			continue
+		}
+		files++
+		want, err := lang.QueryCaptures(l, f.Data, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range ar.Files {
-			l := lang.ForFile(f.Name, f.Data)
-			if l == nil || l.Grammar == nil {
-				continue
-			}
-			files++
-			want, err := lang.QueryCaptures(l, f.Data, 0)
+		for _, band := range []uint32{1, 2, 5} {
+			got, err := lang.QueryCaptures(l, f.Data, band)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, band := range []uint32{1, 2, 5} {
-				got, err := lang.QueryCaptures(l, f.Data, band)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s %s, bands of %d (-one pass +bands):\n%s", a, f.Name, band, diff)
-				}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s %s, bands of %d (-one pass +bands):\n%s", f.Archive, f.Name, band, diff)
 			}
 		}
 	}

@@ -2,13 +2,11 @@ package lang_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 // nest writes n levels of open (with the level for %d) around inner, then
@@ -183,22 +181,12 @@ func TestPathBound(t *testing.T) {
 
 // No fixture of any language reaches a bound: ordinary code is untouched.
 func TestFixturesWithinBounds(t *testing.T) {
-	archives, err := filepath.Glob("*/testdata/*.txtar")
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, a := range archives {
-		ar, err := txtar.ParseFile(a)
-		if err != nil {
-			t.Fatal(err)
+	for _, file := range langtest.Files(t, "*/testdata/*.txtar") {
+		if lang.ForFile(file.Name, file.Data) == nil {
+			continue
 		}
-		for _, file := range ar.Files {
-			if lang.ForFile(file.Name, file.Data) == nil {
-				continue
-			}
-			if f := extract(t, file.Name, string(file.Data)); f.Limits != 0 {
-				t.Errorf("%s %s: Limits %v", a, file.Name, f.Limits)
-			}
+		if f := extract(t, file.Name, string(file.Data)); f.Limits != 0 {
+			t.Errorf("%s %s: Limits %v", file.Archive, file.Name, f.Limits)
 		}
 	}
 }

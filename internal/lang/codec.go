@@ -42,9 +42,7 @@ func Encode(f *Facts) []byte {
 	var line uint32
 	for _, r := range f.Refs {
 		w.uint(uint64(r.Name))
-		w.int(int64(r.Pos.Line) - int64(line))
-		line = r.Pos.Line
-		w.uint(uint64(r.Pos.Col))
+		w.nextPos(r.Pos, &line)
 		qb := byte(0)
 		if r.QualBound {
 			qb = 8
@@ -152,9 +150,7 @@ func (w *writer) surfaces(s []Surface) {
 		w.str(x.Method)
 		w.str(x.Framework)
 		w.str(x.Detail)
-		w.int(int64(x.Pos.Line) - int64(line))
-		line = x.Pos.Line
-		w.uint(uint64(x.Pos.Col))
+		w.nextPos(x.Pos, &line)
 		w.int(int64(x.Def))
 		w.byte(byte(x.Confidence))
 		w.byte(byte(x.Flags))
@@ -163,7 +159,7 @@ func (w *writer) surfaces(s []Surface) {
 
 func (r *reader) surfaces() []Surface {
 	out := sized[Surface](r.count())
-	var line int64
+	var line uint32
 	for i := range out {
 		x := &out[i]
 		x.Kind = SurfaceKind(r.byte())
@@ -171,8 +167,7 @@ func (r *reader) surfaces() []Surface {
 		x.Method = r.str()
 		x.Framework = r.str()
 		x.Detail = r.str()
-		line += r.int()
-		x.Pos = Pos{uint32(line), uint32(r.uint())}
+		x.Pos = r.nextPos(&line)
 		x.Def = int32(r.int())
 		x.Confidence = Confidence(r.byte())
 		x.Flags = SurfaceFlags(r.byte())
@@ -214,12 +209,11 @@ func (r *reader) facts() *Facts {
 		d.Dup = uint16(r.uint())
 	}
 	f.Refs = sized[Ref](r.count())
-	var line int64
+	var line uint32
 	for i := range f.Refs {
 		x := &f.Refs[i]
 		x.Name = uint32(r.uint())
-		line += r.int()
-		x.Pos = Pos{uint32(line), uint32(r.uint())}
+		x.Pos = r.nextPos(&line)
 		rs := r.byte()
 		x.Role, x.Shape, x.QualBound = Role(rs>>4), QualShape(rs&7), rs&8 != 0
 		if x.Shape != QualNone {
@@ -278,6 +272,21 @@ func (r *reader) span() Span {
 	return Span{s, Pos{uint32(el), uint32(r.uint())}}
 }
 func (r *reader) pos() Pos { return Pos{uint32(r.uint()), uint32(r.uint())} }
+
+// nextPos writes a position of a list in position order: its line as the
+// difference from the line of the one before (*line, updated), then its
+// column.
+func (w *writer) nextPos(p Pos, line *uint32) {
+	w.int(int64(p.Line) - int64(*line))
+	*line = p.Line
+	w.uint(uint64(p.Col))
+}
+
+// nextPos reads what writer.nextPos wrote.
+func (r *reader) nextPos(line *uint32) Pos {
+	*line = uint32(int64(*line) + r.int())
+	return Pos{*line, uint32(r.uint())}
+}
 func (r *reader) count() int {
 	n := r.uint()
 	if n > uint64(len(r.buf)) {

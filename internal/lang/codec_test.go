@@ -11,42 +11,32 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 // sourceFacts extracts the facts of every source file of every language's
 // fixtures (internal/lang/*/testdata/*.txtar), by "dir/fixture.txtar:file".
 func sourceFacts(t testing.TB) map[string]*lang.Facts {
 	t.Helper()
-	archives, err := filepath.Glob(filepath.Join("*", "testdata", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no language fixtures: %v", err)
-	}
 	x := lang.NewExtractor()
 	defer x.Close()
 	out := map[string]*lang.Facts{}
-	for _, a := range archives {
-		ar, err := txtar.ParseFile(a)
+	for _, f := range langtest.Files(t, filepath.Join("*", "testdata", "*.txtar")) {
+		if f.Name == "want.json" {
+			continue
+		}
+		l := lang.ForFile(f.Name, f.Data)
+		if l == nil {
+			t.Fatalf("%s: no language for %s", f.Archive, f.Name)
+		}
+		facts, err := x.Extract(l, f.Data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %s: %v", f.Archive, f.Name, err)
 		}
-		for _, f := range ar.Files {
-			if f.Name == "want.json" {
-				continue
-			}
-			l := lang.ForFile(f.Name, f.Data)
-			if l == nil {
-				t.Fatalf("%s: no language for %s", a, f.Name)
-			}
-			facts, err := x.Extract(l, f.Data)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", a, f.Name, err)
-			}
-			out[a+":"+f.Name] = facts
-		}
+		out[f.Archive+":"+f.Name] = facts
 	}
 	return out
 }

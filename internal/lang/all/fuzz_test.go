@@ -1,14 +1,12 @@
 package all_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 // extractBound is the time one file of fuzzed source may take to extract;
@@ -19,16 +17,9 @@ const extractBound = 10 * time.Second
 // with the languages' own fixtures: no panic, no runaway, and facts whose
 // spans stay inside the source.
 func FuzzExtract(f *testing.F) {
-	archives, _ := filepath.Glob("../*/testdata/*.txtar")
-	for _, a := range archives {
-		ar, err := txtar.ParseFile(a)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, file := range ar.Files {
-			if l := lang.ForPath(file.Name); l != nil {
-				f.Add(file.Name, file.Data)
-			}
+	for _, file := range langtest.Files(f, "../*/testdata/*.txtar") {
+		if l := lang.ForPath(file.Name); l != nil {
+			f.Add(file.Name, file.Data)
 		}
 	}
 	x := lang.NewExtractor()

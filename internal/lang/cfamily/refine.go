@@ -102,7 +102,7 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 // their names. References that were bound to them go to the file's global
 // definitions instead.
 func prototypeParams(v *lang.View, f *lang.Facts) {
-	var spans native.SpanSet
+	var spans langutil.SpanSet
 	for i := 0; i < v.Len(); i++ {
 		if v.Kind(i) != "parameter_list" {
 			continue

@@ -15,7 +15,6 @@ package classlang
 import (
 	"html"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -273,20 +272,17 @@ func ImportRefs(f *lang.Facts, spans []lang.Span) {
 	if len(spans) == 0 {
 		return
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].Start.Before(spans[j].Start) })
+	in := langutil.SpanSet(spans)
+	in.Sort()
 	named := map[lang.Pos]int32{}
 	for i, im := range f.Imports {
 		if im.Kind == lang.ImportNamed {
 			named[im.Pos] = int32(i)
 		}
 	}
-	inside := func(p lang.Pos) bool {
-		k := sort.Search(len(spans), func(i int) bool { return p.Before(spans[i].Start) })
-		return k > 0 && spans[k-1].Contains(p)
-	}
 	refs := f.Refs[:0]
 	for _, r := range f.Refs {
-		if inside(r.Pos) {
+		if in.Contains(r.Pos) {
 			imp, ok := named[r.Pos]
 			if !ok {
 				continue

@@ -238,12 +238,6 @@ func (p *pkgLinker) resolveTypeOf(ctx context.Context, family, name string, from
 func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	family := pkgFamily(f.Lang)
 	from := p.r.ModuleOf(f.Path, f.Lang).ID
-	defID := func(i int32) int64 {
-		if i >= 0 && int(i) < len(own) {
-			return own[i]
-		}
-		return 0
-	}
 	byPath := map[string]int32{}
 	for i, d := range facts.Defs {
 		if _, ok := byPath[d.Path]; !ok {
@@ -379,7 +373,7 @@ func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, ow
 		}
 		if t := sameFileType(typ, r.Enclosing); t >= 0 {
 			if i := decl.Member(t, name, sameFileType); i >= 0 {
-				add(ri, lang.TierStrong, defID(i))
+				add(ri, lang.TierStrong, link.DefID(own, i))
 			} else if tr := (typeRef{f.Pkg, facts.Defs[t].Path}); f.Pkg != "" {
 				// inherited from a base type of another file
 				if s, ok := p.lookup(ctx, family, tr.pkg, tr.path, from); ok {
@@ -412,7 +406,7 @@ func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, ow
 		case lang.QualNone:
 			switch {
 			case r.BindDef >= 0:
-				add(ri, lang.TierProven, defID(r.BindDef))
+				add(ri, lang.TierProven, link.DefID(own, r.BindDef))
 			case r.BindImp >= 0:
 				im := facts.Imports[r.BindImp]
 				if imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
@@ -427,7 +421,7 @@ func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, ow
 			for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
 				if facts.Defs[d].Kind.IsTypeLike() {
 					if i, ok := byPath[facts.Defs[d].Path+"."+name]; ok {
-						add(ri, lang.TierProven, defID(i))
+						add(ri, lang.TierProven, link.DefID(own, i))
 					}
 					break
 				}
@@ -437,7 +431,7 @@ func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, ow
 			if r.QualBound {
 				if t := sameFileType(q, r.Enclosing); t >= 0 {
 					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
-						add(ri, lang.TierProven, defID(i))
+						add(ri, lang.TierProven, link.DefID(own, i))
 					}
 				} else if decl != nil {
 					typed(ri, r, name)

@@ -112,11 +112,7 @@ func visibility(v *lang.View, d lang.DefNode) lang.Visibility {
 	if v.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
 		return lang.VisPublic // void IFoo.M(): reached through the interface
 	}
-	parent := v.Parent(n)
-	if v.Kind(parent) == "declaration_list" {
-		parent = v.Parent(parent)
-	}
-	switch v.Kind(parent) {
+	switch v.Kind(declaredIn(v, n)) {
 	case "interface_declaration":
 		return lang.VisPublic
 	case "namespace_declaration", "compilation_unit", "file_scoped_namespace_declaration":
@@ -161,6 +157,17 @@ func fileScopedNamespace(v *lang.View) string {
 	return ""
 }
 
+// declaredIn is the node a declaration is declared in: the type or
+// namespace whose declaration_list holds it, else its parent (a compilation
+// unit, a file-scoped namespace).
+func declaredIn(v *lang.View, n int) int {
+	p := v.Parent(n)
+	if v.Kind(p) == "declaration_list" {
+		return v.Parent(p)
+	}
+	return p
+}
+
 // topTypes lists the type declarations that are not nested in a type.
 func topTypes(v *lang.View) []int {
 	var out []int
@@ -168,11 +175,7 @@ func topTypes(v *lang.View) []int {
 		if !typeDecls[v.Kind(n)] {
 			continue
 		}
-		p := v.Parent(n)
-		if v.Kind(p) == "declaration_list" {
-			p = v.Parent(p)
-		}
-		switch v.Kind(p) {
+		switch v.Kind(declaredIn(v, n)) {
 		case "compilation_unit", "namespace_declaration":
 			out = append(out, n)
 		}

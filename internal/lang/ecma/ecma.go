@@ -425,15 +425,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 			drop[i] = true
 		}
 	}
-	if len(dropRef) > 0 {
-		refs := f.Refs[:0]
-		for _, r := range f.Refs {
-			if !dropRef[r.Pos] {
-				refs = append(refs, r)
-			}
-		}
-		f.Refs = refs
-	}
+	langutil.DropRefsAt(f, dropRef)
 	if drop != nil {
 		dropDefs(f, drop)
 	}

@@ -71,7 +71,7 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 	if n == 0 {
 		return 0, false
 	}
-	return l.ecmaTypeMember(ctx, file, facts, typ, name), true
+	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
 }
 
 // calleeSig is one declaration of a callee: its signature and the type
@@ -114,19 +114,16 @@ func calleeSignatures(facts *lang.Facts, path string) []calleeSig {
 }
 
 // ecmaTypeMember is the symbol of member name of the type typ written in a
-// TypeScript file: a top-level type of the file or one it imports by name
-// or through a namespace import; 0 for none.
-func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Facts, typ, name string) int64 {
+// JavaScript or TypeScript file: a top-level type of the file or one it
+// imports by name or through a namespace import, looked up in its bases as
+// ecmaInherited does from depth; 0 for none.
+func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Facts, typ, name string, depth int) int64 {
 	first, rest, dotted := strings.Cut(typ, ".")
-	if dotted && strings.Contains(rest, ".") {
+	if typ == "" || dotted && strings.Contains(rest, ".") {
 		return 0
 	}
-	if !dotted {
-		for _, d := range facts.Defs {
-			if d.Parent < 0 && d.Path == typ && d.Kind.IsTypeLike() {
-				return l.ecmaInherited(ctx, file, typ, name, 0)
-			}
-		}
+	if !dotted && topType(facts, typ) {
+		return l.ecmaInherited(ctx, file, typ, name, depth)
 	}
 	fi, found := l.R.File(file)
 	if !found {
@@ -142,9 +139,9 @@ func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Fac
 		}
 		switch {
 		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(ctx, t.File, im.Name, name, 0)
+			return l.ecmaInherited(ctx, t.File, im.Name, name, depth)
 		case dotted && im.Kind == lang.ImportNamespace:
-			return l.ecmaInherited(ctx, t.File, rest, name, 0)
+			return l.ecmaInherited(ctx, t.File, rest, name, depth)
 		}
 		return 0
 	}

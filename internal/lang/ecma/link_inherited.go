@@ -36,7 +36,7 @@ func (l *batch) ecmaInheritedField(ctx context.Context, fi lang.File, d *link.De
 	if typ == "" {
 		return 0, false
 	}
-	return l.ecmaTypeMember(ctx, file, facts, typ, name), true
+	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
 }
 
 // ecmaBaseField finds field name in the types that the type def t of a file

@@ -85,48 +85,12 @@ func (l *batch) ecmaBases(ctx context.Context, fi lang.File, facts *lang.Facts, 
 	if depth >= 8 {
 		return 0
 	}
-	isType := func(p string) bool {
-		for _, d := range facts.Defs {
-			if d.Parent < 0 && d.Path == p && d.Kind.IsTypeLike() {
-				return true
-			}
-		}
-		return false
-	}
 	for _, rel := range facts.TypeRels {
 		if rel.Def != t {
 			continue
 		}
-		base := lang.TypeName(rel.Target)
-		first, rest, dotted := strings.Cut(base, ".")
-		if base == "" || dotted && strings.Contains(rest, ".") {
-			continue
-		}
-		if !dotted && isType(base) {
-			if id := l.ecmaInherited(ctx, fi.Path, base, name, depth+1); id != 0 {
-				return id
-			}
-			continue
-		}
-		for _, im := range facts.Imports {
-			if im.LocalName() != first {
-				continue
-			}
-			t, ok := l.R.Import(ctx, fi, im)
-			if !ok || t.File == "" {
-				break
-			}
-			var id int64
-			switch {
-			case !dotted && im.Kind == lang.ImportNamed:
-				id = l.ecmaInherited(ctx, t.File, im.Name, name, depth+1)
-			case dotted && im.Kind == lang.ImportNamespace:
-				id = l.ecmaInherited(ctx, t.File, rest, name, depth+1)
-			}
-			if id != 0 {
-				return id
-			}
-			break
+		if id := l.ecmaTypeMember(ctx, fi.Path, facts, lang.TypeName(rel.Target), name, depth+1); id != 0 {
+			return id
 		}
 	}
 	return 0

@@ -66,7 +66,7 @@ func (l *batch) typeMember(ctx context.Context, t tsType, name string) (int64, b
 	if named == "" || slices.Contains(t.params, first) {
 		return 0, false
 	}
-	id := l.ecmaTypeMember(ctx, t.file, t.facts, named, name)
+	id := l.ecmaTypeMember(ctx, t.file, t.facts, named, name, 0)
 	return id, id != 0
 }
 

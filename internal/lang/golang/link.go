@@ -194,12 +194,6 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	if keep := l.r.KeepSymbols(); keep > 0 && l.held > keep {
 		l.forget()
 	}
-	defID := func(i int32) int64 {
-		if i >= 0 && int(i) < len(own) {
-			return own[i]
-		}
-		return 0
-	}
 	targets, resolved := link.Imports(ctx, l, f, facts)
 	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
 	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
@@ -223,7 +217,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		if r.BindDef >= 0 && r.Shape == lang.QualNone {
-			add(ri, lang.TierProven, defID(r.BindDef))
+			add(ri, lang.TierProven, link.DefID(own, r.BindDef))
 			continue
 		}
 		gf.link(ctx, ri, r, name, locals, add, external)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -183,17 +184,6 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
-	if notRefs != nil {
-		refs := f.Refs[:0]
-		for _, r := range f.Refs {
-			if !notRefs[r.Pos] {
-				refs = append(refs, r)
-			}
-		}
-		f.Refs = refs
-		if len(refs) == 0 {
-			f.Refs = nil // as the codec decodes it
-		}
-	}
+	langutil.DropRefsAt(f, notRefs)
 	classlang.Finish(f, decls, anon)
 }

@@ -70,10 +70,7 @@ func Summarize(f *lang.Facts) Summary {
 				line += "!local"
 			}
 		}
-		if r.Via > 0 && int(r.Via) <= len(f.Refs) {
-			via := f.Refs[r.Via-1]
-			line += fmt.Sprintf(" via=%s@%d:%d", f.Names[via.Name], via.Pos.Line, via.Pos.Col)
-		}
+		line += viaText(f, r.Via)
 		switch {
 		case r.BindLocal >= 0:
 			lo := f.Locals[r.BindLocal]
@@ -102,10 +99,7 @@ func Summarize(f *lang.Facts) Summary {
 		if lo.From != (lang.Pos{}) {
 			line += fmt.Sprintf(" from=%d:%d", lo.From.Line, lo.From.Col)
 		}
-		if lo.Via > 0 && int(lo.Via) <= len(f.Refs) {
-			via := f.Refs[lo.Via-1]
-			line += fmt.Sprintf(" via=%s@%d:%d", f.Names[via.Name], via.Pos.Line, via.Pos.Col)
-		}
+		line += viaText(f, lo.Via)
 		s.Locals = append(s.Locals, line)
 	}
 	s.Build = f.Build
@@ -120,6 +114,16 @@ func Summarize(f *lang.Facts) Summary {
 		s.Surfaces = append(s.Surfaces, SurfaceLine(f, x))
 	}
 	return s
+}
+
+// viaText renders the reference a Ref's or a Local's Via points to (1 +
+// its index into Refs): " via=name@line:col", or "" for none.
+func viaText(f *lang.Facts, via int32) string {
+	if via <= 0 || int(via) > len(f.Refs) {
+		return ""
+	}
+	r := f.Refs[via-1]
+	return fmt.Sprintf(" via=%s@%d:%d", f.Names[r.Name], r.Pos.Line, r.Pos.Col)
 }
 
 // SurfaceLine renders one surface: position, kind, method, value, framework,
@@ -157,6 +161,34 @@ func rawQuote(s string) string {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// File is one file of a fixture archive.
+type File struct {
+	Archive string // the archive's path, as matched
+	txtar.File
+}
+
+// Files lists the files of every fixture archive matching the glob pattern
+// (want.json sections included), archive by archive in the order of the
+// glob; no archive at all is a fatal error.
+func Files(t testing.TB, pattern string) []File {
+	t.Helper()
+	archives, err := filepath.Glob(pattern)
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no fixtures match %s: %v", pattern, err)
+	}
+	var out []File
+	for _, a := range archives {
+		ar, err := txtar.ParseFile(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			out = append(out, File{Archive: a, File: f})
+		}
+	}
+	return out
 }
 
 // Run runs every testdata/*.txtar fixture in dir against the registered languages.

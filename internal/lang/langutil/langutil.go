@@ -37,6 +37,19 @@ func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
 	return in
 }
 
+// SpanSet answers whether a position lies in one of a set of spans that do
+// not overlap.
+type SpanSet []lang.Span
+
+// Sort orders the set; call it before Contains.
+func (s SpanSet) Sort() { sort.Slice(s, func(i, j int) bool { return s[i].Start.Before(s[j].Start) }) }
+
+// Contains reports whether p lies in one of the spans.
+func (s SpanSet) Contains(p lang.Pos) bool {
+	k := sort.Search(len(s), func(i int) bool { return p.Before(s[i].Start) }) - 1
+	return k >= 0 && s[k].Contains(p)
+}
+
 // Access is the visibility an access keyword gives: private is private,
 // protected (seen by subclasses) internal, and any other public.
 func Access(keyword string) lang.Visibility {
@@ -136,6 +149,24 @@ func RecomputeDups(f *lang.Facts) {
 	for i := range f.Defs {
 		f.Defs[i].Dup = dups[f.Defs[i].Path]
 		dups[f.Defs[i].Path]++
+	}
+}
+
+// DropRefsAt removes the references at the positions in at; when none is
+// left, Refs is nil, as the codec decodes it.
+func DropRefsAt(f *lang.Facts, at map[lang.Pos]bool) {
+	if len(at) == 0 {
+		return
+	}
+	refs := f.Refs[:0]
+	for _, r := range f.Refs {
+		if !at[r.Pos] {
+			refs = append(refs, r)
+		}
+	}
+	f.Refs = refs
+	if len(refs) == 0 {
+		f.Refs = nil
 	}
 }
 

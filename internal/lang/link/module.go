@@ -42,9 +42,14 @@ func NewFile(f lang.File, facts *lang.Facts, own []int64) *File {
 }
 
 // DefID is the symbol of definition i of the file, or 0.
-func (f *File) DefID(i int32) int64 {
-	if i >= 0 && int(i) < len(f.own) {
-		return f.own[i]
+func (f *File) DefID(i int32) int64 { return DefID(f.own, i) }
+
+// DefID is the symbol of definition i of a file whose symbols, in
+// definition order, are own (as a Linker's Link receives them); 0 when
+// there is none.
+func DefID(own []int64, i int32) int64 {
+	if i >= 0 && int(i) < len(own) {
+		return own[i]
 	}
 	return 0
 }

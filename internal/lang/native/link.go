@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // What the Linker hooks of Rust, C and C++ share: the symbols of a file by
@@ -76,22 +77,16 @@ func enumAlias(p string) string {
 // enumerator aliases; own holds the ids in definition order.
 func OwnPaths(facts *lang.Facts, own []int64) map[string]int64 {
 	out := make(map[string]int64, len(facts.Defs))
-	id := func(i int) int64 {
-		if i < len(own) {
-			return own[i]
-		}
-		return 0
-	}
 	for i, d := range facts.Defs {
 		if _, ok := out[d.Path]; !ok {
-			out[d.Path] = id(i)
+			out[d.Path] = link.DefID(own, int32(i))
 		}
 	}
 	for i, d := range facts.Defs {
 		if d.Kind == lang.KindEnumMember {
 			if a := enumAlias(d.Path); a != "" {
 				if _, ok := out[a]; !ok {
-					out[a] = id(i)
+					out[a] = link.DefID(own, int32(i))
 				}
 			}
 		}

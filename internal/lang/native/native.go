@@ -155,19 +155,6 @@ func DropLocals(f *lang.Facts, drop func(lo lang.Local) bool, rebind func(r *lan
 	}
 }
 
-// SpanSet answers whether a position lies in one of a set of spans that do
-// not overlap.
-type SpanSet []lang.Span
-
-// Sort orders the set; call it before Contains.
-func (s SpanSet) Sort() { sort.Slice(s, func(i, j int) bool { return s[i].Start.Before(s[j].Start) }) }
-
-// Contains reports whether p lies in one of the spans.
-func (s SpanSet) Contains(p lang.Pos) bool {
-	k := sort.Search(len(s), func(i int) bool { return p.Before(s[i].Start) }) - 1
-	return k >= 0 && s[k].Contains(p)
-}
-
 // Signature is the engine's signature rule (the definition's text up to its
 // body, whitespace collapsed) with the comments cut out.
 func Signature(v *lang.View, n int, body map[string]bool, comment string) string {

@@ -2,6 +2,7 @@ package python
 
 import (
 	"context"
+	"iter"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -436,10 +437,8 @@ func (l *batch) pyInherited(ctx context.Context, file, cls, name string, depth i
 	if facts == nil {
 		return 0
 	}
-	for i, d := range facts.Defs {
-		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
-			return l.pyBases(ctx, fi, facts, int32(i), name, depth)
-		}
+	if t := pyTopClass(facts, cls); t >= 0 {
+		return l.pyBases(ctx, fi, facts, t, name, depth)
 	}
 	return 0
 }
@@ -451,17 +450,7 @@ func (l *batch) pyBases(ctx context.Context, fi lang.File, facts *lang.Facts, t 
 	if depth >= 8 {
 		return 0
 	}
-	for _, rel := range facts.TypeRels {
-		if rel.Def != t {
-			continue
-		}
-		base := lang.TypeName(rel.Target)
-		if pyNeutralBases[base] {
-			continue
-		}
-		if strings.Contains(rel.Target, "=") {
-			continue // metaclass=M and other keywords
-		}
+	for base := range pyBaseNames(facts, t) {
 		file, cls, ok := l.pyClass(ctx, fi, facts, base, 0)
 		if !ok {
 			return 0
@@ -499,23 +488,40 @@ func (l *batch) pyOpaqueBases(ctx context.Context, file, cls string, depth int) 
 	if facts == nil {
 		return true
 	}
-	for i, d := range facts.Defs {
-		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
-			for _, rel := range facts.TypeRels {
-				if rel.Def != int32(i) || strings.Contains(rel.Target, "=") {
-					continue
-				}
-				base := lang.TypeName(rel.Target)
-				if pyNeutralBases[base] {
-					continue
-				}
-				f2, c2, ok := l.pyClass(ctx, fi, facts, base, 0)
-				if !ok || l.pyOpaque(ctx, f2, c2, depth+1) {
-					return true
-				}
-			}
-			return false
+	t := pyTopClass(facts, cls)
+	if t < 0 {
+		return true
+	}
+	for base := range pyBaseNames(facts, t) {
+		f2, c2, ok := l.pyClass(ctx, fi, facts, base, 0)
+		if !ok || l.pyOpaque(ctx, f2, c2, depth+1) {
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// pyTopClass is the first top-level class of a file named cls, or -1.
+func pyTopClass(facts *lang.Facts, cls string) int32 {
+	for i, d := range facts.Defs {
+		if d.Parent < 0 && d.Name == cls && d.Kind == lang.KindClass {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// pyBaseNames are the bases of class def t that may give it members, in
+// source order: neither the neutral ones nor keywords (metaclass=M).
+func pyBaseNames(facts *lang.Facts, t int32) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, rel := range facts.TypeRels {
+			if rel.Def != t || strings.Contains(rel.Target, "=") {
+				continue
+			}
+			if base := lang.TypeName(rel.Target); !pyNeutralBases[base] && !yield(base) {
+				return
+			}
+		}
+	}
 }
