@@ -41,7 +41,7 @@ const (
 // generated packages that call into each other.
 func opsRepo(t *testing.T) map[string]string {
 	t.Helper()
-	files := fixture(t)
+	files := testenv.SemanticFiles(t, "fixture")
 	for p := range opsPackages {
 		for f := range opsFiles {
 			files[fmt.Sprintf("gen/p%d/f%02d.go", p, f)] = genFile(p, f, 0)
@@ -309,7 +309,7 @@ func treeKey(t *testing.T, root string) string {
 }
 
 func opsCampaigns(t *testing.T) []opsCampaign {
-	scip := fixtureSCIP(t) // one file, imported again and again under one key
+	scip := testenv.SemanticIndex(t, "fixture") // one file, imported again and again under one key
 	return []opsCampaign{
 		{name: "full_index", prepare: func(*testing.T, *rand.Rand, config.Paths, config.Config, int) (string, any, map[string]string, map[string]string) {
 			return "index_ensure", map[string]any{"full": true}, nil, nil

@@ -16,31 +16,6 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-// fixture reads the semantic package's fixture module.
-func fixture(t *testing.T) map[string]string {
-	t.Helper()
-	out := testenv.ReadTree(t, filepath.Join("..", "semantic", "testdata", "fixture"))
-	if len(out) == 0 {
-		t.Fatal("no fixture files")
-	}
-	return out
-}
-
-// fixtureSCIP copies the fixture module's semantic index into a temporary
-// file written a second in the future, so it is newer than the indexed files.
-func fixtureSCIP(t *testing.T) string {
-	t.Helper()
-	scip := filepath.Join(t.TempDir(), "fixture.scip")
-	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(scip, b, 0o644)
-	later := time.Now().Add(time.Second)
-	os.Chtimes(scip, later, later)
-	return scip
-}
-
 func data[T any](t *testing.T, env *protocol.Envelope) T {
 	t.Helper()
 	if env.Error != nil {
@@ -62,7 +37,7 @@ func TestSemanticJobWithScipGo(t *testing.T) {
 	if _, err := exec.LookPath("scip-go"); err != nil {
 		t.Fatalf("scip-go is not on PATH: run `make tools` (go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9): %v", err)
 	}
-	paths, cfg := newRepo(t, fixture(t))
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +92,8 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 	if _, err := exec.LookPath("scip-go"); err != nil {
 		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
 	}
-	paths, cfg := newRepo(t, fixture(t))
-	scip := fixtureSCIP(t)
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
+	scip := testenv.SemanticIndex(t, "fixture")
 	cfg.Semantic.SCIPPaths = []string{scip}
 	owner, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {
@@ -159,7 +134,7 @@ func TestAutoRefresh(t *testing.T) {
 	if _, err := exec.LookPath("scip-go"); err != nil {
 		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
 	}
-	paths, cfg := newRepo(t, fixture(t))
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	cfg.Semantic.AutoRefresh = true
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {
