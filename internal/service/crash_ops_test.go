@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -169,10 +168,7 @@ type opsCampaign struct {
 // TestCrashDuringOperations is the operations campaign. CAIRN_CRASH_KILLS
 // sets the kills per operation (default 2; make harden runs hundreds).
 func TestCrashDuringOperations(t *testing.T) {
-	kills := 2
-	if n, err := strconv.Atoi(os.Getenv("CAIRN_CRASH_OPS_KILLS")); err == nil && n > 0 {
-		kills = n
-	}
+	kills := killCount("CAIRN_CRASH_OPS_KILLS", 2)
 	for _, c := range opsCampaigns(t) {
 		t.Run(c.name, func(t *testing.T) { runOpsCampaign(t, c, kills) })
 	}

@@ -29,14 +29,21 @@ func data[T any](t *testing.T, env *protocol.Envelope) T {
 	return v
 }
 
+// needScipGo fails the test when the real scip-go is not on PATH: the
+// tests that run it must not pass without it.
+func needScipGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("scip-go"); err != nil {
+		t.Fatalf("scip-go is not on PATH: run `make tools` (go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9): %v", err)
+	}
+}
+
 // index_ensure {semantic: true} runs the real scip-go (installed by `make
 // tools`; the test fails without it) and imports its output; refs_find then
 // answers from the semantic layer and says so in every fact and in the
 // provenance; an edit falls back to syntax for that file, said too.
 func TestSemanticJobWithScipGo(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools` (go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9): %v", err)
-	}
+	needScipGo(t)
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{})
 	if err != nil {
@@ -89,9 +96,7 @@ func TestSemanticJobWithScipGo(t *testing.T) {
 // runs them in the background and the asking process follows them in the
 // job table. A .scip file named in semantic.scip_paths is imported too.
 func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
-	}
+	needScipGo(t)
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	scip := testenv.SemanticIndex(t, "fixture")
 	cfg.Semantic.SCIPPaths = []string{scip}
@@ -131,9 +136,7 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 // With semantic.auto_refresh a serving owner re-runs the indexer when a file
 // the semantic index covers changes, and the file answers precisely again.
 func TestAutoRefresh(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
-	}
+	needScipGo(t)
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	cfg.Semantic.AutoRefresh = true
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
