@@ -123,38 +123,31 @@ type Source struct {
 // -L): every commit that changed them, following the lines back through
 // edits and renames.
 func (s Source) Symbol(ctx context.Context, path string, start, end int, since string) (Summary, error) {
-	if s.Head == "" {
-		return Summary{Since: since}, nil
-	}
-	key := []any{"symbol", s.Head, path, start, end, since}
-	var sum Summary
-	if s.Cache.Get(key, &sum) {
-		return sum, nil
-	}
-	commits, err := gitx.Log(ctx, s.Root, gitx.LogOptions{Rev: s.Head, Since: since, Lines: &gitx.LineRange{Path: path, Start: start, End: end}})
-	if err != nil {
-		return Summary{}, err
-	}
-	sum = Summarize(commits, since)
-	s.Cache.Put(key, sum)
-	return sum, nil
+	return s.summary(ctx, []any{"symbol", s.Head, path, start, end, since},
+		gitx.LogOptions{Rev: s.Head, Since: since, Lines: &gitx.LineRange{Path: path, Start: start, End: end}})
 }
 
 // File is the history of a file at HEAD, following renames.
 func (s Source) File(ctx context.Context, path, since string) (Summary, error) {
+	return s.summary(ctx, []any{"file", s.Head, path, since},
+		gitx.LogOptions{Rev: s.Head, Since: since, Paths: []string{path}, Follow: true})
+}
+
+// summary is the Summary of the commits git log lists with o (o.Since is
+// the window), cached under key; empty before the first commit.
+func (s Source) summary(ctx context.Context, key []any, o gitx.LogOptions) (Summary, error) {
 	if s.Head == "" {
-		return Summary{Since: since}, nil
+		return Summary{Since: o.Since}, nil
 	}
-	key := []any{"file", s.Head, path, since}
 	var sum Summary
 	if s.Cache.Get(key, &sum) {
 		return sum, nil
 	}
-	commits, err := gitx.Log(ctx, s.Root, gitx.LogOptions{Rev: s.Head, Since: since, Paths: []string{path}, Follow: true})
+	commits, err := gitx.Log(ctx, s.Root, o)
 	if err != nil {
 		return Summary{}, err
 	}
-	sum = Summarize(commits, since)
+	sum = Summarize(commits, o.Since)
 	s.Cache.Put(key, sum)
 	return sum, nil
 }

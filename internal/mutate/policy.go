@@ -59,23 +59,16 @@ func (e *Engine) resolve(ctx context.Context, p string) (target, error) {
 // policy refuses a repo path that no write may touch; named, when set, is
 // the path asked for, which leads to rel through symlinks.
 func (e *Engine) policy(rel, named string) error {
-	asked, it, meta := rel, "it", "repository metadata"
-	if named != "" {
-		asked, it = named, "it leads to "+rel+", which"
-		meta = it + " is repository metadata"
-	}
-	refuse := func(why string, fixes ...string) error {
-		return &errs.Error{Kind: errs.Refused, Path: asked, Msg: "refusing to write " + asked + ": " + why, Fixes: fixes}
-	}
+	r := scan.Refusal{Verb: "write", Path: rel, Named: named}
 	switch {
 	case scan.Metadata(e.opts.Paths, rel):
-		return refuse(meta)
+		return r.Err(r.Metadata())
 	case scan.IsSecret(rel):
-		return refuse(it + " looks like a secret")
+		return r.Err(r.It() + " looks like a secret")
 	case isTemp(rel):
-		return refuse(it + " is named like a temporary file of Cairn's writes")
+		return r.Err(r.It() + " is named like a temporary file of Cairn's writes")
 	case scan.NewMatcher(e.opts.Paths.Root, e.opts.Exclude).Ignored(rel, false):
-		return refuse(it+" is ignored by .cairnignore", "edit it with another tool, or remove the pattern from .cairnignore")
+		return r.Err(r.It()+" is ignored by .cairnignore", "edit it with another tool, or remove the pattern from .cairnignore")
 	}
 	return nil
 }

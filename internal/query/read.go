@@ -68,26 +68,19 @@ func (e *Engine) CheckReadable(ctx context.Context, p, verb string) (protocol.Re
 // readPolicy refuses a repo path the read tools must not touch; named, when
 // set, is the path asked for, which leads to s through symlinks.
 func (e *Engine) readPolicy(s, named, verb string) error {
-	asked, it, meta := s, "it", "repository metadata"
-	if named != "" {
-		asked, it = named, "it leads to "+s+", which"
-		meta = it + " is repository metadata"
-	}
-	refuse := func(why string, fixes ...string) error {
-		return &errs.Error{Kind: errs.Refused, Path: asked, Msg: "refusing to " + verb + " " + asked + ": " + why, Fixes: fixes}
-	}
+	r := scan.Refusal{Verb: verb, Path: s, Named: named}
 	paths := e.ix.Paths()
 	if scan.Metadata(paths, s) {
-		return refuse(meta)
+		return r.Err(r.Metadata())
 	}
 	cfg := e.ix.Config()
 	switch why := scan.Hidden(paths.Root, cfg.Index.Exclude, s, cfg.Read.AllowSecrets); {
 	case why == "":
 		return nil
 	case why == scan.WhySecret:
-		return refuse(it+" "+why, "set read.allow_secrets: true in .cairn/config.yaml if agents may read it")
+		return r.Err(r.It()+" "+why, "set read.allow_secrets: true in .cairn/config.yaml if agents may read it")
 	default:
-		return refuse(it + " " + why)
+		return r.Err(r.It() + " " + why)
 	}
 }
 

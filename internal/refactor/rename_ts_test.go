@@ -20,8 +20,7 @@ import (
 func tsFixture(t *testing.T, semantic bool) (*service.Service, string) {
 	t.Helper()
 	testenv.Isolate(t)
-	files := testenv.ReadTree(t, filepath.Join("..", "semantic", "testdata", "tsfixture"))
-	return tsRepo(t, files, semantic)
+	return tsRepo(t, testenv.SemanticFiles(t, "tsfixture"), semantic)
 }
 
 // tsRepo opens a repository of files, with the fixture's SCIP index
@@ -33,15 +32,7 @@ func tsRepo(t *testing.T, files map[string]string, semantic bool) (*service.Serv
 	s := testenv.Open(t, root, service.Options{})
 	invoke(t, s, "index_ensure", nil)
 	if semantic {
-		b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "tsfixture.scip"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(t.TempDir(), "index.scip")
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		invoke(t, s, "index_ensure", map[string]any{"scip": p, "wait": true})
+		invoke(t, s, "index_ensure", map[string]any{"scip": testenv.SemanticIndex(t, "tsfixture"), "wait": true})
 	}
 	return s, root
 }

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
@@ -18,16 +17,6 @@ import (
 	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
-
-// fixtureFiles reads testdata/fixture: a small Go module whose index
-// testdata/fixture.scip was produced by scip-go (testdata/gen.sh).
-func fixtureFiles(t testing.TB) map[string]string { return filesOf(t, "fixture") }
-
-// filesOf reads the files below testdata/dir by slash path.
-func filesOf(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	return testenv.ReadTree(t, filepath.Join("testdata", dir))
-}
 
 type env struct {
 	root, state string
@@ -64,7 +53,7 @@ func (e *env) db() *store.DB {
 func openRepo(t testing.TB) *env {
 	t.Helper()
 	testenv.Isolate(t)
-	root := testenv.Repo(t, fixtureFiles(t))
+	root := testenv.Repo(t, testenv.SemanticFiles(t, "fixture"))
 	e := &env{root: root, state: filepath.Join(t.TempDir(), "state")}
 	e.open(t)
 	t.Cleanup(func() { e.close() })
@@ -108,29 +97,9 @@ func (e *env) reconcile(t testing.TB) {
 	}
 }
 
-// scipCopy copies the committed index next to the test, written after the
-// fixture files (a user-supplied index is trusted only for files older than it).
-func scipCopy(t testing.TB) string { return scipCopyOf(t, "fixture.scip") }
-
-// scipCopyOf copies testdata/name as scipCopy does.
-func scipCopyOf(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().Add(time.Second)
-	os.Chtimes(p, now, now)
-	return p
-}
-
 func (e *env) importFixture(t testing.TB, head string) *semantic.ImportStats {
 	t.Helper()
-	p := scipCopy(t)
+	p := testenv.SemanticIndex(t, "fixture")
 	st, err := semantic.Import(context.Background(), e.ix, semantic.ImportOptions{Path: p, Key: "scip:fixture", Source: p,
 		Head: head, HeadKnown: head != ""})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/semantic"
+	"github.com/cairnhq/cairn/internal/testenv"
 )
 
 // The child side of TestKilledImportLeavesStoreConsistent: it imports and
@@ -63,7 +64,7 @@ func TestKilledImportLeavesStoreConsistent(t *testing.T) {
 
 	marker := filepath.Join(t.TempDir(), "marker")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledImportLeavesStoreConsistent$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "KILL_CHILD=1", "KILL_ROOT="+e.root, "KILL_STATE="+e.state, "KILL_SCIP="+scipCopy(t), "KILL_MARKER="+marker)
+	cmd.Env = append(os.Environ(), "KILL_CHILD=1", "KILL_ROOT="+e.root, "KILL_STATE="+e.state, "KILL_SCIP="+testenv.SemanticIndex(t, "fixture"), "KILL_MARKER="+marker)
 	out, err := os.CreateTemp(t.TempDir(), "child")
 	if err != nil {
 		t.Fatal(err)

@@ -17,10 +17,10 @@ import (
 func openTSRepo(t *testing.T) *env {
 	t.Helper()
 	testenv.Isolate(t)
-	e := &env{root: testenv.Repo(t, filesOf(t, "tsfixture")), state: filepath.Join(t.TempDir(), "state")}
+	e := &env{root: testenv.Repo(t, testenv.SemanticFiles(t, "tsfixture")), state: filepath.Join(t.TempDir(), "state")}
 	e.open(t)
 	t.Cleanup(func() { e.close() })
-	p := scipCopyOf(t, "tsfixture.scip")
+	p := testenv.SemanticIndex(t, "tsfixture")
 	st, err := semantic.Import(context.Background(), e.ix, semantic.ImportOptions{Path: p, Key: "scip:tsfixture", Source: p})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 // neither a file nor the epoch, yet it changes the answers; a server's
 // cached answer from before the import is not served after it.
 func TestAnswerCacheFollowsSemanticImport(t *testing.T) {
-	paths, cfg := newRepo(t, fixture(t))
-	scip := fixtureSCIP(t)
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
+	scip := testenv.SemanticIndex(t, "fixture")
 	s := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{Serve: true})
 	testenv.WaitReady(t, s)
 	hit := func(env *protocol.Envelope) bool { _, ok := env.Meta.TimingMS["cache"]; return ok }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -80,10 +79,7 @@ func whole(seen map[string]int) string {
 // key or every file names the new one, and the index agrees with the
 // files. CAIRN_CRASH_KILLS sets the number of kills (default 12).
 func TestCardRenameCrash(t *testing.T) {
-	kills := 12
-	if n, err := strconv.Atoi(os.Getenv("CAIRN_CRASH_KILLS")); err == nil && n > 0 {
-		kills = n
-	}
+	kills := killCount("CAIRN_CRASH_KILLS", 12)
 	paths, cfg := newRepo(t, cardsRenameRepo())
 	ctx := context.Background()
 	s, err := service.Open(ctx, paths, cfg, service.Options{})

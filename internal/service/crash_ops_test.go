@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,7 +40,7 @@ const (
 // generated packages that call into each other.
 func opsRepo(t *testing.T) map[string]string {
 	t.Helper()
-	files := fixture(t)
+	files := testenv.SemanticFiles(t, "fixture")
 	for p := range opsPackages {
 		for f := range opsFiles {
 			files[fmt.Sprintf("gen/p%d/f%02d.go", p, f)] = genFile(p, f, 0)
@@ -169,10 +168,7 @@ type opsCampaign struct {
 // TestCrashDuringOperations is the operations campaign. CAIRN_CRASH_KILLS
 // sets the kills per operation (default 2; make harden runs hundreds).
 func TestCrashDuringOperations(t *testing.T) {
-	kills := 2
-	if n, err := strconv.Atoi(os.Getenv("CAIRN_CRASH_OPS_KILLS")); err == nil && n > 0 {
-		kills = n
-	}
+	kills := killCount("CAIRN_CRASH_OPS_KILLS", 2)
 	for _, c := range opsCampaigns(t) {
 		t.Run(c.name, func(t *testing.T) { runOpsCampaign(t, c, kills) })
 	}
@@ -309,7 +305,7 @@ func treeKey(t *testing.T, root string) string {
 }
 
 func opsCampaigns(t *testing.T) []opsCampaign {
-	scip := fixtureSCIP(t) // one file, imported again and again under one key
+	scip := testenv.SemanticIndex(t, "fixture") // one file, imported again and again under one key
 	return []opsCampaign{
 		{name: "full_index", prepare: func(*testing.T, *rand.Rand, config.Paths, config.Config, int) (string, any, map[string]string, map[string]string) {
 			return "index_ensure", map[string]any{"full": true}, nil, nil

@@ -126,6 +126,15 @@ func runChild(spec string) int {
 	return 0
 }
 
+// killCount is the number of kills a crash campaign makes: the positive
+// number in the environment variable name (make harden raises it), else def.
+func killCount(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
 func kindOf(code string) errs.Kind {
 	for k := errs.Internal; k <= errs.TooLarge; k++ {
 		if k.Code() == code {
@@ -232,10 +241,7 @@ func planBatch(rng *rand.Rand, iter int, cur map[string]string) ([]mutate.FileEd
 // Four repositories are worked at once. CAIRN_CRASH_KILLS raises the
 // number of kills (default 200 in all), CAIRN_CRASH_SEED changes the seed.
 func TestCrashAtRandomPoints(t *testing.T) {
-	kills := 200
-	if n, err := strconv.Atoi(os.Getenv("CAIRN_CRASH_KILLS")); err == nil && n > 0 {
-		kills = n
-	}
+	kills := killCount("CAIRN_CRASH_KILLS", 200)
 	seed := int64(20240601)
 	if n, err := strconv.ParseInt(os.Getenv("CAIRN_CRASH_SEED"), 10, 64); err == nil {
 		seed = n

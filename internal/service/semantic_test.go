@@ -16,31 +16,6 @@ import (
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
-// fixture reads the semantic package's fixture module.
-func fixture(t *testing.T) map[string]string {
-	t.Helper()
-	out := testenv.ReadTree(t, filepath.Join("..", "semantic", "testdata", "fixture"))
-	if len(out) == 0 {
-		t.Fatal("no fixture files")
-	}
-	return out
-}
-
-// fixtureSCIP copies the fixture module's semantic index into a temporary
-// file written a second in the future, so it is newer than the indexed files.
-func fixtureSCIP(t *testing.T) string {
-	t.Helper()
-	scip := filepath.Join(t.TempDir(), "fixture.scip")
-	b, err := os.ReadFile(filepath.Join("..", "semantic", "testdata", "fixture.scip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(scip, b, 0o644)
-	later := time.Now().Add(time.Second)
-	os.Chtimes(scip, later, later)
-	return scip
-}
-
 func data[T any](t *testing.T, env *protocol.Envelope) T {
 	t.Helper()
 	if env.Error != nil {
@@ -54,15 +29,22 @@ func data[T any](t *testing.T, env *protocol.Envelope) T {
 	return v
 }
 
+// needScipGo fails the test when the real scip-go is not on PATH: the
+// tests that run it must not pass without it.
+func needScipGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("scip-go"); err != nil {
+		t.Fatalf("scip-go is not on PATH: run `make tools` (go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9): %v", err)
+	}
+}
+
 // index_ensure {semantic: true} runs the real scip-go (installed by `make
 // tools`; the test fails without it) and imports its output; refs_find then
 // answers from the semantic layer and says so in every fact and in the
 // provenance; an edit falls back to syntax for that file, said too.
 func TestSemanticJobWithScipGo(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools` (go install github.com/scip-code/scip-go/cmd/scip-go@v0.2.9): %v", err)
-	}
-	paths, cfg := newRepo(t, fixture(t))
+	needScipGo(t)
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -114,11 +96,9 @@ func TestSemanticJobWithScipGo(t *testing.T) {
 // runs them in the background and the asking process follows them in the
 // job table. A .scip file named in semantic.scip_paths is imported too.
 func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
-	}
-	paths, cfg := newRepo(t, fixture(t))
-	scip := fixtureSCIP(t)
+	needScipGo(t)
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
+	scip := testenv.SemanticIndex(t, "fixture")
 	cfg.Semantic.SCIPPaths = []string{scip}
 	owner, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {
@@ -156,10 +136,8 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 // With semantic.auto_refresh a serving owner re-runs the indexer when a file
 // the semantic index covers changes, and the file answers precisely again.
 func TestAutoRefresh(t *testing.T) {
-	if _, err := exec.LookPath("scip-go"); err != nil {
-		t.Fatalf("scip-go is not on PATH: run `make tools`: %v", err)
-	}
-	paths, cfg := newRepo(t, fixture(t))
+	needScipGo(t)
+	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	cfg.Semantic.AutoRefresh = true
 	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
 	if err != nil {

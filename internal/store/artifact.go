@@ -174,11 +174,5 @@ func mergeBlobs(ctx context.Context, blobPath, stagedIndex, stagedBlobs string) 
 		`DETACH DATABASE art`,
 		`DETACH DATABASE blobs`,
 	}
-	for _, q := range stmts {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			conn.ExecContext(context.Background(), `ROLLBACK`)
-			return fmt.Errorf("store: merge blobs: %w", err)
-		}
-	}
-	return nil
+	return execScript(ctx, conn, "merge blobs", stmts)
 }

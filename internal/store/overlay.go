@@ -215,13 +215,7 @@ func materialise(ctx context.Context, path, base string, inPlace bool) error {
 	if !inPlace {
 		stmts = append(stmts, `VACUUM`)
 	}
-	for _, q := range stmts {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			db.ExecContext(context.Background(), `ROLLBACK`)
-			return fmt.Errorf("store: materialise: %w", err)
-		}
-	}
-	return nil
+	return execScript(ctx, db, "materialise", stmts)
 }
 
 // dropBrokenOverlay removes a worktree index whose baseline is missing or

@@ -131,6 +131,23 @@ func (c *connector) Driver() driver.Driver { return c.drv }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
+// execScript runs stmts in order on one connection (c is a *sql.Conn, or a
+// *sql.DB limited to one connection, for ATTACH and the transaction the
+// script opens to hold). The first that fails stops it: a transaction the
+// script began is rolled back, even when ctx is done, and the error names
+// op.
+func execScript(ctx context.Context, c interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}, op string, stmts []string) error {
+	for _, q := range stmts {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			c.ExecContext(context.Background(), `ROLLBACK`)
+			return fmt.Errorf("store: %s: %w", op, err)
+		}
+	}
+	return nil
+}
+
 // MaxConns is the size of the connection pool. A read transaction (a
 // request's snapshot) holds one until it ends, and the writer one more:
 // nothing may wait for a second connection while it holds one, or enough
