@@ -48,6 +48,17 @@ func removeAll(paths ...string) ([]string, error) {
 
 func dbFiles(path string) []string { return []string{path, path + "-wal", path + "-shm"} }
 
+// removeHeld removes, under the writer lock of the state dir, the paths
+// that list names once the lock is held, and returns those it removed.
+func removeHeld(paths config.Paths, list func() []string) ([]string, error) {
+	l, err := holdState(paths)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	return removeAll(list()...)
+}
+
 func clearCmd(g *globals) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
@@ -79,23 +90,20 @@ refuses (exit 7) until it stops.`,
 }
 
 func clearState(paths config.Paths, all bool) ([]string, error) {
-	l, err := holdState(paths)
-	if err != nil {
-		return nil, err
-	}
-	targets := []string{}
-	if entries, err := os.ReadDir(paths.StateDir); err == nil {
-		for _, e := range entries {
-			if e.Name() != "owner.lock" {
-				targets = append(targets, filepath.Join(paths.StateDir, e.Name()))
+	removed, err := removeHeld(paths, func() []string {
+		targets := []string{}
+		if entries, err := os.ReadDir(paths.StateDir); err == nil {
+			for _, e := range entries {
+				if e.Name() != "owner.lock" {
+					targets = append(targets, filepath.Join(paths.StateDir, e.Name()))
+				}
 			}
 		}
-	}
-	if all {
-		targets = append(targets, dbFiles(paths.BlobPath)...)
-	}
-	removed, err := removeAll(targets...)
-	l.Unlock()
+		if all {
+			targets = append(targets, dbFiles(paths.BlobPath)...)
+		}
+		return targets
+	})
 	if err != nil {
 		return removed, err
 	}
@@ -153,16 +161,13 @@ stops.`,
 			if err != nil {
 				return finish(g, errorEnvelope(err), nil)
 			}
-			l, err := holdState(paths)
-			if err != nil {
-				return finish(g, errorEnvelope(err), nil)
-			}
-			targets := dbFiles(paths.IndexPath)
-			if blobs {
-				targets = append(targets, dbFiles(paths.BlobPath)...)
-			}
-			removed, err := removeAll(targets...)
-			l.Unlock()
+			removed, err := removeHeld(paths, func() []string {
+				targets := dbFiles(paths.IndexPath)
+				if blobs {
+					targets = append(targets, dbFiles(paths.BlobPath)...)
+				}
+				return targets
+			})
 			if err != nil {
 				return finish(g, errorEnvelope(err), nil)
 			}

@@ -4,21 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/{graph,surfaces}/*.txtar")
 
 // TestGraphGoldens runs the call graph, type hierarchy, trace and surface
 // fixtures (testdata/graph and testdata/surfaces): each
@@ -37,7 +32,6 @@ func TestGraphGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			repo := map[string]string{}
 			var calls []string
 			want, wantIdx := "", -1
 			for i, f := range ar.Files {
@@ -50,12 +44,9 @@ func TestGraphGoldens(t *testing.T) {
 					}
 				case "want":
 					want, wantIdx = string(f.Data), i
-				default:
-					repo[f.Name] = string(f.Data)
 				}
 			}
-			root := testenv.Repo(t, repo)
-			svc := testenv.Open(t, root, service.Options{})
+			svc := openFixture(t, ar, "calls", "want")
 			var got bytes.Buffer
 			for _, c := range calls {
 				name, args, _ := strings.Cut(c, " ")
@@ -81,20 +72,14 @@ func TestGraphGoldens(t *testing.T) {
 				got.Write(b)
 				got.WriteString("\n")
 			}
-			if *update {
+			matchGolden(t, "answers", want, got.Bytes(), func(b []byte) error {
 				if wantIdx < 0 {
 					ar.Files = append(ar.Files, txtar.File{Name: "want"})
 					wantIdx = len(ar.Files) - 1
 				}
-				ar.Files[wantIdx].Data = got.Bytes()
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if diff := cmp.Diff(want, got.String()); diff != "" {
-				t.Errorf("answers differ (-want +got; run with -update to accept):\n%s", diff)
-			}
+				ar.Files[wantIdx].Data = b
+				return os.WriteFile(file, txtar.Format(ar), 0o644)
+			})
 		})
 	}
 }

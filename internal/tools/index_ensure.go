@@ -79,12 +79,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 			st := c.State()
 			out := &IndexOut{Epoch: st.Epoch, Files: st.Files, Failed: []string{}, Skipped: map[string]int{}, TimingMS: map[string]int64{}}
 			c.Answer("index owned by pid %d at epoch %d", ix.Owner(), st.Epoch)
-			sem, err := semanticRefresh(ctx, c, in)
-			if err != nil {
-				return nil, err
-			}
-			out.Semantic = sem
-			return out, nil
+			return withSemantic(ctx, c, in, out)
 		}
 		return nil, &errs.Error{Kind: errs.IndexUnavailable, Msg: "another Cairn process owns this index (pid " + itoa(ix.Owner()) + ")",
 			Fixes: []string{"wait for it to finish, or stop it"}}
@@ -124,13 +119,20 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	if len(st.Capped) > 0 {
 		warnCapped(c, len(st.Capped))
 	}
-	if in.Semantic || in.SCIP != "" {
-		sem, err := semanticRefresh(ctx, c, in)
-		if err != nil {
-			return nil, err
-		}
-		out.Semantic = sem
+	return withSemantic(ctx, c, in, out)
+}
+
+// withSemantic adds to an index_ensure answer the semantic refresh the call
+// asks for, if it asks for one.
+func withSemantic(ctx context.Context, c *Call, in IndexIn, out *IndexOut) (*IndexOut, error) {
+	if !in.Semantic && in.SCIP == "" {
+		return out, nil
 	}
+	sem, err := semanticRefresh(ctx, c, in)
+	if err != nil {
+		return nil, err
+	}
+	out.Semantic = sem
 	return out, nil
 }
 

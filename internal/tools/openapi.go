@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/cairnhq/cairn/internal/protocol"
 )
 
@@ -116,14 +114,10 @@ func schemaOf(t reflect.Type) any {
 	if t == nil {
 		return map[string]any{}
 	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	s, err := typeSchema(t)
 	if err != nil {
 		return map[string]any{}
 	}
-	dropNull(s)
 	b, err := json.Marshal(s)
 	if err != nil {
 		return map[string]any{}

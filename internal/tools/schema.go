@@ -101,17 +101,27 @@ func inputSchema(in reflect.Type) (*jsonschema.Schema, error) {
 	if in == nil {
 		return &jsonschema.Schema{Type: "object"}, nil
 	}
-	for in.Kind() == reflect.Pointer {
-		in = in.Elem()
+	s, err := typeSchema(in)
+	if err != nil {
+		return nil, err
 	}
-	s, err := jsonschema.ForType(in, &jsonschema.ForOptions{})
+	if s.Type != "object" {
+		return nil, fmt.Errorf("input type %s is not an object", in)
+	}
+	return s, nil
+}
+
+// typeSchema is the schema jsonschema-go derives from a Go type (through
+// any pointers to it), with its nullable types made plain.
+func typeSchema(t reflect.Type) (*jsonschema.Schema, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
 	if err != nil {
 		return nil, err
 	}
 	dropNull(s)
-	if s.Type != "object" {
-		return nil, fmt.Errorf("input type %s is not an object", in)
-	}
 	return s, nil
 }
 

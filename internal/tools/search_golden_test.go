@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -67,11 +65,7 @@ func TestSearchRankingGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := map[string]string{}
-	for _, f := range ar.Files {
-		repo[f.Name] = string(f.Data)
-	}
-	svc := testenv.Open(t, testenv.Repo(t, repo), service.Options{})
+	svc := openFixture(t, ar)
 	got := []searchGolden{}
 	for _, call := range searchCalls {
 		env := tools.Invoke(context.Background(), svc.Env(), "search", json.RawMessage(call))
@@ -123,17 +117,9 @@ func TestSearchRankingGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "golden", "search_ranking.json")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
 	want, err := os.ReadFile(golden)
-	if err != nil {
+	if err != nil && !*update {
 		t.Fatalf("%v (run with -update to write it)", err)
 	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("search results differ (-want +got; run with -update to accept):\n%s", diff)
-	}
+	matchGolden(t, "search results", string(want), buf.Bytes(), func(b []byte) error { return os.WriteFile(golden, b, 0o644) })
 }
