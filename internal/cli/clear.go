@@ -144,7 +144,7 @@ func cacheCmd(g *globals) *cobra.Command {
 					env.Answer += fmt.Sprintf("; read %d MiB of index into the page cache", n>>20)
 				}
 			}
-			return finish(g, env, func(w io.Writer, e *protocol.Envelope) { fmt.Fprintln(w, e.Answer) })
+			return finish(g, env, printAnswer)
 		},
 	})
 	var blobs bool
