@@ -58,9 +58,14 @@ func (g *globals) start(ctx context.Context, paths config.Paths, cfg config.Conf
 	return &app{svc: svc, env: svc.Env(), progress: p}, nil
 }
 
+// locateOnly finds the repository's paths without opening anything.
+func (g *globals) locateOnly(ctx context.Context) (config.Paths, error) {
+	return config.Locate(ctx, g.repo, g.stateDir)
+}
+
 // locate finds the repository and its configuration.
 func (g *globals) locate(ctx context.Context) (config.Paths, config.Config, error) {
-	paths, err := config.Locate(ctx, g.repo, g.stateDir)
+	paths, err := g.locateOnly(ctx)
 	if err != nil {
 		return paths, config.Config{}, err
 	}
@@ -79,7 +84,7 @@ func (g *globals) locate(ctx context.Context) (config.Paths, config.Config, erro
 // reports the error), and an index that does not open gives an Env without
 // one, on which only tools marked NoIndex answer.
 func (g *globals) openDegraded(ctx context.Context) (*app, error) {
-	paths, err := config.Locate(ctx, g.repo, g.stateDir)
+	paths, err := g.locateOnly(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ refused (exit 7) unless --allow-dirty; a running server keeps the index
 			}
 			env := adminEnvelope(fmt.Sprintf("wrote %s (%s): the index of %s, %d files", res.Out, mib(res.Bytes), short(res.Manifest.Commit), res.Manifest.Files), res)
 			env.Meta.TimingMS = res.TimingMS
-			return finish(g, env, func(w io.Writer, e *protocol.Envelope) { fmt.Fprintln(w, e.Answer) })
+			return finish(g, env, printAnswer)
 		},
 	}
 	export.Flags().StringVar(&out, "out", "", "the artifact file to write")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -72,7 +71,7 @@ repository's worktrees. A running Cairn process keeps its state: clear
 refuses (exit 7) until it stops.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := config.Locate(cmd.Context(), g.repo, g.stateDir)
+			paths, err := g.locateOnly(cmd.Context())
 			if err != nil {
 				return finish(g, errorEnvelope(err), nil)
 			}
@@ -144,7 +143,7 @@ func cacheCmd(g *globals) *cobra.Command {
 					env.Answer += fmt.Sprintf("; read %d MiB of index into the page cache", n>>20)
 				}
 			}
-			return finish(g, env, func(w io.Writer, e *protocol.Envelope) { fmt.Fprintln(w, e.Answer) })
+			return finish(g, env, printAnswer)
 		},
 	})
 	var blobs bool
@@ -157,7 +156,7 @@ A running Cairn process keeps its index: cache clear refuses (exit 7) until it
 stops.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := config.Locate(cmd.Context(), g.repo, g.stateDir)
+			paths, err := g.locateOnly(cmd.Context())
 			if err != nil {
 				return finish(g, errorEnvelope(err), nil)
 			}
@@ -220,11 +219,6 @@ during indexing, without giving the space back.`,
 	}
 	cmd.Flags().DurationVar(&grace, "grace", 0, "keep unreferenced blobs used within this long (e.g. 0s, 24h)")
 	return cmd
-}
-
-// locateOnly finds the repository's paths without opening anything.
-func (g *globals) locateOnly(ctx context.Context) (config.Paths, error) {
-	return config.Locate(ctx, g.repo, g.stateDir)
 }
 
 // warmFiles reads files through once and returns the bytes read.

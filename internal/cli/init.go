@@ -23,7 +23,7 @@ configuration of Claude Code, Cursor and VS Code for this repository, over
 stdio and over HTTP.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := config.Locate(cmd.Context(), g.repo, g.stateDir)
+			paths, err := g.locateOnly(cmd.Context())
 			if err != nil {
 				return finish(g, errorEnvelope(err), nil)
 			}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/refactor"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -84,7 +83,7 @@ writes nothing; the diagnostics of a failed build are printed on stderr.`,
 			in: &apply, render: withAnswer(renderApplied)},
 		{tool: "refactor_cancel", use: "cancel ID", args: cobra.ExactArgs(1),
 			pos: []posArg{{"ID", "refactor_id", &cancel.RefactorID}}, in: &cancel,
-			render: func(w io.Writer, env *protocol.Envelope) { fmt.Fprintln(w, env.Answer) }},
+			render: printAnswer},
 	}
 }
 

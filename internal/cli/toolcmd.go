@@ -233,6 +233,9 @@ func payload[T any](render func(io.Writer, *T)) func(io.Writer, *protocol.Envelo
 	}
 }
 
+// printAnswer prints the envelope's answer line alone.
+func printAnswer(w io.Writer, env *protocol.Envelope) { fmt.Fprintln(w, env.Answer) }
+
 // target reads the symbol a command is about: the NAME argument or
 // --at PATH:LINE:COL, into the tool's symbol and at arguments.
 type target struct {

@@ -35,6 +35,11 @@ func (b *ReadBudget) Remaining() int64 {
 	return max(b.limit-b.used, 0)
 }
 
+// Report is the budget as answers show it.
+func (b *ReadBudget) Report() BudgetReport {
+	return BudgetReport{Limit: b.Limit(), Used: b.Used(), Remaining: b.Remaining()}
+}
+
 // Spend takes n bytes from the budget when they fit and reports whether they
 // did; the check and the spend are one step, so concurrent reads cannot
 // overdraw it together.

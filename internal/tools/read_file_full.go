@@ -62,13 +62,10 @@ func readFileFull(ctx context.Context, c *Call, in ReadFullIn) (*ReadFullOut, er
 		return nil, err
 	}
 	out := &ReadFullOut{FullFile: f, CapBytes: capBytes}
-	report := func() {
-		out.Budget = BudgetReport{Limit: budget.Limit(), Used: budget.Used(), Remaining: budget.Remaining()}
-	}
 	overCap := f.Size > capBytes
 	out.Fits = !overCap && f.Size <= budget.Remaining()
 	if !in.Confirm {
-		report()
+		out.Budget = budget.Report()
 		c.Answer("%s: %d bytes, %d lines, about %d tokens; call again with confirm: true to read it", f.Path, f.Size, f.Lines, f.EstimatedTokens)
 		switch {
 		case overCap:
@@ -110,7 +107,7 @@ func readFileFull(ctx context.Context, c *Call, in ReadFullIn) (*ReadFullOut, er
 		}
 	}
 	out.FullFile, out.Confirmed, out.Fits = full, true, true
-	report()
+	out.Budget = budget.Report()
 	if !full.ValidUTF8 {
 		c.Warn("%s is not valid UTF-8: invalid bytes are replaced in content, so it does not hash to file_sha256", full.Path)
 	}

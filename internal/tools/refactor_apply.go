@@ -44,13 +44,7 @@ func refactorApply(ctx context.Context, c *Call, in ApplyIn) (*refactor.Applied,
 	}
 	verified := "not verified"
 	if res.Verify != nil && res.Verify.Mode == refactor.VerifyBuild {
-		var ran []string
-		for _, ch := range res.Verify.Checks {
-			if ch.Skipped == "" {
-				ran = append(ran, strings.SplitN(ch.Command, " -", 2)[0])
-			}
-		}
-		verified = "verified: " + strings.Join(ran, ", ")
+		verified = "verified: " + strings.Join(checksRan(res.Verify), ", ")
 	}
 	switch {
 	case res.Write.DryRun:

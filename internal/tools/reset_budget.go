@@ -28,9 +28,9 @@ func init() {
 
 func resetBudget(ctx context.Context, c *Call, _ ResetBudgetIn) (*ResetBudgetOut, error) {
 	b := c.Env.reads()
-	out := &ResetBudgetOut{Before: BudgetReport{Limit: b.Limit(), Used: b.Used(), Remaining: b.Remaining()}}
+	out := &ResetBudgetOut{Before: b.Report()}
 	b.Reset()
-	out.After = BudgetReport{Limit: b.Limit(), Used: b.Used(), Remaining: b.Remaining()}
+	out.After = b.Report()
 	c.Answer("session read budget reset: %d of %d bytes had been used", out.Before.Used, out.Before.Limit)
 	return out, nil
 }

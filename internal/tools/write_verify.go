@@ -62,14 +62,21 @@ func (c *Call) verifyWrite(ctx context.Context, in *WriteIn) (string, error) {
 	if !rep.OK {
 		return "", rep.Refusal()
 	}
+	ran := checksRan(rep)
+	if len(ran) == 0 {
+		return "not verified: no toolchain for these files", nil
+	}
+	return "verified: " + strings.Join(ran, ", "), nil
+}
+
+// checksRan names the programs a build verification ran (the checks it did
+// not skip), for the answer.
+func checksRan(rep *refactor.VerifyReport) []string {
 	var ran []string
 	for _, ch := range rep.Checks {
 		if ch.Skipped == "" {
 			ran = append(ran, strings.SplitN(ch.Command, " -", 2)[0])
 		}
 	}
-	if len(ran) == 0 {
-		return "not verified: no toolchain for these files", nil
-	}
-	return "verified: " + strings.Join(ran, ", "), nil
+	return ran
 }
