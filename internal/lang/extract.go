@@ -804,7 +804,7 @@ func TypeName(s string) string {
 		s = s[:i]
 	}
 	s = strings.Join(strings.Fields(s), "")
-	if IsIdentifier(s) || isDottedPath(s) {
+	if IsIdentifier(s) || IsDottedPath(s) {
 		return s
 	}
 	return ""
@@ -834,7 +834,7 @@ func (b *builder) qualifier(recv int) (QualShape, uint32) {
 		shape = QualIdent
 	case strings.Contains(kind, "call"):
 		shape = QualCall
-	case isDottedPath(text):
+	case IsDottedPath(text):
 		shape = QualPath
 	}
 	if len(text) > maxQualifier || strings.ContainsAny(text, "\n\r") {
@@ -843,7 +843,9 @@ func (b *builder) qualifier(recv int) (QualShape, uint32) {
 	return shape, b.name(text)
 }
 
-func isDottedPath(s string) bool {
+// IsDottedPath reports whether s is two or more identifiers (IsIdentifier)
+// joined by dots: a.b.c.
+func IsDottedPath(s string) bool {
 	if s == "" || !strings.Contains(s, ".") {
 		return false
 	}

@@ -38,13 +38,7 @@ type csSurf struct {
 	x        *surface.Finder
 	v        *lang.View
 	strs     *surface.Strings
-	prefixes []prefix
-}
-
-type prefix struct {
-	name       string
-	path       string
-	start, end int
+	prefixes surface.Prefixes // var g = app.MapGroup("/p")
 }
 
 // literal reads regular, verbatim, raw and interpolated strings.
@@ -269,7 +263,7 @@ func (c *csSurf) group(call *surface.Call) {
 			break
 		}
 	}
-	c.prefixes = append(c.prefixes, prefix{v.Text(name), full, start, end})
+	c.prefixes = append(c.prefixes, surface.Prefix{Name: v.Text(name), Path: full, Start: start, End: end})
 }
 
 // prefixOf is the route prefix of a receiver: a MapGroup variable in scope,
@@ -280,14 +274,8 @@ func (c *csSurf) group(call *surface.Call) {
 func (c *csSurf) prefixOf(recv string, at, depth int) string {
 	v := c.v
 	pos, _ := v.Bytes(at)
-	best, bestStart := "", -1
-	for _, p := range c.prefixes {
-		if p.name == recv && pos >= p.start && pos < p.end && p.start >= bestStart {
-			best, bestStart = p.path, p.start
-		}
-	}
-	if best != "" {
-		return best
+	if p := c.prefixes.Of(recv, pos); p != "" {
+		return p
 	}
 	fn := v.Child(at, "function")
 	if v.Kind(fn) != "member_access_expression" || depth >= lang.MaxNesting {

@@ -88,7 +88,7 @@ func (c *chainer) source(op string, x int) (string, int32) {
 	case "identifier":
 		return op + v.Text(x), 0
 	case "selector_expression":
-		if t := v.Text(x); dotted(t) {
+		if t := v.Text(x); lang.IsDottedPath(t) {
 			return op + t, 0
 		}
 	case "call_expression":
@@ -102,22 +102,6 @@ func (c *chainer) source(op string, x int) (string, int32) {
 		return derive(op, c.container(v.Child(x, "type"), -1)), 0
 	}
 	return "", 0
-}
-
-// dotted reports whether s is a dotted path of identifiers (a.b.c).
-func dotted(s string) bool {
-	parts := strings.Split(s, ".")
-	for _, p := range parts {
-		if p == "" {
-			return false
-		}
-		for i, r := range p {
-			if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 || i > 0 && r >= '0' && r <= '9') {
-				return false
-			}
-		}
-	}
-	return len(parts) > 1
 }
 
 // ranged types the variables of for k, v := range x: k is the key of a map
@@ -267,7 +251,7 @@ func (c *chainer) initType(x int) string {
 		switch t := v.Text(fn); {
 		case v.Kind(fn) == "identifier":
 			return "()" + t
-		case v.Kind(fn) == "selector_expression" && dotted(t) && strings.Count(t, ".") == 1:
+		case v.Kind(fn) == "selector_expression" && lang.IsDottedPath(t) && strings.Count(t, ".") == 1:
 			return "()" + t
 		}
 	}

@@ -38,16 +38,8 @@ type goSurf struct {
 	x        *surface.Finder
 	v        *lang.View
 	strs     *surface.Strings
-	fw       string // the router framework the file imports, "" when none
-	prefixes []prefix
-}
-
-// prefix is a route prefix bound to a name inside a span: v1 := r.Group("/v1"),
-// or the router parameter of a chi Route closure.
-type prefix struct {
-	name       string
-	path       string
-	start, end int // byte span where the name means this prefix
+	fw       string           // the router framework the file imports, "" when none
+	prefixes surface.Prefixes // v1 := r.Group("/v1"), the router parameter of a chi Route closure
 }
 
 // frameworks are the routers whose method names decide how routes are read.
@@ -432,7 +424,7 @@ func (g *goSurf) group(c *surface.Call) {
 		})
 		if name != "" {
 			s, e := v.Bytes(fl)
-			g.prefixes = append(g.prefixes, prefix{name, full, s, e})
+			g.prefixes = append(g.prefixes, surface.Prefix{Name: name, Path: full, Start: s, End: e})
 		}
 	case "Path":
 		// go-restful: ws.Path("/apis") names the web service's root
@@ -440,7 +432,7 @@ func (g *goSurf) group(c *surface.Call) {
 			return
 		}
 		s, e := g.scopeOf(c.Node)
-		g.prefixes = append(g.prefixes, prefix{c.Recv, full, s, e})
+		g.prefixes = append(g.prefixes, surface.Prefix{Name: c.Recv, Path: full, Start: s, End: e})
 	default:
 		// v1 := r.Group("/v1") or v1 = r.Group("/v1")
 		parent := v.Parent(v.Parent(c.Node))
@@ -461,7 +453,7 @@ func (g *goSurf) group(c *surface.Call) {
 			name = strings.TrimSpace(name[:i])
 		}
 		s, e := g.scopeOf(c.Node)
-		g.prefixes = append(g.prefixes, prefix{name, full, s, e})
+		g.prefixes = append(g.prefixes, surface.Prefix{Name: name, Path: full, Start: s, End: e})
 	}
 }
 
@@ -479,13 +471,7 @@ func (g *goSurf) scopeOf(n int) (int, int) {
 // prefixOf is the route prefix of the call's receiver at the call, if known.
 func (g *goSurf) prefixOf(c *surface.Call) string {
 	at, _ := g.v.Bytes(c.Node)
-	best, bestStart := "", -1
-	for _, p := range g.prefixes {
-		if p.name == c.Recv && at >= p.start && at < p.end && p.start >= bestStart {
-			best, bestStart = p.path, p.start
-		}
-	}
-	return best
+	return g.prefixes.Of(c.Recv, at)
 }
 
 // di records wire, fx and dig providers.

@@ -210,6 +210,31 @@ func JoinRoute(prefix, p string) string {
 	return strings.TrimRight(prefix, "/") + "/" + strings.TrimLeft(p, "/")
 }
 
+// Prefix is a route prefix a name stands for inside a byte span of the file:
+// a router group variable (v1 := r.Group("/v1"), var g = app.MapGroup("/p"))
+// in the function that declares it, or a router parameter in its closure.
+type Prefix struct {
+	Name       string
+	Path       string
+	Start, End int // byte span where the name means this prefix
+}
+
+// Prefixes are the route prefixes of a file, in the order they are found.
+type Prefixes []Prefix
+
+// Of is the route prefix name stands for at byte at: of the prefixes of
+// that name whose span holds at, the one that starts last (the innermost,
+// or the latest of one span); "" for none.
+func (ps Prefixes) Of(name string, at int) string {
+	best, bestStart := "", -1
+	for _, p := range ps {
+		if p.Name == name && at >= p.Start && at < p.End && p.Start >= bestStart {
+			best, bestStart = p.Path, p.Start
+		}
+	}
+	return best
+}
+
 // LooksLikeRoute reports whether s can be a route pattern: it starts with a
 // slash, or is a relative pattern without spaces (Django "users/<int:pk>/",
 // Spring "{id}", ASP.NET "api/[controller]").
