@@ -12,19 +12,14 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // newEngine makes an engine over a temporary tree holding files.
 func newEngine(t *testing.T, files map[string]string) *Engine {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, root, files)
 	root, _ = filepath.EvalSymlinks(root)
 	return New(Options{Paths: config.Paths{Root: root, StateDir: t.TempDir()}})
 }
