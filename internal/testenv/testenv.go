@@ -80,23 +80,7 @@ func Tree(t testing.TB, files map[string]string) string {
 // dir: what Tree would write again.
 func ReadTree(t testing.TB, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testtree.Read(t, dir)
 }
 
 // Repo writes files into a new git repository (one commit) and returns its root.

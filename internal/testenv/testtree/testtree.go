@@ -58,6 +58,29 @@ func WriteFile(t testing.TB, dir, p, content string) {
 	}
 }
 
+// Read reads every file below dir, by slash-separated path relative to
+// dir: what Write would write again.
+func Read(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Git runs git in dir and fails the test when it fails.
 func Git(t testing.TB, dir string, args ...string) {
 	t.Helper()
