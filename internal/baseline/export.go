@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/gitx"
 	"github.com/cairnhq/cairn/internal/index"
 )
 
@@ -63,7 +64,7 @@ func Export(ctx context.Context, o ExportOptions) (*ExportResult, error) {
 	}
 	if st.Dirty && !o.AllowDirty {
 		return nil, &errs.Error{Kind: errs.Precondition,
-			Msg:   "the working tree differs from " + short(st.Head) + ": an artifact would not match its commit",
+			Msg:   "the working tree differs from " + gitx.Short(st.Head) + ": an artifact would not match its commit",
 			Fixes: []string{"commit or stash the changes, then export", "cairn index export --allow-dirty --out " + o.Out}}
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -100,13 +101,6 @@ func Export(ctx context.Context, o ExportOptions) (*ExportResult, error) {
 		res.Bytes = fi.Size()
 	}
 	return res, nil
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 // openOwned opens the index, which this process must own: when another

@@ -3,6 +3,7 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"sync"
 
@@ -282,7 +283,7 @@ func (im *importers) of(ctx context.Context, r *store.Reader, target string) ([]
 		}
 		for k := range by {
 			sort.Strings(by[k])
-			by[k] = compactStrings(by[k])
+			by[k] = slices.Compact(by[k])
 		}
 		im.by = by
 	}
@@ -291,14 +292,4 @@ func (im *importers) of(ctx context.Context, r *store.Reader, target string) ([]
 		out = append(append([]string(nil), out...), im.by[dir]...)
 	}
 	return out, nil
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -380,15 +381,10 @@ func exists(root, p string) bool {
 	return err == nil
 }
 
+// sortedUnique sorts in and drops its repeats, in place.
 func sortedUnique(in []string) []string {
-	sort.Strings(in)
-	out := in[:0]
-	for i, s := range in {
-		if i == 0 || s != in[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
+	slices.Sort(in)
+	return slices.Compact(in)
 }
 
 // isCode reports whether a language has a grammar (data files' outlines do

@@ -282,19 +282,12 @@ func (d *run) freshness(ctx context.Context) {
 		if branch != "" {
 			on = " on " + branch
 		}
-		d.add(Check{Name: "index-head", Status: Pass, Message: fmt.Sprintf("index matches HEAD %s%s, working tree %s", short(head), on, dirty)})
+		d.add(Check{Name: "index-head", Status: Pass, Message: fmt.Sprintf("index matches HEAD %s%s, working tree %s", gitx.Short(head), on, dirty)})
 	default:
 		d.add(Check{Name: "index-head", Status: Warn,
-			Message: fmt.Sprintf("the index was built at %s but HEAD is now %s; the next query reindexes the changed files", orNone(short(d.state.Head)), orNone(short(head))),
+			Message: fmt.Sprintf("the index was built at %s but HEAD is now %s; the next query reindexes the changed files", orNone(gitx.Short(d.state.Head)), orNone(gitx.Short(head))),
 			Fix:     d.cairn("index")})
 	}
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 func orNone(s string) string {

@@ -31,10 +31,8 @@ type CommitTouches struct {
 // (git log --numstat, renames resolved to the new path). Merges are left
 // out: their changes are the commits they merge.
 func Touches(ctx context.Context, dir, rev, since string, paths []string) ([]CommitTouches, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if err := CheckRev("revision", rev); err != nil {
+	rev, err := revOrHead(rev)
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckPaths(paths); err != nil {
@@ -91,10 +89,8 @@ type FilePatch struct {
 // newest first, each with its hunks' ranges (git log -p -U0), for tracking
 // line spans back through history.
 func FilePatches(ctx context.Context, dir, rev, since, path string, limit int) ([]FilePatch, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if err := CheckRev("revision", rev); err != nil {
+	rev, err := revOrHead(rev)
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckPaths([]string{path}); err != nil {

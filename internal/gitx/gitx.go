@@ -201,6 +201,14 @@ func ReadHead(gitDir, commonDir string) (commit, branch string, ok bool) {
 	return "", branch, true
 }
 
+// Short cuts a commit id to the 12 digits people read in messages.
+func Short(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
+}
+
 func isOID(s string) bool {
 	if len(s) != 40 && len(s) != 64 {
 		return false

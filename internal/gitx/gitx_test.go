@@ -4,11 +4,12 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // repo makes a git repository in a temporary directory; run runs git in it
@@ -21,8 +22,7 @@ type repo struct {
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	testtree.Isolate(t)
 	r := &repo{t: t, dir: t.TempDir()}
 	r.git("init", "-q", "-b", "main")
 	return r
@@ -47,11 +47,7 @@ func (r *repo) git(args ...string) string {
 
 func (r *repo) write(path, content string) {
 	r.t.Helper()
-	p := filepath.Join(r.dir, path)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
+	testtree.WriteFile(r.t, r.dir, path, content)
 }
 
 func (r *repo) commit(msg string) string {

@@ -96,11 +96,8 @@ func Log(ctx context.Context, dir string, o LogOptions) ([]Commit, error) {
 	if o.Follow {
 		args = append(args, "--follow")
 	}
-	rev := o.Rev
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if err := CheckRev("revision", rev); err != nil {
+	rev, err := revOrHead(o.Rev)
+	if err != nil {
 		return nil, err
 	}
 	args = append(args, "--end-of-options", rev)

@@ -49,6 +49,14 @@ func appendRev(args []string, what, rev string) ([]string, error) {
 	return append(args, rev), nil
 }
 
+// revOrHead is rev, or HEAD when rev is empty, once CheckRev accepts it.
+func revOrHead(rev string) (string, error) {
+	if rev == "" {
+		return "HEAD", nil
+	}
+	return rev, CheckRev("revision", rev)
+}
+
 // CheckBranchName refuses a name a new branch cannot have: CheckRev's rules
 // plus git's own (git check-ref-format --branch).
 func CheckBranchName(ctx context.Context, dir, name string) error {

@@ -330,11 +330,8 @@ func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispa
 	case "go":
 		return w.goInterfaceMethods(ctx, n)
 	}
-	if n.Row.Parent == 0 {
-		return nil, nil
-	}
-	owner, err := w.resolveID(ctx, n.Row.Parent)
-	if err != nil || owner == nil || !lang.DefKind(owner.Row.Kind).IsTypeLike() {
+	owner, err := w.parentType(ctx, n)
+	if err != nil || owner == nil {
 		return nil, err
 	}
 	var out []dispatched

@@ -411,7 +411,7 @@ func setCandidates(d *DynamicCall, refs []query.SymbolRef, from string) {
 	sort.Slice(refs, func(i, j int) bool {
 		return cmp.Or(cmp.Compare(refs[i].QName, refs[j].QName), cmp.Compare(refs[i].ID, refs[j].ID)) < 0
 	})
-	refs = dedupRefs(refs)
+	refs = slices.CompactFunc(refs, func(a, b query.SymbolRef) bool { return a.ID == b.ID })
 	d.CandidatesTotal = len(refs)
 	if len(refs) > maxDynCandidates {
 		refs = refs[:maxDynCandidates]
@@ -420,17 +420,6 @@ func setCandidates(d *DynamicCall, refs []query.SymbolRef, from string) {
 	if len(refs) > 0 {
 		d.CandidatesFrom = from
 	}
-}
-
-func dedupRefs(refs []query.SymbolRef) []query.SymbolRef {
-	out := refs[:0]
-	for i, r := range refs {
-		if i > 0 && r.ID == refs[i-1].ID {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 // node describes a walked symbol: its build constraint and variants.

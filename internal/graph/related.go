@@ -57,11 +57,8 @@ func RelatedMethods(ctx context.Context, e *query.Engine, r *query.Resolved) ([]
 
 // methodFamily is RelatedMethods for TypeScript and JavaScript.
 func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.RelatedMethod, error) {
-	if r.Row.Parent == 0 {
-		return nil, nil
-	}
-	owner, err := w.resolveID(ctx, r.Row.Parent)
-	if err != nil || owner == nil || !lang.DefKind(owner.Row.Kind).IsTypeLike() {
+	owner, err := w.parentType(ctx, r)
+	if err != nil || owner == nil {
 		return nil, err
 	}
 	var out []query.RelatedMethod

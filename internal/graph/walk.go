@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -175,6 +176,19 @@ func (w *walker) resolveID(ctx context.Context, id int64) (*query.Resolved, erro
 		return nil, err
 	}
 	return w.resolved(ctx, row)
+}
+
+// parentType is the class, interface or other type a member is declared
+// in: its parent, when that is a type (nil otherwise).
+func (w *walker) parentType(ctx context.Context, r *query.Resolved) (*query.Resolved, error) {
+	if r.Row.Parent == 0 {
+		return nil, nil
+	}
+	p, err := w.resolveID(ctx, r.Row.Parent)
+	if err != nil || p == nil || !lang.DefKind(p.Row.Kind).IsTypeLike() {
+		return nil, err
+	}
+	return p, nil
 }
 
 // ownSymbols returns a file's symbols in definition order.

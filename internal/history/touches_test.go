@@ -2,15 +2,13 @@ package history
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairnhq/cairn/internal/gitx"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // TestFilesIncremental: after a commit, file churn reads only the new
@@ -20,31 +18,15 @@ import (
 func TestFilesIncremental(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, kv := range [][2]string{{"GIT_AUTHOR_NAME", "T"}, {"GIT_AUTHOR_EMAIL", "t@example.com"}, {"GIT_COMMITTER_NAME", "T"}, {"GIT_COMMITTER_EMAIL", "t@example.com"}} {
-		t.Setenv(kv[0], kv[1])
-	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
+	testtree.Isolate(t)
+	testtree.Git(t, dir, "init", "-q")
 	commit := func(date string, files map[string]string) string {
 		t.Helper()
-		for p, c := range files {
-			if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testtree.Write(t, dir, files)
 		t.Setenv("GIT_COMMITTER_DATE", date)
 		t.Setenv("GIT_AUTHOR_DATE", date)
-		git("add", "-A")
-		git("commit", "-qm", "c "+date)
+		testtree.Git(t, dir, "add", "-A")
+		testtree.Git(t, dir, "commit", "-qm", "c "+date)
 		h, _ := gitx.Head(ctx, dir)
 		if h == "" {
 			t.Fatal("no HEAD after commit")
@@ -84,7 +66,7 @@ func TestFilesIncremental(t *testing.T) {
 		Committed: now.Add(-time.Hour).Unix(), Files: []gitx.Touch{{Path: "planted.txt", Additions: 1}}})
 	cache.Put(touchLogKey, log)
 
-	git("mv", "b.txt", "c.txt")
+	testtree.Git(t, dir, "mv", "b.txt", "c.txt")
 	h4 := commit(now.Add(-time.Hour).Format(time.RFC3339), map[string]string{"a.txt": "a3\n"})
 
 	// a narrower window: the new commit from git, the cached ones inside it

@@ -3,13 +3,13 @@ package index
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/config"
 	_ "github.com/cairnhq/cairn/internal/lang/golang"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // A blob this worktree found in the shared store but another worktree's
@@ -27,11 +27,7 @@ func TestClaimBlobsAfterCollection(t *testing.T) {
 	put(first)
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/g\n"), 0o644)
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		testtree.Git(t, dir, args...)
 	}
 	ctx := context.Background()
 	paths, err := config.Locate(ctx, dir, filepath.Join(t.TempDir(), "state"))

@@ -2,11 +2,14 @@ package index
 
 import (
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 func TestDetectModules(t *testing.T) {
@@ -124,16 +127,6 @@ func TestDetectModulesFences(t *testing.T) {
 // writeTree writes files under root and returns their paths.
 func writeTree(t *testing.T, root string, files map[string]string) []string {
 	t.Helper()
-	var paths []string
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
-	return paths
+	testtree.Write(t, root, files)
+	return slices.Collect(maps.Keys(files))
 }

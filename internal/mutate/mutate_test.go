@@ -12,19 +12,14 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // newEngine makes an engine over a temporary tree holding files.
 func newEngine(t *testing.T, files map[string]string) *Engine {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, root, files)
 	root, _ = filepath.EvalSymlinks(root)
 	return New(Options{Paths: config.Paths{Root: root, StateDir: t.TempDir()}})
 }
@@ -375,7 +370,7 @@ func TestRecoverEveryPoint(t *testing.T) {
 		if w, err := e.Recover(context.Background()); err != nil {
 			t.Fatalf("point %d: recover: %v %v", k, err, w)
 		}
-		got := tree(t, e)
+		got := testtree.Read(t, e.opts.Paths.Root)
 		switch {
 		case cmp.Equal(got, old):
 			outcomes["old"]++
@@ -393,22 +388,6 @@ func TestRecoverEveryPoint(t *testing.T) {
 		t.Errorf("outcomes %v: both should occur", outcomes)
 	}
 	t.Logf("outcomes over every crash point: %v", outcomes)
-}
-
-// tree reads every file of the engine's tree.
-func tree(t *testing.T, e *Engine) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.Walk(e.opts.Paths.Root, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(e.opts.Paths.Root, p)
-		data, _ := os.ReadFile(p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	return out
 }
 
 // assertClean checks that no temporary file, empty created directory or

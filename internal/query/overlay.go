@@ -340,7 +340,7 @@ func (e *Engine) ovSearchSymbols(ctx context.Context, q store.SymbolSearch, rows
 	}
 	sub := strings.ToLower(q.Sub)
 	extra, err := e.ovRows(ctx, func(r store.SymbolRow) bool {
-		return strings.Contains(strings.ToLower(r.Name), sub) && (len(q.Kinds) == 0 || containsKind(q.Kinds, r.Kind))
+		return strings.Contains(strings.ToLower(r.Name), sub) && (len(q.Kinds) == 0 || slices.Contains(q.Kinds, r.Kind))
 	})
 	if err != nil {
 		return nil, nil, err

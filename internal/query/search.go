@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -258,7 +259,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 	res := &SearchResult{Mode: "definitions", Query: p.Query, Hits: []SearchHit{}, FilesExact: true}
 	var hits []SearchHit
 	for _, row := range rows {
-		if len(kinds) > 0 && !containsKind(kinds, row.Kind) {
+		if len(kinds) > 0 && !slices.Contains(kinds, row.Kind) {
 			continue
 		}
 		r, err := e.Load(ctx, row)
@@ -325,15 +326,6 @@ func (e *Engine) annotateLayers(ctx context.Context, hits []SearchHit) error {
 		}
 	}
 	return nil
-}
-
-func containsKind(kinds []uint8, k uint8) bool {
-	for _, x := range kinds {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // maxScanBytes bounds how much content one lexical page verifies before it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,16 +13,8 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
-
-// writeTree writes files (slash-separated paths to contents) under root.
-func writeTree(root string, files map[string]string) {
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(c), 0o644)
-	}
-}
 
 // scanned scans and returns the result with the paths it found, in order.
 func scanned(t *testing.T, opts Options) (Result, []string) {
@@ -182,7 +173,7 @@ func TestScanPolicy(t *testing.T) {
 		"a.go": "package a", "node_modules/x/y.js": "x", "vendor/v.go": "v", ".env": "S=1", "keys/id_rsa": "k",
 		"docs/readme.md": "hi", "gen/big.pb.go": "p",
 	}
-	writeTree(root, files)
+	testtree.Write(t, root, files)
 	os.WriteFile(filepath.Join(outside, "o.go"), []byte("package o"), 0o644)
 	os.Symlink(filepath.Join(outside, "o.go"), filepath.Join(root, "out.go"))
 	os.Symlink(filepath.Join(root, "a.go"), filepath.Join(root, "alias.go"))
@@ -216,7 +207,7 @@ func TestScanSymlinkTargets(t *testing.T) {
 		".git/config": "[core]", "node_modules/m/i.js": "x", ".cairn/cache/index.db": "db", "state/index.db": "db",
 		"sub/x.go": "package sub",
 	}
-	writeTree(root, files)
+	testtree.Write(t, root, files)
 	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte(".env*\nid_rsa*\ngen/\n"), 0o644)
 	links := map[string]string{
 		"settings.txt":   ".env",
@@ -264,7 +255,7 @@ func TestScanSymlinkTargets(t *testing.T) {
 // that negates a secret pattern indexes that file on purpose.
 func TestCairnignoreKeepsSecretsOut(t *testing.T) {
 	root := t.TempDir()
-	writeTree(root, map[string]string{"a.go": "package a", ".env": "S=1", "id_rsa": "k", "certs/server.pem": "p",
+	testtree.Write(t, root, map[string]string{"a.go": "package a", ".env": "S=1", "id_rsa": "k", "certs/server.pem": "p",
 		".env.example": "S=", "secrets/x.txt": "x"})
 	os.WriteFile(filepath.Join(root, ".cairnignore"), []byte("secrets/\n!.env.example\n"), 0o644)
 	_, got := scanned(t, Options{Paths: config.Paths{Root: root}})
@@ -280,7 +271,7 @@ func TestCairnignoreKeepsSecretsOut(t *testing.T) {
 func TestScanUnder(t *testing.T) {
 	for _, git := range []bool{false, true} {
 		root := t.TempDir()
-		writeTree(root, map[string]string{
+		testtree.Write(t, root, map[string]string{
 			"a.go": "package a", "sub/b.go": "package b", "sub/deep/c.go": "package c", "sub/gen/g.go": "package g",
 			"sub/.gitignore": "*.log\n", "sub/x.log": "log", "subway/s.go": "package s", "sub/vendor/v.go": "package v",
 			".cairnignore": "sub/gen/\n",
@@ -288,14 +279,9 @@ func TestScanUnder(t *testing.T) {
 		os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "linked"))
 		opts := Options{Paths: config.Paths{Root: root}}
 		if git {
-			for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-				cmd := exec.Command("git", args...)
-				cmd.Dir = root
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
-			writeTree(root, map[string]string{"sub/deep/untracked.go": "package c"})
+			testtree.Git(t, root, "init", "-q")
+			testtree.Git(t, root, "add", "-A")
+			testtree.Write(t, root, map[string]string{"sub/deep/untracked.go": "package c"})
 			opts.Paths.IsGit = true
 		}
 		_, all := scanned(t, opts)

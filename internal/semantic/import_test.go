@@ -52,9 +52,15 @@ func (e *env) db() *store.DB {
 // openRepo makes a git repository of the fixture and an index over it.
 func openRepo(t testing.TB) *env {
 	t.Helper()
+	return openFixture(t, "fixture")
+}
+
+// openFixture makes a git repository of the semantic fixture name
+// (testenv.SemanticFiles) and an index over it.
+func openFixture(t testing.TB, name string) *env {
+	t.Helper()
 	testenv.Isolate(t)
-	root := testenv.Repo(t, testenv.SemanticFiles(t, "fixture"))
-	e := &env{root: root, state: filepath.Join(t.TempDir(), "state")}
+	e := &env{root: testenv.Repo(t, testenv.SemanticFiles(t, name)), state: filepath.Join(t.TempDir(), "state")}
 	e.open(t)
 	t.Cleanup(func() { e.close() })
 	return e

@@ -2,7 +2,6 @@ package semantic_test
 
 import (
 	"context"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -16,10 +15,7 @@ import (
 // scip-typescript produced from it (testdata/gen-ts.sh).
 func openTSRepo(t *testing.T) *env {
 	t.Helper()
-	testenv.Isolate(t)
-	e := &env{root: testenv.Repo(t, testenv.SemanticFiles(t, "tsfixture")), state: filepath.Join(t.TempDir(), "state")}
-	e.open(t)
-	t.Cleanup(func() { e.close() })
+	e := openFixture(t, "tsfixture")
 	p := testenv.SemanticIndex(t, "tsfixture")
 	st, err := semantic.Import(context.Background(), e.ix, semantic.ImportOptions{Path: p, Key: "scip:tsfixture", Source: p})
 	if err != nil {

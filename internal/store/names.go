@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -39,13 +40,7 @@ func NameDoc(names []string) string {
 		}
 	}
 	sort.Strings(toks)
-	out := toks[:0]
-	for i, t := range toks {
-		if i == 0 || t != toks[i-1] {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, " ")
+	return strings.Join(slices.Compact(toks), " ")
 }
 
 // NameCandidates returns the files whose blob's facts mention name

@@ -1,7 +1,9 @@
 // Package testenv builds what tests run against: real git repositories in
 // temporary directories, with their own Cairn state dir, and the process
 // environment that keeps a user's configuration and caches out of them.
-// Only tests import it.
+// Its files, git and environment helpers are those of testenv/testtree,
+// which the packages it builds on use in their own tests. Only tests
+// import it.
 package testenv
 
 import (
@@ -9,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,27 +18,15 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/service"
+	"github.com/cairnhq/cairn/internal/testenv/testtree"
 )
 
 // Isolate points HOME, the XDG directories and git's configuration at
-// temporary directories for the rest of the test, so no user file leaks in.
+// temporary directories for the rest of the test, so no user file leaks in
+// (testtree.Isolate).
 func Isolate(t testing.TB) {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "Test")
-	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "Test")
-	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "CAIRN__") {
-			t.Setenv(k, "") // restored when the test ends
-			os.Unsetenv(k)
-		}
-	}
+	testtree.Isolate(t)
 }
 
 // Demo is a small Go module used by the adapter tests: a server package with
@@ -83,9 +72,7 @@ func Tree(t testing.TB, files map[string]string) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	for p, content := range files {
-		WriteFile(t, dir, p, content)
-	}
+	testtree.Write(t, dir, files)
 	return dir
 }
 
@@ -93,23 +80,7 @@ func Tree(t testing.TB, files map[string]string) string {
 // dir: what Tree would write again.
 func ReadTree(t testing.TB, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testtree.Read(t, dir)
 }
 
 // Repo writes files into a new git repository (one commit) and returns its root.
@@ -137,11 +108,7 @@ func Commit(t testing.TB, dir, msg string) {
 // Git runs git in dir and fails the test when it fails.
 func Git(t testing.TB, dir string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
+	testtree.Git(t, dir, args...)
 }
 
 // Open starts a service for the repository at root with its state in a
@@ -257,13 +224,7 @@ func (x *Index) Write(t testing.TB, p, content string) {
 // directories.
 func WriteFile(t testing.TB, dir, p, content string) {
 	t.Helper()
-	full := filepath.Join(dir, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, dir, p, content)
 }
 
 // WithoutEpochs drops, from a decoded JSON answer, the fields that count
