@@ -27,7 +27,7 @@ is broken, for CI.`,
 			return []*toolCmd{cardsSearchCmd(), cardsGetCmd(), cardsListCmd(), cardsRelationsCmd(),
 				cardsCoverageCmd(), cardsUnlinkedCmd(), cardsGraphCmd("subgraph", "card_subgraph"),
 				cardsGraphCmd("impact", "card_impact"), cardsTraceCmd(),
-				cardsCreateCmd(), cardsUpdateCmd(), cardsKeyCmd("delete", "card_delete"), cardsRenameCmd(),
+				cardsCreateCmd(), cardsUpdateCmd(), cardsKeyCmd("card_delete", "delete"), cardsRenameCmd(),
 				cardsStatusCmd(), cardsVerifyCmd()}
 		},
 		subs: []family{
@@ -359,7 +359,7 @@ func cardWriteCmd(tool, verb string, in any, dryRun *bool, pos ...posArg) *toolC
 	}
 }
 
-func cardsKeyCmd(verb, tool string) *toolCmd {
+func cardsKeyCmd(tool, verb string) *toolCmd {
 	var in tools.CardKeyIn
 	return cardWriteCmd(tool, verb, &in, &in.DryRun, posArg{"KEY", "key", &in.Key})
 }
