@@ -2,7 +2,6 @@ package cards
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -410,12 +409,4 @@ func capEdges(edges []codeEdge, limit int) []codeEdge {
 		edges = edges[:limit]
 	}
 	return edges
-}
-
-// describeEntity is a short label for messages.
-func describeEntity(e *Entity) string {
-	if e.def < 0 {
-		return string(e.Location.Path)
-	}
-	return fmt.Sprintf("%s %s (%s:%d)", e.Kind, e.QName, e.Location.Path, e.Location.Line)
 }

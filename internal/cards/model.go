@@ -247,9 +247,6 @@ func (m *model) linksOf(key string) []store.CardLink {
 	return out
 }
 
-// linkedPaths counts the code files with at least one link.
-func (m *model) linkedPaths() int { return len(m.byPath) }
-
 // importersOf returns the files importing a file or a directory (a Go
 // package), from the resolved imports of every file: built once per
 // version, when a traversal first needs it.

@@ -160,7 +160,7 @@ func (w *walker) goSig(ctx context.Context, row store.SymbolRow) (*goSig, error)
 		}
 	}
 	if strings.HasPrefix(text, "func") {
-		if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution); err == nil && len(f.Decls) == 1 {
+		if f, perr := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution); perr == nil && len(f.Decls) == 1 {
 			if fd, ok := f.Decls[0].(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
 				recv := fd.Recv.List[0].Type
 				if st, ok := recv.(*ast.StarExpr); ok {

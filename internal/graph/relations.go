@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -38,9 +37,6 @@ func (w *walker) relatedMethods(ctx context.Context, from store.SymbolRow, name 
 		return true, nil
 	})
 }
-
-// errVanished stops a walk that reached a symbol whose file is gone.
-var errVanished = errors.New("graph: a symbol's file vanished")
 
 // typeStep is a type a walk of relations reached, depth relations away,
 // through via (the qualified name of the type before it; "" at the start).

@@ -597,8 +597,6 @@ func hashLarge(full string, e scan.Entry) (store.Hash, string) {
 	return store.Hash(x.Sum128().Bytes()), hex.EncodeToString(g.Sum(nil))
 }
 
-func removeFile(p string) { os.Remove(p) }
-
 // fileRows returns the file table, from memory when this process wrote it last
 // (it holds the writer lock, so nobody else changed it).
 func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {

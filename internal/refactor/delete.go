@@ -125,7 +125,8 @@ func declarationEdit(p string, data []byte, sp protocol.Location) (Edit, bool) {
 	if ls > 1 && le < len(starts) && strings.TrimSpace(lineAt(data, starts, ls-1)) == "" && strings.TrimSpace(lineAt(data, starts, le+1)) == "" {
 		le++
 	}
-	start, end := starts[ls-1], len(data)
+	start := starts[ls-1]
+	var end int
 	endLine, endCol := le+1, 1
 	if le < len(starts) {
 		end = starts[le]

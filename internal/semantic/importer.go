@@ -96,7 +96,6 @@ type importer struct {
 	o        ImportOptions
 	root     string // repo root on disk
 	prefix   string // repo-relative project root
-	enc      scip.PositionEncoding
 	scipTime time.Time
 	syms     map[int64]*symAcc
 	rels     map[[2]int64]uint8

@@ -165,6 +165,7 @@ func (r *Runner) run(ctx context.Context, j store.JobRow) (*ImportStats, error) 
 	} else {
 		ix := IndexerByName(j.Indexer)
 		if ix == nil || !ix.Runnable {
+			//lint:ignore ST1005 the message starts with the product's name
 			return nil, fmt.Errorf("Cairn does not run %s; import its .scip output with semantic.scip_paths", j.Indexer)
 		}
 		bin, err := r.o.LookPath(ix.Name)

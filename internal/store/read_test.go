@@ -600,7 +600,7 @@ func TestEdges(t *testing.T) {
 				{FileID: cp, Src: symCopyAlpha, Dst: symBetaGamma, Kind: 0, Tier: 2, Count: 1, Line: 3, Col: 18}}},
 	} {
 		got, err := tc.read()
-		same(t, fmt.Sprintf("%s", tc.name), tc.want, got, err)
+		same(t, tc.name, tc.want, got, err)
 	}
 }
 

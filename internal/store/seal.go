@@ -115,17 +115,6 @@ func lockSeal(path string) (func(), error) {
 	}, nil
 }
 
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	if pid == os.Getpid() {
-		return true
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
 // sealProblem says why a database file cannot be trusted as sealed ("" when
 // it can). It does not change anything.
 func sealProblem(path string) string {

@@ -361,9 +361,3 @@ func writeAtomic(p string, data []byte) error {
 	}
 	return nil
 }
-
-func randBytes() []byte {
-	var b [4]byte
-	rand.Read(b[:])
-	return b[:]
-}

@@ -135,7 +135,7 @@ func (c *chainer) ranged(n int, localAt map[lang.Pos]int) {
 func (c *chainer) containers(n int, localAt map[lang.Pos]int) {
 	v := c.v
 	typ := c.container(v.Child(n, "type"), enclosingFunc(v, n))
-	if typ == "" || strings.HasPrefix(typ, "[]") == false && !strings.HasPrefix(typ, "map[") {
+	if typ == "" || !strings.HasPrefix(typ, "[]") && !strings.HasPrefix(typ, "map[") {
 		return
 	}
 	for _, ch := range v.Children(n) {

@@ -78,8 +78,9 @@ func (d *DeclTypes) Of(r lang.Ref) string {
 		}
 	case lang.QualExpr:
 		// (x as T).m
-		inner, ok := strings.CutPrefix(q, "(")
-		if inner, ok = strings.CutSuffix(inner, ")"); !ok {
+		inner, open := strings.CutPrefix(q, "(")
+		inner, closed := strings.CutSuffix(inner, ")")
+		if !open || !closed {
 			return ""
 		}
 		if i := strings.LastIndex(inner, " as "); i > 0 {

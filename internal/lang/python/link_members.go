@@ -257,8 +257,9 @@ func isSuper(q, class string) bool {
 	if q == "super()" {
 		return true
 	}
-	args, ok := strings.CutPrefix(q, "super(")
-	if args, ok = strings.CutSuffix(args, ")"); !ok {
+	args, open := strings.CutPrefix(q, "super(")
+	args, closed := strings.CutSuffix(args, ")")
+	if !open || !closed {
 		return false
 	}
 	c, self, ok := strings.Cut(args, ",")

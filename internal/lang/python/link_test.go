@@ -33,6 +33,7 @@ func TestIsSuper(t *testing.T) {
 		{"super(B, self)", "A", false},
 		{"super(A, cls)", "A", false},
 		{"sup()", "A", false},
+		{"wrap(A, self)", "A", false},
 	} {
 		if got := isSuper(c.q, c.class); got != c.want {
 			t.Errorf("isSuper(%q, %q) = %v, want %v", c.q, c.class, got, c.want)
