@@ -40,8 +40,11 @@ RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
 build:
 	$(GO) build -ldflags "-X github.com/cairnhq/cairn/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/cairn
 
-vet:
+# vet runs go vet and staticcheck (pinned in tools): dead code, values
+# assigned and never read, and dropped errors fail the build.
+vet: tools
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
