@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/cairnhq/cairn/internal/bug"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/store"
@@ -168,7 +169,11 @@ func buildModel(ctx context.Context, r *store.Reader, key modelKey) (*model, err
 	byID := map[int64]*CardInfo{}
 	for _, row := range rows {
 		c := &CardInfo{ID: row.ID, Path: row.Path, Key: row.Key, Summary: row.Summary, Status: row.Status, Problem: row.Problem}
-		json.Unmarshal([]byte(row.Constraints), &c.Constraints)
+		if row.Constraints != "" {
+			if err := json.Unmarshal([]byte(row.Constraints), &c.Constraints); err != nil {
+				bug.Report("cards: card %d: constraints %q: %v", row.ID, row.Constraints, err) // written by the reindex
+			}
+		}
 		byID[c.ID] = c
 		m.cards = append(m.cards, c)
 		if c.Key != "" {

@@ -636,7 +636,10 @@ func (b *batch) finish(ctx context.Context) error {
 	b.st.Changed = true
 	ix.changes.record(epochChange{gen: ix.cur.Load().gen, epoch: b.st.Epoch, files: slices.Sorted(maps.Keys(b.touched)),
 		structural: b.rebuild || b.added || len(b.deleted) > 0})
-	ix.db().RegisterWorktree(ctx, time.Now().Unix(), ix.paths.Root)
+	// The batch is committed whatever happens here: a worktree that fails to
+	// record that it was seen keeps its blobs through their grace period, and
+	// the next batch records it again.
+	_ = ix.db().RegisterWorktree(ctx, time.Now().Unix(), ix.paths.Root)
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/cairnhq/cairn/internal/bug"
 )
 
 // Operation is one answered call.
@@ -273,11 +275,11 @@ func (l *Ledger) Operations(ctx context.Context, f Filter) ([]Operation, error) 
 			return nil, err
 		}
 		op.Time, op.Duration = fromMS(tsMS), time.Duration(durUS)*time.Microsecond
-		json.Unmarshal([]byte(paths), &op.ChangedPaths)
-		json.Unmarshal([]byte(tests), &op.FailingTests)
+		decodeColumn(op.ID, "changed_paths", paths, &op.ChangedPaths)
+		decodeColumn(op.ID, "failing_tests", tests, &op.FailingTests)
 		if stats != "" {
 			op.DiffStats = &DiffStats{}
-			json.Unmarshal([]byte(stats), op.DiffStats)
+			decodeColumn(op.ID, "diff_stats", stats, op.DiffStats)
 		}
 		out = append(out, op)
 	}
@@ -363,4 +365,15 @@ func ReadOperations(ctx context.Context, path string, f Filter) ([]Operation, er
 	defer db.Close()
 	l := &Ledger{db: db}
 	return l.Operations(ctx, f)
+}
+
+// decodeColumn reads a JSON column the ledger wrote itself; one it cannot
+// read is a broken invariant (an empty one reads as nothing).
+func decodeColumn(id int64, column, text string, v any) {
+	if text == "" {
+		return
+	}
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		bug.Report("ledger: operation %d: %s %q: %v", id, column, text, err)
+	}
 }

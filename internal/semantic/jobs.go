@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/bug"
 	"github.com/cairnhq/cairn/internal/store"
 )
 
@@ -63,9 +64,7 @@ func JobOf(j store.JobRow) Job {
 	out := Job{ID: j.ID, Indexer: j.Indexer, Root: j.Root, Status: j.Status, Trigger: j.Trigger, Head: j.Head,
 		CreatedAt: stamp(j.CreatedAt), StartedAt: stamp(j.StartedAt), FinishedAt: stamp(j.FinishedAt), Progress: j.Progress,
 		Error: j.Error, Reason: j.Reason}
-	if j.Scope != "" {
-		json.Unmarshal([]byte(j.Scope), &out.Scope)
-	}
+	out.Scope = decodeScope(j.Scope)
 	if j.Stats != "" {
 		out.Stats = json.RawMessage(j.Stats)
 	}
@@ -113,7 +112,9 @@ func decodeScope(s string) []string {
 		return nil
 	}
 	out := []string{}
-	json.Unmarshal([]byte(s), &out)
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		bug.Report("semantic: job scope %q: %v", s, err) // written by Enqueue
+	}
 	return out
 }
 

@@ -158,10 +158,5 @@ func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool
 		return nil
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		rows.Scan(&id)
-		live[id] = true
-	}
-	return rows.Err()
+	return scanIDs(rows, live)
 }

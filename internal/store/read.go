@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/bug"
 )
 
 const fileCols = `id, path, blob_id, hash, norm_hash, git_oid, size, mtime_ns, ctime_ns, inode, lang, pkg, status, module_id, epoch`
@@ -145,7 +147,9 @@ func (s *Reader) Modules(ctx context.Context) ([]ModuleRow, error) {
 		if err := r.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest, &deps, &m.Workspace, &m.Detached); err != nil {
 			return err
 		}
-		json.Unmarshal([]byte(deps), &m.Deps)
+		if err := json.Unmarshal([]byte(deps), &m.Deps); err != nil {
+			bug.Report("store: module %d: deps %q: %v", m.ID, deps, err) // written by PutModule
+		}
 		return nil
 	})
 }

@@ -209,6 +209,22 @@ func TestModules(t *testing.T) {
 	}
 }
 
+// A deps column the store did not write is a broken invariant: under test
+// the read panics where it found it, rather than answering without deps.
+func TestModulesBrokenDeps(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.db.sql.Exec(`UPDATE module SET deps = 'not json' WHERE root = 'b'`); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := fmt.Sprint(recover()); !strings.Contains(r, "bug: store: module") || !strings.Contains(r, "not json") {
+			t.Errorf("recover() = %s, want the broken invariant reported", r)
+		}
+	}()
+	f.db.Modules(context.Background())
+	t.Error("Modules read a deps column it cannot decode without a report")
+}
+
 func TestSymbolReads(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)

@@ -173,12 +173,11 @@ func (s *DB) claimBlobs(ctx context.Context, ids []int64, now, fresh int64) ([]i
 		if err != nil {
 			return nil, fmt.Errorf("store: touch blobs: %w", err)
 		}
-		for rows.Next() {
-			var id int64
-			rows.Scan(&id)
-			found[id] = true
-		}
+		err = scanIDs(rows, found)
 		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: touch blobs: %w", err)
+		}
 	}
 	var missing []int64
 	for _, id := range ids {
@@ -356,12 +355,19 @@ func (t *Tx) ReplaceModules(mods []ModuleRow) (map[[2]string]int64, error) {
 	for rows.Next() {
 		var id int64
 		var r, k string
-		rows.Scan(&id, &r, &k)
+		if err := rows.Scan(&id, &r, &k); err != nil {
+			rows.Close()
+			return nil, err
+		}
 		if _, ok := ids[[2]string{r, k}]; !ok {
 			stale = append(stale, id)
 		}
 	}
+	err = rows.Err()
 	rows.Close()
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range stale {
 		if _, err := t.exec(`DELETE FROM module WHERE id = ?`, id); err != nil {
 			return nil, err
@@ -593,4 +599,16 @@ func (t *Tx) ClearRedirect(id int64) error {
 	}
 	_, err := t.exec(`DELETE FROM tombstone WHERE id = ?`, id)
 	return err
+}
+
+// scanIDs adds the ids of rows (one integer column) to set.
+func scanIDs(rows *sql.Rows, set map[int64]bool) error {
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		set[id] = true
+	}
+	return rows.Err()
 }

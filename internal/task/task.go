@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairnhq/cairn/internal/bug"
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/ledger"
 )
@@ -343,8 +344,18 @@ func (m *Manager) statusLocked(t *Task) Status {
 func StatusFromRow(r ledger.Task) Status {
 	st := Status{TaskID: r.ID, State: r.State, Client: r.Client, OpenedAt: r.Opened, ClosedAt: r.Closed, Head: r.Head, Epoch: r.Epoch,
 		LastMutFP: r.LastMutFP, LastFailFP: r.LastFailFP, CloseReason: r.CloseReason}
-	json.Unmarshal(r.Limits, &st.Limits)
-	json.Unmarshal(r.Counters, &st.Counters)
+	for _, col := range []struct {
+		name string
+		text json.RawMessage
+		v    any
+	}{{"limits", r.Limits, &st.Limits}, {"counters", r.Counters, &st.Counters}} {
+		if len(col.text) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(col.text, col.v); err != nil {
+			bug.Report("task %s: %s %q: %v", r.ID, col.name, col.text, err) // written by PutTask
+		}
+	}
 	if !r.Closed.IsZero() {
 		st.ElapsedS = int64(r.Closed.Sub(r.Opened).Seconds())
 	}

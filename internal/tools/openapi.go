@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/bug"
 	"github.com/cairnhq/cairn/internal/protocol"
 )
 
@@ -119,11 +120,14 @@ func schemaOf(t reflect.Type) any {
 		return map[string]any{}
 	}
 	b, err := json.Marshal(s)
+	var out map[string]any
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
 	if err != nil {
+		bug.Report("tools: schema of %s as JSON: %v", t, err)
 		return map[string]any{}
 	}
-	var out map[string]any
-	json.Unmarshal(b, &out)
 	delete(out, "$schema")
 	return out
 }
