@@ -234,226 +234,274 @@ func (p *pkgLinker) resolveTypeOf(ctx context.Context, family, name string, from
 	return t, ok
 }
 
-// Link resolves the references of a Java, Kotlin or C# file.
+// Link resolves the references of a Java, Kotlin or C# file: it works out
+// the file's scope once (newFileScope), then links each reference by its
+// qualifier's shape (linkRef).
 func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
-	family := pkgFamily(f.Lang)
-	from := p.r.ModuleOf(f.Path, f.Lang).ID
-	byPath := map[string]int32{}
+	fs := p.newFileScope(ctx, f, facts, own)
+	for ri, r := range facts.Unbound() {
+		fs.linkRef(ctx, ri, r)
+	}
+	return fs.links
+}
+
+// fileScope is what one file's references resolve against: its own
+// definitions by path, its imports, the packages a bare name may come from,
+// and the types its source declares; links collects the answers.
+type fileScope struct {
+	p      *pkgLinker
+	f      lang.File
+	facts  *lang.Facts
+	own    []int64
+	family string
+	from   int64 // the file's module
+	byPath map[string]int32
+	imps   []pkgImport
+	// the packages whose top-level names a bare name may denote, in order
+	visible []string
+	// the packages and types imported with a wildcard (java.lang implicitly)
+	wildPkgs  []string
+	wildTypes []typeRef
+	// typed links x.name and this.x.name where the source declares x's type
+	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
+	decl  *link.DeclTypes
+	links []lang.Link
+}
+
+func (p *pkgLinker) newFileScope(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *fileScope {
+	fs := &fileScope{p: p, f: f, facts: facts, own: own, family: pkgFamily(f.Lang), byPath: map[string]int32{}}
+	fs.from = p.r.ModuleOf(f.Path, f.Lang).ID
 	for i, d := range facts.Defs {
-		if _, ok := byPath[d.Path]; !ok {
-			byPath[d.Path] = int32(i)
+		if _, ok := fs.byPath[d.Path]; !ok {
+			fs.byPath[d.Path] = int32(i)
 		}
 	}
-	imps := p.resolveImports(ctx, family, facts, from)
-
-	// the packages whose top-level names a bare name may denote, in order
-	var visible []string
+	fs.imps = p.resolveImports(ctx, fs.family, facts, fs.from)
 	if f.Pkg != "" {
-		visible = append(visible, f.Pkg)
+		fs.visible = append(fs.visible, f.Pkg)
 		if f.Lang == "csharp" { // enclosing namespaces
 			for ns := f.Pkg; strings.Contains(ns, "."); {
 				ns = ns[:strings.LastIndexByte(ns, '.')]
-				visible = append(visible, ns)
+				fs.visible = append(fs.visible, ns)
 			}
 		}
 	}
-	var wildPkgs []string
-	var wildTypes []typeRef
-	if f.Lang == "java" && f.Pkg != "java.lang" && p.isPackage(family, "java.lang") {
-		wildPkgs = append(wildPkgs, "java.lang") // imported implicitly
+	if f.Lang == "java" && f.Pkg != "java.lang" && p.isPackage(fs.family, "java.lang") {
+		fs.wildPkgs = append(fs.wildPkgs, "java.lang") // imported implicitly
 	}
-	for _, r := range imps {
+	for _, r := range fs.imps {
 		switch {
 		case r.pkg != "" && !r.isAlias:
-			wildPkgs = append(wildPkgs, r.pkg)
+			fs.wildPkgs = append(fs.wildPkgs, r.pkg)
 		case r.isType && !r.named:
-			wildTypes = append(wildTypes, r.typ)
+			fs.wildTypes = append(fs.wildTypes, r.typ)
 		}
 	}
-	// bare resolves a name no local, definition or named import binds.
-	bare := func(name string) (pkgSym, bool) {
-		for _, pkg := range visible {
-			if s, ok := p.lookup(ctx, family, pkg, name, from); ok {
-				return s, true
-			}
-		}
-		var hit pkgSym
-		n := 0
-		for _, pkg := range wildPkgs {
-			if s, ok := p.lookup(ctx, family, pkg, name, from); ok && s.id != hit.id {
-				hit, n = s, n+1
-			}
-		}
-		for _, t := range wildTypes {
-			if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+name, from); ok && s.id != hit.id {
-				hit, n = s, n+1
-			}
-		}
-		return hit, n == 1
-	}
-	// sameFileType finds the type a (dotted) name denotes from inside def enc.
-	sameFileType := func(q string, enc int32) int32 {
-		first, rest, _ := strings.Cut(q, ".")
-		found := int32(-1)
-		for d := enc; d >= 0 && found < 0; d = facts.Defs[d].Parent {
-			if facts.Defs[d].Kind.IsTypeLike() {
-				if i, ok := byPath[facts.Defs[d].Path+"."+first]; ok && facts.Defs[i].Kind.IsTypeLike() {
-					found = i
-				}
-			}
-		}
-		if found < 0 {
-			if i, ok := byPath[first]; ok && facts.Defs[i].Kind.IsTypeLike() {
-				found = i
-			}
-		}
-		if found < 0 || rest == "" {
-			return found
-		}
-		if i, ok := byPath[facts.Defs[found].Path+"."+rest]; ok && facts.Defs[i].Kind.IsTypeLike() {
-			return i
-		}
-		return -1
-	}
-	// otherFileType finds the type a (dotted) qualifier denotes in another file.
-	otherFileType := func(bindImp int32, q string) (typeRef, bool) {
-		first, rest, _ := strings.Cut(q, ".")
-		var t typeRef
-		found := false
-		if bindImp >= 0 && facts.Imports[bindImp].LocalName() == first {
-			im := imps[bindImp]
-			switch {
-			case im.named && im.isType:
-				t, found = im.typ, true
-			case im.isAlias: // using Alias = A.B; Alias.C.M()
-				if rest == "" {
-					return typeRef{}, false
-				}
-				first, rest, _ = strings.Cut(rest, ".")
-				if s, ok := p.lookup(ctx, family, im.pkg, first, from); ok && s.kind.IsTypeLike() {
-					t, found = typeRef{im.pkg, first}, true
-				}
-			}
-		} else if s, ok := bare(first); ok && s.kind.IsTypeLike() {
-			for _, pkg := range append(append([]string{}, visible...), wildPkgs...) {
-				if s2, ok := p.lookup(ctx, family, pkg, first, from); ok && s2.id == s.id {
-					t, found = typeRef{pkg, first}, true
-					break
-				}
-			}
-		}
-		if !found {
-			return p.resolveTypeOf(ctx, family, q, from) // written in full: a.b.C
-		}
-		if rest != "" {
-			t.path += "." + rest
-			if s, ok := p.lookup(ctx, family, t.pkg, t.path, from); !ok || !s.kind.IsTypeLike() {
-				return typeRef{}, false
-			}
-		}
-		return t, true
-	}
-
-	var links []lang.Link
-	add := func(ref int, tier lang.Tier, target int64) {
-		if target != 0 {
-			links = append(links, lang.Link{Ref: ref, Tier: tier, Target: target})
-		}
-	}
-	// typed links x.name and this.x.name where the source declares x's type
-	// (link.DeclTypes, link_bases.go); Kotlin records no declared types
-	var decl *link.DeclTypes
 	if f.Lang != "kotlin" {
-		decl = link.NewDeclTypes(f.Path, facts, f.Lang == "java", true)
+		fs.decl = link.NewDeclTypes(f.Path, facts, f.Lang == "java", true)
 	}
-	typed := func(ri int, r lang.Ref, name string) {
-		typ := decl.Of(r)
-		if typ == "" {
-			return
-		}
-		if t := sameFileType(typ, r.Enclosing); t >= 0 {
-			if i := decl.Member(t, name, sameFileType); i >= 0 {
-				add(ri, lang.TierStrong, link.DefID(own, i))
-			} else if tr := (typeRef{f.Pkg, facts.Defs[t].Path}); f.Pkg != "" {
-				// inherited from a base type of another file
-				if s, ok := p.lookup(ctx, family, tr.pkg, tr.path, from); ok {
-					if m, ok := p.memberOf(ctx, family, tr, s, name, from); ok {
-						add(ri, lang.TierStrong, m.id)
-					}
-				}
+	return fs
+}
+
+// lookup finds path in package pkg of the file's language family.
+func (fs *fileScope) lookup(ctx context.Context, pkg, path string) (pkgSym, bool) {
+	return fs.p.lookup(ctx, fs.family, pkg, path, fs.from)
+}
+
+func (fs *fileScope) add(ref int, tier lang.Tier, target int64) {
+	if target != 0 {
+		fs.links = append(fs.links, lang.Link{Ref: ref, Tier: tier, Target: target})
+	}
+}
+
+// linkRef links reference ri by the shape of its qualifier.
+func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
+	facts := fs.facts
+	name := facts.Names[r.Name]
+	switch r.Shape {
+	case lang.QualNone:
+		switch {
+		case r.BindDef >= 0:
+			fs.add(ri, lang.TierProven, link.DefID(fs.own, r.BindDef))
+		case r.BindImp >= 0:
+			im := facts.Imports[r.BindImp]
+			if fs.imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
+				fs.add(ri, lang.TierStrong, fs.imps[r.BindImp].sym.id)
 			}
-			return
+		default:
+			if s, ok := fs.bare(ctx, name); ok {
+				fs.add(ri, lang.TierStrong, s.id)
+			}
 		}
-		bindImp := int32(-1)
-		first, _, _ := strings.Cut(typ, ".")
-		for i, im := range facts.Imports {
-			if im.Kind == lang.ImportNamed && im.LocalName() == first {
-				bindImp = int32(i)
+	case lang.QualSelf:
+		for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
+			if facts.Defs[d].Kind.IsTypeLike() {
+				if i, ok := fs.byPath[facts.Defs[d].Path+"."+name]; ok {
+					fs.add(ri, lang.TierProven, link.DefID(fs.own, i))
+				}
 				break
 			}
 		}
-		if t, ok := otherFileType(bindImp, typ); ok {
-			if s, ok := p.lookup(ctx, family, t.pkg, t.path, from); ok {
-				if m, ok := p.memberOf(ctx, family, t, s, name, from); ok {
-					add(ri, lang.TierStrong, m.id)
-				}
+	case lang.QualIdent, lang.QualPath:
+		fs.linkQualified(ctx, ri, r, name)
+	}
+}
+
+// linkQualified links q.name: through a local, field or type of this file
+// when the qualifier is bound, through a declared type for this.x, else
+// through a type of another file or a package written in full.
+func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name string) {
+	q := fs.facts.Names[r.Qualifier]
+	if r.QualBound {
+		if t := fs.sameFileType(q, r.Enclosing); t >= 0 {
+			if i, ok := fs.byPath[fs.facts.Defs[t].Path+"."+name]; ok {
+				fs.add(ri, lang.TierProven, link.DefID(fs.own, i))
+			}
+		} else if fs.decl != nil {
+			fs.typed(ctx, ri, r, name)
+		}
+		return
+	}
+	if fs.decl != nil && strings.HasPrefix(q, "this.") {
+		fs.typed(ctx, ri, r, name)
+		return
+	}
+	if t, ok := fs.otherFileType(ctx, r.BindImp, q); ok {
+		if s, ok := fs.lookup(ctx, t.pkg, t.path+"."+name); ok {
+			fs.add(ri, lang.TierStrong, s.id)
+		}
+	} else if fs.p.isPackage(fs.family, q) { // a.b.C: the type C of package a.b
+		if s, ok := fs.lookup(ctx, q, name); ok {
+			fs.add(ri, lang.TierStrong, s.id)
+		}
+	}
+}
+
+// bare resolves a name no local, definition or named import binds: the
+// first visible package that has it, else the one wildcard import that does.
+func (fs *fileScope) bare(ctx context.Context, name string) (pkgSym, bool) {
+	for _, pkg := range fs.visible {
+		if s, ok := fs.lookup(ctx, pkg, name); ok {
+			return s, true
+		}
+	}
+	var hit pkgSym
+	n := 0
+	for _, pkg := range fs.wildPkgs {
+		if s, ok := fs.lookup(ctx, pkg, name); ok && s.id != hit.id {
+			hit, n = s, n+1
+		}
+	}
+	for _, t := range fs.wildTypes {
+		if s, ok := fs.lookup(ctx, t.pkg, t.path+"."+name); ok && s.id != hit.id {
+			hit, n = s, n+1
+		}
+	}
+	return hit, n == 1
+}
+
+// sameFileType finds the type a (dotted) name denotes from inside def enc.
+func (fs *fileScope) sameFileType(q string, enc int32) int32 {
+	defs := fs.facts.Defs
+	first, rest, _ := strings.Cut(q, ".")
+	found := int32(-1)
+	for d := enc; d >= 0 && found < 0; d = defs[d].Parent {
+		if defs[d].Kind.IsTypeLike() {
+			if i, ok := fs.byPath[defs[d].Path+"."+first]; ok && defs[i].Kind.IsTypeLike() {
+				found = i
 			}
 		}
 	}
-	for ri, r := range facts.Unbound() {
-		name := facts.Names[r.Name]
-		switch r.Shape {
-		case lang.QualNone:
-			switch {
-			case r.BindDef >= 0:
-				add(ri, lang.TierProven, link.DefID(own, r.BindDef))
-			case r.BindImp >= 0:
-				im := facts.Imports[r.BindImp]
-				if imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
-					add(ri, lang.TierStrong, imps[r.BindImp].sym.id)
-				}
-			default:
-				if s, ok := bare(name); ok {
-					add(ri, lang.TierStrong, s.id)
-				}
+	if found < 0 {
+		if i, ok := fs.byPath[first]; ok && defs[i].Kind.IsTypeLike() {
+			found = i
+		}
+	}
+	if found < 0 || rest == "" {
+		return found
+	}
+	if i, ok := fs.byPath[defs[found].Path+"."+rest]; ok && defs[i].Kind.IsTypeLike() {
+		return i
+	}
+	return -1
+}
+
+// otherFileType finds the type a (dotted) qualifier denotes in another file.
+func (fs *fileScope) otherFileType(ctx context.Context, bindImp int32, q string) (typeRef, bool) {
+	first, rest, _ := strings.Cut(q, ".")
+	var t typeRef
+	found := false
+	if bindImp >= 0 && fs.facts.Imports[bindImp].LocalName() == first {
+		im := fs.imps[bindImp]
+		switch {
+		case im.named && im.isType:
+			t, found = im.typ, true
+		case im.isAlias: // using Alias = A.B; Alias.C.M()
+			if rest == "" {
+				return typeRef{}, false
 			}
-		case lang.QualSelf:
-			for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
-				if facts.Defs[d].Kind.IsTypeLike() {
-					if i, ok := byPath[facts.Defs[d].Path+"."+name]; ok {
-						add(ri, lang.TierProven, link.DefID(own, i))
-					}
-					break
-				}
+			first, rest, _ = strings.Cut(rest, ".")
+			if s, ok := fs.lookup(ctx, im.pkg, first); ok && s.kind.IsTypeLike() {
+				t, found = typeRef{im.pkg, first}, true
 			}
-		case lang.QualIdent, lang.QualPath:
-			q := facts.Names[r.Qualifier]
-			if r.QualBound {
-				if t := sameFileType(q, r.Enclosing); t >= 0 {
-					if i, ok := byPath[facts.Defs[t].Path+"."+name]; ok {
-						add(ri, lang.TierProven, link.DefID(own, i))
-					}
-				} else if decl != nil {
-					typed(ri, r, name)
-				}
-				continue // a local, a field or a type of this file
-			}
-			if decl != nil && strings.HasPrefix(q, "this.") {
-				typed(ri, r, name)
-				continue
-			}
-			if t, ok := otherFileType(r.BindImp, q); ok {
-				if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+name, from); ok {
-					add(ri, lang.TierStrong, s.id)
-				}
-			} else if p.isPackage(family, q) { // a.b.C: the type C of package a.b
-				if s, ok := p.lookup(ctx, family, q, name, from); ok {
-					add(ri, lang.TierStrong, s.id)
-				}
+		}
+	} else if s, ok := fs.bare(ctx, first); ok && s.kind.IsTypeLike() {
+		for _, pkg := range append(append([]string{}, fs.visible...), fs.wildPkgs...) {
+			if s2, ok := fs.lookup(ctx, pkg, first); ok && s2.id == s.id {
+				t, found = typeRef{pkg, first}, true
+				break
 			}
 		}
 	}
-	return links
+	if !found {
+		return fs.p.resolveTypeOf(ctx, fs.family, q, fs.from) // written in full: a.b.C
+	}
+	if rest != "" {
+		t.path += "." + rest
+		if s, ok := fs.lookup(ctx, t.pkg, t.path); !ok || !s.kind.IsTypeLike() {
+			return typeRef{}, false
+		}
+	}
+	return t, true
+}
+
+// typed links x.name where the source declares x's type: a member of a type
+// of this file (or one it inherits from another file's), or of a type of
+// another file.
+func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string) {
+	typ := fs.decl.Of(r)
+	if typ == "" {
+		return
+	}
+	if t := fs.sameFileType(typ, r.Enclosing); t >= 0 {
+		if i := fs.decl.Member(t, name, fs.sameFileType); i >= 0 {
+			fs.add(ri, lang.TierStrong, link.DefID(fs.own, i))
+		} else if tr := (typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}); fs.f.Pkg != "" {
+			// inherited from a base type of another file
+			fs.member(ctx, ri, tr, name)
+		}
+		return
+	}
+	bindImp := int32(-1)
+	first, _, _ := strings.Cut(typ, ".")
+	for i, im := range fs.facts.Imports {
+		if im.Kind == lang.ImportNamed && im.LocalName() == first {
+			bindImp = int32(i)
+			break
+		}
+	}
+	if t, ok := fs.otherFileType(ctx, bindImp, typ); ok {
+		fs.member(ctx, ri, t, name)
+	}
+}
+
+// member links ri to member name of type t (declared or inherited).
+func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) {
+	if s, ok := fs.lookup(ctx, t.pkg, t.path); ok {
+		if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
+			fs.add(ri, lang.TierStrong, m.id)
+		}
+	}
 }
 
 // JVMStdlib reports whether an import names a package of the Java or
