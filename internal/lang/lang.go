@@ -9,7 +9,9 @@
 //     Redirect, Refine, Constraint, DynamicCalls and Surfaces;
 //   - linking hooks, each optional: Linker, which resolves the language's
 //     references across files (link.go), and Stdlib, which recognises its
-//     standard library among the imports.
+//     standard library among the imports;
+//   - TestFile, optional: the naming convention that makes a file hold
+//     tests (affected tests, impact and semantic_diff read it).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
@@ -198,6 +200,11 @@ type Language struct {
 	// ImportName is the name an import binds when the file does not write
 	// one (Go: the package's name, guessed from its path); nil: Import.LocalName.
 	ImportName func(im Import) string
+	// TestFile names the convention by which a file of the language holds
+	// tests ("go test (*_test.go)"), or "" when it holds none, from its
+	// repository path; test data and fixture directories are left out
+	// before it is asked. nil: no file holds tests.
+	TestFile func(p string) string
 	// Builtins are the names a file uses without declaring or importing them
 	// (Go's predeclared functions and types, Python's builtins, the
 	// ECMAScript globals): a call of one that binds to nothing in the

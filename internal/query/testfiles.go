@@ -3,6 +3,8 @@ package query
 import (
 	"path"
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // Which files hold tests, by their names: three readings for three uses.
@@ -11,83 +13,22 @@ import (
 // describes; IsTestPath a guess without the language, for ranking.
 
 // TestFileKind says whether a file holds tests by its language's naming
-// conventions, and which convention matched ("" when it does not hold tests).
-// Rust files with inline #[cfg(test)] modules are found from their content
-// (change does, building its dependency graph); testdata and fixture
-// directories never hold tests.
+// conventions (the language's TestFile hook), and which convention matched
+// ("" when it does not hold tests). Rust files with inline #[cfg(test)]
+// modules are found from their content (change does, building its
+// dependency graph); testdata and fixture directories never hold tests.
 func TestFileKind(p, language string) string {
-	base := path.Base(p)
-	dirs := strings.Split(path.Dir(p), "/")
-	inDir := func(names ...string) bool {
-		for _, d := range dirs {
-			for _, n := range names {
-				if d == n {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if inDir("testdata", "fixtures", "__fixtures__", "__snapshots__") {
+	if lang.InDir(p, "testdata", "fixtures", "__fixtures__", "__snapshots__") {
 		return ""
 	}
-	ext := path.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	switch language {
-	case "go":
-		if strings.HasSuffix(base, "_test.go") {
-			return "go test (*_test.go)"
-		}
-	case "python":
-		switch {
-		case strings.HasPrefix(base, "test_") && ext == ".py":
-			return "pytest (test_*.py)"
-		case strings.HasSuffix(base, "_test.py"):
-			return "pytest (*_test.py)"
-		case base != "__init__.py" && base != "conftest.py" && inDir("tests", "test"):
-			return "tests/ directory"
-		}
-	case "javascript", "typescript", "tsx":
-		return scriptTestConvention(base, inDir("__tests__"))
-	case "java", "kotlin":
-		switch {
-		case strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT"):
-			return "JUnit (*Test" + ext + ")"
-		case strings.Contains(p, "src/test/"):
-			return "src/test/"
-		}
-	case "csharp":
-		switch {
-		case strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "Test"):
-			return "*Tests.cs"
-		}
-		for _, d := range dirs {
-			if strings.HasSuffix(d, ".Tests") || strings.HasSuffix(d, ".Test") || d == "Tests" || d == "tests" {
-				return "test project (" + d + "/)"
-			}
-		}
-	case "rust":
-		if len(dirs) > 0 && dirs[len(dirs)-1] == "tests" || inDir("tests") && !inDir("src") {
-			return "integration tests (tests/)"
-		}
-	case "ruby":
-		switch {
-		case strings.HasSuffix(base, "_spec.rb"):
-			return "RSpec (*_spec.rb)"
-		case strings.HasPrefix(base, "test_") && ext == ".rb", strings.HasSuffix(base, "_test.rb"):
-			return "minitest (test_*.rb)"
-		}
-	case "php":
-		if strings.HasSuffix(stem, "Test") && ext == ".php" {
-			return "PHPUnit (*Test.php)"
-		}
-	case "c", "cpp":
-		switch {
-		case strings.HasPrefix(base, "test_"), strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_unittest"):
-			return "test_*.c / *_test.cc"
-		case inDir("tests", "test"):
-			return "tests/ directory"
-		}
+	return languageTestFile(p, language)
+}
+
+// languageTestFile is what the TestFile hook of a registered language says
+// of p ("" without one).
+func languageTestFile(p, language string) string {
+	if l := lang.ByName(language); l != nil && l.TestFile != nil {
+		return l.TestFile(p)
 	}
 	return ""
 }
@@ -129,7 +70,7 @@ func TestConvention(p, language string) string {
 			return "*_test.py"
 		}
 	case "typescript", "tsx", "javascript":
-		if c := scriptTestConvention(base, inDir("__tests__")); c != "" {
+		if c := languageTestFile(p, language); c != "" {
 			return c
 		}
 	}
@@ -138,20 +79,6 @@ func TestConvention(p, language string) string {
 		return "tests/ dir"
 	case inDir("test"):
 		return "test/ dir"
-	}
-	return ""
-}
-
-// scriptTestConvention is the test convention of a JavaScript or
-// TypeScript file, or "": underTests says a __tests__ directory holds it.
-func scriptTestConvention(base string, underTests bool) string {
-	switch {
-	case strings.Contains(base, ".test."):
-		return "*.test.*"
-	case strings.Contains(base, ".spec."):
-		return "*.spec.*"
-	case underTests:
-		return "__tests__/"
 	}
 	return ""
 }

@@ -1,6 +1,10 @@
 package query
 
-import "testing"
+import (
+	"testing"
+
+	_ "github.com/cairnhq/cairn/internal/lang/all" // the languages' TestFile hooks
+)
 
 func TestTestConvention(t *testing.T) {
 	tests := []struct{ path, lang, want string }{
@@ -21,6 +25,54 @@ func TestTestConvention(t *testing.T) {
 	for _, tc := range tests {
 		if got := TestConvention(tc.path, tc.lang); got != tc.want {
 			t.Errorf("TestConvention(%q, %q) = %q, want %q", tc.path, tc.lang, got, tc.want)
+		}
+	}
+}
+
+// TestFileKind reads each language's conventions (its TestFile hook); test
+// data and fixtures never hold tests.
+func TestTestFileKind(t *testing.T) {
+	tests := []struct{ path, lang, want string }{
+		{"pkg/a_test.go", "go", "go test (*_test.go)"},
+		{"pkg/a.go", "go", ""},
+		{"pkg/testdata/x_test.go", "go", ""},
+		{"tests/test_a.py", "python", "pytest (test_*.py)"},
+		{"a/b_test.py", "python", "pytest (*_test.py)"},
+		{"tests/helpers.py", "python", "tests/ directory"},
+		{"tests/conftest.py", "python", ""},
+		{"tests/__init__.py", "python", ""},
+		{"src/contest.py", "python", ""},
+		{"src/a.test.ts", "typescript", "*.test.*"},
+		{"src/a.spec.js", "javascript", "*.spec.*"},
+		{"src/__tests__/a.tsx", "tsx", "__tests__/"},
+		{"src/__snapshots__/a.test.ts", "typescript", ""},
+		{"test/util.js", "javascript", ""},
+		{"src/main/java/a/FooTest.java", "java", "JUnit (*Test.java)"},
+		{"src/main/java/a/FooIT.java", "java", "JUnit (*Test.java)"},
+		{"src/test/java/a/Helper.kt", "kotlin", "src/test/"},
+		{"src/main/java/a/Foo.java", "java", ""},
+		{"Lib/FooTests.cs", "csharp", "*Tests.cs"},
+		{"Lib.Tests/Helper.cs", "csharp", "test project (Lib.Tests/)"},
+		{"Lib/Foo.cs", "csharp", ""},
+		{"tests/it.rs", "rust", "integration tests (tests/)"},
+		{"crate/tests/common/mod.rs", "rust", "integration tests (tests/)"},
+		{"src/tests/mod.rs", "rust", "integration tests (tests/)"},
+		{"src/lib.rs", "rust", ""},
+		{"spec/foo_spec.rb", "ruby", "RSpec (*_spec.rb)"},
+		{"test/test_foo.rb", "ruby", "minitest (test_*.rb)"},
+		{"lib/foo.rb", "ruby", ""},
+		{"tests/FooTest.php", "php", "PHPUnit (*Test.php)"},
+		{"src/Foo.php", "php", ""},
+		{"src/test_parse.c", "c", "test_*.c / *_test.cc"},
+		{"src/parse_unittest.cc", "cpp", "test_*.c / *_test.cc"},
+		{"tests/helpers.h", "c", "tests/ directory"},
+		{"src/parse.c", "c", ""},
+		{"tests/a_test.go", "", ""},
+		{"docs/a_test.md", "markdown", ""},
+	}
+	for _, tc := range tests {
+		if got := TestFileKind(tc.path, tc.lang); got != tc.want {
+			t.Errorf("TestFileKind(%q, %q) = %q, want %q", tc.path, tc.lang, got, tc.want)
 		}
 	}
 }

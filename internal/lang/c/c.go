@@ -30,6 +30,7 @@ var Language = &lang.Language{
 	Refine:       cfamily.RefineC,
 	Linker:       cfamily.Linker,
 	Stdlib:       cfamily.Stdlib,
+	TestFile:     cfamily.TestFile,
 	Redirect:     redirectHeader,
 }
 

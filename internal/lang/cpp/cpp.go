@@ -29,6 +29,7 @@ var Language = &lang.Language{
 	Refine:       cfamily.RefineCPP,
 	Linker:       cfamily.Linker,
 	Stdlib:       cfamily.Stdlib,
+	TestFile:     cfamily.TestFile,
 }
 
 func init() { lang.Register(Language) }

@@ -79,6 +79,7 @@ var Language = &lang.Language{
 	Surfaces:    Surfaces,
 	Linker:      classlang.Linker,
 	Stdlib:      stdlib,
+	TestFile:    testFile,
 }
 
 func init() { lang.Register(Language) }

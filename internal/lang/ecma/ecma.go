@@ -46,6 +46,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		Refine:       refine,
 		DynamicCalls: DynamicCalls,
 		Surfaces:     Surfaces,
+		TestFile:     TestFile,
 		Linker:       Linker,
 		Stdlib:       Stdlib,
 		Builtins:     Globals,

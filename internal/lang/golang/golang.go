@@ -48,6 +48,7 @@ var Language = &lang.Language{
 	},
 	Refine:   refine,
 	Surfaces: Surfaces,
+	TestFile: testFile,
 	Linker:   linker,
 	Stdlib:   stdlib,
 

@@ -64,6 +64,7 @@ var Language = &lang.Language{
 	Surfaces:     Surfaces,
 	Linker:       classlang.Linker,
 	Stdlib:       classlang.JVMStdlib,
+	TestFile:     classlang.JVMTestFile,
 }
 
 func init() { lang.Register(Language) }

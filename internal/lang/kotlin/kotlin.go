@@ -65,6 +65,7 @@ var Language = &lang.Language{
 	Refine:       refine,
 	Linker:       classlang.Linker,
 	Stdlib:       classlang.JVMStdlib,
+	TestFile:     classlang.JVMTestFile,
 }
 
 func init() { lang.Register(Language) }

@@ -56,6 +56,7 @@ var Language = &lang.Language{
 	Imports:      imports,
 	Refine:       refine,
 	Linker:       linker,
+	TestFile:     testFile,
 }
 
 func init() { lang.Register(Language) }

@@ -39,6 +39,7 @@ var Language = &lang.Language{
 		"eval": lang.DynEval, "exec": lang.DynEval, "__import__": lang.DynEval, "import_module": lang.DynEval,
 	},
 	Surfaces: Surfaces,
+	TestFile: testFile,
 	Linker:   linker,
 	Stdlib:   stdlib,
 	Builtins: builtins,

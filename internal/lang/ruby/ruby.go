@@ -60,6 +60,7 @@ var Language = &lang.Language{
 	Refine:       refine,
 	Linker:       linker,
 	Stdlib:       stdlib,
+	TestFile:     testFile,
 }
 
 func init() { lang.Register(Language) }
