@@ -162,6 +162,9 @@ type Language struct {
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
 	// BlockScoped languages bind a name only after its declaration.
 	BlockScoped bool
+	// Overloads: same-named members of one type are distinct overloads
+	// (Java, Kotlin, C#, C++), never variants of one declaration.
+	Overloads bool
 	// FinalNewline makes the engine parse a file that does not end with a
 	// newline as if it did (positions do not change): some grammars' scanners
 	// loop forever at the end of input in the middle of a token (Kotlin).

@@ -32,10 +32,6 @@ type Variant struct {
 	Build    string            `json:"build,omitempty"`
 }
 
-// overloadLangs are the languages in which same-named members of one type
-// are distinct overloads, never variants of one declaration.
-var overloadLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, "cpp": true}
-
 // Variants lists the other definitions of r's name when it has variants
 // (see above), in the order of their locations; nil when it has none.
 func (e *Engine) Variants(ctx context.Context, r *Resolved) ([]*Resolved, error) {
@@ -109,7 +105,7 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 		}
 	}
 	switch {
-	case overloadLangs[language]:
+	case overloads(language):
 		return nil, nil
 	case language != "go" && !sameKind:
 		return nil, nil
@@ -203,4 +199,11 @@ func goFileTags(p string) []string {
 		plat = []string{parts[n-1]}
 	}
 	return append(plat, tags...)
+}
+
+// overloads reports whether same-named members of one type are distinct
+// overloads in the language (lang.Language.Overloads).
+func overloads(language string) bool {
+	l := lang.ByName(language)
+	return l != nil && l.Overloads
 }

@@ -24,6 +24,7 @@ var Language = &lang.Language{
 	DocStyle:     lang.DocComments,
 	SelfNames:    []string{"this"},
 	BlockScoped:  true,
+	Overloads:    true,
 	Visibility:   cfamily.Visibility,
 	Imports:      cfamily.Imports,
 	Refine:       cfamily.RefineCPP,

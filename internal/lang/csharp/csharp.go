@@ -72,6 +72,7 @@ var Language = &lang.Language{
 	// declaration is an error), and a generic method's type parameters are
 	// used before they are declared: T Get<T>().
 	BlockScoped: false,
+	Overloads:   true,
 	Visibility:  visibility,
 	Package:     packageName,
 	Imports:     imports,

@@ -57,6 +57,7 @@ var Language = &lang.Language{
 	DocStyle:     lang.DocComments,
 	SelfNames:    []string{"this"},
 	BlockScoped:  true,
+	Overloads:    true,
 	Visibility:   visibility,
 	Package:      packageName,
 	Imports:      imports,

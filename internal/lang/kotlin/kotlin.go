@@ -55,6 +55,7 @@ var Language = &lang.Language{
 	DocStyle:     lang.DocComments,
 	SelfNames:    []string{"this"},
 	BlockScoped:  true,
+	Overloads:    true,
 	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
 	// ends with an annotation where a property accessor may follow
 	// ("val x = 1\n@Suppress(\"X\")" without a final newline).
