@@ -162,3 +162,29 @@ func Extra() {}
 		t.Errorf("Serve: no blast radius: %+v", c.Impact)
 	}
 }
+
+// TestAffectedTestsDeclaredPackages: a Kotlin test sees the Java classes of
+// its package without importing them (one package space on the JVM), and a
+// C# using directive makes a file depend on every file of the namespace.
+func TestAffectedTestsDeclaredPackages(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"src/main/java/com/acme/Greeter.java":     "package com.acme;\n\npublic class Greeter {\n    public String greet() { return \"hi\"; }\n}\n",
+		"src/test/kotlin/com/acme/GreeterTest.kt": "package com.acme\n\nclass GreeterTest {\n    fun greets() { Greeter().greet() }\n}\n",
+		"Lib/Greeting.cs":                         "namespace Acme.Lib\n{\n    public class Greeting { public string Text() => \"hi\"; }\n}\n",
+		"Lib/Farewell.cs":                         "namespace Acme.Lib\n{\n    public class Farewell { public string Text() => \"bye\"; }\n}\n",
+		"Lib.Tests/GreetingTests.cs":              "using Acme.Lib;\n\nnamespace Acme.Lib.Tests\n{\n    public class GreetingTests { public void Texts() { new Greeting().Text(); } }\n}\n",
+	}).Engine(t)
+	for file, want := range map[string][]string{
+		"src/main/java/com/acme/Greeter.java": {"src/test/kotlin/com/acme/GreeterTest.kt same_package 1 high"},
+		"Lib/Greeting.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
+		"Lib/Farewell.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
+	} {
+		res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{file}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, tests(res)); diff != "" {
+			t.Errorf("tests of %s (-want +got):\n%s", file, diff)
+		}
+	}
+}

@@ -120,10 +120,10 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 		if k := query.TestFileKind(f.Path, f.Lang); k != "" {
 			g.tests[i] = k
 		}
-		switch f.Lang {
-		case "go":
+		switch packages(f.Lang) {
+		case lang.PackageDirectory:
 			g.dirFiles[lang.DirOf(f.Path)] = append(g.dirFiles[lang.DirOf(f.Path)], i)
-		case "java", "kotlin", "csharp":
+		case lang.PackageDeclared:
 			if f.Pkg != "" {
 				k := pkgKey(f)
 				g.pkgFiles[k] = append(g.pkgFiles[k], i)
@@ -178,9 +178,9 @@ func (g *depGraph) addFileImports(i int, edges []index.ImportEdge) {
 			}
 		}
 	}
-	// A C# using directive brings in a whole namespace: the file depends
-	// on every file declaring it.
-	if f := files[i]; f.Lang == "csharp" {
+	// An import of a whole namespace (C#'s using): the file depends on
+	// every file declaring it.
+	if f := files[i]; namespaceImports(f.Lang) {
 		for _, ed := range edges {
 			for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
 				if j != i && !seen[files[j].Path] {
@@ -231,12 +231,28 @@ func (g *depGraph) addReferences(j int, ri *refIndex) {
 	}
 }
 
+// pkgKey names the declared package of a file within its language's
+// package space.
 func pkgKey(f store.FileRow) string {
-	family := f.Lang
-	if family == "kotlin" {
-		family = "java" // one package space on the JVM
+	space := f.Lang
+	if l := lang.ByName(f.Lang); l != nil && l.PackageSpace != "" {
+		space = l.PackageSpace
 	}
-	return family + "\x00" + f.Pkg
+	return space + "\x00" + f.Pkg
+}
+
+// packages is how the language groups files into packages.
+func packages(language string) lang.PackageScope {
+	if l := lang.ByName(language); l != nil {
+		return l.Packages
+	}
+	return lang.PackageNone
+}
+
+// namespaceImports reports whether the language's imports name namespaces.
+func namespaceImports(language string) bool {
+	l := lang.ByName(language)
+	return l != nil && l.NamespaceImports
 }
 
 // looksLocal reports whether an import that did not resolve names something
@@ -251,11 +267,11 @@ func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
 	return false
 }
 
-// targets are the keys other files import a file by: its path and, for Go,
-// its package's directory (the only imports that name a directory).
+// targets are the keys other files import a file by: its path and, for a
+// language whose packages are directories (Go), its package's directory.
 func (g *depGraph) targets(i int) []string {
 	f := g.files[i]
-	if f.Lang != "go" {
+	if packages(f.Lang) != lang.PackageDirectory {
 		return []string{f.Path}
 	}
 	return []string{f.Path, lang.DirOf(f.Path)}
@@ -277,15 +293,16 @@ func (g *depGraph) importers(i int) []int {
 }
 
 // samePackage lists the files that see file i's definitions without importing
-// it: the other files of its Go package directory (test files included) and
-// of its JVM or .NET package.
+// it: the other files of its package directory (Go, test files included) or
+// of its declared package (JVM, .NET).
 func (g *depGraph) samePackage(i int) []int {
 	f := g.files[i]
+	scope := packages(f.Lang)
 	var group []int
-	switch f.Lang {
-	case "go":
+	switch scope {
+	case lang.PackageDirectory:
 		group = g.dirFiles[lang.DirOf(f.Path)]
-	case "java", "kotlin", "csharp":
+	case lang.PackageDeclared:
 		if f.Pkg != "" {
 			group = g.pkgFiles[pkgKey(f)]
 		}
@@ -294,7 +311,7 @@ func (g *depGraph) samePackage(i int) []int {
 	for _, j := range group {
 		// A Go external test package (package x_test) shares the directory
 		// but imports the package like any other client.
-		if j != i && (f.Lang != "go" || g.files[j].Pkg == f.Pkg) {
+		if j != i && (scope != lang.PackageDirectory || g.files[j].Pkg == f.Pkg) {
 			out = append(out, j)
 		}
 	}
@@ -310,11 +327,11 @@ func (g *depGraph) module(i int) string {
 }
 
 // dependents are the files that see file i's definitions: its importers and,
-// for JVM and .NET packages, the other files of its package.
+// for declared packages (JVM, .NET), the other files of its package.
 func (g *depGraph) dependents(i int) []int {
 	out := g.importers(i)
-	switch g.files[i].Lang {
-	case "java", "kotlin", "csharp":
+	switch packages(g.files[i].Lang) {
+	case lang.PackageDeclared:
 		seen := map[int]bool{}
 		for _, j := range out {
 			seen[j] = true

@@ -165,6 +165,15 @@ type Language struct {
 	// Overloads: same-named members of one type are distinct overloads
 	// (Java, Kotlin, C#, C++), never variants of one declaration.
 	Overloads bool
+	// Packages says which files see each other's definitions without
+	// importing them (affected tests, impact); PackageSpace names the
+	// package namespace a PackageDeclared language shares with another
+	// ("java" for Kotlin; "" for its own name).
+	Packages     PackageScope
+	PackageSpace string
+	// NamespaceImports languages import a namespace, and a file depends on
+	// every file that declares the namespace it imports (C#'s using).
+	NamespaceImports bool
 	// FinalNewline makes the engine parse a file that does not end with a
 	// newline as if it did (positions do not change): some grammars' scanners
 	// loop forever at the end of input in the middle of a token (Kotlin).
@@ -220,16 +229,36 @@ type Language struct {
 	Extract func(src []byte) (*Facts, error)
 }
 
+// PackageScope is how a language groups its files into packages whose
+// files see each other's definitions without an import.
+type PackageScope uint8
+
+const (
+	// PackageNone: a file sees only what it imports.
+	PackageNone PackageScope = iota
+	// PackageDirectory: the files of one directory that declare the same
+	// package (Go; an external test package x_test stands apart), which
+	// other files import by the directory.
+	PackageDirectory
+	// PackageDeclared: the files that declare the same package or
+	// namespace, wherever they are (Java, Kotlin, C#).
+	PackageDeclared
+)
+
 // DefNode is what a Visibility hook sees of a definition.
 type DefNode struct {
 	Node int // flat node index of the definition
 	Def  *Def
 }
 
-var registry []*Language
+var (
+	registry []*Language
+	byName   = map[string]*Language{}
+)
 
 // Register adds a language. Language packages call it from init.
 func Register(l *Language) {
+	byName[l.Name] = l
 	registry = append(registry, l)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
@@ -238,14 +267,7 @@ func Register(l *Language) {
 func All() []*Language { return registry }
 
 // ByName finds a registered language.
-func ByName(name string) *Language {
-	for _, l := range registry {
-		if l.Name == name {
-			return l
-		}
-	}
-	return nil
-}
+func ByName(name string) *Language { return byName[name] }
 
 // ForFile picks the language of a file by its name and, where an extension is
 // shared, by its content.

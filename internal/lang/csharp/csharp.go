@@ -73,14 +73,17 @@ var Language = &lang.Language{
 	// used before they are declared: T Get<T>().
 	BlockScoped: false,
 	Overloads:   true,
-	Visibility:  visibility,
-	Package:     packageName,
-	Imports:     imports,
-	Refine:      refine,
-	Surfaces:    Surfaces,
-	Linker:      classlang.Linker,
-	Stdlib:      stdlib,
-	TestFile:    testFile,
+	Packages:    lang.PackageDeclared,
+	// A using directive brings in a whole namespace.
+	NamespaceImports: true,
+	Visibility:       visibility,
+	Package:          packageName,
+	Imports:          imports,
+	Refine:           refine,
+	Surfaces:         Surfaces,
+	Linker:           classlang.Linker,
+	Stdlib:           stdlib,
+	TestFile:         testFile,
 }
 
 func init() { lang.Register(Language) }

@@ -28,6 +28,7 @@ var Language = &lang.Language{
 	CommentKinds: []string{"comment"},
 	DocStyle:     lang.DocComments,
 	BlockScoped:  true,
+	Packages:     lang.PackageDirectory,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},

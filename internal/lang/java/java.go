@@ -58,6 +58,7 @@ var Language = &lang.Language{
 	SelfNames:    []string{"this"},
 	BlockScoped:  true,
 	Overloads:    true,
+	Packages:     lang.PackageDeclared,
 	Visibility:   visibility,
 	Package:      packageName,
 	Imports:      imports,

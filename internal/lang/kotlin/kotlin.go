@@ -56,6 +56,8 @@ var Language = &lang.Language{
 	SelfNames:    []string{"this"},
 	BlockScoped:  true,
 	Overloads:    true,
+	Packages:     lang.PackageDeclared,
+	PackageSpace: "java", // one package space on the JVM
 	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
 	// ends with an annotation where a property accessor may follow
 	// ("val x = 1\n@Suppress(\"X\")" without a final newline).
