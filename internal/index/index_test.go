@@ -148,3 +148,18 @@ func TestLinkCodec(t *testing.T) {
 		t.Fatal("corrupt links decoded")
 	}
 }
+
+// Family is the manifest family of each language, as module kinds name it.
+func TestFamily(t *testing.T) {
+	want := map[string]string{
+		"go": "go", "python": "python", "rust": "rust", "ruby": "ruby", "php": "php",
+		"typescript": "javascript", "tsx": "javascript", "javascript": "javascript",
+		"java": "jvm", "kotlin": "jvm", "csharp": "dotnet",
+		"c": "", "cpp": "", "json": "", "markdown": "", "nosuchlanguage": "",
+	}
+	for language, family := range want {
+		if got := index.Family(language); got != family {
+			t.Errorf("Family(%q) = %q, want %q", language, got, family)
+		}
+	}
+}

@@ -48,17 +48,11 @@ func priority(file string) int {
 // (go, javascript, python, jvm, dotnet, ...; "" for none).
 func Family(language string) string { return familyOf(language) }
 
-// familyOf maps a language to its manifest family ("" for none).
+// familyOf is the manifest family of a language (its Ecosystem; "" for
+// none).
 func familyOf(language string) string {
-	switch language {
-	case "go", "python", "rust", "ruby", "php":
-		return language
-	case "typescript", "tsx", "javascript":
-		return "javascript"
-	case "java", "kotlin", "scala":
-		return "jvm"
-	case "csharp", "fsharp":
-		return "dotnet"
+	if l := lang.ByName(language); l != nil {
+		return l.Ecosystem
 	}
 	return ""
 }

@@ -151,8 +151,12 @@ const (
 
 // Language describes one language to the engine.
 type Language struct {
-	Name         string   // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
-	Extensions   []string // file name suffixes, with the dot
+	Name       string   // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
+	Extensions []string // file name suffixes, with the dot
+	// Ecosystem is the family of manifests that declare the language's
+	// modules, as module kinds name it: go, javascript, python, jvm,
+	// dotnet, rust, ruby, php; "" for none.
+	Ecosystem    string
 	Grammar      func() unsafe.Pointer
 	Query        string   // the language's .scm query
 	RefKinds     []string // identifier-like node kinds that are references

@@ -61,6 +61,7 @@ var (
 var Language = &lang.Language{
 	Name:         "csharp",
 	Extensions:   []string{".cs"},
+	Ecosystem:    "dotnet",
 	Grammar:      func() unsafe.Pointer { return tscs.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier"},

@@ -21,6 +21,7 @@ var query string
 var Language = &lang.Language{
 	Name:         "go",
 	Extensions:   []string{".go"},
+	Ecosystem:    "go",
 	Grammar:      func() unsafe.Pointer { return tsgo.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier", "type_identifier", "field_identifier", "package_identifier"},

@@ -49,6 +49,7 @@ var (
 var Language = &lang.Language{
 	Name:         "java",
 	Extensions:   []string{".java"},
+	Ecosystem:    "jvm",
 	Grammar:      func() unsafe.Pointer { return tsjava.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier", "type_identifier"},

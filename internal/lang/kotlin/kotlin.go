@@ -47,6 +47,7 @@ var (
 var Language = &lang.Language{
 	Name:         "kotlin",
 	Extensions:   []string{".kt", ".kts"},
+	Ecosystem:    "jvm",
 	Grammar:      func() unsafe.Pointer { return tskotlin.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier"},

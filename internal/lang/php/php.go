@@ -43,6 +43,7 @@ var query string
 var Language = &lang.Language{
 	Name:         "php",
 	Extensions:   []string{".php"},
+	Ecosystem:    "php",
 	Grammar:      func() unsafe.Pointer { return tsphp.LanguagePHP() },
 	Query:        query,
 	RefKinds:     []string{"name", "variable_name"},

@@ -21,6 +21,7 @@ var query string
 var Language = &lang.Language{
 	Name:         "python",
 	Extensions:   []string{".py", ".pyi"},
+	Ecosystem:    "python",
 	Grammar:      func() unsafe.Pointer { return tspython.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier"},

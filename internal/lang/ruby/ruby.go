@@ -48,6 +48,7 @@ var query string
 var Language = &lang.Language{
 	Name:         "ruby",
 	Extensions:   []string{".rb", ".rake", ".gemspec", ".ru", "Rakefile", "Gemfile"},
+	Ecosystem:    "ruby",
 	Grammar:      func() unsafe.Pointer { return tsruby.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier", "constant"},

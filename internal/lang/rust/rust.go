@@ -37,6 +37,7 @@ var query string
 var Language = &lang.Language{
 	Name:        "rust",
 	Extensions:  []string{".rs"},
+	Ecosystem:   "rust",
 	Grammar:     func() unsafe.Pointer { return tsrust.Language() },
 	Query:       query,
 	RefKinds:    []string{"identifier", "type_identifier", "field_identifier"},
