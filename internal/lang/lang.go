@@ -11,7 +11,11 @@
 //     references across files (link.go), and Stdlib, which recognises its
 //     standard library among the imports;
 //   - TestFile, optional: the naming convention that makes a file hold
-//     tests (affected tests, impact and semantic_diff read it).
+//     tests (affected tests, impact and semantic_diff read it);
+//   - facts about the language the engines read instead of its name:
+//     Ecosystem (the manifests of its modules), Packages, PackageSpace and
+//     NamespaceImports (which files see each other without an import),
+//     Overloads (same-named members are overloads, not variants).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
