@@ -12,14 +12,12 @@ import (
 // deriveVisibility follows CKB §8.1: the language's own marks (modifiers,
 // Go's export rule), then whether other modules reference it, then naming.
 func deriveVisibility(language, name string, v lang.Visibility, direct []ModuleImpact, home string) VisibilityInfo {
-	switch language {
-	case "go":
-		if v != lang.VisUnknown {
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: "export-rule"}
-		}
-	case "java", "kotlin", "csharp", "typescript", "tsx", "javascript", "rust", "php", "cpp", "c":
-		if v != lang.VisUnknown {
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: "modifiers"}
+	if l := lang.ByName(language); l != nil && v != lang.VisUnknown {
+		switch l.VisibilityRule {
+		case "export-rule":
+			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: l.VisibilityRule}
+		case "modifiers":
+			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: l.VisibilityRule}
 		}
 	}
 	for _, m := range direct {

@@ -157,6 +157,15 @@ const (
 type Language struct {
 	Name       string   // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
 	Extensions []string // file name suffixes, with the dot
+	// Aliases are other names users give the language in filters ("ts",
+	// "py"); Dialects are the languages a filter on this one includes too
+	// (TypeScript's: tsx).
+	Aliases  []string
+	Dialects []string
+	// VisibilityRule says how the Visibility hook decides: "export-rule"
+	// (Go's capitalisation), "modifiers" (declared modifiers and keywords);
+	// "" when it is a naming convention or there is no hook.
+	VisibilityRule string
 	// Ecosystem is the family of manifests that declare the language's
 	// modules, as module kinds name it: go, javascript, python, jvm,
 	// dotnet, rust, ruby, php; "" for none.
@@ -262,11 +271,15 @@ type DefNode struct {
 var (
 	registry []*Language
 	byName   = map[string]*Language{}
+	byAlias  = map[string]*Language{}
 )
 
 // Register adds a language. Language packages call it from init.
 func Register(l *Language) {
 	byName[l.Name] = l
+	for _, a := range l.Aliases {
+		byAlias[a] = l
+	}
 	registry = append(registry, l)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }
@@ -276,6 +289,14 @@ func All() []*Language { return registry }
 
 // ByName finds a registered language.
 func ByName(name string) *Language { return byName[name] }
+
+// Named finds a registered language by its name or one of its aliases.
+func Named(name string) *Language {
+	if l := byName[name]; l != nil {
+		return l
+	}
+	return byAlias[name]
+}
 
 // ForFile picks the language of a file by its name and, where an extension is
 // shared, by its content.

@@ -106,13 +106,6 @@ type FileFilter struct {
 	langs map[string]bool
 }
 
-// langAliases are the short names a search filter may give a language by.
-var langAliases = map[string]string{
-	"ts": "typescript", "js": "javascript", "py": "python", "golang": "go", "rb": "ruby",
-	"yml": "yaml", "md": "markdown", "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp",
-	"cs": "csharp", "c#": "csharp", "kt": "kotlin",
-}
-
 // NewFileFilter compiles path globs and language names (aliases such as ts
 // and py accepted); empty lists keep everything.
 func NewFileFilter(paths, langs []string) (*FileFilter, error) {
@@ -131,15 +124,13 @@ func NewFileFilter(paths, langs []string) (*FileFilter, error) {
 		f.langs = map[string]bool{}
 		for _, l := range langs {
 			l = strings.ToLower(l)
-			if full, ok := langAliases[l]; ok {
-				l = full
-			}
-			if lang.ByName(l) == nil {
+			language := lang.Named(l)
+			if language == nil {
 				return nil, errs.E(errs.InvalidArgument, "unknown language %q", l)
 			}
-			f.langs[l] = true
-			if l == "typescript" {
-				f.langs["tsx"] = true
+			f.langs[language.Name] = true
+			for _, d := range language.Dialects {
+				f.langs[d] = true
 			}
 		}
 	}

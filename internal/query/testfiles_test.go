@@ -1,9 +1,10 @@
 package query
 
 import (
+	"strings"
 	"testing"
 
-	_ "github.com/cairnhq/cairn/internal/lang/all" // the languages' TestFile hooks
+	_ "github.com/cairnhq/cairn/internal/lang/all" // the languages' hooks and aliases
 )
 
 func TestTestConvention(t *testing.T) {
@@ -74,5 +75,40 @@ func TestTestFileKind(t *testing.T) {
 		if got := TestFileKind(tc.path, tc.lang); got != tc.want {
 			t.Errorf("TestFileKind(%q, %q) = %q, want %q", tc.path, tc.lang, got, tc.want)
 		}
+	}
+}
+
+// A language filter takes a language's name or alias, in any case, and a
+// filter on TypeScript takes its TSX dialect too.
+func TestFileFilterLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		langs []string
+		in    []string // languages the filter keeps
+		out   []string // languages it drops
+	}{
+		{[]string{"ts"}, []string{"typescript", "tsx"}, []string{"javascript"}},
+		{[]string{"TypeScript"}, []string{"typescript", "tsx"}, []string{"go"}},
+		{[]string{"tsx"}, []string{"tsx"}, []string{"typescript"}},
+		{[]string{"golang", "py"}, []string{"go", "python"}, []string{"ruby"}},
+		{[]string{"C#", "kt", "c++", "cc", "cxx"}, []string{"csharp", "kotlin", "cpp"}, []string{"c", "java"}},
+		{[]string{"js", "rb", "rs", "yml", "md"}, []string{"javascript", "ruby", "rust", "yaml", "markdown"}, []string{"json"}},
+	} {
+		f, err := NewFileFilter(nil, tc.langs)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.langs, err)
+		}
+		for _, l := range tc.in {
+			if !f.Match("x", l) {
+				t.Errorf("%v drops %s", tc.langs, l)
+			}
+		}
+		for _, l := range tc.out {
+			if f.Match("x", l) {
+				t.Errorf("%v keeps %s", tc.langs, l)
+			}
+		}
+	}
+	if _, err := NewFileFilter(nil, []string{"cobol"}); err == nil || !strings.Contains(err.Error(), `unknown language "cobol"`) {
+		t.Errorf("an unknown language: %v", err)
 	}
 }

@@ -59,16 +59,18 @@ var (
 
 // Language is C#.
 var Language = &lang.Language{
-	Name:         "csharp",
-	Extensions:   []string{".cs"},
-	Ecosystem:    "dotnet",
-	Grammar:      func() unsafe.Pointer { return tscs.Language() },
-	Query:        query,
-	RefKinds:     []string{"identifier"},
-	BodyKinds:    bodyKinds,
-	CommentKinds: []string{"comment"},
-	DocStyle:     lang.DocComments,
-	SelfNames:    []string{"this"},
+	Name:           "csharp",
+	Extensions:     []string{".cs"},
+	Ecosystem:      "dotnet",
+	Aliases:        []string{"cs", "c#"},
+	VisibilityRule: "modifiers",
+	Grammar:        func() unsafe.Pointer { return tscs.Language() },
+	Query:          query,
+	RefKinds:       []string{"identifier"},
+	BodyKinds:      bodyKinds,
+	CommentKinds:   []string{"comment"},
+	DocStyle:       lang.DocComments,
+	SelfNames:      []string{"this"},
 	// A C# local is in scope in its whole block (using it before its
 	// declaration is an error), and a generic method's type parameters are
 	// used before they are declared: T Get<T>().

@@ -38,10 +38,10 @@ const (
 // Languages without a grammar.
 var (
 	JSON = &lang.Language{Name: "json", Extensions: []string{".json"}, Extract: extractJSON}
-	YAML = &lang.Language{Name: "yaml", Extensions: []string{".yaml", ".yml"}, Extract: extractYAML}
+	YAML = &lang.Language{Name: "yaml", Extensions: []string{".yaml", ".yml"}, Aliases: []string{"yml"}, Extract: extractYAML}
 	TOML = &lang.Language{Name: "toml", Extensions: []string{".toml"}, Extract: extractTOML}
 	// Markdown is documentation; its headings are the outline.
-	Markdown = &lang.Language{Name: "markdown", Extensions: []string{".md", ".markdown"}, Extract: extractMarkdown}
+	Markdown = &lang.Language{Name: "markdown", Extensions: []string{".md", ".markdown"}, Aliases: []string{"md"}, Extract: extractMarkdown}
 )
 
 func init() {

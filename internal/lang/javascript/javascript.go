@@ -24,4 +24,7 @@ var query = ecma.Query(ownQuery, true)
 var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
 	query, false, []string{"statement_block", "class_body"}, ecma.Refine)
 
-func init() { lang.Register(Language) }
+func init() {
+	Language.Aliases = []string{"js"}
+	lang.Register(Language)
+}

@@ -45,20 +45,22 @@ var (
 
 // Language is Kotlin.
 var Language = &lang.Language{
-	Name:         "kotlin",
-	Extensions:   []string{".kt", ".kts"},
-	Ecosystem:    "jvm",
-	Grammar:      func() unsafe.Pointer { return tskotlin.Language() },
-	Query:        query,
-	RefKinds:     []string{"identifier"},
-	BodyKinds:    bodyKinds,
-	CommentKinds: commentKinds,
-	DocStyle:     lang.DocComments,
-	SelfNames:    []string{"this"},
-	BlockScoped:  true,
-	Overloads:    true,
-	Packages:     lang.PackageDeclared,
-	PackageSpace: "java", // one package space on the JVM
+	Name:           "kotlin",
+	Extensions:     []string{".kt", ".kts"},
+	Ecosystem:      "jvm",
+	Aliases:        []string{"kt"},
+	VisibilityRule: "modifiers",
+	Grammar:        func() unsafe.Pointer { return tskotlin.Language() },
+	Query:          query,
+	RefKinds:       []string{"identifier"},
+	BodyKinds:      bodyKinds,
+	CommentKinds:   commentKinds,
+	DocStyle:       lang.DocComments,
+	SelfNames:      []string{"this"},
+	BlockScoped:    true,
+	Overloads:      true,
+	Packages:       lang.PackageDeclared,
+	PackageSpace:   "java", // one package space on the JVM
 	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
 	// ends with an annotation where a property accessor may follow
 	// ("val x = 1\n@Suppress(\"X\")" without a final newline).

@@ -22,6 +22,7 @@ var Language = &lang.Language{
 	Name:         "python",
 	Extensions:   []string{".py", ".pyi"},
 	Ecosystem:    "python",
+	Aliases:      []string{"py"},
 	Grammar:      func() unsafe.Pointer { return tspython.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier"},

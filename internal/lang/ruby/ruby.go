@@ -49,6 +49,7 @@ var Language = &lang.Language{
 	Name:         "ruby",
 	Extensions:   []string{".rb", ".rake", ".gemspec", ".ru", "Rakefile", "Gemfile"},
 	Ecosystem:    "ruby",
+	Aliases:      []string{"rb"},
 	Grammar:      func() unsafe.Pointer { return tsruby.Language() },
 	Query:        query,
 	RefKinds:     []string{"identifier", "constant"},

@@ -35,22 +35,24 @@ var query string
 
 // Language is Rust.
 var Language = &lang.Language{
-	Name:        "rust",
-	Extensions:  []string{".rs"},
-	Ecosystem:   "rust",
-	Grammar:     func() unsafe.Pointer { return tsrust.Language() },
-	Query:       query,
-	RefKinds:    []string{"identifier", "type_identifier", "field_identifier"},
-	BodyKinds:   []string{"block", "declaration_list", "field_declaration_list", "enum_variant_list"},
-	DocStyle:    lang.DocComments, // computed by Refine: attributes may stand between docs and item
-	SelfNames:   []string{"self", "Self"},
-	BlockScoped: true,
-	Visibility:  visibility,
-	Imports:     Imports,
-	Refine:      refine,
-	Linker:      linker,
-	Stdlib:      stdlib,
-	TestFile:    testFile,
+	Name:           "rust",
+	Extensions:     []string{".rs"},
+	Ecosystem:      "rust",
+	Aliases:        []string{"rs"},
+	VisibilityRule: "modifiers",
+	Grammar:        func() unsafe.Pointer { return tsrust.Language() },
+	Query:          query,
+	RefKinds:       []string{"identifier", "type_identifier", "field_identifier"},
+	BodyKinds:      []string{"block", "declaration_list", "field_declaration_list", "enum_variant_list"},
+	DocStyle:       lang.DocComments, // computed by Refine: attributes may stand between docs and item
+	SelfNames:      []string{"self", "Self"},
+	BlockScoped:    true,
+	Visibility:     visibility,
+	Imports:        Imports,
+	Refine:         refine,
+	Linker:         linker,
+	Stdlib:         stdlib,
+	TestFile:       testFile,
 }
 
 func init() { lang.Register(Language) }

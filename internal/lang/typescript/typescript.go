@@ -35,6 +35,8 @@ func refine(v *lang.View, f *lang.Facts) {
 }
 
 func init() {
+	TypeScript.Aliases = []string{"ts"}
+	TypeScript.Dialects = []string{TSX.Name} // a filter on TypeScript takes .tsx files too
 	lang.Register(TypeScript)
 	lang.Register(TSX)
 }
