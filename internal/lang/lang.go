@@ -13,9 +13,11 @@
 //   - TestFile, optional: the naming convention that makes a file hold
 //     tests (affected tests, impact and semantic_diff read it);
 //   - facts about the language the engines read instead of its name:
-//     Ecosystem (the manifests of its modules), Packages, PackageSpace and
-//     NamespaceImports (which files see each other without an import),
-//     Overloads (same-named members are overloads, not variants).
+//     Aliases and Dialects (the names filters take), Ecosystem (the
+//     manifests of its modules), Packages, PackageSpace and NamespaceImports
+//     (which files see each other without an import), Overloads (same-named
+//     members are overloads, not variants) and VisibilityRule (how far its
+//     Visibility hook is to be trusted).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
