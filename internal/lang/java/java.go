@@ -46,30 +46,23 @@ var (
 )
 
 // Language is Java.
-var Language = &lang.Language{
-	Name:           "java",
-	Extensions:     []string{".java"},
-	Ecosystem:      "jvm",
-	VisibilityRule: "modifiers",
-	Grammar:        func() unsafe.Pointer { return tsjava.Language() },
-	Query:          query,
-	RefKinds:       []string{"identifier", "type_identifier"},
-	BodyKinds:      bodyKinds,
-	CommentKinds:   commentKinds,
-	DocStyle:       lang.DocComments,
-	SelfNames:      []string{"this"},
-	BlockScoped:    true,
-	Overloads:      true,
-	Packages:       lang.PackageDeclared,
-	Visibility:     visibility,
-	Package:        packageName,
-	Imports:        imports,
-	Refine:         refine,
-	Surfaces:       Surfaces,
-	Linker:         classlang.Linker,
-	Stdlib:         classlang.JVMStdlib,
-	TestFile:       classlang.JVMTestFile,
-}
+var Language = classlang.JVM(&lang.Language{
+	Name:         "java",
+	Extensions:   []string{".java"},
+	Grammar:      func() unsafe.Pointer { return tsjava.Language() },
+	Query:        query,
+	RefKinds:     []string{"identifier", "type_identifier"},
+	BodyKinds:    bodyKinds,
+	CommentKinds: commentKinds,
+	DocStyle:     lang.DocComments,
+	SelfNames:    []string{"this"},
+	BlockScoped:  true,
+	Visibility:   visibility,
+	Package:      packageName,
+	Imports:      imports,
+	Refine:       refine,
+	Surfaces:     Surfaces,
+})
 
 func init() { lang.Register(Language) }
 

@@ -44,23 +44,18 @@ var (
 )
 
 // Language is Kotlin.
-var Language = &lang.Language{
-	Name:           "kotlin",
-	Extensions:     []string{".kt", ".kts"},
-	Ecosystem:      "jvm",
-	Aliases:        []string{"kt"},
-	VisibilityRule: "modifiers",
-	Grammar:        func() unsafe.Pointer { return tskotlin.Language() },
-	Query:          query,
-	RefKinds:       []string{"identifier"},
-	BodyKinds:      bodyKinds,
-	CommentKinds:   commentKinds,
-	DocStyle:       lang.DocComments,
-	SelfNames:      []string{"this"},
-	BlockScoped:    true,
-	Overloads:      true,
-	Packages:       lang.PackageDeclared,
-	PackageSpace:   "java", // one package space on the JVM
+var Language = classlang.JVM(&lang.Language{
+	Name:         "kotlin",
+	Extensions:   []string{".kt", ".kts"},
+	Aliases:      []string{"kt"},
+	Grammar:      func() unsafe.Pointer { return tskotlin.Language() },
+	Query:        query,
+	RefKinds:     []string{"identifier"},
+	BodyKinds:    bodyKinds,
+	CommentKinds: commentKinds,
+	DocStyle:     lang.DocComments,
+	SelfNames:    []string{"this"},
+	BlockScoped:  true,
 	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
 	// ends with an annotation where a property accessor may follow
 	// ("val x = 1\n@Suppress(\"X\")" without a final newline).
@@ -69,10 +64,7 @@ var Language = &lang.Language{
 	Package:      packageName,
 	Imports:      imports,
 	Refine:       refine,
-	Linker:       classlang.Linker,
-	Stdlib:       classlang.JVMStdlib,
-	TestFile:     classlang.JVMTestFile,
-}
+})
 
 func init() { lang.Register(Language) }
 

@@ -3,7 +3,22 @@ package classlang
 import (
 	"path"
 	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
 )
+
+// JVM completes a Java or Kotlin Language with what the two share: modules
+// from JVM manifests, one package space in which a file sees its package
+// without importing it, overloads, visibility by modifiers, linking by
+// package, the JDK as standard library and JUnit's test files.
+func JVM(l *lang.Language) *lang.Language {
+	l.Ecosystem = "jvm"
+	l.Packages, l.PackageSpace = lang.PackageDeclared, "java"
+	l.Overloads = true
+	l.VisibilityRule = "modifiers"
+	l.Linker, l.Stdlib, l.TestFile = Linker, JVMStdlib, JVMTestFile
+	return l
+}
 
 // JVMTestFile is the convention by which a Java or Kotlin file holds tests:
 // a JUnit class named *Test, *Tests or *IT (the label names the first), or
