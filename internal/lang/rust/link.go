@@ -250,129 +250,160 @@ func rustModuleOf(file string, facts *lang.Facts, d int32) rustMod {
 	return rustMod{file: file}
 }
 
-// Link resolves the references of a Rust file.
+// Link resolves the references of a Rust file: it binds the file's use
+// declarations once (newRustFile), then links each reference by the shape
+// of its qualifier (linkRef).
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
-	self := native.OwnPaths(facts, own)
-	binds := l.rustImports(ctx, f.Path, facts)
-	var globs []rustBinding
-	for i, im := range facts.Imports {
-		if im.Kind == lang.ImportAll && binds[i].ok {
-			globs = append(globs, binds[i])
-		}
-	}
-	locals := link.NewLocalIndex(facts)
-	byName := map[string]int{}
-	for i, im := range facts.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := byName[n]; !ok {
-				byName[n] = i
-			}
-		}
-	}
-	var links []lang.Link
-	// target links a path in a binding's file: proven in this file, else
-	// strong; a path the file does not define may be re-exported there.
-	target := func(ri int, file, p string) bool {
-		var id int64
-		if file == f.Path {
-			id = self[p]
-		} else {
-			id = l.syms.Of(ctx, file).Paths[p]
-		}
-		tier := lang.TierStrong
-		if id == 0 {
-			file, p = l.rustReexport(ctx, file, p, 0)
-			if file == "" {
-				return false
-			}
-			id = l.syms.Of(ctx, file).Paths[p]
-		}
-		if id == 0 {
-			return false
-		}
-		if file == f.Path {
-			tier = lang.TierProven
-		}
-		links = append(links, lang.Link{Ref: ri, Tier: tier, Target: id})
-		return true
-	}
-	// member follows a binding and further segments to a path.
-	member := func(ri int, b rustBinding, segs []string) bool {
-		if !b.ok {
-			return false
-		}
-		if b.item != "" {
-			return target(ri, b.mod.file, native.JoinDot(b.item, strings.Join(segs, ".")))
-		}
-		m := b.mod
-		for len(segs) > 1 {
-			c, ok := l.rustChild(ctx, m, segs[0])
-			if !ok {
-				break
-			}
-			m, segs = c, segs[1:]
-		}
-		return target(ri, m.file, native.JoinDot(m.inline, strings.Join(segs, ".")))
-	}
+	rf := l.newRustFile(ctx, f, facts, own)
 	for ri, r := range facts.Unbound() {
-		name := facts.Names[r.Name]
-		switch r.Shape {
-		case lang.QualNone:
-			switch {
-			case r.BindDef >= 0:
-				if int(r.BindDef) < len(own) {
-					links = append(links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: own[r.BindDef]})
-				}
-			case r.BindImp >= 0:
-				im := facts.Imports[r.BindImp]
-				if b := binds[r.BindImp]; b.ok && b.item != "" && name == im.LocalName() {
-					target(ri, b.mod.file, b.item)
-				}
-			default:
-				for _, g := range globs {
-					if member(ri, g, []string{name}) {
-						break
-					}
-				}
-			}
-		case lang.QualSelf:
-			recv := rustReceiver(facts, r.Enclosing)
-			if recv == "" {
-				continue
-			}
-			if target(ri, f.Path, recv+"."+name) {
-				continue
-			}
-			if i, ok := byName[native.LastSegment(recv)]; ok {
-				member(ri, binds[i], []string{name})
-			}
-		case lang.QualIdent, lang.QualPath:
-			q := facts.Names[r.Qualifier]
-			if strings.ContainsAny(q, ".()&*[] ") || q == "?" {
-				continue // a field access, or not a path
-			}
-			segs := strings.Split(q, "::")
-			cur := rustModuleOf(f.Path, facts, r.Enclosing)
-			switch {
-			case r.QualBound && !strings.Contains(q, "::") && locals.Binding(facts, r.Qualifier, r.Scope) >= 0:
-				// x.name on a local x: a field or method, not a path
-			case r.QualBound:
-				// an item of this file: a type (T::f, E::Variant) or an inline module
-				p := native.JoinDot(cur.inline, strings.Join(segs, ".")) + "." + name
-				if !target(ri, f.Path, p) {
-					target(ri, f.Path, strings.Join(segs, ".")+"."+name)
-				}
-			case r.BindImp >= 0:
-				member(ri, binds[r.BindImp], append(segs[1:len(segs):len(segs)], name))
-			default:
-				m, rest, ok := l.rustResolve(ctx, cur, q)
-				if ok {
-					member(ri, rustBinding{mod: m, ok: true}, append(rest, name))
-				}
+		rf.linkRef(ctx, ri, r)
+	}
+	return rf.links
+}
+
+// rustFile is what one file's references resolve against: its own items by
+// path, what its use declarations bind (by import, by local name, and the
+// glob imports), and its locals; links collects the answers.
+type rustFile struct {
+	l      *batch
+	f      lang.File
+	facts  *lang.Facts
+	own    []int64
+	self   map[string]int64 // the file's own items by lexical path
+	binds  []rustBinding    // by import
+	globs  []rustBinding    // the glob imports (use a::*) that resolved
+	byName map[string]int   // import by the name it binds (the first)
+	locals link.LocalIndex
+	links  []lang.Link
+}
+
+func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
+	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
+		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLocalIndex(facts), byName: map[string]int{}}
+	for i, im := range facts.Imports {
+		if im.Kind == lang.ImportAll && rf.binds[i].ok {
+			rf.globs = append(rf.globs, rf.binds[i])
+		}
+		if n := im.LocalName(); n != "" {
+			if _, ok := rf.byName[n]; !ok {
+				rf.byName[n] = i
 			}
 		}
 	}
-	return links
+	return rf
+}
+
+// linkRef links reference ri by the shape of its qualifier.
+func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
+	facts := rf.facts
+	name := facts.Names[r.Name]
+	switch r.Shape {
+	case lang.QualNone:
+		switch {
+		case r.BindDef >= 0:
+			if int(r.BindDef) < len(rf.own) {
+				rf.links = append(rf.links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: rf.own[r.BindDef]})
+			}
+		case r.BindImp >= 0:
+			im := facts.Imports[r.BindImp]
+			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && name == im.LocalName() {
+				rf.target(ctx, ri, b.mod.file, b.item)
+			}
+		default:
+			for _, g := range rf.globs {
+				if rf.member(ctx, ri, g, []string{name}) {
+					break
+				}
+			}
+		}
+	case lang.QualSelf:
+		recv := rustReceiver(facts, r.Enclosing)
+		if recv == "" {
+			return
+		}
+		if rf.target(ctx, ri, rf.f.Path, recv+"."+name) {
+			return
+		}
+		if i, ok := rf.byName[native.LastSegment(recv)]; ok {
+			rf.member(ctx, ri, rf.binds[i], []string{name})
+		}
+	case lang.QualIdent, lang.QualPath:
+		rf.linkPath(ctx, ri, r, name)
+	}
+}
+
+// linkPath links a::b::name (or x.name on a local, which is no path).
+func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name string) {
+	facts := rf.facts
+	q := facts.Names[r.Qualifier]
+	if strings.ContainsAny(q, ".()&*[] ") || q == "?" {
+		return // a field access, or not a path
+	}
+	segs := strings.Split(q, "::")
+	cur := rustModuleOf(rf.f.Path, facts, r.Enclosing)
+	switch {
+	case r.QualBound && !strings.Contains(q, "::") && rf.locals.Binding(facts, r.Qualifier, r.Scope) >= 0:
+		// x.name on a local x: a field or method, not a path
+	case r.QualBound:
+		// an item of this file: a type (T::f, E::Variant) or an inline module
+		p := native.JoinDot(cur.inline, strings.Join(segs, ".")) + "." + name
+		if !rf.target(ctx, ri, rf.f.Path, p) {
+			rf.target(ctx, ri, rf.f.Path, strings.Join(segs, ".")+"."+name)
+		}
+	case r.BindImp >= 0:
+		rf.member(ctx, ri, rf.binds[r.BindImp], append(segs[1:len(segs):len(segs)], name))
+	default:
+		m, rest, ok := rf.l.rustResolve(ctx, cur, q)
+		if ok {
+			rf.member(ctx, ri, rustBinding{mod: m, ok: true}, append(rest, name))
+		}
+	}
+}
+
+// target links a path in a binding's file: proven in this file, else
+// strong; a path the file does not define may be re-exported there.
+func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
+	var id int64
+	if file == rf.f.Path {
+		id = rf.self[p]
+	} else {
+		id = rf.l.syms.Of(ctx, file).Paths[p]
+	}
+	tier := lang.TierStrong
+	if id == 0 {
+		file, p = rf.l.rustReexport(ctx, file, p, 0)
+		if file == "" {
+			return false
+		}
+		id = rf.l.syms.Of(ctx, file).Paths[p]
+	}
+	if id == 0 {
+		return false
+	}
+	if file == rf.f.Path {
+		tier = lang.TierProven
+	}
+	rf.links = append(rf.links, lang.Link{Ref: ri, Tier: tier, Target: id})
+	return true
+}
+
+// member follows a binding and further segments to a path.
+func (rf *rustFile) member(ctx context.Context, ri int, b rustBinding, segs []string) bool {
+	if !b.ok {
+		return false
+	}
+	if b.item != "" {
+		return rf.target(ctx, ri, b.mod.file, native.JoinDot(b.item, strings.Join(segs, ".")))
+	}
+	m := b.mod
+	for len(segs) > 1 {
+		c, ok := rf.l.rustChild(ctx, m, segs[0])
+		if !ok {
+			break
+		}
+		m, segs = c, segs[1:]
+	}
+	return rf.target(ctx, ri, m.file, native.JoinDot(m.inline, strings.Join(segs, ".")))
 }
 
 // maxReexports bounds how many pub use hops a path is followed through.
