@@ -241,17 +241,38 @@ func (ix *Index) tripwire() string {
 }
 
 // process reads, hashes and (when the content is new) parses the jobs, and
-// writes new blobs to the shared store in batches.
+// writes new blobs to the shared store in batches: parsers (parseAll) feed
+// a collector (batchParsed) that hands batches to a writer (storeBatches)
+// running beside it, so parsing goes on while a batch is written.
 func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats, tm *timer, progress func(Progress)) error {
 	if len(jobs) == 0 {
 		return nil
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	parsed := ix.parseAll(ctx, jobs, full, tm)
+	batches := make(chan []*job, 1)
+	writeErr := make(chan error, 1)
+	go func() { writeErr <- ix.storeBatches(ctx, cancel, batches, tm) }()
+	ix.batchParsed(parsed, batches, len(jobs), progress)
+	if err := <-writeErr; err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tally(jobs, st)
+	return nil
+}
+
+// parseAll prepares the jobs on one worker per CPU (or as configured), each
+// with its own extractor, and sends each job on the channel it returns once
+// done; the channel closes when every worker has finished.
+func (ix *Index) parseAll(ctx context.Context, jobs []*job, full bool, tm *timer) <-chan *job {
 	workers := ix.cfg.Index.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	in := make(chan *job)
 	out := make(chan *job, 64)
 	var wg sync.WaitGroup
@@ -282,69 +303,29 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 		}
 	}()
 	go func() { wg.Wait(); close(out) }()
+	return out
+}
 
-	// The writer: new blobs go to the shared store in batches, blobs first. It
-	// runs beside the collector so parsing continues while a batch is written.
-	batches := make(chan []*job, 1)
-	writeErr := make(chan error, 1)
-	now := time.Now().Unix()
-	keep := ix.budget().keptFacts
-	go func() {
-		var err error
-		var kept int64 // bytes of encoded facts the batch keeps for its commit
-		for batch := range batches {
-			if err != nil {
-				continue // drain after a failure
-			}
-			t := time.Now()
-			rows := make([]store.BlobRow, len(batch))
-			for i, j := range batch {
-				rows[i] = j.blobRow()
-			}
-			var ids []int64
-			if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
-				cancel()
-				continue
-			}
-			for i, j := range batch {
-				j.blobID = ids[i]
-				j.text, j.surf, j.names = nil, nil, nil
-				// Past the budget's share, the commit reads the facts
-				// back from the store instead of holding every file's.
-				if kept += int64(len(j.facts)); kept > keep {
-					j.facts = nil
-				}
-			}
-			tm.add("store", time.Since(t))
-			// What the parsers freed since the last batch goes back to the
-			// system rather than stay in the C heap beside the budget.
-			lang.TrimCHeap()
-		}
-		writeErr <- err
-	}()
-	// Flush every ~16 MB so the writer works while the parsers run; the memory
-	// budget caps it too (a batch being written, one waiting and one
-	// filling are held at once).
-	budget := ix.budget().bytes / 32
-	if budget > 16<<20 {
-		budget = 16 << 20
-	}
-	if budget < 4<<20 {
-		budget = 4 << 20
-	}
-	// A few hundred files (a write's) are stored in quarters as they come,
-	// so that storing overlaps the parse of the rest.
+// batchParsed collects the parsed jobs whose blobs are new into batches for
+// the writer, and reports progress; it closes batches when parsed closes.
+// A batch is flushed at about 16 MB (less under a small memory budget: a
+// batch being written, one waiting and one filling are held at once), and
+// a few hundred files (a write's) go in quarters, so that storing overlaps
+// the parse of the rest.
+func (ix *Index) batchParsed(parsed <-chan *job, batches chan<- []*job, total int, progress func(Progress)) {
+	defer close(batches)
+	budget := min(max(ix.budget().bytes/32, 4<<20), 16<<20)
 	chunk := 4096
-	if len(jobs) <= 1024 {
-		chunk = max(16, (len(jobs)+3)/4)
+	if total <= 1024 {
+		chunk = max(16, (total+3)/4)
 	}
 	var batch []*job
 	var batchBytes int64
 	done := 0
-	for j := range out {
+	for j := range parsed {
 		done++
-		if done%256 == 0 || done == len(jobs) {
-			progress(Progress{Phase: "parse", Done: done, Total: len(jobs)})
+		if done%256 == 0 || done == total {
+			progress(Progress{Phase: "parse", Done: done, Total: total})
 		}
 		if j.err != nil || j.skipped || j.same || j.blobID != 0 {
 			continue
@@ -359,13 +340,49 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 	if len(batch) > 0 {
 		batches <- batch
 	}
-	close(batches)
-	if err := <-writeErr; err != nil {
-		return err
+}
+
+// storeBatches writes the batches' new blobs to the shared store, blobs
+// first, until batches closes. After a failure it cancels the parse and
+// drains the rest, and returns the failure.
+func (ix *Index) storeBatches(ctx context.Context, cancel func(), batches <-chan []*job, tm *timer) error {
+	now := time.Now().Unix()
+	keep := ix.budget().keptFacts
+	var err error
+	var kept int64 // bytes of encoded facts the batch keeps for its commit
+	for batch := range batches {
+		if err != nil {
+			continue // drain after a failure
+		}
+		t := time.Now()
+		rows := make([]store.BlobRow, len(batch))
+		for i, j := range batch {
+			rows[i] = j.blobRow()
+		}
+		var ids []int64
+		if ids, err = ix.db().InsertBlobs(ctx, rows, now); err != nil {
+			cancel()
+			continue
+		}
+		for i, j := range batch {
+			j.blobID = ids[i]
+			j.text, j.surf, j.names = nil, nil, nil
+			// Past the budget's share, the commit reads the facts
+			// back from the store instead of holding every file's.
+			if kept += int64(len(j.facts)); kept > keep {
+				j.facts = nil
+			}
+		}
+		tm.add("store", time.Since(t))
+		// What the parsers freed since the last batch goes back to the
+		// system rather than stay in the C heap beside the budget.
+		lang.TrimCHeap()
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+	return err
+}
+
+// tally counts the jobs' outcomes into the reconcile's stats.
+func tally(jobs []*job, st *Stats) {
 	for _, j := range jobs {
 		switch {
 		case j.err != nil:
@@ -386,7 +403,6 @@ func (ix *Index) process(ctx context.Context, jobs []*job, full bool, st *Stats,
 			st.Capped = append(st.Capped, j.entry.Path)
 		}
 	}
-	return nil
 }
 
 // blobFinder returns a lookup of existing blobs for one worker.
