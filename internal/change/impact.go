@@ -358,8 +358,44 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 	for i := range direct {
 		res.BytesCovered += g.files[i].Size
 	}
-	// Transitive: importers of the direct dependents (and of the target's
-	// own files), hop by hop.
+	dependents := func(i int) []int { return a.fileDependents(ctx, g, i) }
+	trans, bounded := transitiveDependents(ctx, homes, direct, p, dependents)
+	markProduction(g, homes, direct, trans, prod, dependents)
+	res.Transitive = group(g, trans, prod, p)
+	res.Transitive.Depth = p.Depth
+	res.Transitive.Bounded = bounded
+	if bounded {
+		res.Notes = append(res.Notes, fmt.Sprintf("transitive dependents stop at %d import hops; more files depend further out", p.Depth))
+	}
+	for _, set := range []*DependentSet{&res.Direct, &res.Transitive} {
+		if set.Sampled {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d files are too many to list: each package shows its heaviest %d; the importers tool lists every importing file",
+				set.Files, p.MaxSamples))
+			break
+		}
+	}
+}
+
+// fileDependents are the files that depend on file i: its importers and,
+// for a Python module, the from-imports naming it through its package.
+func (a *analysis) fileDependents(ctx context.Context, g *depGraph, i int) []int {
+	out := g.importers(i)
+	if g.files[i].Lang == "python" {
+		subs, _ := a.submoduleImports(ctx, g, g.files[i].Path) // an error is the deadline, seen by the caller
+		for _, ed := range subs {
+			if ed.file != i && !slices.Contains(out, ed.file) {
+				out = append(out, ed.file)
+			}
+		}
+	}
+	return out
+}
+
+// transitiveDependents walks the dependents of the target's files (homes)
+// and of its direct dependents, hop by hop up to p.Depth hops and
+// p.MaxVisited files; bounded says files depend further out than it went
+// (or the deadline stopped it).
+func transitiveDependents(ctx context.Context, homes []int, direct map[int]int, p ImpactParams, dependents func(int) []int) (trans map[int]int, bounded bool) {
 	seen := map[int]bool{}
 	var frontier []int
 	for _, i := range homes {
@@ -371,26 +407,10 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 		frontier = append(frontier, i)
 	}
 	sort.Ints(frontier)
-	// dependents of a file: its importers, the files referencing it, and
-	// the Python from-imports naming it through its package
-	dependents := func(i int) []int {
-		out := g.importers(i)
-		if g.files[i].Lang == "python" {
-			subs, _ := a.submoduleImports(ctx, g, g.files[i].Path) // an error is the deadline, seen below
-			for _, ed := range subs {
-				if ed.file != i && !slices.Contains(out, ed.file) {
-					out = append(out, ed.file)
-				}
-			}
-		}
-		return out
-	}
-	trans := map[int]int{}
-	depth := 0
-	for ; depth < p.Depth && len(frontier) > 0; depth++ {
+	trans = map[int]int{}
+	for depth := 0; depth < p.Depth && len(frontier) > 0; depth++ {
 		if ctx.Err() != nil {
-			res.Transitive.Bounded = true
-			break
+			return trans, true
 		}
 		var next []int
 		for _, i := range frontier {
@@ -407,26 +427,22 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 		}
 		frontier = next
 		if len(seen) > p.MaxVisited {
-			res.Transitive.Bounded = true
-			break
+			return trans, true
 		}
 	}
-	bounded := res.Transitive.Bounded
-	if !bounded && len(frontier) > 0 {
-		for _, i := range frontier {
-			for _, j := range dependents(i) {
-				if !seen[j] {
-					bounded = true
-					break
-				}
-			}
-			if bounded {
-				break
+	for _, i := range frontier {
+		for _, j := range dependents(i) {
+			if !seen[j] {
+				return trans, true
 			}
 		}
 	}
-	// A transitive dependent is a non-test one when a chain of non-test
-	// files leads to it from the target.
+	return trans, false
+}
+
+// markProduction marks in prod the transitive dependents that a chain of
+// non-test files leads to from the target.
+func markProduction(g *depGraph, homes []int, direct, trans map[int]int, prod map[int]bool, dependents func(int) []int) {
 	var chain []int
 	for _, i := range homes {
 		if _, test := g.tests[i]; !test {
@@ -452,19 +468,6 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 			}
 		}
 		chain = next
-	}
-	res.Transitive = group(g, trans, prod, p)
-	res.Transitive.Depth = p.Depth
-	res.Transitive.Bounded = bounded
-	if bounded {
-		res.Notes = append(res.Notes, fmt.Sprintf("transitive dependents stop at %d import hops; more files depend further out", p.Depth))
-	}
-	for _, set := range []*DependentSet{&res.Direct, &res.Transitive} {
-		if set.Sampled {
-			res.Notes = append(res.Notes, fmt.Sprintf("%d files are too many to list: each package shows its heaviest %d; the importers tool lists every importing file",
-				set.Files, p.MaxSamples))
-			break
-		}
 	}
 }
 
