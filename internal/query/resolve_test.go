@@ -1,0 +1,73 @@
+package query_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/testenv"
+)
+
+// twoPackages is a Go module with a name in two packages (New), one only
+// in one (Serve), a method, and a path that is the suffix of another.
+var twoPackages = map[string]string{
+	"go.mod": "module example.com/app\n\ngo 1.22\n",
+	"server/server.go": `package server
+
+// Server serves.
+type Server struct{}
+
+// New makes a server.
+func New() *Server { return &Server{} }
+
+// Serve serves on addr.
+func (s *Server) Serve(addr string) error { return nil }
+`,
+	"client/client.go": `package client
+
+// New makes a client.
+func New() int { return 1 }
+`,
+	"util/strings.go":          "package util\n\n// Trim trims.\nfunc Trim(s string) string { return s }\n",
+	"vendored/util/strings.go": "package util\n\n// Trim trims too.\nfunc Trim(s string) string { return s }\n",
+}
+
+// Resolve takes a canonical qualified name, a unique suffix of one, a
+// path#name or a symbol id; an exact path wins over paths that end with
+// it, and a name left to two symbols is AMBIGUOUS with both as candidates.
+func TestResolve(t *testing.T) {
+	e := testenv.OpenIndex(t, twoPackages).Engine(t)
+	ctx := context.Background()
+	for _, tc := range []struct{ name, wantQName, wantPath string }{
+		{"example.com/app/server.Server.Serve", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"server.Server.Serve", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"Server.Serve", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"  Serve ", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"server.New", "example.com/app/server.New", "server/server.go"},
+		{"client/client.go#New", "example.com/app/client.New", "client/client.go"},
+		{"util/strings.go#Trim", "example.com/app/util.Trim", "util/strings.go"},
+	} {
+		r, err := e.Resolve(ctx, tc.name)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", tc.name, err)
+			continue
+		}
+		if r.Row.QName != tc.wantQName || r.File.Path != tc.wantPath {
+			t.Errorf("Resolve(%q) = %s in %s, want %s in %s", tc.name, r.Row.QName, r.File.Path, tc.wantQName, tc.wantPath)
+			continue
+		}
+		byID, err := e.Resolve(ctx, string(r.ID()))
+		if err != nil || byID.Row.ID != r.Row.ID {
+			t.Errorf("Resolve of %s's id %s: %v", tc.name, r.ID(), err)
+		}
+	}
+	_, err := e.Resolve(ctx, "New")
+	if !errs.Is(err, errs.Ambiguous) || len(errs.As(err).Candidates) != 2 {
+		t.Errorf("Resolve(New) = %v, want AMBIGUOUS with 2 candidates", err)
+	}
+	for name, kind := range map[string]errs.Kind{"": errs.InvalidArgument, "   ": errs.InvalidArgument, "NoSuchName": errs.NotFound, "server.Missing": errs.NotFound} {
+		if _, err := e.Resolve(ctx, name); !errs.Is(err, kind) {
+			t.Errorf("Resolve(%q) = %v, want %s", name, err, kind)
+		}
+	}
+}
