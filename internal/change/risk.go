@@ -14,9 +14,9 @@ import (
 func deriveVisibility(language, name string, v lang.Visibility, direct []ModuleImpact, home string) VisibilityInfo {
 	if l := lang.ByName(language); l != nil && v != lang.VisUnknown {
 		switch l.VisibilityRule {
-		case "export-rule":
+		case lang.RuleExport:
 			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: l.VisibilityRule}
-		case "modifiers":
+		case lang.RuleModifiers:
 			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: l.VisibilityRule}
 		}
 	}

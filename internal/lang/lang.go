@@ -164,9 +164,8 @@ type Language struct {
 	// (TypeScript's: tsx).
 	Aliases  []string
 	Dialects []string
-	// VisibilityRule says how the Visibility hook decides: "export-rule"
-	// (Go's capitalisation), "modifiers" (declared modifiers and keywords);
-	// "" when it is a naming convention or there is no hook.
+	// VisibilityRule says how the Visibility hook decides: RuleExport or
+	// RuleModifiers; "" when it is a naming convention or there is no hook.
 	VisibilityRule string
 	// Ecosystem is the family of manifests that declare the language's
 	// modules, as module kinds name it: go, javascript, python, jvm,
@@ -247,6 +246,13 @@ type Language struct {
 	// cannot parse gives Facts with ParseErrors > 0, not an error.
 	Extract func(src []byte) (*Facts, error)
 }
+
+// The visibility rules of Language.VisibilityRule; answers name them as
+// the source of a visibility.
+const (
+	RuleExport    = "export-rule" // Go's capitalisation
+	RuleModifiers = "modifiers"   // declared modifiers and keywords
+)
 
 // PackageScope is how a language groups its files into packages whose
 // files see each other's definitions without an import.

@@ -18,7 +18,7 @@ import (
 var Language = &lang.Language{
 	Name:           "c",
 	Extensions:     []string{".c", ".h"},
-	VisibilityRule: "modifiers",
+	VisibilityRule: lang.RuleModifiers,
 	Grammar:        func() unsafe.Pointer { return tsc.Language() },
 	Query:          cfamily.Query(false),
 	RefKinds:       []string{"identifier", "type_identifier", "field_identifier"},

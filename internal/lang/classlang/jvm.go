@@ -15,7 +15,7 @@ func JVM(l *lang.Language) *lang.Language {
 	l.Ecosystem = "jvm"
 	l.Packages, l.PackageSpace = lang.PackageDeclared, "java"
 	l.Overloads = true
-	l.VisibilityRule = "modifiers"
+	l.VisibilityRule = lang.RuleModifiers
 	l.Linker, l.Stdlib, l.TestFile = Linker, JVMStdlib, JVMTestFile
 	return l
 }

@@ -17,7 +17,7 @@ var Language = &lang.Language{
 	Name:           "cpp",
 	Extensions:     []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"},
 	Aliases:        []string{"c++", "cxx", "cc"},
-	VisibilityRule: "modifiers",
+	VisibilityRule: lang.RuleModifiers,
 	Grammar:        func() unsafe.Pointer { return tscpp.Language() },
 	Query:          cfamily.Query(true),
 	RefKinds:       []string{"identifier", "type_identifier", "field_identifier", "namespace_identifier"},

@@ -63,7 +63,7 @@ var Language = &lang.Language{
 	Extensions:     []string{".cs"},
 	Ecosystem:      "dotnet",
 	Aliases:        []string{"cs", "c#"},
-	VisibilityRule: "modifiers",
+	VisibilityRule: lang.RuleModifiers,
 	Grammar:        func() unsafe.Pointer { return tscs.Language() },
 	Query:          query,
 	RefKinds:       []string{"identifier"},

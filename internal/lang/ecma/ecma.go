@@ -34,7 +34,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		Name:           name,
 		Extensions:     exts,
 		Ecosystem:      "javascript",
-		VisibilityRule: "modifiers",
+		VisibilityRule: lang.RuleModifiers,
 		Grammar:        grammar,
 		Query:          query,
 		RefKinds:       refKinds(typed),

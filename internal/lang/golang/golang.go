@@ -23,7 +23,7 @@ var Language = &lang.Language{
 	Extensions:     []string{".go"},
 	Ecosystem:      "go",
 	Aliases:        []string{"golang"},
-	VisibilityRule: "export-rule",
+	VisibilityRule: lang.RuleExport,
 	Grammar:        func() unsafe.Pointer { return tsgo.Language() },
 	Query:          query,
 	RefKinds:       []string{"identifier", "type_identifier", "field_identifier", "package_identifier"},

@@ -44,7 +44,7 @@ var Language = &lang.Language{
 	Name:           "php",
 	Extensions:     []string{".php"},
 	Ecosystem:      "php",
-	VisibilityRule: "modifiers",
+	VisibilityRule: lang.RuleModifiers,
 	Grammar:        func() unsafe.Pointer { return tsphp.LanguagePHP() },
 	Query:          query,
 	RefKinds:       []string{"name", "variable_name"},

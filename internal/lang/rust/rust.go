@@ -39,7 +39,7 @@ var Language = &lang.Language{
 	Extensions:     []string{".rs"},
 	Ecosystem:      "rust",
 	Aliases:        []string{"rs"},
-	VisibilityRule: "modifiers",
+	VisibilityRule: lang.RuleModifiers,
 	Grammar:        func() unsafe.Pointer { return tsrust.Language() },
 	Query:          query,
 	RefKinds:       []string{"identifier", "type_identifier", "field_identifier"},
