@@ -7,6 +7,7 @@
 package bug
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -39,3 +40,16 @@ func Errorf(format string, args ...any) error {
 // Report reports a broken invariant where the caller has no error to
 // return (a value that was checked before, a cleanup).
 func Report(format string, args ...any) { _ = Errorf(format, args...) }
+
+// Unmarshal decodes into v JSON that Cairn wrote itself (a column of its
+// stores, a file of its state): data it cannot decode is a broken
+// invariant, reported as what (a format with args) names it. Empty data
+// decodes as nothing.
+func Unmarshal(data []byte, v any, what string, args ...any) {
+	if len(data) == 0 {
+		return
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		Report("%s %q: %v", fmt.Sprintf(what, args...), data, err)
+	}
+}

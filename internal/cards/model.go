@@ -2,7 +2,6 @@ package cards
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sort"
 	"sync"
@@ -169,11 +168,7 @@ func buildModel(ctx context.Context, r *store.Reader, key modelKey) (*model, err
 	byID := map[int64]*CardInfo{}
 	for _, row := range rows {
 		c := &CardInfo{ID: row.ID, Path: row.Path, Key: row.Key, Summary: row.Summary, Status: row.Status, Problem: row.Problem}
-		if row.Constraints != "" {
-			if err := json.Unmarshal([]byte(row.Constraints), &c.Constraints); err != nil {
-				bug.Report("cards: card %d: constraints %q: %v", row.ID, row.Constraints, err) // written by the reindex
-			}
-		}
+		bug.Unmarshal([]byte(row.Constraints), &c.Constraints, "cards: card %d: constraints", row.ID) // written by the reindex
 		byID[c.ID] = c
 		m.cards = append(m.cards, c)
 		if c.Key != "" {

@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -275,11 +274,11 @@ func (l *Ledger) Operations(ctx context.Context, f Filter) ([]Operation, error) 
 			return nil, err
 		}
 		op.Time, op.Duration = fromMS(tsMS), time.Duration(durUS)*time.Microsecond
-		decodeColumn(op.ID, "changed_paths", paths, &op.ChangedPaths)
-		decodeColumn(op.ID, "failing_tests", tests, &op.FailingTests)
+		bug.Unmarshal([]byte(paths), &op.ChangedPaths, "ledger: operation %d: changed_paths", op.ID)
+		bug.Unmarshal([]byte(tests), &op.FailingTests, "ledger: operation %d: failing_tests", op.ID)
 		if stats != "" {
 			op.DiffStats = &DiffStats{}
-			decodeColumn(op.ID, "diff_stats", stats, op.DiffStats)
+			bug.Unmarshal([]byte(stats), op.DiffStats, "ledger: operation %d: diff_stats", op.ID)
 		}
 		out = append(out, op)
 	}
@@ -365,15 +364,4 @@ func ReadOperations(ctx context.Context, path string, f Filter) ([]Operation, er
 	defer db.Close()
 	l := &Ledger{db: db}
 	return l.Operations(ctx, f)
-}
-
-// decodeColumn reads a JSON column the ledger wrote itself; one it cannot
-// read is a broken invariant (an empty one reads as nothing).
-func decodeColumn(id int64, column, text string, v any) {
-	if text == "" {
-		return
-	}
-	if err := json.Unmarshal([]byte(text), v); err != nil {
-		bug.Report("ledger: operation %d: %s %q: %v", id, column, text, err)
-	}
 }

@@ -112,9 +112,7 @@ func decodeScope(s string) []string {
 		return nil
 	}
 	out := []string{}
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
-		bug.Report("semantic: job scope %q: %v", s, err) // written by Enqueue
-	}
+	bug.Unmarshal([]byte(s), &out, "semantic: job scope") // written by Enqueue
 	return out
 }
 

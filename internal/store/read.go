@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -147,9 +146,7 @@ func (s *Reader) Modules(ctx context.Context) ([]ModuleRow, error) {
 		if err := r.Scan(&m.ID, &m.Root, &m.Name, &m.Kind, &m.Manifest, &deps, &m.Workspace, &m.Detached); err != nil {
 			return err
 		}
-		if err := json.Unmarshal([]byte(deps), &m.Deps); err != nil {
-			bug.Report("store: module %d: deps %q: %v", m.ID, deps, err) // written by PutModule
-		}
+		bug.Unmarshal([]byte(deps), &m.Deps, "store: module %d: deps", m.ID) // written by ReplaceModules
 		return nil
 	})
 }

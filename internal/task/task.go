@@ -344,18 +344,8 @@ func (m *Manager) statusLocked(t *Task) Status {
 func StatusFromRow(r ledger.Task) Status {
 	st := Status{TaskID: r.ID, State: r.State, Client: r.Client, OpenedAt: r.Opened, ClosedAt: r.Closed, Head: r.Head, Epoch: r.Epoch,
 		LastMutFP: r.LastMutFP, LastFailFP: r.LastFailFP, CloseReason: r.CloseReason}
-	for _, col := range []struct {
-		name string
-		text json.RawMessage
-		v    any
-	}{{"limits", r.Limits, &st.Limits}, {"counters", r.Counters, &st.Counters}} {
-		if len(col.text) == 0 {
-			continue
-		}
-		if err := json.Unmarshal(col.text, col.v); err != nil {
-			bug.Report("task %s: %s %q: %v", r.ID, col.name, col.text, err) // written by PutTask
-		}
-	}
+	bug.Unmarshal(r.Limits, &st.Limits, "task %s: limits", r.ID) // written by PutTask
+	bug.Unmarshal(r.Counters, &st.Counters, "task %s: counters", r.ID)
 	if !r.Closed.IsZero() {
 		st.ElapsedS = int64(r.Closed.Sub(r.Opened).Seconds())
 	}
