@@ -157,6 +157,9 @@ func (s *DB) markFrom(ctx context.Context, indexPath string, live map[int64]bool
 	if err != nil {
 		return nil
 	}
-	defer rows.Close()
-	return scanIDs(rows, live)
+	ids, err := scanAll(rows, nil, "live blobs", scanValue[int64])
+	for _, id := range ids {
+		live[id] = true
+	}
+	return err
 }

@@ -167,17 +167,16 @@ func (s *DB) claimBlobs(ctx context.Context, ids []int64, now, fresh int64) ([]i
 			return nil, fmt.Errorf("store: touch blobs: %w", err)
 		}
 	}
-	found := make(map[int64]bool, len(ids))
-	for _, chunk := range chunks(ids, 500) {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE id IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
-		if err != nil {
-			return nil, fmt.Errorf("store: touch blobs: %w", err)
-		}
-		err = scanIDs(rows, found)
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("store: touch blobs: %w", err)
-		}
+	present, err := inChunks(ids, func(in string, args []any) ([]int64, error) {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM blobs.blob WHERE id IN (`+in+`)`, args...)
+		return scanAll(rows, err, "touch blobs", scanValue[int64])
+	})
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[int64]bool, len(present))
+	for _, id := range present {
+		found[id] = true
 	}
 	var missing []int64
 	for _, id := range ids {
@@ -348,28 +347,15 @@ func (t *Tx) ReplaceModules(mods []ModuleRow) (map[[2]string]int64, error) {
 		ids[[2]string{m.Root, m.Kind}] = id
 	}
 	rows, err := t.tx.Query(`SELECT id, root, kind FROM module`)
+	current, err := scanAll(rows, err, "modules", func(r scanner, m *ModuleRow) error { return r.Scan(&m.ID, &m.Root, &m.Kind) })
 	if err != nil {
 		return nil, err
 	}
-	var stale []int64
-	for rows.Next() {
-		var id int64
-		var r, k string
-		if err := rows.Scan(&id, &r, &k); err != nil {
-			rows.Close()
-			return nil, err
+	for _, m := range current {
+		if _, ok := ids[[2]string{m.Root, m.Kind}]; ok {
+			continue
 		}
-		if _, ok := ids[[2]string{r, k}]; !ok {
-			stale = append(stale, id)
-		}
-	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range stale {
-		if _, err := t.exec(`DELETE FROM module WHERE id = ?`, id); err != nil {
+		if _, err := t.exec(`DELETE FROM module WHERE id = ?`, m.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -599,16 +585,4 @@ func (t *Tx) ClearRedirect(id int64) error {
 	}
 	_, err := t.exec(`DELETE FROM tombstone WHERE id = ?`, id)
 	return err
-}
-
-// scanIDs adds the ids of rows (one integer column) to set.
-func scanIDs(rows *sql.Rows, set map[int64]bool) error {
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		set[id] = true
-	}
-	return rows.Err()
 }
