@@ -389,13 +389,7 @@ func sortedUnique(in []string) []string {
 
 // isCode reports whether a language has a grammar (data files' outlines do
 // not import anything).
-func isCode(language string) bool {
-	if language == "" {
-		return false
-	}
-	l := lang.ByName(language)
-	return l != nil && l.Grammar != nil
-}
+func isCode(language string) bool { return lang.Of(language).Grammar != nil }
 
 // sortTests orders test matches: high confidence first, then fewer hops,
 // then path.

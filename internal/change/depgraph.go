@@ -120,7 +120,7 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 		if k := query.TestFileKind(f.Path, f.Lang); k != "" {
 			g.tests[i] = k
 		}
-		switch packages(f.Lang) {
+		switch lang.Of(f.Lang).Packages {
 		case lang.PackageDirectory:
 			g.dirFiles[lang.DirOf(f.Path)] = append(g.dirFiles[lang.DirOf(f.Path)], i)
 		case lang.PackageDeclared:
@@ -180,7 +180,7 @@ func (g *depGraph) addFileImports(i int, edges []index.ImportEdge) {
 	}
 	// An import of a whole namespace (C#'s using): the file depends on
 	// every file declaring it.
-	if f := files[i]; namespaceImports(f.Lang) {
+	if f := files[i]; lang.Of(f.Lang).NamespaceImports {
 		for _, ed := range edges {
 			for _, j := range g.pkgFiles[pkgKey(store.FileRow{Lang: f.Lang, Pkg: ed.Source})] {
 				if j != i && !seen[files[j].Path] {
@@ -234,25 +234,7 @@ func (g *depGraph) addReferences(j int, ri *refIndex) {
 // pkgKey names the declared package of a file within its language's
 // package space.
 func pkgKey(f store.FileRow) string {
-	space := f.Lang
-	if l := lang.ByName(f.Lang); l != nil && l.PackageSpace != "" {
-		space = l.PackageSpace
-	}
-	return space + "\x00" + f.Pkg
-}
-
-// packages is how the language groups files into packages.
-func packages(language string) lang.PackageScope {
-	if l := lang.ByName(language); l != nil {
-		return l.Packages
-	}
-	return lang.PackageNone
-}
-
-// namespaceImports reports whether the language's imports name namespaces.
-func namespaceImports(language string) bool {
-	l := lang.ByName(language)
-	return l != nil && l.NamespaceImports
+	return cmp.Or(lang.Of(f.Lang).PackageSpace, f.Lang) + "\x00" + f.Pkg
 }
 
 // looksLocal reports whether an import that did not resolve names something
@@ -271,7 +253,7 @@ func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
 // language whose packages are directories (Go), its package's directory.
 func (g *depGraph) targets(i int) []string {
 	f := g.files[i]
-	if packages(f.Lang) != lang.PackageDirectory {
+	if lang.Of(f.Lang).Packages != lang.PackageDirectory {
 		return []string{f.Path}
 	}
 	return []string{f.Path, lang.DirOf(f.Path)}
@@ -297,7 +279,7 @@ func (g *depGraph) importers(i int) []int {
 // of its declared package (JVM, .NET).
 func (g *depGraph) samePackage(i int) []int {
 	f := g.files[i]
-	scope := packages(f.Lang)
+	scope := lang.Of(f.Lang).Packages
 	var group []int
 	switch scope {
 	case lang.PackageDirectory:
@@ -330,7 +312,7 @@ func (g *depGraph) module(i int) string {
 // for declared packages (JVM, .NET), the other files of its package.
 func (g *depGraph) dependents(i int) []int {
 	out := g.importers(i)
-	switch packages(g.files[i].Lang) {
+	switch lang.Of(g.files[i].Lang).Packages {
 	case lang.PackageDeclared:
 		seen := map[int]bool{}
 		for _, j := range out {

@@ -24,11 +24,7 @@ type defOcc struct {
 // structural reports whether a file side has definitions worth comparing
 // (code with a grammar; data files' outlines are not API).
 func structural(f *fileSide) bool {
-	if f == nil || f.facts == nil || f.lang == "" {
-		return false
-	}
-	l := lang.ByName(f.lang)
-	return l != nil && l.Grammar != nil
+	return f != nil && f.facts != nil && isCode(f.lang)
 }
 
 // occurrences lists a file's definitions with their identity keys.

@@ -12,12 +12,12 @@ import (
 // deriveVisibility follows CKB §8.1: the language's own marks (modifiers,
 // Go's export rule), then whether other modules reference it, then naming.
 func deriveVisibility(language, name string, v lang.Visibility, direct []ModuleImpact, home string) VisibilityInfo {
-	if l := lang.ByName(language); l != nil && v != lang.VisUnknown {
-		switch l.VisibilityRule {
+	if rule := lang.Of(language).VisibilityRule; v != lang.VisUnknown {
+		switch rule {
 		case lang.RuleExport:
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: l.VisibilityRule}
+			return VisibilityInfo{Visibility: v.String(), Confidence: 0.95, Source: rule}
 		case lang.RuleModifiers:
-			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: l.VisibilityRule}
+			return VisibilityInfo{Visibility: v.String(), Confidence: 0.9, Source: rule}
 		}
 	}
 	for _, m := range direct {

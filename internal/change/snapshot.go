@@ -181,7 +181,7 @@ func (a *analysis) loadSides(ctx context.Context, base, target *snapshot, change
 					return err
 				}
 				if facts == nil && f.lang != "" && s.side.Kind == "epoch" {
-					if l := lang.ByName(f.lang); l != nil && l.Grammar != nil {
+					if isCode(f.lang) {
 						res.Unavailable = append(res.Unavailable, p)
 					}
 				}

@@ -87,8 +87,8 @@ func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts
 // stdlib reports whether an unresolved import names the language's standard
 // library (the language's Stdlib hook).
 func stdlib(language string, im lang.Import) bool {
-	l := lang.ByName(language)
-	return l != nil && l.Stdlib != nil && l.Stdlib(im)
+	l := lang.Of(language)
+	return l.Stdlib != nil && l.Stdlib(im)
 }
 
 // declaredDep finds the dependency of a module's manifest an import belongs to.

@@ -134,7 +134,7 @@ func (l *linker) batchFor(language string) lang.BatchLinker {
 		return b
 	}
 	var b lang.BatchLinker
-	if lg := lang.ByName(language); lg != nil && lg.Linker != nil {
+	if lg := lang.Of(language); lg.Linker != nil {
 		if b = l.batches[lg.Linker]; b == nil {
 			b = lg.Linker.NewBatch(l)
 			if l.batches == nil {

@@ -50,12 +50,7 @@ func Family(language string) string { return familyOf(language) }
 
 // familyOf is the manifest family of a language (its Ecosystem; "" for
 // none).
-func familyOf(language string) string {
-	if l := lang.ByName(language); l != nil {
-		return l.Ecosystem
-	}
-	return ""
-}
+func familyOf(language string) string { return lang.Of(language).Ecosystem }
 
 // detectModules finds the modules of a file list from their manifests
 // (internal/manifest parses them). The root always has a module (kind "dir"

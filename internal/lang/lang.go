@@ -298,6 +298,19 @@ func All() []*Language { return registry }
 // ByName finds a registered language.
 func ByName(name string) *Language { return byName[name] }
 
+// unknown is what Of gives for a name no language is registered under.
+var unknown = &Language{}
+
+// Of is the registered language of that name, or, for an unknown name or
+// "", a Language with no hooks and no facts: callers read its fields
+// without a nil check, and must not change them.
+func Of(name string) *Language {
+	if l := byName[name]; l != nil {
+		return l
+	}
+	return unknown
+}
+
 // Named finds a registered language by its name or one of its aliases.
 func Named(name string) *Language {
 	if l := byName[name]; l != nil {

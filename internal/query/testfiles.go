@@ -27,8 +27,8 @@ func TestFileKind(p, language string) string {
 // languageTestFile is what the TestFile hook of a registered language says
 // of p ("" without one).
 func languageTestFile(p, language string) string {
-	if l := lang.ByName(language); l != nil && l.TestFile != nil {
-		return l.TestFile(p)
+	if tf := lang.Of(language).TestFile; tf != nil {
+		return tf(p)
 	}
 	return ""
 }

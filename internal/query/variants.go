@@ -105,7 +105,7 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 		}
 	}
 	switch {
-	case overloads(language):
+	case lang.Of(language).Overloads:
 		return nil, nil
 	case language != "go" && !sameKind:
 		return nil, nil
@@ -199,11 +199,4 @@ func goFileTags(p string) []string {
 		plat = []string{parts[n-1]}
 	}
 	return append(plat, tags...)
-}
-
-// overloads reports whether same-named members of one type are distinct
-// overloads in the language (lang.Language.Overloads).
-func overloads(language string) bool {
-	l := lang.ByName(language)
-	return l != nil && l.Overloads
 }
