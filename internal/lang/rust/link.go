@@ -301,8 +301,8 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualNone:
 		switch {
 		case r.BindDef >= 0:
-			if int(r.BindDef) < len(rf.own) {
-				rf.links = append(rf.links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: rf.own[r.BindDef]})
+			if id := link.DefID(rf.own, r.BindDef); id != 0 {
+				rf.links = append(rf.links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: id})
 			}
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
