@@ -93,60 +93,10 @@ func stdlib(language string, im lang.Import) bool {
 
 // declaredDep finds the dependency of a module's manifest an import belongs to.
 func declaredDep(m *Module, language, source string) string {
-	if m == nil || len(m.Deps) == 0 {
+	if m == nil {
 		return ""
 	}
-	var key string
-	switch familyOf(language) {
-	case "go":
-		best := ""
-		for _, d := range m.Deps {
-			if (source == d || strings.HasPrefix(source, d+"/")) && len(d) > len(best) {
-				best = d
-			}
-		}
-		return best
-	case "javascript":
-		key = manifest.NPMPackage(source)
-	case "python":
-		key = normPy(strings.SplitN(source, ".", 2)[0])
-		for _, d := range m.Deps {
-			if normPy(d) == key {
-				return d
-			}
-		}
-		return ""
-	case "rust":
-		key = strings.ReplaceAll(strings.SplitN(strings.TrimPrefix(source, "::"), "::", 2)[0], "-", "_")
-		for _, d := range m.Deps {
-			if strings.ReplaceAll(d, "-", "_") == key {
-				return d
-			}
-		}
-		return ""
-	case "jvm":
-		// group:artifact ids rarely match package names; a package that starts
-		// with a dependency's group id is the best syntax can do.
-		for _, d := range m.Deps {
-			group := strings.SplitN(d, ":", 2)[0]
-			if group != "" && (source == group || strings.HasPrefix(source, group+".")) {
-				return d
-			}
-		}
-		return ""
-	default:
-		key = source
-	}
-	for _, d := range m.Deps {
-		if d == key {
-			return d
-		}
-	}
-	return ""
-}
-
-func normPy(s string) string {
-	return strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(s))
+	return manifest.DependencyOf(manifest.Ecosystem(familyOf(language)), source, m.Deps)
 }
 
 // EncodeImports packs a file's import edges.
