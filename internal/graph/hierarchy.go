@@ -206,7 +206,7 @@ func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p Hierar
 		} else if len(res.Methods) == 0 {
 			res.Notes = append(res.Notes, "an interface without methods is satisfied by every type: no method-set answer")
 		}
-	} else if structuralTyping(t.File.Lang, nil) || t.File.Lang == "python" { // Python: Protocols
+	} else if l := lang.Of(t.File.Lang); l.StructuralInterfaces || l.ClassInterface != nil {
 		if err := w.satisfiedInterfaces(ctx, t, res); err != nil {
 			return nil, err
 		}

@@ -187,40 +187,30 @@ func (w *walker) isInterface(ctx context.Context, row store.SymbolRow) (bool, er
 		return false, nil
 	}
 	r, err := w.resolved(ctx, row)
-	if err != nil || r == nil || r.Facts == nil || r.File.Lang != "python" {
+	if err != nil || r == nil || r.Facts == nil {
 		return false, err
 	}
-	for _, rel := range r.Facts.TypeRels {
-		if int(rel.Def) != row.DefIdx {
-			continue
-		}
-		switch strings.TrimPrefix(strings.TrimPrefix(rel.Target, "typing."), "abc.") {
-		case "Protocol", "ABC":
-			return true, nil
-		}
-		if strings.HasPrefix(rel.Target, "Protocol[") || strings.HasPrefix(rel.Target, "typing.Protocol[") {
-			return true, nil
-		}
+	classIface := lang.Of(r.File.Lang).ClassInterface
+	if classIface == nil {
+		return false, nil
 	}
-	return false, nil
+	iface, _ := classIface(r.Facts, int32(row.DefIdx))
+	return iface, nil
 }
 
-// structuralTyping reports whether a language's interfaces are satisfied by
-// method sets (Go, TypeScript) rather than only by declaration.
+// structuralTyping reports whether types satisfy the interface iface of a
+// language by method set (Go, TypeScript, Python's Protocols) rather than
+// only by declaration.
 func structuralTyping(language string, iface *query.Resolved) bool {
-	switch language {
-	case "go", "typescript", "tsx":
+	l := lang.Of(language)
+	if l.StructuralInterfaces {
 		return true
-	case "python": // typing.Protocol is structural; ABC is not
-		if iface != nil && iface.Facts != nil {
-			for _, rel := range iface.Facts.TypeRels {
-				if int(rel.Def) == iface.Row.DefIdx && strings.Contains(rel.Target, "Protocol") {
-					return true
-				}
-			}
-		}
 	}
-	return false
+	if l.ClassInterface == nil || iface == nil || iface.Facts == nil {
+		return false
+	}
+	_, structural := l.ClassInterface(iface.Facts, int32(iface.Row.DefIdx))
+	return structural
 }
 
 // refsOf loads symbols as compact references (vanished ones are skipped).

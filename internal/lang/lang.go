@@ -16,8 +16,9 @@
 //     Aliases and Dialects (the names filters take), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace and NamespaceImports
 //     (which files see each other without an import), Overloads (same-named
-//     members are overloads, not variants) and VisibilityRule (how far its
-//     Visibility hook is to be trusted).
+//     members are overloads, not variants), StructuralInterfaces and the
+//     ClassInterface hook (how types satisfy its interfaces) and
+//     VisibilityRule (how far its Visibility hook is to be trusted).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
@@ -192,6 +193,10 @@ type Language struct {
 	// NamespaceImports languages import a namespace, and a file depends on
 	// every file that declares the namespace it imports (C#'s using).
 	NamespaceImports bool
+	// StructuralInterfaces: a type satisfies an interface by its method
+	// set, whether it declares so or not (Go, TypeScript); otherwise only
+	// by declaration.
+	StructuralInterfaces bool
 	// FinalNewline makes the engine parse a file that does not end with a
 	// newline as if it did (positions do not change): some grammars' scanners
 	// loop forever at the end of input in the middle of a token (Kotlin).
@@ -240,6 +245,10 @@ type Language struct {
 	// ECMAScript globals): a call of one that binds to nothing in the
 	// repository calls the language itself. nil: none.
 	Builtins map[string]bool
+	// ClassInterface says whether class def of a file is an interface by its
+	// bases (Python's typing.Protocol and abc.ABC), and whether types satisfy
+	// it by method set (a Protocol). nil: a class never is one.
+	ClassInterface func(f *Facts, def int32) (iface, structural bool)
 
 	// Extract replaces tree-sitter for languages without a grammar (Grammar and
 	// Query unset): it turns a file's bytes into Facts on its own. Input it

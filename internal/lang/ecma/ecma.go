@@ -43,15 +43,17 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		DocStyle:       lang.DocComments,
 		SelfNames:      SelfNames,
 		BlockScoped:    true,
-		Visibility:     Visibility,
-		Imports:        Imports,
-		Refine:         refine,
-		DynamicCalls:   DynamicCalls,
-		Surfaces:       Surfaces,
-		TestFile:       TestFile,
-		Linker:         Linker,
-		Stdlib:         Stdlib,
-		Builtins:       Globals,
+		// TypeScript's interfaces are structural; JavaScript has none.
+		StructuralInterfaces: typed,
+		Visibility:           Visibility,
+		Imports:              Imports,
+		Refine:               refine,
+		DynamicCalls:         DynamicCalls,
+		Surfaces:             Surfaces,
+		TestFile:             TestFile,
+		Linker:               Linker,
+		Stdlib:               Stdlib,
+		Builtins:             Globals,
 	}
 }
 

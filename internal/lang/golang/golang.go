@@ -19,19 +19,20 @@ var query string
 
 // Language is Go.
 var Language = &lang.Language{
-	Name:           "go",
-	Extensions:     []string{".go"},
-	Ecosystem:      "go",
-	Aliases:        []string{"golang"},
-	VisibilityRule: lang.RuleExport,
-	Grammar:        func() unsafe.Pointer { return tsgo.Language() },
-	Query:          query,
-	RefKinds:       []string{"identifier", "type_identifier", "field_identifier", "package_identifier"},
-	BodyKinds:      []string{"block", "field_declaration_list", "method_elem", "type_elem"},
-	CommentKinds:   []string{"comment"},
-	DocStyle:       lang.DocComments,
-	BlockScoped:    true,
-	Packages:       lang.PackageDirectory,
+	Name:                 "go",
+	Extensions:           []string{".go"},
+	Ecosystem:            "go",
+	StructuralInterfaces: true,
+	Aliases:              []string{"golang"},
+	VisibilityRule:       lang.RuleExport,
+	Grammar:              func() unsafe.Pointer { return tsgo.Language() },
+	Query:                query,
+	RefKinds:             []string{"identifier", "type_identifier", "field_identifier", "package_identifier"},
+	BodyKinds:            []string{"block", "field_declaration_list", "method_elem", "type_elem"},
+	CommentKinds:         []string{"comment"},
+	DocStyle:             lang.DocComments,
+	BlockScoped:          true,
+	Packages:             lang.PackageDirectory,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},

@@ -45,6 +45,8 @@ var Language = &lang.Language{
 	Linker:   linker,
 	Stdlib:   stdlib,
 	Builtins: builtins,
+
+	ClassInterface: classInterface,
 }
 
 func init() { lang.Register(Language) }
