@@ -89,10 +89,9 @@ func (w *world) unitOf(f *fileInfo) unit {
 		return unit{key: ip, prefix: ip, sep: "."}
 	case "python":
 		return unit{key: rel, prefix: w.pyDotted(p), sep: "."}
-	case "java", "kotlin", "csharp":
-		if f.pkg != "" { // <package or namespace>.<Type>.<member>
-			return unit{key: rel, prefix: f.pkg, sep: "."}
-		}
+	}
+	if f.pkg != "" && lang.Of(f.lang).Packages == lang.PackageDeclared { // <package or namespace>.<Type>.<member>
+		return unit{key: rel, prefix: f.pkg, sep: "."}
 	}
 	return unit{key: rel, prefix: p, sep: "#"}
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -103,23 +104,24 @@ func (ix *Index) PathFilter() func(string) bool {
 	return func(p string) bool { return scan.Excluded(opts, p) }
 }
 
-// UnitKey is where a file's definitions are named: a Go package (its
-// directory, with _test for external test packages), a Java, Kotlin or C#
-// package, otherwise the file itself. Definitions with the same unit, kind
-// and lexical path are the same symbol wherever in the unit they move.
+// UnitKey is where a file's definitions are named: a package of a language
+// whose packages are directories (Go; an external test package x_test
+// apart) or declared (Java, Kotlin, C#), otherwise the file itself.
+// Definitions with the same unit, kind and lexical path are the same symbol
+// wherever in the unit they move.
 func UnitKey(path, language string, facts *lang.Facts) string {
 	pkg := ""
 	if facts != nil {
 		pkg = facts.Package
 	}
-	switch language {
-	case "go":
+	switch lang.Of(language).Packages {
+	case lang.PackageDirectory:
 		d := lang.DirOf(path)
-		if len(pkg) > 5 && pkg[len(pkg)-5:] == "_test" {
+		if len(pkg) > len("_test") && strings.HasSuffix(pkg, "_test") {
 			d += "#_test"
 		}
-		return "go:" + d
-	case "java", "kotlin", "csharp":
+		return language + ":" + d
+	case lang.PackageDeclared:
 		if pkg != "" {
 			return language + ":" + pkg
 		}
