@@ -68,12 +68,32 @@ try {
   seen.task_calls = inTask;
   seen.task = task;
 
-  // Filter by the task: every operation listed is the task's.
+  // Filter by the task: every operation listed is the task's, even when a
+  // refresh asked for before the filter changed answers after the filtered
+  // one. Refreshes are paused, one unfiltered request is held back and the
+  // filter is set while it waits.
+  await page.check("#pause");
+  let held = 0;
+  await page.route("**/api/v1/dashboard?*", async (route) => {
+    if (!route.request().url().includes("task=")) {
+      held++;
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    await route.continue();
+  });
+  await page.evaluate(() => { load(); });
   await page.selectOption("#f-task", task);
-  await page.waitForFunction((n) => document.getElementById("matched").textContent === String(n), inTask, { timeout: 15000 });
+  await page.waitForFunction(([n, t]) => document.getElementById("ops").dataset.task === t &&
+    document.getElementById("matched").textContent === String(n), [inTask, task], { timeout: 15000 });
   const rows = await page.$$eval("#ops tbody tr", (trs) => trs.map((tr) => tr.dataset.task));
   assert.equal(rows.length, inTask);
   assert.ok(rows.every((t) => t === task), `rows of other tasks: ${rows}`);
+  await page.waitForTimeout(2000); // the held refresh answers now
+  assert.equal(held, 1, "one unfiltered refresh was held back");
+  const late = await page.$$eval("#ops tbody tr", (trs) => trs.map((tr) => tr.dataset.task));
+  assert.ok(late.length === inTask && late.every((t) => t === task), `a late unfiltered answer replaced the view: ${late}`);
+  await page.unroute("**/api/v1/dashboard?*");
+  await page.uncheck("#pause");
   assert.ok(await page.$eval(`#tasks tr[data-task="${task}"]`, (tr) => tr.classList.contains("selected")));
   seen.url = page.url();
 

@@ -4,7 +4,10 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { token: "", filters: { task: "", tool: "", outcome: "", since: "" }, timer: null };
+// asked and shown number the requests: a response older than one already
+// rendered is dropped, so a refresh that was under way when a filter changed
+// cannot put the unfiltered view back.
+const state = { token: "", filters: { task: "", tool: "", outcome: "", since: "" }, timer: null, asked: 0, shown: 0 };
 
 function readToken() {
   const m = location.hash.match(/token=([^&]+)/);
@@ -49,6 +52,8 @@ function query() {
 }
 
 async function load() {
+  const seq = ++state.asked;
+  const filters = { ...state.filters };
   let res;
   try {
     res = await fetch("/api/v1/dashboard?" + query(), { headers: state.token ? { Authorization: "Bearer " + state.token } : {} });
@@ -65,12 +70,17 @@ async function load() {
   if (!res.ok) { setConn(`error ${res.status}`, "bad"); return; }
   $("token-form").hidden = true;
   setConn("live", "ok");
-  render(await res.json());
+  const d = await res.json();
+  if (seq < state.shown) return;
+  state.shown = seq;
+  render(d, filters);
 }
 
 function setConn(label, cls) { const c = $("conn"); c.textContent = label; c.className = "pill " + cls; }
 
-function render(d) {
+// render shows one response; filters are those it was asked with, which the
+// operations table carries as data attributes.
+function render(d, filters) {
   document.body.dataset.generated = d.generated_at;
   $("updated").textContent = time(d.generated_at);
   $("repo").textContent = `${d.server.repo} · pid ${d.server.pid} · ${d.server.version} · up ${ago(d.server.uptime_s).replace(" ago", "")}`;
@@ -84,7 +94,7 @@ function render(d) {
   renderTools(d.tools, d.operations);
   renderTasks(d.tasks, d.savings.tasks);
   renderFilters(d);
-  renderOps(d.operations, d.matched);
+  renderOps(d.operations, d.matched, filters);
   fill(document.querySelector("#errors tbody"), d.recent_errors.map((o) =>
     el("tr", {}, el("td", {}, time(o.ts)), el("td", {}, o.op_type), el("td", {}, o.error_code), el("td", {}, o.error_message || ""))));
   fill(document.querySelector("#caches tbody"), (d.caches || []).map((c) =>
@@ -172,7 +182,8 @@ function renderFilters(d) {
   for (const k of Object.keys(state.filters)) $("f-" + k).value = state.filters[k];
 }
 
-function renderOps(ops, matched) {
+function renderOps(ops, matched, filters) {
+  Object.assign($("ops").dataset, filters);
   $("matched").textContent = matched;
   fill(document.querySelector("#ops tbody"), ops.map((o) => el("tr", { dataset: { task: o.task_id || "", tool: o.op_type, outcome: o.success ? "ok" : o.error_code } },
     el("td", {}, time(o.ts)), el("td", {}, o.op_type), el("td", {}, o.task_id || ""), el("td", {}, o.client_name ? `${o.client_name} (${o.client})` : o.client),
