@@ -251,6 +251,9 @@ func (g *depGraph) mainLanguage(files []int) string {
 // import path, a Python module's dotted name, a JVM package or .NET
 // namespace ("" when there is none, as for a TypeScript module).
 func (g *depGraph) importPath(u *Unit, members []int) string {
+	if lang.Of(u.Language).Packages == lang.PackageDeclared {
+		return g.declaredPackage(u, members)
+	}
 	switch u.Language {
 	case "go":
 		m, ok := g.mods[g.files[members[0]].ModuleID]
@@ -278,16 +281,20 @@ func (g *depGraph) importPath(u *Unit, members []int) string {
 			return ""
 		}
 		return strings.ReplaceAll(p, "/", ".")
-	case "java", "kotlin", "csharp":
-		pkg := g.files[members[0]].Pkg
-		for _, i := range members[1:] {
-			if g.files[i].Lang == u.Language && g.files[i].Pkg != pkg {
-				return ""
-			}
-		}
-		return pkg
 	}
 	return ""
+}
+
+// declaredPackage is the package (or namespace) the unit's files of its
+// language all declare; "" when they differ.
+func (g *depGraph) declaredPackage(u *Unit, members []int) string {
+	pkg := g.files[members[0]].Pkg
+	for _, i := range members[1:] {
+		if g.files[i].Lang == u.Language && g.files[i].Pkg != pkg {
+			return ""
+		}
+	}
+	return pkg
 }
 
 // unitOf resolves a target argument against the dependency graph of the
