@@ -188,3 +188,39 @@ func TestAffectedTestsDeclaredPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestImpactImportPath: a target is named as its language's code names it —
+// a Go import path, a Python dotted module, a declared JVM package or .NET
+// namespace (none when the directory's files declare different ones) — and
+// a TypeScript module has no such name.
+func TestImpactImportPath(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":                              "module example.com/app\n\ngo 1.22\n",
+		"store/store.go":                      "package store\n\nfunc Get() {}\n",
+		"pkg/__init__.py":                     "",
+		"pkg/util.py":                         "def f():\n    pass\n",
+		"src/main/java/com/acme/Greeter.java": "package com.acme;\n\npublic class Greeter {}\n",
+		"src/main/java/com/acme/Helper.java":  "package com.acme;\n\npublic class Helper {}\n",
+		"mixed/A.java":                        "package one;\n\npublic class A {}\n",
+		"mixed/B.java":                        "package two;\n\npublic class B {}\n",
+		"Lib/Greeting.cs":                     "namespace Acme.Lib\n{\n    public class Greeting {}\n}\n",
+		"web/app.ts":                          "export const x = 1;\n",
+	}).Engine(t)
+	for target, want := range map[string]string{
+		"store":                               "example.com/app/store",
+		"pkg/util.py":                         "pkg.util",
+		"src/main/java/com/acme":              "com.acme",
+		"src/main/java/com/acme/Greeter.java": "com.acme",
+		"mixed":                               "",
+		"Lib/Greeting.cs":                     "Acme.Lib",
+		"web/app.ts":                          "",
+	} {
+		res, err := change.ImpactOfPath(context.Background(), e, nil, target, change.ImpactParams{})
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		if res.Target.ImportPath != want {
+			t.Errorf("import path of %s = %q, want %q", target, res.Target.ImportPath, want)
+		}
+	}
+}
