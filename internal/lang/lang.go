@@ -15,7 +15,8 @@
 //   - facts about the language the engines read instead of its name:
 //     Aliases and Dialects (the names filters take), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace and NamespaceImports
-//     (which files see each other without an import), Overloads (same-named
+//     (which files see each other without an import), Builds (how one
+//     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces) and
 //     VisibilityRule (how far its Visibility hook is to be trusted).
@@ -217,6 +218,11 @@ type Language struct {
 	Refine func(v *View, f *Facts)
 	// Constraint returns the file's build constraint (Facts.Build); may be nil.
 	Constraint func(v *View) string
+	// Builds, when set, says how the language compiles one package under
+	// several builds: same-named definitions in different files of a
+	// package are then variants of one symbol, and answers say under which
+	// build each compiles. nil: such definitions are never variants.
+	Builds *Builds
 	// DynamicCalls are the callees that reach a name chosen at run time
 	// (getattr, MethodByName, eval), by name or by "Qualifier.name"; every
 	// call to one is a dynamic site of that kind.
@@ -254,6 +260,19 @@ type Language struct {
 	// Query unset): it turns a file's bytes into Facts on its own. Input it
 	// cannot parse gives Facts with ParseErrors > 0, not an error.
 	Extract func(src []byte) (*Facts, error)
+}
+
+// Builds describes a language's build variants (Go's build constraints).
+type Builds struct {
+	// PathTags are the constraints a file's path implies (Go's
+	// *_linux.go, *_arm64.go, *_test.go).
+	PathTags func(path string) []string
+	// InDefault reports whether a file of that path and build expression
+	// (Facts.Build) is compiled by the default build.
+	InDefault func(path, build string) bool
+	// Repeatable names may be declared any number of times in a package,
+	// each declaration its own (Go's _ and init): never variants.
+	Repeatable []string
 }
 
 // The visibility rules of Language.VisibilityRule; answers name them as

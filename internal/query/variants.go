@@ -3,8 +3,6 @@ package query
 import (
 	"cmp"
 	"context"
-	"go/build/constraint"
-	"path"
 	"slices"
 	"strings"
 
@@ -99,17 +97,18 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 		return nil, nil
 	}
 	language := group[0].File.Lang
+	l := lang.Of(language)
 	for _, r := range group[1:] {
-		if r.File.Lang != language || language != "go" && r.File.ID != group[0].File.ID {
+		if r.File.Lang != language || l.Builds == nil && r.File.ID != group[0].File.ID {
 			return nil, nil
 		}
 	}
 	switch {
-	case lang.Of(language).Overloads:
+	case l.Overloads:
 		return nil, nil
-	case language != "go" && !sameKind:
+	case l.Builds == nil && !sameKind:
 		return nil, nil
-	case language == "go" && (rows[0].Name == "_" || rows[0].Name == "init"):
+	case l.Builds != nil && slices.Contains(l.Builds.Repeatable, rows[0].Name):
 		return nil, nil
 	}
 	primaryFirst(group)
@@ -122,8 +121,8 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 // declaration. The rest follow by location.
 func primaryFirst(vs []*Resolved) {
 	slices.SortFunc(vs, func(a, b *Resolved) int {
-		if a.File.Lang == "go" {
-			da, db := inDefaultBuild(a), inDefaultBuild(b)
+		if builds := lang.Of(a.File.Lang).Builds; builds != nil {
+			da, db := inDefaultBuild(builds, a), inDefaultBuild(builds, b)
 			if da != db {
 				if da {
 					return -1
@@ -143,8 +142,8 @@ func primaryFirst(vs []*Resolved) {
 // expression; "" when it has no constraint.
 func BuildOf(r *Resolved) string {
 	var tags string
-	if r.File.Lang == "go" {
-		tags = strings.Join(goFileTags(r.File.Path), " && ")
+	if b := lang.Of(r.File.Lang).Builds; b != nil {
+		tags = strings.Join(b.PathTags(r.File.Path), " && ")
 	}
 	switch {
 	case r.Facts == nil || r.Facts.Build == "" || r.Facts.Build == tags:
@@ -155,48 +154,12 @@ func BuildOf(r *Resolved) string {
 	return tags + " && " + r.Facts.Build
 }
 
-// inDefaultBuild reports whether a Go symbol's file is compiled by the
-// default build: GOOS linux, GOARCH amd64, cgo on, no custom tags.
-func inDefaultBuild(r *Resolved) bool {
-	ok := func(tag string) bool {
-		switch tag {
-		case "linux", "amd64", "unix", "cgo", "gc", "test":
-			return true
-		}
-		return strings.HasPrefix(tag, "go1.")
+// inDefaultBuild reports whether a symbol's file is compiled by its
+// language's default build.
+func inDefaultBuild(b *lang.Builds, r *Resolved) bool {
+	build := ""
+	if r.Facts != nil {
+		build = r.Facts.Build
 	}
-	for _, t := range goFileTags(r.File.Path) {
-		if !ok(t) {
-			return false
-		}
-	}
-	if r.Facts == nil || r.Facts.Build == "" {
-		return true
-	}
-	x, err := constraint.Parse("//go:build " + r.Facts.Build)
-	return err != nil || x.Eval(ok)
-}
-
-var (
-	goosList   = strings.Fields("aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd plan9 solaris wasip1 windows zos")
-	goarchList = strings.Fields("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm")
-)
-
-// goFileTags reads the build constraints a Go file name implies (go/build's
-// rules: *_GOOS, *_GOARCH, *_GOOS_GOARCH, and _test).
-func goFileTags(p string) []string {
-	name := strings.TrimSuffix(path.Base(p), ".go")
-	var tags []string
-	if s, ok := strings.CutSuffix(name, "_test"); ok {
-		name = s
-		tags = append(tags, "test")
-	}
-	parts := strings.Split(name, "_")
-	var plat []string
-	if n := len(parts); n >= 3 && slices.Contains(goosList, parts[n-2]) && slices.Contains(goarchList, parts[n-1]) {
-		plat = []string{parts[n-2], parts[n-1]}
-	} else if n >= 2 && (slices.Contains(goosList, parts[n-1]) || slices.Contains(goarchList, parts[n-1])) {
-		plat = []string{parts[n-1]}
-	}
-	return append(plat, tags...)
+	return b.InDefault(r.File.Path, build)
 }

@@ -37,6 +37,7 @@ var Language = &lang.Language{
 		return Visibility(d.Def.Name)
 	},
 	Constraint: constraint,
+	Builds:     builds,
 	DynamicCalls: map[string]lang.DynKind{
 		"MethodByName": lang.DynGetattr, "FieldByName": lang.DynGetattr, "FieldByNameFunc": lang.DynGetattr,
 		"plugin.Open": lang.DynEval,
