@@ -13,7 +13,8 @@
 //   - TestFile, optional: the naming convention that makes a file hold
 //     tests (affected tests, impact and semantic_diff read it);
 //   - facts about the language the engines read instead of its name:
-//     Aliases and Dialects (the names filters take), Ecosystem (the
+//     Aliases and Dialects (the names filters take), Family (the languages
+//     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace and NamespaceImports
 //     (which files see each other without an import), Builds (how one
 //     package compiles under several builds), Overloads (same-named
@@ -166,6 +167,10 @@ type Language struct {
 	// (TypeScript's: tsx).
 	Aliases  []string
 	Dialects []string
+	// Family names the languages whose files reference each other's
+	// symbols as one language would (TypeScript, TSX and JavaScript:
+	// "ecma"); "" for a language alone.
+	Family string
 	// VisibilityRule says how the Visibility hook decides: RuleExport or
 	// RuleModifiers; "" when it is a naming convention or there is no hook.
 	VisibilityRule string

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/semantic"
 )
@@ -373,11 +375,6 @@ func (e *Engine) describeSemantic(ctx context.Context, v *SemView, cs []LayerCon
 	return nil
 }
 
-// LangFamily groups languages that reference each other's symbols.
-func LangFamily(l string) string {
-	switch l {
-	case "typescript", "tsx", "javascript":
-		return "ecma"
-	}
-	return l
-}
+// LangFamily groups languages that reference each other's symbols: the
+// language's Family, or the language itself.
+func LangFamily(l string) string { return cmp.Or(lang.Of(l).Family, l) }

@@ -112,3 +112,16 @@ func TestFileFilterLanguages(t *testing.T) {
 		t.Errorf("an unknown language: %v", err)
 	}
 }
+
+// TestLangFamily: TypeScript, TSX and JavaScript reference each other's
+// symbols as one family; every other language is its own.
+func TestLangFamily(t *testing.T) {
+	for l, want := range map[string]string{
+		"typescript": "ecma", "tsx": "ecma", "javascript": "ecma",
+		"go": "go", "java": "java", "kotlin": "kotlin", "cpp": "cpp", "nosuch": "nosuch", "": "",
+	} {
+		if got := LangFamily(l); got != want {
+			t.Errorf("LangFamily(%q) = %q, want %q", l, got, want)
+		}
+	}
+}

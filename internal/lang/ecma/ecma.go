@@ -33,6 +33,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 	return &lang.Language{
 		Name:           name,
 		Extensions:     exts,
+		Family:         "ecma",
 		Ecosystem:      "javascript",
 		VisibilityRule: lang.RuleModifiers,
 		Grammar:        grammar,
