@@ -189,8 +189,8 @@ func seedChanged(g *depGraph, starts []int) map[int]*reach {
 			}
 			seen[j] = &reach{depth: 1, from: s, reason: "same_package", changed: map[int]bool{s: true}}
 		}
-		if g.files[s].Lang == "rust" {
-			for _, j := range g.crateTests(s) {
+		if lang.Of(g.files[s].Lang).ModuleTests {
+			for _, j := range g.moduleTests(s) {
 				if _, ok := seen[j]; !ok {
 					seen[j] = &reach{depth: 2, from: s, reason: "crate_integration_test", changed: map[int]bool{s: true}}
 				}

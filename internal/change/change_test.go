@@ -224,3 +224,32 @@ func TestImpactImportPath(t *testing.T) {
 		}
 	}
 }
+
+// TestAffectedTestsRustCrate: a crate's integration tests (tests/) exercise
+// every file of the crate, imported or not, and a file with an inline
+// #[cfg(test)] module is a test of itself; another crate's tests are not
+// affected.
+func TestAffectedTestsRustCrate(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"Cargo.toml":         "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
+		"src/lib.rs":         "pub mod util;\n\npub fn area(w: u32, h: u32) -> u32 { util::mul(w, h) }\n",
+		"src/util.rs":        "pub fn mul(a: u32, b: u32) -> u32 { a * b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn muls() { assert_eq!(super::mul(2, 3), 6); }\n}\n",
+		"src/plain.rs":       "pub fn one() -> u32 { 1 }\n",
+		"tests/area.rs":      "#[test]\nfn areas() { assert_eq!(shapes::area(2, 3), 6); }\n",
+		"other/Cargo.toml":   "[package]\nname = \"other\"\nversion = \"0.1.0\"\n",
+		"other/src/lib.rs":   "pub fn two() -> u32 { 2 }\n",
+		"other/tests/two.rs": "#[test]\nfn twos() { assert_eq!(other::two(), 2); }\n",
+	}).Engine(t)
+	for file, want := range map[string][]string{
+		"src/util.rs":  {"src/util.rs changed 0 high", "tests/area.rs crate_integration_test 2 low"},
+		"src/plain.rs": {"tests/area.rs crate_integration_test 2 low"},
+	} {
+		res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{file}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, tests(res)); diff != "" {
+			t.Errorf("tests of %s (-want +got):\n%s", file, diff)
+		}
+	}
+}

@@ -133,20 +133,32 @@ func newDepGraph(files []store.FileRow, mods []store.ModuleRow) *depGraph {
 	return g
 }
 
-// markInlineTests marks the Rust files that keep unit tests inside the
-// file they test (a #[cfg(test)] module).
+// inlineTest begins the test kind of a file marked by its language's
+// InlineTests text rather than by its path.
+const inlineTest = "inline "
+
+// markInlineTests marks the files that keep unit tests inside the code
+// they test (a language's InlineTests text, Rust's #[cfg(test)] module).
 func (g *depGraph) markInlineTests(ctx context.Context, e *query.Engine) {
-	if ov := e.Overlay(); ov != nil && slices.ContainsFunc(ov.Paths(), func(p string) bool { return strings.HasSuffix(p, ".rs") }) {
-		ov.Note("Rust inline test modules are found in the baseline index's text")
+	for _, l := range lang.All() {
+		if l.InlineTests != "" {
+			g.markInline(ctx, e, l)
+		}
 	}
-	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral("#[cfg(test)]"), true, 1<<20)
+}
+
+func (g *depGraph) markInline(ctx context.Context, e *query.Engine, l *lang.Language) {
+	if ov := e.Overlay(); ov != nil && slices.ContainsFunc(ov.Paths(), func(p string) bool { return lang.ForPath(p) == l }) {
+		ov.Note("%s test modules are found in the baseline index's text", l.InlineTests)
+	}
+	hits, err := e.Store().TextCandidates(ctx, store.GlobLiteral(l.InlineTests), true, 1<<20)
 	if err != nil {
 		return
 	}
 	for _, h := range hits {
-		if i, ok := g.byID[h.FileID]; ok && g.files[i].Lang == "rust" {
+		if i, ok := g.byID[h.FileID]; ok && g.files[i].Lang == l.Name {
 			if _, marked := g.tests[i]; !marked {
-				g.tests[i] = "inline #[cfg(test)] module"
+				g.tests[i] = inlineTest + l.InlineTests + " module"
 			}
 		}
 	}
@@ -327,12 +339,13 @@ func (g *depGraph) dependents(i int) []int {
 	return out
 }
 
-// crateTests lists the integration tests (tests/) of file i's Rust crate.
-func (g *depGraph) crateTests(i int) []int {
+// moduleTests lists the test files of file i's module that exercise all of
+// it (ModuleTests: a Rust crate's integration tests).
+func (g *depGraph) moduleTests(i int) []int {
 	var out []int
 	mod := g.files[i].ModuleID
 	for j, kind := range g.tests {
-		if g.files[j].ModuleID == mod && g.files[j].Lang == "rust" && strings.HasPrefix(kind, "integration") {
+		if g.files[j].ModuleID == mod && lang.Of(g.files[j].Lang).ModuleTests && !strings.HasPrefix(kind, inlineTest) {
 			out = append(out, j)
 		}
 	}

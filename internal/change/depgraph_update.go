@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // updateDepGraph makes the graph of the request's version from the graph
@@ -14,8 +15,8 @@ import (
 // it counts again the imports and references of those files, and of every
 // file referencing a symbol that appeared, vanished or moved with them,
 // and keeps the rest. It reports false when only a new build can say (a
-// file changed its path, language, package or module, or is Rust, whose
-// inline test modules are found by a text search over every file). The
+// file changed its path, language, package or module, or is of a language
+// whose inline test modules are found by a text search over every file). The
 // old graph is left as it is.
 func (a *analysis) updateDepGraph(ctx context.Context, old *depGraph, changed []int64) (*depGraph, bool, error) {
 	rows, err := a.Store().FilesByIDs(ctx, changed)
@@ -32,7 +33,7 @@ func (a *analysis) updateDepGraph(ctx context.Context, old *depGraph, changed []
 			return nil, false, nil
 		}
 		was := g.files[i]
-		if r.Path != was.Path || r.Lang != was.Lang || r.Pkg != was.Pkg || r.ModuleID != was.ModuleID || r.Lang == "rust" {
+		if r.Path != was.Path || r.Lang != was.Lang || r.Pkg != was.Pkg || r.ModuleID != was.ModuleID || lang.Of(r.Lang).InlineTests != "" {
 			return nil, false, nil
 		}
 		g.files[i] = r

@@ -11,7 +11,9 @@
 //     references across files (link.go), and Stdlib, which recognises its
 //     standard library among the imports;
 //   - TestFile, optional: the naming convention that makes a file hold
-//     tests (affected tests, impact and semantic_diff read it);
+//     tests (affected tests, impact and semantic_diff read it), with
+//     InlineTests and ModuleTests where tests live in the code they test
+//     or exercise a whole module;
 //   - facts about the language the engines read instead of its name:
 //     Aliases and Dialects (the names filters take), Family (the languages
 //     whose files reference each other's symbols), Ecosystem (the
@@ -203,6 +205,14 @@ type Language struct {
 	// set, whether it declares so or not (Go, TypeScript); otherwise only
 	// by declaration.
 	StructuralInterfaces bool
+	// InlineTests is the text that marks a file holding tests of its own
+	// code (Rust's #[cfg(test)] module); "" when the language has none.
+	// The engines find such files in the index's text.
+	InlineTests string
+	// ModuleTests: the test files (TestFile) of a module exercise every
+	// file of it, not only what they import (Rust's integration tests in a
+	// crate's tests/ directory).
+	ModuleTests bool
 	// FinalNewline makes the engine parse a file that does not end with a
 	// newline as if it did (positions do not change): some grammars' scanners
 	// loop forever at the end of input in the middle of a token (Kotlin).

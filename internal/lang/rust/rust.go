@@ -53,6 +53,8 @@ var Language = &lang.Language{
 	Linker:         linker,
 	Stdlib:         stdlib,
 	TestFile:       testFile,
+	InlineTests:    "#[cfg(test)]",
+	ModuleTests:    true,
 }
 
 func init() { lang.Register(Language) }
