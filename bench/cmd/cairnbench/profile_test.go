@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const pprofTop = `File: cairn
@@ -77,13 +79,18 @@ func TestSummarizeProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	spin := func(k int) {
-		for i := 0; i < k; i++ {
-			n += i % 7
+	// spin burns d of this process's CPU time, however busy the machine is,
+	// so that each half of the profile holds samples (one per 10 ms).
+	spin := func(d time.Duration) {
+		start := cpuTime(t)
+		for cpuTime(t)-start < d {
+			for i := 0; i < 1_000_000; i++ {
+				n += i % 7
+			}
 		}
 	}
-	spin(30_000_000)
-	pprof.Do(context.Background(), pprof.Labels("op", "labelled"), func(context.Context) { spin(30_000_000) })
+	spin(300 * time.Millisecond)
+	pprof.Do(context.Background(), pprof.Labels("op", "labelled"), func(context.Context) { spin(300 * time.Millisecond) })
 	pprof.StopCPUProfile()
 	f.Close()
 	s, err := summarizeProfiles("spin", "", path, filepath.Join(t.TempDir(), "missing.pprof"))
@@ -104,4 +111,13 @@ func TestSummarizeProfiles(t *testing.T) {
 	if _, err := summarizeProfiles("none", "", filepath.Join(t.TempDir(), "missing.pprof")); err == nil {
 		t.Error("no profile gave no error")
 	}
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
