@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -57,6 +58,20 @@ func tests(res *change.AffectedResult) []string {
 		out = append(out, fmt.Sprintf("%s %s %d %s", m.Path, m.Reason, m.Depth, m.Confidence))
 	}
 	return out
+}
+
+// affectedEach checks the tests affected by a change of each file alone.
+func affectedEach(t *testing.T, e *query.Engine, want map[string][]string) {
+	t.Helper()
+	for file, w := range want {
+		res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{file}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(w, tests(res)); diff != "" {
+			t.Errorf("tests of %s (-want +got):\n%s", file, diff)
+		}
+	}
 }
 
 func TestAffectedTests(t *testing.T) {
@@ -174,19 +189,11 @@ func TestAffectedTestsDeclaredPackages(t *testing.T) {
 		"Lib/Farewell.cs":                         "namespace Acme.Lib\n{\n    public class Farewell { public string Text() => \"bye\"; }\n}\n",
 		"Lib.Tests/GreetingTests.cs":              "using Acme.Lib;\n\nnamespace Acme.Lib.Tests\n{\n    public class GreetingTests { public void Texts() { new Greeting().Text(); } }\n}\n",
 	}).Engine(t)
-	for file, want := range map[string][]string{
+	affectedEach(t, e, map[string][]string{
 		"src/main/java/com/acme/Greeter.java": {"src/test/kotlin/com/acme/GreeterTest.kt same_package 1 high"},
 		"Lib/Greeting.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
 		"Lib/Farewell.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
-	} {
-		res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{file}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, tests(res)); diff != "" {
-			t.Errorf("tests of %s (-want +got):\n%s", file, diff)
-		}
-	}
+	})
 }
 
 // TestImpactImportPath: a target is named as its language's code names it —
@@ -240,16 +247,8 @@ func TestAffectedTestsRustCrate(t *testing.T) {
 		"other/src/lib.rs":   "pub fn two() -> u32 { 2 }\n",
 		"other/tests/two.rs": "#[test]\nfn twos() { assert_eq!(other::two(), 2); }\n",
 	}).Engine(t)
-	for file, want := range map[string][]string{
+	affectedEach(t, e, map[string][]string{
 		"src/util.rs":  {"src/util.rs changed 0 high", "tests/area.rs crate_integration_test 2 low"},
 		"src/plain.rs": {"tests/area.rs crate_integration_test 2 low"},
-	} {
-		res, err := change.AffectedTests(context.Background(), e, nil, change.AffectedParams{Files: []string{file}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, tests(res)); diff != "" {
-			t.Errorf("tests of %s (-want +got):\n%s", file, diff)
-		}
-	}
+	})
 }
