@@ -522,56 +522,16 @@ func (b *batch) writeLinks(ctx context.Context) error {
 	defer cancel()
 	ready := make(chan *linkItem, 32)
 	wg.Add(1)
-	go func() { // read ahead
+	go func() {
 		defer wg.Done()
-		defer close(ready)
-		for _, f := range order {
-			it := &linkItem{f: f}
-			it.facts, it.err = b.factsOf(ctx, f)
-			if it.err == nil {
-				it.err = b.ahead.read(ctx, b, f)
-			}
-			if it.err == nil {
-				var ok bool
-				switch it.own, ok = b.lk.batch[f.id]; {
-				case ok:
-				case b.rebuild:
-					it.own, it.err = b.tx.Reader().SymbolsOfFile(ctx, f.id)
-				default:
-					if it.own, ok = b.ahead.own(f.id); !ok {
-						it.own, it.err = b.ix.db().SymbolsOfFile(ctx, f.id)
-					}
-				}
-			}
-			select {
-			case ready <- it:
-			case <-ctx.Done():
-				return
-			}
-			if it.err != nil {
-				return
-			}
-		}
+		b.readAhead(ctx, order, ready)
 	}()
 	linked := make(chan *linkItem, 32)
 	written := make(chan error, 1)
 	wg.Add(1)
-	go func() { // write, in order; after a failure only drain
+	go func() {
 		defer wg.Done()
-		var err error
-		for it := range linked {
-			if err != nil {
-				continue
-			}
-			if err = b.tx.SetLink(it.f.id, it.links, it.imports); err == nil {
-				b.touched[it.f.id] = true
-				err = b.tx.SetEdges(it.f.id, it.edges, b.rebuild)
-			}
-			if err != nil {
-				cancel()
-			}
-		}
-		written <- err
+		written <- b.writeLinked(linked, cancel)
 	}()
 	n := 0
 	for it := range ready {
@@ -583,15 +543,7 @@ func (b *batch) writeLinks(ctx context.Context) error {
 			break
 		}
 		n++
-		links := b.lk.link(ctx, it.f, it.facts, it.own)
-		if len(links) > 0 {
-			it.links = EncodeLinks(links)
-		}
-		if edges := b.lk.importEdges(ctx, it.f, it.facts); len(edges) > 0 {
-			it.imports = EncodeImports(edges)
-		}
-		it.edges = fileEdges(it.facts, it.own, links)
-		it.facts, it.own = nil, nil // the writer needs neither: let them go while it catches up
+		b.linkOne(ctx, it)
 		linked <- it
 	}
 	close(linked)
@@ -611,6 +563,82 @@ func (b *batch) writeLinks(ctx context.Context) error {
 	}
 	b.st.Relinked = len(order)
 	return nil
+}
+
+// readAhead is the first stage of writeLinks: it sends each file of order
+// with its facts and its stored symbols, in order, and closes ready. It
+// stops after the first item that carries an error, or when ctx is done.
+func (b *batch) readAhead(ctx context.Context, order []*fileInfo, ready chan<- *linkItem) {
+	defer close(ready)
+	for _, f := range order {
+		it := &linkItem{f: f}
+		it.facts, it.err = b.factsOf(ctx, f)
+		if it.err == nil {
+			it.err = b.ahead.read(ctx, b, f)
+		}
+		if it.err == nil {
+			it.own, it.err = b.ownSymbols(ctx, f)
+		}
+		select {
+		case ready <- it:
+		case <-ctx.Done():
+			return
+		}
+		if it.err != nil {
+			return
+		}
+	}
+}
+
+// ownSymbols are the symbols a file of the relink set defines: this
+// batch's, else those the transaction or the store holds.
+func (b *batch) ownSymbols(ctx context.Context, f *fileInfo) ([]store.SymbolRow, error) {
+	if own, ok := b.lk.batch[f.id]; ok {
+		return own, nil
+	}
+	if b.rebuild {
+		return b.tx.Reader().SymbolsOfFile(ctx, f.id)
+	}
+	if own, ok := b.ahead.own(f.id); ok {
+		return own, nil
+	}
+	return b.ix.db().SymbolsOfFile(ctx, f.id)
+}
+
+// linkOne is the middle stage of writeLinks: it links one file's
+// references and import edges and derives its edges, encoded for the
+// writer.
+func (b *batch) linkOne(ctx context.Context, it *linkItem) {
+	links := b.lk.link(ctx, it.f, it.facts, it.own)
+	if len(links) > 0 {
+		it.links = EncodeLinks(links)
+	}
+	if edges := b.lk.importEdges(ctx, it.f, it.facts); len(edges) > 0 {
+		it.imports = EncodeImports(edges)
+	}
+	it.edges = fileEdges(it.facts, it.own, links)
+	it.facts, it.own = nil, nil // the writer needs neither: let them go while it catches up
+}
+
+// writeLinked is the last stage of writeLinks: it writes each linked file's
+// links, import edges and edges to the transaction, in order. After a
+// failure it cancels the other stages and only drains; it returns the
+// failure.
+func (b *batch) writeLinked(linked <-chan *linkItem, cancel context.CancelFunc) error {
+	var err error
+	for it := range linked {
+		if err != nil {
+			continue
+		}
+		if err = b.tx.SetLink(it.f.id, it.links, it.imports); err == nil {
+			b.touched[it.f.id] = true
+			err = b.tx.SetEdges(it.f.id, it.edges, b.rebuild)
+		}
+		if err != nil {
+			cancel()
+		}
+	}
+	return err
 }
 
 // finish records the new state, commits, and keeps what this process now
