@@ -162,26 +162,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	tm.add("scan", time.Since(t0))
 
-	oldBy := make(map[string]*store.FileRow, len(old))
-	for i := range old {
-		oldBy[old[i].Path] = &old[i]
-	}
-	var jobs []*job
-	seen := make(map[string]bool, len(sc.Files))
-	for _, e := range sc.Files {
-		seen[e.Path] = true
-		of := oldBy[e.Path]
-		if of != nil && !rehash && sameStat(of, e) {
-			continue
-		}
-		jobs = append(jobs, &job{entry: e, old: of})
-	}
-	var deleted []*store.FileRow
-	for i := range old {
-		if !seen[old[i].Path] {
-			deleted = append(deleted, &old[i])
-		}
-	}
+	jobs, deleted := changedFiles(old, sc.Files, rehash)
 	st.Files = len(sc.Files)
 	prevMissing := meta["missing_tracked"]
 	if len(jobs) == 0 && len(deleted) == 0 && !full && trip == prevTrip && prevMissing == strconv.Itoa(sc.MissingTracked) && !derivePending(meta) {
@@ -209,6 +190,31 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	}
 	ix.maybeCollectGarbage(ctx)
 	return st, nil
+}
+
+// changedFiles compares a scan with the files the index holds: a job for
+// each file that is new or whose stat data moved (every file when rehash),
+// and the files the scan no longer finds.
+func changedFiles(old []store.FileRow, scanned []scan.Entry, rehash bool) (jobs []*job, deleted []*store.FileRow) {
+	oldBy := make(map[string]*store.FileRow, len(old))
+	for i := range old {
+		oldBy[old[i].Path] = &old[i]
+	}
+	seen := make(map[string]bool, len(scanned))
+	for _, e := range scanned {
+		seen[e.Path] = true
+		of := oldBy[e.Path]
+		if of != nil && !rehash && sameStat(of, e) {
+			continue
+		}
+		jobs = append(jobs, &job{entry: e, old: of})
+	}
+	for i := range old {
+		if !seen[old[i].Path] {
+			deleted = append(deleted, &old[i])
+		}
+	}
+	return jobs, deleted
 }
 
 // sameStat reports whether a file's stat data is what the index recorded:
