@@ -9,10 +9,12 @@ import (
 
 // JVM completes a Java or Kotlin Language with what the two share: modules
 // from JVM manifests, one package space in which a file sees its package
-// without importing it, overloads, visibility by modifiers, linking by
+// without importing it, overloads, visibility by modifiers, this for the
+// enclosing class, names bound from their declaration on, linking by
 // package, the JDK as standard library and JUnit's test files.
 func JVM(l *lang.Language) *lang.Language {
 	l.Ecosystem = "jvm"
+	l.SelfNames, l.BlockScoped = []string{"this"}, true
 	l.Packages, l.PackageSpace = lang.PackageDeclared, "java"
 	l.Overloads = true
 	l.VisibilityRule = lang.RuleModifiers

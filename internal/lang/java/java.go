@@ -55,8 +55,6 @@ var Language = classlang.JVM(&lang.Language{
 	BodyKinds:    bodyKinds,
 	CommentKinds: commentKinds,
 	DocStyle:     lang.DocComments,
-	SelfNames:    []string{"this"},
-	BlockScoped:  true,
 	Visibility:   visibility,
 	Package:      packageName,
 	Imports:      imports,
