@@ -49,9 +49,7 @@ func IsTestPath(p string) bool {
 // (any tests/ or test/ directory, conftest.py), by pattern alone.
 func TestConvention(p, language string) string {
 	base := path.Base(p)
-	slash := "/" + p
-	inDir := func(d string) bool { return strings.Contains(slash, "/"+d+"/") }
-	if inDir("testdata") || inDir("fixtures") || language == "" {
+	if lang.InDir(p, "testdata", "fixtures") || language == "" {
 		return ""
 	}
 	switch language {
@@ -75,9 +73,9 @@ func TestConvention(p, language string) string {
 		}
 	}
 	switch {
-	case inDir("tests"):
+	case lang.InDir(p, "tests"):
 		return "tests/ dir"
-	case inDir("test"):
+	case lang.InDir(p, "test"):
 		return "test/ dir"
 	}
 	return ""
