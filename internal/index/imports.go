@@ -96,7 +96,7 @@ func declaredDep(m *Module, language, source string) string {
 	if m == nil {
 		return ""
 	}
-	return manifest.DependencyOf(manifest.Ecosystem(familyOf(language)), source, m.Deps)
+	return manifest.DependencyOf(manifest.Ecosystem(lang.Of(language).Ecosystem), source, m.Deps)
 }
 
 // EncodeImports packs a file's import edges.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/config"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
@@ -149,8 +150,8 @@ func TestLinkCodec(t *testing.T) {
 	}
 }
 
-// Family is the manifest family of each language, as module kinds name it.
-func TestFamily(t *testing.T) {
+// A language's Ecosystem is its manifest family, as module kinds name it.
+func TestEcosystem(t *testing.T) {
 	want := map[string]string{
 		"go": "go", "python": "python", "rust": "rust", "ruby": "ruby", "php": "php",
 		"typescript": "javascript", "tsx": "javascript", "javascript": "javascript",
@@ -158,8 +159,8 @@ func TestFamily(t *testing.T) {
 		"c": "", "cpp": "", "json": "", "markdown": "", "nosuchlanguage": "",
 	}
 	for language, family := range want {
-		if got := index.Family(language); got != family {
-			t.Errorf("Family(%q) = %q, want %q", language, got, family)
+		if got := lang.Of(language).Ecosystem; got != family {
+			t.Errorf("Ecosystem of %q = %q, want %q", language, got, family)
 		}
 	}
 }

@@ -44,14 +44,6 @@ func priority(file string) int {
 	return len(manifestPriority)
 }
 
-// Family is the manifest family of a language, as module kinds name them
-// (go, javascript, python, jvm, dotnet, ...; "" for none).
-func Family(language string) string { return familyOf(language) }
-
-// familyOf is the manifest family of a language (its Ecosystem; "" for
-// none).
-func familyOf(language string) string { return lang.Of(language).Ecosystem }
-
 // detectModules finds the modules of a file list from their manifests
 // (internal/manifest parses them). The root always has a module (kind "dir"
 // when it has no manifest), so every file has an owner.
@@ -166,9 +158,9 @@ func dirName(root, dir string) string {
 }
 
 // moduleOf finds the module owning a file: the closest ancestor of the file's
-// language family, else the closest of any family, else the root module.
+// language's ecosystem, else the closest of any, else the root module.
 func moduleOf(mods map[string][]*Module, p, language string) *Module {
-	family := familyOf(language)
+	family := lang.Of(language).Ecosystem
 	var any *Module
 	for dir := lang.DirOf(p); ; dir = lang.DirOf(dir) {
 		for _, m := range mods[dir] {

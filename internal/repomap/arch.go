@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -169,7 +170,7 @@ func (g *archGraph) nameDirs() {
 		}
 		own := false
 		for l := range n.Languages {
-			own = own || index.Family(l) == n.Kind
+			own = own || lang.Of(l).Ecosystem == n.Kind
 		}
 		if own {
 			continue
