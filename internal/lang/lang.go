@@ -11,7 +11,8 @@
 //     references across files (link.go), and Stdlib, which recognises its
 //     standard library among the imports;
 //   - TestFile, optional: the naming convention that makes a file hold
-//     tests (affected tests, impact and semantic_diff read it), with
+//     tests (affected tests, impact and semantic_diff read it), TestLayout
+//     the broader one map_repo describes, with
 //     InlineTests and ModuleTests where tests live in the code they test
 //     or exercise a whole module;
 //   - facts about the language the engines read instead of its name:
@@ -261,6 +262,11 @@ type Language struct {
 	// repository path; test data and fixture directories are left out
 	// before it is asked. nil: no file holds tests.
 	TestFile func(p string) string
+	// TestLayout names the file-name pattern by which map_repo's test
+	// layout counts p as a test ("*_test.go", "conftest.py"), more broadly
+	// than TestFile; decided false leaves p to the test/ and tests/
+	// directories. nil: only those directories hold tests.
+	TestLayout func(p string) (pattern string, decided bool)
 	// Builtins are the names a file uses without declaring or importing them
 	// (Go's predeclared functions and types, Python's builtins, the
 	// ECMAScript globals): a call of one that binds to nothing in the

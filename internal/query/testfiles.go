@@ -1,7 +1,6 @@
 package query
 
 import (
-	"path"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -46,30 +45,16 @@ func IsTestPath(p string) bool {
 
 // TestConvention names the naming convention that makes a file a test, or
 // "", as map_repo's test layout counts them: more broadly than TestFileKind
-// (any tests/ or test/ directory, conftest.py), by pattern alone.
+// (any tests/ or test/ directory, conftest.py), by pattern alone. The
+// language's TestLayout hook names the pattern; without one, or where it
+// leaves the file undecided, the directory decides.
 func TestConvention(p, language string) string {
-	base := path.Base(p)
 	if lang.InDir(p, "testdata", "fixtures") || language == "" {
 		return ""
 	}
-	switch language {
-	case "go":
-		if strings.HasSuffix(base, "_test.go") {
-			return "*_test.go"
-		}
-		return ""
-	case "python":
-		switch {
-		case base == "conftest.py":
-			return "conftest.py"
-		case strings.HasPrefix(base, "test_"):
-			return "test_*.py"
-		case strings.HasSuffix(base, "_test.py"):
-			return "*_test.py"
-		}
-	case "typescript", "tsx", "javascript":
-		if c := languageTestFile(p, language); c != "" {
-			return c
+	if layout := lang.Of(language).TestLayout; layout != nil {
+		if pattern, decided := layout(p); decided {
+			return pattern
 		}
 	}
 	switch {

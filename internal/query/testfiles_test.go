@@ -22,6 +22,10 @@ func TestTestConvention(t *testing.T) {
 		{"test/util.js", "javascript", "test/ dir"},
 		{"tests/data.json", "", ""},
 		{"src/contest.py", "python", ""},
+		{"tests/helper.go", "go", ""},
+		{"tests/FooTest.java", "java", "tests/ dir"},
+		{"test/a_test.rs", "rust", "test/ dir"},
+		{"fixtures/a_test.go", "go", ""},
 	}
 	for _, tc := range tests {
 		if got := TestConvention(tc.path, tc.lang); got != tc.want {

@@ -52,6 +52,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		DynamicCalls:         DynamicCalls,
 		Surfaces:             Surfaces,
 		TestFile:             TestFile,
+		TestLayout:           TestLayout,
 		Linker:               Linker,
 		Stdlib:               Stdlib,
 		Builtins:             Globals,

@@ -22,3 +22,9 @@ func TestFile(p string) string {
 	}
 	return ""
 }
+
+// TestLayout: the test runners' own patterns, else the directory.
+func TestLayout(p string) (string, bool) {
+	c := TestFile(p)
+	return c, c != ""
+}

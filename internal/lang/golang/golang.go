@@ -52,11 +52,12 @@ var Language = &lang.Language{
 		}
 		return ""
 	},
-	Refine:   refine,
-	Surfaces: Surfaces,
-	TestFile: testFile,
-	Linker:   linker,
-	Stdlib:   stdlib,
+	Refine:     refine,
+	Surfaces:   Surfaces,
+	TestFile:   testFile,
+	TestLayout: testLayout,
+	Linker:     linker,
+	Stdlib:     stdlib,
 
 	ImportName: importName,
 	Builtins:   builtins,

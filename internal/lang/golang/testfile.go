@@ -12,3 +12,12 @@ func testFile(p string) string {
 	}
 	return ""
 }
+
+// testLayout: a Go file is a test by its name alone; a test/ directory
+// holds packages of ordinary files.
+func testLayout(p string) (string, bool) {
+	if strings.HasSuffix(path.Base(p), "_test.go") {
+		return "*_test.go", true
+	}
+	return "", true
+}

@@ -40,11 +40,12 @@ var Language = &lang.Language{
 		"getattr": lang.DynGetattr, "setattr": lang.DynSetattr, "delattr": lang.DynSetattr,
 		"eval": lang.DynEval, "exec": lang.DynEval, "__import__": lang.DynEval, "import_module": lang.DynEval,
 	},
-	Surfaces: Surfaces,
-	TestFile: testFile,
-	Linker:   linker,
-	Stdlib:   stdlib,
-	Builtins: builtins,
+	Surfaces:   Surfaces,
+	TestFile:   testFile,
+	TestLayout: testLayout,
+	Linker:     linker,
+	Stdlib:     stdlib,
+	Builtins:   builtins,
 
 	ClassInterface: classInterface,
 }

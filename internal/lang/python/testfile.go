@@ -22,3 +22,18 @@ func testFile(p string) string {
 	}
 	return ""
 }
+
+// testLayout names the pytest file patterns, conftest.py among them; other
+// files are tests by their directory.
+func testLayout(p string) (string, bool) {
+	base := path.Base(p)
+	switch {
+	case base == "conftest.py":
+		return "conftest.py", true
+	case strings.HasPrefix(base, "test_"):
+		return "test_*.py", true
+	case strings.HasSuffix(base, "_test.py"):
+		return "*_test.py", true
+	}
+	return "", false
+}
