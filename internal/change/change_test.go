@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairnhq/cairn/internal/change"
 	"github.com/cairnhq/cairn/internal/query"
@@ -251,4 +252,49 @@ func TestAffectedTestsRustCrate(t *testing.T) {
 		"src/util.rs":  {"src/util.rs changed 0 high", "tests/area.rs crate_integration_test 2 low"},
 		"src/plain.rs": {"tests/area.rs crate_integration_test 2 low"},
 	})
+}
+
+// TestDiffGoAPI: what Go keeps out of a package's API is not breaking to
+// change. A method's receiver name is not part of its signature, a method
+// of an unexported type is out of reach, and so is package main.
+func TestDiffGoAPI(t *testing.T) {
+	x := testenv.OpenIndex(t, map[string]string{
+		"go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"lib/lib.go": `package lib
+
+type Server struct{ n int }
+
+func (s *Server) Run(n int) error { return nil }
+
+type cache struct{}
+
+func (c *cache) Get() int { return 0 }
+`,
+		"cmd/tool/main.go": "package main\n\nfunc Helper() {}\n\nfunc main() {}\n",
+	})
+	x.Write(t, "lib/lib.go", `package lib
+
+type Server struct{ n int }
+
+func (srv *Server) Run(n int) error { return nil }
+
+type cache struct{}
+`)
+	x.Write(t, "cmd/tool/main.go", "package main\n\nfunc main() {}\n")
+	res, err := change.Diff(context.Background(), x.Engine(t), nil, change.DiffParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Changes {
+		got = append(got, fmt.Sprintf("%s %s [%s] %s", c.QName, c.Change, c.Visibility, c.Severity))
+	}
+	want := []string{
+		"Helper removed [main-package] non_breaking",
+		"Server.Run body_changed [public] non_breaking",
+		"cache.Get removed [private] non_breaking",
+	}
+	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
 }

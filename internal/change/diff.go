@@ -3,7 +3,6 @@ package change
 import (
 	"cmp"
 	"context"
-	"regexp"
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -240,6 +239,3 @@ func countChanges(res *DiffResult, changes []StructuralChange) {
 	res.Summary = diffSummary(res)
 	res.BreakingSummary = breakingSummary(changes)
 }
-
-// goReceiver matches a Go method's receiver name: not part of its API.
-var goReceiver = regexp.MustCompile(`^func \(\s*[A-Za-z_][A-Za-z0-9_]*\s+`)

@@ -48,32 +48,24 @@ func occurrences(f *fileSide) []*defOcc {
 }
 
 // visibilityOf says whether a definition is API: public itself and in every
-// enclosing definition, outside test files and Go internal/ or main packages.
+// enclosing definition, outside test files, and not set apart by its
+// language (lang.Language.NotAPI).
 func visibilityOf(f *fileSide, i int) string {
 	if query.TestFileKind(f.path, f.lang) != "" {
 		return "test"
 	}
-	if f.lang == "go" {
-		if strings.Contains("/"+f.path, "/internal/") {
-			return "internal-package"
-		}
-		if f.facts.Package == "main" {
-			return "main-package"
+	if notAPI := lang.Of(f.lang).NotAPI; notAPI != nil {
+		if why := notAPI(f.path, f.facts, int32(i)); why != "" {
+			return why
 		}
 	}
 	vis := lang.VisPublic
 	for at := int32(i); at >= 0; at = f.facts.Defs[at].Parent {
-		d := f.facts.Defs[at]
-		switch d.Visibility {
+		switch v := f.facts.Defs[at].Visibility; v {
 		case lang.VisPrivate, lang.VisInternal:
-			return d.Visibility.String()
+			return v.String()
 		case lang.VisUnknown:
 			vis = lang.VisUnknown
-		}
-		if f.lang == "go" && d.Receiver != "" {
-			if r := d.Receiver; r != "" && !(r[0] >= 'A' && r[0] <= 'Z') {
-				return "private" // a method of an unexported type
-			}
 		}
 	}
 	return vis.String()
@@ -180,13 +172,13 @@ func matchDefs(olds, news []*defOcc) []StructuralChange {
 
 func sig(d *lang.Def) string { return lang.CollapseSpace(d.Signature) }
 
-// apiSignature is the part of a signature that callers depend on: a Go
-// method's receiver name is left out, and a variable's or constant's
-// initialiser is its value, not its signature.
+// apiSignature is the part of a signature that callers depend on (less
+// what the language's APISignature hook leaves out), and a variable's or
+// constant's initialiser is its value, not its signature.
 func apiSignature(o *defOcc) (api, value string) {
 	s := sig(o.def)
-	if o.f.lang == "go" {
-		s = goReceiver.ReplaceAllString(s, "func (")
+	if trim := lang.Of(o.f.lang).APISignature; trim != nil {
+		s = trim(s)
 	}
 	switch o.def.Kind {
 	case lang.KindVariable, lang.KindConstant, lang.KindField, lang.KindProperty, lang.KindEnumMember:

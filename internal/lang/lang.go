@@ -22,8 +22,10 @@
 //     (which files see each other without an import), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
-//     ClassInterface hook (how types satisfy its interfaces) and
-//     VisibilityRule (how far its Visibility hook is to be trusted).
+//     ClassInterface hook (how types satisfy its interfaces),
+//     VisibilityRule (how far its Visibility hook is to be trusted), and
+//     the NotAPI and APISignature hooks (what of it semantic_diff treats as
+//     API).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
@@ -177,6 +179,15 @@ type Language struct {
 	// VisibilityRule says how the Visibility hook decides: RuleExport or
 	// RuleModifiers; "" when it is a naming convention or there is no hook.
 	VisibilityRule string
+	// NotAPI says why a definition that Visibility and its enclosing
+	// definitions mark public is still not its module's API (Go: a package
+	// under internal/ or package main, a method of an unexported type), or
+	// "" when it is; semantic_diff reports the reason as its visibility.
+	// nil: the marks decide.
+	NotAPI func(p string, f *Facts, def int32) string
+	// APISignature trims from a definition's signature what its callers do
+	// not depend on (Go: a method's receiver name). nil: all of it counts.
+	APISignature func(sig string) string
 	// Ecosystem is the family of manifests that declare the language's
 	// modules, as module kinds name it: go, javascript, python, jvm,
 	// dotnet, rust, ruby, php; "" for none.

@@ -52,12 +52,14 @@ var Language = &lang.Language{
 		}
 		return ""
 	},
-	Refine:     refine,
-	Surfaces:   Surfaces,
-	TestFile:   testFile,
-	TestLayout: testLayout,
-	Linker:     linker,
-	Stdlib:     stdlib,
+	Refine:       refine,
+	Surfaces:     Surfaces,
+	TestFile:     testFile,
+	TestLayout:   testLayout,
+	NotAPI:       notAPI,
+	APISignature: apiSignature,
+	Linker:       linker,
+	Stdlib:       stdlib,
 
 	ImportName: importName,
 	Builtins:   builtins,
