@@ -143,10 +143,11 @@ func (a *analysis) placeChanged(g *depGraph, p AffectedParams, res *AffectedResu
 			in.starts = append(in.starts, i)
 		case deleted[path] || !exists(a.Index().Paths().Root, path):
 			cf.Status = "deleted"
-			// A deleted Go file's package is still there: start from a sibling.
-			if sib := g.dirFiles[lang.DirOf(path)]; filepath.Ext(path) == ".go" && len(sib) > 0 {
+			// A deleted file of a directory package (Go's) leaves its package
+			// behind: start from a sibling.
+			if l, sib := lang.ForPath(path), g.dirFiles[lang.DirOf(path)]; l != nil && l.Packages == lang.PackageDirectory && len(sib) > 0 {
 				in.starts = append(in.starts, sib[0])
-				cf.Language, cf.Module = "go", g.module(sib[0])
+				cf.Language, cf.Module = l.Name, g.module(sib[0])
 				in.mods[cf.Module] = true
 			} else {
 				in.unindexed = append(in.unindexed, path)

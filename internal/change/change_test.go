@@ -3,6 +3,11 @@ package change_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -296,5 +301,33 @@ type cache struct{}
 	}
 	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+}
+
+// TestAffectedTestsGoPackage: Go imports directory packages by the module's
+// path. A deleted file leaves its package behind, so the package's tests are
+// still affected; and a test importing a package of the module's own path
+// that is not there makes the answer partial, since it may reach the change.
+func TestAffectedTestsGoPackage(t *testing.T) {
+	files := maps.Clone(app)
+	files["server/extra.go"] = "package server\n\nfunc Extra() {}\n"
+	files["other/other_test.go"] = "package other\n\nimport (\n\t\"testing\"\n\n\t\"example.com/app/gone\"\n)\n\nfunc TestOther(t *testing.T) { gone.X() }\n"
+	x := testenv.OpenIndex(t, files)
+	if err := os.Remove(filepath.Join(x.Root, "server", "extra.go")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := change.AffectedTests(context.Background(), x.Engine(t), nil, change.AffectedParams{Files: []string{"server/extra.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"server/server_test.go same_package 1 high", "api/api_test.go transitive 2 low"}
+	if diff := cmp.Diff(want, tests(res)); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+	if c := res.Changed[0]; c.Status != "deleted" || c.Language != "go" {
+		t.Errorf("the deleted file: %+v", c)
+	}
+	if res.Confidence != "partial" || !slices.ContainsFunc(res.Reasons, func(r string) bool { return strings.Contains(r, "did not resolve") }) {
+		t.Errorf("confidence %s, reasons %q: want partial for other/other_test.go's import of example.com/app/gone", res.Confidence, res.Reasons)
 	}
 }

@@ -250,12 +250,13 @@ func pkgKey(f store.FileRow) string {
 }
 
 // looksLocal reports whether an import that did not resolve names something
-// inside the repository (a relative path, or the module's own import path).
+// inside the repository: a relative path, or, in a language that imports
+// directory packages by their module's path (Go), the module's own path.
 func looksLocal(f store.FileRow, source string, m store.ModuleRow) bool {
 	if strings.HasPrefix(source, ".") || strings.HasPrefix(source, "/") {
 		return true
 	}
-	if f.Lang == "go" && m.Kind == "go" && m.Name != "" {
+	if l := lang.Of(f.Lang); l.Packages == lang.PackageDirectory && m.Kind == l.Ecosystem && m.Name != "" {
 		return source == m.Name || strings.HasPrefix(source, m.Name+"/")
 	}
 	return false

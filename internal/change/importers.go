@@ -219,8 +219,8 @@ func (g *depGraph) importerPackages(u *Unit, reach map[int]importReach) []Import
 	by := map[string]*acc{}
 	for i, r := range reach {
 		d := lang.DirOf(g.files[i].Path)
-		if d == u.dir && (u.Kind == TargetPackage || u.Kind == TargetFile && u.Language == "go") {
-			continue // the target's own package: its files there are a Go package's external tests
+		if d == u.dir && (u.Kind == TargetPackage || u.Kind == TargetFile && lang.Of(u.Language).Packages == lang.PackageDirectory) {
+			continue // the target's own package: its files there are its external tests (Go's x_test)
 		}
 		a := by[d]
 		if a == nil || r.depth < a.pk.Depth {
