@@ -257,3 +257,25 @@ func TestTrace(t *testing.T) {
 		t.Errorf("nodes = %d, truncated = %v", res.Nodes, res.Truncate)
 	}
 }
+
+// TestRepeatableNamesAreNoVariants: a Go package declares init any number
+// of times, each its own function: no init is a build variant of another.
+func TestRepeatableNamesAreNoVariants(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":    "module example.com/boot\n\ngo 1.22\n",
+		"boot/a.go": "package boot\n\nfunc init() { first() }\n\nfunc first() {}\n",
+		"boot/b.go": "package boot\n\nfunc init() { second() }\n\nfunc second() {}\n",
+	}).Engine(t)
+	ctx := context.Background()
+	first, err := e.Resolve(ctx, "boot.first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := graph.CallGraph(ctx, e, first, graph.Params{Direction: graph.Callers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Nodes) != 2 || res.Nodes[1].Location.Path != "boot/a.go" || len(res.Nodes[1].Variants) != 0 {
+		t.Errorf("callers of first: %+v, want a.go's init alone, without variants", res.Nodes[1:])
+	}
+}

@@ -462,10 +462,10 @@ func (w *walker) variantRows(ctx context.Context, id int64) ([]store.SymbolRow, 
 }
 
 func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.SymbolRow, error) {
-	if r.Name == "_" || r.Name == "init" {
-		// Go declares any number of blank identifiers and init functions in
-		// a package: each is its own symbol, never a variant of another.
-		if f, err := w.file(ctx, r.FileID); err != nil || (f != nil && f.Lang == "go") {
+	if lang.RepeatableAnywhere(r.Name) {
+		// A name a package may declare any number of times (Go's _ and
+		// init) is its own symbol each time, never a variant of another.
+		if f, err := w.file(ctx, r.FileID); err != nil || (f != nil && lang.Of(f.Lang).Repeatable(r.Name)) {
 			return nil, err
 		}
 	}

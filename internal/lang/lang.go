@@ -145,6 +145,7 @@ package lang
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -313,6 +314,18 @@ const (
 	RuleExport    = "export-rule" // Go's capitalisation
 	RuleModifiers = "modifiers"   // declared modifiers and keywords
 )
+
+// Repeatable reports whether a package of the language may declare name
+// any number of times, each declaration its own symbol (Builds.Repeatable).
+func (l *Language) Repeatable(name string) bool {
+	return l.Builds != nil && slices.Contains(l.Builds.Repeatable, name)
+}
+
+// RepeatableAnywhere reports whether some registered language repeats name:
+// a test that needs no file's language, before the one that does.
+func RepeatableAnywhere(name string) bool {
+	return slices.ContainsFunc(registry, func(l *Language) bool { return l.Repeatable(name) })
+}
 
 // PackageScope is how a language groups its files into packages whose
 // files see each other's definitions without an import.

@@ -108,7 +108,7 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 		return nil, nil
 	case l.Builds == nil && !sameKind:
 		return nil, nil
-	case l.Builds != nil && slices.Contains(l.Builds.Repeatable, rows[0].Name):
+	case l.Repeatable(rows[0].Name):
 		return nil, nil
 	}
 	primaryFirst(group)
