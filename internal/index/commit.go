@@ -307,7 +307,7 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 		ordered = append(ordered, f)
 	}
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].path < ordered[j].path })
-	firstDef := definedEarlier{} // the Go qualified names the batch defined so far
+	firstDef := definedEarlier{} // the qualified names of directory packages the batch defined so far
 	for n, f := range ordered {
 		if err := b.step(ctx, "symbols", n, len(ordered)); err != nil {
 			return err
@@ -317,13 +317,14 @@ func (b *batch) writeSymbols(ctx context.Context) error {
 			return err
 		}
 		var earlier func(string, int64) bool
-		if f.lang == "go" {
-			if earlier, err = b.goEarlier(ctx, f, facts, oldByFile[f.id], firstDef); err != nil {
+		spansFiles := lang.Of(f.lang).Packages == lang.PackageDirectory
+		if spansFiles {
+			if earlier, err = b.earlierInPackage(ctx, f, facts, oldByFile[f.id], firstDef); err != nil {
 				return err
 			}
 		}
 		syms := fileSymbols(b.w, f, facts, earlier)
-		if f.lang == "go" {
+		if spansFiles {
 			for _, s := range syms {
 				firstDef.add(s.QName)
 			}
@@ -371,7 +372,7 @@ func symbolsInOrder(ctx context.Context, r *store.Reader, ids []int64) ([]store.
 	return out, nil
 }
 
-// definedEarlier is the set of Go qualified names the files of a batch
+// definedEarlier is the set of qualified names the files of a batch
 // defined so far, by a 64-bit hash (as symbol ids are): a set of every
 // name a rebuild defines would hold their strings.
 type definedEarlier map[uint64]struct{}
@@ -379,18 +380,19 @@ type definedEarlier map[uint64]struct{}
 func (d definedEarlier) add(qname string)      { d[xxh3.HashString(qname)] = struct{}{} }
 func (d definedEarlier) has(qname string) bool { _, ok := d[xxh3.HashString(qname)]; return ok }
 
-// goEarlier decides, for a Go file, whether a qualified name it defines was
-// defined earlier by another file (the later definition then gets a
-// disambiguated id). Definitions the file already had keep their decision
+// earlierInPackage decides, for a file of a directory package (Go's, whose
+// files share one unit), whether a qualified name it defines was defined
+// earlier by another file (the later definition then gets a disambiguated
+// id). Definitions the file already had keep their decision
 // (a plain id means no earlier duplicate); only new names ask the store.
-func (b *batch) goEarlier(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow, firstDef definedEarlier) (func(string, int64) bool, error) {
+func (b *batch) earlierInPackage(ctx context.Context, f *fileInfo, facts *lang.Facts, own []store.SymbolRow, firstDef definedEarlier) (func(string, int64) bool, error) {
 	prev := map[string][]int64{}
 	for _, r := range own {
 		prev[r.QName] = append(prev[r.QName], r.ID)
 	}
 	var fresh []string
 	if !b.rebuild {
-		for _, qn := range goQNames(b.w, f, facts) {
+		for _, qn := range fileQNames(b.w, f, facts) {
 			if _, ok := prev[qn]; !ok {
 				fresh = append(fresh, qn)
 			}
@@ -704,8 +706,8 @@ func (ix *Index) claimBlobs(ctx context.Context, jobs []*job, full bool, st *Sta
 	return ix.process(ctx, redo, full, st, tm, progress)
 }
 
-// goQNames lists the qualified names a Go file's definitions get.
-func goQNames(w *world, f *fileInfo, facts *lang.Facts) []string {
+// fileQNames lists the qualified names a file's definitions get.
+func fileQNames(w *world, f *fileInfo, facts *lang.Facts) []string {
 	if facts == nil {
 		return nil
 	}
