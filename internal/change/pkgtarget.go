@@ -134,10 +134,10 @@ func (g *depGraph) dirUnit(dir string, recursive bool) *Unit {
 	if recursive || len(own) == 0 {
 		u.Kind, u.members = TargetDirectory, below
 	} else {
-		// A Go external test package (package x_test) shares the directory
-		// but imports the package like any other client.
+		// An external test package (Go's package x_test) shares the
+		// directory but imports the package like any other client.
 		for _, i := range own {
-			if f := g.files[i]; f.Lang != "go" || !strings.HasSuffix(f.Pkg, "_test") {
+			if f := g.files[i]; !lang.Of(f.Lang).StandsApart(f.Pkg) {
 				u.members = append(u.members, i)
 			}
 		}

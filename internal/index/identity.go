@@ -80,27 +80,28 @@ func (w *world) unitOf(f *fileInfo) unit {
 	p := f.path
 	m := moduleOf(w.mods, p, f.lang)
 	rel := strings.TrimPrefix(strings.TrimPrefix(p, m.Root), "/")
-	switch f.lang {
-	case "go":
-		ip := w.goImportPath(lang.DirOf(p))
-		if strings.HasSuffix(f.pkg, "_test") { // an external test package shares the directory
-			ip += "_test"
+	l := lang.Of(f.lang)
+	switch {
+	case l.Packages == lang.PackageDirectory:
+		ip := dirImportPath(m, lang.DirOf(p), l.Ecosystem)
+		if l.StandsApart(f.pkg) { // an external test package shares the directory
+			ip += l.ApartSuffix
 		}
 		return unit{key: ip, prefix: ip, sep: "."}
-	case "python":
+	case f.lang == "python":
 		return unit{key: rel, prefix: w.pyDotted(p), sep: "."}
-	}
-	if f.pkg != "" && lang.Of(f.lang).Packages == lang.PackageDeclared { // <package or namespace>.<Type>.<member>
+	case f.pkg != "" && l.Packages == lang.PackageDeclared: // <package or namespace>.<Type>.<member>
 		return unit{key: rel, prefix: f.pkg, sep: "."}
 	}
 	return unit{key: rel, prefix: p, sep: "#"}
 }
 
-// goImportPath is the import path of the Go package in dir.
-func (w *world) goImportPath(dir string) string {
-	m := moduleOf(w.mods, path.Join(dir, "x.go"), "go")
+// dirImportPath is the import path of the directory package in dir: the
+// path of its module (m, of the ecosystem eco) joined with the directory
+// below the module's root.
+func dirImportPath(m *Module, dir, eco string) string {
 	rel := strings.TrimPrefix(strings.TrimPrefix(dir, m.Root), "/")
-	if m.Kind != "go" {
+	if m.Kind != eco {
 		if dir == "" {
 			return m.Name
 		}

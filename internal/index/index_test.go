@@ -2,8 +2,10 @@ package index_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -161,6 +163,25 @@ func TestEcosystem(t *testing.T) {
 	for language, family := range want {
 		if got := lang.Of(language).Ecosystem; got != family {
 			t.Errorf("Ecosystem of %q = %q, want %q", language, got, family)
+		}
+	}
+}
+
+// TestExternalTestPackageNames: a Go external test package (package x_test)
+// shares its directory with package x but is a package of its own, so its
+// definitions are named under the import path with _test.
+func TestExternalTestPackageNames(t *testing.T) {
+	_, ix := repo(t, map[string]string{
+		"go.mod":          "module example.com/ext\n",
+		"pkg/pkg.go":      "package pkg\n\nfunc Helper() {}\n",
+		"pkg/ext_test.go": "package pkg_test\n\nfunc Helper() {}\n",
+		"pkg/pkg_test.go": "package pkg\n\nfunc inside() {}\n",
+	})
+	reconcile(t, ix)
+	got := ids(t, ix)
+	for _, qn := range []string{"example.com/ext/pkg.Helper", "example.com/ext/pkg_test.Helper", "example.com/ext/pkg.inside"} {
+		if _, ok := got[qn]; !ok {
+			t.Errorf("no symbol %s among %v", qn, slices.Sorted(maps.Keys(got)))
 		}
 	}
 }

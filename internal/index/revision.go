@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -114,11 +113,11 @@ func UnitKey(path, language string, facts *lang.Facts) string {
 	if facts != nil {
 		pkg = facts.Package
 	}
-	switch lang.Of(language).Packages {
+	switch l := lang.Of(language); l.Packages {
 	case lang.PackageDirectory:
 		d := lang.DirOf(path)
-		if len(pkg) > len("_test") && strings.HasSuffix(pkg, "_test") {
-			d += "#_test"
+		if l.StandsApart(pkg) {
+			d += "#" + l.ApartSuffix
 		}
 		return language + ":" + d
 	case lang.PackageDeclared:

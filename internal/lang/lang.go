@@ -18,8 +18,8 @@
 //   - facts about the language the engines read instead of its name:
 //     Aliases and Dialects (the names filters take), Family (the languages
 //     whose files reference each other's symbols), Ecosystem (the
-//     manifests of its modules), Packages, PackageSpace and NamespaceImports
-//     (which files see each other without an import), Builds (how one
+//     manifests of its modules), Packages, PackageSpace, ApartSuffix and
+//     NamespaceImports (which files see each other without an import), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -211,6 +211,10 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// ApartSuffix ends the name of a package that shares a directory
+	// package's directory but stands apart from it (Go's external test
+	// packages: "_test"); "" for none.
+	ApartSuffix string
 	// NamespaceImports languages import a namespace, and a file depends on
 	// every file that declares the namespace it imports (C#'s using).
 	NamespaceImports bool
@@ -319,6 +323,12 @@ const (
 // any number of times, each declaration its own symbol (Builds.Repeatable).
 func (l *Language) Repeatable(name string) bool {
 	return l.Builds != nil && slices.Contains(l.Builds.Repeatable, name)
+}
+
+// StandsApart reports whether a package of that name stands apart from the
+// directory package it shares a directory with (ApartSuffix).
+func (l *Language) StandsApart(pkg string) bool {
+	return l.ApartSuffix != "" && len(pkg) > len(l.ApartSuffix) && strings.HasSuffix(pkg, l.ApartSuffix)
 }
 
 // RepeatableAnywhere reports whether some registered language repeats name:

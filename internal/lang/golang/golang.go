@@ -33,6 +33,7 @@ var Language = &lang.Language{
 	DocStyle:             lang.DocComments,
 	BlockScoped:          true,
 	Packages:             lang.PackageDirectory,
+	ApartSuffix:          "_test",
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},
