@@ -3,14 +3,26 @@ package service
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 )
 
+// liveWatcher is the watcher once it runs: the service starts it after its
+// first index, which a call may not wait for (it rescans meanwhile).
+func (s *Service) liveWatcher() *watcher {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if w := s.watcher(); w != nil {
+			return w
+		}
+	}
+	panic("the service started no watcher within 30s")
+}
+
 // DropWatches makes the watcher blind to the tree (its sync cookies still
 // work), as if the system dropped its events.
 func (s *Service) DropWatches() {
-	w := s.watcher()
+	w := s.liveWatcher()
 	for _, p := range w.fw.WatchList() {
 		if p != w.cookieDir {
 			w.fw.Remove(p)
@@ -19,10 +31,10 @@ func (s *Service) DropWatches() {
 }
 
 // OverflowWatcher reports an overflowed event queue, as inotify does.
-func (s *Service) OverflowWatcher() { s.watcher().fw.Errors <- fsnotify.ErrEventOverflow }
+func (s *Service) OverflowWatcher() { s.liveWatcher().fw.Errors <- fsnotify.ErrEventOverflow }
 
 // CloseWatcher closes the watcher under the service, as the system may.
-func (s *Service) CloseWatcher() { s.watcher().fw.Close() }
+func (s *Service) CloseWatcher() { s.liveWatcher().fw.Close() }
 
 // WatcherStopped reports whether the service noticed its watcher stopped.
 func (s *Service) WatcherStopped() bool {
@@ -37,14 +49,14 @@ func (s *Service) Epoch() int64 { return s.epoch(context.Background()) }
 // Unwatch makes the watcher blind to one directory of the tree (repo path),
 // as if the system dropped its events.
 func (s *Service) Unwatch(dir string) {
-	w := s.watcher()
+	w := s.liveWatcher()
 	w.fw.Remove(filepath.Join(s.paths.Root, filepath.FromSlash(dir)))
 }
 
 // SafetyScanDue does what the safety scan's tick does: the next batch
 // rescans the whole tree, and the next call waits for it.
 func (s *Service) SafetyScanDue() {
-	w := s.watcher()
+	w := s.liveWatcher()
 	w.mu.Lock()
 	w.full = true
 	w.mu.Unlock()
