@@ -150,6 +150,21 @@ func TestCacheFollowsTheIndex(t *testing.T) {
 	}
 }
 
+// diffLines compares the tree with its last commit and writes each change
+// as a line.
+func diffLines(t *testing.T, x *testenv.Index, p change.DiffParams, line func(change.StructuralChange) string) (*change.DiffResult, []string) {
+	t.Helper()
+	res, err := change.Diff(context.Background(), x.Engine(t), nil, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range res.Changes {
+		out = append(out, line(c))
+	}
+	return res, out
+}
+
 func TestDiff(t *testing.T) {
 	x := testenv.OpenIndex(t, app)
 	x.Write(t, "server/server.go", `package server
@@ -160,14 +175,9 @@ func Serve(addr string, n int) error { return nil }
 // Extra is new.
 func Extra() {}
 `)
-	res, err := change.Diff(context.Background(), x.Engine(t), nil, change.DiffParams{Impact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range res.Changes {
-		got = append(got, fmt.Sprintf("%s %s %s %s", c.Path, c.QName, c.Change, c.Severity))
-	}
+	res, got := diffLines(t, x, change.DiffParams{Impact: true}, func(c change.StructuralChange) string {
+		return fmt.Sprintf("%s %s %s %s", c.Path, c.QName, c.Change, c.Severity)
+	})
 	want := []string{
 		"server/server.go Serve signature_changed breaking",
 		"server/server.go helper removed non_breaking",
@@ -286,14 +296,9 @@ func (srv *Server) Run(n int) error { return nil }
 type cache struct{}
 `)
 	x.Write(t, "cmd/tool/main.go", "package main\n\nfunc main() {}\n")
-	res, err := change.Diff(context.Background(), x.Engine(t), nil, change.DiffParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range res.Changes {
-		got = append(got, fmt.Sprintf("%s %s [%s] %s", c.QName, c.Change, c.Visibility, c.Severity))
-	}
+	_, got := diffLines(t, x, change.DiffParams{}, func(c change.StructuralChange) string {
+		return fmt.Sprintf("%s %s [%s] %s", c.QName, c.Change, c.Visibility, c.Severity)
+	})
 	want := []string{
 		"Helper removed [main-package] non_breaking",
 		"Server.Run body_changed [public] non_breaking",
