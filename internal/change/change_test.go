@@ -336,3 +336,37 @@ func TestAffectedTestsGoPackage(t *testing.T) {
 		t.Errorf("confidence %s, reasons %q: want partial for other/other_test.go's import of example.com/app/gone", res.Confidence, res.Reasons)
 	}
 }
+
+// TestImportersTargetNames: a target may be named as code names it. A Go
+// import path names a package directory, and a Go module's name is the
+// import path of its root package (here there is none); a dotted Python
+// module names its file; another module's name names its whole tree.
+func TestImportersTargetNames(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":           "module example.com/multi\n\ngo 1.22\n",
+		"sub/sub.go":       "package sub\n\nfunc Get() {}\n",
+		"pkg/__init__.py":  "",
+		"pkg/util.py":      "def f():\n    pass\n",
+		"web/package.json": `{"name": "webapp", "version": "1.0.0"}`,
+		"web/app.ts":       "export const x = 1;\n",
+	}).Engine(t)
+	importers := func(target string) (*change.ImportersResult, error) {
+		return change.Importers(context.Background(), e, nil, change.ImportersParams{Target: target})
+	}
+	for target, want := range map[string]string{
+		"example.com/multi/sub": "package sub",
+		"pkg.util":              "file pkg/util.py",
+		"webapp":                "directory web",
+	} {
+		res, err := importers(target)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		if got := res.Target.Kind + " " + res.Target.Path; got != want {
+			t.Errorf("%s names %q, want %q", target, got, want)
+		}
+	}
+	if _, err := importers("example.com/multi"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
+		t.Errorf("example.com/multi, a module without a root package: %v", err)
+	}
+}

@@ -377,11 +377,12 @@ func (a *analysis) impactCommon(ctx context.Context, g *depGraph, res *ImpactRes
 }
 
 // fileDependents are the files that depend on file i: its importers and,
-// for a Python module, the from-imports naming it through its package.
+// for a dotted module (Python's), the from-imports naming it through its
+// package.
 func (a *analysis) fileDependents(ctx context.Context, g *depGraph, i int) []int {
 	out := g.importers(i)
-	if g.files[i].Lang == "python" {
-		subs, _ := a.submoduleImports(ctx, g, g.files[i].Path) // an error is the deadline, seen by the caller
+	if lang.Of(g.files[i].Lang).Modules != nil {
+		subs, _ := a.submoduleImports(ctx, g, i) // an error is the deadline, seen by the caller
 		for _, ed := range subs {
 			if ed.file != i && !slices.Contains(out, ed.file) {
 				out = append(out, ed.file)

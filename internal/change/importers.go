@@ -141,8 +141,8 @@ func (a *analysis) importEdgesInto(ctx context.Context, g *depGraph, members []i
 		for _, k := range g.targets(i) {
 			keys[k] = true
 		}
-		if f := g.files[i]; f.Lang == "python" {
-			subs, err := a.submoduleImports(ctx, g, f.Path)
+		if f := g.files[i]; lang.Of(f.Lang).Modules != nil {
+			subs, err := a.submoduleImports(ctx, g, i)
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,8 +76,9 @@ func cleanDir(arg string) (string, bool) {
 
 // resolveUnit finds what an argument names, exact paths first: an indexed
 // file; a directory of indexed files (its own files, or every file below it
-// when it has none of its own or recursive is set); a Go import path; a
-// Python dotted module; a JVM package or .NET namespace; a module's name.
+// when it has none of its own or recursive is set); an import path (Go's);
+// a dotted module (Python's); a JVM package or .NET namespace; a module's
+// name.
 func (a *analysis) resolveUnit(ctx context.Context, g *depGraph, arg string, recursive bool) (*Unit, error) {
 	if i, ok := g.byPath[strings.TrimPrefix(arg, "./")]; ok {
 		return g.fileUnit(i), nil
@@ -86,17 +88,17 @@ func (a *analysis) resolveUnit(ctx context.Context, g *depGraph, arg string, rec
 			return u, nil
 		}
 	}
-	if u := g.goImportUnit(arg); u != nil {
+	if u := g.importPathUnit(arg); u != nil {
 		return u, nil
 	}
-	if u := g.pyModuleUnit(arg); u != nil {
+	if u := g.dottedModuleUnit(arg); u != nil {
 		return u, nil
 	}
 	if u := g.namespaceUnit(arg); u != nil {
 		return u, nil
 	}
 	for _, m := range g.mods {
-		if m.Name == arg && m.Kind != "go" {
+		if m.Name == arg && !importedByPath(m.Kind) {
 			if u := g.dirUnit(m.Root, true); u != nil {
 				return u, nil
 			}
@@ -150,45 +152,64 @@ func (g *depGraph) dirUnit(dir string, recursive bool) *Unit {
 	return u
 }
 
-// goImportUnit is the package a Go import path names, when a Go module of
-// the repository holds it.
-func (g *depGraph) goImportUnit(arg string) *Unit {
-	best := store.ModuleRow{}
-	for _, m := range g.mods {
-		if m.Kind == "go" && m.Name != "" && (arg == m.Name || strings.HasPrefix(arg, m.Name+"/")) && len(m.Name) > len(best.Name) {
-			best = m
+// importPathUnit is the package an import path names (a Go package's),
+// when a module of a language whose packages are directories holds it.
+func (g *depGraph) importPathUnit(arg string) *Unit {
+	for _, l := range lang.All() {
+		if l.Packages != lang.PackageDirectory {
+			continue
 		}
-	}
-	if best.Name == "" {
-		return nil
-	}
-	dir, _ := cleanDir(path.Join(cmp.Or(best.Root, "."), strings.TrimPrefix(strings.TrimPrefix(arg, best.Name), "/")))
-	for _, i := range g.dirFiles[dir] {
-		if g.files[i].Lang == "go" {
-			return g.dirUnit(dir, false)
+		best := store.ModuleRow{}
+		for _, m := range g.mods {
+			if m.Kind == l.Ecosystem && m.Name != "" && (arg == m.Name || strings.HasPrefix(arg, m.Name+"/")) && len(m.Name) > len(best.Name) {
+				best = m
+			}
+		}
+		if best.Name == "" {
+			continue
+		}
+		dir, _ := cleanDir(path.Join(cmp.Or(best.Root, "."), strings.TrimPrefix(strings.TrimPrefix(arg, best.Name), "/")))
+		for _, i := range g.dirFiles[dir] {
+			if g.files[i].Lang == l.Name {
+				return g.dirUnit(dir, false)
+			}
 		}
 	}
 	return nil
 }
 
-// pyModuleUnit is the file of a dotted Python module (a/b.py, else
-// a/b/__init__.py), below the repository root or a Python module's root.
-func (g *depGraph) pyModuleUnit(arg string) *Unit {
+// importedByPath reports whether modules of this kind name their packages
+// by import paths (Go modules), which importPathUnit resolves.
+func importedByPath(kind string) bool {
+	return slices.ContainsFunc(lang.All(), func(l *lang.Language) bool {
+		return l.Packages == lang.PackageDirectory && l.Ecosystem == kind
+	})
+}
+
+// dottedModuleUnit is the file of a dotted module (Python's a.b: a/b.py,
+// else a/b/__init__.py), below the repository root or the root of one of
+// the language's modules.
+func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 	if !isDotted(arg) {
 		return nil
 	}
 	rel := strings.ReplaceAll(arg, ".", "/")
-	roots := []string{""}
-	for _, m := range g.mods {
-		if m.Kind == "python" && m.Root != "" {
-			roots = append(roots, m.Root)
+	for _, l := range lang.All() {
+		if l.Modules == nil {
+			continue
 		}
-	}
-	sort.Strings(roots)
-	for _, r := range roots {
-		for _, p := range []string{path.Join(r, rel) + ".py", path.Join(r, rel, "__init__.py")} {
-			if i, ok := g.byPath[p]; ok {
-				return g.fileUnit(i)
+		roots := []string{""}
+		for _, m := range g.mods {
+			if m.Kind == l.Ecosystem && m.Root != "" {
+				roots = append(roots, m.Root)
+			}
+		}
+		sort.Strings(roots)
+		for _, r := range roots {
+			for _, p := range l.Modules.Files(path.Join(r, rel)) {
+				if i, ok := g.byPath[p]; ok {
+					return g.fileUnit(i)
+				}
 			}
 		}
 	}
@@ -251,13 +272,13 @@ func (g *depGraph) mainLanguage(files []int) string {
 // import path, a Python module's dotted name, a JVM package or .NET
 // namespace ("" when there is none, as for a TypeScript module).
 func (g *depGraph) importPath(u *Unit, members []int) string {
-	if lang.Of(u.Language).Packages == lang.PackageDeclared {
+	l := lang.Of(u.Language)
+	switch {
+	case l.Packages == lang.PackageDeclared:
 		return g.declaredPackage(u, members)
-	}
-	switch u.Language {
-	case "go":
+	case l.Packages == lang.PackageDirectory:
 		m, ok := g.mods[g.files[members[0]].ModuleID]
-		if !ok || m.Kind != "go" || m.Name == "" {
+		if !ok || m.Kind != l.Ecosystem || m.Name == "" {
 			return ""
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(u.dir, m.Root), "/")
@@ -265,22 +286,18 @@ func (g *depGraph) importPath(u *Unit, members []int) string {
 			return ""
 		}
 		return strings.TrimSuffix(m.Name+"/"+rel, "/")
-	case "python":
+	case l.Modules != nil:
 		p := u.Path
 		if u.Kind != TargetFile {
-			p = path.Join(u.dir, "__init__.py")
+			p = path.Join(u.dir, l.Modules.Package)
 			if _, ok := g.byPath[p]; !ok {
 				return ""
 			}
 		}
-		if m, ok := g.mods[g.files[members[0]].ModuleID]; ok && m.Kind == "python" && m.Root != "" {
+		if m, ok := g.mods[g.files[members[0]].ModuleID]; ok && m.Kind == l.Ecosystem && m.Root != "" {
 			p = strings.TrimPrefix(p, m.Root+"/")
 		}
-		p = strings.TrimSuffix(strings.TrimSuffix(p, ".py"), "/__init__")
-		if p == "__init__" {
-			return ""
-		}
-		return strings.ReplaceAll(p, "/", ".")
+		return strings.ReplaceAll(l.Modules.Base(p), "/", ".")
 	}
 	return ""
 }

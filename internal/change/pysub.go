@@ -9,9 +9,10 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 )
 
-// A Python from-import names a package and, possibly, its submodules:
-// "from a import b" is an edge of the index to a (a/__init__.py), and it
-// imports the module a.b too when a/b.py or a/b/__init__.py exists. Which
+// A from-import of a language with dotted modules (lang.DottedModules,
+// Python's) names a package and, possibly, its submodules: "from a import b"
+// is an edge of the index to a (a/__init__.py), and it imports the module
+// a.b too when a/b.py or a/b/__init__.py exists. Which
 // names a statement takes is in the importing file's facts, a read each,
 // too slow for every Python file of a large repository at every epoch: they
 // are read per package on first use, and kept with the graph of the epoch.
@@ -24,17 +25,19 @@ type submodules struct {
 	byPkg map[string]map[string][]importEdge
 }
 
-// submoduleImports lists the from-imports that name the Python module at p
-// through its package (p is a/b.py or a/b/__init__.py: from a import b).
-func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, p string) ([]importEdge, error) {
-	modDir := strings.TrimSuffix(p, ".py")
-	if path.Base(p) == "__init__.py" {
-		modDir = lang.DirOf(p)
-		if modDir == "" {
-			return nil, nil // the root package has no parent
-		}
+// submoduleImports lists the from-imports that name the module of file i
+// (of a language with dotted modules) through its package (a/b.py or
+// a/b/__init__.py: from a import b).
+func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, i int) ([]importEdge, error) {
+	p, mods := g.files[i].Path, lang.Of(g.files[i].Lang).Modules
+	if mods == nil {
+		return nil, nil
 	}
-	pkgInit := path.Join(lang.DirOf(modDir), "__init__.py")
+	modDir := mods.Base(p)
+	if modDir == "" {
+		return nil, nil // the root package has no parent
+	}
+	pkgInit := path.Join(lang.DirOf(modDir), mods.Package)
 	if _, ok := g.byPath[pkgInit]; !ok {
 		return nil, nil
 	}
@@ -44,7 +47,7 @@ func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, p string) 
 	byMod, ok := s.byPkg[pkgInit]
 	if !ok {
 		var err error
-		if byMod, err = a.readSubmoduleImports(ctx, g, pkgInit); err != nil {
+		if byMod, err = a.readSubmoduleImports(ctx, g, mods, pkgInit); err != nil {
 			return nil, err
 		}
 		if s.byPkg == nil {
@@ -57,7 +60,7 @@ func (a *analysis) submoduleImports(ctx context.Context, g *depGraph, p string) 
 
 // readSubmoduleImports reads the from-imports of a package's importers that
 // name one of its submodules.
-func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, pkgInit string) (map[string][]importEdge, error) {
+func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, mods *lang.DottedModules, pkgInit string) (map[string][]importEdge, error) {
 	dir := lang.DirOf(pkgInit)
 	sources := map[int]map[string]bool{} // importing file -> its specifiers naming the package
 	var order []int
@@ -83,7 +86,7 @@ func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, pkgIni
 				continue
 			}
 			base := path.Join(dir, strings.ReplaceAll(im.Name, ".", "/"))
-			for _, p := range []string{base + ".py", base + "/__init__.py"} {
+			for _, p := range mods.Files(base) {
 				if _, ok := g.byPath[p]; ok {
 					if !seen[p] {
 						seen[p] = true

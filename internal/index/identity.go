@@ -44,7 +44,7 @@ type world struct {
 	root     string
 	mods     map[string][]*Module // by root dir
 	files    map[string]*fileInfo
-	initDirs map[string]bool // directories holding __init__.py
+	pkgDirs  map[string]bool // directories holding a dotted-module package file (__init__.py)
 	dirFiles map[string][]string
 }
 
@@ -58,7 +58,7 @@ type fileInfo struct {
 }
 
 func newWorld(root string, mods []Module, files []*fileInfo) *world {
-	w := &world{root: root, mods: byRoot(mods), files: map[string]*fileInfo{}, initDirs: map[string]bool{},
+	w := &world{root: root, mods: byRoot(mods), files: map[string]*fileInfo{}, pkgDirs: map[string]bool{},
 		dirFiles: map[string][]string{}}
 	for _, f := range files {
 		w.addFile(f)
@@ -70,8 +70,8 @@ func (w *world) addFile(f *fileInfo) {
 	w.files[f.path] = f
 	dir := lang.DirOf(f.path)
 	w.dirFiles[dir] = append(w.dirFiles[dir], f.path)
-	if path.Base(f.path) == "__init__.py" {
-		w.initDirs[dir] = true
+	if m := lang.Of(f.lang).Modules; m != nil && m.IsPackage(f.path) {
+		w.pkgDirs[dir] = true
 	}
 }
 
@@ -88,8 +88,8 @@ func (w *world) unitOf(f *fileInfo) unit {
 			ip += l.ApartSuffix
 		}
 		return unit{key: ip, prefix: ip, sep: "."}
-	case f.lang == "python":
-		return unit{key: rel, prefix: w.pyDotted(p), sep: "."}
+	case l.Modules != nil:
+		return unit{key: rel, prefix: l.Modules.Name(p, func(dir string) bool { return w.pkgDirs[dir] }, pathBase(w.root)), sep: "."}
 	case f.pkg != "" && l.Packages == lang.PackageDeclared: // <package or namespace>.<Type>.<member>
 		return unit{key: rel, prefix: f.pkg, sep: "."}
 	}
@@ -111,30 +111,6 @@ func dirImportPath(m *Module, dir, eco string) string {
 		return m.Name
 	}
 	return m.Name + "/" + rel
-}
-
-// pyDotted is the dotted module name of a Python file: the chain of enclosing
-// packages (directories with __init__.py) plus the file's stem. When the chain
-// reaches the repository root, the root directory's name leads.
-func (w *world) pyDotted(p string) string {
-	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	var parts []string
-	if stem != "__init__" {
-		parts = append(parts, stem)
-	}
-	dir := lang.DirOf(p)
-	for w.initDirs[dir] {
-		if dir == "" {
-			parts = append(parts, pathBase(w.root))
-			break
-		}
-		parts = append(parts, path.Base(dir))
-		dir = lang.DirOf(dir)
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	return strings.Join(parts, ".")
 }
 
 func pathBase(root string) string {

@@ -19,7 +19,8 @@
 //     Aliases and Dialects (the names filters take), Family (the languages
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
-//     NamespaceImports (which files see each other without an import), Builds (how one
+//     NamespaceImports (which files see each other without an import),
+//     Modules (dotted module names and submodule imports), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -211,6 +212,9 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// Modules, when set, names the language's modules by dotted paths
+	// (Python's packages and submodules); nil: modules are files.
+	Modules *DottedModules
 	// ApartSuffix ends the name of a package that shares a directory
 	// package's directory but stands apart from it (Go's external test
 	// packages: "_test"); "" for none.

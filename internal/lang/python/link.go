@@ -78,7 +78,7 @@ func (l *batch) pyModules() map[string]string {
 
 // pyFile finds the module file for a slash path: base.py or base/__init__.py.
 func (l *batch) pyFile(base string) (string, bool) {
-	for _, c := range []string{base + ".py", path.Join(base, "__init__.py")} {
+	for _, c := range Modules.Files(base) {
 		if _, ok := l.R.File(c); ok {
 			return c, true
 		}
@@ -88,7 +88,7 @@ func (l *batch) pyFile(base string) (string, bool) {
 
 // pySubmodule resolves `from pkg import mod` where mod is a module, not a name.
 func (l *batch) pySubmodule(t lang.Target, name string) (string, bool) {
-	if !strings.HasSuffix(t.File, "__init__.py") {
+	if !Modules.IsPackage(t.File) {
 		return "", false
 	}
 	return l.pyFile(path.Join(lang.DirOf(t.File), name))

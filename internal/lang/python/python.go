@@ -17,11 +17,15 @@ import (
 //go:embed tags.scm
 var query string
 
+// Modules: a.b is a/b.py or the package a/b/__init__.py.
+var Modules = &lang.DottedModules{Ext: ".py", Package: "__init__.py"}
+
 // Language is Python.
 var Language = &lang.Language{
 	Name:         "python",
 	Extensions:   []string{".py", ".pyi"},
 	Ecosystem:    "python",
+	Modules:      Modules,
 	Aliases:      []string{"py"},
 	Grammar:      func() unsafe.Pointer { return tspython.Language() },
 	Query:        query,
