@@ -20,7 +20,8 @@
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
 //     NamespaceImports (which files see each other without an import),
-//     Modules (dotted module names and submodule imports), Builds (how one
+//     Modules (dotted module names and submodule imports), Mains (where
+//     its programs start), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -212,6 +213,8 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// Mains, when set, says where the language's programs start.
+	Mains *Mains
 	// Modules, when set, names the language's modules by dotted paths
 	// (Python's packages and submodules); nil: modules are files.
 	Modules *DottedModules

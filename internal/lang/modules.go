@@ -2,6 +2,7 @@ package lang
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -54,4 +55,20 @@ func (m *DottedModules) Name(p string, isPackage func(dir string) bool, root str
 		parts[i], parts[j] = parts[j], parts[i]
 	}
 	return strings.Join(parts, ".")
+}
+
+// Mains says where a language's programs start (map_repo's entry points).
+// Each way is optional.
+type Mains struct {
+	// Func declared at the top of a file of package Package starts a
+	// program (Go: func main in package main); such a package is a
+	// program, not an API.
+	Func, Package string
+	// Guard matches the text that runs a module as a program (Python's
+	// if __name__ == "__main__":); Word, a word of it, finds the files
+	// that may hold it through the trigram index.
+	Guard *regexp.Regexp
+	Word  string
+	// File names a file that starts a program by itself (__main__.py).
+	File string
 }

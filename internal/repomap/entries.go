@@ -3,8 +3,8 @@ package repomap
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -13,10 +13,8 @@ import (
 	"github.com/cairnhq/cairn/internal/store"
 )
 
-// pythonMainRe finds the script guard of a Python module.
-var pythonMainRe = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__main__['"]\s*:`)
-
-// maxMainScan bounds the Python files whose text is checked for the guard.
+// maxMainScan bounds the files of a language whose text is checked for
+// its main guard.
 const maxMainScan = 2000
 
 // entryKindRank orders entry point kinds from the most specific evidence
@@ -30,15 +28,17 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	for _, f := range m.files {
 		byPath[f.Path] = f
 	}
-	eps, err := m.goMains(ctx)
-	if err != nil {
-		return err
+	var eps []EntryPoint
+	for _, l := range lang.All() {
+		if l.Mains == nil {
+			continue
+		}
+		mains, err := m.mains(ctx, l, byPath)
+		if err != nil {
+			return err
+		}
+		eps = append(eps, mains...)
 	}
-	py, err := m.pythonMains(ctx, byPath)
-	if err != nil {
-		return err
-	}
-	eps = append(eps, py...)
 	eps = append(eps, m.manifestEntries(byPath)...)
 	eps = append(eps, m.entryFiles()...)
 	eps = dedupeEntries(eps)
@@ -47,10 +47,37 @@ func (m *mapper) entryPoints(ctx context.Context) error {
 	return nil
 }
 
-// goMains are the Go entry points: func main in package main.
-func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
+// mains are the entry points of a language's code (lang.Mains), of the
+// kind <language>_main: its main functions, the files holding its main
+// guard and the files its name alone makes programs.
+func (m *mapper) mains(ctx context.Context, l *lang.Language, byPath map[string]store.FileRow) ([]EntryPoint, error) {
+	eps, err := m.mainFuncs(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	guarded, err := m.mainGuards(ctx, l, byPath)
+	if err != nil {
+		return nil, err
+	}
+	eps = append(eps, guarded...)
+	if name := l.Mains.File; name != "" {
+		for _, f := range m.files {
+			if f.Lang == l.Name && path.Base(f.Path) == name {
+				eps = append(eps, EntryPoint{Path: f.Path, Kind: l.Name + "_main", Name: strings.TrimSuffix(name, path.Ext(name)), Module: m.moduleName(f.ModuleID), Indexed: true})
+			}
+		}
+	}
+	return eps, nil
+}
+
+// mainFuncs are the top-level main functions of the language's main
+// package (Go's func main in package main).
+func (m *mapper) mainFuncs(ctx context.Context, l *lang.Language) ([]EntryPoint, error) {
+	if l.Mains.Func == "" {
+		return nil, nil
+	}
 	var eps []EntryPoint
-	rows, err := m.e.SymbolsByName(ctx, "main")
+	rows, err := m.e.SymbolsByName(ctx, l.Mains.Func)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +89,10 @@ func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !ok || f.Lang != "go" || f.Pkg != "main" || query.IsTestPath(f.Path) {
+		if !ok || f.Lang != l.Name || f.Pkg != l.Mains.Package || query.IsTestPath(f.Path) {
 			continue
 		}
-		ep := EntryPoint{Path: f.Path, Kind: "go_main", Name: "main", Module: m.moduleName(f.ModuleID), Indexed: true}
+		ep := EntryPoint{Path: f.Path, Kind: l.Name + "_main", Name: l.Mains.Func, Module: m.moduleName(f.ModuleID), Indexed: true}
 		if res, err := m.e.Load(ctx, r); err == nil && res != nil && res.Def != nil {
 			ep.Line = int(res.Def.NameSpan.Start.Line)
 		}
@@ -74,38 +101,36 @@ func (m *mapper) goMains(ctx context.Context) ([]EntryPoint, error) {
 	return eps, nil
 }
 
-// pythonMains are the Python entry points: the __main__ guard, found
-// through the lexical tier, and __main__.py.
-func (m *mapper) pythonMains(ctx context.Context, byPath map[string]store.FileRow) ([]EntryPoint, error) {
+// mainGuards are the files holding the language's main guard (Python's
+// if __name__ == "__main__":), found through the lexical tier.
+func (m *mapper) mainGuards(ctx context.Context, l *lang.Language, byPath map[string]store.FileRow) ([]EntryPoint, error) {
+	if l.Mains.Guard == nil {
+		return nil, nil
+	}
 	var eps []EntryPoint
-	hits, err := m.e.TrigramCandidates(ctx, "__main__")
+	hits, err := m.e.TrigramCandidates(ctx, l.Mains.Word)
 	if err != nil {
 		return nil, err
 	}
 	scanned := 0
 	for _, h := range hits {
-		if h.Lang != "python" || query.IsTestPath(h.Path) {
+		if h.Lang != l.Name || query.IsTestPath(h.Path) {
 			continue
 		}
 		if scanned++; scanned > maxMainScan {
-			m.out.Cuts = append(m.out.Cuts, Cut{Field: "entry_points (python files checked for __main__)", Returned: maxMainScan, Total: len(hits)})
+			m.out.Cuts = append(m.out.Cuts, Cut{Field: fmt.Sprintf("entry_points (%s files checked for %s)", l.Name, l.Mains.Word), Returned: maxMainScan, Total: len(hits)})
 			break
 		}
 		text, err := m.e.HitText(ctx, h)
 		if err != nil {
 			return nil, err
 		}
-		loc := pythonMainRe.FindIndex(text)
+		loc := l.Mains.Guard.FindIndex(text)
 		if loc == nil {
 			continue
 		}
 		line := 1 + strings.Count(string(text[:loc[0]]), "\n")
-		eps = append(eps, EntryPoint{Path: h.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(byPath[h.Path].ModuleID), Line: line, Indexed: true})
-	}
-	for _, f := range m.files {
-		if path.Base(f.Path) == "__main__.py" {
-			eps = append(eps, EntryPoint{Path: f.Path, Kind: "python_main", Name: "__main__", Module: m.moduleName(f.ModuleID), Indexed: true})
-		}
+		eps = append(eps, EntryPoint{Path: h.Path, Kind: l.Name + "_main", Name: l.Mains.Word, Module: m.moduleName(byPath[h.Path].ModuleID), Line: line, Indexed: true})
 	}
 	return eps, nil
 }

@@ -380,7 +380,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 			continue
 		}
 		f, ok := fileByID[s.FileID]
-		if !ok || query.IsTestPath(f.Path) || (f.Lang == "go" && f.Pkg == "main") {
+		if !ok || query.IsTestPath(f.Path) || isProgram(f) {
 			continue
 		}
 		a := apis[s.ModuleID]
@@ -435,4 +435,11 @@ func nonNilAPI(a []ModuleAPI) []ModuleAPI {
 		return []ModuleAPI{}
 	}
 	return a
+}
+
+// isProgram reports whether a file belongs to a program rather than an API
+// (Go's package main).
+func isProgram(f store.FileRow) bool {
+	mains := lang.Of(f.Lang).Mains
+	return mains != nil && mains.Package != "" && f.Pkg == mains.Package
 }

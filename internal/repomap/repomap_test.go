@@ -3,9 +3,12 @@ package repomap_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -150,5 +153,40 @@ func TestSurfaces(t *testing.T) {
 	p.Confidence = "certain"
 	if _, err := repomap.Surfaces(ctx, e, p); !errs.Is(err, errs.InvalidArgument) {
 		t.Errorf("confidence certain: %v, want invalid argument", err)
+	}
+}
+
+// TestMapEntryPointsByLanguage: each language's programs start its own way
+// (Go: func main in package main; Python: the __main__ guard, and a
+// __main__.py), and a Go package main is a program, not public API.
+func TestMapEntryPointsByLanguage(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":           "module example.com/tools\n\ngo 1.22\n",
+		"cmd/tool/main.go": "package main\n\n// Run is exported but a program's.\nfunc Run() {}\n\nfunc main() { Run() }\n",
+		"lib/lib.go":       "package lib\n\n// Lib is API.\nfunc Lib() {}\n",
+		"app/__init__.py":  "",
+		"app/__main__.py":  "print('run')\n",
+		"app/cli.py":       "def run():\n    pass\n\n\nif __name__ == \"__main__\":\n    run()\n",
+	}).Engine(t)
+	m, err := repomap.Build(context.Background(), e, repomap.Params{Include: []string{"entry_points", "public_api"}, Limit: 10, Top: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []string
+	for _, ep := range *m.EntryPoints {
+		entries = append(entries, fmt.Sprintf("%s %s %s %d", ep.Path, ep.Kind, ep.Name, ep.Line))
+	}
+	want := []string{"app/__main__.py python_main __main__ 0", "app/cli.py python_main __main__ 5", "cmd/tool/main.go go_main main 6"}
+	if diff := cmp.Diff(want, entries, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("entry points (-want +got):\n%s", diff)
+	}
+	var api []string
+	for _, a := range *m.PublicAPI {
+		for _, s := range a.Top {
+			api = append(api, s.QName)
+		}
+	}
+	if slices.ContainsFunc(api, func(q string) bool { return strings.HasSuffix(q, ".Run") }) || !slices.ContainsFunc(api, func(q string) bool { return strings.HasSuffix(q, ".Lib") }) {
+		t.Errorf("public API %v: want lib.Lib and not package main's Run", api)
 	}
 }

@@ -34,6 +34,7 @@ var Language = &lang.Language{
 	BlockScoped:          true,
 	Packages:             lang.PackageDirectory,
 	ApartSuffix:          "_test",
+	Mains:                &lang.Mains{Func: "main", Package: "main"},
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},

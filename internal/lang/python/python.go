@@ -5,6 +5,7 @@ package python
 
 import (
 	_ "embed"
+	"regexp"
 	"strings"
 	"unsafe"
 
@@ -20,12 +21,16 @@ var query string
 // Modules: a.b is a/b.py or the package a/b/__init__.py.
 var Modules = &lang.DottedModules{Ext: ".py", Package: "__init__.py"}
 
+// mainGuard runs a module as a script.
+var mainGuard = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__main__['"]\s*:`)
+
 // Language is Python.
 var Language = &lang.Language{
 	Name:         "python",
 	Extensions:   []string{".py", ".pyi"},
 	Ecosystem:    "python",
 	Modules:      Modules,
+	Mains:        &lang.Mains{Guard: mainGuard, Word: "__main__", File: "__main__.py"},
 	Aliases:      []string{"py"},
 	Grammar:      func() unsafe.Pointer { return tspython.Language() },
 	Query:        query,
