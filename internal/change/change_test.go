@@ -216,19 +216,24 @@ func TestAffectedTestsDeclaredPackages(t *testing.T) {
 // a Go import path, a Python dotted module, a declared JVM package or .NET
 // namespace (none when the directory's files declare different ones) — and
 // a TypeScript module has no such name.
+// named holds a package, a module or a namespace of each language that
+// names them in code; its Go module has no root package.
+var named = map[string]string{
+	"go.mod":                              "module example.com/app\n\ngo 1.22\n",
+	"store/store.go":                      "package store\n\nfunc Get() {}\n",
+	"pkg/__init__.py":                     "",
+	"pkg/util.py":                         "def f():\n    pass\n",
+	"src/main/java/com/acme/Greeter.java": "package com.acme;\n\npublic class Greeter {}\n",
+	"src/main/java/com/acme/Helper.java":  "package com.acme;\n\npublic class Helper {}\n",
+	"mixed/A.java":                        "package one;\n\npublic class A {}\n",
+	"mixed/B.java":                        "package two;\n\npublic class B {}\n",
+	"Lib/Greeting.cs":                     "namespace Acme.Lib\n{\n    public class Greeting {}\n}\n",
+	"web/package.json":                    `{"name": "webapp", "version": "1.0.0"}`,
+	"web/app.ts":                          "export const x = 1;\n",
+}
+
 func TestImpactImportPath(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
-		"go.mod":                              "module example.com/app\n\ngo 1.22\n",
-		"store/store.go":                      "package store\n\nfunc Get() {}\n",
-		"pkg/__init__.py":                     "",
-		"pkg/util.py":                         "def f():\n    pass\n",
-		"src/main/java/com/acme/Greeter.java": "package com.acme;\n\npublic class Greeter {}\n",
-		"src/main/java/com/acme/Helper.java":  "package com.acme;\n\npublic class Helper {}\n",
-		"mixed/A.java":                        "package one;\n\npublic class A {}\n",
-		"mixed/B.java":                        "package two;\n\npublic class B {}\n",
-		"Lib/Greeting.cs":                     "namespace Acme.Lib\n{\n    public class Greeting {}\n}\n",
-		"web/app.ts":                          "export const x = 1;\n",
-	}).Engine(t)
+	e := testenv.OpenIndex(t, named).Engine(t)
 	for target, want := range map[string]string{
 		"store":                               "example.com/app/store",
 		"pkg/util.py":                         "pkg.util",
@@ -339,22 +344,15 @@ func TestAffectedTestsGoPackage(t *testing.T) {
 
 // TestImportersTargetNames: a target may be named as code names it. A Go
 // import path names a package directory, and a Go module's name is the
-// import path of its root package (here there is none); a dotted Python
-// module names its file; another module's name names its whole tree.
+// import path of its root package (named has none); a dotted Python module
+// names its file; another module's name names its whole tree.
 func TestImportersTargetNames(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
-		"go.mod":           "module example.com/multi\n\ngo 1.22\n",
-		"sub/sub.go":       "package sub\n\nfunc Get() {}\n",
-		"pkg/__init__.py":  "",
-		"pkg/util.py":      "def f():\n    pass\n",
-		"web/package.json": `{"name": "webapp", "version": "1.0.0"}`,
-		"web/app.ts":       "export const x = 1;\n",
-	}).Engine(t)
+	e := testenv.OpenIndex(t, named).Engine(t)
 	importers := func(target string) (*change.ImportersResult, error) {
 		return change.Importers(context.Background(), e, nil, change.ImportersParams{Target: target})
 	}
 	for target, want := range map[string]string{
-		"example.com/multi/sub": "package sub",
+		"example.com/app/store": "package store",
 		"pkg.util":              "file pkg/util.py",
 		"webapp":                "directory web",
 	} {
@@ -366,7 +364,7 @@ func TestImportersTargetNames(t *testing.T) {
 			t.Errorf("%s names %q, want %q", target, got, want)
 		}
 	}
-	if _, err := importers("example.com/multi"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
-		t.Errorf("example.com/multi, a module without a root package: %v", err)
+	if _, err := importers("example.com/app"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
+		t.Errorf("example.com/app, a module without a root package: %v", err)
 	}
 }
