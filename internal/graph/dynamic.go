@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
@@ -184,7 +185,7 @@ func (w *walker) interfaceCall(ctx context.Context, n *query.Resolved, ref lang.
 	var err error
 	params := paramTypes(n)
 	switch {
-	case selfName(n.File.Lang, parts[0]):
+	case slices.Contains(lang.Of(n.File.Lang).SelfNames, parts[0]):
 		cur, err = w.enclosingType(ctx, n)
 	case params[parts[0]] != "":
 		if ref.Shape == lang.QualIdent && !ref.QualBound {
@@ -246,16 +247,6 @@ func (w *walker) interfaceCall(ctx context.Context, n *query.Resolved, ref lang.
 		return nil, false, err
 	}
 	return d, true, nil
-}
-
-func selfName(language, s string) bool {
-	switch language {
-	case "python":
-		return s == "self" || s == "cls"
-	case "typescript", "tsx", "javascript", "java", "csharp":
-		return s == "this"
-	}
-	return false
 }
 
 // enclosingType is the class or (Go) receiver type a method belongs to.
