@@ -322,12 +322,13 @@ type dispatched struct {
 }
 
 // dispatchedFrom lists the methods whose calls may run a method: the
-// interface methods it implements and the base methods it overrides.
+// interface methods it implements and the base methods it overrides, as
+// the language dispatches (lang.Language.Dispatch).
 func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispatched, error) {
-	switch n.File.Lang {
-	case "python":
+	switch lang.Of(n.File.Lang).Dispatch {
+	case lang.DispatchUntyped:
 		return nil, nil
-	case "go":
+	case lang.DispatchMethodSet:
 		return w.goInterfaceMethods(ctx, n)
 	}
 	owner, err := w.parentType(ctx, n)

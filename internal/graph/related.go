@@ -14,7 +14,7 @@ const maxRelatedMethods = 64
 
 // RelatedMethods lists, from syntax, the methods whose references are also
 // references of a method (query.RefsParams.Related), as the language's own
-// tools count them:
+// tools count them (lang.Language.RelatedRefs):
 //   - Go (gopls): the methods of the repository's interfaces that the
 //     method's receiver type satisfies, by signature (method sets as
 //     hierarchy checks them); a call through one may run the method. Their
@@ -35,8 +35,8 @@ func RelatedMethods(ctx context.Context, e *query.Engine, r *query.Resolved) ([]
 	if err != nil {
 		return nil, err
 	}
-	switch r.File.Lang {
-	case "go":
+	switch lang.Of(r.File.Lang).RelatedRefs {
+	case lang.RelatedDispatch:
 		ms, err := w.goInterfaceMethods(ctx, r)
 		if err != nil {
 			return nil, err
@@ -49,13 +49,14 @@ func RelatedMethods(ctx context.Context, e *query.Engine, r *query.Resolved) ([]
 			out = append(out, query.RelatedMethod{ID: m.row.ID, QName: m.row.QName, Relation: DispatchInterface})
 		}
 		return out, nil
-	case "typescript", "tsx", "javascript":
+	case lang.RelatedFamily:
 		return w.methodFamily(ctx, r)
 	}
 	return nil, nil
 }
 
-// methodFamily is RelatedMethods for TypeScript and JavaScript.
+// methodFamily is RelatedMethods for a language that counts the method's
+// family (TypeScript and JavaScript).
 func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.RelatedMethod, error) {
 	owner, err := w.parentType(ctx, r)
 	if err != nil || owner == nil {

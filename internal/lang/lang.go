@@ -21,7 +21,8 @@
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
 //     NamespaceImports (which files see each other without an import),
 //     Modules (dotted module names and submodule imports), Mains (where
-//     its programs start), Builds (how one
+//     its programs start), Dispatch and RelatedRefs (which methods a call
+//     may run, which references a method's include), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -213,6 +214,11 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// Dispatch is which methods a call may run besides the one it names;
+	// RelatedRefs which methods' references a reference query on a method
+	// includes.
+	Dispatch    MethodDispatch
+	RelatedRefs RelatedReferences
 	// Mains, when set, says where the language's programs start.
 	Mains *Mains
 	// Modules, when set, names the language's modules by dotted paths

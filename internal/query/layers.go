@@ -107,11 +107,11 @@ func (e *Engine) planLayers(ctx context.Context, v *SemView, r *Resolved, syn []
 			plan.use.Symbols = append(plan.use.Symbols, m.Symbol)
 		}
 	}
-	var reach map[string]bool // Go: the packages that can reach the symbol (gopls's scope for related methods)
+	var reach map[string]bool // the packages that can reach the symbol, where dispatch relates methods (gopls's scope)
 	if p.Family {
 		plan.use.External = external
-	} else if r.File.Lang == "go" {
-		if reach, err = e.goDependents(ctx, v, path.Dir(r.File.Path)); err != nil {
+	} else if lang.Of(r.File.Lang).RelatedRefs == lang.RelatedDispatch {
+		if reach, err = e.dependents(ctx, v, r.File.Lang, path.Dir(r.File.Path)); err != nil {
 			return nil, err
 		}
 	}

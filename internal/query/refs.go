@@ -447,10 +447,11 @@ func (e *Engine) onlyFamily(ctx context.Context, r *Resolved, match map[int64]bo
 	return true, nil
 }
 
-// relatedRefs indexes the related methods by id and, for a Go method, the
-// package directories that can reach it (its own and those importing it,
-// directly or not): a call through an interface elsewhere cannot run it
-// (gopls's scope). reach is nil when any package may.
+// relatedRefs indexes the related methods by id and, where they are related
+// through dispatch (a Go method's), the package directories that can reach
+// it (its own and those importing it, directly or not): a call through an
+// interface elsewhere cannot run it (gopls's scope). reach is nil when any
+// package may.
 func (e *Engine) relatedRefs(ctx context.Context, r *Resolved, rel []RelatedMethod) (map[int64]RelatedMethod, map[string]bool, error) {
 	if len(rel) == 0 {
 		return nil, nil, nil
@@ -459,14 +460,14 @@ func (e *Engine) relatedRefs(ctx context.Context, r *Resolved, rel []RelatedMeth
 	for _, m := range rel {
 		related[m.ID] = m
 	}
-	if r.File.Lang != "go" {
+	if lang.Of(r.File.Lang).RelatedRefs != lang.RelatedDispatch {
 		return related, nil, nil
 	}
 	v, err := e.Semantic(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	reach, err := e.goDependents(ctx, v, path.Dir(r.File.Path))
+	reach, err := e.dependents(ctx, v, r.File.Lang, path.Dir(r.File.Path))
 	return related, reach, err
 }
 

@@ -32,9 +32,9 @@ type SemView struct {
 	byDoc   map[[2]int64]semDoc // the same by (index, ord)
 	indexes map[int64]store.SemIndexRow
 	list    []store.FileRow
-	// importers maps a Go package directory to the directories importing
-	// it (built on first use, under Engine.semMu).
-	importers map[string][]string
+	// importers maps, per language, a package directory to the directories
+	// importing it (built on first use, under Engine.semMu).
+	importers map[string]map[string][]string
 }
 
 type semDoc struct {
@@ -471,13 +471,13 @@ func (e *Engine) relatedSymbols(ctx context.Context, v *SemView, rows []store.Se
 	return out, decl, nil
 }
 
-// goDependents returns the Go package directories that import dir,
-// directly or not, and dir itself: the only code that can reach a
-// method declared in dir, and where gopls looks for the references of the
+// dependents returns the package directories of a language (Go) that
+// import dir, directly or not, and dir itself: the only code that can reach
+// a method declared in dir, and where gopls looks for the references of the
 // interface methods it implements.
-func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[string]bool, error) {
+func (e *Engine) dependents(ctx context.Context, v *SemView, language, dir string) (map[string]bool, error) {
 	e.semMu.Lock()
-	graph := v.importers
+	graph := v.importers[language]
 	e.semMu.Unlock()
 	if graph == nil {
 		list := v.list
@@ -493,8 +493,8 @@ func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[
 		}
 		graph = map[string][]string{}
 		seen := map[[2]string]bool{}
-		goFile := func(id int64) bool { f := byID[id]; return f != nil && f.Lang == "go" }
-		err := e.Imports(ctx, goFile, func(id int64, edges []index.ImportEdge) {
+		ofLanguage := func(id int64) bool { f := byID[id]; return f != nil && f.Lang == language }
+		err := e.Imports(ctx, ofLanguage, func(id int64, edges []index.ImportEdge) {
 			from := path.Dir(byID[id].Path)
 			for _, ed := range edges {
 				if ed.TargetPath == "" && ed.TargetModule == 0 {
@@ -514,7 +514,10 @@ func (e *Engine) goDependents(ctx context.Context, v *SemView, dir string) (map[
 			return nil, err
 		}
 		e.semMu.Lock()
-		v.importers = graph
+		if v.importers == nil {
+			v.importers = map[string]map[string][]string{}
+		}
+		v.importers[language] = graph
 		e.semMu.Unlock()
 	}
 	out := map[string]bool{dir: true}

@@ -53,6 +53,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		Surfaces:             Surfaces,
 		TestFile:             TestFile,
 		TestLayout:           TestLayout,
+		RelatedRefs:          lang.RelatedFamily,
 		Linker:               Linker,
 		Stdlib:               Stdlib,
 		Builtins:             Globals,

@@ -35,6 +35,8 @@ var Language = &lang.Language{
 	Packages:             lang.PackageDirectory,
 	ApartSuffix:          "_test",
 	Mains:                &lang.Mains{Func: "main", Package: "main"},
+	Dispatch:             lang.DispatchMethodSet,
+	RelatedRefs:          lang.RelatedDispatch,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},

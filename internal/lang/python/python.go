@@ -30,6 +30,7 @@ var Language = &lang.Language{
 	Extensions:   []string{".py", ".pyi"},
 	Ecosystem:    "python",
 	Modules:      Modules,
+	Dispatch:     lang.DispatchUntyped,
 	Mains:        &lang.Mains{Guard: mainGuard, Word: "__main__", File: "__main__.py"},
 	Aliases:      []string{"py"},
 	Grammar:      func() unsafe.Pointer { return tspython.Language() },
