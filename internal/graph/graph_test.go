@@ -327,3 +327,45 @@ func TestCalleesThroughSelfField(t *testing.T) {
 		})
 	}
 }
+
+// TestRelatedRefsReach: a Go method's references include the calls of the
+// interface methods it satisfies, but only from the packages that can
+// reach it (gopls's scope): a call through the interface in a package that
+// imports neither the method's package nor an importer of it cannot run it,
+// and stays a candidate by name.
+func TestRelatedRefsReach(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":    "module example.com/reach\n\ngo 1.22\n",
+		"a/a.go":    "package a\n\n// Getter gets.\ntype Getter interface{ Get() int }\n",
+		"b/b.go":    "package b\n\nimport \"example.com/reach/a\"\n\n// Impl is a Getter.\ntype Impl struct{}\n\n// Get returns one.\nfunc (Impl) Get() int { return 1 }\n\n// Via calls through the interface.\nfunc Via(g a.Getter) int { return g.Get() }\n",
+		"c/c.go":    "package c\n\nimport \"example.com/reach/a\"\n\n// Apart cannot reach b.\nfunc Apart(g a.Getter) int { return g.Get() }\n",
+		"main/m.go": "package main\n\nimport (\n\t\"example.com/reach/a\"\n\t\"example.com/reach/b\"\n)\n\nfunc main() { var g a.Getter = b.Impl{}; _ = g.Get() }\n",
+	}).Engine(t)
+	ctx := context.Background()
+	r, err := e.Resolve(ctx, "b.Impl.Get")
+	if err != nil {
+		t.Fatal(err)
+	}
+	related, err := graph.RelatedMethods(ctx, e, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(related) != 1 || !strings.HasSuffix(related[0].QName, "a.Getter.Get") {
+		t.Fatalf("related methods %+v, want a.Getter.Get", related)
+	}
+	res, err := e.Refs(ctx, r, query.RefsParams{Related: related, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var via []string
+	for _, l := range res.Locations {
+		via = append(via, fmt.Sprintf("%s %s %s", l.Path, l.Tier, l.Via))
+	}
+	want := []string{
+		"b/b.go proven ", "b/b.go strong example.com/reach/a.Getter.Get", "main/m.go strong example.com/reach/a.Getter.Get",
+		"c/c.go anchored ", // a candidate by name only, not a call that runs it
+	}
+	if diff := cmp.Diff(want, via); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
