@@ -369,3 +369,26 @@ func TestRelatedRefsReach(t *testing.T) {
 		t.Errorf("references (-want +got):\n%s", diff)
 	}
 }
+
+// TestGoMethodsAreNotVirtual: a Go type embedding another and declaring a
+// method of the same name shadows it; it does not override it, so a call
+// of the embedded type's method runs that method and nothing else.
+func TestGoMethodsAreNotVirtual(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":   "module example.com/embed\n\ngo 1.22\n",
+		"e/e.go":   "package e\n\ntype Base struct{}\n\nfunc (Base) M() int { return 1 }\n\ntype Derived struct{ Base }\n\nfunc (Derived) M() int { return 2 }\n",
+		"e/use.go": "package e\n\nfunc F() int {\n\tvar b Base\n\treturn b.M()\n}\n",
+	}).Engine(t)
+	ctx := context.Background()
+	f, err := e.Resolve(ctx, "e.F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := graph.CallGraph(ctx, e, f, graph.Params{Direction: graph.Callees})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Nodes) != 2 || !strings.HasSuffix(res.Nodes[1].QName, "e.Base.M") || len(res.Dynamic) != 0 {
+		t.Errorf("callees of F: nodes %+v, dynamic %+v; want Base.M alone", res.Nodes[1:], res.Dynamic)
+	}
+}

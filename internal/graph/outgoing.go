@@ -330,10 +330,11 @@ func (w *walker) classify(ctx context.Context, n *query.Resolved, target int64, 
 		language = f.Lang
 	}
 	c := call{other: target, count: 1, tier: tier, layer: layer, kind: callKind(language, k), site: site}
-	if k != lang.KindMethod || row.Parent == 0 || language == "go" {
+	if k != lang.KindMethod || row.Parent == 0 || lang.Of(language).Dispatch == lang.DispatchMethodSet {
 		return c, nil, true, nil
 	}
-	// A method of a class: subclasses may override it, and the call runs
+	// A method of a class (not of a type whose methods only interfaces
+	// dispatch to, as Go's): subclasses may override it, and the call runs
 	// whichever the receiver's class has. The edge stays; the overrides are
 	// listed as what may run instead.
 	over, err := w.overrides(ctx, row)

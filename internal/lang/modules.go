@@ -83,7 +83,8 @@ const (
 	DispatchHierarchy MethodDispatch = iota
 	// DispatchMethodSet: a call through an interface method runs the
 	// method of the same name and signature of any type whose method set
-	// satisfies the interface (Go).
+	// satisfies the interface; a call of a type's own method runs it, as
+	// nothing overrides it (Go).
 	DispatchMethodSet
 	// DispatchUntyped: values carry no declared types to follow (Python's
 	// duck typing); a call runs what it names.
