@@ -344,7 +344,7 @@ func callKind(language string, k lang.DefKind) string {
 	case lang.KindClass, lang.KindStruct, lang.KindConstructor, lang.KindEnum:
 		return "instantiate"
 	case lang.KindType, lang.KindInterface:
-		if language == "go" {
+		if lang.Of(language).TypeCallsConvert {
 			return "conversion"
 		}
 		return "instantiate"

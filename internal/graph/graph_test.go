@@ -392,3 +392,23 @@ func TestGoMethodsAreNotVirtual(t *testing.T) {
 		t.Errorf("callees of F: nodes %+v, dynamic %+v; want Base.M alone", res.Nodes[1:], res.Dynamic)
 	}
 }
+
+// TestGoTypeCallsConvert: in Go, calling a type converts a value to it.
+func TestGoTypeCallsConvert(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod": "module example.com/conv\n\ngo 1.22\n",
+		"c/c.go": "package c\n\ntype Celsius float64\n\nfunc F() Celsius { return Celsius(21.5) }\n",
+	}).Engine(t)
+	ctx := context.Background()
+	f, err := e.Resolve(ctx, "c.F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := graph.CallGraph(ctx, e, f, graph.Params{Direction: graph.Callees})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Edges) != 1 || res.Edges[0].Kind != "conversion" {
+		t.Errorf("edges of F: %+v, want one conversion to Celsius", res.Edges)
+	}
+}

@@ -22,7 +22,8 @@
 //     NamespaceImports (which files see each other without an import),
 //     Modules (dotted module names and submodule imports), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
-//     may run, which references a method's include), Builds (how one
+//     may run, which references a method's include), TypeCallsConvert,
+//     Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -214,6 +215,9 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// TypeCallsConvert: calling a type or interface converts a value to it
+	// (Go's T(x)); otherwise it makes an instance.
+	TypeCallsConvert bool
 	// Dispatch is which methods a call may run besides the one it names;
 	// RelatedRefs which methods' references a reference query on a method
 	// includes.

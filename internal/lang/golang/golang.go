@@ -36,6 +36,7 @@ var Language = &lang.Language{
 	ApartSuffix:          "_test",
 	Mains:                &lang.Mains{Func: "main", Package: "main"},
 	Dispatch:             lang.DispatchMethodSet,
+	TypeCallsConvert:     true,
 	RelatedRefs:          lang.RelatedDispatch,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
