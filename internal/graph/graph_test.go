@@ -412,3 +412,30 @@ func TestGoTypeCallsConvert(t *testing.T) {
 		t.Errorf("edges of F: %+v, want one conversion to Celsius", res.Edges)
 	}
 }
+
+// TestGoMethodsInOtherFiles: a Go type's methods may be declared in any
+// file of its package, and they count in its method set.
+func TestGoMethodsInOtherFiles(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"go.mod":        "module example.com/apart\n\ngo 1.22\n",
+		"p/iface.go":    "package p\n\ntype Closer interface{ Close() error }\n",
+		"p/file.go":     "package p\n\ntype File struct{ fd int }\n",
+		"p/file_ops.go": "package p\n\nfunc (f *File) Close() error { return nil }\n",
+	}).Engine(t)
+	ctx := context.Background()
+	closer, err := e.Resolve(ctx, "p.Closer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := graph.Hierarchy(ctx, e, closer, graph.HierarchyParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var impls []string
+	for _, l := range res.Implementations {
+		impls = append(impls, l.Name)
+	}
+	if diff := cmp.Diff([]string{"example.com/apart/p.File"}, impls); diff != "" {
+		t.Errorf("implementations of Closer (-want +got):\n%s", diff)
+	}
+}

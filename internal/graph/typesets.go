@@ -124,14 +124,15 @@ func (w *walker) typeMembersDepth(ctx context.Context, t store.SymbolRow, seen m
 	return ms, nil
 }
 
-// directMembers are the members declared on a type: its children, and for
-// Go the methods declared in other files of the package (same qualified-name prefix).
+// directMembers are the members declared on a type: its children, and where
+// the language declares methods apart from their type (Go) those of other
+// files of the package (same qualified-name prefix).
 func (w *walker) directMembers(ctx context.Context, t store.SymbolRow) ([]store.SymbolRow, error) {
 	rows, err := w.e.SymbolsByParent(ctx, t.ID, 1000)
 	if err != nil {
 		return nil, err
 	}
-	if f, err := w.file(ctx, t.FileID); err == nil && f != nil && f.Lang == "go" {
+	if f, err := w.file(ctx, t.FileID); err == nil && f != nil && lang.Of(f.Lang).MethodsApart {
 		more, err := w.e.SymbolsByQNamePrefix(ctx, t.QName+".", 1000)
 		if err != nil {
 			return nil, err

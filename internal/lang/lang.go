@@ -22,8 +22,8 @@
 //     NamespaceImports (which files see each other without an import),
 //     Modules (dotted module names and submodule imports), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
-//     may run, which references a method's include), TypeCallsConvert,
-//     Builds (how one
+//     may run, which references a method's include), MethodsApart and
+//     TypeCallsConvert (Go's receivers and conversions), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -215,6 +215,9 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// MethodsApart: a type's methods may be declared apart from it, in any
+	// file of its package, named Type.Method (Go's receivers).
+	MethodsApart bool
 	// TypeCallsConvert: calling a type or interface converts a value to it
 	// (Go's T(x)); otherwise it makes an instance.
 	TypeCallsConvert bool

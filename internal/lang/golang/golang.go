@@ -37,6 +37,7 @@ var Language = &lang.Language{
 	Mains:                &lang.Mains{Func: "main", Package: "main"},
 	Dispatch:             lang.DispatchMethodSet,
 	TypeCallsConvert:     true,
+	MethodsApart:         true,
 	RelatedRefs:          lang.RelatedDispatch,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
