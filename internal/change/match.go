@@ -191,7 +191,7 @@ func apiSignature(o *defOcc) (api, value string) {
 
 // topLevelAssign finds an initialiser's "=" outside brackets (not ==, <=, =>).
 func topLevelAssign(s string) int {
-	return query.TopLevel(s, func(i int) bool {
+	return lang.TopLevel(s, func(i int) bool {
 		return s[i] == '=' && (i+1 >= len(s) || s[i+1] != '=' && s[i+1] != '>') && (i == 0 || !strings.ContainsRune("=!<>:+-*/", rune(s[i-1])))
 	})
 }
@@ -301,7 +301,7 @@ func splitSignature(s, name string) (params, rest string) {
 	if open < 0 {
 		return "", s
 	}
-	inner, after, ok := query.Balanced(s[open:], '(', ')')
+	inner, after, ok := lang.Balanced(s[open:], '(', ')')
 	if !ok {
 		return s[open:], ""
 	}

@@ -338,21 +338,14 @@ func typeName(text string) string {
 	return t
 }
 
-// fieldType is the declared type of a field from its signature: Go "store
-// Store", TypeScript "private store: Store", Python "store: Store = None".
+// fieldType is the declared type of a field from its signature: the
+// language's FieldType hook (Go's "store Store"), else the text after a
+// top-level colon (TypeScript "private store: Store", Python "store: Store =
+// None").
 func fieldType(f *query.Resolved) string {
 	sig := f.Def.Signature
-	if f.File.Lang == "go" {
-		rest := strings.TrimSpace(strings.TrimPrefix(sig, f.Row.Name))
-		rest = strings.TrimPrefix(rest, ",")
-		if i := strings.IndexByte(rest, '`'); i >= 0 {
-			rest = rest[:i]
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			return ""
-		}
-		return fields[len(fields)-1]
+	if hook := lang.Of(f.File.Lang).FieldType; hook != nil {
+		return hook(sig, f.Row.Name)
 	}
 	if i := topLevelIndex(sig, ':'); i >= 0 {
 		return strings.TrimSuffix(strings.TrimSpace(sig[i+1:]), ";")
@@ -360,21 +353,18 @@ func fieldType(f *query.Resolved) string {
 	return ""
 }
 
-// paramTypes reads the declared types of a function's parameters (and a Go
-// method's receiver) from its signature.
+// paramTypes reads the declared types of a function's parameters from its
+// signature: the language's ParamTypes hook (Go's, with a method's
+// receiver), else "name: Type" lists.
 func paramTypes(n *query.Resolved) map[string]string {
-	out := map[string]string{}
 	if n.Def == nil {
-		return out
+		return map[string]string{}
 	}
 	sig := n.Def.Signature
-	goLang := n.File.Lang == "go"
-	if goLang && strings.HasPrefix(sig, "func (") {
-		if recv, rest, ok := query.Balanced(sig[len("func "):], '(', ')'); ok {
-			addParams(out, recv, true)
-			sig = rest
-		}
+	if hook := lang.Of(n.File.Lang).ParamTypes; hook != nil {
+		return hook(sig, n.Row.Name)
 	}
+	out := map[string]string{}
 	i := strings.Index(sig, n.Row.Name)
 	if i < 0 {
 		return out
@@ -385,36 +375,21 @@ func paramTypes(n *query.Resolved) map[string]string {
 		if rest[0] == '<' {
 			open, closing = '<', '>'
 		}
-		if _, r, ok := query.Balanced(rest, open, closing); ok {
+		if _, r, ok := lang.Balanced(rest, open, closing); ok {
 			rest = r
 		}
 	}
-	if params, _, ok := query.Balanced(rest, '(', ')'); ok {
-		addParams(out, params, goLang)
+	if params, _, ok := lang.Balanced(rest, '(', ')'); ok {
+		addParams(out, params)
 	}
 	return out
 }
 
-// addParams parses a parameter list: Go "a, b int, r io.Reader", others
-// "r: Reader, x?: number = 1, *args".
-func addParams(out map[string]string, list string, goLang bool) {
-	var pending []string // Go: names waiting for their type (a, b int)
-	for _, p := range splitTop(list, !goLang) {
+// addParams parses a parameter list "r: Reader, x?: number = 1, *args".
+func addParams(out map[string]string, list string) {
+	for _, p := range lang.SplitTop(list, true) {
 		p = strings.TrimSpace(p)
 		if p == "" {
-			continue
-		}
-		if goLang {
-			f := strings.Fields(p)
-			if len(f) == 1 {
-				pending = append(pending, f[0])
-				continue
-			}
-			typ := strings.TrimSpace(p[len(f[0]):])
-			for _, name := range append(pending, f[0]) {
-				out[name] = typ
-			}
-			pending = nil
 			continue
 		}
 		for _, mod := range []string{"public ", "private ", "protected ", "readonly ", "override "} {
@@ -434,34 +409,7 @@ func addParams(out map[string]string, list string, goLang bool) {
 	}
 }
 
-// splitTop splits at commas outside brackets; angle counts <> as brackets
-// (type arguments; not in Go, where <- is a channel direction).
-func splitTop(s string, angle bool) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !angle && (c == '<' || c == '>') {
-			continue
-		}
-		switch c {
-		case '(', '[', '{', '<':
-			depth++
-		case ')', ']', '}', '>':
-			if depth > 0 && !(c == '>' && i > 0 && s[i-1] == '=') {
-				depth--
-			}
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
-}
-
 // topLevelIndex finds c outside brackets, or -1.
 func topLevelIndex(s string, c byte) int {
-	return query.TopLevel(s, func(i int) bool { return s[i] == c })
+	return lang.TopLevel(s, func(i int) bool { return s[i] == c })
 }

@@ -302,12 +302,12 @@ func (c *goSigCtx) declParams(sig, owner string) {
 	if i < 0 || strings.ContainsAny(sig[:i], " =") {
 		return
 	}
-	list, _, ok := query.Balanced(sig[i:], '[', ']')
+	list, _, ok := lang.Balanced(sig[i:], '[', ']')
 	if !ok {
 		return
 	}
 	var pending []string
-	for _, p := range splitTop(list, false) {
+	for _, p := range lang.SplitTop(list, false) {
 		f := strings.Fields(p)
 		if len(f) == 0 {
 			continue
@@ -580,12 +580,12 @@ func (c *goSigCtx) paramOrder(sig string) []string {
 	if i < 0 {
 		return nil
 	}
-	list, _, ok := query.Balanced(sig[i:], '[', ']')
+	list, _, ok := lang.Balanced(sig[i:], '[', ']')
 	if !ok {
 		return nil
 	}
 	var names []string
-	for _, p := range splitTop(list, false) {
+	for _, p := range lang.SplitTop(list, false) {
 		if f := strings.Fields(p); len(f) > 0 {
 			names = append(names, f[0])
 		}

@@ -23,7 +23,8 @@
 //     Modules (dotted module names and submodule imports), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
 //     may run, which references a method's include), MethodsApart and
-//     TypeCallsConvert (Go's receivers and conversions), Builds (how one
+//     TypeCallsConvert (Go's receivers and conversions), FieldType and
+//     ParamTypes (declared types read from signatures), Builds (how one
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces and the
 //     ClassInterface hook (how types satisfy its interfaces),
@@ -215,6 +216,13 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
+	// FieldType reads a field's declared type from its signature and name
+	// (Go's "store Store"); nil: the text after a top-level colon
+	// ("store: Store"). ParamTypes reads a function's parameters' declared
+	// types, by name, and a method's receiver's (Go's "func (s *S) F(a, b
+	// int)"); nil: "name: Type" lists.
+	FieldType  func(sig, name string) string
+	ParamTypes func(sig, name string) map[string]string
 	// MethodsApart: a type's methods may be declared apart from it, in any
 	// file of its package, named Type.Method (Go's receivers).
 	MethodsApart bool

@@ -38,6 +38,8 @@ var Language = &lang.Language{
 	Dispatch:             lang.DispatchMethodSet,
 	TypeCallsConvert:     true,
 	MethodsApart:         true,
+	FieldType:            fieldType,
+	ParamTypes:           paramTypes,
 	RelatedRefs:          lang.RelatedDispatch,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)

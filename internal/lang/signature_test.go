@@ -1,4 +1,4 @@
-package query
+package lang
 
 import "testing"
 

@@ -1,10 +1,10 @@
-package query
+package lang
 
 import "strings"
 
-// Signatures are text as the extractor wrote it; the engines cut them
-// (parameter lists, declared types, initialisers) with the two helpers
-// below, which skip what brackets enclose.
+// Signatures are text as the extractor wrote it; the engines and the
+// languages' hooks cut them (parameter lists, declared types, initialisers)
+// with the helpers below, which skip what brackets enclose.
 
 // TopLevel finds the first byte of s outside brackets ((), [], {}, <>)
 // that at accepts, or -1.
@@ -48,4 +48,31 @@ func Balanced(s string, open, closing byte) (inner, rest string, ok bool) {
 		}
 	}
 	return "", s, false
+}
+
+// SplitTop splits at commas outside brackets; angle counts <> as brackets
+// (type arguments; not in Go, where <- is a channel direction).
+func SplitTop(s string, angle bool) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !angle && (c == '<' || c == '>') {
+			continue
+		}
+		switch c {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if depth > 0 && !(c == '>' && i > 0 && s[i-1] == '=') {
+				depth--
+			}
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
