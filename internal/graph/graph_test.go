@@ -259,23 +259,36 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+// indexed indexes files and resolves one symbol in them.
+func indexed(t *testing.T, files map[string]string, symbol string) (*query.Engine, *query.Resolved) {
+	t.Helper()
+	e := testenv.OpenIndex(t, files).Engine(t)
+	r, err := e.Resolve(context.Background(), symbol)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", symbol, err)
+	}
+	return e, r
+}
+
+// callGraphOf walks the call graph of one symbol of files.
+func callGraphOf(t *testing.T, files map[string]string, symbol string, p graph.Params) *graph.Result {
+	t.Helper()
+	e, r := indexed(t, files, symbol)
+	res, err := graph.CallGraph(context.Background(), e, r, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // TestRepeatableNamesAreNoVariants: a Go package declares init any number
 // of times, each its own function: no init is a build variant of another.
 func TestRepeatableNamesAreNoVariants(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
+	res := callGraphOf(t, map[string]string{
 		"go.mod":    "module example.com/boot\n\ngo 1.22\n",
 		"boot/a.go": "package boot\n\nfunc init() { first() }\n\nfunc first() {}\n",
 		"boot/b.go": "package boot\n\nfunc init() { second() }\n\nfunc second() {}\n",
-	}).Engine(t)
-	ctx := context.Background()
-	first, err := e.Resolve(ctx, "boot.first")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := graph.CallGraph(ctx, e, first, graph.Params{Direction: graph.Callers})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "boot.first", graph.Params{Direction: graph.Callers})
 	if len(res.Nodes) != 2 || res.Nodes[1].Location.Path != "boot/a.go" || len(res.Nodes[1].Variants) != 0 {
 		t.Errorf("callers of first: %+v, want a.go's init alone, without variants", res.Nodes[1:])
 	}
@@ -305,16 +318,7 @@ func TestCalleesThroughSelfField(t *testing.T) {
 		}},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			e := testenv.OpenIndex(t, c.files).Engine(t)
-			ctx := context.Background()
-			r, err := e.Resolve(ctx, c.method)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := graph.CallGraph(ctx, e, r, graph.Params{Direction: graph.Callees})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := callGraphOf(t, c.files, c.method, graph.Params{Direction: graph.Callees})
 			var got []string
 			for _, d := range res.Dynamic {
 				for _, cand := range d.Candidates {
@@ -334,18 +338,14 @@ func TestCalleesThroughSelfField(t *testing.T) {
 // imports neither the method's package nor an importer of it cannot run it,
 // and stays a candidate by name.
 func TestRelatedRefsReach(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
+	e, r := indexed(t, map[string]string{
 		"go.mod":    "module example.com/reach\n\ngo 1.22\n",
 		"a/a.go":    "package a\n\n// Getter gets.\ntype Getter interface{ Get() int }\n",
 		"b/b.go":    "package b\n\nimport \"example.com/reach/a\"\n\n// Impl is a Getter.\ntype Impl struct{}\n\n// Get returns one.\nfunc (Impl) Get() int { return 1 }\n\n// Via calls through the interface.\nfunc Via(g a.Getter) int { return g.Get() }\n",
 		"c/c.go":    "package c\n\nimport \"example.com/reach/a\"\n\n// Apart cannot reach b.\nfunc Apart(g a.Getter) int { return g.Get() }\n",
 		"main/m.go": "package main\n\nimport (\n\t\"example.com/reach/a\"\n\t\"example.com/reach/b\"\n)\n\nfunc main() { var g a.Getter = b.Impl{}; _ = g.Get() }\n",
-	}).Engine(t)
+	}, "b.Impl.Get")
 	ctx := context.Background()
-	r, err := e.Resolve(ctx, "b.Impl.Get")
-	if err != nil {
-		t.Fatal(err)
-	}
 	related, err := graph.RelatedMethods(ctx, e, r)
 	if err != nil {
 		t.Fatal(err)
@@ -374,20 +374,11 @@ func TestRelatedRefsReach(t *testing.T) {
 // method of the same name shadows it; it does not override it, so a call
 // of the embedded type's method runs that method and nothing else.
 func TestGoMethodsAreNotVirtual(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
+	res := callGraphOf(t, map[string]string{
 		"go.mod":   "module example.com/embed\n\ngo 1.22\n",
 		"e/e.go":   "package e\n\ntype Base struct{}\n\nfunc (Base) M() int { return 1 }\n\ntype Derived struct{ Base }\n\nfunc (Derived) M() int { return 2 }\n",
 		"e/use.go": "package e\n\nfunc F() int {\n\tvar b Base\n\treturn b.M()\n}\n",
-	}).Engine(t)
-	ctx := context.Background()
-	f, err := e.Resolve(ctx, "e.F")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := graph.CallGraph(ctx, e, f, graph.Params{Direction: graph.Callees})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "e.F", graph.Params{Direction: graph.Callees})
 	if len(res.Nodes) != 2 || !strings.HasSuffix(res.Nodes[1].QName, "e.Base.M") || len(res.Dynamic) != 0 {
 		t.Errorf("callees of F: nodes %+v, dynamic %+v; want Base.M alone", res.Nodes[1:], res.Dynamic)
 	}
@@ -395,19 +386,10 @@ func TestGoMethodsAreNotVirtual(t *testing.T) {
 
 // TestGoTypeCallsConvert: in Go, calling a type converts a value to it.
 func TestGoTypeCallsConvert(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
+	res := callGraphOf(t, map[string]string{
 		"go.mod": "module example.com/conv\n\ngo 1.22\n",
 		"c/c.go": "package c\n\ntype Celsius float64\n\nfunc F() Celsius { return Celsius(21.5) }\n",
-	}).Engine(t)
-	ctx := context.Background()
-	f, err := e.Resolve(ctx, "c.F")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := graph.CallGraph(ctx, e, f, graph.Params{Direction: graph.Callees})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "c.F", graph.Params{Direction: graph.Callees})
 	if len(res.Edges) != 1 || res.Edges[0].Kind != "conversion" {
 		t.Errorf("edges of F: %+v, want one conversion to Celsius", res.Edges)
 	}
@@ -416,18 +398,13 @@ func TestGoTypeCallsConvert(t *testing.T) {
 // TestGoMethodsInOtherFiles: a Go type's methods may be declared in any
 // file of its package, and they count in its method set.
 func TestGoMethodsInOtherFiles(t *testing.T) {
-	e := testenv.OpenIndex(t, map[string]string{
+	e, closer := indexed(t, map[string]string{
 		"go.mod":        "module example.com/apart\n\ngo 1.22\n",
 		"p/iface.go":    "package p\n\ntype Closer interface{ Close() error }\n",
 		"p/file.go":     "package p\n\ntype File struct{ fd int }\n",
 		"p/file_ops.go": "package p\n\nfunc (f *File) Close() error { return nil }\n",
-	}).Engine(t)
-	ctx := context.Background()
-	closer, err := e.Resolve(ctx, "p.Closer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := graph.Hierarchy(ctx, e, closer, graph.HierarchyParams{})
+	}, "p.Closer")
+	res, err := graph.Hierarchy(context.Background(), e, closer, graph.HierarchyParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
