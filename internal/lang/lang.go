@@ -216,13 +216,20 @@ type Language struct {
 	// ("java" for Kotlin; "" for its own name).
 	Packages     PackageScope
 	PackageSpace string
-	// FieldType reads a field's declared type from its signature and name
-	// (Go's "store Store"); nil: the text after a top-level colon
-	// ("store: Store"). ParamTypes reads a function's parameters' declared
-	// types, by name, and a method's receiver's (Go's "func (s *S) F(a, b
-	// int)"); nil: "name: Type" lists.
-	FieldType  func(sig, name string) string
-	ParamTypes func(sig, name string) map[string]string
+	// ApartSuffix ends the name of a package that shares a directory
+	// package's directory but stands apart from it (Go's external test
+	// packages: "_test"); "" for none.
+	ApartSuffix string
+	// Modules, when set, names the language's modules by dotted paths
+	// (Python's packages and submodules); nil: modules are files.
+	Modules *DottedModules
+	// NamespaceImports languages import a namespace, and a file depends on
+	// every file that declares the namespace it imports (C#'s using).
+	NamespaceImports bool
+	// StructuralInterfaces: a type satisfies an interface by its method
+	// set, whether it declares so or not (Go, TypeScript); otherwise only
+	// by declaration.
+	StructuralInterfaces bool
 	// MethodsApart: a type's methods may be declared apart from it, in any
 	// file of its package, named Type.Method (Go's receivers).
 	MethodsApart bool
@@ -234,22 +241,13 @@ type Language struct {
 	// includes.
 	Dispatch    MethodDispatch
 	RelatedRefs RelatedReferences
-	// Mains, when set, says where the language's programs start.
-	Mains *Mains
-	// Modules, when set, names the language's modules by dotted paths
-	// (Python's packages and submodules); nil: modules are files.
-	Modules *DottedModules
-	// ApartSuffix ends the name of a package that shares a directory
-	// package's directory but stands apart from it (Go's external test
-	// packages: "_test"); "" for none.
-	ApartSuffix string
-	// NamespaceImports languages import a namespace, and a file depends on
-	// every file that declares the namespace it imports (C#'s using).
-	NamespaceImports bool
-	// StructuralInterfaces: a type satisfies an interface by its method
-	// set, whether it declares so or not (Go, TypeScript); otherwise only
-	// by declaration.
-	StructuralInterfaces bool
+	// FieldType reads a field's declared type from its signature and name
+	// (Go's "store Store"); nil: the text after a top-level colon
+	// ("store: Store"). ParamTypes reads a function's parameters' declared
+	// types, by name, and a method's receiver's (Go's "func (s *S) F(a, b
+	// int)"); nil: "name: Type" lists.
+	FieldType  func(sig, name string) string
+	ParamTypes func(sig, name string) map[string]string
 	// InlineTests is the text that marks a file holding tests of its own
 	// code (Rust's #[cfg(test)] module); "" when the language has none.
 	// The engines find such files in the index's text.
@@ -301,6 +299,8 @@ type Language struct {
 	// ImportName is the name an import binds when the file does not write
 	// one (Go: the package's name, guessed from its path); nil: Import.LocalName.
 	ImportName func(im Import) string
+	// Mains, when set, says where the language's programs start.
+	Mains *Mains
 	// TestFile names the convention by which a file of the language holds
 	// tests ("go test (*_test.go)"), or "" when it holds none, from its
 	// repository path; test data and fixture directories are left out
