@@ -18,14 +18,12 @@ func notAPI(p string, f *lang.Facts, def int32) string {
 		return "main-package"
 	}
 	for at := def; at >= 0; at = f.Defs[at].Parent {
-		if d := f.Defs[at]; d.Receiver != "" && !isExported(d.Receiver) {
+		if d := f.Defs[at]; d.Receiver != "" && Visibility(d.Receiver) != lang.VisPublic {
 			return "private"
 		}
 	}
 	return ""
 }
-
-func isExported(name string) bool { return name[0] >= 'A' && name[0] <= 'Z' }
 
 // receiverName matches a method's receiver name, which callers never see.
 var receiverName = regexp.MustCompile(`^func \(\s*[A-Za-z_][A-Za-z0-9_]*\s+`)
