@@ -361,9 +361,7 @@ func (l *Language) StandsApart(pkg string) bool {
 
 // RepeatableAnywhere reports whether some registered language repeats name:
 // a test that needs no file's language, before the one that does.
-func RepeatableAnywhere(name string) bool {
-	return slices.ContainsFunc(registry, func(l *Language) bool { return l.Repeatable(name) })
-}
+func RepeatableAnywhere(name string) bool { return repeatable[name] }
 
 // PackageScope is how a language groups its files into packages whose
 // files see each other's definitions without an import.
@@ -391,6 +389,8 @@ var (
 	registry []*Language
 	byName   = map[string]*Language{}
 	byAlias  = map[string]*Language{}
+	// repeatable holds the Builds.Repeatable names of every language.
+	repeatable = map[string]bool{}
 )
 
 // Register adds a language. Language packages call it from init.
@@ -398,6 +398,11 @@ func Register(l *Language) {
 	byName[l.Name] = l
 	for _, a := range l.Aliases {
 		byAlias[a] = l
+	}
+	if l.Builds != nil {
+		for _, n := range l.Builds.Repeatable {
+			repeatable[n] = true
+		}
 	}
 	registry = append(registry, l)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
