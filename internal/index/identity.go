@@ -44,6 +44,7 @@ type world struct {
 	root     string
 	mods     map[string][]*Module // by root dir
 	files    map[string]*fileInfo
+	rootName string          // the root directory's name, which leads dotted names that reach it
 	pkgDirs  map[string]bool // directories holding a dotted-module package file (__init__.py)
 	dirFiles map[string][]string
 }
@@ -58,7 +59,7 @@ type fileInfo struct {
 }
 
 func newWorld(root string, mods []Module, files []*fileInfo) *world {
-	w := &world{root: root, mods: byRoot(mods), files: map[string]*fileInfo{}, pkgDirs: map[string]bool{},
+	w := &world{root: root, rootName: pathBase(root), mods: byRoot(mods), files: map[string]*fileInfo{}, pkgDirs: map[string]bool{},
 		dirFiles: map[string][]string{}}
 	for _, f := range files {
 		w.addFile(f)
@@ -75,6 +76,9 @@ func (w *world) addFile(f *fileInfo) {
 	}
 }
 
+// isPackageDir reports whether dir holds a dotted-module package file.
+func (w *world) isPackageDir(dir string) bool { return w.pkgDirs[dir] }
+
 // unitOf names the unit of a file.
 func (w *world) unitOf(f *fileInfo) unit {
 	p := f.path
@@ -89,7 +93,7 @@ func (w *world) unitOf(f *fileInfo) unit {
 		}
 		return unit{key: ip, prefix: ip, sep: "."}
 	case l.Modules != nil:
-		return unit{key: rel, prefix: l.Modules.Name(p, func(dir string) bool { return w.pkgDirs[dir] }, pathBase(w.root)), sep: "."}
+		return unit{key: rel, prefix: l.Modules.Name(p, w.isPackageDir, w.rootName), sep: "."}
 	case f.pkg != "" && l.Packages == lang.PackageDeclared: // <package or namespace>.<Type>.<member>
 		return unit{key: rel, prefix: f.pkg, sep: "."}
 	}
