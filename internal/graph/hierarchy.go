@@ -438,17 +438,15 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 			if err != nil {
 				return err
 			}
-			if family == "go" {
-				v, why, pointer, err := w.goSatisfies(ctx, ims, ms, inames)
-				if err != nil {
-					return err
-				}
-				if v == verdictNo {
+			if sat, checked, err := w.satisfies(ctx, f.Lang, ims, ms, inames); err != nil {
+				return err
+			} else if checked {
+				if sat.Verdict == lang.VerdictNo {
 					continue
 				}
-				tl.Pointer = pointer
-				if v == verdictUnknown {
-					tl.Undecided = why
+				tl.Pointer = sat.Pointer
+				if sat.Verdict == lang.VerdictUndecided {
+					tl.Undecided = sat.Why
 					res.Candidates = append(res.Candidates, tl)
 					continue
 				}

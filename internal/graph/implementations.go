@@ -195,17 +195,15 @@ func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *
 			continue
 		}
 		it := implType{row: o, how: "method_set", via: via}
-		if family == "go" {
-			v, why, pointer, err := w.goSatisfies(ctx, ims, ms, names)
-			if err != nil {
-				return nil, err
-			}
-			if v == verdictNo {
+		if sat, checked, err := w.satisfies(ctx, ir.File.Lang, ims, ms, names); err != nil {
+			return nil, err
+		} else if checked {
+			if sat.Verdict == lang.VerdictNo {
 				continue
 			}
-			it.pointer = pointer
-			if v == verdictUnknown {
-				it.undecided = why
+			it.pointer = sat.Pointer
+			if sat.Verdict == lang.VerdictUndecided {
+				it.undecided = sat.Why
 			}
 		}
 		have[o.ID] = true

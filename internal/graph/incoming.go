@@ -416,9 +416,11 @@ func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]d
 		} else if !is {
 			continue
 		}
-		if f, err := w.file(ctx, iface.FileID); err != nil {
+		f, err := w.file(ctx, iface.FileID)
+		if err != nil {
 			return nil, err
-		} else if f == nil || f.Lang != "go" {
+		}
+		if f == nil || w.typeChecker(f.Lang) == nil {
 			continue
 		}
 		checked++
@@ -437,9 +439,9 @@ func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]d
 		if !covered {
 			continue
 		}
-		if v, _, _, err := w.goSatisfies(ctx, ims, ms, names); err != nil {
+		if sat, _, err := w.satisfies(ctx, f.Lang, ims, ms, names); err != nil {
 			return nil, err
-		} else if v == verdictYes {
+		} else if sat.Verdict == lang.VerdictYes {
 			out = append(out, dispatched{ims.all[n.Row.Name].row, DispatchInterface})
 		}
 	}

@@ -21,9 +21,10 @@ import (
 type member struct {
 	row store.SymbolRow
 	via string // "" declared on the type; else the qualified name of the type it is promoted or inherited from
-	// subst (Go) binds the type parameters of the generic type a member is
-	// promoted from to the type arguments of the embedding (S embeds G[int]).
-	subst map[string]*gtype
+	// subst binds the type parameters of the generic type a member is
+	// promoted from to the type arguments of the embedding (Go's S embeds
+	// G[int]), as the language's type checker reads them.
+	subst lang.TypeBindings
 }
 
 // memberSet is every member of a type syntax can see.
@@ -32,6 +33,19 @@ type memberSet struct {
 	// unknown lists supertypes whose members syntax cannot see (declared
 	// outside the repository, or unresolved), as written.
 	unknown []string
+	checked *lang.MemberSet // the set as type checkers read it (made once)
+}
+
+// forChecker is the set as a language's type checker reads it.
+func (ms *memberSet) forChecker(w *walker) *lang.MemberSet {
+	if ms.checked == nil {
+		ms.checked = &lang.MemberSet{Members: make(map[string]lang.Member, len(ms.all)), Unknown: ms.unknown}
+		for name, m := range ms.all {
+			w.remember(m.row)
+			ms.checked.Members[name] = lang.Member{ID: m.row.ID, Kind: lang.DefKind(m.row.Kind), Via: m.via, Bindings: m.subst}
+		}
+	}
+	return ms.checked
 }
 
 // covers says whether the set has a member of every name, and through which
@@ -59,13 +73,14 @@ type typeCache struct {
 	members map[int64]*memberSet       // type -> members
 	ifaces  map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
 	over    map[int64][]int64          // method -> the methods overriding it
-	sigs    map[int64]*goSig           // Go method -> its signature (nil: unreadable)
-	aliases map[string]*gtype          // Go qualified type name -> the type an alias stands for (nil: not an alias)
+	// checkers are the languages' type checkers (nil: names only), which
+	// keep the signatures they read.
+	checkers map[string]lang.TypeChecker
 }
 
 func newTypeCache() typeCache {
 	return typeCache{impls: map[int64][]implType{}, members: map[int64]*memberSet{}, ifaces: map[int64]*store.SymbolRow{},
-		over: map[int64][]int64{}, sigs: map[int64]*goSig{}, aliases: map[string]*gtype{}}
+		over: map[int64][]int64{}, checkers: map[string]lang.TypeChecker{}}
 }
 
 // typeMembers lists a type's members with those it inherits (base classes)

@@ -26,8 +26,9 @@
 //     TypeCallsConvert (Go's receivers and conversions), FieldType and
 //     ParamTypes (declared types read from signatures), Builds (how one
 //     package compiles under several builds), Overloads (same-named
-//     members are overloads, not variants), StructuralInterfaces and the
-//     ClassInterface hook (how types satisfy its interfaces),
+//     members are overloads, not variants), StructuralInterfaces, the
+//     ClassInterface hook and the Types checker (how types satisfy its
+//     interfaces),
 //     VisibilityRule (how far its Visibility hook is to be trusted), and
 //     the NotAPI and APISignature hooks (what of it semantic_diff treats as
 //     API).
@@ -230,6 +231,10 @@ type Language struct {
 	// set, whether it declares so or not (Go, TypeScript); otherwise only
 	// by declaration.
 	StructuralInterfaces bool
+	// Types makes the language's type checker for one request (typecheck.go):
+	// it decides whether a type's method set satisfies an interface by
+	// comparing signatures. nil: a method of every name is enough.
+	Types func(TypeSource) TypeChecker
 	// MethodsApart: a type's methods may be declared apart from it, in any
 	// file of its package, named Type.Method (Go's receivers).
 	MethodsApart bool

@@ -300,7 +300,7 @@ func namedType(v *lang.View, typ int) string {
 		return ""
 	}
 	name := lang.TypeName(v.Text(typ))
-	if predeclared[name] {
+	if _, ok := predeclared[name]; ok {
 		return ""
 	}
 	return name
@@ -329,13 +329,4 @@ func (c *chainer) typeParam(fn int, name string) bool {
 		})
 	}
 	return found
-}
-
-// predeclared are Go's predeclared types, which have no members in the
-// repository.
-var predeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
-	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true,
 }

@@ -23,6 +23,7 @@ var Language = &lang.Language{
 	Extensions:           []string{".go"},
 	Ecosystem:            "go",
 	StructuralInterfaces: true,
+	Types:                newChecker,
 	Aliases:              []string{"golang"},
 	VisibilityRule:       lang.RuleExport,
 	Grammar:              func() unsafe.Pointer { return tsgo.Language() },

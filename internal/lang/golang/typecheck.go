@@ -1,7 +1,6 @@
-package graph
+package golang
 
 import (
-	"bytes"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -9,10 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
-	"github.com/cairnhq/cairn/internal/query"
-	"github.com/cairnhq/cairn/internal/store"
 )
 
 // Go method signatures as syntax states them: a Go type satisfies an
@@ -58,9 +54,10 @@ type goSigCtx struct {
 	params  map[string]string // type parameter names in scope -> their identity
 }
 
-// predeclared are Go's predeclared types, with the aliases among them resolved.
+// predeclared are Go's predeclared types (which have no members in the
+// repository), with the aliases among them resolved.
 var predeclared = map[string]string{
-	"bool": "bool", "byte": "uint8", "complex64": "complex64", "complex128": "complex128", "error": "error",
+	"any": "any", "bool": "bool", "byte": "uint8", "complex64": "complex64", "complex128": "complex128", "error": "error",
 	"float32": "float32", "float64": "float64", "int": "int", "int8": "int8", "int16": "int16", "int32": "int32",
 	"int64": "int64", "rune": "int32", "string": "string", "uint": "uint", "uint8": "uint8", "uint16": "uint16",
 	"uint32": "uint32", "uint64": "uint64", "uintptr": "uintptr", "comparable": "comparable",
@@ -74,46 +71,6 @@ var stdAliases = map[string]string{
 
 // maxAliasDepth bounds the chains of type aliases followed.
 const maxAliasDepth = 8
-
-// goPkgOf is the import path of a Go symbol's package: its qualified name
-// without the lexical path.
-func goPkgOf(r *query.Resolved) string {
-	if r.Def != nil {
-		if p, ok := strings.CutSuffix(r.Row.QName, "."+r.Def.Path); ok {
-			return p
-		}
-	}
-	return r.Row.QName[:max(strings.LastIndexByte(r.Row.QName, '.'), 0)]
-}
-
-// sigContext reads a Go file's imports for normalising the types it names.
-func sigContext(r *query.Resolved) *goSigCtx {
-	c := &goSigCtx{pkg: goPkgOf(r), imports: map[string]string{}, params: map[string]string{}}
-	if r.Facts == nil {
-		return c
-	}
-	bind := func(name, path string) {
-		if old, ok := c.imports[name]; ok && old != path {
-			c.imports[name] = ""
-			return
-		}
-		c.imports[name] = path
-	}
-	for _, im := range r.Facts.Imports {
-		switch {
-		case im.Kind == lang.ImportAll:
-			c.dots = append(c.dots, im.Source)
-		case im.Kind == lang.ImportSideEffect:
-		case im.Alias != "":
-			bind(im.Alias, im.Source)
-		default:
-			for _, n := range goImportNames(im.Source) {
-				bind(n, im.Source)
-			}
-		}
-	}
-	return c
-}
 
 // goImportNames are the names an unaliased import may bind: its package
 // clause is not in the import, so the usual spellings of a path's last
@@ -139,66 +96,6 @@ func goImportNames(src string) []string {
 	return names
 }
 
-// goSig reads the signature of a Go method (declared on a type or in an
-// interface), normalised; nil when it cannot be parsed.
-func (w *walker) goSig(ctx context.Context, row store.SymbolRow) (*goSig, error) {
-	if s, ok := w.types.sigs[row.ID]; ok {
-		return s, nil
-	}
-	r, err := w.resolved(ctx, row)
-	if err != nil || r == nil || r.Def == nil {
-		return nil, err
-	}
-	var s *goSig
-	c := sigContext(r)
-	text := r.Def.Signature
-	if !parsable(text) {
-		// The stored header is cut short (a long one, a generic receiver):
-		// the declaration's source has all of it.
-		if text, err = w.defSource(ctx, r); err != nil {
-			return nil, err
-		}
-	}
-	if strings.HasPrefix(text, "func") {
-		if f, perr := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution); perr == nil && len(f.Decls) == 1 {
-			if fd, ok := f.Decls[0].(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
-				recv := fd.Recv.List[0].Type
-				if st, ok := recv.(*ast.StarExpr); ok {
-					recv = st.X
-				}
-				s = &goSig{}
-				s.pointer = recv != fd.Recv.List[0].Type
-				c.typeParams(recv, r.Row.QName[:max(strings.LastIndexByte(r.Row.QName, '.'), 0)])
-				s.params, s.results, s.variadic, err = w.funcTypes(ctx, c, fd.Type)
-			}
-		}
-	} else {
-		src := "package p\ntype _ interface {\n" + text + "\n}"
-		if f, perr := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); perr == nil {
-			if ft := interfaceMethod(f); ft != nil {
-				owner, ok, oerr := w.ownerOf(ctx, row)
-				if oerr != nil {
-					return nil, oerr
-				}
-				if ok {
-					if or, oerr := w.resolved(ctx, owner); oerr != nil {
-						return nil, oerr
-					} else if or != nil && or.Def != nil {
-						c.declParams(or.Def.Signature, owner.QName)
-					}
-				}
-				s = &goSig{}
-				s.params, s.results, s.variadic, err = w.funcTypes(ctx, c, ft)
-			}
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	w.types.sigs[row.ID] = s
-	return s, nil
-}
-
 // parsable reports whether a stored Go header may be whole: not cut at a
 // bracket or shortened.
 func parsable(sig string) bool {
@@ -215,41 +112,6 @@ func parsable(sig string) bool {
 		}
 	}
 	return depth == 0
-}
-
-// defSource is the source text of a definition (from its file's content).
-func (w *walker) defSource(ctx context.Context, r *query.Resolved) (string, error) {
-	text, ok := w.idx.texts[r.File.BlobID]
-	if !ok {
-		var err error
-		if text, err = w.e.FileText(ctx, r.File); err != nil {
-			return "", err
-		}
-		w.idx.texts[r.File.BlobID] = text
-	}
-	start, end := offsetOf(text, r.Def.Span.Start), offsetOf(text, r.Def.Span.End)
-	if start < 0 || end < start {
-		return "", nil
-	}
-	return string(text[start:end]), nil
-}
-
-// offsetOf is the byte offset of a position in a text (-1 past its end).
-func offsetOf(text []byte, p lang.Pos) int {
-	line, off := uint32(1), 0
-	for line < p.Line {
-		i := bytes.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return -1
-		}
-		off += i + 1
-		line++
-	}
-	off += int(p.Col) - 1
-	if off > len(text) {
-		return -1
-	}
-	return off
 }
 
 // interfaceMethod finds the one method of a parsed type _ interface{...}.
@@ -323,14 +185,14 @@ func (c *goSigCtx) declParams(sig, owner string) {
 }
 
 // funcTypes normalises a function type's parameter and result types.
-func (w *walker) funcTypes(ctx context.Context, c *goSigCtx, ft *ast.FuncType) (params, results []*gtype, variadic bool, err error) {
+func (k *checker) funcTypes(ctx context.Context, c *goSigCtx, ft *ast.FuncType) (params, results []*gtype, variadic bool, err error) {
 	fields := func(fl *ast.FieldList) ([]*gtype, error) {
 		var out []*gtype
 		if fl == nil {
 			return out, nil
 		}
 		for _, f := range fl.List {
-			t, err := w.normType(ctx, c, f.Type, 0)
+			t, err := k.normType(ctx, c, f.Type, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -355,8 +217,8 @@ func (w *walker) funcTypes(ctx context.Context, c *goSigCtx, ft *ast.FuncType) (
 func unknownType(why string) *gtype { return &gtype{kind: "unknown", name: why} }
 
 // normType normalises one type expression.
-func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth int) (*gtype, error) {
-	sub := func(x ast.Expr) (*gtype, error) { return w.normType(ctx, c, x, depth) }
+func (k *checker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth int) (*gtype, error) {
+	sub := func(x ast.Expr) (*gtype, error) { return k.normType(ctx, c, x, depth) }
 	switch x := e.(type) {
 	case *ast.ParenExpr:
 		return sub(x.X)
@@ -364,28 +226,28 @@ func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth in
 		if id, ok := c.params[x.Name]; ok {
 			return &gtype{kind: "param", name: id}, nil
 		}
-		if p, ok := predeclared[x.Name]; ok {
-			return &gtype{kind: "named", name: p}, nil
-		}
 		if x.Name == "any" {
 			return &gtype{kind: "iface"}, nil
+		}
+		if p, ok := predeclared[x.Name]; ok {
+			return &gtype{kind: "named", name: p}, nil
 		}
 		qn := c.pkg + "." + x.Name
 		if len(c.dots) > 0 {
 			// Declared in the package, or brought in by the one dot import.
-			rows, err := w.e.SymbolsByQName(ctx, qn)
+			decls, err := k.src.Named(ctx, qn)
 			if err != nil {
 				return nil, err
 			}
 			switch {
-			case len(rows) > 0:
+			case len(decls) > 0:
 			case len(c.dots) == 1:
 				qn = c.dots[0] + "." + x.Name
 			default:
 				return unknownType(x.Name + " (one of the dot imports " + strings.Join(c.dots, ", ") + " declares it)"), nil
 			}
 		}
-		return w.named(ctx, qn, depth)
+		return k.named(ctx, qn, depth)
 	case *ast.SelectorExpr:
 		q, ok := x.X.(*ast.Ident)
 		if !ok {
@@ -395,7 +257,7 @@ func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth in
 		if !ok || p == "" {
 			return unknownType(q.Name + "." + x.Sel.Name + " (no import binds " + q.Name + ")"), nil
 		}
-		return w.named(ctx, p+"."+x.Sel.Name, depth)
+		return k.named(ctx, p+"."+x.Sel.Name, depth)
 	case *ast.StarExpr:
 		t, err := sub(x.X)
 		return &gtype{kind: "ptr", args: []*gtype{t}}, err
@@ -430,7 +292,7 @@ func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth in
 		}
 		return &gtype{kind: "chan", name: dir, args: []*gtype{t}}, err
 	case *ast.FuncType:
-		ps, rs, v, err := w.funcTypes(ctx, c, x)
+		ps, rs, v, err := k.funcTypes(ctx, c, x)
 		return &gtype{kind: "func", args: append(ps, rs...), nparams: len(ps), variadic: v}, err
 	case *ast.InterfaceType:
 		if x.Methods == nil || len(x.Methods.List) == 0 {
@@ -443,133 +305,26 @@ func (w *walker) normType(ctx context.Context, c *goSigCtx, e ast.Expr, depth in
 		}
 		return unknownType("a struct literal"), nil
 	case *ast.IndexExpr:
-		return w.instance(ctx, c, x.X, []ast.Expr{x.Index}, depth)
+		return k.instance(ctx, c, x.X, []ast.Expr{x.Index}, depth)
 	case *ast.IndexListExpr:
-		return w.instance(ctx, c, x.X, x.Indices, depth)
+		return k.instance(ctx, c, x.X, x.Indices, depth)
 	}
 	return unknownType("a type syntax cannot read"), nil
 }
 
 // instance normalises a generic type's instantiation G[A, B].
-func (w *walker) instance(ctx context.Context, c *goSigCtx, g ast.Expr, args []ast.Expr, depth int) (*gtype, error) {
-	gt, err := w.normType(ctx, c, g, depth)
+func (k *checker) instance(ctx context.Context, c *goSigCtx, g ast.Expr, args []ast.Expr, depth int) (*gtype, error) {
+	gt, err := k.normType(ctx, c, g, depth)
 	if err != nil {
 		return nil, err
 	}
 	out := &gtype{kind: "inst", args: []*gtype{gt}}
 	for _, a := range args {
-		t, err := w.normType(ctx, c, a, depth)
+		t, err := k.normType(ctx, c, a, depth)
 		if err != nil {
 			return nil, err
 		}
 		out.args = append(out.args, t)
-	}
-	return out, nil
-}
-
-// named is the type a qualified name denotes: the type a repository alias
-// (type A = B) or a known standard library alias stands for, else itself.
-func (w *walker) named(ctx context.Context, qn string, depth int) (*gtype, error) {
-	if to, ok := stdAliases[qn]; ok {
-		return &gtype{kind: "named", name: to}, nil
-	}
-	if depth >= maxAliasDepth {
-		return unknownType("a chain of type aliases"), nil
-	}
-	if t, ok := w.types.aliases[qn]; ok {
-		if t == nil {
-			return &gtype{kind: "named", name: qn}, nil
-		}
-		return t, nil
-	}
-	w.types.aliases[qn] = nil
-	rows, err := w.e.SymbolsByQName(ctx, qn)
-	if err != nil {
-		return nil, err
-	}
-	for _, row := range rows {
-		if lang.DefKind(row.Kind) != lang.KindType {
-			continue
-		}
-		r, err := w.resolved(ctx, row)
-		if err != nil {
-			return nil, err
-		}
-		if r == nil || r.Def == nil || r.File.Lang != "go" {
-			continue
-		}
-		_, rhs, ok := strings.Cut(r.Def.Signature, "=")
-		if !ok || strings.ContainsAny(r.Def.Signature[:strings.IndexByte(r.Def.Signature, '=')], "[") {
-			continue // a defined type, or a generic alias
-		}
-		x, perr := parser.ParseExpr(strings.TrimSpace(rhs))
-		if perr != nil {
-			w.types.aliases[qn] = unknownType("alias " + qn)
-			return w.types.aliases[qn], nil
-		}
-		t, err := w.normType(ctx, sigContext(r), x, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		w.types.aliases[qn] = t
-		return t, nil
-	}
-	return &gtype{kind: "named", name: qn}, nil
-}
-
-// embedSubst binds the type parameters of a generic type a Go type embeds to
-// the type arguments the embedding writes (S embeds G[*T]: G's T is *T);
-// nil when the relation is not such an embedding.
-func (w *walker) embedSubst(ctx context.Context, t store.SymbolRow, s typeEdge) (map[string]*gtype, error) {
-	if s.kind != index.EdgeEmbeds {
-		return nil, nil
-	}
-	tr, err := w.resolved(ctx, t)
-	if err != nil || tr == nil || tr.Facts == nil || tr.File.Lang != "go" {
-		return nil, err
-	}
-	text := ""
-	for _, rel := range tr.Facts.TypeRels {
-		if int(rel.Def) == t.DefIdx && int(rel.Pos.Line) == s.at.Line && int(rel.Pos.Col) == s.at.Col {
-			text = rel.Target
-		}
-	}
-	if !strings.Contains(text, "[") {
-		return nil, nil
-	}
-	x, perr := parser.ParseExpr(strings.TrimPrefix(text, "*"))
-	if perr != nil {
-		return nil, nil
-	}
-	args, ok := typeArgs(x)
-	if !ok {
-		return nil, nil
-	}
-	gr, err := w.resolved(ctx, s.row)
-	if err != nil || gr == nil || gr.Def == nil {
-		return nil, err
-	}
-	decl := gr.Def.Signature
-	if !parsable(decl) {
-		if decl, err = w.defSource(ctx, gr); err != nil {
-			return nil, err
-		}
-		decl = strings.TrimPrefix(strings.TrimSpace(decl), "type ")
-	}
-	gc := &goSigCtx{params: map[string]string{}}
-	gc.declParams(decl, s.row.QName)
-	names := gc.paramOrder(decl)
-	if len(names) != len(args) {
-		return nil, nil
-	}
-	c := sigContext(tr)
-	out := map[string]*gtype{}
-	for i, a := range args {
-		at, err := w.normType(ctx, c, a, 0)
-		if err != nil {
-			return nil, err
-		}
-		out[s.row.QName+"."+names[i]] = at
 	}
 	return out, nil
 }
@@ -593,27 +348,6 @@ func (c *goSigCtx) paramOrder(sig string) []string {
 	return names
 }
 
-// mergeSubst combines type parameter bindings (a new map; b wins).
-func mergeSubst(a, b map[string]*gtype) map[string]*gtype {
-	out := make(map[string]*gtype, len(a)+len(b))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
-}
-
-// Verdicts of a comparison syntax makes.
-type verdict uint8
-
-const (
-	verdictNo      verdict = iota
-	verdictUnknown         // undecided: a type syntax cannot read
-	verdictYes
-)
-
 // unifier compares normalised types, binding type parameters to the types
 // they stand for, once each.
 type unifier struct {
@@ -623,9 +357,9 @@ type unifier struct {
 
 func newUnifier() *unifier { return &unifier{bind: map[string]*gtype{}} }
 
-func (u *unifier) unify(a, b *gtype) verdict {
+func (u *unifier) unify(a, b *gtype) lang.Verdict {
 	if a == nil || b == nil {
-		return verdictUnknown
+		return lang.VerdictUndecided
 	}
 	if a.kind == "unknown" || b.kind == "unknown" {
 		if u.why == "" {
@@ -634,7 +368,7 @@ func (u *unifier) unify(a, b *gtype) verdict {
 				u.why = b.name
 			}
 		}
-		return verdictUnknown
+		return lang.VerdictUndecided
 	}
 	if a.kind == "param" || b.kind == "param" {
 		p, t := a, b
@@ -642,107 +376,341 @@ func (u *unifier) unify(a, b *gtype) verdict {
 			p, t = b, a
 		}
 		if t.kind == "param" && t.name == p.name {
-			return verdictYes
+			return lang.VerdictYes
 		}
 		if bound, ok := u.bind[p.name]; ok {
 			return u.unify(bound, t)
 		}
 		u.bind[p.name] = t
-		return verdictYes
+		return lang.VerdictYes
 	}
 	if a.kind != b.kind || a.name != b.name || len(a.args) != len(b.args) || a.variadic != b.variadic || a.nparams != b.nparams {
-		return verdictNo
+		return lang.VerdictNo
 	}
-	out := verdictYes
+	out := lang.VerdictYes
 	for i := range a.args {
 		switch u.unify(a.args[i], b.args[i]) {
-		case verdictNo:
-			return verdictNo
-		case verdictUnknown:
-			out = verdictUnknown
+		case lang.VerdictNo:
+			return lang.VerdictNo
+		case lang.VerdictUndecided:
+			out = lang.VerdictUndecided
 		}
 	}
 	return out
 }
 
 // sameSig compares a method's signature with an interface method's.
-func (u *unifier) sameSig(iface, m *goSig) verdict {
+func (u *unifier) sameSig(iface, m *goSig) lang.Verdict {
 	if iface == nil || m == nil {
 		u.why = "a signature syntax cannot read"
-		return verdictUnknown
+		return lang.VerdictUndecided
 	}
 	if len(iface.params) != len(m.params) || len(iface.results) != len(m.results) || iface.variadic != m.variadic {
-		return verdictNo
+		return lang.VerdictNo
 	}
 	a := &gtype{kind: "func", args: append(append([]*gtype{}, iface.params...), iface.results...)}
 	b := &gtype{kind: "func", args: append(append([]*gtype{}, m.params...), m.results...)}
 	return u.unify(a, b)
 }
 
-// goSatisfies decides whether a Go type's method set (ms) has every method
-// of an interface (ims) with the same signature. An unexported method only
-// counts from the interface's own package. why says what kept a comparison
-// undecided; pointer is set when some method is declared on a pointer
-// receiver of the type itself (only *T has it).
-func (w *walker) goSatisfies(ctx context.Context, ims, ms *memberSet, names []string) (v verdict, why string, pointer bool, err error) {
-	u := newUnifier()
-	v = verdictYes
-	for _, n := range names {
-		im := ims.all[n]
-		m, ok := ms.all[n]
-		if !ok || lang.DefKind(m.row.Kind) != lang.KindMethod {
-			return verdictNo, "", false, nil
+// checker is Go's lang.TypeChecker for one request: it keeps the
+// signatures and aliases it read.
+type checker struct {
+	src     lang.TypeSource
+	sigs    map[int64]*goSig  // method -> its signature (nil: unreadable)
+	aliases map[string]*gtype // qualified type name -> the type an alias stands for (nil: not an alias)
+}
+
+func newChecker(src lang.TypeSource) lang.TypeChecker {
+	return &checker{src: src, sigs: map[int64]*goSig{}, aliases: map[string]*gtype{}}
+}
+
+// pkgOf is the import path of a symbol's package: its qualified name
+// without the lexical path.
+func pkgOf(d *lang.TypeDecl) string {
+	if d.Def != nil {
+		if p, ok := strings.CutSuffix(d.QName, "."+d.Def.Path); ok {
+			return p
 		}
-		if lang.DefKind(im.row.Kind) != lang.KindMethod {
+	}
+	return qualifier(d.QName)
+}
+
+// qualifier is a qualified name without its last element.
+func qualifier(qn string) string { return qn[:max(strings.LastIndexByte(qn, '.'), 0)] }
+
+// sigContext reads a file's imports for normalising the types it names.
+func sigContext(d *lang.TypeDecl) *goSigCtx {
+	c := &goSigCtx{pkg: pkgOf(d), imports: map[string]string{}, params: map[string]string{}}
+	if d.Facts == nil {
+		return c
+	}
+	bind := func(name, path string) {
+		if old, ok := c.imports[name]; ok && old != path {
+			c.imports[name] = ""
+			return
+		}
+		c.imports[name] = path
+	}
+	for _, im := range d.Facts.Imports {
+		switch {
+		case im.Kind == lang.ImportAll:
+			c.dots = append(c.dots, im.Source)
+		case im.Kind == lang.ImportSideEffect:
+		case im.Alias != "":
+			bind(im.Alias, im.Source)
+		default:
+			for _, n := range goImportNames(im.Source) {
+				bind(n, im.Source)
+			}
+		}
+	}
+	return c
+}
+
+// sig reads the signature of a method (declared on a type or in an
+// interface), normalised; nil when it cannot be parsed.
+func (k *checker) sig(ctx context.Context, id int64) (*goSig, error) {
+	if s, ok := k.sigs[id]; ok {
+		return s, nil
+	}
+	d, err := k.src.Decl(ctx, id)
+	if err != nil || d == nil || d.Def == nil {
+		return nil, err
+	}
+	var s *goSig
+	c := sigContext(d)
+	text := d.Def.Signature
+	if !parsable(text) {
+		// The stored header is cut short (a long one, a generic receiver):
+		// the declaration's source has all of it.
+		if text, err = k.src.Source(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	if strings.HasPrefix(text, "func") {
+		s, err = k.methodSig(ctx, c, d, text)
+	} else {
+		s, err = k.interfaceMethodSig(ctx, c, d, text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	k.sigs[id] = s
+	return s, nil
+}
+
+// methodSig reads a method declared on a type: func (r *T[P]) Name(...) ...
+func (k *checker) methodSig(ctx context.Context, c *goSigCtx, d *lang.TypeDecl, text string) (*goSig, error) {
+	f, perr := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution)
+	if perr != nil || len(f.Decls) != 1 {
+		return nil, nil
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return nil, nil
+	}
+	recv := fd.Recv.List[0].Type
+	if st, ok := recv.(*ast.StarExpr); ok {
+		recv = st.X
+	}
+	s := &goSig{pointer: recv != fd.Recv.List[0].Type}
+	c.typeParams(recv, qualifier(d.QName))
+	var err error
+	s.params, s.results, s.variadic, err = k.funcTypes(ctx, c, fd.Type)
+	return s, err
+}
+
+// interfaceMethodSig reads a method an interface declares: Name(...) ...,
+// the interface's type parameters in scope.
+func (k *checker) interfaceMethodSig(ctx context.Context, c *goSigCtx, d *lang.TypeDecl, text string) (*goSig, error) {
+	f, perr := parser.ParseFile(token.NewFileSet(), "", "package p\ntype _ interface {\n"+text+"\n}", parser.SkipObjectResolution)
+	if perr != nil {
+		return nil, nil
+	}
+	ft := interfaceMethod(f)
+	if ft == nil {
+		return nil, nil
+	}
+	owner, ok, err := k.src.Owner(ctx, d.ID)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		od, err := k.src.Decl(ctx, owner)
+		if err != nil {
+			return nil, err
+		}
+		if od != nil && od.Def != nil {
+			c.declParams(od.Def.Signature, od.QName)
+		}
+	}
+	s := &goSig{}
+	s.params, s.results, s.variadic, err = k.funcTypes(ctx, c, ft)
+	return s, err
+}
+
+// named is the type a qualified name denotes: the type a repository alias
+// (type A = B) or a known standard library alias stands for, else itself.
+func (k *checker) named(ctx context.Context, qn string, depth int) (*gtype, error) {
+	if to, ok := stdAliases[qn]; ok {
+		return &gtype{kind: "named", name: to}, nil
+	}
+	if depth >= maxAliasDepth {
+		return unknownType("a chain of type aliases"), nil
+	}
+	if t, ok := k.aliases[qn]; ok {
+		if t == nil {
+			return &gtype{kind: "named", name: qn}, nil
+		}
+		return t, nil
+	}
+	k.aliases[qn] = nil
+	decls, err := k.src.Named(ctx, qn)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range decls {
+		if n.Kind != lang.KindType {
+			continue
+		}
+		d, err := k.src.Decl(ctx, n.ID)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil || d.Def == nil || d.Lang != "go" {
+			continue
+		}
+		_, rhs, ok := strings.Cut(d.Def.Signature, "=")
+		if !ok || strings.ContainsAny(d.Def.Signature[:strings.IndexByte(d.Def.Signature, '=')], "[") {
+			continue // a defined type, or a generic alias
+		}
+		x, perr := parser.ParseExpr(strings.TrimSpace(rhs))
+		if perr != nil {
+			k.aliases[qn] = unknownType("alias " + qn)
+			return k.aliases[qn], nil
+		}
+		t, err := k.normType(ctx, sigContext(d), x, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		k.aliases[qn] = t
+		return t, nil
+	}
+	return &gtype{kind: "named", name: qn}, nil
+}
+
+// EmbedBindings binds the type parameters of a generic type a Go type
+// embeds to the type arguments the embedding writes (S embeds G[*T]: G's T
+// is *T).
+func (k *checker) EmbedBindings(ctx context.Context, embedding int64, written string, embedded int64) (lang.TypeBindings, error) {
+	if !strings.Contains(written, "[") {
+		return nil, nil
+	}
+	x, perr := parser.ParseExpr(strings.TrimPrefix(written, "*"))
+	if perr != nil {
+		return nil, nil
+	}
+	args, ok := typeArgs(x)
+	if !ok {
+		return nil, nil
+	}
+	g, err := k.src.Decl(ctx, embedded)
+	if err != nil || g == nil || g.Def == nil {
+		return nil, err
+	}
+	decl := g.Def.Signature
+	if !parsable(decl) {
+		if decl, err = k.src.Source(ctx, g); err != nil {
+			return nil, err
+		}
+		decl = strings.TrimPrefix(strings.TrimSpace(decl), "type ")
+	}
+	gc := &goSigCtx{params: map[string]string{}}
+	gc.declParams(decl, g.QName)
+	names := gc.paramOrder(decl)
+	if len(names) != len(args) {
+		return nil, nil
+	}
+	t, err := k.src.Decl(ctx, embedding)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	c := sigContext(t)
+	out := lang.TypeBindings{}
+	for i, a := range args {
+		at, err := k.normType(ctx, c, a, 0)
+		if err != nil {
+			return nil, err
+		}
+		out[g.QName+"."+names[i]] = at
+	}
+	return out, nil
+}
+
+// Satisfies decides whether a Go type's method set (impl) has every method
+// of an interface (iface) with the same signature. An unexported method
+// only counts from the interface's own package. Why says what kept a
+// comparison undecided; Pointer is set when some method is declared on a
+// pointer receiver of the type itself (only *T has it).
+func (k *checker) Satisfies(ctx context.Context, iface, impl *lang.MemberSet, names []string) (lang.Satisfaction, error) {
+	no := lang.Satisfaction{Verdict: lang.VerdictNo}
+	u := newUnifier()
+	out := lang.Satisfaction{Verdict: lang.VerdictYes}
+	for _, n := range names {
+		im := iface.Members[n]
+		m, ok := impl.Members[n]
+		if !ok || m.Kind != lang.KindMethod {
+			return no, nil
+		}
+		if im.Kind != lang.KindMethod {
 			continue
 		}
 		if !ast.IsExported(n) {
-			ip, mp, err := w.goPkgs(ctx, im.row, m.row)
-			if err != nil {
-				return verdictNo, "", false, err
-			}
-			if ip != mp {
-				return verdictNo, "", false, nil
+			if same, err := k.samePackage(ctx, im.ID, m.ID); err != nil || !same {
+				return no, err
 			}
 		}
-		isig, err := w.goSig(ctx, im.row)
+		isig, err := k.sig(ctx, im.ID)
 		if err != nil {
-			return verdictNo, "", false, err
+			return no, err
 		}
-		msig, err := w.goSig(ctx, m.row)
+		msig, err := k.sig(ctx, m.ID)
 		if err != nil {
-			return verdictNo, "", false, err
+			return no, err
 		}
-		for p, t := range m.subst {
-			if u.unify(&gtype{kind: "param", name: p}, t) == verdictNo {
-				return verdictNo, "", false, nil
+		for p, t := range m.Bindings {
+			if u.unify(&gtype{kind: "param", name: p}, t.(*gtype)) == lang.VerdictNo {
+				return no, nil
 			}
 		}
 		switch u.sameSig(isig, msig) {
-		case verdictNo:
-			return verdictNo, "", false, nil
-		case verdictUnknown:
-			v = verdictUnknown
+		case lang.VerdictNo:
+			return no, nil
+		case lang.VerdictUndecided:
+			out.Verdict = lang.VerdictUndecided
 		}
-		if msig != nil && msig.pointer && m.via == "" {
-			pointer = true
+		if msig != nil && msig.pointer && m.Via == "" {
+			out.Pointer = true
 		}
 	}
-	if len(ims.unknown) > 0 && v == verdictYes {
-		v, u.why = verdictUnknown, "the interface embeds "+strings.Join(ims.unknown, ", ")+", whose methods syntax cannot see"
+	if len(iface.Unknown) > 0 && out.Verdict == lang.VerdictYes {
+		out.Verdict, u.why = lang.VerdictUndecided, "the interface embeds "+strings.Join(iface.Unknown, ", ")+", whose methods syntax cannot see"
 	}
-	return v, u.why, pointer, nil
+	out.Why = u.why
+	return out, nil
 }
 
-// goPkgs are the packages two Go symbols are declared in.
-func (w *walker) goPkgs(ctx context.Context, a, b store.SymbolRow) (string, string, error) {
-	ra, err := w.resolved(ctx, a)
-	if err != nil || ra == nil {
-		return "", "", err
+// samePackage reports whether two symbols are declared in one package; a
+// symbol gone from the index does not rule the method out.
+func (k *checker) samePackage(ctx context.Context, a, b int64) (bool, error) {
+	da, err := k.src.Decl(ctx, a)
+	if err != nil || da == nil {
+		return err == nil, err
 	}
-	rb, err := w.resolved(ctx, b)
-	if err != nil || rb == nil {
-		return "", "", err
+	db, err := k.src.Decl(ctx, b)
+	if err != nil || db == nil {
+		return err == nil, err
 	}
-	return goPkgOf(ra), goPkgOf(rb), nil
+	return pkgOf(da) == pkgOf(db), nil
 }
