@@ -438,18 +438,17 @@ func (w *walker) satisfiedInterfaces(ctx context.Context, t *query.Resolved, res
 			if err != nil {
 				return err
 			}
-			if sat, checked, err := w.satisfies(ctx, f.Lang, ims, ms, inames); err != nil {
+			sat, err := w.satisfies(ctx, f.Lang, ims, ms, inames)
+			if err != nil {
 				return err
-			} else if checked {
-				if sat.Verdict == lang.VerdictNo {
-					continue
-				}
-				tl.Pointer = sat.Pointer
-				if sat.Verdict == lang.VerdictUndecided {
-					tl.Undecided = sat.Why
-					res.Candidates = append(res.Candidates, tl)
-					continue
-				}
+			}
+			if sat.Verdict == lang.VerdictNo {
+				continue
+			}
+			tl.Pointer, tl.Undecided = sat.Pointer, sat.Why
+			if sat.Verdict == lang.VerdictUndecided {
+				res.Candidates = append(res.Candidates, tl)
+				continue
 			}
 			res.Interfaces = append(res.Interfaces, tl)
 		}

@@ -195,17 +195,14 @@ func (w *walker) methodSetImpls(ctx context.Context, iface store.SymbolRow, ir *
 			continue
 		}
 		it := implType{row: o, how: "method_set", via: via}
-		if sat, checked, err := w.satisfies(ctx, ir.File.Lang, ims, ms, names); err != nil {
+		sat, err := w.satisfies(ctx, ir.File.Lang, ims, ms, names)
+		if err != nil {
 			return nil, err
-		} else if checked {
-			if sat.Verdict == lang.VerdictNo {
-				continue
-			}
-			it.pointer = sat.Pointer
-			if sat.Verdict == lang.VerdictUndecided {
-				it.undecided = sat.Why
-			}
 		}
+		if sat.Verdict == lang.VerdictNo {
+			continue
+		}
+		it.pointer, it.undecided = sat.Pointer, sat.Why
 		have[o.ID] = true
 		out = append(out, it)
 	}

@@ -439,7 +439,7 @@ func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]d
 		if !covered {
 			continue
 		}
-		if sat, _, err := w.satisfies(ctx, f.Lang, ims, ms, names); err != nil {
+		if sat, err := w.satisfies(ctx, f.Lang, ims, ms, names); err != nil {
 			return nil, err
 		} else if sat.Verdict == lang.VerdictYes {
 			out = append(out, dispatched{ims.all[n.Row.Name].row, DispatchInterface})

@@ -118,14 +118,18 @@ func offsetOf(text []byte, p lang.Pos) int {
 
 // satisfies asks the type checker of the interface's language (language)
 // whether a type's members (ms) have the interface's methods (ims) named
-// names; checked is false when the language compares method names only.
-func (w *walker) satisfies(ctx context.Context, language string, ims, ms *memberSet, names []string) (s lang.Satisfaction, checked bool, err error) {
+// names. Where the language compares method names only, having them is
+// enough: yes. Why is set only for an undecided verdict.
+func (w *walker) satisfies(ctx context.Context, language string, ims, ms *memberSet, names []string) (lang.Satisfaction, error) {
 	tc := w.typeChecker(language)
 	if tc == nil {
-		return lang.Satisfaction{Verdict: lang.VerdictYes}, false, nil
+		return lang.Satisfaction{Verdict: lang.VerdictYes}, nil
 	}
-	s, err = tc.Satisfies(ctx, ims.forChecker(w), ms.forChecker(w), names)
-	return s, true, err
+	s, err := tc.Satisfies(ctx, ims.forChecker(w), ms.forChecker(w), names)
+	if s.Verdict != lang.VerdictUndecided {
+		s.Why = ""
+	}
+	return s, err
 }
 
 // embedSubst binds the type parameters of a generic type a type embeds to
