@@ -221,13 +221,20 @@ func Gates(v *lang.View, f *lang.Facts, scopeKinds, gateKinds []string) func(sco
 
 // NewBinder indexes the facts' locals.
 func NewBinder(f *lang.Facts, gate func(scope int32) bool) *Binder {
-	b := &Binder{f: f, gate: gate, byKey: map[uint64][]int32{}, inPlay: make([]bool, len(f.Locals))}
-	for i, lo := range f.Locals {
+	b := &Binder{f: f, gate: gate}
+	b.index()
+	return b
+}
+
+// index files every local of the facts under its scope and name, all in play.
+func (b *Binder) index() {
+	b.byKey = map[uint64][]int32{}
+	b.inPlay = make([]bool, len(b.f.Locals))
+	for i, lo := range b.f.Locals {
 		k := key(lo.Scope, lo.Name)
 		b.byKey[k] = append(b.byKey[k], int32(i))
 		b.inPlay[i] = true
 	}
-	return b
 }
 
 func key(scope int32, name uint32) uint64 { return uint64(uint32(scope))<<32 | uint64(name) }
@@ -368,14 +375,7 @@ func (b *Binder) compact(writes []lang.Ref) {
 	f.Refs = append(f.Refs, writes...)
 	DropLocals(f, func(i int) bool { return !b.inPlay[i] }, nil)
 	SortRefs(f)
-	// the binder's index is stale now
-	b.byKey = map[uint64][]int32{}
-	b.inPlay = make([]bool, len(f.Locals))
-	for i, lo := range f.Locals {
-		k := key(lo.Scope, lo.Name)
-		b.byKey[k] = append(b.byKey[k], int32(i))
-		b.inPlay[i] = true
-	}
+	b.index() // the old one is stale now
 }
 
 // DropLocals removes the locals for which drop(i) is true and renumbers
