@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
@@ -176,11 +177,10 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	self := native.OwnPaths(facts, own)
 	var closure []string
 	closureDone := false
-	var links []lang.Link
+	var links link.Links
 	lookup := func(ri int, keys []string) {
 		for _, k := range keys {
-			if id := self[k]; id != 0 {
-				links = append(links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: id})
+			if links.Add(ri, lang.TierProven, self[k]) {
 				return
 			}
 		}
@@ -194,8 +194,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 				if !nf.Names[name] {
 					continue
 				}
-				if id := nf.Paths[k]; id != 0 {
-					links = append(links, lang.Link{Ref: ri, Tier: lang.TierStrong, Target: id})
+				if links.Add(ri, lang.TierStrong, nf.Paths[k]) {
 					return
 				}
 			}

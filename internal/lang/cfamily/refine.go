@@ -137,7 +137,7 @@ func prototypeParams(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
-	native.DropLocals(f, func(lo lang.Local) bool { return spans.Contains(lo.Pos) }, func(r *lang.Ref) {
+	langutil.DropLocals(f, func(i int) bool { return spans.Contains(f.Locals[i].Pos) }, func(r *lang.Ref) {
 		if d, ok := top[r.Name]; ok {
 			r.BindDef = d
 		}

@@ -265,7 +265,7 @@ type fileScope struct {
 	// typed links x.name and this.x.name where the source declares x's type
 	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
 	decl  *link.DeclTypes
-	links []lang.Link
+	links link.Links
 }
 
 func (p *pkgLinker) newFileScope(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *fileScope {
@@ -308,12 +308,6 @@ func (fs *fileScope) lookup(ctx context.Context, pkg, path string) (pkgSym, bool
 	return fs.p.lookup(ctx, fs.family, pkg, path, fs.from)
 }
 
-func (fs *fileScope) add(ref int, tier lang.Tier, target int64) {
-	if target != 0 {
-		fs.links = append(fs.links, lang.Link{Ref: ref, Tier: tier, Target: target})
-	}
-}
-
 // linkRef links reference ri by the shape of its qualifier.
 func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	facts := fs.facts
@@ -322,22 +316,22 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualNone:
 		switch {
 		case r.BindDef >= 0:
-			fs.add(ri, lang.TierProven, link.DefID(fs.own, r.BindDef))
+			fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, r.BindDef))
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
 			if fs.imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
-				fs.add(ri, lang.TierStrong, fs.imps[r.BindImp].sym.id)
+				fs.links.Add(ri, lang.TierStrong, fs.imps[r.BindImp].sym.id)
 			}
 		default:
 			if s, ok := fs.bare(ctx, name); ok {
-				fs.add(ri, lang.TierStrong, s.id)
+				fs.links.Add(ri, lang.TierStrong, s.id)
 			}
 		}
 	case lang.QualSelf:
 		for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
 			if facts.Defs[d].Kind.IsTypeLike() {
 				if i, ok := fs.byPath[facts.Defs[d].Path+"."+name]; ok {
-					fs.add(ri, lang.TierProven, link.DefID(fs.own, i))
+					fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
 				}
 				break
 			}
@@ -355,7 +349,7 @@ func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name
 	if r.QualBound {
 		if t := fs.sameFileType(q, r.Enclosing); t >= 0 {
 			if i, ok := fs.byPath[fs.facts.Defs[t].Path+"."+name]; ok {
-				fs.add(ri, lang.TierProven, link.DefID(fs.own, i))
+				fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
 			}
 		} else if fs.decl != nil {
 			fs.typed(ctx, ri, r, name)
@@ -368,11 +362,11 @@ func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name
 	}
 	if t, ok := fs.otherFileType(ctx, r.BindImp, q); ok {
 		if s, ok := fs.lookup(ctx, t.pkg, t.path+"."+name); ok {
-			fs.add(ri, lang.TierStrong, s.id)
+			fs.links.Add(ri, lang.TierStrong, s.id)
 		}
 	} else if fs.p.isPackage(fs.family, q) { // a.b.C: the type C of package a.b
 		if s, ok := fs.lookup(ctx, q, name); ok {
-			fs.add(ri, lang.TierStrong, s.id)
+			fs.links.Add(ri, lang.TierStrong, s.id)
 		}
 	}
 }
@@ -475,7 +469,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 	}
 	if t := fs.sameFileType(typ, r.Enclosing); t >= 0 {
 		if i := fs.decl.Member(t, name, fs.sameFileType); i >= 0 {
-			fs.add(ri, lang.TierStrong, link.DefID(fs.own, i))
+			fs.links.Add(ri, lang.TierStrong, link.DefID(fs.own, i))
 		} else if tr := (typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}); fs.f.Pkg != "" {
 			// inherited from a base type of another file
 			fs.member(ctx, ri, tr, name)
@@ -499,7 +493,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) {
 	if s, ok := fs.lookup(ctx, t.pkg, t.path); ok {
 		if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
-			fs.add(ri, lang.TierStrong, m.id)
+			fs.links.Add(ri, lang.TierStrong, m.id)
 		}
 	}
 }

@@ -256,13 +256,7 @@ func (c *csSurf) group(call *surface.Call) {
 	if name < 0 {
 		return
 	}
-	start, end := 0, len(v.Src())
-	for q := v.Parent(d); q >= 0; q = v.Parent(q) {
-		if k := v.Kind(q); k == "method_declaration" || k == "local_function_statement" || k == "lambda_expression" {
-			start, end = v.Bytes(q)
-			break
-		}
-	}
+	start, end := surface.PrefixSpan(v, d, "method_declaration", "local_function_statement", "lambda_expression")
 	c.prefixes = append(c.prefixes, surface.Prefix{Name: v.Text(name), Path: full, Start: start, End: end})
 }
 

@@ -204,16 +204,13 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 		}
 	}
 	locals := link.NewLocalIndex(facts)
-	var links []lang.Link
+	var links link.Links
 	add := func(ref int, tier lang.Tier, target int64) {
-		if target != 0 {
-			links = append(links, lang.Link{Ref: ref, Tier: tier, Target: target})
+		if links.Add(ref, tier, target) {
 			gf.linked[ref] = target
 		}
 	}
-	external := func(ref int) {
-		links = append(links, lang.Link{Ref: ref, Tier: lang.TierUnknown})
-	}
+	external := links.External
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		if r.BindDef >= 0 && r.Shape == lang.QualNone {

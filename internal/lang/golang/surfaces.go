@@ -459,13 +459,7 @@ func (g *goSurf) group(c *surface.Call) {
 
 // scopeOf is the byte span of the function around node n (the file when none).
 func (g *goSurf) scopeOf(n int) (int, int) {
-	for p := g.v.Parent(n); p >= 0; p = g.v.Parent(p) {
-		switch g.v.Kind(p) {
-		case "function_declaration", "method_declaration", "func_literal":
-			return g.v.Bytes(p)
-		}
-	}
-	return 0, len(g.v.Src())
+	return surface.PrefixSpan(g.v, n, "function_declaration", "method_declaration", "func_literal")
 }
 
 // prefixOf is the route prefix of the call's receiver at the call, if known.

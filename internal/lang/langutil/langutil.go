@@ -221,13 +221,20 @@ func Gates(v *lang.View, f *lang.Facts, scopeKinds, gateKinds []string) func(sco
 
 // NewBinder indexes the facts' locals.
 func NewBinder(f *lang.Facts, gate func(scope int32) bool) *Binder {
-	b := &Binder{f: f, gate: gate, byKey: map[uint64][]int32{}, inPlay: make([]bool, len(f.Locals))}
-	for i, lo := range f.Locals {
+	b := &Binder{f: f, gate: gate}
+	b.index()
+	return b
+}
+
+// index files every local of the facts under its scope and name, all in play.
+func (b *Binder) index() {
+	b.byKey = map[uint64][]int32{}
+	b.inPlay = make([]bool, len(b.f.Locals))
+	for i, lo := range b.f.Locals {
 		k := key(lo.Scope, lo.Name)
 		b.byKey[k] = append(b.byKey[k], int32(i))
 		b.inPlay[i] = true
 	}
-	return b
 }
 
 func key(scope int32, name uint32) uint64 { return uint64(uint32(scope))<<32 | uint64(name) }
@@ -365,33 +372,47 @@ func anyDropped(inPlay []bool) bool {
 // compact removes the dropped locals, renumbers bindings and adds the writes.
 func (b *Binder) compact(writes []lang.Ref) {
 	f := b.f
-	newIdx := make([]int32, len(f.Locals))
-	kept := make([]lang.Local, 0, len(f.Locals))
-	for i, lo := range f.Locals {
-		newIdx[i] = -1
-		if b.inPlay[i] {
-			newIdx[i] = int32(len(kept))
-			kept = append(kept, lo)
-		}
-	}
 	f.Refs = append(f.Refs, writes...)
+	DropLocals(f, func(i int) bool { return !b.inPlay[i] }, nil)
+	SortRefs(f)
+	b.index() // the old one is stale now
+}
+
+// DropLocals removes the locals for which drop(i) is true and renumbers
+// Ref.BindLocal to match; a reference bound to a removed local is unbound
+// (-1), then passed to rebind when rebind is not nil. Nothing changes when no
+// local is removed.
+func DropLocals(f *lang.Facts, drop func(i int) bool, rebind func(r *lang.Ref)) {
+	newIdx := make([]int32, len(f.Locals))
+	kept := f.Locals[:0:0]
+	for i, lo := range f.Locals {
+		if drop(i) {
+			newIdx[i] = -1
+			continue
+		}
+		newIdx[i] = int32(len(kept))
+		kept = append(kept, lo)
+	}
+	if len(kept) == len(f.Locals) {
+		return
+	}
 	for i := range f.Refs {
-		if r := &f.Refs[i]; r.BindLocal >= 0 {
-			r.BindLocal = newIdx[r.BindLocal]
+		r := &f.Refs[i]
+		if r.BindLocal < 0 {
+			continue
+		}
+		if n := newIdx[r.BindLocal]; n >= 0 {
+			r.BindLocal = n
+		} else {
+			r.BindLocal = -1
+			if rebind != nil {
+				rebind(r)
+			}
 		}
 	}
 	f.Locals = kept
 	if len(kept) == 0 {
-		f.Locals = nil
-	}
-	SortRefs(f)
-	// the binder's index is stale now
-	b.byKey = map[uint64][]int32{}
-	b.inPlay = make([]bool, len(f.Locals))
-	for i, lo := range f.Locals {
-		k := key(lo.Scope, lo.Name)
-		b.byKey[k] = append(b.byKey[k], int32(i))
-		b.inPlay[i] = true
+		f.Locals = nil // as the codec decodes it
 	}
 }
 

@@ -19,6 +19,24 @@ import (
 //   - a language's own rules come first (Rules.Typed: members of typed
 //     qualifiers) and last (Rules.Other: imports, constants, namespaces).
 
+// Links are the links a file's references get, in the order they are made.
+type Links []lang.Link
+
+// Add links reference ref to target and reports whether it did: a target of
+// 0 is no symbol found, and links nothing.
+func (ls *Links) Add(ref int, tier lang.Tier, target int64) bool {
+	if target == 0 {
+		return false
+	}
+	*ls = append(*ls, lang.Link{Ref: ref, Tier: tier, Target: target})
+	return true
+}
+
+// External links reference ref outside the repository.
+func (ls *Links) External(ref int) {
+	*ls = append(*ls, lang.Link{Ref: ref, Tier: lang.TierUnknown})
+}
+
 // File collects the links of one file.
 type File struct {
 	lang.File
@@ -26,7 +44,7 @@ type File struct {
 	ByPath map[string]int64 // the file's symbols by lexical path (first wins)
 	Locals LocalIndex
 	own    []int64
-	links  []lang.Link
+	links  Links
 	linked map[int]int64 // reference -> the symbol it is linked to (0: outside)
 }
 
@@ -66,16 +84,13 @@ func (f *File) DefOf(id int64) int32 {
 
 // Add links reference ref to target (nothing for target 0).
 func (f *File) Add(ref int, tier lang.Tier, target int64) {
-	if target != 0 {
-		f.links = append(f.links, lang.Link{Ref: ref, Tier: tier, Target: target})
+	if f.links.Add(ref, tier, target) {
 		f.linked[ref] = target
 	}
 }
 
 // External links reference ref outside the repository.
-func (f *File) External(ref int) {
-	f.links = append(f.links, lang.Link{Ref: ref, Tier: lang.TierUnknown})
-}
+func (f *File) External(ref int) { f.links.External(ref) }
 
 // Target is the symbol reference ref is linked to so far (references are
 // linked in order, so the earlier ones are settled), or 0.

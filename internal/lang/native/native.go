@@ -80,7 +80,7 @@ func DemoteLocals(f *lang.Facts, drop func(lo lang.Local) bool, rebind func(r *l
 	if len(demoted) == 0 {
 		return
 	}
-	DropLocals(f, drop, rebind)
+	langutil.DropLocals(f, func(i int) bool { return drop(f.Locals[i]) }, rebind)
 	for _, lo := range demoted {
 		r := lang.Ref{Name: lo.Name, Pos: lo.Pos, Enclosing: langutil.Enclosing(f, lo.Pos), Scope: langutil.InnermostScope(f, lo.Pos),
 			BindLocal: -1, BindDef: -1, BindImp: -1}
@@ -119,40 +119,6 @@ func DocText(parts []string) string {
 		}
 	}
 	return lang.Summary(strings.Join(lines, "\n"))
-}
-
-// DropLocals removes the locals for which drop is true; references bound to
-// them are rebound by rebind.
-func DropLocals(f *lang.Facts, drop func(lo lang.Local) bool, rebind func(r *lang.Ref)) {
-	newIdx := make([]int32, len(f.Locals))
-	kept := f.Locals[:0:0]
-	for i, lo := range f.Locals {
-		if drop(lo) {
-			newIdx[i] = -1
-			continue
-		}
-		newIdx[i] = int32(len(kept))
-		kept = append(kept, lo)
-	}
-	if len(kept) == len(f.Locals) {
-		return
-	}
-	for i := range f.Refs {
-		r := &f.Refs[i]
-		if r.BindLocal < 0 {
-			continue
-		}
-		if n := newIdx[r.BindLocal]; n >= 0 {
-			r.BindLocal = n
-		} else {
-			r.BindLocal = -1
-			rebind(r)
-		}
-	}
-	f.Locals = kept
-	if len(kept) == 0 {
-		f.Locals = nil // as the codec decodes it
-	}
 }
 
 // Signature is the engine's signature rule (the definition's text up to its

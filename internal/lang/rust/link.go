@@ -274,7 +274,7 @@ type rustFile struct {
 	globs  []rustBinding    // the glob imports (use a::*) that resolved
 	byName map[string]int   // import by the name it binds (the first)
 	locals link.LocalIndex
-	links  []lang.Link
+	links  link.Links
 }
 
 func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
@@ -301,9 +301,7 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualNone:
 		switch {
 		case r.BindDef >= 0:
-			if id := link.DefID(rf.own, r.BindDef); id != 0 {
-				rf.links = append(rf.links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: id})
-			}
+			rf.links.Add(ri, lang.TierProven, link.DefID(rf.own, r.BindDef))
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
 			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && name == im.LocalName() {
@@ -377,14 +375,10 @@ func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
 		}
 		id = rf.l.syms.Of(ctx, file).Paths[p]
 	}
-	if id == 0 {
-		return false
-	}
 	if file == rf.f.Path {
 		tier = lang.TierProven
 	}
-	rf.links = append(rf.links, lang.Link{Ref: ri, Tier: tier, Target: id})
-	return true
+	return rf.links.Add(ri, tier, id)
 }
 
 // member follows a binding and further segments to a path.

@@ -235,6 +235,18 @@ func (ps Prefixes) Of(name string, at int) string {
 	return best
 }
 
+// PrefixSpan is the byte span where a prefix named at node n holds: the
+// nearest ancestor of n whose kind is one of funcKinds (the function that
+// declares the name), or the whole file when there is none.
+func PrefixSpan(v *lang.View, n int, funcKinds ...string) (start, end int) {
+	for p := v.Parent(n); p >= 0; p = v.Parent(p) {
+		if slices.Contains(funcKinds, v.Kind(p)) {
+			return v.Bytes(p)
+		}
+	}
+	return 0, len(v.Src())
+}
+
 // LooksLikeRoute reports whether s can be a route pattern: it starts with a
 // slash, or is a relative pattern without spaces (Django "users/<int:pk>/",
 // Spring "{id}", ASP.NET "api/[controller]").
