@@ -329,7 +329,7 @@ func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispa
 	case lang.DispatchUntyped:
 		return nil, nil
 	case lang.DispatchMethodSet:
-		return w.goInterfaceMethods(ctx, n)
+		return w.methodSetInterfaces(ctx, n)
 	}
 	owner, err := w.parentType(ctx, n)
 	if err != nil || owner == nil {
@@ -353,13 +353,14 @@ func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispa
 	return out, err
 }
 
-// maxDispatchInterfaces bounds the interfaces checked for one Go method.
+// maxDispatchInterfaces bounds the interfaces checked for one method.
 const maxDispatchInterfaces = 2000
 
-// goInterfaceMethods lists the methods of the interfaces of the repository
-// that a Go method's receiver type satisfies, by signature, with the
-// method's name.
-func (w *walker) goInterfaceMethods(ctx context.Context, n *query.Resolved) ([]dispatched, error) {
+// methodSetInterfaces lists the methods, named as the method is, of the
+// interfaces of the repository that a method's receiver type satisfies by
+// its method set (lang.DispatchMethodSet): signatures compared by the type
+// checker of the interface's language, so none where it has none.
+func (w *walker) methodSetInterfaces(ctx context.Context, n *query.Resolved) ([]dispatched, error) {
 	owner, ok, err := w.ownerOf(ctx, n.Row)
 	if err != nil || !ok {
 		return nil, err

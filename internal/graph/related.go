@@ -37,7 +37,7 @@ func RelatedMethods(ctx context.Context, e *query.Engine, r *query.Resolved) ([]
 	}
 	switch lang.Of(r.File.Lang).RelatedRefs {
 	case lang.RelatedDispatch:
-		ms, err := w.goInterfaceMethods(ctx, r)
+		ms, err := w.methodSetInterfaces(ctx, r)
 		if err != nil {
 			return nil, err
 		}
