@@ -145,6 +145,14 @@ func (w *watcher) loop(ctx context.Context) {
 		timer.Reset(debounce)
 		return true
 	}
+	// settle reconciles the batch, unless the writes under way hold it.
+	settle := func() {
+		if hold() {
+			return
+		}
+		w.flush(ctx)
+		first, held = time.Time{}, time.Time{}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -173,17 +181,9 @@ func (w *watcher) loop(ctx context.Context) {
 			w.needFullScan()
 			timer.Reset(debounce)
 		case <-w.kickCh:
-			if hold() {
-				continue
-			}
-			w.flush(ctx)
-			first, held = time.Time{}, time.Time{}
+			settle()
 		case <-timer.C:
-			if hold() {
-				continue
-			}
-			w.flush(ctx)
-			first, held = time.Time{}, time.Time{}
+			settle()
 		case <-safety.C:
 			w.needFullScan()
 			w.flush(ctx)
