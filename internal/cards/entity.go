@@ -73,31 +73,23 @@ func symbolKey(path string, d lang.Def) string {
 }
 
 func (v *View) file(ctx context.Context, p string) (*store.FileRow, error) {
-	if f, ok := v.vd.files.get(p); ok {
-		return f, nil
-	}
-	row, ok, err := v.r.FileByPath(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	var f *store.FileRow
-	if ok {
-		f = &row
-	}
-	v.vd.files.put(p, f)
-	return f, nil
+	return v.vd.files.load(p, func() (*store.FileRow, error) {
+		row, ok, err := v.r.FileByPath(ctx, p)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return &row, nil
+	})
 }
 
 func (v *View) symbolsOf(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
-	if s, ok := v.vd.syms.get(fileID); ok {
+	return v.vd.syms.load(fileID, func() ([]store.SymbolRow, error) {
+		s, err := v.r.SymbolsOfFile(ctx, fileID)
+		if err != nil {
+			return nil, err
+		}
 		return s, nil
-	}
-	s, err := v.r.SymbolsOfFile(ctx, fileID)
-	if err != nil {
-		return nil, err
-	}
-	v.vd.syms.put(fileID, s)
-	return s, nil
+	})
 }
 
 // moduleEntity is the entity of a file (nil when the index has no such file).
@@ -147,17 +139,13 @@ func (v *View) defEntity(ctx context.Context, p string, def int) (*Entity, error
 
 // symbolEntity is the entity of a symbol id (nil when it is gone).
 func (v *View) symbolEntity(ctx context.Context, id int64) (*Entity, error) {
-	if e, ok := v.vd.byID.get(id); ok {
-		return e, nil
-	}
-	e, err := v.lookupSymbol(ctx, id)
-	if err == nil {
-		v.vd.byID.put(id, e)
-		if e != nil {
+	return v.vd.byID.load(id, func() (*Entity, error) {
+		e, err := v.lookupSymbol(ctx, id)
+		if err == nil && e != nil {
 			v.vd.ents.put(e.Key, e)
 		}
-	}
-	return e, err
+		return e, err
+	})
 }
 
 func (v *View) lookupSymbol(ctx context.Context, id int64) (*Entity, error) {
@@ -175,14 +163,7 @@ func (v *View) lookupSymbol(ctx context.Context, id int64) (*Entity, error) {
 
 // Entity resolves an entity key or a symbol id.
 func (v *View) Entity(ctx context.Context, key string) (*Entity, error) {
-	if e, ok := v.vd.ents.get(key); ok {
-		return e, nil
-	}
-	e, err := v.entity(ctx, key)
-	if err == nil {
-		v.vd.ents.put(key, e)
-	}
-	return e, err
+	return v.vd.ents.load(key, func() (*Entity, error) { return v.entity(ctx, key) })
 }
 
 func (v *View) entity(ctx context.Context, key string) (*Entity, error) {

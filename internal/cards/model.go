@@ -82,6 +82,20 @@ func (c *vmap[K, V]) put(k K, v V) {
 	c.m[k] = v
 }
 
+// load returns k's value, computing it with f and keeping it when it is not
+// there yet; a failed f keeps nothing, so the next request tries again.
+func (c *vmap[K, V]) load(k K, f func() (V, error)) (V, error) {
+	if v, ok := c.get(k); ok {
+		return v, nil
+	}
+	v, err := f()
+	if err != nil {
+		return v, err
+	}
+	c.put(k, v)
+	return v, nil
+}
+
 // CardInfo is a card as the index holds it (without its body).
 type CardInfo struct {
 	ID          int64

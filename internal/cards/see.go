@@ -93,6 +93,17 @@ func (l *lexer) advance(n int) {
 	}
 }
 
+// advancePast moves past the first end at or after the current offset, or
+// to the end of the source when there is none: an unterminated block
+// comment runs to the end of the file.
+func (l *lexer) advancePast(end string) {
+	n := len(l.src) - l.i
+	if k := bytes.Index(l.src[l.i:], []byte(end)); k >= 0 {
+		n = k + len(end)
+	}
+	l.advance(n)
+}
+
 // onlySpaceBefore reports whether nothing but blanks precede offset i on
 // its line.
 func (l *lexer) onlySpaceBefore(i int) bool {
@@ -109,12 +120,7 @@ func comments(sx syntax, src []byte) []comment {
 		switch {
 		case sx.rubyBlock && l.i == l.lineStart && at("=begin"):
 			cm := comment{start: l.i, startLine: l.line, full: true}
-			end := bytes.Index(src[l.i:], []byte("\n=end"))
-			n := len(src) - l.i
-			if end >= 0 {
-				n = end + len("\n=end")
-			}
-			l.advance(n)
+			l.advancePast("\n=end")
 			cm.end, cm.endLine = l.i, l.line
 			out = append(out, cm)
 			continue
@@ -149,12 +155,7 @@ func comments(sx syntax, src []byte) []comment {
 		if open, close, ok := blockMarker(sx, src[l.i:]); ok {
 			cm := comment{start: l.i, startLine: l.line, full: l.onlySpaceBefore(l.i)}
 			l.advance(len(open))
-			end := bytes.Index(src[l.i:], []byte(close))
-			n := len(src) - l.i
-			if end >= 0 {
-				n = end + len(close)
-			}
-			l.advance(n)
+			l.advancePast(close)
 			cm.end, cm.endLine = l.i, l.line
 			out = append(out, cm)
 			continue

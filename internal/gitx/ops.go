@@ -18,12 +18,17 @@ func Stage(ctx context.Context, dir string, paths []string) error {
 	if err := CheckPaths(paths); err != nil {
 		return err
 	}
-	args := []string{"add", "-A", "--"}
-	if len(paths) == 0 {
-		args = append(args, ":/")
-	}
-	_, err := git(ctx, dir, append(args, paths...)...)
+	_, err := git(ctx, dir, append([]string{"add", "-A", "--"}, orWholeTree(paths)...)...)
 	return err
+}
+
+// orWholeTree is the pathspec of paths, or of the whole worktree (":/", from
+// the top whatever the directory) when there are none.
+func orWholeTree(paths []string) []string {
+	if len(paths) == 0 {
+		return []string{":/"}
+	}
+	return paths
 }
 
 // Unstage removes paths from the index, keeping the working tree; with no
@@ -34,18 +39,10 @@ func Unstage(ctx context.Context, dir string, paths []string) error {
 	}
 	if head, _ := Head(ctx, dir); head == "" {
 		// Before the first commit there is nothing to restore from.
-		args := []string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}
-		if len(paths) == 0 {
-			paths = []string{":/"}
-		}
-		_, err := git(ctx, dir, append(args, paths...)...)
+		_, err := git(ctx, dir, append([]string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}, orWholeTree(paths)...)...)
 		return err
 	}
-	args := []string{"reset", "-q", "HEAD", "--"}
-	if len(paths) == 0 {
-		args = append(args, ":/")
-	}
-	_, err := git(ctx, dir, append(args, paths...)...)
+	_, err := git(ctx, dir, append([]string{"reset", "-q", "HEAD", "--"}, orWholeTree(paths)...)...)
 	return err
 }
 

@@ -32,6 +32,15 @@ type ReconcileOptions struct {
 	Progress func(Progress) // called from the reconciling goroutine; may be nil
 }
 
+// progress is o.Progress, or a function that ignores the reports when the
+// caller wants none.
+func (o ReconcileOptions) progress() func(Progress) {
+	if o.Progress == nil {
+		return func(Progress) {}
+	}
+	return o.Progress
+}
+
 // Progress reports long work (protocol.Progress: adapters show it).
 type Progress = protocol.Progress
 
@@ -117,10 +126,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	defer ix.mu.Unlock()
 	defer ix.reconciles.Add(1)
 	defer ix.budget().limitHeap()()
-	progress := o.Progress
-	if progress == nil {
-		progress = func(Progress) {}
-	}
+	progress := o.progress()
 	tm := &timer{ms: map[string]int64{}}
 	st := &Stats{TimingMS: tm.ms}
 	start := time.Now()
@@ -658,10 +664,7 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 		return ix.Reconcile(ctx, o)
 	}
 	defer ix.mu.Unlock()
-	progress := o.Progress
-	if progress == nil {
-		progress = func(Progress) {}
-	}
+	progress := o.progress()
 	tm := &timer{ms: map[string]int64{}}
 	st := &Stats{TimingMS: tm.ms, Epoch: prevEpoch}
 	start := time.Now()

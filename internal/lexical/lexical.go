@@ -42,24 +42,10 @@ func Compile(q Query) (*Matcher, error) {
 			m.lit = []byte(q.Text)
 			return m, nil
 		}
-		expr := regexp.QuoteMeta(q.Text)
-		if q.Word {
-			expr = `(?:^|[^\pL\pN_$])(` + expr + `)(?:$|[^\pL\pN_$])`
-		}
-		if q.IgnoreCase {
-			expr = "(?i)" + expr
-		}
-		m.re = regexp.MustCompile(expr)
+		m.re = regexp.MustCompile(q.wrap(regexp.QuoteMeta(q.Text)))
 		return m, nil
 	}
-	expr := q.Text
-	if q.Word {
-		expr = `(?:^|[^\pL\pN_$])(` + expr + `)(?:$|[^\pL\pN_$])`
-	}
-	if q.IgnoreCase {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile("(?m)" + expr)
+	re, err := regexp.Compile("(?m)" + q.wrap(q.Text))
 	if err != nil {
 		return nil, &errs.Error{Kind: errs.InvalidRegex, Msg: "invalid regular expression: " + err.Error(),
 			Fixes: []string{"check the RE2 syntax, or search for a literal without --regex"}}
@@ -67,6 +53,18 @@ func Compile(q Query) (*Matcher, error) {
 	m.re = re
 	m.prefix = requiredLiteral(q.Text)
 	return m, nil
+}
+
+// wrap applies the query's word and case options to a pattern, the same for
+// a literal (quoted) as for a regular expression.
+func (q Query) wrap(expr string) string {
+	if q.Word {
+		expr = `(?:^|[^\pL\pN_$])(` + expr + `)(?:$|[^\pL\pN_$])`
+	}
+	if q.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	return expr
 }
 
 // Prefilter returns the literal every match must contain, and whether the

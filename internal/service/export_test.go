@@ -56,11 +56,7 @@ func (s *Service) Unwatch(dir string) {
 // SafetyScanDue does what the safety scan's tick does: the next batch
 // rescans the whole tree, and the next call waits for it.
 func (s *Service) SafetyScanDue() {
-	w := s.liveWatcher()
-	w.mu.Lock()
-	w.full = true
-	w.mu.Unlock()
-	w.seen.Add(1)
+	s.liveWatcher().needFullScan()
 }
 
 // Trims counts the times the server gave memory back after a burst of calls.

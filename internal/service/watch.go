@@ -86,8 +86,7 @@ func startWatcher(ctx context.Context, s *Service) *watcher {
 	// A change made after the first index's scan and before the tree was
 	// watched raised no event: the first batch rescans the tree, and a call
 	// waits for it as for any change seen before it.
-	w.full = true
-	w.seen.Add(1)
+	w.needFullScan()
 	w.kickCh <- struct{}{}
 	go w.loop(ctx)
 	return w
@@ -146,6 +145,14 @@ func (w *watcher) loop(ctx context.Context) {
 		timer.Reset(debounce)
 		return true
 	}
+	// settle reconciles the batch, unless the writes under way hold it.
+	settle := func() {
+		if hold() {
+			return
+		}
+		w.flush(ctx)
+		first, held = time.Time{}, time.Time{}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -171,31 +178,26 @@ func (w *watcher) loop(ctx context.Context) {
 				return
 			}
 			_ = err // overflow and friends: fall back to a full scan
-			w.mu.Lock()
-			w.full = true
-			w.mu.Unlock()
-			w.seen.Add(1)
+			w.needFullScan()
 			timer.Reset(debounce)
 		case <-w.kickCh:
-			if hold() {
-				continue
-			}
-			w.flush(ctx)
-			first, held = time.Time{}, time.Time{}
+			settle()
 		case <-timer.C:
-			if hold() {
-				continue
-			}
-			w.flush(ctx)
-			first, held = time.Time{}, time.Time{}
+			settle()
 		case <-safety.C:
-			w.mu.Lock()
-			w.full = true
-			w.mu.Unlock()
-			w.seen.Add(1)
+			w.needFullScan()
 			w.flush(ctx)
 		}
 	}
+}
+
+// needFullScan makes the next batch rescan the whole tree, and counts it as
+// an event seen so that the next call waits for that batch.
+func (w *watcher) needFullScan() {
+	w.mu.Lock()
+	w.full = true
+	w.mu.Unlock()
+	w.seen.Add(1)
 }
 
 // note records one event; it reports whether the event matters.

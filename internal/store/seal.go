@@ -156,12 +156,19 @@ func checkSeal(db, path string) *Damage {
 	if why = sealProblem(path); why == "" {
 		return nil
 	}
+	recordDamage(path, why)
+	return &Damage{DB: db, Reason: why, Suspect: true}
+}
+
+// recordDamage writes why into the seal of a database file found untrusted,
+// keeping the first reason recorded, so that no later writer seals over the
+// damage. The caller holds the seal lock.
+func recordDamage(path, why string) {
 	r, _ := readSeal(path)
 	if r.Damaged == "" {
 		r.Damaged = why
 		writeSeal(path, r)
 	}
-	return &Damage{DB: db, Reason: why, Suspect: true}
 }
 
 // sealBegin starts a write to one database file under its seal: it refuses
@@ -174,11 +181,7 @@ func sealBegin(db, path string) (end func() error, err error) {
 		return nil, err
 	}
 	if why := sealProblem(path); why != "" {
-		r, _ := readSeal(path)
-		if r.Damaged == "" {
-			r.Damaged = why
-			writeSeal(path, r)
-		}
+		recordDamage(path, why)
 		unlock()
 		return nil, &Damage{DB: db, Reason: why, Suspect: true}
 	}

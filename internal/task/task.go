@@ -160,10 +160,7 @@ func (m *Manager) Open(ctx context.Context, session, client string, limits Limit
 	if session != "" {
 		m.sessions[session] = t.ID
 	}
-	row, st := m.rowLocked(t), m.statusLocked(t)
-	m.mu.Unlock()
-	m.put(ctx, row)
-	return st, nil
+	return m.unlockAndPut(ctx, t), nil
 }
 
 // Current is the task a call runs in: the one named (explicit, e.g. a REST
@@ -260,10 +257,7 @@ func (m *Manager) Close(ctx context.Context, id string, failed bool, reason stri
 			Details: map[string]any{"task_id": id, "state": t.State}}
 	}
 	m.closeLocked(t, state, reason)
-	row, st := m.rowLocked(t), m.statusLocked(t)
-	m.mu.Unlock()
-	m.put(ctx, row)
-	return st, nil
+	return m.unlockAndPut(ctx, t), nil
 }
 
 // Interrupt closes every task open on a session that ended (the client
@@ -308,6 +302,16 @@ func (m *Manager) closeLocked(t *Task, state, reason string) {
 		delete(m.tasks, m.closed[0])
 		m.closed = m.closed[1:]
 	}
+}
+
+// unlockAndPut takes t's row and status under m.mu, which the caller holds,
+// releases the lock and then writes the row, so that the ledger write runs
+// outside the lock; it returns the status.
+func (m *Manager) unlockAndPut(ctx context.Context, t *Task) Status {
+	row, st := m.rowLocked(t), m.statusLocked(t)
+	m.mu.Unlock()
+	m.put(ctx, row)
+	return st
 }
 
 func (m *Manager) put(ctx context.Context, row ledger.Task) {
