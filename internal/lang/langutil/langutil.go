@@ -69,16 +69,7 @@ func Access(keyword string) lang.Visibility {
 // relations of a dropped definition go with it, and Dup ordinals are
 // renumbered.
 func DropDefs(f *lang.Facts, target []int32) {
-	newIdx := make([]int32, len(f.Defs))
-	var defs []lang.Def
-	for i, d := range f.Defs {
-		if target[i] != int32(i) {
-			newIdx[i] = -1
-			continue
-		}
-		newIdx[i] = int32(len(defs))
-		defs = append(defs, d)
-	}
+	defs, newIdx := compact(f.Defs, func(i int) bool { return target[i] != int32(i) })
 	if len(defs) == len(f.Defs) {
 		return
 	}
@@ -378,21 +369,27 @@ func (b *Binder) compact(writes []lang.Ref) {
 	b.index() // the old one is stale now
 }
 
-// DropLocals removes the locals for which drop(i) is true and renumbers
-// Ref.BindLocal to match; a reference bound to a removed local is unbound
-// (-1), then passed to rebind when rebind is not nil. Nothing changes when no
-// local is removed.
-func DropLocals(f *lang.Facts, drop func(i int) bool, rebind func(r *lang.Ref)) {
-	newIdx := make([]int32, len(f.Locals))
-	kept := f.Locals[:0:0]
-	for i, lo := range f.Locals {
+// compact returns the elements of xs for which drop(i) is false, in order,
+// and the new index of every element (-1 for a dropped one).
+func compact[T any](xs []T, drop func(i int) bool) (kept []T, newIdx []int32) {
+	newIdx = make([]int32, len(xs))
+	for i, x := range xs {
 		if drop(i) {
 			newIdx[i] = -1
 			continue
 		}
 		newIdx[i] = int32(len(kept))
-		kept = append(kept, lo)
+		kept = append(kept, x)
 	}
+	return kept, newIdx
+}
+
+// DropLocals removes the locals for which drop(i) is true and renumbers
+// Ref.BindLocal to match; a reference bound to a removed local is unbound
+// (-1), then passed to rebind when rebind is not nil. Nothing changes when no
+// local is removed.
+func DropLocals(f *lang.Facts, drop func(i int) bool, rebind func(r *lang.Ref)) {
+	kept, newIdx := compact(f.Locals, drop)
 	if len(kept) == len(f.Locals) {
 		return
 	}
