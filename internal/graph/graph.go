@@ -2,7 +2,10 @@
 // (with dynamic calls and their candidates), type hierarchies and method
 // sets, and trace_feature's call tree. Each request walks with a walker
 // (walk.go), a cache of the rows it reads over the request's query.Engine;
-// nothing outlives the request. It never writes.
+// nothing outlives the request. It never writes. Whether a type's methods
+// satisfy an interface beyond their names is for the language's
+// lang.TypeChecker to say, which reads the index through the walker
+// (typesource.go).
 package graph
 
 import (
