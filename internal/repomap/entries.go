@@ -144,11 +144,12 @@ func (m *mapper) manifestEntries(byPath map[string]store.FileRow) []EntryPoint {
 		if dir == "." {
 			dir = ""
 		}
+		mods := dottedModules(string(mf.m.Ecosystem))
 		for _, d := range mf.m.Entries {
 			ep := EntryPoint{Kind: d.Kind, Name: d.Name, Module: m.moduleName(mf.file.ModuleID), Source: mf.file.Path, Target: d.Target}
-			if d.Kind == "python_script" {
+			if mods != nil {
 				ep.Path = mf.file.Path
-				if p := pythonTarget(dir, d.Target, byPath); p != "" {
+				if p := moduleTarget(mods, dir, d.Target, byPath); p != "" {
 					ep.Path = p
 				}
 			} else {
@@ -218,9 +219,21 @@ func dedupeEntries(eps []EntryPoint) []EntryPoint {
 	return out
 }
 
-// pythonTarget finds the file of a "package.module:function" script target,
-// at the project root or under src/.
-func pythonTarget(dir, target string, files map[string]store.FileRow) string {
+// dottedModules is how the languages of a manifest ecosystem name modules,
+// when by dotted paths (a pyproject script's target is package.module:function);
+// nil when the entries a manifest declares are paths.
+func dottedModules(ecosystem string) *lang.DottedModules {
+	for _, l := range lang.All() {
+		if l.Ecosystem == ecosystem && l.Modules != nil {
+			return l.Modules
+		}
+	}
+	return nil
+}
+
+// moduleTarget finds the file of a "package.module:function" entry's
+// module, at the project root or under src/.
+func moduleTarget(mods *lang.DottedModules, dir, target string, files map[string]store.FileRow) string {
 	mod, _, _ := strings.Cut(target, ":")
 	mod = strings.TrimSpace(mod)
 	if mod == "" {
@@ -228,7 +241,7 @@ func pythonTarget(dir, target string, files map[string]store.FileRow) string {
 	}
 	rel := strings.ReplaceAll(mod, ".", "/")
 	for _, base := range []string{dir, path.Join(dir, "src")} {
-		for _, cand := range []string{path.Join(base, rel+".py"), path.Join(base, rel, "__init__.py")} {
+		for _, cand := range mods.Files(path.Join(base, rel)) {
 			if _, ok := files[cand]; ok {
 				return cand
 			}
