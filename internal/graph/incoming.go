@@ -106,7 +106,7 @@ func (w *walker) kindOf(n *query.Resolved, target int64) string {
 
 func isConstructor(n *query.Resolved) bool {
 	k := lang.DefKind(n.Row.Kind)
-	return k == lang.KindConstructor || (k == lang.KindMethod && (n.Row.Name == "__init__" || n.Row.Name == "constructor"))
+	return k == lang.KindConstructor || (k == lang.KindMethod && n.Row.Name == lang.Of(n.File.Lang).Initializer)
 }
 
 // siteLoc is the location of a call site: the called name at line:col.

@@ -16,7 +16,8 @@
 //     InlineTests and ModuleTests where tests live in the code they test
 //     or exercise a whole module;
 //   - facts about the language the engines read instead of its name:
-//     Aliases and Dialects (the names filters take), Family (the languages
+//     Aliases and Dialects (the names filters take), Initializer (the
+//     method a call of the class runs), Family (the languages
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
 //     NamespaceImports (which files see each other without an import),
@@ -206,6 +207,11 @@ type Language struct {
 	CommentKinds []string
 	DocStyle     DocStyle
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
+	// Initializer names the method that initialises a new instance where
+	// the extractor gives it an ordinary method's kind (Python's __init__;
+	// other languages' constructors have KindConstructor): calling the
+	// class runs it.
+	Initializer string
 	// BlockScoped languages bind a name only after its declaration.
 	BlockScoped bool
 	// Overloads: same-named members of one type are distinct overloads

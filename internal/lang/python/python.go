@@ -40,6 +40,7 @@ var Language = &lang.Language{
 	CommentKinds: []string{"comment"},
 	DocStyle:     lang.DocString,
 	SelfNames:    []string{"self", "cls"},
+	Initializer:  "__init__",
 	BlockScoped:  false,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
