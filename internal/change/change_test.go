@@ -355,6 +355,8 @@ func TestImportersTargetNames(t *testing.T) {
 		"example.com/app/store": "package store",
 		"pkg.util":              "file pkg/util.py",
 		"webapp":                "directory web",
+		"com.acme":              "package src/main/java/com/acme",
+		"Acme.Lib":              "package Lib",
 	} {
 		res, err := importers(target)
 		if err != nil {
@@ -366,5 +368,28 @@ func TestImportersTargetNames(t *testing.T) {
 	}
 	if _, err := importers("example.com/app"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
 		t.Errorf("example.com/app, a module without a root package: %v", err)
+	}
+}
+
+// TestImportersSharedPackageName: a JVM package and a .NET namespace of the
+// same name are one target, with the files of both, and the importers of
+// either are its importers (JVM imports are no file edges of the index).
+func TestImportersSharedPackageName(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"jvm/acme/util/Strings.java": "package acme.util;\n\npublic class Strings {}\n",
+		"jvm/acme/app/Main.java":     "package acme.app;\n\nimport acme.util.Strings;\n\npublic class Main { Strings s; }\n",
+		"net/Util/Text.cs":           "namespace acme.util\n{\n    public class Text {}\n}\n",
+		"net/App/Program.cs":         "using acme.util;\n\nnamespace acme.app\n{\n    public class Program { Text t; }\n}\n",
+	}).Engine(t)
+	res, err := change.Importers(context.Background(), e, nil, change.ImportersParams{Target: "acme.util"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Importers {
+		got = append(got, f.Path)
+	}
+	if res.Target.Files != 2 || !slices.Equal(got, []string{"net/App/Program.cs"}) {
+		t.Errorf("acme.util: %d files, importers %v", res.Target.Files, got)
 	}
 }

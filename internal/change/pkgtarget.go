@@ -216,26 +216,40 @@ func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 	return nil
 }
 
-// namespaceUnit is the files of a JVM package or a .NET namespace.
+// namespaceUnit is the files that declare a package or namespace (a JVM
+// package, a .NET namespace), in every package space that has it.
 func (g *depGraph) namespaceUnit(arg string) *Unit {
 	if !isDotted(arg) {
 		return nil
 	}
-	for _, family := range []string{"java", "csharp"} {
-		members := g.pkgFiles[family+"\x00"+arg]
-		if len(members) == 0 {
-			continue
-		}
-		dir := lang.DirOf(g.files[members[0]].Path)
-		for _, i := range members[1:] {
-			for dir != "" && !strings.HasPrefix(g.files[i].Path, dir+"/") {
-				dir = lang.DirOf(dir)
-			}
-		}
-		return &Unit{Kind: TargetPackage, Path: cmp.Or(dir, "."), ImportPath: arg, Language: g.mainLanguage(members),
-			Files: len(members), members: members, dir: dir}
+	var members []int
+	for _, space := range declaredSpaces() {
+		members = append(members, g.pkgFiles[space+"\x00"+arg]...)
 	}
-	return nil
+	if len(members) == 0 {
+		return nil
+	}
+	slices.Sort(members)
+	dir := lang.DirOf(g.files[members[0]].Path)
+	for _, i := range members[1:] {
+		for dir != "" && !strings.HasPrefix(g.files[i].Path, dir+"/") {
+			dir = lang.DirOf(dir)
+		}
+	}
+	return &Unit{Kind: TargetPackage, Path: cmp.Or(dir, "."), ImportPath: arg, Language: g.mainLanguage(members),
+		Files: len(members), members: members, dir: dir}
+}
+
+// declaredSpaces are the package spaces (pkgKey) of the languages whose
+// files declare their package.
+func declaredSpaces() []string {
+	var out []string
+	for _, l := range lang.All() {
+		if s := cmp.Or(l.PackageSpace, l.Name); l.Packages == lang.PackageDeclared && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // isDotted reports whether s looks like a dotted name (a.b.c).
