@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"context"
+	"maps"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -162,11 +163,7 @@ func (w *walker) embedSubst(ctx context.Context, t store.SymbolRow, s typeEdge) 
 // mergeSubst combines type parameter bindings (a new map; b wins).
 func mergeSubst(a, b lang.TypeBindings) lang.TypeBindings {
 	out := make(lang.TypeBindings, len(a)+len(b))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
+	maps.Copy(out, a)
+	maps.Copy(out, b)
 	return out
 }

@@ -329,8 +329,9 @@ func (k *checker) instance(ctx context.Context, c *goSigCtx, g ast.Expr, args []
 	return out, nil
 }
 
-// paramOrder lists the type parameter names of a generic declaration in order.
-func (c *goSigCtx) paramOrder(sig string) []string {
+// typeParamNames lists the type parameter names of a generic declaration in
+// order.
+func typeParamNames(sig string) []string {
 	i := strings.IndexByte(sig, '[')
 	if i < 0 {
 		return nil
@@ -626,9 +627,7 @@ func (k *checker) EmbedBindings(ctx context.Context, embedding int64, written st
 		}
 		decl = strings.TrimPrefix(strings.TrimSpace(decl), "type ")
 	}
-	gc := &goSigCtx{params: map[string]string{}}
-	gc.declParams(decl, g.QName)
-	names := gc.paramOrder(decl)
+	names := typeParamNames(decl)
 	if len(names) != len(args) {
 		return nil, nil
 	}
