@@ -365,21 +365,7 @@ func paramTypes(n *query.Resolved) map[string]string {
 		return hook(sig, n.Row.Name)
 	}
 	out := map[string]string{}
-	i := strings.Index(sig, n.Row.Name)
-	if i < 0 {
-		return out
-	}
-	rest := sig[i+len(n.Row.Name):]
-	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "<") { // type parameters
-		open, closing := byte('['), byte(']')
-		if rest[0] == '<' {
-			open, closing = '<', '>'
-		}
-		if _, r, ok := lang.Balanced(rest, open, closing); ok {
-			rest = r
-		}
-	}
-	if params, _, ok := lang.Balanced(rest, '(', ')'); ok {
+	if params, ok := lang.ParamList(sig, n.Row.Name); ok {
 		addParams(out, params)
 	}
 	return out

@@ -76,3 +76,25 @@ func SplitTop(s string, angle bool) []string {
 	}
 	return append(out, s[start:])
 }
+
+// ParamList is what the parentheses of a function's parameter list enclose
+// in its signature: the first after its name, past its type parameters ([]
+// or <>); ok is false when there are none.
+func ParamList(sig, name string) (params string, ok bool) {
+	i := strings.Index(sig, name)
+	if i < 0 {
+		return "", false
+	}
+	rest := sig[i+len(name):]
+	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "<") { // type parameters
+		open, closing := byte('['), byte(']')
+		if rest[0] == '<' {
+			open, closing = '<', '>'
+		}
+		if _, r, ok := Balanced(rest, open, closing); ok {
+			rest = r
+		}
+	}
+	params, _, ok = Balanced(rest, '(', ')')
+	return params, ok
+}

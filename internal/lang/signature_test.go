@@ -35,3 +35,21 @@ func TestBalanced(t *testing.T) {
 		}
 	}
 }
+
+func TestParamList(t *testing.T) {
+	for _, tc := range []struct {
+		sig, name, want string
+		ok              bool
+	}{
+		{"func Map[T any, U comparable](xs []T, f func(T) U) []U", "Map", "xs []T, f func(T) U", true},
+		{"function pick<K extends keyof T>(o: T, k: K): T[K]", "pick", "o: T, k: K", true},
+		{"def run(self, n: int = 1) -> None", "run", "self, n: int = 1", true},
+		{"Runner interface {", "Runner", "", false},
+		{"func Other()", "Missing", "", false},
+	} {
+		got, ok := ParamList(tc.sig, tc.name)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParamList(%q, %q) = %q, %v; want %q, %v", tc.sig, tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -31,17 +31,7 @@ func paramTypes(sig, name string) map[string]string {
 			sig = rest
 		}
 	}
-	i := strings.Index(sig, name)
-	if i < 0 {
-		return out
-	}
-	rest := sig[i+len(name):]
-	if strings.HasPrefix(rest, "[") { // type parameters
-		if _, r, ok := lang.Balanced(rest, '[', ']'); ok {
-			rest = r
-		}
-	}
-	if params, _, ok := lang.Balanced(rest, '(', ')'); ok {
+	if params, ok := lang.ParamList(sig, name); ok {
 		addParams(out, params)
 	}
 	return out
