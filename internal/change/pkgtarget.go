@@ -193,7 +193,6 @@ func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 	if !isDotted(arg) {
 		return nil
 	}
-	rel := strings.ReplaceAll(arg, ".", "/")
 	for _, l := range lang.All() {
 		if l.Modules == nil {
 			continue
@@ -206,7 +205,7 @@ func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 		}
 		sort.Strings(roots)
 		for _, r := range roots {
-			for _, p := range l.Modules.Files(path.Join(r, rel)) {
+			for _, p := range l.Modules.FilesOf(r, arg) {
 				if i, ok := g.byPath[p]; ok {
 					return g.fileUnit(i)
 				}

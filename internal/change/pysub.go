@@ -3,7 +3,6 @@ package change
 import (
 	"context"
 	"path"
-	"strings"
 	"sync"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -85,8 +84,7 @@ func (a *analysis) readSubmoduleImports(ctx context.Context, g *depGraph, mods *
 			if im.Kind != lang.ImportNamed || im.Name == "" || !sources[i][im.Source] {
 				continue
 			}
-			base := path.Join(dir, strings.ReplaceAll(im.Name, ".", "/"))
-			for _, p := range mods.Files(base) {
+			for _, p := range mods.FilesOf(dir, im.Name) {
 				if _, ok := g.byPath[p]; ok {
 					if !seen[p] {
 						seen[p] = true

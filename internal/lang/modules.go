@@ -21,6 +21,12 @@ func (m *DottedModules) Files(base string) []string {
 	return []string{base + m.Ext, path.Join(base, m.Package)}
 }
 
+// FilesOf are the files that may hold the module of a dotted name (a.b)
+// below dir: Files of dir/a/b.
+func (m *DottedModules) FilesOf(dir, dotted string) []string {
+	return m.Files(path.Join(dir, strings.ReplaceAll(dotted, ".", "/")))
+}
+
 // IsPackage reports whether p is a package's file (a/__init__.py).
 func (m *DottedModules) IsPackage(p string) bool { return path.Base(p) == m.Package }
 

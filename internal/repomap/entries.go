@@ -239,9 +239,8 @@ func moduleTarget(mods *lang.DottedModules, dir, target string, files map[string
 	if mod == "" {
 		return ""
 	}
-	rel := strings.ReplaceAll(mod, ".", "/")
 	for _, base := range []string{dir, path.Join(dir, "src")} {
-		for _, cand := range mods.Files(path.Join(base, rel)) {
+		for _, cand := range mods.FilesOf(base, mod) {
 			if _, ok := files[cand]; ok {
 				return cand
 			}
