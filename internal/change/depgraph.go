@@ -245,8 +245,16 @@ func (g *depGraph) addReferences(j int, ri *refIndex) {
 
 // pkgKey names the declared package of a file within its language's
 // package space.
-func pkgKey(f store.FileRow) string {
-	return cmp.Or(lang.Of(f.Lang).PackageSpace, f.Lang) + "\x00" + f.Pkg
+func pkgKey(f store.FileRow) string { return spaceKey(packageSpace(f.Lang), f.Pkg) }
+
+// spaceKey is the key of package pkg in a package space.
+func spaceKey(space, pkg string) string { return space + "\x00" + pkg }
+
+// packageSpace names the package namespace a language's files declare
+// their packages in: its own name, unless it shares another's (Kotlin's is
+// java's).
+func packageSpace(language string) string {
+	return cmp.Or(lang.Of(language).PackageSpace, language)
 }
 
 // looksLocal reports whether an import that did not resolve names something

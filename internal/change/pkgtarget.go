@@ -223,7 +223,7 @@ func (g *depGraph) namespaceUnit(arg string) *Unit {
 	}
 	var members []int
 	for _, space := range declaredSpaces() {
-		members = append(members, g.pkgFiles[space+"\x00"+arg]...)
+		members = append(members, g.pkgFiles[spaceKey(space, arg)]...)
 	}
 	if len(members) == 0 {
 		return nil
@@ -244,7 +244,7 @@ func (g *depGraph) namespaceUnit(arg string) *Unit {
 func declaredSpaces() []string {
 	var out []string
 	for _, l := range lang.All() {
-		if s := cmp.Or(l.PackageSpace, l.Name); l.Packages == lang.PackageDeclared && !slices.Contains(out, s) {
+		if s := packageSpace(l.Name); l.Packages == lang.PackageDeclared && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
