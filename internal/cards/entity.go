@@ -83,13 +83,7 @@ func (v *View) file(ctx context.Context, p string) (*store.FileRow, error) {
 }
 
 func (v *View) symbolsOf(ctx context.Context, fileID int64) ([]store.SymbolRow, error) {
-	return v.vd.syms.load(fileID, func() ([]store.SymbolRow, error) {
-		s, err := v.r.SymbolsOfFile(ctx, fileID)
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
-	})
+	return v.vd.syms.load(fileID, func() ([]store.SymbolRow, error) { return v.r.SymbolsOfFile(ctx, fileID) })
 }
 
 // moduleEntity is the entity of a file (nil when the index has no such file).

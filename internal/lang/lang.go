@@ -29,10 +29,9 @@
 //     package compiles under several builds), Overloads (same-named
 //     members are overloads, not variants), StructuralInterfaces, the
 //     ClassInterface hook and the Types checker (how types satisfy its
-//     interfaces),
-//     VisibilityRule (how far its Visibility hook is to be trusted), and
-//     the NotAPI and APISignature hooks (what of it semantic_diff treats as
-//     API).
+//     interfaces), VisibilityRule (how far its Visibility hook is to be
+//     trusted), and the NotAPI and APISignature hooks (what of it
+//     semantic_diff treats as API).
 //
 // Languages of one family share a package that holds what they have in
 // common, and their own packages point their Language values at it:
