@@ -237,8 +237,8 @@ func checkParams(p Params) (Params, error) {
 	if p.Direction != Callers && p.Direction != Callees {
 		return p, errs.E(errs.InvalidArgument, "direction must be callers or callees, got %q", p.Direction)
 	}
-	if p.Layer != "" && p.Layer != query.LayerSyntactic && p.Layer != query.LayerSemantic {
-		return p, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+	if err := query.CheckLayer(p.Layer); err != nil {
+		return p, err
 	}
 	if p.Depth < 1 {
 		p.Depth = 1

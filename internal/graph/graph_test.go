@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/testenv"
@@ -414,5 +415,20 @@ func TestGoMethodsInOtherFiles(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"example.com/apart/p.File"}, impls); diff != "" {
 		t.Errorf("implementations of Closer (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnknownLayer: the call graph and the type hierarchy refuse a layer
+// they do not know, as references do, rather than answer for another.
+func TestUnknownLayer(t *testing.T) {
+	e, r := indexed(t, shop, "store.Store")
+	ctx := context.Background()
+	_, err := graph.Hierarchy(ctx, e, r, graph.HierarchyParams{Layer: "bogus"})
+	if !errs.Is(err, errs.InvalidArgument) {
+		t.Errorf("hierarchy with layer bogus: %v, want INVALID_ARGUMENT", err)
+	}
+	_, err = graph.CallGraph(ctx, e, r, graph.Params{Direction: graph.Callers, Layer: "bogus"})
+	if !errs.Is(err, errs.InvalidArgument) {
+		t.Errorf("callers with layer bogus: %v, want INVALID_ARGUMENT", err)
 	}
 }

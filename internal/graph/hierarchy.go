@@ -147,6 +147,9 @@ type HierarchyParams struct {
 // Hierarchy answers what a type extends, embeds and implements, and what
 // extends, embeds and implements it.
 func Hierarchy(ctx context.Context, e *query.Engine, r *query.Resolved, p HierarchyParams) (*HierarchyResult, error) {
+	if err := query.CheckLayer(p.Layer); err != nil {
+		return nil, err
+	}
 	w, err := newWalker(ctx, e, p.Layer)
 	if err != nil {
 		return nil, err

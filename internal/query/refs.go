@@ -201,8 +201,8 @@ func (e *Engine) Refs(ctx context.Context, r *Resolved, p RefsParams) (*RefsResu
 	if p.Merge != MergePrefer && p.Merge != MergeUnion {
 		return nil, errs.E(errs.InvalidArgument, "merge must be prefer or union, got %q", p.Merge)
 	}
-	if p.Layer != "" && p.Layer != LayerSyntactic && p.Layer != LayerSemantic {
-		return nil, errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", p.Layer)
+	if err := CheckLayer(p.Layer); err != nil {
+		return nil, err
 	}
 	if e.ov != nil && len(e.ov.files) > 0 {
 		if p.Layer == "" {

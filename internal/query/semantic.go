@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/semantic"
@@ -20,6 +21,15 @@ const (
 	LayerSemantic  = "semantic"
 	LayerSyntactic = "syntactic"
 )
+
+// CheckLayer refuses a layer a request names that is neither ("" leaves
+// the choice to the engine).
+func CheckLayer(layer string) error {
+	if layer != "" && layer != LayerSyntactic && layer != LayerSemantic {
+		return errs.E(errs.InvalidArgument, "layer must be syntactic or semantic, got %q", layer)
+	}
+	return nil
+}
 
 // SemView is what the engine knows about the semantic layer at one epoch and
 // import generation: every imported document and whether it still describes
