@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cairnhq/cairn/internal/change"
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
@@ -368,6 +369,9 @@ func TestImportersTargetNames(t *testing.T) {
 	}
 	if _, err := importers("example.com/app"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
 		t.Errorf("example.com/app, a module without a root package: %v", err)
+	}
+	if _, err := importers(" "); !errs.Is(err, errs.InvalidArgument) {
+		t.Errorf("a blank target: %v, want INVALID_ARGUMENT", err)
 	}
 }
 

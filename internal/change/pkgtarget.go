@@ -330,6 +330,11 @@ func (g *depGraph) declaredPackage(u *Unit, members []int) string {
 // unitOf resolves a target argument against the dependency graph of the
 // index version (resolveUnit).
 func (a *analysis) unitOf(ctx context.Context, target string, recursive bool) (*depGraph, *Unit, error) {
+	if strings.TrimSpace(target) == "" {
+		return nil, nil, &errs.Error{Kind: errs.InvalidArgument,
+			Msg:   "name a target: an indexed file, a directory, an import path, a dotted module or a package",
+			Fixes: []string{"cairn ls", "cairn arch --depth 2"}}
+	}
 	g, err := a.depGraph(ctx)
 	if err != nil {
 		return nil, nil, err
