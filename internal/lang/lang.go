@@ -206,6 +206,11 @@ type Language struct {
 	CommentKinds []string
 	DocStyle     DocStyle
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
+	// NameSeparators are the ways the language's own code and docs spell
+	// the step from a scope to a name in it, besides '.': Rust's and C++'s
+	// "::", Ruby's "#" before an instance method. A name a user spells so,
+	// Parser::parse, names the symbol stored as Parser.parse (Dotted).
+	NameSeparators []string
 	// Initializer names the method that initialises a new instance where
 	// the extractor gives it an ordinary method's kind (Python's __init__;
 	// other languages' constructors have KindConstructor): calling the
@@ -401,6 +406,8 @@ var (
 	byAlias  = map[string]*Language{}
 	// repeatable holds the Builds.Repeatable names of every language.
 	repeatable = map[string]bool{}
+	// separators holds the NameSeparators of every language.
+	separators []string
 )
 
 // Register adds a language. Language packages call it from init.
@@ -414,8 +421,25 @@ func Register(l *Language) {
 			repeatable[n] = true
 		}
 	}
+	for _, sep := range l.NameSeparators {
+		if !slices.Contains(separators, sep) {
+			separators = append(separators, sep)
+		}
+	}
 	registry = append(registry, l)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
+}
+
+// Dotted rewrites a name spelled with the separators of any registered
+// language (NameSeparators) into the dotted form qualified names are stored
+// in: Rack::Request#get_header is Rack.Request.get_header. ok is false when
+// the name has none of them.
+func Dotted(name string) (string, bool) {
+	out := name
+	for _, sep := range separators {
+		out = strings.ReplaceAll(out, sep, ".")
+	}
+	return out, out != name
 }
 
 // All returns every registered language, sorted by name.

@@ -40,7 +40,7 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if semantic.LooksLikeSymbol(name) {
 		return e.bySCIP(ctx, name)
 	}
-	rows, err := e.candidates(ctx, name)
+	rows, err := e.spelledCandidates(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,32 @@ func (e *Engine) byID(ctx context.Context, name protocol.SymbolID) (*Resolved, e
 		return nil, &errs.Error{Kind: errs.NotFound, Msg: "no symbol " + string(name) + " in the current index",
 			Fixes: []string{"cairn search <name> --mode symbol"}}
 	}
+}
+
+// spelledCandidates is candidates, and when the name as given denotes
+// nothing, those of the name respelled with dots where it uses a
+// language's own separators (Parser::parse, Rack::Request#get_header,
+// request.rb#Rack::Request): first after a path's '#', then throughout.
+func (e *Engine) spelledCandidates(ctx context.Context, name string) ([]store.SymbolRow, error) {
+	rows, err := e.candidates(ctx, name)
+	if err != nil || len(rows) > 0 {
+		return rows, err
+	}
+	var respelled []string
+	if p, q, ok := strings.Cut(name, "#"); ok {
+		if dq, ok := lang.Dotted(q); ok {
+			respelled = append(respelled, p+"#"+dq)
+		}
+	}
+	if dotted, ok := lang.Dotted(name); ok {
+		respelled = append(respelled, dotted)
+	}
+	for _, n := range respelled {
+		if rows, err := e.candidates(ctx, n); err != nil || len(rows) > 0 {
+			return rows, err
+		}
+	}
+	return nil, nil
 }
 
 // candidates lists the symbols a (non-id) name may denote, in the
@@ -297,6 +323,7 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 }
 
 func lastSegment(name string) string {
+	name, _ = lang.Dotted(name)
 	if i := strings.LastIndexAny(name, "./#"); i >= 0 && i < len(name)-1 {
 		return name[i+1:]
 	}

@@ -71,3 +71,35 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// A name spelled with a language's own separators, as its code and docs
+// spell it, names the symbol stored under the dotted name: Rust's and
+// PHP's Type::method, Ruby's Module::Class and Class#method.
+func TestResolveLanguageSeparators(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"src/parse.rs":        "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n",
+		"lib/request.rb":      "module Rack\n  class Request\n    def get_header(name)\n      name\n    end\n  end\nend\n",
+		"src/Application.php": "<?php\nnamespace App;\n\nclass Application\n{\n    public function doRun() {}\n}\n",
+	}).Engine(t)
+	ctx := context.Background()
+	for name, want := range map[string]string{
+		"Parser::parse":            "src/parse.rs#Parser.parse",
+		"Rack::Request":            "lib/request.rb#Rack.Request",
+		"Rack::Request#get_header": "lib/request.rb#Rack.Request.get_header",
+		"Application::doRun":       "src/Application.php#Application.doRun",
+		"request.rb#Rack::Request": "lib/request.rb#Rack.Request",
+	} {
+		r, err := e.Resolve(ctx, name)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", name, err)
+			continue
+		}
+		if r.Row.QName != want {
+			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, want)
+		}
+	}
+	err := errs.As(func() error { _, err := e.Resolve(ctx, "Application::noSuch"); return err }())
+	if err == nil || err.Kind != errs.NotFound || len(err.Fixes) == 0 || err.Fixes[0] != `cairn search "noSuch" --mode symbol` {
+		t.Errorf("Resolve(Application::noSuch) = %v, want NOT_FOUND suggesting a search for noSuch", err)
+	}
+}

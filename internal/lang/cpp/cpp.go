@@ -25,6 +25,7 @@ var Language = &lang.Language{
 	CommentKinds:   []string{"comment"},
 	DocStyle:       lang.DocComments,
 	SelfNames:      []string{"this"},
+	NameSeparators: []string{"::"},
 	BlockScoped:    true,
 	Overloads:      true,
 	Visibility:     cfamily.Visibility,

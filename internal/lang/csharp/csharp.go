@@ -71,6 +71,7 @@ var Language = &lang.Language{
 	CommentKinds:   []string{"comment"},
 	DocStyle:       lang.DocComments,
 	SelfNames:      []string{"this"},
+	NameSeparators: []string{"::"},
 	// A C# local is in scope in its whole block (using it before its
 	// declaration is an error), and a generic method's type parameters are
 	// used before they are declared: T Get<T>().

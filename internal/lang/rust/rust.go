@@ -46,6 +46,7 @@ var Language = &lang.Language{
 	BodyKinds:      []string{"block", "declaration_list", "field_declaration_list", "enum_variant_list"},
 	DocStyle:       lang.DocComments, // computed by Refine: attributes may stand between docs and item
 	SelfNames:      []string{"self", "Self"},
+	NameSeparators: []string{"::"},
 	BlockScoped:    true,
 	Visibility:     visibility,
 	Imports:        Imports,
