@@ -51,7 +51,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	explainArgs(root)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
@@ -64,9 +65,27 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if g.json {
 		printEnvelope(g, errorEnvelope(e))
 	} else {
-		fmt.Fprintf(stderr, "cairn: %s\nRun 'cairn --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "cairn: %s\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 	}
 	return errs.Usage.ExitCode()
+}
+
+// explainArgs makes a wrong number of arguments say what the command
+// takes: cobra's "accepts 1 arg(s), received 0" alone names neither.
+func explainArgs(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		explainArgs(sub)
+	}
+	if c.Args == nil {
+		return
+	}
+	check := c.Args
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return fmt.Errorf("%w; usage: %s", err, cmd.UseLine())
+		}
+		return nil
+	}
 }
 
 // exitError carries an exit code out of a command that already printed.
