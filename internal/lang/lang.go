@@ -208,8 +208,9 @@ type Language struct {
 	SelfNames    []string // receiver names that mean the enclosing class: this, self
 	// NameSeparators are the ways the language's own code and docs spell
 	// the step from a scope to a name in it, besides '.': Rust's and C++'s
-	// "::", Ruby's "#" before an instance method. A name a user spells so,
-	// Parser::parse, names the symbol stored as Parser.parse (Dotted).
+	// "::", PHP's namespace \, Ruby's "#" before an instance method. A
+	// name a user spells so, Parser::parse, names the symbol stored as
+	// Parser.parse (Dotted).
 	NameSeparators []string
 	// Initializer names the method that initialises a new instance where
 	// the extractor gives it an ordinary method's kind (Python's __init__;
@@ -437,6 +438,9 @@ func Register(l *Language) {
 func Dotted(name string) (string, bool) {
 	out := name
 	for _, sep := range separators {
+		if rest, ok := strings.CutPrefix(out, sep); ok {
+			out = rest // the global scope: \Acme\Lib, ::std
+		}
 		out = strings.ReplaceAll(out, sep, ".")
 	}
 	return out, out != name

@@ -224,6 +224,31 @@ func (e *Engine) baseCandidates(ctx context.Context, name string) ([]store.Symbo
 	if len(out) > 1 {
 		return e.exactDir(ctx, name, out)
 	}
+	if len(out) == 0 {
+		return e.inDeclaredPackage(ctx, name, rows)
+	}
+	return out, nil
+}
+
+// inDeclaredPackage keeps the file-scoped symbols (path#Q.N) that name
+// spells as the package or namespace their file declares, then Q.N: a
+// PHP class Gadget in a file of namespace Acme\Lib is Acme.Lib.Gadget
+// (Acme\Lib\Gadget before Dotted).
+func (e *Engine) inDeclaredPackage(ctx context.Context, name string, rows []store.SymbolRow) ([]store.SymbolRow, error) {
+	var out []store.SymbolRow
+	for _, r := range rows {
+		_, local, ok := strings.Cut(r.QName, "#")
+		if !ok || !strings.HasSuffix(name, "."+local) {
+			continue
+		}
+		f, ok, err := e.Store().FileByID(ctx, r.FileID)
+		if err != nil {
+			return nil, err
+		}
+		if pkg, _ := lang.Dotted(f.Pkg); ok && pkg != "" && pkg+"."+local == name {
+			out = append(out, r)
+		}
+	}
 	return out, nil
 }
 

@@ -87,6 +87,8 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		"Rack::Request":            "lib/request.rb#Rack.Request",
 		"Rack::Request#get_header": "lib/request.rb#Rack.Request.get_header",
 		"Application::doRun":       "src/Application.php#Application.doRun",
+		`App\Application`:          "src/Application.php#Application",
+		`\App\Application::doRun`:  "src/Application.php#Application.doRun",
 		"request.rb#Rack::Request": "lib/request.rb#Rack.Request",
 	} {
 		r, err := e.Resolve(ctx, name)
@@ -97,6 +99,9 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		if r.Row.QName != want {
 			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, want)
 		}
+	}
+	if _, err := e.Resolve(ctx, `Other\Application`); !errs.Is(err, errs.NotFound) {
+		t.Errorf("Resolve(Other\\Application) = %v, want NOT_FOUND: the file declares namespace App", err)
 	}
 	err := errs.As(func() error { _, err := e.Resolve(ctx, "Application::noSuch"); return err }())
 	if err == nil || err.Kind != errs.NotFound || len(err.Fixes) == 0 || err.Fixes[0] != `cairn search "noSuch" --mode symbol` {

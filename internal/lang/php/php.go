@@ -52,7 +52,7 @@ var Language = &lang.Language{
 	CommentKinds:   []string{"comment"},
 	DocStyle:       lang.DocComments,
 	SelfNames:      []string{"$this", "self", "static"},
-	NameSeparators: []string{"::"},
+	NameSeparators: []string{"::", `\`},
 	BlockScoped:    false,
 	Visibility:     visibility,
 	Package:        namespace,
