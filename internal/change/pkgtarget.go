@@ -3,9 +3,9 @@ package change
 import (
 	"cmp"
 	"context"
+	"maps"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -193,23 +193,9 @@ func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 	if !isDotted(arg) {
 		return nil
 	}
-	for _, l := range lang.All() {
-		if l.Modules == nil {
-			continue
-		}
-		roots := []string{""}
-		for _, m := range g.mods {
-			if m.Kind == l.Ecosystem && m.Root != "" {
-				roots = append(roots, m.Root)
-			}
-		}
-		sort.Strings(roots)
-		for _, r := range roots {
-			for _, p := range l.Modules.FilesOf(r, arg) {
-				if i, ok := g.byPath[p]; ok {
-					return g.fileUnit(i)
-				}
-			}
+	for _, p := range query.DottedModuleFiles(slices.Collect(maps.Values(g.mods)), arg) {
+		if i, ok := g.byPath[p]; ok {
+			return g.fileUnit(i)
 		}
 	}
 	return nil

@@ -224,10 +224,13 @@ func (e *Engine) baseCandidates(ctx context.Context, name string) ([]store.Symbo
 	if len(out) > 1 {
 		return e.exactDir(ctx, name, out)
 	}
-	if len(out) == 0 {
-		return e.inDeclaredPackage(ctx, name, rows)
+	if len(out) > 0 {
+		return out, nil
 	}
-	return out, nil
+	if out, err = e.inDeclaredPackage(ctx, name, rows); err != nil || len(out) > 0 {
+		return out, err
+	}
+	return e.throughModule(ctx, name)
 }
 
 // inDeclaredPackage keeps the file-scoped symbols (path#Q.N) that name
@@ -329,7 +332,39 @@ func (e *Engine) byPathName(ctx context.Context, p, q string) ([]store.SymbolRow
 	if len(exact) > 0 {
 		return exact, nil
 	}
-	return suffix, nil
+	if len(suffix) > 0 {
+		return suffix, nil
+	}
+	return e.reexportedAt(ctx, p, q)
+}
+
+// reexportedAt resolves path#Name.rest where the file at path, or else
+// the files whose paths end with it, import or re-export Name from another
+// file (a package's index.ts, __init__.py).
+func (e *Engine) reexportedAt(ctx context.Context, p, q string) ([]store.SymbolRow, error) {
+	segs := strings.Split(q, ".")
+	if f, ok, err := e.FileByPath(ctx, p); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return e.inReexport(ctx, f, segs[0], segs[1:])
+	}
+	files, err := e.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SymbolRow
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, "/"+p) {
+			continue
+		}
+		rows, err := e.inReexport(ctx, f, segs[0], segs[1:])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
 }
 
 func (e *Engine) notFound(ctx context.Context, name string) error {

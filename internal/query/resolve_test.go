@@ -108,3 +108,42 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		t.Errorf("Resolve(Application::noSuch) = %v, want NOT_FOUND suggesting a search for noSuch", err)
 	}
 }
+
+// A name may reach a symbol the way its users import it: through a module
+// or a file that imports it into its own namespace or re-exports it.
+func TestResolveThroughReexports(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"shop/__init__.py":        "from shop.models.base import Model\n",
+		"shop/models/__init__.py": "from .base import Model\nfrom .fields import Field as Column\n",
+		"shop/models/base.py":     "class Model:\n    def save(self):\n        pass\n",
+		"shop/models/fields.py":   "class Field:\n    pass\n",
+		"web/package.json":        `{"name": "web"}`,
+		"web/src/index.ts":        "export { Widget } from './widget';\nexport { Widget as Gadget } from './widget';\n",
+		"web/src/widget.ts":       "export class Widget {\n  render(): void {}\n}\n",
+	}).Engine(t)
+	ctx := context.Background()
+	for name, want := range map[string]string{
+		"shop.models.Model.save":         "shop.models.base.Model.save",
+		"shop.models.Model":              "shop.models.base.Model",
+		"shop.Model":                     "shop.models.base.Model",
+		"shop/models/__init__.py#Model":  "shop.models.base.Model",
+		"web/src/index.ts#Widget.render": "web/src/widget.ts#Widget.render",
+		"shop.models.Column":             "shop.models.fields.Field",
+		"web/src/index.ts#Gadget":        "web/src/widget.ts#Widget",
+		"src/index.ts#Widget":            "web/src/widget.ts#Widget",
+	} {
+		r, err := e.Resolve(ctx, name)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", name, err)
+			continue
+		}
+		if r.Row.QName != want {
+			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, want)
+		}
+	}
+	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing"} {
+		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.NotFound) {
+			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
+		}
+	}
+}

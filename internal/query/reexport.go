@@ -1,0 +1,120 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/index"
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// throughModule resolves a name that reaches a symbol through a module
+// which imports it into its own namespace, the way its users import it:
+// django.db.models.Model.save, where django/db/models/__init__.py says
+// "from django.db.models.base import Model", is
+// django.db.models.base.Model.save. The longest module prefix wins.
+func (e *Engine) throughModule(ctx context.Context, name string) ([]store.SymbolRow, error) {
+	segs := strings.Split(name, ".")
+	for i := len(segs) - 1; i >= 1; i-- {
+		files, err := e.moduleFiles(ctx, strings.Join(segs[:i], "."))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			rows, err := e.inReexport(ctx, f, segs[i], segs[i+1:])
+			if err != nil || len(rows) > 0 {
+				return rows, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// inReexport is the symbol that file f binds name to by an import or an
+// export of another file's symbol, then the members rest below it.
+func (e *Engine) inReexport(ctx context.Context, f store.FileRow, name string, rest []string) ([]store.SymbolRow, error) {
+	target, err := e.reexported(ctx, f, name)
+	if err != nil || target == 0 {
+		return nil, err
+	}
+	row, ok, err := e.symbolByID(ctx, target)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if len(rest) == 0 {
+		return []store.SymbolRow{row}, nil
+	}
+	return e.Store().SymbolsByQName(ctx, row.QName+"."+strings.Join(rest, "."))
+}
+
+// reexported is the symbol id that file f binds name to by importing it,
+// under that name or as an alias (from .base import Model; export { Foo }
+// from './foo'; import { Foo as Bar }), 0 for none.
+func (e *Engine) reexported(ctx context.Context, f store.FileRow, name string) (int64, error) {
+	_, facts, err := e.fileFacts(ctx, f.ID)
+	if err != nil || facts == nil {
+		return 0, err
+	}
+	var links map[int]index.Link
+	for i, r := range facts.Refs {
+		if r.Role != lang.RoleImport || r.BindImp < 0 || int(r.BindImp) >= len(facts.Imports) ||
+			facts.Imports[r.BindImp].LocalName() != name {
+			continue
+		}
+		if links == nil {
+			if links, err = e.Links(ctx, f.ID); err != nil {
+				return 0, err
+			}
+		}
+		if l, ok := links[i]; ok && l.Target != 0 {
+			return l.Target, nil
+		}
+	}
+	return 0, nil
+}
+
+// moduleFiles are the indexed files that may hold a dotted module
+// (DottedModuleFiles).
+func (e *Engine) moduleFiles(ctx context.Context, dotted string) ([]store.FileRow, error) {
+	mods, err := e.Store().Modules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.FileRow
+	for _, p := range DottedModuleFiles(mods, dotted) {
+		f, ok, err := e.FileByPath(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// DottedModuleFiles are the paths that may hold a dotted module in the
+// languages that name modules so (Python's a.b: a/b.py, a/b/__init__.py),
+// below the repository root, then below the roots of the language's
+// modules, in that order.
+func DottedModuleFiles(mods []store.ModuleRow, dotted string) []string {
+	var out []string
+	for _, l := range lang.All() {
+		if l.Modules == nil {
+			continue
+		}
+		roots := []string{""}
+		for _, m := range mods {
+			if m.Kind == l.Ecosystem && m.Root != "" {
+				roots = append(roots, m.Root)
+			}
+		}
+		sort.Strings(roots)
+		for _, r := range roots {
+			out = append(out, l.Modules.FilesOf(r, dotted)...)
+		}
+	}
+	return out
+}
