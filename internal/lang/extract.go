@@ -709,22 +709,8 @@ func (b *builder) buildRefs() {
 			localsByScope[k] = int32(i)
 		}
 	}
-	topDefs := map[string]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 && d.Receiver == "" {
-			if _, ok := topDefs[d.Name]; !ok {
-				topDefs[d.Name] = int32(i)
-			}
-		}
-	}
-	importByName := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := importByName[n]; !ok {
-				importByName[n] = int32(i)
-			}
-		}
-	}
+	topDefs := f.TopDefs()
+	importByName := f.ImportByName()
 	for i, n := range b.v.nodes {
 		if int(n.sym) >= len(b.c.refKind) || !b.c.refKind[n.sym] || b.skip[i] || n.eb == n.sb {
 			continue

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -292,6 +293,35 @@ func (im Import) LocalName() string {
 		return im.Alias
 	}
 	return im.Name
+}
+
+// ImportByName maps each local name the imports of f bind to the first
+// import binding it.
+func (f *Facts) ImportByName() map[string]int32 {
+	out := map[string]int32{}
+	for i, im := range f.Imports {
+		if n := im.LocalName(); n != "" {
+			if _, ok := out[n]; !ok {
+				out[n] = int32(i)
+			}
+		}
+	}
+	return out
+}
+
+// TopDefs maps each name of a top-level definition of f (no parent, no
+// receiver) to the first definition of that name, leaving out the kinds in
+// skip: what a bare name no local binds denotes in its file.
+func (f *Facts) TopDefs(skip ...DefKind) map[string]int32 {
+	out := map[string]int32{}
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Receiver == "" && !slices.Contains(skip, d.Kind) {
+			if _, ok := out[d.Name]; !ok {
+				out[d.Name] = int32(i)
+			}
+		}
+	}
+	return out
 }
 
 // RelKind is a type relation.

@@ -169,7 +169,7 @@ func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string)
 			c.Against = append(c.Against, "self/this inside another class: it would be that class's member unless it inherits "+owner)
 		}
 	}
-	for _, d := range dedupStrings(declared) {
+	for _, d := range firstByKey(declared, func(d string) string { return d }) {
 		typ := d[strings.Index(d, " is declared as ")+len(" is declared as "):]
 		typ = typ[:strings.Index(typ, " at ")]
 		if typ == owner || strings.HasSuffix(typ, "."+owner) {
@@ -202,19 +202,6 @@ func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string)
 	}
 	c.Against = append(c.Against, "the index could not link these uses to any definition: their receiver's type is not written where they are")
 	return c
-}
-
-// dedupStrings drops repeated strings, keeping the order.
-func dedupStrings(ss []string) []string {
-	seen := map[string]bool{}
-	out := ss[:0]
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // these renders "this use" or "these N uses".

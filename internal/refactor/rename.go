@@ -184,16 +184,7 @@ func (env *Env) renameRefs(ctx context.Context, card *query.SymbolCard, r *query
 
 // uniqueLocations keeps the first of the locations at one position.
 func uniqueLocations(locs []query.RefLocation) []query.RefLocation {
-	seen := map[[3]any]bool{}
-	out := locs[:0]
-	for _, l := range locs {
-		k := [3]any{l.Path, l.Line, l.Col}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, l)
-		}
-	}
-	return out
+	return firstByKey(locs, func(l query.RefLocation) [3]any { return [3]any{l.Path, l.Line, l.Col} })
 }
 
 // finish sorts a plan, runs the gate, attaches a cached decision and stores

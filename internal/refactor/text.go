@@ -103,19 +103,23 @@ func sortEdits(es []Edit) {
 // dedupEdits drops repeated edits of one span (a location both layers
 // report), keeping the first.
 func dedupEdits(es []Edit) []Edit {
-	type key struct {
+	type span struct {
 		path         string
 		l, c, el, ec int
 	}
-	seen := map[key]bool{}
-	out := es[:0]
-	for _, e := range es {
-		k := key{e.Path, e.Line, e.Col, e.EndLine, e.EndCol}
-		if seen[k] {
-			continue
+	return firstByKey(es, func(e Edit) span { return span{e.Path, e.Line, e.Col, e.EndLine, e.EndCol} })
+}
+
+// firstByKey keeps, in order, the first element of s for each key; it
+// reuses s's array.
+func firstByKey[T any, K comparable](s []T, key func(T) K) []T {
+	seen := map[K]bool{}
+	out := s[:0]
+	for _, x := range s {
+		if k := key(x); !seen[k] {
+			seen[k] = true
+			out = append(out, x)
 		}
-		seen[k] = true
-		out = append(out, e)
 	}
 	return out
 }

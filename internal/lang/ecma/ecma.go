@@ -644,7 +644,7 @@ func dropDefs(f *lang.Facts, drop []bool) {
 			dropped[d.Name] = true
 		}
 	}
-	importByName := langutil.ImportByName(f)
+	importByName := f.ImportByName()
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		if r.BindDef >= 0 && drop[r.BindDef] {

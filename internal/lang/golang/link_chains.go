@@ -100,39 +100,30 @@ func (g *goFile) pathMember(ctx context.Context, r lang.Ref, name string, locals
 // (Def.Type) for a function or method, the type itself for a package-level
 // type (a conversion), resolved in the package of the file declaring it.
 func (l *batch) goResult(ctx context.Context, id int64) goResult {
-	if id == 0 {
-		return goResult{}
-	}
-	if r, ok := l.goResults[id]; ok {
-		return r
-	}
-	r := l.computeGoResult(ctx, id)
-	if l.goResults == nil {
-		l.goResults = map[int64]goResult{}
-	}
-	l.goResults[id] = r
-	return r
+	return memoGoType(&l.goResults, id, func() goResult { return l.computeGoType(ctx, id, false) })
 }
 
 // goFieldType is the declared type of the Go field id (Def.Type), resolved
 // in the package of the file declaring it; zero for anything else.
 func (l *batch) goFieldType(ctx context.Context, id int64) goResult {
+	return memoGoType(&l.goFields, id, func() goResult { return l.computeGoType(ctx, id, true) })
+}
+
+// memoGoType is compute's answer for the symbol id, computed once per batch
+// and kept in *cache (made on first use); zero for id 0.
+func memoGoType(cache *map[int64]goResult, id int64, compute func() goResult) goResult {
 	if id == 0 {
 		return goResult{}
 	}
-	if r, ok := l.goFields[id]; ok {
+	if r, ok := (*cache)[id]; ok {
 		return r
 	}
-	r := l.computeGoType(ctx, id, true)
-	if l.goFields == nil {
-		l.goFields = map[int64]goResult{}
+	r := compute()
+	if *cache == nil {
+		*cache = map[int64]goResult{}
 	}
-	l.goFields[id] = r
+	(*cache)[id] = r
 	return r
-}
-
-func (l *batch) computeGoResult(ctx context.Context, id int64) goResult {
-	return l.computeGoType(ctx, id, false)
 }
 
 // computeGoType is the type a Go symbol gives: called (a function's result,

@@ -154,14 +154,7 @@ func (r *literals) keyIdent(key int) int {
 func (r *literals) bindValues() {
 	f := r.f
 	binder := langutil.NewBinder(f, nil)
-	top := map[string]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 && d.Receiver == "" {
-			if _, ok := top[d.Name]; !ok {
-				top[d.Name] = int32(i)
-			}
-		}
-	}
+	top, imports := f.TopDefs(), f.ImportByName()
 	for _, ri := range r.values {
 		ref := &f.Refs[ri]
 		if lo := binder.Lookup(ref.Name, ref.Scope, ref.Pos, true); lo >= 0 {
@@ -173,11 +166,8 @@ func (r *literals) bindValues() {
 			ref.BindDef = d
 			continue
 		}
-		for i, im := range f.Imports {
-			if im.LocalName() == name {
-				ref.BindImp = int32(i)
-				break
-			}
+		if imp, ok := imports[name]; ok {
+			ref.BindImp = imp
 		}
 	}
 }

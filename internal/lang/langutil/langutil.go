@@ -166,19 +166,6 @@ func SortRefs(f *lang.Facts) {
 	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
 }
 
-// ImportByName maps the local names that imports bind to the first import.
-func ImportByName(f *lang.Facts) map[string]int32 {
-	out := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := out[n]; !ok {
-				out[n] = int32(i)
-			}
-		}
-	}
-	return out
-}
-
 // Name returns the index of s in the facts' string table, adding it if needed.
 func Name(f *lang.Facts, s string) uint32 {
 	for i, n := range f.Names {
@@ -284,15 +271,8 @@ func (b *Binder) Rebind(assign func(local int) bool, ordered bool, firstName fun
 		writes = append(writes, lang.Ref{Name: lo.Name, Pos: lo.Pos, Role: lang.RoleWrite,
 			Enclosing: Enclosing(f, lo.Pos), Scope: lo.Scope, BindLocal: j, BindDef: -1, BindImp: -1})
 	}
-	top := map[string]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 && d.Receiver == "" && d.Kind != lang.KindNamespace {
-			if _, ok := top[d.Name]; !ok {
-				top[d.Name] = int32(i)
-			}
-		}
-	}
-	imports := ImportByName(f)
+	top := f.TopDefs(lang.KindNamespace)
+	imports := f.ImportByName()
 	ids := map[string]uint32{}
 	for i, n := range f.Names {
 		ids[n] = uint32(i)

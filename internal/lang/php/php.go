@@ -280,22 +280,8 @@ var gateKinds = []string{"function_definition", "method_declaration", "anonymous
 
 func refs(v *lang.View, f *lang.Facts) {
 	names := langutil.NodesByStart(v, langutil.KindSet(v, "name", "variable_name"))
-	imports := map[string]int32{}
-	for i, im := range f.Imports {
-		if n := im.LocalName(); n != "" {
-			if _, ok := imports[n]; !ok {
-				imports[n] = int32(i)
-			}
-		}
-	}
-	top := map[string]int32{}
-	for i, d := range f.Defs {
-		if d.Parent < 0 && d.Kind != lang.KindNamespace {
-			if _, ok := top[d.Name]; !ok {
-				top[d.Name] = int32(i)
-			}
-		}
-	}
+	imports := f.ImportByName()
+	top := f.TopDefs(lang.KindNamespace) // PHP definitions have no receiver
 	kept := f.Refs[:0]
 	for _, r := range f.Refs {
 		name := f.Names[r.Name]

@@ -272,22 +272,17 @@ type rustFile struct {
 	self   map[string]int64 // the file's own items by lexical path
 	binds  []rustBinding    // by import
 	globs  []rustBinding    // the glob imports (use a::*) that resolved
-	byName map[string]int   // import by the name it binds (the first)
+	byName map[string]int32 // import by the name it binds (the first)
 	locals link.LocalIndex
 	links  link.Links
 }
 
 func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
 	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
-		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLocalIndex(facts), byName: map[string]int{}}
+		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLocalIndex(facts), byName: facts.ImportByName()}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportAll && rf.binds[i].ok {
 			rf.globs = append(rf.globs, rf.binds[i])
-		}
-		if n := im.LocalName(); n != "" {
-			if _, ok := rf.byName[n]; !ok {
-				rf.byName[n] = i
-			}
 		}
 	}
 	return rf

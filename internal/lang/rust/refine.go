@@ -69,7 +69,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	native.DropRefsIn(f, drop)
-	imports := langutil.ImportByName(f)
+	imports := f.ImportByName()
 	b := &binder{f: f, imports: imports}
 	b.index()
 	for i := range f.Refs {
