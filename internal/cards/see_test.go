@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 // defsOf extracts a file's definitions with the real extractor.
@@ -18,13 +19,7 @@ func defsOf(t *testing.T, language string, src string) []lang.Def {
 	if l == nil {
 		t.Fatalf("no language %s", language)
 	}
-	x := lang.NewExtractor()
-	defer x.Close()
-	f, err := x.Extract(l, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Defs
+	return langtest.Extract(t, l, []byte(src)).Defs
 }
 
 // owners lists each link of a file as key@owner, the owner being the

@@ -46,13 +46,7 @@ func extract(t *testing.T, path, src string) *lang.Facts {
 	if l == nil {
 		t.Fatalf("no language for %s", path)
 	}
-	x := lang.NewExtractor()
-	defer x.Close()
-	f, err := x.Extract(l, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return langtest.Extract(t, l, []byte(src))
 }
 
 // Definitions nested deeper than MaxNesting are not created in any

@@ -7,8 +7,21 @@ import (
 	_ "github.com/cairnhq/cairn/internal/lang/all" // the languages' hooks and aliases
 )
 
+// fileCase is a file, by path and language, and what is wanted of it.
+type fileCase struct{ path, lang, want string }
+
+// checkFiles wants f to give each file the answer of its case.
+func checkFiles(t *testing.T, name string, f func(path, lang string) string, cases []fileCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := f(tc.path, tc.lang); got != tc.want {
+			t.Errorf("%s(%q, %q) = %q, want %q", name, tc.path, tc.lang, got, tc.want)
+		}
+	}
+}
+
 func TestTestConvention(t *testing.T) {
-	tests := []struct{ path, lang, want string }{
+	checkFiles(t, "TestConvention", TestConvention, []fileCase{
 		{"pkg/a_test.go", "go", "*_test.go"},
 		{"pkg/a.go", "go", ""},
 		{"pkg/testdata/x_test.go", "go", ""},
@@ -26,18 +39,13 @@ func TestTestConvention(t *testing.T) {
 		{"tests/FooTest.java", "java", "tests/ dir"},
 		{"test/a_test.rs", "rust", "test/ dir"},
 		{"fixtures/a_test.go", "go", ""},
-	}
-	for _, tc := range tests {
-		if got := TestConvention(tc.path, tc.lang); got != tc.want {
-			t.Errorf("TestConvention(%q, %q) = %q, want %q", tc.path, tc.lang, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestFileKind reads each language's conventions (its TestFile hook); test
 // data and fixtures never hold tests.
 func TestTestFileKind(t *testing.T) {
-	tests := []struct{ path, lang, want string }{
+	checkFiles(t, "TestFileKind", TestFileKind, []fileCase{
 		{"pkg/a_test.go", "go", "go test (*_test.go)"},
 		{"pkg/a.go", "go", ""},
 		{"pkg/testdata/x_test.go", "go", ""},
@@ -74,12 +82,7 @@ func TestTestFileKind(t *testing.T) {
 		{"src/parse.c", "c", ""},
 		{"tests/a_test.go", "", ""},
 		{"docs/a_test.md", "markdown", ""},
-	}
-	for _, tc := range tests {
-		if got := TestFileKind(tc.path, tc.lang); got != tc.want {
-			t.Errorf("TestFileKind(%q, %q) = %q, want %q", tc.path, tc.lang, got, tc.want)
-		}
-	}
+	})
 }
 
 // A language filter takes a language's name or alias, in any case, and a

@@ -2,8 +2,6 @@ package refactor_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -187,11 +185,7 @@ export function read(h: { _v: number }): number {
 // compile, and the interface's member of the same name is a decision; when
 // the renamed code compiles without it (tsc), it is not.
 func TestRenameTypeScriptStructural(t *testing.T) {
-	bin, _ := filepath.Abs(filepath.Join("..", "..", "test", "e2e", "node_modules", ".bin"))
-	if _, err := os.Stat(filepath.Join(bin, "tsc")); err != nil {
-		t.Fatalf("tsc is not installed under %s: run make e2e-deps", bin)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	tscOnPath(t)
 	s, _ := tsRepo(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}`,
 		"src/person.ts": "export class Person {\n  name = \"x\";\n  tag = 1;\n}\n",

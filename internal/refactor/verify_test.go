@@ -11,16 +11,22 @@ import (
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
-// TypeScript is checked with tsc --noEmit over a copy: a change that
-// breaks a caller is refused with tsc's diagnostic mapped to the edit,
-// and errors the tree already had do not refuse a change. The TypeScript
-// compiler comes from the end-to-end test dependencies (make e2e-deps).
-func TestVerifyTypeScript(t *testing.T) {
+// tscOnPath puts the TypeScript compiler of the end-to-end test
+// dependencies (make e2e-deps) first on PATH for the rest of the test.
+func tscOnPath(t *testing.T) {
+	t.Helper()
 	bin, _ := filepath.Abs(filepath.Join("..", "..", "test", "e2e", "node_modules", ".bin"))
 	if _, err := os.Stat(filepath.Join(bin, "tsc")); err != nil {
 		t.Fatalf("tsc is not installed under %s: run make e2e-deps", bin)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// TypeScript is checked with tsc --noEmit over a copy: a change that
+// breaks a caller is refused with tsc's diagnostic mapped to the edit,
+// and errors the tree already had do not refuse a change.
+func TestVerifyTypeScript(t *testing.T) {
+	tscOnPath(t)
 	root := testenv.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}`,
 		"src/pad.ts":    "export function pad(n: number): string {\n  return String(n);\n}\n",

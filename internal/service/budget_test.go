@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -58,10 +57,7 @@ func TestFullIndexKeepsItsMemoryBudget(t *testing.T) {
 	if os.Getenv("CAIRN_BUDGET_CHILD") != "" {
 		paths, cfg := newRepo(t, budgetCorpus(40, 40))
 		cfg.Index.MemoryMB, _ = strconv.Atoi(os.Getenv("CAIRN_BUDGET_CHILD"))
-		s, err := service.Open(context.Background(), paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, paths, cfg, service.Options{})
 		defer s.Close()
 		fmt.Printf("\nbefore %d\n", vmHWM(t))
 		answer(t, call(t, s, "index_ensure", map[string]any{"timeout_ms": 600000}))

@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -81,11 +80,7 @@ func whole(seen map[string]int) string {
 func TestCardRenameCrash(t *testing.T) {
 	kills := killCount("CAIRN_CRASH_KILLS", 12)
 	paths, cfg := newRepo(t, cardsRenameRepo())
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	if env := call(t, s, "card_get", map[string]any{"key": "a/b"}); env.Error != nil {
 		t.Fatal(env.Error.Message)
 	}
@@ -116,10 +111,7 @@ func TestCardRenameCrash(t *testing.T) {
 			outcomes["completed"]++
 			maxPoints = out.Points
 		}
-		s, err := service.Open(ctx, paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, paths, cfg, service.Options{})
 		seen := keyState(t, paths.Root)
 		now := whole(seen)
 		if now == "" {

@@ -29,11 +29,7 @@ func TestConcurrentWritesDoNotStarveTheWriter(t *testing.T) {
 		files[fmt.Sprintf("p/f%d.go", i)] = fmt.Sprintf("package p\n\n// F%d is a function.\nfunc F%d() int { return %d }\n", i, i, i)
 	}
 	paths, cfg := newRepo(t, files)
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{Serve: true})
 	defer s.Close()
 	answer(t, call(t, s, "index_ensure", nil))
 
@@ -99,16 +95,11 @@ func TestQueryReadsOnlyThroughItsSnapshot(t *testing.T) {
 	paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/q\n",
 		"a.go": "package q\n\nfunc A() int { return B() }\n", "b.go": "package q\n\nfunc B() int { return 1 }\n"})
 	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	answer(t, call(t, s, "index_ensure", nil))
 	s.Close()
 	// A new process: no facts decoded yet.
-	if s, err = service.Open(ctx, paths, cfg, service.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, paths, cfg, service.Options{})
 	defer s.Close()
 	env := s.Env()
 	var snaps []*index.Snapshot

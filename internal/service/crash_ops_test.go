@@ -88,11 +88,7 @@ var opsQueries = []probe{
 // as asked reads them.
 func answers(t *testing.T, paths config.Paths, cfg config.Config) []string {
 	t.Helper()
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	defer s.Close()
 	out, envs := asked(t, s, opsQueries)
 	for i, env := range envs {
@@ -112,10 +108,7 @@ func cleanAnswers(t *testing.T, root, scip string, cfg config.Config) []string {
 		t.Fatal(err)
 	}
 	if scip != "" {
-		s, err := service.Open(context.Background(), paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, paths, cfg, service.Options{})
 		answer(t, call(t, s, "index_ensure", map[string]any{"scip": scip, "wait": true}))
 		s.Close()
 	}
@@ -362,11 +355,7 @@ func prepareRename(t *testing.T, _ *rand.Rand, paths config.Paths, cfg config.Co
 // prepareWorkspaceApply writes new versions of some files into a workspace
 // overlay; the child lands it.
 func prepareWorkspaceApply(t *testing.T, rng *rand.Rand, paths config.Paths, cfg config.Config, iter int) (string, any, map[string]string, map[string]string) {
-	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	defer s.Close()
 	id := fmt.Sprintf("w%d", iter)
 	answer(t, call(t, s, "workspace_create", map[string]any{"workspace_id": id}))

@@ -298,7 +298,6 @@ func crashLoop(t *testing.T, seed int64, kills int) (map[string]int, map[int]int
 		start[fmt.Sprintf("d/g%d.txt", i)] = fmt.Sprintf("nested %d\nline two\n", i)
 	}
 	paths, cfg := newRepo(t, start)
-	ctx := context.Background()
 	cur := map[string]string{}
 	for p, c := range start {
 		cur[p] = c
@@ -336,10 +335,7 @@ func crashLoop(t *testing.T, seed int64, kills int) (map[string]int, map[int]int
 			}
 		}
 		// The next open recovers.
-		s, err := service.Open(ctx, paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, paths, cfg, service.Options{})
 		touched := slices.Sorted(maps.Keys(want))
 		got := files(t, paths.Root, touched)
 		old := map[string]string{}

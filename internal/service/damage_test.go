@@ -68,13 +68,7 @@ func TestRandomCorruptionNeverAnswersWrong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	open := func() *service.Service {
-		s, err := service.Open(ctx, paths, config.Default(), service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func() *service.Service { return mustOpen(t, paths, config.Default(), service.Options{}) }
 	s := open()
 	want, envs := asked(t, s, probes)
 	for i, env := range envs {

@@ -71,10 +71,7 @@ func stateBytes(s *service.Service) int64 {
 func TestDeepNestingIndexesWithinBounds(t *testing.T) {
 	paths, cfg := newRepo(t, deepFiles())
 	ctx := context.Background()
-	s, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	defer s.Close()
 	env := call(t, s, "index_ensure", map[string]any{"timeout_ms": 600000})
 	answer(t, env)
@@ -157,10 +154,7 @@ func TestDeepNestingPeakMemory(t *testing.T) {
 	if os.Getenv("CAIRN_NESTING_CHILD") != "" {
 		files := deepFiles()
 		paths, cfg := newRepo(t, map[string]string{"deep.ts": files["deep.ts"]})
-		s, err := service.Open(context.Background(), paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, paths, cfg, service.Options{})
 		defer s.Close()
 		answer(t, call(t, s, "index_ensure", map[string]any{"timeout_ms": 600000}))
 		fmt.Printf("\nVmHWM %d\n", vmHWM(t))

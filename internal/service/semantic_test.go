@@ -45,10 +45,7 @@ func needScipGo(t *testing.T) {
 func TestSemanticJobWithScipGo(t *testing.T) {
 	needScipGo(t)
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
-	s, err := service.Open(t.Context(), paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{})
 	defer s.Close()
 	out := data[tools.IndexOut](t, call(t, s, "index_ensure", map[string]any{"semantic": true, "wait": true, "timeout_ms": 120000}))
 	if out.Semantic == nil || len(out.Semantic.Jobs) != 1 || out.Semantic.Jobs[0].Status != "completed" {
@@ -100,16 +97,10 @@ func TestClientAsksOwnerForSemanticJobs(t *testing.T) {
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	scip := testenv.SemanticIndex(t, "fixture")
 	cfg.Semantic.SCIPPaths = []string{scip}
-	owner, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	owner := mustOpen(t, paths, cfg, service.Options{Serve: true})
 	defer owner.Close()
 	testenv.WaitReady(t, owner)
-	client, err := service.Open(t.Context(), paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := mustOpen(t, paths, cfg, service.Options{})
 	defer client.Close()
 	if client.Owner() {
 		t.Fatal("the client took the writer lock")
@@ -139,10 +130,7 @@ func TestAutoRefresh(t *testing.T) {
 	needScipGo(t)
 	paths, cfg := newRepo(t, testenv.SemanticFiles(t, "fixture"))
 	cfg.Semantic.AutoRefresh = true
-	s, err := service.Open(t.Context(), paths, cfg, service.Options{Serve: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, paths, cfg, service.Options{Serve: true})
 	defer s.Close()
 	out := data[tools.IndexOut](t, call(t, s, "index_ensure", map[string]any{"semantic": true, "wait": true, "timeout_ms": 120000}))
 	if j := out.Semantic.Jobs; len(j) != 1 || j[0].Status != "completed" {

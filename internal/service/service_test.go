@@ -30,6 +30,16 @@ func newRepo(t *testing.T, files map[string]string) (config.Paths, config.Config
 	return paths, config.Default()
 }
 
+// mustOpen opens a service over paths; the caller closes it.
+func mustOpen(t *testing.T, paths config.Paths, cfg config.Config, opts service.Options) *service.Service {
+	t.Helper()
+	s, err := service.Open(context.Background(), paths, cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // serving opens a serving owner (its file watcher on) over a new repository
 // of files, closed when the test ends, and waits for its first index.
 func serving(t *testing.T, files map[string]string) (config.Paths, *service.Service) {

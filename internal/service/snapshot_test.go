@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,11 +23,7 @@ func TestCallsInFlightAcrossReindexAndTakeover(t *testing.T) {
 		files[fmt.Sprintf("p%02d.go", i)] = fmt.Sprintf("package f\n\nfunc Flight%02d() {}\n", i)
 	}
 	paths, cfg := newRepo(t, files)
-	ctx := context.Background()
-	owner, err := service.Open(ctx, paths, cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	owner := mustOpen(t, paths, cfg, service.Options{})
 	answer(t, call(t, owner, "index_ensure", nil))
 	client := testenv.OpenIn(t, paths.Root, paths.StateDir, cfg, service.Options{})
 

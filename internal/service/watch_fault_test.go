@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,11 +41,7 @@ func TestWatcherThatMissesChanges(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			paths, cfg := newRepo(t, map[string]string{"go.mod": "module example.com/wf\n", "a.go": "package wf\n\nfunc A() {}\n"})
-			ctx := context.Background()
-			s, err := service.Open(ctx, paths, cfg, service.Options{Serve: true, SafetyScan: c.safety})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustOpen(t, paths, cfg, service.Options{Serve: true, SafetyScan: c.safety})
 			defer s.Close()
 			found := func(name string) bool {
 				env := call(t, s, "search", map[string]any{"query": name, "mode": "symbol"})

@@ -145,10 +145,7 @@ func TestWorktreesShareOneBaseline(t *testing.T) {
 	// baseline they name stays.
 	testenv.Git(t, root, "worktree", "remove", "--force", wts["wt0"])
 	delete(wts, "wt0")
-	s, err := service.Open(context.Background(), worktreePaths(t, root), cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, worktreePaths(t, root), cfg, service.Options{})
 	rep, err := s.CollectGarbage(context.Background(), 0)
 	s.Close()
 	if err != nil {
@@ -167,19 +164,13 @@ func TestWorktreesShareOneBaseline(t *testing.T) {
 	// A full rebuild makes a worktree standalone; once none names the
 	// baseline, a collection removes it.
 	for name, dir := range wts {
-		s, err := service.Open(context.Background(), worktreePaths(t, dir), cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpen(t, worktreePaths(t, dir), cfg, service.Options{})
 		answer(t, call(t, s, "index_ensure", map[string]any{"full": true, "wait": true}))
 		s.Close()
 		same("rebuilt", name)
 	}
 	time.Sleep(1100 * time.Millisecond) // the baseline's age must pass the zero grace
-	s, err = service.Open(context.Background(), worktreePaths(t, root), cfg, service.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, worktreePaths(t, root), cfg, service.Options{})
 	rep, err = s.CollectGarbage(context.Background(), 0)
 	s.Close()
 	if err != nil {

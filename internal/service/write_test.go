@@ -17,11 +17,7 @@ func TestWriteUpdatesIndex(t *testing.T) {
 	ctx := context.Background()
 	open := func() *service.Service {
 		t.Helper()
-		s, err := service.Open(ctx, paths, cfg, service.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return mustOpen(t, paths, cfg, service.Options{})
 	}
 	owner := open()
 	defer owner.Close()

@@ -34,10 +34,17 @@ func worktreeHolding(t *testing.T, f *fixture, content string) (*DB, Options, in
 		_, err := tx.PutFile(fileRow("x.go", content, "go", ids[0], 0, 1))
 		return err
 	})
+	register(t, db)
+	return db, opts, ids[0]
+}
+
+// register registers the worktree of db as seen at 100, when the fixture
+// wrote its blobs.
+func register(t *testing.T, db *DB) {
+	t.Helper()
 	if err := db.RegisterWorktree(context.Background(), 100, ""); err != nil {
 		t.Fatal(err)
 	}
-	return db, opts, ids[0]
 }
 
 func collect(t *testing.T, db *DB, now, grace int64) GCResult {
@@ -55,9 +62,7 @@ func collect(t *testing.T, db *DB, now, grace int64) GCResult {
 func TestCollectGarbage(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t) // blobs alpha, beta, readme, png written at 100; all referenced
-	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
-		t.Fatal(err)
-	}
+	register(t, f.db)
 	orphan := blobRow("old orphan", "", BlobText, nil, SurfaceData{Kind: 1, Data: []byte("keys")})
 	orphan.Names = []string{"Orphaned"}
 	orphans := insertBlobs(t, f.db, 100, orphan)
@@ -103,11 +108,8 @@ func TestCollectGarbage(t *testing.T) {
 // referenced are collected; the same collection run from the other side
 // keeps what the running worktree references.
 func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
-	ctx := context.Background()
 	f := newFixture(t)
-	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
-		t.Fatal(err)
-	}
+	register(t, f.db)
 	other, otherOpts, _ := worktreeHolding(t, f, "only in other")
 	// Collected from the other worktree: the first one's blobs are kept.
 	if diff := cmp.Diff(GCResult{Worktrees: 2, Kept: 5, Removed: 0}, collect(t, other, 1<<40, 0)); diff != "" {
@@ -127,11 +129,8 @@ func TestCollectGarbageForgetsRemovedWorktrees(t *testing.T) {
 // An index that cannot be read marks nothing: its blobs live as long as
 // their grace period, not forever and not less.
 func TestCollectGarbageUnreadableWorktree(t *testing.T) {
-	ctx := context.Background()
 	f := newFixture(t)
-	if err := f.db.RegisterWorktree(ctx, 100, ""); err != nil {
-		t.Fatal(err)
-	}
+	register(t, f.db)
 	junk := filepath.Join(t.TempDir(), "junk.db")
 	if err := os.WriteFile(junk, []byte("not a database at all, but long enough to look like one"), 0o600); err != nil {
 		t.Fatal(err)

@@ -17,19 +17,8 @@ func TestStatementsPrepareWithoutAFreeConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := db.stmts.len()
-	var txs []*ReadTx
-	for range MaxConns {
-		tx, err := db.BeginRead(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		txs = append(txs, tx)
-	}
-	defer func() {
-		for _, tx := range txs {
-			tx.Close()
-		}
-	}()
+	txs := holdEveryConn(t, db)
+	defer closeAll(txs)
 	done := make(chan error, len(txs))
 	for _, tx := range txs {
 		go func() {

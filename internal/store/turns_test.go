@@ -9,6 +9,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// holdEveryConn begins read transactions until they hold every pooled
+// connection of db.
+func holdEveryConn(t *testing.T, db *DB) []*ReadTx {
+	t.Helper()
+	var txs []*ReadTx
+	for range MaxConns {
+		tx, err := db.BeginRead(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	return txs
+}
+
+func closeAll(txs []*ReadTx) {
+	for _, tx := range txs {
+		tx.Close()
+	}
+}
+
 // TestReadTransactionsTakeTurnsInOrder: with every connection held by read
 // transactions, the next ones start in the order they asked as a
 // connection comes free. The pool alone handed a freed connection to a random
@@ -17,14 +38,7 @@ import (
 func TestReadTransactionsTakeTurnsInOrder(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTemp(t)
-	var held []*ReadTx
-	for range MaxConns {
-		tx, err := db.BeginRead(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, tx)
-	}
+	held := holdEveryConn(t, db)
 	const waiters = 6
 	started := make(chan int, waiters)
 	for i := range waiters {
@@ -48,11 +62,7 @@ func TestReadTransactionsTakeTurnsInOrder(t *testing.T) {
 	// One connection comes free: the waiters take it in turn, each
 	// starting when the one before it ends.
 	held[0].Close()
-	defer func() {
-		for _, tx := range held[1:] {
-			tx.Close()
-		}
-	}()
+	defer closeAll(held[1:])
 	var got []int
 	for range waiters {
 		select {

@@ -163,6 +163,19 @@ func strconvQuote(s string) string {
 	return string(b)
 }
 
+// Extract extracts the facts of src in language l with an extractor of its
+// own; an error is fatal.
+func Extract(t testing.TB, l *lang.Language, src []byte) *lang.Facts {
+	t.Helper()
+	x := lang.NewExtractor()
+	defer x.Close()
+	f, err := x.Extract(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // File is one file of a fixture archive.
 type File struct {
 	Archive string // the archive's path, as matched

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langtest"
 )
 
 func TestClassInterface(t *testing.T) {
@@ -26,12 +27,7 @@ class Plain(Base):
 class Mixed(Plain, Protocol):
     pass
 `)
-	x := lang.NewExtractor()
-	defer x.Close()
-	f, err := x.Extract(Language, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := langtest.Extract(t, Language, src)
 	want := map[string][2]bool{ // iface, structural
 		"Reader": {true, true},
 		"Sized":  {true, true}, // a generic Protocol
