@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -82,7 +83,7 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		"src/Application.php": "<?php\nnamespace App;\n\nclass Application\n{\n    public function doRun() {}\n}\n",
 	}).Engine(t)
 	ctx := context.Background()
-	for name, want := range map[string]string{
+	checkResolves(t, e, map[string]string{
 		"Parser::parse":            "src/parse.rs#Parser.parse",
 		"Rack::Request":            "lib/request.rb#Rack.Request",
 		"Rack::Request#get_header": "lib/request.rb#Rack.Request.get_header",
@@ -90,16 +91,7 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		`App\Application`:          "src/Application.php#Application",
 		`\App\Application::doRun`:  "src/Application.php#Application.doRun",
 		"request.rb#Rack::Request": "lib/request.rb#Rack.Request",
-	} {
-		r, err := e.Resolve(ctx, name)
-		if err != nil {
-			t.Errorf("Resolve(%q): %v", name, err)
-			continue
-		}
-		if r.Row.QName != want {
-			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, want)
-		}
-	}
+	})
 	if _, err := e.Resolve(ctx, `Other\Application`); !errs.Is(err, errs.NotFound) {
 		t.Errorf("Resolve(Other\\Application) = %v, want NOT_FOUND: the file declares namespace App", err)
 	}
@@ -122,7 +114,7 @@ func TestResolveThroughReexports(t *testing.T) {
 		"web/src/widget.ts":       "export class Widget {\n  render(): void {}\n}\n",
 	}).Engine(t)
 	ctx := context.Background()
-	for name, want := range map[string]string{
+	checkResolves(t, e, map[string]string{
 		"shop.models.Model.save":         "shop.models.base.Model.save",
 		"shop.models.Model":              "shop.models.base.Model",
 		"shop.Model":                     "shop.models.base.Model",
@@ -131,19 +123,23 @@ func TestResolveThroughReexports(t *testing.T) {
 		"shop.models.Column":             "shop.models.fields.Field",
 		"web/src/index.ts#Gadget":        "web/src/widget.ts#Widget",
 		"src/index.ts#Widget":            "web/src/widget.ts#Widget",
-	} {
-		r, err := e.Resolve(ctx, name)
-		if err != nil {
-			t.Errorf("Resolve(%q): %v", name, err)
-			continue
-		}
-		if r.Row.QName != want {
-			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, want)
-		}
-	}
+	})
 	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing"} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.NotFound) {
 			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
+		}
+	}
+}
+
+// checkResolves checks the qualified name each name resolves to.
+func checkResolves(t *testing.T, e *query.Engine, want map[string]string) {
+	t.Helper()
+	for name, qname := range want {
+		r, err := e.Resolve(context.Background(), name)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", name, err)
+		} else if r.Row.QName != qname {
+			t.Errorf("Resolve(%q) = %s, want %s", name, r.Row.QName, qname)
 		}
 	}
 }
