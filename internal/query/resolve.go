@@ -156,30 +156,37 @@ func (e *Engine) byID(ctx context.Context, name protocol.SymbolID) (*Resolved, e
 	}
 }
 
-// spelledCandidates is candidates, and when the name as given denotes
-// nothing, those of the name respelled with dots where it uses a
-// language's own separators (Parser::parse, Rack::Request#get_header,
-// request.rb#Rack::Request): first after a path's '#', then throughout.
+// spelledCandidates is the candidates of the first reading of a name that
+// denotes something (respellings).
 func (e *Engine) spelledCandidates(ctx context.Context, name string) ([]store.SymbolRow, error) {
-	rows, err := e.candidates(ctx, name)
-	if err != nil || len(rows) > 0 {
-		return rows, err
-	}
-	var respelled []string
-	if p, q, ok := strings.Cut(name, "#"); ok {
-		if dq, ok := lang.Dotted(q); ok {
-			respelled = append(respelled, p+"#"+dq)
-		}
-	}
-	if dotted, ok := lang.Dotted(name); ok {
-		respelled = append(respelled, dotted)
-	}
-	for _, n := range respelled {
+	for _, n := range respellings(name) {
 		if rows, err := e.candidates(ctx, n); err != nil || len(rows) > 0 {
 			return rows, err
 		}
 	}
 	return nil, nil
+}
+
+// respellings are the readings of a name, as given first: without a
+// trailing call or parameter list (save(), put(Object, Object)), then with
+// dots for a language's own separators (Parser::parse,
+// Rack::Request#get_header, HashMap#put), after a path's '#' first
+// (request.rb#Rack::Request), then throughout.
+func respellings(name string) []string {
+	out := []string{name}
+	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+		name = strings.TrimSpace(name[:i])
+		out = append(out, name)
+	}
+	if p, q, ok := strings.Cut(name, "#"); ok {
+		if dq, ok := lang.Dotted(q); ok {
+			out = append(out, p+"#"+dq)
+		}
+	}
+	if dotted, ok := lang.Dotted(name); ok {
+		out = append(out, dotted)
+	}
+	return out
 }
 
 // candidates lists the symbols a (non-id) name may denote, in the
@@ -383,7 +390,8 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 }
 
 func lastSegment(name string) string {
-	name, _ = lang.Dotted(name)
+	readings := respellings(name)
+	name = readings[len(readings)-1]
 	if i := strings.LastIndexAny(name, "./#"); i >= 0 && i < len(name)-1 {
 		return name[i+1:]
 	}

@@ -81,6 +81,7 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		"src/parse.rs":        "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n",
 		"lib/request.rb":      "module Rack\n  class Request\n    def get_header(name)\n      name\n    end\n  end\nend\n",
 		"src/Application.php": "<?php\nnamespace App;\n\nclass Application\n{\n    public function doRun() {}\n}\n",
+		"src/acme/Shape.java": "package acme;\n\npublic class Shape {\n    public int area(int scale) { return scale; }\n}\n",
 	}).Engine(t)
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
@@ -91,6 +92,10 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		`App\Application`:          "src/Application.php#Application",
 		`\App\Application::doRun`:  "src/Application.php#Application.doRun",
 		"request.rb#Rack::Request": "lib/request.rb#Rack.Request",
+		"Application::doRun()":     "src/Application.php#Application.doRun",
+		"Parser::parse(&self)":     "src/parse.rs#Parser.parse",
+		"Shape#area":               "acme.Shape.area",
+		"acme.Shape.area(int)":     "acme.Shape.area",
 	})
 	if _, err := e.Resolve(ctx, `Other\Application`); !errs.Is(err, errs.NotFound) {
 		t.Errorf("Resolve(Other\\Application) = %v, want NOT_FOUND: the file declares namespace App", err)
@@ -98,6 +103,9 @@ func TestResolveLanguageSeparators(t *testing.T) {
 	err := errs.As(func() error { _, err := e.Resolve(ctx, "Application::noSuch"); return err }())
 	if err == nil || err.Kind != errs.NotFound || len(err.Fixes) == 0 || err.Fixes[0] != `cairn search "noSuch" --mode symbol` {
 		t.Errorf("Resolve(Application::noSuch) = %v, want NOT_FOUND suggesting a search for noSuch", err)
+	}
+	if _, err := e.Resolve(ctx, "Application::noSuch()"); err == nil || errs.As(err).Fixes[0] != `cairn search "noSuch" --mode symbol` {
+		t.Errorf("Resolve(Application::noSuch()) = %v, want NOT_FOUND suggesting a search for noSuch", err)
 	}
 }
 
