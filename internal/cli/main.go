@@ -76,8 +76,8 @@ func explainArgs(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		explainArgs(sub)
 	}
-	if c.Args == nil {
-		return
+	if c.Args == nil || c.HasSubCommands() {
+		return // a group's "unknown command" says enough
 	}
 	check := c.Args
 	c.Args = func(cmd *cobra.Command, args []string) error {
