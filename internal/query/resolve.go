@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -377,17 +378,23 @@ func (e *Engine) reexportedAt(ctx context.Context, p, q string) ([]store.SymbolR
 func (e *Engine) notFound(ctx context.Context, name string) error {
 	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
 		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
-	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 5}
+	// Overloads and variants share a name: ask for more rows than are named.
+	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 4 * didYouMean}
 	if rows, _, serr := e.Store().SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
 		refs, _ := e.SymbolRefs(ctx, rows)
 		var names []string
 		for _, r := range refs {
-			names = append(names, r.QName)
+			if !slices.Contains(names, r.QName) && len(names) < didYouMean {
+				names = append(names, r.QName)
+			}
 		}
 		err.Details = map[string]any{"did_you_mean": names}
 	}
 	return err
 }
+
+// didYouMean is how many names a NOT_FOUND answer suggests.
+const didYouMean = 5
 
 func lastSegment(name string) string {
 	readings := respellings(name)

@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -119,7 +120,7 @@ func TestResolveThroughReexports(t *testing.T) {
 		"shop/models/fields.py":   "class Field:\n    pass\n",
 		"web/package.json":        `{"name": "web"}`,
 		"web/src/index.ts":        "export { Widget } from './widget';\nexport { Widget as Gadget } from './widget';\n",
-		"web/src/widget.ts":       "export class Widget {\n  render(): void {}\n}\n",
+		"web/src/widget.ts":       "export class Widget {\n  render(): void {}\n}\n\nexport function make<T>(a: T): T;\n/** @deprecated */\nexport function make<T>(a: T, b: number): T;\nexport function make(a: any, b?: number) { return a; }\n",
 	}).Engine(t)
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
@@ -131,11 +132,17 @@ func TestResolveThroughReexports(t *testing.T) {
 		"shop.models.Column":             "shop.models.fields.Field",
 		"web/src/index.ts#Gadget":        "web/src/widget.ts#Widget",
 		"src/index.ts#Widget":            "web/src/widget.ts#Widget",
+		"Widget.prototype.render":        "web/src/widget.ts#Widget.render",
 	})
 	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing"} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.NotFound) {
 			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
 		}
+	}
+	// The overloads of make are one suggestion.
+	_, err := e.Resolve(ctx, "Nope.make")
+	if got := errs.As(err).Details["did_you_mean"]; !reflect.DeepEqual(got, []string{"web/src/widget.ts#make"}) {
+		t.Errorf("Resolve(Nope.make) suggests %v, want [web/src/widget.ts#make] once", got)
 	}
 }
 

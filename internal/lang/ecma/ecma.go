@@ -43,6 +43,8 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		CommentKinds:   []string{"comment"},
 		DocStyle:       lang.DocComments,
 		SelfNames:      SelfNames,
+		// MDN's spelling of an instance member: Array.prototype.map.
+		NameSeparators: []string{".prototype."},
 		BlockScoped:    true,
 		// TypeScript's interfaces are structural; JavaScript has none.
 		StructuralInterfaces: typed,
