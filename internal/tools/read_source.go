@@ -9,7 +9,7 @@ import (
 
 // ReadIn are the arguments of read_source.
 type ReadIn struct {
-	Path      string `json:"path,omitempty" jsonschema:"repo-relative path"`
+	Path      string `json:"path,omitempty" jsonschema:"repo-relative path (a name no file has reads that symbol's definition, with a warning)"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line (1-based, default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line, inclusive"`
 	Symbol    string `json:"symbol,omitempty" jsonschema:"a symbol's definition instead of a path"`
@@ -33,15 +33,9 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 		if in.Path != "" {
 			return nil, errs.E(errs.InvalidArgument, "give either path or symbol, not both")
 		}
-		r, err := c.Engine().Resolve(ctx, in.Symbol)
-		if err != nil {
+		if err := symbolSpan(ctx, c, in.Symbol, &p); err != nil {
 			return nil, err
 		}
-		card, err := c.Engine().Card(ctx, r, query.CardLimits{})
-		if err != nil {
-			return nil, err
-		}
-		p.Path, p.StartLine, p.EndLine = string(card.Span.Path), card.Span.Line, card.Span.EndLine
 	}
 	if p.Path == "" {
 		return nil, errs.E(errs.InvalidArgument, "name a file (path) or a symbol")
@@ -49,6 +43,16 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 	p.MaxLines = c.Clamp("limit", in.Limit, LinesBudget)
 	p.MaxChars = c.payloadBudget(ctx, c.Clamp("max_chars", in.MaxChars, CharsBudget))
 	res, err := c.Engine().Read(ctx, p)
+	if errs.Is(err, errs.FileNotFound) && in.Symbol == "" && in.StartLine == 0 && in.EndLine == 0 {
+		// No such file, but a name of symbols: what the caller meant.
+		switch serr := symbolSpan(ctx, c, in.Path, &p); {
+		case serr == nil:
+			c.Warn("no file %s: read the definition of the symbol of that name", in.Path)
+			res, err = c.Engine().Read(ctx, p)
+		case errs.Is(serr, errs.Ambiguous):
+			return nil, serr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -58,4 +62,18 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 		c.Next("read_source", map[string]any{"path": res.Path, "start_line": res.EndLine + 1, "end_line": res.Requested}, "read the rest of the span")
 	}
 	return res, nil
+}
+
+// symbolSpan points p at the definition of the symbol name denotes.
+func symbolSpan(ctx context.Context, c *Call, name string, p *query.ReadParams) error {
+	r, err := c.Engine().Resolve(ctx, name)
+	if err != nil {
+		return err
+	}
+	card, err := c.Engine().Card(ctx, r, query.CardLimits{})
+	if err != nil {
+		return err
+	}
+	p.Path, p.StartLine, p.EndLine = string(card.Span.Path), card.Span.Line, card.Span.EndLine
+	return nil
 }
