@@ -168,7 +168,7 @@ var keyFree = []string{"timeout_ms", "repo_state_mode"}
 // canonicalArgs is args with sorted keys and without keyFree (false when
 // args is not a JSON object).
 func canonicalArgs(args json.RawMessage) ([]byte, bool) {
-	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+	if noArgs(args) {
 		return []byte("{}"), true
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
