@@ -136,18 +136,12 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		}
 		return out.Tools[i].Name < out.Tools[j].Name
 	})
-	langs := make([]string, 0, len(out.Languages))
-	for _, l := range out.Languages {
-		if l.Language != repomap.OtherLanguage {
-			langs = append(langs, l.Language)
-		}
-	}
 	where := p.Root
 	if out.Branch != "" {
 		where += " on " + out.Branch
 	}
 	c.Answer("%s: %d files (%s), %d modules; index %s at epoch %d; %d tools (%d on in profile %s)", where, out.Files,
-		orNone(strings.Join(langs, ", ")), len(ov.Modules), out.IndexState, out.Epoch, len(out.Tools), out.ToolsOn, out.Profile)
+		parsedLanguages(out.Languages), len(ov.Modules), out.IndexState, out.Epoch, len(out.Tools), out.ToolsOn, out.Profile)
 	if !st.Built {
 		c.Next("index_ensure", map[string]any{}, "the index has not been built yet")
 	}
@@ -338,9 +332,17 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-func orNone(s string) string {
-	if s == "" {
+// parsedLanguages names the languages of an overview that Cairn parses,
+// for an answer.
+func parsedLanguages(ls []repomap.LanguageCount) string {
+	var names []string
+	for _, l := range ls {
+		if l.Language != repomap.OtherLanguage {
+			names = append(names, l.Language)
+		}
+	}
+	if len(names) == 0 {
 		return "no parsed languages"
 	}
-	return s
+	return strings.Join(names, ", ")
 }
