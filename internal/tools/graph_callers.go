@@ -62,10 +62,6 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*gra
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
-	found := 0
-	for _, l := range res.Levels {
-		found += l.Found
-	}
 	if res.OmittedUnresolved > 0 {
 		c.Truncated("unresolved", len(res.Unresolved), len(res.Unresolved)+res.OmittedUnresolved, "per_node", "")
 	}
