@@ -53,7 +53,7 @@ func gitCheckout(ctx context.Context, c *Call, root string, in GitCheckoutIn) (*
 				return nil, gitError(err)
 			}
 			if files := changedFiles(st); len(files) > 0 {
-				return nil, needConfirm("restoring these paths", discardPreview{Files: files}, len(files))
+				return nil, needConfirm("restoring these paths", discardPreview{Files: files})
 			}
 		}
 		st, err := c.gitMutation(ctx, func(root string) error { return gitx.RestorePaths(ctx, root, in.Rev, paths) })
@@ -71,7 +71,7 @@ func gitCheckout(ctx context.Context, c *Call, root string, in GitCheckoutIn) (*
 	// be lost.
 	st, err := c.gitMutation(ctx, func(root string) error { return gitx.Switch(ctx, root, in.Rev, in.Create, in.Confirm) })
 	if files := wouldOverwrite(err); len(files) > 0 && !in.Confirm {
-		return nil, needConfirm("this checkout", discardPreview{Files: files}, len(files))
+		return nil, needConfirm("this checkout", discardPreview{Files: files})
 	}
 	if err != nil {
 		return nil, err
