@@ -191,20 +191,13 @@ func argDocs(t reflect.Type) []ArgDoc {
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
+		name, opts, embedded := jsonName(f)
+		if embedded {
 			out = append(out, argDocs(f.Type)...)
 			continue
 		}
-		if !f.IsExported() {
-			continue
-		}
 		if name == "" {
-			name = f.Name
+			continue
 		}
 		a := ArgDoc{Name: name, Type: jsonType(f.Type), Required: !strings.Contains(","+opts+",", ",omitempty,"),
 			Description: f.Tag.Get("jsonschema")}
@@ -217,6 +210,27 @@ func argDocs(t reflect.Type) []ArgDoc {
 		out = append(out, a)
 	}
 	return out
+}
+
+// jsonName is the name encoding/json gives a struct field: its tag's, or
+// else its Go name, with the tag's options; "" for a field it leaves out
+// (tagged "-", or unexported). embedded is an embedded struct without a
+// name, whose fields JSON flattens into the outer object.
+func jsonName(f reflect.StructField) (name, opts string, embedded bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", "", false
+	}
+	name, opts, _ = strings.Cut(tag, ",")
+	switch {
+	case f.Anonymous && name == "":
+		return "", opts, true
+	case !f.IsExported():
+		return "", "", false
+	case name == "":
+		name = f.Name
+	}
+	return name, opts, false
 }
 
 // jsonType names the JSON type a Go type decodes from.
