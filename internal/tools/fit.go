@@ -99,8 +99,11 @@ func (c *Call) charBudget(t *Tool) int {
 	if t == nil || !t.budgeted {
 		return 0
 	}
-	return c.Bound("max_chars", c.common.MaxChars, CharsBudget)
+	return c.maxChars()
 }
+
+// maxChars is the max_chars the call asks for, within CharsBudget.
+func (c *Call) maxChars() int { return c.Bound("max_chars", c.common.MaxChars, CharsBudget) }
 
 // fit cuts env.Data (and the answer line) until the envelope fits budget
 // characters.

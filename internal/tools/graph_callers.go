@@ -55,7 +55,7 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*gra
 		per = in.Limit
 	}
 	per = c.Bound("limit_per_level", per, PerLevelBudget)
-	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
+	maxChars := c.maxChars()
 	res, err := graph.CallGraph(ctx, c.Engine(), r, graph.Params{Direction: direction, Depth: depth, LimitPerLevel: per,
 		MaxPerNode: PerNodeBudget.Default, Layer: in.Layer})
 	if err != nil {
