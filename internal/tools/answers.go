@@ -168,7 +168,7 @@ var keyFree = []string{"timeout_ms", "repo_state_mode"}
 // canonicalArgs is args with sorted keys and without keyFree (false when
 // args is not a JSON object).
 func canonicalArgs(args json.RawMessage) ([]byte, bool) {
-	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+	if noArgs(args) {
 		return []byte("{}"), true
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
@@ -254,12 +254,7 @@ func (c *Call) replay(ctx context.Context, x *answer, start time.Time) *protocol
 	p := &env.Provenance
 	p.Warnings = append(p.Warnings, x.warnings...)
 	p.Truncations, p.LimitsApplied, p.Completeness, p.Layers = x.truncations, x.limits, x.complete, x.layers
-	if c.timings == nil {
-		c.timings = map[string]int64{}
-	}
-	c.timings["total"] = time.Since(start).Milliseconds()
-	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings,
-		Tokens: x.tokens, TokensSaved: x.saved}
-	c.viewMeta(&env.Meta, &env.Provenance)
+	c.setMeta(env, start)
+	env.Meta.Tokens, env.Meta.TokensSaved = x.tokens, x.saved
 	return env
 }

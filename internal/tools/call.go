@@ -459,12 +459,7 @@ func (c *Call) envelope(ctx context.Context, data any, err error, start time.Tim
 			env.NextActions = visibleNext(c.Env.Config.Tools, c.Env.Paths.Root, c.next)
 		}
 	}
-	if c.timings == nil {
-		c.timings = map[string]int64{}
-	}
-	c.timings["total"] = time.Since(start).Milliseconds()
-	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings}
-	c.viewMeta(&env.Meta, &env.Provenance)
+	c.setMeta(env, start)
 	if err == nil {
 		c.fit(ctx, env, c.budget)
 	}
@@ -526,6 +521,17 @@ func (c *Call) provenance(ctx context.Context) protocol.Provenance {
 		p.Layers = c.layers
 	}
 	return p
+}
+
+// setMeta gives the envelope its meta: a new request id, the call's
+// timings with the total since start, and its consistency mode.
+func (c *Call) setMeta(env *protocol.Envelope, start time.Time) {
+	if c.timings == nil {
+		c.timings = map[string]int64{}
+	}
+	c.timings["total"] = time.Since(start).Milliseconds()
+	env.Meta = protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: c.timings}
+	c.viewMeta(&env.Meta, &env.Provenance)
 }
 
 // viewMeta states the call's consistency mode, workspace and overlay in

@@ -42,11 +42,10 @@ func (c *Call) applyCards(ctx context.Context, plan *cards.Plan, dry bool) (*mut
 	if len(plan.Edits) == 0 {
 		return &mutate.Result{DryRun: dry, Files: []mutate.FileDelta{}}, nil
 	}
-	res, err := c.mutator().Write(ctx, mutate.Request{Edits: plan.Edits, DryRun: dry})
+	res, err := c.write(ctx, mutate.Request{Edits: plan.Edits, DryRun: dry})
 	if err != nil {
 		return nil, err
 	}
-	c.wrote(ctx, res)
 	if res.Applied {
 		c.Next("edit_undo", map[string]any{}, "revert this write")
 	}

@@ -136,18 +136,12 @@ func describe(ctx context.Context, c *Call, in DescribeIn) (*DescribeOut, error)
 		}
 		return out.Tools[i].Name < out.Tools[j].Name
 	})
-	langs := make([]string, 0, len(out.Languages))
-	for _, l := range out.Languages {
-		if l.Language != repomap.OtherLanguage {
-			langs = append(langs, l.Language)
-		}
-	}
 	where := p.Root
 	if out.Branch != "" {
 		where += " on " + out.Branch
 	}
 	c.Answer("%s: %d files (%s), %d modules; index %s at epoch %d; %d tools (%d on in profile %s)", where, out.Files,
-		orNone(strings.Join(langs, ", ")), len(ov.Modules), out.IndexState, out.Epoch, len(out.Tools), out.ToolsOn, out.Profile)
+		parsedLanguages(out.Languages), len(ov.Modules), out.IndexState, out.Epoch, len(out.Tools), out.ToolsOn, out.Profile)
 	if !st.Built {
 		c.Next("index_ensure", map[string]any{}, "the index has not been built yet")
 	}
@@ -197,20 +191,13 @@ func argDocs(t reflect.Type) []ArgDoc {
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
+		name, opts, embedded := jsonName(f)
+		if embedded {
 			out = append(out, argDocs(f.Type)...)
 			continue
 		}
-		if !f.IsExported() {
-			continue
-		}
 		if name == "" {
-			name = f.Name
+			continue
 		}
 		a := ArgDoc{Name: name, Type: jsonType(f.Type), Required: !strings.Contains(","+opts+",", ",omitempty,"),
 			Description: f.Tag.Get("jsonschema")}
@@ -223,6 +210,27 @@ func argDocs(t reflect.Type) []ArgDoc {
 		out = append(out, a)
 	}
 	return out
+}
+
+// jsonName is the name encoding/json gives a struct field: its tag's, or
+// else its Go name, with the tag's options; "" for a field it leaves out
+// (tagged "-", or unexported). embedded is an embedded struct without a
+// name, whose fields JSON flattens into the outer object.
+func jsonName(f reflect.StructField) (name, opts string, embedded bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", "", false
+	}
+	name, opts, _ = strings.Cut(tag, ",")
+	switch {
+	case f.Anonymous && name == "":
+		return "", opts, true
+	case !f.IsExported():
+		return "", "", false
+	case name == "":
+		name = f.Name
+	}
+	return name, opts, false
 }
 
 // jsonType names the JSON type a Go type decodes from.
@@ -338,9 +346,17 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-func orNone(s string) string {
-	if s == "" {
+// parsedLanguages names the languages of an overview that Cairn parses,
+// for an answer.
+func parsedLanguages(ls []repomap.LanguageCount) string {
+	var names []string
+	for _, l := range ls {
+		if l.Language != repomap.OtherLanguage {
+			names = append(names, l.Language)
+		}
+	}
+	if len(names) == 0 {
 		return "no parsed languages"
 	}
-	return s
+	return strings.Join(names, ", ")
 }

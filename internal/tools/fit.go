@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -100,8 +99,11 @@ func (c *Call) charBudget(t *Tool) int {
 	if t == nil || !t.budgeted {
 		return 0
 	}
-	return c.Bound("max_chars", c.common.MaxChars, CharsBudget)
+	return c.maxChars()
 }
+
+// maxChars is the max_chars the call asks for, within CharsBudget.
+func (c *Call) maxChars() int { return c.Bound("max_chars", c.common.MaxChars, CharsBudget) }
 
 // fit cuts env.Data (and the answer line) until the envelope fits budget
 // characters.
@@ -232,21 +234,15 @@ func walkStruct(v reflect.Value, path []step, name string, depth int, out *[]cut
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
-			continue
-		}
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == "-" {
-			continue
+			continue // reflection can neither read nor replace it
 		}
 		fp := with(path, step{field: i, index: -1})
-		if f.Anonymous && tag == "" {
+		switch field, _, embedded := jsonName(f); {
+		case embedded:
 			walkCuts(v.Field(i), fp, name, depth, out)
-			continue
+		case field != "":
+			walkCuts(v.Field(i), fp, join(name, field), depth+1, out)
 		}
-		if tag == "" {
-			tag = f.Name
-		}
-		walkCuts(v.Field(i), fp, join(name, tag), depth+1, out)
 	}
 }
 

@@ -149,11 +149,20 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// discardPreview is what a destructive git operation would throw away.
+type discardPreview struct {
+	Files   []string      `json:"files,omitempty"`
+	Commits []gitx.Commit `json:"commits,omitempty"`
+}
+
+func (p discardPreview) items() int { return len(p.Files) + len(p.Commits) }
+
 // needConfirm is the answer to a destructive call made without confirm:
-// what it would discard, and how to go ahead.
-func needConfirm(what string, discard any, count int) error {
+// what it would discard, and how to go ahead. It counts one item at least:
+// a stash entry or a remote branch may hold no file or commit of its own.
+func needConfirm(what string, discard discardPreview) error {
 	return &errs.Error{Kind: errs.Precondition,
-		Msg:     fmt.Sprintf("%s would discard %d items; pass confirm: true to go ahead", what, count),
+		Msg:     fmt.Sprintf("%s would discard %d items; pass confirm: true to go ahead", what, max(discard.items(), 1)),
 		Details: map[string]any{"would_discard": discard},
 		Fixes:   []string{"repeat the call with confirm: true"}}
 }

@@ -65,7 +65,7 @@ func gitBranch(ctx context.Context, c *Call, root string, in GitBranchIn) (*GitB
 					return nil, gitError(err)
 				}
 				if len(lost) > 0 {
-					return nil, needConfirm("deleting "+in.Name, discardPreview{Commits: lost}, len(lost))
+					return nil, needConfirm("deleting "+in.Name, discardPreview{Commits: lost})
 				}
 			}
 			_, err = c.gitMutation(ctx, func(root string) error { return gitx.DeleteBranch(ctx, root, in.Name, true) })

@@ -53,7 +53,7 @@ func gitCheckout(ctx context.Context, c *Call, root string, in GitCheckoutIn) (*
 				return nil, gitError(err)
 			}
 			if files := changedFiles(st); len(files) > 0 {
-				return nil, needConfirm("restoring these paths", discardPreview{Files: files}, len(files))
+				return nil, needConfirm("restoring these paths", discardPreview{Files: files})
 			}
 		}
 		st, err := c.gitMutation(ctx, func(root string) error { return gitx.RestorePaths(ctx, root, in.Rev, paths) })
@@ -61,32 +61,36 @@ func gitCheckout(ctx context.Context, c *Call, root string, in GitCheckoutIn) (*
 			return nil, err
 		}
 		c.Answer("restored %d paths; %s", len(paths), statusLine(st))
-		return &GitCheckoutOut{From: from, Head: st.Head, Branch: st.Branch, Status: st}, nil
+		return checkedOut(from, st), nil
 	}
 	if in.Rev == "" && in.Create == "" {
 		return nil, errs.E(errs.InvalidArgument, "name a rev to switch to, a branch to create, or paths to restore")
 	}
-	if !in.Confirm {
-		// A first try without force: git keeps local changes that do not
-		// collide, and refuses, naming the files, when they would be lost.
-		st, err := c.gitMutation(ctx, func(root string) error { return gitx.Switch(ctx, root, in.Rev, in.Create, false) })
-		var e *errs.Error
-		if err != nil && errors.As(err, &e) && e.Details["would_overwrite"] != nil {
-			return nil, needConfirm("this checkout", discardPreview{Files: e.Details["would_overwrite"].([]string)}, len(e.Details["would_overwrite"].([]string)))
-		}
-		if err != nil {
-			return nil, err
-		}
-		return checkedOut(c, from, st), nil
+	// Without confirm the switch is not forced: git keeps local changes
+	// that do not collide, and refuses, naming the files, when they would
+	// be lost.
+	st, err := c.gitMutation(ctx, func(root string) error { return gitx.Switch(ctx, root, in.Rev, in.Create, in.Confirm) })
+	if files := wouldOverwrite(err); len(files) > 0 && !in.Confirm {
+		return nil, needConfirm("this checkout", discardPreview{Files: files})
 	}
-	st, err := c.gitMutation(ctx, func(root string) error { return gitx.Switch(ctx, root, in.Rev, in.Create, true) })
 	if err != nil {
 		return nil, err
 	}
-	return checkedOut(c, from, st), nil
+	c.Answer("HEAD %s -> %s; %s", short(from), short(st.Head), statusLine(st))
+	return checkedOut(from, st), nil
 }
 
-func checkedOut(c *Call, from string, st *gitx.Status) *GitCheckoutOut {
-	c.Answer("HEAD %s -> %s; %s", short(from), short(st.Head), statusLine(st))
+func checkedOut(from string, st *gitx.Status) *GitCheckoutOut {
 	return &GitCheckoutOut{From: from, Head: st.Head, Branch: st.Branch, Status: st}
+}
+
+// wouldOverwrite lists the files whose local changes made git refuse an
+// operation (none when it did not refuse for them).
+func wouldOverwrite(err error) []string {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return nil
+	}
+	files, _ := e.Details["would_overwrite"].([]string)
+	return files
 }

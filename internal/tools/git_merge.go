@@ -56,33 +56,36 @@ func gitMerge(ctx context.Context, c *Call, in GitMergeIn) (*GitMergeOut, error)
 	if in.Rev == "" {
 		return nil, errs.E(errs.InvalidArgument, "name the rev to merge")
 	}
-	res, st, err := gitMutate(ctx, c, func(root string) (*gitx.MergeOutcome, error) {
+	out, err := integrate(ctx, c, "merge of "+in.Rev, func(root string) (*gitx.MergeOutcome, error) {
 		return gitx.Merge(ctx, root, gitx.MergeOptions{Rev: in.Rev, Message: in.Message, NoFF: in.NoFF, FFOnly: in.FFOnly, Squash: in.Squash})
 	})
 	if err != nil {
 		return nil, err
 	}
-	mergeAnswer(c, "merge of "+in.Rev, res, st)
-	if res.Result == "conflicts" {
+	if out.Result == "conflicts" {
 		c.Next("git_merge", map[string]any{"abort": true}, "abandon the merge")
 	}
-	return &GitMergeOut{MergeOutcome: res, Status: st}, nil
+	return out, nil
 }
 
-// mergeAnswer sets the answer of a merge or pull.
-func mergeAnswer(c *Call, what string, res *gitx.MergeOutcome, st *gitx.Status) {
-	if res.Result == "conflicts" {
+// integrate runs a merge or a pull and answers with its outcome.
+func integrate(ctx context.Context, c *Call, what string, op func(root string) (*gitx.MergeOutcome, error)) (*GitMergeOut, error) {
+	res, st, err := gitMutate(ctx, c, op)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case res.Result == "conflicts":
 		hunks := 0
 		for _, f := range res.Conflicts {
 			hunks += len(f.Hunks)
 		}
 		c.Answer("%s stopped: %d files in conflict (%d hunks); resolve them and commit, or abort", what, len(res.Conflicts), hunks)
 		c.Next("git_commit", map[string]any{"message": "<message>", "all": true}, "conclude once the conflicts are resolved")
-		return
-	}
-	if res.Commit != "" {
+	case res.Commit != "":
 		c.Answer("%s: %s at %s; %s", what, res.Result, short(res.Commit), statusLine(st))
-		return
+	default:
+		c.Answer("%s: %s; %s", what, res.Result, statusLine(st))
 	}
-	c.Answer("%s: %s; %s", what, res.Result, statusLine(st))
+	return &GitMergeOut{MergeOutcome: res, Status: st}, nil
 }

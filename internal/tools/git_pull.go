@@ -27,12 +27,7 @@ func init() {
 }
 
 func gitPull(ctx context.Context, c *Call, in GitPullIn) (*GitMergeOut, error) {
-	res, st, err := gitMutate(ctx, c, func(root string) (*gitx.MergeOutcome, error) {
+	return integrate(ctx, c, "pull", func(root string) (*gitx.MergeOutcome, error) {
 		return gitx.Pull(ctx, root, gitx.PullOptions{Remote: in.Remote, Branch: in.Branch, Rebase: in.Rebase, FFOnly: in.FFOnly})
 	})
-	if err != nil {
-		return nil, err
-	}
-	mergeAnswer(c, "pull", res, st)
-	return &GitMergeOut{MergeOutcome: res, Status: st}, nil
 }

@@ -44,7 +44,7 @@ func gitPush(ctx context.Context, c *Call, root string, in GitPushIn) (*GitPushO
 			return nil, err
 		}
 		if len(lost) > 0 || in.Delete {
-			return nil, needConfirm("this push", discardPreview{Commits: lost}, max(len(lost), 1))
+			return nil, needConfirm("this push", discardPreview{Commits: lost})
 		}
 	}
 	refs, st, err := gitMutate(ctx, c, func(root string) ([]gitx.RefUpdate, error) {

@@ -25,12 +25,6 @@ type GitResetOut struct {
 	Status *gitx.Status  `json:"status"`
 }
 
-// discardPreview is what a destructive git operation would throw away.
-type discardPreview struct {
-	Files   []string      `json:"files,omitempty"`
-	Commits []gitx.Commit `json:"commits,omitempty"`
-}
-
 func init() {
 	registerGit(Tool{
 		Name: "git_reset", Group: "git",
@@ -77,9 +71,8 @@ func gitReset(ctx context.Context, c *Call, root string, in GitResetIn) (*GitRes
 		if err != nil {
 			return nil, gitError(err)
 		}
-		p := discardPreview{Files: changedFiles(st), Commits: left}
-		if n := len(p.Files) + len(p.Commits); n > 0 {
-			return nil, needConfirm("a hard reset to "+short(to), p, n)
+		if p := (discardPreview{Files: changedFiles(st), Commits: left}); p.items() > 0 {
+			return nil, needConfirm("a hard reset to "+short(to), p)
 		}
 	}
 	st, err := c.gitMutation(ctx, func(root string) error { return gitx.Reset(ctx, root, mode, to, paths) })

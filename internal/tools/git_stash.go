@@ -94,7 +94,7 @@ func gitStash(ctx context.Context, c *Call, root string, in GitStashIn) (*GitSta
 			for i, f := range files {
 				names[i] = f.Path
 			}
-			return nil, needConfirm(fmt.Sprintf("dropping stash@{%d}", in.Entry), discardPreview{Files: names}, max(len(names), 1))
+			return nil, needConfirm(fmt.Sprintf("dropping stash@{%d}", in.Entry), discardPreview{Files: names})
 		}
 		if out.Status, err = c.gitMutation(ctx, func(root string) error { return gitx.StashDrop(ctx, root, in.Entry) }); err != nil {
 			return nil, err

@@ -56,7 +56,7 @@ func gitWorktree(ctx context.Context, c *Call, root string, in GitWorktreeIn) (*
 				return nil, gitError(err)
 			}
 			if files := append(changedFiles(st), st.Untracked...); len(files) > 0 {
-				return nil, needConfirm("removing "+in.Path, discardPreview{Files: files}, len(files))
+				return nil, needConfirm("removing "+in.Path, discardPreview{Files: files})
 			}
 		}
 		_, err := c.gitMutation(ctx, func(root string) error {

@@ -55,17 +55,13 @@ func callGraph(ctx context.Context, c *Call, in GraphIn, direction string) (*gra
 		per = in.Limit
 	}
 	per = c.Bound("limit_per_level", per, PerLevelBudget)
-	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
+	maxChars := c.maxChars()
 	res, err := graph.CallGraph(ctx, c.Engine(), r, graph.Params{Direction: direction, Depth: depth, LimitPerLevel: per,
 		MaxPerNode: PerNodeBudget.Default, Layer: in.Layer})
 	if err != nil {
 		return nil, err
 	}
 	c.Saved(res.BytesCovered)
-	found := 0
-	for _, l := range res.Levels {
-		found += l.Found
-	}
 	if res.OmittedUnresolved > 0 {
 		c.Truncated("unresolved", len(res.Unresolved), len(res.Unresolved)+res.OmittedUnresolved, "per_node", "")
 	}

@@ -40,7 +40,7 @@ func init() {
 
 func impactAnalyze(ctx context.Context, c *Call, in ImpactIn) (*change.ImpactResult, error) {
 	e := c.Engine()
-	maxChars := c.Bound("max_chars", in.MaxChars, CharsBudget)
+	maxChars := c.maxChars()
 	p := change.ImpactParams{Depth: c.Bound("depth", in.Depth, Budget{2, 4}), MaxModules: c.Bound("limit", in.Limit, Budget{10, 50}),
 		Recursive: in.Recursive}
 	var res *change.ImpactResult

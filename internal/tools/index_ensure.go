@@ -113,12 +113,7 @@ func indexEnsure(ctx context.Context, c *Call, in IndexIn) (*IndexOut, error) {
 	if st.GitFailed != "" {
 		c.Warn("git could not list the files (%s); the directory was walked with the ignore rules instead", st.GitFailed)
 	}
-	if st.ParseErrors > 0 {
-		c.Warn("%d files have syntax errors; they stay searchable", st.ParseErrors)
-	}
-	if len(st.Capped) > 0 {
-		warnCapped(c, len(st.Capped))
-	}
+	warnPartlyParsed(c, st.ParseErrors, len(st.Capped))
 	return withSemantic(ctx, c, in, out)
 }
 

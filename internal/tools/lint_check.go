@@ -95,11 +95,10 @@ func lintCheck(ctx context.Context, c *Call, in LintCheckIn) (*LintCheckOut, err
 				content := string(f.New)
 				edits = append(edits, mutate.FileEdit{Path: f.Path, Action: "update", Content: &content, ExpectedSHA256: mutate.SHA(f.Old)})
 			}
-			res, err := c.mutator().Write(ctx, mutate.Request{Edits: edits})
+			res, err := c.write(ctx, mutate.Request{Edits: edits})
 			if err != nil {
 				return nil, err
 			}
-			c.wrote(ctx, res)
 			out.Fixed = res
 			out.Runs = out.Runs[:0]
 			diags = c.runLinters(ctx, ls, only, out) // what the fixes left

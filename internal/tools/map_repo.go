@@ -62,16 +62,12 @@ func mapRepo(ctx context.Context, c *Call, in MapIn) (*repomap.Map, error) {
 		parts = append(parts, fmt.Sprintf("%d files", s.Files))
 	}
 	if res.Languages != nil {
-		var names []string
-		for _, l := range *res.Languages {
-			if l.Language != repomap.OtherLanguage {
-				names = append(names, l.Language)
-			}
-			if res.Structure == nil {
+		if res.Structure == nil {
+			for _, l := range *res.Languages {
 				files += l.Files
 			}
 		}
-		parts = append(parts, fmt.Sprintf("languages: %s", orNone(strings.Join(names, ", "))))
+		parts = append(parts, fmt.Sprintf("languages: %s", parsedLanguages(*res.Languages)))
 	}
 	if res.Modules != nil {
 		parts = append(parts, fmt.Sprintf("%d modules", len(*res.Modules)))

@@ -78,7 +78,7 @@ func Register[In, Out any](t Tool, h func(ctx context.Context, c *Call, in In) (
 	_, t.viewed = t.In.FieldByName("Consistency")
 	t.run = func(ctx context.Context, c *Call, args json.RawMessage) (any, error) {
 		var v In
-		if len(bytes.TrimSpace(args)) > 0 && string(bytes.TrimSpace(args)) != "null" {
+		if !noArgs(args) {
 			dec := json.NewDecoder(bytes.NewReader(args))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&v); err != nil {
@@ -107,6 +107,12 @@ func registerWith[R, In, Out any](t Tool, open func(ctx context.Context, c *Call
 		}
 		return h(ctx, c, r, in)
 	})
+}
+
+// noArgs reports a call made without arguments: nothing, or null.
+func noArgs(args json.RawMessage) bool {
+	a := bytes.TrimSpace(args)
+	return len(a) == 0 || string(a) == "null"
 }
 
 func cleanJSONError(err error) string {

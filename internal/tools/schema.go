@@ -3,7 +3,6 @@ package tools
 import (
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,19 +17,9 @@ var (
 // commonNames are the JSON names of the Common arguments.
 var commonNames = func() map[string]bool {
 	out := map[string]bool{}
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.Anonymous {
-				walk(f.Type) // Base inside Common
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			out[name] = true
-		}
+	for _, a := range argDocs(reflect.TypeOf(Common{})) {
+		out[a.Name] = true
 	}
-	walk(reflect.TypeOf(Common{}))
 	return out
 }()
 

@@ -190,19 +190,21 @@ func status(ctx context.Context, c *Call, _ StatusIn) (*StatusOut, error) {
 		}
 	}
 	c.Answer("index %s at epoch %d: %d files, %d symbols", out.IndexState, out.Epoch, out.Files, out.Symbols)
-	if states[store.BlobParseErrors] > 0 {
-		c.Warn("%d files have syntax errors; they stay searchable", states[store.BlobParseErrors])
-	}
-	if n := states[store.BlobCapped]; n > 0 {
-		warnCapped(c, n)
-	}
+	warnPartlyParsed(c, states[store.BlobParseErrors], states[store.BlobCapped])
 	return out, nil
 }
 
-// warnCapped says that n files reached the extractor's bounds (lang.Limits).
-func warnCapped(c *Call, n int) {
-	c.Warn("%d files nest deeper than %d levels or have lexical paths over %d bytes: their definitions below level %d are summarised into it and longer paths cut (ls lists them as capped)",
-		n, lang.MaxNesting, lang.MaxPath, lang.MaxNesting)
+// warnPartlyParsed warns of the files whose facts the index holds only in
+// part: files with syntax errors, and files that reached the extractor's
+// bounds (lang.Limits).
+func warnPartlyParsed(c *Call, parseErrors, capped int) {
+	if parseErrors > 0 {
+		c.Warn("%d files have syntax errors; they stay searchable", parseErrors)
+	}
+	if capped > 0 {
+		c.Warn("%d files nest deeper than %d levels or have lexical paths over %d bytes: their definitions below level %d are summarised into it and longer paths cut (ls lists them as capped)",
+			capped, lang.MaxNesting, lang.MaxPath, lang.MaxNesting)
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/repomap"
 )
 
@@ -59,11 +60,7 @@ func surfacesList(ctx context.Context, c *Call, in SurfacesIn) (*repomap.Surface
 		return nil, err
 	}
 	label := surfaceLabels[kind]
-	files := "files"
-	if res.Files == 1 {
-		files = "file"
-	}
-	c.Answer("%d %s (%d distinct) in %d %s%s", res.Total, label, res.Distinct, res.Files, files, frameworkSummary(res.ByFramework))
+	c.Answer("%d %s (%d distinct) in %s%s", res.Total, label, res.Distinct, plural.Count(res.Files, "file", "files"), frameworkSummary(res.ByFramework))
 	pg.done(ctx, "items", len(res.Items), res.NextOffset, res.Total, res.More)
 	if n := res.ByConfidence["low"]; n > 0 {
 		c.Warn("%d of %d %s are low confidence: built at run time or derived from a naming convention", n, res.Total, label)

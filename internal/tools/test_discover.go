@@ -40,12 +40,8 @@ func init() {
 }
 
 func testDiscover(ctx context.Context, c *Call, in TestDiscoverIn) (*TestDiscoverOut, error) {
-	all, err := c.discoverTargets(ctx)
-	if err != nil {
-		return nil, err
-	}
 	out := &TestDiscoverOut{Targets: []testrun.Target{}, Runners: map[string]int{}, Unavailable: []string{}}
-	targets, sel, err := chooseTargets(ctx, c, all, in.Paths, in.AffectedBy)
+	targets, sel, err := chooseTargets(ctx, c, in.Paths, in.AffectedBy)
 	if err != nil {
 		return nil, err
 	}

@@ -51,12 +51,8 @@ func testDeadline(cfg config.Config) time.Duration {
 }
 
 func testRun(ctx context.Context, c *Call, in TestRunIn) (*TestRunOut, error) {
-	all, err := c.discoverTargets(ctx)
-	if err != nil {
-		return nil, err
-	}
 	out := &TestRunOut{Selected: []string{}}
-	targets, sel, err := chooseTargets(ctx, c, all, in.Targets, in.AffectedBy)
+	targets, sel, err := chooseTargets(ctx, c, in.Targets, in.AffectedBy)
 	if err != nil {
 		return nil, err
 	}

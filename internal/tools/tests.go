@@ -106,13 +106,15 @@ func covers(t testrun.Target, name, p string) bool {
 	return false
 }
 
-// chooseTargets narrows the repository's targets to those named (ids or
-// paths), then to those the changed files reach.
-func chooseTargets(ctx context.Context, c *Call, all []testrun.Target, names, affectedBy []string) ([]testrun.Target, *AffectedSelection, error) {
-	targets := all
+// chooseTargets lists the repository's targets, narrowed to those named
+// (ids or paths), then to those the changed files reach.
+func chooseTargets(ctx context.Context, c *Call, names, affectedBy []string) ([]testrun.Target, *AffectedSelection, error) {
+	targets, err := c.discoverTargets(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	if len(names) > 0 {
-		var err error
-		if targets, err = selectTargets(ctx, c, all, names); err != nil {
+		if targets, err = selectTargets(ctx, c, targets, names); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -45,7 +45,7 @@ func typeHierarchy(ctx context.Context, c *Call, in HierarchyIn) (*graph.Hierarc
 		return nil, err
 	}
 	limit := c.Bound("limit", in.Limit, HierarchyBudget)
-	maxChars := c.Bound("max_chars", c.Common().MaxChars, CharsBudget)
+	maxChars := c.maxChars()
 	res, err := graph.Hierarchy(ctx, c.Engine(), r, graph.HierarchyParams{Limit: limit, Layer: in.Layer})
 	if err != nil {
 		return nil, err

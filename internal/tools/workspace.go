@@ -139,9 +139,14 @@ func (c *Call) summarize(w *workspace.Workspace) WorkspaceSummary {
 	return s
 }
 
+// treeFile is where a repo path lies in the working tree.
+func (c *Call) treeFile(p string) string {
+	return filepath.Join(c.Env.Paths.Root, filepath.FromSlash(p))
+}
+
 // treeSHA is the sha256 of a working-tree file ("" when there is none).
 func (c *Call) treeSHA(p string) string {
-	data, err := os.ReadFile(filepath.Join(c.Env.Paths.Root, filepath.FromSlash(p)))
+	data, err := os.ReadFile(c.treeFile(p))
 	if err != nil {
 		return ""
 	}
@@ -223,6 +228,6 @@ func shortCommit(s string) string { return abbrev(s, "a tree without commits") }
 
 // exists reports whether a repo path exists in the working tree.
 func (c *Call) exists(p string) bool {
-	_, err := os.Lstat(filepath.Join(c.Env.Paths.Root, filepath.FromSlash(p)))
+	_, err := os.Lstat(c.treeFile(p))
 	return !errors.Is(err, fs.ErrNotExist)
 }

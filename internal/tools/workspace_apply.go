@@ -68,14 +68,13 @@ func workspaceApply(ctx context.Context, c *Call, in WorkspaceApplyIn) (*Workspa
 		}
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].Path < edits[j].Path })
-	res, err := c.mutator().Write(ctx, mutate.Request{Edits: edits, DryRun: in.DryRun})
+	res, err := c.write(ctx, mutate.Request{Edits: edits, DryRun: in.DryRun})
 	if err != nil {
 		if e := errs.As(err); e.Kind == errs.Conflict {
 			e.Fixes = []string{"cairn workspace refresh " + in.WorkspaceID + " merges the tree's changes into the overlay and lists the files it cannot merge; write those again in the workspace on top of the tree's version (cairn write --workspace " + in.WorkspaceID + "), refresh, then apply"}
 		}
 		return nil, err
 	}
-	c.wrote(ctx, res)
 	out := &WorkspaceApplyOut{Result: res}
 	if res.DryRun {
 		c.Answer("dry run: applying workspace %s would change %d files (+%d -%d lines); nothing written", w.ID, res.FilesChanged, res.LinesAdded, res.LinesRemoved)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/gitx"
@@ -95,7 +94,7 @@ type refreshed struct {
 // since the overlay took it (updating w's entry), or a conflict.
 func (c *Call) refreshFile(ctx context.Context, store *workspace.Store, w *workspace.Workspace, p string) (refreshed, error) {
 	f := w.Files[p]
-	tree, err := os.ReadFile(filepath.Join(c.Env.Paths.Root, filepath.FromSlash(p)))
+	tree, err := os.ReadFile(c.treeFile(p))
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return refreshed{}, errs.Wrap(errs.Internal, err, "cannot read %s", p)

@@ -55,11 +55,10 @@ func writeSource(ctx context.Context, c *Call, in WriteIn) (*mutate.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.mutator().Write(ctx, mutate.Request{Edits: in.Edits, DryRun: in.DryRun})
+	res, err := c.write(ctx, mutate.Request{Edits: in.Edits, DryRun: in.DryRun})
 	if err != nil {
 		return nil, err
 	}
-	c.wrote(ctx, res)
 	switch {
 	case res.DryRun:
 		c.Answer("dry run: %d files would change (+%d -%d lines); nothing written", res.FilesChanged, res.LinesAdded, res.LinesRemoved)
@@ -88,6 +87,17 @@ func (c *Call) editsAllowed() error {
 // mutator is the mutation engine of the call's repository.
 func (c *Call) mutator() *mutate.Engine {
 	return mutate.New(mutate.Options{Paths: c.Env.Paths, Exclude: c.Env.Config.Index.Exclude, Writing: c.Env.Writing})
+}
+
+// write applies a batch through the mutation engine, then finishes it
+// (wrote): every write is followed by the index brought up to date.
+func (c *Call) write(ctx context.Context, req mutate.Request) (*mutate.Result, error) {
+	res, err := c.mutator().Write(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	c.wrote(ctx, res)
+	return res, nil
 }
 
 // diffBudget bounds the unified diff of a dry run, in characters.
@@ -130,11 +140,10 @@ func (c *Call) stage(ctx context.Context, id string, req mutate.Request, verify 
 		return nil, err
 	}
 	req.Overlay = v
-	res, err := c.mutator().Write(ctx, req)
+	res, err := c.write(ctx, req) // into the overlay: Paths is empty, nothing to reindex
 	if err != nil {
 		return nil, err
 	}
-	c.wrote(ctx, res) // bounds a dry run's diff; Paths is empty: nothing to reindex
 	if res.DryRun {
 		c.Answer("dry run: %d files would change in workspace %s (+%d -%d lines); nothing staged", res.FilesChanged, id, res.LinesAdded, res.LinesRemoved)
 		return res, nil
