@@ -188,14 +188,54 @@ func parseKinds(kinds []string) ([]uint8, error) {
 	return out, nil
 }
 
+// searchSymbols finds symbols whose name contains the query; a query that
+// finds none and is qualified (Server.Serv, Parser::parse) finds the
+// symbols whose name contains its last part, declared in a container
+// whose qualified name ends with the rest.
 func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *FileFilter) (*SearchResult, error) {
+	if in, name, ok := qualifiedQuery(p.Query); ok {
+		// Decided by the query alone, so every page reads it the same way.
+		n, err := e.Store().CountSymbols(ctx, store.SymbolSearch{Sub: p.Query}, 1)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return e.searchSymbolsIn(ctx, p, filter, name, in)
+		}
+	}
+	return e.searchSymbolsIn(ctx, p, filter, p.Query, "")
+}
+
+// qualifiedQuery splits a dotted (or language-spelled) query into its
+// container and its last part.
+func qualifiedQuery(query string) (in, name string, ok bool) {
+	readings := respellings(query)
+	dotted := readings[len(readings)-1]
+	i := strings.LastIndexAny(dotted, ".#")
+	if i <= 0 || i == len(dotted)-1 {
+		return "", "", false
+	}
+	return dotted[:i], dotted[i+1:], true
+}
+
+// containedIn reports whether a symbol's container, its qualified name
+// without the name, ends with in at a name boundary, ignoring case.
+func containedIn(row store.SymbolRow, in string) bool {
+	container, ok := strings.CutSuffix(row.QName, row.Name)
+	if !ok || container == "" {
+		return false
+	}
+	return hasSuffixAtBoundary(strings.ToLower(container[:len(container)-1]), strings.ToLower(in))
+}
+
+func (e *Engine) searchSymbolsIn(ctx context.Context, p SearchParams, filter *FileFilter, sub, in string) (*SearchResult, error) {
 	kinds, err := parseKinds(p.Kinds)
 	if err != nil {
 		return nil, err
 	}
-	q := store.SymbolSearch{Sub: p.Query, Kinds: kinds, KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus}
+	q := store.SymbolSearch{Sub: sub, Kinds: kinds, KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus}
 	fetch := p.Offset + p.Limit + 1
-	if filter.active() {
+	if filter.active() || in != "" {
 		fetch = (p.Offset + p.Limit + 1) * 8
 	}
 	q.Limit = fetch
@@ -213,7 +253,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *File
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) || (in != "" && !containedIn(row, in)) {
 			continue
 		}
 		if skipped < p.Offset {
@@ -232,7 +272,7 @@ func (e *Engine) searchSymbols(ctx context.Context, p SearchParams, filter *File
 		res.Hits = append(res.Hits, hit)
 	}
 	res.NextOffset = p.Offset + len(res.Hits)
-	if !filter.active() {
+	if !filter.active() && in == "" {
 		res.Total, _ = e.Store().CountSymbols(ctx, q, TotalCap)
 	}
 	return res, e.annotateLayers(ctx, res.Hits)
