@@ -35,7 +35,7 @@ func init() {
 		Name: "search", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "Find code by text (literal, regex, word) or symbols by name. Ranked, bounded, with snippets. Use instead of grep.",
 		Doc: "Modes: lexical (default) searches file contents, case-sensitive unless ignore_case; regex takes RE2 syntax; word matches whole identifiers. " +
-			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions). definitions returns the definitions of an exact name or qualified suffix. " +
+			"symbol ranks symbols whose name contains the query (exact name first, then public, then classes/functions); a qualified query no name contains (Server.Sta, Parser::parse) finds those whose name contains its last part, in a container whose name ends with the rest. definitions returns the definitions of an exact name or qualified suffix. " +
 			"references returns the same as refs_find. Filters: paths (globs), languages, kinds. Results are ranked: files defining the searched name first, tests last. Page with the cursor from provenance.truncations.",
 		When:     []string{"finding where a text, identifier or pattern occurs", "finding symbols whose name you half know (mode symbol)", "finding where an exact name is defined (mode definitions)"},
 		WhenNot:  []string{"everything about one known symbol: symbol_get", "every reference of a symbol with tiers: refs_find", "reading a span you already located: read_source"},
