@@ -14,7 +14,10 @@ import (
 // resolve to lib/x.rb or x.rb in the nearest ancestor directory that has it.
 // A constant (Foo, Foo::Bar, Foo.bar) resolves through the lexical nesting of
 // the reference (innermost first, then the top level) in the file itself
-// (proven) and then in the files it requires (strong).
+// (proven), then in the files it requires (strong), then in the file the
+// loading convention of autoload and Zeitwerk names for it (Rack::Utils in
+// rack/utils.rb, found as a require of "rack/utils" is) when that file
+// defines it (strong).
 
 var linker = &lang.Linker{NewBatch: newBatch}
 
@@ -27,14 +30,30 @@ func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{link.NewBatch(r)
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
 	targets, resolved := link.Imports(ctx, l, f, facts)
-	s := &rubyFile{l: l, facts: facts, own: lf.ByPath,
+	s := &rubyFile{l: l, file: f, facts: facts, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(lang.Import) bool { return true })}
-	return lf.Link(ctx, l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) }})
+	return lf.Link(ctx, l.Tops, link.Rules{
+		// Foo::Bar where this file opens Foo but Bar is defined in another
+		// file: Ruby's modules and classes are open.
+		Typed: func(ri int, r lang.Ref, name string) (int64, bool) {
+			if r.Shape != lang.QualIdent || !r.QualBound {
+				return 0, false
+			}
+			tier, id := s.resolve(ctx, r, name)
+			return id, id != 0 && tier == lang.TierStrong
+		},
+		Other: func(ri int, r lang.Ref, name string) {
+			if tier, id := s.resolve(ctx, r, name); id != 0 {
+				lf.Add(ri, tier, id)
+			}
+		},
+	})
 }
 
 // rubyFile resolves the constants of one Ruby file.
 type rubyFile struct {
 	l        *batch
+	file     lang.File
 	facts    *lang.Facts
 	own      map[string]int64 // this file's symbols by lexical path
 	required []string         // files brought in by require (and autoload)
@@ -77,8 +96,61 @@ func (s *rubyFile) lookup(ctx context.Context, p string) (lang.Tier, int64) {
 			return lang.TierStrong, id
 		}
 	}
+	for _, file := range conventionalFiles(p) {
+		if t, ok := s.l.Import(ctx, s.file, lang.Import{Source: file}); ok {
+			if id := s.l.Paths.Of(ctx, t.File)[p]; id != 0 {
+				return lang.TierStrong, id
+			}
+		}
+	}
 	return lang.TierUnknown, 0
 }
+
+// conventionalFiles are the require paths of the files that may define a
+// lexical path by the loading convention, the innermost constant's first:
+// Rack.Utils.escape is in "rack/utils" (Rack.CommonLogger in
+// "rack/common_logger", HTTPClient in "http_client"), else in "rack", as
+// a constant nested in its parent's file is.
+func conventionalFiles(p string) []string {
+	segs := strings.Split(p, ".")
+	for len(segs) > 0 && !isRubyConstant(segs[len(segs)-1]) {
+		segs = segs[:len(segs)-1] // a method or a variable: in its constant's file
+	}
+	files := make([]string, 0, len(segs))
+	for i := range segs {
+		segs[i] = underscore(segs[i])
+	}
+	for n := len(segs); n > 0; n-- {
+		files = append(files, strings.Join(segs[:n], "/"))
+	}
+	return files
+}
+
+// underscore spells a constant's name in snake case, a word starting at an
+// upper-case letter after a lower-case one or a digit, or before a
+// lower-case one after an upper-case run (HTTPClient: http_client).
+func underscore(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if isUpper(c) && i > 0 {
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && isLower(name[i+1])
+			if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // nesting lists the lexical paths a Ruby constant is looked up in from a
 // definition: the enclosing classes and modules, innermost first, then "".
@@ -101,36 +173,34 @@ func join(prefix, name string) string {
 
 func isRubyConstant(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
-// link resolves a constant: through the lexical nesting of the reference,
-// in the file and then in the files it requires.
-func (s *rubyFile) link(ctx context.Context, ri int, r lang.Ref, name string, add func(int, lang.Tier, int64)) {
+// resolve finds the constant a reference names: through the lexical
+// nesting of the reference, in the file and then in the files it requires
+// or the loading convention names.
+func (s *rubyFile) resolve(ctx context.Context, r lang.Ref, name string) (lang.Tier, int64) {
 	var base string // the constant path the name is a member of ("" for none)
 	switch r.Shape {
 	case lang.QualNone:
 		if !isRubyConstant(name) {
-			return // a method of self
+			return lang.TierUnknown, 0 // a method of self
 		}
 	case lang.QualIdent, lang.QualPath:
 		base = s.facts.Names[r.Qualifier]
 		if !isRubyConstant(base) {
-			return // a variable or a call: its type is unknown
+			return lang.TierUnknown, 0 // a variable or a call: its type is unknown
 		}
 	default:
-		return
+		return lang.TierUnknown, 0
 	}
 	for _, prefix := range s.nesting(r.Enclosing) {
 		if base == "" {
 			if tier, id := s.lookup(ctx, join(prefix, name)); id != 0 {
-				add(ri, tier, id)
-				return
+				return tier, id
 			}
 			continue
 		}
 		if _, id := s.lookup(ctx, join(prefix, base)); id != 0 {
-			if tier, id := s.lookup(ctx, join(prefix, base)+"."+name); id != 0 {
-				add(ri, tier, id)
-			}
-			return
+			return s.lookup(ctx, join(prefix, base)+"."+name)
 		}
 	}
+	return lang.TierUnknown, 0
 }
