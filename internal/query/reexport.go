@@ -17,8 +17,15 @@ import (
 // django.db.models.base.Model.save. The longest module prefix wins.
 func (e *Engine) throughModule(ctx context.Context, name string) ([]store.SymbolRow, error) {
 	segs := strings.Split(name, ".")
+	if len(segs) < 2 {
+		return nil, nil
+	}
+	mods, err := e.Store().Modules(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for i := len(segs) - 1; i >= 1; i-- {
-		files, err := e.moduleFiles(ctx, strings.Join(segs[:i], "."))
+		files, err := e.moduleFiles(ctx, mods, strings.Join(segs[:i], "."))
 		if err != nil {
 			return nil, err
 		}
@@ -77,11 +84,7 @@ func (e *Engine) reexported(ctx context.Context, f store.FileRow, name string) (
 
 // moduleFiles are the indexed files that may hold a dotted module
 // (DottedModuleFiles).
-func (e *Engine) moduleFiles(ctx context.Context, dotted string) ([]store.FileRow, error) {
-	mods, err := e.Store().Modules(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (e *Engine) moduleFiles(ctx context.Context, mods []store.ModuleRow, dotted string) ([]store.FileRow, error) {
 	var out []store.FileRow
 	for _, p := range DottedModuleFiles(mods, dotted) {
 		f, ok, err := e.FileByPath(ctx, p)
