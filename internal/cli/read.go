@@ -20,8 +20,11 @@ func readCmd() *toolCmd {
 	return &toolCmd{
 		tool: "read_source", use: "read PATH[:A-B]", args: cobra.MaximumNArgs(1), pos: []posArg{{"PATH[:A-B]", "path", nil}},
 		also: []altTool{{"full", "read_file_full"}},
-		note: `PATH:A-B reads lines A to B, PATH:A reads from line A. Files that look like
-secrets, ignored files and .git are refused (exit 8).
+		note: `PATH:A-B reads lines A to B, PATH:A (or PATH:A-) reads from line A;
+PATH:LINE:COL, as search and compilers print places, and GitHub's PATH#LA-LB
+read the same. A name no file has reads the definition of the symbol of
+that name. Files that look like secrets, ignored files and .git are refused
+(exit 8).
 
 --full reads a whole file in two steps: without --confirm it prints the file's
 size, line count, sha256 and estimated tokens; with --confirm it prints the
@@ -107,8 +110,17 @@ func renderFull(w io.Writer, r *tools.ReadFullOut) {
 	}
 }
 
-// parseSpan reads PATH, PATH:A or PATH:A-B.
+// parseSpan splits PATH[:A[-B]] into the path and its lines (0 for none).
+// It also takes the places other tools print: PATH:LINE:COL (search's and
+// compilers' output; the column is dropped), PATH:A- (from line A) and
+// GitHub's PATH#LA-LB.
 func parseSpan(s string) (string, int, int, error) {
+	if at := strings.LastIndex(s, "#L"); at >= 0 {
+		spec := strings.Replace(s[at+2:], "-L", "-", 1)
+		if strings.Trim(spec, "0123456789-") == "" && spec != "" {
+			s = s[:at] + ":" + spec
+		}
+	}
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
 		return s, 0, 0, nil
@@ -119,13 +131,20 @@ func parseSpan(s string) (string, int, int, error) {
 	if err != nil {
 		return s, 0, 0, nil // a colon in the file name
 	}
+	if !hasDash {
+		if j := strings.LastIndexByte(s[:i], ':'); j >= 0 {
+			if line, err := strconv.Atoi(s[j+1 : i]); err == nil && line >= 1 {
+				return s[:j], line, 0, nil // PATH:LINE:COL
+			}
+		}
+	}
 	end := 0
-	if hasDash {
+	if hasDash && b != "" {
 		if end, err = strconv.Atoi(b); err != nil {
 			return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q (want A-B)", spec)
 		}
 	}
-	if start < 1 || (hasDash && end < start) {
+	if start < 1 || (end != 0 && end < start) {
 		return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q", spec)
 	}
 	return s[:i], start, end, nil
