@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,13 +46,13 @@ the read fails with exit 7.`,
 			case whole && (len(args) != 1 || in.Symbol != ""):
 				return nil, errs.E(errs.Usage, "read --full takes one PATH (no --symbol)")
 			case whole:
-				if _, a, _, err := parseSpan(args[0]); err != nil || a != 0 {
+				if _, a, _, err := tools.SplitSpan(args[0]); err != nil || a != 0 {
 					return nil, errs.E(errs.Usage, "read --full reads a whole file: give PATH without a line range")
 				}
 				full.Path, full.View = args[0], in.View
 				return full, nil
 			case len(args) == 1:
-				p, a, b, err := parseSpan(args[0])
+				p, a, b, err := tools.SplitSpan(args[0])
 				if err != nil {
 					return nil, err
 				}
@@ -108,44 +107,4 @@ func renderFull(w io.Writer, r *tools.ReadFullOut) {
 	} else {
 		fmt.Fprintf(w, "too large to read whole: read it in spans (cairn read %s:1-400)\n", r.Path)
 	}
-}
-
-// parseSpan splits PATH[:A[-B]] into the path and its lines (0 for none).
-// It also takes the places other tools print: PATH:LINE:COL (search's and
-// compilers' output; the column is dropped), PATH:A- (from line A) and
-// GitHub's PATH#LA-LB.
-func parseSpan(s string) (string, int, int, error) {
-	if at := strings.LastIndex(s, "#L"); at >= 0 {
-		spec := strings.Replace(s[at+2:], "-L", "-", 1)
-		if strings.Trim(spec, "0123456789-") == "" && spec != "" {
-			s = s[:at] + ":" + spec
-		}
-	}
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0, 0, nil
-	}
-	spec := s[i+1:]
-	a, b, hasDash := strings.Cut(spec, "-")
-	start, err := strconv.Atoi(a)
-	if err != nil {
-		return s, 0, 0, nil // a colon in the file name
-	}
-	if !hasDash {
-		if j := strings.LastIndexByte(s[:i], ':'); j >= 0 {
-			if line, err := strconv.Atoi(s[j+1 : i]); err == nil && line >= 1 {
-				return s[:j], line, 0, nil // PATH:LINE:COL
-			}
-		}
-	}
-	end := 0
-	if hasDash && b != "" {
-		if end, err = strconv.Atoi(b); err != nil {
-			return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q (want A-B)", spec)
-		}
-	}
-	if start < 1 || (end != 0 && end < start) {
-		return "", 0, 0, errs.E(errs.InvalidArgument, "bad line range %q", spec)
-	}
-	return s[:i], start, end, nil
 }

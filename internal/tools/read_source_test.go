@@ -1,8 +1,8 @@
-package cli
+package tools
 
 import "testing"
 
-func TestParseSpan(t *testing.T) {
+func TestSplitSpan(t *testing.T) {
 	for in, want := range map[string]struct {
 		path       string
 		start, end int
@@ -21,14 +21,14 @@ func TestParseSpan(t *testing.T) {
 		"Parser::parse":    {"Parser::parse", 0, 0},
 		"Parser::parse:10": {"Parser::parse", 10, 0},
 	} {
-		p, a, b, err := parseSpan(in)
+		p, a, b, err := SplitSpan(in)
 		if err != nil || p != want.path || a != want.start || b != want.end {
-			t.Errorf("parseSpan(%q) = %q %d %d %v, want %q %d %d", in, p, a, b, err, want.path, want.start, want.end)
+			t.Errorf("SplitSpan(%q) = %q %d %d %v, want %q %d %d", in, p, a, b, err, want.path, want.start, want.end)
 		}
 	}
 	for _, bad := range []string{"a.go:0", "a.go:12-10", "a.go:1-x", "a.go#L0"} {
-		if _, _, _, err := parseSpan(bad); err == nil {
-			t.Errorf("parseSpan(%q) took a bad range", bad)
+		if _, _, _, err := SplitSpan(bad); err == nil {
+			t.Errorf("SplitSpan(%q) took a bad range", bad)
 		}
 	}
 }
