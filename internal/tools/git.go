@@ -359,7 +359,7 @@ func (c *Call) symbolSpan(ctx context.Context, name string) (SymbolSpan, error) 
 	if err := c.freshen(ctx); err != nil {
 		return SymbolSpan{}, err
 	}
-	r, err := c.Engine().Resolve(ctx, name)
+	r, err := resolveArg(ctx, c, name, nil)
 	if err != nil {
 		return SymbolSpan{}, err
 	}

@@ -35,7 +35,7 @@ func readSource(ctx context.Context, c *Call, in ReadIn) (*query.ReadResult, err
 		if in.Path != "" {
 			return nil, errs.E(errs.InvalidArgument, "give either path or symbol, not both")
 		}
-		if err := symbolSpan(ctx, c, in.Symbol, &p); err != nil {
+		if err := definitionSpan(ctx, c, in.Symbol, &p); err != nil {
 			return nil, err
 		}
 	}
@@ -68,7 +68,7 @@ func readSpelled(ctx context.Context, c *Call, path string, p query.ReadParams, 
 		return c.Engine().Read(ctx, p)
 	}
 	// No such file, but a name of symbols: what the caller meant.
-	switch err := symbolSpan(ctx, c, path, &p); {
+	switch err := definitionSpan(ctx, c, path, &p); {
 	case err == nil:
 		c.Warn("no file %s: read the definition of the symbol of that name", path)
 		return c.Engine().Read(ctx, p)
@@ -78,9 +78,9 @@ func readSpelled(ctx context.Context, c *Call, path string, p query.ReadParams, 
 	return nil, notFound
 }
 
-// symbolSpan points p at the definition of the symbol name denotes.
-func symbolSpan(ctx context.Context, c *Call, name string, p *query.ReadParams) error {
-	r, err := c.Engine().Resolve(ctx, name)
+// definitionSpan points p at the definition of the symbol name denotes.
+func definitionSpan(ctx context.Context, c *Call, name string, p *query.ReadParams) error {
+	r, err := resolveArg(ctx, c, name, nil)
 	if err != nil {
 		return err
 	}

@@ -111,9 +111,29 @@ func resolvePos(ctx context.Context, c *Call, name string, at *Position, guess b
 		}
 		return c.Engine().At(ctx, c.Env.Index.Paths().Root, at.Path, at.Line, at.Col, guess)
 	case name != "":
-		return c.Engine().Resolve(ctx, name)
+		r, err := c.Engine().Resolve(ctx, name)
+		if errs.Is(err, errs.NotFound) {
+			return atPlace(ctx, c, name, guess, err)
+		}
+		return r, err
 	}
 	return nil, errs.E(errs.InvalidArgument, "name a symbol (symbol) or a position (at)")
+}
+
+// atPlace resolves a name that names no symbol but a place, PATH:LINE:COL
+// as search and compilers print it, to the symbol there (defined or
+// referenced); otherwise, or where the place holds no symbol of the
+// repository, it answers notFound.
+func atPlace(ctx context.Context, c *Call, name string, guess bool, notFound error) (*query.Resolved, error) {
+	pos, err := ParsePosition(name)
+	if err != nil || pos.Line < 1 || pos.Col < 1 {
+		return nil, notFound
+	}
+	r, err := c.Engine().At(ctx, c.Env.Index.Paths().Root, pos.Path, pos.Line, pos.Col, guess)
+	if err != nil && !errs.Is(err, errs.NotFound) && !errs.Is(err, errs.Ambiguous) {
+		return nil, notFound // not a place in the repository after all
+	}
+	return r, err
 }
 
 // ParsePosition reads PATH:LINE:COL.
