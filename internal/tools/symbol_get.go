@@ -19,7 +19,7 @@ type Position struct {
 
 // SymbolIn are the arguments of symbol_get.
 type SymbolIn struct {
-	Symbol string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name or unique suffix"`
+	Symbol string    `json:"symbol,omitempty" jsonschema:"id, qualified name, path#Name, unique suffix or PATH:LINE:COL"`
 	At     *Position `json:"at,omitempty" jsonschema:"a position instead of a name (go to definition)"`
 	Common
 	View
@@ -29,7 +29,7 @@ func init() {
 	Register(Tool{
 		Name: "symbol_get", Group: "read", Fresh: true, Cache: CacheQuery,
 		Summary: "A symbol's card: kind, signature, doc, location, members, calls, relations; by name or at a position.",
-		Doc: "Use after search to learn about one symbol without reading its file. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
+		Doc: "Use after search to learn about one symbol without reading its file. A name may use its language's own separators (Parser::parse, Rack::Request#get_header, HashMap#put) and reach a symbol through a module or file that re-exports it (django.db.models.Model); a place PATH:LINE:COL names the symbol defined or referenced there. `at: {path, line, col}` resolves the identifier under the cursor; when syntax cannot decide (a method on a value whose type the source does not state) the card is a ranked guess and `guess.candidates` lists the others, most likely first. A name defined once per build tag, platform or condition answers with every definition (`variants`, each with its `build`). " +
 			"history counts the commits and authors that changed the definition's lines and says when last (git log -L at HEAD; git_history lists them). " +
 			"calls lists the repository's symbols first, then calls leaving it (origin stdlib, dependency or external, with the import), then unresolved ones; builtins of the language are only counted (builtin_calls).",
 		When:     []string{"learning a symbol's signature, doc, members and calls without reading its file", "go to definition from a position (at)"},
