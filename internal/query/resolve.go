@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -168,13 +169,22 @@ func (e *Engine) spelledCandidates(ctx context.Context, name string) ([]store.Sy
 	return nil, nil
 }
 
-// respellings are the readings of a name, as given first: without a
-// trailing call or parameter list (save(), put(Object, Object)), then with
-// dots for a language's own separators (Parser::parse,
-// Rack::Request#get_header, HashMap#put), after a path's '#' first
-// (request.rb#Rack::Request), then throughout.
+// methodExpr is a receiver type in parentheses before a method, as Go's
+// method expressions and its tools spell it: (*Server).Start, (T).M.
+var methodExpr = regexp.MustCompile(`\(\*?([A-Za-z_][A-Za-z0-9_]*)\)\.`)
+
+// respellings are the readings of a name, as given first: with a method
+// expression's receiver out of its parentheses, without a trailing call or
+// parameter list (save(), put(Object, Object)), then with dots for a
+// language's own separators (Parser::parse, Rack::Request#get_header,
+// HashMap#put), after a path's '#' first (request.rb#Rack::Request), then
+// throughout.
 func respellings(name string) []string {
 	out := []string{name}
+	if m := methodExpr.ReplaceAllString(name, "$1."); m != name {
+		name = m // a method expression: (*Server).Start is Server.Start
+		out = append(out, name)
+	}
 	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
 		name = strings.TrimSpace(name[:i])
 		out = append(out, name)

@@ -47,6 +47,9 @@ func TestResolve(t *testing.T) {
 		{"  Serve ", "example.com/app/server.Server.Serve", "server/server.go"},
 		{"server.New", "example.com/app/server.New", "server/server.go"},
 		{"client/client.go#New", "example.com/app/client.New", "client/client.go"},
+		{"(*Server).Serve", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"server.(*Server).Serve(addr)", "example.com/app/server.Server.Serve", "server/server.go"},
+		{"server.(Server).Serve", "example.com/app/server.Server.Serve", "server/server.go"},
 		{"util/strings.go#Trim", "example.com/app/util.Trim", "util/strings.go"},
 	} {
 		r, err := e.Resolve(ctx, tc.name)
