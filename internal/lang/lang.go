@@ -427,6 +427,8 @@ func Register(l *Language) {
 			separators = append(separators, sep)
 		}
 	}
+	// The longest first, so that "::" is not read as two ":".
+	sort.SliceStable(separators, func(i, j int) bool { return len(separators[i]) > len(separators[j]) })
 	registry = append(registry, l)
 	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
 }

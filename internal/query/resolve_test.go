@@ -128,6 +128,7 @@ func TestResolveThroughReexports(t *testing.T) {
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
 		"shop.models.Model.save":         "shop.models.base.Model.save",
+		"shop.models.base:Model":         "shop.models.base.Model",
 		"shop.models.Model":              "shop.models.base.Model",
 		"shop.Model":                     "shop.models.base.Model",
 		"shop/models/__init__.py#Model":  "shop.models.base.Model",

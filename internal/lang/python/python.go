@@ -40,8 +40,10 @@ var Language = &lang.Language{
 	CommentKinds: []string{"comment"},
 	DocStyle:     lang.DocString,
 	SelfNames:    []string{"self", "cls"},
-	Initializer:  "__init__",
-	BlockScoped:  false,
+	// An entry point's object reference: pkg.cli:main, app.main:app.
+	NameSeparators: []string{":"},
+	Initializer:    "__init__",
+	BlockScoped:    false,
 	Visibility: func(v *lang.View, d lang.DefNode) lang.Visibility {
 		return Visibility(d.Def.Name)
 	},
