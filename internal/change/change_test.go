@@ -358,6 +358,9 @@ func TestImportersTargetNames(t *testing.T) {
 		"webapp":                "directory web",
 		"com.acme":              "package src/main/java/com/acme",
 		"Acme.Lib":              "package Lib",
+		"com.acme.Greeter":      "file src/main/java/com/acme/Greeter.java",
+		"Acme.Lib.Greeting":     "file Lib/Greeting.cs",
+		"store.Get":             "file store/store.go",
 	} {
 		res, err := importers(target)
 		if err != nil {
@@ -369,6 +372,9 @@ func TestImportersTargetNames(t *testing.T) {
 	}
 	if _, err := importers("example.com/app"); err == nil || !strings.Contains(err.Error(), "no indexed file, directory, package or module") {
 		t.Errorf("example.com/app, a module without a root package: %v", err)
+	}
+	if _, err := importers("Greet"); !errs.Is(err, errs.NotFound) {
+		t.Errorf("Greet, a part of a name: %v, want NOT_FOUND", err)
 	}
 	if _, err := importers(" "); !errs.Is(err, errs.InvalidArgument) {
 		t.Errorf("a blank target: %v, want INVALID_ARGUMENT", err)

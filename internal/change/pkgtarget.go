@@ -104,6 +104,15 @@ func (a *analysis) resolveUnit(ctx context.Context, g *depGraph, arg string, rec
 			}
 		}
 	}
+	// A symbol's name (com.acme.Foo, Acme\Lib\Gadget): the file it is in.
+	switch r, err := a.Resolve(ctx, arg); {
+	case err == nil:
+		if i, ok := g.byPath[r.File.Path]; ok {
+			return g.fileUnit(i), nil
+		}
+	case errs.Is(err, errs.Ambiguous):
+		return nil, err
+	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: "no indexed file, directory, package or module " + arg,
 		Fixes: []string{"cairn ls", "cairn arch --depth 2"}}
 }

@@ -1,7 +1,10 @@
 package tools
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -131,7 +134,9 @@ func atPlace(ctx context.Context, c *Call, name string, guess bool, notFound err
 	}
 	r, err := c.Engine().At(ctx, c.Env.Index.Paths().Root, pos.Path, pos.Line, pos.Col, guess)
 	if err != nil && !errs.Is(err, errs.NotFound) && !errs.Is(err, errs.Ambiguous) {
-		return nil, notFound // not a place in the repository after all
+		// Neither a name nor a place of the repository.
+		return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q, and no file %s for the place it names", name, pos.Path),
+			Fixes: []string{"cairn ls " + cmp.Or(path.Dir(pos.Path), ".")}}
 	}
 	return r, err
 }
