@@ -262,11 +262,11 @@ func (e *Engine) inDeclaredPackage(ctx context.Context, name string, rows []stor
 		if !ok || !strings.HasSuffix(name, "."+local) {
 			continue
 		}
-		f, ok, err := e.Store().FileByID(ctx, r.FileID)
+		f, found, err := e.Store().FileByID(ctx, r.FileID)
 		if err != nil {
 			return nil, err
 		}
-		if pkg, _ := lang.Dotted(f.Pkg); ok && pkg != "" && pkg+"."+local == name {
+		if pkg, _ := lang.Dotted(f.Pkg); found && pkg != "" && pkg+"."+local == name {
 			out = append(out, r)
 		}
 	}
