@@ -173,14 +173,34 @@ func (e *Engine) spelledCandidates(ctx context.Context, name string) ([]store.Sy
 // method expressions and its tools spell it: (*Server).Start, (T).M.
 var methodExpr = regexp.MustCompile(`\(\*?([A-Za-z_][A-Za-z0-9_]*)\)\.`)
 
-// respellings are the readings of a name, as given first: with a method
-// expression's receiver out of its parentheses, without a trailing call or
-// parameter list (save(), put(Object, Object)), then with dots for a
-// language's own separators (Parser::parse, Rack::Request#get_header,
-// HashMap#put), after a path's '#' first (request.rb#Rack::Request), then
-// throughout.
+// withoutTypeArgs drops the type arguments of a name, nested ones too:
+// Map<K, List<V>>.put is Map.put.
+func withoutTypeArgs(name string) string {
+	for {
+		open := strings.LastIndexByte(name, '<')
+		if open < 0 {
+			return name
+		}
+		end := strings.IndexByte(name[open:], '>')
+		if end < 0 {
+			return name
+		}
+		name = name[:open] + name[open+end+1:]
+	}
+}
+
+// respellings are the readings of a name, as given first: without type
+// arguments, with a method expression's receiver out of its parentheses,
+// without a trailing call or parameter list (save(), put(Object, Object)),
+// then with dots for a language's own separators (Parser::parse,
+// Rack::Request#get_header, HashMap#put), after a path's '#' first
+// (request.rb#Rack::Request), then throughout.
 func respellings(name string) []string {
 	out := []string{name}
+	if bare := withoutTypeArgs(name); bare != name {
+		name = bare // Vec<T>::push, HashMap<K, V>#put
+		out = append(out, name)
+	}
 	if m := methodExpr.ReplaceAllString(name, "$1."); m != name {
 		name = m // a method expression: (*Server).Start is Server.Start
 		out = append(out, name)

@@ -89,17 +89,19 @@ func TestResolveLanguageSeparators(t *testing.T) {
 	}).Engine(t)
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
-		"Parser::parse":            "src/parse.rs#Parser.parse",
-		"Rack::Request":            "lib/request.rb#Rack.Request",
-		"Rack::Request#get_header": "lib/request.rb#Rack.Request.get_header",
-		"Application::doRun":       "src/Application.php#Application.doRun",
-		`App\Application`:          "src/Application.php#Application",
-		`\App\Application::doRun`:  "src/Application.php#Application.doRun",
-		"request.rb#Rack::Request": "lib/request.rb#Rack.Request",
-		"Application::doRun()":     "src/Application.php#Application.doRun",
-		"Parser::parse(&self)":     "src/parse.rs#Parser.parse",
-		"Shape#area":               "acme.Shape.area",
-		"acme.Shape.area(int)":     "acme.Shape.area",
+		"Parser::parse":              "src/parse.rs#Parser.parse",
+		"Rack::Request":              "lib/request.rb#Rack.Request",
+		"Rack::Request#get_header":   "lib/request.rb#Rack.Request.get_header",
+		"Application::doRun":         "src/Application.php#Application.doRun",
+		`App\Application`:            "src/Application.php#Application",
+		`\App\Application::doRun`:    "src/Application.php#Application.doRun",
+		"request.rb#Rack::Request":   "lib/request.rb#Rack.Request",
+		"Application::doRun()":       "src/Application.php#Application.doRun",
+		"Parser::parse(&self)":       "src/parse.rs#Parser.parse",
+		"Shape#area":                 "acme.Shape.area",
+		"acme.Shape.area(int)":       "acme.Shape.area",
+		"Shape<T>#area":              "acme.Shape.area",
+		"acme.Shape<Map<K, V>>.area": "acme.Shape.area",
 	})
 	if _, err := e.Resolve(ctx, `Other\Application`); !errs.Is(err, errs.NotFound) {
 		t.Errorf("Resolve(Other\\Application) = %v, want NOT_FOUND: the file declares namespace App", err)
