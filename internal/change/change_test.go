@@ -403,3 +403,26 @@ func TestImportersSharedPackageName(t *testing.T) {
 		t.Errorf("acme.util: %d files, importers %v", res.Target.Files, got)
 	}
 }
+
+// TestImportersPHPNamespace: a PHP namespace is a target by name, spelled
+// with PHP's separator or with dots, though it groups no files for linking.
+func TestImportersPHPNamespace(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"src/Output/Out.php":   "<?php\nnamespace App\\Output;\n\nclass Out {}\n",
+		"src/Output/Style.php": "<?php\nnamespace App\\Output;\n\nclass Style {}\n",
+		"src/Cli.php":          "<?php\nnamespace App;\n\nuse App\\Output\\Out;\n\nclass Cli { public function run(): Out { return new Out(); } }\n",
+	}).Engine(t)
+	for _, target := range []string{`App\Output`, `\App\Output`, "App.Output"} {
+		res, err := change.Importers(context.Background(), e, nil, change.ImportersParams{Target: target})
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		var got []string
+		for _, f := range res.Importers {
+			got = append(got, f.Path)
+		}
+		if res.Target.Kind != "package" || res.Target.Files != 2 || !slices.Equal(got, []string{"src/Cli.php"}) {
+			t.Errorf("%s: %s with %d files, importers %v", target, res.Target.Kind, res.Target.Files, got)
+		}
+	}
+}

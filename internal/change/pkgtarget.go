@@ -213,12 +213,22 @@ func (g *depGraph) dottedModuleUnit(arg string) *Unit {
 // namespaceUnit is the files that declare a package or namespace (a JVM
 // package, a .NET namespace), in every package space that has it.
 func (g *depGraph) namespaceUnit(arg string) *Unit {
-	if !isDotted(arg) {
+	name, _ := lang.Dotted(arg) // PHP's Acme\Lib is Acme.Lib
+	if !isDotted(name) {
 		return nil
 	}
 	var members []int
 	for _, space := range declaredSpaces() {
-		members = append(members, g.pkgFiles[spaceKey(space, arg)]...)
+		members = append(members, g.pkgFiles[spaceKey(space, name)]...)
+	}
+	// A namespace that groups no files for its language (PHP's: a file
+	// imports each class it uses) is still a target by name.
+	for i, f := range g.files {
+		if f.Pkg != "" && lang.Of(f.Lang).Packages == lang.PackageNone {
+			if pkg, _ := lang.Dotted(f.Pkg); pkg == name {
+				members = append(members, i)
+			}
+		}
 	}
 	if len(members) == 0 {
 		return nil

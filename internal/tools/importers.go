@@ -8,7 +8,7 @@ import (
 
 // ImportersIn are the arguments of importers.
 type ImportersIn struct {
-	Target    string `json:"target" jsonschema:"a file, a directory (its package), a Go import path, a Python dotted module, a JVM package or .NET namespace, or a symbol's name (its file)"`
+	Target    string `json:"target" jsonschema:"a file, a directory (its package), a Go import path, a Python dotted module, a JVM package or .NET or PHP namespace, or a symbol's name (its file)"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"a directory with every file below it, not only its own package"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"list importing packages up to this many import hops (default 1, at most 10); the counts cover every hop"`
 	View
@@ -22,7 +22,7 @@ func init() {
 	Register(Tool{
 		Name: "importers", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "Who imports a file, package or module: every file importing it directly, with the line of its import statement, and the importing packages, direct and (with depth) transitive, the ones only tests need marked.",
-		Doc: "The target is an indexed file, a directory (its own files: a Go, Python or JVM package; every file below it when it has none of its own, or with recursive), a Go import path, a Python dotted module, a JVM package or .NET namespace, or else a symbol's name (com.acme.Greeter: its file); exact paths win. " +
+		Doc: "The target is an indexed file, a directory (its own files: a Go, Python or JVM package; every file below it when it has none of its own, or with recursive), a Go import path, a Python dotted module, a JVM package or .NET or PHP namespace, or else a symbol's name (com.acme.Greeter: its file); exact paths win. " +
 			"Imports are the index's resolved import edges (Go import paths, TypeScript/JavaScript specifiers through tsconfig paths and package.json, Python modules: import a.b, from a import b names a and, when it is a module, a.b). " +
 			"importers lists every importing file (non-test first, then by path; paged by limit and cursor); packages the importing directories by depth (test_only: only tests depend on it; via: a package of the level before that it imports). " +
 			"direct and transitive count files and packages at one hop and at any depth, whatever depth lists.",
