@@ -283,7 +283,7 @@ func (e *Engine) searchDefinitions(ctx context.Context, p SearchParams, filter *
 	if err != nil {
 		return nil, err
 	}
-	rows, err := e.candidates(ctx, p.Query)
+	rows, err := e.spelledCandidates(ctx, p.Query)
 	if err != nil {
 		return nil, err
 	}
