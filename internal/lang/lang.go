@@ -16,7 +16,8 @@
 //     InlineTests and ModuleTests where tests live in the code they test
 //     or exercise a whole module;
 //   - facts about the language the engines read instead of its name:
-//     Aliases and Dialects (the names filters take), Initializer (the
+//     Aliases and Dialects (the names filters take), NameSeparators (how
+//     its users spell a member in a name: Parser::parse), Initializer (the
 //     method a call of the class runs), Family (the languages
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
