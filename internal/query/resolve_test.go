@@ -86,6 +86,7 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		"lib/request.rb":      "module Rack\n  class Request\n    def get_header(name)\n      name\n    end\n  end\nend\n",
 		"src/Application.php": "<?php\nnamespace App;\n\nclass Application\n{\n    public function doRun() {}\n}\n",
 		"src/acme/Shape.java": "package acme;\n\npublic class Shape {\n    public int area(int scale) { return scale; }\n}\n",
+		"src/acme/Foo.kt":     "package acme\n\nclass Foo {\n    companion object {\n        fun make(): Foo = Foo()\n    }\n}\n",
 	}).Engine(t)
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
@@ -98,6 +99,7 @@ func TestResolveLanguageSeparators(t *testing.T) {
 		"request.rb#Rack::Request":   "lib/request.rb#Rack.Request",
 		"Application::doRun()":       "src/Application.php#Application.doRun",
 		"Parser::parse(&self)":       "src/parse.rs#Parser.parse",
+		"Foo.Companion.make":         "acme.Foo.make",
 		"Shape#area":                 "acme.Shape.area",
 		"acme.Shape.area(int)":       "acme.Shape.area",
 		"Shape<T>#area":              "acme.Shape.area",

@@ -15,7 +15,7 @@ import (
 func JVM(l *lang.Language) *lang.Language {
 	l.Ecosystem = "jvm"
 	l.SelfNames, l.BlockScoped = []string{"this"}, true
-	l.NameSeparators = []string{"#"} // Javadoc's and KDoc's Type#member
+	l.NameSeparators = append(l.NameSeparators, "#") // Javadoc's and KDoc's Type#member
 	l.Packages, l.PackageSpace = lang.PackageDeclared, "java"
 	l.Overloads = true
 	l.VisibilityRule = lang.RuleModifiers

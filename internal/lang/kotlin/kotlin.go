@@ -54,6 +54,9 @@ var Language = classlang.JVM(&lang.Language{
 	BodyKinds:    bodyKinds,
 	CommentKinds: commentKinds,
 	DocStyle:     lang.DocComments,
+	// A companion object's members are the class's: Foo.Companion.make is
+	// Foo.make.
+	NameSeparators: []string{".Companion."},
 	// The scanner of tree-sitter-kotlin 1.1.0 loops forever when the input
 	// ends with an annotation where a property accessor may follow
 	// ("val x = 1\n@Suppress(\"X\")" without a final newline).
