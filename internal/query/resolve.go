@@ -406,6 +406,9 @@ func (e *Engine) reexportedAt(ctx context.Context, p, q string) ([]store.SymbolR
 }
 
 func (e *Engine) notFound(ctx context.Context, name string) error {
+	if err := e.fileNotSymbol(ctx, name); err != nil {
+		return err
+	}
 	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
 		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
 	// Overloads and variants share a name: ask for more rows than are named.
@@ -421,6 +424,32 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 		err.Details = map[string]any{"did_you_mean": names}
 	}
 	return err
+}
+
+// fileNotSymbol is the NOT_FOUND answer to a name that is an indexed
+// file's path: it says so and suggests the file's top-level symbols; nil
+// when the name is no file's.
+func (e *Engine) fileNotSymbol(ctx context.Context, name string) error {
+	f, ok, err := e.FileByPath(ctx, strings.TrimPrefix(name, "./"))
+	if err != nil || !ok {
+		return nil
+	}
+	syms, err := e.SymbolsOfFile(ctx, f.ID)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, s := range syms {
+		if s.Parent == 0 && !slices.Contains(names, s.QName) && len(names) < didYouMean {
+			names = append(names, s.QName)
+		}
+	}
+	out := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a file, not a symbol: name one of its symbols (%s#Name)", f.Path, f.Path),
+		Fixes: []string{"cairn read " + f.Path}}
+	if len(names) > 0 {
+		out.Details = map[string]any{"did_you_mean": names}
+	}
+	return out
 }
 
 // didYouMean is how many names a NOT_FOUND answer suggests.

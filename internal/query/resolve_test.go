@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/errs"
@@ -69,6 +70,12 @@ func TestResolve(t *testing.T) {
 	_, err := e.Resolve(ctx, "New")
 	if !errs.Is(err, errs.Ambiguous) || len(errs.As(err).Candidates) != 2 {
 		t.Errorf("Resolve(New) = %v, want AMBIGUOUS with 2 candidates", err)
+	}
+	// A file's path: NOT_FOUND, saying so, with the file's top-level symbols.
+	fileErr := errs.As(func() error { _, err := e.Resolve(ctx, "./server/server.go"); return err }())
+	if fileErr == nil || fileErr.Kind != errs.NotFound || !strings.Contains(fileErr.Msg, "server/server.go is a file, not a symbol") ||
+		!reflect.DeepEqual(fileErr.Details["did_you_mean"], []string{"example.com/app/server.Server", "example.com/app/server.New"}) {
+		t.Errorf("Resolve(./server/server.go) = %#v, want NOT_FOUND naming the file's symbols", fileErr)
 	}
 	for name, kind := range map[string]errs.Kind{"": errs.InvalidArgument, "   ": errs.InvalidArgument, "NoSuchName": errs.NotFound, "server.Missing": errs.NotFound} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, kind) {
