@@ -427,25 +427,45 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 }
 
 // fileNotSymbol is the NOT_FOUND answer to a name that is an indexed
-// file's path: it says so and suggests the file's top-level symbols; nil
-// when the name is no file's.
+// file's path, or a directory's: it says so and suggests the top-level
+// symbols of the file, or of the directory's own files; nil when the name
+// is neither.
 func (e *Engine) fileNotSymbol(ctx context.Context, name string) error {
-	f, ok, err := e.FileByPath(ctx, strings.TrimPrefix(name, "./"))
-	if err != nil || !ok {
+	p := strings.TrimSuffix(strings.TrimPrefix(name, "./"), "/")
+	files, what := []store.FileRow(nil), "file"
+	if f, ok, err := e.FileByPath(ctx, p); err != nil {
 		return nil
-	}
-	syms, err := e.SymbolsOfFile(ctx, f.ID)
-	if err != nil {
+	} else if ok {
+		files = []store.FileRow{f}
+	} else if under, err := e.FilesUnder(ctx, p+"/"); err == nil && len(under) > 0 && p != "" {
+		what = "directory"
+		for _, f := range under {
+			if lang.DirOf(f.Path) == p {
+				files = append(files, f)
+			}
+		}
+	} else {
 		return nil
 	}
 	var names []string
-	for _, s := range syms {
-		if s.Parent == 0 && !slices.Contains(names, s.QName) && len(names) < didYouMean {
-			names = append(names, s.QName)
+	for _, f := range files {
+		syms, err := e.SymbolsOfFile(ctx, f.ID)
+		if err != nil {
+			return nil
+		}
+		for _, s := range syms {
+			if s.Parent == 0 && !slices.Contains(names, s.QName) && len(names) < didYouMean {
+				names = append(names, s.QName)
+			}
 		}
 	}
-	out := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a file, not a symbol: name one of its symbols (%s#Name)", f.Path, f.Path),
-		Fixes: []string{"cairn read " + f.Path}}
+	out := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is a %s, not a symbol: name a symbol in it", p, what)}
+	if what == "file" {
+		out.Msg += fmt.Sprintf(" (%s#Name)", p)
+		out.Fixes = []string{"cairn read " + p}
+	} else {
+		out.Fixes = []string{"cairn ls " + p}
+	}
 	if len(names) > 0 {
 		out.Details = map[string]any{"did_you_mean": names}
 	}

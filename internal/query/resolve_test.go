@@ -77,6 +77,11 @@ func TestResolve(t *testing.T) {
 		!reflect.DeepEqual(fileErr.Details["did_you_mean"], []string{"example.com/app/server.Server", "example.com/app/server.New"}) {
 		t.Errorf("Resolve(./server/server.go) = %#v, want NOT_FOUND naming the file's symbols", fileErr)
 	}
+	dirErr := errs.As(func() error { _, err := e.Resolve(ctx, "server/"); return err }())
+	if dirErr == nil || dirErr.Kind != errs.NotFound || !strings.Contains(dirErr.Msg, "server is a directory, not a symbol") ||
+		!reflect.DeepEqual(dirErr.Details["did_you_mean"], []string{"example.com/app/server.Server", "example.com/app/server.New"}) {
+		t.Errorf("Resolve(server/) = %#v, want NOT_FOUND naming the directory's symbols", dirErr)
+	}
 	for name, kind := range map[string]errs.Kind{"": errs.InvalidArgument, "   ": errs.InvalidArgument, "NoSuchName": errs.NotFound, "server.Missing": errs.NotFound} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, kind) {
 			t.Errorf("Resolve(%q) = %v, want %s", name, err, kind)
