@@ -148,9 +148,11 @@ func (e *Engine) apply(ctx context.Context, b *batch) error {
 		return abandon(err)
 	}
 	j.State = stateCommit
-	if h, err = e.writeJournal(j, h); err != nil {
-		return abandon(err)
+	committed, err := e.writeJournal(j, h)
+	if err != nil {
+		return abandon(err) // h is still the prepare journal, and locked
 	}
+	h = committed
 	crashPoint()
 	for _, f := range j.Files {
 		if err := e.switchFile(f); err != nil {

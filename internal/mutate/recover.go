@@ -33,6 +33,11 @@ func (e *Engine) Recover(ctx context.Context) ([]string, error) {
 		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".json.tmp") {
 			continue
 		}
+		if strings.HasSuffix(name, ".tmp") && !staleTemp(de) {
+			// A live writer may have created it and not locked it yet:
+			// locking it here, even for a moment, would make it fail.
+			continue
+		}
 		w, err := e.recoverOne(filepath.Join(e.journalDir(), name))
 		if err != nil {
 			w = append(w, fmt.Sprintf("an interrupted write (%s) could not be finished yet: %v; Cairn tries again next time", strings.TrimSuffix(name, ".json"), err))
@@ -46,6 +51,13 @@ func (e *Engine) Recover(ctx context.Context) ([]string, error) {
 // recovery takes it for the leftover of a dead writer: a live writer locks
 // it within moments of creating it.
 const staleJournalTemp = time.Minute
+
+// staleTemp reports whether a journal's temporary file is old enough to be
+// a dead writer's leftover (staleJournalTemp).
+func staleTemp(de os.DirEntry) bool {
+	info, err := de.Info()
+	return err == nil && time.Since(info.ModTime()) > staleJournalTemp
+}
 
 // recoverOne handles one journal file.
 func (e *Engine) recoverOne(p string) ([]string, error) {
