@@ -153,7 +153,7 @@ func deadWorktree(w store.WorktreeRow, listed map[string]bool) string {
 // files. held reports a state dir a live process holds (left alone).
 func removeWorktreeState(w store.WorktreeRow) (removed []string, held bool) {
 	dir := filepath.Dir(w.IndexPath)
-	l, _, err := lockfile.TryLock(filepath.Join(dir, "owner.lock"))
+	l, err := lockfile.Probe(filepath.Join(dir, "owner.lock"))
 	if err != nil {
 		if _, statErr := os.Stat(dir); statErr != nil {
 			return nil, false // nothing left to remove

@@ -21,9 +21,29 @@ type Lock struct {
 // ErrLocked means another process holds the lock.
 var ErrLocked = errors.New("locked by another process")
 
-// TryLock takes the lock at path without waiting. On ErrLocked, owner is the PID
-// written by the process that holds it (0 if unknown).
+// TryLock takes the lock at path without waiting and writes this process's
+// PID into it. On ErrLocked, owner is the PID written by the process that
+// holds it (0 if unknown).
 func TryLock(path string) (l *Lock, owner int, err error) {
+	l, owner, err = lock(path)
+	if err == nil {
+		l.f.Truncate(0)
+		l.f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return l, owner, err
+}
+
+// Probe takes the lock at path without waiting, to act on what it guards
+// while no process owns it (copy another worktree's index), and leaves the
+// PID in the file alone: the lock is this process's for a moment, the file
+// still names the owner that a process opening it meanwhile reports.
+func Probe(path string) (*Lock, error) {
+	l, _, err := lock(path)
+	return l, err
+}
+
+// lock takes the flock of the file at path without waiting.
+func lock(path string) (*Lock, int, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, 0, fmt.Errorf("lockfile: open %s: %w", path, err)
@@ -37,8 +57,6 @@ func TryLock(path string) (l *Lock, owner int, err error) {
 		}
 		return nil, pid, fmt.Errorf("lockfile: lock %s: %w", path, err)
 	}
-	f.Truncate(0)
-	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return &Lock{f: f}, 0, nil
 }
 

@@ -31,7 +31,7 @@ func makeBaseline(ctx context.Context, src, blobPath string) (string, error) {
 	tmp := base + ".tmp"
 	removeDB(tmp)
 	defer removeDB(tmp)
-	l, _, lockErr := lockfile.TryLock(filepath.Join(filepath.Dir(src), "owner.lock"))
+	l, lockErr := lockfile.Probe(filepath.Join(filepath.Dir(src), "owner.lock"))
 	if lockErr == nil {
 		defer l.Unlock()
 		if err := moveToBaseline(ctx, src, tmp); err != nil {

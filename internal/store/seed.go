@@ -109,7 +109,7 @@ func seedFrom(ctx context.Context, src, dst string) error {
 	tmp := dst + ".seed"
 	removeDB(tmp)
 	defer removeDB(tmp)
-	if l, _, err := lockfile.TryLock(filepath.Join(filepath.Dir(src), "owner.lock")); err == nil {
+	if l, err := lockfile.Probe(filepath.Join(filepath.Dir(src), "owner.lock")); err == nil {
 		err = copyDB(src, tmp)
 		l.Unlock()
 		if err != nil {
