@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/link"
+	"github.com/cairnhq/cairn/internal/lang/surface"
 )
 
 // Ruby linking (DESIGN §5 tiers): require_relative "x" (imported as "./x")
@@ -118,39 +119,13 @@ func conventionalFiles(p string) []string {
 	}
 	files := make([]string, 0, len(segs))
 	for i := range segs {
-		segs[i] = underscore(segs[i])
+		segs[i] = surface.SnakeCase(segs[i])
 	}
 	for n := len(segs); n > 0; n-- {
 		files = append(files, strings.Join(segs[:n], "/"))
 	}
 	return files
 }
-
-// underscore spells a constant's name in snake case, a word starting at an
-// upper-case letter after a lower-case one or a digit, or before a
-// lower-case one after an upper-case run (HTTPClient: http_client).
-func underscore(name string) string {
-	var b strings.Builder
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if isUpper(c) && i > 0 {
-			prev := name[i-1]
-			nextLower := i+1 < len(name) && isLower(name[i+1])
-			if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextLower) {
-				b.WriteByte('_')
-			}
-		}
-		if isUpper(c) {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // nesting lists the lexical paths a Ruby constant is looked up in from a
 // definition: the enclosing classes and modules, innermost first, then "".
