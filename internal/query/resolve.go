@@ -409,21 +409,29 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 	if err := e.fileNotSymbol(ctx, name); err != nil {
 		return err
 	}
+	last := lastSegment(name)
 	err := &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no symbol named %q", name),
-		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", lastSegment(name))}}
+		Fixes: []string{fmt.Sprintf("cairn search %q --mode symbol", last)}}
 	// Overloads and variants share a name: ask for more rows than are named.
-	q := store.SymbolSearch{Sub: lastSegment(name), KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 4 * didYouMean}
+	q := store.SymbolSearch{Sub: last, KindWeight: kindWeight, VisWeight: visWeight, ExactBonus: exactBonus, Limit: 4 * didYouMean}
 	if rows, _, serr := e.Store().SearchSymbols(ctx, q); serr == nil && len(rows) > 0 {
 		refs, _ := e.SymbolRefs(ctx, rows)
 		var names []string
 		for _, r := range refs {
-			if !slices.Contains(names, r.QName) && len(names) < didYouMean {
-				names = append(names, r.QName)
-			}
+			names = suggest(names, r.QName)
 		}
 		err.Details = map[string]any{"did_you_mean": names}
 	}
 	return err
+}
+
+// suggest adds a qualified name to a NOT_FOUND answer's suggestions: each
+// name once (overloads and variants share one), at most didYouMean.
+func suggest(names []string, qname string) []string {
+	if slices.Contains(names, qname) || len(names) >= didYouMean {
+		return names
+	}
+	return append(names, qname)
 }
 
 // fileNotSymbol is the NOT_FOUND answer to a name that is an indexed
@@ -432,12 +440,15 @@ func (e *Engine) notFound(ctx context.Context, name string) error {
 // is neither.
 func (e *Engine) fileNotSymbol(ctx context.Context, name string) error {
 	p := strings.TrimSuffix(strings.TrimPrefix(name, "./"), "/")
+	if p == "" {
+		return nil
+	}
 	files, what := []store.FileRow(nil), "file"
 	if f, ok, err := e.FileByPath(ctx, p); err != nil {
 		return nil
 	} else if ok {
 		files = []store.FileRow{f}
-	} else if under, err := e.FilesUnder(ctx, p+"/"); err == nil && len(under) > 0 && p != "" {
+	} else if under, err := e.FilesUnder(ctx, p+"/"); err == nil && len(under) > 0 {
 		what = "directory"
 		for _, f := range under {
 			if lang.DirOf(f.Path) == p {
@@ -454,8 +465,8 @@ func (e *Engine) fileNotSymbol(ctx context.Context, name string) error {
 			return nil
 		}
 		for _, s := range syms {
-			if s.Parent == 0 && !slices.Contains(names, s.QName) && len(names) < didYouMean {
-				names = append(names, s.QName)
+			if s.Parent == 0 {
+				names = suggest(names, s.QName)
 			}
 		}
 	}
