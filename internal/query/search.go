@@ -249,11 +249,14 @@ func (e *Engine) searchSymbolsIn(ctx context.Context, p SearchParams, filter *Fi
 	res := &SearchResult{Mode: "symbol", Query: p.Query, Hits: []SearchHit{}, FilesExact: true}
 	skipped := 0
 	for i, row := range rows {
+		if in != "" && !containedIn(row, in) {
+			continue // decided by the row, before it is loaded
+		}
 		r, err := e.Load(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || !filter.Match(r.File.Path, r.File.Lang) || (in != "" && !containedIn(row, in)) {
+		if r == nil || !filter.Match(r.File.Path, r.File.Lang) {
 			continue
 		}
 		if skipped < p.Offset {
