@@ -23,9 +23,18 @@ import (
 var linker = &lang.Linker{NewBatch: newBatch}
 
 // batch links the Ruby files of one batch.
-type batch struct{ link.Batch }
+type batch struct {
+	link.Batch
+	// byConvention memoises conventional: by the referencing file's
+	// directory and the lexical path, the symbol (0 for none); requires,
+	// by the directory and a require path, the file it finds ("" for none).
+	byConvention map[[2]string]int64
+	requires     map[[2]string]string
+}
 
-func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{link.NewBatch(r)} }
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &batch{Batch: link.NewBatch(r), byConvention: map[[2]string]int64{}, requires: map[[2]string]string{}}
+}
 
 // Link resolves the references of a Ruby file.
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
@@ -97,14 +106,39 @@ func (s *rubyFile) lookup(ctx context.Context, p string) (lang.Tier, int64) {
 			return lang.TierStrong, id
 		}
 	}
-	for _, file := range conventionalFiles(p) {
-		if t, ok := s.l.Import(ctx, s.file, lang.Import{Source: file}); ok {
-			if id := s.l.Paths.Of(ctx, t.File)[p]; id != 0 {
-				return lang.TierStrong, id
+	if id := s.l.conventional(ctx, s.file, p); id != 0 {
+		return lang.TierStrong, id
+	}
+	return lang.TierUnknown, 0
+}
+
+// conventional is the symbol of lexical path p in the file the loading
+// convention names for it, seen from file f (conventionalFiles), 0 for
+// none. A file's many references to the same constants, and its
+// directory's other files, ask the same question: the answer is kept.
+func (l *batch) conventional(ctx context.Context, f lang.File, p string) int64 {
+	key := [2]string{lang.DirOf(f.Path), p}
+	if id, ok := l.byConvention[key]; ok {
+		return id
+	}
+	var id int64
+	for _, src := range conventionalFiles(p) {
+		rk := [2]string{key[0], src}
+		file, ok := l.requires[rk]
+		if !ok {
+			if t, found := l.Import(ctx, f, lang.Import{Source: src}); found {
+				file = t.File
+			}
+			l.requires[rk] = file
+		}
+		if file != "" {
+			if id = l.Paths.Of(ctx, file)[p]; id != 0 {
+				break
 			}
 		}
 	}
-	return lang.TierUnknown, 0
+	l.byConvention[key] = id
+	return id
 }
 
 // conventionalFiles are the require paths of the files that may define a
