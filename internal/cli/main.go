@@ -235,13 +235,18 @@ func printError(w io.Writer, e *protocol.ErrorObject) {
 		}
 		b, _ := json.Marshal(c)
 		var ref struct {
-			ID       protocol.SymbolID `json:"symbol_id"`
-			QName    string            `json:"qualified_name"`
-			Kind     string            `json:"kind"`
-			Location protocol.Location `json:"location"`
+			ID        protocol.SymbolID `json:"symbol_id"`
+			QName     string            `json:"qualified_name"`
+			Kind      string            `json:"kind"`
+			Location  protocol.Location `json:"location"`
+			Signature string            `json:"signature"`
 		}
 		json.Unmarshal(b, &ref)
-		fmt.Fprintf(w, "  candidate: %s %s %s (%s:%d)\n", ref.ID, ref.Kind, ref.QName, ref.Location.Path, ref.Location.Line)
+		fmt.Fprintf(w, "  candidate: %s %s %s (%s:%d)", ref.ID, ref.Kind, ref.QName, ref.Location.Path, ref.Location.Line)
+		if ref.Signature != "" {
+			fmt.Fprintf(w, "  %s", ref.Signature)
+		}
+		fmt.Fprintln(w)
 	}
 	if dym, ok := e.Details["did_you_mean"].([]string); ok && len(dym) > 0 {
 		fmt.Fprintf(w, "  did you mean: %s\n", strings.Join(dym, ", "))

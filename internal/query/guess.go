@@ -167,16 +167,25 @@ func (e *Engine) guessOrAmbiguous(ctx context.Context, f store.FileRow, name str
 	return r, nil
 }
 
+// Candidate is a symbol an ambiguous name may denote, with its signature:
+// enough to choose among overloads without reading each one.
+type Candidate struct {
+	SymbolRef
+	Signature string `json:"signature,omitempty"`
+}
+
 // ambiguousAmong is AMBIGUOUS_SYMBOL with the candidates rows (the first
 // maxCandidates, in their order), details and a message.
 func (e *Engine) ambiguousAmong(ctx context.Context, rows []store.SymbolRow, details map[string]any, format string, args ...any) error {
-	refs, err := e.SymbolRefs(ctx, rows[:min(len(rows), maxCandidates)])
+	cands, err := loadEach(ctx, e, rows[:min(len(rows), maxCandidates)], func(r *Resolved) any {
+		c := Candidate{SymbolRef: r.Ref()}
+		if r.Def != nil {
+			c.Signature = r.Def.Signature
+		}
+		return c
+	})
 	if err != nil {
 		return err
-	}
-	cands := make([]any, len(refs))
-	for i, r := range refs {
-		cands[i] = r
 	}
 	return &errs.Error{Kind: errs.Ambiguous, Msg: fmt.Sprintf(format, args...), Candidates: cands, Details: details,
 		Fixes: []string{"cairn symbol <symbol_id>"}}

@@ -46,6 +46,11 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, written := parameterList(name); written {
+		if rows, err = e.constructorsOfTypes(ctx, rows); err != nil {
+			return nil, err
+		}
+	}
 	switch len(rows) {
 	case 0:
 		return nil, e.notFound(ctx, name)
@@ -58,7 +63,36 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
 		return e.Load(ctx, row)
 	}
+	if row, ok, err := e.oneOverload(ctx, name, &rows); err != nil || ok {
+		return e.loadRow(ctx, row, err)
+	}
 	return nil, e.ambiguous(ctx, name, rows)
+}
+
+// oneOverload settles, or narrows, a name's candidates by how it is written:
+// with a parameter list, to the overloads that take those parameters
+// (ArrayList.add(int, E)); without one, to a type over its own constructors
+// (HashMap is the class, not new HashMap(...)).
+func (e *Engine) oneOverload(ctx context.Context, name string, rows *[]store.SymbolRow) (store.SymbolRow, bool, error) {
+	written, ok := parameterList(name)
+	if !ok {
+		row, ok := typeOverItsConstructors(*rows)
+		return row, ok, nil
+	}
+	kept, err := e.byParameters(ctx, *rows, written)
+	if err != nil || len(kept) != 1 {
+		*rows = kept
+		return store.SymbolRow{}, false, err
+	}
+	return kept[0], true, nil
+}
+
+// loadRow loads row unless err is set.
+func (e *Engine) loadRow(ctx context.Context, row store.SymbolRow, err error) (*Resolved, error) {
+	if err != nil {
+		return nil, err
+	}
+	return e.Load(ctx, row)
 }
 
 // first is the first of a variant group, nil for none.
@@ -499,6 +533,10 @@ func (e *Engine) ambiguous(ctx context.Context, name string, rows []store.Symbol
 	sort.Slice(rows, func(i, j int) bool {
 		return cmp.Or(cmp.Compare(rows[i].QName, rows[j].QName), cmp.Compare(rows[i].ID, rows[j].ID)) < 0
 	})
+	if example, ok := e.overloadExample(ctx, name, rows); ok {
+		return e.ambiguousAmong(ctx, rows, map[string]any{"total": len(rows)},
+			"%q matches %d overloads; name one by symbol_id or with its parameters, as in %s", name, len(rows), example)
+	}
 	return e.ambiguousAmong(ctx, rows, map[string]any{"total": len(rows)},
 		"%q matches %d symbols; name one by symbol_id or a longer qualified name", name, len(rows))
 }

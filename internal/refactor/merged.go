@@ -3,10 +3,14 @@ package refactor
 import (
 	"context"
 
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
-// mergedDeclarations returns the other declarations of the renamed name in
+// mergedDeclarations returns, for a type, the constructors that spell its
+// name (Java, C#, C++: class Box { Box() {} }), which a rename of the type
+// changes with it; and the other declarations of the renamed name in
 // the same scope of the same file, for JavaScript and TypeScript: there two
 // declarations of one name in one scope are one symbol (TypeScript's
 // declaration merging: an interface and the const, class or function of
@@ -15,6 +19,12 @@ import (
 // and syntactic layers hold them as separate symbols; renaming one alone
 // leaves the other's uses naming something that no longer exists.
 func (env *Env) mergedDeclarations(ctx context.Context, r *query.Resolved) ([]*query.Resolved, error) {
+	if lang.DefKind(r.Row.Kind).IsTypeLike() {
+		ctors, err := env.Engine.Constructors(ctx, r.Row)
+		if err != nil || len(ctors) > 0 {
+			return env.loadAll(ctx, ctors, err)
+		}
+	}
 	if !isECMA(r.File.Lang) {
 		return nil, nil
 	}
@@ -22,11 +32,22 @@ func (env *Env) mergedDeclarations(ctx context.Context, r *query.Resolved) ([]*q
 	if err != nil {
 		return nil, err
 	}
+	var same []store.SymbolRow
+	for _, row := range rows {
+		if row.ID != r.Row.ID && row.Name == r.Row.Name && row.Parent == r.Row.Parent {
+			same = append(same, row)
+		}
+	}
+	return env.loadAll(ctx, same, nil)
+}
+
+// loadAll loads rows, unless err is set.
+func (env *Env) loadAll(ctx context.Context, rows []store.SymbolRow, err error) ([]*query.Resolved, error) {
+	if err != nil {
+		return nil, err
+	}
 	var out []*query.Resolved
 	for _, row := range rows {
-		if row.ID == r.Row.ID || row.Name != r.Row.Name || row.Parent != r.Row.Parent {
-			continue
-		}
 		m, err := env.Engine.Load(ctx, row)
 		if err != nil {
 			return nil, err

@@ -30,7 +30,10 @@ const maxRefs = 200000
 
 // Rename plans a rename and stores the plan.
 func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
-	r := req.Symbol
+	r, err := env.constructedType(ctx, req.Symbol)
+	if err != nil {
+		return nil, err
+	}
 	card, err := env.Engine.Card(ctx, r, query.CardLimits{Members: 1, Calls: 1})
 	if err != nil {
 		return nil, err
@@ -153,7 +156,25 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 			}
 		}
 	}
+	mv, err := env.javaFileMove(ctx, r, req.NewName)
+	if err != nil {
+		return nil, err
+	}
+	if mv != nil {
+		p.Moves = append(p.Moves, *mv)
+	}
 	return env.finish(ctx, p, layer, defPath)
+}
+
+// constructedType is the type a constructor named like it builds, which a
+// rename of the constructor renames (its name is the type's); r itself for
+// any other symbol.
+func (env *Env) constructedType(ctx context.Context, r *query.Resolved) (*query.Resolved, error) {
+	t, ok, err := env.Engine.TypeOfConstructor(ctx, r.Row)
+	if err != nil || !ok || t.Name != r.Row.Name {
+		return r, err
+	}
+	return env.Engine.Load(ctx, t)
 }
 
 // renameRefs finds what a rename of r changes (the family included) and

@@ -1,0 +1,313 @@
+package query
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
+)
+
+// maxOverloads bounds the candidates whose signatures are read to choose
+// an overload by the parameter list a name is written with.
+const maxOverloads = 64
+
+// typeOverItsConstructors settles a name shared by one class, struct or
+// enum and constructors of that very type (Java, C#, Kotlin, C++ spell a
+// constructor with its type's name): the type is what the name means; its
+// constructors are Type.Type, or chosen with a parameter list.
+func typeOverItsConstructors(rows []store.SymbolRow) (store.SymbolRow, bool) {
+	var typ store.SymbolRow
+	types := 0
+	for _, r := range rows {
+		if lang.DefKind(r.Kind) != lang.KindConstructor {
+			typ = r
+			types++
+		}
+	}
+	if types != 1 || !lang.DefKind(typ.Kind).IsTypeLike() {
+		return store.SymbolRow{}, false
+	}
+	for _, r := range rows {
+		if r.ID != typ.ID && !constructs(r, typ) {
+			return store.SymbolRow{}, false
+		}
+	}
+	return typ, true
+}
+
+// constructorsOfTypes replaces each type of rows that has constructors by
+// them: a name written with a parameter list (Box(int)) calls something.
+func (e *Engine) constructorsOfTypes(ctx context.Context, rows []store.SymbolRow) ([]store.SymbolRow, error) {
+	var out []store.SymbolRow
+	seen := map[int64]bool{}
+	add := func(r store.SymbolRow) {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	for _, r := range rows {
+		if !lang.DefKind(r.Kind).IsTypeLike() {
+			add(r)
+			continue
+		}
+		own, err := e.Constructors(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range own {
+			add(c)
+		}
+		if len(own) == 0 {
+			add(r) // no constructor of its own: the type stands
+		}
+	}
+	return out, nil
+}
+
+// Constructors are the constructors of the type t: those it encloses and
+// those defined out of it under its name (C++'s A::A() {}), in the
+// request's view.
+func (e *Engine) Constructors(ctx context.Context, t store.SymbolRow) ([]store.SymbolRow, error) {
+	named, err := e.Store().SymbolsByName(ctx, t.Name)
+	if err == nil {
+		named, err = e.ovCandidates(ctx, t.Name, named)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SymbolRow
+	for _, c := range named {
+		if lang.DefKind(c.Kind) == lang.KindConstructor && constructs(c, t) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TypeOfConstructor is the type a constructor builds: the type enclosing
+// it, or for one defined out of its class, the one type of its qualified
+// name. ok is false for any other symbol.
+func (e *Engine) TypeOfConstructor(ctx context.Context, c store.SymbolRow) (store.SymbolRow, bool, error) {
+	if lang.DefKind(c.Kind) != lang.KindConstructor {
+		return store.SymbolRow{}, false, nil
+	}
+	if c.Parent != 0 {
+		t, ok, err := e.symbolByID(ctx, c.Parent)
+		return t, ok && constructs(c, t), err
+	}
+	local := localQName(c.QName)
+	dot := strings.LastIndexByte(local, '.')
+	if dot < 0 {
+		return store.SymbolRow{}, false, nil
+	}
+	rows, err := e.candidates(ctx, local[:dot])
+	var types []store.SymbolRow
+	for _, t := range rows {
+		if lang.DefKind(t.Kind).IsTypeLike() && constructs(c, t) {
+			types = append(types, t)
+		}
+	}
+	if err != nil || len(types) != 1 {
+		return store.SymbolRow{}, false, err
+	}
+	return types[0], true, nil
+}
+
+// constructs reports whether the constructor c belongs to the type t: t
+// encloses it, or it is defined out of its class under t's qualified name
+// (C++'s A::A() {} in a file other than A's header).
+func constructs(c, t store.SymbolRow) bool {
+	return c.Parent == t.ID || (c.Name == t.Name && localQName(c.QName) == localQName(t.QName)+"."+c.Name)
+}
+
+// localQName is a qualified name without its file: path#A.B is A.B.
+func localQName(q string) string {
+	if _, local, ok := strings.Cut(q, "#"); ok {
+		return local
+	}
+	return q
+}
+
+// overloadExample is name written with the parameters of the first of
+// rows, when rows are one qualified name defined several times (only a
+// parameter list or an id tells them apart): ArrayList.add(E e).
+func (e *Engine) overloadExample(ctx context.Context, name string, rows []store.SymbolRow) (string, bool) {
+	for _, r := range rows[1:] {
+		if r.QName != rows[0].QName {
+			return "", false
+		}
+	}
+	r, err := e.Load(ctx, rows[0])
+	if err != nil || r == nil || r.Def == nil {
+		return "", false
+	}
+	params, ok := signatureParameters(r.Def.Signature, rows[0].Name)
+	if !ok {
+		return "", false
+	}
+	if _, written := parameterList(name); written {
+		name = name[:strings.IndexByte(name, '(')]
+	}
+	return name + "(" + strings.Join(params, ", ") + ")", true
+}
+
+// parameterList is what a name writes between the parentheses that end it,
+// and whether it ends with some: put(K, V) gives "K, V"; save() gives "".
+func parameterList(name string) (string, bool) {
+	if !strings.HasSuffix(name, ")") {
+		return "", false
+	}
+	open := strings.IndexByte(name, '(')
+	if open <= 0 || strings.HasSuffix(name[:open], ".") {
+		return "", false // (*T).M, pkg.(T).M: a method expression, not a parameter list
+	}
+	return name[open+1 : len(name)-1], true
+}
+
+// byParameters keeps the candidates whose signatures take the parameters
+// written (as many, each naming the type or the name of its parameter:
+// add(int, E), put(Object, Object), save()). All of them are kept when
+// none matches or there are too many to read.
+func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, written string) ([]store.SymbolRow, error) {
+	if len(rows) > maxOverloads {
+		return rows, nil
+	}
+	want := splitParameters(written)
+	var out []store.SymbolRow
+	for _, row := range rows {
+		r, err := e.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil || r.Def == nil {
+			continue
+		}
+		if have, ok := signatureParameters(r.Def.Signature, row.Name); ok && parametersMatch(want, have) {
+			out = append(out, row)
+		}
+	}
+	if len(out) == 0 {
+		return rows, nil
+	}
+	return out, nil
+}
+
+// signatureParameters is the parameters of the list that follows the
+// symbol's name in its signature (after type parameters: Foo<T>(T x)).
+func signatureParameters(sig, name string) ([]string, bool) {
+	for from := 0; ; {
+		i := strings.Index(sig[from:], name)
+		if i < 0 {
+			return nil, false
+		}
+		start := from + i
+		at := start + len(name)
+		from = at
+		if start > 0 && isWordByte(sig[start-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(sig[at:], " ")
+		if strings.HasPrefix(rest, "<") {
+			if end := closing(rest, 0); end > 0 {
+				rest = strings.TrimLeft(rest[end+1:], " ")
+			}
+		}
+		if !strings.HasPrefix(rest, "(") {
+			continue
+		}
+		end := closing(rest, 0)
+		if end < 0 {
+			return nil, false // a signature cut short
+		}
+		return splitParameters(rest[1:end]), true
+	}
+}
+
+// closing is the index of the bracket that closes the one at open, -1 when
+// s ends first. An arrow's '>' (->, =>) closes nothing.
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(', '<', '[', '{':
+			depth++
+		case '>':
+			if i > 0 && (s[i-1] == '-' || s[i-1] == '=') {
+				continue
+			}
+			depth--
+		case ')', ']', '}':
+			depth--
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitParameters splits a parameter list at its top-level commas; an
+// empty list has no parameters.
+func splitParameters(list string) []string {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(list); i++ {
+		switch list[i] {
+		case '(', '<', '[', '{':
+			depth++
+		case '>':
+			if i == 0 || (list[i-1] != '-' && list[i-1] != '=') {
+				depth--
+			}
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(list[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(list[start:]))
+}
+
+// parametersMatch reports whether the parameters written match a
+// signature's: as many, and each written one names its parameter's type
+// or name (java.util.List matches List<T> list; int matches int index).
+func parametersMatch(want, have []string) bool {
+	if len(want) != len(have) {
+		return false
+	}
+	for i, w := range want {
+		if !namesParameter(w, have[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesParameter reports whether the written w names the parameter p:
+// without type arguments, its last dotted segment stands in p as a whole
+// word (a qualifier may precede it).
+func namesParameter(w, p string) bool {
+	w = strings.Join(strings.Fields(withoutTypeArgs(w)), " ")
+	if i := strings.LastIndexByte(w, '.'); i >= 0 && i+1 < len(w) && isWordByte(w[i+1]) {
+		w = w[i+1:]
+	}
+	if w == "" {
+		return true // a blank item: add(, E) says nothing of the first
+	}
+	p = strings.Join(strings.Fields(withoutTypeArgs(p)), " ")
+	re, err := regexp.Compile(`(^|[^\w])` + regexp.QuoteMeta(w) + `($|[^\w])`)
+	return err == nil && re.MatchString(p)
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
