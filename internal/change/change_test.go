@@ -383,7 +383,7 @@ func TestImportersTargetNames(t *testing.T) {
 
 // TestImportersSharedPackageName: a JVM package and a .NET namespace of the
 // same name are one target, with the files of both, and the importers of
-// either are its importers (JVM imports are no file edges of the index).
+// either are its importers: a JVM import of one of its types, a C# using.
 func TestImportersSharedPackageName(t *testing.T) {
 	e := testenv.OpenIndex(t, map[string]string{
 		"jvm/acme/util/Strings.java": "package acme.util;\n\npublic class Strings {}\n",
@@ -399,7 +399,7 @@ func TestImportersSharedPackageName(t *testing.T) {
 	for _, f := range res.Importers {
 		got = append(got, f.Path)
 	}
-	if res.Target.Files != 2 || !slices.Equal(got, []string{"net/App/Program.cs"}) {
+	if res.Target.Files != 2 || !slices.Equal(got, []string{"jvm/acme/app/Main.java", "net/App/Program.cs"}) {
 		t.Errorf("acme.util: %d files, importers %v", res.Target.Files, got)
 	}
 }
@@ -423,6 +423,38 @@ func TestImportersPHPNamespace(t *testing.T) {
 		}
 		if res.Target.Kind != "package" || res.Target.Files != 2 || !slices.Equal(got, []string{"src/Cli.php"}) {
 			t.Errorf("%s: %s with %d files, importers %v", target, res.Target.Kind, res.Target.Files, got)
+		}
+	}
+}
+
+// TestImportersJVM: a JVM import is an edge to the file declaring what it
+// names (a type, a nested type, a static member's type, a Kotlin top-level
+// function), listed with its line and the name imported; a whole package
+// (import a.b.*) names no one file.
+func TestImportersJVM(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"src/acme/util/Strings.java": "package acme.util;\n\npublic class Strings {\n    public static class Pad {}\n    public static String trim(String s) { return s; }\n}\n",
+		"src/acme/util/Text.kt":      "package acme.util\n\nfun shout(s: String) = s\n",
+		"src/acme/app/Main.java":     "package acme.app;\n\nimport acme.util.Strings;\n\npublic class Main { Strings s; }\n",
+		"src/acme/app/Nested.java":   "package acme.app;\n\nimport java.util.List;\nimport acme.util.Strings.Pad;\n\npublic class Nested { Pad p; }\n",
+		"src/acme/app/Static.java":   "package acme.app;\n\nimport static acme.util.Strings.trim;\n\npublic class Static { String t = trim(\"x\"); }\n",
+		"src/acme/app/All.java":      "package acme.app;\n\nimport acme.util.*;\n\npublic class All {}\n",
+		"src/acme/app/Use.kt":        "package acme.app\n\nimport acme.util.shout\n\nfun use() = shout(\"x\")\n",
+	}).Engine(t)
+	for target, want := range map[string][]string{
+		"src/acme/util/Strings.java": {"src/acme/app/Main.java:3 acme.util.Strings", "src/acme/app/Nested.java:4 acme.util.Strings.Pad", "src/acme/app/Static.java:3 acme.util.Strings.trim"},
+		"src/acme/util/Text.kt":      {"src/acme/app/Use.kt:3 acme.util.shout"},
+	} {
+		res, err := change.Importers(context.Background(), e, nil, change.ImportersParams{Target: target})
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		var got []string
+		for _, f := range res.Importers {
+			got = append(got, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Import))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("importers of %s = %q, want %q", target, got, want)
 		}
 	}
 }

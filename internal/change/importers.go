@@ -300,7 +300,8 @@ func (a *analysis) importLines(ctx context.Context, g *depGraph, u *Unit, list [
 		}
 		if facts != nil {
 			for _, fi := range facts.Imports {
-				if fi.Source == ed.source && (ed.name == "" || fi.Name == ed.name) {
+				// a JVM import's edge names its type: Source.Name
+				if fi.Source == ed.source && (ed.name == "" || fi.Name == ed.name) || fi.Source+"."+fi.Name == ed.source {
 					im.Line = int(fi.Pos.Line)
 					break
 				}

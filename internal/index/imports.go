@@ -41,12 +41,15 @@ func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts
 	seen := map[string]bool{}
 	var out []ImportEdge
 	for _, im := range facts.Imports {
-		if seen[im.Source] {
+		t, ok := l.Import(ctx, fileOf(f), im)
+		e := ImportEdge{Source: im.Source}
+		if ok && t.Source != "" {
+			e.Source = t.Source
+		}
+		if seen[e.Source] {
 			continue // one edge per source literal
 		}
-		seen[im.Source] = true
-		e := ImportEdge{Source: im.Source}
-		t, ok := l.Import(ctx, fileOf(f), im)
+		seen[e.Source] = true
 		if ok {
 			e.TargetPath = t.File
 			if t.Dir != "" || e.TargetPath == "" {

@@ -96,7 +96,11 @@ type Symbol struct {
 // Target is what an import leads to inside the repository.
 type Target struct {
 	Dir  string // a package directory (Go)
-	File string // a module file (JavaScript, TypeScript, Python, Ruby, PHP)
+	File string // a module file (JavaScript, TypeScript, Python, Ruby, PHP), or the file declaring what a JVM import names
+	// Source names the import's edge when the import's Source does not name
+	// its target alone: a JVM import's type (java.util.HashMap), where
+	// Source is its package and one package has many files.
+	Source string
 }
 
 // Resolver is what a language's linker needs from the index. The methods

@@ -23,7 +23,7 @@ func init() {
 		Name: "importers", Group: "read", Fresh: true, Cache: CacheQuery, Paged: true,
 		Summary: "Who imports a file, package or module: every file importing it directly, with the line of its import statement, and the importing packages, direct and (with depth) transitive, the ones only tests need marked.",
 		Doc: "The target is an indexed file, a directory (its own files: a Go, Python or JVM package; every file below it when it has none of its own, or with recursive), a Go import path, a Python dotted module, a JVM package or .NET or PHP namespace, or else a symbol's name (com.acme.Greeter: its file); exact paths win. " +
-			"Imports are the index's resolved import edges (Go import paths, TypeScript/JavaScript specifiers through tsconfig paths and package.json, Python modules: import a.b, from a import b names a and, when it is a module, a.b). " +
+			"Imports are the index's resolved import edges (Go import paths, TypeScript/JavaScript specifiers through tsconfig paths and package.json, Python modules: import a.b, from a import b names a and, when it is a module, a.b; Java and Kotlin imports: the file declaring the type, nested type, static member or top-level function named, while a.b.* names no one file; C# using: every file of the namespace). " +
 			"importers lists every importing file (non-test first, then by path; paged by limit and cursor); packages the importing directories by depth (test_only: only tests depend on it; via: a package of the level before that it imports). " +
 			"direct and transitive count files and packages at one hop and at any depth, whatever depth lists.",
 		When:     []string{"who imports a package, module or file", "which packages depend on a package, directly or transitively, and which only in tests"},

@@ -78,9 +78,25 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}}
 }
 
-// Import resolves nothing to a file: Java, Kotlin and C# imports name
-// packages and types, which Link resolves.
-func (p *pkgLinker) Import(context.Context, lang.File, lang.Import) (lang.Target, bool) {
+// Import resolves a named import to the file declaring what it names: a
+// type or nested type (import a.b.C), the type of a static member (import
+// static a.b.C.m), a top-level declaration (Kotlin's import a.b.f). A whole
+// package (import a.b.*, C#'s using) names no one file.
+func (p *pkgLinker) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
+	if im.Kind != lang.ImportNamed || im.Source == "" || !pkgQualified(f.Lang) {
+		return lang.Target{}, false
+	}
+	family, from := pkgFamily(f.Lang), p.r.ModuleOf(f.Path, f.Lang).ID
+	full := im.Source + "." + im.Name
+	if _, s, ok := p.resolveType(ctx, family, full, from); ok {
+		return lang.Target{File: s.file, Source: full}, true
+	}
+	if _, s, ok := p.resolveType(ctx, family, im.Source, from); ok {
+		return lang.Target{File: s.file, Source: full}, true
+	}
+	if s, ok := p.lookup(ctx, family, im.Source, im.Name, from); ok {
+		return lang.Target{File: s.file, Source: full}, true
+	}
 	return lang.Target{}, false
 }
 
