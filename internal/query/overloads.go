@@ -169,14 +169,15 @@ func parameterList(name string) (string, bool) {
 
 // byParameters keeps the candidates whose signatures take the parameters
 // written (as many, each naming the type or the name of its parameter:
-// add(int, E), put(Object, Object), save()). All of them are kept when
-// none matches or there are too many to read.
+// add(int, E), put(Object, Object), save()), preferring those whose type
+// arguments match too when that leaves one (Func<T, TR> over Func<T, int,
+// TR>). All of them are kept when none matches or there are too many to read.
 func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, written string) ([]store.SymbolRow, error) {
 	if len(rows) > maxOverloads {
 		return rows, nil
 	}
 	want := splitParameters(written)
-	var out []store.SymbolRow
+	var loose, strict []store.SymbolRow
 	for _, row := range rows {
 		r, err := e.Load(ctx, row)
 		if err != nil {
@@ -185,14 +186,21 @@ func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, writt
 		if r == nil || r.Def == nil {
 			continue
 		}
-		if have, ok := signatureParameters(r.Def.Signature, row.Name); ok && parametersMatch(want, have) {
-			out = append(out, row)
+		have, ok := signatureParameters(r.Def.Signature, row.Name)
+		if ok && parametersMatch(want, have, false) {
+			loose = append(loose, row)
+			if parametersMatch(want, have, true) {
+				strict = append(strict, row)
+			}
 		}
 	}
-	if len(out) == 0 {
+	switch {
+	case len(strict) == 1:
+		return strict, nil
+	case len(loose) == 0:
 		return rows, nil
 	}
-	return out, nil
+	return loose, nil
 }
 
 // signatureParameters is the parameters of the list that follows the
@@ -279,31 +287,38 @@ func splitParameters(list string) []string {
 
 // parametersMatch reports whether the parameters written match a
 // signature's: as many, and each written one names its parameter's type
-// or name (java.util.List matches List<T> list; int matches int index).
-func parametersMatch(want, have []string) bool {
+// or name (java.util.List matches List<T> list; int matches int index);
+// with typeArgs, the type arguments written must stand there too.
+func parametersMatch(want, have []string, typeArgs bool) bool {
 	if len(want) != len(have) {
 		return false
 	}
 	for i, w := range want {
-		if !namesParameter(w, have[i]) {
+		if !namesParameter(w, have[i], typeArgs) {
 			return false
 		}
 	}
 	return true
 }
 
-// namesParameter reports whether the written w names the parameter p:
-// without type arguments, its last dotted segment stands in p as a whole
-// word (a qualifier may precede it).
-func namesParameter(w, p string) bool {
-	w = strings.Join(strings.Fields(withoutTypeArgs(w)), " ")
-	if i := strings.LastIndexByte(w, '.'); i >= 0 && i+1 < len(w) && isWordByte(w[i+1]) {
+// namesParameter reports whether the written w names the parameter p: its
+// last dotted segment stands in p as a whole word (a qualifier may precede
+// it), without type arguments unless typeArgs.
+func namesParameter(w, p string, typeArgs bool) bool {
+	norm := func(s string) string {
+		if !typeArgs {
+			s = withoutTypeArgs(s)
+		}
+		s = strings.Join(strings.Fields(s), " ")
+		return strings.NewReplacer(", ", ",", "< ", "<", " >", ">").Replace(s)
+	}
+	w, p = norm(w), norm(p)
+	if i := strings.LastIndexByte(w, '.'); i >= 0 && i+1 < len(w) && isWordByte(w[i+1]) && !strings.ContainsAny(w[:i], "<[(") {
 		w = w[i+1:]
 	}
 	if w == "" {
 		return true // a blank item: add(, E) says nothing of the first
 	}
-	p = strings.Join(strings.Fields(withoutTypeArgs(p)), " ")
 	re, err := regexp.Compile(`(^|[^\w])` + regexp.QuoteMeta(w) + `($|[^\w])`)
 	return err == nil && re.MatchString(p)
 }

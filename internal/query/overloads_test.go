@@ -25,7 +25,7 @@ public class Box<T> {
 }
 `,
 	"src/other/Box.java": "package other;\n\npublic class Box {\n    Box() {}\n}\n",
-	"src/Acme/Store.cs":  "namespace Acme {\n  public class Store {\n    public Store() {}\n    public Store(string name) {}\n  }\n}\n",
+	"src/Acme/Store.cs":  "namespace Acme {\n  public class Store {\n    public Store() {}\n    public Store(string name) {}\n    public void On(Func<int, bool> f) {}\n    public void On(Func<int, int, bool> f) {}\n  }\n}\n",
 	"native/impl.h":      "namespace db {\nclass Impl {\n public:\n  Impl(int n);\n  int Get(int k);\n};\n}\n",
 	"native/impl.cc":     "#include \"impl.h\"\n\nnamespace db {\nImpl::Impl(int n) {}\n}\n",
 }
@@ -46,6 +46,8 @@ func TestResolveOverloadsAndConstructors(t *testing.T) {
 		"Store":                            "class public class Store",
 		"Acme.Store(string)":               "constructor public Store(string name)",
 		"db::Impl":                         "class class Impl",
+		"Store.On(Func<int, int, bool>)":   "method public void On(Func<int, int, bool> f)",
+		"Store.On(System.Func<int,bool>)":  "method public void On(Func<int, bool> f)",
 		"Impl":                             "class class Impl",
 	} {
 		r, err := e.Resolve(context.Background(), name)
