@@ -36,6 +36,42 @@ func (e *Engine) throughModule(ctx context.Context, name string) ([]store.Symbol
 			}
 		}
 	}
+	return e.throughModuleSuffix(ctx, mods, segs)
+}
+
+// throughModuleSuffix is throughModule for a module named by the end of
+// its dotted name, as the code importing it writes it (from django.db
+// import models; models.CharField): every module so named that binds the
+// name answers, each symbol once.
+func (e *Engine) throughModuleSuffix(ctx context.Context, mods []store.ModuleRow, segs []string) ([]store.SymbolRow, error) {
+	all, err := e.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(segs) - 1; i >= 1; i-- {
+		var out []store.SymbolRow
+		seen := map[int64]bool{}
+		for _, p := range DottedModuleFiles(mods, strings.Join(segs[:i], ".")) {
+			for _, f := range all {
+				if !strings.HasSuffix(f.Path, "/"+p) {
+					continue // an exact path was throughModule's
+				}
+				rows, err := e.inReexport(ctx, f, segs[i], segs[i+1:])
+				if err != nil {
+					return nil, err
+				}
+				for _, r := range rows {
+					if !seen[r.ID] {
+						seen[r.ID] = true
+						out = append(out, r)
+					}
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out, nil
+		}
+	}
 	return nil, nil
 }
 
@@ -60,6 +96,18 @@ func (e *Engine) inReexport(ctx context.Context, f store.FileRow, name string, r
 // under that name or as an alias (from .base import Model; export { Foo }
 // from './foo'; import { Foo as Bar }), 0 for none.
 func (e *Engine) reexported(ctx context.Context, f store.FileRow, name string) (int64, error) {
+	return e.reexportedFrom(ctx, f, name, map[int64]bool{})
+}
+
+// maxStarHops bounds the chain of star imports followed for one name.
+const maxStarHops = 8
+
+// reexportedFrom is reexported, through the star imports of f too (from m
+// import *; export * from './m'): the name's top-level definition in the
+// module a star import names, or what that module binds it to in turn.
+// seen holds the files on the way, which a cycle of star imports meets.
+func (e *Engine) reexportedFrom(ctx context.Context, f store.FileRow, name string, seen map[int64]bool) (int64, error) {
+	seen[f.ID] = true
 	_, facts, err := e.fileFacts(ctx, f.ID)
 	if err != nil || facts == nil {
 		return 0, err
@@ -77,6 +125,65 @@ func (e *Engine) reexported(ctx context.Context, f store.FileRow, name string) (
 		}
 		if l, ok := links[i]; ok && l.Target != 0 {
 			return l.Target, nil
+		}
+	}
+	if len(seen) > maxStarHops {
+		return 0, nil
+	}
+	for _, t := range e.starTargets(ctx, f, facts) {
+		if seen[t.ID] {
+			continue
+		}
+		if id, err := e.topLevel(ctx, t, name); err != nil || id != 0 {
+			return id, err
+		}
+		if id, err := e.reexportedFrom(ctx, t, name, seen); err != nil || id != 0 {
+			return id, err
+		}
+	}
+	return 0, nil
+}
+
+// starTargets are the files of the repository that the star imports of f
+// name, in the order f imports them.
+func (e *Engine) starTargets(ctx context.Context, f store.FileRow, facts *lang.Facts) []store.FileRow {
+	var stars []string
+	for _, im := range facts.Imports {
+		if im.Kind == lang.ImportAll && im.LocalName() == "" {
+			stars = append(stars, im.Source)
+		}
+	}
+	if len(stars) == 0 {
+		return nil
+	}
+	edges, err := e.ImportsOf(ctx, f.ID)
+	if err != nil {
+		return nil
+	}
+	var out []store.FileRow
+	for _, src := range stars {
+		for _, ed := range edges {
+			if ed.Source != src || ed.TargetPath == "" {
+				continue
+			}
+			if t, ok, err := e.FileByPath(ctx, ed.TargetPath); err == nil && ok {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// topLevel is the id of the top-level definition named name in file f, 0
+// for none.
+func (e *Engine) topLevel(ctx context.Context, f store.FileRow, name string) (int64, error) {
+	rows, err := e.SymbolsOfFile(ctx, f.ID)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range rows {
+		if r.Parent == 0 && r.Name == name {
+			return r.ID, nil
 		}
 	}
 	return 0, nil

@@ -140,6 +140,12 @@ func TestResolveThroughReexports(t *testing.T) {
 		"web/package.json":        `{"name": "web"}`,
 		"web/src/index.ts":        "export { Widget } from './widget';\nexport { Widget as Gadget } from './widget';\n",
 		"web/src/widget.ts":       "export class Widget {\n  render(): void {}\n}\n\nexport function make<T>(a: T): T;\n/** @deprecated */\nexport function make<T>(a: T, b: number): T;\nexport function make(a: any, b?: number) { return a; }\n",
+		"web/src/all.ts":          "export * from './widget';\n",
+		"shop/forms/__init__.py":  "from .widgets import *\n",
+		"shop/forms/widgets.py":   "from shop.forms.base import *\n",
+		"shop/forms/base.py":      "class Input:\n    def render(self):\n        pass\n",
+		"shop/cyc/__init__.py":    "from .a import *\n",
+		"shop/cyc/a.py":           "from shop.cyc import *\n",
 	}).Engine(t)
 	ctx := context.Background()
 	checkResolves(t, e, map[string]string{
@@ -153,8 +159,12 @@ func TestResolveThroughReexports(t *testing.T) {
 		"web/src/index.ts#Gadget":        "web/src/widget.ts#Widget",
 		"src/index.ts#Widget":            "web/src/widget.ts#Widget",
 		"Widget.prototype.render":        "web/src/widget.ts#Widget.render",
+		"shop.forms.Input":               "shop.forms.base.Input",
+		"forms.Input.render":             "shop.forms.base.Input.render",
+		"models.Column":                  "shop.models.fields.Field",
+		"web/src/all.ts#Widget":          "web/src/widget.ts#Widget",
 	})
-	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing"} {
+	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing", "shop.cyc.Missing", "forms.Missing"} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.NotFound) {
 			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
 		}
