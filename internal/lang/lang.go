@@ -22,7 +22,8 @@
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
 //     NamespaceImports (which files see each other without an import),
-//     Modules (dotted module names and submodule imports), Mains (where
+//     Modules (dotted module names and submodule imports), ItemPaths (how
+//     its code names an item by its module path: crate::hir::Hir), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
 //     may run, which references a method's include), MethodsApart and
 //     TypeCallsConvert (Go's receivers and conversions), FieldType and
@@ -236,6 +237,12 @@ type Language struct {
 	// Modules, when set, names the language's modules by dotted paths
 	// (Python's packages and submodules); nil: modules are files.
 	Modules *DottedModules
+	// ItemPaths, when set, reads a dotted name as a module path and an item,
+	// the way the language's code names items (Rust: crate::ast::parse::Parser
+	// is Parser in src/ast/parse.rs): ItemPath readings, the likeliest first.
+	// exists says which files the worktree has; packages are the packages of
+	// the language's ecosystem.
+	ItemPaths func(dotted string, exists func(path string) bool, packages []Package) []ItemPath
 	// NamespaceImports languages import a namespace, and a file depends on
 	// every file that declares the namespace it imports (C#'s using).
 	NamespaceImports bool

@@ -63,6 +63,20 @@ func (m *DottedModules) Name(p string, isPackage func(dir string) bool, root str
 	return strings.Join(parts, ".")
 }
 
+// Package is a package of the repository, as its manifest declares it.
+type Package struct {
+	Name string // as the manifest spells it: regex-syntax
+	Root string // its directory, "" for the repository root
+}
+
+// ItemPath is one reading of a name: the item at lexical path Path in
+// File. Rank orders readings: a name is what its highest-ranked readings
+// that find something denote.
+type ItemPath struct {
+	File, Path string
+	Rank       int
+}
+
 // Mains says where a language's programs start (map_repo's entry points).
 // Each way is optional.
 type Mains struct {

@@ -127,6 +127,9 @@ func (e *Engine) reexportedFrom(ctx context.Context, f store.FileRow, name strin
 			return l.Target, nil
 		}
 	}
+	if id, err := e.importedByName(ctx, facts, name); err != nil || id != 0 {
+		return id, err
+	}
 	if len(seen) > maxStarHops {
 		return 0, nil
 	}
@@ -139,6 +142,34 @@ func (e *Engine) reexportedFrom(ctx context.Context, f store.FileRow, name strin
 		}
 		if id, err := e.reexportedFrom(ctx, t, name, seen); err != nil || id != 0 {
 			return id, err
+		}
+	}
+	return 0, nil
+}
+
+// importedByName is the symbol a named import of the file binds name to
+// when the index holds no link for it (Rust's pub use crate::parser::Parser):
+// the one symbol its source and name spell, as a qualified name or as the
+// language's item path, defined there. 0 for none.
+func (e *Engine) importedByName(ctx context.Context, facts *lang.Facts, name string) (int64, error) {
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportNamed || im.LocalName() != name || im.Source == "" {
+			continue
+		}
+		src := im.Source
+		if d, ok := lang.Dotted(src); ok {
+			src = d
+		}
+		full := src + "." + im.Name
+		rows, err := e.Store().SymbolsByQName(ctx, full)
+		if err == nil && len(rows) == 0 {
+			rows, err = e.itemPaths(ctx, full, false)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if len(rows) == 1 {
+			return rows[0].ID, nil
 		}
 	}
 	return 0, nil
@@ -227,4 +258,79 @@ func DottedModuleFiles(mods []store.ModuleRow, dotted string) []string {
 		}
 	}
 	return out
+}
+
+// byItemPath resolves a name the way a language's code names an item by
+// its module path (lang.Language.ItemPaths: Rust's crate::hir::Hir): the
+// symbols its highest-ranked readings find, defined in the file or
+// re-exported by it (a crate root's pub use).
+func (e *Engine) byItemPath(ctx context.Context, name string) ([]store.SymbolRow, error) {
+	return e.itemPaths(ctx, name, true)
+}
+
+// itemPaths is byItemPath; reexports says whether an item a file only
+// imports counts.
+func (e *Engine) itemPaths(ctx context.Context, name string, reexports bool) ([]store.SymbolRow, error) {
+	var mods []store.ModuleRow
+	exists := func(p string) bool {
+		_, ok, err := e.FileByPath(ctx, p)
+		return err == nil && ok
+	}
+	var out []store.SymbolRow
+	best := -1
+	seen := map[int64]bool{}
+	for _, l := range lang.All() {
+		if l.ItemPaths == nil {
+			continue
+		}
+		if mods == nil {
+			var err error
+			if mods, err = e.Store().Modules(ctx); err != nil {
+				return nil, err
+			}
+		}
+		var pkgs []lang.Package
+		for _, m := range mods {
+			if m.Kind == l.Ecosystem {
+				pkgs = append(pkgs, lang.Package{Name: m.Name, Root: m.Root})
+			}
+		}
+		for _, ip := range l.ItemPaths(name, exists, pkgs) {
+			if ip.Rank < best {
+				continue
+			}
+			rows, err := e.itemIn(ctx, ip, reexports)
+			if err != nil {
+				return nil, err
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			if ip.Rank > best {
+				best, out, seen = ip.Rank, nil, map[int64]bool{}
+			}
+			for _, r := range rows {
+				if !seen[r.ID] {
+					seen[r.ID] = true
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// itemIn is the item at a lexical path in a file: defined there, or bound
+// there by an import of another file's symbol.
+func (e *Engine) itemIn(ctx context.Context, ip lang.ItemPath, reexports bool) ([]store.SymbolRow, error) {
+	rows, err := e.byPathName(ctx, ip.File, ip.Path)
+	if err != nil || len(rows) > 0 || !reexports {
+		return rows, err
+	}
+	f, ok, err := e.FileByPath(ctx, ip.File)
+	if err != nil || !ok {
+		return nil, err
+	}
+	segs := strings.Split(ip.Path, ".")
+	return e.inReexport(ctx, f, segs[0], segs[1:])
 }

@@ -302,7 +302,10 @@ func (e *Engine) baseCandidates(ctx context.Context, name string) ([]store.Symbo
 	if out, err = e.inDeclaredPackage(ctx, name, rows); err != nil || len(out) > 0 {
 		return out, err
 	}
-	return e.throughModule(ctx, name)
+	if out, err = e.throughModule(ctx, name); err != nil || len(out) > 0 {
+		return out, err
+	}
+	return e.byItemPath(ctx, name)
 }
 
 // inDeclaredPackage keeps the file-scoped symbols (path#Q.N) that name

@@ -188,3 +188,36 @@ func checkResolves(t *testing.T, e *query.Engine, want map[string]string) {
 		}
 	}
 }
+
+// A Rust item is named by its module path as Rust code names it: from the
+// crate's root (crate::, or the package's name with dashes read as
+// underscores) or from the root without them, through mod.rs files, and
+// through the crate root's pub use.
+func TestResolveRustItemPaths(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"Cargo.toml":       "[package]\nname = \"my-crate\"\nversion = \"0.1.0\"\n",
+		"src/lib.rs":       "pub mod ast;\npub mod hir;\nmod parser;\n\npub use crate::parser::{Parser, ParserBuilder};\n",
+		"src/hir/mod.rs":   "pub mod lit;\n\npub struct Hir;\n\nimpl Hir {\n    pub fn new() -> Hir { Hir }\n}\n",
+		"src/hir/lit.rs":   "pub struct Literal;\n",
+		"src/parser.rs":    "pub struct Parser;\npub struct ParserBuilder;\n",
+		"src/ast/mod.rs":   "pub mod parse;\n",
+		"src/ast/parse.rs": "pub struct Parser;\n",
+	}).Engine(t)
+	checkResolves(t, e, map[string]string{
+		"my_crate::hir::Hir":      "src/hir/mod.rs#Hir",
+		"crate::hir::Hir::new":    "src/hir/mod.rs#Hir.new",
+		"hir::lit::Literal":       "src/hir/lit.rs#Literal",
+		"ast::parse::Parser":      "src/ast/parse.rs#Parser",
+		"my_crate::Parser":        "src/parser.rs#Parser",
+		"crate::parser::Parser":   "src/parser.rs#Parser",
+		"my_crate::ParserBuilder": "src/parser.rs#ParserBuilder",
+	})
+	for _, name := range []string{"other_crate::hir::Hir", "hir::Nope", "my_crate::Nope"} {
+		if _, err := e.Resolve(context.Background(), name); !errs.Is(err, errs.NotFound) {
+			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
+		}
+	}
+	if _, err := e.Resolve(context.Background(), "Parser"); !errs.Is(err, errs.Ambiguous) {
+		t.Errorf("Resolve(Parser) = %v, want AMBIGUOUS: two modules define one", err)
+	}
+}

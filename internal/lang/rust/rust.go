@@ -47,6 +47,7 @@ var Language = &lang.Language{
 	DocStyle:       lang.DocComments, // computed by Refine: attributes may stand between docs and item
 	SelfNames:      []string{"self", "Self"},
 	NameSeparators: []string{"::"},
+	ItemPaths:      itemPaths,
 	BlockScoped:    true,
 	Visibility:     visibility,
 	Imports:        Imports,
