@@ -279,10 +279,12 @@ func (e *Engine) itemPaths(ctx context.Context, name string, reexports bool) ([]
 	var out []store.SymbolRow
 	best := -1
 	seen := map[int64]bool{}
+	done := map[string]bool{}
 	for _, l := range lang.All() {
-		if l.ItemPaths == nil {
-			continue
+		if l.ItemPaths == nil || done[l.Ecosystem] {
+			continue // the languages of one ecosystem read names alike
 		}
+		done[l.Ecosystem] = true
 		if mods == nil {
 			var err error
 			if mods, err = e.Store().Modules(ctx); err != nil {

@@ -163,8 +163,11 @@ func TestResolveThroughReexports(t *testing.T) {
 		"forms.Input.render":             "shop.forms.base.Input.render",
 		"models.Column":                  "shop.models.fields.Field",
 		"web/src/all.ts#Widget":          "web/src/widget.ts#Widget",
+		"web.Widget":                     "web/src/widget.ts#Widget",
+		"web.Gadget.render":              "web/src/widget.ts#Widget.render",
+		"web.all.Widget":                 "web/src/widget.ts#Widget",
 	})
-	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing", "shop.cyc.Missing", "forms.Missing"} {
+	for _, name := range []string{"shop.models.Missing", "shop.models.Model.missing", "shop.models.Field", "web/src/index.ts#Missing", "shop.cyc.Missing", "forms.Missing", "web.Missing", "other.Widget"} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.NotFound) {
 			t.Errorf("Resolve(%q) = %v, want NOT_FOUND", name, err)
 		}

@@ -45,6 +45,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		SelfNames:      SelfNames,
 		// MDN's spelling of an instance member: Array.prototype.map.
 		NameSeparators: []string{".prototype."},
+		ItemPaths:      ItemPaths,
 		BlockScoped:    true,
 		// TypeScript's interfaces are structural; JavaScript has none.
 		StructuralInterfaces: typed,
