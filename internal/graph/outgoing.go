@@ -480,7 +480,7 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 		w.names.variants[qn] = rows
 	}
 	if len(rows) < 2 {
-		return nil, nil
+		return w.declaredApart(ctx, r)
 	}
 	var out []store.SymbolRow
 	for _, row := range rows {
@@ -489,7 +489,18 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 		}
 	}
 	if len(out) < 2 {
-		return nil, nil
+		return w.declaredApart(ctx, r)
 	}
 	return out, nil
+}
+
+// declaredApart is the function r with its declarations and definitions
+// in other files (query.Engine.DeclaredApart: a C prototype in a header),
+// nil when it has none: one function, whose callers call any of them.
+func (w *walker) declaredApart(ctx context.Context, r store.SymbolRow) ([]store.SymbolRow, error) {
+	others, err := w.e.DeclaredApart(ctx, r)
+	if err != nil || len(others) == 0 {
+		return nil, err
+	}
+	return append([]store.SymbolRow{r}, others...), nil
 }

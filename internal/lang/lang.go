@@ -22,7 +22,8 @@
 //     whose files reference each other's symbols), Ecosystem (the
 //     manifests of its modules), Packages, PackageSpace, ApartSuffix and
 //     NamespaceImports (which files see each other without an import),
-//     Modules (dotted module names and submodule imports), ItemPaths (how
+//     Headers (files that declare what others define), Modules (dotted
+//     module names and submodule imports), ItemPaths (how
 //     its code names an item by its module path: crate::hir::Hir), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
 //     may run, which references a method's include), MethodsApart and
@@ -243,6 +244,11 @@ type Language struct {
 	// exists says which files the worktree has; packages are the packages of
 	// the language's ecosystem.
 	ItemPaths func(dotted string, exists func(path string) bool, packages []Package) []ItemPath
+	// Headers are the extensions of the files that declare what other
+	// files define (C, C++: a function's prototype in a header, its
+	// definition in a source file): one function under two file-scoped
+	// symbols, which every answer about it covers.
+	Headers []string
 	// NamespaceImports languages import a namespace, and a file depends on
 	// every file that declares the namespace it imports (C#'s using).
 	NamespaceImports bool

@@ -309,8 +309,7 @@ func namesParameter(w, p string, typeArgs bool) bool {
 		if !typeArgs {
 			s = withoutTypeArgs(s)
 		}
-		s = strings.Join(strings.Fields(s), " ")
-		return strings.NewReplacer(", ", ",", "< ", "<", " >", ">").Replace(s)
+		return strings.NewReplacer(", ", ",", "< ", "<", " >", ">").Replace(normalParameter(s))
 	}
 	w, p = norm(w), norm(p)
 	if i := strings.LastIndexByte(w, '.'); i >= 0 && i+1 < len(w) && isWordByte(w[i+1]) && !strings.ContainsAny(w[:i], "<[(") {
@@ -319,7 +318,14 @@ func namesParameter(w, p string, typeArgs bool) bool {
 	if w == "" {
 		return true // a blank item: add(, E) says nothing of the first
 	}
-	re, err := regexp.Compile(`(^|[^\w])` + regexp.QuoteMeta(w) + `($|[^\w])`)
+	expr := regexp.QuoteMeta(w)
+	if isWordByte(w[0]) {
+		expr = `(^|[^\w])` + expr
+	}
+	if isWordByte(w[len(w)-1]) {
+		expr += `($|[^\w])`
+	}
+	re, err := regexp.Compile(expr)
 	return err == nil && re.MatchString(p)
 }
 

@@ -60,11 +60,17 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if group, err := e.variantGroup(ctx, rows); err != nil || group != nil {
 		return first(group), err // one name under several builds: the primary stands for them
 	}
+	if row, ok, err := e.oneFunction(ctx, rows); err != nil || ok {
+		return e.loadRow(ctx, row, err) // declared in a header, defined in a source file
+	}
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
 		return e.Load(ctx, row)
 	}
 	if row, ok, err := e.oneOverload(ctx, name, &rows); err != nil || ok {
 		return e.loadRow(ctx, row, err)
+	}
+	if row, ok, err := e.oneFunction(ctx, rows); err != nil || ok {
+		return e.loadRow(ctx, row, err) // the overload a parameter list chose, declared apart
 	}
 	return nil, e.ambiguous(ctx, name, rows)
 }

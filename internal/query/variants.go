@@ -34,8 +34,15 @@ type Variant struct {
 // (see above), in the order of their locations; nil when it has none.
 func (e *Engine) Variants(ctx context.Context, r *Resolved) ([]*Resolved, error) {
 	rows, err := e.Store().SymbolsByQName(ctx, r.Row.QName)
-	if err != nil || len(rows) < 2 {
+	if err != nil {
 		return nil, err
+	}
+	if len(rows) < 2 {
+		apart, err := e.DeclaredApart(ctx, r.Row) // a prototype in a header, the definition in a source file
+		if err != nil || len(apart) == 0 {
+			return nil, err
+		}
+		return loadEach(ctx, e, apart, func(r *Resolved) *Resolved { return r })
 	}
 	group, err := e.variantGroup(ctx, rows)
 	if err != nil || group == nil {

@@ -26,6 +26,7 @@ var Language = &lang.Language{
 	CommentKinds:   []string{"comment"},
 	DocStyle:       lang.DocComments,
 	BlockScoped:    true,
+	Headers:        []string{".h"},
 	Visibility:     cfamily.Visibility,
 	Imports:        cfamily.Imports,
 	Refine:         cfamily.RefineC,

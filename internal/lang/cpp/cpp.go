@@ -27,6 +27,7 @@ var Language = &lang.Language{
 	SelfNames:      []string{"this"},
 	NameSeparators: []string{"::"},
 	BlockScoped:    true,
+	Headers:        []string{".h", ".hpp", ".hh", ".hxx", ".h++"},
 	Overloads:      true,
 	Visibility:     cfamily.Visibility,
 	Imports:        cfamily.Imports,
