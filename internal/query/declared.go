@@ -20,8 +20,11 @@ func (e *Engine) DeclaredApart(ctx context.Context, row store.SymbolRow) ([]stor
 	if !callable(row.Kind) {
 		return nil, nil
 	}
+	if f, ok, err := e.FileRowByID(ctx, row.FileID); err != nil || !ok || len(lang.Of(f.Lang).Headers) == 0 {
+		return nil, err // most languages: nothing to load
+	}
 	self, err := e.Load(ctx, row)
-	if err != nil || self == nil || self.Def == nil || len(lang.Of(self.File.Lang).Headers) == 0 {
+	if err != nil || self == nil || self.Def == nil {
 		return nil, err
 	}
 	f := self.File
