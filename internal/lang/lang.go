@@ -30,7 +30,8 @@
 //     TypeCallsConvert (Go's receivers and conversions), FieldType and
 //     ParamTypes (declared types read from signatures), Builds (how one
 //     package compiles under several builds), Overloads (same-named
-//     members are overloads, not variants), StructuralInterfaces, the
+//     members are overloads, not variants), PartialTypes (a type declared
+//     in parts), StructuralInterfaces, the
 //     ClassInterface hook and the Types checker (how types satisfy its
 //     interfaces), VisibilityRule (how far its Visibility hook is to be
 //     trusted), and the NotAPI and APISignature hooks (what of it
@@ -225,6 +226,9 @@ type Language struct {
 	// Overloads: same-named members of one type are distinct overloads
 	// (Java, Kotlin, C#, C++), never variants of one declaration.
 	Overloads bool
+	// PartialTypes is the modifier that declares a type in several parts,
+	// each of them the one type (C#'s partial class Form1); "" for none.
+	PartialTypes string
 	// Packages says which files see each other's definitions without
 	// importing them (affected tests, impact); PackageSpace names the
 	// package namespace a PackageDeclared language shares with another

@@ -412,13 +412,33 @@ func (e *Engine) members(ctx context.Context, r *Resolved, c *SymbolCard, limit 
 		e.ov.Note("the card of %s comes from the overlay's syntax: calls to other files and relations are not linked", r.Row.QName)
 		return err
 	}
-	members, err := e.Store().SymbolsByParent(ctx, r.Row.ID, limit)
-	if err != nil {
-		return err
+	owners := []int64{r.Row.ID}
+	if l := lang.Of(r.File.Lang); l.PartialTypes != "" && lang.DefKind(r.Row.Kind).IsTypeLike() {
+		parts, err := e.Variants(ctx, r) // the other parts of a partial type
+		if err != nil {
+			return err
+		}
+		for _, p := range parts {
+			owners = append(owners, p.Row.ID)
+		}
 	}
-	if c.Members, err = e.SymbolRefs(ctx, members); err != nil {
-		return err
+	var members []store.SymbolRow
+	c.MembersTotal = 0
+	for _, id := range owners {
+		if len(members) < limit {
+			more, err := e.Store().SymbolsByParent(ctx, id, limit-len(members))
+			if err != nil {
+				return err
+			}
+			members = append(members, more...)
+		}
+		n, err := e.Store().CountSymbolsByParent(ctx, id)
+		if err != nil {
+			return err
+		}
+		c.MembersTotal += n
 	}
-	c.MembersTotal, err = e.Store().CountSymbolsByParent(ctx, r.Row.ID)
+	var err error
+	c.Members, err = e.SymbolRefs(ctx, members)
 	return err
 }

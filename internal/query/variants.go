@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"context"
+	"path"
 	"slices"
 	"strings"
 
@@ -105,13 +106,14 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	}
 	language := group[0].File.Lang
 	l := lang.Of(language)
+	parts := partsOfOneType(l, group)
 	for _, r := range group[1:] {
-		if r.File.Lang != language || l.Builds == nil && r.File.ID != group[0].File.ID {
+		if r.File.Lang != language || l.Builds == nil && r.File.ID != group[0].File.ID && !parts {
 			return nil, nil
 		}
 	}
 	switch {
-	case l.Overloads:
+	case l.Overloads && !parts:
 		return nil, nil
 	case l.Builds == nil && !sameKind:
 		return nil, nil
@@ -120,6 +122,20 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	}
 	primaryFirst(group)
 	return group, nil
+}
+
+// partsOfOneType reports whether a group of definitions are the parts of
+// one type, each declared with the language's PartialTypes modifier.
+func partsOfOneType(l *lang.Language, group []*Resolved) bool {
+	if l.PartialTypes == "" {
+		return false
+	}
+	for _, r := range group {
+		if r.Def == nil || !lang.DefKind(r.Row.Kind).IsTypeLike() || !slices.Contains(strings.Fields(r.Def.Signature), l.PartialTypes) {
+			return false
+		}
+	}
+	return true
 }
 
 // primaryFirst orders variants with the one that stands for the name
@@ -140,8 +156,21 @@ func primaryFirst(vs []*Resolved) {
 				return c
 			}
 		}
+		if na, nb := namedAfter(a), namedAfter(b); na != nb {
+			if na {
+				return -1
+			}
+			return 1
+		}
 		return cmp.Or(cmp.Compare(a.File.Path, b.File.Path), cmp.Compare(a.Row.DefIdx, b.Row.DefIdx))
 	})
+}
+
+// namedAfter reports whether a definition's file is named after it
+// (Form1.cs for the part of Form1 there, not Form1.Designer.cs).
+func namedAfter(r *Resolved) bool {
+	base := path.Base(r.File.Path)
+	return strings.TrimSuffix(base, path.Ext(base)) == r.Row.Name
 }
 
 // BuildOf says under which build a symbol's file compiles: for Go, the

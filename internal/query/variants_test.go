@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/testenv"
 )
 
@@ -91,5 +93,41 @@ func TestResolveDeclaredApart(t *testing.T) {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.Ambiguous) {
 			t.Errorf("Resolve(%q) = %v, want AMBIGUOUS", name, err)
 		}
+	}
+}
+
+// A C# partial class is one type declared in parts: its name means the
+// part in the file named after it, the others are its variants, and its
+// card lists the members of every part. Two classes of one name without
+// partial stay two.
+func TestResolvePartialTypes(t *testing.T) {
+	e := testenv.OpenIndex(t, map[string]string{
+		"Form1.cs":          "namespace App {\n  public partial class Form1 {\n    public void Load() {}\n  }\n}\n",
+		"Form1.Designer.cs": "namespace App {\n  partial class Form1 {\n    private void InitializeComponent() {}\n  }\n}\n",
+		"A/Dup.cs":          "namespace App {\n  class Dup {}\n}\n",
+		"B/Dup.cs":          "namespace App {\n  class Dup {}\n}\n",
+	}).Engine(t)
+	ctx := context.Background()
+	r, err := e.Resolve(ctx, "Form1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.File.Path != "Form1.cs" {
+		t.Errorf("Form1 is the part in %s, want Form1.cs", r.File.Path)
+	}
+	card, err := e.Card(ctx, r, query.CardLimits{Members: 10, Calls: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members []string
+	for _, m := range card.Members {
+		members = append(members, m.Name)
+	}
+	if len(card.Variants) != 1 || card.Variants[0].Location.Path != "Form1.Designer.cs" || card.MembersTotal != 2 ||
+		!slices.Equal(members, []string{"Load", "InitializeComponent"}) {
+		t.Errorf("card of Form1: variants %+v, members %v of %d; want the designer part and both parts' members", card.Variants, members, card.MembersTotal)
+	}
+	if _, err := e.Resolve(ctx, "App.Dup"); !errs.Is(err, errs.Ambiguous) {
+		t.Errorf("Resolve(App.Dup) = %v, want AMBIGUOUS: neither is partial", err)
 	}
 }

@@ -75,9 +75,10 @@ var Language = &lang.Language{
 	// A C# local is in scope in its whole block (using it before its
 	// declaration is an error), and a generic method's type parameters are
 	// used before they are declared: T Get<T>().
-	BlockScoped: false,
-	Overloads:   true,
-	Packages:    lang.PackageDeclared,
+	BlockScoped:  false,
+	Overloads:    true,
+	PartialTypes: "partial",
+	Packages:     lang.PackageDeclared,
 	// A using directive brings in a whole namespace.
 	NamespaceImports: true,
 	Visibility:       visibility,
