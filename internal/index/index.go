@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cairnhq/cairn/internal/cache"
 	"github.com/cairnhq/cairn/internal/config"
@@ -120,10 +121,15 @@ type OpenOptions struct {
 	Serving bool
 }
 
+// probePatience is how long opening waits for a lock that another
+// worktree's process holds for a moment to copy this index (a probe),
+// rather than opening as a reader.
+const probePatience = 5 * time.Second
+
 // OpenWith is Open for a process that says what it is.
 func OpenWith(ctx context.Context, paths config.Paths, cfg config.Config, o OpenOptions) (*Index, error) {
 	ix := &Index{paths: paths, cfg: cfg, serving: o.Serving}
-	l, owner, err := lockfile.TryLock(filepath.Join(paths.StateDir, "owner.lock"))
+	l, owner, err := lockfile.TryLockPatient(filepath.Join(paths.StateDir, "owner.lock"), probePatience)
 	switch {
 	case err == nil:
 		ix.lock = l

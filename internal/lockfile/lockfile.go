@@ -11,11 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Lock is a held lock file.
 type Lock struct {
-	f *os.File
+	f      *os.File
+	marker *Lock // a probe's lock of the file beside (probeSuffix)
 }
 
 // ErrLocked means another process holds the lock.
@@ -33,13 +35,50 @@ func TryLock(path string) (l *Lock, owner int, err error) {
 	return l, owner, err
 }
 
+// TryLockPatient is TryLock, waiting up to patience while a probe holds the
+// lock (a probe holds it for a moment, to copy what it guards); a process
+// owning the lock is reported at once.
+func TryLockPatient(path string, patience time.Duration) (*Lock, int, error) {
+	deadline := time.Now().Add(patience)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		l, owner, err := TryLock(path)
+		if !errors.Is(err, ErrLocked) || !probed(path) || time.Now().After(deadline) {
+			return l, owner, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// probeSuffix names the file a probe locks beside the lock it takes, so
+// that a process finding the lock held can tell a probe from an owner.
+const probeSuffix = ".probe"
+
+// probed reports whether a probe holds the lock at path.
+func probed(path string) bool {
+	m, _, err := lock(path + probeSuffix)
+	if err != nil {
+		return errors.Is(err, ErrLocked)
+	}
+	m.Unlock()
+	return false
+}
+
 // Probe takes the lock at path without waiting, to act on what it guards
 // while no process owns it (copy another worktree's index), and leaves the
 // PID in the file alone: the lock is this process's for a moment, the file
 // still names the owner that a process opening it meanwhile reports.
 func Probe(path string) (*Lock, error) {
+	m, _, err := lock(path + probeSuffix)
+	if err != nil {
+		return nil, err
+	}
 	l, _, err := lock(path)
-	return l, err
+	if err != nil {
+		m.Unlock()
+		return nil, err
+	}
+	l.marker = m
+	return l, nil
 }
 
 // lock takes the flock of the file at path without waiting.
@@ -68,4 +107,5 @@ func (l *Lock) Unlock() {
 	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	l.f.Close()
 	l.f = nil
+	l.marker.Unlock()
 }
