@@ -167,8 +167,9 @@ func (e *Engine) guessOrAmbiguous(ctx context.Context, f store.FileRow, name str
 	return r, nil
 }
 
-// Candidate is a symbol an ambiguous name may denote, with its signature:
-// enough to choose among overloads without reading each one.
+// Candidate is a symbol an ambiguous name may denote, with its signature
+// when another candidate shares its qualified name: enough to choose among
+// overloads without reading each one.
 type Candidate struct {
 	SymbolRef
 	Signature string `json:"signature,omitempty"`
@@ -177,10 +178,15 @@ type Candidate struct {
 // ambiguousAmong is AMBIGUOUS_SYMBOL with the candidates rows (the first
 // maxCandidates, in their order), details and a message.
 func (e *Engine) ambiguousAmong(ctx context.Context, rows []store.SymbolRow, details map[string]any, format string, args ...any) error {
-	cands, err := loadEach(ctx, e, rows[:min(len(rows), maxCandidates)], func(r *Resolved) any {
+	shown := rows[:min(len(rows), maxCandidates)]
+	named := map[string]int{}
+	for _, r := range shown {
+		named[r.QName]++
+	}
+	cands, err := loadEach(ctx, e, shown, func(r *Resolved) any {
 		c := Candidate{SymbolRef: r.Ref()}
-		if r.Def != nil {
-			c.Signature = r.Def.Signature
+		if r.Def != nil && named[r.Row.QName] > 1 {
+			c.Signature = r.Def.Signature // only a signature tells overloads apart
 		}
 		return c
 	})

@@ -63,7 +63,7 @@ func TestResolveOverloadsAndConstructors(t *testing.T) {
 
 // Overloads a name does not tell apart are AMBIGUOUS, each candidate with
 // its signature and the message showing how to write one's parameters; so
-// is a type's name shared by two types.
+// is a type's name shared by two types, whose candidates need none.
 func TestResolveOverloadsAmbiguous(t *testing.T) {
 	e := testenv.OpenIndex(t, overloaded).Engine(t)
 	for name, message := range map[string]string{
@@ -77,9 +77,14 @@ func TestResolveOverloadsAmbiguous(t *testing.T) {
 			t.Errorf("Resolve(%q) = %v, want AMBIGUOUS %s", name, err, message)
 			continue
 		}
+		named := map[string]int{}
 		for _, c := range got.Candidates {
-			if cand, ok := c.(query.Candidate); !ok || !strings.Contains(cand.Signature, cand.Name) {
-				t.Errorf("Resolve(%q): candidate %+v has no signature", name, c)
+			named[c.(query.Candidate).QName]++
+		}
+		for _, c := range got.Candidates {
+			cand := c.(query.Candidate)
+			if overload := named[cand.QName] > 1; overload != strings.Contains(cand.Signature, cand.Name) {
+				t.Errorf("Resolve(%q): candidate %+v: an overload has a signature, no other candidate has one", name, c)
 			}
 		}
 	}
