@@ -24,13 +24,7 @@ func TestVariants(t *testing.T) {
 		"p/use.go":          "package p\n\nfunc Use() string { return open() }\n",
 	}).Engine(t)
 	ctx := context.Background()
-	r, err := e.Resolve(ctx, "p.open")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.File.Path != "p/open_linux.go" {
-		t.Errorf("p.open resolves to %s, want the default build's p/open_linux.go", r.File.Path)
-	}
+	r := resolvedIn(t, e, "p.open", "p/open_linux.go") // the default build's
 	vs, err := e.VariantsOf(ctx, r)
 	if err != nil {
 		t.Fatal(err)
@@ -81,11 +75,7 @@ func TestResolveDeclaredApart(t *testing.T) {
 			t.Errorf("Resolve(%q) = %s, want %s", name, got, want)
 		}
 	}
-	r, err := e.Resolve(ctx, "add")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := e.VariantsOf(ctx, r)
+	vs, err := e.VariantsOf(ctx, resolvedIn(t, e, "add", "a.c"))
 	if err != nil || len(vs) != 1 || vs[0].Location.Path != "a.h" {
 		t.Errorf("variants of add = %+v, %v; want the prototype in a.h", vs, err)
 	}
@@ -108,13 +98,7 @@ func TestResolvePartialTypes(t *testing.T) {
 		"B/Dup.cs":          "namespace App {\n  class Dup {}\n}\n",
 	}).Engine(t)
 	ctx := context.Background()
-	r, err := e.Resolve(ctx, "Form1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.File.Path != "Form1.cs" {
-		t.Errorf("Form1 is the part in %s, want Form1.cs", r.File.Path)
-	}
+	r := resolvedIn(t, e, "Form1", "Form1.cs")
 	card, err := e.Card(ctx, r, query.CardLimits{Members: 10, Calls: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -130,4 +114,17 @@ func TestResolvePartialTypes(t *testing.T) {
 	if _, err := e.Resolve(ctx, "App.Dup"); !errs.Is(err, errs.Ambiguous) {
 		t.Errorf("Resolve(App.Dup) = %v, want AMBIGUOUS: neither is partial", err)
 	}
+}
+
+// resolvedIn resolves name and checks the file that defines what it names.
+func resolvedIn(t *testing.T, e *query.Engine, name, path string) *query.Resolved {
+	t.Helper()
+	r, err := e.Resolve(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.File.Path != path {
+		t.Errorf("%s resolves to a symbol in %s, want %s", name, r.File.Path, path)
+	}
+	return r
 }
