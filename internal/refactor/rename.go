@@ -292,10 +292,18 @@ func (env *Env) tokenEdit(ctx context.Context, l query.RefLocation, old, name st
 
 // ownerName names what a member belongs to, for questions.
 func ownerName(card *query.SymbolCard) string {
-	if card.Parent != nil {
-		return card.Parent.Name
+	if card.Parent == nil {
+		return card.Name
 	}
-	return card.Name
+	if k := card.Parent.Kind; k == lang.KindNamespace.String() || k == lang.KindModule.String() {
+		// a member defined out of its type, inside a namespace (C++'s
+		// void A::m() {}): its type is the segment before its name
+		segs := strings.Split(card.QName[strings.IndexByte(card.QName, '#')+1:], ".")
+		if len(segs) >= 2 {
+			return segs[len(segs)-2]
+		}
+	}
+	return card.Parent.Name
 }
 
 // checkIdent refuses a new name that is not an identifier of the language
