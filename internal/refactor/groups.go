@@ -134,6 +134,15 @@ func (env *Env) declaredType(ctx context.Context, p, name string, line, col int)
 	return f.Locals[best].Type, int(f.Locals[best].Pos.Line)
 }
 
+// article puts "a" or "an" before a type's name, as it sounds: an Impl, a
+// Server.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
 // capsule states the decision a group asks for: what would make its uses
 // the symbol's, and what speaks for and against it.
 func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string) Capsule {
@@ -141,7 +150,7 @@ func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string)
 	c := Capsule{Kind: "receiver_resolution", For: []string{}, Against: []string{},
 		StopRule: fmt.Sprintf("select the group when the receiver's type is %s (or a type that embeds or implements it); leave it out for any other type", owner)}
 	recv := receiverText(g.Receiver)
-	c.Question = fmt.Sprintf("Is %s in %s a %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
+	c.Question = fmt.Sprintf("Is %s in %s %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), article(owner), recv, card.Name, card.QName)
 	if card.Parent == nil {
 		owner = "the module " + string(card.Location.Path)
 		c.Question = fmt.Sprintf("Does %s in %s name %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
