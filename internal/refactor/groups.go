@@ -134,10 +134,10 @@ func (env *Env) declaredType(ctx context.Context, p, name string, line, col int)
 	return f.Locals[best].Type, int(f.Locals[best].Pos.Line)
 }
 
-// article puts "a" or "an" before a type's name, as it sounds: an Impl, a
-// Server.
+// article puts "a" or "an" before a type's name, as it most often sounds:
+// an Impl, a Server, a User (U as in "you").
 func article(name string) string {
-	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+	if name != "" && strings.ContainsRune("AEIOaeio", rune(name[0])) {
 		return "an " + name
 	}
 	return "a " + name
