@@ -69,6 +69,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if len(merged) > 0 {
 		refs.Locations = uniqueLocations(refs.Locations)
 	}
+	if err := env.checkOverloads(ctx, card, r, refs.Locations); err != nil {
+		return nil, err
+	}
 	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
 	defPath := string(card.Location.Path)
 	var anchored []query.RefLocation
@@ -175,6 +178,44 @@ func (env *Env) constructedType(ctx context.Context, r *query.Resolved) (*query.
 		return r, err
 	}
 	return env.Engine.Load(ctx, t)
+}
+
+// checkOverloads refuses renaming one of several overloads when syntax
+// found its calls: put(1) and put("x") link alike, so renaming put(int) at
+// both would break the call of put(String). Calls the semantic layer
+// resolved (precise) tell them apart.
+func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *query.Resolved, locs []query.RefLocation) error {
+	if !lang.Of(card.Language).Overloads {
+		return nil
+	}
+	rows, err := env.Engine.SymbolsByQName(ctx, r.Row.QName)
+	if err != nil {
+		return err
+	}
+	var others []string
+	for _, o := range rows {
+		if o.ID == r.Row.ID || o.Kind != r.Row.Kind {
+			continue
+		}
+		if or, err := env.Engine.Load(ctx, o); err != nil {
+			return err
+		} else if or != nil && or.Def != nil {
+			others = append(others, fmt.Sprintf("%s (%s:%d)", or.Def.Signature, or.File.Path, or.Def.NameSpan.Start.Line))
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	for _, l := range locs {
+		if l.Kind != "definition" && l.Tier != index.TierPrecise.String() {
+			return &errs.Error{Kind: errs.Precondition,
+				Msg: fmt.Sprintf("cannot rename %s alone: it has overloads, %s, and syntax does not tell which one a call runs (%s:%d), so the rename would change the others' calls too",
+					card.QName, strings.Join(others, ", "), l.Path, l.Line),
+				Details: map[string]any{"reason": "overloaded", "overloads": others},
+				Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
+		}
+	}
+	return nil
 }
 
 // renameRefs finds what a rename of r changes (the family included) and
