@@ -62,6 +62,9 @@ func (env *Env) Move(ctx context.Context, req MoveRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.checkUnrewritten(ctx, ms); err != nil {
+		return nil, err
+	}
 	layer := map[string]string{}
 	if err := env.moveGo(ctx, p, ms, isDir); err != nil {
 		return nil, err

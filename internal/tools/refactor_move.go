@@ -21,6 +21,7 @@ func init() {
 		Doc: "Go: moving a directory moves its package (and the packages below it) within the module: every importer's import path changes, and the package clause follows the new directory name when it followed the old one (with the importers' qualifiers); a .go file may only be renamed within its directory. " +
 			"JavaScript/TypeScript: relative specifiers of the importers and of the moved files keep their style (with or without extension, .js for .ts, directory index). " +
 			"Python: absolute and relative imports of the moved modules, and the dotted uses of import a.b. " +
+			"Other languages' imports are not rewritten (Java's imports, C's #include, Ruby's require): a file of theirs that a file staying behind uses is refused. " +
 			"Tracked files without uncommitted changes are moved as git mv would (git's index records the rename); others are moved on disk. Files the index does not hold are not moved (a warning names them).",
 		When:     []string{"renaming or moving a source file or a package directory"},
 		WhenNot:  []string{"renaming a symbol: refactor_rename"},
