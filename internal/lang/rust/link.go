@@ -299,7 +299,7 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			rf.links.Add(ri, lang.TierProven, link.DefID(rf.own, r.BindDef))
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
-			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && name == im.LocalName() {
+			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
 				rf.target(ctx, ri, b.mod.file, b.item)
 			}
 		default:

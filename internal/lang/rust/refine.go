@@ -40,6 +40,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	names := lang.NewNameTable(f)
 	var drop []lang.Span
+	var uses []useName
 	quals := map[lang.Pos]string{}
 	var impls []int
 	typeParams := map[lang.Pos]bool{}
@@ -47,6 +48,9 @@ func refine(v *lang.View, f *lang.Facts) {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
 			drop = append(drop, v.Span(i))
+			if v.Kind(i) == "use_declaration" {
+				uses = append(uses, useNames(v, i, v.Span(i), nil, 0)...)
+			}
 		case "mod_item":
 			if langutil.Child(v, i, "body") < 0 {
 				drop = append(drop, v.Span(i))
@@ -68,12 +72,20 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
+	kept := importRefs(f, uses)
 	native.DropRefsIn(f, drop)
+	if len(kept) > 0 {
+		f.Refs = append(f.Refs, kept...)
+		sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+	}
 	imports := f.ImportByName()
 	b := &binder{f: f, imports: imports}
 	b.index()
 	for i := range f.Refs {
 		r := &f.Refs[i]
+		if r.Role == lang.RoleImport {
+			continue // an item a use declaration names, bound to its import
+		}
 		if q, ok := quals[r.Pos]; ok {
 			b.qualify(r, q, names)
 			continue
@@ -409,4 +421,68 @@ func implRelations(v *lang.View, f *lang.Facts, impls []int) {
 	if added {
 		sort.SliceStable(f.TypeRels, func(i, j int) bool { return f.TypeRels[i].Pos.Before(f.TypeRels[j].Pos) })
 	}
+}
+
+// useName is the name of an item a use declaration imports, where it is
+// written (Parser in use crate::parser::{Parser, ParserBuilder}).
+type useName struct {
+	pos  lang.Pos
+	name string
+	decl lang.Span // the use declaration
+}
+
+// useNames lists the item names of a use tree: the last segment of each
+// path it imports, before any alias (self and wildcards name no item).
+func useNames(v *lang.View, n int, decl lang.Span, out []useName, depth int) []useName {
+	if depth > lang.MaxNesting {
+		return out
+	}
+	switch v.Kind(n) {
+	case "identifier":
+		return append(out, useName{v.Start(n), v.Text(n), decl})
+	case "scoped_identifier":
+		if name := langutil.Child(v, n, "name"); name >= 0 && v.Kind(name) == "identifier" {
+			return append(out, useName{v.Start(name), v.Text(name), decl})
+		}
+	case "use_as_clause":
+		if p := langutil.Child(v, n, "path"); p >= 0 {
+			return useNames(v, p, decl, out, depth+1)
+		}
+	case "scoped_use_list":
+		return useNames(v, langutil.Child(v, n, "list"), decl, out, depth+1)
+	default: // use_declaration's argument, use_list
+		for _, c := range langutil.Children(v, n) {
+			out = useNames(v, c, decl, out, depth+1)
+		}
+	}
+	return out
+}
+
+// importRefs are the references of a use declaration worth keeping: the
+// names of the items it imports, each bound to its import, which the
+// linker links to the item (so that a rename of the item edits them).
+func importRefs(f *lang.Facts, uses []useName) []lang.Ref {
+	if len(uses) == 0 {
+		return nil
+	}
+	at := map[lang.Pos]useName{}
+	for _, u := range uses {
+		at[u.pos] = u
+	}
+	var out []lang.Ref
+	for _, r := range f.Refs {
+		u, ok := at[r.Pos]
+		if !ok || f.Names[r.Name] != u.name {
+			continue
+		}
+		for i, im := range f.Imports {
+			if im.Name == u.name && u.decl.Contains(im.Pos) && (im.Kind == lang.ImportNamed || im.Kind == lang.ImportModule) {
+				r.Role, r.Shape, r.Qualifier, r.QualBound = lang.RoleImport, lang.QualNone, 0, false
+				r.BindLocal, r.BindDef, r.BindImp = -1, -1, int32(i)
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
 }
