@@ -297,6 +297,8 @@ func refs(v *lang.View, f *lang.Facts) {
 		case strings.HasPrefix(name, "$") && r.Shape != lang.QualNone: // A::$x
 			r.Name = langutil.Name(f, name[1:])
 			r.Pos.Col++
+		case r.Role == lang.RoleImport:
+			// the name a use clause imports: bound to its import, not qualified
 		case v.Kind(v.Parent(n)) == "qualified_name":
 			q := v.Parent(n)
 			qs, _ := v.Bytes(q)

@@ -43,8 +43,9 @@
 (variable_name (name) @ignore)
 (property_element name: (variable_name) @ignore)
 (namespace_name (name) @ignore)
-(namespace_use_clause (name) @ignore)
-(namespace_use_clause (qualified_name (name) @ignore))
+(namespace_use_clause . (name) @name) @reference.import
+(namespace_use_clause . (qualified_name (name) @name)) @reference.import
+(namespace_use_clause alias: (name) @ignore)
 (argument name: (name) @ignore)
 
 ; ---- imports: use (also grouped), require/include
