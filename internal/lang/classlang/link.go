@@ -231,6 +231,8 @@ func (p *pkgLinker) resolveImports(ctx context.Context, family string, facts *la
 				if s, ok := p.lookup(ctx, family, t.pkg, t.path+"."+im.Name, from); ok {
 					r.sym, r.named = s, true
 				}
+			} else if s, ok := p.lookup(ctx, family, im.Source, im.Name, from); ok {
+				r.sym, r.named = s, true // a top-level function or property (Kotlin's import a.b.f)
 			} else if p.isPackage(family, full) {
 				r.pkg, r.isAlias = full, true
 			}
