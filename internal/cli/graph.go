@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -69,10 +70,7 @@ func renderGraph(w io.Writer, r *graph.Result) {
 		}
 		fmt.Fprintln(w, line)
 		for _, v := range n.Variants {
-			build := v.Build
-			if build == "" {
-				build = "no constraint"
-			}
+			build := cmp.Or(v.Label(), "no constraint")
 			fmt.Fprintf(w, "%s   variant %s:%d [%s]\n", strings.Repeat("  ", n.Depth), v.Location.Path, v.Location.Line, build)
 		}
 	}

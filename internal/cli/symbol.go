@@ -46,8 +46,8 @@ func renderCard(w io.Writer, env *protocol.Envelope) {
 	}
 	for _, v := range c.Variants {
 		build := ""
-		if v.Build != "" {
-			build = " [" + v.Build + "]"
+		if l := v.Label(); l != "" {
+			build = " [" + l + "]"
 		}
 		fmt.Fprintf(w, "  variant:    %s:%d:%d%s %s\n", v.Location.Path, v.Location.Line, v.Location.Col, build, v.ID)
 	}

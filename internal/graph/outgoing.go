@@ -439,7 +439,7 @@ func (w *walker) node(ctx context.Context, r *query.Resolved, depth int) (Node, 
 			return n, err
 		}
 		if vr != nil {
-			n.Variants = append(n.Variants, Variant{ID: vr.ID(), Location: vr.Ref().Location, Build: query.BuildOf(vr)})
+			n.Variants = append(n.Variants, query.VariantOf(r, vr))
 		}
 	}
 	sort.Slice(n.Variants, func(i, j int) bool { return query.LessLoc(n.Variants[i].Location, n.Variants[j].Location) })

@@ -29,6 +29,27 @@ type Variant struct {
 	ID       protocol.SymbolID `json:"symbol_id"`
 	Location protocol.Location `json:"location"`
 	Build    string            `json:"build,omitempty"`
+	// Apart says what a variant declared apart is (DeclaredApart): a
+	// header's "declaration" or a source file's "definition".
+	Apart string `json:"apart,omitempty"`
+}
+
+// VariantOf describes v, one of the variants of r's name.
+func VariantOf(r, v *Resolved) Variant {
+	out := Variant{ID: v.ID(), Location: v.Ref().Location, Build: BuildOf(v)}
+	if v.Row.QName != r.Row.QName { // declared in a header, defined in a source file
+		out.Apart = "definition"
+		if isHeader(v.File) {
+			out.Apart = "declaration"
+		}
+	}
+	return out
+}
+
+// Label is how a variant is told from the others: its build, what it is
+// when declared apart, or none.
+func (v Variant) Label() string {
+	return cmp.Or(v.Build, v.Apart)
 }
 
 // Variants lists the other definitions of r's name when it has variants
@@ -69,7 +90,7 @@ func (e *Engine) VariantsOf(ctx context.Context, r *Resolved) ([]Variant, error)
 	}
 	out := make([]Variant, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, Variant{ID: v.ID(), Location: v.Ref().Location, Build: BuildOf(v)})
+		out = append(out, VariantOf(r, v))
 	}
 	return out, nil
 }

@@ -76,8 +76,8 @@ func TestResolveDeclaredApart(t *testing.T) {
 		}
 	}
 	vs, err := e.VariantsOf(ctx, resolvedIn(t, e, "add", "a.c"))
-	if err != nil || len(vs) != 1 || vs[0].Location.Path != "a.h" {
-		t.Errorf("variants of add = %+v, %v; want the prototype in a.h", vs, err)
+	if err != nil || len(vs) != 1 || vs[0].Location.Path != "a.h" || vs[0].Label() != "declaration" {
+		t.Errorf("variants of add = %+v, %v; want the declaration in a.h", vs, err)
 	}
 	for _, name := range []string{"helper", "Impl::Get"} {
 		if _, err := e.Resolve(ctx, name); !errs.Is(err, errs.Ambiguous) {
