@@ -39,10 +39,9 @@ func modulePaths(src string, segs []string, bonus int, exists func(string) bool)
 		item := strings.Join(segs[i:], ".")
 		var files []string
 		if i == 0 {
-			files = []string{path.Join(src, "lib.rs"), path.Join(src, "main.rs")}
+			files = crateRootFiles(src)
 		} else {
-			dir := path.Join(append([]string{src}, segs[:i]...)...)
-			files = []string{dir + ".rs", path.Join(dir, "mod.rs")}
+			files = childModuleFiles(path.Join(append([]string{src}, segs[:i-1]...)...), segs[i-1])
 		}
 		for _, f := range files {
 			if exists(f) {
@@ -51,4 +50,15 @@ func modulePaths(src string, segs []string, bonus int, exists func(string) bool)
 		}
 	}
 	return out
+}
+
+// crateRootFiles are the files that may be a crate's root in dir.
+func crateRootFiles(dir string) []string {
+	return []string{path.Join(dir, "lib.rs"), path.Join(dir, "main.rs")}
+}
+
+// childModuleFiles are the files that may hold module name whose parent's
+// child modules live in dir: dir/name.rs or dir/name/mod.rs.
+func childModuleFiles(dir, name string) []string {
+	return []string{path.Join(dir, name+".rs"), path.Join(dir, name, "mod.rs")}
 }

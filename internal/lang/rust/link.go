@@ -67,8 +67,8 @@ func (l *batch) rustCrateRoot(file string) string {
 	root := file
 	for d := lang.DirOf(file); ; d = lang.DirOf(d) {
 		found := false
-		for _, n := range []string{"lib.rs", "main.rs"} {
-			if p := path.Join(d, n); l.fileExists(p) {
+		for _, p := range crateRootFiles(d) {
+			if l.fileExists(p) {
 				root, found = p, true
 				break
 			}
@@ -115,7 +115,7 @@ func (l *batch) rustChild(ctx context.Context, m rustMod, name string) (rustMod,
 		return rustMod{m.file, inner}, true
 	}
 	dir := path.Join(l.rustModDir(m.file), strings.ReplaceAll(m.inline, ".", "/"))
-	for _, c := range []string{path.Join(dir, name+".rs"), path.Join(dir, name, "mod.rs")} {
+	for _, c := range childModuleFiles(dir, name) {
 		if l.fileExists(c) {
 			return rustMod{file: c}, true
 		}
