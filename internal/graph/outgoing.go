@@ -498,6 +498,9 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 // in other files (query.Engine.DeclaredApart: a C prototype in a header),
 // nil when it has none: one function, whose callers call any of them.
 func (w *walker) declaredApart(ctx context.Context, r store.SymbolRow) ([]store.SymbolRow, error) {
+	if f, err := w.file(ctx, r.FileID); err != nil || f == nil || len(lang.Of(f.Lang).Headers) == 0 {
+		return nil, err // the walk's file cache answers for most languages
+	}
 	others, err := w.e.DeclaredApart(ctx, r)
 	if err != nil || len(others) == 0 {
 		return nil, err

@@ -24,10 +24,19 @@ func (e *Engine) DeclaredApart(ctx context.Context, row store.SymbolRow) ([]stor
 		return nil, err // most languages: nothing to load
 	}
 	self, err := e.Load(ctx, row)
-	if err != nil || self == nil || self.Def == nil {
+	if err != nil || self == nil {
 		return nil, err
 	}
-	f := self.File
+	return e.declaredApart(ctx, self)
+}
+
+// declaredApart is DeclaredApart for a loaded symbol, whose file and
+// definition are at hand.
+func (e *Engine) declaredApart(ctx context.Context, self *Resolved) ([]store.SymbolRow, error) {
+	row, f := self.Row, self.File
+	if self.Def == nil || !callable(row.Kind) || len(lang.Of(f.Lang).Headers) == 0 {
+		return nil, nil
+	}
 	params, ok := signatureParameters(self.Def.Signature, row.Name)
 	if !ok {
 		return nil, nil

@@ -60,7 +60,7 @@ func (e *Engine) Variants(ctx context.Context, r *Resolved) ([]*Resolved, error)
 		return nil, err
 	}
 	if len(rows) < 2 {
-		apart, err := e.DeclaredApart(ctx, r.Row) // a prototype in a header, the definition in a source file
+		apart, err := e.declaredApart(ctx, r) // a prototype in a header, the definition in a source file
 		if err != nil || len(apart) == 0 {
 			return nil, err
 		}
