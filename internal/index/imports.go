@@ -39,15 +39,20 @@ func (l *linker) importEdges(ctx context.Context, f *fileInfo, facts *lang.Facts
 	}
 	own := moduleOf(l.w.mods, f.path, f.lang)
 	seen := map[string]bool{}
+	perName := map[string]bool{} // sources whose imports name edges of their own (a JVM package's types)
 	var out []ImportEdge
 	for _, im := range facts.Imports {
+		if seen[im.Source] && !perName[im.Source] {
+			continue // one edge per source literal, resolved once
+		}
 		t, ok := l.Import(ctx, fileOf(f), im)
 		e := ImportEdge{Source: im.Source}
 		if ok && t.Source != "" {
 			e.Source = t.Source
+			perName[im.Source] = true
 		}
 		if seen[e.Source] {
-			continue // one edge per source literal
+			continue
 		}
 		seen[e.Source] = true
 		if ok {
