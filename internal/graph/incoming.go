@@ -44,6 +44,15 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 	if isConstructor(n) && n.Row.Parent != 0 {
 		targets = append(targets, n.Row.Parent) // Foo() instantiates Foo and runs its constructor
 	}
+	// calls that syntax could not tell between overloads stay with the
+	// first of them: candidates for the others that take as many arguments
+	unsure := int64(0)
+	if ov, err := w.e.Overloads(ctx, n); err != nil {
+		return nil, err
+	} else if ov != nil && ov.First != n.Row.ID && ov.Shared(n.Row.ID) {
+		unsure = ov.First
+		targets = append(targets, unsure)
+	}
 	var out []call
 	if w.layer != query.LayerSemantic {
 		for _, t := range targets {
@@ -77,8 +86,12 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 				} else {
 					w.used.syn = true
 				}
-				out = append(out, call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
-					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col, name), via: via[t]})
+				c := call{other: ed.Src, count: ed.Count, tier: index.Tier(ed.Tier), layer: query.LayerSyntactic,
+					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col, name), via: via[t]}
+				if t == unsure {
+					c.tier = index.TierAnchored
+				}
+				out = append(out, c)
 			}
 		}
 	}

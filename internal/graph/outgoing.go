@@ -470,6 +470,12 @@ func (w *walker) variantsOfRow(ctx context.Context, r store.SymbolRow) ([]store.
 			return nil, err
 		}
 	}
+	if !lang.DefKind(r.Kind).IsTypeLike() {
+		// same-named functions are overloads, each its own, where the language has them
+		if f, err := w.file(ctx, r.FileID); err != nil || (f != nil && lang.Of(f.Lang).Overloads) {
+			return nil, err
+		}
+	}
 	qn := r.QName
 	rows, ok := w.names.variants[qn]
 	if !ok {

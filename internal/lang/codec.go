@@ -6,7 +6,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 3
+const codecVersion = 4
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -53,6 +53,9 @@ func Encode(f *Facts) []byte {
 		}
 		if r.Shape == QualCall {
 			w.uint(uint64(r.Via))
+		}
+		if r.Role == RoleCall {
+			w.uint(uint64(r.Args))
 		}
 		w.int(int64(r.Enclosing))
 		w.int(int64(r.Scope))
@@ -221,6 +224,9 @@ func (r *reader) facts() *Facts {
 		}
 		if x.Shape == QualCall {
 			x.Via = int32(r.uint())
+		}
+		if x.Role == RoleCall {
+			x.Args = uint16(r.uint())
 		}
 		x.Enclosing = int32(r.int())
 		x.Scope = int32(r.int())

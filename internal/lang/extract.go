@@ -162,6 +162,7 @@ type refMark struct {
 	recv int // flat index of the qualifier node, or -1
 	set  bool
 	imp  int // @reference.import: flat index of the node holding the import, or -1
+	call int // @reference.call: flat index of the call node, or -1
 }
 
 type relCand struct {
@@ -312,12 +313,12 @@ func (b *builder) collectMatch(caps []capture) {
 		}
 		mk := b.marks[name]
 		if !mk.set {
-			mk.recv, mk.imp = -1, -1
+			mk.recv, mk.imp, mk.call = -1, -1, -1
 			mk.set = true
 		}
 		switch mainRole {
 		case capCall:
-			mk.role = RoleCall
+			mk.role, mk.call = RoleCall, main
 		case capWrite:
 			if mk.role != RoleCall {
 				mk.role = RoleWrite
@@ -727,6 +728,9 @@ func (b *builder) buildRefs() {
 		}
 		if mk, ok := b.marks[i]; ok {
 			r.Role = mk.role
+			if mk.role == RoleCall && mk.call >= 0 {
+				r.Args = callArgs(b.v, mk.call)
+			}
 			if mk.imp >= 0 {
 				r.BindImp = b.importIn(mk.imp, f.Names[r.Name])
 				f.Refs = append(f.Refs, r)

@@ -199,6 +199,10 @@ type Ref struct {
 	// of the call that is the qualifier (F in F(x).Name, M in x.M().Name); 0
 	// when the language does not say (Go says).
 	Via int32
+	// Args, for a call, is 1 + the number of arguments it passes, which
+	// tells overloads apart by arity (put(1) from put(1, 2)); 0 when the
+	// extractor could not count them or the reference is no call.
+	Args uint16
 }
 
 // Local is a binding that is not a symbol: a parameter, a local variable.

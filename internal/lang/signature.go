@@ -98,3 +98,121 @@ func ParamList(sig, name string) (params string, ok bool) {
 	params, _, ok = Balanced(rest, '(', ')')
 	return params, ok
 }
+
+// SignatureParameters is the parameters of the list that follows the
+// symbol's name in its signature (after type parameters: Foo<T>(T x)).
+func SignatureParameters(sig, name string) ([]string, bool) {
+	for from := 0; ; {
+		i := strings.Index(sig[from:], name)
+		if i < 0 {
+			return nil, false
+		}
+		start := from + i
+		at := start + len(name)
+		from = at
+		if start > 0 && isASCIIWordByte(sig[start-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(sig[at:], " ")
+		if strings.HasPrefix(rest, "<") {
+			if end := closingBracket(rest, 0); end > 0 {
+				rest = strings.TrimLeft(rest[end+1:], " ")
+			}
+		}
+		if !strings.HasPrefix(rest, "(") {
+			continue
+		}
+		end := closingBracket(rest, 0)
+		if end < 0 {
+			return nil, false // a signature cut short
+		}
+		return SplitParameters(rest[1:end]), true
+	}
+}
+
+// closingBracket is the index of the bracket that closes the one at open, -1 when
+// s ends first. An arrow's '>' (->, =>) closes nothing.
+func closingBracket(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(', '<', '[', '{':
+			depth++
+		case '>':
+			if i > 0 && (s[i-1] == '-' || s[i-1] == '=') {
+				continue
+			}
+			depth--
+		case ')', ']', '}':
+			depth--
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// SplitParameters splits a parameter list at its top-level commas; an
+// empty list has no parameters.
+func SplitParameters(list string) []string {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(list); i++ {
+		switch list[i] {
+		case '(', '<', '[', '{':
+			depth++
+		case '>':
+			if i == 0 || (list[i-1] != '-' && list[i-1] != '=') {
+				depth--
+			}
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(list[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(list[start:]))
+}
+
+func isASCIIWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// Arity is how many arguments a signature's parameter list takes: from
+// min, which leaves out the parameters with a default value (Kotlin, C#,
+// C++), to max, -1 when the last one is variadic (Java's int..., C#'s
+// params, Kotlin's vararg, C's ...); ok is false when the signature holds
+// no parameter list after the name.
+func Arity(sig, name string) (min, max int, ok bool) {
+	params, ok := SignatureParameters(sig, name)
+	if !ok {
+		return 0, 0, false
+	}
+	for _, p := range params {
+		switch {
+		case variadic(p):
+			return min, -1, true
+		case TopLevel(p, func(i int) bool { return p[i] == '=' && (i+1 == len(p) || p[i+1] != '>') }) < 0:
+			min++
+		}
+		max++
+	}
+	return min, max, true
+}
+
+// variadic reports whether a parameter takes any number of arguments.
+func variadic(p string) bool {
+	return strings.Contains(p, "...") || strings.HasPrefix(p, "params ") || strings.HasPrefix(p, "vararg ")
+}
+
+// Accepts reports whether a call passing n arguments fits an arity.
+func Accepts(min, max, n int) bool {
+	return n >= min && (max < 0 || n <= max)
+}

@@ -53,3 +53,28 @@ func TestParamList(t *testing.T) {
 		}
 	}
 }
+
+func TestArity(t *testing.T) {
+	cases := []struct {
+		sig, name string
+		min, max  int
+		ok        bool
+	}{
+		{"public void put(int k, int v)", "put", 2, 2, true},
+		{"void put()", "put", 0, 0, true},
+		{"public void put(String s, int... more)", "put", 1, -1, true},
+		{"public void Add(int a, int b = 0)", "Add", 1, 2, true},
+		{"public static void Log(string f, params object[] args)", "Log", 1, -1, true},
+		{"fun run(n: Int, then: () -> Unit = {})", "run", 1, 2, true},
+		{"fun all(vararg xs: Int)", "all", 0, -1, true},
+		{"public <T> T pick(Map<String, T> m, Comparator<T> c)", "pick", 2, 2, true},
+		{"int printf(const char *fmt, ...)", "printf", 1, -1, true},
+		{"public class Box", "put", 0, 0, false},
+	}
+	for _, c := range cases {
+		min, max, ok := Arity(c.sig, c.name)
+		if min != c.min || max != c.max || ok != c.ok {
+			t.Errorf("Arity(%q, %q) = %d, %d, %v; want %d, %d, %v", c.sig, c.name, min, max, ok, c.min, c.max, c.ok)
+		}
+	}
+}

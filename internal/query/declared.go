@@ -37,7 +37,7 @@ func (e *Engine) declaredApart(ctx context.Context, self *Resolved) ([]store.Sym
 	if self.Def == nil || !callable(row.Kind) || len(lang.Of(f.Lang).Headers) == 0 {
 		return nil, nil
 	}
-	params, ok := signatureParameters(self.Def.Signature, row.Name)
+	params, ok := lang.SignatureParameters(self.Def.Signature, row.Name)
 	if !ok {
 		return nil, nil
 	}
@@ -59,7 +59,7 @@ func (e *Engine) declaredApart(ctx context.Context, self *Resolved) ([]store.Sym
 		if r == nil || r.Def == nil || len(lang.Of(r.File.Lang).Headers) == 0 {
 			continue
 		}
-		if p, ok := signatureParameters(r.Def.Signature, o.Name); ok && sameParameters(params, p) {
+		if p, ok := lang.SignatureParameters(r.Def.Signature, o.Name); ok && sameParameters(params, p) {
 			out = append(out, o)
 			headers = headers || isHeader(r.File)
 		}

@@ -144,7 +144,7 @@ func (e *Engine) overloadExample(ctx context.Context, name string, rows []store.
 	if err != nil || r == nil || r.Def == nil {
 		return "", false
 	}
-	params, ok := signatureParameters(r.Def.Signature, rows[0].Name)
+	params, ok := lang.SignatureParameters(r.Def.Signature, rows[0].Name)
 	if !ok {
 		return "", false
 	}
@@ -176,7 +176,7 @@ func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, writt
 	if len(rows) > maxOverloads {
 		return rows, nil
 	}
-	want := splitParameters(written)
+	want := lang.SplitParameters(written)
 	var loose, strict []store.SymbolRow
 	for _, row := range rows {
 		r, err := e.Load(ctx, row)
@@ -186,7 +186,7 @@ func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, writt
 		if r == nil || r.Def == nil {
 			continue
 		}
-		have, ok := signatureParameters(r.Def.Signature, row.Name)
+		have, ok := lang.SignatureParameters(r.Def.Signature, row.Name)
 		if ok && parametersMatch(want, have, false) {
 			loose = append(loose, row)
 			if parametersMatch(want, have, true) {
@@ -201,88 +201,6 @@ func (e *Engine) byParameters(ctx context.Context, rows []store.SymbolRow, writt
 		return rows, nil
 	}
 	return loose, nil
-}
-
-// signatureParameters is the parameters of the list that follows the
-// symbol's name in its signature (after type parameters: Foo<T>(T x)).
-func signatureParameters(sig, name string) ([]string, bool) {
-	for from := 0; ; {
-		i := strings.Index(sig[from:], name)
-		if i < 0 {
-			return nil, false
-		}
-		start := from + i
-		at := start + len(name)
-		from = at
-		if start > 0 && isWordByte(sig[start-1]) {
-			continue
-		}
-		rest := strings.TrimLeft(sig[at:], " ")
-		if strings.HasPrefix(rest, "<") {
-			if end := closing(rest, 0); end > 0 {
-				rest = strings.TrimLeft(rest[end+1:], " ")
-			}
-		}
-		if !strings.HasPrefix(rest, "(") {
-			continue
-		}
-		end := closing(rest, 0)
-		if end < 0 {
-			return nil, false // a signature cut short
-		}
-		return splitParameters(rest[1:end]), true
-	}
-}
-
-// closing is the index of the bracket that closes the one at open, -1 when
-// s ends first. An arrow's '>' (->, =>) closes nothing.
-func closing(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '(', '<', '[', '{':
-			depth++
-		case '>':
-			if i > 0 && (s[i-1] == '-' || s[i-1] == '=') {
-				continue
-			}
-			depth--
-		case ')', ']', '}':
-			depth--
-		}
-		if depth == 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-// splitParameters splits a parameter list at its top-level commas; an
-// empty list has no parameters.
-func splitParameters(list string) []string {
-	if strings.TrimSpace(list) == "" {
-		return nil
-	}
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(list); i++ {
-		switch list[i] {
-		case '(', '<', '[', '{':
-			depth++
-		case '>':
-			if i == 0 || (list[i-1] != '-' && list[i-1] != '=') {
-				depth--
-			}
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(list[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return append(out, strings.TrimSpace(list[start:]))
 }
 
 // parametersMatch reports whether the parameters written match a
@@ -331,4 +249,95 @@ func namesParameter(w, p string, typeArgs bool) bool {
 
 func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// RelationOverload marks a call that syntax linked to one of several
+// overloads although another takes as many arguments (or the call passes a
+// number none takes): a candidate, not a certain reference.
+const RelationOverload = "overload"
+
+// OverloadSet is the overloads of a name in one file of a language whose
+// same-named members are overloads: one qualified name and kind. Syntax
+// links a call to the only one that takes its number of arguments, else to
+// First, which stands for them all.
+type OverloadSet struct {
+	First int64
+	arity map[int64]overloadArity
+}
+
+type overloadArity struct{ min, max int }
+
+// Overloads finds the overloads of r's name in r's file; nil when it has
+// none, or one of them has no parameter list to read.
+func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, error) {
+	if !lang.Of(r.File.Lang).Overloads {
+		return nil, nil
+	}
+	rows, err := e.Store().SymbolsByQName(ctx, r.Row.QName)
+	if err != nil {
+		return nil, err
+	}
+	set := &OverloadSet{arity: map[int64]overloadArity{}}
+	firstIdx := -1
+	for _, row := range rows {
+		if row.FileID != r.Row.FileID || row.Kind != r.Row.Kind {
+			continue
+		}
+		o, err := e.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if o == nil || o.Def == nil {
+			return nil, nil
+		}
+		min, max, ok := lang.Arity(o.Def.Signature, row.Name)
+		if !ok {
+			return nil, nil
+		}
+		set.arity[row.ID] = overloadArity{min, max}
+		if firstIdx < 0 || row.DefIdx < firstIdx {
+			set.First, firstIdx = row.ID, row.DefIdx
+		}
+	}
+	if len(set.arity) < 2 {
+		return nil, nil
+	}
+	return set, nil
+}
+
+// Takes reports whether overload id takes a call's arguments (args is
+// Ref.Args: 0 when unknown, which any overload may take).
+func (o *OverloadSet) Takes(id int64, args uint16) bool {
+	a, ok := o.arity[id]
+	return ok && (args == 0 || lang.Accepts(a.min, a.max, int(args)-1))
+}
+
+// Only reports whether a call passing args can run overload id alone.
+func (o *OverloadSet) Only(id int64, args uint16) bool {
+	if args == 0 || !o.Takes(id, args) {
+		return false
+	}
+	for other := range o.arity {
+		if other != id && o.Takes(other, args) {
+			return false
+		}
+	}
+	return true
+}
+
+// Shared reports whether some number of arguments that overload id takes
+// is taken by another overload too: then calls that syntax could not tell
+// apart, linked to First, may run it.
+func (o *OverloadSet) Shared(id int64) bool {
+	a := o.arity[id]
+	for other, b := range o.arity {
+		if other == id {
+			continue
+		}
+		lo := max(a.min, b.min)
+		if (a.max < 0 || lo <= a.max) && (b.max < 0 || lo <= b.max) {
+			return true
+		}
+	}
+	return false
 }

@@ -329,6 +329,10 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if err != nil {
 		return nil, err
 	}
+	overloads, err := e.Overloads(ctx, r)
+	if err != nil {
+		return nil, err
+	}
 	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
 	for _, d := range append([]*Resolved{r}, variants...) {
@@ -379,7 +383,10 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
+				if overloads != nil && overloadCandidate(overloads, r.Row.ID, l.Target, ref) {
+					s.status, s.loc.Relation = synAnchored, RelationOverload
+					s.loc.Tier = index.TierAnchored.String()
+				} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
 					s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
 				} else if !match[l.Target] {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
@@ -394,6 +401,16 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			} else {
 				s.status = synAnchored
 				s.loc.Tier = index.TierAnchored.String()
+			}
+			if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
+				// a call of the name syntax did not link: which overload
+				// takes its arguments, if any
+				switch {
+				case !overloads.Takes(r.Row.ID, ref.Args):
+					s.status = synOther
+				case !overloads.Only(r.Row.ID, ref.Args):
+					s.loc.Relation = RelationOverload
+				}
 			}
 			s.family = LangFamily(c.Lang)
 			out = append(out, s)
@@ -411,6 +428,23 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		}
 	}
 	return out, nil
+}
+
+// overloadCandidate reports whether a call linked to target may run
+// overload id without syntax being sure of it: linked to id although
+// another overload takes its arguments too (or none does), or linked to
+// the first overload while id takes them.
+func overloadCandidate(o *OverloadSet, id, target int64, ref lang.Ref) bool {
+	if ref.Role != lang.RoleCall {
+		return false
+	}
+	switch target {
+	case id:
+		return !o.Only(id, ref.Args)
+	case o.First:
+		return o.Takes(id, ref.Args)
+	}
+	return false
 }
 
 // RelationName marks an anchored reference listed because the repository

@@ -181,11 +181,19 @@ func (env *Env) constructedType(ctx context.Context, r *query.Resolved) (*query.
 }
 
 // checkOverloads refuses renaming one of several overloads when syntax
-// found its calls: put(1) and put("x") link alike, so renaming put(int) at
-// both would break the call of put(String). Calls the semantic layer
-// resolved (precise) tell them apart.
+// cannot tell which of them a call runs: put(1) and put("x") pass as many
+// arguments, so renaming put(int) at both would break the call of
+// put(String). Calls that only one overload takes by their number of
+// arguments, and calls the semantic layer resolved (precise), are certain.
 func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *query.Resolved, locs []query.RefLocation) error {
-	if !lang.Of(card.Language).Overloads {
+	var unsure *query.RefLocation
+	for i, l := range locs {
+		if l.Relation == query.RelationOverload && l.Tier != index.TierPrecise.String() {
+			unsure = &locs[i]
+			break
+		}
+	}
+	if unsure == nil {
 		return nil
 	}
 	rows, err := env.Engine.SymbolsByQName(ctx, r.Row.QName)
@@ -203,19 +211,11 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 			others = append(others, fmt.Sprintf("%s (%s:%d)", or.Def.Signature, or.File.Path, or.Def.NameSpan.Start.Line))
 		}
 	}
-	if len(others) == 0 {
-		return nil
-	}
-	for _, l := range locs {
-		if l.Kind != "definition" && l.Tier != index.TierPrecise.String() {
-			return &errs.Error{Kind: errs.Precondition,
-				Msg: fmt.Sprintf("cannot rename %s alone: it has overloads, %s, and syntax does not tell which one a call runs (%s:%d), so the rename would change the others' calls too",
-					card.QName, strings.Join(others, ", "), l.Path, l.Line),
-				Details: map[string]any{"reason": "overloaded", "overloads": others},
-				Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
-		}
-	}
-	return nil
+	return &errs.Error{Kind: errs.Precondition,
+		Msg: fmt.Sprintf("cannot rename %s alone: it has overloads, %s, and syntax does not tell which one a call runs (%s:%d passes as many arguments as another takes), so the rename could change the others' calls too",
+			card.QName, strings.Join(others, ", "), unsure.Path, unsure.Line),
+		Details: map[string]any{"reason": "overloaded", "overloads": others},
+		Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
 }
 
 // renameRefs finds what a rename of r changes (the family included) and

@@ -1,7 +1,9 @@
 package classlang
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,6 +67,11 @@ type pkgLinker struct {
 	r     lang.Resolver
 	files map[string]map[string][]string // family -> package -> files
 	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
+	// overloads: the first overload's id -> every overload of its file, in
+	// order (overloads.go)
+	overloads    map[int64][]pkgSym
+	overloadSyms map[int64]pkgSym // every overload of another file by id
+	arities      map[int64]arity
 	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
 }
@@ -75,7 +82,7 @@ type pkgLinker struct {
 var Linker = &lang.Linker{NewBatch: newBatch}
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}}
+	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, overloadSyms: map[int64]pkgSym{}, arities: map[int64]arity{}}
 }
 
 // Import resolves a named import to the file declaring what it names: a
@@ -143,24 +150,29 @@ func (p *pkgLinker) unit(ctx context.Context, family, pkg string) map[string][]p
 	}
 	rows := p.r.Symbols(ctx, files...)
 	prefix := pkg + "."
+	type place struct{ path, file string }
+	var order []place
+	byPlace := map[place][]pkgSym{}
 	for _, r := range rows {
 		path, ok := strings.CutPrefix(r.QName, prefix)
 		if !ok {
 			continue
 		}
-		s := pkgSym{id: r.ID, kind: r.Kind, file: r.File, module: r.Module, defIdx: r.DefIdx}
-		syms := m[path]
-		dup := false
-		for i := range syms {
-			if syms[i].file == s.file { // overloads: the first definition stands for them
-				if s.defIdx < syms[i].defIdx {
-					syms[i] = s
-				}
-				dup = true
-			}
+		at := place{path, r.File}
+		if _, ok := byPlace[at]; !ok {
+			order = append(order, at)
 		}
-		if !dup {
-			m[path] = append(syms, s)
+		byPlace[at] = append(byPlace[at], pkgSym{id: r.ID, kind: r.Kind, file: r.File, module: r.Module, defIdx: r.DefIdx})
+	}
+	for _, at := range order {
+		group := byPlace[at]
+		slices.SortFunc(group, func(a, b pkgSym) int { return cmp.Compare(a.defIdx, b.defIdx) })
+		m[at.path] = append(m[at.path], group[0]) // overloads: the first definition stands for them
+		if len(group) > 1 {
+			p.overloads[group[0].id] = group
+			for _, o := range group {
+				p.overloadSyms[o.id] = o
+			}
 		}
 	}
 	return m
@@ -260,6 +272,7 @@ func (p *pkgLinker) Link(ctx context.Context, f lang.File, facts *lang.Facts, ow
 	for ri, r := range facts.Unbound() {
 		fs.linkRef(ctx, ri, r)
 	}
+	fs.byArity(ctx)
 	return fs.links
 }
 
@@ -284,6 +297,9 @@ type fileScope struct {
 	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
 	decl  *link.DeclTypes
 	links link.Links
+	// ownOverloads: the first of several same-path definitions of the file
+	// -> all of them (overloads.go)
+	ownOverloads map[int64][]int64
 }
 
 func (p *pkgLinker) newFileScope(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *fileScope {
