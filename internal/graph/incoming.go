@@ -353,7 +353,7 @@ func (w *walker) dispatchedFrom(ctx context.Context, n *query.Resolved) ([]dispa
 		supers, _, err := w.supertypes(ctx, it.row, true)
 		return supers, err
 	}
-	err = w.relatedMethods(ctx, owner.Row, n.Row.Name, supers, func(m store.SymbolRow) error {
+	err = w.relatedMethods(ctx, owner.Row, n.Row, supers, func(m store.SymbolRow) error {
 		d := DispatchOverride
 		if iface, err := w.interfaceOf(ctx, m.Parent); err != nil {
 			return err

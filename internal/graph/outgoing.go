@@ -374,7 +374,7 @@ func (w *walker) overrides(ctx context.Context, m store.SymbolRow) ([]int64, err
 			subs, err := w.subtypes(ctx, it.row)
 			return slices.DeleteFunc(subs, func(s typeEdge) bool { return s.kind == index.EdgeImplements }), err
 		}
-		err := w.relatedMethods(ctx, owner, m.Name, subclasses, func(mm store.SymbolRow) error {
+		err := w.relatedMethods(ctx, owner, m, subclasses, func(mm store.SymbolRow) error {
 			out = append(out, mm.ID)
 			return nil
 		})

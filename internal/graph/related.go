@@ -84,7 +84,7 @@ func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.R
 	subs := func(it typeStep) ([]typeEdge, error) { return w.subtypes(ctx, it.row) }
 	// up: what it overrides or implements
 	var roots []store.SymbolRow
-	err = w.relatedMethods(ctx, owner.Row, r.Row.Name, supers, func(m store.SymbolRow) error {
+	err = w.relatedMethods(ctx, owner.Row, r.Row, supers, func(m store.SymbolRow) error {
 		roots = append(roots, m)
 		relation := "base"
 		if iface, err := w.interfaceOf(ctx, m.Parent); err != nil {
@@ -98,7 +98,7 @@ func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.R
 		return nil, err
 	}
 	// down: what overrides it
-	if err := w.relatedMethods(ctx, owner.Row, r.Row.Name, subs, func(m store.SymbolRow) error { return add(m, "override") }); err != nil {
+	if err := w.relatedMethods(ctx, owner.Row, r.Row, subs, func(m store.SymbolRow) error { return add(m, "override") }); err != nil {
 		return nil, err
 	}
 	// across: the other implementations of what it overrides or implements
@@ -110,8 +110,47 @@ func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.R
 		if !ok {
 			continue
 		}
-		if err := w.relatedMethods(ctx, ro, r.Row.Name, subs, func(m store.SymbolRow) error { return add(m, "sibling") }); err != nil {
+		if err := w.relatedMethods(ctx, ro, r.Row, subs, func(m store.SymbolRow) error { return add(m, "sibling") }); err != nil {
 			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Overriding lists, from syntax, the methods tied to a method by
+// overriding in a language that dispatches through class hierarchies and
+// does not count them among its references (Java, Kotlin, C#, C++, PHP,
+// Ruby): the base and interface methods it overrides or implements, and
+// the methods of subclasses overriding it. Renaming one of them alone
+// changes which method a call runs.
+func Overriding(ctx context.Context, e *query.Engine, r *query.Resolved) ([]store.SymbolRow, error) {
+	l := lang.Of(r.File.Lang)
+	if lang.DefKind(r.Row.Kind) != lang.KindMethod || l.Dispatch != lang.DispatchHierarchy || l.RelatedRefs != lang.RelatedNone {
+		return nil, nil
+	}
+	w, err := newWalker(ctx, e, query.LayerSyntactic)
+	if err != nil {
+		return nil, err
+	}
+	up, err := w.dispatchedFrom(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SymbolRow
+	for _, d := range up {
+		out = append(out, d.row)
+	}
+	down, err := w.overrides(ctx, r.Row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := w.symbols(ctx, down)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range down {
+		if row, ok := rows[id]; ok {
+			out = append(out, row)
 		}
 	}
 	return out, nil

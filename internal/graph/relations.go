@@ -17,10 +17,11 @@ type typeEdge struct {
 	at   store.EdgeRow
 }
 
-// relatedMethods calls each for the methods named name declared on the
-// types a walk of relations (next) reaches from a type, the type itself left
-// out, nearest first.
-func (w *walker) relatedMethods(ctx context.Context, from store.SymbolRow, name string, next func(typeStep) ([]typeEdge, error),
+// relatedMethods calls each for the methods named as method declared on
+// the types a walk of relations (next) reaches from a type, the type itself
+// left out, nearest first; where same-named methods are overloads, only
+// those taking as many arguments as method can override or implement it.
+func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRow, next func(typeStep) ([]typeEdge, error),
 	each func(store.SymbolRow) error) error {
 	return w.walkRelations(from, map[int64]bool{from.ID: true}, next, func(_ typeStep, s typeEdge) (bool, error) {
 		own, err := w.directMembers(ctx, s.row)
@@ -28,14 +29,62 @@ func (w *walker) relatedMethods(ctx context.Context, from store.SymbolRow, name 
 			return false, err
 		}
 		for _, m := range own {
-			if m.Name == name && lang.DefKind(m.Kind) == lang.KindMethod {
-				if err := each(m); err != nil {
-					return false, err
-				}
+			if m.Name != method.Name || lang.DefKind(m.Kind) != lang.KindMethod {
+				continue
+			}
+			if same, err := w.sameArity(ctx, method, m); err != nil {
+				return false, err
+			} else if !same {
+				continue
+			}
+			if err := each(m); err != nil {
+				return false, err
 			}
 		}
 		return true, nil
 	})
+}
+
+// sameArity reports whether two same-named methods take as many arguments,
+// in a language whose same-named methods are overloads; true elsewhere, or
+// when a parameter list cannot be read.
+func (w *walker) sameArity(ctx context.Context, a, b store.SymbolRow) (bool, error) {
+	x, err := w.arity(ctx, a)
+	if err != nil || !x.ok {
+		return true, err
+	}
+	y, err := w.arity(ctx, b)
+	if err != nil || !y.ok {
+		return true, err
+	}
+	return x.min == y.min && x.max == y.max, nil
+}
+
+// methodArity is what a method's parameter list takes (lang.Arity); ok is
+// false where the language has no overloads.
+type methodArity struct {
+	min, max int
+	ok       bool
+}
+
+func (w *walker) arity(ctx context.Context, row store.SymbolRow) (methodArity, error) {
+	if a, ok := w.types.arity[row.ID]; ok {
+		return a, nil
+	}
+	var a methodArity
+	if f, err := w.file(ctx, row.FileID); err != nil {
+		return a, err
+	} else if f != nil && lang.Of(f.Lang).Overloads {
+		r, err := w.e.Load(ctx, row)
+		if err != nil {
+			return a, err
+		}
+		if r != nil && r.Def != nil {
+			a.min, a.max, a.ok = lang.Arity(r.Def.Signature, row.Name)
+		}
+	}
+	w.types.arity[row.ID] = a
+	return a, nil
 }
 
 // typeStep is a type a walk of relations reached, depth relations away,

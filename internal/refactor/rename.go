@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
@@ -70,6 +71,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		refs.Locations = uniqueLocations(refs.Locations)
 	}
 	if err := env.checkOverloads(ctx, card, r, refs.Locations); err != nil {
+		return nil, err
+	}
+	if err := env.checkOverriding(ctx, card, r); err != nil {
 		return nil, err
 	}
 	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
@@ -216,6 +220,33 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 			card.QName, strings.Join(others, ", "), unsure.Path, unsure.Line),
 		Details: map[string]any{"reason": "overloaded", "overloads": others},
 		Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
+}
+
+// checkOverriding refuses renaming a method that overrides another or is
+// overridden, where a rename does not carry the others along: the renamed
+// method would stop overriding (breaking @Override, override) or calls
+// through the base would stop running it.
+func (env *Env) checkOverriding(ctx context.Context, card *query.SymbolCard, r *query.Resolved) error {
+	if query.StaticMember(r) {
+		return nil
+	}
+	tied, err := graph.Overriding(ctx, env.Engine, r)
+	if err != nil || len(tied) == 0 {
+		return err
+	}
+	var names []string
+	for _, t := range tied {
+		if o, err := env.Engine.Load(ctx, t); err != nil {
+			return err
+		} else if o != nil && o.Def != nil {
+			names = append(names, fmt.Sprintf("%s (%s:%d)", t.QName, o.File.Path, o.Def.NameSpan.Start.Line))
+		}
+	}
+	return &errs.Error{Kind: errs.Precondition,
+		Msg: fmt.Sprintf("cannot rename %s alone: it is tied by overriding to %s, and renaming one of them alone changes which method a call runs",
+			card.QName, strings.Join(names, ", ")),
+		Details: map[string]any{"reason": "overriding", "tied": names},
+		Fixes:   []string{"rename them together by hand (write_source): each declaration and the calls of each (refs_find)"}}
 }
 
 // renameRefs finds what a rename of r changes (the family included) and
