@@ -188,12 +188,16 @@ func isASCIIWordByte(b byte) bool {
 // Arity is how many arguments a signature's parameter list takes: from
 // min, which leaves out the parameters with a default value (Kotlin, C#,
 // C++), to max, -1 when the last one is variadic (Java's int..., C#'s
-// params, Kotlin's vararg, C's ...); ok is false when the signature holds
-// no parameter list after the name.
+// params, Kotlin's vararg, C's ...), one fewer at the least for a C#
+// extension method, whose receiver a call may write before the dot; ok is
+// false when the signature holds no parameter list after the name.
 func Arity(sig, name string) (min, max int, ok bool) {
 	params, ok := SignatureParameters(sig, name)
 	if !ok {
 		return 0, 0, false
+	}
+	if len(params) > 0 && strings.HasPrefix(params[0], "this ") {
+		min-- // a C# extension method: x.M(a) passes x before the parentheses
 	}
 	for _, p := range params {
 		switch {

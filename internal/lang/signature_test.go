@@ -69,6 +69,7 @@ func TestArity(t *testing.T) {
 		{"fun all(vararg xs: Int)", "all", 0, -1, true},
 		{"public <T> T pick(Map<String, T> m, Comparator<T> c)", "pick", 2, 2, true},
 		{"int printf(const char *fmt, ...)", "printf", 1, -1, true},
+		{"public static IObservable<TR> Select<T, TR>(this IObservable<T> source, Func<T, TR> selector)", "Select", 1, 2, true},
 		{"public class Box", "put", 0, 0, false},
 	}
 	for _, c := range cases {
