@@ -118,9 +118,9 @@ func (w *walker) methodFamily(ctx context.Context, r *query.Resolved) ([]query.R
 }
 
 // Overriding lists, from syntax, the methods tied to a method by
-// overriding in a language that dispatches through class hierarchies and
+// overriding in a language that dispatches through type hierarchies and
 // does not count them among its references (Java, Kotlin, C#, C++, PHP,
-// Ruby): the base and interface methods it overrides or implements, and
+// Ruby, Rust's traits): the base and interface methods it overrides or implements, and
 // the methods of subclasses overriding it. Renaming one of them alone
 // changes which method a call runs.
 func Overriding(ctx context.Context, e *query.Engine, r *query.Resolved) ([]store.SymbolRow, error) {

@@ -243,7 +243,7 @@ func (env *Env) checkOverriding(ctx context.Context, card *query.SymbolCard, r *
 		}
 	}
 	return &errs.Error{Kind: errs.Precondition,
-		Msg: fmt.Sprintf("cannot rename %s alone: it is tied by overriding to %s, and renaming one of them alone changes which method a call runs",
+		Msg: fmt.Sprintf("cannot rename %s alone: it is tied by overriding or implementation to %s, and renaming one of them alone changes which method a call runs",
 			card.QName, strings.Join(names, ", ")),
 		Details: map[string]any{"reason": "overriding", "tied": names},
 		Fixes:   []string{"rename them together by hand (write_source): each declaration and the calls of each (refs_find)"}}

@@ -29,6 +29,7 @@ func init() {
 		Doc: "locations lists the definition and every precise, proven or strong reference, sorted by path and position, 50 per page by default (at most 500). " +
 			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +
 			"anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too. " +
+			"Of several overloads (Java, Kotlin, C#) a call counts for the one that takes as many arguments as it passes; a call that more than one takes (or none) is an anchored candidate of each that may take it, with relation overload. " +
 			"merge: union combines both layers everywhere and lists their conflicts. " +
 			"A path names a file or a package (a directory: its own files, or every file below it when it has none of its own) and wins over a symbol name: " +
 			"the answer counts the proven and strong references into it from other files by referencing package and file (non-test first), and pages their locations, each with the symbol it references.",
