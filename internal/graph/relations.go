@@ -50,28 +50,23 @@ func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRo
 // when a parameter list cannot be read.
 func (w *walker) sameArity(ctx context.Context, a, b store.SymbolRow) (bool, error) {
 	x, err := w.arity(ctx, a)
-	if err != nil || !x.ok {
+	if err != nil || !x.Known {
 		return true, err
 	}
 	y, err := w.arity(ctx, b)
-	if err != nil || !y.ok {
+	if err != nil || !y.Known {
 		return true, err
 	}
-	return x.min == y.min && x.max == y.max, nil
+	return x == y, nil
 }
 
-// methodArity is what a method's parameter list takes (lang.Arity); ok is
-// false where the language has no overloads.
-type methodArity struct {
-	min, max int
-	ok       bool
-}
-
-func (w *walker) arity(ctx context.Context, row store.SymbolRow) (methodArity, error) {
+// arity is a method's arity where the language's same-named methods are
+// overloads (unknown elsewhere).
+func (w *walker) arity(ctx context.Context, row store.SymbolRow) (lang.Arity, error) {
 	if a, ok := w.types.arity[row.ID]; ok {
 		return a, nil
 	}
-	var a methodArity
+	var a lang.Arity
 	if f, err := w.file(ctx, row.FileID); err != nil {
 		return a, err
 	} else if f != nil && lang.Of(f.Lang).Overloads {
@@ -80,7 +75,7 @@ func (w *walker) arity(ctx context.Context, row store.SymbolRow) (methodArity, e
 			return a, err
 		}
 		if r != nil && r.Def != nil {
-			a.min, a.max, a.ok = lang.Arity(r.Def.Signature, row.Name)
+			a = lang.ArityOf(r.Def.Signature, row.Name)
 		}
 	}
 	w.types.arity[row.ID] = a

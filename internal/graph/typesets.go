@@ -73,7 +73,7 @@ type typeCache struct {
 	members map[int64]*memberSet       // type -> members
 	ifaces  map[int64]*store.SymbolRow // symbol -> itself when interface-like, nil when not
 	over    map[int64][]int64          // method -> the methods overriding it
-	arity   map[int64]methodArity      // method -> its arity, where overloads are told apart by it
+	arity   map[int64]lang.Arity       // method -> its arity, where overloads are told apart by it
 	// checkers are the languages' type checkers (nil: names only), which
 	// keep the signatures they read.
 	checkers map[string]lang.TypeChecker
@@ -81,7 +81,7 @@ type typeCache struct {
 
 func newTypeCache() typeCache {
 	return typeCache{impls: map[int64][]implType{}, members: map[int64]*memberSet{}, ifaces: map[int64]*store.SymbolRow{},
-		over: map[int64][]int64{}, arity: map[int64]methodArity{}, checkers: map[string]lang.TypeChecker{}}
+		over: map[int64][]int64{}, arity: map[int64]lang.Arity{}, checkers: map[string]lang.TypeChecker{}}
 }
 
 // typeMembers lists a type's members with those it inherits (base classes)

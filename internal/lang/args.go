@@ -29,10 +29,10 @@ func callArgs(v *View, call int) uint16 {
 		return 0
 	}
 	n := extra
-	if p := v.Parent(call); extra == 0 && p >= 0 && v.Kind(p) == v.Kind(call) && v.Children(p)[0] == call && v.ChildOfKind(p, "annotated_lambda") >= 0 {
-		n++ // Kotlin's f(x) { ... } wraps the call f(x) in one that passes the lambda
+	if p := v.Parent(call); extra == 0 && p == call-1 && v.Kind(p) == v.Kind(call) && v.ChildOfKind(p, "annotated_lambda") >= 0 {
+		n++ // Kotlin's f(x) { ... } wraps the call f(x), its first child, in one that passes the lambda
 	}
-	for _, c := range v.Children(list) {
+	for c, end := list+1, v.subtreeEnd(list); c < end; c = v.subtreeEnd(c) { // the list's children
 		kind := v.Kind(c)
 		switch {
 		case strings.Contains(kind, "comment"):

@@ -110,7 +110,7 @@ func SignatureParameters(sig, name string) ([]string, bool) {
 		start := from + i
 		at := start + len(name)
 		from = at
-		if start > 0 && isASCIIWordByte(sig[start-1]) {
+		if start > 0 && IsWordByte(sig[start-1]) {
 			continue
 		}
 		rest := strings.TrimLeft(sig[at:], " ")
@@ -181,34 +181,38 @@ func SplitParameters(list string) []string {
 	return append(out, strings.TrimSpace(list[start:]))
 }
 
-func isASCIIWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+// Arity is how many arguments a parameter list takes: from Min, which
+// leaves out the parameters with a default value (Kotlin, C#, C++), to
+// Max, -1 when the last one is variadic (Java's int..., C#'s params,
+// Kotlin's vararg, C's ...). A C# extension method takes one fewer at the
+// least: a call may write its receiver before the dot. Known is false when
+// the signature holds no parameter list after the name.
+type Arity struct {
+	Min, Max int
+	Known    bool
 }
 
-// Arity is how many arguments a signature's parameter list takes: from
-// min, which leaves out the parameters with a default value (Kotlin, C#,
-// C++), to max, -1 when the last one is variadic (Java's int..., C#'s
-// params, Kotlin's vararg, C's ...), one fewer at the least for a C#
-// extension method, whose receiver a call may write before the dot; ok is
-// false when the signature holds no parameter list after the name.
-func Arity(sig, name string) (min, max int, ok bool) {
+// ArityOf reads the arity of the parameter list after name in sig.
+func ArityOf(sig, name string) Arity {
 	params, ok := SignatureParameters(sig, name)
 	if !ok {
-		return 0, 0, false
+		return Arity{}
 	}
+	a := Arity{Known: true}
 	if len(params) > 0 && strings.HasPrefix(params[0], "this ") {
-		min-- // a C# extension method: x.M(a) passes x before the parentheses
+		a.Min-- // a C# extension method: x.M(a) passes x before the parentheses
 	}
 	for _, p := range params {
 		switch {
 		case variadic(p):
-			return min, -1, true
+			a.Max = -1
+			return a
 		case TopLevel(p, func(i int) bool { return p[i] == '=' && (i+1 == len(p) || p[i+1] != '>') }) < 0:
-			min++
+			a.Min++
 		}
-		max++
+		a.Max++
 	}
-	return min, max, true
+	return a
 }
 
 // variadic reports whether a parameter takes any number of arguments.
@@ -216,7 +220,13 @@ func variadic(p string) bool {
 	return strings.Contains(p, "...") || strings.HasPrefix(p, "params ") || strings.HasPrefix(p, "vararg ")
 }
 
-// Accepts reports whether a call passing n arguments fits an arity.
-func Accepts(min, max, n int) bool {
-	return n >= min && (max < 0 || n <= max)
+// Takes reports whether a call passing n arguments fits a known arity.
+func (a Arity) Takes(n int) bool {
+	return a.Known && n >= a.Min && (a.Max < 0 || n <= a.Max)
+}
+
+// Meets reports whether some number of arguments fits both arities.
+func (a Arity) Meets(b Arity) bool {
+	lo := max(a.Min, b.Min)
+	return a.Takes(lo) && b.Takes(lo)
 }

@@ -73,9 +73,9 @@ func TestArity(t *testing.T) {
 		{"public class Box", "put", 0, 0, false},
 	}
 	for _, c := range cases {
-		min, max, ok := Arity(c.sig, c.name)
-		if min != c.min || max != c.max || ok != c.ok {
-			t.Errorf("Arity(%q, %q) = %d, %d, %v; want %d, %d, %v", c.sig, c.name, min, max, ok, c.min, c.max, c.ok)
+		a := ArityOf(c.sig, c.name)
+		if a.Min != c.min || a.Max != c.max || a.Known != c.ok {
+			t.Errorf("ArityOf(%q, %q) = %+v; want %d, %d, %v", c.sig, c.name, a, c.min, c.max, c.ok)
 		}
 	}
 }

@@ -262,10 +262,8 @@ const RelationOverload = "overload"
 // First, which stands for them all.
 type OverloadSet struct {
 	First int64
-	arity map[int64]overloadArity
+	arity map[int64]lang.Arity
 }
-
-type overloadArity struct{ min, max int }
 
 // Overloads finds the overloads of r's name in r's file; nil when it has
 // none, or one of them has no parameter list to read.
@@ -277,24 +275,21 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 	if err != nil {
 		return nil, err
 	}
-	set := &OverloadSet{arity: map[int64]overloadArity{}}
+	set := &OverloadSet{arity: map[int64]lang.Arity{}}
 	firstIdx := -1
 	for _, row := range rows {
 		if row.FileID != r.Row.FileID || row.Kind != r.Row.Kind {
 			continue
 		}
 		o, err := e.Load(ctx, row)
-		if err != nil {
+		if err != nil || o == nil || o.Def == nil {
 			return nil, err
 		}
-		if o == nil || o.Def == nil {
+		a := lang.ArityOf(o.Def.Signature, row.Name)
+		if !a.Known {
 			return nil, nil
 		}
-		min, max, ok := lang.Arity(o.Def.Signature, row.Name)
-		if !ok {
-			return nil, nil
-		}
-		set.arity[row.ID] = overloadArity{min, max}
+		set.arity[row.ID] = a
 		if firstIdx < 0 || row.DefIdx < firstIdx {
 			set.First, firstIdx = row.ID, row.DefIdx
 		}
@@ -309,7 +304,7 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 // Ref.Args: 0 when unknown, which any overload may take).
 func (o *OverloadSet) Takes(id int64, args uint16) bool {
 	a, ok := o.arity[id]
-	return ok && (args == 0 || lang.Accepts(a.min, a.max, int(args)-1))
+	return ok && (args == 0 || a.Takes(int(args)-1))
 }
 
 // Only reports whether a call passing args can run overload id alone.
@@ -329,13 +324,8 @@ func (o *OverloadSet) Only(id int64, args uint16) bool {
 // is taken by another overload too: then calls that syntax could not tell
 // apart, linked to First, may run it.
 func (o *OverloadSet) Shared(id int64) bool {
-	a := o.arity[id]
 	for other, b := range o.arity {
-		if other == id {
-			continue
-		}
-		lo := max(a.min, b.min)
-		if (a.max < 0 || lo <= a.max) && (b.max < 0 || lo <= b.max) {
+		if other != id && o.arity[id].Meets(b) {
 			return true
 		}
 	}

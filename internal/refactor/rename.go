@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -14,6 +15,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // RenameRequest renames a symbol: its definition and every reference.
@@ -204,16 +206,10 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 	if err != nil {
 		return err
 	}
-	var others []string
-	for _, o := range rows {
-		if o.ID == r.Row.ID || o.Kind != r.Row.Kind {
-			continue
-		}
-		if or, err := env.Engine.Load(ctx, o); err != nil {
-			return err
-		} else if or != nil && or.Def != nil {
-			others = append(others, fmt.Sprintf("%s (%s:%d)", or.Def.Signature, or.File.Path, or.Def.NameSpan.Start.Line))
-		}
+	rows = slices.DeleteFunc(rows, func(o store.SymbolRow) bool { return o.ID == r.Row.ID || o.Kind != r.Row.Kind })
+	others, err := env.located(ctx, rows, func(o *query.Resolved) string { return o.Def.Signature })
+	if err != nil {
+		return err
 	}
 	return &errs.Error{Kind: errs.Precondition,
 		Msg: fmt.Sprintf("cannot rename %s alone: it has overloads, %s, and syntax does not tell which one a call runs (%s:%d passes as many arguments as another takes), so the rename could change the others' calls too",
@@ -234,19 +230,31 @@ func (env *Env) checkOverriding(ctx context.Context, card *query.SymbolCard, r *
 	if err != nil || len(tied) == 0 {
 		return err
 	}
-	var names []string
-	for _, t := range tied {
-		if o, err := env.Engine.Load(ctx, t); err != nil {
-			return err
-		} else if o != nil && o.Def != nil {
-			names = append(names, fmt.Sprintf("%s (%s:%d)", t.QName, o.File.Path, o.Def.NameSpan.Start.Line))
-		}
+	names, err := env.located(ctx, tied, func(o *query.Resolved) string { return o.Row.QName })
+	if err != nil {
+		return err
 	}
 	return &errs.Error{Kind: errs.Precondition,
 		Msg: fmt.Sprintf("cannot rename %s alone: it is tied by overriding or implementation to %s, and renaming one of them alone changes which method a call runs",
 			card.QName, strings.Join(names, ", ")),
 		Details: map[string]any{"reason": "overriding", "tied": names},
 		Fixes:   []string{"rename them together by hand (write_source): each declaration and the calls of each (refs_find)"}}
+}
+
+// located describes symbols for a refusal, each as its label followed by
+// where it is declared: void put(int k) (src/acme/Box.java:6).
+func (env *Env) located(ctx context.Context, rows []store.SymbolRow, label func(*query.Resolved) string) ([]string, error) {
+	var out []string
+	for _, row := range rows {
+		o, err := env.Engine.Load(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if o != nil && o.Def != nil {
+			out = append(out, fmt.Sprintf("%s (%s:%d)", label(o), o.File.Path, o.Def.NameSpan.Start.Line))
+		}
+	}
+	return out, nil
 }
 
 // renameRefs finds what a rename of r changes (the family included) and

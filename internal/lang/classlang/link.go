@@ -69,9 +69,8 @@ type pkgLinker struct {
 	units map[string]map[string][]pkgSym // family + "\x00" + package -> lexical path -> symbols
 	// overloads: the first overload's id -> every overload of its file, in
 	// order (overloads.go)
-	overloads    map[int64][]pkgSym
-	overloadSyms map[int64]pkgSym // every overload of another file by id
-	arities      map[int64]arity
+	overloads map[int64][]pkgSym
+	arities   map[int64]lang.Arity
 	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
 }
@@ -82,7 +81,7 @@ type pkgLinker struct {
 var Linker = &lang.Linker{NewBatch: newBatch}
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, overloadSyms: map[int64]pkgSym{}, arities: map[int64]arity{}}
+	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, arities: map[int64]lang.Arity{}}
 }
 
 // Import resolves a named import to the file declaring what it names: a
@@ -170,9 +169,6 @@ func (p *pkgLinker) unit(ctx context.Context, family, pkg string) map[string][]p
 		m[at.path] = append(m[at.path], group[0]) // overloads: the first definition stands for them
 		if len(group) > 1 {
 			p.overloads[group[0].id] = group
-			for _, o := range group {
-				p.overloadSyms[o.id] = o
-			}
 		}
 	}
 	return m
@@ -297,9 +293,9 @@ type fileScope struct {
 	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
 	decl  *link.DeclTypes
 	links link.Links
-	// ownOverloads: the first of several same-path definitions of the file
-	// -> all of them (overloads.go)
-	ownOverloads map[int64][]int64
+	// ownOverloads: the first of the file's definitions of each lexical
+	// path -> all of them (overloads.go)
+	ownOverloads map[int64][]pkgSym
 }
 
 func (p *pkgLinker) newFileScope(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *fileScope {

@@ -13,12 +13,6 @@ import (
 // put(int, int)); when several take that many, or none does, syntax cannot
 // tell, and the call stays with the first.
 
-// arity is what an overload's parameter list takes (lang.Arity).
-type arity struct {
-	min, max int
-	ok       bool
-}
-
 // byArity moves each call linked to the first of several overloads to the
 // only one that takes its number of arguments.
 func (fs *fileScope) byArity(ctx context.Context) {
@@ -33,13 +27,13 @@ func (fs *fileScope) byArity(ctx context.Context) {
 			continue
 		}
 		n, pick := int(r.Args)-1, int64(0)
-		for _, id := range group {
-			if a := fs.arityOf(ctx, id); a.ok && lang.Accepts(a.min, a.max, n) {
+		for _, s := range group {
+			if fs.arityOf(ctx, s).Takes(n) {
 				if pick != 0 {
 					pick = 0
 					break
 				}
-				pick = id
+				pick = s.id
 			}
 		}
 		if pick != 0 {
@@ -49,69 +43,45 @@ func (fs *fileScope) byArity(ctx context.Context) {
 }
 
 // overloadsOf lists the overloads of which id is the first (id included),
-// in this file or another; nil when id has none.
-func (fs *fileScope) overloadsOf(id int64) []int64 {
+// in this file or another: id alone, or nil, when it has none.
+func (fs *fileScope) overloadsOf(id int64) []pkgSym {
 	if fs.ownOverloads == nil {
-		fs.ownOverloads = map[int64][]int64{}
+		fs.ownOverloads = map[int64][]pkgSym{}
 		first := map[string]int64{}
 		for i, d := range fs.facts.Defs {
-			own := link.DefID(fs.own, int32(i))
-			if own == 0 {
+			s := pkgSym{id: link.DefID(fs.own, int32(i)), file: fs.f.Path, defIdx: i}
+			if s.id == 0 {
 				continue
 			}
-			if f, ok := first[d.Path]; ok {
-				if len(fs.ownOverloads[f]) == 0 {
-					fs.ownOverloads[f] = []int64{f}
-				}
-				fs.ownOverloads[f] = append(fs.ownOverloads[f], own)
+			if f, ok := first[d.Path]; !ok {
+				first[d.Path] = s.id
+				fs.ownOverloads[s.id] = []pkgSym{s}
 			} else {
-				first[d.Path] = own
+				fs.ownOverloads[f] = append(fs.ownOverloads[f], s)
 			}
 		}
 	}
-	if g, ok := fs.ownOverloads[id]; ok {
+	if g := fs.ownOverloads[id]; len(g) > 0 {
 		return g
 	}
-	var out []int64
-	for _, s := range fs.p.overloads[id] {
-		out = append(out, s.id)
-	}
-	return out
+	return fs.p.overloads[id]
 }
 
 // arityOf reads an overload's arity from its signature, in this file or
 // the one declaring it.
-func (fs *fileScope) arityOf(ctx context.Context, id int64) arity {
-	if a, ok := fs.p.arities[id]; ok {
+func (fs *fileScope) arityOf(ctx context.Context, s pkgSym) lang.Arity {
+	if a, ok := fs.p.arities[s.id]; ok {
 		return a
 	}
-	var d *lang.Def
-	for i := range fs.facts.Defs {
-		if link.DefID(fs.own, int32(i)) == id {
-			d = &fs.facts.Defs[i]
-			break
-		}
+	facts := fs.facts
+	if s.file != fs.f.Path {
+		_, facts = link.FactsAt(ctx, fs.p.r, s.file)
 	}
-	if d == nil {
-		d = fs.p.defOf(ctx, id)
+	var a lang.Arity
+	if facts != nil && s.defIdx < len(facts.Defs) {
+		d := facts.Defs[s.defIdx]
+		a = lang.ArityOf(d.Signature, d.Name)
 	}
-	var a arity
-	if d != nil {
-		a.min, a.max, a.ok = lang.Arity(d.Signature, d.Name)
-	}
-	fs.p.arities[id] = a
+	fs.p.arities[s.id] = a
 	return a
-}
-
-// defOf finds the definition of an overload of another file.
-func (p *pkgLinker) defOf(ctx context.Context, id int64) *lang.Def {
-	s, ok := p.overloadSyms[id]
-	if !ok {
-		return nil
-	}
-	_, facts := link.FactsAt(ctx, p.r, s.file)
-	if facts == nil || s.defIdx >= len(facts.Defs) {
-		return nil
-	}
-	return &facts.Defs[s.defIdx]
 }
