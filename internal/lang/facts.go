@@ -205,6 +205,13 @@ type Ref struct {
 	Args uint16
 }
 
+// BindImport makes r the name of what an import declaration imports,
+// bound to import i of its file (which the linker links to the item).
+func (r *Ref) BindImport(i int32) {
+	r.Role, r.Shape, r.Qualifier, r.QualBound = RoleImport, QualNone, 0, false
+	r.BindLocal, r.BindDef, r.BindImp = -1, -1, i
+}
+
 // Local is a binding that is not a symbol: a parameter, a local variable.
 type Local struct {
 	Name  uint32 // index into Facts.Names

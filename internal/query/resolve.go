@@ -66,11 +66,14 @@ func (e *Engine) Resolve(ctx context.Context, name string) (*Resolved, error) {
 	if row, ok := e.oneSemanticSymbol(ctx, rows); ok {
 		return e.Load(ctx, row)
 	}
+	before := len(rows)
 	if row, ok, err := e.oneOverload(ctx, name, &rows); err != nil || ok {
 		return e.loadRow(ctx, row, err)
 	}
-	if row, ok, err := e.oneFunction(ctx, rows); err != nil || ok {
-		return e.loadRow(ctx, row, err) // the overload a parameter list chose, declared apart
+	if len(rows) < before { // a parameter list narrowed them: asked again of the rest
+		if row, ok, err := e.oneFunction(ctx, rows); err != nil || ok {
+			return e.loadRow(ctx, row, err) // the overload a parameter list chose, declared apart
+		}
 	}
 	return nil, e.ambiguous(ctx, name, rows)
 }

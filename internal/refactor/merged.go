@@ -19,33 +19,34 @@ import (
 // and syntactic layers hold them as separate symbols; renaming one alone
 // leaves the other's uses naming something that no longer exists.
 func (env *Env) mergedDeclarations(ctx context.Context, r *query.Resolved) ([]*query.Resolved, error) {
+	var same []store.SymbolRow
 	if lang.DefKind(r.Row.Kind).IsTypeLike() {
 		ctors, err := env.Engine.Constructors(ctx, r.Row)
-		if err != nil || len(ctors) > 0 {
-			return env.loadAll(ctx, ctors, err)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range ctors {
+			if c.Name == r.Row.Name { // not TypeScript's constructor, which no rename changes
+				same = append(same, c)
+			}
 		}
 	}
-	if !isECMA(r.File.Lang) {
-		return nil, nil
-	}
-	rows, err := env.Engine.SymbolsOfFile(ctx, r.File.ID)
-	if err != nil {
-		return nil, err
-	}
-	var same []store.SymbolRow
-	for _, row := range rows {
-		if row.ID != r.Row.ID && row.Name == r.Row.Name && row.Parent == r.Row.Parent {
-			same = append(same, row)
+	if isECMA(r.File.Lang) {
+		rows, err := env.Engine.SymbolsOfFile(ctx, r.File.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			if row.ID != r.Row.ID && row.Name == r.Row.Name && row.Parent == r.Row.Parent {
+				same = append(same, row)
+			}
 		}
 	}
-	return env.loadAll(ctx, same, nil)
+	return env.loadAll(ctx, same)
 }
 
-// loadAll loads rows, unless err is set.
-func (env *Env) loadAll(ctx context.Context, rows []store.SymbolRow, err error) ([]*query.Resolved, error) {
-	if err != nil {
-		return nil, err
-	}
+// loadAll loads rows.
+func (env *Env) loadAll(ctx context.Context, rows []store.SymbolRow) ([]*query.Resolved, error) {
 	var out []*query.Resolved
 	for _, row := range rows {
 		m, err := env.Engine.Load(ctx, row)

@@ -287,8 +287,7 @@ func ImportRefs(f *lang.Facts, spans []lang.Span) {
 			if !ok {
 				continue
 			}
-			r.Role, r.Shape, r.Qualifier, r.QualBound = lang.RoleImport, lang.QualNone, 0, false
-			r.BindLocal, r.BindDef, r.BindImp = -1, -1, imp
+			r.BindImport(imp)
 		}
 		refs = append(refs, r)
 	}

@@ -477,8 +477,7 @@ func importRefs(f *lang.Facts, uses []useName) []lang.Ref {
 		}
 		for i, im := range f.Imports {
 			if im.Name == u.name && u.decl.Contains(im.Pos) && (im.Kind == lang.ImportNamed || im.Kind == lang.ImportModule) {
-				r.Role, r.Shape, r.Qualifier, r.QualBound = lang.RoleImport, lang.QualNone, 0, false
-				r.BindLocal, r.BindDef, r.BindImp = -1, -1, int32(i)
+				r.BindImport(int32(i))
 				out = append(out, r)
 				break
 			}
