@@ -14,6 +14,7 @@ import (
 	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
 	"github.com/cairnhq/cairn/internal/store"
 )
@@ -60,6 +61,12 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// So are the methods tied to it by overriding or implementation.
+	overriding, anonymous, err := env.overrideFamily(ctx, card, r)
+	if err != nil {
+		return nil, err
+	}
+	merged = append(merged, overriding...)
 	mergedIDs := map[int64]bool{}
 	for _, m := range merged {
 		mergedIDs[m.Row.ID] = true
@@ -73,9 +80,6 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		refs.Locations = uniqueLocations(refs.Locations)
 	}
 	if err := env.checkOverloads(ctx, card, r, refs.Locations); err != nil {
-		return nil, err
-	}
-	if err := env.checkOverriding(ctx, card, r); err != nil {
 		return nil, err
 	}
 	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
@@ -101,6 +105,23 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if err := env.checkRename(ctx, card, p.Edits, anchored, req.NewName); err != nil {
 		return nil, err
 	}
+	for _, m := range overriding {
+		if err := env.checkRename(ctx, &query.SymbolCard{SymbolRef: m.Ref(), Language: m.File.Lang}, p.Edits, anchored, req.NewName); err != nil {
+			return nil, err
+		}
+	}
+	if len(overriding) > 0 {
+		tied := make([]string, 0, len(overriding))
+		for _, m := range overriding {
+			tied = append(tied, describeAt(m.Row.QName, m))
+		}
+		sort.Strings(tied)
+		if n := len(tied) - maxNamedTied; n > 0 {
+			tied = append(tied[:maxNamedTied], fmt.Sprintf("and %d more", n))
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("renamed with the %s tied to it by overriding or implementation: %s",
+			plural.Count(len(overriding), "method", "methods"), strings.Join(tied, ", ")))
+	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
 	family, tied, err := env.methodFamily(ctx, card, r, mergedIDs, refs.Semantic.State, req.NewName)
@@ -109,6 +130,11 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Groups = append(p.Groups, family...)
 	p.Edits = append(p.Edits, tied...)
+	anonGroups, err := env.memberGroups(ctx, card, anonymous, req.NewName)
+	if err != nil {
+		return nil, err
+	}
+	p.Groups = append(p.Groups, anonGroups...)
 	env.shorthands(ctx, card, r, p, old, req.NewName)
 	structural, err := env.structuralFamily(ctx, card, r, p, mergedIDs, req.NewName)
 	if err != nil {
@@ -218,27 +244,102 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 		Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
 }
 
-// checkOverriding refuses renaming a method that overrides another or is
-// overridden, where a rename does not carry the others along: the renamed
-// method would stop overriding (breaking @Override, override) or calls
-// through the base would stop running it.
-func (env *Env) checkOverriding(ctx context.Context, card *query.SymbolCard, r *query.Resolved) error {
+// maxNamedTied bounds the tied methods a plan's warning names.
+const maxNamedTied = 8
+
+// overrideFamily loads the methods tied to r by overriding or
+// implementation (graph.OverrideFamily), which a rename carries along: one
+// renamed alone would stop overriding (breaking @Override, override) or
+// leave a type no longer implementing its interface. Refused: a family too
+// large to list whole, and one that says it overrides a method the
+// repository does not declare (Object.toString, a library's interface),
+// which no rename here can change. anonymous are the methods of anonymous
+// classes that may override one of them (graph.Family.Anonymous): each is a
+// candidate group.
+func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved) (tied, anonymous []*query.Resolved, err error) {
 	if query.StaticMember(r) {
-		return nil
+		return nil, nil, nil
 	}
-	tied, err := graph.Overriding(ctx, env.Engine, r)
-	if err != nil || len(tied) == 0 {
-		return err
-	}
-	names, err := env.located(ctx, tied, func(o *query.Resolved) string { return o.Row.QName })
+	f, err := graph.OverrideFamily(ctx, env.Engine, r)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	return &errs.Error{Kind: errs.Precondition,
-		Msg: fmt.Sprintf("cannot rename %s alone: it is tied by overriding or implementation to %s, and renaming one of them alone changes which method a call runs",
-			card.QName, strings.Join(names, ", ")),
-		Details: map[string]any{"reason": "overriding", "tied": names},
-		Fixes:   []string{"rename them together by hand (write_source): each declaration and the calls of each (refs_find)"}}
+	if f.More {
+		return nil, nil, &errs.Error{Kind: errs.Precondition,
+			Msg:     fmt.Sprintf("cannot rename %s: more than %d methods are tied to it by overriding or implementation, too many for one plan", card.QName, len(f.Methods)),
+			Details: map[string]any{"reason": "overriding", "tied": len(f.Methods)},
+			Fixes:   []string{"rename them by hand (write_source): each declaration and the calls of each (refs_find)"}}
+	}
+	if f.SelfAnonymous {
+		if mark := env.overrideMark(r); mark != "" {
+			return nil, nil, &errs.Error{Kind: errs.Precondition,
+				Msg:     fmt.Sprintf("cannot rename %s: it is declared in an anonymous class and says %s, so it overrides a method of the class's base type, which syntax does not name", card.QName, mark),
+				Details: map[string]any{"reason": "anonymous_override"},
+				Fixes:   []string{"rename the method it overrides (its plan offers this one as a candidate)"}}
+		}
+	}
+	if len(f.Anonymous) > maxFamilyGroups {
+		return nil, nil, &errs.Error{Kind: errs.Precondition,
+			Msg: fmt.Sprintf("cannot rename %s from syntax alone: %d methods of anonymous classes are named %s, and syntax does not tell which of them override it",
+				card.QName, len(f.Anonymous), card.Name),
+			Details: map[string]any{"reason": "method_family_unknown", "methods": len(f.Anonymous)},
+			Fixes:   []string{"rename by hand with the compiler's help"}}
+	}
+	tops, err := env.loadAll(ctx, f.Tops)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range tops {
+		if mark := env.overrideMark(t); mark != "" {
+			who := describeAt(t.Row.QName, t) + ", tied to it,"
+			if t.Row.ID == r.Row.ID {
+				who = "it"
+			}
+			return nil, nil, &errs.Error{Kind: errs.Precondition,
+				Msg: fmt.Sprintf("cannot rename %s: %s says %s but overrides no method of the repository, so it overrides one declared outside it, which a rename cannot change",
+					card.QName, who, mark),
+				Details: map[string]any{"reason": "external_family", "external": t.Row.QName},
+				Fixes:   []string{"keep the name: the method outside the repository fixes it"}}
+		}
+	}
+	if tied, err = env.loadAll(ctx, f.Methods); err != nil {
+		return nil, nil, err
+	}
+	anonymous, err = env.loadAll(ctx, f.Anonymous)
+	return tied, anonymous, err
+}
+
+// overrideMarks are the words with which a method says it overrides:
+// Java's annotation, the modifier of Kotlin and C#, C++'s specifier.
+var overrideMarks = map[string]string{"java": "@Override", "kotlin": "override", "csharp": "override", "cpp": "override"}
+
+// overrideMark is the word with which o says it overrides a method, as
+// its declaration's header spells it ("" when it does not).
+func (env *Env) overrideMark(o *query.Resolved) string {
+	mark := overrideMarks[o.File.Lang]
+	if mark == "" || o.Def == nil {
+		return ""
+	}
+	header := o.Def.Signature
+	if data, ok := env.read(o.File.Path); ok {
+		starts := lang.LineStarts(data)
+		d := o.Def
+		a := offset(starts, len(data), int(d.Span.Start.Line), int(d.Span.Start.Col))
+		b := offset(starts, len(data), int(d.NameSpan.Start.Line), int(d.NameSpan.Start.Col))
+		if a >= 0 && b >= a {
+			header += " " + string(data[a:b])
+		}
+	}
+	words := strings.FieldsFunc(header, func(c rune) bool { return c != '@' && (c >= utf8.RuneSelf || !lang.IsWordByte(byte(c))) })
+	if slices.Contains(words, mark) {
+		return mark
+	}
+	return ""
+}
+
+// describeAt is a label followed by where o is declared.
+func describeAt(label string, o *query.Resolved) string {
+	return fmt.Sprintf("%s (%s:%d)", label, o.File.Path, o.Def.NameSpan.Start.Line)
 }
 
 // located describes symbols for a refusal, each as its label followed by
@@ -251,7 +352,7 @@ func (env *Env) located(ctx context.Context, rows []store.SymbolRow, label func(
 			return nil, err
 		}
 		if o != nil && o.Def != nil {
-			out = append(out, fmt.Sprintf("%s (%s:%d)", label(o), o.File.Path, o.Def.NameSpan.Start.Line))
+			out = append(out, describeAt(label(o), o))
 		}
 	}
 	return out, nil
@@ -283,8 +384,13 @@ func (env *Env) renameRefs(ctx context.Context, card *query.SymbolCard, r *query
 	return refs, nil
 }
 
-// uniqueLocations keeps the first of the locations at one position.
+// uniqueLocations keeps one of the locations at each position: the first,
+// or, where a position is found both linked and anchored (the call of one
+// method of a family, a candidate use of another), the linked one.
 func uniqueLocations(locs []query.RefLocation) []query.RefLocation {
+	sort.SliceStable(locs, func(i, j int) bool {
+		return locs[i].Tier != index.TierAnchored.String() && locs[j].Tier == index.TierAnchored.String()
+	})
 	return firstByKey(locs, func(l query.RefLocation) [3]any { return [3]any{l.Path, l.Line, l.Col} })
 }
 

@@ -355,19 +355,63 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		default:
 			if s, ok := fs.bare(ctx, name); ok {
 				fs.links.Add(ri, lang.TierStrong, s.id)
+			} else if r.Role == lang.RoleCall {
+				fs.inherited(ctx, ri, r, name, false) // a method of a base type, called without this.
 			}
 		}
 	case lang.QualSelf:
-		for d := r.Enclosing; d >= 0; d = facts.Defs[d].Parent {
-			if facts.Defs[d].Kind.IsTypeLike() {
-				if i, ok := fs.byPath[facts.Defs[d].Path+"."+name]; ok {
-					fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
-				}
-				break
+		if t := fs.enclosingType(r.Enclosing); t >= 0 {
+			if i, ok := fs.byPath[facts.Defs[t].Path+"."+name]; ok {
+				fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
+			} else {
+				fs.inherited(ctx, ri, r, name, false)
 			}
 		}
 	case lang.QualIdent, lang.QualPath:
 		fs.linkQualified(ctx, ri, r, name)
+	case lang.QualExpr:
+		if q := facts.Names[r.Qualifier]; q != "" && q == superName[fs.f.Lang] {
+			fs.inherited(ctx, ri, r, name, true)
+		}
+	}
+}
+
+// superName is the receiver that names the base class's members.
+var superName = map[string]string{"java": "super", "kotlin": "super", "csharp": "base"}
+
+// enclosingType is the innermost type declaration around def enc (-1 when
+// there is none).
+func (fs *fileScope) enclosingType(enc int32) int32 {
+	for d := enc; d >= 0; d = fs.facts.Defs[d].Parent {
+		if fs.facts.Defs[d].Kind.IsTypeLike() {
+			return d
+		}
+	}
+	return -1
+}
+
+// inherited links ri to member name as the base types of the type around
+// the reference declare it: for super.name (onlyBases), and for this.name
+// or a bare call the type itself does not declare.
+func (fs *fileScope) inherited(ctx context.Context, ri int, r lang.Ref, name string, onlyBases bool) {
+	t := fs.enclosingType(r.Enclosing)
+	if t < 0 || fs.f.Pkg == "" {
+		return
+	}
+	tr := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
+	s, ok := fs.lookup(ctx, tr.pkg, tr.path)
+	if !ok {
+		return
+	}
+	if !onlyBases {
+		fs.member(ctx, ri, tr, name)
+		return
+	}
+	for _, b := range fs.p.bases(ctx, fs.family, pkgBase{tr, s}, fs.from) {
+		if m, ok := fs.p.memberOf(ctx, fs.family, b.t, b.s, name, fs.from); ok {
+			fs.links.Add(ri, lang.TierStrong, m.id)
+			return
+		}
 	}
 }
 

@@ -129,6 +129,12 @@
     (variable_declarator
       name: (identifier) @local.definition
       (object_creation_expression type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type))))
+(foreach_statement
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+  left: (identifier) @local.definition)
+(declaration_pattern
+  type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+  name: (identifier) @local.definition)
 (parameter name: (identifier) @local.definition)
 (parameter_list name: (identifier) @local.definition) ; params T[] name
 (lambda_expression parameters: (implicit_parameter) @local.definition)

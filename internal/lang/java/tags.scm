@@ -90,6 +90,15 @@
     name: (identifier) @local.definition
     value: (object_creation_expression
       type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type)))
+(enhanced_for_statement
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  name: (identifier) @local.definition)
+(resource
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  name: (identifier) @local.definition)
+(instanceof_expression
+  right: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  name: (identifier) @local.definition)
 (formal_parameter name: (identifier) @local.definition)
 (spread_parameter (variable_declarator name: (identifier) @local.definition))
 (lambda_expression parameters: (identifier) @local.definition)
