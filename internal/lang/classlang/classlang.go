@@ -467,3 +467,29 @@ func Has(words []string, w string) bool {
 	}
 	return false
 }
+
+// Chains marks the member references whose qualifier is a method call,
+// a.f().m and f().m, as QualCall with Via the reference to f, so that the
+// linker looks m up in the type f is declared to return. chained gives, for
+// a node, the name node of such a member and the name node of the call's
+// callee (-1, -1 for any other node). It runs after Finish, which may drop
+// references (and so move their indexes).
+func Chains(v *lang.View, f *lang.Facts, chained func(n int) (name, callee int)) {
+	refAt := make(map[lang.Pos]int32, len(f.Refs))
+	for i, r := range f.Refs {
+		if _, ok := refAt[r.Pos]; !ok {
+			refAt[r.Pos] = int32(i)
+		}
+	}
+	for n := 0; n < v.Len(); n++ {
+		name, callee := chained(n)
+		if name < 0 || callee < 0 {
+			continue
+		}
+		ri, ok := refAt[v.Start(name)]
+		ci, ok2 := refAt[v.Start(callee)]
+		if ok && ok2 && f.Refs[ci].Role == lang.RoleCall {
+			f.Refs[ri].Shape, f.Refs[ri].Via = lang.QualCall, ci+1
+		}
+	}
+}

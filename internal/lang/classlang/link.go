@@ -293,6 +293,9 @@ type fileScope struct {
 	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
 	decl  *link.DeclTypes
 	links link.Links
+	// called: the symbol each call is linked to, for the calls chained
+	// on it (f().m)
+	called map[int]pkgSym
 	// ownOverloads: the first of the file's definitions of each lexical
 	// path -> all of them (overloads.go)
 	ownOverloads map[int64][]pkgSym
@@ -346,15 +349,15 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualNone:
 		switch {
 		case r.BindDef >= 0:
-			fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, r.BindDef))
+			fs.add(ri, lang.TierProven, fs.ownSym(r.BindDef))
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
 			if fs.imps[r.BindImp].named && (r.Role == lang.RoleImport || name == im.LocalName()) {
-				fs.links.Add(ri, lang.TierStrong, fs.imps[r.BindImp].sym.id)
+				fs.add(ri, lang.TierStrong, fs.imps[r.BindImp].sym)
 			}
 		default:
 			if s, ok := fs.bare(ctx, name); ok {
-				fs.links.Add(ri, lang.TierStrong, s.id)
+				fs.add(ri, lang.TierStrong, s)
 			} else if r.Role == lang.RoleCall {
 				fs.inherited(ctx, ri, r, name, false) // a method of a base type, called without this.
 			}
@@ -362,13 +365,15 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualSelf:
 		if t := fs.enclosingType(r.Enclosing); t >= 0 {
 			if i, ok := fs.byPath[facts.Defs[t].Path+"."+name]; ok {
-				fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
+				fs.add(ri, lang.TierProven, fs.ownSym(i))
 			} else {
 				fs.inherited(ctx, ri, r, name, false)
 			}
 		}
 	case lang.QualIdent, lang.QualPath:
 		fs.linkQualified(ctx, ri, r, name)
+	case lang.QualCall:
+		fs.chained(ctx, ri, r, name)
 	case lang.QualExpr:
 		if q := facts.Names[r.Qualifier]; q != "" && q == superName[fs.f.Lang] {
 			fs.inherited(ctx, ri, r, name, true)
@@ -409,7 +414,7 @@ func (fs *fileScope) inherited(ctx context.Context, ri int, r lang.Ref, name str
 	}
 	for _, b := range fs.p.bases(ctx, fs.family, pkgBase{tr, s}, fs.from) {
 		if m, ok := fs.p.memberOf(ctx, fs.family, b.t, b.s, name, fs.from); ok {
-			fs.links.Add(ri, lang.TierStrong, m.id)
+			fs.add(ri, lang.TierStrong, m)
 			return
 		}
 	}
@@ -423,7 +428,7 @@ func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name
 	if r.QualBound {
 		if t := fs.sameFileType(q, r.Enclosing); t >= 0 {
 			if i, ok := fs.byPath[fs.facts.Defs[t].Path+"."+name]; ok {
-				fs.links.Add(ri, lang.TierProven, link.DefID(fs.own, i))
+				fs.add(ri, lang.TierProven, fs.ownSym(i))
 			}
 		} else if fs.decl != nil {
 			fs.typed(ctx, ri, r, name)
@@ -436,11 +441,11 @@ func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name
 	}
 	if t, ok := fs.otherFileType(ctx, r.BindImp, q); ok {
 		if s, ok := fs.lookup(ctx, t.pkg, t.path+"."+name); ok {
-			fs.links.Add(ri, lang.TierStrong, s.id)
+			fs.add(ri, lang.TierStrong, s)
 		}
 	} else if fs.p.isPackage(fs.family, q) { // a.b.C: the type C of package a.b
 		if s, ok := fs.lookup(ctx, q, name); ok {
-			fs.links.Add(ri, lang.TierStrong, s.id)
+			fs.add(ri, lang.TierStrong, s)
 		}
 	}
 }
@@ -543,7 +548,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 	}
 	if t := fs.sameFileType(typ, r.Enclosing); t >= 0 {
 		if i := fs.decl.Member(t, name, fs.sameFileType); i >= 0 {
-			fs.links.Add(ri, lang.TierStrong, link.DefID(fs.own, i))
+			fs.add(ri, lang.TierStrong, fs.ownSym(i))
 		} else if tr := (typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}); fs.f.Pkg != "" {
 			// inherited from a base type of another file
 			fs.member(ctx, ri, tr, name)
@@ -567,7 +572,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) {
 	if s, ok := fs.lookup(ctx, t.pkg, t.path); ok {
 		if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
-			fs.links.Add(ri, lang.TierStrong, m.id)
+			fs.add(ri, lang.TierStrong, m)
 		}
 	}
 }

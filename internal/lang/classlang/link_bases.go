@@ -38,11 +38,8 @@ func (p *pkgLinker) memberOf(ctx context.Context, family string, t typeRef, s pk
 	return pkgSym{}, false
 }
 
-// bases resolves the type relations of a type in the file that declares it:
-// a base type's name resolves through the file's single-type imports, then
-// the type's own package (and, for C#, the enclosing namespaces), a name
-// written in full, then the packages the file imports whole (java.lang for
-// Java) when exactly one declares it.
+// bases resolves the type relations of a type in the file that declares it
+// (typeNamed).
 func (p *pkgLinker) bases(ctx context.Context, family string, b pkgBase, from int64) []pkgBase {
 	if p.baseCache == nil {
 		p.baseCache = map[int64][]pkgBase{}
@@ -56,75 +53,81 @@ func (p *pkgLinker) bases(ctx context.Context, family string, b pkgBase, from in
 	if facts == nil {
 		return nil
 	}
+	for _, rel := range facts.TypeRels {
+		if int(rel.Def) != b.s.defIdx || rel.Kind == lang.RelEmbeds {
+			continue
+		}
+		if name := lang.TypeName(rel.Target); name != "" {
+			if r, ok := p.typeNamed(ctx, family, fi, facts, b.t, name, from); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// typeNamed resolves a type name as the file declaring type at writes it
+// (facts are its facts): through the file's single-type imports, then the
+// types enclosing at, its package (and, for C#, the enclosing namespaces),
+// a name written in full, then the packages the file imports whole
+// (java.lang for Java) when exactly one declares it.
+func (p *pkgLinker) typeNamed(ctx context.Context, family string, fi lang.File, facts *lang.Facts, at typeRef, name string, from int64) (pkgBase, bool) {
 	typeIn := func(pkg, path string) (pkgBase, bool) {
 		if s, ok := p.lookup(ctx, family, pkg, path, from); ok && s.kind.IsTypeLike() {
 			return pkgBase{typeRef{pkg, path}, s}, true
 		}
 		return pkgBase{}, false
 	}
-	resolve := func(name string) (pkgBase, bool) {
-		first, rest, _ := strings.Cut(name, ".")
-		for _, im := range facts.Imports {
-			if im.Kind == lang.ImportNamed && im.LocalName() == first {
-				full := im.Name
-				if im.Source != "" {
-					full = im.Source + "." + im.Name
-				}
-				if rest != "" {
-					full += "." + rest
-				}
-				if t, s, ok := p.resolveType(ctx, family, full, from); ok {
-					return pkgBase{t, s}, true
-				}
-				return pkgBase{}, false
+	first, rest, _ := strings.Cut(name, ".")
+	for _, im := range facts.Imports {
+		if im.Kind == lang.ImportNamed && im.LocalName() == first {
+			full := im.Name
+			if im.Source != "" {
+				full = im.Source + "." + im.Name
 			}
-		}
-		// nested in an enclosing type, then the package and enclosing namespaces
-		for outer := b.t.path; strings.Contains(outer, "."); {
-			outer = outer[:strings.LastIndexByte(outer, '.')]
-			if r, ok := typeIn(b.t.pkg, outer+"."+name); ok {
-				return r, true
+			if rest != "" {
+				full += "." + rest
 			}
-		}
-		for ns := b.t.pkg; ns != ""; {
-			if r, ok := typeIn(ns, name); ok {
-				return r, true
+			if t, s, ok := p.resolveType(ctx, family, full, from); ok {
+				return pkgBase{t, s}, true
 			}
-			if family != "csharp" || !strings.Contains(ns, ".") {
-				break
-			}
-			ns = ns[:strings.LastIndexByte(ns, '.')]
-		}
-		if t, s, ok := p.resolveType(ctx, family, name, from); ok {
-			return pkgBase{t, s}, true
-		}
-		var wild []string
-		if fi.Lang == "java" {
-			wild = append(wild, "java.lang")
-		}
-		for _, im := range facts.Imports {
-			if im.Kind == lang.ImportAll {
-				wild = append(wild, im.Source)
-			}
-		}
-		var hit pkgBase
-		n := 0
-		for _, pkg := range wild {
-			if r, ok := typeIn(pkg, name); ok && r.s.id != hit.s.id {
-				hit, n = r, n+1
-			}
-		}
-		return hit, n == 1
-	}
-	for _, rel := range facts.TypeRels {
-		if int(rel.Def) != b.s.defIdx || rel.Kind == lang.RelEmbeds {
-			continue
-		}
-		if name := lang.TypeName(rel.Target); name != "" {
-			if r, ok := resolve(name); ok {
-				out = append(out, r)
-			}
+			return pkgBase{}, false
 		}
 	}
-	return out
+	// nested in an enclosing type, then the package and enclosing namespaces
+	for outer := at.path; strings.Contains(outer, "."); {
+		outer = outer[:strings.LastIndexByte(outer, '.')]
+		if r, ok := typeIn(at.pkg, outer+"."+name); ok {
+			return r, true
+		}
+	}
+	for ns := at.pkg; ns != ""; {
+		if r, ok := typeIn(ns, name); ok {
+			return r, true
+		}
+		if family != "csharp" || !strings.Contains(ns, ".") {
+			break
+		}
+		ns = ns[:strings.LastIndexByte(ns, '.')]
+	}
+	if t, s, ok := p.resolveType(ctx, family, name, from); ok {
+		return pkgBase{t, s}, true
+	}
+	var wild []string
+	if fi.Lang == "java" {
+		wild = append(wild, "java.lang")
+	}
+	for _, im := range facts.Imports {
+		if im.Kind == lang.ImportAll {
+			wild = append(wild, im.Source)
+		}
+	}
+	var hit pkgBase
+	n := 0
+	for _, pkg := range wild {
+		if r, ok := typeIn(pkg, name); ok && r.s.id != hit.s.id {
+			hit, n = r, n+1
+		}
+	}
+	return hit, n == 1
 }

@@ -345,6 +345,24 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	firstBaseExtends(f)
 	classlang.Finish(f, decls, nil)
+	classlang.Chains(v, f, func(n int) (int, int) { return chained(v, n) })
+}
+
+// chained is, for a.F().M and F().M, the name nodes of M and F
+// (classlang.Chains).
+func chained(v *lang.View, n int) (name, callee int) {
+	if v.Kind(n) != "member_access_expression" {
+		return -1, -1
+	}
+	obj := v.Child(n, "expression")
+	if obj < 0 || v.Kind(obj) != "invocation_expression" {
+		return -1, -1
+	}
+	fn := v.Child(obj, "function")
+	if v.Kind(fn) == "member_access_expression" {
+		fn = v.Child(fn, "name")
+	}
+	return lastName(v, v.Child(n, "name")), lastName(v, fn)
 }
 
 // namespacePaths puts the namespaces that a top-level definition is declared

@@ -11,6 +11,10 @@
 (enum_declaration name: (identifier) @name) @definition.enum
 (delegate_declaration name: (identifier) @name) @definition.type
 
+; a method whose declared result is a named type: Def.Type
+(method_declaration
+  returns: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+  name: (identifier) @name) @definition.method
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 ; fields and properties whose declared type is a named type: Def.Type

@@ -182,4 +182,24 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	langutil.DropRefsAt(f, notRefs)
 	classlang.Finish(f, decls, anon)
+	classlang.Chains(v, f, func(n int) (int, int) { return chained(v, n) })
+}
+
+// chained is, for a.f().m and f().m, the name nodes of m and f
+// (classlang.Chains).
+func chained(v *lang.View, n int) (name, callee int) {
+	member := ""
+	switch v.Kind(n) {
+	case "method_invocation":
+		member = "name"
+	case "field_access":
+		member = "field"
+	default:
+		return -1, -1
+	}
+	obj := langutil.Child(v, n, "object")
+	if obj < 0 || v.Kind(obj) != "method_invocation" {
+		return -1, -1
+	}
+	return langutil.Child(v, n, member), langutil.Child(v, obj, "name")
 }

@@ -9,6 +9,10 @@
 (annotation_type_declaration name: (identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
 
+; a method whose declared result is a class type: Def.Type
+(method_declaration
+  type: [(type_identifier) (scoped_type_identifier) (generic_type)] @local.type
+  name: (identifier) @name) @definition.method
 (method_declaration name: (identifier) @name) @definition.method
 (annotation_type_element_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
