@@ -45,17 +45,26 @@ func OverrideFamily(ctx context.Context, e *query.Engine, r *query.Resolved) (Fa
 		return Family{}, err
 	}
 	fw := &familyWalk{w: w, seen: map[int64]bool{r.Row.ID: true}, queue: []store.SymbolRow{r.Row}}
+	if err := fw.walk(ctx, r.Row.ID); err != nil || fw.f.SelfAnonymous || fw.f.More {
+		return fw.f, err
+	}
+	// the methods of anonymous classes that extend a type of the family
+	if err := fw.anonymous(ctx, r); err != nil {
+		return fw.f, err
+	}
+	return fw.f, fw.walk(ctx, r.Row.ID)
+}
+
+// walk steps from each method queued until the family is whole.
+func (fw *familyWalk) walk(ctx context.Context, self int64) error {
 	for len(fw.queue) > 0 && !fw.f.More {
 		m := fw.queue[0]
 		fw.queue = fw.queue[1:]
-		if err := fw.step(ctx, m, m.ID == r.Row.ID); err != nil {
-			return fw.f, err
+		if err := fw.step(ctx, m, m.ID == self); err != nil {
+			return err
 		}
 	}
-	if fw.f.SelfAnonymous || fw.f.More {
-		return fw.f, nil
-	}
-	return fw.f, fw.anonymous(ctx, r)
+	return nil
 }
 
 // familyWalk is one OverrideFamily walk.
@@ -97,13 +106,30 @@ func (fw *familyWalk) step(ctx context.Context, m store.SymbolRow, self bool) er
 		if err != nil || !ok {
 			return err
 		}
-		if err := fw.sameIn(ctx, enum, m); err != nil {
+		if err := fw.sameIn(ctx, enum, m, fw.visit); err != nil {
 			return err
 		}
 		owner = enum
 	case !k.IsTypeLike():
-		if self {
-			fw.f.SelfAnonymous = true // an anonymous class's: its base is unknown
+		base, ok, err := fw.anonymousBase(ctx, m)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if self {
+				fw.f.SelfAnonymous = true // an anonymous class's whose base is unknown
+			}
+			return nil
+		}
+		// an anonymous class's: it overrides its base type's methods
+		if err := fw.sameIn(ctx, base, m, fw.visit); err != nil {
+			return err
+		}
+		if err := w.relatedMethods(ctx, base, m, fw.supers(ctx), fw.visit); err != nil {
+			return err
+		}
+		if !fw.based {
+			fw.f.Tops = append(fw.f.Tops, m)
 		}
 		return nil
 	}
@@ -125,7 +151,7 @@ func (fw *familyWalk) step(ctx context.Context, m store.SymbolRow, self bool) er
 	}
 	for _, c := range constants {
 		if lang.DefKind(c.Kind) == lang.KindEnumMember {
-			if err := fw.sameIn(ctx, c, m); err != nil {
+			if err := fw.sameIn(ctx, c, m, fw.visit); err != nil {
 				return err
 			}
 		}
@@ -133,8 +159,9 @@ func (fw *familyWalk) step(ctx context.Context, m store.SymbolRow, self bool) er
 	return nil
 }
 
-// sameIn visits the methods of t named as m and taking as many arguments.
-func (fw *familyWalk) sameIn(ctx context.Context, t, m store.SymbolRow) error {
+// sameIn calls each for the methods of t named as m and taking as many
+// arguments.
+func (fw *familyWalk) sameIn(ctx context.Context, t, m store.SymbolRow, each func(store.SymbolRow) error) error {
 	rows, err := fw.w.e.SymbolsByParent(ctx, t.ID, 1000)
 	if err != nil {
 		return err
@@ -146,7 +173,7 @@ func (fw *familyWalk) sameIn(ctx context.Context, t, m store.SymbolRow) error {
 		if same, err := fw.w.sameArity(ctx, m, o); err != nil {
 			return err
 		} else if same {
-			if err := fw.visit(o); err != nil {
+			if err := each(o); err != nil {
 				return err
 			}
 		}
@@ -165,9 +192,43 @@ func (fw *familyWalk) subs(ctx context.Context) func(typeStep) ([]typeEdge, erro
 	return func(it typeStep) ([]typeEdge, error) { return fw.w.subtypes(ctx, it.row) }
 }
 
-// anonymous lists the methods of r's name and arity, in its language,
-// declared in anonymous class bodies: inside a method or a field's
-// initializer rather than a type or an enum constant.
+// anonymousBase is the type the anonymous class declaring m extends or
+// implements, as the reference in new T() { ... } is linked; ok is false
+// when m is declared in no anonymous class the facts know of, or T is not
+// a type of the repository.
+func (fw *familyWalk) anonymousBase(ctx context.Context, m store.SymbolRow) (store.SymbolRow, bool, error) {
+	w := fw.w
+	mr, err := w.resolved(ctx, m)
+	if err != nil || mr == nil || mr.Facts == nil || mr.Def == nil {
+		return store.SymbolRow{}, false, err
+	}
+	i := mr.Facts.AnonymousAt(mr.Def.NameSpan.Start)
+	if i < 0 {
+		return store.SymbolRow{}, false, nil
+	}
+	links, err := w.fileLinks(ctx, m.FileID)
+	if err != nil {
+		return store.SymbolRow{}, false, err
+	}
+	l, ok := links[int(mr.Facts.Anonymous[i].Base)]
+	if !ok || l.Target == 0 {
+		return store.SymbolRow{}, false, nil
+	}
+	t, ok, err := w.row(ctx, l.Target)
+	if err == nil && ok && lang.DefKind(t.Kind) == lang.KindConstructor {
+		t, ok, err = w.row(ctx, t.Parent) // new T() linked to T's constructor
+	}
+	if err != nil || !ok || !lang.DefKind(t.Kind).IsTypeLike() {
+		return store.SymbolRow{}, false, err
+	}
+	return t, true, nil
+}
+
+// anonymous visits the methods of r's name and arity, in its language,
+// declared in anonymous class bodies (inside a method or a field's
+// initializer rather than a type or an enum constant) that override a
+// method of the family; those whose base syntax does not resolve are
+// Family.Anonymous, candidates.
 func (fw *familyWalk) anonymous(ctx context.Context, r *query.Resolved) error {
 	w := fw.w
 	rows, err := w.e.SymbolsByName(ctx, r.Row.Name)
@@ -192,11 +253,50 @@ func (fw *familyWalk) anonymous(ctx context.Context, r *query.Resolved) error {
 		if f == nil || query.LangFamily(f.Lang) != query.LangFamily(r.File.Lang) {
 			continue
 		}
-		if same, err := w.sameArity(ctx, r.Row, o); err != nil {
+		same, err := w.sameArity(ctx, r.Row, o)
+		if err != nil {
 			return err
-		} else if same {
+		}
+		if !same {
+			continue
+		}
+		tied, known, err := fw.overridesFamily(ctx, o)
+		switch {
+		case err != nil:
+			return err
+		case tied:
+			if err := fw.visit(o); err != nil {
+				return err
+			}
+		case !known:
 			fw.f.Anonymous = append(fw.f.Anonymous, o)
 		}
 	}
 	return nil
+}
+
+// overridesFamily reports whether anonymous method o overrides a method of
+// the family found so far; known is false when syntax does not say what
+// o's class extends.
+func (fw *familyWalk) overridesFamily(ctx context.Context, o store.SymbolRow) (tied, known bool, err error) {
+	mr, err := fw.w.resolved(ctx, o)
+	if err != nil || mr == nil || mr.Facts == nil || mr.Def == nil {
+		return false, false, err
+	}
+	if mr.Facts.AnonymousAt(mr.Def.NameSpan.Start) < 0 {
+		return false, false, nil
+	}
+	base, ok, err := fw.anonymousBase(ctx, o)
+	if err != nil || !ok {
+		return false, true, err // a base outside the repository overrides nothing of it
+	}
+	check := func(m store.SymbolRow) error {
+		tied = tied || fw.seen[m.ID]
+		return nil
+	}
+	if err := fw.sameIn(ctx, base, o, check); err != nil {
+		return false, true, err
+	}
+	err = fw.w.relatedMethods(ctx, base, o, fw.supers(ctx), check)
+	return tied, true, err
 }

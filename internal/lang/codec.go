@@ -6,7 +6,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 4
+const codecVersion = 5
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -101,6 +101,11 @@ func Encode(f *Facts) []byte {
 		w.str(d.Text)
 	}
 	w.surfaces(f.Surfaces)
+	w.uint(uint64(len(f.Anonymous)))
+	for _, a := range f.Anonymous {
+		w.span(a.Body)
+		w.int(int64(a.Base))
+	}
 	return w.buf
 }
 
@@ -256,6 +261,10 @@ func (r *reader) facts() *Facts {
 		f.Dynamic[i] = DynamicSite{Kind: DynKind(r.byte()), Pos: r.pos(), Enclosing: int32(r.int()), Text: r.str()}
 	}
 	f.Surfaces = r.surfaces()
+	f.Anonymous = sized[Anonymous](r.count())
+	for i := range f.Anonymous {
+		f.Anonymous[i] = Anonymous{Body: r.span(), Base: int32(r.int())}
+	}
 	return f
 }
 

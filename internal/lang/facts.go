@@ -33,6 +33,28 @@ type Facts struct {
 	// describe them, so they are reported as dynamic sites.
 	Dynamic  []DynamicSite
 	Surfaces []Surface // routes, config keys, tables, DI, exceptions, logs (see Surface)
+	// Anonymous lists the bodies of anonymous classes (Java's
+	// new T() { ... }), whose methods override T's.
+	Anonymous []Anonymous
+}
+
+// Anonymous is the body of an anonymous class: the methods declared in it
+// override those of the type it extends or implements, which the reference
+// Refs[Base] names (the T of new T() { ... }).
+type Anonymous struct {
+	Body Span
+	Base int32
+}
+
+// AnonymousAt is the innermost anonymous class body holding p (-1 when none).
+func (f *Facts) AnonymousAt(p Pos) int {
+	best := -1
+	for i, a := range f.Anonymous {
+		if a.Body.Contains(p) && (best < 0 || f.Anonymous[best].Body.Contains(a.Body.Start)) {
+			best = i
+		}
+	}
+	return best
 }
 
 // Pos is a position: Line is 1-based, Col is 1-based and counts bytes.

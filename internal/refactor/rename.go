@@ -273,7 +273,7 @@ func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *q
 	if f.SelfAnonymous {
 		if mark := env.overrideMark(r); mark != "" {
 			return nil, nil, &errs.Error{Kind: errs.Precondition,
-				Msg:     fmt.Sprintf("cannot rename %s: it is declared in an anonymous class and says %s, so it overrides a method of the class's base type, which syntax does not name", card.QName, mark),
+				Msg:     fmt.Sprintf("cannot rename %s: it is declared in an anonymous class and says %s, so it overrides a method of the class's base type, which is declared outside the repository or which syntax does not resolve", card.QName, mark),
 				Details: map[string]any{"reason": "anonymous_override"},
 				Fixes:   []string{"rename the method it overrides (its plan offers this one as a candidate)"}}
 		}

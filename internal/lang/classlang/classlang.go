@@ -475,12 +475,7 @@ func Has(words []string, w string) bool {
 // callee (-1, -1 for any other node). It runs after Finish, which may drop
 // references (and so move their indexes).
 func Chains(v *lang.View, f *lang.Facts, chained func(n int) (name, callee int)) {
-	refAt := make(map[lang.Pos]int32, len(f.Refs))
-	for i, r := range f.Refs {
-		if _, ok := refAt[r.Pos]; !ok {
-			refAt[r.Pos] = int32(i)
-		}
-	}
+	refAt := refsByPos(f)
 	for n := 0; n < v.Len(); n++ {
 		name, callee := chained(n)
 		if name < 0 || callee < 0 {
@@ -492,4 +487,30 @@ func Chains(v *lang.View, f *lang.Facts, chained func(n int) (name, callee int))
 			f.Refs[ri].Shape, f.Refs[ri].Via = lang.QualCall, ci+1
 		}
 	}
+}
+
+// AnonymousBodies records the anonymous class bodies (Facts.Anonymous):
+// bodies[i] extends the type whose name node is bases[i] (-1 when it has
+// none the references hold). It runs after Finish, like Chains.
+func AnonymousBodies(v *lang.View, f *lang.Facts, bodies []lang.Span, bases []int) {
+	refAt := refsByPos(f)
+	for i, body := range bodies {
+		if bases[i] < 0 {
+			continue
+		}
+		if ri, ok := refAt[v.Start(bases[i])]; ok {
+			f.Anonymous = append(f.Anonymous, lang.Anonymous{Body: body, Base: ri})
+		}
+	}
+}
+
+// refsByPos indexes references by position (the first at each).
+func refsByPos(f *lang.Facts) map[lang.Pos]int32 {
+	refAt := make(map[lang.Pos]int32, len(f.Refs))
+	for i, r := range f.Refs {
+		if _, ok := refAt[r.Pos]; !ok {
+			refAt[r.Pos] = int32(i)
+		}
+	}
+	return refAt
 }

@@ -154,6 +154,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	var decls, anon []lang.Span
+	var anonBase []int // the name node of the type each anonymous class extends
 	var notRefs map[lang.Pos]bool
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
@@ -175,14 +176,42 @@ func refine(v *lang.View, f *lang.Facts) {
 				decls = append(decls, v.Span(n))
 			}
 		case "class_body":
-			if v.Kind(v.Parent(n)) == "object_creation_expression" {
+			if p := v.Parent(n); v.Kind(p) == "object_creation_expression" {
 				anon = append(anon, v.Span(n))
+				anonBase = append(anonBase, typeNameNode(v, langutil.Child(v, p, "type")))
 			}
 		}
 	}
 	langutil.DropRefsAt(f, notRefs)
 	classlang.Finish(f, decls, anon)
 	classlang.Chains(v, f, func(n int) (int, int) { return chained(v, n) })
+	classlang.AnonymousBodies(v, f, anon, anonBase)
+}
+
+// typeNameNode is the node of the last name of a type (T of T, a.b.T,
+// T<X>), or -1.
+func typeNameNode(v *lang.View, n int) int {
+	for n >= 0 {
+		switch v.Kind(n) {
+		case "type_identifier":
+			return n
+		case "generic_type":
+			if c := v.ChildOfKind(n, "type_identifier"); c >= 0 {
+				n = c
+			} else {
+				n = v.ChildOfKind(n, "scoped_type_identifier")
+			}
+		case "scoped_type_identifier":
+			c := langutil.Children(v, n)
+			if len(c) == 0 {
+				return -1
+			}
+			n = c[len(c)-1]
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // chained is, for a.f().m and f().m, the name nodes of m and f

@@ -34,6 +34,8 @@ type Summary struct {
 	Build    string   `json:"build,omitempty"`
 	Dynamic  []string `json:"dynamic,omitempty"`
 	Surfaces []string `json:"surfaces,omitempty"`
+	// Anonymous: each anonymous class body and the type it extends
+	Anonymous []string `json:"anonymous,omitempty"`
 }
 
 // Summarize renders facts: one line per fact, positions first.
@@ -90,6 +92,11 @@ func Summarize(f *lang.Facts) Summary {
 	}
 	for _, t := range f.TypeRels {
 		s.TypeRels = append(s.TypeRels, fmt.Sprintf("%s %s %s", f.Defs[t.Def].Path, t.Kind, t.Target))
+	}
+	for _, a := range f.Anonymous {
+		b := f.Refs[a.Base]
+		s.Anonymous = append(s.Anonymous, fmt.Sprintf("%d:%d-%d:%d extends %s@%d:%d", a.Body.Start.Line, a.Body.Start.Col,
+			a.Body.End.Line, a.Body.End.Col, f.Names[b.Name], b.Pos.Line, b.Pos.Col))
 	}
 	for _, lo := range f.Locals {
 		line := fmt.Sprintf("%d:%d %s", lo.Pos.Line, lo.Pos.Col, f.Names[lo.Name])
