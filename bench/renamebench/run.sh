@@ -2,10 +2,11 @@
 # Refactors on real code: Cairn's renames and moves applied to real corpora,
 # compared with the language servers' renames and checked with the
 # compilers; writes the "Refactors on real code" section of bench/RESULTS.md.
-#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|move-go|move-ts|move-py|scale|report ...]
-#          (default: all of them, then report)
+#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|java|move-go|move-ts|move-py|scale|report ...]
+#          (default: all of them, then report; java: java.util, judged by javac)
 # Env: N (Go symbols per stratum, default 8: 7 strata, so 56 per module),
-#      TS_N (TypeScript symbols per stratum, default 4: 8 strata), SEED (default 1),
+#      TS_N (TypeScript symbols per stratum, default 4: 8 strata), JAVA_N (Java methods
+#      per stratum, default 8: 3 strata), SEED (default 1),
 #      MOVES (moves per language, default 10), RERUN=1 (Go: measure again only the symbols
 #      whose applied rename broke the build or differed from gopls, in the existing JSON).
 # Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
@@ -27,6 +28,7 @@ corpora=${CAIRN_CORPORA:-$HOME/.cache/cairn-corpora}
 mkdir -p "$out" "$tools" "$work"
 N=${N:-8}
 TS_N=${TS_N:-4}
+JAVA_N=${JAVA_N:-8}
 SEED=${SEED:-1}
 MOVES=${MOVES:-10}
 
@@ -92,7 +94,7 @@ run_go() { # corpus
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts move-go move-ts move-py scale report)
+[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts java move-go move-ts move-py scale report)
 # step NAME: one step; a failing step is reported and the next ones run.
 step() {
   local s=$1
@@ -103,6 +105,14 @@ step() {
     bin/renamebench ts -corpus rxjs -work "$work/rxjs" -state "$out/state" -n "$TS_N" -seed "$SEED" \
       -scip "$out/rxjs.scip" -indexer "$node/node_modules/.bin/scip-typescript index --output $out/rxjs.scip" \
       -lsp "typescript-language-server --stdio" -lsp-lang typescript -lsp-wait -out "$out/ts-rxjs.json"
+    ;;
+  java)
+    # java.util of the OpenJDK 17 sources, compiled over the JDK's own
+    # java.base (javac --patch-module): no Java indexer or language server
+    # here, so the syntactic layer alone, judged by javac.
+    prepare java.util "${dir[lang_java]}"
+    bin/renamebench java -corpus java.util -work "$work/java.util" -state "$out/state" -n "$JAVA_N" -seed "$SEED" \
+      -javac "--patch-module java.base=java.base" -out "$out/java-java.util.json"
     ;;
   move-go)
     prepare gin "${dir[go_small]}"; copy_of gin-move gin

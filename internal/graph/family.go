@@ -9,7 +9,7 @@ import (
 )
 
 // maxOverrideFamily bounds the methods OverrideFamily follows.
-const maxOverrideFamily = 64
+const maxOverrideFamily = 512
 
 // Family is the methods tied to one by overriding or implementation.
 type Family struct {

@@ -4,6 +4,7 @@
 //
 //	renamebench go -corpus gin -work DIR -state DIR -scip X.scip -gopls PATH -n 8 -out X.json
 //	renamebench ts -corpus rxjs -work DIR ...
+//	renamebench java -corpus java.util -work DIR -javac "--patch-module java.base=." -n 8 -out X.json
 //	renamebench move -lang go|ts -corpus NAME -work DIR ...
 //	renamebench scale -corpus client-go -work DIR -symbol rest.Config ...
 //	renamebench report -in bench/out/renamebench -results bench/RESULTS.md -work DIR
@@ -24,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: renamebench go|ts|move|scale|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: renamebench go|ts|java|move|scale|report [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -49,6 +50,7 @@ func main() {
 	in := fs.String("in", "bench/out/renamebench", "report: the JSON results")
 	results := fs.String("results", "bench/RESULTS.md", "report: the markdown file whose section is replaced")
 	lang := fs.String("lang", "go", "move: go or ts")
+	javacArgs := fs.String("javac", "", "java: javac's arguments before the file list")
 	fs.Parse(args)
 	c.Seed = *seed
 	abs, _ := filepath.Abs(*work)
@@ -71,6 +73,8 @@ func main() {
 		_, err = renamebench.RunGo(ctx, c)
 	case "ts":
 		_, err = renamebench.RunTS(ctx, c)
+	case "java":
+		_, err = renamebench.RunJava(ctx, c, splitArgs(*javacArgs))
 	case "move":
 		_, err = renamebench.RunMoves(ctx, c, *lang, *moves)
 	case "scale":
