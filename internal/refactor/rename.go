@@ -290,14 +290,17 @@ func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *q
 		return nil, nil, err
 	}
 	for _, t := range tops {
+		if root := rootMethod(t); root != "" {
+			return nil, nil, &errs.Error{Kind: errs.Precondition,
+				Msg: fmt.Sprintf("cannot rename %s: %s overrides %s, which every class inherits and a rename cannot change",
+					card.QName, who(t, r), root),
+				Details: map[string]any{"reason": "external_family", "external": root},
+				Fixes:   []string{"keep the name: the method outside the repository fixes it"}}
+		}
 		if mark := env.overrideMark(t); mark != "" {
-			who := describeAt(t.Row.QName, t) + ", tied to it,"
-			if t.Row.ID == r.Row.ID {
-				who = "it"
-			}
 			return nil, nil, &errs.Error{Kind: errs.Precondition,
 				Msg: fmt.Sprintf("cannot rename %s: %s says %s but overrides no method of the repository, so it overrides one declared outside it, which a rename cannot change",
-					card.QName, who, mark),
+					card.QName, who(t, r), mark),
 				Details: map[string]any{"reason": "external_family", "external": t.Row.QName},
 				Fixes:   []string{"keep the name: the method outside the repository fixes it"}}
 		}
@@ -307,6 +310,40 @@ func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *q
 	}
 	anonymous, err = env.loadAll(ctx, f.Anonymous)
 	return tied, anonymous, err
+}
+
+// who names t in a refusal about renaming r: "it" when t is r.
+func who(t, r *query.Resolved) string {
+	if t.Row.ID == r.Row.ID {
+		return "it"
+	}
+	return describeAt(t.Row.QName, t) + ", tied to it,"
+}
+
+// rootMethods are the methods of the class every class extends without
+// saying so (java.lang.Object, System.Object, kotlin.Any), by language:
+// name -> how many arguments they take.
+var rootMethods = map[string]struct {
+	root    string
+	methods map[string]int
+}{
+	"java":   {"java.lang.Object", map[string]int{"equals": 1, "hashCode": 0, "toString": 0, "clone": 0, "finalize": 0}},
+	"kotlin": {"kotlin.Any", map[string]int{"equals": 1, "hashCode": 0, "toString": 0}},
+	"csharp": {"System.Object", map[string]int{"Equals": 1, "GetHashCode": 0, "ToString": 0, "Finalize": 0}},
+}
+
+// rootMethod is the root class's method a method overrides by its name and
+// number of parameters alone (java.lang.Object.hashCode), or "".
+func rootMethod(o *query.Resolved) string {
+	r, ok := rootMethods[o.File.Lang]
+	if !ok || o.Def == nil {
+		return ""
+	}
+	n, ok := r.methods[o.Row.Name]
+	if a := lang.ArityOf(o.Def.Signature, o.Row.Name); !ok || !a.Known || a.Min != n || a.Max != n {
+		return ""
+	}
+	return r.root + "." + o.Row.Name
 }
 
 // overrideMarks are the words with which a method says it overrides:

@@ -2,14 +2,17 @@ package classlang
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
-// Java call chains: in f().m and a.f().m the extractor says which reference
-// is f (Ref.Via); m is looked up in the type f's declaration says it returns
-// (Def.Type), resolved as the file declaring f writes it.
+// Members through declared types of other files: in f().m and a.f().m the
+// extractor says which reference is f (Ref.Via), and m is looked up in the
+// type f's declaration says it returns (Def.Type); in x.f.m, through the
+// declared types of x and of each field f, wherever they are declared. Each
+// type resolves as the file declaring the method or field writes it.
 
 // add links reference ri to s and remembers s for the calls chained on ri.
 func (fs *fileScope) add(ri int, tier lang.Tier, s pkgSym) {
@@ -30,28 +33,98 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 // chained links m in f().m to member m of the type f is declared to return.
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
 	f, ok := fs.called[int(r.Via)-1]
-	if r.Via <= 0 || !ok {
+	if r.Via <= 0 || !ok || f.kind != lang.KindMethod {
 		return
 	}
-	fi, facts := fs.f, fs.facts
-	if f.file != fs.f.Path {
-		fi, facts = link.FactsAt(ctx, fs.p.r, f.file)
+	if t, ok := fs.typeOfMember(ctx, f); ok {
+		fs.member(ctx, ri, t.t, name)
 	}
-	if facts == nil || f.defIdx < 0 || f.defIdx >= len(facts.Defs) {
-		return
+}
+
+// pathMember links m in x.f.m and f.m, where x is this, a local whose type
+// the source declares or a field of the type around the reference
+// (declared or inherited), and each f a field whose declaring file declares
+// its type.
+func (fs *fileScope) pathMember(ctx context.Context, ri int, r lang.Ref, name string) {
+	parts := strings.Split(fs.facts.Names[r.Qualifier], ".")
+	cur, ok := fs.headType(ctx, r, parts[0])
+	for _, p := range parts[1:] {
+		if !ok {
+			return
+		}
+		f, found := fs.p.memberOf(ctx, fs.family, cur.t, cur.s, p, fs.from)
+		if !found || f.kind != lang.KindField && f.kind != lang.KindProperty {
+			return
+		}
+		cur, ok = fs.typeOfMember(ctx, f)
 	}
-	d := facts.Defs[f.defIdx]
-	typ := lang.TypeName(d.Type)
-	if d.Kind != lang.KindMethod || typ == "" || fi.Pkg == "" {
-		return
+	if ok {
+		fs.member(ctx, ri, cur.t, name)
 	}
-	// at the method's path, so that the types nested in its class resolve;
-	// a type parameter (<T> T get()) resolves to nothing
-	t, ok := fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, d.Path}, typ, fs.from)
+}
+
+// headType is the type of the first name x of a qualifier: this, a local
+// whose type the source declares, or a field of the type around the
+// reference.
+func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBase, bool) {
+	t := fs.enclosingType(r.Enclosing)
+	if t < 0 || fs.f.Pkg == "" {
+		return pkgBase{}, false
+	}
+	at := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
+	self, ok := fs.lookup(ctx, at.pkg, at.path)
 	if !ok {
-		return
+		return pkgBase{}, false
 	}
-	if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
-		fs.add(ri, lang.TierStrong, m)
+	if x == "this" {
+		return pkgBase{at, self}, true
 	}
+	if fs.decl != nil {
+		if ls, found := fs.local(x, r); found {
+			typ := lang.TypeName(fs.facts.Locals[ls[0]].Type)
+			for _, j := range ls[1:] {
+				if lang.TypeName(fs.facts.Locals[j].Type) != typ {
+					return pkgBase{}, false
+				}
+			}
+			if typ == "" {
+				return pkgBase{}, false
+			}
+			return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, typeRef{at.pkg, fs.facts.Defs[r.Enclosing].Path}, typ, fs.from)
+		}
+	}
+	f, ok := fs.p.memberOf(ctx, fs.family, at, self, x, fs.from)
+	if !ok || f.kind != lang.KindField && f.kind != lang.KindProperty {
+		return pkgBase{}, false
+	}
+	return fs.typeOfMember(ctx, f)
+}
+
+// typeOfMember is the type a method's declaration says it returns, or a
+// field's says it holds (Def.Type), resolved as the declaring file writes
+// it, from the member's path so that the types nested in its class resolve;
+// a type parameter (<T> T get()) resolves to nothing.
+func (fs *fileScope) typeOfMember(ctx context.Context, m pkgSym) (pkgBase, bool) {
+	fi, facts := fs.f, fs.facts
+	if m.file != fs.f.Path {
+		fi, facts = link.FactsAt(ctx, fs.p.r, m.file)
+	}
+	if facts == nil || m.defIdx < 0 || m.defIdx >= len(facts.Defs) || fi.Pkg == "" {
+		return pkgBase{}, false
+	}
+	d := facts.Defs[m.defIdx]
+	typ := lang.TypeName(d.Type)
+	if typ == "" {
+		return pkgBase{}, false
+	}
+	return fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, d.Path}, typ, fs.from)
+}
+
+// local finds the locals named x that reference r sees.
+func (fs *fileScope) local(x string, r lang.Ref) ([]int32, bool) {
+	id, ok := fs.decl.Names[x]
+	if !ok {
+		return nil, false
+	}
+	return fs.decl.Local(id, r.Scope, r.Pos)
 }

@@ -447,6 +447,8 @@ func (fs *fileScope) linkQualified(ctx context.Context, ri int, r lang.Ref, name
 		if s, ok := fs.lookup(ctx, q, name); ok {
 			fs.add(ri, lang.TierStrong, s)
 		}
+	} else {
+		fs.pathMember(ctx, ri, r, name) // f.m where a base class declares the field f
 	}
 }
 
@@ -544,6 +546,9 @@ func (fs *fileScope) otherFileType(ctx context.Context, bindImp int32, q string)
 func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string) {
 	typ := fs.decl.Of(r)
 	if typ == "" {
+		if r.Shape == lang.QualPath {
+			fs.pathMember(ctx, ri, r, name) // x.f.m through another file's field types
+		}
 		return
 	}
 	if t := fs.sameFileType(typ, r.Enclosing); t >= 0 {
