@@ -64,20 +64,15 @@ func (fs *fileScope) pathMember(ctx context.Context, ri int, r lang.Ref, name st
 }
 
 // headType is the type of the first name x of a qualifier: this, a local
-// whose type the source declares, or a field of the type around the
-// reference.
+// whose type the source declares, or a field of the types around the
+// reference (selfTypes).
 func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBase, bool) {
-	t := fs.enclosingType(r.Enclosing)
-	if t < 0 || fs.f.Pkg == "" {
-		return pkgBase{}, false
-	}
-	at := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
-	self, ok := fs.lookup(ctx, at.pkg, at.path)
-	if !ok {
+	selves := fs.selfTypes(ctx, r)
+	if len(selves) == 0 {
 		return pkgBase{}, false
 	}
 	if x == "this" {
-		return pkgBase{at, self}, true
+		return selves[0].pkgBase, true
 	}
 	if fs.decl != nil {
 		if ls, found := fs.local(x, r); found {
@@ -87,17 +82,22 @@ func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBas
 					return pkgBase{}, false
 				}
 			}
-			if typ == "" {
+			if typ == "" || r.Enclosing < 0 {
 				return pkgBase{}, false
 			}
-			return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, typeRef{at.pkg, fs.facts.Defs[r.Enclosing].Path}, typ, fs.from)
+			at := typeRef{fs.f.Pkg, fs.facts.Defs[r.Enclosing].Path}
+			return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, at, typ, fs.from)
 		}
 	}
-	f, ok := fs.p.memberOf(ctx, fs.family, at, self, x, fs.from)
-	if !ok || f.kind != lang.KindField && f.kind != lang.KindProperty {
-		return pkgBase{}, false
+	for _, t := range selves {
+		if f, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, x, fs.from); ok {
+			if f.kind != lang.KindField && f.kind != lang.KindProperty {
+				return pkgBase{}, false
+			}
+			return fs.typeOfMember(ctx, f)
+		}
 	}
-	return fs.typeOfMember(ctx, f)
+	return pkgBase{}, false
 }
 
 // typeOfMember is the type a method's declaration says it returns, or a

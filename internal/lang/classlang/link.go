@@ -397,27 +397,75 @@ func (fs *fileScope) enclosingType(enc int32) int32 {
 
 // inherited links ri to member name as the base types of the type around
 // the reference declare it: for super.name (onlyBases), and for this.name
-// or a bare call the type itself does not declare.
+// or a bare call the type itself does not declare. Inside an anonymous
+// class body, that type is the anonymous class: its base type's members
+// come first (selfTypes).
 func (fs *fileScope) inherited(ctx context.Context, ri int, r lang.Ref, name string, onlyBases bool) {
-	t := fs.enclosingType(r.Enclosing)
-	if t < 0 || fs.f.Pkg == "" {
+	selves := fs.selfTypes(ctx, r)
+	if len(selves) == 0 {
 		return
 	}
-	tr := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
-	s, ok := fs.lookup(ctx, tr.pkg, tr.path)
-	if !ok {
+	if !onlyBases || selves[0].anonymous {
+		for _, t := range selves {
+			if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
+				fs.add(ri, lang.TierStrong, m)
+				return
+			}
+			if onlyBases {
+				return // super in an anonymous class: its base's alone
+			}
+		}
 		return
 	}
-	if !onlyBases {
-		fs.member(ctx, ri, tr, name)
-		return
-	}
-	for _, b := range fs.p.bases(ctx, fs.family, pkgBase{tr, s}, fs.from) {
+	for _, b := range fs.p.bases(ctx, fs.family, selves[0].pkgBase, fs.from) {
 		if m, ok := fs.p.memberOf(ctx, fs.family, b.t, b.s, name, fs.from); ok {
 			fs.add(ri, lang.TierStrong, m)
 			return
 		}
 	}
+}
+
+// selfType is a type whose members a bare name or this can denote.
+type selfType struct {
+	pkgBase
+	anonymous bool // the base of an anonymous class body, whose members it has
+}
+
+// selfTypes are the types whose members a bare name at r can denote,
+// innermost first: the base type of the anonymous class body around r
+// (new T() { ... }, as the reference to T is linked), then the type
+// declaration around it.
+func (fs *fileScope) selfTypes(ctx context.Context, r lang.Ref) []selfType {
+	if fs.f.Pkg == "" {
+		return nil
+	}
+	var out []selfType
+	if i := fs.facts.AnonymousAt(r.Pos); i >= 0 {
+		if s, ok := fs.called[int(fs.facts.Anonymous[i].Base)]; ok && s.kind.IsTypeLike() {
+			if t, ok := fs.typeOfSym(ctx, s); ok {
+				out = append(out, selfType{t, true})
+			}
+		}
+	}
+	if t := fs.enclosingType(r.Enclosing); t >= 0 {
+		tr := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
+		if s, ok := fs.lookup(ctx, tr.pkg, tr.path); ok {
+			out = append(out, selfType{pkgBase{tr, s}, false})
+		}
+	}
+	return out
+}
+
+// typeOfSym is the type symbol s as memberOf takes it.
+func (fs *fileScope) typeOfSym(ctx context.Context, s pkgSym) (pkgBase, bool) {
+	fi, facts := fs.f, fs.facts
+	if s.file != fs.f.Path {
+		fi, facts = link.FactsAt(ctx, fs.p.r, s.file)
+	}
+	if facts == nil || s.defIdx < 0 || s.defIdx >= len(facts.Defs) || fi.Pkg == "" {
+		return pkgBase{}, false
+	}
+	return pkgBase{typeRef{fi.Pkg, facts.Defs[s.defIdx].Path}, s}, true
 }
 
 // linkQualified links q.name: through a local, field or type of this file
