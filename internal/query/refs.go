@@ -318,7 +318,7 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMethod, res *RefsResult) ([]synRef, error) {
 	name := r.Row.Name
 	member := IsMemberKind(lang.DefKind(r.Row.Kind))
-	dispatch := e.dispatchCheck(ctx, r.Row)
+	dispatch := e.dispatchCheck(ctx, r.Row, r.File.Lang)
 	related, reach, err := e.relatedRefs(ctx, r, rel)
 	if err != nil {
 		return nil, err
@@ -508,9 +508,11 @@ func (e *Engine) relatedRefs(ctx context.Context, r *Resolved, rel []RelatedMeth
 // dispatchCheck returns a test for references linked to another symbol
 // that may still reach sym at run time: sym is a method and the other is a
 // method of the same name, one of them an interface's and the other not (a
-// call through the interface may dispatch to the concrete method; syntax does
-// not know which types implement which interfaces).
-func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(target int64) bool {
+// call through the interface may dispatch to the concrete method). Where
+// types say what they implement (Java, C#, PHP), only
+// when one of the two types extends or implements the other; elsewhere (Go)
+// syntax does not know which types implement which interfaces.
+func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow, language string) func(target int64) bool {
 	if lang.DefKind(sym.Kind) != lang.KindMethod {
 		return func(int64) bool { return false }
 	}
@@ -529,6 +531,12 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		return k == lang.KindInterface
 	}
 	own := inInterface(sym)
+	// Java, C# and the other languages whose types say what they implement:
+	// only an interface the symbol's type implements, or a class
+	// implementing the symbol's interface, dispatches to it
+	// (TypeScript's match by structure, and says so by RelatedFamily)
+	l := lang.Of(language)
+	nominal := l.Dispatch == lang.DispatchHierarchy && l.RelatedRefs == lang.RelatedNone
 	seen := map[int64]bool{}
 	return func(target int64) bool {
 		if ok, done := seen[target]; done {
@@ -536,9 +544,49 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow) func(ta
 		}
 		row, found, err := e.Store().SymbolByID(ctx, target)
 		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
+		if ok && nominal {
+			ok = e.typeRelated(ctx, sym.Parent, row.Parent)
+		}
 		seen[target] = ok
 		return ok
 	}
+}
+
+// maxRelatedTypes bounds the subtypes typeRelated walks from each side.
+const maxRelatedTypes = 4096
+
+// typeRelated reports whether one of two types extends or implements the
+// other, transitively, by the repository's type edges.
+func (e *Engine) typeRelated(ctx context.Context, a, b int64) bool {
+	if a == 0 || b == 0 {
+		return false
+	}
+	return a == b || e.subtypeOf(ctx, a, b) || e.subtypeOf(ctx, b, a)
+}
+
+// subtypeOf reports whether sub is reached from super by edges of types
+// extending or implementing it.
+func (e *Engine) subtypeOf(ctx context.Context, sub, super int64) bool {
+	seen := map[int64]bool{super: true}
+	queue := []int64{super}
+	for len(queue) > 0 && len(seen) < maxRelatedTypes {
+		t := queue[0]
+		queue = queue[1:]
+		edges, err := e.EdgesTo(ctx, t, uint8(index.EdgeExtends), uint8(index.EdgeImplements))
+		if err != nil {
+			return true // unknown: keep the candidate
+		}
+		for _, ed := range edges {
+			if ed.Src == sub {
+				return true
+			}
+			if !seen[ed.Src] {
+				seen[ed.Src] = true
+				queue = append(queue, ed.Src)
+			}
+		}
+	}
+	return len(seen) >= maxRelatedTypes // cut: keep the candidate
 }
 
 // IsMemberKind reports whether a definition kind belongs to a type (methods,
