@@ -19,6 +19,12 @@
 // import a.b.* imports all of "a.b"; import static a.b.C.m is named
 // {Source: "a.b.C", Name: "m"}; import static a.b.C.* imports all of "a.b.C".
 // Type relations: extends (classes and interfaces) and implements.
+//
+// Types for linking: fields and methods carry the class type they declare
+// (Def.Type: a method's result), locals theirs (Local.Type, for-each,
+// try-with-resources and instanceof patterns included); m in f().m names f
+// (Ref.Via); each anonymous class body names the reference to the type it
+// extends (Facts.Anonymous).
 package java
 
 import (
