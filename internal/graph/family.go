@@ -300,3 +300,60 @@ func (fw *familyWalk) overridesFamily(ctx context.Context, o store.SymbolRow) (t
 	err = fw.w.relatedMethods(ctx, base, o, fw.supers(ctx), check)
 	return tied, true, err
 }
+
+// InHierarchy lists the methods named name that take as many arguments as
+// each of ms, declared in the supertypes and subtypes of the types declaring
+// ms (ms themselves left out): renamed to name, a method of ms would start
+// overriding one of them or being overridden by it.
+func InHierarchy(ctx context.Context, e *query.Engine, ms []store.SymbolRow, name string) ([]store.SymbolRow, error) {
+	w, err := newWalker(ctx, e, query.LayerSyntactic)
+	if err != nil {
+		return nil, err
+	}
+	fw := &familyWalk{w: w}
+	skip := map[int64]bool{}
+	for _, m := range ms {
+		skip[m.ID] = true
+	}
+	var out []store.SymbolRow
+	found := map[int64]bool{}
+	for _, m := range ms {
+		owner, ok, err := w.row(ctx, m.Parent)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || !lang.DefKind(owner.Kind).IsTypeLike() {
+			continue
+		}
+		arity, err := w.arity(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		for _, next := range []func(typeStep) ([]typeEdge, error){fw.supers(ctx), fw.subs(ctx)} {
+			err := w.walkRelations(owner, map[int64]bool{owner.ID: true}, next, func(_ typeStep, s typeEdge) (bool, error) {
+				own, err := w.directMembers(ctx, s.row)
+				if err != nil {
+					return false, err
+				}
+				for _, o := range own {
+					if o.Name != name || lang.DefKind(o.Kind) != lang.KindMethod || skip[o.ID] || found[o.ID] {
+						continue
+					}
+					a, err := w.arity(ctx, o)
+					if err != nil {
+						return false, err
+					}
+					if !arity.Known || !a.Known || a == arity {
+						found[o.ID] = true
+						out = append(out, o)
+					}
+				}
+				return true, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}

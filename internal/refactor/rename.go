@@ -110,6 +110,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if err := env.checkHierarchy(ctx, card, r, overriding, req.NewName); err != nil {
+		return nil, err
+	}
 	if len(overriding) > 0 {
 		tied := make([]string, 0, len(overriding))
 		for _, m := range overriding {
@@ -242,6 +245,34 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 			card.QName, strings.Join(others, ", "), unsure.Path, unsure.Line),
 		Details: map[string]any{"reason": "overloaded", "overloads": others},
 		Fixes:   []string{"rename where the semantic layer is current for these files (cairn index --semantic, with an indexer for the language)", "or rename the calls by hand (write_source)"}}
+}
+
+// checkHierarchy refuses a new name that a supertype or a subtype of the
+// renamed method's class (or of a class of its family) already gives a
+// method taking as many arguments: the renamed method would start
+// overriding it, or being overridden by it, and calls would run other code.
+func (env *Env) checkHierarchy(ctx context.Context, card *query.SymbolCard, r *query.Resolved, family []*query.Resolved, name string) error {
+	l := lang.Of(r.File.Lang)
+	if lang.DefKind(r.Row.Kind) != lang.KindMethod || l.Dispatch != lang.DispatchHierarchy || l.RelatedRefs != lang.RelatedNone || query.StaticMember(r) {
+		return nil
+	}
+	ms := []store.SymbolRow{r.Row}
+	for _, m := range family {
+		ms = append(ms, m.Row)
+	}
+	taken, err := graph.InHierarchy(ctx, env.Engine, ms, name)
+	if err != nil || len(taken) == 0 {
+		return err
+	}
+	names, err := env.located(ctx, taken, func(o *query.Resolved) string { return o.Row.QName })
+	if err != nil {
+		return err
+	}
+	return &errs.Error{Kind: errs.Precondition,
+		Msg: fmt.Sprintf("cannot rename %s to %s: %s, in a class above or below it, would then override it or be overridden by it",
+			card.QName, name, strings.Join(names, ", ")),
+		Details: map[string]any{"reason": "name_collision", "existing": names},
+		Fixes:   []string{"choose another name"}}
 }
 
 // maxNamedTied bounds the tied methods a plan's warning names.
