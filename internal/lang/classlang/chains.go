@@ -105,14 +105,10 @@ func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBas
 // it, from the member's path so that the types nested in its class resolve;
 // a type parameter (<T> T get()) resolves to nothing.
 func (fs *fileScope) typeOfMember(ctx context.Context, m pkgSym) (pkgBase, bool) {
-	fi, facts := fs.f, fs.facts
-	if m.file != fs.f.Path {
-		fi, facts = link.FactsAt(ctx, fs.p.r, m.file)
-	}
-	if facts == nil || m.defIdx < 0 || m.defIdx >= len(facts.Defs) || fi.Pkg == "" {
+	fi, facts, d, ok := fs.declOf(ctx, m)
+	if !ok {
 		return pkgBase{}, false
 	}
-	d := facts.Defs[m.defIdx]
 	typ := lang.TypeName(d.Type)
 	if typ == "" {
 		return pkgBase{}, false

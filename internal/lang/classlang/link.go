@@ -458,14 +458,24 @@ func (fs *fileScope) selfTypes(ctx context.Context, r lang.Ref) []selfType {
 
 // typeOfSym is the type symbol s as memberOf takes it.
 func (fs *fileScope) typeOfSym(ctx context.Context, s pkgSym) (pkgBase, bool) {
-	fi, facts := fs.f, fs.facts
+	fi, _, d, ok := fs.declOf(ctx, s)
+	if !ok {
+		return pkgBase{}, false
+	}
+	return pkgBase{typeRef{fi.Pkg, d.Path}, s}, true
+}
+
+// declOf is the file declaring s (in a package), its facts and s's
+// definition there.
+func (fs *fileScope) declOf(ctx context.Context, s pkgSym) (fi lang.File, facts *lang.Facts, d lang.Def, ok bool) {
+	fi, facts = fs.f, fs.facts
 	if s.file != fs.f.Path {
 		fi, facts = link.FactsAt(ctx, fs.p.r, s.file)
 	}
 	if facts == nil || s.defIdx < 0 || s.defIdx >= len(facts.Defs) || fi.Pkg == "" {
-		return pkgBase{}, false
+		return fi, nil, d, false
 	}
-	return pkgBase{typeRef{fi.Pkg, facts.Defs[s.defIdx].Path}, s}, true
+	return fi, facts, facts.Defs[s.defIdx], true
 }
 
 // linkQualified links q.name: through a local, field or type of this file
