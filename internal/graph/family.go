@@ -111,7 +111,7 @@ func (fw *familyWalk) step(ctx context.Context, m store.SymbolRow, self bool) er
 		}
 		owner = enum
 	case !k.IsTypeLike():
-		base, ok, err := fw.anonymousBase(ctx, m)
+		base, _, ok, err := fw.anonymousBase(ctx, m)
 		if err != nil {
 			return err
 		}
@@ -193,35 +193,35 @@ func (fw *familyWalk) subs(ctx context.Context) func(typeStep) ([]typeEdge, erro
 }
 
 // anonymousBase is the type the anonymous class declaring m extends or
-// implements, as the reference in new T() { ... } is linked; ok is false
-// when m is declared in no anonymous class the facts know of, or T is not
-// a type of the repository.
-func (fw *familyWalk) anonymousBase(ctx context.Context, m store.SymbolRow) (store.SymbolRow, bool, error) {
+// implements, as the reference in new T() { ... } is linked. known is false
+// when m is declared in no anonymous class the facts know of; ok is false
+// also when T is not a type of the repository.
+func (fw *familyWalk) anonymousBase(ctx context.Context, m store.SymbolRow) (base store.SymbolRow, known, ok bool, err error) {
 	w := fw.w
 	mr, err := w.resolved(ctx, m)
 	if err != nil || mr == nil || mr.Facts == nil || mr.Def == nil {
-		return store.SymbolRow{}, false, err
+		return base, false, false, err
 	}
 	i := mr.Facts.AnonymousAt(mr.Def.NameSpan.Start)
 	if i < 0 {
-		return store.SymbolRow{}, false, nil
+		return base, false, false, nil
 	}
 	links, err := w.fileLinks(ctx, m.FileID)
 	if err != nil {
-		return store.SymbolRow{}, false, err
+		return base, true, false, err
 	}
-	l, ok := links[int(mr.Facts.Anonymous[i].Base)]
-	if !ok || l.Target == 0 {
-		return store.SymbolRow{}, false, nil
+	l, found := links[int(mr.Facts.Anonymous[i].Base)]
+	if !found || l.Target == 0 {
+		return base, true, false, nil
 	}
-	t, ok, err := w.row(ctx, l.Target)
-	if err == nil && ok && lang.DefKind(t.Kind) == lang.KindConstructor {
-		t, ok, err = w.row(ctx, t.Parent) // new T() linked to T's constructor
+	t, found, err := w.row(ctx, l.Target)
+	if err == nil && found && lang.DefKind(t.Kind) == lang.KindConstructor {
+		t, found, err = w.row(ctx, t.Parent) // new T() linked to T's constructor
 	}
-	if err != nil || !ok || !lang.DefKind(t.Kind).IsTypeLike() {
-		return store.SymbolRow{}, false, err
+	if err != nil || !found || !lang.DefKind(t.Kind).IsTypeLike() {
+		return base, true, false, err
 	}
-	return t, true, nil
+	return t, true, true, nil
 }
 
 // anonymous visits the methods of r's name and arity, in its language,
@@ -279,16 +279,9 @@ func (fw *familyWalk) anonymous(ctx context.Context, r *query.Resolved) error {
 // the family found so far; known is false when syntax does not say what
 // o's class extends.
 func (fw *familyWalk) overridesFamily(ctx context.Context, o store.SymbolRow) (tied, known bool, err error) {
-	mr, err := fw.w.resolved(ctx, o)
-	if err != nil || mr == nil || mr.Facts == nil || mr.Def == nil {
-		return false, false, err
-	}
-	if mr.Facts.AnonymousAt(mr.Def.NameSpan.Start) < 0 {
-		return false, false, nil
-	}
-	base, ok, err := fw.anonymousBase(ctx, o)
+	base, known, ok, err := fw.anonymousBase(ctx, o)
 	if err != nil || !ok {
-		return false, true, err // a base outside the repository overrides nothing of it
+		return false, known, err // a base outside the repository overrides nothing of it
 	}
 	check := func(m store.SymbolRow) error {
 		tied = tied || fw.seen[m.ID]

@@ -538,6 +538,7 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow, languag
 	l := lang.Of(language)
 	nominal := l.Dispatch == lang.DispatchHierarchy && l.RelatedRefs == lang.RelatedNone
 	seen := map[int64]bool{}
+	related := map[int64]bool{} // by the other method's type
 	return func(target int64) bool {
 		if ok, done := seen[target]; done {
 			return ok
@@ -545,7 +546,12 @@ func (e *Engine) dispatchCheck(ctx context.Context, sym store.SymbolRow, languag
 		row, found, err := e.Store().SymbolByID(ctx, target)
 		ok := err == nil && found && lang.DefKind(row.Kind) == lang.KindMethod && row.Name == sym.Name && inInterface(row) != own
 		if ok && nominal {
-			ok = e.typeRelated(ctx, sym.Parent, row.Parent)
+			r, done := related[row.Parent]
+			if !done {
+				r = e.typeRelated(ctx, sym.Parent, row.Parent)
+				related[row.Parent] = r
+			}
+			ok = r
 		}
 		seen[target] = ok
 		return ok

@@ -474,8 +474,7 @@ func Has(words []string, w string) bool {
 // a node, the name node of such a member and the name node of the call's
 // callee (-1, -1 for any other node). It runs after Finish, which may drop
 // references (and so move their indexes).
-func Chains(v *lang.View, f *lang.Facts, chained func(n int) (name, callee int)) {
-	refAt := refsByPos(f)
+func Chains(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, chained func(n int) (name, callee int)) {
 	for n := 0; n < v.Len(); n++ {
 		name, callee := chained(n)
 		if name < 0 || callee < 0 {
@@ -492,8 +491,7 @@ func Chains(v *lang.View, f *lang.Facts, chained func(n int) (name, callee int))
 // AnonymousBodies records the anonymous class bodies (Facts.Anonymous):
 // bodies[i] extends the type whose name node is bases[i] (-1 when it has
 // none the references hold). It runs after Finish, like Chains.
-func AnonymousBodies(v *lang.View, f *lang.Facts, bodies []lang.Span, bases []int) {
-	refAt := refsByPos(f)
+func AnonymousBodies(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, bodies []lang.Span, bases []int) {
 	for i, body := range bodies {
 		if bases[i] < 0 {
 			continue
@@ -504,8 +502,9 @@ func AnonymousBodies(v *lang.View, f *lang.Facts, bodies []lang.Span, bases []in
 	}
 }
 
-// refsByPos indexes references by position (the first at each).
-func refsByPos(f *lang.Facts) map[lang.Pos]int32 {
+// RefsByPos indexes references by position (the first at each), for
+// Chains and AnonymousBodies.
+func RefsByPos(f *lang.Facts) map[lang.Pos]int32 {
 	refAt := make(map[lang.Pos]int32, len(f.Refs))
 	for i, r := range f.Refs {
 		if _, ok := refAt[r.Pos]; !ok {

@@ -345,7 +345,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	firstBaseExtends(f)
 	classlang.Finish(f, decls, nil)
-	classlang.Chains(v, f, func(n int) (int, int) { return chained(v, n) })
+	classlang.Chains(v, f, classlang.RefsByPos(f), func(n int) (int, int) { return chained(v, n) })
 }
 
 // chained is, for a.F().M and F().M, the name nodes of M and F

@@ -190,8 +190,9 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	langutil.DropRefsAt(f, notRefs)
 	classlang.Finish(f, decls, anon)
-	classlang.Chains(v, f, func(n int) (int, int) { return chained(v, n) })
-	classlang.AnonymousBodies(v, f, anon, anonBase)
+	refAt := classlang.RefsByPos(f)
+	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+	classlang.AnonymousBodies(v, f, refAt, anon, anonBase)
 }
 
 // typeNameNode is the node of the last name of a type (T of T, a.b.T,
