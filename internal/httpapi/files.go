@@ -46,7 +46,8 @@ type Claim struct {
 }
 
 // claimWait is how long a refused claim waits for the running server's port
-// file (it may be starting at the same moment).
+// file (it may be starting at the same moment) or for its lock (a server
+// that has just died may not have let go of it yet).
 const claimWait = 2 * time.Second
 
 // ClaimRepo makes sure no other `cairn up` serves the repository whose state
@@ -54,21 +55,23 @@ const claimWait = 2 * time.Second
 // names the running one (pid and port). A port file left by a server that
 // died is stale (its lock is gone) and is replaced.
 func ClaimRepo(stateDir string) (*Claim, error) {
-	lock, owner, err := lockfile.TryLock(filepath.Join(stateDir, "up.lock"))
+	path := filepath.Join(stateDir, "up.lock")
+	lock, owner, err := lockfile.TryLock(path)
+	pf, perr := ReadPortFile(stateDir)
+	for deadline := time.Now().Add(claimWait); err == lockfile.ErrLocked && (perr != nil || !lockfile.Alive(pf.PID)) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		lock, owner, err = lockfile.TryLock(path)
+		pf, perr = ReadPortFile(stateDir)
+	}
 	if err == nil {
 		return &Claim{stateDir: stateDir, lock: lock}, nil
 	}
 	if err != lockfile.ErrLocked {
 		return nil, errs.Wrap(errs.Internal, err, "cannot take the server lock in %s", stateDir)
 	}
-	pf, perr := ReadPortFile(stateDir)
-	for deadline := time.Now().Add(claimWait); perr != nil && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		pf, perr = ReadPortFile(stateDir)
-	}
 	e := &errs.Error{Kind: errs.Conflict, Details: map[string]any{"pid": owner}}
 	switch {
-	case perr == nil && pf.PID != 0:
+	case perr == nil && lockfile.Alive(pf.PID):
 		e.Msg = fmt.Sprintf("cairn up is already running for this repository (pid %d, port %d, http://127.0.0.1:%d)", pf.PID, pf.Port, pf.Port)
 		e.Details = map[string]any{"pid": pf.PID, "port": pf.Port}
 		e.Fixes = []string{fmt.Sprintf("use the running server at http://127.0.0.1:%d/mcp", pf.Port), fmt.Sprintf("or stop it: kill %d", pf.PID)}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/httpapi"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
+	"github.com/cairnhq/cairn/internal/lockfile"
 	"github.com/cairnhq/cairn/internal/service"
 	"github.com/cairnhq/cairn/internal/testenv"
 	"github.com/cairnhq/cairn/internal/tools"
@@ -407,6 +410,39 @@ func TestClaim(t *testing.T) {
 		t.Fatalf("claim after release: %v", err)
 	}
 	c2.Release()
+}
+
+// TestClaimAfterDeath: a lock that its holder lets go of while the claim
+// waits (a killed server whose last child has not yet dropped it) is taken,
+// not reported as a running server, whether the dead server's port file is
+// gone or left behind.
+func TestClaimAfterDeath(t *testing.T) {
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, stale := range []bool{false, true} {
+		dir := t.TempDir()
+		if stale {
+			os.WriteFile(filepath.Join(dir, "port"), []byte(fmt.Sprintf(`{"port": 4321, "pid": %d}`, dead.Process.Pid)), 0o600)
+		}
+		held, _, err := lockfile.TryLock(filepath.Join(dir, "up.lock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		released := make(chan struct{})
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			held.Unlock()
+			close(released)
+		}()
+		c, err := httpapi.ClaimRepo(dir)
+		<-released
+		if err != nil {
+			t.Fatalf("stale port file %v: claim after the holder let go: %v", stale, err)
+		}
+		c.Release()
+	}
 }
 
 func TestToken(t *testing.T) {

@@ -109,3 +109,16 @@ func (l *Lock) Unlock() {
 	l.f = nil
 	l.marker.Unlock()
 }
+
+// Alive reports whether a process of that PID exists (on platforms where
+// this cannot be told, it is taken as alive).
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return signalZero(p)
+}

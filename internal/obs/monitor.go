@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/cairnhq/cairn/internal/ledger"
+	"github.com/cairnhq/cairn/internal/lockfile"
 	"github.com/cairnhq/cairn/internal/protocol"
 	"github.com/cairnhq/cairn/internal/task"
 )
@@ -72,7 +72,7 @@ func Open(ctx context.Context, opts Options) (*Monitor, []string) {
 			warnings = append(warnings, "the ledger cannot be opened ("+err.Error()+"); operations are not recorded")
 		} else {
 			m.ledger = l
-			if ids, err := l.InterruptOrphans(ctx, alive); err == nil && len(ids) > 0 {
+			if ids, err := l.InterruptOrphans(ctx, lockfile.Alive); err == nil && len(ids) > 0 {
 				log.Info("tasks interrupted by the last stop", "tasks", ids)
 			}
 			base, _ = l.Totals(ctx)
@@ -231,16 +231,4 @@ func TaskMeta(st task.Status) *protocol.TaskMeta {
 		TestRuns: st.Counters.TestRuns, MaxTestRuns: st.Limits.MaxTestRuns, ReadBytes: st.Counters.ReadBytes,
 		MaxReadBytes: st.Limits.MaxReadBytes, ElapsedS: st.ElapsedS, MaxDurationS: st.Limits.MaxDurationS,
 		NoProgress: st.Counters.NoProgress, Refused: st.Counters.Refused}
-}
-
-// pid liveness, for tasks left open by a server that is gone.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	return signalZero(p)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package obs
+package lockfile
 
 import (
 	"errors"
