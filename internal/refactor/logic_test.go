@@ -224,3 +224,26 @@ func TestFromCopy(t *testing.T) {
 		t.Errorf("paths (-want +got):\n%s", d)
 	}
 }
+
+// TestImplHeaderTrait reads the trait out of Rust impl headers, generics,
+// arrows and line breaks included.
+func TestImplHeaderTrait(t *testing.T) {
+	for header, want := range map[string]string{
+		"impl<T: Clone> fmt::Display for Foo<T> ": "fmt::Display",
+		"unsafe impl Send for Foo":                "Send",
+		"impl !Sync for Foo":                      "Sync",
+		"impl Foo":                                "",
+		"impl<T> Foo<T> where T: Clone ":          "",
+		"impl<T> From<Vec<T>> for Bag<T>":         "From",
+		"impl<F: Fn() -> u32> Tr for W<F>":        "Tr",
+		"impl Tr<fn() -> u32> for X":              "Tr",
+		"impl\n    Iterator\n    for Counter\n":   "Iterator",
+		"impl<'a> Tr<'a> for &'a str":             "Tr",
+		"implement for X":                         "",
+		"trait Shape":                             "",
+	} {
+		if got := implHeaderTrait(header); got != want {
+			t.Errorf("implHeaderTrait(%q) = %q, want %q", header, got, want)
+		}
+	}
+}

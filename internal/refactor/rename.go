@@ -320,6 +320,9 @@ func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *q
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := env.checkRustTraits(ctx, card, r, f, tops); err != nil {
+		return nil, nil, err
+	}
 	for _, t := range tops {
 		if root := rootMethod(t); root != "" {
 			return nil, nil, &errs.Error{Kind: errs.Precondition,

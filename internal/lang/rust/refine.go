@@ -44,6 +44,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	quals := map[lang.Pos]string{}
 	var impls []int
 	typeParams := map[lang.Pos]bool{}
+	members, calls := map[lang.Pos]macroMember{}, map[lang.Pos]bool{}
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -66,6 +67,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		case "impl_item":
 			impls = append(impls, i)
+		case "token_tree":
+			macroNames(v, i, quals, members, calls)
 		case "type_parameter":
 			if name := langutil.Child(v, i, "name"); name >= 0 {
 				typeParams[v.Start(name)] = true
@@ -81,10 +84,21 @@ func refine(v *lang.View, f *lang.Facts) {
 	imports := f.ImportByName()
 	b := &binder{f: f, imports: imports}
 	b.index()
+	bound := map[lang.Pos]bool{}
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		if r.Role == lang.RoleImport {
 			continue // an item a use declaration names, bound to its import
+		}
+		if calls[r.Pos] && r.Role == lang.RoleRead {
+			r.Role = lang.RoleCall
+		}
+		if len(members) > 0 && r.BindLocal >= 0 {
+			bound[r.Pos] = true
+		}
+		if m, ok := members[r.Pos]; ok {
+			b.member(r, m, names, bound)
+			continue
 		}
 		if q, ok := quals[r.Pos]; ok {
 			b.qualify(r, q, names)
