@@ -139,6 +139,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Groups = append(p.Groups, anonGroups...)
 	env.shorthands(ctx, card, r, p, old, req.NewName)
+	env.rustShorthands(card, p, old, req.NewName)
 	structural, err := env.structuralFamily(ctx, card, r, p, mergedIDs, req.NewName)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -203,4 +204,61 @@ func lastSegment(p string) string {
 		return p[i+2:]
 	}
 	return p
+}
+
+// rustShorthands rewrites the edits of a Rust field rename that land on a
+// shorthand (Counter { n }, let Counter { ref n } = c): the token names the
+// field and a local, so the new field is spelled apart from the local,
+// Counter { count: n }, and the local keeps its name.
+func (env *Env) rustShorthands(card *query.SymbolCard, p *Plan, old, name string) {
+	if card.Language != "rust" || card.Kind != lang.KindField.String() {
+		return
+	}
+	spell := func(edits []Edit) {
+		for i := range edits {
+			if e := &edits[i]; e.Kind == "reference" && e.Old == old {
+				env.spellShorthand(e, name)
+			}
+		}
+	}
+	spell(p.Edits)
+	for i := range p.Groups {
+		spell(p.Groups[i].Edits)
+	}
+}
+
+// spellShorthand makes e, the rename of a field's name, name: old when
+// the token is a shorthand: between { or , and , or }, after the pattern
+// modifiers ref and mut if any.
+func (env *Env) spellShorthand(e *Edit, name string) {
+	data, ok := env.read(e.Path)
+	if !ok {
+		return
+	}
+	starts := lang.LineStarts(data)
+	at := offset(starts, len(data), e.Line, e.Col)
+	end := at + len(e.Old)
+	if at < 0 || end > len(data) || string(data[at:end]) != e.Old {
+		return
+	}
+	start := at
+	for {
+		before := strings.TrimRight(string(data[:start]), " \t")
+		word := before[len(strings.TrimRight(before, "abcdefghijklmnopqrstuvwxyz")):]
+		if word != "ref" && word != "mut" {
+			break
+		}
+		start = len(before) - len(word)
+	}
+	prev := strings.TrimRight(string(data[:start]), " \t\r\n")
+	next := strings.TrimLeft(string(data[end:]), " \t\r\n")
+	if prev == "" || next == "" || !strings.ContainsRune("{,", rune(prev[len(prev)-1])) || !strings.ContainsRune(",}", rune(next[0])) {
+		return
+	}
+	if bytes.IndexByte(data[start:at], '\n') >= 0 {
+		return
+	}
+	e.Col -= at - start
+	e.Old = string(data[start:end])
+	e.New = name + ": " + e.Old
 }

@@ -334,9 +334,17 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 	}
 	segs := strings.Split(q, "::")
 	cur := rustModuleOf(rf.f.Path, facts, r.Enclosing)
+	local := int32(-1)
+	if r.QualBound && !strings.Contains(q, "::") {
+		local = rf.locals.Binding(facts, r.Qualifier, r.Scope)
+	}
 	switch {
-	case r.QualBound && !strings.Contains(q, "::") && rf.locals.Binding(facts, r.Qualifier, r.Scope) >= 0:
-		// x.name on a local x: a field or method, not a path
+	case local >= 0:
+		// x.name on a local x: a field or method of the type x is declared
+		// with, not a path
+		if t := facts.Locals[local].Type; t != "" {
+			rf.typed(ctx, ri, cur, t, name)
+		}
 	case r.QualBound:
 		// an item of this file: a type (T::f, E::Variant) or an inline module
 		p := native.JoinDot(cur.inline, strings.Join(segs, ".")) + "." + name
@@ -350,6 +358,24 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 		if ok {
 			rf.member(ctx, ri, rustBinding{mod: m, ok: true}, append(rest, name))
 		}
+	}
+}
+
+// typed links x.name on a local x declared with type t (c: &Counter, let
+// c = Counter { .. }) to the member of t, strong: the type as the file
+// names it, an item of the file or one it imports.
+func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name string) {
+	for _, p := range []string{native.JoinDot(cur.inline, t), t} {
+		if id := rf.self[p+"."+name]; id != 0 {
+			rf.links.Add(ri, lang.TierStrong, id)
+			return
+		}
+		if rf.self[p] != 0 {
+			return // the file's own type, without that member
+		}
+	}
+	if i, ok := rf.byName[t]; ok {
+		rf.member(ctx, ri, rf.binds[i], []string{name})
 	}
 }
 

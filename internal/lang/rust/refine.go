@@ -45,6 +45,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	var impls []int
 	typeParams := map[lang.Pos]bool{}
 	members, calls := map[lang.Pos]macroMember{}, map[lang.Pos]bool{}
+	shorthands := map[lang.Pos]shorthand{}
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -69,6 +70,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			impls = append(impls, i)
 		case "token_tree":
 			macroNames(v, i, quals, members, calls)
+		case "struct_expression", "struct_pattern":
+			structFields(v, i, quals, shorthands)
 		case "type_parameter":
 			if name := langutil.Child(v, i, "name"); name >= 0 {
 				typeParams[v.Start(name)] = true
@@ -116,6 +119,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
+	b.addShorthandFields(shorthands, names)
 	native.DemoteLocals(f, func(lo lang.Local) bool {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
 	}, b.bare)

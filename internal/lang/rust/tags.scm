@@ -96,6 +96,24 @@
   (type_item)
 ] @local.scope
 
+; a binding's declared type (behind & or &mut too), or the struct it is
+; initialised with, types the members read through it (c.n for c: &Counter)
+(parameter
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: [(type_identifier) (generic_type type: (type_identifier))] @local.type)
+(parameter
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: (reference_type type: [(type_identifier) (generic_type type: (type_identifier))] @local.type))
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: [(type_identifier) (generic_type type: (type_identifier))] @local.type)
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: (reference_type type: [(type_identifier) (generic_type type: (type_identifier))] @local.type))
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  !type
+  value: (struct_expression name: (type_identifier) @local.type))
 (parameter pattern: (identifier) @local.definition)
 (closure_parameters (identifier) @local.definition)
 (let_declaration pattern: (identifier) @local.definition)

@@ -1,0 +1,77 @@
+package rust
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// A field name in a struct expression or pattern (Counter { n: 1 },
+// let Counter { n: x } = c) is a field of the struct the expression names,
+// as Counter::n would be; a shorthand (Counter { n }, let Counter { n } = c)
+// names that field and a local of its name with one token.
+
+// shorthand is a shorthand field: its name and the struct's path.
+type shorthand struct{ name, q string }
+
+// structFields reads struct expression or pattern n: the qualifier of each
+// field name (into quals) and of each shorthand (into shorthands), the
+// struct's path as written ("Counter", "geo::Point", "Self").
+func structFields(v *lang.View, n int, quals map[lang.Pos]string, shorthands map[lang.Pos]shorthand) {
+	field, body := "type", n
+	if v.Kind(n) == "struct_expression" {
+		field, body = "name", langutil.Child(v, n, "body")
+	}
+	typ := langutil.Child(v, n, field)
+	if typ < 0 || body < 0 {
+		return
+	}
+	q := "Self"
+	if v.Text(typ) != "Self" {
+		if s, e := v.Bytes(typ); e-s > maxQualPath {
+			return
+		}
+		q = strings.Join(segments(v, typ), "::")
+		if strings.Contains(q, "?") {
+			return
+		}
+	}
+	for _, c := range langutil.Children(v, body) {
+		switch v.Kind(c) {
+		case "field_initializer":
+			if f := langutil.Child(v, c, "field"); f >= 0 && v.Kind(f) == "field_identifier" {
+				quals[v.Start(f)] = q
+			}
+		case "shorthand_field_initializer":
+			if id := v.ChildOfKind(c, "identifier"); id >= 0 {
+				shorthands[v.Start(id)] = shorthand{v.Text(id), q}
+			}
+		case "field_pattern":
+			name := langutil.Child(v, c, "name")
+			switch v.Kind(name) {
+			case "field_identifier":
+				quals[v.Start(name)] = q
+			case "shorthand_field_identifier":
+				shorthands[v.Start(name)] = shorthand{v.Text(name), q}
+			}
+		}
+	}
+}
+
+// addShorthandFields adds the field reference of each shorthand, beside
+// the local that the same token reads or binds, qualified as quals are.
+func (b *binder) addShorthandFields(shorthands map[lang.Pos]shorthand, names *lang.NameTable) {
+	if len(shorthands) == 0 {
+		return
+	}
+	f := b.f
+	for pos, sh := range shorthands {
+		r := lang.Ref{Name: names.ID(sh.name), Pos: pos, Role: lang.RoleRead,
+			Enclosing: langutil.Enclosing(f, pos), Scope: langutil.InnermostScope(f, pos)}
+		b.qualify(&r, sh.q, names)
+		f.Refs = append(f.Refs, r)
+	}
+	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+}
