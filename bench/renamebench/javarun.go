@@ -143,26 +143,46 @@ func (w *Work) Javac(ctx context.Context, srcArgs []string) (map[string]int, err
 // compile does not have breaks it). javacArgs are javac's arguments before
 // the file list.
 func RunJava(ctx context.Context, c Config, javacArgs []string) (*Result, error) {
-	res := &Result{Corpus: c.Corpus, Lang: "java", Seed: c.Seed, PerKind: c.N, TimingMS: map[string]int64{}}
+	return runJudged(ctx, c, judged{lang: "java", judge: "javac", strata: JavaStrata, symbols: JavaSymbols,
+		errors:  func(ctx context.Context) (map[string]int, error) { return c.Work.Javac(ctx, javacArgs) },
+		command: "javac " + strings.Join(javacArgs, " ")})
+}
+
+// judged is a language whose renames a compiler judges, with no language
+// server to compare with: its strata, how its symbols are listed, and the
+// compiler's errors (file and message) on the work copy.
+type judged struct {
+	lang, judge string
+	strata      []string
+	symbols     func(dir string) (map[string][]Symbol, error)
+	errors      func(ctx context.Context) (map[string]int, error)
+	command     string
+}
+
+// runJudged measures the renames of a sample of j's symbols on the
+// syntactic layer alone: a rename that is applied breaks when the
+// compiler then reports an error its baseline run does not have.
+func runJudged(ctx context.Context, c Config, j judged) (*Result, error) {
+	res := &Result{Corpus: c.Corpus, Lang: j.lang, Seed: c.Seed, PerKind: c.N, TimingMS: map[string]int64{}}
 	if err := c.Work.Restore(ctx); err != nil {
 		return nil, err
 	}
-	byKind, err := JavaSymbols(c.Work.Dir)
+	byKind, err := j.symbols(c.Work.Dir)
 	if err != nil {
 		return nil, err
 	}
-	res.Symbols = Draw(byKind, JavaStrata, c.N, c.Seed, c.Corpus, "Rb")
+	res.Symbols = Draw(byKind, j.strata, c.N, c.Seed, c.Corpus, "Rb")
 	c.Log("%s: %d symbols drawn", c.Corpus, len(res.Symbols))
 	t := time.Now()
-	base, err := c.Work.Javac(ctx, javacArgs)
+	base, err := j.errors(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res.TimingMS["javac_baseline"] = time.Since(t).Milliseconds()
-	c.Log("%s: javac baseline: %d errors, %d ms", c.Corpus, len(base), res.TimingMS["javac_baseline"])
+	res.TimingMS[j.judge+"_baseline"] = time.Since(t).Milliseconds()
+	c.Log("%s: %s baseline: %d errors, %d ms", c.Corpus, j.judge, len(base), res.TimingMS[j.judge+"_baseline"])
 	oracle := map[string]OracleAnswer{}
 	for _, s := range res.Symbols {
-		oracle[key(s)] = OracleAnswer{Err: "no Java language server here: javac judges"}
+		oracle[key(s)] = OracleAnswer{Err: "no " + j.lang + " language server here: " + j.judge + " judges"}
 	}
 	st := filepath.Join(c.State, c.Corpus+"-syntactic")
 	os.RemoveAll(st)
@@ -176,8 +196,8 @@ func RunJava(ctx context.Context, c Config, javacArgs []string) (*Result, error)
 		return nil, err
 	}
 	defer cr.Close()
-	run := &RenameRun{Lang: "java", Work: c.Work, Sessions: []Session{{Layer: "syntactic", C: cr}}, Oracle: oracle, Log: c.Log,
-		Check: func(ctx context.Context, _ []string) Check { return c.Work.javaCheck(ctx, javacArgs, base) }}
+	run := &RenameRun{Lang: j.lang, Work: c.Work, Sessions: []Session{{Layer: "syntactic", C: cr}}, Oracle: oracle, Log: c.Log,
+		Check: func(ctx context.Context, _ []string) Check { return compileCheck(ctx, j, base) }}
 	run.Progress = func(o []Outcome) { res.Outcomes = o; write(c.Out, res) }
 	t = time.Now()
 	res.Outcomes, err = run.RunAll(ctx, res.Symbols)
@@ -188,11 +208,11 @@ func RunJava(ctx context.Context, c Config, javacArgs []string) (*Result, error)
 	return res, err
 }
 
-// javaCheck compiles and compares javac's errors with the baseline's.
-func (w *Work) javaCheck(ctx context.Context, javacArgs []string, base map[string]int) Check {
+// compileCheck compiles and compares the errors with the baseline's.
+func compileCheck(ctx context.Context, j judged, base map[string]int) Check {
 	t := time.Now()
-	c := Check{OK: true, Command: "javac " + strings.Join(javacArgs, " ")}
-	errs, err := w.Javac(ctx, javacArgs)
+	c := Check{OK: true, Command: j.command}
+	errs, err := j.errors(ctx)
 	if err != nil {
 		c.OK, c.Output = false, err.Error()
 	} else if fresh := newErrors(errs, base); len(fresh) > 0 {

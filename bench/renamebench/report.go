@@ -138,7 +138,7 @@ func reasons(r *Result, layer string) string {
 		case "blocked":
 			n["blocked (files not fresh)"]++
 		case "needs_decision":
-			if o.Oracle != "" && r.Lang != "java" {
+			if o.Oracle != "" && r.Lang != "java" && r.Lang != "rust" {
 				n["needs_decision (the language server refused it too)"]++
 			} else {
 				n["needs_decision"]++
@@ -182,7 +182,9 @@ func Markdown(rs []*Result, notes string) string {
 		"`cairn index --scip`) and *syntactic* (`cairn index` alone). Java (java.util of the OpenJDK 17\n" +
 		"sources, methods drawn by kind: overriding, abstract, other) has neither a SCIP indexer nor a\n" +
 		"language server here: its syntactic renames are judged by `javac --patch-module java.base=.` alone\n" +
-		"(every rename counts under *oracle refused*).\n\n")
+		"(every rename counts under *oracle refused*). Rust (the regex-syntax crate of Debian's\n" +
+		"librust-regex-syntax-dev, the `lang_rust` corpus; methods of trait impls, inherent methods and struct\n" +
+		"fields) likewise, judged by `cargo check --offline`.\n\n")
 	b.WriteString("| corpus | layer | symbols | applied | applied and broke the build | applied, code differs from the oracle | applied, differs from an oracle whose rename does not build | applied, differs only where the oracle does not look | applied, differs in comments only | needs_decision | blocked | refused | other symbol resolved | oracle refused | median plan ms | median apply ms |\n")
 	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rs {
@@ -192,14 +194,14 @@ func Markdown(rs []*Result, notes string) string {
 		for _, layer := range []string{"semantic", "syntactic"} {
 			t := tally(r, layer)
 			if t.symbols == 0 {
-				continue // a language without a semantic layer here (Java)
+				continue // a language without a semantic layer here (Java, Rust)
 			}
 			fmt.Fprintf(&b, "| %s (%s) | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", r.Corpus, r.Lang, layer,
 				t.symbols, t.applied, t.broken, t.differ, t.oracleBroken, t.unseen, t.comment, t.decision, t.blocked, t.refused, t.wrongSym, t.oracleRefused, median(t.plan), median(t.apply))
 		}
 	}
 	b.WriteString("\nColumns: *applied* — the plan was ready and was written; *broke the build* — after it, `go build`/`go vet`,\n" +
-		"`tsc` or `javac` reported an error the corpus did not have; *code differs* — the files differ from the oracle's\n" +
+		"`tsc`, `javac` or `cargo check` reported an error the corpus did not have; *code differs* — the files differ from the oracle's\n" +
 		"rename outside comments (for a rename the oracle refused, only the build judges); *differs from an oracle\n" +
 		"whose rename does not build* — the oracle's own rename, built in Cairn's place, breaks the build (gopls\n" +
 		"misses methods a type gets through an embedded generic type), and Cairn's builds; *only where the oracle\n" +

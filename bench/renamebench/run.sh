@@ -2,11 +2,13 @@
 # Refactors on real code: Cairn's renames and moves applied to real corpora,
 # compared with the language servers' renames and checked with the
 # compilers; writes the "Refactors on real code" section of bench/RESULTS.md.
-#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|java|move-go|move-ts|move-py|scale|report ...]
-#          (default: all of them, then report; java: java.util, judged by javac)
+#   usage: bench/renamebench/run.sh [go gin|go client-go|ts|java|rust|move-go|move-ts|move-py|scale|report ...]
+#          (default: all of them, then report; java: java.util, judged by javac;
+#          rust: the regex-syntax crate of the lang_rust corpus, judged by cargo check)
 # Env: N (Go symbols per stratum, default 8: 7 strata, so 56 per module),
 #      TS_N (TypeScript symbols per stratum, default 4: 8 strata), JAVA_N (Java methods
-#      per stratum, default 8: 3 strata), SEED (default 1),
+#      per stratum, default 8: 3 strata), RUST_N (Rust symbols per stratum, default 8: 3 strata),
+#      SEED (default 1),
 #      MOVES (moves per language, default 10), RERUN=1 (Go: measure again only the symbols
 #      whose applied rename broke the build or differed from gopls, in the existing JSON).
 # Installs its pinned tools under bench/out/tools (gopls v0.23.0; with npm:
@@ -29,6 +31,7 @@ mkdir -p "$out" "$tools" "$work"
 N=${N:-8}
 TS_N=${TS_N:-4}
 JAVA_N=${JAVA_N:-8}
+RUST_N=${RUST_N:-8}
 SEED=${SEED:-1}
 MOVES=${MOVES:-10}
 
@@ -71,6 +74,10 @@ prepare() {
     printf '{ "include": ["django"], "pythonVersion": "3.12" }\n' > "$w/pyrightconfig.json"
     printf '__pycache__/\n' > "$w/.gitignore"
     ;;
+  regex-syntax)
+    cp -r "$2/." "$w/"; chmod -R u+w "$w"
+    printf 'target/\nCargo.lock\n' > "$w/.gitignore"
+    ;;
   *) cp -r "$2/." "$w/"; chmod -R u+w "$w" ;;
   esac
   (cd "$w" && git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -qm corpus)
@@ -94,7 +101,7 @@ run_go() { # corpus
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts java move-go move-ts move-py scale report)
+[ ${#steps[@]} -gt 0 ] || steps=("go gin" "go client-go" ts java rust move-go move-ts move-py scale report)
 # step NAME: one step; a failing step is reported and the next ones run.
 step() {
   local s=$1
@@ -113,6 +120,13 @@ step() {
     prepare java.util "${dir[lang_java]}"
     bin/renamebench java -corpus java.util -work "$work/java.util" -state "$out/state" -n "$JAVA_N" -seed "$SEED" \
       -javac "--patch-module java.base=java.base" -out "$out/java-java.util.json"
+    ;;
+  rust)
+    # A crate without dependencies from Debian's packages, checked offline;
+    # no Rust indexer or language server here: cargo check judges.
+    prepare regex-syntax "$(ls -d "${dir[lang_rust]}"/regex-syntax-* | head -1)"
+    bin/renamebench rust -corpus regex-syntax -work "$work/regex-syntax" -state "$out/state" -n "$RUST_N" -seed "$SEED" \
+      -out "$out/rust-regex-syntax.json"
     ;;
   move-go)
     prepare gin "${dir[go_small]}"; copy_of gin-move gin

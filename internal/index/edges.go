@@ -91,15 +91,15 @@ func fileEdges(facts *lang.Facts, own []store.SymbolRow, links []Link) []store.E
 func l(facts *lang.Facts, links []Link, i int) lang.Ref { return facts.Refs[links[i].Ref] }
 
 // typeRelNamePos finds where the name of a relation's target type starts:
-// the last identifier before any type arguments (Base in *pkg.Base[T]),
-// assuming the target is written on one line.
+// the last identifier before any type arguments (Base in *pkg.Base[T],
+// Visitor in ast::Visitor), assuming the target is written on one line.
 func typeRelNamePos(t lang.TypeRel) (lang.Pos, bool) {
 	head := t.Target
 	if i := strings.IndexAny(head, "[<("); i >= 0 {
 		head = head[:i]
 	}
 	head = strings.TrimRight(head, " ")
-	start := strings.LastIndexAny(head, ".*& ") + 1
+	start := strings.LastIndexAny(head, ".*&: ") + 1
 	if start >= len(head) || strings.ContainsAny(t.Target[:start], "\n") {
 		return lang.Pos{}, false
 	}

@@ -47,7 +47,7 @@ func (env *Env) checkRustTraits(ctx context.Context, card *query.SymbolCard, r *
 		}
 		if len(untied) > 0 {
 			return &errs.Error{Kind: errs.Precondition,
-				Msg: fmt.Sprintf("cannot rename %s: %s is implemented in impl blocks this index does not tie to the trait (the implementing type is declared in another file): %s",
+				Msg: fmt.Sprintf("cannot rename %s: %s is implemented in impl blocks this index does not tie to the trait (an impl of a type declared in another file): %s",
 					card.QName, who(t, r), strings.Join(untied, ", ")),
 				Details: map[string]any{"reason": "untied_impls", "impls": untied},
 				Fixes:   []string{"rename the trait's method and each implementation by hand (write_source)"}}
@@ -65,7 +65,8 @@ func traitMember(o *query.Resolved) bool {
 }
 
 // untiedImpls lists the Rust methods of t's name and arity declared in an
-// impl of a trait of t's trait's name that the family f of r does not hold.
+// impl of a trait of t's trait's name that the family f of r does not hold
+// and that the index ties to no trait at all.
 func (env *Env) untiedImpls(ctx context.Context, t, r *query.Resolved, f graph.Family) ([]string, error) {
 	trait := t.Facts.Defs[t.Def.Parent].Name
 	held := map[int64]bool{r.Row.ID: true, t.Row.ID: true}
@@ -89,9 +90,17 @@ func (env *Env) untiedImpls(ctx context.Context, t, r *query.Resolved, f graph.F
 		if o == nil || o.Def == nil || o.File.Lang != "rust" || lang.ArityOf(o.Def.Signature, o.Row.Name) != arity {
 			continue
 		}
-		if w := env.implTrait(o); w != "" && lastSegment(w) == trait {
-			out = append(out, describeAt(o.Row.QName, o))
+		if w := env.implTrait(o); w == "" || lastSegment(w) != trait {
+			continue
 		}
+		// an impl the index ties to a trait implements another trait of
+		// the name (ast::Visitor and hir::Visitor)
+		if own, err := graph.OverrideFamily(ctx, env.Engine, o); err != nil {
+			return nil, err
+		} else if len(own.Methods) > 0 {
+			continue
+		}
+		out = append(out, describeAt(o.Row.QName, o))
 	}
 	return out, nil
 }

@@ -362,9 +362,19 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 }
 
 // typed links x.name on a local x declared with type t (c: &Counter, let
-// c = Counter { .. }) to the member of t, strong: the type as the file
-// names it, an item of the file or one it imports.
+// c = Counter { .. }, v: V with V: Visitor) to the member of t: the type as
+// the file names it, an item of the file or one it imports.
 func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name string) {
+	if segs := strings.Split(t, "::"); len(segs) > 1 {
+		// a path (a bound such as ast::Visitor): through the import of its
+		// first segment, or from the module
+		if i, ok := rf.byName[segs[0]]; ok {
+			rf.member(ctx, ri, rf.binds[i], append(segs[1:], name))
+		} else if m, rest, ok := rf.l.rustResolve(ctx, cur, t); ok {
+			rf.member(ctx, ri, rustBinding{mod: m, ok: true}, append(rest, name))
+		}
+		return
+	}
 	for _, p := range []string{native.JoinDot(cur.inline, t), t} {
 		if id := rf.self[p+"."+name]; id != 0 {
 			rf.links.Add(ri, lang.TierStrong, id)

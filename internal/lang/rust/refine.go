@@ -46,6 +46,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	typeParams := map[lang.Pos]bool{}
 	members, calls := map[lang.Pos]macroMember{}, map[lang.Pos]bool{}
 	shorthands := map[lang.Pos]shorthand{}
+	var bounds []typeBound
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -75,6 +76,13 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "type_parameter":
 			if name := langutil.Child(v, i, "name"); name >= 0 {
 				typeParams[v.Start(name)] = true
+			}
+			if b, ok := readBound(v, i); ok {
+				bounds = append(bounds, b)
+			}
+		case "where_predicate":
+			if b, ok := readBound(v, i); ok {
+				bounds = append(bounds, b)
 			}
 		}
 	}
@@ -120,6 +128,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	b.addShorthandFields(shorthands, names)
+	boundLocals(f, bounds)
 	native.DemoteLocals(f, func(lo lang.Local) bool {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
 	}, b.bare)

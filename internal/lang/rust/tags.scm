@@ -104,6 +104,12 @@
 (parameter
   pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
   type: (reference_type type: [(type_identifier) (generic_type type: (type_identifier))] @local.type))
+(parameter
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: (abstract_type trait: [(type_identifier) (generic_type type: (type_identifier))] @local.type))
+(parameter
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: (reference_type type: (dynamic_type trait: [(type_identifier) (generic_type type: (type_identifier))] @local.type)))
 (let_declaration
   pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
   type: [(type_identifier) (generic_type type: (type_identifier))] @local.type)

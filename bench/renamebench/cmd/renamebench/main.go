@@ -5,6 +5,7 @@
 //	renamebench go -corpus gin -work DIR -state DIR -scip X.scip -gopls PATH -n 8 -out X.json
 //	renamebench ts -corpus rxjs -work DIR ...
 //	renamebench java -corpus java.util -work DIR -javac "--patch-module java.base=." -n 8 -out X.json
+//	renamebench rust -corpus regex-syntax -work DIR -n 8 -out X.json
 //	renamebench move -lang go|ts -corpus NAME -work DIR ...
 //	renamebench scale -corpus client-go -work DIR -symbol rest.Config ...
 //	renamebench report -in bench/out/renamebench -results bench/RESULTS.md -work DIR
@@ -25,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: renamebench go|ts|java|move|scale|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: renamebench go|ts|java|rust|move|scale|report [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -75,6 +76,8 @@ func main() {
 		_, err = renamebench.RunTS(ctx, c)
 	case "java":
 		_, err = renamebench.RunJava(ctx, c, splitArgs(*javacArgs))
+	case "rust":
+		_, err = renamebench.RunRust(ctx, c)
 	case "move":
 		_, err = renamebench.RunMoves(ctx, c, *lang, *moves)
 	case "scale":
