@@ -1,7 +1,6 @@
 package renamebench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -31,22 +30,11 @@ var javaKeywords = map[string]bool{"if": true, "for": true, "while": true, "swit
 // (return, new, throw, assignments) and static and private methods, which
 // no other method overrides.
 func JavaSymbols(dir string) (map[string][]Symbol, error) {
-	byKind := map[string][]Symbol{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".java") || strings.HasSuffix(p, "module-info.java") {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
+	keep := func(p string) bool { return strings.HasSuffix(p, ".java") && !strings.HasSuffix(p, "module-info.java") }
+	return scanFiles(dir, keep, func(rel string, lines []string) []Symbol {
+		var out []Symbol
 		iface, prev := false, ""
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
+		for i, line := range lines {
 			if strings.Contains(line, " interface ") {
 				iface = true
 			}
@@ -58,10 +46,34 @@ func JavaSymbols(dir string) (map[string][]Symbol, error) {
 				continue
 			}
 			m := javaMethod.FindStringSubmatchIndex(line)
-			name := line[m[6]:m[7]]
-			byKind[kind] = append(byKind[kind], Symbol{Path: filepath.ToSlash(rel), Line: n, Col: m[6] + 1, Name: name, Kind: kind})
+			out = append(out, Symbol{Path: rel, Line: i + 1, Col: m[6] + 1, Name: line[m[6]:m[7]], Kind: kind})
 		}
-		return sc.Err()
+		return out
+	})
+}
+
+// scanFiles lists the symbols scan finds in the lines of each file under
+// dir that keep accepts (scan gets the file's slash path relative to dir),
+// grouped by kind and sorted.
+func scanFiles(dir string, keep func(p string) bool, scan func(rel string, lines []string) []Symbol) (map[string][]Symbol, error) {
+	byKind := map[string][]Symbol{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !keep(p) {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		lines := strings.Split(string(data), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimSuffix(l, "\r")
+		}
+		for _, s := range scan(filepath.ToSlash(rel), lines) {
+			byKind[s.Kind] = append(byKind[s.Kind], s)
+		}
+		return nil
 	})
 	for k := range byKind {
 		sortSymbols(byKind[k])

@@ -1,10 +1,8 @@
 package renamebench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -28,22 +26,11 @@ var (
 // declared at the top level of the Rust files under dir/src (generated
 // tables left out), grouped by stratum: a line scan of rustfmt's layout.
 func RustSymbols(dir string) (map[string][]Symbol, error) {
-	byKind := map[string][]Symbol{}
-	err := filepath.WalkDir(filepath.Join(dir, "src"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rs") || strings.Contains(p, "unicode_tables") {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
+	keep := func(p string) bool { return strings.HasSuffix(p, ".rs") && !strings.Contains(p, "unicode_tables") }
+	byKind, err := scanFiles(filepath.Join(dir, "src"), keep, func(rel string, lines []string) []Symbol {
+		var out []Symbol
 		var block, header string // "impl" or "struct", and the impl's header so far
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
+		for i, line := range lines {
 			switch {
 			case block == "" && rustImpl.MatchString(line):
 				block, header = "impl", line
@@ -72,14 +59,11 @@ func RustSymbols(dir string) (map[string][]Symbol, error) {
 				}
 			}
 			if kind != "" {
-				byKind[kind] = append(byKind[kind], Symbol{Path: filepath.ToSlash(rel), Line: n, Col: m[2] + 1, Name: line[m[2]:m[3]], Kind: kind})
+				out = append(out, Symbol{Path: "src/" + rel, Line: i + 1, Col: m[2] + 1, Name: line[m[2]:m[3]], Kind: kind})
 			}
 		}
-		return sc.Err()
+		return out
 	})
-	for k := range byKind {
-		sortSymbols(byKind[k])
-	}
 	return byKind, err
 }
 
