@@ -43,6 +43,38 @@ func (li LocalIndex) Binding(f *lang.Facts, name uint32, scope int32) int32 {
 	}
 }
 
+// LatestIndex finds local bindings by scope and name where a binding
+// shadows the ones of its name declared before it in the same scope (Rust's
+// let x = ...; let x = x.f();).
+type LatestIndex map[uint64][]int32
+
+// NewLatestIndex indexes the locals of a file.
+func NewLatestIndex(f *lang.Facts) LatestIndex {
+	m := make(LatestIndex, len(f.Locals))
+	for i, lo := range f.Locals {
+		k := uint64(uint32(lo.Scope))<<32 | uint64(lo.Name)
+		m[k] = append(m[k], int32(i))
+	}
+	return m
+}
+
+// Binding finds the local a name refers to at pos from a scope: in the
+// innermost scope with a binding of the name visible before pos (after its
+// initialiser: Local.Visible), the latest such binding; -1 when none is.
+func (li LatestIndex) Binding(f *lang.Facts, name uint32, scope int32, pos lang.Pos) int32 {
+	for s := scope; ; s = f.Scopes[s].Parent {
+		best := int32(-1)
+		for _, i := range li[uint64(uint32(s))<<32|uint64(name)] {
+			if p := f.Locals[i].Visible(); p.Before(pos) && (best < 0 || f.Locals[best].Visible().Before(p)) {
+				best = i
+			}
+		}
+		if best >= 0 || s < 0 {
+			return best
+		}
+	}
+}
+
 // EnclosingClass finds the innermost class-like definition around def i.
 func EnclosingClass(facts *lang.Facts, i int32) int32 {
 	for i >= 0 {

@@ -273,13 +273,13 @@ type rustFile struct {
 	binds  []rustBinding    // by import
 	globs  []rustBinding    // the glob imports (use a::*) that resolved
 	byName map[string]int32 // import by the name it binds (the first)
-	locals link.LocalIndex
+	locals link.LatestIndex
 	links  link.Links
 }
 
 func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
 	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
-		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLocalIndex(facts), byName: facts.ImportByName()}
+		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLatestIndex(facts), byName: facts.ImportByName()}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportAll && rf.binds[i].ok {
 			rf.globs = append(rf.globs, rf.binds[i])
@@ -336,7 +336,7 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 	cur := rustModuleOf(rf.f.Path, facts, r.Enclosing)
 	local := int32(-1)
 	if r.QualBound && !strings.Contains(q, "::") {
-		local = rf.locals.Binding(facts, r.Qualifier, r.Scope)
+		local = rf.locals.Binding(facts, r.Qualifier, r.Scope, r.Pos)
 	}
 	switch {
 	case local >= 0:

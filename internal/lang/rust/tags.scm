@@ -123,6 +123,10 @@
 (parameter pattern: (identifier) @local.definition)
 (closure_parameters (identifier) @local.definition)
 (let_declaration pattern: (identifier) @local.definition)
+; a let binding is visible after its initialiser: let x = x + 1 reads the x before
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  value: (_) @local.init)
 (let_condition pattern: (identifier) @local.definition)
 (for_expression pattern: (identifier) @local.definition)
 (match_pattern . (identifier) @local.definition)
