@@ -275,11 +275,15 @@ type rustFile struct {
 	byName map[string]int32 // import by the name it binds (the first)
 	locals link.LatestIndex
 	links  link.Links
+	linked map[int]rustPath // reference -> the path it is linked to
 }
+
+// rustPath is a symbol by its file and lexical path.
+type rustPath struct{ file, path string }
 
 func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
 	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
-		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLatestIndex(facts), byName: facts.ImportByName()}
+		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLatestIndex(facts), byName: facts.ImportByName(), linked: map[int]rustPath{}}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportAll && rf.binds[i].ok {
 			rf.globs = append(rf.globs, rf.binds[i])
@@ -341,9 +345,11 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 	switch {
 	case local >= 0:
 		// x.name on a local x: a field or method of the type x is declared
-		// with, not a path
-		if t := facts.Locals[local].Type; t != "" {
-			rf.typed(ctx, ri, cur, t, name)
+		// with, or of the type the call initialising it returns; not a path
+		if lo := facts.Locals[local]; lo.Type != "" {
+			rf.typed(ctx, ri, cur, lo.Type, name)
+		} else if lo.Via > 0 {
+			rf.returned(ctx, ri, int(lo.Via-1), name)
 		}
 	case r.QualBound:
 		// an item of this file: a type (T::f, E::Variant) or an inline module
@@ -389,6 +395,52 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 	}
 }
 
+// returned links x.name, where x is initialised by the call whose callee
+// is reference call, to the member of the type the callee declares it
+// returns: Self (its impl's type) or a type of the callee's file.
+func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
+	callee, ok := rf.linked[call]
+	if !ok {
+		return
+	}
+	facts := rf.facts
+	if callee.file != rf.f.Path {
+		facts = rf.l.r.Facts(ctx, callee.file)
+	}
+	if facts == nil {
+		return
+	}
+	paths := rf.pathsOf(ctx, callee.file)
+	recv := "" // the impl's type of a method or associated function
+	if i := strings.LastIndexByte(callee.path, '.'); i >= 0 {
+		recv = callee.path[:i]
+	}
+	for _, d := range facts.Defs {
+		if d.Path != callee.path || d.Type == "" {
+			continue
+		}
+		typ := ""
+		switch {
+		case d.Type == "Self" && recv != "":
+			typ = recv
+		case !strings.Contains(d.Type, "::") && paths[d.Type] != 0:
+			typ = d.Type
+		}
+		if typ != "" {
+			rf.links.Add(ri, lang.TierStrong, paths[typ+"."+name])
+		}
+		return
+	}
+}
+
+// pathsOf is the symbols of a file by lexical path.
+func (rf *rustFile) pathsOf(ctx context.Context, file string) map[string]int64 {
+	if file == rf.f.Path {
+		return rf.self
+	}
+	return rf.l.syms.Of(ctx, file).Paths
+}
+
 // target links a path in a binding's file: proven in this file, else
 // strong; a path the file does not define may be re-exported there.
 func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
@@ -408,6 +460,9 @@ func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
 	}
 	if file == rf.f.Path {
 		tier = lang.TierProven
+	}
+	if id != 0 {
+		rf.linked[ri] = rustPath{file, p}
 	}
 	return rf.links.Add(ri, tier, id)
 }

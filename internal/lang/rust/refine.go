@@ -34,6 +34,9 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 		d.Doc = doc(v, n)
 		d.Signature = strings.TrimSpace(strings.TrimSuffix(d.Signature, ";"))
+		if k := v.Kind(n); k == "function_item" || k == "function_signature_item" {
+			d.Type = returnType(v, n)
+		}
 		if v.Kind(n) == "macro_definition" {
 			d.Signature = "macro_rules! " + d.Name
 		}
@@ -47,6 +50,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	members, calls := map[lang.Pos]macroMember{}, map[lang.Pos]bool{}
 	shorthands := map[lang.Pos]shorthand{}
 	var bounds []typeBound
+	var lets []callLet
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -83,6 +87,10 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "where_predicate":
 			if b, ok := readBound(v, i); ok {
 				bounds = append(bounds, b)
+			}
+		case "let_declaration":
+			if l, ok := readCallLet(v, i); ok {
+				lets = append(lets, l)
 			}
 		}
 	}
@@ -133,6 +141,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
 	}, b.bare)
 	implRelations(v, f, impls)
+	callLocals(f, lets)
 }
 
 // defKinds are the node kinds that carry definitions.
