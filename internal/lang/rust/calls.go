@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -83,4 +84,108 @@ func callLocals(f *lang.Facts, lets []callLet) {
 			f.Locals[li].Via = int32(ri) + 1
 		}
 	}
+}
+
+// A binding of a tuple variant's pattern (Ast::Literal(ref x) => x.span)
+// has the type the variant declares at that place (Literal(Literal)):
+// Refine writes Local.Type as the variant's path and the place,
+// "Ast::Literal(0)", which the linker reads in the variant's file.
+
+// variantBinding is a binding at place index of a tuple struct pattern
+// whose type is path.
+type variantBinding struct {
+	local lang.Pos
+	typ   string // "Ast::Literal(0)"
+}
+
+// readVariantBindings lists the bindings of tuple_struct_pattern n that
+// are a bare name (x, ref x, mut x, ref mut x) at their place.
+func readVariantBindings(v *lang.View, n int, out []variantBinding) []variantBinding {
+	typ := langutil.Child(v, n, "type")
+	if typ < 0 {
+		return out
+	}
+	if s, e := v.Bytes(typ); e-s > maxQualPath {
+		return out
+	}
+	q := strings.Join(segments(v, typ), "::")
+	if strings.Contains(q, "?") {
+		return out
+	}
+	place := 0
+	for _, c := range langutil.Children(v, n) {
+		if c == typ {
+			continue
+		}
+		id := c
+		for k := v.Kind(id); k == "ref_pattern" || k == "mut_pattern"; k = v.Kind(id) {
+			inner := langutil.Children(v, id) // [mutable_specifier] pattern
+			if len(inner) == 0 {
+				break
+			}
+			id = inner[len(inner)-1]
+		}
+		if v.Kind(id) == "identifier" {
+			out = append(out, variantBinding{local: v.Start(id), typ: q + "(" + strconv.Itoa(place) + ")"})
+		}
+		place++
+	}
+	return out
+}
+
+// variantLocals types the untyped bindings of tuple variant patterns.
+func variantLocals(f *lang.Facts, bs []variantBinding) {
+	if len(bs) == 0 {
+		return
+	}
+	at := map[lang.Pos]string{}
+	for _, b := range bs {
+		at[b.local] = b.typ
+	}
+	for i := range f.Locals {
+		if t, ok := at[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
+			f.Locals[i].Type = t
+		}
+	}
+}
+
+// variantPlace splits a variant binding's type, "Ast::Literal(0)", into
+// the variant's path and the place; false for any other type.
+func variantPlace(t string) (path string, place int, ok bool) {
+	open := strings.IndexByte(t, '(')
+	if open <= 0 || !strings.HasSuffix(t, ")") {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(t[open+1 : len(t)-1])
+	return t[:open], n, err == nil
+}
+
+// tupleFieldType is the type written at place of a tuple variant's
+// signature, "Literal(Literal)" or "Pair(u8, Span)", as a name ("" when
+// it is no plain type name).
+func tupleFieldType(sig string, place int) string {
+	open := strings.IndexByte(sig, '(')
+	if open < 0 || !strings.HasSuffix(sig, ")") {
+		return ""
+	}
+	body := sig[open+1 : len(sig)-1]
+	depth, start, at := 0, 0, 0
+	for i := 0; i <= len(body); i++ {
+		if i < len(body) {
+			switch body[i] {
+			case '<', '(', '[':
+				depth++
+			case '>', ')', ']':
+				depth--
+			}
+			if body[i] != ',' || depth > 0 {
+				continue
+			}
+		}
+		if at == place {
+			return lang.TypeName(strings.TrimSpace(body[start:i]))
+		}
+		at, start = at+1, i+1
+	}
+	return ""
 }

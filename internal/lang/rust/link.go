@@ -276,6 +276,8 @@ type rustFile struct {
 	locals link.LatestIndex
 	links  link.Links
 	linked map[int]rustPath // reference -> the path it is linked to
+	defs   map[string]int32 // the file's definitions by lexical path (fieldPath)
+	names  map[string]uint32
 }
 
 // rustPath is a symbol by its file and lexical path.
@@ -333,6 +335,10 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name string) {
 	facts := rf.facts
 	q := facts.Names[r.Qualifier]
+	if r.Shape == lang.QualPath && lang.IsDottedPath(q) {
+		rf.fieldPath(ctx, ri, r, q, name)
+		return
+	}
 	if strings.ContainsAny(q, ".()&*[] ") || q == "?" {
 		return // a field access, or not a path
 	}
@@ -347,7 +353,11 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 		// x.name on a local x: a field or method of the type x is declared
 		// with, or of the type the call initialising it returns; not a path
 		if lo := facts.Locals[local]; lo.Type != "" {
-			rf.typed(ctx, ri, cur, lo.Type, name)
+			if p, place, ok := variantPlace(lo.Type); ok {
+				rf.variantMember(ctx, ri, r, cur, p, place, name)
+			} else {
+				rf.typed(ctx, ri, cur, lo.Type, name)
+			}
 		} else if lo.Via > 0 {
 			rf.returned(ctx, ri, int(lo.Via-1), name)
 		}
@@ -431,6 +441,142 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		}
 		return
 	}
+}
+
+// variantMember links x.name, where x is bound at place of a pattern of
+// the tuple variant p (Ast::Literal(ref x)), to the member of the type the
+// variant declares there, as the variant's file names it.
+func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur rustMod, p string, place int, name string) {
+	file, path, ok := rf.itemPath(ctx, r, cur, p)
+	if !ok {
+		return
+	}
+	facts := rf.facts
+	if file != rf.f.Path {
+		facts = rf.l.r.Facts(ctx, file)
+	}
+	if facts == nil {
+		return
+	}
+	for _, d := range facts.Defs {
+		if d.Path != path || d.Kind != lang.KindEnumMember {
+			continue
+		}
+		t := tupleFieldType(d.Signature, place)
+		if t == "" || strings.Contains(t, ".") {
+			return
+		}
+		if file == rf.f.Path {
+			rf.typed(ctx, ri, cur, t, name)
+			return
+		}
+		paths := rf.pathsOf(ctx, file)
+		for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
+			if id := paths[tp+"."+name]; id != 0 {
+				rf.links.Add(ri, lang.TierStrong, id)
+				return
+			}
+		}
+		return
+	}
+}
+
+// itemPath finds the item a path names from this file (Self::V, E::V,
+// ast::E::V), by its file and lexical path, without linking anything;
+// false when it does not resolve to an item of the repository.
+func (rf *rustFile) itemPath(ctx context.Context, r lang.Ref, cur rustMod, p string) (string, string, bool) {
+	segs := strings.Split(p, "::")
+	if segs[0] == "Self" {
+		recv := rustReceiver(rf.facts, r.Enclosing)
+		return rf.f.Path, native.JoinDot(recv, strings.Join(segs[1:], ".")), recv != ""
+	}
+	for _, lp := range []string{native.JoinDot(cur.inline, strings.Join(segs, ".")), strings.Join(segs, ".")} {
+		if rf.self[lp] != 0 {
+			return rf.f.Path, lp, true
+		}
+	}
+	i, ok := rf.byName[segs[0]]
+	if !ok || !rf.binds[i].ok {
+		return "", "", false
+	}
+	b := rf.binds[i]
+	if b.item != "" {
+		return b.mod.file, native.JoinDot(b.item, strings.Join(segs[1:], ".")), true
+	}
+	m, rest := b.mod, segs[1:]
+	for len(rest) > 1 {
+		c, ok := rf.l.rustChild(ctx, m, rest[0])
+		if !ok {
+			break
+		}
+		m, rest = c, rest[1:]
+	}
+	return m.file, native.JoinDot(m.inline, strings.Join(rest, ".")), len(rest) > 0
+}
+
+// maxFieldPath bounds the fields a qualifier goes through (self.a.b.c.m).
+const maxFieldPath = 3
+
+// fieldPath links x.f.name and self.f.name through the declared types of
+// the fields, where the receiver's type (self's impl type, or x's declared
+// type) and each field but the last are declared in this file; the last
+// field's type is resolved as typed resolves a local's.
+func (rf *rustFile) fieldPath(ctx context.Context, ri int, r lang.Ref, q, name string) {
+	parts := strings.Split(q, ".")
+	if len(parts) > maxFieldPath+1 {
+		return
+	}
+	var t string
+	if parts[0] == "self" {
+		t = rustReceiver(rf.facts, r.Enclosing)
+	} else if id, ok := rf.nameID(parts[0]); ok {
+		if lo := rf.locals.Binding(rf.facts, id, r.Scope, r.Pos); lo >= 0 {
+			t = rf.facts.Locals[lo].Type
+		}
+	}
+	cur := rustModuleOf(rf.f.Path, rf.facts, r.Enclosing)
+	for _, f := range parts[1:] {
+		if t == "" || strings.Contains(t, "::") {
+			return
+		}
+		d, ok := rf.defByPath(native.JoinDot(cur.inline, t) + "." + f)
+		if !ok {
+			d, ok = rf.defByPath(t + "." + f)
+		}
+		if !ok || rf.facts.Defs[d].Kind != lang.KindField {
+			return
+		}
+		t = rf.facts.Defs[d].Type
+	}
+	if t != "" {
+		rf.typed(ctx, ri, cur, t, name)
+	}
+}
+
+// defByPath finds a definition of the file by lexical path.
+func (rf *rustFile) defByPath(p string) (int32, bool) {
+	if rf.defs == nil {
+		rf.defs = map[string]int32{}
+		for i, d := range rf.facts.Defs {
+			if _, ok := rf.defs[d.Path]; !ok {
+				rf.defs[d.Path] = int32(i)
+			}
+		}
+	}
+	d, ok := rf.defs[p]
+	return d, ok
+}
+
+// nameID is the index of a name in the file's string table.
+func (rf *rustFile) nameID(s string) (uint32, bool) {
+	if rf.names == nil {
+		rf.names = make(map[string]uint32, len(rf.facts.Names))
+		for i, n := range rf.facts.Names {
+			rf.names[n] = uint32(i)
+		}
+	}
+	id, ok := rf.names[s]
+	return id, ok
 }
 
 // pathsOf is the symbols of a file by lexical path.

@@ -51,6 +51,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	shorthands := map[lang.Pos]shorthand{}
 	var bounds []typeBound
 	var lets []callLet
+	var variants []variantBinding
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -88,6 +89,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			if b, ok := readBound(v, i); ok {
 				bounds = append(bounds, b)
 			}
+		case "tuple_struct_pattern":
+			variants = readVariantBindings(v, i, variants)
 		case "let_declaration":
 			if l, ok := readCallLet(v, i); ok {
 				lets = append(lets, l)
@@ -142,6 +145,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}, b.bare)
 	implRelations(v, f, impls)
 	callLocals(f, lets)
+	variantLocals(f, variants)
 }
 
 // defKinds are the node kinds that carry definitions.

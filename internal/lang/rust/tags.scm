@@ -35,6 +35,10 @@
 (mod_item name: (identifier) @name body: (declaration_list)) @definition.module
 ; macro_rules! defines a function-like macro: kind function
 (macro_definition name: (identifier) @name) @definition.function
+; a field's declared type (Def.Type) types the members read through it (self.set.len())
+(field_declaration
+  name: (field_identifier) @name
+  type: [(type_identifier) (generic_type type: (type_identifier))] @local.type) @definition.field
 (field_declaration name: (field_identifier) @name) @definition.field
 
 ; ---- references
