@@ -17,7 +17,14 @@ type FilePaths struct {
 	Paths map[string]int64
 	Kinds map[string]lang.DefKind
 	Names map[string]bool // the last segments of the paths
+	// Other holds, for a path that a field and a method share (a getter
+	// named after its field: Rust's span and span()), the one Paths does
+	// not: a call names the method, a read the field.
+	Other map[string]int64
 }
+
+// Called reports whether a definition of the kind is named by a call.
+func Called(k lang.DefKind) bool { return k == lang.KindMethod || k == lang.KindFunction }
 
 // Symbols keeps the symbols of the files a batch looks at.
 type Symbols struct {
@@ -33,7 +40,7 @@ func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	if nf, ok := s.files[p]; ok {
 		return nf
 	}
-	nf := &FilePaths{Paths: map[string]int64{}, Kinds: map[string]lang.DefKind{}, Names: map[string]bool{}}
+	nf := &FilePaths{Paths: map[string]int64{}, Kinds: map[string]lang.DefKind{}, Names: map[string]bool{}, Other: map[string]int64{}}
 	s.files[p] = nf
 	if _, ok := s.r.File(p); !ok {
 		return nf
@@ -43,6 +50,9 @@ func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	for _, r := range rows {
 		lp := strings.TrimPrefix(r.QName, p+"#")
 		if _, ok := nf.Paths[lp]; ok {
+			if _, seen := nf.Other[lp]; !seen && Called(r.Kind) != Called(nf.Kinds[lp]) {
+				nf.Other[lp] = r.ID
+			}
 			continue
 		}
 		nf.Paths[lp] = r.ID

@@ -21,11 +21,70 @@ func returnType(v *lang.View, n int) string {
 	case "type_identifier":
 		return v.Text(rt)
 	case "scoped_type_identifier":
-		if q := strings.Join(segments(v, rt), "::"); !strings.Contains(q, "?") {
-			return q
-		}
+		return typePathOf(v, rt)
 	}
 	return ""
+}
+
+// typePathOf is a type path as written, "ast::Span"; "" when a segment is
+// no name.
+func typePathOf(v *lang.View, n int) string {
+	if s, e := v.Bytes(n); e-s > maxQualPath {
+		return ""
+	}
+	if q := strings.Join(segments(v, n), "::"); !strings.Contains(q, "?") {
+		return q
+	}
+	return ""
+}
+
+// readChain reads field_expression n: where its field is and where the
+// name of the function whose call is its value is (f().m, T::f().m,
+// x.f().m); false when its value is no call of a name.
+func readChain(v *lang.View, n int) (m, callee lang.Pos, ok bool) {
+	val, field := langutil.Child(v, n, "value"), langutil.Child(v, n, "field")
+	if v.Kind(val) != "call_expression" || field < 0 {
+		return m, callee, false
+	}
+	fn := langutil.Child(v, val, "function")
+	if v.Kind(fn) == "generic_function" {
+		fn = langutil.Child(v, fn, "function")
+	}
+	switch v.Kind(fn) {
+	case "scoped_identifier":
+		fn = langutil.Child(v, fn, "name")
+	case "field_expression":
+		fn = langutil.Child(v, fn, "field")
+	case "identifier":
+	default:
+		return m, callee, false
+	}
+	if fn < 0 {
+		return m, callee, false
+	}
+	return v.Start(field), v.Start(fn), true
+}
+
+// chainRefs sets Ref.Via of the members read from a call's result to the
+// reference to the called function.
+func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos) {
+	if len(chains) == 0 {
+		return
+	}
+	calls := map[lang.Pos]int{}
+	for i, r := range f.Refs {
+		if r.Role == lang.RoleCall {
+			calls[r.Pos] = i
+		}
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if callee, ok := chains[r.Pos]; ok && r.Shape == lang.QualCall {
+			if ci, ok := calls[callee]; ok {
+				r.Via = int32(ci) + 1
+			}
+		}
+	}
 }
 
 // callLet is let x = f(..) or let x = T::f(..): where x and the name of

@@ -275,8 +275,9 @@ type rustFile struct {
 	byName map[string]int32 // import by the name it binds (the first)
 	locals link.LatestIndex
 	links  link.Links
-	linked map[int]rustPath // reference -> the path it is linked to
-	defs   map[string]int32 // the file's definitions by lexical path (fieldPath)
+	linked map[int]rustPath  // reference -> the path it is linked to
+	defs   map[string]int32  // the file's definitions by lexical path (fieldPath)
+	paths  *native.FilePaths // the file's definitions as another file's are seen (kinds, others)
 	names  map[string]uint32
 }
 
@@ -328,6 +329,10 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		}
 	case lang.QualIdent, lang.QualPath:
 		rf.linkPath(ctx, ri, r, name)
+	case lang.QualCall:
+		if r.Via > 0 {
+			rf.returned(ctx, ri, int(r.Via-1), name) // f().name: a member of what f returns
+		}
 	}
 }
 
@@ -392,7 +397,7 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 		return
 	}
 	for _, p := range []string{native.JoinDot(cur.inline, t), t} {
-		if id := rf.self[p+"."+name]; id != 0 {
+		if id := rf.pick(rf.ownPaths(), ri, p+"."+name); id != 0 {
 			rf.links.Add(ri, lang.TierStrong, id)
 			return
 		}
@@ -405,9 +410,10 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 	}
 }
 
-// returned links x.name, where x is initialised by the call whose callee
-// is reference call, to the member of the type the callee declares it
-// returns: Self (its impl's type) or a type of the callee's file.
+// returned links x.name, where x is the result of the call (or a local it
+// initialises) whose callee is reference call, to the member of the type
+// the callee declares it returns: Self (its impl's type) or a type of the
+// callee's file.
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
 	if !ok {
@@ -420,7 +426,7 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	if facts == nil {
 		return
 	}
-	paths := rf.pathsOf(ctx, callee.file)
+	fp := rf.filePaths(ctx, callee.file)
 	recv := "" // the impl's type of a method or associated function
 	if i := strings.LastIndexByte(callee.path, '.'); i >= 0 {
 		recv = callee.path[:i]
@@ -433,11 +439,11 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		switch {
 		case d.Type == "Self" && recv != "":
 			typ = recv
-		case !strings.Contains(d.Type, "::") && paths[d.Type] != 0:
+		case !strings.Contains(d.Type, "::") && fp.Paths[d.Type] != 0:
 			typ = d.Type
 		}
 		if typ != "" {
-			rf.links.Add(ri, lang.TierStrong, paths[typ+"."+name])
+			rf.links.Add(ri, lang.TierStrong, rf.pick(fp, ri, typ+"."+name))
 		}
 		return
 	}
@@ -470,9 +476,9 @@ func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur r
 			rf.typed(ctx, ri, cur, t, name)
 			return
 		}
-		paths := rf.pathsOf(ctx, file)
+		fp := rf.filePaths(ctx, file)
 		for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
-			if id := paths[tp+"."+name]; id != 0 {
+			if id := rf.pick(fp, ri, tp+"."+name); id != 0 {
 				rf.links.Add(ri, lang.TierStrong, id)
 				return
 			}
@@ -579,12 +585,42 @@ func (rf *rustFile) nameID(s string) (uint32, bool) {
 	return id, ok
 }
 
-// pathsOf is the symbols of a file by lexical path.
-func (rf *rustFile) pathsOf(ctx context.Context, file string) map[string]int64 {
+// filePaths is the symbols of a file by lexical path.
+func (rf *rustFile) filePaths(ctx context.Context, file string) *native.FilePaths {
 	if file == rf.f.Path {
-		return rf.self
+		return rf.ownPaths()
 	}
-	return rf.l.syms.Of(ctx, file).Paths
+	return rf.l.syms.Of(ctx, file)
+}
+
+// ownPaths is the file's own definitions with their kinds and the methods
+// that share a path with a field.
+func (rf *rustFile) ownPaths() *native.FilePaths {
+	if rf.paths == nil {
+		rf.paths = &native.FilePaths{Paths: rf.self, Kinds: map[string]lang.DefKind{}, Other: map[string]int64{}}
+		for i, d := range rf.facts.Defs {
+			k, ok := rf.paths.Kinds[d.Path]
+			switch {
+			case !ok:
+				rf.paths.Kinds[d.Path] = d.Kind
+			case native.Called(k) != native.Called(d.Kind):
+				if _, seen := rf.paths.Other[d.Path]; !seen {
+					rf.paths.Other[d.Path] = link.DefID(rf.own, int32(i))
+				}
+			}
+		}
+	}
+	return rf.paths
+}
+
+// pick is the symbol of path p in fp that reference ri names: where a
+// field and a method share the path, the method for a call, else the field.
+func (rf *rustFile) pick(fp *native.FilePaths, ri int, p string) int64 {
+	id := fp.Paths[p]
+	if other := fp.Other[p]; other != 0 && native.Called(fp.Kinds[p]) != (rf.facts.Refs[ri].Role == lang.RoleCall) {
+		return other
+	}
+	return id
 }
 
 // target links a path in a binding's file: proven in this file, else
@@ -592,9 +628,9 @@ func (rf *rustFile) pathsOf(ctx context.Context, file string) map[string]int64 {
 func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
 	var id int64
 	if file == rf.f.Path {
-		id = rf.self[p]
+		id = rf.pick(rf.ownPaths(), ri, p)
 	} else {
-		id = rf.l.syms.Of(ctx, file).Paths[p]
+		id = rf.pick(rf.l.syms.Of(ctx, file), ri, p)
 	}
 	tier := lang.TierStrong
 	if id == 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/native"
 )
 
 // The arguments of a macro invocation (println!("{}", x.area()),
@@ -22,24 +23,17 @@ type macroMember struct {
 
 // macroNames reads the direct tokens of token tree n: the qualifier of each
 // name after "::" (into quals, as for a path outside macros), the receiver
-// of each name after "." (into members), and the names followed by an
-// argument list (into calls).
-func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang.Pos]macroMember, calls map[lang.Pos]bool) {
-	kids := v.Children(n)
-	src := v.Src()
-	start, _ := v.Bytes(n)
-	gaps := make([]string, len(kids)) // the unnamed tokens before each kid
+// of each name after "." (into members), the names followed by an
+// argument list (into calls), and the fields of a struct expression
+// (Meter { level: 1 } into quals, Meter { level } into shorthands).
+func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang.Pos]macroMember, calls map[lang.Pos]bool, shorthands map[lang.Pos]shorthand) {
+	kids, gaps, _ := tokens(v, n)
 	for k, c := range kids {
-		s, _ := v.Bytes(c)
-		prev := start + 1 // past the opening delimiter
-		if k > 0 {
-			_, prev = v.Bytes(kids[k-1])
+		if s, _ := v.Bytes(c); v.Kind(c) == "token_tree" && k > 0 && gaps[k] == "" && v.Src()[s] == '{' {
+			if q, ok := chain(v, kids, gaps, k-1, "::"); ok && native.StartsUpper(native.LastSegment(strings.ReplaceAll(q, "::", "."))) {
+				macroStruct(v, c, q, quals, shorthands)
+			}
 		}
-		if prev <= s {
-			gaps[k] = strings.TrimSpace(string(src[prev:s]))
-		}
-	}
-	for k, c := range kids {
 		if v.Kind(c) != "identifier" {
 			continue
 		}
@@ -61,6 +55,49 @@ func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang
 				m.at = v.Start(kids[k-1-strings.Count(q, ".")])
 			}
 			members[v.Start(c)] = m
+		}
+	}
+}
+
+// tokens lists the named tokens of token tree n, the unnamed tokens before
+// each (trimmed) and those after the last, before the closing delimiter.
+func tokens(v *lang.View, n int) (kids []int, gaps []string, trailing string) {
+	kids = v.Children(n)
+	src := v.Src()
+	start, end := v.Bytes(n)
+	gaps = make([]string, len(kids))
+	prev := start + 1 // past the opening delimiter
+	for k, c := range kids {
+		s, e := v.Bytes(c)
+		if prev <= s {
+			gaps[k] = strings.TrimSpace(string(src[prev:s]))
+		}
+		prev = e
+	}
+	if prev <= end-1 {
+		trailing = strings.TrimSpace(string(src[prev : end-1]))
+	}
+	return kids, gaps, trailing
+}
+
+// macroStruct reads the braces n of a struct expression of path q inside
+// a token tree: a name before ":" is a field of q, a name alone between
+// "{" or "," and "," or "}" is a shorthand.
+func macroStruct(v *lang.View, n int, q string, quals map[lang.Pos]string, shorthands map[lang.Pos]shorthand) {
+	kids, gaps, trailing := tokens(v, n)
+	for j, c := range kids {
+		if v.Kind(c) != "identifier" {
+			continue
+		}
+		after := trailing
+		if j+1 < len(kids) {
+			after = gaps[j+1]
+		}
+		switch {
+		case strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "::"):
+			quals[v.Start(c)] = q
+		case (gaps[j] == "" && j == 0 || gaps[j] == ",") && (after == "," || after == "" && j == len(kids)-1):
+			shorthands[v.Start(c)] = shorthand{v.Text(c), q}
 		}
 	}
 }

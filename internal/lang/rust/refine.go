@@ -34,8 +34,13 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 		d.Doc = doc(v, n)
 		d.Signature = strings.TrimSpace(strings.TrimSuffix(d.Signature, ";"))
-		if k := v.Kind(n); k == "function_item" || k == "function_signature_item" {
+		switch v.Kind(n) {
+		case "function_item", "function_signature_item":
 			d.Type = returnType(v, n)
+		case "field_declaration":
+			if t := langutil.Child(v, n, "type"); v.Kind(t) == "scoped_type_identifier" && d.Type == "" {
+				d.Type = typePathOf(v, t) // TypeName keeps names and dotted paths only
+			}
 		}
 		if v.Kind(n) == "macro_definition" {
 			d.Signature = "macro_rules! " + d.Name
@@ -52,6 +57,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	var bounds []typeBound
 	var lets []callLet
 	var variants []variantBinding
+	chains := map[lang.Pos]lang.Pos{} // f().m: m's position -> f's
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -75,7 +81,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "impl_item":
 			impls = append(impls, i)
 		case "token_tree":
-			macroNames(v, i, quals, members, calls)
+			macroNames(v, i, quals, members, calls, shorthands)
 		case "struct_expression", "struct_pattern":
 			structFields(v, i, quals, shorthands)
 		case "type_parameter":
@@ -88,6 +94,10 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "where_predicate":
 			if b, ok := readBound(v, i); ok {
 				bounds = append(bounds, b)
+			}
+		case "field_expression":
+			if m, callee, ok := readChain(v, i); ok {
+				chains[m] = callee
 			}
 		case "tuple_struct_pattern":
 			variants = readVariantBindings(v, i, variants)
@@ -146,6 +156,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	implRelations(v, f, impls)
 	callLocals(f, lets)
 	variantLocals(f, variants)
+	chainRefs(f, chains)
 }
 
 // defKinds are the node kinds that carry definitions.
