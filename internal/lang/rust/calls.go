@@ -46,23 +46,29 @@ func readChain(v *lang.View, n int) (m, callee lang.Pos, ok bool) {
 	if v.Kind(val) != "call_expression" || field < 0 {
 		return m, callee, false
 	}
-	fn := langutil.Child(v, val, "function")
+	fn := calleeName(v, val)
+	if fn < 0 {
+		return m, callee, false
+	}
+	return v.Start(field), v.Start(fn), true
+}
+
+// calleeName is the name node of the function call_expression n calls
+// (f, new of T::new, m of x.m, with or without turbofish), or -1.
+func calleeName(v *lang.View, n int) int {
+	fn := langutil.Child(v, n, "function")
 	if v.Kind(fn) == "generic_function" {
 		fn = langutil.Child(v, fn, "function")
 	}
 	switch v.Kind(fn) {
 	case "scoped_identifier":
-		fn = langutil.Child(v, fn, "name")
+		return langutil.Child(v, fn, "name")
 	case "field_expression":
-		fn = langutil.Child(v, fn, "field")
+		return langutil.Child(v, fn, "field")
 	case "identifier":
-	default:
-		return m, callee, false
+		return fn
 	}
-	if fn < 0 {
-		return m, callee, false
-	}
-	return v.Start(field), v.Start(fn), true
+	return -1
 }
 
 // chainRefs sets Ref.Via of the members read from a call's result to the
@@ -87,12 +93,12 @@ func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos) {
 	}
 }
 
-// callLet is let x = f(..) or let x = T::f(..): where x and the name of
-// the callee are.
+// callLet is let x = f(..), let x = T::f(..) or let x = y.f(..): where x
+// and the name of the callee are.
 type callLet struct{ local, callee lang.Pos }
 
 // readCallLet reads let_declaration n; false unless it binds one name,
-// declares no type and is initialised by a call of a name or path.
+// declares no type and is initialised by a call of a name, path or method.
 func readCallLet(v *lang.View, n int) (callLet, bool) {
 	pat, val := langutil.Child(v, n, "pattern"), langutil.Child(v, n, "value")
 	if v.Kind(pat) == "mut_pattern" {
@@ -101,17 +107,7 @@ func readCallLet(v *lang.View, n int) (callLet, bool) {
 	if v.Kind(pat) != "identifier" || langutil.Child(v, n, "type") >= 0 || v.Kind(val) != "call_expression" {
 		return callLet{}, false
 	}
-	fn := langutil.Child(v, val, "function")
-	if v.Kind(fn) == "generic_function" {
-		fn = langutil.Child(v, fn, "function")
-	}
-	switch v.Kind(fn) {
-	case "scoped_identifier":
-		fn = langutil.Child(v, fn, "name")
-	case "identifier":
-	default:
-		return callLet{}, false
-	}
+	fn := calleeName(v, val)
 	if fn < 0 {
 		return callLet{}, false
 	}

@@ -16,6 +16,18 @@
 // tries next; use a::b::* is {all, "a::b"}; extern crate x and mod x; are
 // {module, "x", x}. Paths keep Rust's "::" separator, and so do the
 // qualifiers of a::b::c references ("a::b").
+//
+// Types for linking members (x.name): a binding's declared type (c:
+// &Counter; a type parameter bound by one trait is that trait, as are impl
+// Trait and &dyn Trait), the struct it is initialised with, the call of a
+// function whose declared result is Self or a type of its file (Local.Via),
+// or the type a tuple variant declares where a pattern binds it; a later
+// let shadows an earlier one from the end of its initialiser. Fields and
+// functions record their declared type and result (Def.Type); f().name
+// follows f (Ref.Via). Struct expressions and patterns qualify their field
+// names by the struct (a shorthand gets a field reference beside its
+// local), and names inside macro arguments are read as members, paths and
+// struct fields as outside macros (macros.go).
 package rust
 
 import (
