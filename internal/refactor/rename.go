@@ -340,6 +340,9 @@ func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *q
 				Fixes:   []string{"keep the name: the method outside the repository fixes it"}}
 		}
 	}
+	if err := checkPlatformMembers(card, r, tops); err != nil {
+		return nil, nil, err
+	}
 	if tied, err = env.loadAll(ctx, f.Methods); err != nil {
 		return nil, nil, err
 	}
