@@ -160,11 +160,8 @@ func readVariantBindings(v *lang.View, n int, out []variantBinding) []variantBin
 	if typ < 0 {
 		return out
 	}
-	if s, e := v.Bytes(typ); e-s > maxQualPath {
-		return out
-	}
-	q := strings.Join(segments(v, typ), "::")
-	if strings.Contains(q, "?") {
+	q := typePathOf(v, typ)
+	if q == "" {
 		return out
 	}
 	place := 0

@@ -2,7 +2,6 @@ package rust
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
@@ -30,11 +29,7 @@ func structFields(v *lang.View, n int, quals map[lang.Pos]string, shorthands map
 	}
 	q := "Self"
 	if v.Text(typ) != "Self" {
-		if s, e := v.Bytes(typ); e-s > maxQualPath {
-			return
-		}
-		q = strings.Join(segments(v, typ), "::")
-		if strings.Contains(q, "?") {
+		if q = typePathOf(v, typ); q == "" {
 			return
 		}
 	}
