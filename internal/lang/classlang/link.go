@@ -290,7 +290,7 @@ type fileScope struct {
 	wildPkgs  []string
 	wildTypes []typeRef
 	// typed links x.name and this.x.name where the source declares x's type
-	// (link.DeclTypes, link_bases.go); nil for Kotlin, which records none
+	// (link.DeclTypes, link_bases.go)
 	decl  *link.DeclTypes
 	links link.Links
 	// called: the symbol each call is linked to, for the calls chained
@@ -330,9 +330,7 @@ func (p *pkgLinker) newFileScope(ctx context.Context, f lang.File, facts *lang.F
 			fs.wildTypes = append(fs.wildTypes, r.typ)
 		}
 	}
-	if f.Lang != "kotlin" {
-		fs.decl = link.NewDeclTypes(f.Path, facts, f.Lang == "java", true)
-	}
+	fs.decl = link.NewDeclTypes(f.Path, facts, f.Lang != "csharp", true)
 	return fs
 }
 

@@ -16,7 +16,9 @@
 // Imports: import a.b.C is named {Source: "a.b", Name: "C"}, import a.b.C as D
 // adds Alias "D", import a.b.* imports all of "a.b". Type relations: a
 // supertype called with arguments (Base()) is extended, the others implemented;
-// the supertypes of an interface are extended.
+// the supertypes of an interface are extended. Parameters, constructor
+// parameters and properties record the type they declare (Foo, Foo?), which
+// the linker reads for x.m; a vararg parameter (an array) records none.
 package kotlin
 
 import (
@@ -144,13 +146,38 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	var decls, anon []lang.Span
+	varargs := map[lang.Pos]bool{}
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "package_header", "import":
 			decls = append(decls, v.Span(n))
 		case "object_literal":
 			anon = append(anon, v.Span(n))
+		case "parameter_modifiers":
+			if p := varargParameter(v, n); p >= 0 {
+				varargs[v.Start(p)] = true
+			}
+		}
+	}
+	for i := range f.Locals {
+		if varargs[f.Locals[i].Pos] {
+			f.Locals[i].Type = "" // vararg xs: T is an array of T
 		}
 	}
 	classlang.Finish(f, decls, anon)
+}
+
+// varargParameter is the name of the parameter that modifiers n declare
+// vararg, or -1.
+func varargParameter(v *lang.View, n int) int {
+	if !strings.Contains(v.Text(n), "vararg") {
+		return -1
+	}
+	kids := v.Children(v.Parent(n))
+	for i, c := range kids {
+		if c == n && i+1 < len(kids) && v.Kind(kids[i+1]) == "parameter" {
+			return v.ChildOfKind(kids[i+1], "identifier")
+		}
+	}
+	return -1
 }

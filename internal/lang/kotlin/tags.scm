@@ -63,6 +63,12 @@
   (when_entry)
 ] @local.scope
 
+; a binding's declared type (Foo, Foo?, a.b.Foo<T>) types the members read
+; through it (p.greet() for p: Person); earlier patterns win, so these come
+; first (Refine drops the type of a vararg parameter, an array)
+(parameter (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type)
+(class_parameter (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type)
+(property_declaration (variable_declaration (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type))
 (parameter (identifier) @local.definition)
 (class_parameter (identifier) @local.definition)
 (lambda_parameters (variable_declaration (identifier) @local.definition))
