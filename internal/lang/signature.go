@@ -115,14 +115,14 @@ func SignatureParameters(sig, name string) ([]string, bool) {
 		}
 		rest := strings.TrimLeft(sig[at:], " ")
 		if strings.HasPrefix(rest, "<") {
-			if end := closingBracket(rest, 0); end > 0 {
+			if end := ClosingBracket(rest, 0); end > 0 {
 				rest = strings.TrimLeft(rest[end+1:], " ")
 			}
 		}
 		if !strings.HasPrefix(rest, "(") {
 			continue
 		}
-		end := closingBracket(rest, 0)
+		end := ClosingBracket(rest, 0)
 		if end < 0 {
 			return nil, false // a signature cut short
 		}
@@ -130,9 +130,9 @@ func SignatureParameters(sig, name string) ([]string, bool) {
 	}
 }
 
-// closingBracket is the index of the bracket that closes the one at open, -1 when
+// ClosingBracket is the index of the bracket that closes the one at open, -1 when
 // s ends first. An arrow's '>' (->, =>) closes nothing.
-func closingBracket(s string, open int) int {
+func ClosingBracket(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
 		switch s[i] {

@@ -90,7 +90,7 @@ func (env *Env) untiedImpls(ctx context.Context, t, r *query.Resolved, f graph.F
 		if o == nil || o.Def == nil || o.File.Lang != "rust" || lang.ArityOf(o.Def.Signature, o.Row.Name) != arity {
 			continue
 		}
-		if w := env.implTrait(o); w == "" || lastSegment(w) != trait {
+		if w := env.implTrait(o); w == "" || baseName(w) != trait {
 			continue
 		}
 		// an impl the index ties to a trait implements another trait of
@@ -160,59 +160,21 @@ func implHeaderTrait(header string) string {
 	}
 	rest = strings.TrimSpace(rest)
 	if strings.HasPrefix(rest, "<") {
-		end := closingAngle(rest)
+		end := lang.ClosingBracket(rest, 0)
 		if end < 0 {
 			return ""
 		}
 		rest = rest[end+1:]
 	}
-	depth := 0
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
-		case '<', '(', '[':
-			depth++
-		case '>', ')', ']':
-			if rest[i] != '>' || i == 0 || rest[i-1] != '-' {
-				depth--
-			}
-		}
-		if depth == 0 && strings.HasPrefix(rest[i:], " for ") {
-			trait := strings.TrimSpace(strings.TrimPrefix(rest[:i], "!"))
-			if j := strings.IndexByte(trait, '<'); j >= 0 {
-				trait = trait[:j]
-			}
-			return strings.Join(strings.Fields(trait), "")
-		}
+	i := lang.TopLevel(rest, func(i int) bool { return strings.HasPrefix(rest[i:], " for ") })
+	if i < 0 {
+		return ""
 	}
-	return ""
-}
-
-// closingAngle is the index of the > that closes the < that s starts with,
-// or -1.
-func closingAngle(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<':
-			depth++
-		case '>':
-			if i > 0 && s[i-1] == '-' {
-				continue // the arrow of an Fn() -> T bound
-			}
-			if depth--; depth == 0 {
-				return i
-			}
-		}
+	trait := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[:i]), "!"))
+	if j := strings.IndexByte(trait, '<'); j >= 0 {
+		trait = trait[:j]
 	}
-	return -1
-}
-
-// lastSegment is the last name of a Rust path: Display of fmt::Display.
-func lastSegment(p string) string {
-	if i := strings.LastIndex(p, "::"); i >= 0 {
-		return p[i+2:]
-	}
-	return p
+	return strings.Join(strings.Fields(trait), "")
 }
 
 // rustShorthands rewrites the edits of a Rust field rename that land on a

@@ -40,7 +40,7 @@ func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	if nf, ok := s.files[p]; ok {
 		return nf
 	}
-	nf := &FilePaths{Paths: map[string]int64{}, Kinds: map[string]lang.DefKind{}, Names: map[string]bool{}, Other: map[string]int64{}}
+	nf := newFilePaths()
 	s.files[p] = nf
 	if _, ok := s.r.File(p); !ok {
 		return nf
@@ -49,14 +49,9 @@ func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	aliases := map[string]int64{}
 	for _, r := range rows {
 		lp := strings.TrimPrefix(r.QName, p+"#")
-		if _, ok := nf.Paths[lp]; ok {
-			if _, seen := nf.Other[lp]; !seen && Called(r.Kind) != Called(nf.Kinds[lp]) {
-				nf.Other[lp] = r.ID
-			}
+		if !nf.add(lp, r.ID, r.Kind) {
 			continue
 		}
-		nf.Paths[lp] = r.ID
-		nf.Kinds[lp] = r.Kind
 		if r.Kind == lang.KindEnumMember {
 			if a := enumAlias(lp); a != "" {
 				aliases[a] = r.ID
@@ -74,6 +69,24 @@ func (s *Symbols) Of(ctx context.Context, p string) *FilePaths {
 	return nf
 }
 
+func newFilePaths() *FilePaths {
+	return &FilePaths{Paths: map[string]int64{}, Kinds: map[string]lang.DefKind{}, Names: map[string]bool{}, Other: map[string]int64{}}
+}
+
+// add records symbol id of the kind at lexical path lp and reports whether
+// the path is new: the first symbol of a path holds it, and a method that
+// shares a field's path (or a field a method's) is kept in Other.
+func (fp *FilePaths) add(lp string, id int64, kind lang.DefKind) bool {
+	if _, ok := fp.Paths[lp]; ok {
+		if _, seen := fp.Other[lp]; !seen && Called(kind) != Called(fp.Kinds[lp]) {
+			fp.Other[lp] = id
+		}
+		return false
+	}
+	fp.Paths[lp], fp.Kinds[lp] = id, kind
+	return true
+}
+
 // enumAlias is the path an enumerator also answers to: e.RED is RED, ns.e.RED is ns.RED.
 func enumAlias(p string) string {
 	segs := strings.Split(p, ".")
@@ -86,22 +99,27 @@ func enumAlias(p string) string {
 // OwnPaths maps the lexical paths of a file's definitions to their ids, with
 // enumerator aliases; own holds the ids in definition order.
 func OwnPaths(facts *lang.Facts, own []int64) map[string]int64 {
-	out := make(map[string]int64, len(facts.Defs))
+	return OwnFilePaths(facts, own).Paths
+}
+
+// OwnFilePaths is a file's own definitions as FilePaths (Names left empty):
+// their ids by lexical path, with enumerator aliases, their kinds, and the
+// methods that share a path with a field.
+func OwnFilePaths(facts *lang.Facts, own []int64) *FilePaths {
+	fp := newFilePaths()
 	for i, d := range facts.Defs {
-		if _, ok := out[d.Path]; !ok {
-			out[d.Path] = link.DefID(own, int32(i))
-		}
+		fp.add(d.Path, link.DefID(own, int32(i)), d.Kind)
 	}
 	for i, d := range facts.Defs {
 		if d.Kind == lang.KindEnumMember {
 			if a := enumAlias(d.Path); a != "" {
-				if _, ok := out[a]; !ok {
-					out[a] = link.DefID(own, int32(i))
+				if _, ok := fp.Paths[a]; !ok {
+					fp.Paths[a] = link.DefID(own, int32(i))
 				}
 			}
 		}
 	}
-	return out
+	return fp
 }
 
 // ParentPath is the lexical path around p, "" at the top.

@@ -73,16 +73,7 @@ func calleeName(v *lang.View, n int) int {
 
 // chainRefs sets Ref.Via of the members read from a call's result to the
 // reference to the called function.
-func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos) {
-	if len(chains) == 0 {
-		return
-	}
-	calls := map[lang.Pos]int{}
-	for i, r := range f.Refs {
-		if r.Role == lang.RoleCall {
-			calls[r.Pos] = i
-		}
-	}
+func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos, calls map[lang.Pos]int) {
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		if callee, ok := chains[r.Pos]; ok && r.Shape == lang.QualCall {
@@ -115,8 +106,8 @@ func readCallLet(v *lang.View, n int) (callLet, bool) {
 }
 
 // callLocals sets Local.Via of the untyped bindings that lets initialise
-// to the reference to their callee.
-func callLocals(f *lang.Facts, lets []callLet) {
+// to the reference to their callee (calls: call references by position).
+func callLocals(f *lang.Facts, lets []callLet, calls map[lang.Pos]int) {
 	if len(lets) == 0 {
 		return
 	}
@@ -126,12 +117,6 @@ func callLocals(f *lang.Facts, lets []callLet) {
 			locals[lo.Pos] = i
 		}
 	}
-	calls := map[lang.Pos]int{}
-	for i, r := range f.Refs {
-		if r.Role == lang.RoleCall {
-			calls[r.Pos] = i
-		}
-	}
 	for _, l := range lets {
 		li, ok1 := locals[l.local]
 		ri, ok2 := calls[l.callee]
@@ -139,6 +124,17 @@ func callLocals(f *lang.Facts, lets []callLet) {
 			f.Locals[li].Via = int32(ri) + 1
 		}
 	}
+}
+
+// callsByPos indexes the call references of f by position.
+func callsByPos(f *lang.Facts) map[lang.Pos]int {
+	calls := map[lang.Pos]int{}
+	for i, r := range f.Refs {
+		if r.Role == lang.RoleCall {
+			calls[r.Pos] = i
+		}
+	}
+	return calls
 }
 
 // A binding of a tuple variant's pattern (Ast::Literal(ref x) => x.span)
@@ -217,27 +213,12 @@ func variantPlace(t string) (path string, place int, ok bool) {
 // it is no plain type name).
 func tupleFieldType(sig string, place int) string {
 	open := strings.IndexByte(sig, '(')
-	if open < 0 || !strings.HasSuffix(sig, ")") {
+	if open < 0 {
 		return ""
 	}
-	body := sig[open+1 : len(sig)-1]
-	depth, start, at := 0, 0, 0
-	for i := 0; i <= len(body); i++ {
-		if i < len(body) {
-			switch body[i] {
-			case '<', '(', '[':
-				depth++
-			case '>', ')', ']':
-				depth--
-			}
-			if body[i] != ',' || depth > 0 {
-				continue
-			}
-		}
-		if at == place {
-			return lang.TypeName(strings.TrimSpace(body[start:i]))
-		}
-		at, start = at+1, i+1
+	fields, _, ok := lang.Balanced(sig[open:], '(', ')')
+	if parts := lang.SplitTop(fields, true); ok && place < len(parts) {
+		return lang.TypeName(strings.TrimSpace(parts[place]))
 	}
 	return ""
 }

@@ -275,9 +275,9 @@ type rustFile struct {
 	byName map[string]int32 // import by the name it binds (the first)
 	locals link.LatestIndex
 	links  link.Links
-	linked map[int]rustPath  // reference -> the path it is linked to
-	defs   map[string]int32  // the file's definitions by lexical path (fieldPath)
-	paths  *native.FilePaths // the file's definitions as another file's are seen (kinds, others)
+	linked map[int]rustPath     // reference -> the path it is linked to
+	defs   map[string]*fileDefs // files' facts and definitions by path, read once (defAt)
+	paths  *native.FilePaths    // self with kinds and the methods sharing a field's path
 	names  map[string]uint32
 }
 
@@ -285,7 +285,8 @@ type rustFile struct {
 type rustPath struct{ file, path string }
 
 func (l *batch) newRustFile(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) *rustFile {
-	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
+	paths := native.OwnFilePaths(facts, own)
+	rf := &rustFile{l: l, f: f, facts: facts, own: own, self: paths.Paths, paths: paths,
 		binds: l.rustImports(ctx, f.Path, facts), locals: link.NewLatestIndex(facts), byName: facts.ImportByName(), linked: map[int]rustPath{}}
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportAll && rf.binds[i].ok {
@@ -397,7 +398,7 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 		return
 	}
 	for _, p := range []string{native.JoinDot(cur.inline, t), t} {
-		if id := rf.pick(rf.ownPaths(), ri, p+"."+name); id != 0 {
+		if id := rf.pick(rf.paths, ri, p+"."+name); id != 0 {
 			rf.links.Add(ri, lang.TierStrong, id)
 			return
 		}
@@ -419,11 +420,8 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	if !ok {
 		return
 	}
-	facts := rf.facts
-	if callee.file != rf.f.Path {
-		facts = rf.l.r.Facts(ctx, callee.file)
-	}
-	if facts == nil {
+	_, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool { return d.Type != "" })
+	if d == nil {
 		return
 	}
 	fp := rf.filePaths(ctx, callee.file)
@@ -431,21 +429,15 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	if i := strings.LastIndexByte(callee.path, '.'); i >= 0 {
 		recv = callee.path[:i]
 	}
-	for _, d := range facts.Defs {
-		if d.Path != callee.path || d.Type == "" {
-			continue
-		}
-		typ := ""
-		switch {
-		case d.Type == "Self" && recv != "":
-			typ = recv
-		case !strings.Contains(d.Type, "::") && fp.Paths[d.Type] != 0:
-			typ = d.Type
-		}
-		if typ != "" {
-			rf.links.Add(ri, lang.TierStrong, rf.pick(fp, ri, typ+"."+name))
-		}
-		return
+	typ := ""
+	switch {
+	case d.Type == "Self" && recv != "":
+		typ = recv
+	case !strings.Contains(d.Type, "::") && fp.Paths[d.Type] != 0:
+		typ = d.Type
+	}
+	if typ != "" {
+		rf.links.Add(ri, lang.TierStrong, rf.pick(fp, ri, typ+"."+name))
 	}
 }
 
@@ -457,33 +449,24 @@ func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur r
 	if !ok {
 		return
 	}
-	facts := rf.facts
-	if file != rf.f.Path {
-		facts = rf.l.r.Facts(ctx, file)
-	}
-	if facts == nil {
+	facts, d := rf.defAt(ctx, file, path, func(d *lang.Def) bool { return d.Kind == lang.KindEnumMember })
+	if d == nil {
 		return
 	}
-	for _, d := range facts.Defs {
-		if d.Path != path || d.Kind != lang.KindEnumMember {
-			continue
-		}
-		t := tupleFieldType(d.Signature, place)
-		if t == "" || strings.Contains(t, ".") {
-			return
-		}
-		if file == rf.f.Path {
-			rf.typed(ctx, ri, cur, t, name)
-			return
-		}
-		fp := rf.filePaths(ctx, file)
-		for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
-			if id := rf.pick(fp, ri, tp+"."+name); id != 0 {
-				rf.links.Add(ri, lang.TierStrong, id)
-				return
-			}
-		}
+	t := tupleFieldType(d.Signature, place)
+	if t == "" || strings.Contains(t, ".") {
 		return
+	}
+	if file == rf.f.Path {
+		rf.typed(ctx, ri, cur, t, name)
+		return
+	}
+	fp := rf.filePaths(ctx, file)
+	for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
+		if id := rf.pick(fp, ri, tp+"."+name); id != 0 {
+			rf.links.Add(ri, lang.TierStrong, id)
+			return
+		}
 	}
 }
 
@@ -545,32 +528,53 @@ func (rf *rustFile) fieldPath(ctx context.Context, ri int, r lang.Ref, q, name s
 		if t == "" || strings.Contains(t, "::") {
 			return
 		}
-		d, ok := rf.defByPath(native.JoinDot(cur.inline, t) + "." + f)
-		if !ok {
-			d, ok = rf.defByPath(t + "." + f)
+		_, d := rf.defAt(ctx, rf.f.Path, native.JoinDot(cur.inline, t)+"."+f, nil)
+		if d == nil {
+			_, d = rf.defAt(ctx, rf.f.Path, t+"."+f, nil)
 		}
-		if !ok || rf.facts.Defs[d].Kind != lang.KindField {
+		if d == nil || d.Kind != lang.KindField {
 			return
 		}
-		t = rf.facts.Defs[d].Type
+		t = d.Type
 	}
 	if t != "" {
 		rf.typed(ctx, ri, cur, t, name)
 	}
 }
 
-// defByPath finds a definition of the file by lexical path.
-func (rf *rustFile) defByPath(p string) (int32, bool) {
-	if rf.defs == nil {
-		rf.defs = map[string]int32{}
-		for i, d := range rf.facts.Defs {
-			if _, ok := rf.defs[d.Path]; !ok {
-				rf.defs[d.Path] = int32(i)
+// fileDefs is a file's facts and its definitions by lexical path.
+type fileDefs struct {
+	facts  *lang.Facts
+	byPath map[string][]int32
+}
+
+// defAt is the first definition at lexical path p of a file (this one or
+// another, whose facts are decoded once per linked file) that accept takes
+// (any, when nil), with the file's facts; nil when there is none.
+func (rf *rustFile) defAt(ctx context.Context, file, p string, accept func(*lang.Def) bool) (*lang.Facts, *lang.Def) {
+	fd, ok := rf.defs[file]
+	if !ok {
+		fd = &fileDefs{facts: rf.facts}
+		if file != rf.f.Path {
+			fd.facts = rf.l.r.Facts(ctx, file)
+		}
+		if fd.facts != nil {
+			fd.byPath = make(map[string][]int32, len(fd.facts.Defs))
+			for i, d := range fd.facts.Defs {
+				fd.byPath[d.Path] = append(fd.byPath[d.Path], int32(i))
 			}
 		}
+		if rf.defs == nil {
+			rf.defs = map[string]*fileDefs{}
+		}
+		rf.defs[file] = fd
 	}
-	d, ok := rf.defs[p]
-	return d, ok
+	for _, i := range fd.byPath[p] {
+		if d := &fd.facts.Defs[i]; accept == nil || accept(d) {
+			return fd.facts, d
+		}
+	}
+	return fd.facts, nil
 }
 
 // nameID is the index of a name in the file's string table.
@@ -588,29 +592,9 @@ func (rf *rustFile) nameID(s string) (uint32, bool) {
 // filePaths is the symbols of a file by lexical path.
 func (rf *rustFile) filePaths(ctx context.Context, file string) *native.FilePaths {
 	if file == rf.f.Path {
-		return rf.ownPaths()
+		return rf.paths
 	}
 	return rf.l.syms.Of(ctx, file)
-}
-
-// ownPaths is the file's own definitions with their kinds and the methods
-// that share a path with a field.
-func (rf *rustFile) ownPaths() *native.FilePaths {
-	if rf.paths == nil {
-		rf.paths = &native.FilePaths{Paths: rf.self, Kinds: map[string]lang.DefKind{}, Other: map[string]int64{}}
-		for i, d := range rf.facts.Defs {
-			k, ok := rf.paths.Kinds[d.Path]
-			switch {
-			case !ok:
-				rf.paths.Kinds[d.Path] = d.Kind
-			case native.Called(k) != native.Called(d.Kind):
-				if _, seen := rf.paths.Other[d.Path]; !seen {
-					rf.paths.Other[d.Path] = link.DefID(rf.own, int32(i))
-				}
-			}
-		}
-	}
-	return rf.paths
 }
 
 // pick is the symbol of path p in fp that reference ri names: where a
@@ -628,7 +612,7 @@ func (rf *rustFile) pick(fp *native.FilePaths, ri int, p string) int64 {
 func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
 	var id int64
 	if file == rf.f.Path {
-		id = rf.pick(rf.ownPaths(), ri, p)
+		id = rf.pick(rf.paths, ri, p)
 	} else {
 		id = rf.pick(rf.l.syms.Of(ctx, file), ri, p)
 	}

@@ -154,9 +154,12 @@ func refine(v *lang.View, f *lang.Facts) {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
 	}, b.bare)
 	implRelations(v, f, impls)
-	callLocals(f, lets)
+	if len(lets) > 0 || len(chains) > 0 {
+		calls := callsByPos(f)
+		callLocals(f, lets, calls)
+		chainRefs(f, chains, calls)
+	}
 	variantLocals(f, variants)
-	chainRefs(f, chains)
 }
 
 // defKinds are the node kinds that carry definitions.
