@@ -17,13 +17,17 @@
 // adds Alias "D", import a.b.* imports all of "a.b". Type relations: a
 // supertype called with arguments (Base()) is extended, the others implemented;
 // the supertypes of an interface are extended. Parameters, constructor
-// parameters and properties record the type they declare (Foo, Foo?), which
-// the linker reads for x.m; a vararg parameter (an array) records none.
+// parameters, properties and locals record the type they declare (Foo, Foo?),
+// else the class their initialiser constructs (val c = Counter(1): a
+// capitalised callee); the linker reads it for x.m. A vararg parameter (an
+// array) and a binding initialised by a function call (val m = make()) record
+// none.
 package kotlin
 
 import (
 	_ "embed"
 	"strings"
+	"unicode"
 	"unsafe"
 
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
@@ -160,11 +164,24 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	for i := range f.Locals {
-		if varargs[f.Locals[i].Pos] {
+		if varargs[f.Locals[i].Pos] || !className(f.Locals[i].Type) {
 			f.Locals[i].Type = "" // vararg xs: T is an array of T
 		}
 	}
+	for i := range f.Defs {
+		if !className(f.Defs[i].Type) {
+			f.Defs[i].Type = ""
+		}
+	}
 	classlang.Finish(f, decls, anon)
+}
+
+// className reports whether a recorded type may name a class: a declared
+// type (Foo, a.b.Foo) or the callee of a constructor call, which Kotlin
+// writes capitalised; val m = make() calls a function, whose result type
+// the source does not say there.
+func className(typ string) bool {
+	return typ == "" || strings.Contains(typ, ".") || unicode.IsUpper([]rune(typ)[0])
 }
 
 // varargParameter is the name of the parameter that modifiers n declare

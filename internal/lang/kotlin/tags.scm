@@ -12,12 +12,18 @@
 (enum_class_body (function_declaration name: (identifier) @name) @definition.method)
 (function_declaration name: (identifier) @name) @definition.function
 
+; a property records its type (Def.Type): the one it declares, else the class
+; its initialiser constructs (val repo = Repo()); Refine drops a callee that is
+; not a class name (val m = make())
+(class_body (property_declaration (variable_declaration (identifier) @name [(user_type) @local.type (nullable_type (user_type) @local.type)])) @definition.property)
+(class_body (property_declaration (variable_declaration (identifier) @name) (call_expression . (identifier) @local.type)) @definition.property)
 (class_body (property_declaration (variable_declaration (identifier) @name)) @definition.property)
 (enum_class_body (property_declaration (variable_declaration (identifier) @name)) @definition.property)
 (class_body (property_declaration (multi_variable_declaration (variable_declaration (identifier) @name))) @definition.property)
 (source_file (property_declaration (variable_declaration (identifier) @name)) @definition.variable)
 (source_file (property_declaration (multi_variable_declaration (variable_declaration (identifier) @name))) @definition.variable)
 ; constructor parameters declared val or var are properties
+(class_parameter ["val" "var"] (identifier) @name [(user_type) @local.type (nullable_type (user_type) @local.type)]) @definition.property
 (class_parameter ["val" "var"] (identifier) @name) @definition.property
 
 (type_alias type: (identifier) @name) @definition.type
@@ -63,12 +69,15 @@
   (when_entry)
 ] @local.scope
 
-; a binding's declared type (Foo, Foo?, a.b.Foo<T>) types the members read
-; through it (p.greet() for p: Person); earlier patterns win, so these come
-; first (Refine drops the type of a vararg parameter, an array)
-(parameter (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type)
-(class_parameter (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type)
-(property_declaration (variable_declaration (identifier) @local.definition [(user_type) (nullable_type (user_type))] @local.type))
+; a binding's declared type (Foo, Foo?, a.b.Foo<T>), else the class its
+; initialiser constructs (val c = Counter(1)), types the members read through
+; it (p.greet() for p: Person); earlier patterns win, so these come first
+; (Refine drops the type of a vararg parameter, an array, and a callee that
+; is not a class name)
+(parameter (identifier) @local.definition [(user_type) @local.type (nullable_type (user_type) @local.type)])
+(class_parameter (identifier) @local.definition [(user_type) @local.type (nullable_type (user_type) @local.type)])
+(property_declaration (variable_declaration (identifier) @local.definition [(user_type) @local.type (nullable_type (user_type) @local.type)]))
+(property_declaration (variable_declaration (identifier) @local.definition) (call_expression . (identifier) @local.type))
 (parameter (identifier) @local.definition)
 (class_parameter (identifier) @local.definition)
 (lambda_parameters (variable_declaration (identifier) @local.definition))
