@@ -842,16 +842,17 @@ func (ix *Index) writeState(ctx context.Context, tx *store.Tx, rows map[string]*
 		dirtyStr = "1"
 	}
 	kv := map[string]string{
-		"epoch":           strconv.FormatInt(st.Epoch, 10),
-		"tripwire":        trip,
-		"head":            head,
-		"branch":          branch,
-		"dirty":           dirtyStr,
-		"repo_state_id":   "rs_" + hexString(stateID[:12]),
-		"files":           strconv.Itoa(len(rows)),
-		"missing_tracked": strconv.Itoa(missingTracked),
-		"indexed_at":      time.Now().UTC().Format(time.RFC3339),
-		"full_pending":    "0",
+		"epoch":             strconv.FormatInt(st.Epoch, 10),
+		"tripwire":          trip,
+		"head":              head,
+		"branch":            branch,
+		"dirty":             dirtyStr,
+		"repo_state_id":     "rs_" + hexString(stateID[:12]),
+		"files":             strconv.Itoa(len(rows)),
+		"missing_tracked":   strconv.Itoa(missingTracked),
+		"indexed_at":        time.Now().UTC().Format(time.RFC3339),
+		"full_pending":      "0",
+		"extractor_version": strconv.Itoa(extractorVersion),
 	}
 	for k, v := range kv {
 		if err := tx.SetMeta(k, v); err != nil {

@@ -185,3 +185,26 @@ func TestExternalTestPackageNames(t *testing.T) {
 		}
 	}
 }
+
+// TestUpgradeReadsFilesAgain: an index built by another extractor version
+// reads every file again on its next reconcile, though none changed (an
+// upgrade of Cairn that extracts more must not leave the old facts of
+// unchanged files), and only once.
+func TestUpgradeReadsFilesAgain(t *testing.T) {
+	_, ix := repo(t, map[string]string{"go.mod": "module m\n", "a.go": "package m\n\nfunc A() {}\n", "b.go": "package m\n\nfunc B() { A() }\n"})
+	first := reconcile(t, ix)
+	if first.Parsed != 2 {
+		t.Fatalf("first build parsed %d files, want 2", first.Parsed)
+	}
+	if st := reconcile(t, ix); st.Parsed != 0 || st.Epoch != first.Epoch {
+		t.Fatalf("unchanged tree: parsed %d, epoch %d; want 0 at epoch %d", st.Parsed, st.Epoch, first.Epoch)
+	}
+	defer index.SetExtractorVersion(lang.ExtractorVersion + 1)()
+	st := reconcile(t, ix)
+	if st.Parsed != 2 || st.Epoch != first.Epoch+1 {
+		t.Fatalf("after an upgrade: parsed %d, epoch %d; want 2 at epoch %d", st.Parsed, st.Epoch, first.Epoch+1)
+	}
+	if st := reconcile(t, ix); st.Parsed != 0 || st.Epoch != first.Epoch+1 {
+		t.Fatalf("after the upgrade's build: parsed %d, epoch %d; want 0 at epoch %d", st.Parsed, st.Epoch, first.Epoch+1)
+	}
+}

@@ -60,7 +60,7 @@ func (ix *Index) Prestore(files map[string][]byte) {
 			continue
 		}
 		j := &job{entry: scan.Entry{Path: p, Size: int64(len(data))}, lang: l, hash: store.Hash(xxh3.Hash128(data).Bytes()), text: data}
-		k := store.BlobKey{Hash: j.hash, Lang: l.Name, XVer: lang.ExtractorVersion}
+		k := store.BlobKey{Hash: j.hash, Lang: l.Name, XVer: extractorVersion}
 		if _, ok := ix.pre.m[k]; ok {
 			continue
 		}

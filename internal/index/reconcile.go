@@ -142,10 +142,7 @@ func (ix *Index) Reconcile(ctx context.Context, o ReconcileOptions) (*Stats, err
 	prevEpoch, _ := strconv.ParseInt(meta["epoch"], 10, 64)
 	trip := ix.tripwire()
 	prevTrip := meta["tripwire"]
-	// full_pending: the worktree tables were emptied (the blob store was
-	// rebuilt); every cross-file fact must be derived again.
-	pending := meta["full_pending"]
-	full := o.Full || prevEpoch == 0 || pending == "1"
+	full := o.Full || needsFull(meta)
 	rehash := full || o.Rehash || trip != prevTrip
 	if !rehash && !derivePending(meta) {
 		// Nothing changed since the last scan, proven by stat calls alone:
@@ -447,7 +444,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 		j.lang = nil
 		j.finishUnchanged(full)
 		if !j.same {
-			j.blobID = find(store.BlobKey{Hash: j.hash, Lang: "", XVer: lang.ExtractorVersion})
+			j.blobID = find(store.BlobKey{Hash: j.hash, Lang: "", XVer: extractorVersion})
 		}
 		tm.add("read", time.Since(t))
 		return
@@ -475,7 +472,7 @@ func (ix *Index) prepare(ctx context.Context, x *lang.Extractor, find func(store
 	if j.same {
 		return
 	}
-	key := store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion}
+	key := store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: extractorVersion}
 	if id := find(key); id != 0 {
 		j.blobID = id
 		if j.lang != nil {
@@ -519,7 +516,7 @@ func (j *job) extract(x *lang.Extractor, data []byte, tm *timer) {
 
 // blobRow is the blob store's row of a job's new content.
 func (j *job) blobRow() store.BlobRow {
-	return store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: lang.ExtractorVersion},
+	return store.BlobRow{Key: store.BlobKey{Hash: j.hash, Lang: langName(j.lang), XVer: extractorVersion},
 		Size: j.entry.Size, Status: j.status, Facts: j.facts, Text: j.text, Surfaces: j.surf, Names: j.names}
 }
 
@@ -639,6 +636,19 @@ func (ix *Index) fileRows(ctx context.Context) ([]store.FileRow, error) {
 	return rows, nil
 }
 
+// extractorVersion is the version of the facts this build extracts
+// (lang.ExtractorVersion); a variable so that a test can play an upgrade.
+var extractorVersion = lang.ExtractorVersion
+
+// needsFull reports whether every file must be read and derived again: no
+// build yet; the worktree tables were emptied (full_pending: the blob store
+// was rebuilt); or the index holds facts of another extractor version (Cairn
+// was upgraded), which unchanged files would otherwise keep.
+func needsFull(meta map[string]string) bool {
+	epoch, _ := strconv.ParseInt(meta["epoch"], 10, 64)
+	return epoch == 0 || meta["full_pending"] == "1" || meta["extractor_version"] != strconv.Itoa(extractorVersion)
+}
+
 // ReconcilePaths brings the index up to date for the given repo paths only:
 // the fast path for a file watcher that knows what changed. A path that names
 // a directory stands for every file below it (listed as a full scan would list
@@ -656,10 +666,10 @@ func (ix *Index) ReconcilePaths(ctx context.Context, paths []string, o Reconcile
 		ix.mu.Unlock()
 		return nil, err
 	}
-	prevTrip, pending := meta["tripwire"], meta["full_pending"]
+	prevTrip := meta["tripwire"]
 	prevEpoch, _ := strconv.ParseInt(meta["epoch"], 10, 64)
 	trip := ix.tripwire()
-	if trip != prevTrip || prevEpoch == 0 || pending == "1" {
+	if trip != prevTrip || needsFull(meta) {
 		ix.mu.Unlock()
 		return ix.Reconcile(ctx, o)
 	}

@@ -38,7 +38,7 @@ func (p *ContentParser) Facts(ctx context.Context, path string, data []byte) (*l
 	if l == nil {
 		return nil, "", nil
 	}
-	key := store.BlobKey{Hash: store.Hash(xxh3.Hash128(data).Bytes()), Lang: l.Name, XVer: lang.ExtractorVersion}
+	key := store.BlobKey{Hash: store.Hash(xxh3.Hash128(data).Bytes()), Lang: l.Name, XVer: extractorVersion}
 	for _, r := range p.pending {
 		if r.Key == key {
 			f, err := lang.Decode(r.Facts)

@@ -24,7 +24,7 @@ type State struct {
 
 // metaKeys are the metadata a snapshot and a reconcile read, in one
 // statement.
-var metaKeys = []string{"epoch", "head", "branch", "dirty", "repo_state_id", "files", "tripwire", "full_pending", "missing_tracked", "gc_at", "indexed_at", derivedKey}
+var metaKeys = []string{"epoch", "head", "branch", "dirty", "repo_state_id", "files", "tripwire", "full_pending", "extractor_version", "missing_tracked", "gc_at", "indexed_at", derivedKey}
 
 func stateOf(m map[string]string) State {
 	st := State{Head: m["head"], Branch: m["branch"], Dirty: m["dirty"] == "1", RepoStateID: m["repo_state_id"], IndexedAt: m["indexed_at"]}
