@@ -105,6 +105,27 @@ func readCallLet(v *lang.View, n int) (callLet, bool) {
 	return callLet{local: v.Start(pat), callee: v.Start(fn)}, true
 }
 
+// scopedType reads a parameter or let n that declares its binding with a
+// type path (e: &ast::Error, let h: hir::Hir<T>), which the query's
+// captures, names alone, leave out: the binding's position and the path.
+func scopedType(v *lang.View, n int) (lang.Pos, string, bool) {
+	pat, t := langutil.Child(v, n, "pattern"), langutil.Child(v, n, "type")
+	if v.Kind(pat) == "mut_pattern" {
+		pat = v.ChildOfKind(pat, "identifier")
+	}
+	if v.Kind(t) == "reference_type" {
+		t = langutil.Child(v, t, "type")
+	}
+	if v.Kind(t) == "generic_type" {
+		t = langutil.Child(v, t, "type")
+	}
+	if pat < 0 || t < 0 || v.Kind(pat) != "identifier" || v.Kind(t) != "scoped_type_identifier" {
+		return lang.Pos{}, "", false
+	}
+	p := typePathOf(v, t)
+	return v.Start(pat), p, p != ""
+}
+
 // callLocals sets Local.Via of the untyped bindings that lets initialise
 // to the reference to their callee (calls: call references by position).
 func callLocals(f *lang.Facts, lets []callLet, calls map[lang.Pos]int) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/link"
@@ -418,6 +419,7 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
 	if !ok {
+		rf.constructed(ctx, ri, call, name)
 		return
 	}
 	_, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool { return d.Type != "" })
@@ -439,6 +441,29 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	if typ != "" {
 		rf.links.Add(ri, lang.TierStrong, rf.pick(fp, ri, typ+"."+name))
 	}
+}
+
+// constructed links x.name, where x is the result of T::default() or
+// T::from(v) and the callee is not an item the index knows (derived, or a
+// std trait's impl), to the member of T: Default::default and From::from
+// return Self.
+func (rf *rustFile) constructed(ctx context.Context, ri, call int, name string) {
+	c := rf.facts.Refs[call]
+	if c.Role != lang.RoleCall || (rf.facts.Names[c.Name] != "default" && rf.facts.Names[c.Name] != "from") {
+		return
+	}
+	t := rf.facts.Names[c.Qualifier]
+	if t == "Self" {
+		t = rustReceiver(rf.facts, c.Enclosing)
+	}
+	seg := t
+	if i := strings.LastIndex(t, "::"); i >= 0 {
+		seg = t[i+2:]
+	}
+	if seg == "" || !unicode.IsUpper(rune(seg[0])) {
+		return // a function of a module (io::from), not a type's
+	}
+	rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, c.Enclosing), t, name)
 }
 
 // variantMember links x.name, where x is bound at place of a pattern of

@@ -58,6 +58,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	var lets []callLet
 	var variants []variantBinding
 	chains := map[lang.Pos]lang.Pos{} // f().m: m's position -> f's
+	scoped := map[lang.Pos]string{}   // a binding declared with a type path: the path
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -101,9 +102,12 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		case "tuple_struct_pattern":
 			variants = readVariantBindings(v, i, variants)
-		case "let_declaration":
+		case "let_declaration", "parameter":
 			if l, ok := readCallLet(v, i); ok {
 				lets = append(lets, l)
+			}
+			if pos, t, ok := scopedType(v, i); ok {
+				scoped[pos] = t
 			}
 		}
 	}
@@ -149,6 +153,11 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	b.addShorthandFields(shorthands, names)
+	for i := range f.Locals {
+		if t, ok := scoped[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
+			f.Locals[i].Type = t
+		}
+	}
 	boundLocals(f, bounds)
 	native.DemoteLocals(f, func(lo lang.Local) bool {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]

@@ -18,10 +18,12 @@
 // qualifiers of a::b::c references ("a::b").
 //
 // Types for linking members (x.name): a binding's declared type (c:
-// &Counter; a type parameter bound by one trait is that trait, as are impl
-// Trait and &dyn Trait), the struct it is initialised with, the call of a
-// function whose declared result is Self or a type of its file (Local.Via),
-// or the type a tuple variant declares where a pattern binds it; a later
+// &Counter, e: &'a ast::Error; a type parameter bound by one trait is that
+// trait, as are impl Trait and &dyn Trait), the struct it is initialised
+// with, the call of a function whose declared result is Self or a type of
+// its file (Local.Via; T::default() and T::from(v) are T when the callee is
+// derived or a std trait's), or the type a tuple variant declares where a
+// pattern binds it; a later
 // let shadows an earlier one from the end of its initialiser. Fields and
 // functions record their declared type and result (Def.Type); f().name
 // follows f (Ref.Via). Struct expressions and patterns qualify their field
