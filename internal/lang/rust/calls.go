@@ -16,14 +16,25 @@ import (
 // returnType is the type function n declares it returns, when it is a type
 // name or path ("Self", "Span", "ast::Span"); "" for any other type.
 func returnType(v *lang.View, n int) string {
-	rt := langutil.Child(v, n, "return_type")
-	switch v.Kind(rt) {
-	case "type_identifier":
-		return v.Text(rt)
-	case "scoped_type_identifier":
-		return typePathOf(v, rt)
+	return namedType(v, langutil.Child(v, n, "return_type"))
+}
+
+// namedType is the type that type node n names behind references and type
+// arguments (&'a mut Foo<T> is Foo, &ast::Span is ast::Span); "" for any
+// other type (tuples, arrays, functions, impl Trait).
+func namedType(v *lang.View, n int) string {
+	for {
+		switch v.Kind(n) {
+		case "reference_type", "generic_type":
+			n = langutil.Child(v, n, "type")
+		case "type_identifier":
+			return v.Text(n)
+		case "scoped_type_identifier":
+			return typePathOf(v, n)
+		default:
+			return ""
+		}
 	}
-	return ""
 }
 
 // typePathOf is a type path as written, "ast::Span"; "" when a segment is
@@ -105,25 +116,20 @@ func readCallLet(v *lang.View, n int) (callLet, bool) {
 	return callLet{local: v.Start(pat), callee: v.Start(fn)}, true
 }
 
-// scopedType reads a parameter or let n that declares its binding with a
-// type path (e: &ast::Error, let h: hir::Hir<T>), which the query's
-// captures, names alone, leave out: the binding's position and the path.
-func scopedType(v *lang.View, n int) (lang.Pos, string, bool) {
-	pat, t := langutil.Child(v, n, "pattern"), langutil.Child(v, n, "type")
+// declaredType reads a parameter or let n that declares its binding's type:
+// the binding's position and the type it names (e: &'e ast::Error, let h:
+// hir::Hir<T>), which the query's captures, names alone, leave out for a
+// path.
+func declaredType(v *lang.View, n int) (lang.Pos, string, bool) {
+	pat := langutil.Child(v, n, "pattern")
 	if v.Kind(pat) == "mut_pattern" {
 		pat = v.ChildOfKind(pat, "identifier")
 	}
-	if v.Kind(t) == "reference_type" {
-		t = langutil.Child(v, t, "type")
-	}
-	if v.Kind(t) == "generic_type" {
-		t = langutil.Child(v, t, "type")
-	}
-	if pat < 0 || t < 0 || v.Kind(pat) != "identifier" || v.Kind(t) != "scoped_type_identifier" {
+	if pat < 0 || v.Kind(pat) != "identifier" {
 		return lang.Pos{}, "", false
 	}
-	p := typePathOf(v, t)
-	return v.Start(pat), p, p != ""
+	t := namedType(v, langutil.Child(v, n, "type"))
+	return v.Start(pat), t, t != ""
 }
 
 // callLocals sets Local.Via of the untyped bindings that lets initialise

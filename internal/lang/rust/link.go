@@ -305,7 +305,7 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualNone:
 		switch {
 		case r.BindDef >= 0:
-			rf.links.Add(ri, lang.TierProven, link.DefID(rf.own, r.BindDef))
+			rf.linkTo(ri, lang.TierProven, rf.f.Path, facts.Defs[r.BindDef].Path, link.DefID(rf.own, r.BindDef))
 		case r.BindImp >= 0:
 			im := facts.Imports[r.BindImp]
 			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
@@ -400,7 +400,7 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 	}
 	for _, p := range []string{native.JoinDot(cur.inline, t), t} {
 		if id := rf.pick(rf.paths, ri, p+"."+name); id != 0 {
-			rf.links.Add(ri, lang.TierStrong, id)
+			rf.linkTo(ri, lang.TierStrong, rf.f.Path, p+"."+name, id)
 			return
 		}
 		if rf.self[p] != 0 {
@@ -422,7 +422,9 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		rf.constructed(ctx, ri, call, name)
 		return
 	}
-	_, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool { return d.Type != "" })
+	_, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool {
+		return d.Type != "" && (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) // not a field of the same name
+	})
 	if d == nil {
 		return
 	}
@@ -439,7 +441,7 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		typ = d.Type
 	}
 	if typ != "" {
-		rf.links.Add(ri, lang.TierStrong, rf.pick(fp, ri, typ+"."+name))
+		rf.linkTo(ri, lang.TierStrong, callee.file, typ+"."+name, rf.pick(fp, ri, typ+"."+name))
 	}
 }
 
@@ -489,7 +491,7 @@ func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur r
 	fp := rf.filePaths(ctx, file)
 	for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
 		if id := rf.pick(fp, ri, tp+"."+name); id != 0 {
-			rf.links.Add(ri, lang.TierStrong, id)
+			rf.linkTo(ri, lang.TierStrong, file, tp+"."+name, id)
 			return
 		}
 	}
@@ -652,6 +654,12 @@ func (rf *rustFile) target(ctx context.Context, ri int, file, p string) bool {
 	if file == rf.f.Path {
 		tier = lang.TierProven
 	}
+	return rf.linkTo(ri, tier, file, p, id)
+}
+
+// linkTo links reference ri to id, path p of file, and records the path
+// for the references that read the result of a call (f().m, let x = f()).
+func (rf *rustFile) linkTo(ri int, tier lang.Tier, file, p string, id int64) bool {
 	if id != 0 {
 		rf.linked[ri] = rustPath{file, p}
 	}

@@ -38,8 +38,8 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "function_item", "function_signature_item":
 			d.Type = returnType(v, n)
 		case "field_declaration":
-			if t := langutil.Child(v, n, "type"); v.Kind(t) == "scoped_type_identifier" && d.Type == "" {
-				d.Type = typePathOf(v, t) // TypeName keeps names and dotted paths only
+			if d.Type == "" { // the query's capture keeps plain names
+				d.Type = namedType(v, langutil.Child(v, n, "type"))
 			}
 		}
 		if v.Kind(n) == "macro_definition" {
@@ -58,7 +58,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	var lets []callLet
 	var variants []variantBinding
 	chains := map[lang.Pos]lang.Pos{} // f().m: m's position -> f's
-	scoped := map[lang.Pos]string{}   // a binding declared with a type path: the path
+	declared := map[lang.Pos]string{} // a binding's declared type, paths included
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -106,8 +106,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			if l, ok := readCallLet(v, i); ok {
 				lets = append(lets, l)
 			}
-			if pos, t, ok := scopedType(v, i); ok {
-				scoped[pos] = t
+			if pos, t, ok := declaredType(v, i); ok {
+				declared[pos] = t
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	b.addShorthandFields(shorthands, names)
 	for i := range f.Locals {
-		if t, ok := scoped[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
+		if t, ok := declared[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
 			f.Locals[i].Type = t
 		}
 	}
