@@ -19,14 +19,23 @@ func returnType(v *lang.View, n int) string {
 	return namedType(v, langutil.Child(v, n, "return_type"))
 }
 
-// namedType is the type that type node n names behind references and type
-// arguments (&'a mut Foo<T> is Foo, &ast::Span is ast::Span); "" for any
-// other type (tuples, arrays, functions, impl Trait).
+// namedType is the type that type node n names behind references, type
+// arguments and smart pointers (&'a mut Foo<T> is Foo, &ast::Span is
+// ast::Span, Box<Node> is Node); "" for any other type (tuples, arrays,
+// functions, impl Trait).
 func namedType(v *lang.View, n int) string {
 	for {
 		switch v.Kind(n) {
-		case "reference_type", "generic_type":
+		case "reference_type":
 			n = langutil.Child(v, n, "type")
+		case "generic_type":
+			t := langutil.Child(v, n, "type")
+			if args := langutil.Child(v, n, "type_arguments"); args >= 0 && pointers[v.Text(t)] {
+				if cs := v.Children(args); len(cs) > 0 {
+					t = cs[0] // members read through a Box are its content's
+				}
+			}
+			n = t
 		case "type_identifier":
 			return v.Text(n)
 		case "scoped_type_identifier":
@@ -236,8 +245,8 @@ func variantPlace(t string) (path string, place int, ok bool) {
 }
 
 // tupleFieldType is the type written at place of a tuple variant's
-// signature, "Literal(Literal)" or "Pair(u8, Span)", as a name ("" when
-// it is no plain type name).
+// signature, "Literal(Literal)" or "Pair(u8, ast::Span)", as a name or a
+// path ("" when it is no named type).
 func tupleFieldType(sig string, place int) string {
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
@@ -245,7 +254,22 @@ func tupleFieldType(sig string, place int) string {
 	}
 	fields, _, ok := lang.Balanced(sig[open:], '(', ')')
 	if parts := lang.SplitTop(fields, true); ok && place < len(parts) {
-		return lang.TypeName(strings.TrimSpace(parts[place]))
+		return rustTypeName(parts[place])
 	}
 	return ""
 }
+
+// rustTypeName is the type a written Rust type names, paths included
+// ("&ast::Literal" is "ast::Literal"); "" when it is no named type.
+func rustTypeName(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '<'); i > 0 && pointers[s[:i]] && strings.HasSuffix(s, ">") {
+		s = s[i+1 : len(s)-1]
+	}
+	return strings.ReplaceAll(lang.TypeName(strings.ReplaceAll(s, "::", ".")), ".", "::")
+}
+
+// pointers are the std smart pointers that dereference to their content
+// and have no fields or methods of their own that x.name would call (theirs
+// are associated functions: Rc::clone(&x)).
+var pointers = map[string]bool{"Box": true, "Rc": true, "Arc": true}

@@ -13,10 +13,14 @@ func TestTupleFieldType(t *testing.T) {
 		{"Literal(Literal)", 0, "Literal"},
 		{"Pair(u8, Span)", 1, "Span"},
 		{"Pair(u8, Span)", 2, ""},
-		{"Map(HashMap<K, V>, Box<Node>)", 1, "Box"},
+		{"Map(HashMap<K, V>, Box<Node>)", 1, "Node"},
 		{"Map(HashMap<K, V>, Box<Node>)", 0, "HashMap"},
 		{"Nested((u8, u8), &Span)", 1, "Span"},
 		{"Unit", 0, ""},
+		{"Literal(ast::Literal)", 0, "ast::Literal"},
+		{"Boxed(Box<hir::Hir>)", 0, "hir::Hir"},
+		{"Shared(Rc<Node>, Vec<Node>)", 0, "Node"},
+		{"Shared(Rc<Node>, Vec<Node>)", 1, "Vec"},
 	} {
 		if got := tupleFieldType(c.sig, c.place); got != c.want {
 			t.Errorf("tupleFieldType(%q, %d) = %q, want %q", c.sig, c.place, got, c.want)

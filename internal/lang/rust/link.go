@@ -414,8 +414,8 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 
 // returned links x.name, where x is the result of the call (or a local it
 // initialises) whose callee is reference call, to the member of the type
-// the callee declares it returns: Self (its impl's type) or a type of the
-// callee's file.
+// the callee declares it returns: Self (its impl's type), a type of the
+// callee's file, or a path that this file, the callee's, writes.
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
 	if !ok {
@@ -437,7 +437,12 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	switch {
 	case d.Type == "Self" && recv != "":
 		typ = recv
-	case !strings.Contains(d.Type, "::") && fp.Paths[d.Type] != 0:
+	case strings.Contains(d.Type, "::"):
+		if callee.file == rf.f.Path { // a path as this file writes it
+			rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, rf.facts.Refs[ri].Enclosing), d.Type, name)
+		}
+		return
+	case fp.Paths[d.Type] != 0:
 		typ = d.Type
 	}
 	if typ != "" {
@@ -481,12 +486,15 @@ func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur r
 		return
 	}
 	t := tupleFieldType(d.Signature, place)
-	if t == "" || strings.Contains(t, ".") {
+	if t == "" {
 		return
 	}
 	if file == rf.f.Path {
 		rf.typed(ctx, ri, cur, t, name)
 		return
+	}
+	if strings.Contains(t, "::") {
+		return // a path as the variant's file writes it
 	}
 	fp := rf.filePaths(ctx, file)
 	for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {
