@@ -128,7 +128,8 @@ func (env *Env) declaredType(ctx context.Context, p, name string, line, col int)
 			best = i
 		}
 	}
-	if best < 0 || f.Locals[best].Type == "" || strings.HasPrefix(f.Locals[best].Type, "#") {
+	if best < 0 || f.Locals[best].Type == "" || strings.HasPrefix(f.Locals[best].Type, "#") || strings.ContainsAny(f.Locals[best].Type, "({") {
+		// none, or a place in a pattern (Rust's Ast::Literal(0), Group{concat})
 		return "", 0
 	}
 	return f.Locals[best].Type, int(f.Locals[best].Pos.Line)

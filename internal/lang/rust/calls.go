@@ -201,20 +201,28 @@ func readVariantBindings(v *lang.View, n int, out []variantBinding) []variantBin
 		if c == typ {
 			continue
 		}
-		id := c
-		for k := v.Kind(id); k == "ref_pattern" || k == "mut_pattern"; k = v.Kind(id) {
-			inner := langutil.Children(v, id) // [mutable_specifier] pattern
-			if len(inner) == 0 {
-				break
-			}
-			id = inner[len(inner)-1]
-		}
-		if v.Kind(id) == "identifier" {
+		if id := boundName(v, c); id >= 0 {
 			out = append(out, variantBinding{local: v.Start(id), typ: q + "(" + strconv.Itoa(place) + ")"})
 		}
 		place++
 	}
 	return out
+}
+
+// boundName is the identifier that pattern n binds, behind ref and mut
+// (ref mut x), or -1 when it binds no single name.
+func boundName(v *lang.View, n int) int {
+	for k := v.Kind(n); k == "ref_pattern" || k == "mut_pattern"; k = v.Kind(n) {
+		inner := langutil.Children(v, n) // [mutable_specifier] pattern
+		if len(inner) == 0 {
+			return -1
+		}
+		n = inner[len(inner)-1]
+	}
+	if v.Kind(n) != "identifier" {
+		return -1
+	}
+	return n
 }
 
 // variantLocals types the untyped bindings of tuple variant patterns.
@@ -233,15 +241,27 @@ func variantLocals(f *lang.Facts, bs []variantBinding) {
 	}
 }
 
-// variantPlace splits a variant binding's type, "Ast::Literal(0)", into
-// the variant's path and the place; false for any other type.
-func variantPlace(t string) (path string, place int, ok bool) {
+// patternPlace is where a pattern binds a local: the place of a tuple
+// variant's field, or the name of a struct's field.
+type patternPlace struct {
+	index int
+	field string
+}
+
+// variantPlace splits the type of a pattern's binding, "Ast::Literal(0)"
+// or "Group{concat}", into the path of the variant or struct and the place;
+// false for any other type.
+func variantPlace(t string) (path string, place patternPlace, ok bool) {
+	if open := strings.IndexByte(t, '{'); open > 0 && strings.HasSuffix(t, "}") {
+		f := t[open+1 : len(t)-1]
+		return t[:open], patternPlace{field: f}, lang.IsIdentifier(f)
+	}
 	open := strings.IndexByte(t, '(')
 	if open <= 0 || !strings.HasSuffix(t, ")") {
-		return "", 0, false
+		return "", place, false
 	}
 	n, err := strconv.Atoi(t[open+1 : len(t)-1])
-	return t[:open], n, err == nil
+	return t[:open], patternPlace{index: n}, err == nil
 }
 
 // tupleFieldType is the type written at place of a tuple variant's

@@ -26,8 +26,11 @@ func TestTupleFieldType(t *testing.T) {
 			t.Errorf("tupleFieldType(%q, %d) = %q, want %q", c.sig, c.place, got, c.want)
 		}
 	}
-	if p, n, ok := variantPlace("ast::Ast::Literal(2)"); !ok || p != "ast::Ast::Literal" || n != 2 {
-		t.Errorf("variantPlace = %q %d %v", p, n, ok)
+	if p, n, ok := variantPlace("ast::Ast::Literal(2)"); !ok || p != "ast::Ast::Literal" || n != (patternPlace{index: 2}) {
+		t.Errorf("variantPlace = %q %v %v", p, n, ok)
+	}
+	if p, n, ok := variantPlace("GroupState::Group{concat}"); !ok || p != "GroupState::Group" || n != (patternPlace{field: "concat"}) {
+		t.Errorf("variantPlace = %q %v %v", p, n, ok)
 	}
 	if _, _, ok := variantPlace("Counter"); ok {
 		t.Errorf("variantPlace(Counter) ok")

@@ -473,19 +473,30 @@ func (rf *rustFile) constructed(ctx context.Context, ri, call int, name string) 
 	rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, c.Enclosing), t, name)
 }
 
-// variantMember links x.name, where x is bound at place of a pattern of
-// the tuple variant p (Ast::Literal(ref x)), to the member of the type the
-// variant declares there, as the variant's file names it.
-func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur rustMod, p string, place int, name string) {
+// variantMember links x.name, where x is bound at a place of a pattern
+// (Ast::Literal(ref x), Group { concat, .. }, Span { start: ref x, .. }),
+// to the member of the type declared there: by the tuple variant p at its
+// place, or by the field of struct or struct-like variant p; as the
+// declaring file names it.
+func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur rustMod, p string, place patternPlace, name string) {
 	file, path, ok := rf.itemPath(ctx, r, cur, p)
 	if !ok {
 		return
 	}
-	facts, d := rf.defAt(ctx, file, path, func(d *lang.Def) bool { return d.Kind == lang.KindEnumMember })
-	if d == nil {
-		return
+	var facts *lang.Facts
+	var d *lang.Def
+	t := ""
+	if place.field != "" {
+		facts, d = rf.defAt(ctx, file, path+"."+place.field, func(d *lang.Def) bool { return d.Kind == lang.KindField })
+		if d != nil {
+			t = d.Type
+		}
+	} else {
+		facts, d = rf.defAt(ctx, file, path, func(d *lang.Def) bool { return d.Kind == lang.KindEnumMember })
+		if d != nil {
+			t = tupleFieldType(d.Signature, place.index)
+		}
 	}
-	t := tupleFieldType(d.Signature, place)
 	if t == "" {
 		return
 	}
@@ -494,7 +505,7 @@ func (rf *rustFile) variantMember(ctx context.Context, ri int, r lang.Ref, cur r
 		return
 	}
 	if strings.Contains(t, "::") {
-		return // a path as the variant's file writes it
+		return // a path as the declaring file writes it
 	}
 	fp := rf.filePaths(ctx, file)
 	for _, tp := range []string{native.JoinDot(rustModuleAt(file, facts, d.Span.Start).inline, t), t} {

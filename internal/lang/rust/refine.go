@@ -84,7 +84,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "token_tree":
 			macroNames(v, i, quals, members, calls, shorthands)
 		case "struct_expression", "struct_pattern":
-			structFields(v, i, quals, shorthands)
+			variants = structFields(v, i, quals, shorthands, variants)
 		case "type_parameter":
 			if name := langutil.Child(v, i, "name"); name >= 0 {
 				typeParams[v.Start(name)] = true

@@ -17,20 +17,22 @@ type shorthand struct{ name, q string }
 
 // structFields reads struct expression or pattern n: the qualifier of each
 // field name (into quals) and of each shorthand (into shorthands), the
-// struct's path as written ("Counter", "geo::Point", "Self").
-func structFields(v *lang.View, n int, quals map[lang.Pos]string, shorthands map[lang.Pos]shorthand) {
+// struct's path as written ("Counter", "geo::Point", "Self"); and, of a
+// pattern, the locals it binds to fields ("Counter{n}" for Counter { n }
+// and Counter { n: ref x }), which variantLocals types.
+func structFields(v *lang.View, n int, quals map[lang.Pos]string, shorthands map[lang.Pos]shorthand, bound []variantBinding) []variantBinding {
 	field, body := "type", n
 	if v.Kind(n) == "struct_expression" {
 		field, body = "name", langutil.Child(v, n, "body")
 	}
 	typ := langutil.Child(v, n, field)
 	if typ < 0 || body < 0 {
-		return
+		return bound
 	}
 	q := "Self"
 	if v.Text(typ) != "Self" {
 		if q = typePathOf(v, typ); q == "" {
-			return
+			return bound
 		}
 	}
 	for _, c := range langutil.Children(v, body) {
@@ -48,11 +50,16 @@ func structFields(v *lang.View, n int, quals map[lang.Pos]string, shorthands map
 			switch v.Kind(name) {
 			case "field_identifier":
 				quals[v.Start(name)] = q
+				if id := boundName(v, langutil.Child(v, c, "pattern")); id >= 0 {
+					bound = append(bound, variantBinding{local: v.Start(id), typ: q + "{" + v.Text(name) + "}"})
+				}
 			case "shorthand_field_identifier":
 				shorthands[v.Start(name)] = shorthand{v.Text(name), q}
+				bound = append(bound, variantBinding{local: v.Start(name), typ: q + "{" + v.Text(name) + "}"})
 			}
 		}
 	}
+	return bound
 }
 
 // addShorthandFields adds the field reference of each shorthand, beside
