@@ -369,12 +369,47 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			}
 		}
 	case lang.QualIdent, lang.QualPath:
+		if t := fs.qualifiedThis(r); t >= 0 {
+			fs.outerMember(ctx, ri, t, name)
+			return
+		}
 		fs.linkQualified(ctx, ri, r, name)
 	case lang.QualCall:
 		fs.chained(ctx, ri, r, name)
 	case lang.QualExpr:
 		if q := facts.Names[r.Qualifier]; q != "" && q == superName[fs.f.Lang] {
 			fs.inherited(ctx, ri, r, name, true)
+		}
+	}
+}
+
+// qualifiedThis is the enclosing type that the qualifier of r names with a
+// qualified this (Outer.this.m in Java's inner classes), or -1.
+func (fs *fileScope) qualifiedThis(r lang.Ref) int32 {
+	outer, ok := strings.CutSuffix(fs.facts.Names[r.Qualifier], ".this")
+	if !ok || fs.f.Lang != "java" {
+		return -1
+	}
+	for d := fs.enclosingType(r.Enclosing); d >= 0; d = fs.enclosingType(fs.facts.Defs[d].Parent) {
+		if p := fs.facts.Defs[d].Path; p == outer || strings.HasSuffix(p, "."+outer) {
+			return d
+		}
+	}
+	return -1
+}
+
+// outerMember links ri to member name of enclosing type t: its own, else
+// one it inherits.
+func (fs *fileScope) outerMember(ctx context.Context, ri int, t int32, name string) {
+	path := fs.facts.Defs[t].Path
+	if i, ok := fs.byPath[path+"."+name]; ok {
+		fs.add(ri, lang.TierProven, fs.ownSym(i))
+		return
+	}
+	tr := typeRef{fs.f.Pkg, path}
+	if s, ok := fs.lookup(ctx, tr.pkg, tr.path); ok {
+		if m, ok := fs.p.memberOf(ctx, fs.family, tr, s, name, fs.from); ok {
+			fs.add(ri, lang.TierStrong, m)
 		}
 	}
 }
