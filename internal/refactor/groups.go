@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 // groupKey is what makes anchored candidates one decision: the receiver
@@ -37,8 +39,13 @@ func family(l string) string {
 // groupAnchored turns anchored references into candidate groups, each with
 // its exact edits and a decision capsule. Candidates in files of another
 // language family cannot refer to the symbol and are dropped.
-func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, anchored []query.RefLocation, newName string, others []Fact) []Group {
+//
+// A candidate whose receiver is declared with a type the repository does
+// not declare (outsideRepo) cannot be the symbol either: it is left out,
+// and the second result says so.
+func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, anchored []query.RefLocation, newName string, others []Fact) ([]Group, string) {
 	byKey := map[string]*Group{}
+	outside := map[string]int{}       // left-out uses by declared type
 	declared := map[string][]string{} // by key: how the receivers are declared
 	files := map[string]map[string]bool{}
 	langOf := map[string]string{}
@@ -59,6 +66,13 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 			continue
 		}
 		recv, encl, key := groupKey(card.Name, l)
+		typ, line := "", 0
+		if kind, name, ok := strings.Cut(recv, ":"); ok && kind == "ident" {
+			if typ, line = env.declaredType(ctx, p, name, l.Line, l.Col); typ != "" && env.outsideRepo(ctx, p, lg, typ) {
+				outside[typ]++
+				continue
+			}
+		}
 		g := byKey[key]
 		if g == nil {
 			g = &Group{Key: key, Receiver: recv, Enclosing: encl}
@@ -67,10 +81,9 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		}
 		g.Edits = append(g.Edits, e)
 		files[key][p] = true
-		if kind, name, ok := strings.Cut(recv, ":"); ok && kind == "ident" {
-			if typ, line := env.declaredType(ctx, p, name, l.Line, l.Col); typ != "" {
-				declared[key] = append(declared[key], fmt.Sprintf("%s is declared as %s at %s:%d", name, typ, p, line))
-			}
+		if typ != "" {
+			_, name, _ := strings.Cut(recv, ":")
+			declared[key] = append(declared[key], fmt.Sprintf("%s is declared as %s at %s:%d", name, typ, p, line))
 		}
 	}
 	keys := slices.Sorted(maps.Keys(byKey))
@@ -89,7 +102,59 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		g.Capsule = capsule(card, g, others, declared[k])
 		out = append(out, *g)
 	}
-	return out
+	return out, outsideNote(outside)
+}
+
+// outsideNote says which uses were left out for a receiver declared with a
+// type outside the repository ("" when none were).
+func outsideNote(outside map[string]int) string {
+	if len(outside) == 0 {
+		return ""
+	}
+	n, types := 0, slices.Sorted(maps.Keys(outside))
+	for _, c := range outside {
+		n += c
+	}
+	if len(types) > 5 {
+		types = append(types[:5], "...")
+	}
+	return fmt.Sprintf("left out %s of the same name through receivers declared with types the repository does not declare (%s): a member read through them is that type's",
+		plural.Count(n, "use", "uses"), strings.Join(types, ", "))
+}
+
+// staticLangs are the languages whose member reads resolve by the
+// receiver's declared type.
+var staticLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, "rust": true}
+
+// outsideRepo reports whether typ, the declared type of a receiver in file
+// p, is one the repository does not declare (String, List<T>, Vec): a
+// member read through it is a member of that type, not of the symbol; a
+// repository method it could dispatch to overrides one of that type's,
+// which a rename refuses. A name that the file also binds as a local (a
+// type parameter) could be any type, and one an import aliases names
+// another: neither is outside.
+func (env *Env) outsideRepo(ctx context.Context, p, lg, typ string) bool {
+	if !staticLangs[lg] || strings.ContainsAny(typ, "({") {
+		return false
+	}
+	name := typ[strings.LastIndexAny(typ, ".:")+1:]
+	if name == "" || name == "Self" {
+		return false
+	}
+	ix, err := env.load(ctx, p)
+	if err != nil || ix == nil || ix.facts == nil {
+		return false
+	}
+	f, first := ix.facts, typ[:strings.IndexAny(typ+".:", ".:")]
+	if slices.ContainsFunc(f.Locals, func(l lang.Local) bool { return f.Names[l.Name] == name }) ||
+		slices.ContainsFunc(f.Imports, func(im lang.Import) bool { return im.Alias != "" && im.Alias == first }) {
+		return false // a type parameter, or a type imported under another name
+	}
+	rows, err := env.Snap.Store().SymbolsByName(ctx, name)
+	if err != nil {
+		return false
+	}
+	return !slices.ContainsFunc(rows, func(r store.SymbolRow) bool { return lang.DefKind(r.Kind).IsTypeLike() })
 }
 
 // receiverText renders a receiver shape as code: ident:x -> "x.".

@@ -126,7 +126,11 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 			plural.Count(len(overriding), "method", "methods"), strings.Join(tied, ", ")))
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
-	p.Groups = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	var outside string
+	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	if outside != "" {
+		p.Warnings = append(p.Warnings, outside)
+	}
 	family, tied, err := env.methodFamily(ctx, card, r, mergedIDs, refs.Semantic.State, req.NewName)
 	if err != nil {
 		return nil, err
