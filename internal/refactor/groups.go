@@ -47,6 +47,16 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 	byKey := map[string]*Group{}
 	outside := map[string]int{}       // left-out uses by declared type
 	declared := map[string][]string{} // by key: how the receivers are declared
+	outsideMemo := map[[2]string]bool{}
+	isOutside := func(p, lg, typ string) bool { // one store read per file and type
+		k := [2]string{p, typ}
+		v, ok := outsideMemo[k]
+		if !ok {
+			v = env.outsideRepo(ctx, p, lg, typ)
+			outsideMemo[k] = v
+		}
+		return v
+	}
 	files := map[string]map[string]bool{}
 	langOf := map[string]string{}
 	for _, l := range anchored {
@@ -68,7 +78,7 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		recv, encl, key := groupKey(card.Name, l)
 		typ, line := "", 0
 		if kind, name, ok := strings.Cut(recv, ":"); ok && kind == "ident" {
-			if typ, line = env.declaredType(ctx, p, name, l.Line, l.Col); typ != "" && env.outsideRepo(ctx, p, lg, typ) {
+			if typ, line = env.declaredType(ctx, p, name, l.Line, l.Col, l.Enclosing); typ != "" && isOutside(p, lg, typ) {
 				outside[typ]++
 				continue
 			}
@@ -177,8 +187,10 @@ func receiverText(shape string) string {
 }
 
 // declaredType finds the type written for the nearest binding of name
-// before a position in a file (a parameter, var x T, x := T{...}).
-func (env *Env) declaredType(ctx context.Context, p, name string, line, col int) (string, int) {
+// before a position in a file (a parameter, var x T, x := T{...}), else
+// for the field of that name of the types around the use (enclosing, the
+// path of the definition holding it), innermost first.
+func (env *Env) declaredType(ctx context.Context, p, name string, line, col int, enclosing string) (string, int) {
 	ix, err := env.load(ctx, p)
 	if err != nil || ix == nil || ix.facts == nil {
 		return "", 0
@@ -193,11 +205,35 @@ func (env *Env) declaredType(ctx context.Context, p, name string, line, col int)
 			best = i
 		}
 	}
-	if best < 0 || f.Locals[best].Type == "" || strings.HasPrefix(f.Locals[best].Type, "#") || strings.ContainsAny(f.Locals[best].Type, "({") {
+	if best < 0 {
+		return fieldType(f, name, enclosing)
+	}
+	if f.Locals[best].Type == "" || strings.HasPrefix(f.Locals[best].Type, "#") || strings.ContainsAny(f.Locals[best].Type, "({") {
 		// none, or a place in a pattern (Rust's Ast::Literal(0), Group{concat})
 		return "", 0
 	}
 	return f.Locals[best].Type, int(f.Locals[best].Pos.Line)
+}
+
+// fieldType is the declared type of field name of the innermost type of
+// the file whose path encloses the definition at path enclosing.
+func fieldType(f *lang.Facts, name, enclosing string) (string, int) {
+	for outer := enclosing; outer != ""; {
+		i := strings.LastIndexByte(outer, '.')
+		if i < 0 {
+			break
+		}
+		outer = outer[:i]
+		for _, d := range f.Defs {
+			if d.Name == name && (d.Kind == lang.KindField || d.Kind == lang.KindProperty) && d.Path == outer+"."+name {
+				if d.Type == "" {
+					return "", 0
+				}
+				return d.Type, int(d.Span.Start.Line)
+			}
+		}
+	}
+	return "", 0
 }
 
 // article puts "a" or "an" before a type's name, as it most often sounds:
