@@ -333,6 +333,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if err != nil {
 		return nil, err
 	}
+	otherArity := callsOtherArity(r)
 	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
 	for _, d := range append([]*Resolved{r}, variants...) {
@@ -390,7 +391,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 					s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
 				} else if !match[l.Target] {
 					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
-					if l.Target != 0 && dispatch(l.Target) {
+					if l.Target != 0 && dispatch(l.Target) && !otherArity(ref) {
 						// a call through an interface may reach the symbol
 						s.status = synAnchored
 						s.loc.Tier = index.TierAnchored.String()
@@ -401,6 +402,9 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			} else {
 				s.status = synAnchored
 				s.loc.Tier = index.TierAnchored.String()
+			}
+			if overloads == nil && s.status == synAnchored && otherArity(ref) {
+				s.status = synOther // a call the symbol cannot take: a method of another arity
 			}
 			if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
 				// a call of the name syntax did not link: which overload
@@ -428,6 +432,20 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		}
 	}
 	return out, nil
+}
+
+// callsOtherArity reports, in a language whose methods overload by their
+// parameters (Java, Kotlin, C#, C++), whether a call passes a number of
+// arguments symbol r does not take: it runs another method of the name,
+// not r or a method that overrides it (add(i, e) is never add(e)).
+func callsOtherArity(r *Resolved) func(ref lang.Ref) bool {
+	if r.Def == nil || !lang.Of(r.File.Lang).Overloads {
+		return func(lang.Ref) bool { return false }
+	}
+	a := lang.ArityOf(r.Def.Signature, r.Row.Name)
+	return func(ref lang.Ref) bool {
+		return a.Known && ref.Role == lang.RoleCall && ref.Args > 0 && !a.Takes(int(ref.Args)-1)
+	}
 }
 
 // overloadCandidate reports whether a call linked to target may run
