@@ -30,10 +30,32 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 	return pkgSym{id: link.DefID(fs.own, i), kind: fs.facts.Defs[i].Kind, file: fs.f.Path, defIdx: int(i), module: fs.from}
 }
 
-// chained links m in f().m to member m of the type f is declared to return.
+// chained links m in f().m to member m of the type f (a method, or a
+// Kotlin function) is declared to return.
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
 	f, ok := fs.called[int(r.Via)-1]
-	if r.Via <= 0 || !ok || f.kind != lang.KindMethod {
+	if r.Via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
+		return
+	}
+	if t, ok := fs.typeOfMember(ctx, f); ok {
+		fs.member(ctx, ri, t.t, name)
+	}
+}
+
+// initialised links m in x.m, where x is a local without a declared type
+// that a call initialises (var x = f(); val x = a.f()), to member m of the
+// type f is declared to return.
+func (fs *fileScope) initialised(ctx context.Context, ri int, r lang.Ref, name string) {
+	if r.Shape != lang.QualIdent || !r.QualBound {
+		return
+	}
+	ls, found := fs.decl.Local(r.Qualifier, r.Scope, r.Pos)
+	if !found || len(ls) != 1 {
+		return
+	}
+	lo := fs.facts.Locals[ls[0]]
+	f, ok := fs.called[int(lo.Via)-1]
+	if lo.Type != "" || lo.Via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
 		return
 	}
 	if t, ok := fs.typeOfMember(ctx, f); ok {

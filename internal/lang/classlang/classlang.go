@@ -488,6 +488,26 @@ func Chains(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, chained func(
 	}
 }
 
+// CallLocals sets Local.Via of the bindings without a declared type that a
+// call initialises (var x = f(), val x = a.f()), so that the linker types
+// x.m by what f is declared to return; callees maps a binding's position to
+// the position of its callee's name. It runs after Finish, like Chains.
+func CallLocals(f *lang.Facts, refAt map[lang.Pos]int32, callees map[lang.Pos]lang.Pos) {
+	if len(callees) == 0 {
+		return
+	}
+	for i := range f.Locals {
+		lo := &f.Locals[i]
+		callee, ok := callees[lo.Pos]
+		if !ok || lo.Type != "" {
+			continue
+		}
+		if ci, ok := refAt[callee]; ok && f.Refs[ci].Role == lang.RoleCall {
+			lo.Via = ci + 1
+		}
+	}
+}
+
 // AnonymousBodies records the anonymous class bodies (Facts.Anonymous):
 // bodies[i] extends the type whose name node is bases[i] (-1 when it has
 // none the references hold). It runs after Finish, like Chains.

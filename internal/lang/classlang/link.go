@@ -639,6 +639,8 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 	if typ == "" {
 		if r.Shape == lang.QualPath {
 			fs.pathMember(ctx, ri, r, name) // x.f.m through another file's field types
+		} else {
+			fs.initialised(ctx, ri, r, name)
 		}
 		return
 	}

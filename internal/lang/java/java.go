@@ -162,6 +162,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	var decls, anon []lang.Span
 	var anonBase []int // the name node of the type each anonymous class extends
 	var notRefs map[lang.Pos]bool
+	var callees map[lang.Pos]lang.Pos // a binding a call initialises -> the callee's name
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "type_identifier":
@@ -181,6 +182,14 @@ func refine(v *lang.View, f *lang.Facts) {
 				"exports_module_directive", "opens_module_directive":
 				decls = append(decls, v.Span(n))
 			}
+		case "variable_declarator":
+			// var x = f(): x is what f returns (Local.Via)
+			if val := langutil.Child(v, n, "value"); v.Kind(val) == "method_invocation" && v.Text(langutil.Child(v, v.Parent(n), "type")) == "var" {
+				if callees == nil {
+					callees = map[lang.Pos]lang.Pos{}
+				}
+				callees[v.Start(langutil.Child(v, n, "name"))] = v.Start(langutil.Child(v, val, "name"))
+			}
 		case "class_body":
 			if p := v.Parent(n); v.Kind(p) == "object_creation_expression" {
 				anon = append(anon, v.Span(n))
@@ -192,6 +201,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	classlang.Finish(f, decls, anon)
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+	classlang.CallLocals(f, refAt, callees)
 	classlang.AnonymousBodies(v, f, refAt, anon, anonBase)
 }
 

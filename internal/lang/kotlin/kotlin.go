@@ -151,6 +151,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	var decls, anon []lang.Span
 	varargs := map[lang.Pos]bool{}
+	callees := map[lang.Pos]lang.Pos{} // a binding a call initialises -> the callee's name
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "package_header", "import":
@@ -160,6 +161,12 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "parameter_modifiers":
 			if p := varargParameter(v, n); p >= 0 {
 				varargs[v.Start(p)] = true
+			}
+		case "property_declaration":
+			// val x = a.f(): x is what f returns (Local.Via)
+			decl, call := v.ChildOfKind(n, "variable_declaration"), v.ChildOfKind(n, "call_expression")
+			if name, callee := v.ChildOfKind(decl, "identifier"), calleeName(v, call); name >= 0 && callee >= 0 {
+				callees[v.Start(name)] = v.Start(callee)
 			}
 		}
 	}
@@ -174,6 +181,46 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	classlang.Finish(f, decls, anon)
+	refAt := classlang.RefsByPos(f)
+	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+	classlang.CallLocals(f, refAt, callees)
+}
+
+// calleeName is the name node of the function that call_expression n
+// calls (f of f(x), a.f(x), a?.f(x)), or -1.
+func calleeName(v *lang.View, n int) int {
+	if n < 0 {
+		return -1
+	}
+	cs := v.Children(n)
+	if len(cs) == 0 {
+		return -1
+	}
+	switch f := cs[0]; v.Kind(f) {
+	case "identifier":
+		return f
+	case "navigation_expression":
+		if parts := v.Children(f); len(parts) > 1 && v.Kind(parts[len(parts)-1]) == "identifier" {
+			return parts[len(parts)-1]
+		}
+	}
+	return -1
+}
+
+// chained gives, for a member read or call on a call's result (f().m,
+// a.f().m()), the name node of m and of f; -1, -1 for any other node.
+func chained(v *lang.View, n int) (name, callee int) {
+	if v.Kind(n) != "navigation_expression" {
+		return -1, -1
+	}
+	parts := v.Children(n)
+	if len(parts) < 2 || v.Kind(parts[0]) != "call_expression" || v.Kind(parts[len(parts)-1]) != "identifier" {
+		return -1, -1
+	}
+	if c := calleeName(v, parts[0]); c >= 0 {
+		return parts[len(parts)-1], c
+	}
+	return -1, -1
 }
 
 // className reports whether a recorded type may name a class: a declared

@@ -8,8 +8,12 @@
 (class_declaration name: (identifier) @name) @definition.class
 (object_declaration name: (identifier) @name) @definition.class
 
+; a function records the type it declares it returns (Def.Type), which types
+; what reads its result (f().m, val x = f(); x.m)
+(class_body (function_declaration name: (identifier) @name (function_value_parameters) . [(user_type) @local.type (nullable_type (user_type) @local.type)]) @definition.method)
 (class_body (function_declaration name: (identifier) @name) @definition.method)
 (enum_class_body (function_declaration name: (identifier) @name) @definition.method)
+(function_declaration name: (identifier) @name (function_value_parameters) . [(user_type) @local.type (nullable_type (user_type) @local.type)]) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
 
 ; a property records its type (Def.Type): the one it declares, else the class
