@@ -304,10 +304,22 @@ func refine(v *lang.View, f *lang.Facts) {
 		byPos[r.Pos] = i
 	}
 	var decls []lang.Span
+	callees := map[lang.Pos]lang.Pos{} // var x = F(): x -> F's name (Local.Via)
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "using_directive", "extern_alias_directive":
 			decls = append(decls, v.Span(n))
+		case "variable_declarator":
+			if name, call := v.Child(n, "name"), v.ChildOfKind(n, "invocation_expression"); name >= 0 && call >= 0 &&
+				v.Kind(v.Child(v.Parent(n), "type")) == "implicit_type" {
+				fn := v.Child(call, "function")
+				if v.Kind(fn) == "member_access_expression" {
+					fn = v.Child(fn, "name")
+				}
+				if fn = lastName(v, fn); fn >= 0 {
+					callees[v.Start(name)] = v.Start(fn)
+				}
+			}
 		case "namespace_declaration", "file_scoped_namespace_declaration":
 			if name := v.Child(n, "name"); name >= 0 {
 				decls = append(decls, v.Span(name))
@@ -345,7 +357,9 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	firstBaseExtends(f)
 	classlang.Finish(f, decls, nil)
-	classlang.Chains(v, f, classlang.RefsByPos(f), func(n int) (int, int) { return chained(v, n) })
+	refAt := classlang.RefsByPos(f)
+	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+	classlang.CallLocals(f, refAt, callees)
 }
 
 // chained is, for a.F().M and F().M, the name nodes of M and F
