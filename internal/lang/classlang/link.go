@@ -379,15 +379,24 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	case lang.QualExpr:
 		if q := facts.Names[r.Qualifier]; q != "" && q == superName[fs.f.Lang] {
 			fs.inherited(ctx, ri, r, name, true)
+		} else if t := fs.qualifiedThis(r); t >= 0 {
+			fs.outerMember(ctx, ri, t, name)
 		}
 	}
 }
 
 // qualifiedThis is the enclosing type that the qualifier of r names with a
-// qualified this (Outer.this.m in Java's inner classes), or -1.
+// qualified this (Java's Outer.this.m, Kotlin's this@Outer.m in inner
+// classes), or -1 (a Kotlin label of a lambda names no type).
 func (fs *fileScope) qualifiedThis(r lang.Ref) int32 {
-	outer, ok := strings.CutSuffix(fs.facts.Names[r.Qualifier], ".this")
-	if !ok || fs.f.Lang != "java" {
+	q, outer, ok := fs.facts.Names[r.Qualifier], "", false
+	switch fs.f.Lang {
+	case "java":
+		outer, ok = strings.CutSuffix(q, ".this")
+	case "kotlin":
+		outer, ok = strings.CutPrefix(q, "this@")
+	}
+	if !ok {
 		return -1
 	}
 	for d := fs.enclosingType(r.Enclosing); d >= 0; d = fs.enclosingType(fs.facts.Defs[d].Parent) {
