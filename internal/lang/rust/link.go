@@ -415,7 +415,8 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 // returned links x.name, where x is the result of the call (or a local it
 // initialises) whose callee is reference call, to the member of the type
 // the callee declares it returns: Self (its impl's type), a type of the
-// callee's file, or a path that this file, the callee's, writes.
+// callee's file, or, when the callee is of this file, any type as this
+// file names it (an import, a path).
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
 	if !ok {
@@ -437,11 +438,12 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	switch {
 	case d.Type == "Self" && recv != "":
 		typ = recv
-	case strings.Contains(d.Type, "::"):
-		if callee.file == rf.f.Path { // a path as this file writes it
-			rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, rf.facts.Refs[ri].Enclosing), d.Type, name)
-		}
+	case callee.file == rf.f.Path:
+		// as this file names it: its own types, what it imports, paths
+		rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, rf.facts.Refs[ri].Enclosing), d.Type, name)
 		return
+	case strings.Contains(d.Type, "::"):
+		return // a path as the callee's file writes it
 	case fp.Paths[d.Type] != 0:
 		typ = d.Type
 	}
