@@ -126,19 +126,19 @@ func readCallLet(v *lang.View, n int) (callLet, bool) {
 }
 
 // declaredType reads a parameter or let n that declares its binding's type:
-// the binding's position and the type it names (e: &'e ast::Error, let h:
+// the binding's position, the type it names (e: &'e ast::Error, let h:
 // hir::Hir<T>), which the query's captures, names alone, leave out for a
-// path.
-func declaredType(v *lang.View, n int) (lang.Pos, string, bool) {
+// path, and the type's node.
+func declaredType(v *lang.View, n int) (pos lang.Pos, name string, node int) {
 	pat := langutil.Child(v, n, "pattern")
 	if v.Kind(pat) == "mut_pattern" {
 		pat = v.ChildOfKind(pat, "identifier")
 	}
-	if pat < 0 || v.Kind(pat) != "identifier" {
-		return lang.Pos{}, "", false
+	node = langutil.Child(v, n, "type")
+	if pat < 0 || v.Kind(pat) != "identifier" || node < 0 {
+		return lang.Pos{}, "", -1
 	}
-	t := namedType(v, langutil.Child(v, n, "type"))
-	return v.Start(pat), t, t != ""
+	return v.Start(pat), namedType(v, node), node
 }
 
 // callLocals sets Local.Via of the untyped bindings that lets initialise

@@ -59,6 +59,8 @@ func refine(v *lang.View, f *lang.Facts) {
 	var variants []variantBinding
 	chains := map[lang.Pos]lang.Pos{} // f().m: m's position -> f's
 	declared := map[lang.Pos]string{} // a binding's declared type, paths included
+	typeNodes := map[lang.Pos]int{}   // and the node of that type
+	var unwraps []unwrapped           // Some(x), Ok(x), Err(x) of a declared binding
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -102,12 +104,15 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		case "tuple_struct_pattern":
 			variants = readVariantBindings(v, i, variants)
+			if u, ok := readUnwrapped(v, i); ok {
+				unwraps = append(unwraps, u)
+			}
 		case "let_declaration", "parameter":
 			if l, ok := readCallLet(v, i); ok {
 				lets = append(lets, l)
 			}
-			if pos, t, ok := declaredType(v, i); ok {
-				declared[pos] = t
+			if pos, t, node := declaredType(v, i); node >= 0 {
+				declared[pos], typeNodes[pos] = t, node
 			}
 		}
 	}
@@ -158,6 +163,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			f.Locals[i].Type = t
 		}
 	}
+	unwrapLocals(v, f, unwraps, typeNodes)
 	boundLocals(f, bounds)
 	native.DemoteLocals(f, func(lo lang.Local) bool {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
