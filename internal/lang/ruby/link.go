@@ -18,7 +18,8 @@ import (
 // (proven), then in the files it requires (strong), then in the file the
 // loading convention of autoload and Zeitwerk names for it (Rack::Utils in
 // rack/utils.rb, found as a require of "rack/utils" is) when that file
-// defines it (strong).
+// defines it (strong). Foo.new is a call of Foo#initialize when Foo does
+// not define self.new.
 
 var linker = &lang.Linker{NewBatch: newBatch}
 
@@ -50,7 +51,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 				return 0, false
 			}
 			tier, id := s.resolve(ctx, r, name)
-			return id, id != 0 && tier == lang.TierStrong
+			return id, id != 0 && (tier == lang.TierStrong || name == "new") // Foo.new: Foo#initialize, which this file's Foo.new is not
 		},
 		Other: func(ri int, r lang.Ref, name string) {
 			if tier, id := s.resolve(ctx, r, name); id != 0 {
@@ -208,7 +209,11 @@ func (s *rubyFile) resolve(ctx context.Context, r lang.Ref, name string) (lang.T
 			continue
 		}
 		if _, id := s.lookup(ctx, join(prefix, base)); id != 0 {
-			return s.lookup(ctx, join(prefix, base)+"."+name)
+			tier, id := s.lookup(ctx, join(prefix, base)+"."+name)
+			if id == 0 && name == "new" { // Foo.new runs Foo#initialize unless Foo defines self.new
+				return s.lookup(ctx, join(prefix, base)+".initialize")
+			}
+			return tier, id
 		}
 	}
 	return lang.TierUnknown, 0
