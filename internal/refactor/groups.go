@@ -133,8 +133,9 @@ func outsideNote(outside map[string]int) string {
 }
 
 // staticLangs are the languages whose member reads resolve by the
-// receiver's declared type.
-var staticLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, "rust": true}
+// receiver's declared type (TypeScript's checker holds a binding to the
+// type it declares; JavaScript and Python do not).
+var staticLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, "rust": true, "typescript": true}
 
 // outsideRepo reports whether typ, the declared type of a receiver in file
 // p, is one the repository does not declare (String, List<T>, Vec): a
@@ -144,8 +145,8 @@ var staticLangs = map[string]bool{"java": true, "kotlin": true, "csharp": true, 
 // type parameter) could be any type, and one an import aliases names
 // another: neither is outside.
 func (env *Env) outsideRepo(ctx context.Context, p, lg, typ string) bool {
-	if !staticLangs[lg] || strings.ContainsAny(typ, "({") {
-		return false
+	if !staticLangs[lg] || !(lang.IsIdentifier(typ) || lang.IsDottedPath(typ) || lang.IsDottedPath(strings.ReplaceAll(typ, "::", "."))) {
+		return false // a union, an array, a pattern place: not one named type
 	}
 	name := typ[strings.LastIndexAny(typ, ".:")+1:]
 	if name == "" || name == "Self" {
