@@ -33,13 +33,19 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 // chained links m in f().m to member m of the type f (a method, or a
 // Kotlin function) is declared to return.
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
-	f, ok := fs.called[int(r.Via)-1]
-	if r.Via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
-		return
-	}
-	if t, ok := fs.typeOfMember(ctx, f); ok {
+	if t, ok := fs.resultOf(ctx, r.Via); ok {
 		fs.member(ctx, ri, t.t, name)
 	}
+}
+
+// resultOf is the type that the callee of reference via-1 (a method or a
+// function this file's links reached) is declared to return.
+func (fs *fileScope) resultOf(ctx context.Context, via int32) (pkgBase, bool) {
+	f, ok := fs.called[int(via)-1]
+	if via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
+		return pkgBase{}, false
+	}
+	return fs.typeOfMember(ctx, f)
 }
 
 // initialised links m in x.m, where x is a local without a declared type
@@ -53,13 +59,10 @@ func (fs *fileScope) initialised(ctx context.Context, ri int, r lang.Ref, name s
 	if !found || len(ls) != 1 {
 		return
 	}
-	lo := fs.facts.Locals[ls[0]]
-	f, ok := fs.called[int(lo.Via)-1]
-	if lo.Type != "" || lo.Via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
-		return
-	}
-	if t, ok := fs.typeOfMember(ctx, f); ok {
-		fs.member(ctx, ri, t.t, name)
+	if lo := fs.facts.Locals[ls[0]]; lo.Type == "" {
+		if t, ok := fs.resultOf(ctx, lo.Via); ok {
+			fs.member(ctx, ri, t.t, name)
+		}
 	}
 }
 
