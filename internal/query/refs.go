@@ -435,11 +435,13 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 }
 
 // callsOtherArity reports, in a language whose methods overload by their
-// parameters (Java, Kotlin, C#, C++), whether a call passes a number of
-// arguments symbol r does not take: it runs another method of the name,
-// not r or a method that overrides it (add(i, e) is never add(e)).
+// parameters and whose definitions say every default (Java, Kotlin, C#),
+// whether a call passes a number of arguments symbol r does not take: it
+// runs another method of the name, not r or a method that overrides it
+// (add(i, e) is never add(e)). C++ is left out: a definition in a .cpp file
+// does not repeat the defaults its header declares.
 func callsOtherArity(r *Resolved) func(ref lang.Ref) bool {
-	if r.Def == nil || !lang.Of(r.File.Lang).Overloads {
+	if r.Def == nil || !lang.Of(r.File.Lang).Overloads || r.File.Lang == "cpp" {
 		return func(lang.Ref) bool { return false }
 	}
 	a := lang.ArityOf(r.Def.Signature, r.Row.Name)
