@@ -336,7 +336,7 @@ func InHierarchy(ctx context.Context, e *query.Engine, ms []store.SymbolRow, nam
 					if err != nil {
 						return false, err
 					}
-					if !arity.Known || !a.Known || a == arity {
+					if !arity.Known || !a.Known || a.SameParameters(arity) {
 						found[o.ID] = true
 						out = append(out, o)
 					}

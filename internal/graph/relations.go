@@ -45,9 +45,9 @@ func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRo
 	})
 }
 
-// sameArity reports whether two same-named methods take as many arguments,
-// in a language whose same-named methods are overloads; true elsewhere, or
-// when a parameter list cannot be read.
+// sameArity reports whether two same-named methods declare as many
+// parameters, in a language whose same-named methods are overloads; true
+// elsewhere, or when a parameter list cannot be read.
 func (w *walker) sameArity(ctx context.Context, a, b store.SymbolRow) (bool, error) {
 	x, err := w.arity(ctx, a)
 	if err != nil || !x.Known {
@@ -57,7 +57,7 @@ func (w *walker) sameArity(ctx context.Context, a, b store.SymbolRow) (bool, err
 	if err != nil || !y.Known {
 		return true, err
 	}
-	return x == y, nil
+	return x.SameParameters(y), nil
 }
 
 // arity is a method's arity where the language's same-named methods are

@@ -225,6 +225,13 @@ func (a Arity) Takes(n int) bool {
 	return a.Known && n >= a.Min && (a.Max < 0 || n <= a.Max)
 }
 
+// SameParameters reports whether two methods declare as many parameters,
+// which an override and the method it overrides do; the defaults may
+// differ (a Kotlin or C# override leaves out the ones its base declares).
+func (a Arity) SameParameters(b Arity) bool {
+	return a.Max == b.Max
+}
+
 // Meets reports whether some number of arguments fits both arities.
 func (a Arity) Meets(b Arity) bool {
 	lo := max(a.Min, b.Min)

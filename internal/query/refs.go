@@ -333,7 +333,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if err != nil {
 		return nil, err
 	}
-	otherArity := callsOtherArity(r)
+	otherArity := callsOtherArity(r, e.tiedLangs(ctx, rel))
 	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
 	for _, d := range append([]*Resolved{r}, variants...) {
@@ -434,20 +434,46 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	return out, nil
 }
 
-// callsOtherArity reports, in a language whose methods overload by their
-// parameters and whose definitions say every default (Java, Kotlin, C#),
-// whether a call passes a number of arguments symbol r does not take: it
-// runs another method of the name, not r or a method that overrides it
-// (add(i, e) is never add(e)). C++ is left out: a definition in a .cpp file
-// does not repeat the defaults its header declares.
-func callsOtherArity(r *Resolved) func(ref lang.Ref) bool {
-	if r.Def == nil || !lang.Of(r.File.Lang).Overloads || r.File.Lang == "cpp" {
+// callsOtherArity reports whether a call passes a number of arguments
+// symbol r does not take: then it runs another method of the name, not r or
+// a method tied to it (add(i, e) is never add(e)). Only where the
+// definition says the arity of every call that runs it: in Java, whose
+// methods have no defaults and whose overrides repeat the parameters, when
+// every method tied to it is Java's too (tied: their languages); in Kotlin
+// and C# for a method nothing is tied to (an override there leaves out the
+// defaults its base declares); never in C++, whose definitions in .cpp
+// files leave out the defaults their headers declare.
+func callsOtherArity(r *Resolved, tied map[string]bool) func(ref lang.Ref) bool {
+	exact := false
+	switch r.File.Lang {
+	case "java":
+		exact = len(tied) == 0 || len(tied) == 1 && tied["java"]
+	case "kotlin", "csharp":
+		exact = len(tied) == 0
+	}
+	if r.Def == nil || !exact {
 		return func(lang.Ref) bool { return false }
 	}
 	a := lang.ArityOf(r.Def.Signature, r.Row.Name)
 	return func(ref lang.Ref) bool {
 		return a.Known && ref.Role == lang.RoleCall && ref.Args > 0 && !a.Takes(int(ref.Args)-1)
 	}
+}
+
+// tiedLangs are the languages of the methods tied to a symbol by
+// overriding or implementation ("?" for one whose file is not found).
+func (e *Engine) tiedLangs(ctx context.Context, rel []RelatedMethod) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range rel {
+		lg := "?"
+		if row, ok, err := e.Store().SymbolByID(ctx, m.ID); err == nil && ok {
+			if f, ok, err := e.Store().FileByID(ctx, row.FileID); err == nil && ok {
+				lg = f.Lang
+			}
+		}
+		out[lg] = true
+	}
+	return out
 }
 
 // overloadCandidate reports whether a call linked to target may run
