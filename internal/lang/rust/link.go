@@ -415,15 +415,15 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 // returned links x.name, where x is the result of the call (or a local it
 // initialises) whose callee is reference call, to the member of the type
 // the callee declares it returns: Self (its impl's type), a type of the
-// callee's file, or, when the callee is of this file, any type as this
-// file names it (an import, a path).
+// callee's file, or any type as the callee's file names it (through its
+// imports, a path).
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
 	if !ok {
 		rf.constructed(ctx, ri, call, name)
 		return
 	}
-	_, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool {
+	facts, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool {
 		return d.Type != "" && (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) // not a field of the same name
 	})
 	if d == nil {
@@ -442,13 +442,31 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		// as this file names it: its own types, what it imports, paths
 		rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, rf.facts.Refs[ri].Enclosing), d.Type, name)
 		return
-	case strings.Contains(d.Type, "::"):
-		return // a path as the callee's file writes it
 	case fp.Paths[d.Type] != 0:
 		typ = d.Type
+	default:
+		rf.importedType(ctx, ri, callee.file, facts, d, name)
+		return
 	}
 	if typ != "" {
 		rf.linkTo(ri, lang.TierStrong, callee.file, typ+"."+name, rf.pick(fp, ri, typ+"."+name))
+	}
+}
+
+// importedType links x.name, where x is the result of function d of
+// another file declared to return a type that file names through a use
+// (-> Span, or ast::Span, with use crate::ast::{self, Span} there), to the
+// member of that type.
+func (rf *rustFile) importedType(ctx context.Context, ri int, file string, facts *lang.Facts, d *lang.Def, name string) {
+	segs := strings.Split(d.Type, "::")
+	for _, im := range facts.Imports {
+		if im.LocalName() != segs[0] {
+			continue
+		}
+		if b := rf.l.rustImport(ctx, rustModuleAt(file, facts, d.Span.Start), im); b.ok {
+			rf.member(ctx, ri, b, append(segs[1:len(segs):len(segs)], name))
+		}
+		return
 	}
 }
 
