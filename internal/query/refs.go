@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"time"
 
@@ -333,7 +334,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if err != nil {
 		return nil, err
 	}
-	otherArity := callsOtherArity(r, e.tiedLangs(ctx, rel))
+	otherArity := e.callsOtherArity(ctx, r, rel)
 	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
 	for _, d := range append([]*Resolved{r}, variants...) {
@@ -439,17 +440,17 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 // a method tied to it (add(i, e) is never add(e)). Only where the
 // definition says the arity of every call that runs it: in Java, whose
 // methods have no defaults and whose overrides repeat the parameters, when
-// every method tied to it is Java's too (tied: their languages); in Kotlin
-// and C# for a method nothing is tied to (an override there leaves out the
-// defaults its base declares); never in C++, whose definitions in .cpp
-// files leave out the defaults their headers declare.
-func callsOtherArity(r *Resolved, tied map[string]bool) func(ref lang.Ref) bool {
+// every method tied to it (rel) is Java's too; in Kotlin and C# for a
+// method nothing is tied to (an override there leaves out the defaults its
+// base declares); never in C++, whose definitions in .cpp files leave out
+// the defaults their headers declare.
+func (e *Engine) callsOtherArity(ctx context.Context, r *Resolved, rel []RelatedMethod) func(ref lang.Ref) bool {
 	exact := false
 	switch r.File.Lang {
 	case "java":
-		exact = len(tied) == 0 || len(tied) == 1 && tied["java"]
+		exact = len(rel) == 0 || e.allJava(ctx, rel)
 	case "kotlin", "csharp":
-		exact = len(tied) == 0
+		exact = len(rel) == 0
 	}
 	if r.Def == nil || !exact {
 		return func(lang.Ref) bool { return false }
@@ -460,20 +461,32 @@ func callsOtherArity(r *Resolved, tied map[string]bool) func(ref lang.Ref) bool 
 	}
 }
 
-// tiedLangs are the languages of the methods tied to a symbol by
-// overriding or implementation ("?" for one whose file is not found).
-func (e *Engine) tiedLangs(ctx context.Context, rel []RelatedMethod) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range rel {
-		lg := "?"
-		if row, ok, err := e.Store().SymbolByID(ctx, m.ID); err == nil && ok {
-			if f, ok, err := e.Store().FileByID(ctx, row.FileID); err == nil && ok {
-				lg = f.Lang
-			}
-		}
-		out[lg] = true
+// allJava reports whether every method of rel is declared in a Java file
+// (two batched reads; false when one is not found).
+func (e *Engine) allJava(ctx context.Context, rel []RelatedMethod) bool {
+	ids := make([]int64, len(rel))
+	for i, m := range rel {
+		ids[i] = m.ID
 	}
-	return out
+	rows, err := e.Store().SymbolsByIDs(ctx, ids)
+	if err != nil || len(rows) != len(rel) {
+		return false
+	}
+	fileIDs := make([]int64, 0, len(rows))
+	for _, row := range rows {
+		fileIDs = append(fileIDs, row.FileID)
+	}
+	fileIDs = slices.Compact(slices.Sorted(slices.Values(fileIDs)))
+	files, err := e.Store().FilesByIDs(ctx, fileIDs)
+	if err != nil || len(files) != len(fileIDs) {
+		return false
+	}
+	for _, f := range files {
+		if f.Lang != "java" {
+			return false
+		}
+	}
+	return true
 }
 
 // overloadCandidate reports whether a call linked to target may run

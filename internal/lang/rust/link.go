@@ -483,11 +483,7 @@ func (rf *rustFile) constructed(ctx context.Context, ri, call int, name string) 
 	if t == "Self" {
 		t = rustReceiver(rf.facts, c.Enclosing)
 	}
-	seg := t
-	if i := strings.LastIndex(t, "::"); i >= 0 {
-		seg = t[i+2:]
-	}
-	if seg == "" || !unicode.IsUpper(rune(seg[0])) {
+	if seg := BaseType(t); seg == "" || !unicode.IsUpper(rune(seg[0])) {
 		return // a function of a module (io::from), not a type's
 	}
 	rf.typed(ctx, ri, rustModuleOf(rf.f.Path, rf.facts, c.Enclosing), t, name)
