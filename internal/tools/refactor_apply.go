@@ -35,8 +35,8 @@ func init() {
 }
 
 func refactorApply(ctx context.Context, c *Call, in ApplyIn) (*refactor.Applied, error) {
-	if in.Verify != "" && in.Verify != refactor.VerifyBuild && in.Verify != refactor.VerifyNone {
-		return nil, mustBeOneOf("verify", in.Verify, "build", "none")
+	if err := checkVerify(in.Verify); err != nil {
+		return nil, err
 	}
 	res, err := c.applyPlan(ctx, refactor.ApplyRequest{ID: in.RefactorID, Groups: in.Groups, ForceSyntactic: in.ForceSyntactic, Verify: in.Verify, DryRun: in.DryRun}, in.WorkspaceID)
 	if err != nil {

@@ -48,10 +48,21 @@ func (c *Call) refactorTarget(ctx context.Context, name string, at *Position) (*
 	return resolveArg(ctx, c, name, at)
 }
 
+// checkVerify refuses a verify argument other than build or none.
+func checkVerify(v string) error {
+	if v != "" && v != refactor.VerifyBuild && v != refactor.VerifyNone {
+		return mustBeOneOf("verify", v, "build", "none")
+	}
+	return nil
+}
+
 // planned finishes a planning tool: it cuts the lists, says what the plan
 // is and what to do next, and applies a ready plan when asked.
 func (c *Call) planned(ctx context.Context, p *refactor.Plan, what string, now ApplyNow) (*PlanOut, error) {
 	apply, verify, workspaceID := now.Apply, now.Verify, now.WorkspaceID
+	if err := checkVerify(verify); err != nil {
+		return nil, err
+	}
 	out := &PlanOut{Plan: p}
 	c.warnings = append(c.warnings, p.Warnings...)
 	if len(p.Witness.Files) > 0 {
