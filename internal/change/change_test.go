@@ -197,7 +197,8 @@ func Extra() {}
 
 // TestAffectedTestsDeclaredPackages: a Kotlin test sees the Java classes of
 // its package without importing them (one package space on the JVM), and a
-// C# using directive makes a file depend on every file of the namespace.
+// C# using directive or a JVM import a.b.* makes a file depend on every file
+// of the namespace.
 func TestAffectedTestsDeclaredPackages(t *testing.T) {
 	e := testenv.OpenIndex(t, map[string]string{
 		"src/main/java/com/acme/Greeter.java":     "package com.acme;\n\npublic class Greeter {\n    public String greet() { return \"hi\"; }\n}\n",
@@ -205,11 +206,14 @@ func TestAffectedTestsDeclaredPackages(t *testing.T) {
 		"Lib/Greeting.cs":                         "namespace Acme.Lib\n{\n    public class Greeting { public string Text() => \"hi\"; }\n}\n",
 		"Lib/Farewell.cs":                         "namespace Acme.Lib\n{\n    public class Farewell { public string Text() => \"bye\"; }\n}\n",
 		"Lib.Tests/GreetingTests.cs":              "using Acme.Lib;\n\nnamespace Acme.Lib.Tests\n{\n    public class GreetingTests { public void Texts() { new Greeting().Text(); } }\n}\n",
+		"src/main/java/com/acme/util/Pad.java":    "package com.acme.util;\n\npublic class Pad {}\n",
+		"src/test/java/com/other/PadTest.java":    "package com.other;\n\nimport com.acme.util.*;\n\npublic class PadTest {}\n",
 	}).Engine(t)
 	affectedEach(t, e, map[string][]string{
-		"src/main/java/com/acme/Greeter.java": {"src/test/kotlin/com/acme/GreeterTest.kt same_package 1 high"},
-		"Lib/Greeting.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
-		"Lib/Farewell.cs":                     {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
+		"src/main/java/com/acme/Greeter.java":  {"src/test/kotlin/com/acme/GreeterTest.kt same_package 1 high"},
+		"src/main/java/com/acme/util/Pad.java": {"src/test/java/com/other/PadTest.java imports_changed 1 high"},
+		"Lib/Greeting.cs":                      {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
+		"Lib/Farewell.cs":                      {"Lib.Tests/GreetingTests.cs imports_changed 1 high"},
 	})
 }
 
@@ -428,9 +432,10 @@ func TestImportersPHPNamespace(t *testing.T) {
 }
 
 // TestImportersJVM: a JVM import is an edge to the file declaring what it
-// names (a type, a nested type, a static member's type, a Kotlin top-level
-// function), listed with its line and the name imported; a whole package
-// (import a.b.*) names no one file.
+// names (a type, a nested type, a static member's type, the type whose
+// static members it brings in, a Kotlin top-level function), listed with its
+// line and the name imported; a whole package (import a.b.*) imports every
+// file of the package, as a Go import does.
 func TestImportersJVM(t *testing.T) {
 	e := testenv.OpenIndex(t, map[string]string{
 		"src/acme/util/Strings.java": "package acme.util;\n\npublic class Strings {\n    public static class Pad {}\n    public static String trim(String s) { return s; }\n}\n",
@@ -439,11 +444,15 @@ func TestImportersJVM(t *testing.T) {
 		"src/acme/app/Nested.java":   "package acme.app;\n\nimport java.util.List;\nimport acme.util.Strings.Pad;\n\npublic class Nested { Pad p; }\n",
 		"src/acme/app/Static.java":   "package acme.app;\n\nimport static acme.util.Strings.trim;\n\npublic class Static { String t = trim(\"x\"); }\n",
 		"src/acme/app/All.java":      "package acme.app;\n\nimport acme.util.*;\n\npublic class All {}\n",
+		"src/acme/app/Statics.java":  "package acme.app;\n\nimport static acme.util.Strings.*;\n\npublic class Statics { String t = trim(\"x\"); }\n",
 		"src/acme/app/Use.kt":        "package acme.app\n\nimport acme.util.shout\n\nfun use() = shout(\"x\")\n",
 	}).Engine(t)
 	for target, want := range map[string][]string{
-		"src/acme/util/Strings.java": {"src/acme/app/Main.java:3 acme.util.Strings", "src/acme/app/Nested.java:4 acme.util.Strings.Pad", "src/acme/app/Static.java:3 acme.util.Strings.trim"},
-		"src/acme/util/Text.kt":      {"src/acme/app/Use.kt:3 acme.util.shout"},
+		"src/acme/util/Strings.java": {"src/acme/app/All.java:3 ", "src/acme/app/Main.java:3 acme.util.Strings", "src/acme/app/Nested.java:4 acme.util.Strings.Pad",
+			"src/acme/app/Static.java:3 acme.util.Strings.trim", "src/acme/app/Statics.java:3 acme.util.Strings"},
+		"src/acme/util/Text.kt": {"src/acme/app/All.java:3 ", "src/acme/app/Use.kt:3 acme.util.shout"},
+		"acme.util": {"src/acme/app/All.java:3 ", "src/acme/app/Main.java:3 acme.util.Strings", "src/acme/app/Nested.java:4 acme.util.Strings.Pad",
+			"src/acme/app/Static.java:3 acme.util.Strings.trim", "src/acme/app/Statics.java:3 acme.util.Strings", "src/acme/app/Use.kt:3 acme.util.shout"},
 	} {
 		res, err := change.Importers(context.Background(), e, nil, change.ImportersParams{Target: target})
 		if err != nil {

@@ -254,7 +254,8 @@ type Language struct {
 	// symbols, which every answer about it covers.
 	Headers []string
 	// NamespaceImports languages import a namespace, and a file depends on
-	// every file that declares the namespace it imports (C#'s using).
+	// every file that declares the namespace it imports (C#'s using, the
+	// JVM's import a.b.*).
 	NamespaceImports bool
 	// StructuralInterfaces: a type satisfies an interface by its method
 	// set, whether it declares so or not (Go, TypeScript); otherwise only

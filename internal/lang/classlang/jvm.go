@@ -9,14 +9,16 @@ import (
 
 // JVM completes a Java or Kotlin Language with what the two share: modules
 // from JVM manifests, one package space in which a file sees its package
-// without importing it, overloads, visibility by modifiers, this for the
-// enclosing class, names bound from their declaration on, linking by
-// package, the JDK as standard library and JUnit's test files.
+// without importing it and imports others whole with import a.b.*,
+// overloads, visibility by modifiers, this for the enclosing class, names
+// bound from their declaration on, linking by package, the JDK as standard
+// library and JUnit's test files.
 func JVM(l *lang.Language) *lang.Language {
 	l.Ecosystem = "jvm"
 	l.SelfNames, l.BlockScoped = []string{"this"}, true
 	l.NameSeparators = append(l.NameSeparators, "#") // Javadoc's and KDoc's Type#member
 	l.Packages, l.PackageSpace = lang.PackageDeclared, "java"
+	l.NamespaceImports = true
 	l.Overloads = true
 	l.VisibilityRule = lang.RuleModifiers
 	l.Linker, l.Stdlib, l.TestFile = Linker, JVMStdlib, JVMTestFile

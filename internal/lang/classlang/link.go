@@ -84,15 +84,35 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, arities: map[int64]lang.Arity{}}
 }
 
-// Import resolves a named import to the file declaring what it names: a
-// type or nested type (import a.b.C), the type of a static member (import
-// static a.b.C.m), a top-level declaration (Kotlin's import a.b.f). A whole
-// package (import a.b.*, C#'s using) names no one file.
+// Import resolves an import to the file declaring what it names: a type or
+// nested type (import a.b.C), the type of a static member (import static
+// a.b.C.m), a top-level declaration (Kotlin's import a.b.f), the type whose
+// static members an import brings in (import static a.b.C.*, C#'s using
+// static). A whole package (import a.b.*, C#'s using) names no one file:
+// the file depends on each of the package's (the languages'
+// NamespaceImports).
 func (p *pkgLinker) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
-	if im.Kind != lang.ImportNamed || im.Source == "" || !pkgQualified(f.Lang) {
+	if im.Source == "" || !pkgQualified(f.Lang) {
 		return lang.Target{}, false
 	}
 	family, from := pkgFamily(f.Lang), p.r.ModuleOf(f.Path, f.Lang).ID
+	switch im.Kind {
+	case lang.ImportNamed:
+		return p.importNamed(ctx, family, im, from)
+	case lang.ImportAll:
+		if p.isPackage(family, im.Source) {
+			return lang.Target{}, false
+		}
+		if _, s, ok := p.resolveType(ctx, family, im.Source, from); ok {
+			return lang.Target{File: s.file, Source: im.Source}, true
+		}
+	}
+	return lang.Target{}, false
+}
+
+// importNamed resolves import a.b.C, import static a.b.C.m and Kotlin's
+// import a.b.f.
+func (p *pkgLinker) importNamed(ctx context.Context, family string, im lang.Import, from int64) (lang.Target, bool) {
 	full := im.Source + "." + im.Name
 	if _, s, ok := p.resolveType(ctx, family, full, from); ok {
 		return lang.Target{File: s.file, Source: full}, true
