@@ -130,7 +130,11 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	var outside string
-	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	extended := ""
+	if r.Def != nil {
+		extended = r.Def.Extends
+	}
+	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts, extended)
 	if outside != "" {
 		p.Warnings = append(p.Warnings, outside)
 	}
