@@ -35,6 +35,7 @@ func Encode(f *Facts) []byte {
 		w.byte(byte(d.Visibility))
 		w.str(d.Receiver)
 		w.str(d.Type)
+		w.str(d.Extends)
 		w.u64(d.BodyHash)
 		w.uint(uint64(d.Dup))
 	}
@@ -213,6 +214,7 @@ func (r *reader) facts() *Facts {
 		d.Visibility = Visibility(r.byte())
 		d.Receiver = r.str()
 		d.Type = r.str()
+		d.Extends = r.str()
 		d.BodyHash = r.u64()
 		d.Dup = uint16(r.uint())
 	}

@@ -115,7 +115,7 @@ func edgeFacts() map[string]*lang.Facts {
 		"unicode": {
 			Lang: "python", Package: "пакет", Build: "linux && !cgo", Names: []string{"名前", "ñandú", "", "emoji😀", "\x00nul"},
 			Defs: []lang.Def{{Kind: lang.KindClass, Name: "Ünïcødé", Path: "Ωmega.Ünïcødé", Parent: -1, Signature: "class Ünïcødé(基底):",
-				Doc: "Ein Satz — mit Gedankenstrich.", Visibility: lang.VisPublic, Receiver: "τ", Type: "目"}},
+				Doc: "Ein Satz — mit Gedankenstrich.", Visibility: lang.VisPublic, Receiver: "τ", Type: "目", Extends: "ё"}},
 			Imports:  []lang.Import{{Source: "./модуль", Name: "名", Alias: "別名", Kind: lang.ImportNamed, Pos: lang.Pos{Line: 1, Col: 1}}},
 			Dynamic:  []lang.DynamicSite{{Kind: lang.DynEval, Pos: lang.Pos{Line: 3, Col: 5}, Enclosing: 0, Text: "eval(«x»)"}},
 			Surfaces: []lang.Surface{{Kind: lang.SurfLog, Value: "привет {}", Method: "info", Framework: "logging", Detail: "—", Def: 0}},
@@ -124,7 +124,7 @@ func edgeFacts() map[string]*lang.Facts {
 			Lang: big, Package: big, ParseErrors: math.MaxInt, FirstError: maxPos, Build: big, Names: []string{big},
 			Defs: []lang.Def{{Kind: lang.KindConstructor, Name: big, Path: big, Parent: math.MaxInt32,
 				Span: lang.Span{Start: maxPos, End: maxPos}, NameSpan: lang.Span{Start: maxPos, End: maxPos},
-				Signature: big, Doc: big, Visibility: lang.VisPrivate, Receiver: big, Type: big, BodyHash: math.MaxUint64, Dup: math.MaxUint16}},
+				Signature: big, Doc: big, Visibility: lang.VisPrivate, Receiver: big, Type: big, Extends: big, BodyHash: math.MaxUint64, Dup: math.MaxUint16}},
 			Refs: []lang.Ref{{Name: math.MaxUint32, Pos: maxPos, Role: lang.RoleType, Shape: lang.QualCall, Qualifier: math.MaxUint32,
 				QualBound: true, Enclosing: math.MaxInt32, Scope: math.MaxInt32, BindLocal: math.MaxInt32, BindDef: math.MaxInt32,
 				BindImp: math.MaxInt32, Via: math.MaxInt32}},

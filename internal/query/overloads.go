@@ -285,6 +285,9 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 		if err != nil || o == nil || o.Def == nil {
 			return nil, err
 		}
+		if r.Def != nil && o.Def.Extends != r.Def.Extends {
+			continue // extension functions of other types: the receiver tells them apart
+		}
 		a := lang.ArityOf(o.Def.Signature, row.Name)
 		if !a.Known {
 			return nil, nil

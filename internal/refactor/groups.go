@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -41,9 +42,10 @@ func family(l string) string {
 // language family cannot refer to the symbol and are dropped.
 //
 // A candidate whose receiver is declared with a type the repository does
-// not declare (outsideRepo) cannot be the symbol either: it is left out,
-// and the second result says so.
-func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, anchored []query.RefLocation, newName string, others []Fact) ([]Group, string) {
+// not declare (outsideRepo) cannot be the symbol either, unless the symbol
+// is an extension function (extended names the type it extends), which may
+// extend such a type: it is left out, and the second result says so.
+func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, anchored []query.RefLocation, newName string, others []Fact, extended string) ([]Group, string) {
 	byKey := map[string]*Group{}
 	outside := map[string]int{}       // left-out uses by declared type
 	declared := map[string][]string{} // by key: how the receivers are declared
@@ -78,7 +80,7 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		recv, encl, key := groupKey(card.Name, l)
 		typ, line := "", 0
 		if kind, name, ok := strings.Cut(recv, ":"); ok && kind == "ident" {
-			if typ, line = env.declaredType(ctx, p, name, l.Line, l.Col, l.Enclosing); typ != "" && isOutside(p, lg, typ) {
+			if typ, line = env.declaredType(ctx, p, name, l.Line, l.Col, l.Enclosing); typ != "" && extended == "" && isOutside(p, lg, typ) {
 				outside[typ]++
 				continue
 			}
@@ -109,7 +111,7 @@ func (env *Env) groupAnchored(ctx context.Context, card *query.SymbolCard, ancho
 		}
 		g.Description = fmt.Sprintf("%s of %s%s in %s%s", plural.Count(g.Count, "use", "uses"), receiverText(g.Receiver), card.Name,
 			plural.Count(g.Files, "file", "files"), where)
-		g.Capsule = capsule(card, g, others, declared[k])
+		g.Capsule = capsule(card, g, others, declared[k], extended)
 		out = append(out, *g)
 	}
 	return out, outsideNote(outside)
@@ -247,14 +249,15 @@ func article(name string) string {
 }
 
 // capsule states the decision a group asks for: what would make its uses
-// the symbol's, and what speaks for and against it.
-func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string) Capsule {
-	owner := ownerName(card)
+// the symbol's, and what speaks for and against it. An extension function
+// (extended: the type it extends) is asked about as a member of that type.
+func capsule(card *query.SymbolCard, g *Group, others []Fact, declared []string, extended string) Capsule {
+	owner := cmp.Or(extended, ownerName(card))
 	c := Capsule{Kind: "receiver_resolution", For: []string{}, Against: []string{},
 		StopRule: fmt.Sprintf("select the group when the receiver's type is %s (or a type that embeds or implements it); leave it out for any other type", owner)}
 	recv := receiverText(g.Receiver)
 	c.Question = fmt.Sprintf("Is %s in %s %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), article(owner), recv, card.Name, card.QName)
-	if card.Parent == nil {
+	if card.Parent == nil && extended == "" {
 		owner = "the module " + string(card.Location.Path)
 		c.Question = fmt.Sprintf("Does %s in %s name %s, so that %s%s is %s?", strings.TrimSuffix(recv, "."), these(g.Count), owner, recv, card.Name, card.QName)
 		c.StopRule = "select the group when the qualifier is the defining module (imported under that name); leave it out for any other value"

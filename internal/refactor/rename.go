@@ -105,6 +105,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if err := env.checkRename(ctx, card, p.Edits, anchored, req.NewName); err != nil {
 		return nil, err
 	}
+	if err := env.keepSharedImports(ctx, r, p, old, req.NewName); err != nil {
+		return nil, err
+	}
 	for _, m := range overriding {
 		if err := env.checkRename(ctx, &query.SymbolCard{SymbolRef: m.Ref(), Language: m.File.Lang}, p.Edits, anchored, req.NewName); err != nil {
 			return nil, err
@@ -127,7 +130,11 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	var outside string
-	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts)
+	extended := ""
+	if r.Def != nil {
+		extended = r.Def.Extends
+	}
+	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts, extended)
 	if outside != "" {
 		p.Warnings = append(p.Warnings, outside)
 	}

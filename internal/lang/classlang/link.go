@@ -29,7 +29,9 @@ import (
 //     a package is the type C;
 //   - x.name and this.x.name, where the source declares the type of x (a
 //     field, property, parameter or local; not Kotlin), is the member name of
-//     that type or of one of its base types (link_bases.go).
+//     that type or of one of its base types (link_bases.go), else, in
+//     Kotlin, the extension function that extends one of them
+//     (extensions.go).
 //
 // Java and Kotlin share one package namespace (they import each other's
 // types); C# namespaces are separate. When several files of a package declare
@@ -366,6 +368,9 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	switch r.Shape {
 	case lang.QualNone:
 		switch {
+		case r.BindDef >= 0 && facts.Defs[r.BindDef].Extends != "":
+			// the first of the file's extensions of the name: the receiver decides
+			fs.implicitExtension(ctx, ri, r, name)
 		case r.BindDef >= 0:
 			fs.add(ri, lang.TierProven, fs.ownSym(r.BindDef))
 		case r.BindImp >= 0:
@@ -374,10 +379,14 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 				fs.add(ri, lang.TierStrong, fs.imps[r.BindImp].sym)
 			}
 		default:
-			if s, ok := fs.bare(ctx, name); ok {
+			if s, ok := fs.bare(ctx, name); ok && fs.extends(ctx, s) {
+				fs.implicitExtension(ctx, ri, r, name)
+			} else if ok {
 				fs.add(ri, lang.TierStrong, s)
-			} else if r.Role == lang.RoleCall {
-				fs.inherited(ctx, ri, r, name, false) // a method of a base type, called without this.
+			} else if r.Role == lang.RoleCall || fs.inExtension(r.Enclosing) {
+				// a method of a base type called without this, a member of
+				// the type an extension function extends
+				fs.inherited(ctx, ri, r, name, false)
 			}
 		}
 	case lang.QualSelf:
@@ -387,6 +396,8 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			} else {
 				fs.inherited(ctx, ri, r, name, false)
 			}
+		} else if fs.inExtension(r.Enclosing) {
+			fs.inherited(ctx, ri, r, name, false)
 		}
 	case lang.QualIdent, lang.QualPath:
 		if t := fs.qualifiedThis(r); t >= 0 {
@@ -401,6 +412,8 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			fs.inherited(ctx, ri, r, name, true)
 		} else if t := fs.qualifiedThis(r); t >= 0 {
 			fs.outerMember(ctx, ri, t, name)
+		} else if strings.HasPrefix(q, `"`) {
+			fs.extension(ctx, ri, r, name, "String", nil) // "text".f()
 		}
 	}
 }
@@ -495,8 +508,9 @@ type selfType struct {
 
 // selfTypes are the types whose members a bare name at r can denote,
 // innermost first: the base type of the anonymous class body around r
-// (new T() { ... }, as the reference to T is linked), then the type
-// declaration around it.
+// (new T() { ... }, as the reference to T is linked), the type the Kotlin
+// extension function around it extends, then the type declaration around
+// it.
 func (fs *fileScope) selfTypes(ctx context.Context, r lang.Ref) []selfType {
 	if fs.f.Pkg == "" {
 		return nil
@@ -508,6 +522,9 @@ func (fs *fileScope) selfTypes(ctx context.Context, r lang.Ref) []selfType {
 				out = append(out, selfType{t, true})
 			}
 		}
+	}
+	if t, ok := fs.extendedType(ctx, r.Enclosing); ok {
+		out = append(out, selfType{t, false}) // an extension's receiver comes before its class
 	}
 	if t := fs.enclosingType(r.Enclosing); t >= 0 {
 		tr := typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}
@@ -678,7 +695,9 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 			fs.add(ri, lang.TierStrong, fs.ownSym(i))
 		} else if tr := (typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}); fs.f.Pkg != "" {
 			// inherited from a base type of another file
-			fs.member(ctx, ri, tr, name)
+			if b, ok := fs.member(ctx, ri, tr, name); !ok && b != nil {
+				fs.extension(ctx, ri, r, name, typ, b)
+			}
 		}
 		return
 	}
@@ -690,18 +709,28 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 			break
 		}
 	}
-	if t, ok := fs.otherFileType(ctx, bindImp, typ); ok {
-		fs.member(ctx, ri, t, name)
+	t, ok := fs.otherFileType(ctx, bindImp, typ)
+	if !ok {
+		fs.extension(ctx, ri, r, name, typ, nil)
+		return
+	}
+	if b, ok := fs.member(ctx, ri, t, name); !ok && b != nil {
+		fs.extension(ctx, ri, r, name, typ, b)
 	}
 }
 
-// member links ri to member name of type t (declared or inherited).
-func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) {
-	if s, ok := fs.lookup(ctx, t.pkg, t.path); ok {
-		if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
-			fs.add(ri, lang.TierStrong, m)
-		}
+// member links ri to member name of type t (declared or inherited) and
+// reports whether it did; b is t's symbol, when the repository declares t.
+func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) (b *pkgBase, ok bool) {
+	s, found := fs.lookup(ctx, t.pkg, t.path)
+	if !found {
+		return nil, false
 	}
+	if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
+		fs.add(ri, lang.TierStrong, m)
+		return &pkgBase{t, s}, true
+	}
+	return &pkgBase{t, s}, false
 }
 
 // JVMStdlib reports whether an import names a package of the Java or

@@ -21,7 +21,9 @@
 // else the class their initialiser constructs (val c = Counter(1): a
 // capitalised callee); the linker reads it for x.m. A vararg parameter (an
 // array) and a binding initialised by a function call (val m = make()) record
-// none.
+// none. An extension function (fun Box.twice(), top-level or a member)
+// records the type it extends (Def.Extends): the linker ties b.twice() to it
+// when b's type declares no twice.
 package kotlin
 
 import (
@@ -132,7 +134,8 @@ func imports(v *lang.View, n int) []lang.Import {
 }
 
 // refine applies the rules the query cannot express: signatures without
-// annotations, KDoc summaries, constants, the relations of interfaces, import
+// annotations, KDoc summaries, constants, the types extension functions
+// extend, the relations of interfaces, import
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
@@ -142,6 +145,9 @@ func refine(v *lang.View, f *lang.Facts) {
 		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
 			classlang.Has(classlang.Modifiers(v, nodes[i], cut), "const") {
 			d.Kind = lang.KindConstant
+		}
+		if (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) && nodes[i] >= 0 {
+			d.Extends = extendedType(v, nodes[i])
 		}
 	}
 	for i := range f.TypeRels {
@@ -184,6 +190,28 @@ func refine(v *lang.View, f *lang.Facts) {
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
+}
+
+// extendedType is the type extension function n extends, without type
+// arguments and nullability: Box of fun Box.twice(), a.Box of fun
+// a.Box.f(), List of fun <T> List<T>.second(), String of fun
+// String?.orEmpty(); "" for other functions.
+func extendedType(v *lang.View, n int) string {
+	name := v.Child(n, "name")
+	for _, c := range v.Children(n) {
+		if c == name {
+			break
+		}
+		switch v.Kind(c) {
+		case "user_type":
+			return classlang.StripTypeArgs(v.Text(c))
+		case "nullable_type":
+			if u := v.ChildOfKind(c, "user_type"); u >= 0 {
+				return classlang.StripTypeArgs(v.Text(u))
+			}
+		}
+	}
+	return ""
 }
 
 // calleeName is the name node of the function that call_expression n

@@ -46,6 +46,9 @@ func Summarize(f *lang.Facts) Summary {
 		if d.Type != "" {
 			line += " type=" + d.Type
 		}
+		if d.Extends != "" {
+			line += " extends=" + d.Extends
+		}
 		if d.Signature != "" {
 			line += " sig=" + strconvQuote(d.Signature)
 		}

@@ -1,0 +1,184 @@
+package classlang
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// Kotlin's extension functions (fun Box.twice()) are called like members
+// (b.twice()) but declared at top level, where an import or the package
+// makes them visible. A member of the name wins over an extension, so a
+// call is linked to one only after the receiver's type (and its bases)
+// turned out to have no such member: to the one visible extension of the
+// name that extends that type or a base of it. Inside an extension's body,
+// this and bare names denote the extended type's members.
+
+// extension links x.name, x of declared type typ (as written) that has no
+// member name, to the extension function it calls, and reports whether it
+// found the one. t is typ resolved in the repository, when it is.
+func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, typ string, t *pkgBase) bool {
+	if fs.f.Lang != "kotlin" {
+		return false
+	}
+	want := map[int64]bool{}
+	if t != nil {
+		for _, b := range fs.withBases(ctx, *t) {
+			want[b.s.id] = true
+		}
+	}
+	outside := lastName(StripTypeArgs(typ)) // a type the repository does not declare: String
+	for _, tier := range fs.visibleFunctions(ctx, name) {
+		var hit pkgSym
+		n := 0
+		for _, s := range tier {
+			fi, facts, d, ok := fs.declOf(ctx, s)
+			if !ok || d.Extends == "" {
+				continue
+			}
+			if r.Role == lang.RoleCall && r.Args > 0 && !fs.arityOf(ctx, s).Takes(int(r.Args)-1) {
+				continue
+			}
+			ext, resolved := fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, ""}, d.Extends, fs.from)
+			if resolved && want[ext.s.id] || !resolved && t == nil && lastName(d.Extends) == outside {
+				if s.id != hit.id {
+					hit, n = s, n+1
+				}
+			}
+		}
+		if n == 1 {
+			fs.add(ri, lang.TierStrong, hit)
+			return true
+		}
+		if n > 1 {
+			return false
+		}
+	}
+	return false
+}
+
+// extends reports whether top-level function s, or an overload of it, is
+// an extension function.
+func (fs *fileScope) extends(ctx context.Context, s pkgSym) bool {
+	if fs.f.Lang != "kotlin" || s.kind != lang.KindFunction {
+		return false
+	}
+	group := fs.p.overloads[s.id]
+	if len(group) == 0 {
+		group = []pkgSym{s}
+	}
+	for _, o := range group {
+		if _, _, d, ok := fs.declOf(ctx, o); ok && d.Extends != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// implicitExtension links a bare name that the file's extension functions
+// declare at top level to what it denotes through the implicit receiver (the
+// type the extension function around it extends, else the class around
+// it): the receiver's member of the name, else the one extension that
+// extends the receiver.
+func (fs *fileScope) implicitExtension(ctx context.Context, ri int, r lang.Ref, name string) {
+	for _, t := range fs.selfTypes(ctx, r) {
+		if t.anonymous {
+			continue
+		}
+		if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
+			fs.add(ri, lang.TierStrong, m)
+			return
+		}
+		if fs.extension(ctx, ri, r, name, t.t.path, &t.pkgBase) {
+			return
+		}
+	}
+}
+
+// visibleFunctions are the functions named name that the file sees, each
+// overload apart, by Kotlin's precedence: those it imports by name (under
+// that name: top-level functions, members of objects), the top-level ones
+// of its own package, those of the packages it imports whole.
+func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgSym {
+	type place struct{ pkg, path string }
+	var named, own, wild []place
+	for i, im := range fs.facts.Imports {
+		if im.Kind == lang.ImportNamed && im.LocalName() == name && fs.imps[i].named {
+			// a top-level function, or a member of an object (import a.Util.f)
+			if fi, _, d, ok := fs.declOf(ctx, fs.imps[i].sym); ok {
+				named = append(named, place{fi.Pkg, d.Path})
+			}
+		}
+	}
+	for _, pkg := range fs.visible {
+		own = append(own, place{pkg, name})
+	}
+	for _, pkg := range fs.wildPkgs {
+		wild = append(wild, place{pkg, name})
+	}
+	seen := map[int64]bool{}
+	var out [][]pkgSym
+	for _, places := range [][]place{named, own, wild} {
+		var tier []pkgSym
+		for _, pl := range places {
+			for _, first := range fs.p.unit(ctx, fs.family, pl.pkg)[pl.path] {
+				group := fs.p.overloads[first.id]
+				if len(group) == 0 {
+					group = []pkgSym{first}
+				}
+				for _, s := range group {
+					if !seen[s.id] && (s.kind == lang.KindFunction || s.kind == lang.KindMethod) {
+						seen[s.id] = true
+						tier = append(tier, s)
+					}
+				}
+			}
+		}
+		out = append(out, tier)
+	}
+	return out
+}
+
+// withBases is type t and the types it extends or implements, breadth
+// first.
+func (fs *fileScope) withBases(ctx context.Context, t pkgBase) []pkgBase {
+	out := []pkgBase{t}
+	seen := map[int64]bool{t.s.id: true}
+	for i := 0; i < len(out) && len(out) < 16; i++ {
+		for _, b := range fs.p.bases(ctx, fs.family, out[i], fs.from) {
+			if !seen[b.s.id] {
+				seen[b.s.id] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// extendedType is the type the extension function around def enc extends,
+// as the file writes it and resolves it.
+func (fs *fileScope) extendedType(ctx context.Context, enc int32) (pkgBase, bool) {
+	for d := enc; d >= 0; d = fs.facts.Defs[d].Parent {
+		if ext := fs.facts.Defs[d].Extends; ext != "" {
+			return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, typeRef{fs.f.Pkg, ""}, ext, fs.from)
+		}
+	}
+	return pkgBase{}, false
+}
+
+// inExtension reports whether def enc is an extension function or lies in
+// one.
+func (fs *fileScope) inExtension(enc int32) bool {
+	for d := enc; d >= 0; d = fs.facts.Defs[d].Parent {
+		if fs.facts.Defs[d].Extends != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// lastName is the last dotted name of a type: Box of a.Box.
+func lastName(typ string) string {
+	return typ[strings.LastIndexByte(typ, '.')+1:]
+}
