@@ -33,7 +33,7 @@ endif
 # repositories link its node_modules), pytest from Debian's python3-pytest
 # (installed when neither a pytest program nor the python module is there),
 # flake8 from Debian, staticcheck from tools, and go, node and cargo from
-# the machine.
+# the machine (and javac, which a rename script compiles its result with).
 RUNNERS_DIR  := test/runners
 RUNNERS_DEPS := $(RUNNERS_DIR)/node_modules/.package-lock.json
 
