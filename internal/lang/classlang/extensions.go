@@ -7,13 +7,15 @@ import (
 	"github.com/cairnhq/cairn/internal/lang"
 )
 
-// Kotlin's extension functions (fun Box.twice()) are called like members
-// (b.twice()) but declared at top level, where an import or the package
-// makes them visible. A member of the name wins over an extension, so a
-// call is linked to one only after the receiver's type (and its bases)
-// turned out to have no such member: to the one visible extension of the
-// name that extends that type or a base of it. Inside an extension's body,
-// this and bare names denote the extended type's members.
+// Kotlin's extension functions and properties (fun Box.twice(), val
+// Box.area) are used like members (b.twice(), b.area) but declared at top
+// level or in another type, where an import or the package makes them
+// visible. A member of the name wins over an extension, so a use is linked
+// to one only after the receiver's type (and its bases) turned out to have
+// no such member: to the one extension of the name that extends that type
+// or a base of it, among the closest the file sees (imported by name, then
+// in its package, then imported whole). Inside an extension's body, this
+// and bare names denote the extended type's members.
 
 // extension links x.name, x of declared type typ (as written) that has no
 // member name, to the extension function it calls, and reports whether it
@@ -61,7 +63,7 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 // extends reports whether top-level function s, or an overload of it, is
 // an extension function.
 func (fs *fileScope) extends(ctx context.Context, s pkgSym) bool {
-	if fs.f.Lang != "kotlin" || s.kind != lang.KindFunction {
+	if fs.f.Lang != "kotlin" || !extensible(s.kind) {
 		return false
 	}
 	group := fs.p.overloads[s.id]
@@ -128,7 +130,7 @@ func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgS
 					group = []pkgSym{first}
 				}
 				for _, s := range group {
-					if !seen[s.id] && (s.kind == lang.KindFunction || s.kind == lang.KindMethod) {
+					if !seen[s.id] && extensible(s.kind) {
 						seen[s.id] = true
 						tier = append(tier, s)
 					}
@@ -174,6 +176,16 @@ func (fs *fileScope) inExtension(enc int32) bool {
 		if fs.facts.Defs[d].Extends != "" {
 			return true
 		}
+	}
+	return false
+}
+
+// extensible reports whether a declaration of the kind may extend a type:
+// functions and properties, top-level or members.
+func extensible(k lang.DefKind) bool {
+	switch k {
+	case lang.KindFunction, lang.KindMethod, lang.KindVariable, lang.KindProperty:
+		return true
 	}
 	return false
 }

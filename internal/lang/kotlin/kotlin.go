@@ -21,9 +21,9 @@
 // else the class their initialiser constructs (val c = Counter(1): a
 // capitalised callee); the linker reads it for x.m. A vararg parameter (an
 // array) and a binding initialised by a function call (val m = make()) record
-// none. An extension function (fun Box.twice(), top-level or a member)
-// records the type it extends (Def.Extends): the linker ties b.twice() to it
-// when b's type declares no twice.
+// none. An extension function or property (fun Box.twice(), val Box.area;
+// top-level or a member) records the type it extends (Def.Extends): the
+// linker ties b.twice() to it when b's type declares no twice.
 package kotlin
 
 import (
@@ -146,7 +146,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			classlang.Has(classlang.Modifiers(v, nodes[i], cut), "const") {
 			d.Kind = lang.KindConstant
 		}
-		if (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) && nodes[i] >= 0 {
+		if nodes[i] >= 0 {
 			d.Extends = extendedType(v, nodes[i])
 		}
 	}
@@ -192,17 +192,20 @@ func refine(v *lang.View, f *lang.Facts) {
 	classlang.CallLocals(f, refAt, callees)
 }
 
-// extendedType is the type extension function n extends, without type
-// arguments and nullability: Box of fun Box.twice(), a.Box of fun
-// a.Box.f(), List of fun <T> List<T>.second(), String of fun
-// String?.orEmpty(); "" for other functions.
+// extendedType is the type extension function or property n extends,
+// without type arguments and nullability: Box of fun Box.twice(), a.Box of
+// fun a.Box.f(), List of fun <T> List<T>.second(), String of fun
+// String?.orEmpty(), Box of val Box.area; "" for other declarations.
 func extendedType(v *lang.View, n int) string {
-	name := v.Child(n, "name")
+	switch v.Kind(n) {
+	case "function_declaration", "property_declaration":
+	default:
+		return ""
+	}
 	for _, c := range v.Children(n) {
-		if c == name {
-			break
-		}
 		switch v.Kind(c) {
+		case "identifier", "variable_declaration", "multi_variable_declaration", "function_value_parameters":
+			return "" // the name, with no receiver type before it
 		case "user_type":
 			return classlang.StripTypeArgs(v.Text(c))
 		case "nullable_type":
