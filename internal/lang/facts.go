@@ -162,9 +162,10 @@ type Def struct {
 	// of type.
 	Type string
 	// Extends is the type a Kotlin extension function or property
-	// (top-level or a member) extends, as written without type arguments
-	// and nullability ("Box", "a.Box" of fun a.Box.twice(), of val
-	// a.Box.area); "" for every other definition.
+	// (top-level or a member) or a C# extension method extends, as written
+	// without type arguments and nullability ("Box", "a.Box" of fun
+	// a.Box.twice(), of val a.Box.area, of Twice(this a.Box b)); "" for
+	// every other definition.
 	Extends  string
 	BodyHash uint64 // fingerprint of the definition's text with whitespace removed
 	Dup      uint16 // ordinal among definitions with the same Path in this file

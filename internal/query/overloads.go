@@ -263,6 +263,56 @@ const RelationOverload = "overload"
 type OverloadSet struct {
 	First int64
 	arity map[int64]lang.Arity
+	// ext describes the overloads that are extensions (Kotlin's fun
+	// Box.f(), C#'s static M(this Box b)): a call on a receiver chooses
+	// among those extending one type.
+	ext   map[int64]extensionOverload
+	owner string // the type that declares them
+}
+
+// extensionOverload is what a member-style call (b.M(x)) sees of an
+// extension overload.
+type extensionOverload struct {
+	extends string     // the type it extends
+	member  lang.Arity // the arity of b.M(x)
+	// static: it can be called as Owner.M(b, x) too (C#), which passes
+	// the receiver as an argument, as arity counts
+	static bool
+	defIdx int
+}
+
+// For is the set a call of ref's shape chooses overload id among: for an
+// extension called on a receiver (b.M(x), or a bare call of a Kotlin
+// extension on the implicit one), the overloads that extend the same type,
+// at the arity of that form (nil when id is the only one); otherwise the
+// whole set.
+func (o *OverloadSet) For(facts *lang.Facts, ref lang.Ref, id int64) *OverloadSet {
+	if o == nil {
+		return nil
+	}
+	e, ok := o.ext[id]
+	if !ok {
+		return o
+	}
+	if e.static {
+		if q := facts.Names[ref.Qualifier]; ref.Shape == lang.QualNone || q == o.owner || strings.HasSuffix(q, "."+o.owner) {
+			return o // M(b, x), Owner.M(b, x)
+		}
+	}
+	set := &OverloadSet{arity: map[int64]lang.Arity{}}
+	firstIdx := -1
+	for other, oe := range o.ext {
+		if oe.extends == e.extends {
+			set.arity[other] = oe.member
+			if firstIdx < 0 || oe.defIdx < firstIdx {
+				set.First, firstIdx = other, oe.defIdx
+			}
+		}
+	}
+	if len(set.arity) < 2 {
+		return nil
+	}
+	return set
 }
 
 // Overloads finds the overloads of r's name in r's file; nil when it has
@@ -285,14 +335,14 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 		if err != nil || o == nil || o.Def == nil {
 			return nil, err
 		}
-		if r.Def != nil && o.Def.Extends != r.Def.Extends {
-			continue // extension functions of other types: the receiver tells them apart
-		}
 		a := lang.ArityOf(o.Def.Signature, row.Name)
 		if !a.Known {
 			return nil, nil
 		}
 		set.arity[row.ID] = a
+		if o.Def.Extends != "" {
+			set.addExtension(row, o, a)
+		}
 		if firstIdx < 0 || row.DefIdx < firstIdx {
 			set.First, firstIdx = row.ID, row.DefIdx
 		}
@@ -301,6 +351,26 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 		return nil, nil
 	}
 	return set, nil
+}
+
+// addExtension records extension overload o of arity a: a C# one declares
+// its receiver as its first parameter (this Box b), which a member-style
+// call passes before the parentheses.
+func (o *OverloadSet) addExtension(row store.SymbolRow, r *Resolved, a lang.Arity) {
+	if o.ext == nil {
+		o.ext = map[int64]extensionOverload{}
+	}
+	e := extensionOverload{extends: r.Def.Extends, member: a, defIdx: row.DefIdx}
+	if params, _ := lang.SignatureParameters(r.Def.Signature, row.Name); len(params) > 0 && strings.HasPrefix(params[0], "this ") {
+		e.static = true
+		if e.member.Max > 0 {
+			e.member.Max--
+		}
+		if r.Def.Parent >= 0 {
+			o.owner = r.Facts.Defs[r.Def.Parent].Name
+		}
+	}
+	o.ext[row.ID] = e
 }
 
 // Takes reports whether overload id takes a call's arguments (args is

@@ -385,7 +385,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			if l, ok := nf.Links[ri]; ok {
 				s.target = l.Target
 				s.loc.Tier = l.Tier.String()
-				if overloads != nil && overloadCandidate(overloads, r.Row.ID, l.Target, ref) {
+				if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
 					s.status, s.loc.Relation = synAnchored, RelationOverload
 					s.loc.Tier = index.TierAnchored.String()
 				} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
@@ -410,10 +410,11 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
 				// a call of the name syntax did not link: which overload
 				// takes its arguments, if any
-				switch {
-				case !overloads.Takes(r.Row.ID, ref.Args):
+				switch ov := overloads.For(facts, ref, r.Row.ID); {
+				case ov == nil:
+				case !ov.Takes(r.Row.ID, ref.Args):
 					s.status = synOther
-				case !overloads.Only(r.Row.ID, ref.Args):
+				case !ov.Only(r.Row.ID, ref.Args):
 					s.loc.Relation = RelationOverload
 				}
 			}

@@ -1,27 +1,31 @@
 package classlang
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
 
 // Kotlin's extension functions and properties (fun Box.twice(), val
-// Box.area) are used like members (b.twice(), b.area) but declared at top
-// level or in another type, where an import or the package makes them
-// visible. A member of the name wins over an extension, so a use is linked
-// to one only after the receiver's type (and its bases) turned out to have
-// no such member: to the one extension of the name that extends that type
-// or a base of it, among the closest the file sees (imported by name, then
-// in its package, then imported whole). Inside an extension's body, this
-// and bare names denote the extended type's members.
+// Box.area) and C#'s extension methods (static int Twice(this Box b)) are
+// used like members (b.twice(), b.area, b.Twice()) but declared elsewhere:
+// at top level or in another type, where an import or the package makes
+// them visible. A member of the name wins over an extension, so a use is
+// linked to one only after the receiver's type (and its bases) turned out to
+// have no such member: to the one extension of the name that extends that
+// type or a base of it, among the closest the file sees (Kotlin: imported
+// by name, then in its package, then imported whole; C#: in the static
+// classes of its namespaces, then of those it uses). Inside a Kotlin
+// extension's body, this and bare names denote the extended type's members.
 
 // extension links x.name, x of declared type typ (as written) that has no
 // member name, to the extension function it calls, and reports whether it
 // found the one. t is typ resolved in the repository, when it is.
 func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, typ string, t *pkgBase) bool {
-	if fs.f.Lang != "kotlin" {
+	if !extensionLangs[fs.f.Lang] {
 		return false
 	}
 	want := map[int64]bool{}
@@ -39,7 +43,7 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 			if !ok || d.Extends == "" {
 				continue
 			}
-			if r.Role == lang.RoleCall && r.Args > 0 && !fs.arityOf(ctx, s).Takes(int(r.Args)-1) {
+			if r.Role == lang.RoleCall && r.Args > 0 && !fs.memberArity(ctx, s, d).Takes(int(r.Args)-1) {
 				continue
 			}
 			ext, resolved := fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, ""}, d.Extends, fs.from)
@@ -60,17 +64,14 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 	return false
 }
 
-// extends reports whether top-level function s, or an overload of it, is
-// an extension function.
+// extends reports whether top-level Kotlin function s, or an overload of
+// it, is an extension function, which a bare name calls on the implicit
+// receiver.
 func (fs *fileScope) extends(ctx context.Context, s pkgSym) bool {
 	if fs.f.Lang != "kotlin" || !extensible(s.kind) {
 		return false
 	}
-	group := fs.p.overloads[s.id]
-	if len(group) == 0 {
-		group = []pkgSym{s}
-	}
-	for _, o := range group {
+	for _, o := range fs.p.withOverloads(s) {
 		if _, _, d, ok := fs.declOf(ctx, o); ok && d.Extends != "" {
 			return true
 		}
@@ -103,6 +104,9 @@ func (fs *fileScope) implicitExtension(ctx context.Context, ri int, r lang.Ref, 
 // that name: top-level functions, members of objects), the top-level ones
 // of its own package, those of the packages it imports whole.
 func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgSym {
+	if fs.f.Lang == "csharp" {
+		return fs.visibleExtensionMethods(ctx, name)
+	}
 	type place struct{ pkg, path string }
 	var named, own, wild []place
 	for i, im := range fs.facts.Imports {
@@ -125,11 +129,7 @@ func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgS
 		var tier []pkgSym
 		for _, pl := range places {
 			for _, first := range fs.p.unit(ctx, fs.family, pl.pkg)[pl.path] {
-				group := fs.p.overloads[first.id]
-				if len(group) == 0 {
-					group = []pkgSym{first}
-				}
-				for _, s := range group {
+				for _, s := range fs.p.withOverloads(first) {
 					if !seen[s.id] && extensible(s.kind) {
 						seen[s.id] = true
 						tier = append(tier, s)
@@ -141,6 +141,79 @@ func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgS
 	}
 	return out
 }
+
+// visibleExtensionMethods are the C# methods named name that the file
+// sees as extension methods: those of the static classes of its namespace
+// and the enclosing ones, then those of the namespaces it uses (using A.B)
+// and of the types whose static members it imports (using static A.B.C).
+func (fs *fileScope) visibleExtensionMethods(ctx context.Context, name string) [][]pkgSym {
+	var own, used []pkgSym
+	for _, pkg := range fs.visible {
+		own = append(own, fs.p.membersNamed(ctx, fs.family, pkg)[name]...)
+	}
+	for _, pkg := range fs.wildPkgs {
+		used = append(used, fs.p.membersNamed(ctx, fs.family, pkg)[name]...)
+	}
+	for _, t := range fs.wildTypes {
+		for _, first := range fs.p.unit(ctx, fs.family, t.pkg)[t.path+"."+name] {
+			used = append(used, fs.p.withOverloads(first)...)
+		}
+	}
+	return [][]pkgSym{own, used}
+}
+
+// membersNamed maps the names of the methods that a package's types
+// declare to those methods, each overload apart.
+func (p *pkgLinker) membersNamed(ctx context.Context, family, pkg string) map[string][]pkgSym {
+	key := family + "\x00" + pkg
+	if m, ok := p.methodsByName[key]; ok {
+		return m
+	}
+	m := map[string][]pkgSym{}
+	for path, firsts := range p.unit(ctx, family, pkg) {
+		i := strings.LastIndexByte(path, '.')
+		if i < 0 {
+			continue
+		}
+		for _, first := range firsts {
+			if first.kind == lang.KindMethod {
+				m[path[i+1:]] = append(m[path[i+1:]], p.withOverloads(first)...)
+			}
+		}
+	}
+	for _, syms := range m {
+		slices.SortFunc(syms, func(a, b pkgSym) int { return cmp.Compare(a.id, b.id) })
+	}
+	if p.methodsByName == nil {
+		p.methodsByName = map[string]map[string][]pkgSym{}
+	}
+	p.methodsByName[key] = m
+	return m
+}
+
+// withOverloads is s and the other overloads it stands for.
+func (p *pkgLinker) withOverloads(s pkgSym) []pkgSym {
+	if group := p.overloads[s.id]; len(group) > 0 {
+		return group
+	}
+	return []pkgSym{s}
+}
+
+// memberArity is the arity of a call of extension s written as a member
+// call (b.M(x)): a C# extension method declares b as its first parameter
+// (this Box b), which lang.ArityOf lets a call leave out or pass.
+func (fs *fileScope) memberArity(ctx context.Context, s pkgSym, d lang.Def) lang.Arity {
+	a := fs.arityOf(ctx, s)
+	if params, _ := lang.SignatureParameters(d.Signature, d.Name); len(params) > 0 && strings.HasPrefix(params[0], "this ") && a.Max > 0 {
+		a.Max--
+	}
+	return a
+}
+
+// extensionLangs are the languages whose extensions the linker ties to
+// member-style uses: Kotlin's extension functions and properties, C#'s
+// extension methods.
+var extensionLangs = map[string]bool{"kotlin": true, "csharp": true}
 
 // withBases is type t and the types it extends or implements, breadth
 // first.

@@ -29,9 +29,9 @@ import (
 //     a package is the type C;
 //   - x.name and this.x.name, where the source declares the type of x (a
 //     field, property, parameter or local; not Kotlin), is the member name of
-//     that type or of one of its base types (link_bases.go), else, in
-//     Kotlin, the extension function that extends one of them
-//     (extensions.go).
+//     that type or of one of its base types (link_bases.go), else the
+//     Kotlin extension function or C# extension method that extends one of
+//     them (extensions.go).
 //
 // Java and Kotlin share one package namespace (they import each other's
 // types); C# namespaces are separate. When several files of a package declare
@@ -75,6 +75,9 @@ type pkgLinker struct {
 	arities   map[int64]lang.Arity
 	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
+	// methodsByName: family + "\x00" + package -> method name -> the
+	// methods of the package's types (extensions.go)
+	methodsByName map[string]map[string][]pkgSym
 }
 
 // Linker links Java, Kotlin and C# files. Java and Kotlin share one
@@ -368,8 +371,9 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	switch r.Shape {
 	case lang.QualNone:
 		switch {
-		case r.BindDef >= 0 && facts.Defs[r.BindDef].Extends != "":
-			// the first of the file's extensions of the name: the receiver decides
+		case r.BindDef >= 0 && facts.Defs[r.BindDef].Extends != "" && fs.f.Lang == "kotlin":
+			// the first of the file's extensions of the name: the implicit
+			// receiver decides (a bare call in C# is a static call)
 			fs.implicitExtension(ctx, ri, r, name)
 		case r.BindDef >= 0:
 			fs.add(ri, lang.TierProven, fs.ownSym(r.BindDef))
@@ -412,8 +416,8 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			fs.inherited(ctx, ri, r, name, true)
 		} else if t := fs.qualifiedThis(r); t >= 0 {
 			fs.outerMember(ctx, ri, t, name)
-		} else if strings.HasPrefix(q, `"`) {
-			fs.extension(ctx, ri, r, name, "String", nil) // "text".f()
+		} else if t := stringType[fs.f.Lang]; t != "" && strings.HasPrefix(q, `"`) {
+			fs.extension(ctx, ri, r, name, t, nil) // "text".f()
 		}
 	}
 }
@@ -455,6 +459,10 @@ func (fs *fileScope) outerMember(ctx context.Context, ri int, t int32, name stri
 		}
 	}
 }
+
+// stringType names the type of a string literal, as an extension of it
+// writes it.
+var stringType = map[string]string{"kotlin": "String", "csharp": "string"}
 
 // superName is the receiver that names the base class's members.
 var superName = map[string]string{"java": "super", "kotlin": "super", "csharp": "base"}

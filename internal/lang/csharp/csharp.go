@@ -26,6 +26,10 @@
 // "A.B.C" (its static members); using X = A.B.C is named
 // {Source: "A.B", Name: "C", Alias: "X"}.
 //
+// Extension methods (static T M(this Box b, ...)) record the type they
+// extend (Def.Extends: Box), without type arguments and nullability; the
+// linker ties b.M() to one when b's type declares no M.
+//
 // Type relations: syntax cannot tell a base class from an interface, so the
 // first base of a class or record is recorded as extends and the others as
 // implements; the bases of a struct are implements and those of an interface
@@ -295,6 +299,9 @@ func refine(v *lang.View, f *lang.Facts) {
 			classlang.Has(modifiers(v, nodes[i]), "const") {
 			d.Kind = lang.KindConstant
 		}
+		if d.Kind == lang.KindMethod && nodes[i] >= 0 {
+			d.Extends = extendedType(v, nodes[i])
+		}
 	}
 	namespacePaths(v, f, nodes)
 	localFunctions(v, f)
@@ -480,4 +487,30 @@ func localFunctions(v *lang.View, f *lang.Facts) {
 // stdlib reports whether a using names a namespace of .NET's base library.
 func stdlib(im lang.Import) bool {
 	return im.Source == "System" || strings.HasPrefix(im.Source, "System.")
+}
+
+// extendedType is the type extension method n extends: the type of its
+// first parameter when that parameter says this (Box of M(this Box b),
+// IObservable of M<T>(this IObservable<T> s), A.Box of M(this A.Box? b)),
+// else "".
+func extendedType(v *lang.View, n int) string {
+	params := v.Child(n, "parameters")
+	if params < 0 {
+		return ""
+	}
+	first := v.ChildOfKind(params, "parameter")
+	if first < 0 {
+		return ""
+	}
+	this := false
+	for _, c := range v.Children(first) {
+		if v.Kind(c) == "modifier" && v.Text(c) == "this" {
+			this = true
+		}
+	}
+	typ := v.Child(first, "type")
+	if !this || typ < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(classlang.StripTypeArgs(v.Text(typ)), "?")
 }
