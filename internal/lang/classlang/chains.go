@@ -31,10 +31,10 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 }
 
 // chained links m in f().m to member m of the type f (a method, or a
-// Kotlin function) is declared to return.
+// Kotlin function) is declared to return, or to an extension of it.
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
 	if t, ok := fs.resultOf(ctx, r.Via); ok {
-		fs.member(ctx, ri, t.t, name)
+		fs.memberOrExtension(ctx, ri, r, name, t.t)
 	}
 }
 
@@ -61,7 +61,7 @@ func (fs *fileScope) initialised(ctx context.Context, ri int, r lang.Ref, name s
 	}
 	if lo := fs.facts.Locals[ls[0]]; lo.Type == "" {
 		if t, ok := fs.resultOf(ctx, lo.Via); ok {
-			fs.member(ctx, ri, t.t, name)
+			fs.memberOrExtension(ctx, ri, r, name, t.t)
 		}
 	}
 }
@@ -84,7 +84,7 @@ func (fs *fileScope) pathMember(ctx context.Context, ri int, r lang.Ref, name st
 		cur, ok = fs.typeOfMember(ctx, f)
 	}
 	if ok {
-		fs.member(ctx, ri, cur.t, name)
+		fs.memberOrExtension(ctx, ri, r, name, cur.t)
 	}
 }
 

@@ -64,6 +64,32 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 	return false
 }
 
+// memberOrExtension links x.name, x of repository type t, to t's member
+// name (declared or inherited), else to the extension of t that it uses.
+func (fs *fileScope) memberOrExtension(ctx context.Context, ri int, r lang.Ref, name string, t typeRef) {
+	if b, ok := fs.member(ctx, ri, t, name); !ok && b != nil {
+		fs.extension(ctx, ri, r, name, t.path, b)
+	}
+}
+
+// thisExtension links this.name, which the types around it do not
+// declare, to the extension of the innermost one that it uses (C#'s
+// this.M()).
+func (fs *fileScope) thisExtension(ctx context.Context, ri int, r lang.Ref, name string) {
+	for _, t := range fs.selfTypes(ctx, r) {
+		if !t.anonymous {
+			fs.extension(ctx, ri, r, name, t.t.path, &t.pkgBase)
+			return
+		}
+	}
+}
+
+// linked reports whether reference ri has a link.
+func (fs *fileScope) linked(ri int) bool {
+	_, ok := fs.called[ri]
+	return ok
+}
+
 // extends reports whether top-level Kotlin function s, or an overload of
 // it, is an extension function, which a bare name calls on the implicit
 // receiver.

@@ -397,8 +397,8 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		if t := fs.enclosingType(r.Enclosing); t >= 0 {
 			if i, ok := fs.byPath[facts.Defs[t].Path+"."+name]; ok {
 				fs.add(ri, lang.TierProven, fs.ownSym(i))
-			} else {
-				fs.inherited(ctx, ri, r, name, false)
+			} else if fs.inherited(ctx, ri, r, name, false); !fs.linked(ri) {
+				fs.thisExtension(ctx, ri, r, name) // this.M() of an extension of the type
 			}
 		} else if fs.inExtension(r.Enclosing) {
 			fs.inherited(ctx, ri, r, name, false)
@@ -703,9 +703,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 			fs.add(ri, lang.TierStrong, fs.ownSym(i))
 		} else if tr := (typeRef{fs.f.Pkg, fs.facts.Defs[t].Path}); fs.f.Pkg != "" {
 			// inherited from a base type of another file
-			if b, ok := fs.member(ctx, ri, tr, name); !ok && b != nil {
-				fs.extension(ctx, ri, r, name, typ, b)
-			}
+			fs.memberOrExtension(ctx, ri, r, name, tr)
 		}
 		return
 	}
@@ -722,9 +720,7 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 		fs.extension(ctx, ri, r, name, typ, nil)
 		return
 	}
-	if b, ok := fs.member(ctx, ri, t, name); !ok && b != nil {
-		fs.extension(ctx, ri, r, name, typ, b)
-	}
+	fs.memberOrExtension(ctx, ri, r, name, t)
 }
 
 // member links ri to member name of type t (declared or inherited) and
