@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/refactor"
 	"github.com/cairnhq/cairn/internal/tools"
 )
@@ -38,9 +39,38 @@ func planCmd(tool, verb string, in any, apply *bool, verify *string, flags func(
 
 func renameCmd() *toolCmd {
 	var in tools.RenameIn
-	return planCmd("refactor_rename", "rename", &in, &in.Apply, &in.Verify,
-		func(f *argFlags) { f.Bool(&in.IncludeDocs, "include-docs", "include_docs") },
+	var at string
+	c := planCmd("refactor_rename", "rename", &in, &in.Apply, &in.Verify,
+		func(f *argFlags) {
+			f.Bool(&in.IncludeDocs, "include-docs", "include_docs")
+			atFlag(f, &at)
+		},
 		posArg{"NAME", "symbol", &in.Symbol}, posArg{"NEW", "new_name", &in.NewName})
+	c.use, c.args = "rename [NAME] NEW", cobra.RangeArgs(1, 2)
+	c.request = func(_ *cobra.Command, args []string) (any, error) {
+		if at == "" {
+			if len(args) != 2 {
+				return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL, then the new name (NEW)")
+			}
+			return &in, nil
+		}
+		if len(args) != 1 {
+			return nil, errs.E(errs.Usage, "with --at, give only the new name (NEW)")
+		}
+		p, err := tools.ParsePosition(at)
+		if err != nil {
+			return nil, err
+		}
+		in.Symbol, in.At, in.NewName = "", p, args[0]
+		return &in, nil
+	}
+	return c
+}
+
+// atFlag defines --at, the position a planning command may take instead of
+// NAME.
+func atFlag(f *argFlags, at *string) {
+	f.String(at, "at", "at", "").Usage += ": PATH:LINE:COL"
 }
 
 func mvCmd() *toolCmd {
@@ -51,9 +81,31 @@ func mvCmd() *toolCmd {
 
 func rmSymbolCmd() *toolCmd {
 	var in tools.DeleteIn
-	return planCmd("refactor_delete", "rm-symbol", &in, &in.Apply, &in.Verify,
-		func(f *argFlags) { f.Bool(&in.Force, "force", "force") },
+	var at string
+	c := planCmd("refactor_delete", "rm-symbol", &in, &in.Apply, &in.Verify,
+		func(f *argFlags) {
+			f.Bool(&in.Force, "force", "force")
+			atFlag(f, &at)
+		},
 		posArg{"NAME", "symbol", &in.Symbol})
+	c.use, c.args = "rm-symbol [NAME]", cobra.MaximumNArgs(1)
+	c.request = func(_ *cobra.Command, args []string) (any, error) {
+		switch {
+		case at == "" && len(args) == 1:
+			return &in, nil
+		case at == "":
+			return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL")
+		case len(args) == 1:
+			return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL, not both")
+		}
+		p, err := tools.ParsePosition(at)
+		if err != nil {
+			return nil, err
+		}
+		in.Symbol, in.At = "", p
+		return &in, nil
+	}
+	return c
 }
 
 // planFamily groups the commands on stored plans: show, apply, cancel.
