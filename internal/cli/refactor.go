@@ -39,38 +39,54 @@ func planCmd(tool, verb string, in any, apply *bool, verify *string, flags func(
 
 func renameCmd() *toolCmd {
 	var in tools.RenameIn
-	var at string
+	t := planTarget{then: "the new name (NEW)"}
 	c := planCmd("refactor_rename", "rename", &in, &in.Apply, &in.Verify,
 		func(f *argFlags) {
 			f.Bool(&in.IncludeDocs, "include-docs", "include_docs")
-			atFlag(f, &at)
+			t.flag(f)
 		},
 		posArg{"NAME", "symbol", &in.Symbol}, posArg{"NEW", "new_name", &in.NewName})
 	c.use, c.args = "rename [NAME] NEW", cobra.RangeArgs(1, 2)
 	c.request = func(_ *cobra.Command, args []string) (any, error) {
-		if at == "" {
-			if len(args) != 2 {
-				return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL, then the new name (NEW)")
-			}
-			return &in, nil
-		}
-		if len(args) != 1 {
-			return nil, errs.E(errs.Usage, "with --at, give only the new name (NEW)")
-		}
-		p, err := tools.ParsePosition(at)
+		name, at, rest, err := t.read(args, 1)
 		if err != nil {
 			return nil, err
 		}
-		in.Symbol, in.At, in.NewName = "", p, args[0]
+		in.Symbol, in.At, in.NewName = name, at, rest[0]
 		return &in, nil
 	}
 	return c
 }
 
-// atFlag defines --at, the position a planning command may take instead of
-// NAME.
-func atFlag(f *argFlags, at *string) {
-	f.String(at, "at", "at", "").Usage += ": PATH:LINE:COL"
+// planTarget reads the symbol of a planning command: NAME, its first
+// argument, or --at PATH:LINE:COL, as its tool takes symbol or at.
+type planTarget struct {
+	at   string
+	then string // what the command takes after NAME, for its usage errors
+}
+
+func (t *planTarget) flag(f *argFlags) {
+	f.String(&t.at, "at", "at", "").Usage += ": PATH:LINE:COL"
+}
+
+// read splits args into the symbol's name (without --at) and the rest
+// arguments that follow it.
+func (t *planTarget) read(args []string, rest int) (name string, at *tools.Position, tail []string, err error) {
+	want := "name the symbol (NAME) or give --at PATH:LINE:COL"
+	switch {
+	case t.at == "" && len(args) == 1+rest:
+		return args[0], nil, args[1:], nil
+	case t.at == "" && rest > 0:
+		return "", nil, nil, errs.E(errs.Usage, "%s, then %s", want, t.then)
+	case t.at == "":
+		return "", nil, nil, errs.E(errs.Usage, "%s", want)
+	case len(args) != rest && rest > 0:
+		return "", nil, nil, errs.E(errs.Usage, "with --at, give only %s", t.then)
+	case len(args) != rest:
+		return "", nil, nil, errs.E(errs.Usage, "%s, not both", want)
+	}
+	at, err = tools.ParsePosition(t.at)
+	return "", at, args, err
 }
 
 func mvCmd() *toolCmd {
@@ -81,28 +97,20 @@ func mvCmd() *toolCmd {
 
 func rmSymbolCmd() *toolCmd {
 	var in tools.DeleteIn
-	var at string
+	var t planTarget
 	c := planCmd("refactor_delete", "rm-symbol", &in, &in.Apply, &in.Verify,
 		func(f *argFlags) {
 			f.Bool(&in.Force, "force", "force")
-			atFlag(f, &at)
+			t.flag(f)
 		},
 		posArg{"NAME", "symbol", &in.Symbol})
 	c.use, c.args = "rm-symbol [NAME]", cobra.MaximumNArgs(1)
 	c.request = func(_ *cobra.Command, args []string) (any, error) {
-		switch {
-		case at == "" && len(args) == 1:
-			return &in, nil
-		case at == "":
-			return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL")
-		case len(args) == 1:
-			return nil, errs.E(errs.Usage, "name the symbol (NAME) or give --at PATH:LINE:COL, not both")
-		}
-		p, err := tools.ParsePosition(at)
+		name, at, _, err := t.read(args, 0)
 		if err != nil {
 			return nil, err
 		}
-		in.Symbol, in.At = "", p
+		in.Symbol, in.At = name, at
 		return &in, nil
 	}
 	return c
