@@ -190,6 +190,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
+	scopeFunctions(v, f, refAt)
 }
 
 // extendedType is the type extension function or property n extends,

@@ -1,0 +1,167 @@
+package kotlin
+
+import (
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// receiverLambdas are the scope functions whose lambda takes the receiver
+// as its parameter (x.let { it.m() }, x.also { y -> y.m() }).
+var receiverLambdas = map[string]bool{"let": true, "also": true, "takeIf": true, "takeUnless": true}
+
+// scopeFunctions gives the parameter of the lambda passed to x.let,
+// x.also, x.takeIf or x.takeUnless (it, or the one it names) the type the
+// source declares for x: a local's or parameter's, or a property's of this
+// file (x, this.x). The uses of it in that lambda are then bound to it; a
+// lambda inside it without parameters has an it of its own, declared
+// without a type so that it hides the outer one.
+func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
+	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
+	for i, s := range f.Scopes {
+		scopeAt[s.Span] = int32(i)
+	}
+	typed := map[int32]string{} // the scope of a lambda whose it is typed -> the type
+	var spans []lang.Span
+	for n := 0; n < v.Len(); n++ {
+		lam, recv := receiverLambda(v, n)
+		if lam < 0 {
+			continue
+		}
+		typ := declaredTypeOf(v, f, refAt, recv)
+		if typ == "" {
+			continue
+		}
+		if ps := v.ChildOfKind(lam, "lambda_parameters"); ps >= 0 {
+			typeLambdaParameter(v, f, ps, typ)
+		} else if s, ok := scopeAt[v.Span(lam)]; ok {
+			typed[s] = typ
+			spans = append(spans, v.Span(lam))
+		}
+	}
+	if len(typed) == 0 {
+		return
+	}
+	it := langutil.Name(f, "it")
+	lambdas := map[int32]bool{}
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "lambda_literal" {
+			continue
+		}
+		s, ok := scopeAt[v.Span(n)]
+		if !ok {
+			continue
+		}
+		lambdas[s] = true
+		typ, own := typed[s]
+		if !own && (v.ChildOfKind(n, "lambda_parameters") >= 0 || !inside(v.Start(n), spans)) {
+			continue
+		}
+		f.Locals = append(f.Locals, lang.Local{Name: it, Pos: v.Start(n), Scope: s, Type: typ})
+	}
+	for i := range f.Refs {
+		if r := &f.Refs[i]; r.Shape == lang.QualIdent && r.Qualifier == it && !r.QualBound {
+			r.QualBound = typedIt(f, r.Scope, typed, lambdas)
+		}
+	}
+}
+
+// inside reports whether p lies in one of the spans.
+func inside(p lang.Pos, spans []lang.Span) bool {
+	for _, sp := range spans {
+		if sp.Contains(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// typedIt reports whether the innermost lambda around scope is one whose
+// it is typed.
+func typedIt(f *lang.Facts, scope int32, typed map[int32]string, lambdas map[int32]bool) bool {
+	for s := scope; s >= 0; s = f.Scopes[s].Parent {
+		if lambdas[s] {
+			_, ok := typed[s]
+			return ok
+		}
+	}
+	return false
+}
+
+// receiverLambda is the lambda and the receiver of call n when n is
+// x.let { ... } (or another receiverLambdas call), else -1, -1.
+func receiverLambda(v *lang.View, n int) (lam, recv int) {
+	if v.Kind(n) != "call_expression" {
+		return -1, -1
+	}
+	cs := v.Children(n)
+	if len(cs) != 2 || v.Kind(cs[0]) != "navigation_expression" || v.Kind(cs[1]) != "annotated_lambda" {
+		return -1, -1
+	}
+	nav := v.Children(cs[0])
+	if len(nav) != 2 || !receiverLambdas[v.Text(nav[1])] {
+		return -1, -1
+	}
+	return v.ChildOfKind(cs[1], "lambda_literal"), nav[0]
+}
+
+// declaredTypeOf is the type the file declares for expression n when n is
+// a name bound to a local or a definition (x), or this.x for a property
+// of the class around it; else "".
+func declaredTypeOf(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, n int) string {
+	switch v.Kind(n) {
+	case "identifier":
+		ri, ok := refAt[v.Start(n)]
+		if !ok {
+			return ""
+		}
+		switch r := f.Refs[ri]; {
+		case r.BindLocal >= 0:
+			return f.Locals[r.BindLocal].Type
+		case r.BindDef >= 0:
+			return f.Defs[r.BindDef].Type
+		}
+	case "navigation_expression":
+		cs := v.Children(n)
+		if len(cs) != 2 || v.Kind(cs[0]) != "this_expression" || v.Kind(cs[1]) != "identifier" {
+			return ""
+		}
+		ri, ok := refAt[v.Start(cs[1])]
+		if !ok {
+			return ""
+		}
+		return propertyType(f, f.Refs[ri].Enclosing, v.Text(cs[1]))
+	}
+	return ""
+}
+
+// propertyType is the declared type of property name of the class around
+// def enc, or "".
+func propertyType(f *lang.Facts, enc int32, name string) string {
+	for c := enc; c >= 0; c = f.Defs[c].Parent {
+		if !f.Defs[c].Kind.IsTypeLike() {
+			continue
+		}
+		for _, d := range f.Defs {
+			if d.Parent == c && d.Name == name && d.Kind == lang.KindProperty {
+				return d.Type
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// typeLambdaParameter types the single parameter a receiver lambda names
+// (x.also { y -> ... }).
+func typeLambdaParameter(v *lang.View, f *lang.Facts, ps int, typ string) {
+	decls := v.Children(ps)
+	if len(decls) != 1 || v.Kind(decls[0]) != "variable_declaration" {
+		return
+	}
+	name := v.ChildOfKind(decls[0], "identifier")
+	for i := range f.Locals {
+		if f.Locals[i].Pos == v.Start(name) && f.Locals[i].Type == "" {
+			f.Locals[i].Type = typ
+		}
+	}
+}
