@@ -123,10 +123,11 @@
 ] @local.scope
 
 ; locals and parameters whose type the source writes (T x; var x = new T()): Local.Type
-(parameter type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type name: (identifier) @local.definition)
+; (string s and int n too: the extension methods of string and int reach them)
+(parameter type: [(identifier) (qualified_name) (generic_name) (predefined_type) (nullable_type type: [(identifier) (qualified_name) (generic_name) (predefined_type)])] @local.type name: (identifier) @local.definition)
 (local_declaration_statement
   (variable_declaration
-    type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+    type: [(identifier) (qualified_name) (generic_name) (predefined_type) (nullable_type type: [(identifier) (qualified_name) (generic_name) (predefined_type)])] @local.type
     (variable_declarator name: (identifier) @local.definition)))
 (local_declaration_statement
   (variable_declaration
