@@ -84,6 +84,52 @@ func (fs *fileScope) thisExtension(ctx context.Context, ri int, r lang.Ref, name
 	}
 }
 
+// receiverFirst links a bare name or this.name inside a Kotlin lambda
+// with a receiver (x.apply { m() }, with(x) { m() }) to the receiver type's
+// member, else to an extension of it: they win over the enclosing class's
+// members and the top-level functions, though not over a local function.
+func (fs *fileScope) receiverFirst(ctx context.Context, ri int, r lang.Ref, name string) bool {
+	if r.BindDef >= 0 && fs.localFunction(r.BindDef) {
+		return false
+	}
+	t, ok := fs.lambdaReceiver(ctx, r)
+	if !ok {
+		return false
+	}
+	if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
+		fs.add(ri, lang.TierStrong, m)
+		return true
+	}
+	return fs.extension(ctx, ri, r, name, t.t.path, &t)
+}
+
+// lambdaReceiver is the type of this that the innermost Kotlin lambda with
+// a receiver around r declares, resolved in the repository.
+func (fs *fileScope) lambdaReceiver(ctx context.Context, r lang.Ref) (pkgBase, bool) {
+	if fs.f.Lang != "kotlin" || fs.decl == nil {
+		return pkgBase{}, false
+	}
+	this, ok := fs.decl.Names["this"]
+	if !ok {
+		return pkgBase{}, false
+	}
+	ls, found := fs.decl.Local(this, r.Scope, r.Pos)
+	if !found || fs.facts.Locals[ls[0]].Type == "" {
+		return pkgBase{}, false
+	}
+	at := typeRef{fs.f.Pkg, ""}
+	if t := fs.enclosingType(r.Enclosing); t >= 0 {
+		at.path = fs.facts.Defs[t].Path
+	}
+	return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, at, fs.facts.Locals[ls[0]].Type, fs.from)
+}
+
+// localFunction reports whether definition d is declared inside a function.
+func (fs *fileScope) localFunction(d int32) bool {
+	p := fs.facts.Defs[d].Parent
+	return p >= 0 && !fs.facts.Defs[p].Kind.IsTypeLike()
+}
+
 // linked reports whether reference ri has a link.
 func (fs *fileScope) linked(ri int) bool {
 	_, ok := fs.called[ri]

@@ -370,6 +370,9 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 	name := facts.Names[r.Name]
 	switch r.Shape {
 	case lang.QualNone:
+		if fs.receiverFirst(ctx, ri, r, name) {
+			return
+		}
 		switch {
 		case r.BindDef >= 0 && facts.Defs[r.BindDef].Extends != "" && fs.f.Lang == "kotlin":
 			// the first of the file's extensions of the name: the implicit
@@ -394,6 +397,9 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			}
 		}
 	case lang.QualSelf:
+		if fs.receiverFirst(ctx, ri, r, name) {
+			return
+		}
 		if t := fs.enclosingType(r.Enclosing); t >= 0 {
 			if i, ok := fs.byPath[facts.Defs[t].Path+"."+name]; ok {
 				fs.add(ri, lang.TierProven, fs.ownSym(i))

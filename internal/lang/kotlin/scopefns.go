@@ -6,15 +6,22 @@ import (
 )
 
 // receiverLambdas are the scope functions whose lambda takes the receiver
-// as its parameter (x.let { it.m() }, x.also { y -> y.m() }).
-var receiverLambdas = map[string]bool{"let": true, "also": true, "takeIf": true, "takeUnless": true}
+// as its parameter (x.let { it.m() }, x.also { y -> y.m() }), and
+// thisLambdas those whose lambda takes it as this (x.apply { m() },
+// x.run { m() }, with(x) { m() }).
+var (
+	receiverLambdas = map[string]bool{"let": true, "also": true, "takeIf": true, "takeUnless": true}
+	thisLambdas     = map[string]bool{"apply": true, "run": true, "with": true}
+)
 
 // scopeFunctions gives the parameter of the lambda passed to x.let,
 // x.also, x.takeIf or x.takeUnless (it, or the one it names) the type the
 // source declares for x: a local's or parameter's, or a property's of this
 // file (x, this.x). The uses of it in that lambda are then bound to it; a
 // lambda inside it without parameters has an it of its own, declared
-// without a type so that it hides the outer one.
+// without a type so that it hides the outer one. The lambda of x.apply,
+// x.run and with(x) declares this, of x's type: the linker looks up its
+// bare names there first.
 func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
 	for i, s := range f.Scopes {
@@ -23,12 +30,18 @@ func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 	typed := map[int32]string{} // the scope of a lambda whose it is typed -> the type
 	var spans []lang.Span
 	for n := 0; n < v.Len(); n++ {
-		lam, recv := receiverLambda(v, n)
+		lam, recv, this := receiverLambda(v, n)
 		if lam < 0 {
 			continue
 		}
 		typ := declaredTypeOf(v, f, refAt, recv)
 		if typ == "" {
+			continue
+		}
+		if this {
+			if s, ok := scopeAt[v.Span(lam)]; ok {
+				f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, "this"), Pos: v.Start(lam), Scope: s, Type: typ})
+			}
 			continue
 		}
 		if ps := v.ChildOfKind(lam, "lambda_parameters"); ps >= 0 {
@@ -88,20 +101,32 @@ func typedIt(f *lang.Facts, scope int32, typed map[int32]string, lambdas map[int
 }
 
 // receiverLambda is the lambda and the receiver of call n when n is
-// x.let { ... } (or another receiverLambdas call), else -1, -1.
-func receiverLambda(v *lang.View, n int) (lam, recv int) {
+// x.let { ... } (or another receiverLambdas call), x.apply { ... } or
+// with(x) { ... } (this reports a thisLambdas call), else -1, -1.
+func receiverLambda(v *lang.View, n int) (lam, recv int, this bool) {
 	if v.Kind(n) != "call_expression" {
-		return -1, -1
+		return -1, -1, false
 	}
 	cs := v.Children(n)
-	if len(cs) != 2 || v.Kind(cs[0]) != "navigation_expression" || v.Kind(cs[1]) != "annotated_lambda" {
-		return -1, -1
+	if len(cs) != 2 || v.Kind(cs[1]) != "annotated_lambda" {
+		return -1, -1, false
 	}
-	nav := v.Children(cs[0])
-	if len(nav) != 2 || !receiverLambdas[v.Text(nav[1])] {
-		return -1, -1
+	lam = v.ChildOfKind(cs[1], "lambda_literal")
+	switch v.Kind(cs[0]) {
+	case "navigation_expression": // x.let { }
+		nav := v.Children(cs[0])
+		if len(nav) == 2 && (receiverLambdas[v.Text(nav[1])] || thisLambdas[v.Text(nav[1])]) {
+			return lam, nav[0], thisLambdas[v.Text(nav[1])]
+		}
+	case "call_expression": // with(x) { }
+		inner := v.Children(cs[0])
+		if len(inner) == 2 && v.Text(inner[0]) == "with" && v.Kind(inner[1]) == "value_arguments" {
+			if args := v.Children(inner[1]); len(args) == 1 && len(v.Children(args[0])) == 1 {
+				return lam, v.Children(args[0])[0], true
+			}
+		}
 	}
-	return v.ChildOfKind(cs[1], "lambda_literal"), nav[0]
+	return -1, -1, false
 }
 
 // declaredTypeOf is the type the file declares for expression n when n is
