@@ -114,8 +114,11 @@ func (fs *fileScope) lambdaReceiver(ctx context.Context, r lang.Ref) (pkgBase, b
 		return pkgBase{}, false
 	}
 	ls, found := fs.decl.Local(this, r.Scope, r.Pos)
-	if !found || fs.facts.Locals[ls[0]].Type == "" {
+	if !found {
 		return pkgBase{}, false
+	}
+	if lo := fs.facts.Locals[ls[0]]; lo.Type == "" {
+		return fs.resultOf(ctx, lo.Via) // f().apply { }
 	}
 	at := typeRef{fs.f.Pkg, ""}
 	if t := fs.enclosingType(r.Enclosing); t >= 0 {

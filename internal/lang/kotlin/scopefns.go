@@ -16,8 +16,8 @@ var (
 
 // scopeFunctions gives the parameter of the lambda passed to x.let,
 // x.also, x.takeIf or x.takeUnless (it, or the one it names) the type the
-// source declares for x: a local's or parameter's, or a property's of this
-// file (x, this.x). The uses of it in that lambda are then bound to it; a
+// source declares for x: a local's or parameter's, a property's of this
+// file (x, this.x), or the declared result of the call x is (f().let). The uses of it in that lambda are then bound to it; a
 // lambda inside it without parameters has an it of its own, declared
 // without a type so that it hides the outer one. The lambda of x.apply,
 // x.run and with(x) declares this, of x's type: the linker looks up its
@@ -27,27 +27,27 @@ func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 	for i, s := range f.Scopes {
 		scopeAt[s.Span] = int32(i)
 	}
-	typed := map[int32]string{} // the scope of a lambda whose it is typed -> the type
+	typed := map[int32]binding{} // the scope of a lambda whose it is typed -> its type
 	var spans []lang.Span
 	for n := 0; n < v.Len(); n++ {
 		lam, recv, this := receiverLambda(v, n)
 		if lam < 0 {
 			continue
 		}
-		typ := declaredTypeOf(v, f, refAt, recv)
-		if typ == "" {
+		b := typeOf(v, f, refAt, recv)
+		if b == (binding{}) {
 			continue
 		}
 		if this {
 			if s, ok := scopeAt[v.Span(lam)]; ok {
-				f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, "this"), Pos: v.Start(lam), Scope: s, Type: typ})
+				f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, "this"), Pos: v.Start(lam), Scope: s, Type: b.typ, Via: b.via})
 			}
 			continue
 		}
 		if ps := v.ChildOfKind(lam, "lambda_parameters"); ps >= 0 {
-			typeLambdaParameter(v, f, ps, typ)
+			typeLambdaParameter(v, f, ps, b)
 		} else if s, ok := scopeAt[v.Span(lam)]; ok {
-			typed[s] = typ
+			typed[s] = b
 			spans = append(spans, v.Span(lam))
 		}
 	}
@@ -65,11 +65,11 @@ func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 			continue
 		}
 		lambdas[s] = true
-		typ, own := typed[s]
+		b, own := typed[s]
 		if !own && (v.ChildOfKind(n, "lambda_parameters") >= 0 || !inside(v.Start(n), spans)) {
 			continue
 		}
-		f.Locals = append(f.Locals, lang.Local{Name: it, Pos: v.Start(n), Scope: s, Type: typ})
+		f.Locals = append(f.Locals, lang.Local{Name: it, Pos: v.Start(n), Scope: s, Type: b.typ, Via: b.via})
 	}
 	for i := range f.Refs {
 		if r := &f.Refs[i]; r.Shape == lang.QualIdent && r.Qualifier == it && !r.QualBound {
@@ -90,7 +90,7 @@ func inside(p lang.Pos, spans []lang.Span) bool {
 
 // typedIt reports whether the innermost lambda around scope is one whose
 // it is typed.
-func typedIt(f *lang.Facts, scope int32, typed map[int32]string, lambdas map[int32]bool) bool {
+func typedIt(f *lang.Facts, scope int32, typed map[int32]binding, lambdas map[int32]bool) bool {
 	for s := scope; s >= 0; s = f.Scopes[s].Parent {
 		if lambdas[s] {
 			_, ok := typed[s]
@@ -127,6 +127,28 @@ func receiverLambda(v *lang.View, n int) (lam, recv int, this bool) {
 		}
 	}
 	return -1, -1, false
+}
+
+// binding is how the receiver of a scope function is typed: the type the
+// source declares for it, or (via) the call whose declared result it is,
+// as Local.Type and Local.Via say.
+type binding struct {
+	typ string
+	via int32
+}
+
+// typeOf types the receiver n of a scope function: a call (f(), a.f()) by
+// its callee's declared result, else as declaredTypeOf.
+func typeOf(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, n int) binding {
+	if v.Kind(n) == "call_expression" {
+		if callee := calleeName(v, n); callee >= 0 {
+			if ri, ok := refAt[v.Start(callee)]; ok && f.Refs[ri].Role == lang.RoleCall {
+				return binding{via: ri + 1}
+			}
+		}
+		return binding{}
+	}
+	return binding{typ: declaredTypeOf(v, f, refAt, n)}
 }
 
 // declaredTypeOf is the type the file declares for expression n when n is
@@ -178,15 +200,15 @@ func propertyType(f *lang.Facts, enc int32, name string) string {
 
 // typeLambdaParameter types the single parameter a receiver lambda names
 // (x.also { y -> ... }).
-func typeLambdaParameter(v *lang.View, f *lang.Facts, ps int, typ string) {
+func typeLambdaParameter(v *lang.View, f *lang.Facts, ps int, b binding) {
 	decls := v.Children(ps)
 	if len(decls) != 1 || v.Kind(decls[0]) != "variable_declaration" {
 		return
 	}
 	name := v.ChildOfKind(decls[0], "identifier")
 	for i := range f.Locals {
-		if f.Locals[i].Pos == v.Start(name) && f.Locals[i].Type == "" {
-			f.Locals[i].Type = typ
+		if f.Locals[i].Pos == v.Start(name) && f.Locals[i].Type == "" && f.Locals[i].Via == 0 {
+			f.Locals[i].Type, f.Locals[i].Via = b.typ, b.via
 		}
 	}
 }
