@@ -30,6 +30,7 @@ func init() {
 			"With an imported SCIP index (cairn index --semantic) files it describes as they are now answer from the semantic layer (tier precise); files changed since, or not in it, answer from syntax and are listed in semantic.fallback_files. " +
 			"anchored groups list same-name references that syntax cannot attribute (method calls on unknown receivers), grouped by receiver shape with a few exemplars; pass anchored: true to list them too. " +
 			"Of several overloads (Java, Kotlin, C#) a call counts for the one that takes as many arguments as it passes; a call that more than one takes (or none) is an anchored candidate of each that may take it, with relation overload. " +
+			"A Kotlin extension function or property and a C# extension method count the member-style uses (b.twice(), source.Where(f)) whose receiver has a type the source declares (or, in Kotlin, the lambda of x.let, x.apply, with(x) gives) and that type and its bases have no member of the name; extensions of one name for different types are told apart by the type they extend, and a C# call b.M(x) passes one argument fewer than Owner.M(b, x). " +
 			"merge: union combines both layers everywhere and lists their conflicts. " +
 			"A path names a file or a package (a directory: its own files, or every file below it when it has none of its own) and wins over a symbol name: " +
 			"the answer counts the proven and strong references into it from other files by referencing package and file (non-test first), and pages their locations, each with the symbol it references.",
