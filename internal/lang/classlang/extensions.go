@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/link"
 )
 
 // Kotlin's extension functions and properties (fun Box.twice(), val
@@ -224,10 +225,10 @@ func (fs *fileScope) visibleFunctions(ctx context.Context, name string) [][]pkgS
 func (fs *fileScope) visibleExtensionMethods(ctx context.Context, name string) [][]pkgSym {
 	var own, used []pkgSym
 	for _, pkg := range fs.visible {
-		own = append(own, fs.p.membersNamed(ctx, fs.family, pkg)[name]...)
+		own = append(own, fs.p.extensionMethods(ctx, fs.family, pkg, name)...)
 	}
 	for _, pkg := range fs.wildPkgs {
-		used = append(used, fs.p.membersNamed(ctx, fs.family, pkg)[name]...)
+		used = append(used, fs.p.extensionMethods(ctx, fs.family, pkg, name)...)
 	}
 	for _, t := range fs.wildTypes {
 		for _, first := range fs.p.unit(ctx, fs.family, t.pkg)[t.path+"."+name] {
@@ -235,6 +236,28 @@ func (fs *fileScope) visibleExtensionMethods(ctx context.Context, name string) [
 		}
 	}
 	return [][]pkgSym{own, used}
+}
+
+// extensionMethods are the extension methods named name that a package's
+// types declare. Which methods are extensions is read from their files'
+// facts once per package and name: a common name (Add) must not decode
+// every file that declares one for each call of it.
+func (p *pkgLinker) extensionMethods(ctx context.Context, family, pkg, name string) []pkgSym {
+	key := family + "\x00" + pkg + "\x00" + name
+	if out, ok := p.extensionsByName[key]; ok {
+		return out
+	}
+	var out []pkgSym
+	for _, s := range p.membersNamed(ctx, family, pkg)[name] {
+		if _, facts := link.FactsAt(ctx, p.r, s.file); facts != nil && s.defIdx < len(facts.Defs) && facts.Defs[s.defIdx].Extends != "" {
+			out = append(out, s)
+		}
+	}
+	if p.extensionsByName == nil {
+		p.extensionsByName = map[string][]pkgSym{}
+	}
+	p.extensionsByName[key] = out
+	return out
 }
 
 // membersNamed maps the names of the methods that a package's types

@@ -78,6 +78,9 @@ type pkgLinker struct {
 	// methodsByName: family + "\x00" + package -> method name -> the
 	// methods of the package's types (extensions.go)
 	methodsByName map[string]map[string][]pkgSym
+	// extensionsByName: family, package and name -> the extension methods
+	// of that name in the package (extensions.go)
+	extensionsByName map[string][]pkgSym
 }
 
 // Linker links Java, Kotlin and C# files. Java and Kotlin share one
