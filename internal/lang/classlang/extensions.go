@@ -239,54 +239,33 @@ func (fs *fileScope) visibleExtensionMethods(ctx context.Context, name string) [
 }
 
 // extensionMethods are the extension methods named name that a package's
-// types declare. Which methods are extensions is read from their files'
-// facts once per package and name: a common name (Add) must not decode
-// every file that declares one for each call of it.
+// types declare, each overload apart. Which methods are extensions is read
+// from their files' facts once per package and name: a common name (Add)
+// must not decode every file that declares one for each call of it.
 func (p *pkgLinker) extensionMethods(ctx context.Context, family, pkg, name string) []pkgSym {
 	key := family + "\x00" + pkg + "\x00" + name
-	if out, ok := p.extensionsByName[key]; ok {
+	out, ok := p.extensionsByName[key]
+	if ok {
 		return out
 	}
-	var out []pkgSym
-	for _, s := range p.membersNamed(ctx, family, pkg)[name] {
-		if _, facts := link.FactsAt(ctx, p.r, s.file); facts != nil && s.defIdx < len(facts.Defs) && facts.Defs[s.defIdx].Extends != "" {
-			out = append(out, s)
-		}
-	}
-	if p.extensionsByName == nil {
-		p.extensionsByName = map[string][]pkgSym{}
-	}
-	p.extensionsByName[key] = out
-	return out
-}
-
-// membersNamed maps the names of the methods that a package's types
-// declare to those methods, each overload apart.
-func (p *pkgLinker) membersNamed(ctx context.Context, family, pkg string) map[string][]pkgSym {
-	key := family + "\x00" + pkg
-	if m, ok := p.methodsByName[key]; ok {
-		return m
-	}
-	m := map[string][]pkgSym{}
 	for path, firsts := range p.unit(ctx, family, pkg) {
-		i := strings.LastIndexByte(path, '.')
-		if i < 0 {
+		if !strings.HasSuffix(path, "."+name) {
 			continue
 		}
 		for _, first := range firsts {
-			if first.kind == lang.KindMethod {
-				m[path[i+1:]] = append(m[path[i+1:]], p.withOverloads(first)...)
+			if first.kind != lang.KindMethod {
+				continue
+			}
+			for _, s := range p.withOverloads(first) {
+				if _, facts := link.FactsAt(ctx, p.r, s.file); facts != nil && s.defIdx < len(facts.Defs) && facts.Defs[s.defIdx].Extends != "" {
+					out = append(out, s)
+				}
 			}
 		}
 	}
-	for _, syms := range m {
-		slices.SortFunc(syms, func(a, b pkgSym) int { return cmp.Compare(a.id, b.id) })
-	}
-	if p.methodsByName == nil {
-		p.methodsByName = map[string]map[string][]pkgSym{}
-	}
-	p.methodsByName[key] = m
-	return m
+	slices.SortFunc(out, func(a, b pkgSym) int { return cmp.Compare(a.id, b.id) })
+	p.extensionsByName[key] = out
+	return out
 }
 
 // withOverloads is s and the other overloads it stands for.

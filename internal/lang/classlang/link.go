@@ -75,11 +75,8 @@ type pkgLinker struct {
 	arities   map[int64]lang.Arity
 	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
-	// methodsByName: family + "\x00" + package -> method name -> the
-	// methods of the package's types (extensions.go)
-	methodsByName map[string]map[string][]pkgSym
 	// extensionsByName: family, package and name -> the extension methods
-	// of that name in the package (extensions.go)
+	// of that name that the package's types declare (extensions.go)
 	extensionsByName map[string][]pkgSym
 }
 
@@ -89,7 +86,8 @@ type pkgLinker struct {
 var Linker = &lang.Linker{NewBatch: newBatch}
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, arities: map[int64]lang.Arity{}}
+	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, arities: map[int64]lang.Arity{},
+		extensionsByName: map[string][]pkgSym{}}
 }
 
 // Import resolves an import to the file declaring what it names: a type or
