@@ -199,7 +199,7 @@ func ArityOf(sig, name string) Arity {
 		return Arity{}
 	}
 	a := Arity{Known: true}
-	if len(params) > 0 && strings.HasPrefix(params[0], "this ") {
+	if receiverParameter(params) {
 		a.Min-- // a C# extension method: x.M(a) passes x before the parentheses
 	}
 	for _, p := range params {
@@ -213,6 +213,26 @@ func ArityOf(sig, name string) Arity {
 		a.Max++
 	}
 	return a
+}
+
+// MemberCallArity is the arity of a member-style call (b.M(x)) of the
+// method whose parameter list after name in sig is read: for a C#
+// extension method, which declares its receiver as its first parameter
+// (M(this Box b, int x)), one argument fewer than the static call
+// Owner.M(b, x) that ArityOf admits too; receiver reports such a method.
+func MemberCallArity(sig, name string) (a Arity, receiver bool) {
+	a = ArityOf(sig, name)
+	if params, _ := SignatureParameters(sig, name); receiverParameter(params) && a.Max > 0 {
+		a.Max--
+		return a, true
+	}
+	return a, false
+}
+
+// receiverParameter reports whether the first parameter is the receiver
+// of a C# extension method (this Box b).
+func receiverParameter(params []string) bool {
+	return len(params) > 0 && strings.HasPrefix(params[0], "this ")
 }
 
 // variadic reports whether a parameter takes any number of arguments.

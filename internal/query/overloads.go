@@ -341,7 +341,7 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 		}
 		set.arity[row.ID] = a
 		if o.Def.Extends != "" {
-			set.addExtension(row, o, a)
+			set.addExtension(row, o)
 		}
 		if firstIdx < 0 || row.DefIdx < firstIdx {
 			set.First, firstIdx = row.ID, row.DefIdx
@@ -353,22 +353,17 @@ func (e *Engine) Overloads(ctx context.Context, r *Resolved) (*OverloadSet, erro
 	return set, nil
 }
 
-// addExtension records extension overload o of arity a: a C# one declares
-// its receiver as its first parameter (this Box b), which a member-style
-// call passes before the parentheses.
-func (o *OverloadSet) addExtension(row store.SymbolRow, r *Resolved, a lang.Arity) {
+// addExtension records extension overload r: a C# one declares its
+// receiver as its first parameter (this Box b), which a member-style call
+// passes before the parentheses.
+func (o *OverloadSet) addExtension(row store.SymbolRow, r *Resolved) {
 	if o.ext == nil {
 		o.ext = map[int64]extensionOverload{}
 	}
-	e := extensionOverload{extends: r.Def.Extends, member: a, defIdx: row.DefIdx}
-	if params, _ := lang.SignatureParameters(r.Def.Signature, row.Name); len(params) > 0 && strings.HasPrefix(params[0], "this ") {
-		e.static = true
-		if e.member.Max > 0 {
-			e.member.Max--
-		}
-		if r.Def.Parent >= 0 {
-			o.owner = r.Facts.Defs[r.Def.Parent].Name
-		}
+	e := extensionOverload{extends: r.Def.Extends, defIdx: row.DefIdx}
+	e.member, e.static = lang.MemberCallArity(r.Def.Signature, row.Name)
+	if e.static && r.Def.Parent >= 0 {
+		o.owner = r.Facts.Defs[r.Def.Parent].Name
 	}
 	o.ext[row.ID] = e
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -36,12 +36,7 @@ func (env *Env) keepSharedImports(ctx context.Context, r *query.Resolved, p *Pla
 	for _, e := range p.Edits {
 		files[e.Path] = true
 	}
-	paths := make([]string, 0, len(files))
-	for f := range files {
-		paths = append(paths, f)
-	}
-	sort.Strings(paths)
-	for _, f := range paths {
+	for _, f := range slices.Sorted(maps.Keys(files)) {
 		if err := env.keepImportsIn(ctx, f, r.Row.QName, p, old, name); err != nil {
 			return err
 		}
@@ -100,13 +95,9 @@ func lastNameIn(stmt []byte, name string) int {
 			return -1
 		}
 		after := i + 1 + len(name)
-		if after == len(stmt) || !isIdentByte(stmt[after]) {
+		if after == len(stmt) || !lang.IsIdentRune(rune(stmt[after])) {
 			return i + 1
 		}
 		end = i
 	}
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

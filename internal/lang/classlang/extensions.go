@@ -31,7 +31,7 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 	}
 	want := map[int64]bool{}
 	if t != nil {
-		for _, b := range fs.withBases(ctx, *t) {
+		for b := range fs.p.typeAndBases(ctx, fs.family, *t, fs.from) {
 			want[b.s.id] = true
 		}
 	}
@@ -40,11 +40,14 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 		var hit pkgSym
 		n := 0
 		for _, s := range tier {
+			if fs.p.extendsOf(ctx, s) == "" {
+				continue // most functions of a name extend nothing: their facts stay undecoded
+			}
 			fi, facts, d, ok := fs.declOf(ctx, s)
-			if !ok || d.Extends == "" {
+			if !ok {
 				continue
 			}
-			if r.Role == lang.RoleCall && r.Args > 0 && !fs.memberArity(ctx, s, d).Takes(int(r.Args)-1) {
+			if a, _ := lang.MemberCallArity(d.Signature, d.Name); r.Role == lang.RoleCall && r.Args > 0 && !a.Takes(int(r.Args)-1) {
 				continue
 			}
 			ext, resolved := fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, ""}, d.Extends, fs.from)
@@ -118,14 +121,15 @@ func (fs *fileScope) lambdaReceiver(ctx context.Context, r lang.Ref) (pkgBase, b
 	if !found {
 		return pkgBase{}, false
 	}
-	if lo := fs.facts.Locals[ls[0]]; lo.Type == "" {
+	lo := fs.facts.Locals[ls[0]]
+	if lo.Type == "" {
 		return fs.resultOf(ctx, lo.Via) // f().apply { }
 	}
 	at := typeRef{fs.f.Pkg, ""}
 	if t := fs.enclosingType(r.Enclosing); t >= 0 {
 		at.path = fs.facts.Defs[t].Path
 	}
-	return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, at, fs.facts.Locals[ls[0]].Type, fs.from)
+	return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, at, lo.Type, fs.from)
 }
 
 // localFunction reports whether definition d is declared inside a function.
@@ -148,11 +152,26 @@ func (fs *fileScope) extends(ctx context.Context, s pkgSym) bool {
 		return false
 	}
 	for _, o := range fs.p.withOverloads(s) {
-		if _, _, d, ok := fs.declOf(ctx, o); ok && d.Extends != "" {
+		if fs.p.extendsOf(ctx, o) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// extendsOf is the type symbol s extends (Def.Extends), read from its
+// file's facts once per batch: the linker keeps few files decoded, and
+// whether a function is an extension is asked at each call of its name.
+func (p *pkgLinker) extendsOf(ctx context.Context, s pkgSym) string {
+	if ext, ok := p.extends[s.id]; ok {
+		return ext
+	}
+	ext := ""
+	if _, facts := link.FactsAt(ctx, p.r, s.file); facts != nil && s.defIdx >= 0 && s.defIdx < len(facts.Defs) {
+		ext = facts.Defs[s.defIdx].Extends
+	}
+	p.extends[s.id] = ext
+	return ext
 }
 
 // implicitExtension links a bare name that the file's extension functions
@@ -239,9 +258,7 @@ func (fs *fileScope) visibleExtensionMethods(ctx context.Context, name string) [
 }
 
 // extensionMethods are the extension methods named name that a package's
-// types declare, each overload apart. Which methods are extensions is read
-// from their files' facts once per package and name: a common name (Add)
-// must not decode every file that declares one for each call of it.
+// types declare, each overload apart, found once per package and name.
 func (p *pkgLinker) extensionMethods(ctx context.Context, family, pkg, name string) []pkgSym {
 	key := family + "\x00" + pkg + "\x00" + name
 	out, ok := p.extensionsByName[key]
@@ -257,7 +274,7 @@ func (p *pkgLinker) extensionMethods(ctx context.Context, family, pkg, name stri
 				continue
 			}
 			for _, s := range p.withOverloads(first) {
-				if _, facts := link.FactsAt(ctx, p.r, s.file); facts != nil && s.defIdx < len(facts.Defs) && facts.Defs[s.defIdx].Extends != "" {
+				if p.extendsOf(ctx, s) != "" {
 					out = append(out, s)
 				}
 			}
@@ -276,58 +293,33 @@ func (p *pkgLinker) withOverloads(s pkgSym) []pkgSym {
 	return []pkgSym{s}
 }
 
-// memberArity is the arity of a call of extension s written as a member
-// call (b.M(x)): a C# extension method declares b as its first parameter
-// (this Box b), which lang.ArityOf lets a call leave out or pass.
-func (fs *fileScope) memberArity(ctx context.Context, s pkgSym, d lang.Def) lang.Arity {
-	a := fs.arityOf(ctx, s)
-	if params, _ := lang.SignatureParameters(d.Signature, d.Name); len(params) > 0 && strings.HasPrefix(params[0], "this ") && a.Max > 0 {
-		a.Max--
-	}
-	return a
-}
-
 // extensionLangs are the languages whose extensions the linker ties to
 // member-style uses: Kotlin's extension functions and properties, C#'s
 // extension methods.
 var extensionLangs = map[string]bool{"kotlin": true, "csharp": true}
 
-// withBases is type t and the types it extends or implements, breadth
-// first.
-func (fs *fileScope) withBases(ctx context.Context, t pkgBase) []pkgBase {
-	out := []pkgBase{t}
-	seen := map[int64]bool{t.s.id: true}
-	for i := 0; i < len(out) && len(out) < 16; i++ {
-		for _, b := range fs.p.bases(ctx, fs.family, out[i], fs.from) {
-			if !seen[b.s.id] {
-				seen[b.s.id] = true
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
-
 // extendedType is the type the extension function around def enc extends,
 // as the file writes it and resolves it.
 func (fs *fileScope) extendedType(ctx context.Context, enc int32) (pkgBase, bool) {
-	for d := enc; d >= 0; d = fs.facts.Defs[d].Parent {
-		if ext := fs.facts.Defs[d].Extends; ext != "" {
-			return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, typeRef{fs.f.Pkg, ""}, ext, fs.from)
-		}
+	if d := fs.extensionAround(enc); d >= 0 {
+		return fs.p.typeNamed(ctx, fs.family, fs.f, fs.facts, typeRef{fs.f.Pkg, ""}, fs.facts.Defs[d].Extends, fs.from)
 	}
 	return pkgBase{}, false
 }
 
 // inExtension reports whether def enc is an extension function or lies in
 // one.
-func (fs *fileScope) inExtension(enc int32) bool {
+func (fs *fileScope) inExtension(enc int32) bool { return fs.extensionAround(enc) >= 0 }
+
+// extensionAround is def enc, or the definition around it, that is an
+// extension function; -1 for none.
+func (fs *fileScope) extensionAround(enc int32) int32 {
 	for d := enc; d >= 0; d = fs.facts.Defs[d].Parent {
 		if fs.facts.Defs[d].Extends != "" {
-			return true
+			return d
 		}
 	}
-	return false
+	return -1
 }
 
 // extensible reports whether a declaration of the kind may extend a type:

@@ -76,8 +76,10 @@ type pkgLinker struct {
 	// baseCache: symbol id of a type -> its resolved base types (link_bases.go)
 	baseCache map[int64][]pkgBase
 	// extensionsByName: family, package and name -> the extension methods
-	// of that name that the package's types declare (extensions.go)
+	// of that name that the package's types declare; extends: symbol id ->
+	// the type it extends, "" for none (extensions.go)
 	extensionsByName map[string][]pkgSym
+	extends          map[int64]string
 }
 
 // Linker links Java, Kotlin and C# files. Java and Kotlin share one
@@ -87,7 +89,7 @@ var Linker = &lang.Linker{NewBatch: newBatch}
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
 	return &pkgLinker{r: r, units: map[string]map[string][]pkgSym{}, overloads: map[int64][]pkgSym{}, arities: map[int64]lang.Arity{},
-		extensionsByName: map[string][]pkgSym{}}
+		extensionsByName: map[string][]pkgSym{}, extends: map[int64]string{}}
 }
 
 // Import resolves an import to the file declaring what it names: a type or

@@ -2,6 +2,7 @@ package classlang
 
 import (
 	"context"
+	"iter"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -21,21 +22,34 @@ type pkgBase struct {
 // declare it, of the types it extends or implements, breadth first, through
 // the type relations of the files that declare them.
 func (p *pkgLinker) memberOf(ctx context.Context, family string, t typeRef, s pkgSym, name string, from int64) (pkgSym, bool) {
-	queue := []pkgBase{{t, s}}
-	seen := map[int64]bool{}
-	for len(queue) > 0 && len(seen) < 16 {
-		b := queue[0]
-		queue = queue[1:]
-		if seen[b.s.id] {
-			continue
-		}
-		seen[b.s.id] = true
+	for b := range p.typeAndBases(ctx, family, pkgBase{t, s}, from) {
 		if m, ok := p.lookup(ctx, family, b.t.pkg, b.t.path+"."+name, from); ok {
 			return m, true
 		}
-		queue = append(queue, p.bases(ctx, family, b, from)...)
 	}
 	return pkgSym{}, false
+}
+
+// typeAndBases yields type t, then the types it extends or implements,
+// breadth first, each once, 16 at the most; a caller that stops early
+// resolves no further base.
+func (p *pkgLinker) typeAndBases(ctx context.Context, family string, t pkgBase, from int64) iter.Seq[pkgBase] {
+	return func(yield func(pkgBase) bool) {
+		queue := []pkgBase{t}
+		seen := map[int64]bool{}
+		for len(queue) > 0 && len(seen) < 16 {
+			b := queue[0]
+			queue = queue[1:]
+			if seen[b.s.id] {
+				continue
+			}
+			seen[b.s.id] = true
+			if !yield(b) {
+				return
+			}
+			queue = append(queue, p.bases(ctx, family, b, from)...)
+		}
+	}
 }
 
 // bases resolves the type relations of a type in the file that declares it

@@ -17,11 +17,12 @@ var (
 // scopeFunctions gives the parameter of the lambda passed to x.let,
 // x.also, x.takeIf or x.takeUnless (it, or the one it names) the type the
 // source declares for x: a local's or parameter's, a property's of this
-// file (x, this.x), or the declared result of the call x is (f().let). The uses of it in that lambda are then bound to it; a
-// lambda inside it without parameters has an it of its own, declared
-// without a type so that it hides the outer one. The lambda of x.apply,
-// x.run and with(x) declares this, of x's type: the linker looks up its
-// bare names there first.
+// file (x, this.x), or the declared result of the call x is (f().let).
+// The uses of it in that lambda are then bound to it; a lambda inside it
+// without parameters has an it of its own, declared without a type so
+// that it hides the outer one. The lambda of x.apply, x.run and with(x)
+// declares this, of x's type: the linker looks up its bare names there
+// first.
 func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
 	for i, s := range f.Scopes {
