@@ -52,6 +52,8 @@ func renderRefs(w io.Writer, r *query.RefsResult) {
 		via := ""
 		if l.Relation == query.RelationName {
 			via = " by name"
+		} else if l.Relation == query.RelationAccessor {
+			via = " as accessor"
 		} else if l.Relation != "" {
 			via = " via " + l.Relation + " " + l.Via
 		} else if l.Via != "" {

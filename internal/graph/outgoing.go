@@ -52,7 +52,7 @@ func (w *walker) outgoing(ctx context.Context, n *query.Resolved) (*outgoingCall
 		return nil, err
 	}
 	for i, ref := range n.Facts.Refs {
-		if ref.Role != lang.RoleCall || ref.Enclosing != cs.me || cs.runtime[ref.Pos] {
+		if ref.Role != lang.RoleCall && !links[i].Runs || ref.Enclosing != cs.me || cs.runtime[ref.Pos] {
 			continue
 		}
 		if err := w.callSite(ctx, cs, doc, links, i, ref); err != nil {

@@ -779,26 +779,35 @@ func sameModules(old []store.ModuleRow, mods []Module) bool {
 // whose qualified name changed (a Java file that moved to another package keeps
 // its ids, but the files importing its types resolve differently).
 func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []string {
-	type named struct{ name, qname string }
+	type named struct {
+		name, qname string
+		kind        lang.DefKind
+	}
 	before := map[int64]named{}
 	for _, s := range old {
-		before[s.ID] = named{s.Name, s.QName}
+		before[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind)}
 	}
 	after := map[int64]named{}
 	for _, rows := range now {
 		for _, s := range rows {
-			after[s.ID] = named{s.Name, s.QName}
+			after[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind)}
 		}
 	}
 	names := map[string]bool{}
+	changed := func(n named) {
+		names[n.name] = true
+		for _, a := range lang.AccessorNamesOf(n.name, n.kind) { // Kotlin's foo for Java's getFoo()
+			names[a] = true
+		}
+	}
 	for id, n := range before {
 		if a, ok := after[id]; !ok || a.qname != n.qname {
-			names[n.name] = true
+			changed(n)
 		}
 	}
 	for id, n := range after {
 		if _, ok := before[id]; !ok {
-			names[n.name] = true
+			changed(n)
 		}
 	}
 	return sortedPaths(names)

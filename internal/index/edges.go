@@ -68,7 +68,7 @@ func fileEdges(facts *lang.Facts, own []store.SymbolRow, links []Link) []store.E
 			continue
 		}
 		r := facts.Refs[l.Ref]
-		if r.Role == lang.RoleCall {
+		if r.Role == lang.RoleCall || l.Runs {
 			add(r.Enclosing, l.Target, EdgeCall, l.Tier, r.Pos)
 		}
 	}

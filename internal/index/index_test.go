@@ -139,7 +139,8 @@ func TestGarbageCollection(t *testing.T) {
 }
 
 func TestLinkCodec(t *testing.T) {
-	in := []index.Link{{Ref: 0, Tier: index.TierProven, Target: 42}, {Ref: 7, Tier: index.TierStrong, Target: -3}, {Ref: 900, Tier: index.TierStrong, Target: 1 << 62}}
+	in := []index.Link{{Ref: 0, Tier: index.TierProven, Target: 42}, {Ref: 7, Tier: index.TierStrong, Target: -3}, {Ref: 900, Tier: index.TierStrong, Target: 1 << 62},
+		{Ref: 901, Tier: index.TierStrong, Target: 5, Runs: true}}
 	out, err := index.DecodeLinks(index.EncodeLinks(in))
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,9 @@ func ParseTier(s string) (Tier, bool) { return lang.ParseTier(s) }
 // Link is one resolved reference of a file (lang.Link).
 type Link = lang.Link
 
+// runsBit marks Link.Runs in the byte of a link's tier.
+const runsBit = 0x80
+
 // EncodeLinks packs a file's links (sorted by Ref).
 func EncodeLinks(links []Link) []byte {
 	buf := binary.AppendUvarint(nil, uint64(len(links)))
@@ -34,7 +37,11 @@ func EncodeLinks(links []Link) []byte {
 	for _, l := range links {
 		buf = binary.AppendUvarint(buf, uint64(l.Ref-prev))
 		prev = l.Ref
-		buf = append(buf, byte(l.Tier))
+		tier := byte(l.Tier)
+		if l.Runs {
+			tier |= runsBit
+		}
+		buf = append(buf, tier)
 		buf = binary.AppendUvarint(buf, uint64(l.Target))
 	}
 	return buf
@@ -58,14 +65,14 @@ func DecodeLinks(b []byte) ([]Link, error) {
 			return nil, errors.New("index: corrupt links")
 		}
 		prev += int(d)
-		tier := Tier(b[k])
+		tier, runs := Tier(b[k]&^runsBit), b[k]&runsBit != 0
 		b = b[k+1:]
 		t, k2 := binary.Uvarint(b)
 		if k2 <= 0 {
 			return nil, errors.New("index: corrupt links")
 		}
 		b = b[k2:]
-		out = append(out, Link{Ref: prev, Tier: tier, Target: int64(t)})
+		out = append(out, Link{Ref: prev, Tier: tier, Target: int64(t), Runs: runs})
 	}
 	return out, nil
 }

@@ -291,6 +291,20 @@ type Language struct {
 	// file of it, not only what they import (Rust's integration tests in a
 	// crate's tests/ directory).
 	ModuleTests bool
+	// AccessorNames are the other names under which code uses a symbol of
+	// the language with the given name and kind: Kotlin reads Java's
+	// getFoo() as the property foo, Java calls Kotlin's property foo as
+	// getFoo() and setFoo(v). A reference search looks for the symbol under
+	// them too, and a change to the symbol relinks the files that use them.
+	// nil: a symbol is used only under its own name.
+	AccessorNames func(name string, kind DefKind) []string
+	// RenameAccessor says whether a reference in another language, spelled
+	// spelled (call: as a call), uses a symbol named old under an accessor
+	// name, and how it is spelled once the symbol is named new: "" when the
+	// new name gives it no such use (Kotlin reads no property of a Java
+	// getter renamed fetchFoo) or when renaming the symbol alone cannot keep
+	// it working (a Java setter's property is named by its getter).
+	RenameAccessor func(old, new, spelled string, kind DefKind, call bool) (spelling string, use bool)
 	// FinalNewline makes the engine parse a file that does not end with a
 	// newline as if it did (positions do not change): some grammars' scanners
 	// loop forever at the end of input in the middle of a token (Kotlin).
@@ -469,6 +483,19 @@ func Dotted(name string) (string, bool) {
 
 // All returns every registered language, sorted by name.
 func All() []*Language { return registry }
+
+// AccessorNamesOf are the names under which any language's code may use
+// a symbol of this name and kind besides its own (Language.AccessorNames),
+// whatever language declares it: what may need relinking when it changes.
+func AccessorNamesOf(name string, kind DefKind) []string {
+	var out []string
+	for _, l := range registry {
+		if l.AccessorNames != nil {
+			out = append(out, l.AccessorNames(name, kind)...)
+		}
+	}
+	return out
+}
 
 // ByName finds a registered language.
 func ByName(name string) *Language { return byName[name] }

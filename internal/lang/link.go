@@ -42,6 +42,9 @@ type Link struct {
 	Ref    int   // index into the file's Facts.Refs
 	Tier   Tier  // proven or strong; unknown for Target 0
 	Target int64 // symbol id, 0 outside the repository
+	// Runs: the reference runs Target, a method, though it is no call, as
+	// Kotlin's b.foo runs Java's getFoo(); the call graph counts it a call.
+	Runs bool
 }
 
 // Unbound yields the references of f that no local binds, with their index

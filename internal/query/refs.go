@@ -359,10 +359,15 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	if d, ok := ctx.Deadline(); ok {
 		stop = d.Add(-refsReserve(time.Until(d)))
 	}
-	for _, c := range e.ovTextHits(cands, nil) {
+	late := func() bool {
 		if ctx.Err() != nil || (!stop.IsZero() && !time.Now().Before(stop)) {
 			// the deadline nears: summarise what was found
 			res.Partial = true
+		}
+		return res.Partial
+	}
+	for _, c := range e.ovTextHits(cands, nil) {
+		if late() {
 			break
 		}
 		if c.Lang == "" {
@@ -422,6 +427,11 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			out = append(out, s)
 		}
 	}
+	accessed, err := e.accessorRefs(ctx, r, match, late)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, accessed...)
 	if len(rel) > 0 && member {
 		only, err := e.onlyFamily(ctx, r, match, related)
 		if err != nil {

@@ -92,7 +92,15 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 			anchored = append(anchored, l)
 			continue
 		}
-		e, ok := env.tokenEdit(ctx, l, old, req.NewName)
+		var e Edit
+		ok := false
+		if u, use := env.accessorSpelling(card, r, l, old, req.NewName); use {
+			if e, ok, err = env.accessorEdit(ctx, card, l, u, req.NewName); err != nil {
+				return nil, err
+			}
+		} else {
+			e, ok = env.tokenEdit(ctx, l, old, req.NewName)
+		}
 		if !ok {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, old))
 			continue
@@ -106,6 +114,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		return nil, err
 	}
 	if err := env.keepSharedImports(ctx, r, p, old, req.NewName); err != nil {
+		return nil, err
+	}
+	if err := env.checkAccessorPartners(ctx, card, r, req.NewName); err != nil {
 		return nil, err
 	}
 	for _, m := range overriding {

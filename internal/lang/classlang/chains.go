@@ -19,6 +19,9 @@ func (fs *fileScope) add(ri int, tier lang.Tier, s pkgSym) {
 	if !fs.links.Add(ri, tier, s.id) {
 		return
 	}
+	if fs.f.Lang == "kotlin" && s.kind == lang.KindMethod && fs.facts.Refs[ri].Role != lang.RoleCall && strings.HasSuffix(s.file, ".java") {
+		fs.links[len(fs.links)-1].Runs = true // b.foo runs getFoo()
+	}
 	if fs.called == nil {
 		fs.called = map[int]pkgSym{}
 	}
@@ -77,8 +80,8 @@ func (fs *fileScope) pathMember(ctx context.Context, ri int, r lang.Ref, name st
 		if !ok {
 			return
 		}
-		f, found := fs.p.memberOf(ctx, fs.family, cur.t, cur.s, p, fs.from)
-		if !found || f.kind != lang.KindField && f.kind != lang.KindProperty {
+		f, found := fs.memberNamed(ctx, cur, lang.Ref{Role: lang.RoleRead}, p)
+		if !found || !fs.holdsValue(f) {
 			return
 		}
 		cur, ok = fs.typeOfMember(ctx, f)
@@ -115,8 +118,8 @@ func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBas
 		}
 	}
 	for _, t := range selves {
-		if f, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, x, fs.from); ok {
-			if f.kind != lang.KindField && f.kind != lang.KindProperty {
+		if f, ok := fs.memberNamed(ctx, t.pkgBase, lang.Ref{Role: lang.RoleRead}, x); ok {
+			if !fs.holdsValue(f) {
 				return pkgBase{}, false
 			}
 			return fs.typeOfMember(ctx, f)
@@ -148,4 +151,11 @@ func (fs *fileScope) local(x string, r lang.Ref) ([]int32, bool) {
 		return nil, false
 	}
 	return fs.decl.Local(id, r.Scope, r.Pos)
+}
+
+// holdsValue reports whether x.f reads a value from member f: a field or
+// property, or the Java getter a Kotlin property read runs.
+func (fs *fileScope) holdsValue(f pkgSym) bool {
+	return f.kind == lang.KindField || f.kind == lang.KindProperty ||
+		fs.f.Lang == "kotlin" && f.kind == lang.KindMethod && strings.HasSuffix(f.file, ".java")
 }

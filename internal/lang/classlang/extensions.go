@@ -71,7 +71,7 @@ func (fs *fileScope) extension(ctx context.Context, ri int, r lang.Ref, name, ty
 // memberOrExtension links x.name, x of repository type t, to t's member
 // name (declared or inherited), else to the extension of t that it uses.
 func (fs *fileScope) memberOrExtension(ctx context.Context, ri int, r lang.Ref, name string, t typeRef) {
-	if b, ok := fs.member(ctx, ri, t, name); !ok && b != nil {
+	if b, ok := fs.member(ctx, ri, r, t, name); !ok && b != nil {
 		fs.extension(ctx, ri, r, name, t.path, b)
 	}
 }
@@ -100,7 +100,7 @@ func (fs *fileScope) receiverFirst(ctx context.Context, ri int, r lang.Ref, name
 	if !ok {
 		return false
 	}
-	if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
+	if m, ok := fs.memberNamed(ctx, t, r, name); ok {
 		fs.add(ri, lang.TierStrong, m)
 		return true
 	}

@@ -12,7 +12,7 @@ import (
 // without importing it and imports others whole with import a.b.*,
 // overloads, visibility by modifiers, this for the enclosing class, names
 // bound from their declaration on, linking by package, the JDK as standard
-// library and JUnit's test files.
+// library, JUnit's test files, and each other's accessors (accessors.go).
 func JVM(l *lang.Language) *lang.Language {
 	l.Ecosystem = "jvm"
 	l.SelfNames, l.BlockScoped = []string{"this"}, true
@@ -22,6 +22,7 @@ func JVM(l *lang.Language) *lang.Language {
 	l.Overloads = true
 	l.VisibilityRule = lang.RuleModifiers
 	l.Linker, l.Stdlib, l.TestFile = Linker, JVMStdlib, JVMTestFile
+	l.AccessorNames, l.RenameAccessor = AccessorNames(l.Name), RenameAccessor(l.Name)
 	return l
 }
 

@@ -393,7 +393,7 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 				fs.implicitExtension(ctx, ri, r, name)
 			} else if ok {
 				fs.add(ri, lang.TierStrong, s)
-			} else if r.Role == lang.RoleCall || fs.inExtension(r.Enclosing) {
+			} else if r.Role == lang.RoleCall || fs.inExtension(r.Enclosing) || fs.f.Lang == "kotlin" && r.Role != lang.RoleType {
 				// a method of a base type called without this, a member of
 				// the type an extension function extends
 				fs.inherited(ctx, ri, r, name, false)
@@ -463,7 +463,7 @@ func (fs *fileScope) outerMember(ctx context.Context, ri int, t int32, name stri
 	}
 	tr := typeRef{fs.f.Pkg, path}
 	if s, ok := fs.lookup(ctx, tr.pkg, tr.path); ok {
-		if m, ok := fs.p.memberOf(ctx, fs.family, tr, s, name, fs.from); ok {
+		if m, ok := fs.memberNamed(ctx, pkgBase{tr, s}, fs.facts.Refs[ri], name); ok {
 			fs.add(ri, lang.TierStrong, m)
 		}
 	}
@@ -499,7 +499,7 @@ func (fs *fileScope) inherited(ctx context.Context, ri int, r lang.Ref, name str
 	}
 	if !onlyBases || selves[0].anonymous {
 		for _, t := range selves {
-			if m, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, name, fs.from); ok {
+			if m, ok := fs.memberNamed(ctx, t.pkgBase, r, name); ok {
 				fs.add(ri, lang.TierStrong, m)
 				return
 			}
@@ -510,7 +510,7 @@ func (fs *fileScope) inherited(ctx context.Context, ri int, r lang.Ref, name str
 		return
 	}
 	for _, b := range fs.p.bases(ctx, fs.family, selves[0].pkgBase, fs.from) {
-		if m, ok := fs.p.memberOf(ctx, fs.family, b.t, b.s, name, fs.from); ok {
+		if m, ok := fs.memberNamed(ctx, b, r, name); ok {
 			fs.add(ri, lang.TierStrong, m)
 			return
 		}
@@ -734,12 +734,12 @@ func (fs *fileScope) typed(ctx context.Context, ri int, r lang.Ref, name string)
 
 // member links ri to member name of type t (declared or inherited) and
 // reports whether it did; b is t's symbol, when the repository declares t.
-func (fs *fileScope) member(ctx context.Context, ri int, t typeRef, name string) (b *pkgBase, ok bool) {
+func (fs *fileScope) member(ctx context.Context, ri int, r lang.Ref, t typeRef, name string) (b *pkgBase, ok bool) {
 	s, found := fs.lookup(ctx, t.pkg, t.path)
 	if !found {
 		return nil, false
 	}
-	if m, ok := fs.p.memberOf(ctx, fs.family, t, s, name, fs.from); ok {
+	if m, ok := fs.memberNamed(ctx, pkgBase{t, s}, r, name); ok {
 		fs.add(ri, lang.TierStrong, m)
 		return &pkgBase{t, s}, true
 	}
