@@ -230,6 +230,8 @@ type typeRef struct {
 
 // resolveType finds the type a dotted name denotes when written in full
 // (a.b.C, a.b.C.D): the longest package prefix that declares the rest as a type.
+// A Kotlin companion object's members are its class's (the kotlin
+// package), so a.b.C.Companion, as imports and Java write it, is C.
 func (p *pkgLinker) resolveType(ctx context.Context, family, name string, from int64) (typeRef, pkgSym, bool) {
 	for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
 		pkg, path := name[:i], name[i+1:]
@@ -237,8 +239,17 @@ func (p *pkgLinker) resolveType(ctx context.Context, family, name string, from i
 			return typeRef{pkg, path}, s, true
 		}
 	}
+	if family == "jvm" {
+		if c := strings.Replace(name+".", companion, ".", 1); c != name+"." {
+			return p.resolveType(ctx, family, strings.TrimSuffix(c, "."), from)
+		}
+	}
 	return typeRef{}, pkgSym{}, false
 }
+
+// companion is how Kotlin's and Java's code name a companion object that
+// has no name of its own.
+const companion = ".Companion."
 
 // pkgImport is what one import of a file resolves to.
 type pkgImport struct {
@@ -684,6 +695,9 @@ func (fs *fileScope) otherFileType(ctx context.Context, bindImp int32, q string)
 	}
 	if !found {
 		return fs.p.resolveTypeOf(ctx, fs.family, q, fs.from) // written in full: a.b.C
+	}
+	if fs.family == "jvm" { // C.Companion is C (resolveType)
+		rest = strings.Trim(strings.Replace("."+rest+".", companion, ".", 1), ".")
 	}
 	if rest != "" {
 		t.path += "." + rest
