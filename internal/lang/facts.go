@@ -259,8 +259,10 @@ type Local struct {
 	// see x. Zero: from Pos.
 	From Pos
 	// Via is 1 + the index into Facts.Refs of the callee of the call whose
-	// (first) result initialises the binding (x := F(), x, err := p.F()), for
-	// a binding without a declared Type; 0 for none (Go; TypeScript: see Type).
+	// (first) result initialises the binding (x := F(), x, err := p.F()), or,
+	// in Kotlin, of the member or property whose value does (val x = a.b,
+	// a?.b, a.b!!, checkNotNull(a.b)), for a binding without a declared Type;
+	// 0 for none (Go; TypeScript: see Type).
 	Via int32
 }
 

@@ -42,13 +42,18 @@ func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name strin
 }
 
 // resultOf is the type that the callee of reference via-1 (a method or a
-// function this file's links reached) is declared to return.
+// function this file's links reached) is declared to return, or that the
+// member or property it reads is declared to hold.
 func (fs *fileScope) resultOf(ctx context.Context, via int32) (pkgBase, bool) {
 	f, ok := fs.called[int(via)-1]
-	if via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
+	if via <= 0 || !ok {
 		return pkgBase{}, false
 	}
-	return fs.typeOfMember(ctx, f)
+	switch f.kind {
+	case lang.KindMethod, lang.KindFunction, lang.KindProperty, lang.KindField, lang.KindVariable, lang.KindConstant:
+		return fs.typeOfMember(ctx, f)
+	}
+	return pkgBase{}, false
 }
 
 // initialised links m in x.m, where x is a local without a declared type

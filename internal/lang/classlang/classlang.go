@@ -490,8 +490,10 @@ func Chains(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32, chained func(
 
 // CallLocals sets Local.Via of the bindings without a declared type that a
 // call initialises (var x = f(), val x = a.f()), so that the linker types
-// x.m by what f is declared to return; callees maps a binding's position to
-// the position of its callee's name. It runs after Finish, like Chains.
+// x.m by what f is declared to return, or (Kotlin) a member's value (val x
+// = a.b, by b's declared type); callees maps a binding's position to the
+// position of its callee's or member's name. It runs after Finish, like
+// Chains.
 func CallLocals(f *lang.Facts, refAt map[lang.Pos]int32, callees map[lang.Pos]lang.Pos) {
 	if len(callees) == 0 {
 		return
@@ -502,7 +504,7 @@ func CallLocals(f *lang.Facts, refAt map[lang.Pos]int32, callees map[lang.Pos]la
 		if !ok || lo.Type != "" {
 			continue
 		}
-		if ci, ok := refAt[callee]; ok && f.Refs[ci].Role == lang.RoleCall {
+		if ci, ok := refAt[callee]; ok && (f.Refs[ci].Role == lang.RoleCall || f.Refs[ci].Role == lang.RoleRead) {
 			lo.Via = ci + 1
 		}
 	}

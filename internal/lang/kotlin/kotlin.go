@@ -169,10 +169,15 @@ func refine(v *lang.View, f *lang.Facts) {
 				varargs[v.Start(p)] = true
 			}
 		case "property_declaration":
-			// val x = a.f(): x is what f returns (Local.Via)
-			decl, call := v.ChildOfKind(n, "variable_declaration"), v.ChildOfKind(n, "call_expression")
-			if name, callee := v.ChildOfKind(decl, "identifier"), calleeName(v, call); name >= 0 && callee >= 0 {
-				callees[v.Start(name)] = v.Start(callee)
+			// val x = a.f(): x is what f returns; val x = a.b: x is what b
+			// holds (Local.Via)
+			decl := v.ChildOfKind(n, "variable_declaration")
+			name, from := v.ChildOfKind(decl, "identifier"), valueName(v, initialiser(v, n, decl))
+			if from < 0 {
+				from = calleeName(v, v.ChildOfKind(n, "call_expression"))
+			}
+			if name >= 0 && from >= 0 {
+				callees[v.Start(name)] = v.Start(from)
 			}
 		}
 	}
@@ -234,6 +239,56 @@ func calleeName(v *lang.View, n int) int {
 	case "navigation_expression":
 		if parts := v.Children(f); len(parts) > 1 && v.Kind(parts[len(parts)-1]) == "identifier" {
 			return parts[len(parts)-1]
+		}
+	}
+	return -1
+}
+
+// initialiser is the expression that initialises property declaration n
+// (after its variable_declaration decl), or -1.
+func initialiser(v *lang.View, n, decl int) int {
+	cs := v.Children(n)
+	for i, c := range cs {
+		if c == decl && i+1 < len(cs) {
+			return cs[len(cs)-1]
+		}
+	}
+	return -1
+}
+
+// notNullChecks are the standard functions that return their argument.
+var notNullChecks = map[string]bool{"checkNotNull": true, "requireNotNull": true}
+
+// valueName is the name node of the member or property whose declared type
+// an initialiser's value has: b of a.b and a?.b, of a.b!!, of
+// checkNotNull(a.b) and requireNotNull(a.b), of a bare b; -1 for any other
+// expression (a call's result is its callee's: calleeName).
+func valueName(v *lang.View, n int) int {
+	if n < 0 {
+		return -1
+	}
+	cs := v.Children(n)
+	switch v.Kind(n) {
+	case "identifier":
+		return n
+	case "navigation_expression":
+		if len(cs) > 1 && v.Kind(cs[len(cs)-1]) == "identifier" {
+			return cs[len(cs)-1]
+		}
+	case "unary_expression":
+		if len(cs) == 1 && strings.HasSuffix(v.Text(n), "!!") {
+			return valueName(v, cs[0])
+		}
+	case "call_expression":
+		if len(cs) > 0 && v.Kind(cs[0]) == "call_expression" {
+			return valueName(v, cs[0]) // requireNotNull(x) { "message" }
+		}
+		if len(cs) == 2 && v.Kind(cs[0]) == "identifier" && notNullChecks[v.Text(cs[0])] {
+			if args := v.Children(cs[1]); len(args) > 0 {
+				if arg := v.Children(args[0]); len(arg) == 1 {
+					return valueName(v, arg[0])
+				}
+			}
 		}
 	}
 	return -1
