@@ -196,6 +196,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
 	scopeFunctions(v, f, refAt)
+	smartCasts(v, f)
 }
 
 // extendedType is the type extension function or property n extends,

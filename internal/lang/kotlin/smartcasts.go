@@ -1,0 +1,108 @@
+package kotlin
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// smartCasts records what Kotlin's smart casts tell about a name: inside
+// the block of if (x is T) { ... } (and of if (x is T && y is U) { ... }),
+// in the branch is T -> ... of when (x), and in the branch x is T -> ...
+// of a when without subject, x holds a T. Each is a local x of type T
+// declared at the start of that block or branch, in its scope, so that
+// x.m() there is looked up in T (link.DeclTypes finds the innermost
+// local). A branch that is no block (if (x is T) x.m()) has no scope of
+// its own and is left alone, and so is what follows if (x !is T) return.
+func smartCasts(v *lang.View, f *lang.Facts) {
+	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
+	for i, s := range f.Scopes {
+		scopeAt[s.Span] = int32(i)
+	}
+	narrow := func(scope int, casts [][2]string) {
+		s, ok := scopeAt[v.Span(scope)]
+		if !ok {
+			return
+		}
+		for _, c := range casts {
+			f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, c[0]), Pos: v.Start(scope), Scope: s, Type: c[1]})
+		}
+	}
+	for n := 0; n < v.Len(); n++ {
+		switch v.Kind(n) {
+		case "if_expression":
+			if cs := v.Children(n); len(cs) >= 2 && v.Kind(cs[1]) == "block" {
+				narrow(cs[1], typeTests(v, cs[0]))
+			}
+		case "when_expression":
+			subject := ""
+			if s := v.ChildOfKind(n, "when_subject"); s >= 0 {
+				cs := v.Children(s)
+				if len(cs) != 1 || v.Kind(cs[0]) != "identifier" {
+					continue // when (val x = f()) or when (f()): no name to narrow
+				}
+				subject = v.Text(cs[0])
+			}
+			for _, e := range v.Children(n) {
+				if v.Kind(e) != "when_entry" {
+					continue
+				}
+				if subject == "" {
+					if cs := v.Children(e); len(cs) > 0 {
+						narrow(e, typeTests(v, cs[0]))
+					}
+				} else if t := v.ChildOfKind(e, "type_test"); t >= 0 && isTest(v, t) {
+					if typ := testedType(v, t); typ != "" {
+						narrow(e, [][2]string{{subject, typ}})
+					}
+				}
+			}
+		}
+	}
+}
+
+// typeTests are the names and types that condition n tests with is: x is
+// T, or several joined by &&.
+func typeTests(v *lang.View, n int) [][2]string {
+	switch v.Kind(n) {
+	case "is_expression":
+		cs := v.Children(n)
+		if len(cs) == 2 && v.Kind(cs[0]) == "identifier" && isTest(v, n) {
+			if typ := testedType(v, n); typ != "" {
+				return [][2]string{{v.Text(cs[0]), typ}}
+			}
+		}
+	case "binary_expression":
+		cs := v.Children(n)
+		if _, e := v.Bytes(cs[0]); len(cs) == 2 && strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "&&") {
+			return append(typeTests(v, cs[0]), typeTests(v, cs[1])...)
+		}
+	}
+	return nil
+}
+
+// isTest reports whether type test n is is, not !is.
+func isTest(v *lang.View, n int) bool {
+	return !strings.Contains(v.Text(n), "!is")
+}
+
+// testedType is the class name that type test n tests for, without type
+// arguments and ?, or "".
+func testedType(v *lang.View, n int) string {
+	t := v.ChildOfKind(n, "user_type")
+	if t < 0 {
+		if nt := v.ChildOfKind(n, "nullable_type"); nt >= 0 {
+			t = v.ChildOfKind(nt, "user_type")
+		}
+	}
+	if t < 0 {
+		return ""
+	}
+	typ := classlang.StripTypeArgs(v.Text(t))
+	if typ == "" || !className(typ) {
+		return ""
+	}
+	return typ
+}
