@@ -197,6 +197,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	classlang.CallLocals(f, refAt, callees)
 	scopeFunctions(v, f, refAt)
 	smartCasts(v, f)
+	forLoops(v, f)
 }
 
 // extendedType is the type extension function or property n extends,
