@@ -131,11 +131,7 @@ func elementType(v *lang.View, d int) string {
 			return ""
 		}
 	}
-	t := v.ChildOfKind(holder, "user_type")
-	if nt := v.ChildOfKind(holder, "nullable_type"); t < 0 && nt >= 0 {
-		t = v.ChildOfKind(nt, "user_type")
-	}
-	if t >= 0 {
+	if t := userType(v, holder); t >= 0 {
 		return typeArgument(v, t)
 	}
 	if v.Kind(d) == "property_declaration" {
@@ -167,10 +163,7 @@ func typeArgument(v *lang.View, n int) string {
 	if len(ps) != 1 || v.Kind(ps[0]) != "type_projection" {
 		return ""
 	}
-	t := v.ChildOfKind(ps[0], "user_type")
-	if nt := v.ChildOfKind(ps[0], "nullable_type"); t < 0 && nt >= 0 {
-		t = v.ChildOfKind(nt, "user_type")
-	}
+	t := userType(v, ps[0])
 	if t < 0 {
 		return ""
 	}
@@ -178,4 +171,16 @@ func typeArgument(v *lang.View, n int) string {
 		return typ
 	}
 	return ""
+}
+
+// userType is the type n declares: its user_type child, or the one of its
+// nullable_type child (Foo of Foo?); -1 for none.
+func userType(v *lang.View, n int) int {
+	if t := v.ChildOfKind(n, "user_type"); t >= 0 {
+		return t
+	}
+	if nt := v.ChildOfKind(n, "nullable_type"); nt >= 0 {
+		return v.ChildOfKind(nt, "user_type")
+	}
+	return -1
 }

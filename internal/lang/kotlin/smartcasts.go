@@ -91,12 +91,7 @@ func isTest(v *lang.View, n int) bool {
 // testedType is the class name that type test n tests for, without type
 // arguments and ?, or "".
 func testedType(v *lang.View, n int) string {
-	t := v.ChildOfKind(n, "user_type")
-	if t < 0 {
-		if nt := v.ChildOfKind(n, "nullable_type"); nt >= 0 {
-			t = v.ChildOfKind(nt, "user_type")
-		}
-	}
+	t := userType(v, n)
 	if t < 0 {
 		return ""
 	}
