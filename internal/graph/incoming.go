@@ -47,7 +47,8 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 	// calls that syntax could not tell between overloads stay with the
 	// first of them: candidates for the others that take as many arguments
 	unsure := int64(0)
-	if ov, err := w.e.Overloads(ctx, n); err != nil {
+	ov, err := w.e.Overloads(ctx, n)
+	if err != nil {
 		return nil, err
 	} else if ov != nil && ov.First != n.Row.ID && ov.Shared(n.Row.ID) {
 		unsure = ov.First
@@ -90,6 +91,14 @@ func (w *walker) incoming(ctx context.Context, n *query.Resolved) ([]call, error
 					kind: w.kindOf(n, t), site: siteLoc(f.Path, ed.Line, ed.Col, name), via: via[t]}
 				if t == unsure {
 					c.tier = index.TierAnchored
+				}
+				if ov != nil && t == n.Row.Parent && c.kind == "instantiate" {
+					// new Box(4) runs the constructor that takes its arguments
+					if ok, err := w.instantiations(ctx, &c, f, ov, n); err != nil {
+						return nil, err
+					} else if !ok {
+						continue
+					}
 				}
 				out = append(out, c)
 			}
