@@ -167,8 +167,8 @@ func typeArgument(v *lang.View, n int) string {
 	if t < 0 {
 		return ""
 	}
-	if typ := classlang.StripTypeArgs(v.Text(t)); className(typ) {
-		return typ
+	if typ := classlang.StripTypeArgs(v.Text(t)); className(typ) && typ != "Any" {
+		return typ // Any says nothing: the code casts its elements
 	}
 	return ""
 }

@@ -32,10 +32,16 @@ func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
 	var spans []lang.Span
 	for n := 0; n < v.Len(); n++ {
 		lam, recv, this := receiverLambda(v, n)
-		if lam < 0 {
-			continue
+		var b binding
+		switch {
+		case lam >= 0:
+			b = typeOf(v, f, refAt, recv)
+		default:
+			if lam, recv = elementLambda(v, n); lam < 0 {
+				continue
+			}
+			b = binding{typ: elementsOf(v, n, recv)}
 		}
-		b := typeOf(v, f, refAt, recv)
 		if b == (binding{}) {
 			continue
 		}
@@ -99,6 +105,43 @@ func typedIt(f *lang.Facts, scope int32, typed map[int32]binding, lambdas map[in
 		}
 	}
 	return false
+}
+
+// elementLambdas are the collection functions whose lambda takes one
+// element of the receiver as its parameter (xs.forEach { it.m() }).
+var elementLambdas = map[string]bool{
+	"forEach": true, "onEach": true, "filter": true, "filterNot": true, "map": true, "mapNotNull": true, "flatMap": true,
+	"any": true, "all": true, "none": true, "first": true, "firstOrNull": true, "last": true, "lastOrNull": true,
+	"find": true, "findLast": true, "count": true, "sumOf": true, "sortedBy": true, "sortedByDescending": true,
+	"minByOrNull": true, "maxByOrNull": true, "associateBy": true, "groupBy": true, "partition": true,
+	"takeWhile": true, "dropWhile": true,
+}
+
+// elementLambda is the lambda and the receiver of call n when n is
+// xs.forEach { ... } (or another elementLambdas call), else -1, -1.
+func elementLambda(v *lang.View, n int) (lam, recv int) {
+	if v.Kind(n) != "call_expression" {
+		return -1, -1
+	}
+	cs := v.Children(n)
+	if len(cs) != 2 || v.Kind(cs[1]) != "annotated_lambda" || v.Kind(cs[0]) != "navigation_expression" {
+		return -1, -1
+	}
+	if nav := v.Children(cs[0]); len(nav) == 2 && elementLambdas[v.Text(nav[1])] {
+		return v.ChildOfKind(cs[1], "lambda_literal"), nav[0]
+	}
+	return -1, -1
+}
+
+// elementsOf is the type of the elements of what expression recv, of call
+// at, iterates over when this file declares it (forLoops); "" otherwise.
+func elementsOf(v *lang.View, at, recv int) string {
+	if name, fromClass := iterated(v, recv); name != "" {
+		if d := declarationOf(v, at, name, fromClass); d >= 0 {
+			return elementType(v, d)
+		}
+	}
+	return ""
 }
 
 // receiverLambda is the lambda and the receiver of call n when n is
