@@ -15,26 +15,32 @@ import (
 // declared at the start of that block or branch, in its scope, so that
 // x.m() there is looked up in T (link.DeclTypes finds the innermost
 // local). A branch that is no block (if (x is T) x.m()) has no scope of
-// its own and is left alone, and so is what follows if (x !is T) return.
+// its own and is left alone. After if (x !is T) return (or throw, break,
+// continue) x is a T for the rest of the block, from the end of the if.
 func smartCasts(v *lang.View, f *lang.Facts) {
 	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
 	for i, s := range f.Scopes {
 		scopeAt[s.Span] = int32(i)
 	}
-	narrow := func(scope int, casts [][2]string) {
+	// narrow declares the casts in scope node scope, from position at on
+	narrow := func(scope int, at lang.Pos, casts [][2]string) {
 		s, ok := scopeAt[v.Span(scope)]
 		if !ok {
 			return
 		}
 		for _, c := range casts {
-			f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, c[0]), Pos: v.Start(scope), Scope: s, Type: c[1]})
+			f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, c[0]), Pos: at, Scope: s, Type: c[1]})
 		}
 	}
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "if_expression":
-			if cs := v.Children(n); len(cs) >= 2 && v.Kind(cs[1]) == "block" {
-				narrow(cs[1], typeTests(v, cs[0]))
+			cs := v.Children(n)
+			if len(cs) >= 2 && v.Kind(cs[1]) == "block" {
+				narrow(cs[1], v.Start(cs[1]), typeTests(v, cs[0]))
+			}
+			if p := v.Parent(n); len(cs) == 2 && exits(v, cs[1]) && p >= 0 && v.Kind(p) == "block" {
+				narrow(p, v.End(n), negatedTest(v, cs[0])) // if (x !is T) return: x is T after it
 			}
 		case "when_expression":
 			subject := ""
@@ -51,11 +57,11 @@ func smartCasts(v *lang.View, f *lang.Facts) {
 				}
 				if subject == "" {
 					if cs := v.Children(e); len(cs) > 0 {
-						narrow(e, typeTests(v, cs[0]))
+						narrow(e, v.Start(e), typeTests(v, cs[0]))
 					}
 				} else if t := v.ChildOfKind(e, "type_test"); t >= 0 && isTest(v, t) {
 					if typ := testedType(v, t); typ != "" {
-						narrow(e, [][2]string{{subject, typ}})
+						narrow(e, v.Start(e), [][2]string{{subject, typ}})
 					}
 				}
 			}
@@ -81,6 +87,34 @@ func typeTests(v *lang.View, n int) [][2]string {
 		}
 	}
 	return nil
+}
+
+// negatedTest is the name and type that condition n tests with !is.
+func negatedTest(v *lang.View, n int) [][2]string {
+	if cs := v.Children(n); v.Kind(n) == "is_expression" && len(cs) == 2 && v.Kind(cs[0]) == "identifier" && !isTest(v, n) {
+		if typ := testedType(v, n); typ != "" {
+			return [][2]string{{v.Text(cs[0]), typ}}
+		}
+	}
+	return nil
+}
+
+// exits reports whether branch n always leaves the code around it: a
+// return, throw, break or continue, alone or last in its block.
+func exits(v *lang.View, n int) bool {
+	if v.Kind(n) == "block" {
+		cs := v.Children(n)
+		if len(cs) == 0 {
+			return false
+		}
+		n = cs[len(cs)-1]
+	}
+	switch v.Kind(n) {
+	case "return_expression", "throw_expression":
+		return true
+	}
+	t := v.Text(n)
+	return v.Kind(n) == "jump_expression" || strings.HasPrefix(t, "break") || strings.HasPrefix(t, "continue")
 }
 
 // isTest reports whether type test n is is, not !is.
