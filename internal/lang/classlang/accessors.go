@@ -156,7 +156,7 @@ func (fs *fileScope) accessor(ctx context.Context, t pkgBase, name string, role 
 			pre, params = "set", 1
 		}
 		for _, m := range javaSpellings(pre, name) {
-			if s, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, m, fs.from); ok && strings.HasSuffix(s.file, ".java") && s.kind == lang.KindMethod {
+			if s, ok := fs.p.memberOf(ctx, fs.family, t.t, t.s, m, fs.from); ok && fs.javaMember(s, lang.KindMethod) {
 				if p, _ := kotlinProperty(m); p == name || pre == "set" && name == "is"+m[3:] {
 					return fs.overloadTaking(ctx, s, params)
 				}
@@ -250,9 +250,15 @@ func (fs *fileScope) memberNamed(ctx context.Context, t pkgBase, r lang.Ref, nam
 // hiddenField reports whether m is a private Java field that a Kotlin
 // reference of another file cannot read, so that b.foo runs getFoo().
 func (fs *fileScope) hiddenField(ctx context.Context, m pkgSym) bool {
-	if fs.f.Lang != "kotlin" || m.kind != lang.KindField || !strings.HasSuffix(m.file, ".java") {
+	if !fs.javaMember(m, lang.KindField) {
 		return false
 	}
 	_, _, d, ok := fs.declOf(ctx, m)
 	return ok && d.Visibility == lang.VisPrivate
+}
+
+// javaMember reports whether a Kotlin file sees s as a Java member of the
+// kind: a method it may use as a property, a field it may not see.
+func (fs *fileScope) javaMember(s pkgSym, kind lang.DefKind) bool {
+	return fs.f.Lang == "kotlin" && s.kind == kind && strings.HasSuffix(s.file, ".java")
 }

@@ -19,7 +19,7 @@ func (fs *fileScope) add(ri int, tier lang.Tier, s pkgSym) {
 	if !fs.links.Add(ri, tier, s.id) {
 		return
 	}
-	if fs.f.Lang == "kotlin" && s.kind == lang.KindMethod && fs.facts.Refs[ri].Role != lang.RoleCall && strings.HasSuffix(s.file, ".java") {
+	if fs.javaMember(s, lang.KindMethod) && fs.facts.Refs[ri].Role != lang.RoleCall {
 		fs.links[len(fs.links)-1].Runs = true // b.foo runs getFoo()
 	}
 	if fs.called == nil {
@@ -162,5 +162,5 @@ func (fs *fileScope) local(x string, r lang.Ref) ([]int32, bool) {
 // property, or the Java getter a Kotlin property read runs.
 func (fs *fileScope) holdsValue(f pkgSym) bool {
 	return f.kind == lang.KindField || f.kind == lang.KindProperty ||
-		fs.f.Lang == "kotlin" && f.kind == lang.KindMethod && strings.HasSuffix(f.file, ".java")
+		fs.javaMember(f, lang.KindMethod)
 }
