@@ -38,7 +38,22 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
 	if t, ok := fs.resultOf(ctx, r.Via); ok {
 		fs.memberOrExtension(ctx, ri, r, name, t.t)
+	} else if typ := fs.resultName(ctx, r.Via); typ != "" {
+		fs.extension(ctx, ri, r, name, typ, nil) // of a type outside the repository: Label().Shout()
 	}
+}
+
+// resultName is the type, as written, that the callee of reference via-1
+// is declared to return, whether or not the repository declares it.
+func (fs *fileScope) resultName(ctx context.Context, via int32) string {
+	f, ok := fs.called[int(via)-1]
+	if via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
+		return ""
+	}
+	if _, _, d, ok := fs.declOf(ctx, f); ok {
+		return lang.TypeName(d.Type)
+	}
+	return ""
 }
 
 // resultOf is the type that the callee of reference via-1 (a method or a

@@ -302,6 +302,9 @@ func refine(v *lang.View, f *lang.Facts) {
 		if d.Kind == lang.KindMethod && nodes[i] >= 0 {
 			d.Extends = extendedType(v, nodes[i])
 		}
+		if d.Type == "void" {
+			d.Type = "" // a predefined type, but no value's
+		}
 	}
 	namespacePaths(v, f, nodes)
 	localFunctions(v, f)

@@ -11,19 +11,19 @@
 (enum_declaration name: (identifier) @name) @definition.enum
 (delegate_declaration name: (identifier) @name) @definition.type
 
-; a method whose declared result is a named type: Def.Type
+; a method whose declared result is a named or predefined type: Def.Type
 (method_declaration
-  returns: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+  returns: [(identifier) (qualified_name) (generic_name) (predefined_type) (nullable_type type: [(identifier) (qualified_name) (generic_name) (predefined_type)])] @local.type
   name: (identifier) @name) @definition.method
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
-; fields and properties whose declared type is a named type: Def.Type
-(property_declaration type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type name: (identifier) @name) @definition.property
+; fields and properties whose declared type is a named or predefined type (string): Def.Type
+(property_declaration type: [(identifier) (qualified_name) (generic_name) (predefined_type) (nullable_type type: [(identifier) (qualified_name) (generic_name) (predefined_type)])] @local.type name: (identifier) @name) @definition.property
 (property_declaration name: (identifier) @name) @definition.property
 (event_declaration name: (identifier) @name) @definition.property
 (field_declaration
   (variable_declaration
-    type: [(identifier) (qualified_name) (generic_name) (nullable_type type: [(identifier) (qualified_name) (generic_name)])] @local.type
+    type: [(identifier) (qualified_name) (generic_name) (predefined_type) (nullable_type type: [(identifier) (qualified_name) (generic_name) (predefined_type)])] @local.type
     (variable_declarator name: (identifier) @name))) @definition.field
 (field_declaration
   (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
