@@ -8,8 +8,11 @@
 //   - extraction hooks, each optional: Visibility, Package, Imports,
 //     Redirect, Refine, Constraint, DynamicCalls and Surfaces;
 //   - linking hooks, each optional: Linker, which resolves the language's
-//     references across files (link.go), and Stdlib, which recognises its
-//     standard library among the imports;
+//     references across files (link.go), Stdlib, which recognises its
+//     standard library among the imports, and AccessorNames and
+//     RenameAccessor, the names under which other languages' code uses its
+//     symbols (Kotlin's b.foo for Java's getFoo()) and how a rename
+//     respells them;
 //   - TestFile, optional: the naming convention that makes a file hold
 //     tests (affected tests, impact and semantic_diff read it), TestLayout
 //     the broader one map_repo describes, with
