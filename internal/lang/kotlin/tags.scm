@@ -21,6 +21,7 @@
 ; not a class name (val m = make())
 (class_body (property_declaration (variable_declaration (identifier) @name [(user_type) @local.type (nullable_type (user_type) @local.type)])) @definition.property)
 (class_body (property_declaration (variable_declaration (identifier) @name) (call_expression . (identifier) @local.type)) @definition.property)
+(class_body (property_declaration (variable_declaration (identifier) @name) (as_expression (user_type) @local.type .)) @definition.property)
 (class_body (property_declaration (variable_declaration (identifier) @name)) @definition.property)
 (enum_class_body (property_declaration (variable_declaration (identifier) @name)) @definition.property)
 (class_body (property_declaration (multi_variable_declaration (variable_declaration (identifier) @name))) @definition.property)
@@ -74,7 +75,8 @@
 ] @local.scope
 
 ; a binding's declared type (Foo, Foo?, a.b.Foo<T>), else the class its
-; initialiser constructs (val c = Counter(1)), types the members read through
+; initialiser constructs (val c = Counter(1)) or casts to (val c = x as
+; Counter, x as? Counter), types the members read through
 ; it (p.greet() for p: Person); earlier patterns win, so these come first
 ; (Refine drops the type of a vararg parameter, an array, and a callee that
 ; is not a class name)
@@ -82,6 +84,8 @@
 (class_parameter (identifier) @local.definition [(user_type) @local.type (nullable_type (user_type) @local.type)])
 (property_declaration (variable_declaration (identifier) @local.definition [(user_type) @local.type (nullable_type (user_type) @local.type)]))
 (property_declaration (variable_declaration (identifier) @local.definition) (call_expression . (identifier) @local.type))
+(property_declaration (variable_declaration (identifier) @local.definition) (as_expression (user_type) @local.type .))
+(property_declaration (variable_declaration (identifier) @local.definition) (parenthesized_expression (as_expression (user_type) @local.type .)))
 (parameter (identifier) @local.definition)
 (class_parameter (identifier) @local.definition)
 (lambda_parameters (variable_declaration (identifier) @local.definition))
