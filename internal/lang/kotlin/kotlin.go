@@ -195,6 +195,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
+	localValues(f)
 	scopeFunctions(v, f, refAt)
 	smartCasts(v, f)
 	forLoops(v, f)
@@ -246,6 +247,20 @@ func calleeName(v *lang.View, n int) int {
 	return -1
 }
 
+// localValues gives a local that another local's value initialises (val x
+// = y ?: return, y!!, checkNotNull(y)) the type the source declares for y.
+func localValues(f *lang.Facts) {
+	for i := range f.Locals {
+		lo := &f.Locals[i]
+		if lo.Via <= 0 || lo.Type != "" {
+			continue
+		}
+		if r := f.Refs[lo.Via-1]; r.Role != lang.RoleCall && r.BindLocal >= 0 && f.Locals[r.BindLocal].Type != "" {
+			lo.Type, lo.Via = f.Locals[r.BindLocal].Type, 0
+		}
+	}
+}
+
 // initialiser is the expression that initialises property declaration n
 // (after its variable_declaration decl), or -1.
 func initialiser(v *lang.View, n, decl int) int {
@@ -262,9 +277,9 @@ func initialiser(v *lang.View, n, decl int) int {
 var notNullChecks = map[string]bool{"checkNotNull": true, "requireNotNull": true}
 
 // valueName is the name node of the member or property whose declared type
-// an initialiser's value has: b of a.b and a?.b, of a.b!!, of
-// checkNotNull(a.b) and requireNotNull(a.b), of a bare b; -1 for any other
-// expression (a call's result is its callee's: calleeName).
+// an initialiser's value has: b of a.b and a?.b, of a.b!!, of a.b ?: return,
+// of checkNotNull(a.b) and requireNotNull(a.b), of a bare b; -1 for any
+// other expression (a call's result is its callee's: calleeName).
 func valueName(v *lang.View, n int) int {
 	if n < 0 {
 		return -1
@@ -279,6 +294,10 @@ func valueName(v *lang.View, n int) int {
 		}
 	case "unary_expression":
 		if len(cs) == 1 && strings.HasSuffix(v.Text(n), "!!") {
+			return valueName(v, cs[0])
+		}
+	case "binary_expression": // a.b ?: return
+		if _, e := v.Bytes(cs[0]); len(cs) == 2 && strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "?:") {
 			return valueName(v, cs[0])
 		}
 	case "call_expression":
