@@ -174,7 +174,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			decl := v.ChildOfKind(n, "variable_declaration")
 			name, from := v.ChildOfKind(decl, "identifier"), valueName(v, initialiser(v, n, decl))
 			if from < 0 {
-				from = calleeName(v, v.ChildOfKind(n, "call_expression"))
+				from = calleeName(v, initCall(v, initialiser(v, n, decl)))
 			}
 			if name >= 0 && from >= 0 {
 				callees[v.Start(name)] = v.Start(from)
@@ -247,6 +247,30 @@ func calleeName(v *lang.View, n int) int {
 	return -1
 }
 
+// elvis reports whether n is x ?: y.
+func elvis(v *lang.View, n int) bool {
+	cs := v.Children(n)
+	if v.Kind(n) != "binary_expression" || len(cs) != 2 {
+		return false
+	}
+	_, e := v.Bytes(cs[0])
+	return strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "?:")
+}
+
+// initCall is the call whose result an initialiser's value is: f() of
+// f(), f() ?: return and f()!!; -1 for none.
+func initCall(v *lang.View, n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case v.Kind(n) == "call_expression":
+		return n
+	case elvis(v, n), v.Kind(n) == "unary_expression" && strings.HasSuffix(v.Text(n), "!!"):
+		return initCall(v, v.Children(n)[0])
+	}
+	return -1
+}
+
 // localValues gives a local that another local's value initialises (val x
 // = y ?: return, y!!, checkNotNull(y)) the type the source declares for y.
 func localValues(f *lang.Facts) {
@@ -297,7 +321,7 @@ func valueName(v *lang.View, n int) int {
 			return valueName(v, cs[0])
 		}
 	case "binary_expression": // a.b ?: return
-		if _, e := v.Bytes(cs[0]); len(cs) == 2 && strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "?:") {
+		if elvis(v, n) {
 			return valueName(v, cs[0])
 		}
 	case "call_expression":
