@@ -84,6 +84,8 @@ func main() {
 		err = report(*out, *results)
 	case "tiers":
 		err = tiers(ctx, *repo, *state)
+	case "constructors":
+		err = constructors(ctx, *repo, *state)
 	case "semantic-import":
 		err = semanticImport(ctx, *repo, *state, *scipPath)
 	case "incremental":

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/store"
 )
 
 func pathLast(s string) string {
@@ -73,6 +75,13 @@ func tiers(ctx context.Context, repo, state string) error {
 	}
 	type counts struct {
 		Refs, Local, ProvenDef, Strong, Unresolved, External, Builtin int
+		// Spelled: links whose reference spells another name than the
+		// symbol it reaches (Kotlin's b.foo for Java's getFoo())
+		Spelled int
+	}
+	names, err := symbolNames(ctx, db)
+	if err != nil {
+		return err
 	}
 	imports, err := db.AllImports(ctx)
 	if err != nil {
@@ -122,6 +131,9 @@ func tiers(ctx context.Context, repo, state string) error {
 		for i, r := range facts.Refs {
 			c.Refs++
 			name := facts.Names[r.Name]
+			if l, ok := byRef[i]; ok && l.Target > 0 && names[l.Target] != "" && names[l.Target] != name {
+				c.Spelled++
+			}
 			switch l, ok := byRef[i]; {
 			case r.BindLocal >= 0:
 				c.Local++
@@ -146,7 +158,7 @@ func tiers(ctx context.Context, repo, state string) error {
 		shareOf := func(n int) float64 { return float64(int(1000*float64(n)/float64(max(inRepo, 1)))) / 10 }
 		out[l] = map[string]any{
 			"refs": c.Refs, "proven_local": c.Local, "proven_definition": c.ProvenDef, "strong": c.Strong, "unresolved": c.Unresolved,
-			"to_external_or_stdlib": c.External, "builtin": c.Builtin,
+			"to_external_or_stdlib": c.External, "builtin": c.Builtin, "spelled_otherwise": c.Spelled,
 			"strong_or_better_pct_before_imports": share(c.Local + c.ProvenDef),
 			"strong_or_better_pct":                share(c.Local + c.ProvenDef + c.Strong),
 			// the same, among references that can resolve inside the repository
@@ -155,4 +167,45 @@ func tiers(ctx context.Context, repo, state string) error {
 		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+// symbolNames maps each symbol's id to its name.
+func symbolNames(ctx context.Context, db *store.DB) (map[int64]string, error) {
+	syms, err := db.AllSymbols(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(syms))
+	for _, s := range syms {
+		out[s.ID] = s.Name
+	}
+	return out, nil
+}
+
+// constructors prints where each constructor of the index is declared
+// (path:line:col of its name), for cairn refs --at and callers --at.
+func constructors(ctx context.Context, repo, state string) error {
+	ix, err := openCurrent(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	db, release := ix.Acquire()
+	defer release()
+	files, err := db.Files(ctx)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		facts, err := ix.Facts(ctx, f.BlobID)
+		if err != nil || facts == nil {
+			continue
+		}
+		for _, d := range facts.Defs {
+			if d.Kind == lang.KindConstructor {
+				fmt.Printf("%s:%d:%d\n", f.Path, d.NameSpan.Start.Line, d.NameSpan.Start.Col)
+			}
+		}
+	}
+	return nil
 }
