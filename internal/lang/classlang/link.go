@@ -438,6 +438,8 @@ func (fs *fileScope) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			fs.outerMember(ctx, ri, t, name)
 		} else if t := stringType[fs.f.Lang]; t != "" && strings.HasPrefix(q, `"`) {
 			fs.extension(ctx, ri, r, name, t, nil) // "text".f()
+		} else if fs.decl != nil && fs.decl.Of(r) != "" {
+			fs.typed(ctx, ri, r, name) // ((Box) o).m(), (o as Box).m()
 		}
 	}
 }

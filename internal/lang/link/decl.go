@@ -2,6 +2,7 @@ package link
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/cairnhq/cairn/internal/lang"
 )
@@ -85,6 +86,8 @@ func (d *DeclTypes) Of(r lang.Ref) string {
 		}
 		if i := strings.LastIndex(inner, " as "); i > 0 {
 			typ = lang.TypeName(inner[i+4:])
+		} else {
+			typ = castTo(inner)
 		}
 	case lang.QualPath:
 		rest, ok := strings.CutPrefix(q, "this.")
@@ -186,4 +189,22 @@ func (d *DeclTypes) Member(t int32, name string, resolve func(typ string, enc in
 func (d *DeclTypes) HasPath(p string) bool {
 	_, ok := d.ByPath[p]
 	return ok
+}
+
+// castTo is the type of a cast written (T) x, as Java and C# write it:
+// ((Box) o).m and ((Box)o).M; "" for any other expression.
+func castTo(expr string) string {
+	t, operand, ok := strings.Cut(strings.TrimPrefix(expr, "("), ")")
+	last := lang.TypeName(t)
+	last = last[strings.LastIndexByte(last, '.')+1:]
+	if !ok || !strings.HasPrefix(expr, "(") || last == "" || !unicode.IsUpper(rune(last[0])) || strings.TrimSpace(operand) == "" ||
+		strings.ContainsAny(operand, "=") || strings.IndexFunc(t, func(c rune) bool {
+		return !lang.IsIdentRune(c) && c != '.' && c != '<' && c != '>' && c != ',' && c != ' ' && c != '?'
+	}) >= 0 {
+		return ""
+	}
+	if c := strings.TrimSpace(operand)[0]; c != '_' && !unicode.IsLetter(rune(c)) && c != '(' {
+		return "" // (a) - b, (a) + b: arithmetic on a parenthesised name
+	}
+	return lang.TypeName(t)
 }
