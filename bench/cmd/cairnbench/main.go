@@ -24,6 +24,7 @@ import (
 	"github.com/cairnhq/cairn/internal/index"
 	_ "github.com/cairnhq/cairn/internal/lang/all"
 	"github.com/cairnhq/cairn/internal/query"
+	"github.com/cairnhq/cairn/internal/store"
 	"github.com/cairnhq/cairn/internal/tools"
 )
 
@@ -127,9 +128,8 @@ func openCurrent(ctx context.Context, repo, state string) (*index.Index, error) 
 	return ix, nil
 }
 
-// genset samples n symbol names deterministically (by hash of the name) and
-// writes one per line: the query set the latency benchmarks replay.
-func genset(ctx context.Context, repo, state string, n int, out string) error {
+// readIndex runs fn on the index brought up to date, holding its store.
+func readIndex(ctx context.Context, repo, state string, fn func(ix *index.Index, db *store.DB) error) error {
 	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
@@ -137,6 +137,17 @@ func genset(ctx context.Context, repo, state string, n int, out string) error {
 	defer ix.Close()
 	db, release := ix.Acquire()
 	defer release()
+	return fn(ix, db)
+}
+
+// genset samples n symbol names deterministically (by hash of the name) and
+// writes one per line: the query set the latency benchmarks replay.
+func genset(ctx context.Context, repo, state string, n int, out string) error {
+	return readIndex(ctx, repo, state, func(_ *index.Index, db *store.DB) error { return sampleNames(ctx, db, n, out) })
+}
+
+// sampleNames writes genset's query set from the symbols of db.
+func sampleNames(ctx context.Context, db *store.DB, n int, out string) error {
 	syms, err := db.AllSymbols(ctx)
 	if err != nil {
 		return err

@@ -185,27 +185,20 @@ func symbolNames(ctx context.Context, db *store.DB) (map[int64]string, error) {
 // constructors prints where each constructor of the index is declared
 // (path:line:col of its name), for cairn refs --at and callers --at.
 func constructors(ctx context.Context, repo, state string) error {
-	ix, err := openCurrent(ctx, repo, state)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	db, release := ix.Acquire()
-	defer release()
-	files, err := db.Files(ctx)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		facts, err := ix.Facts(ctx, f.BlobID)
-		if err != nil || facts == nil {
-			continue
+	return readIndex(ctx, repo, state, func(ix *index.Index, db *store.DB) error {
+		files, err := db.Files(ctx)
+		if err != nil {
+			return err
 		}
-		for _, d := range facts.Defs {
-			if d.Kind == lang.KindConstructor {
-				fmt.Printf("%s:%d:%d\n", f.Path, d.NameSpan.Start.Line, d.NameSpan.Start.Col)
+		for _, f := range files {
+			if facts, err := ix.Facts(ctx, f.BlobID); err == nil && facts != nil {
+				for _, d := range facts.Defs {
+					if d.Kind == lang.KindConstructor {
+						fmt.Printf("%s:%d:%d\n", f.Path, d.NameSpan.Start.Line, d.NameSpan.Start.Col)
+					}
+				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
