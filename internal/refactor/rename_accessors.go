@@ -25,8 +25,8 @@ type accessorUse struct {
 }
 
 // accessorSpelling reads how location l spells symbol r, named old, and
-// whether that is an accessor use;
-// spelling is "" when the rename cannot keep the use working.
+// whether that is an accessor use; its spelling is "" when the rename
+// cannot keep the use working.
 func (env *Env) accessorSpelling(card *query.SymbolCard, r *query.Resolved, l query.RefLocation, old, name string) (accessorUse, bool) {
 	own := lang.ByName(card.Language)
 	at := lang.ForPath(string(l.Path))
@@ -37,11 +37,11 @@ func (env *Env) accessorSpelling(card *query.SymbolCard, r *query.Resolved, l qu
 	if !ok {
 		return accessorUse{}, false
 	}
-	e := Edit{Line: l.Line, Col: l.Col, EndLine: l.Line, EndCol: max(l.EndCol, l.Col+1)}
-	if l.EndLine != l.Line || l.EndCol <= l.Col {
-		e.EndCol = l.Col + len(old)
+	end := l.EndCol // the name as this use spells it
+	if l.EndLine != l.Line || end <= l.Col {
+		end = l.Col + len(old)
 	}
-	a, b, ok := span(lang.LineStarts(data), len(data), e)
+	a, b, ok := span(lang.LineStarts(data), len(data), Edit{Line: l.Line, Col: l.Col, EndLine: l.Line, EndCol: end})
 	if !ok || b > len(data) {
 		return accessorUse{}, false
 	}
