@@ -19,8 +19,8 @@ func (fs *fileScope) add(ri int, tier lang.Tier, s pkgSym) {
 	if !fs.links.Add(ri, tier, s.id) {
 		return
 	}
-	if fs.javaMember(s, lang.KindMethod) && fs.facts.Refs[ri].Role != lang.RoleCall {
-		fs.links[len(fs.links)-1].Runs = true // b.foo runs getFoo()
+	if r := fs.facts.Refs[ri]; fs.javaMember(s, lang.KindMethod) && r.Role != lang.RoleCall && s.name != fs.facts.Names[r.Name] {
+		fs.links[len(fs.links)-1].Runs = true // b.foo runs getFoo(); Host::getName names it
 	}
 	if fs.called == nil {
 		fs.called = map[int]pkgSym{}
@@ -30,7 +30,8 @@ func (fs *fileScope) add(ri int, tier lang.Tier, s pkgSym) {
 
 // ownSym is the symbol of the file's definition i.
 func (fs *fileScope) ownSym(i int32) pkgSym {
-	return pkgSym{id: link.DefID(fs.own, i), kind: fs.facts.Defs[i].Kind, file: fs.f.Path, defIdx: int(i), module: fs.from}
+	d := fs.facts.Defs[i]
+	return pkgSym{id: link.DefID(fs.own, i), kind: d.Kind, name: d.Name, file: fs.f.Path, defIdx: int(i), module: fs.from}
 }
 
 // chained links m in f().m to member m of the type f (a method, or a

@@ -59,6 +59,7 @@ func pkgFamily(language string) string {
 type pkgSym struct {
 	id     int64
 	kind   lang.DefKind
+	name   string
 	file   string // repo path
 	module int64
 	defIdx int
@@ -189,7 +190,7 @@ func (p *pkgLinker) unit(ctx context.Context, family, pkg string) map[string][]p
 		if _, ok := byPlace[at]; !ok {
 			order = append(order, at)
 		}
-		byPlace[at] = append(byPlace[at], pkgSym{id: r.ID, kind: r.Kind, file: r.File, module: r.Module, defIdx: r.DefIdx})
+		byPlace[at] = append(byPlace[at], pkgSym{id: r.ID, kind: r.Kind, name: r.Name, file: r.File, module: r.Module, defIdx: r.DefIdx})
 	}
 	for _, at := range order {
 		group := byPlace[at]

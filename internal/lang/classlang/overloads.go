@@ -49,7 +49,7 @@ func (fs *fileScope) overloadsOf(id int64) []pkgSym {
 		fs.ownOverloads = map[int64][]pkgSym{}
 		first := map[string]int64{}
 		for i, d := range fs.facts.Defs {
-			s := pkgSym{id: link.DefID(fs.own, int32(i)), file: fs.f.Path, defIdx: i}
+			s := pkgSym{id: link.DefID(fs.own, int32(i)), name: d.Name, file: fs.f.Path, defIdx: i}
 			if s.id == 0 {
 				continue
 			}
