@@ -38,14 +38,20 @@ func forLoops(v *lang.View, f *lang.Facts) {
 		if !ok || f.Locals[i].Type != "" {
 			continue
 		}
-		name, fromClass := iterated(v, cs[1])
-		if name == "" {
-			continue
-		}
-		if d := declarationOf(v, n, name, fromClass); d >= 0 {
-			f.Locals[i].Type = elementType(v, d)
+		f.Locals[i].Type = elementsOf(v, n, cs[1])
+	}
+}
+
+// elementsOf is the type of the elements of what expression recv, in the
+// loop or call at, iterates over, when this file declares it (a for loop's
+// xs, the receiver of xs.forEach); "" otherwise.
+func elementsOf(v *lang.View, at, recv int) string {
+	if name, fromClass := iterated(v, recv); name != "" {
+		if d := declarationOf(v, at, name, fromClass); d >= 0 {
+			return elementType(v, d)
 		}
 	}
+	return ""
 }
 
 // iterated is the name a loop iterates over: xs, or this.xs (fromClass).

@@ -172,9 +172,10 @@ func refine(v *lang.View, f *lang.Facts) {
 			// val x = a.f(): x is what f returns; val x = a.b: x is what b
 			// holds (Local.Via)
 			decl := v.ChildOfKind(n, "variable_declaration")
-			name, from := v.ChildOfKind(decl, "identifier"), valueName(v, initialiser(v, n, decl))
-			if from < 0 {
-				from = calleeName(v, initCall(v, initialiser(v, n, decl)))
+			init := passedOn(v, initialiser(v, n, decl))
+			name, from := v.ChildOfKind(decl, "identifier"), valueName(v, init)
+			if from < 0 && v.Kind(init) == "call_expression" {
+				from = calleeName(v, init)
 			}
 			if name >= 0 && from >= 0 {
 				callees[v.Start(name)] = v.Start(from)
@@ -247,28 +248,28 @@ func calleeName(v *lang.View, n int) int {
 	return -1
 }
 
-// elvis reports whether n is x ?: y.
-func elvis(v *lang.View, n int) bool {
+// joinedBy reports whether n is a binary expression x op y.
+func joinedBy(v *lang.View, n int, op string) bool {
 	cs := v.Children(n)
 	if v.Kind(n) != "binary_expression" || len(cs) != 2 {
 		return false
 	}
 	_, e := v.Bytes(cs[0])
-	return strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "?:")
+	return strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), op)
 }
 
-// initCall is the call whose result an initialiser's value is: f() of
-// f(), f() ?: return and f()!!; -1 for none.
-func initCall(v *lang.View, n int) int {
-	switch {
-	case n < 0:
-		return -1
-	case v.Kind(n) == "call_expression":
-		return n
-	case elvis(v, n), v.Kind(n) == "unary_expression" && strings.HasSuffix(v.Text(n), "!!"):
-		return initCall(v, v.Children(n)[0])
+// passedOn is the expression whose value expression n passes on: x of x!!
+// and of x ?: return; n itself for any other (-1 for none).
+func passedOn(v *lang.View, n int) int {
+	for n >= 0 {
+		switch {
+		case joinedBy(v, n, "?:"), v.Kind(n) == "unary_expression" && strings.HasSuffix(v.Text(n), "!!"):
+			n = v.Children(n)[0]
+		default:
+			return n
+		}
 	}
-	return -1
+	return n
 }
 
 // localValues gives a local that another local's value initialises (val x
@@ -288,11 +289,8 @@ func localValues(f *lang.Facts) {
 // initialiser is the expression that initialises property declaration n
 // (after its variable_declaration decl), or -1.
 func initialiser(v *lang.View, n, decl int) int {
-	cs := v.Children(n)
-	for i, c := range cs {
-		if c == decl && i+1 < len(cs) {
-			return cs[len(cs)-1]
-		}
+	if cs := v.Children(n); len(cs) > 1 && cs[len(cs)-1] != decl {
+		return cs[len(cs)-1]
 	}
 	return -1
 }
@@ -301,9 +299,9 @@ func initialiser(v *lang.View, n, decl int) int {
 var notNullChecks = map[string]bool{"checkNotNull": true, "requireNotNull": true}
 
 // valueName is the name node of the member or property whose declared type
-// an initialiser's value has: b of a.b and a?.b, of a.b!!, of a.b ?: return,
-// of checkNotNull(a.b) and requireNotNull(a.b), of a bare b; -1 for any
-// other expression (a call's result is its callee's: calleeName).
+// an initialiser's value has (after passedOn): b of a.b and a?.b, of
+// checkNotNull(a.b) and requireNotNull(a.b), of a bare b; -1 for any other
+// expression (a call's result is its callee's: calleeName).
 func valueName(v *lang.View, n int) int {
 	if n < 0 {
 		return -1
@@ -316,14 +314,6 @@ func valueName(v *lang.View, n int) int {
 		if len(cs) > 1 && v.Kind(cs[len(cs)-1]) == "identifier" {
 			return cs[len(cs)-1]
 		}
-	case "unary_expression":
-		if len(cs) == 1 && strings.HasSuffix(v.Text(n), "!!") {
-			return valueName(v, cs[0])
-		}
-	case "binary_expression": // a.b ?: return
-		if elvis(v, n) {
-			return valueName(v, cs[0])
-		}
 	case "call_expression":
 		if len(cs) > 0 && v.Kind(cs[0]) == "call_expression" {
 			return valueName(v, cs[0]) // requireNotNull(x) { "message" }
@@ -331,7 +321,7 @@ func valueName(v *lang.View, n int) int {
 		if len(cs) == 2 && v.Kind(cs[0]) == "identifier" && notNullChecks[v.Text(cs[0])] {
 			if args := v.Children(cs[1]); len(args) > 0 {
 				if arg := v.Children(args[0]); len(arg) == 1 {
-					return valueName(v, arg[0])
+					return valueName(v, passedOn(v, arg[0]))
 				}
 			}
 		}

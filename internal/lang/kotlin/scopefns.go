@@ -133,17 +133,6 @@ func elementLambda(v *lang.View, n int) (lam, recv int) {
 	return -1, -1
 }
 
-// elementsOf is the type of the elements of what expression recv, of call
-// at, iterates over when this file declares it (forLoops); "" otherwise.
-func elementsOf(v *lang.View, at, recv int) string {
-	if name, fromClass := iterated(v, recv); name != "" {
-		if d := declarationOf(v, at, name, fromClass); d >= 0 {
-			return elementType(v, d)
-		}
-	}
-	return ""
-}
-
 // receiverLambda is the lambda and the receiver of call n when n is
 // x.let { ... } (or another receiverLambdas call), x.apply { ... } or
 // with(x) { ... } (this reports a thisLambdas call), else -1, -1.

@@ -37,10 +37,10 @@ func smartCasts(v *lang.View, f *lang.Facts) {
 		case "if_expression":
 			cs := v.Children(n)
 			if len(cs) >= 2 && v.Kind(cs[1]) == "block" {
-				narrow(cs[1], v.Start(cs[1]), typeTests(v, cs[0]))
+				narrow(cs[1], v.Start(cs[1]), typeTests(v, cs[0], true))
 			}
 			if p := v.Parent(n); len(cs) == 2 && exits(v, cs[1]) && p >= 0 && v.Kind(p) == "block" {
-				narrow(p, v.End(n), negatedTest(v, cs[0])) // if (x !is T) return: x is T after it
+				narrow(p, v.End(n), typeTests(v, cs[0], false)) // if (x !is T) return: x is T after it
 			}
 		case "when_expression":
 			subject := ""
@@ -57,7 +57,7 @@ func smartCasts(v *lang.View, f *lang.Facts) {
 				}
 				if subject == "" {
 					if cs := v.Children(e); len(cs) > 0 {
-						narrow(e, v.Start(e), typeTests(v, cs[0]))
+						narrow(e, v.Start(e), typeTests(v, cs[0], true))
 					}
 				} else if t := v.ChildOfKind(e, "type_test"); t >= 0 && isTest(v, t) {
 					if typ := testedType(v, t); typ != "" {
@@ -69,32 +69,17 @@ func smartCasts(v *lang.View, f *lang.Facts) {
 	}
 }
 
-// typeTests are the names and types that condition n tests with is: x is
-// T, or several joined by &&.
-func typeTests(v *lang.View, n int) [][2]string {
-	switch v.Kind(n) {
-	case "is_expression":
-		cs := v.Children(n)
-		if len(cs) == 2 && v.Kind(cs[0]) == "identifier" && isTest(v, n) {
-			if typ := testedType(v, n); typ != "" {
-				return [][2]string{{v.Text(cs[0]), typ}}
-			}
-		}
-	case "binary_expression":
-		cs := v.Children(n)
-		if _, e := v.Bytes(cs[0]); len(cs) == 2 && strings.HasPrefix(strings.TrimSpace(string(v.Src()[e:])), "&&") {
-			return append(typeTests(v, cs[0]), typeTests(v, cs[1])...)
-		}
-	}
-	return nil
-}
-
-// negatedTest is the name and type that condition n tests with !is.
-func negatedTest(v *lang.View, n int) [][2]string {
-	if cs := v.Children(n); v.Kind(n) == "is_expression" && len(cs) == 2 && v.Kind(cs[0]) == "identifier" && !isTest(v, n) {
+// typeTests are the names and types that condition n tests: with is, one
+// test or several joined by && (is set), or with one !is (is unset).
+func typeTests(v *lang.View, n int, is bool) [][2]string {
+	cs := v.Children(n)
+	switch {
+	case v.Kind(n) == "is_expression" && len(cs) == 2 && v.Kind(cs[0]) == "identifier" && isTest(v, n) == is:
 		if typ := testedType(v, n); typ != "" {
 			return [][2]string{{v.Text(cs[0]), typ}}
 		}
+	case is && joinedBy(v, n, "&&"):
+		return append(typeTests(v, cs[0], true), typeTests(v, cs[1], true)...)
 	}
 	return nil
 }
