@@ -37,39 +37,27 @@ func (fs *fileScope) ownSym(i int32) pkgSym {
 // chained links m in f().m to member m of the type f (a method, or a
 // Kotlin function) is declared to return, or to an extension of it.
 func (fs *fileScope) chained(ctx context.Context, ri int, r lang.Ref, name string) {
-	if t, ok := fs.resultOf(ctx, r.Via); ok {
+	if t, typ, ok := fs.resultOf(ctx, r.Via); ok {
 		fs.memberOrExtension(ctx, ri, r, name, t.t)
-	} else if typ := fs.resultName(ctx, r.Via); typ != "" {
+	} else if typ != "" {
 		fs.extension(ctx, ri, r, name, typ, nil) // of a type outside the repository: Label().Shout()
 	}
 }
 
-// resultName is the type, as written, that the callee of reference via-1
-// is declared to return, whether or not the repository declares it.
-func (fs *fileScope) resultName(ctx context.Context, via int32) string {
-	f, ok := fs.called[int(via)-1]
-	if via <= 0 || !ok || (f.kind != lang.KindMethod && f.kind != lang.KindFunction) {
-		return ""
-	}
-	if _, _, d, ok := fs.declOf(ctx, f); ok {
-		return lang.TypeName(d.Type)
-	}
-	return ""
-}
-
 // resultOf is the type that the callee of reference via-1 (a method or a
 // function this file's links reached) is declared to return, or that the
-// member or property it reads is declared to hold.
-func (fs *fileScope) resultOf(ctx context.Context, via int32) (pkgBase, bool) {
-	f, ok := fs.called[int(via)-1]
-	if via <= 0 || !ok {
-		return pkgBase{}, false
+// member or property it reads is declared to hold; typ is that type as
+// written, also when the repository does not declare it.
+func (fs *fileScope) resultOf(ctx context.Context, via int32) (t pkgBase, typ string, ok bool) {
+	f, reached := fs.called[int(via)-1]
+	if via <= 0 || !reached {
+		return pkgBase{}, "", false
 	}
 	switch f.kind {
 	case lang.KindMethod, lang.KindFunction, lang.KindProperty, lang.KindField, lang.KindVariable, lang.KindConstant:
-		return fs.typeOfMember(ctx, f)
+		return fs.memberType(ctx, f)
 	}
-	return pkgBase{}, false
+	return pkgBase{}, "", false
 }
 
 // initialised links m in x.m, where x is a local without a declared type
@@ -84,7 +72,7 @@ func (fs *fileScope) initialised(ctx context.Context, ri int, r lang.Ref, name s
 		return
 	}
 	if lo := fs.facts.Locals[ls[0]]; lo.Type == "" {
-		if t, ok := fs.resultOf(ctx, lo.Via); ok {
+		if t, _, ok := fs.resultOf(ctx, lo.Via); ok {
 			fs.memberOrExtension(ctx, ri, r, name, t.t)
 		}
 	}
@@ -154,15 +142,22 @@ func (fs *fileScope) headType(ctx context.Context, r lang.Ref, x string) (pkgBas
 // it, from the member's path so that the types nested in its class resolve;
 // a type parameter (<T> T get()) resolves to nothing.
 func (fs *fileScope) typeOfMember(ctx context.Context, m pkgSym) (pkgBase, bool) {
+	t, _, ok := fs.memberType(ctx, m)
+	return t, ok
+}
+
+// memberType is typeOfMember with the type as written (typ), which is set
+// also when the repository does not declare the type.
+func (fs *fileScope) memberType(ctx context.Context, m pkgSym) (t pkgBase, typ string, ok bool) {
 	fi, facts, d, ok := fs.declOf(ctx, m)
 	if !ok {
-		return pkgBase{}, false
+		return pkgBase{}, "", false
 	}
-	typ := lang.TypeName(d.Type)
-	if typ == "" {
-		return pkgBase{}, false
+	if typ = lang.TypeName(d.Type); typ == "" {
+		return pkgBase{}, "", false
 	}
-	return fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, d.Path}, typ, fs.from)
+	t, ok = fs.p.typeNamed(ctx, fs.family, fi, facts, typeRef{fi.Pkg, d.Path}, typ, fs.from)
+	return t, typ, ok
 }
 
 // local finds the locals named x that reference r sees.

@@ -123,7 +123,8 @@ func (fs *fileScope) lambdaReceiver(ctx context.Context, r lang.Ref) (pkgBase, b
 	}
 	lo := fs.facts.Locals[ls[0]]
 	if lo.Type == "" {
-		return fs.resultOf(ctx, lo.Via) // f().apply { }
+		t, _, ok := fs.resultOf(ctx, lo.Via) // f().apply { }
+		return t, ok
 	}
 	at := typeRef{fs.f.Pkg, ""}
 	if t := fs.enclosingType(r.Enclosing); t >= 0 {
