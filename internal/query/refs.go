@@ -350,11 +350,6 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 				Layer: LayerSyntactic, Via: m.QName, Relation: m.Relation}, module: m.Module}, status: synMatch, target: m.ID})
 		}
 	}
-	// the files whose references use the name: its postings, not a scan
-	cands, err := e.Store().NameCandidates(ctx, name)
-	if err != nil {
-		return nil, err
-	}
 	var stop time.Time
 	if d, ok := ctx.Deadline(); ok {
 		stop = d.Add(-refsReserve(time.Until(d)))
@@ -366,68 +361,50 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		}
 		return res.Partial
 	}
-	for _, c := range e.ovTextHits(cands, nil) {
-		if late() {
-			break
-		}
-		if c.Lang == "" {
-			continue
-		}
-		nf, err := e.NameFileOf(ctx, c.FileID, name)
-		if err != nil || nf == nil {
-			continue // gone since the text search, or no such identifier
-		}
+	err = e.eachNamedRef(ctx, name, late, func(nf *NameFile, ri int, ref lang.Ref, s synRef) {
 		f, facts := nf.File, nf.Facts
-		for ri, ref := range facts.Refs {
-			if int(ref.Name) != nf.NameID {
-				continue
-			}
-			s := synRef{foundRef: foundRef{loc: RefLocation{Location: RefLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
-				module: f.ModuleID, shape: ShapeKey(facts, ref)}, size: f.Size}
-			if ref.Enclosing >= 0 {
-				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
-			}
-			if l, ok := nf.Links[ri]; ok {
-				s.target = l.Target
-				s.loc.Tier = l.Tier.String()
-				if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
-					s.status, s.loc.Relation = synAnchored, RelationOverload
-					s.loc.Tier = index.TierAnchored.String()
-				} else if instantiates(r, l.Target, ref) {
-					s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
-				} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
-					s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
-				} else if !match[l.Target] {
-					s.status = synOther // linked elsewhere, or outside the repository (Target 0)
-					if l.Target != 0 && dispatch(l.Target) && !otherArity(ref) {
-						// a call through an interface may reach the symbol
-						s.status = synAnchored
-						s.loc.Tier = index.TierAnchored.String()
-					}
-				}
-			} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
-				s.status = synOther // bound to something else, or cannot be a member access
-			} else {
-				s.status = synAnchored
+		if l, ok := nf.Links[ri]; ok {
+			s.target = l.Target
+			s.loc.Tier = l.Tier.String()
+			if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
+				s.status, s.loc.Relation = synAnchored, RelationOverload
 				s.loc.Tier = index.TierAnchored.String()
-			}
-			if overloads == nil && s.status == synAnchored && otherArity(ref) {
-				s.status = synOther // a call the symbol cannot take: a method of another arity
-			}
-			if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
-				// a call of the name syntax did not link: which overload
-				// takes its arguments, if any
-				switch ov := overloads.For(facts, ref, r.Row.ID); {
-				case ov == nil:
-				case !ov.Takes(r.Row.ID, ref.Args):
-					s.status = synOther
-				case !ov.Only(r.Row.ID, ref.Args):
-					s.loc.Relation = RelationOverload
+			} else if instantiates(r, l.Target, ref) {
+				s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
+			} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
+				s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
+			} else if !match[l.Target] {
+				s.status = synOther // linked elsewhere, or outside the repository (Target 0)
+				if l.Target != 0 && dispatch(l.Target) && !otherArity(ref) {
+					// a call through an interface may reach the symbol
+					s.status = synAnchored
+					s.loc.Tier = index.TierAnchored.String()
 				}
 			}
-			s.family = LangFamily(c.Lang)
-			out = append(out, s)
+		} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
+			s.status = synOther // bound to something else, or cannot be a member access
+		} else {
+			s.status = synAnchored
+			s.loc.Tier = index.TierAnchored.String()
 		}
+		if overloads == nil && s.status == synAnchored && otherArity(ref) {
+			s.status = synOther // a call the symbol cannot take: a method of another arity
+		}
+		if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
+			// a call of the name syntax did not link: which overload
+			// takes its arguments, if any
+			switch ov := overloads.For(facts, ref, r.Row.ID); {
+			case ov == nil:
+			case !ov.Takes(r.Row.ID, ref.Args):
+				s.status = synOther
+			case !ov.Only(r.Row.ID, ref.Args):
+				s.loc.Relation = RelationOverload
+			}
+		}
+		out = append(out, s)
+	})
+	if err != nil {
+		return nil, err
 	}
 	accessed, err := e.accessorRefs(ctx, r, match, late)
 	if err != nil {
@@ -446,6 +423,41 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		}
 	}
 	return out, nil
+}
+
+// eachNamedRef calls fn for each reference spelled name in the files whose
+// name postings hold it (not a scan), with the location syntax gives it,
+// until late says the deadline nears.
+func (e *Engine) eachNamedRef(ctx context.Context, name string, late func() bool, fn func(nf *NameFile, ri int, ref lang.Ref, s synRef)) error {
+	cands, err := e.Store().NameCandidates(ctx, name)
+	if err != nil {
+		return err
+	}
+	for _, c := range e.ovTextHits(cands, nil) {
+		if late() {
+			return nil
+		}
+		if c.Lang == "" {
+			continue
+		}
+		nf, err := e.NameFileOf(ctx, c.FileID, name)
+		if err != nil || nf == nil {
+			continue // gone since the text search, or no such identifier
+		}
+		f, facts := nf.File, nf.Facts
+		for ri, ref := range facts.Refs {
+			if int(ref.Name) != nf.NameID {
+				continue
+			}
+			s := synRef{foundRef: foundRef{loc: RefLocation{Location: RefLoc(f.Path, ref.Pos, name), Kind: ref.Role.String(), Layer: LayerSyntactic},
+				module: f.ModuleID, shape: ShapeKey(facts, ref)}, size: f.Size, family: LangFamily(c.Lang)}
+			if ref.Enclosing >= 0 {
+				s.loc.Enclosing = facts.Defs[ref.Enclosing].Path
+			}
+			fn(nf, ri, ref, s)
+		}
+	}
+	return nil
 }
 
 // callsOtherArity reports whether a call passes a number of arguments

@@ -22,31 +22,14 @@ func (e *Engine) accessorRefs(ctx context.Context, r *Resolved, match map[int64]
 	}
 	var out []synRef
 	for _, name := range l.AccessorNames(r.Row.Name, lang.DefKind(r.Row.Kind)) {
-		cands, err := e.Store().NameCandidates(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range e.ovTextHits(cands, nil) {
-			if late() {
-				return out, nil
-			}
-			nf, err := e.NameFileOf(ctx, c.FileID, name)
-			if err != nil || nf == nil || c.Lang == "" {
-				continue
-			}
-			for ri, ref := range nf.Facts.Refs {
-				link, ok := nf.Links[ri]
-				if int(ref.Name) != nf.NameID || !ok || !match[link.Target] {
-					continue
-				}
-				s := synRef{foundRef: foundRef{loc: RefLocation{Location: RefLoc(nf.File.Path, ref.Pos, name), Kind: ref.Role.String(),
-					Tier: link.Tier.String(), Layer: LayerSyntactic, Relation: RelationAccessor}, module: nf.File.ModuleID,
-					shape: ShapeKey(nf.Facts, ref)}, status: synMatch, target: link.Target, size: nf.File.Size, family: LangFamily(c.Lang)}
-				if ref.Enclosing >= 0 {
-					s.loc.Enclosing = nf.Facts.Defs[ref.Enclosing].Path
-				}
+		err := e.eachNamedRef(ctx, name, late, func(nf *NameFile, ri int, _ lang.Ref, s synRef) {
+			if link, ok := nf.Links[ri]; ok && match[link.Target] {
+				s.status, s.target, s.loc.Tier, s.loc.Relation = synMatch, link.Target, link.Tier.String(), RelationAccessor
 				out = append(out, s)
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
