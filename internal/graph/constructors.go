@@ -31,7 +31,7 @@ func (w *walker) instantiations(ctx context.Context, c *call, f *store.FileRow, 
 	var first *lang.Ref
 	for i, r := range facts.Refs {
 		l, ok := links[i]
-		if !ok || l.Target != n.Row.Parent || r.Role != lang.RoleCall || int(r.Enclosing) != caller.DefIdx || !ov.Takes(n.Row.ID, r.Args) {
+		if !ok || !query.Instantiates(n, l.Target, r) || int(r.Enclosing) != caller.DefIdx || !ov.Takes(n.Row.ID, r.Args) {
 			continue
 		}
 		if ov.Only(n.Row.ID, r.Args) {

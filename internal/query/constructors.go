@@ -11,9 +11,9 @@ import (
 // and, as anchored candidates with relation overload, those another
 // constructor of the class takes too.
 
-// instantiates reports whether ref, linked to target, instantiates the class
+// Instantiates reports whether ref, linked to target, instantiates the class
 // of constructor r (named like it).
-func instantiates(r *Resolved, target int64, ref lang.Ref) bool {
+func Instantiates(r *Resolved, target int64, ref lang.Ref) bool {
 	return lang.DefKind(r.Row.Kind) == lang.KindConstructor && target == r.Row.Parent && target != 0 && ref.Role == lang.RoleCall
 }
 

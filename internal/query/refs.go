@@ -369,7 +369,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
 				s.status, s.loc.Relation = synAnchored, RelationOverload
 				s.loc.Tier = index.TierAnchored.String()
-			} else if instantiates(r, l.Target, ref) {
+			} else if Instantiates(r, l.Target, ref) {
 				s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
 			} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
 				s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
