@@ -53,7 +53,7 @@ func main() {
 	symbol := fs.String("symbol", "", "rename: the symbol to rename")
 	newName := fs.String("new", "", "rename: its new name")
 	serve := fs.Bool("serve", false, "rename: open the repository as a server does (background index, file watcher)")
-	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds")
+	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds; tiers: write each unresolved reference (path:line:col name, then its line) to this file")
 	fs.Parse(args)
 	ctx := context.Background()
 	if p := os.Getenv("CAIRN_CPUPROFILE"); p != "" {
@@ -84,7 +84,7 @@ func main() {
 	case "report":
 		err = report(*out, *results)
 	case "tiers":
-		err = tiers(ctx, *repo, *state)
+		err = tiers(ctx, *repo, *state, *dump)
 	case "constructors":
 		err = constructors(ctx, *repo, *state)
 	case "semantic-import":

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
@@ -61,7 +63,7 @@ func builtin(language, name string) bool {
 // same file: locals and same-file definitions), strong (resolved across files
 // through imports or the same package), and unresolved (anchored or unknown).
 // "Before import resolution" is what same-file binding alone gives.
-func tiers(ctx context.Context, repo, state string) error {
+func tiers(ctx context.Context, repo, state, dump string) error {
 	ix, err := openCurrent(ctx, repo, state)
 	if err != nil {
 		return err
@@ -88,6 +90,13 @@ func tiers(ctx context.Context, repo, state string) error {
 		return err
 	}
 	per := map[string]*counts{}
+	var unresolved *unresolvedDump
+	if dump != "" {
+		if unresolved, err = newUnresolvedDump(repo, dump); err != nil {
+			return err
+		}
+		defer unresolved.Close()
+	}
 	for _, f := range files {
 		if f.Lang == "" {
 			continue
@@ -148,6 +157,7 @@ func tiers(ctx context.Context, repo, state string) error {
 				c.Builtin++
 			default:
 				c.Unresolved++
+				unresolved.add(f.Path, int(r.Pos.Line), int(r.Pos.Col), name)
 			}
 		}
 	}
@@ -201,4 +211,43 @@ func constructors(ctx context.Context, repo, state string) error {
 		}
 		return nil
 	})
+}
+
+// unresolvedDump writes the unresolved references of a tiers run, each with
+// the line it stands on, to look for the shapes the linker misses.
+type unresolvedDump struct {
+	repo  string
+	out   *os.File
+	path  string
+	lines []string
+}
+
+func newUnresolvedDump(repo, path string) (*unresolvedDump, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &unresolvedDump{repo: repo, out: f}, nil
+}
+
+func (d *unresolvedDump) add(path string, line, col int, name string) {
+	if d == nil {
+		return
+	}
+	if path != d.path {
+		data, _ := os.ReadFile(filepath.Join(d.repo, path))
+		d.path, d.lines = path, strings.Split(string(data), "\n")
+	}
+	text := ""
+	if line >= 1 && line <= len(d.lines) {
+		text = strings.TrimSpace(d.lines[line-1])
+	}
+	fmt.Fprintf(d.out, "%s:%d:%d %s\t%s\n", path, line, col, name, text)
+}
+
+func (d *unresolvedDump) Close() error {
+	if d == nil {
+		return nil
+	}
+	return d.out.Close()
 }
