@@ -362,6 +362,10 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 		if lo := facts.Locals[local]; lo.Type != "" {
 			if p, place, ok := variantPlace(lo.Type); ok {
 				rf.variantMember(ctx, ri, r, cur, p, place, name)
+			} else if lo.Type == "Self" { // other: &Self
+				if recv := rustReceiver(facts, r.Enclosing); recv != "" {
+					rf.typed(ctx, ri, cur, recv, name)
+				}
 			} else {
 				rf.typed(ctx, ri, cur, lo.Type, name)
 			}
@@ -794,11 +798,16 @@ func (l *batch) rustReexportOnce(ctx context.Context, file, p string, depth int)
 	return "", ""
 }
 
-// rustReceiver is the receiver type of the impl member around definition d.
+// rustReceiver is the receiver type of the impl member around definition d,
+// or the trait around it: in a trait's default method, self and Self are
+// what implements the trait, whose members are the trait's.
 func rustReceiver(facts *lang.Facts, d int32) string {
 	for ; d >= 0; d = facts.Defs[d].Parent {
 		if r := facts.Defs[d].Receiver; r != "" {
 			return r
+		}
+		if facts.Defs[d].Kind == lang.KindInterface {
+			return facts.Defs[d].Path
 		}
 	}
 	return ""

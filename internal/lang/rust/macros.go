@@ -19,14 +19,19 @@ import (
 type macroMember struct {
 	recv string
 	at   lang.Pos // where the receiver's first name starts
+	// called says the receiver is the result of a call f(…) or x.f(…),
+	// whose name chains (in refine) hold
+	called bool
 }
 
 // macroNames reads the direct tokens of token tree n: the qualifier of each
 // name after "::" (into quals, as for a path outside macros), the receiver
 // of each name after "." (into members), the names followed by an
 // argument list (into calls), and the fields of a struct expression
-// (Meter { level: 1 } into quals, Meter { level } into shorthands).
-func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang.Pos]macroMember, calls map[lang.Pos]bool, shorthands map[lang.Pos]shorthand) {
+// (Meter { level: 1 } into quals, Meter { level } into shorthands); a name
+// after the argument list of a call, f(…).name, chains to the called name
+// (into chains, as outside macros).
+func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang.Pos]macroMember, calls map[lang.Pos]bool, shorthands map[lang.Pos]shorthand, chains map[lang.Pos]lang.Pos) {
 	kids, gaps, _ := tokens(v, n)
 	for k, c := range kids {
 		if s, _ := v.Bytes(c); v.Kind(c) == "token_tree" && k > 0 && gaps[k] == "" && v.Src()[s] == '{' {
@@ -53,6 +58,9 @@ func macroNames(v *lang.View, n int, quals map[lang.Pos]string, members map[lang
 			if q, ok := chain(v, kids, gaps, k-1, "."); ok {
 				m.recv = q
 				m.at = v.Start(kids[k-1-strings.Count(q, ".")])
+			} else if k >= 2 && v.Kind(kids[k-2]) == "identifier" && opensArgs(v, kids[k-1], gaps[k-1]) {
+				m.called = true
+				chains[v.Start(c)] = v.Start(kids[k-2])
 			}
 			members[v.Start(c)] = m
 		}
@@ -146,6 +154,9 @@ func (b *binder) member(r *lang.Ref, m macroMember, names *lang.NameTable, bound
 	r.Qualifier = names.ID(m.recv)
 	first, _, more := strings.Cut(m.recv, ".")
 	switch {
+	case m.called:
+		r.Shape = lang.QualCall
+		return
 	case m.recv == "":
 		r.Shape = lang.QualExpr
 		return

@@ -84,7 +84,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "impl_item":
 			impls = append(impls, i)
 		case "token_tree":
-			macroNames(v, i, quals, members, calls, shorthands)
+			macroNames(v, i, quals, members, calls, shorthands, chains)
 		case "struct_expression", "struct_pattern":
 			variants = structFields(v, i, quals, shorthands, variants)
 		case "type_parameter":
