@@ -26,6 +26,7 @@ import (
 func refine(v *lang.View, f *lang.Facts) {
 	nodes := langutil.NodesBySpan(v, langutil.DefSpans(f), func(i int) bool { return defKinds[v.Kind(i)] })
 	receivers(f)
+	fieldTypes := map[string]int{} // a field's lexical path -> its declared type node
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		n, ok := nodes[d.Span]
@@ -38,9 +39,11 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "function_item", "function_signature_item":
 			d.Type = returnType(v, n)
 		case "field_declaration":
+			t := langutil.Child(v, n, "type")
 			if d.Type == "" { // the query's capture keeps plain names
-				d.Type = namedType(v, langutil.Child(v, n, "type"))
+				d.Type = namedType(v, t)
 			}
+			fieldTypes[d.Path] = t
 		}
 		if v.Kind(n) == "macro_definition" {
 			d.Signature = "macro_rules! " + d.Name
@@ -61,6 +64,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	declared := map[lang.Pos]string{} // a binding's declared type, paths included
 	typeNodes := map[lang.Pos]int{}   // and the node of that type
 	var unwraps []unwrapped           // Some(x), Ok(x), Err(x) of a declared binding
+	var elements []element            // for x in xs, xs.iter().any(|x| …)
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
@@ -106,6 +110,14 @@ func refine(v *lang.View, f *lang.Facts) {
 			variants = readVariantBindings(v, i, variants)
 			if u, ok := readUnwrapped(v, i); ok {
 				unwraps = append(unwraps, u)
+			}
+		case "for_expression":
+			if e, ok := readLoopElement(v, i); ok {
+				elements = append(elements, e)
+			}
+		case "closure_expression":
+			if e, ok := readClosureElement(v, i); ok {
+				elements = append(elements, e)
 			}
 		case "let_declaration", "parameter":
 			if l, ok := readCallLet(v, i); ok {
@@ -164,6 +176,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	unwrapLocals(v, f, unwraps, typeNodes)
+	elementLocals(v, f, elements, typeNodes, fieldTypes)
 	boundLocals(f, bounds)
 	native.DemoteLocals(f, func(lo lang.Local) bool {
 		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
