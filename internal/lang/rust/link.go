@@ -423,15 +423,32 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 // imports, a path).
 func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	callee, ok := rf.linked[call]
+	unwrap := false
 	if !ok {
-		rf.constructed(ctx, ri, call, name)
-		return
+		inner, ok := rf.unwrapCall(call)
+		if !ok {
+			rf.constructed(ctx, ri, call, name)
+			return
+		}
+		if callee, ok = rf.linked[inner]; !ok {
+			return
+		}
+		unwrap = true
 	}
 	facts, d := rf.defAt(ctx, callee.file, callee.path, func(d *lang.Def) bool {
 		return d.Type != "" && (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) // not a field of the same name
 	})
 	if d == nil {
 		return
+	}
+	if unwrap {
+		t := wrappedResult(d.Signature)
+		if t == "" {
+			return
+		}
+		unwrapped := *d
+		unwrapped.Type = t
+		d = &unwrapped
 	}
 	fp := rf.filePaths(ctx, callee.file)
 	recv := "" // the impl's type of a method or associated function
@@ -449,7 +466,9 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	case fp.Paths[d.Type] != 0:
 		typ = d.Type
 	default:
+		n := len(rf.links)
 		rf.importedType(ctx, ri, callee.file, facts, d, name)
+		rf.strongSince(n) // inferred, even where the type is this file's
 		return
 	}
 	if typ != "" {
@@ -463,14 +482,31 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 // member of that type.
 func (rf *rustFile) importedType(ctx context.Context, ri int, file string, facts *lang.Facts, d *lang.Def, name string) {
 	segs := strings.Split(d.Type, "::")
+	at := rustModuleAt(file, facts, d.Span.Start)
 	for _, im := range facts.Imports {
 		if im.LocalName() != segs[0] {
 			continue
 		}
-		if b := rf.l.rustImport(ctx, rustModuleAt(file, facts, d.Span.Start), im); b.ok {
+		if b := rf.l.rustImport(ctx, at, im); b.ok {
 			rf.member(ctx, ri, b, append(segs[1:len(segs):len(segs)], name))
 		}
 		return
+	}
+	if len(segs) > 1 { // a path from the crate or the module: crate::items::Item
+		if m, rest, ok := rf.l.rustResolve(ctx, at, d.Type); ok {
+			rf.member(ctx, ri, rustBinding{mod: m, ok: true}, append(rest, name))
+		}
+	}
+}
+
+// strongSince makes the links added since the n-th strong: target proves
+// a name of this file, but a member reached through the type another file
+// declares is inferred.
+func (rf *rustFile) strongSince(n int) {
+	for i := n; i < len(rf.links); i++ {
+		if rf.links[i].Tier == lang.TierProven {
+			rf.links[i].Tier = lang.TierStrong
+		}
 	}
 }
 
