@@ -18,7 +18,8 @@ import (
 //     above when there are none;
 //   - signatures lose a trailing ";", macros read macro_rules! name;
 //   - identifiers inside use, extern crate and mod declarations are imports,
-//     not references;
+//     not references, and those in attribute arguments but derive's are
+//     configuration (attributes.go);
 //   - a::b::c references get the qualifier "a::b", bound by its first segment;
 //   - upper-case names in patterns are constants or variants, not bindings;
 //   - bare names bind to items of the enclosing functions and module;
@@ -72,6 +73,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			if v.Kind(i) == "use_declaration" {
 				uses = append(uses, useNames(v, i, v.Span(i), nil, 0)...)
 			}
+		case "attribute":
+			drop = attributeDrops(v, i, drop)
 		case "mod_item":
 			if langutil.Child(v, i, "body") < 0 {
 				drop = append(drop, v.Span(i))
