@@ -47,6 +47,22 @@ var jsBuiltins = map[string]bool{"undefined": true, "Object": true, "Array": tru
 	"Record": true, "Partial": true, "ReadonlyArray": true, "Readonly": true, "Iterable": true, "require": true, "module": true,
 	"exports": true, "globalThis": true, "window": true, "document": true, "Date": true, "RegExp": true, "parseInt": true}
 
+// rustBuiltins are the names of Rust's prelude (types, variants, traits and
+// the derive macros named after them), its primitive types and the macros of
+// the standard library.
+var rustBuiltins = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`Option Some None Result Ok Err Vec String Box ToString ToOwned Clone Copy Send Sync Sized
+		Unpin Drop Fn FnMut FnOnce Default Eq PartialEq Ord PartialOrd Hash Debug Iterator IntoIterator DoubleEndedIterator
+		ExactSizeIterator Extend AsRef AsMut Into From TryFrom TryInto FromIterator bool char str u8 u16 u32 u64 u128 usize
+		i8 i16 i32 i64 i128 isize f32 f64 println print eprintln eprint format write writeln vec panic assert assert_eq
+		assert_ne debug_assert debug_assert_eq debug_assert_ne unreachable unimplemented todo matches concat stringify
+		include_str include_bytes env cfg line file column format_args dbg`) {
+		rustBuiltins[n] = true
+	}
+}
+
 func builtin(language, name string) bool {
 	switch language {
 	case "go":
@@ -55,6 +71,8 @@ func builtin(language, name string) bool {
 		return pyBuiltins[name]
 	case "typescript", "tsx", "javascript":
 		return jsBuiltins[name]
+	case "rust":
+		return rustBuiltins[name]
 	}
 	return false
 }
