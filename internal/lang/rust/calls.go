@@ -60,9 +60,9 @@ func typePathOf(v *lang.View, n int) string {
 
 // readChain reads field_expression n: where its field is and where the
 // name of the function whose call is its value is (f().m, T::f().m,
-// x.f().m); false when its value is no call of a name.
+// x.f().m, f()?.m); false when its value is no call of a name.
 func readChain(v *lang.View, n int) (m, callee lang.Pos, ok bool) {
-	val, field := langutil.Child(v, n, "value"), langutil.Child(v, n, "field")
+	val, field := tried(v, langutil.Child(v, n, "value")), langutil.Child(v, n, "field")
 	if v.Kind(val) != "call_expression" || field < 0 {
 		return m, callee, false
 	}
@@ -96,9 +96,10 @@ func calleeName(v *lang.View, n int) int {
 func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos, calls map[lang.Pos]int) {
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		if callee, ok := chains[r.Pos]; ok && r.Shape == lang.QualCall {
+		// f()?.m: the qualifier is no call, but reads one's result
+		if callee, ok := chains[r.Pos]; ok && (r.Shape == lang.QualCall || r.Shape == lang.QualExpr) {
 			if ci, ok := calls[callee]; ok {
-				r.Via = int32(ci) + 1
+				r.Shape, r.Via = lang.QualCall, int32(ci)+1
 			}
 		}
 	}
@@ -109,12 +110,14 @@ func chainRefs(f *lang.Facts, chains map[lang.Pos]lang.Pos, calls map[lang.Pos]i
 type callLet struct{ local, callee lang.Pos }
 
 // readCallLet reads let_declaration n; false unless it binds one name,
-// declares no type and is initialised by a call of a name, path or method.
+// declares no type and is initialised by a call of a name, path or method
+// (or its result through ?: let x = f()?).
 func readCallLet(v *lang.View, n int) (callLet, bool) {
 	pat, val := langutil.Child(v, n, "pattern"), langutil.Child(v, n, "value")
 	if v.Kind(pat) == "mut_pattern" {
 		pat = v.ChildOfKind(pat, "identifier")
 	}
+	val = tried(v, val)
 	if v.Kind(pat) != "identifier" || langutil.Child(v, n, "type") >= 0 || v.Kind(val) != "call_expression" {
 		return callLet{}, false
 	}
@@ -293,3 +296,13 @@ func rustTypeName(s string) string {
 // and have no fields or methods of their own that x.name would call (theirs
 // are associated functions: Rc::clone(&x)).
 var pointers = map[string]bool{"Box": true, "Rc": true, "Arc": true}
+
+// tried is the operand of n when n applies the ? operator (f()?), else n.
+func tried(v *lang.View, n int) int {
+	if v.Kind(n) == "try_expression" {
+		if cs := langutil.Children(v, n); len(cs) == 1 {
+			return cs[0]
+		}
+	}
+	return n
+}

@@ -441,15 +441,25 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 	if d == nil {
 		return
 	}
-	if unwrap {
-		t := wrappedResult(d.Signature)
-		if t == "" {
-			return
-		}
-		unwrapped := *d
-		unwrapped.Type = t
-		d = &unwrapped
+	n := len(rf.links)
+	if !unwrap {
+		rf.resultMember(ctx, ri, callee, facts, *d, name)
 	}
+	// f().unwrap().name; and f()?.name or let x = f()?, where only what the
+	// Option or Result holds can have a member of the repository's (the
+	// methods of Option and Result are the standard library's)
+	if len(rf.links) == n && (unwrap || !wrapperMethods[name]) {
+		if t := wrappedResult(d.Signature); t != "" {
+			held := *d
+			held.Type = t
+			rf.resultMember(ctx, ri, callee, facts, held, name)
+		}
+	}
+}
+
+// resultMember links name, a member of the result of callee, declared d in
+// its file (facts), to the member of the type d declares.
+func (rf *rustFile) resultMember(ctx context.Context, ri int, callee rustPath, facts *lang.Facts, d lang.Def, name string) {
 	fp := rf.filePaths(ctx, callee.file)
 	recv := "" // the impl's type of a method or associated function
 	if i := strings.LastIndexByte(callee.path, '.'); i >= 0 {
@@ -467,7 +477,7 @@ func (rf *rustFile) returned(ctx context.Context, ri, call int, name string) {
 		typ = d.Type
 	default:
 		n := len(rf.links)
-		rf.importedType(ctx, ri, callee.file, facts, d, name)
+		rf.importedType(ctx, ri, callee.file, facts, &d, name)
 		rf.strongSince(n) // inferred, even where the type is this file's
 		return
 	}

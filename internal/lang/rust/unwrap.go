@@ -94,3 +94,17 @@ func plainType(t string) string {
 		}
 	}
 }
+
+// wrapperMethods are the methods of Option and Result: a call's result
+// read by one of these names is the Option or Result itself.
+var wrapperMethods = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields(`and and_then as_deref as_deref_mut as_mut as_pin_mut as_pin_ref as_ref cloned contains
+		copied err expect expect_err filter flatten get_or_insert get_or_insert_with insert inspect inspect_err into_iter
+		is_err is_err_and is_none is_none_or is_ok is_ok_and is_some is_some_and iter iter_mut map map_err map_or map_or_else
+		ok ok_or ok_or_else or or_else replace take take_if transpose unwrap unwrap_err unwrap_or unwrap_or_default
+		unwrap_or_else unwrap_unchecked unzip xor zip zip_with clone eq ne cmp partial_cmp hash fmt to_owned`) {
+		wrapperMethods[m] = true
+	}
+}
