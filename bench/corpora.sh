@@ -42,6 +42,9 @@ echo "py=$(debpkg python3-django usr/lib/python3/dist-packages/django)"
 echo "js_workspace=$(gomod github.com/hashicorp/consul v1.17.0)/ui"
 # One real project per further language: indexed for throughput and parse-failure rate.
 echo "lang_rust=$(debpkg librust-regex-syntax-dev usr/share/cargo/registry)"
+# Two more Rust crates for the reference tiers of Rust (not in the default run).
+echo "rust_serde_json=$(debpkg librust-serde-json-dev usr/share/cargo/registry)"
+echo "rust_syn=$(debpkg librust-syn-dev usr/share/cargo/registry)"
 echo "lang_c=$(gomod github.com/tree-sitter/go-tree-sitter v0.25.0)"
 echo "lang_cpp=$(npmpkg leveldown 6.1.1)/deps"
 echo "lang_ruby=$(debpkg ruby-rack usr/share/rubygems-integration/all/gems)"
