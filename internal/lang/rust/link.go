@@ -35,12 +35,14 @@ type batch struct {
 	crateRoots map[string]string // Rust file -> its crate root
 	rustBinds  map[string][]rustBinding
 	rustImps   map[string][]lang.Import
-	rustRex    map[string][2]string // file + path -> where a re-exported path is defined
+	rustRex    map[string][2]string           // file + path -> where a re-exported path is defined
+	macros     map[string]map[string]rustPath // module file -> the macro_rules! its modules see (macrosOf)
 }
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
 	return &batch{r: r, syms: native.NewSymbols(r), crateRoots: map[string]string{},
-		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{}}
+		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{},
+		macros: map[string]map[string]rustPath{}}
 }
 
 // Import resolves nothing for import edges: Link follows use paths itself.
@@ -314,8 +316,11 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		default:
 			for _, g := range rf.globs {
 				if rf.member(ctx, ri, g, []string{name}) {
-					break
+					return
 				}
+			}
+			if r.Role == lang.RoleCall {
+				rf.macroInScope(ctx, ri, name)
 			}
 		}
 	case lang.QualSelf:

@@ -376,12 +376,8 @@ func (b *binder) index() {
 		if d.Receiver != "" || d.Kind == lang.KindField || d.Kind == lang.KindEnumMember {
 			continue
 		}
-		if d.Parent >= 0 {
-			switch b.f.Defs[d.Parent].Kind {
-			case lang.KindModule, lang.KindFunction, lang.KindMethod:
-			default:
-				continue // members of traits
-			}
+		if d.Parent >= 0 && !b.scopeLike(d.Parent) {
+			continue // members of traits
 		}
 		k := itemKey{d.Parent, d.Name}
 		if _, ok := b.items[k]; !ok {
@@ -407,9 +403,12 @@ func (b *binder) item(from int32, name string) int32 {
 	}
 }
 
+// scopeLike reports whether definition d holds items its code sees: a
+// module, a function, or a const or static whose initialiser is a block
+// (static HEX: [u8; 256] = { const __: u8 = 255; [__, …] }).
 func (b *binder) scopeLike(d int32) bool {
 	switch b.f.Defs[d].Kind {
-	case lang.KindModule, lang.KindFunction, lang.KindMethod:
+	case lang.KindModule, lang.KindFunction, lang.KindMethod, lang.KindConstant, lang.KindVariable:
 		return true
 	}
 	return false
