@@ -121,18 +121,10 @@ func elementLocals(v *lang.View, f *lang.Facts, es []element, typeNodes map[lang
 	if len(es) == 0 {
 		return
 	}
-	refAt := map[lang.Pos]int{}
-	for i, r := range f.Refs {
-		refAt[r.Pos] = i
-	}
-	localAt := map[lang.Pos]int{}
-	for i, lo := range f.Locals {
-		localAt[lo.Pos] = i
-	}
+	at := indexByPos(f)
 	for _, e := range es {
-		ri, ok := refAt[e.coll]
-		li, ok2 := localAt[e.local]
-		if !ok || !ok2 || f.Locals[li].Type != "" {
+		li, ri, ok := at.untyped(f, e.local, e.coll)
+		if !ok {
 			continue
 		}
 		r := f.Refs[ri]

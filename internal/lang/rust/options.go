@@ -82,22 +82,37 @@ func unwrapLocals(v *lang.View, f *lang.Facts, us []unwrapped, typeNodes map[lan
 	if len(us) == 0 {
 		return
 	}
-	refAt := map[lang.Pos]int{}
-	for i, r := range f.Refs {
-		refAt[r.Pos] = i
-	}
-	localAt := map[lang.Pos]int{}
-	for i, lo := range f.Locals {
-		localAt[lo.Pos] = i
-	}
+	at := indexByPos(f)
 	for _, u := range us {
-		ri, ok := refAt[u.scrutinee]
-		li, ok2 := localAt[u.local]
-		if !ok || !ok2 || f.Refs[ri].BindLocal < 0 || f.Locals[li].Type != "" {
+		li, ri, ok := at.untyped(f, u.local, u.scrutinee)
+		if !ok || f.Refs[ri].BindLocal < 0 {
 			continue
 		}
 		if tn, ok := typeNodes[f.Locals[f.Refs[ri].BindLocal].Pos]; ok {
 			f.Locals[li].Type = wrappedType(v, tn, u.variant)
 		}
 	}
+}
+
+// byPos indexes a file's references and locals by position.
+type byPos struct{ refs, locals map[lang.Pos]int }
+
+func indexByPos(f *lang.Facts) byPos {
+	at := byPos{refs: make(map[lang.Pos]int, len(f.Refs)), locals: make(map[lang.Pos]int, len(f.Locals))}
+	for i, r := range f.Refs {
+		at.refs[r.Pos] = i
+	}
+	for i, lo := range f.Locals {
+		at.locals[lo.Pos] = i
+	}
+	return at
+}
+
+// untyped is the local declared at local, which the source gives no type,
+// and the reference at ref; false when either is missing or the local has a
+// type.
+func (at byPos) untyped(f *lang.Facts, local, ref lang.Pos) (li, ri int, ok bool) {
+	li, ok1 := at.locals[local]
+	ri, ok2 := at.refs[ref]
+	return li, ri, ok1 && ok2 && f.Locals[li].Type == ""
 }
