@@ -31,6 +31,15 @@ var adapters = map[string]bool{"any": true, "all": true, "map": true, "filter": 
 	"position": true, "filter_map": true, "flat_map": true, "take_while": true, "skip_while": true, "inspect": true,
 	"max_by_key": true, "min_by_key": true, "partition": true}
 
+// readElement reads for_expression or closure_expression n as such a
+// binding.
+func readElement(v *lang.View, n int) (element, bool) {
+	if v.Kind(n) == "for_expression" {
+		return readLoopElement(v, n)
+	}
+	return readClosureElement(v, n)
+}
+
 // readLoopElement reads for_expression n as such a binding.
 func readLoopElement(v *lang.View, n int) (element, bool) {
 	id := boundName(v, langutil.Child(v, n, "pattern"))

@@ -114,12 +114,8 @@ func refine(v *lang.View, f *lang.Facts) {
 			if u, ok := readUnwrapped(v, i); ok {
 				unwraps = append(unwraps, u)
 			}
-		case "for_expression":
-			if e, ok := readLoopElement(v, i); ok {
-				elements = append(elements, e)
-			}
-		case "closure_expression":
-			if e, ok := readClosureElement(v, i); ok {
+		case "for_expression", "closure_expression":
+			if e, ok := readElement(v, i); ok {
 				elements = append(elements, e)
 			}
 		case "let_declaration", "parameter":
