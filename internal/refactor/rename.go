@@ -1,6 +1,7 @@
 package refactor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -102,7 +103,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 			e, ok = env.tokenEdit(ctx, l, old, req.NewName)
 		}
 		if !ok {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, old))
+			if !env.delegation(l) {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, old))
+			}
 			continue
 		}
 		p.Edits = append(p.Edits, e)
@@ -552,6 +555,31 @@ func (env *Env) languages(ctx context.Context, files []string, moves []Move) []s
 	}
 	sort.Strings(out)
 	return out
+}
+
+// delegation reports whether location l is this(...) or super(...) in a
+// constructor: a call of a constructor of the class (or of the class it
+// extends) that names no class, so a rename of the class leaves it alone.
+func (env *Env) delegation(l query.RefLocation) bool {
+	data, ok := env.read(string(l.Path))
+	if !ok {
+		return false
+	}
+	starts := lang.LineStarts(data)
+	if l.Line < 1 || l.Line > len(starts) {
+		return false
+	}
+	at := starts[l.Line-1] + l.Col - 1
+	if at < 0 || at >= len(data) {
+		return false
+	}
+	rest := data[at:]
+	for _, kw := range []string{"this", "super"} {
+		if after, ok := bytes.CutPrefix(rest, []byte(kw)); ok {
+			return len(bytes.TrimLeft(after, " \t")) > 0 && bytes.TrimLeft(after, " \t")[0] == '('
+		}
+	}
+	return false
 }
 
 // tokenEdit turns a reference into the edit that renames it, checking that
