@@ -29,8 +29,6 @@ package java
 
 import (
 	_ "embed"
-	"sort"
-	"strings"
 	"unsafe"
 
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -164,8 +162,8 @@ func refine(v *lang.View, f *lang.Facts) {
 	var decls, anon []lang.Span
 	var anonBase []int // the name node of the type each anonymous class extends
 	var notRefs map[lang.Pos]bool
-	var callees map[lang.Pos]lang.Pos // a binding a call initialises -> the callee's name
-	var delegations []delegation      // this(...) and super(...) in a constructor
+	var callees map[lang.Pos]lang.Pos      // a binding a call initialises -> the callee's name
+	var delegations []classlang.Delegation // this(...) and super(...) in a constructor
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "type_identifier":
@@ -195,7 +193,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		case "explicit_constructor_invocation":
 			if c := langutil.Child(v, n, "constructor"); c >= 0 && langutil.Child(v, n, "object") < 0 {
-				delegations = append(delegations, delegation{v.Start(c), v.Kind(c) == "super", 1 + uint16(len(langutil.Children(v, langutil.Child(v, n, "arguments"))))})
+				delegations = append(delegations, classlang.Delegation{At: v.Start(c), Super: v.Kind(c) == "super", Args: 1 + uint16(len(langutil.Children(v, langutil.Child(v, n, "arguments"))))})
 			}
 		case "class_body":
 			if p := v.Parent(n); v.Kind(p) == "object_creation_expression" {
@@ -206,7 +204,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	langutil.DropRefsAt(f, notRefs)
 	classlang.Finish(f, decls, anon)
-	constructorCalls(f, delegations)
+	classlang.ConstructorCalls(f, delegations)
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
@@ -256,88 +254,4 @@ func chained(v *lang.View, n int) (name, callee int) {
 		return -1, -1
 	}
 	return langutil.Child(v, n, member), langutil.Child(v, obj, "name")
-}
-
-// delegation is this(...) or super(...) in a constructor: where the
-// keyword is, which of them, and 1 + the number of arguments.
-type delegation struct {
-	at    lang.Pos
-	super bool
-	args  uint16
-}
-
-// constructorCalls adds the calls ds make, named after the class whose
-// constructor they run: the enclosing class (bound to it), or the class it
-// extends, by its simple name (bound to a class of the file or an import of
-// the name). A super(...) of a class that extends none, or names its base
-// by a path, is left out.
-func constructorCalls(f *lang.Facts, ds []delegation) {
-	if len(ds) == 0 {
-		return
-	}
-	names := lang.NewNameTable(f)
-	imports := f.ImportByName()
-	for _, d := range ds {
-		in := innermostDef(f, d.at)
-		class := enclosingClass(f, in)
-		if class < 0 {
-			continue
-		}
-		name, def := f.Defs[class].Name, class
-		if d.super {
-			if name, def = baseClass(f, class); name == "" {
-				continue
-			}
-		}
-		r := lang.Ref{Name: names.ID(name), Pos: d.at, Role: lang.RoleCall, Args: d.args, Enclosing: in, Scope: -1,
-			BindLocal: -1, BindDef: def, BindImp: -1}
-		if imp, ok := imports[name]; ok && def < 0 {
-			r.BindImp = imp
-		}
-		f.Refs = append(f.Refs, r)
-	}
-	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
-}
-
-// innermostDef is the innermost definition whose span holds p, or -1.
-func innermostDef(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i, d := range f.Defs {
-		if d.Span.Contains(p) && (in < 0 || f.Defs[in].Span.Contains(d.Span.Start)) {
-			in = int32(i)
-		}
-	}
-	return in
-}
-
-// enclosingClass is the class around definition d, or -1.
-func enclosingClass(f *lang.Facts, d int32) int32 {
-	for ; d >= 0; d = f.Defs[d].Parent {
-		if k := f.Defs[d].Kind; k == lang.KindClass || k == lang.KindEnum {
-			return d
-		}
-	}
-	return -1
-}
-
-// baseClass is the simple name of the class that class extends and its
-// definition in the file (-1 when another file declares it); "" when it
-// extends none or names it by a path.
-func baseClass(f *lang.Facts, class int32) (string, int32) {
-	for _, t := range f.TypeRels {
-		if t.Def != class || t.Kind != lang.RelExtends {
-			continue
-		}
-		name, _, _ := strings.Cut(t.Target, "<")
-		if strings.Contains(name, ".") {
-			return "", -1
-		}
-		for i, d := range f.Defs {
-			if d.Name == name && d.Kind == lang.KindClass && d.Parent < 0 {
-				return name, int32(i)
-			}
-		}
-		return name, -1
-	}
-	return "", -1
 }

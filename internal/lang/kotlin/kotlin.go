@@ -36,6 +36,7 @@ import (
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/classlang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
 //go:embed tags.scm
@@ -158,12 +159,21 @@ func refine(v *lang.View, f *lang.Facts) {
 	var decls, anon []lang.Span
 	varargs := map[lang.Pos]bool{}
 	callees := map[lang.Pos]lang.Pos{} // a binding a call initialises -> the callee's name
+	var delegations []classlang.Delegation
+	var headerCalls []int // the constructor invocations of class headers
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "package_header", "import":
 			decls = append(decls, v.Span(n))
 		case "object_literal":
 			anon = append(anon, v.Span(n))
+		case "constructor_delegation_call": // constructor(…) : this(…) or : super(…)
+			delegations = append(delegations, classlang.Delegation{At: v.Start(n), Super: strings.HasPrefix(v.Text(n), "super"),
+				Args: 1 + uint16(len(langutil.Children(v, v.ChildOfKind(n, "value_arguments"))))})
+		case "constructor_invocation": // class A(x: Int) : Base(x)
+			if v.Kind(v.Parent(n)) == "delegation_specifier" {
+				headerCalls = append(headerCalls, n)
+			}
 		case "parameter_modifiers":
 			if p := varargParameter(v, n); p >= 0 {
 				varargs[v.Start(p)] = true
@@ -193,6 +203,8 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	classlang.Finish(f, decls, anon)
+	baseConstructorCalls(v, f, headerCalls)
+	classlang.ConstructorCalls(f, delegations)
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
@@ -366,4 +378,32 @@ func varargParameter(v *lang.View, n int) int {
 		}
 	}
 	return -1
+}
+
+// baseConstructorCalls makes the name of the class a class header's
+// constructor invocations call (Base of class A(x: Int) : Base(x)) a call
+// passing their arguments, as Base(x) is in a body: it runs the
+// constructor of Base that takes them.
+func baseConstructorCalls(v *lang.View, f *lang.Facts, ns []int) {
+	for _, n := range ns {
+		typ := v.ChildOfKind(n, "type")
+		if typ < 0 {
+			typ = v.ChildOfKind(n, "user_type")
+		}
+		if typ < 0 {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Text(typ), "<")
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		span := v.Span(typ)
+		args := 1 + uint16(len(langutil.Children(v, v.ChildOfKind(n, "value_arguments"))))
+		for i := range f.Refs {
+			r := &f.Refs[i]
+			if span.Contains(r.Pos) && f.Names[r.Name] == strings.TrimSpace(name) {
+				r.Role, r.Args = lang.RoleCall, args
+			}
+		}
+	}
 }
