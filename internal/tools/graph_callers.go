@@ -35,7 +35,7 @@ func init() {
 			"precise (semantic layer, where an imported SCIP index describes the file as it is), proven or strong (syntax). Calls syntax cannot attribute " +
 			"(a method on a value of unknown type) are not edges: refs_find with anchored lists them. A symbol with build-tag or platform variants " +
 			"(the same name defined in several files) gets the callers of every variant, and nodes say their build constraint. " +
-			"A constructor's callers are those of its class's instantiations (new Box(4), and in Java this(4) or super(4) in a constructor) whose number of arguments only it takes, anchored where another constructor takes it too; " +
+			"A constructor's callers are those of its class's instantiations (new Box(4), this(4) or super(4) in a constructor, a Kotlin class header's : Box(4)) whose number of arguments only it takes, anchored where another constructor takes it too; " +
 			"a Kotlin property use that runs a Java getter or setter (b.foo) is a call of it.",
 		When:     []string{"what breaks if this function changes: its callers, transitively", "how a function is reached from entry points"},
 		WhenNot:  []string{"every reference, including reads and imports: refs_find", "what a function calls: graph_callees", "a call tree with surfaces from an entry point: trace_feature"},
