@@ -565,18 +565,13 @@ func (env *Env) delegation(l query.RefLocation) bool {
 	if !ok {
 		return false
 	}
-	starts := lang.LineStarts(data)
-	if l.Line < 1 || l.Line > len(starts) {
+	at := offset(lang.LineStarts(data), len(data), l.Line, l.Col)
+	if at < 0 {
 		return false
 	}
-	at := starts[l.Line-1] + l.Col - 1
-	if at < 0 || at >= len(data) {
-		return false
-	}
-	rest := data[at:]
 	for _, kw := range []string{"this", "super"} {
-		if after, ok := bytes.CutPrefix(rest, []byte(kw)); ok {
-			return len(bytes.TrimLeft(after, " \t")) > 0 && bytes.TrimLeft(after, " \t")[0] == '('
+		if after, ok := bytes.CutPrefix(data[at:], []byte(kw)); ok {
+			return bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte("("))
 		}
 	}
 	return false

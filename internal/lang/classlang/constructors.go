@@ -33,7 +33,7 @@ func ConstructorCalls(f *lang.Facts, ds []Delegation) {
 	names := lang.NewNameTable(f)
 	imports := f.ImportByName()
 	for _, d := range ds {
-		in := innermostDef(f, d.At)
+		in := f.DefAt(d.At)
 		class := enclosingClass(f, in)
 		if class < 0 {
 			continue
@@ -52,17 +52,6 @@ func ConstructorCalls(f *lang.Facts, ds []Delegation) {
 		f.Refs = append(f.Refs, r)
 	}
 	sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
-}
-
-// innermostDef is the innermost definition whose span holds p, or -1.
-func innermostDef(f *lang.Facts, p lang.Pos) int32 {
-	in := int32(-1)
-	for i, d := range f.Defs {
-		if d.Span.Contains(p) && (in < 0 || f.Defs[in].Span.Contains(d.Span.Start)) {
-			in = int32(i)
-		}
-	}
-	return in
 }
 
 // enclosingClass is the class around definition d, or -1.

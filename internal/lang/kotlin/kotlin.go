@@ -168,8 +168,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		case "object_literal":
 			anon = append(anon, v.Span(n))
 		case "constructor_delegation_call": // constructor(…) : this(…) or : super(…)
-			delegations = append(delegations, classlang.Delegation{At: v.Start(n), Super: strings.HasPrefix(v.Text(n), "super"),
-				Args: 1 + uint16(len(langutil.Children(v, v.ChildOfKind(n, "value_arguments"))))})
+			delegations = append(delegations, classlang.Delegation{At: v.Start(n), Super: strings.HasPrefix(v.Text(n), "super"), Args: valueArgs(v, n)})
 		case "constructor_invocation": // class A(x: Int) : Base(x)
 			if v.Kind(v.Parent(n)) == "delegation_specifier" {
 				headerCalls = append(headerCalls, n)
@@ -386,10 +385,7 @@ func varargParameter(v *lang.View, n int) int {
 // constructor of Base that takes them.
 func baseConstructorCalls(v *lang.View, f *lang.Facts, ns []int) {
 	for _, n := range ns {
-		typ := v.ChildOfKind(n, "type")
-		if typ < 0 {
-			typ = v.ChildOfKind(n, "user_type")
-		}
+		typ := v.ChildOfKind(n, "user_type")
 		if typ < 0 {
 			continue
 		}
@@ -397,13 +393,16 @@ func baseConstructorCalls(v *lang.View, f *lang.Facts, ns []int) {
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
-		span := v.Span(typ)
-		args := 1 + uint16(len(langutil.Children(v, v.ChildOfKind(n, "value_arguments"))))
+		name, span, args := strings.TrimSpace(name), v.Span(typ), valueArgs(v, n)
 		for i := range f.Refs {
-			r := &f.Refs[i]
-			if span.Contains(r.Pos) && f.Names[r.Name] == strings.TrimSpace(name) {
+			if r := &f.Refs[i]; span.Contains(r.Pos) && f.Names[r.Name] == name {
 				r.Role, r.Args = lang.RoleCall, args
 			}
 		}
 	}
+}
+
+// valueArgs is 1 + the number of arguments of call-like node n (Ref.Args).
+func valueArgs(v *lang.View, n int) uint16 {
+	return 1 + uint16(len(langutil.Children(v, v.ChildOfKind(n, "value_arguments"))))
 }
