@@ -126,6 +126,9 @@ const (
 	StateIndex  = "indexing"
 	StateStale  = "stale"
 	StateFailed = "failed"
+	// StateUnknown is the state an error envelope reports when the call
+	// stopped before it opened the index (a usage error).
+	StateUnknown = "unknown"
 )
 
 // Progress reports long work: a phase (scan, parse, link, commit, or a

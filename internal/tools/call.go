@@ -411,11 +411,18 @@ func ErrorObject(err error) *protocol.ErrorObject {
 }
 
 // ErrorEnvelope is the envelope of a call that failed before any tool ran
-// (no repository, a bad flag): an error with empty provenance.
+// (no repository, a bad flag): an error with empty provenance. Only an
+// index that could not be opened makes the index's state "failed"; a call
+// refused for its own words never looked at the index, whose state is then
+// "unknown".
 func ErrorEnvelope(err error) *protocol.Envelope {
+	state, reason := protocol.StateUnknown, "not reached"
+	if errs.KindOf(err) == errs.IndexUnavailable {
+		state, reason = protocol.StateFailed, "no index"
+	}
 	return &protocol.Envelope{Error: ErrorObject(err), NextActions: []protocol.NextAction{},
 		Provenance: protocol.Provenance{Consistency: "committed", RepoStateMode: "head", Freshness: protocol.MayBeStale,
-			IndexState: protocol.StateFailed, Layers: []string{}, Completeness: protocol.Completeness{Reason: "no index"},
+			IndexState: state, Layers: []string{}, Completeness: protocol.Completeness{Reason: reason},
 			Warnings: []string{}, Truncations: []protocol.Truncation{}, LimitsApplied: map[string]protocol.Limit{}},
 		Meta: protocol.Meta{SchemaVersion: protocol.SchemaVersion, RequestID: newRequestID(), TimingMS: map[string]int64{}, Consistency: Committed}}
 }
