@@ -63,10 +63,22 @@ func (x *Extractor) Extract(l *Language, src []byte) (*Facts, error) {
 	if tree == nil {
 		return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
 	}
-	defer tree.Close()
 	nodes, nErr, firstErr, depth := flatten(tree, x.buf)
-	x.buf = nodes[:0]
 	v := &View{src: src, nodes: nodes, c: c}
+	if l.Unwrap != nil {
+		// The file's own parse errors are the ones it reports: the rewritten
+		// source may read less cleanly than the macro's input did.
+		if unwrapped := l.Unwrap(v); unwrapped != nil {
+			tree.Close()
+			if tree = parse(p, unwrapped); tree == nil {
+				return nil, fmt.Errorf("lang %s: parser returned no tree", l.Name)
+			}
+			nodes, _, _, depth = flatten(tree, nodes)
+			v = &View{src: unwrapped, nodes: nodes, c: c}
+		}
+	}
+	defer tree.Close()
+	x.buf = nodes[:0]
 	b := newBuilder(l, c, v)
 	b.facts.ParseErrors = nErr
 	if nErr > 0 && int(firstErr) <= len(src) {

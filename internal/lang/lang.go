@@ -6,7 +6,7 @@
 //   - a grammar and a .scm query using the captures below (or, for data
 //     files, an Extract function instead of both);
 //   - extraction hooks, each optional: Visibility, Package, Imports,
-//     Redirect, Refine, Constraint, DynamicCalls and Surfaces;
+//     Redirect, Unwrap, Refine, Constraint, DynamicCalls and Surfaces;
 //   - linking hooks, each optional: Linker, which resolves the language's
 //     references across files (link.go), Stdlib, which recognises its
 //     standard library among the imports, and AccessorNames and
@@ -166,7 +166,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 66
+const ExtractorVersion = 67
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8
@@ -324,6 +324,12 @@ type Language struct {
 	// Redirect names another language for a file whose extension is shared
 	// (a C++ header named .h); "" keeps this one. May be nil.
 	Redirect func(src []byte) string
+	// Unwrap returns a copy of the file's source in which the invocations
+	// of macros that wrap items are rewritten so that the items parse as
+	// the items they expand to, each byte at its offset (Rust's
+	// ast_struct! { pub struct Expr { … } }); nil when there is none. The
+	// file's parse errors stay those of its source. May be nil.
+	Unwrap func(v *View) []byte
 	// Refine adjusts the facts after extraction (language-specific kinds, receivers); may be nil.
 	Refine func(v *View, f *Facts)
 	// Constraint returns the file's build constraint (Facts.Build); may be nil.

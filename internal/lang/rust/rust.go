@@ -9,6 +9,9 @@
 // their path), macro_rules! (function: a macro is called like a function) and
 // named struct fields (field). Members of impl T { } get the lexical path
 // T.member, like Go methods (Receiver is T, prefixed by enclosing modules).
+// Items that a macro invocation wraps in item position (ast_struct! { pub
+// struct Expr … }, thread_local! { static X … }) are read as the items they
+// expand to (macro_items.go).
 //
 // Imports: use a::b::C is {named, "a::b", C}; use a::b::c, whose last segment
 // starts with a lower-case letter, is a module import binding c ({module,
@@ -65,6 +68,7 @@ var Language = &lang.Language{
 	BlockScoped:    true,
 	Visibility:     visibility,
 	Imports:        Imports,
+	Unwrap:         unwrap,
 	Refine:         refine,
 	Linker:         linker,
 	Stdlib:         stdlib,
