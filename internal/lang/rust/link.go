@@ -313,11 +313,14 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 			if b := rf.binds[r.BindImp]; b.ok && b.item != "" && (name == im.LocalName() || r.Role == lang.RoleImport && name == im.Name) {
 				rf.target(ctx, ri, b.mod.file, b.item)
 			}
+		case name == "Self":
+			// in an impl of a type another file declares: that type
+			if recv := rustReceiver(facts, r.Enclosing); recv != "" {
+				rf.imported(ctx, ri, recv)
+			}
 		default:
-			for _, g := range rf.globs {
-				if rf.member(ctx, ri, g, []string{name}) {
-					return
-				}
+			if rf.globbed(ctx, ri, name) {
+				return
 			}
 			if r.Role == lang.RoleCall {
 				rf.macroInScope(ctx, ri, name)
@@ -331,9 +334,7 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		if rf.target(ctx, ri, rf.f.Path, recv+"."+name) {
 			return
 		}
-		if i, ok := rf.byName[native.LastSegment(recv)]; ok {
-			rf.member(ctx, ri, rf.binds[i], []string{name})
-		}
+		rf.imported(ctx, ri, native.LastSegment(recv), name)
 	case lang.QualIdent, lang.QualPath:
 		rf.linkPath(ctx, ri, r, name)
 	case lang.QualCall:
@@ -389,8 +390,33 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 		m, rest, ok := rf.l.rustResolve(ctx, cur, q)
 		if ok {
 			rf.member(ctx, ri, rustBinding{mod: m, ok: true}, append(rest, name))
+			return
+		}
+		rf.globbed(ctx, ri, append(segs, name)...) // T { name: … }, T::name with T from use a::*
+	}
+}
+
+// imported links the item t that the file imports, by name or through a
+// glob import (use crate::*), or the member of it that rest names.
+func (rf *rustFile) imported(ctx context.Context, ri int, t string, rest ...string) bool {
+	if i, ok := rf.byName[t]; ok {
+		if b := rf.binds[i]; b.item != "" || len(rest) > 0 {
+			return rf.member(ctx, ri, b, rest)
+		}
+		return false
+	}
+	return rf.globbed(ctx, ri, append([]string{t}, rest...)...)
+}
+
+// globbed links the path segs through the file's glob imports, the first
+// that has it.
+func (rf *rustFile) globbed(ctx context.Context, ri int, segs ...string) bool {
+	for _, g := range rf.globs {
+		if rf.member(ctx, ri, g, segs) {
+			return true
 		}
 	}
+	return false
 }
 
 // typed links x.name on a local x declared with type t (c: &Counter, let
