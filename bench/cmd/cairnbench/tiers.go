@@ -139,12 +139,13 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 		}
 		// qualifiers that name imports resolved outside the repository
 		outside := map[string]bool{}
+		outsideImport := map[int32]bool{} // by import: the imported name of import { inject as service }
 		if edges, err := index.DecodeImports(imports[f.ID]); err == nil {
 			cls := map[string]string{}
 			for _, e := range edges {
 				cls[e.Source] = e.Class
 			}
-			for _, im := range facts.Imports {
+			for i, im := range facts.Imports {
 				switch cls[im.Source] {
 				case index.EdgeStdlib, index.EdgeExternal, index.EdgeUnknown:
 					name := im.LocalName()
@@ -152,6 +153,7 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 						name = pathLast(im.Source)
 					}
 					outside[name] = true
+					outsideImport[int32(i)] = true
 				}
 			}
 		}
@@ -169,7 +171,7 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 			case ok && l.Tier == index.TierStrong:
 				c.Strong++
 			case r.Shape == lang.QualIdent && !r.QualBound && outside[facts.Names[r.Qualifier]],
-				r.Shape == lang.QualNone && r.BindImp >= 0 && outside[name]:
+				r.Shape == lang.QualNone && r.BindImp >= 0 && (outside[name] || outsideImport[r.BindImp]):
 				c.External++
 			case r.Shape == lang.QualNone && builtin(f.Lang, name):
 				c.Builtin++
