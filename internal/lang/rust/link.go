@@ -37,12 +37,13 @@ type batch struct {
 	rustImps   map[string][]lang.Import
 	rustRex    map[string][2]string           // file + path -> where a re-exported path is defined
 	macros     map[string]map[string]rustPath // module file -> the macro_rules! its modules see (macrosOf)
+	pathMods   map[string]map[string]string   // file -> inline path of a mod with #[path] -> its file
 }
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
 	return &batch{r: r, syms: native.NewSymbols(r), crateRoots: map[string]string{},
 		rustBinds: map[string][]rustBinding{}, rustImps: map[string][]lang.Import{}, rustRex: map[string][2]string{},
-		macros: map[string]map[string]rustPath{}}
+		macros: map[string]map[string]rustPath{}, pathMods: map[string]map[string]string{}}
 }
 
 // Import resolves nothing for import edges: Link follows use paths itself.
@@ -117,6 +118,9 @@ func (l *batch) rustChild(ctx context.Context, m rustMod, name string) (rustMod,
 	if l.syms.Of(ctx, m.file).Kinds[inner] == lang.KindModule {
 		return rustMod{m.file, inner}, true
 	}
+	if f := l.pathModsOf(ctx, m.file)[inner]; f != "" {
+		return rustMod{file: f}, true
+	}
 	dir := path.Join(l.rustModDir(m.file), strings.ReplaceAll(m.inline, ".", "/"))
 	for _, c := range childModuleFiles(dir, name) {
 		if l.fileExists(c) {
@@ -124,6 +128,37 @@ func (l *batch) rustChild(ctx context.Context, m rustMod, name string) (rustMod,
 		}
 	}
 	return rustMod{}, false
+}
+
+// pathModsOf is the files of the modules that file declares with
+// #[path = "…"] mod name;, by their inline path, where the file exists. The
+// path is relative to the file's directory, or, inside inline modules, to
+// the directory their names make below the file's module directory.
+func (l *batch) pathModsOf(ctx context.Context, file string) map[string]string {
+	if ms, ok := l.pathMods[file]; ok {
+		return ms
+	}
+	var ms map[string]string
+	if facts := l.r.Facts(ctx, file); facts != nil {
+		for _, im := range facts.Imports {
+			if im.Kind != lang.ImportModule || !filePath(im.Source) {
+				continue
+			}
+			cur := rustModuleAt(file, facts, im.Pos)
+			dir := lang.DirOf(file)
+			if cur.inline != "" {
+				dir = path.Join(l.rustModDir(file), strings.ReplaceAll(cur.inline, ".", "/"))
+			}
+			if f := path.Join(dir, im.Source); l.fileExists(f) {
+				if ms == nil {
+					ms = map[string]string{}
+				}
+				ms[native.JoinDot(cur.inline, im.Name)] = f
+			}
+		}
+	}
+	l.pathMods[file] = ms
+	return ms
 }
 
 func (l *batch) rustParent(m rustMod) (rustMod, bool) {
@@ -218,6 +253,10 @@ func (l *batch) rustImport(ctx context.Context, cur rustMod, im lang.Import) rus
 		}
 		return l.rustItemIn(m, rest)
 	case lang.ImportModule, lang.ImportAll:
+		if im.Kind == lang.ImportModule && filePath(im.Source) {
+			m, ok := l.rustChild(ctx, cur, im.Name) // #[path = "…"] mod name;
+			return rustBinding{mod: m, ok: ok}
+		}
 		m, rest, ok := l.rustResolve(ctx, cur, im.Source)
 		switch {
 		case !ok:

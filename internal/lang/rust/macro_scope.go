@@ -54,7 +54,7 @@ func (l *batch) macrosOf(ctx context.Context, file string) map[string]rustPath {
 		if im.Kind != lang.ImportModule || strings.Contains(im.Source, "::") {
 			continue
 		}
-		if c, ok := l.rustChild(ctx, rustMod{file: file}, im.Source); ok && c.inline == "" && c.file != file {
+		if c, ok := l.rustChild(ctx, rustMod{file: file}, im.Name); ok && c.inline == "" && c.file != file {
 			if cf := l.r.Facts(ctx, c.file); cf != nil {
 				addMacros(ms, c.file, cf)
 			}

@@ -17,7 +17,7 @@
 // starts with a lower-case letter, is a module import binding c ({module,
 // "a::b::c", c}) — a lower-case name may also be a function, which the linker
 // tries next; use a::b::* is {all, "a::b"}; extern crate x and mod x; are
-// {module, "x", x}. Paths keep Rust's "::" separator, and so do the
+// {module, "x", x}, and #[path = "p.rs"] mod x; is {module, "p.rs", x}. Paths keep Rust's "::" separator, and so do the
 // qualifiers of a::b::c references ("a::b").
 //
 // Types for linking members (x.name): a binding's declared type (c:
@@ -153,9 +153,36 @@ func Imports(v *lang.View, n int) []lang.Import {
 		if name < 0 {
 			return nil
 		}
-		return []lang.Import{{Kind: lang.ImportModule, Source: v.Text(name), Name: v.Text(name), Pos: v.Start(name)}}
+		source := v.Text(name)
+		if p := pathAttribute(v, n); p != "" {
+			source = p
+		}
+		return []lang.Import{{Kind: lang.ImportModule, Source: source, Name: v.Text(name), Pos: v.Start(name)}}
 	}
 	return nil
+}
+
+// pathAttribute is the file that #[path = "…"] before mod item n names
+// ("../gen_helper.rs"), or "".
+func pathAttribute(v *lang.View, n int) string {
+	for s := native.PrevSibling(v, n); s >= 0 && v.Kind(s) == "attribute_item"; s = native.PrevSibling(v, s) {
+		a := v.ChildOfKind(s, "attribute")
+		if a < 0 {
+			continue
+		}
+		kids := langutil.Children(v, a)
+		val := langutil.Child(v, a, "value")
+		if len(kids) > 0 && v.Text(kids[0]) == "path" && val >= 0 && v.Kind(val) == "string_literal" {
+			return lang.Unquote(v.Text(val))
+		}
+	}
+	return ""
+}
+
+// filePath reports whether the source of a mod import is a file that
+// #[path] names rather than the module's name.
+func filePath(source string) bool {
+	return strings.HasSuffix(source, ".rs") || strings.Contains(source, "/")
 }
 
 // joinPath joins two "::" paths.
