@@ -77,6 +77,12 @@ func (l *batch) rustCrateRoot(file string) string {
 				break
 			}
 		}
+		if !found && targetDirs[path.Base(lang.DirOf(d))] {
+			// tests/x/y.rs is a module of the test crate tests/x.rs
+			if p := d + ".rs"; l.fileExists(p) {
+				root, found = p, true
+			}
+		}
 		if found || l.fileExists(path.Join(d, "Cargo.toml")) || d == "" {
 			break
 		}
@@ -87,6 +93,11 @@ func (l *batch) rustCrateRoot(file string) string {
 	l.crateRoots[file] = root
 	return root
 }
+
+// targetDirs are the directories of a Cargo package whose files are each a
+// crate of their own (tests/x.rs), with their modules in a directory of
+// the same name (tests/x/).
+var targetDirs = map[string]bool{"tests": true, "examples": true, "benches": true}
 
 // rustPackageLib is the library crate root of the Cargo package holding file
 // when crate is that package's name (dashes read as underscores), else "".
