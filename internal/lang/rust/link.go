@@ -366,7 +366,7 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		case name == "Self":
 			// in an impl of a type another file declares: that type
 			if recv := rustReceiver(facts, r.Enclosing); recv != "" {
-				rf.imported(ctx, ri, recv)
+				rf.imported(ctx, ri, native.LastSegment(recv))
 			}
 		default:
 			if rf.globbed(ctx, ri, name) {
@@ -492,9 +492,7 @@ func (rf *rustFile) typed(ctx context.Context, ri int, cur rustMod, t, name stri
 			return // the file's own type, without that member
 		}
 	}
-	if i, ok := rf.byName[t]; ok {
-		rf.member(ctx, ri, rf.binds[i], []string{name})
-	}
+	rf.imported(ctx, ri, t, name)
 }
 
 // returned links x.name, where x is the result of the call (or a local it
