@@ -109,11 +109,16 @@ const (
 )
 
 // DefAt is the innermost definition whose span contains p, or -1. Definitions
-// are in pre-order (parents before children, starts non-decreasing).
+// are in pre-order (parents before children, starts non-decreasing); one
+// that is only its name may stand inside a sibling's span (an attribute of
+// a Python class that one of its methods assigns).
 func (f *Facts) DefAt(p Pos) int32 {
 	// The last definition starting at or before p is p's innermost container
 	// or a descendant of a container that ended before p: climb its parents.
 	j := sort.Search(len(f.Defs), func(i int) bool { return p.Before(f.Defs[i].Span.Start) }) - 1
+	for j > 0 && f.Defs[j].Span == f.Defs[j].NameSpan && !f.Defs[j].Span.Contains(p) {
+		j-- // contains nothing but its name: what stands before it may hold p
+	}
 	for j >= 0 && !f.Defs[j].Span.Contains(p) {
 		parent := int(f.Defs[j].Parent)
 		if parent >= j {

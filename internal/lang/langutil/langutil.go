@@ -117,6 +117,60 @@ func DropDefs(f *lang.Facts, target []int32) {
 	RecomputeDups(f)
 }
 
+// InsertDefs adds definitions to f and renumbers every index into Defs. The
+// Parent of each added definition is an index into f.Defs as it was; each
+// goes after the definitions that start at or before it, so that Defs stay
+// in pre-order (parents first, starts non-decreasing). Dup ordinals are
+// renumbered.
+func InsertDefs(f *lang.Facts, add []lang.Def) {
+	if len(add) == 0 {
+		return
+	}
+	sort.SliceStable(add, func(i, j int) bool { return add[i].Span.Start.Before(add[j].Span.Start) })
+	old := f.Defs
+	defs := make([]lang.Def, 0, len(old)+len(add))
+	newIdx := make([]int32, len(old))
+	i := 0
+	keep := func() {
+		newIdx[i] = int32(len(defs))
+		defs = append(defs, old[i])
+		i++
+	}
+	for _, a := range add {
+		for i < len(old) && !a.Span.Start.Before(old[i].Span.Start) {
+			keep()
+		}
+		defs = append(defs, a)
+	}
+	for i < len(old) {
+		keep()
+	}
+	to := func(d int32) int32 {
+		if d < 0 {
+			return d
+		}
+		return newIdx[d]
+	}
+	for k := range defs {
+		defs[k].Parent = to(defs[k].Parent)
+	}
+	for k := range f.Refs {
+		f.Refs[k].Enclosing = to(f.Refs[k].Enclosing)
+		f.Refs[k].BindDef = to(f.Refs[k].BindDef)
+	}
+	for k := range f.TypeRels {
+		f.TypeRels[k].Def = to(f.TypeRels[k].Def)
+	}
+	for k := range f.Dynamic {
+		f.Dynamic[k].Enclosing = to(f.Dynamic[k].Enclosing)
+	}
+	for k := range f.Surfaces {
+		f.Surfaces[k].Def = to(f.Surfaces[k].Def)
+	}
+	f.Defs = defs
+	RecomputeDups(f)
+}
+
 // RecomputePaths sets every definition's path from its parent's path and its
 // segment (segment(i) returns the part for Defs[i], normally its name), and
 // renumbers the Dup ordinals. Definitions with a receiver keep theirs.

@@ -1,6 +1,8 @@
 package python
 
 import (
+	"strings"
+
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -11,6 +13,25 @@ type attrEvidence struct {
 	inferred []string // classes called on the right (x = T(...), self.x = T(...))
 	unknown  bool     // an assignment of another value (None aside)
 	pos      lang.Pos // the first assignment
+	site     attrSite // where a method declares an instance attribute
+}
+
+// attrSite is the assignment through self that declares an instance
+// attribute: the first one in __init__, else the first in any method.
+type attrSite struct {
+	attr int  // the attribute's name node (x of self.x = v)
+	stmt int  // the assignment node
+	init bool // in __init__
+	ok   bool
+}
+
+// declaredAt records an assignment of the attribute through self at node n
+// (attribute name node attr), in __init__ or another method.
+func (e *attrEvidence) declaredAt(v *lang.View, n, attr int, init bool) {
+	if e.site.ok && (e.site.init || !init) {
+		return
+	}
+	e.site = attrSite{attr: attr, stmt: n, init: init, ok: true}
 }
 
 // typ is the attribute's type: the annotation when every annotation agrees,
@@ -43,15 +64,16 @@ type attrKey struct {
 	name  string
 }
 
-// attributes types the attributes of classes from their assignments: the
-// fields assigned in the class body (Def.Type) and the instance attributes
-// that methods assign through self (self.x = T(...), self.x: T = v); and
-// the variables of the module the same way (current: Engine = proxy(),
-// caches = CacheHandler(): Def.Type of each definition of the name). An
-// instance attribute without a class-body definition is recorded as a local
-// named "self.x" in the class's scope, which no reference binds: it carries
-// the type the linker gives self.x.m. Anything but one class agreed on by
-// all assignments leaves the attribute untyped.
+// attributes declares and types the attributes of classes from their
+// assignments: the fields assigned in the class body (Def.Type) and the
+// instance attributes that methods assign through self (self.x = T(...),
+// self.x: T = v); and the variables of the module the same way (current:
+// Engine = proxy(), caches = CacheHandler(): Def.Type of each definition of
+// the name). An instance attribute that the class body does not declare is
+// a field of the class defined where a method first assigns it (in
+// __init__ if it does), its name only: its signature is the assignment
+// (self.x = v). Anything but one class agreed on by all assignments leaves
+// the attribute untyped.
 func attributes(v *lang.View, f *lang.Facts) {
 	ev := map[attrKey]*attrEvidence{}
 	var order []attrKey
@@ -121,7 +143,9 @@ func attributes(v *lang.View, f *lang.Facts) {
 				continue
 			}
 			covered[v.Start(attr)] = true
-			assignment(v, f, n, get(attrKey{cls, v.Text(attr)}, v.Start(obj)), langutil.InnermostScope(f, v.Start(n)))
+			e := get(attrKey{cls, v.Text(attr)}, v.Start(obj))
+			e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
+			assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
 		}
 	}
 	// Other bindings (x += 1, a, b = ..., for self.x in ...) say nothing of the type.
@@ -143,8 +167,15 @@ func attributes(v *lang.View, f *lang.Facts) {
 			get(attrKey{-1, d.Name}, d.NameSpan.Start).unknown = true // a, b = ..., in an if block
 		}
 	}
+	var add []lang.Def
 	for _, k := range order {
 		t := ev[k].typ()
+		if k.class >= 0 && ev[k].site.ok && !hasMember(f, k) {
+			d := attributeDef(v, f, k, ev[k].site)
+			d.Type = t
+			add = append(add, d)
+			continue
+		}
 		if t == "" {
 			continue
 		}
@@ -163,24 +194,44 @@ func attributes(v *lang.View, f *lang.Facts) {
 				break
 			}
 		}
-		if field >= 0 {
-			if f.Defs[field].Kind == lang.KindField {
-				f.Defs[field].Type = t
-			}
-			continue // a method or nested class of that name: no attribute
+		if field >= 0 && f.Defs[field].Kind == lang.KindField {
+			f.Defs[field].Type = t
 		}
-		scope := int32(-1)
-		for s := range f.Scopes {
-			if f.Scopes[s].Span == f.Defs[k.class].Span {
-				scope = int32(s)
-				break
-			}
-		}
-		if scope < 0 {
-			continue
-		}
-		f.Locals = append(f.Locals, lang.Local{Name: langutil.Name(f, "self."+k.name), Pos: ev[k].pos, Scope: scope, Type: t})
 	}
+	at := map[lang.Pos]bool{}
+	for _, d := range add {
+		at[d.NameSpan.Start] = true // the assignment's name is the definition's, no reference
+	}
+	langutil.DropRefsAt(f, at)
+	langutil.InsertDefs(f, add)
+}
+
+// instanceAttribute reports whether field d is an attribute that a method
+// assigns rather than one the class body declares.
+func instanceAttribute(d lang.Def) bool { return strings.HasPrefix(d.Signature, "self.") }
+
+// hasMember reports whether class k.class declares a member named k.name
+// (a class-body field, a method, a nested class).
+func hasMember(f *lang.Facts, k attrKey) bool {
+	for _, d := range f.Defs {
+		if d.Parent == k.class && d.Name == k.name {
+			return true
+		}
+	}
+	return false
+}
+
+// attributeDef is the field that assignment site s declares in class
+// k.class: its name only, as the span and the name span, so that it holds
+// none of the method's code.
+func attributeDef(v *lang.View, f *lang.Facts, k attrKey, s attrSite) lang.Def {
+	start, end := v.Bytes(s.stmt)
+	sig := lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature)
+	ns, ne := v.Bytes(s.attr)
+	name := v.Span(s.attr)
+	return lang.Def{Kind: lang.KindField, Name: k.name, Path: f.Defs[k.class].Path + "." + k.name, Parent: k.class,
+		Span: name, NameSpan: name, Signature: sig, Visibility: Visibility(k.name),
+		BodyHash: lang.BodyHash(v.Src(), start, end, ns, ne)}
 }
 
 // assignment adds what assignment node n says of an attribute's type. scope,

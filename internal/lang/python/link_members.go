@@ -18,8 +18,8 @@ import (
 //	current.run()                       class or assigned its call, in its
 //	                                    module or imported by name
 //	self.session.commit()               an attribute typed by its assignments
-//	                                    (Def.Type of a class-body field, or the
-//	                                    "self.x" local of the class scope)
+//	                                    (Def.Type of a class-body field or of
+//	                                    an instance attribute, attrs.go)
 //	self.m(), super().m()               m of the class or of its bases
 //
 // A class name resolves in the file (a top-level class) or through its
@@ -73,26 +73,12 @@ type pyLinker struct {
 	fi       lang.File
 	facts    *lang.Facts
 	decl     *link.DeclTypes
-	attrs    map[string]int32 // "Class.path\x00x" -> index of the self.x local of that class
-	assigned map[string]bool  // "Class.path\x00x": a method of the class assigns self.x
+	assigned map[string]bool // "Class.path\x00x": a method of the class assigns self.x
 }
 
 func (l *batch) newPyLinker(fi lang.File, facts *lang.Facts) *pyLinker {
 	p := &pyLinker{l: l, fi: fi, facts: facts, decl: link.NewDeclTypes(fi.Path, facts, false, false),
-		attrs: map[string]int32{}, assigned: map[string]bool{}}
-	for i, lo := range facts.Locals {
-		name := facts.Names[lo.Name]
-		attr, ok := strings.CutPrefix(name, "self.")
-		if !ok || lo.Scope < 0 {
-			continue
-		}
-		for _, d := range facts.Defs {
-			if d.Kind == lang.KindClass && d.Span == facts.Scopes[lo.Scope].Span {
-				p.attrs[d.Path+"\x00"+attr] = int32(i)
-				break
-			}
-		}
-	}
+		assigned: map[string]bool{}}
 	for _, r := range facts.Refs {
 		if r.Role == lang.RoleWrite && r.Shape == lang.QualSelf {
 			if cls := link.EnclosingClass(facts, r.Enclosing); cls >= 0 {
@@ -267,20 +253,15 @@ func isSuper(q, class string) bool {
 }
 
 // attrType is the type of attribute attr of class def cls: the type of its
-// class-body field (field is true then) or of its self.attr local.
+// class-body field (field is true then) or of the instance attribute a
+// method assigns.
 func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
 	f := p.facts
-	path := f.Defs[cls].Path + "." + attr
-	if i, ok := p.decl.ByPath[path]; ok {
-		if f.Defs[i].Kind != lang.KindField {
-			return "", false
-		}
-		return f.Defs[i].Type, true
+	i, ok := p.decl.ByPath[f.Defs[cls].Path+"."+attr]
+	if !ok || f.Defs[i].Kind != lang.KindField {
+		return "", false
 	}
-	if i, ok := p.attrs[f.Defs[cls].Path+"\x00"+attr]; ok {
-		return f.Locals[i].Type, false
-	}
-	return "", false
+	return f.Defs[i].Type, !instanceAttribute(f.Defs[i])
 }
 
 // pyClass resolves a class name written in a Python file ("C", "mod.C",
