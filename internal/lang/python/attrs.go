@@ -130,22 +130,26 @@ func attributes(v *lang.View, f *lang.Facts) {
 			covered[p] = true
 			assignment(v, f, n, get(attrKey{cls, v.Text(left)}, p), -1)
 		case "attribute":
-			obj, attr := v.Child(left, "object"), v.Child(left, "attribute")
-			if obj < 0 || attr < 0 || v.Kind(obj) != "identifier" || v.Text(obj) != "self" {
-				continue
-			}
-			m := langutil.Enclosing(f, v.Start(n))
-			if m < 0 || f.Defs[m].Kind != lang.KindMethod || f.Defs[m].Parent < 0 {
-				continue
-			}
-			cls := f.Defs[m].Parent
-			if f.Defs[cls].Kind != lang.KindClass {
+			m, cls, attr, ok := selfAttribute(v, f, n, left)
+			if !ok {
 				continue
 			}
 			covered[v.Start(attr)] = true
-			e := get(attrKey{cls, v.Text(attr)}, v.Start(obj))
+			e := get(attrKey{cls, v.Text(attr)}, v.Start(left))
 			e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
 			assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
+		case "pattern_list", "tuple_pattern":
+			// self.a, self.b = a, b: attributes, of no type the assignment says
+			for _, c := range v.Children(left) {
+				m, cls, attr, ok := selfAttribute(v, f, n, c)
+				if !ok {
+					continue
+				}
+				covered[v.Start(attr)] = true
+				e := get(attrKey{cls, v.Text(attr)}, v.Start(c))
+				e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
+				e.unknown = true
+			}
 		}
 	}
 	// Other bindings (x += 1, a, b = ..., for self.x in ...) say nothing of the type.
@@ -209,6 +213,27 @@ func attributes(v *lang.View, f *lang.Facts) {
 // instanceAttribute reports whether field d is an attribute that a method
 // assigns rather than one the class body declares.
 func instanceAttribute(d lang.Def) bool { return strings.HasPrefix(d.Signature, "self.") }
+
+// selfAttribute reads target node t of assignment n as self.x in a method
+// of a class: the method, the class, and x's node.
+func selfAttribute(v *lang.View, f *lang.Facts, n, t int) (method, class int32, attr int, ok bool) {
+	if v.Kind(t) != "attribute" {
+		return 0, 0, 0, false
+	}
+	obj, attr := v.Child(t, "object"), v.Child(t, "attribute")
+	if obj < 0 || attr < 0 || v.Kind(obj) != "identifier" || v.Text(obj) != "self" {
+		return 0, 0, 0, false
+	}
+	m := langutil.Enclosing(f, v.Start(n))
+	if m < 0 || f.Defs[m].Kind != lang.KindMethod || f.Defs[m].Parent < 0 {
+		return 0, 0, 0, false
+	}
+	cls := f.Defs[m].Parent
+	if f.Defs[cls].Kind != lang.KindClass {
+		return 0, 0, 0, false
+	}
+	return m, cls, attr, true
+}
 
 // hasMember reports whether class k.class declares a member named k.name
 // (a class-body field, a method, a nested class).
