@@ -68,9 +68,8 @@ type attrKey struct {
 // assignments: the fields assigned in the class body (Def.Type) and the
 // instance attributes that methods assign through self (self.x = T(...),
 // self.x: T = v, self.a, self.b = a, b: untyped); and the variables of the
-// module the same way (current:
-// Engine = proxy(), caches = CacheHandler(): Def.Type of each definition of
-// the name). An instance attribute that the class body does not declare is
+// module the same way (current: Engine = proxy(), caches = CacheHandler():
+// Def.Type of each definition of the name). An instance attribute that the class body does not declare is
 // a field of the class defined where a method first assigns it (in
 // __init__ if it does), its name only: its signature is the assignment
 // (self.x = v). Anything but one class agreed on by all assignments leaves
