@@ -614,6 +614,9 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		if rows, err = e.ovByName(ctx, name, rows); err != nil {
 			return nil, err
 		}
+		if rows, err = e.codeCandidates(ctx, f, rows); err != nil {
+			return nil, err
+		}
 		switch len(rows) {
 		case 0:
 			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (external or built in)", name)}
@@ -629,6 +632,28 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		return e.guessOrAmbiguous(ctx, f, name, rows, guess)
 	}
 	return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("no identifier at %s:%d:%d", rp, line, col)}
+}
+
+// codeCandidates drops, for a name that code uses (a file of a language
+// with a grammar), the candidates that data files define: a key of
+// package.json or a YAML file named like a member (this.name) is no
+// definition of it, let alone the only one.
+func (e *Engine) codeCandidates(ctx context.Context, f store.FileRow, rows []store.SymbolRow) ([]store.SymbolRow, error) {
+	if lang.Of(f.Lang).Grammar == nil {
+		return rows, nil
+	}
+	out := rows[:0:0]
+	for _, row := range rows {
+		cf, ok, err := e.Store().FileByID(ctx, row.FileID)
+		if err != nil {
+			return nil, err
+		}
+		if ok && lang.Of(cf.Lang).Grammar == nil {
+			continue
+		}
+		out = append(out, row)
+	}
+	return out, nil
 }
 
 // NameFile is what a candidate file of a text search offers for a name: its
