@@ -113,6 +113,12 @@ func DropDefs(f *lang.Facts, target []int32) {
 		}
 	}
 	f.TypeRels = rels
+	for i := range f.Dynamic {
+		f.Dynamic[i].Enclosing = up(f.Dynamic[i].Enclosing)
+	}
+	for i := range f.Surfaces {
+		f.Surfaces[i].Def = up(f.Surfaces[i].Def)
+	}
 	f.Defs = defs
 	RecomputeDups(f)
 }
