@@ -378,7 +378,10 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 //   - comments inside a signature (JSDoc on the overloads of a typed const)
 //     are left out of it;
 //   - a member reached through a non-null assertion (x!.m, this.x!.m) is
-//     qualified as without it (x.m, this.x.m), as x?.m already is.
+//     qualified as without it (x.m, this.x.m), as x?.m already is;
+//   - a property that a method assigns through this and the class does not
+//     declare (JavaScript's this.cache = new Cache()) is a property of the
+//     class (attributes.go).
 func Refine(v *lang.View, f *lang.Facts) {
 	cleanSignatures(v, f)
 	nonNull(v, f)
@@ -440,6 +443,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 	if drop != nil {
 		dropDefs(f, drop)
 	}
+	thisProperties(v, f)
 	callValues(f)
 }
 

@@ -105,8 +105,26 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	}
 	if f.Lang == "typescript" || f.Lang == "tsx" {
 		rules.Typed = l.typed(ctx, lf, targets, resolved)
+	} else {
+		rules.Typed = l.typedThis(ctx, lf, targets, resolved)
 	}
 	return lf.Link(ctx, l.Tops, rules)
+}
+
+// typedThis links this.x.name in a JavaScript file, where every assignment
+// of the class's property x constructs one class (this.x = new Cache()):
+// name of that class (attributes.go). JavaScript declares no other types.
+func (l *batch) typedThis(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
+	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
+	return func(_ int, r lang.Ref, name string) (int64, bool) {
+		if r.Shape != lang.QualPath || !strings.HasPrefix(lf.Facts.Names[r.Qualifier], "this.") {
+			return 0, false
+		}
+		if typ := decl.Of(r); typ != "" {
+			return l.ecmaMember(ctx, decl, typ, name, targets, resolved, lf.DefID), true
+		}
+		return 0, false
+	}
 }
 
 // typed links the member references of a TypeScript file whose qualifier

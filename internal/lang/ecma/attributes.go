@@ -1,0 +1,130 @@
+package ecma
+
+import (
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// A JavaScript class need not declare its fields: the constructor or a
+// method assigns them (this.cache = new Cache()). Such a property, which the
+// class body declares in no other way, is a property of the class defined
+// where the constructor first assigns it, or else the first method that
+// does; its span is its name, so that it holds none of the method's code,
+// and its signature the assignment. Its type is the class that every such
+// assignment constructs (new Cache()), when they agree.
+
+// thisSite is an assignment of a property through this in a method.
+type thisSite struct {
+	class int32
+	name  string
+	prop  int  // the property's name node
+	stmt  int  // the assignment
+	ctor  bool // in the constructor
+	types []string
+	other bool // an assignment of something else than new C(...)
+}
+
+// thisProperties adds the properties that methods assign through this.
+func thisProperties(v *lang.View, f *lang.Facts) {
+	sites := map[string]*thisSite{}
+	var order []string
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment_expression" {
+			continue
+		}
+		left := langutil.Child(v, n, "left")
+		if left < 0 || v.Kind(left) != "member_expression" {
+			continue
+		}
+		obj, prop := langutil.Child(v, left, "object"), langutil.Child(v, left, "property")
+		if obj < 0 || prop < 0 || v.Kind(obj) != "this" || v.Kind(prop) != "property_identifier" {
+			continue
+		}
+		m := langutil.Enclosing(f, v.Start(n))
+		if m < 0 || (f.Defs[m].Kind != lang.KindMethod && f.Defs[m].Kind != lang.KindConstructor) {
+			continue
+		}
+		cls := f.Defs[m].Parent
+		if cls < 0 || f.Defs[cls].Kind != lang.KindClass {
+			continue
+		}
+		key := f.Defs[cls].Path + "\x00" + v.Text(prop)
+		s := sites[key]
+		ctor := f.Defs[m].Kind == lang.KindConstructor
+		if s == nil {
+			s = &thisSite{class: cls, name: v.Text(prop), prop: prop, stmt: n, ctor: ctor}
+			sites[key] = s
+			order = append(order, key)
+		} else if ctor && !s.ctor {
+			s.prop, s.stmt, s.ctor = prop, n, true
+		}
+		if t := constructed(v, langutil.Child(v, n, "right")); t != "" {
+			s.types = append(s.types, t)
+		} else {
+			s.other = true
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	var add []lang.Def
+	at := map[lang.Pos]bool{}
+	for _, key := range order {
+		s := sites[key]
+		if hasMember(f, s.class, s.name) {
+			continue
+		}
+		start, end := v.Bytes(s.stmt)
+		ns, ne := v.Bytes(s.prop)
+		name := v.Span(s.prop)
+		d := lang.Def{Kind: lang.KindProperty, Name: s.name, Path: f.ChildPath(s.class, s.name), Parent: s.class,
+			Span: name, NameSpan: name, Visibility: lang.VisPublic,
+			Signature: lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature),
+			BodyHash:  lang.BodyHash(v.Src(), start, end, ns, ne)}
+		if !s.other {
+			d.Type = agreed(s.types)
+		}
+		add = append(add, d)
+		at[name.Start] = true // the assignment's name is the definition's, no reference
+	}
+	langutil.DropRefsAt(f, at)
+	langutil.InsertDefs(f, add)
+}
+
+// constructed is the class that expression n constructs (new Cache(),
+// new db.Pool()), or "".
+func constructed(v *lang.View, n int) string {
+	if n < 0 || v.Kind(n) != "new_expression" {
+		return ""
+	}
+	c := langutil.Child(v, n, "constructor")
+	if c < 0 || (v.Kind(c) != "identifier" && v.Kind(c) != "member_expression") {
+		return ""
+	}
+	return lang.TypeName(v.Text(c))
+}
+
+// agreed is the one type every entry names, or "".
+func agreed(ts []string) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	for _, t := range ts[1:] {
+		if t != ts[0] {
+			return ""
+		}
+	}
+	return ts[0]
+}
+
+// hasMember reports whether class cls declares a member named name.
+func hasMember(f *lang.Facts, cls int32, name string) bool {
+	for _, d := range f.Defs {
+		if d.Parent == cls && d.Name == name {
+			return true
+		}
+	}
+	return false
+}
