@@ -45,6 +45,9 @@ echo "lang_rust=$(debpkg librust-regex-syntax-dev usr/share/cargo/registry)"
 # Two more Rust crates for the reference tiers of Rust (not in the default run).
 echo "rust_serde_json=$(debpkg librust-serde-json-dev usr/share/cargo/registry)"
 echo "rust_syn=$(debpkg librust-syn-dev usr/share/cargo/registry)"
+# A JavaScript package of ES classes whose constructors assign their fields
+# (for the reference tiers of JavaScript; not in the default run).
+echo "js_ws=$(npmpkg ws 8.18.0)"
 echo "lang_c=$(gomod github.com/tree-sitter/go-tree-sitter v0.25.0)"
 echo "lang_cpp=$(npmpkg leveldown 6.1.1)/deps"
 echo "lang_ruby=$(debpkg ruby-rack usr/share/rubygems-integration/all/gems)"
