@@ -84,7 +84,7 @@ func thisProperties(v *lang.View, f *lang.Facts) {
 			Signature: lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature),
 			BodyHash:  lang.BodyHash(v.Src(), start, end, ns, ne)}
 		if !s.other {
-			d.Type = agreed(s.types)
+			d.Type = langutil.Agreed(s.types)
 		}
 		add = append(add, d)
 		at[name.Start] = true // the assignment's name is the definition's, no reference
@@ -104,19 +104,6 @@ func constructed(v *lang.View, n int) string {
 		return ""
 	}
 	return lang.TypeName(v.Text(c))
-}
-
-// agreed is the one type every entry names, or "".
-func agreed(ts []string) string {
-	if len(ts) == 0 {
-		return ""
-	}
-	for _, t := range ts[1:] {
-		if t != ts[0] {
-			return ""
-		}
-	}
-	return ts[0]
 }
 
 // hasMember reports whether class cls declares a member named name.

@@ -113,14 +113,34 @@ func DropDefs(f *lang.Facts, target []int32) {
 		}
 	}
 	f.TypeRels = rels
-	for i := range f.Dynamic {
-		f.Dynamic[i].Enclosing = up(f.Dynamic[i].Enclosing)
-	}
-	for i := range f.Surfaces {
-		f.Surfaces[i].Def = up(f.Surfaces[i].Def)
-	}
+	renumberSites(f, up)
 	f.Defs = defs
 	RecomputeDups(f)
+}
+
+// renumberSites moves the dynamic sites' and the surfaces' definitions to
+// their new indices.
+func renumberSites(f *lang.Facts, to func(int32) int32) {
+	for i := range f.Dynamic {
+		f.Dynamic[i].Enclosing = to(f.Dynamic[i].Enclosing)
+	}
+	for i := range f.Surfaces {
+		f.Surfaces[i].Def = to(f.Surfaces[i].Def)
+	}
+}
+
+// Agreed is the one type every entry names, or "" when they differ or there
+// is none.
+func Agreed(ts []string) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	for _, t := range ts[1:] {
+		if t != ts[0] {
+			return ""
+		}
+	}
+	return ts[0]
 }
 
 // InsertDefs adds definitions to f and renumbers every index into Defs. The
@@ -167,12 +187,7 @@ func InsertDefs(f *lang.Facts, add []lang.Def) {
 	for k := range f.TypeRels {
 		f.TypeRels[k].Def = to(f.TypeRels[k].Def)
 	}
-	for k := range f.Dynamic {
-		f.Dynamic[k].Enclosing = to(f.Dynamic[k].Enclosing)
-	}
-	for k := range f.Surfaces {
-		f.Surfaces[k].Def = to(f.Surfaces[k].Def)
-	}
+	renumberSites(f, to)
 	f.Defs = defs
 	RecomputeDups(f)
 }

@@ -39,24 +39,12 @@ func (e *attrEvidence) declaredAt(v *lang.View, n, attr int, init bool) {
 // is missing. None is compatible with any type.
 func (e *attrEvidence) typ() string {
 	if len(e.declared) > 0 {
-		return agree(e.declared)
+		return langutil.Agreed(e.declared)
 	}
 	if e.unknown {
 		return ""
 	}
-	return agree(e.inferred)
-}
-
-func agree(ts []string) string {
-	if len(ts) == 0 {
-		return ""
-	}
-	for _, t := range ts[1:] {
-		if t != ts[0] {
-			return ""
-		}
-	}
-	return ts[0]
+	return langutil.Agreed(e.inferred)
 }
 
 type attrKey struct {
@@ -87,6 +75,18 @@ func attributes(v *lang.View, f *lang.Facts) {
 		return e
 	}
 	covered := map[lang.Pos]bool{} // the attribute names of the assignments read here
+	// declare records target t of assignment n when it is self.x in a method
+	// of a class: the evidence of x, or nil.
+	declare := func(n, t int) *attrEvidence {
+		m, cls, attr, ok := selfAttribute(v, f, n, t)
+		if !ok {
+			return nil
+		}
+		covered[v.Start(attr)] = true
+		e := get(attrKey{cls, v.Text(attr)}, v.Start(t))
+		e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
+		return e
+	}
 	for n := 0; n < v.Len(); n++ {
 		if v.Kind(n) != "assignment" {
 			continue
@@ -130,25 +130,15 @@ func attributes(v *lang.View, f *lang.Facts) {
 			covered[p] = true
 			assignment(v, f, n, get(attrKey{cls, v.Text(left)}, p), -1)
 		case "attribute":
-			m, cls, attr, ok := selfAttribute(v, f, n, left)
-			if !ok {
-				continue
+			if e := declare(n, left); e != nil {
+				assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
 			}
-			covered[v.Start(attr)] = true
-			e := get(attrKey{cls, v.Text(attr)}, v.Start(left))
-			e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
-			assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
 		case "pattern_list", "tuple_pattern":
 			// self.a, self.b = a, b: attributes, of no type the assignment says
 			for _, c := range v.Children(left) {
-				m, cls, attr, ok := selfAttribute(v, f, n, c)
-				if !ok {
-					continue
+				if e := declare(n, c); e != nil {
+					e.unknown = true
 				}
-				covered[v.Start(attr)] = true
-				e := get(attrKey{cls, v.Text(attr)}, v.Start(c))
-				e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
-				e.unknown = true
 			}
 		}
 	}
