@@ -44,7 +44,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		return nil, err
 	}
 	old := card.Name
-	if err := checkIdent(card.Language, req.NewName); err != nil {
+	if err := checkNewName(card.Language, old, req.NewName); err != nil {
 		return nil, err
 	}
 	if req.NewName == old {
@@ -610,6 +610,20 @@ func ownerName(card *query.SymbolCard) string {
 		}
 	}
 	return card.Parent.Name
+}
+
+// checkNewName refuses a new name that is not an identifier of the language
+// or is one of its keywords. A Ruby instance variable (@host) keeps its @:
+// without it the new name would read as a local or a method.
+func checkNewName(language, old, name string) error {
+	if language == "ruby" && strings.HasPrefix(old, "@") {
+		rest, ok := strings.CutPrefix(name, "@")
+		if !ok || strings.HasPrefix(rest, "@") {
+			return errs.E(errs.InvalidArgument, "%s is an instance variable: its new name starts with a single @ too (@%s)", old, strings.TrimLeft(name, "@"))
+		}
+		return checkIdent(language, rest)
+	}
+	return checkIdent(language, name)
 }
 
 // checkIdent refuses a new name that is not an identifier of the language

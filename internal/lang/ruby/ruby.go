@@ -52,7 +52,7 @@ var Language = &lang.Language{
 	Aliases:        []string{"rb"},
 	Grammar:        func() unsafe.Pointer { return tsruby.Language() },
 	Query:          query,
-	RefKinds:       []string{"identifier", "constant"},
+	RefKinds:       []string{"identifier", "constant", "instance_variable"},
 	BodyKinds:      []string{"body_statement"},
 	CommentKinds:   []string{"comment"},
 	DocStyle:       lang.DocComments,
@@ -277,10 +277,11 @@ func refine(v *lang.View, f *lang.Facts) {
 	b.Rebind(assign, true, func(q string) string { s, _, _ := strings.Cut(q, "."); return s })
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		if r.Shape == lang.QualNone && r.BindLocal < 0 && r.Role == lang.RoleRead && !isConstant(f.Names[r.Name]) {
+		if r.Shape == lang.QualNone && r.BindLocal < 0 && r.Role == lang.RoleRead && !isConstant(f.Names[r.Name]) && !isIvar(f.Names[r.Name]) {
 			r.Role = lang.RoleCall // a bare identifier that is no local calls a method of self
 		}
 	}
+	instanceVariables(v, f, nodes)
 	bindLexical(f)
 }
 
@@ -434,7 +435,7 @@ func bindLexical(f *lang.Facts) {
 				continue
 			}
 			if c := children.Of(f.Defs[d].Parent, name); c >= 0 {
-				if k := f.Defs[c].Kind; k == lang.KindMethod || k == lang.KindProperty {
+				if k := f.Defs[c].Kind; k == lang.KindMethod || k == lang.KindProperty || k == lang.KindField && isIvar(name) {
 					r.BindDef, r.BindImp = c, -1
 				}
 			}
