@@ -43,7 +43,7 @@ func thisProperties(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		m := langutil.Enclosing(f, v.Start(n))
-		if m < 0 || (f.Defs[m].Kind != lang.KindMethod && f.Defs[m].Kind != lang.KindConstructor) {
+		if m < 0 || (f.Defs[m].Kind != lang.KindMethod && f.Defs[m].Kind != lang.KindConstructor) || !methodThis(v, n) {
 			continue
 		}
 		cls := f.Defs[m].Parent
@@ -91,6 +91,21 @@ func thisProperties(v *lang.View, f *lang.Facts) {
 	}
 	langutil.DropRefsAt(f, at)
 	langutil.InsertDefs(f, add)
+}
+
+// methodThis reports whether this at node n is the method's: no function
+// of its own (function () { this.x = 1 }, whose this is its caller's)
+// stands between n and the method; an arrow function keeps the method's.
+func methodThis(v *lang.View, n int) bool {
+	for p := v.Parent(n); p >= 0; p = v.Parent(p) {
+		switch v.Kind(p) {
+		case "method_definition":
+			return true
+		case "function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration":
+			return false
+		}
+	}
+	return false
 }
 
 // constructed is the class that expression n constructs (new Cache(),
