@@ -73,6 +73,8 @@ func builtin(language, name string) bool {
 		return jsBuiltins[name]
 	case "rust":
 		return rustBuiltins[name]
+	case "ruby":
+		return lang.Of("ruby").Builtins[name] // Kernel's and Module's methods, the core classes
 	}
 	return false
 }

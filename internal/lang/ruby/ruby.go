@@ -61,6 +61,7 @@ var Language = &lang.Language{
 	BlockScoped:    true,
 	Imports:        imports,
 	Refine:         refine,
+	Builtins:       builtins,
 	Linker:         linker,
 	Stdlib:         stdlib,
 	TestFile:       testFile,
