@@ -19,7 +19,9 @@ import (
 // loading convention of autoload and Zeitwerk names for it (Rack::Utils in
 // rack/utils.rb, found as a require of "rack/utils" is) when that file
 // defines it (strong). Foo.new is a call of Foo#initialize when Foo does
-// not define self.new.
+// not define self.new. A bare method call or an instance variable that
+// the class does not define is its direct superclass's, found the same way,
+// unless the class mixes in a module (inherited).
 
 var linker = &lang.Linker{NewBatch: newBatch}
 
@@ -113,6 +115,62 @@ func (s *rubyFile) lookup(ctx context.Context, p string) (lang.Tier, int64) {
 	return lang.TierUnknown, 0
 }
 
+// inherited finds a method or an instance variable (@x) that the class
+// around r inherits from its direct superclass, which this file, a file it
+// requires or the loading convention defines (strong). Nothing when the
+// class includes, extends or prepends modules: a module's member would
+// come first.
+func (s *rubyFile) inherited(ctx context.Context, r lang.Ref, name string) (lang.Tier, int64) {
+	f := s.facts
+	cls := r.Enclosing
+	for cls >= 0 && f.Defs[cls].Kind != lang.KindClass {
+		cls = f.Defs[cls].Parent
+	}
+	if cls < 0 {
+		return lang.TierUnknown, 0
+	}
+	base := ""
+	for _, rel := range f.TypeRels {
+		switch {
+		case rel.Def != cls:
+		case rel.Kind != lang.RelExtends:
+			return lang.TierUnknown, 0 // a mixin
+		default:
+			base = strings.ReplaceAll(strings.TrimPrefix(rel.Target, "::"), "::", ".")
+		}
+	}
+	if base == "" || !isRubyConstant(base) {
+		return lang.TierUnknown, 0
+	}
+	for _, prefix := range s.nesting(f.Defs[cls].Parent) {
+		if file, ok := s.where(ctx, join(prefix, base)); ok {
+			if id := s.l.Paths.Of(ctx, file)[join(prefix, base)+"."+name]; id != 0 {
+				return lang.TierStrong, id
+			}
+			return lang.TierUnknown, 0
+		}
+	}
+	return lang.TierUnknown, 0
+}
+
+// where is the file that defines lexical path p, as lookup finds it.
+func (s *rubyFile) where(ctx context.Context, p string) (string, bool) {
+	if s.own[p] != 0 {
+		return s.file.Path, true
+	}
+	for _, file := range s.required {
+		if s.l.Paths.Of(ctx, file)[p] != 0 {
+			return file, true
+		}
+	}
+	for _, src := range conventionalFiles(p) {
+		if t, found := s.l.Import(ctx, s.file, lang.Import{Source: src}); found && s.l.Paths.Of(ctx, t.File)[p] != 0 {
+			return t.File, true
+		}
+	}
+	return "", false
+}
+
 // conventional is the symbol of lexical path p in the file the loading
 // convention names for it, seen from file f (conventionalFiles), 0 for
 // none. A file's many references to the same constants, and its
@@ -191,7 +249,7 @@ func (s *rubyFile) resolve(ctx context.Context, r lang.Ref, name string) (lang.T
 	switch r.Shape {
 	case lang.QualNone:
 		if !isRubyConstant(name) {
-			return lang.TierUnknown, 0 // a method of self
+			return s.inherited(ctx, r, name) // a method or an instance variable of self
 		}
 	case lang.QualIdent, lang.QualPath:
 		base = s.facts.Names[r.Qualifier]
