@@ -205,13 +205,14 @@ func attributes(v *lang.View, f *lang.Facts) {
 func instanceAttribute(d lang.Def) bool { return strings.HasPrefix(d.Signature, "self.") }
 
 // selfAttribute reads target node t of assignment n as self.x in a method
-// of a class: the method, the class, and x's node.
+// of a class, or cls.x in a class method (an attribute of the class that
+// its instances see too): the method, the class, and x's node.
 func selfAttribute(v *lang.View, f *lang.Facts, n, t int) (method, class int32, attr int, ok bool) {
 	if v.Kind(t) != "attribute" {
 		return 0, 0, 0, false
 	}
 	obj, attr := v.Child(t, "object"), v.Child(t, "attribute")
-	if obj < 0 || attr < 0 || v.Kind(obj) != "identifier" || v.Text(obj) != "self" {
+	if obj < 0 || attr < 0 || v.Kind(obj) != "identifier" || (v.Text(obj) != "self" && v.Text(obj) != "cls") {
 		return 0, 0, 0, false
 	}
 	m := langutil.Enclosing(f, v.Start(n))
