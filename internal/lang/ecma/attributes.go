@@ -1,8 +1,6 @@
 package ecma
 
 import (
-	"strings"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -70,27 +68,18 @@ func thisProperties(v *lang.View, f *lang.Facts) {
 		return
 	}
 	var add []lang.Def
-	at := map[lang.Pos]bool{}
 	for _, key := range order {
 		s := sites[key]
-		if hasMember(f, s.class, s.name) {
+		if langutil.HasMember(f, s.class, s.name) {
 			continue
 		}
-		start, end := v.Bytes(s.stmt)
-		ns, ne := v.Bytes(s.prop)
-		name := v.Span(s.prop)
-		d := lang.Def{Kind: lang.KindProperty, Name: s.name, Path: f.ChildPath(s.class, s.name), Parent: s.class,
-			Span: name, NameSpan: name, Visibility: lang.VisPublic,
-			Signature: lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature),
-			BodyHash:  lang.BodyHash(v.Src(), start, end, ns, ne)}
+		d := langutil.AssignedDef(v, f, lang.KindProperty, s.class, s.name, s.prop, s.stmt, lang.VisPublic)
 		if !s.other {
 			d.Type = langutil.Agreed(s.types)
 		}
 		add = append(add, d)
-		at[name.Start] = true // the assignment's name is the definition's, no reference
 	}
-	langutil.DropRefsAt(f, at)
-	langutil.InsertDefs(f, add)
+	langutil.DeclareAssigned(f, add)
 }
 
 // methodThis reports whether this at node n is the method's: no function
@@ -119,14 +108,4 @@ func constructed(v *lang.View, n int) string {
 		return ""
 	}
 	return lang.TypeName(v.Text(c))
-}
-
-// hasMember reports whether class cls declares a member named name.
-func hasMember(f *lang.Facts, cls int32, name string) bool {
-	for _, d := range f.Defs {
-		if d.Parent == cls && d.Name == name {
-			return true
-		}
-	}
-	return false
 }

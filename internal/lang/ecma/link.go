@@ -115,10 +115,13 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 // of the class's property x constructs one class (this.x = new Cache()):
 // name of that class (attributes.go). JavaScript declares no other types.
 func (l *batch) typedThis(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
-	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
+	var decl *link.DeclTypes // indexed at the first this.x.m: most files have none
 	return func(_ int, r lang.Ref, name string) (int64, bool) {
 		if r.Shape != lang.QualPath || !strings.HasPrefix(lf.Facts.Names[r.Qualifier], "this.") {
 			return 0, false
+		}
+		if decl == nil {
+			decl = link.NewDeclTypes(lf.Path, lf.Facts, true, false)
 		}
 		if typ := decl.Of(r); typ != "" {
 			return l.ecmaMember(ctx, decl, typ, name, targets, resolved, lf.DefID), true

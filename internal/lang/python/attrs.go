@@ -164,8 +164,8 @@ func attributes(v *lang.View, f *lang.Facts) {
 	var add []lang.Def
 	for _, k := range order {
 		t := ev[k].typ()
-		if k.class >= 0 && ev[k].site.ok && !hasMember(f, k) {
-			d := attributeDef(v, f, k, ev[k].site)
+		if k.class >= 0 && ev[k].site.ok && !langutil.HasMember(f, k.class, k.name) {
+			d := langutil.AssignedDef(v, f, lang.KindField, k.class, k.name, ev[k].site.attr, ev[k].site.stmt, Visibility(k.name))
 			d.Type = t
 			add = append(add, d)
 			continue
@@ -192,12 +192,7 @@ func attributes(v *lang.View, f *lang.Facts) {
 			f.Defs[field].Type = t
 		}
 	}
-	at := map[lang.Pos]bool{}
-	for _, d := range add {
-		at[d.NameSpan.Start] = true // the assignment's name is the definition's, no reference
-	}
-	langutil.DropRefsAt(f, at)
-	langutil.InsertDefs(f, add)
+	langutil.DeclareAssigned(f, add)
 }
 
 // instanceAttribute reports whether field d is an attribute that a method
@@ -224,30 +219,6 @@ func selfAttribute(v *lang.View, f *lang.Facts, n, t int) (method, class int32, 
 		return 0, 0, 0, false
 	}
 	return m, cls, attr, true
-}
-
-// hasMember reports whether class k.class declares a member named k.name
-// (a class-body field, a method, a nested class).
-func hasMember(f *lang.Facts, k attrKey) bool {
-	for _, d := range f.Defs {
-		if d.Parent == k.class && d.Name == k.name {
-			return true
-		}
-	}
-	return false
-}
-
-// attributeDef is the field that assignment site s declares in class
-// k.class: its name only, as the span and the name span, so that it holds
-// none of the method's code.
-func attributeDef(v *lang.View, f *lang.Facts, k attrKey, s attrSite) lang.Def {
-	start, end := v.Bytes(s.stmt)
-	sig := lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature)
-	ns, ne := v.Bytes(s.attr)
-	name := v.Span(s.attr)
-	return lang.Def{Kind: lang.KindField, Name: k.name, Path: f.Defs[k.class].Path + "." + k.name, Parent: k.class,
-		Span: name, NameSpan: name, Signature: sig, Visibility: Visibility(k.name),
-		BodyHash: lang.BodyHash(v.Src(), start, end, ns, ne)}
 }
 
 // assignment adds what assignment node n says of an attribute's type. scope,

@@ -62,24 +62,14 @@ func instanceVariables(v *lang.View, f *lang.Facts, nodes []int) {
 		}
 	}
 	var add []lang.Def
-	at := map[lang.Pos]bool{}
 	for _, key := range order {
 		s := sites[key]
-		name := v.Text(s.name)
-		start, end := v.Bytes(s.stmt)
-		ns, ne := v.Bytes(s.name)
-		span := v.Span(s.name)
-		add = append(add, lang.Def{Kind: lang.KindField, Name: name, Path: f.ChildPath(s.class, name), Parent: s.class,
-			Span: span, NameSpan: span, Visibility: lang.VisPrivate,
-			Signature: lang.Truncate(strings.Join(strings.Fields(string(v.Src()[start:end])), " "), lang.MaxSignature),
-			BodyHash:  lang.BodyHash(v.Src(), start, end, ns, ne)})
-		at[span.Start] = true // the assignment's name is the definition's, no reference
+		add = append(add, langutil.AssignedDef(v, f, lang.KindField, s.class, v.Text(s.name), s.name, s.stmt, lang.VisPrivate))
 	}
-	langutil.DropRefsAt(f, at)
 	for i := range f.Refs {
 		if writes[f.Refs[i].Pos] {
 			f.Refs[i].Role = lang.RoleWrite // @name = value
 		}
 	}
-	langutil.InsertDefs(f, add)
+	langutil.DeclareAssigned(f, add)
 }

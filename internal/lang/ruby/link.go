@@ -163,12 +163,8 @@ func (s *rubyFile) where(ctx context.Context, p string) (string, bool) {
 			return file, true
 		}
 	}
-	for _, src := range conventionalFiles(p) {
-		if t, found := s.l.Import(ctx, s.file, lang.Import{Source: src}); found && s.l.Paths.Of(ctx, t.File)[p] != 0 {
-			return t.File, true
-		}
-	}
-	return "", false
+	file := s.l.conventionalFile(ctx, s.file, p)
+	return file, file != ""
 }
 
 // conventional is the symbol of lexical path p in the file the loading
@@ -181,8 +177,18 @@ func (l *batch) conventional(ctx context.Context, f lang.File, p string) int64 {
 		return id
 	}
 	var id int64
+	if file := l.conventionalFile(ctx, f, p); file != "" {
+		id = l.Paths.Of(ctx, file)[p]
+	}
+	l.byConvention[key] = id
+	return id
+}
+
+// conventionalFile is the file the loading convention names for lexical
+// path p and that defines it, seen from file f; "" for none.
+func (l *batch) conventionalFile(ctx context.Context, f lang.File, p string) string {
 	for _, src := range conventionalFiles(p) {
-		rk := [2]string{key[0], src}
+		rk := [2]string{lang.DirOf(f.Path), src}
 		file, ok := l.requires[rk]
 		if !ok {
 			if t, found := l.Import(ctx, f, lang.Import{Source: src}); found {
@@ -190,14 +196,11 @@ func (l *batch) conventional(ctx context.Context, f lang.File, p string) int64 {
 			}
 			l.requires[rk] = file
 		}
-		if file != "" {
-			if id = l.Paths.Of(ctx, file)[p]; id != 0 {
-				break
-			}
+		if file != "" && l.Paths.Of(ctx, file)[p] != 0 {
+			return file
 		}
 	}
-	l.byConvention[key] = id
-	return id
+	return ""
 }
 
 // conventionalFiles are the require paths of the files that may define a
