@@ -25,19 +25,24 @@ type Family struct {
 	Anonymous     []store.SymbolRow
 	SelfAnonymous bool
 	More          bool // more than maxOverrideFamily: Methods is cut
+	// Outside are the bases, as written, that the classes declaring Tops
+	// extend and syntax did not resolve to a type of the repository: a
+	// member of a top may override one of theirs.
+	Outside []string
 }
 
 // OverrideFamily finds, from syntax, the methods tied to a method by
-// overriding or implementation in a language that dispatches through type
-// hierarchies and does not count them among its references (Java, Kotlin,
-// C#, C++, PHP, Ruby, Rust's traits): transitively, the base and interface
-// methods it overrides or implements, the methods overriding or
+// overriding or implementation in a language whose classes inherit methods
+// and that does not count them among its references (Java, Kotlin, C#,
+// C++, PHP, Ruby, Python, Rust's traits): transitively, the base and
+// interface methods it overrides or implements, the methods overriding or
 // implementing it (in subtypes and in the bodies of enum constants), and
 // theirs. A call through any of them may run any other, so they are
-// renamed together or not at all.
+// renamed together or not at all. Where attributes are shared by name
+// (lang.Language.SharedAttributes), a field's family is the fields of its
+// name up and down its class's hierarchy, one attribute of every object.
 func OverrideFamily(ctx context.Context, e *query.Engine, r *query.Resolved) (Family, error) {
-	l := lang.Of(r.File.Lang)
-	if lang.DefKind(r.Row.Kind) != lang.KindMethod || l.Dispatch != lang.DispatchHierarchy || l.RelatedRefs != lang.RelatedNone {
+	if !Overridable(r) {
 		return Family{}, nil
 	}
 	w, err := newWalker(ctx, e, query.LayerSyntactic)
@@ -52,8 +57,79 @@ func OverrideFamily(ctx context.Context, e *query.Engine, r *query.Resolved) (Fa
 	if err := fw.anonymous(ctx, r); err != nil {
 		return fw.f, err
 	}
-	return fw.f, fw.walk(ctx, r.Row.ID)
+	if err := fw.walk(ctx, r.Row.ID); err != nil {
+		return fw.f, err
+	}
+	return fw.f, fw.outside(ctx)
 }
+
+// outside collects Family.Outside: the unresolved bases of the classes
+// declaring the family's tops.
+func (fw *familyWalk) outside(ctx context.Context) error {
+	seen := map[string]bool{}
+	for _, t := range fw.f.Tops {
+		owner, ok, err := fw.w.row(ctx, t.Parent)
+		if err != nil {
+			return err
+		}
+		if !ok || !lang.DefKind(owner.Kind).IsTypeLike() {
+			continue
+		}
+		_, unresolved, err := fw.w.supertypes(ctx, owner, true)
+		if err != nil {
+			return err
+		}
+		for _, u := range unresolved {
+			if !seen[u] {
+				seen[u] = true
+				fw.f.Outside = append(fw.f.Outside, u)
+			}
+		}
+	}
+	return nil
+}
+
+// Overridable reports whether r is a member OverrideFamily follows: a
+// method (not a static one's own) of a language whose calls may run an
+// override and whose references leave overrides out, or a field of a
+// language whose attributes are shared by name.
+func Overridable(r *query.Resolved) bool {
+	l := lang.Of(r.File.Lang)
+	if l.RelatedRefs != lang.RelatedNone || l.Dispatch == lang.DispatchMethodSet {
+		return false
+	}
+	switch lang.DefKind(r.Row.Kind) {
+	case lang.KindMethod:
+		return true
+	case lang.KindField, lang.KindProperty:
+		return l.SharedAttributes
+	}
+	return false
+}
+
+// sameMember reports whether o is a member of the kind m is, as overriding
+// pairs them: a method with a method, a field or property with either.
+func sameMember(m, o store.SymbolRow) bool {
+	a, b := lang.DefKind(m.Kind), lang.DefKind(o.Kind)
+	if a == lang.KindMethod || b == lang.KindMethod {
+		return a == b
+	}
+	return isAttribute(a) && isAttribute(b)
+}
+
+// collides reports whether o, a member of a class above or below m's,
+// would clash with m named as o: a method would override or be overridden
+// by a method; where attributes are shared by name, any attribute or
+// method of the name is the same slot.
+func collides(l *lang.Language, m, o store.SymbolRow) bool {
+	if l.SharedAttributes {
+		k := lang.DefKind(o.Kind)
+		return k == lang.KindMethod || isAttribute(k)
+	}
+	return lang.DefKind(m.Kind) == lang.KindMethod && lang.DefKind(o.Kind) == lang.KindMethod
+}
+
+func isAttribute(k lang.DefKind) bool { return k == lang.KindField || k == lang.KindProperty }
 
 // walk steps from each method queued until the family is whole.
 func (fw *familyWalk) walk(ctx context.Context, self int64) error {
@@ -167,7 +243,7 @@ func (fw *familyWalk) sameIn(ctx context.Context, t, m store.SymbolRow, each fun
 		return err
 	}
 	for _, o := range rows {
-		if o.ID == m.ID || o.Name != m.Name || lang.DefKind(o.Kind) != lang.KindMethod {
+		if o.ID == m.ID || o.Name != m.Name || !sameMember(m, o) {
 			continue
 		}
 		if same, err := fw.w.sameArity(ctx, m, o); err != nil {
@@ -297,7 +373,9 @@ func (fw *familyWalk) overridesFamily(ctx context.Context, o store.SymbolRow) (t
 // InHierarchy lists the methods named name that take as many arguments as
 // each of ms, declared in the supertypes and subtypes of the types declaring
 // ms (ms themselves left out): renamed to name, a method of ms would start
-// overriding one of them or being overridden by it.
+// overriding one of them or being overridden by it. Where attributes are
+// shared by name, it lists the fields of the name too, and for a field
+// the methods and fields: either would become the same slot.
 func InHierarchy(ctx context.Context, e *query.Engine, ms []store.SymbolRow, name string) ([]store.SymbolRow, error) {
 	w, err := newWalker(ctx, e, query.LayerSyntactic)
 	if err != nil {
@@ -322,6 +400,11 @@ func InHierarchy(ctx context.Context, e *query.Engine, ms []store.SymbolRow, nam
 		if err != nil {
 			return nil, err
 		}
+		f, err := w.file(ctx, m.FileID)
+		if err != nil || f == nil {
+			return nil, err
+		}
+		l := lang.Of(f.Lang)
 		for _, next := range []func(typeStep) ([]typeEdge, error){fw.supers(ctx), fw.subs(ctx)} {
 			err := w.walkRelations(owner, map[int64]bool{owner.ID: true}, next, func(_ typeStep, s typeEdge) (bool, error) {
 				own, err := w.directMembers(ctx, s.row)
@@ -329,7 +412,7 @@ func InHierarchy(ctx context.Context, e *query.Engine, ms []store.SymbolRow, nam
 					return false, err
 				}
 				for _, o := range own {
-					if o.Name != name || lang.DefKind(o.Kind) != lang.KindMethod || skip[o.ID] || found[o.ID] {
+					if o.Name != name || !collides(l, m, o) || skip[o.ID] || found[o.ID] {
 						continue
 					}
 					a, err := w.arity(ctx, o)

@@ -19,7 +19,8 @@ type typeEdge struct {
 
 // relatedMethods calls each for the methods named as method declared on
 // the types a walk of relations (next) reaches from a type, the type itself
-// left out, nearest first; where same-named methods are overloads, only
+// left out, nearest first (for a field, the fields of its name); where
+// same-named methods are overloads, only
 // those taking as many arguments as method can override or implement it.
 func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRow, next func(typeStep) ([]typeEdge, error),
 	each func(store.SymbolRow) error) error {
@@ -29,7 +30,7 @@ func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRo
 			return false, err
 		}
 		for _, m := range own {
-			if m.Name != method.Name || lang.DefKind(m.Kind) != lang.KindMethod {
+			if m.Name != method.Name || !sameMember(method, m) {
 				continue
 			}
 			if same, err := w.sameArity(ctx, method, m); err != nil {

@@ -29,7 +29,9 @@
 //     module names and submodule imports), ItemPaths (how
 //     its code names an item by its module path: crate::hir::Hir), Mains (where
 //     its programs start), Dispatch and RelatedRefs (which methods a call
-//     may run, which references a method's include), MethodsApart and
+//     may run, which references a method's include), SharedAttributes
+//     (a subclass's field of its base's field's name is that field),
+//     CalledByName (members the runtime calls by name), MethodsApart and
 //     TypeCallsConvert (Go's receivers and conversions), FieldType and
 //     ParamTypes (declared types read from signatures), Builds (how one
 //     package compiles under several builds), Overloads (same-named
@@ -279,6 +281,17 @@ type Language struct {
 	// includes.
 	Dispatch    MethodDispatch
 	RelatedRefs RelatedReferences
+	// CalledByName reports whether the language's runtime calls a member
+	// of the name by that name (Python's special methods, __str__; Ruby's
+	// initialize and to_s): renamed, it would not be called any more, and
+	// a member renamed to it would start being called. nil: none.
+	CalledByName func(name string) bool
+	// SharedAttributes: an object's attribute is one slot by its name,
+	// whichever class of its hierarchy assigns it (Python's self.x, Ruby's
+	// @x), so a subclass's field of a base class's field's name is that
+	// field and a rename moves both; otherwise a subclass's field hides
+	// its base's (Java, C#, C++).
+	SharedAttributes bool
 	// FieldType reads a field's declared type from its signature and name
 	// (Go's "store Store"); nil: the text after a top-level colon
 	// ("store: Store"). ParamTypes reads a function's parameters' declared

@@ -50,6 +50,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if req.NewName == old {
 		return nil, errs.E(errs.InvalidArgument, "%s is already named %s", card.QName, old)
 	}
+	if err := checkCalledByName(card, r, req.NewName); err != nil {
+		return nil, err
+	}
 	// Family: the methods related by implementation are renamed together
 	// (an interface method with the methods implementing it), declarations
 	// included, as the compiler needs them to stay in step.
@@ -63,7 +66,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		return nil, err
 	}
 	// So are the methods tied to it by overriding or implementation.
-	overriding, anonymous, err := env.overrideFamily(ctx, card, r)
+	overriding, anonymous, outsideBases, err := env.overrideFamily(ctx, card, r)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +142,10 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		if n := len(tied) - maxNamedTied; n > 0 {
 			tied = append(tied[:maxNamedTied], fmt.Sprintf("and %d more", n))
 		}
-		p.Warnings = append(p.Warnings, fmt.Sprintf("renamed with the %s tied to it by overriding or implementation: %s",
-			plural.Count(len(overriding), "method", "methods"), strings.Join(tied, ", ")))
+		p.Warnings = append(p.Warnings, tiedWarning(r, len(overriding), strings.Join(tied, ", ")))
+	}
+	if w := outsideBasesWarning(card, r, outsideBases); w != "" {
+		p.Warnings = append(p.Warnings, w)
 	}
 	p.Witness.Facts = env.nameFacts(ctx, card)
 	var outside string
@@ -278,8 +283,7 @@ func (env *Env) checkOverloads(ctx context.Context, card *query.SymbolCard, r *q
 // method taking as many arguments: the renamed method would start
 // overriding it, or being overridden by it, and calls would run other code.
 func (env *Env) checkHierarchy(ctx context.Context, card *query.SymbolCard, r *query.Resolved, family []*query.Resolved, name string) error {
-	l := lang.Of(r.File.Lang)
-	if lang.DefKind(r.Row.Kind) != lang.KindMethod || l.Dispatch != lang.DispatchHierarchy || l.RelatedRefs != lang.RelatedNone || query.StaticMember(r) {
+	if !graph.Overridable(r) || query.StaticMember(r) {
 		return nil
 	}
 	ms := []store.SymbolRow{r.Row}
@@ -301,6 +305,44 @@ func (env *Env) checkHierarchy(ctx context.Context, card *query.SymbolCard, r *q
 		Fixes:   []string{"choose another name"}}
 }
 
+// tiedWarning tells that n members named are renamed with r: methods
+// tied by overriding or implementation, or the fields of its name that
+// classes above and below its own assign, one attribute of every object.
+func tiedWarning(r *query.Resolved, n int, named string) string {
+	if lang.DefKind(r.Row.Kind) == lang.KindMethod {
+		return fmt.Sprintf("renamed with the %s tied to it by overriding or implementation: %s", plural.Count(n, "method", "methods"), named)
+	}
+	return fmt.Sprintf("renamed with the %s of its name in classes above or below its own, the same attribute of an object: %s", plural.Count(n, "field", "fields"), named)
+}
+
+// rootBases are the bases every class has, which declare no member a
+// rename could clash with (their special methods aside).
+var rootBases = map[string]map[string]bool{
+	"python": {"object": true, "Generic": true, "Protocol": true, "ABC": true},
+	"ruby":   {"Object": true, "BasicObject": true},
+}
+
+// outsideBasesWarning warns, in a language whose methods do not say that
+// they override (Python, Ruby, PHP), that the renamed member's family
+// stands on classes extending bases outside the repository (as written),
+// whose members it may override: the rename would leave theirs behind.
+func outsideBasesWarning(card *query.SymbolCard, r *query.Resolved, outside []string) string {
+	if overrideMarks[r.File.Lang] != "" {
+		return ""
+	}
+	var named []string
+	for _, b := range outside {
+		if base, _, _ := strings.Cut(b, "["); !rootBases[r.File.Lang][base] {
+			named = append(named, b)
+		}
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s's class extends %s, not in the repository: if %s overrides a member of it, code there calling it would no longer reach the renamed one",
+		card.QName, strings.Join(named, ", "), card.Name)
+}
+
 // maxNamedTied bounds the tied methods a plan's warning names.
 const maxNamedTied = 8
 
@@ -313,14 +355,21 @@ const maxNamedTied = 8
 // which no rename here can change. anonymous are the methods of anonymous
 // classes that may override one of them (graph.Family.Anonymous): each is a
 // candidate group.
-func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved) (tied, anonymous []*query.Resolved, err error) {
+func (env *Env) overrideFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved) (tied, anonymous []*query.Resolved, outside []string, err error) {
 	if query.StaticMember(r) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	f, err := graph.OverrideFamily(ctx, env.Engine, r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	tied, anonymous, err = env.checkOverrideFamily(ctx, card, r, f)
+	return tied, anonymous, f.Outside, err
+}
+
+// checkOverrideFamily refuses a family a rename cannot keep whole and
+// loads the members it renames with r.
+func (env *Env) checkOverrideFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved, f graph.Family) (tied, anonymous []*query.Resolved, err error) {
 	if f.More {
 		return nil, nil, &errs.Error{Kind: errs.Precondition,
 			Msg:     fmt.Sprintf("cannot rename %s: more than %d methods are tied to it by overriding or implementation, too many for one plan", card.QName, len(f.Methods)),
@@ -624,6 +673,30 @@ func checkNewName(language, old, name string) error {
 		return checkIdent(language, rest)
 	}
 	return checkIdent(language, name)
+}
+
+// checkCalledByName refuses renaming a member the language's runtime calls
+// by its name (Python's __str__, Ruby's to_s), or renaming one to such a
+// name: either would change what runs without a call site saying so.
+func checkCalledByName(card *query.SymbolCard, r *query.Resolved, name string) error {
+	l := lang.Of(r.File.Lang)
+	if k := lang.DefKind(r.Row.Kind); l.CalledByName == nil || k != lang.KindMethod && k != lang.KindFunction {
+		return nil
+	}
+	title := strings.ToUpper(r.File.Lang[:1]) + r.File.Lang[1:]
+	if l.CalledByName(card.Name) {
+		return &errs.Error{Kind: errs.Precondition,
+			Msg:     fmt.Sprintf("cannot rename %s: %s calls %s by its name, so under another name it would no longer run", card.QName, title, card.Name),
+			Details: map[string]any{"reason": "called_by_name", "name": card.Name},
+			Fixes:   []string{"keep the name: the language fixes it"}}
+	}
+	if l.CalledByName(name) {
+		return &errs.Error{Kind: errs.Precondition,
+			Msg:     fmt.Sprintf("cannot rename %s to %s: %s calls %s by its name, so the renamed member would start running where no call says so", card.QName, name, title, name),
+			Details: map[string]any{"reason": "called_by_name", "name": name},
+			Fixes:   []string{"choose another name"}}
+	}
+	return nil
 }
 
 // checkIdent refuses a new name that is not an identifier of the language

@@ -26,20 +26,22 @@ var mainGuard = regexp.MustCompile(`(?m)^[ \t]*if\s+__name__\s*==\s*['"]__main__
 
 // Language is Python.
 var Language = &lang.Language{
-	Name:         "python",
-	Extensions:   []string{".py", ".pyi"},
-	Ecosystem:    "python",
-	Modules:      Modules,
-	Dispatch:     lang.DispatchUntyped,
-	Mains:        &lang.Mains{Guard: mainGuard, Word: "__main__", File: "__main__.py"},
-	Aliases:      []string{"py"},
-	Grammar:      func() unsafe.Pointer { return tspython.Language() },
-	Query:        query,
-	RefKinds:     []string{"identifier"},
-	BodyKinds:    []string{"block"},
-	CommentKinds: []string{"comment"},
-	DocStyle:     lang.DocString,
-	SelfNames:    []string{"self", "cls"},
+	Name:             "python",
+	Extensions:       []string{".py", ".pyi"},
+	Ecosystem:        "python",
+	Modules:          Modules,
+	Dispatch:         lang.DispatchUntyped,
+	SharedAttributes: true,
+	CalledByName:     special,
+	Mains:            &lang.Mains{Guard: mainGuard, Word: "__main__", File: "__main__.py"},
+	Aliases:          []string{"py"},
+	Grammar:          func() unsafe.Pointer { return tspython.Language() },
+	Query:            query,
+	RefKinds:         []string{"identifier"},
+	BodyKinds:        []string{"block"},
+	CommentKinds:     []string{"comment"},
+	DocStyle:         lang.DocString,
+	SelfNames:        []string{"self", "cls"},
 	// An entry point's object reference: pkg.cli:main, app.main:app.
 	NameSeparators: []string{":"},
 	Initializer:    "__init__",
@@ -513,4 +515,10 @@ func bindNested(f *lang.Facts) {
 		}
 		return -1
 	})
+}
+
+// special reports whether name is a special method's or attribute's,
+// __name__, which Python looks up by its name (__str__, __eq__, __all__).
+func special(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }

@@ -46,25 +46,27 @@ var query string
 
 // Language is Ruby.
 var Language = &lang.Language{
-	Name:           "ruby",
-	Extensions:     []string{".rb", ".rake", ".gemspec", ".ru", "Rakefile", "Gemfile"},
-	Ecosystem:      "ruby",
-	Aliases:        []string{"rb"},
-	Grammar:        func() unsafe.Pointer { return tsruby.Language() },
-	Query:          query,
-	RefKinds:       []string{"identifier", "constant", "instance_variable"},
-	BodyKinds:      []string{"body_statement"},
-	CommentKinds:   []string{"comment"},
-	DocStyle:       lang.DocComments,
-	SelfNames:      []string{"self"},
-	NameSeparators: []string{"::", "#"},
-	BlockScoped:    true,
-	Imports:        imports,
-	Refine:         refine,
-	Builtins:       builtins,
-	Linker:         linker,
-	Stdlib:         stdlib,
-	TestFile:       testFile,
+	Name:             "ruby",
+	Extensions:       []string{".rb", ".rake", ".gemspec", ".ru", "Rakefile", "Gemfile"},
+	Ecosystem:        "ruby",
+	Aliases:          []string{"rb"},
+	Grammar:          func() unsafe.Pointer { return tsruby.Language() },
+	Query:            query,
+	RefKinds:         []string{"identifier", "constant", "instance_variable"},
+	BodyKinds:        []string{"body_statement"},
+	CommentKinds:     []string{"comment"},
+	DocStyle:         lang.DocComments,
+	SelfNames:        []string{"self"},
+	NameSeparators:   []string{"::", "#"},
+	BlockScoped:      true,
+	SharedAttributes: true,
+	CalledByName:     func(name string) bool { return protocol[name] },
+	Imports:          imports,
+	Refine:           refine,
+	Builtins:         builtins,
+	Linker:           linker,
+	Stdlib:           stdlib,
+	TestFile:         testFile,
 }
 
 func init() { lang.Register(Language) }
@@ -447,4 +449,13 @@ func bindLexical(f *lang.Facts) {
 
 func isConstantKind(k lang.DefKind) bool {
 	return k == lang.KindClass || k == lang.KindModule || k == lang.KindConstant
+}
+
+// protocol are the methods Ruby itself, or its core library, calls on any
+// object by their names: construction and copying, conversions, printing,
+// hashing, missing methods.
+var protocol = map[string]bool{
+	"initialize": true, "initialize_copy": true, "to_s": true, "to_str": true, "inspect": true,
+	"to_ary": true, "to_hash": true, "to_proc": true, "coerce": true, "hash": true, "eql?": true,
+	"method_missing": true, "respond_to_missing?": true,
 }
