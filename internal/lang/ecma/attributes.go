@@ -24,8 +24,9 @@ type thisSite struct {
 	other bool // an assignment of something else than new C(...)
 }
 
-// thisProperties adds the properties that methods assign through this.
-func thisProperties(v *lang.View, f *lang.Facts) {
+// ThisProperties adds the properties that methods assign through this, in
+// JavaScript, whose classes need not declare them.
+func ThisProperties(v *lang.View, f *lang.Facts) {
 	sites := map[string]*thisSite{}
 	var order []string
 	for n := 0; n < v.Len(); n++ {

@@ -379,9 +379,9 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 //     are left out of it;
 //   - a member reached through a non-null assertion (x!.m, this.x!.m) is
 //     qualified as without it (x.m, this.x.m), as x?.m already is;
-//   - a property that a method assigns through this and the class does not
-//     declare (JavaScript's this.cache = new Cache()) is a property of the
-//     class (attributes.go).
+//
+// JavaScript adds ThisProperties (TypeScript declares its fields: there a
+// this.x no class body declares is a base class's).
 func Refine(v *lang.View, f *lang.Facts) {
 	cleanSignatures(v, f)
 	nonNull(v, f)
@@ -443,7 +443,6 @@ func Refine(v *lang.View, f *lang.Facts) {
 	if drop != nil {
 		dropDefs(f, drop)
 	}
-	thisProperties(v, f)
 	callValues(f)
 }
 

@@ -22,7 +22,14 @@ var query = ecma.Query(ownQuery, true)
 
 // Language is JavaScript.
 var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
-	query, false, []string{"statement_block", "class_body"}, ecma.Refine)
+	query, false, []string{"statement_block", "class_body"}, refine)
+
+// refine is the ECMAScript refinement plus the properties that methods
+// assign through this, which JavaScript classes need not declare.
+func refine(v *lang.View, f *lang.Facts) {
+	ecma.Refine(v, f)
+	ecma.ThisProperties(v, f)
+}
 
 func init() {
 	Language.Aliases = []string{"js"}
