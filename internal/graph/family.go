@@ -107,9 +107,9 @@ func Overridable(r *query.Resolved) bool {
 	return false
 }
 
-// sameMember reports whether o is a member of the kind m is, as overriding
+// SameMember reports whether o is a member of the kind m is, as overriding
 // pairs them: a method with a method, a field or property with either.
-func sameMember(m, o store.SymbolRow) bool {
+func SameMember(m, o store.SymbolRow) bool {
 	a, b := lang.DefKind(m.Kind), lang.DefKind(o.Kind)
 	if a == lang.KindMethod || b == lang.KindMethod {
 		return a == b
@@ -243,7 +243,7 @@ func (fw *familyWalk) sameIn(ctx context.Context, t, m store.SymbolRow, each fun
 		return err
 	}
 	for _, o := range rows {
-		if o.ID == m.ID || o.Name != m.Name || !sameMember(m, o) {
+		if o.ID == m.ID || o.Name != m.Name || !SameMember(m, o) {
 			continue
 		}
 		if same, err := fw.w.sameArity(ctx, m, o); err != nil {

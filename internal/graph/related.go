@@ -23,12 +23,17 @@ const maxRelatedMethods = 64
 //     family, every method declaring the same member: the base methods it
 //     overrides and interface members it implements (transitively), the
 //     methods overriding it, and the other implementations of those it
-//     implements or overrides, each with its declaration.
+//     implements or overrides, each with its declaration; a property's
+//     family likewise (this.x a subclass assigns is its base's x).
 //
 // Python and the other languages have none: their tools find a method's
 // references by its own declaration only.
 func RelatedMethods(ctx context.Context, e *query.Engine, r *query.Resolved) ([]query.RelatedMethod, error) {
-	if lang.DefKind(r.Row.Kind) != lang.KindMethod {
+	switch k := lang.DefKind(r.Row.Kind); {
+	case k == lang.KindMethod:
+	case isAttribute(k) && lang.Of(r.File.Lang).RelatedRefs == lang.RelatedFamily:
+		// a property is a member of its family as a method is (tsserver)
+	default:
 		return nil, nil
 	}
 	w, err := newWalker(ctx, e, query.LayerSyntactic)

@@ -30,7 +30,7 @@ func (w *walker) relatedMethods(ctx context.Context, from, method store.SymbolRo
 			return false, err
 		}
 		for _, m := range own {
-			if m.Name != method.Name || !sameMember(method, m) {
+			if m.Name != method.Name || !SameMember(method, m) {
 				continue
 			}
 			if same, err := w.sameArity(ctx, method, m); err != nil {

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cairnhq/cairn/internal/errs"
+	"github.com/cairnhq/cairn/internal/graph"
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/plural"
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -18,7 +19,8 @@ import (
 const maxFamilyGroups = 64
 
 // methodFamily returns, for a Go, JavaScript or TypeScript method renamed
-// without the semantic layer, one candidate group per other method of the
+// without the semantic layer (or a JavaScript or TypeScript property: only
+// the properties of its name its declared hierarchy ties, certain), one candidate group per other method of the
 // same name in the repository (in the language family): its declaration
 // and its references. Syntax cannot tell which of them are tied to the
 // renamed one by an interface (an interface method and the methods
@@ -33,7 +35,8 @@ const maxFamilyGroups = 64
 // known (Refs with Family) and none is asked.
 func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *query.Resolved, merged map[int64]bool, semantic string, newName string) ([]Group, []Edit, error) {
 	fam := query.LangFamily(card.Language)
-	if (card.Language != "go" && fam != "ecma") || card.Kind != lang.KindMethod.String() || semantic == "used" || semantic == "partial" {
+	property := fam == "ecma" && (card.Kind == lang.KindProperty.String() || card.Kind == lang.KindField.String())
+	if (card.Language != "go" && fam != "ecma") || (card.Kind != lang.KindMethod.String() && !property) || semantic == "used" || semantic == "partial" {
 		return nil, nil, nil
 	}
 	if query.StaticMember(r) {
@@ -61,7 +64,7 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *que
 	}
 	var others []*query.Resolved
 	for _, row := range rows {
-		if row.Kind != uint8(lang.KindMethod) || protocol.NewSymbolID(row.ID) == card.ID || merged[row.ID] {
+		if !graph.SameMember(r.Row, row) || protocol.NewSymbolID(row.ID) == card.ID || merged[row.ID] {
 			continue
 		}
 		o, err := env.Engine.ResolveID(ctx, protocol.NewSymbolID(row.ID))
@@ -89,6 +92,10 @@ func (env *Env) methodFamily(ctx context.Context, card *query.SymbolCard, r *que
 				certain = append(certain, e)
 			}
 		}
+	}
+	if property {
+		// the properties no declared hierarchy ties stay structuralFamily's
+		return nil, certain, nil
 	}
 	others = undecided
 	if len(others) > maxFamilyGroups {
