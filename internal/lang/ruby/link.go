@@ -20,8 +20,9 @@ import (
 // rack/utils.rb, found as a require of "rack/utils" is) when that file
 // defines it (strong). Foo.new is a call of Foo#initialize when Foo does
 // not define self.new. A bare method call or an instance variable that
-// the class does not define is its direct superclass's, found the same way,
-// unless the class mixes in a module (inherited).
+// the class does not define is its nearest ancestor's that does: the
+// modules it includes, last first, then its superclass and theirs, each
+// found the same way (inherited, ancestry.go).
 
 var linker = &lang.Linker{NewBatch: newBatch}
 
@@ -33,10 +34,13 @@ type batch struct {
 	// by the directory and a require path, the file it finds ("" for none).
 	byConvention map[[2]string]int64
 	requires     map[[2]string]string
+	// ancestry memoises ancestors by file and lexical path.
+	ancestry map[[2]string]ancestry
 }
 
 func newBatch(r lang.Resolver) lang.BatchLinker {
-	return &batch{Batch: link.NewBatch(r), byConvention: map[[2]string]int64{}, requires: map[[2]string]string{}}
+	return &batch{Batch: link.NewBatch(r), byConvention: map[[2]string]int64{}, requires: map[[2]string]string{},
+		ancestry: map[[2]string]ancestry{}}
 }
 
 // Link resolves the references of a Ruby file.
@@ -115,39 +119,23 @@ func (s *rubyFile) lookup(ctx context.Context, p string) (lang.Tier, int64) {
 	return lang.TierUnknown, 0
 }
 
-// inherited finds a method or an instance variable (@x) that the class
-// around r inherits from its direct superclass, which this file, a file it
-// requires or the loading convention defines (strong). Nothing when the
-// class includes, extends or prepends modules: a module's member would
-// come first.
+// inherited finds a method or an instance variable (@x) that the class or
+// module around r does not define in the nearest of its ancestors that
+// does, in Ruby's lookup order (ancestry.go): strong. Nothing when an
+// ancestor before it is not declared in the repository (a gem's module
+// may define the name).
 func (s *rubyFile) inherited(ctx context.Context, r lang.Ref, name string) (lang.Tier, int64) {
 	f := s.facts
 	cls := r.Enclosing
-	for cls >= 0 && f.Defs[cls].Kind != lang.KindClass {
+	for cls >= 0 && !isNamespace(f.Defs[cls].Kind) {
 		cls = f.Defs[cls].Parent
 	}
 	if cls < 0 {
 		return lang.TierUnknown, 0
 	}
-	base := ""
-	for _, rel := range f.TypeRels {
-		switch {
-		case rel.Def != cls:
-		case rel.Kind != lang.RelExtends:
-			return lang.TierUnknown, 0 // a mixin
-		default:
-			base = strings.ReplaceAll(strings.TrimPrefix(rel.Target, "::"), "::", ".")
-		}
-	}
-	if base == "" || !isRubyConstant(base) {
-		return lang.TierUnknown, 0
-	}
-	for _, prefix := range s.nesting(f.Defs[cls].Parent) {
-		if file, ok := s.where(ctx, join(prefix, base)); ok {
-			if id := s.l.Paths.Of(ctx, file)[join(prefix, base)+"."+name]; id != 0 {
-				return lang.TierStrong, id
-			}
-			return lang.TierUnknown, 0
+	for _, a := range s.l.ancestors(ctx, s.scope(), cls).list {
+		if id := s.l.Paths.Of(ctx, a.file)[a.path+"."+name]; id != 0 {
+			return lang.TierStrong, id
 		}
 	}
 	return lang.TierUnknown, 0
@@ -225,11 +213,13 @@ func conventionalFiles(p string) []string {
 
 // nesting lists the lexical paths a Ruby constant is looked up in from a
 // definition: the enclosing classes and modules, innermost first, then "".
-func (s *rubyFile) nesting(d int32) []string {
+func (s *rubyFile) nesting(d int32) []string { return nesting(s.facts, d) }
+
+func nesting(facts *lang.Facts, d int32) []string {
 	var out []string
-	for ; d >= 0; d = s.facts.Defs[d].Parent {
-		if k := s.facts.Defs[d].Kind; k == lang.KindClass || k == lang.KindModule {
-			out = append(out, s.facts.Defs[d].Path)
+	for ; d >= 0; d = facts.Defs[d].Parent {
+		if isNamespace(facts.Defs[d].Kind) {
+			out = append(out, facts.Defs[d].Path)
 		}
 	}
 	return append(out, "")
