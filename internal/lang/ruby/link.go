@@ -59,6 +59,8 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			tier, id := s.resolve(ctx, r, name)
 			return id, id != 0 && (tier == lang.TierStrong || name == "new") // Foo.new: Foo#initialize, which this file's Foo.new is not
 		},
+		// self.m where the class does not define m
+		Base: func(cls int32, name string) int64 { return s.ancestral(ctx, cls, name) },
 		Other: func(ri int, r lang.Ref, name string) {
 			if tier, id := s.resolve(ctx, r, name); id != 0 {
 				lf.Add(ri, tier, id)
@@ -133,12 +135,21 @@ func (s *rubyFile) inherited(ctx context.Context, r lang.Ref, name string) (lang
 	if cls < 0 {
 		return lang.TierUnknown, 0
 	}
-	for _, a := range s.l.ancestors(ctx, s.scope(), cls).list {
-		if id := s.l.Paths.Of(ctx, a.file)[a.path+"."+name]; id != 0 {
-			return lang.TierStrong, id
-		}
+	if id := s.ancestral(ctx, cls, name); id != 0 {
+		return lang.TierStrong, id
 	}
 	return lang.TierUnknown, 0
+}
+
+// ancestral is member name of the nearest ancestor of class or module cls
+// that defines it, or 0.
+func (s *rubyFile) ancestral(ctx context.Context, cls int32, name string) int64 {
+	for _, a := range s.l.ancestors(ctx, s.scope(), cls).list {
+		if id := s.l.Paths.Of(ctx, a.file)[a.path+"."+name]; id != 0 {
+			return id
+		}
+	}
+	return 0
 }
 
 // where is the file that defines lexical path p, as lookup finds it.
