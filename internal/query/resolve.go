@@ -619,7 +619,7 @@ func (e *Engine) At(ctx context.Context, root, path string, line, col int, guess
 		}
 		switch len(rows) {
 		case 0:
-			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository (external or built in)", name)}
+			return nil, &errs.Error{Kind: errs.NotFound, Msg: fmt.Sprintf("%s is not defined in this repository: no symbol has that name (it comes from outside the repository, is built in, or is created at run time)", name)}
 		case 1:
 			return e.Load(ctx, rows[0])
 		}
