@@ -52,6 +52,16 @@
   declaration: (lexical_declaration
     (variable_declarator name: (identifier) @name value: (class)) @definition.class))
 
+; a module-level binding initialised with new C(...) holds a C (its Type);
+; these come first so that they win over the untyped patterns below
+(program (lexical_declaration (variable_declarator name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type)) @definition.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type)) @definition.variable))
+(export_statement
+  declaration: (lexical_declaration (variable_declarator name: (identifier) @name
+    value: (new_expression constructor: [(identifier) (member_expression)] @local.type)) @definition.variable))
+
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 (export_statement

@@ -103,41 +103,27 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			}
 		},
 	}
-	if f.Lang == "typescript" || f.Lang == "tsx" {
-		rules.Typed = l.typed(ctx, lf, targets, resolved)
-	} else {
-		rules.Typed = l.typedThis(ctx, lf, targets, resolved)
-	}
+	rules.Typed = l.typed(ctx, lf, targets, resolved)
 	return lf.Link(ctx, l.Tops, rules)
 }
 
-// typedThis links this.x.name in a JavaScript file, where every assignment
-// of the class's property x constructs one class (this.x = new Cache()):
-// name of that class (attributes.go). JavaScript declares no other types.
-func (l *batch) typedThis(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
-	var decl *link.DeclTypes // indexed at the first this.x.m: most files have none
-	return func(_ int, r lang.Ref, name string) (int64, bool) {
-		if r.Shape != lang.QualPath || !strings.HasPrefix(lf.Facts.Names[r.Qualifier], "this.") {
-			return 0, false
-		}
-		if decl == nil {
-			decl = link.NewDeclTypes(lf.Path, lf.Facts, true, false)
-		}
-		if typ := decl.Of(r); typ != "" {
-			return l.ecmaMember(ctx, decl, typ, name, targets, resolved, lf.DefID), true
-		}
-		return 0, false
-	}
-}
-
-// typed links the member references of a TypeScript file whose qualifier
-// has a declared type: x.name, this.x.name (link_typed.go).
+// typed links the member references whose qualifier has a declared type
+// (TypeScript) or one its value gives it (new C(), in both languages):
+// x.name, this.x.name (link_typed.go). JavaScript's properties have the
+// type of the class every assignment constructs (attributes.go).
 func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
 	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
 	return func(_ int, r lang.Ref, name string) (int64, bool) {
 		if r.Shape == lang.QualCall && r.Via > 0 {
 			// f().m, a.f().m: m of the type f declares it returns (link_values.go)
 			return l.resultMember(ctx, lf, r.Via, name)
+		}
+		if r.Shape == lang.QualIdent {
+			// a module-level binding initialised with new C(), of this file
+			// or imported (link_modvalues.go)
+			if id, ok := l.moduleValueMember(ctx, lf, decl, r, name, targets, resolved); ok {
+				return id, true
+			}
 		}
 		if !(r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
 			return 0, false

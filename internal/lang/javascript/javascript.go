@@ -29,6 +29,21 @@ var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
 	ecma.ThisProperties(v, f)
+	untypeReassigned(f)
+}
+
+// untypeReassigned forgets the type of a binding that code assigns again
+// (let x = new A(); x = other): nothing says the new value is an A.
+func untypeReassigned(f *lang.Facts) {
+	for _, r := range f.Refs {
+		switch {
+		case r.Role != lang.RoleWrite || r.Shape != lang.QualNone:
+		case r.BindLocal >= 0:
+			f.Locals[r.BindLocal].Type = ""
+		case r.BindDef >= 0 && f.Defs[r.BindDef].Kind == lang.KindVariable:
+			f.Defs[r.BindDef].Type = ""
+		}
+	}
 }
 
 func init() {

@@ -10,6 +10,11 @@
 ; ---- local bindings
 (formal_parameters (identifier) @local.definition)
 (class name: (identifier) @local.definition)
+; a binding initialised with new C(...) holds a C, unless it is assigned
+; again (refine clears the type then: JavaScript checks no types)
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
 
 ; ---- type relations
 (class_heritage [(identifier) (member_expression)] @relation.extends)
