@@ -461,7 +461,17 @@ func (b *batch) relinkSet(ctx context.Context) ([]*fileInfo, error) {
 	}
 	var changed []string
 	if !b.rebuild {
-		changed = changedNames(b.oldSyms, b.lk.batch)
+		var files map[int64]bool
+		changed, files = changedNames(b.oldSyms, b.lk.batch)
+		// a module's importers may use its default export under their
+		// own name: they name the module's file in the import instead
+		for id := range files {
+			if f := b.w.files[b.byID[id]]; f != nil {
+				if facts, err := b.factsOf(ctx, f); err == nil && facts != nil && facts.DefaultExport > 0 {
+					changed = append(changed, lang.ModuleStem(f.path))
+				}
+			}
+		}
 	}
 	if b.rebuild || len(changed) > relinkAllAbove {
 		for _, f := range b.infos {
@@ -777,25 +787,28 @@ func sameModules(old []store.ModuleRow, mods []Module) bool {
 
 // changedNames lists the names of symbols that appeared or disappeared, or
 // whose qualified name changed (a Java file that moved to another package keeps
-// its ids, but the files importing its types resolve differently).
-func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []string {
+// its ids, but the files importing its types resolve differently), and the
+// files those symbols are in.
+func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) ([]string, map[int64]bool) {
 	type named struct {
 		name, qname string
 		kind        lang.DefKind
+		file        int64
 	}
 	before := map[int64]named{}
 	for _, s := range old {
-		before[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind)}
+		before[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind), s.FileID}
 	}
 	after := map[int64]named{}
 	for _, rows := range now {
 		for _, s := range rows {
-			after[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind)}
+			after[s.ID] = named{s.Name, s.QName, lang.DefKind(s.Kind), s.FileID}
 		}
 	}
-	names := map[string]bool{}
+	names, files := map[string]bool{}, map[int64]bool{}
 	changed := func(n named) {
 		names[n.name] = true
+		files[n.file] = true
 		for _, a := range lang.AccessorNamesOf(n.name, n.kind) { // Kotlin's foo for Java's getFoo()
 			names[a] = true
 		}
@@ -810,7 +823,7 @@ func changedNames(old []store.SymbolRow, now map[int64][]store.SymbolRow) []stri
 			changed(n)
 		}
 	}
-	return sortedPaths(names)
+	return sortedPaths(names), files
 }
 
 // writeState records the epoch, HEAD, dirtiness and repo state id.

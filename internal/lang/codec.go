@@ -6,7 +6,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 5
+const codecVersion = 6
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -107,6 +107,7 @@ func Encode(f *Facts) []byte {
 		w.span(a.Body)
 		w.int(int64(a.Base))
 	}
+	w.int(int64(f.DefaultExport))
 	return w.buf
 }
 
@@ -267,6 +268,7 @@ func (r *reader) facts() *Facts {
 	for i := range f.Anonymous {
 		f.Anonymous[i] = Anonymous{Body: r.span(), Base: int32(r.int())}
 	}
+	f.DefaultExport = int32(r.int())
 	return f
 }
 

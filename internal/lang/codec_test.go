@@ -135,7 +135,8 @@ func edgeFacts() map[string]*lang.Facts {
 			Dynamic:  []lang.DynamicSite{{Kind: lang.DynSetattr, Pos: maxPos, Enclosing: math.MaxInt32, Text: big}},
 			Surfaces: []lang.Surface{{Kind: lang.SurfException, Value: big, Method: big, Framework: big, Detail: big, Pos: maxPos,
 				Def: math.MaxInt32, Confidence: lang.ConfHigh, Flags: lang.SurfPathRoute | lang.SurfAppTable}},
-			Anonymous: []lang.Anonymous{{Body: lang.Span{Start: maxPos, End: maxPos}, Base: math.MaxInt32}},
+			Anonymous:     []lang.Anonymous{{Body: lang.Span{Start: maxPos, End: maxPos}, Base: math.MaxInt32}},
+			DefaultExport: math.MaxInt32,
 		},
 		"smallest values": {
 			ParseErrors: math.MinInt,
@@ -147,12 +148,13 @@ func edgeFacts() map[string]*lang.Facts {
 				{Pos: lang.Pos{}, Shape: lang.QualCall, Via: math.MinInt32}, // lines go back to 0
 				{Pos: maxPos},
 			},
-			Locals:    []lang.Local{{Scope: math.MinInt32, Via: math.MinInt32}},
-			Scopes:    []lang.Scope{{Span: lang.Span{Start: maxPos}, Parent: math.MinInt32}},
-			TypeRels:  []lang.TypeRel{{Def: math.MinInt32}},
-			Dynamic:   []lang.DynamicSite{{Enclosing: math.MinInt32}},
-			Surfaces:  []lang.Surface{{Pos: maxPos, Def: math.MinInt32}, {Pos: lang.Pos{Line: 1}, Def: -1}},
-			Anonymous: []lang.Anonymous{{Body: lang.Span{Start: maxPos}, Base: math.MinInt32}},
+			Locals:        []lang.Local{{Scope: math.MinInt32, Via: math.MinInt32}},
+			Scopes:        []lang.Scope{{Span: lang.Span{Start: maxPos}, Parent: math.MinInt32}},
+			TypeRels:      []lang.TypeRel{{Def: math.MinInt32}},
+			Dynamic:       []lang.DynamicSite{{Enclosing: math.MinInt32}},
+			Surfaces:      []lang.Surface{{Pos: maxPos, Def: math.MinInt32}, {Pos: lang.Pos{Line: 1}, Def: -1}},
+			Anonymous:     []lang.Anonymous{{Body: lang.Span{Start: maxPos}, Base: math.MinInt32}},
+			DefaultExport: math.MinInt32,
 		},
 	}
 	// Every role with every qualifier shape, bound and not.

@@ -36,6 +36,10 @@ type Facts struct {
 	// Anonymous lists the bodies of anonymous classes (Java's
 	// new T() { ... }), whose methods override T's.
 	Anonymous []Anonymous
+	// DefaultExport is 1 + the index of the definition the module exports
+	// as a whole (JavaScript's export default X and module.exports = X);
+	// 0 when it exports none.
+	DefaultExport int32
 }
 
 // Anonymous is the body of an anonymous class: the methods declared in it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"path"
+	"strings"
 )
 
 // Cross-file linking: what a language's Linker hook gets from the index and
@@ -175,4 +176,20 @@ type BatchLinker interface {
 	// (own[i] is the symbol of facts.Defs[i]; it may be shorter than Defs
 	// when the store holds fewer). Links are sorted by Ref.
 	Link(ctx context.Context, f File, facts *Facts, own []int64) []Link
+}
+
+// ModuleStem is the word an import names a module file by in the languages
+// whose imports name files (./util, ../lib/util.js, from .util import x):
+// the file's name without its extensions, or its directory's for an index
+// or __init__ file. A file posts the words of its imports' sources, so the
+// files that may import a module are those posting its stem.
+func ModuleStem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	if (base == "index" || base == "__init__") && path.Dir(p) != "." {
+		return ModuleStem(path.Dir(p))
+	}
+	return base
 }

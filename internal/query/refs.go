@@ -411,6 +411,11 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		return nil, err
 	}
 	out = append(out, accessed...)
+	aliased, err := e.aliasRefs(ctx, r, match, late)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, aliased...)
 	if len(rel) > 0 && member {
 		only, err := e.onlyFamily(ctx, r, match, related)
 		if err != nil {

@@ -379,6 +379,8 @@ func memberVisibility(v *lang.View, n int) lang.Visibility {
 //     are left out of it;
 //   - a member reached through a non-null assertion (x!.m, this.x!.m) is
 //     qualified as without it (x.m, this.x.m), as x?.m already is;
+//   - the definition the module exports as a whole (export default, export
+//     =, module.exports = X) is its DefaultExport (exports.go);
 //
 // JavaScript adds ThisProperties (TypeScript declares its fields: there a
 // this.x no class body declares is a base class's).
@@ -444,6 +446,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 		dropDefs(f, drop)
 	}
 	callValues(f)
+	defaultExport(v, f)
 }
 
 // nonNull qualifies the member references whose receiver is a non-null

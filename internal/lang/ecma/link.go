@@ -26,9 +26,12 @@ var Linker = &lang.Linker{NewBatch: newBatch}
 type batch struct {
 	link.Batch
 	tsConfigs map[string]*tsConfig // the closest tsconfig.json per directory (link_modules.go)
+	defaults  map[string]string    // the name of each module's default export ("" for none; exports.go)
 }
 
-func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &batch{Batch: link.NewBatch(r), defaults: map[string]string{}}
+}
 
 // Import resolves an import to the module file it names.
 func (l *batch) Import(ctx context.Context, f lang.File, im lang.Import) (lang.Target, bool) {
@@ -164,23 +167,29 @@ func (l *batch) linkImported(ctx context.Context, lf *link.File, ri int, r lang.
 	im := facts.Imports[r.BindImp]
 	switch r.Shape {
 	case lang.QualNone: // the imported name where it is used, or in its import specifier
-		if im.Kind == lang.ImportNamed && link.Names(im, r, name) {
+		exported, named := l.exportedName(ctx, im, t.File)
+		if named && link.Names(im, r, name) {
 			top := l.Tops.Of(ctx, t.File)
 			if r.Role == lang.RoleCall {
-				lf.Add(ri, lang.TierStrong, top.Value(im.Name)) // new X(), X(): not an interface of the name
+				lf.Add(ri, lang.TierStrong, top.Value(exported)) // new X(), X(): not an interface of the name
 			} else {
-				lf.Add(ri, lang.TierStrong, top.First[im.Name])
+				lf.Add(ri, lang.TierStrong, top.First[exported])
 			}
 		}
 	case lang.QualIdent: // ns.name, module.name
-		switch im.Kind {
-		case lang.ImportNamespace, lang.ImportModule:
-			lf.Add(ri, lang.TierStrong, l.Tops.Of(ctx, t.File).First[name])
-		case lang.ImportNamed:
-			if facts.Names[r.Qualifier] == im.LocalName() {
-				// Class.member where Class is an imported class or enum
-				lf.Add(ri, lang.TierStrong, l.Tops.Of(ctx, t.File).Members[im.Name+"."+name])
+		top := l.Tops.Of(ctx, t.File)
+		if facts.Names[r.Qualifier] == im.LocalName() && im.Kind != lang.ImportNamespace {
+			// Class.member where Class is an imported class or enum, by name
+			// or as the module's default export
+			if exported, ok := l.exportedName(ctx, im, t.File); ok {
+				if id := top.Members[exported+"."+name]; id != 0 || im.Kind != lang.ImportModule {
+					lf.Add(ri, lang.TierStrong, id)
+					return
+				}
 			}
+		}
+		if im.Kind == lang.ImportNamespace || im.Kind == lang.ImportModule {
+			lf.Add(ri, lang.TierStrong, top.First[name])
 		}
 	}
 }

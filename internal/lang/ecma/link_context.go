@@ -43,13 +43,17 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 	case callee.BindImp >= 0:
 		im := f.Imports[callee.BindImp]
 		t := targets[callee.BindImp]
-		if im.Kind != lang.ImportNamed || !resolved[callee.BindImp] || t.File == "" {
+		exported, named := "", false
+		if resolved[callee.BindImp] && t.File != "" {
+			exported, named = l.exportedName(ctx, im, t.File)
+		}
+		if !named {
 			return 0, false
 		}
 		if _, facts = link.FactsAt(ctx, l.R, t.File); facts == nil {
 			return 0, false
 		}
-		file, path = t.File, im.Name
+		file, path = t.File, exported
 	default:
 		return 0, false
 	}
@@ -138,8 +142,10 @@ func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Fac
 			return 0
 		}
 		switch {
-		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(ctx, t.File, im.Name, name, depth)
+		case !dotted:
+			if exported, ok := l.exportedName(ctx, im, t.File); ok {
+				return l.ecmaInherited(ctx, t.File, exported, name, depth)
+			}
 		case dotted && im.Kind == lang.ImportNamespace:
 			return l.ecmaInherited(ctx, t.File, rest, name, depth)
 		}

@@ -59,12 +59,13 @@ func (l *batch) ecmaBaseField(ctx context.Context, fi lang.File, facts *lang.Fac
 		if !topType(facts, base) {
 			found := false
 			for _, im := range facts.Imports {
-				if im.LocalName() != base || im.Kind != lang.ImportNamed {
+				if im.LocalName() != base {
 					continue
 				}
 				if tgt, ok := l.R.Import(ctx, fi, im); ok && tgt.File != "" {
-					if tf, tfacts := link.FactsAt(ctx, l.R, tgt.File); tfacts != nil {
-						bfi, bfacts, btyp, found = tf, tfacts, im.Name, true
+					exported, named := l.exportedName(ctx, im, tgt.File)
+					if tf, tfacts := link.FactsAt(ctx, l.R, tgt.File); tfacts != nil && named {
+						bfi, bfacts, btyp, found = tf, tfacts, exported, true
 					}
 				}
 				break

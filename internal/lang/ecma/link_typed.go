@@ -45,8 +45,10 @@ func (l *batch) ecmaMember(ctx context.Context, d *link.DeclTypes, typ, name str
 			continue
 		}
 		switch {
-		case !dotted && im.Kind == lang.ImportNamed:
-			return l.ecmaInherited(ctx, targets[i].File, im.Name, name, 0)
+		case !dotted:
+			if exported, ok := l.exportedName(ctx, im, targets[i].File); ok {
+				return l.ecmaInherited(ctx, targets[i].File, exported, name, 0)
+			}
 		case dotted && im.Kind == lang.ImportNamespace:
 			return l.ecmaInherited(ctx, targets[i].File, rest, name, 0)
 		}

@@ -127,6 +127,9 @@ func renumberSites(f *lang.Facts, to func(int32) int32) {
 	for i := range f.Surfaces {
 		f.Surfaces[i].Def = to(f.Surfaces[i].Def)
 	}
+	if f.DefaultExport > 0 {
+		f.DefaultExport = to(f.DefaultExport-1) + 1 // 0 when it was dropped
+	}
 }
 
 // Agreed is the one type every entry names, or "" when they differ or there

@@ -152,20 +152,6 @@ func (s *rubyFile) ancestral(ctx context.Context, cls int32, name string) int64 
 	return 0
 }
 
-// where is the file that defines lexical path p, as lookup finds it.
-func (s *rubyFile) where(ctx context.Context, p string) (string, bool) {
-	if s.own[p] != 0 {
-		return s.file.Path, true
-	}
-	for _, file := range s.required {
-		if s.l.Paths.Of(ctx, file)[p] != 0 {
-			return file, true
-		}
-	}
-	file := s.l.conventionalFile(ctx, s.file, p)
-	return file, file != ""
-}
-
 // conventional is the symbol of lexical path p in the file the loading
 // convention names for it, seen from file f (conventionalFiles), 0 for
 // none. A file's many references to the same constants, and its
