@@ -29,6 +29,7 @@ type thisSite struct {
 func ThisProperties(v *lang.View, f *lang.Facts) {
 	sites := map[string]*thisSite{}
 	var order []string
+	var fns map[int]bool // the constructor functions and prototype methods, on first use
 	for n := 0; n < v.Len(); n++ {
 		if v.Kind(n) != "assignment_expression" {
 			continue
@@ -42,16 +43,28 @@ func ThisProperties(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		m := langutil.Enclosing(f, v.Start(n))
-		if m < 0 || (f.Defs[m].Kind != lang.KindMethod && f.Defs[m].Kind != lang.KindConstructor) || !methodThis(v, n) {
+		if m < 0 {
 			continue
 		}
-		cls := f.Defs[m].Parent
+		if fns == nil {
+			fns = instanceFunctions(v, f)
+		}
+		if !methodThis(v, n, fns) {
+			continue
+		}
+		cls, ctor := f.Defs[m].Parent, f.Defs[m].Kind == lang.KindConstructor
+		switch f.Defs[m].Kind {
+		case lang.KindMethod, lang.KindConstructor:
+		case lang.KindClass: // a constructor function's own body
+			cls, ctor = m, true
+		default:
+			continue
+		}
 		if cls < 0 || f.Defs[cls].Kind != lang.KindClass {
 			continue
 		}
 		key := f.Defs[cls].Path + "\x00" + v.Text(prop)
 		s := sites[key]
-		ctor := f.Defs[m].Kind == lang.KindConstructor
 		if s == nil {
 			s = &thisSite{class: cls, name: v.Text(prop), prop: prop, stmt: n, ctor: ctor}
 			sites[key] = s
@@ -86,8 +99,13 @@ func ThisProperties(v *lang.View, f *lang.Facts) {
 // methodThis reports whether this at node n is the method's: no function
 // of its own (function () { this.x = 1 }, whose this is its caller's)
 // stands between n and the method; an arrow function keeps the method's.
-func methodThis(v *lang.View, n int) bool {
+// fns are the other functions whose this is an instance: constructor
+// functions and the functions given to prototypes (prototypes.go).
+func methodThis(v *lang.View, n int, fns map[int]bool) bool {
 	for p := v.Parent(n); p >= 0; p = v.Parent(p) {
+		if fns[p] {
+			return true
+		}
 		switch v.Kind(p) {
 		case "method_definition":
 			return true

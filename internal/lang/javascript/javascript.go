@@ -24,10 +24,12 @@ var query = ecma.Query(ownQuery, true)
 var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
 	query, false, []string{"statement_block", "class_body"}, refine)
 
-// refine is the ECMAScript refinement plus the properties that methods
-// assign through this, which JavaScript classes need not declare.
+// refine is the ECMAScript refinement plus what JavaScript classes need
+// not declare: constructor functions' prototype methods, and the
+// properties that methods assign through this.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
+	ecma.PrototypeMethods(v, f)
 	ecma.ThisProperties(v, f)
 	untypeReassigned(f)
 }

@@ -1,0 +1,188 @@
+package ecma
+
+import (
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+// JavaScript before ES classes: a constructor function and the methods its
+// prototype is given,
+//
+//	function Emitter(opts) { this.handlers = {}; }
+//	Emitter.prototype.on = function (name, fn) { ... };
+//	Emitter.prototype = { emit: function (name) { ... }, off() { ... } };
+//
+// are a class, as TypeScript reads them in JavaScript: Emitter becomes a
+// class, each member assigned to its prototype a method of it (a property
+// when the value is no function) defined by the assignment, whose function
+// encloses the references in its body, and this in the constructor and in
+// those functions is an instance (ThisProperties).
+
+// protoMember is one member a module-level statement gives a prototype.
+type protoMember struct {
+	owner      int32  // the constructor's definition
+	name       string // the member's name
+	nameNode   int    // where the name is written
+	span, stmt int    // the definition's extent: the assignment, or the pair
+	fn         int    // the function node, or -1 for another value
+}
+
+// PrototypeMethods makes the constructor functions whose prototypes the
+// module gives members classes with those members.
+func PrototypeMethods(v *lang.View, f *lang.Facts) {
+	members := prototypeMembers(v, f)
+	if len(members) == 0 {
+		return
+	}
+	var add []lang.Def
+	for _, m := range members {
+		if f.Defs[m.owner].Kind == lang.KindFunction {
+			f.Defs[m.owner].Kind = lang.KindClass
+		}
+		if langutil.HasMember(f, m.owner, m.name) || hasAdded(add, m.owner, m.name) {
+			continue
+		}
+		kind := lang.KindProperty
+		if m.fn >= 0 {
+			kind = lang.KindMethod
+		}
+		d := langutil.AssignedDef(v, f, kind, m.owner, m.name, m.nameNode, m.stmt, lang.VisPublic)
+		d.Span = v.Span(m.span) // the function's body is the member's
+		add = append(add, d)
+	}
+	langutil.DeclareAssigned(f, add)
+	reEnclose(f, add)
+}
+
+func hasAdded(add []lang.Def, owner int32, name string) bool {
+	for _, d := range add {
+		if d.Parent == owner && d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// reEnclose gives the references and dynamic sites inside the added
+// members their innermost enclosing definition again.
+func reEnclose(f *lang.Facts, added []lang.Def) {
+	inAdded := func(p lang.Pos) bool {
+		for _, d := range added {
+			if d.Span.Contains(p) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range f.Refs {
+		if inAdded(f.Refs[i].Pos) {
+			f.Refs[i].Enclosing = langutil.Enclosing(f, f.Refs[i].Pos)
+		}
+	}
+	for i := range f.Dynamic {
+		if inAdded(f.Dynamic[i].Pos) {
+			f.Dynamic[i].Enclosing = langutil.Enclosing(f, f.Dynamic[i].Pos)
+		}
+	}
+}
+
+// prototypeMembers lists the members the module's top-level statements
+// give the prototypes of its functions and classes: X.prototype.m = v and
+// X.prototype = { m: v, n() {} }.
+func prototypeMembers(v *lang.View, f *lang.Facts) []protoMember {
+	var out []protoMember
+	for _, st := range langutil.Children(v, v.Root()) {
+		if v.Kind(st) != "expression_statement" {
+			continue
+		}
+		a := langutil.ChildOfKind(v, st, "assignment_expression")
+		left, right := langutil.Child(v, a, "left"), langutil.Child(v, a, "right")
+		if left < 0 || right < 0 || v.Kind(left) != "member_expression" {
+			continue
+		}
+		obj, prop := langutil.Child(v, left, "object"), langutil.Child(v, left, "property")
+		if owner := prototypeOf(v, f, obj); owner >= 0 && v.Kind(prop) == "property_identifier" {
+			out = append(out, protoMember{owner: owner, name: v.Text(prop), nameNode: prop, span: a, stmt: a, fn: functionValue(v, right)})
+			continue
+		}
+		if owner := prototypeOf(v, f, left); owner >= 0 && v.Kind(right) == "object" {
+			out = append(out, objectMembers(v, owner, right)...)
+		}
+	}
+	return out
+}
+
+// objectMembers are the members an object literal assigned to a prototype
+// gives it.
+func objectMembers(v *lang.View, owner int32, obj int) []protoMember {
+	var out []protoMember
+	for _, c := range langutil.Children(v, obj) {
+		switch v.Kind(c) {
+		case "pair":
+			key, val := langutil.Child(v, c, "key"), langutil.Child(v, c, "value")
+			if v.Kind(key) == "property_identifier" && val >= 0 {
+				out = append(out, protoMember{owner: owner, name: v.Text(key), nameNode: key, span: c, stmt: c, fn: functionValue(v, val)})
+			}
+		case "method_definition":
+			if name := langutil.Child(v, c, "name"); v.Kind(name) == "property_identifier" {
+				out = append(out, protoMember{owner: owner, name: v.Text(name), nameNode: name, span: c, stmt: c, fn: c})
+			}
+		}
+	}
+	return out
+}
+
+// prototypeOf is the top-level function or class whose prototype node n
+// is (X.prototype), or -1.
+func prototypeOf(v *lang.View, f *lang.Facts, n int) int32 {
+	if n < 0 || v.Kind(n) != "member_expression" {
+		return -1
+	}
+	obj, prop := langutil.Child(v, n, "object"), langutil.Child(v, n, "property")
+	if v.Kind(obj) != "identifier" || v.Text(prop) != "prototype" {
+		return -1
+	}
+	name := v.Text(obj)
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Name == name && (d.Kind == lang.KindFunction || d.Kind == lang.KindClass) {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// functionValue is n when it is a function whose this is its caller's
+// (function () {...}), or -1: an arrow function keeps the module's this.
+func functionValue(v *lang.View, n int) int {
+	switch v.Kind(n) {
+	case "function_expression", "function", "generator_function":
+		return n
+	}
+	return -1
+}
+
+// instanceFunctions are the function nodes whose this is an instance of a
+// class of the module besides its methods': its constructor functions and
+// the functions its prototypes are given.
+func instanceFunctions(v *lang.View, f *lang.Facts) map[int]bool {
+	out := map[int]bool{}
+	for _, m := range prototypeMembers(v, f) {
+		if m.fn >= 0 {
+			out[m.fn] = true
+		}
+	}
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "function_declaration" {
+			continue
+		}
+		name := langutil.Child(v, n, "name")
+		if name < 0 {
+			continue
+		}
+		// a function declaration that is a class is a constructor function
+		if d := defNamedAt(f, v.Start(name)); d >= 0 && f.Defs[d].Kind == lang.KindClass {
+			out[n] = true
+		}
+	}
+	return out
+}
