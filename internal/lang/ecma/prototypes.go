@@ -25,6 +25,7 @@ type protoMember struct {
 	nameNode   int    // where the name is written
 	span, stmt int    // the definition's extent: the assignment, or the pair
 	fn         int    // the function node, or -1 for another value
+	proto      int    // the prototype of X.prototype, part of the definition
 }
 
 // PrototypeMethods makes the constructor functions whose prototypes the
@@ -50,6 +51,11 @@ func PrototypeMethods(v *lang.View, f *lang.Facts) {
 		d.Span = v.Span(m.span) // the function's body is the member's
 		add = append(add, d)
 	}
+	protos := make(map[lang.Pos]bool, len(members))
+	for _, m := range members {
+		protos[v.Start(m.proto)] = true
+	}
+	langutil.DropRefsAt(f, protos) // X.prototype.m = is syntax, as class X { m() } is
 	langutil.DeclareAssigned(f, add)
 	reEnclose(f, add)
 }
@@ -102,11 +108,12 @@ func prototypeMembers(v *lang.View, f *lang.Facts) []protoMember {
 		}
 		obj, prop := langutil.Child(v, left, "object"), langutil.Child(v, left, "property")
 		if owner := prototypeOf(v, f, obj); owner >= 0 && v.Kind(prop) == "property_identifier" {
-			out = append(out, protoMember{owner: owner, name: v.Text(prop), nameNode: prop, span: a, stmt: a, fn: functionValue(v, right)})
+			out = append(out, protoMember{owner: owner, name: v.Text(prop), nameNode: prop, span: a, stmt: a, fn: functionValue(v, right),
+				proto: langutil.Child(v, obj, "property")})
 			continue
 		}
 		if owner := prototypeOf(v, f, left); owner >= 0 && v.Kind(right) == "object" {
-			out = append(out, objectMembers(v, owner, right)...)
+			out = append(out, objectMembers(v, owner, right, prop)...)
 		}
 	}
 	return out
@@ -114,18 +121,18 @@ func prototypeMembers(v *lang.View, f *lang.Facts) []protoMember {
 
 // objectMembers are the members an object literal assigned to a prototype
 // gives it.
-func objectMembers(v *lang.View, owner int32, obj int) []protoMember {
+func objectMembers(v *lang.View, owner int32, obj, proto int) []protoMember {
 	var out []protoMember
 	for _, c := range langutil.Children(v, obj) {
 		switch v.Kind(c) {
 		case "pair":
 			key, val := langutil.Child(v, c, "key"), langutil.Child(v, c, "value")
 			if v.Kind(key) == "property_identifier" && val >= 0 {
-				out = append(out, protoMember{owner: owner, name: v.Text(key), nameNode: key, span: c, stmt: c, fn: functionValue(v, val)})
+				out = append(out, protoMember{owner: owner, name: v.Text(key), nameNode: key, span: c, stmt: c, fn: functionValue(v, val), proto: proto})
 			}
 		case "method_definition":
 			if name := langutil.Child(v, c, "name"); v.Kind(name) == "property_identifier" {
-				out = append(out, protoMember{owner: owner, name: v.Text(name), nameNode: name, span: c, stmt: c, fn: c})
+				out = append(out, protoMember{owner: owner, name: v.Text(name), nameNode: name, span: c, stmt: c, fn: c, proto: proto})
 			}
 		}
 	}
