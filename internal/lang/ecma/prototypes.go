@@ -1,6 +1,8 @@
 package ecma
 
 import (
+	"sort"
+
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -29,8 +31,10 @@ type protoMember struct {
 }
 
 // PrototypeMethods makes the constructor functions whose prototypes the
-// module gives members classes with those members.
+// module gives members classes with those members, and records what such a
+// class inherits from (inheritance).
 func PrototypeMethods(v *lang.View, f *lang.Facts) {
+	inheritance(v, f)
 	members := prototypeMembers(v, f)
 	if len(members) == 0 {
 		return
@@ -149,13 +153,7 @@ func prototypeOf(v *lang.View, f *lang.Facts, n int) int32 {
 	if v.Kind(obj) != "identifier" || v.Text(prop) != "prototype" {
 		return -1
 	}
-	name := v.Text(obj)
-	for i, d := range f.Defs {
-		if d.Parent < 0 && d.Name == name && (d.Kind == lang.KindFunction || d.Kind == lang.KindClass) {
-			return int32(i)
-		}
-	}
-	return -1
+	return topConstructor(f, v.Text(obj))
 }
 
 // functionValue is n when it is a function whose this is its caller's
@@ -192,4 +190,70 @@ func instanceFunctions(v *lang.View, f *lang.Facts) map[int]bool {
 		}
 	}
 	return out
+}
+
+// inheritance records util.inherits(Child, Parent), inherits(Child,
+// Parent) and Child.prototype = Object.create(Parent.prototype), at the
+// module's top level, as Child extends Parent, and makes Child a class.
+func inheritance(v *lang.View, f *lang.Facts) {
+	added := false
+	for _, st := range langutil.Children(v, v.Root()) {
+		if v.Kind(st) != "expression_statement" {
+			continue
+		}
+		child, parent := inherited(v, f, st)
+		if child < 0 {
+			continue
+		}
+		if f.Defs[child].Kind == lang.KindFunction {
+			f.Defs[child].Kind = lang.KindClass
+		}
+		f.TypeRels = append(f.TypeRels, lang.TypeRel{Def: child, Kind: lang.RelExtends, Target: v.Text(parent), Pos: v.Start(parent)})
+		added = true
+	}
+	if added {
+		sort.SliceStable(f.TypeRels, func(i, j int) bool { return f.TypeRels[i].Pos.Before(f.TypeRels[j].Pos) })
+	}
+}
+
+// inherited reads one statement as Child inheriting from Parent: the
+// child's definition and the node naming the parent, or -1.
+func inherited(v *lang.View, f *lang.Facts, st int) (int32, int) {
+	if call := langutil.ChildOfKind(v, st, "call_expression"); call >= 0 {
+		fn := langutil.Child(v, call, "function")
+		if t := v.Text(fn); t != "util.inherits" && t != "inherits" {
+			return -1, -1
+		}
+		var args []int
+		for _, a := range langutil.Children(v, langutil.Child(v, call, "arguments")) {
+			if v.Kind(a) != "comment" {
+				args = append(args, a)
+			}
+		}
+		if len(args) != 2 || v.Kind(args[0]) != "identifier" || v.Kind(args[1]) != "identifier" && v.Kind(args[1]) != "member_expression" {
+			return -1, -1
+		}
+		return topConstructor(f, v.Text(args[0])), args[1]
+	}
+	a := langutil.ChildOfKind(v, st, "assignment_expression")
+	left, right := langutil.Child(v, a, "left"), langutil.Child(v, a, "right")
+	child := prototypeOf(v, f, left)
+	if child < 0 || v.Kind(right) != "call_expression" || v.Text(langutil.Child(v, right, "function")) != "Object.create" {
+		return -1, -1
+	}
+	args := langutil.Children(v, langutil.Child(v, right, "arguments"))
+	if len(args) == 0 || v.Kind(args[0]) != "member_expression" || v.Text(langutil.Child(v, args[0], "property")) != "prototype" {
+		return -1, -1
+	}
+	return child, langutil.Child(v, args[0], "object")
+}
+
+// topConstructor is the top-level function or class of the name, or -1.
+func topConstructor(f *lang.Facts, name string) int32 {
+	for i, d := range f.Defs {
+		if d.Parent < 0 && d.Name == name && (d.Kind == lang.KindFunction || d.Kind == lang.KindClass) {
+			return int32(i)
+		}
+	}
+	return -1
 }
