@@ -31,22 +31,11 @@ type ancestry struct {
 	open bool
 }
 
-// scope is where the constants of a class's relations are written: its
-// file, with its facts and symbols and the files it requires.
-type scope struct {
-	file     lang.File
-	facts    *lang.Facts
-	own      map[string]int64
-	required []string
-}
-
-func (s *rubyFile) scope() scope {
-	return scope{file: s.file, facts: s.facts, own: s.own, required: s.required}
-}
-
 // ancestors lists the ancestors of definition d of sc's file, memoised by
 // file and lexical path (a cycle, A including B including A, ends open).
-func (l *batch) ancestors(ctx context.Context, sc scope, d int32) ancestry {
+// The constants of d's relations are resolved from sc, where they are
+// written.
+func (l *batch) ancestors(ctx context.Context, sc *rubyFile, d int32) ancestry {
 	key := [2]string{sc.file.Path, sc.facts.Defs[d].Path}
 	if a, ok := l.ancestry[key]; ok {
 		return a
@@ -59,7 +48,7 @@ func (l *batch) ancestors(ctx context.Context, sc scope, d int32) ancestry {
 
 // linearize walks d's mixins, last first, and then its superclass, each
 // followed by its own ancestors.
-func (l *batch) linearize(ctx context.Context, sc scope, d int32) ancestry {
+func (l *batch) linearize(ctx context.Context, sc *rubyFile, d int32) ancestry {
 	var a ancestry
 	var mixins []string
 	super := ""
@@ -100,57 +89,37 @@ func (l *batch) linearize(ctx context.Context, sc scope, d int32) ancestry {
 
 // declaration finds the class or module a relation of definition d names
 // (Base, Rack::Auth::AbstractHandler, ::Foo), as Ruby resolves a constant
-// from d's nesting: in sc's file, the files it requires, or the file the
-// loading convention names. It returns that file's scope and the
-// definition's index in its facts.
-func (l *batch) declaration(ctx context.Context, sc scope, d int32, target string) (scope, int32, bool) {
+// from d's nesting (where): it returns the file that declares it, seen as
+// the constants of its own relations are, and the definition's index in
+// its facts.
+func (l *batch) declaration(ctx context.Context, sc *rubyFile, d int32, target string) (*rubyFile, int32, bool) {
 	name := strings.ReplaceAll(strings.TrimPrefix(target, "::"), "::", ".")
 	if !isRubyConstant(name) {
-		return scope{}, 0, false
+		return nil, 0, false
 	}
 	for _, prefix := range nesting(sc.facts, sc.facts.Defs[d].Parent) {
 		p := join(prefix, name)
-		file := ""
-		switch {
-		case sc.own[p] != 0:
-			file = sc.file.Path
-		default:
-			for _, r := range sc.required {
-				if l.Paths.Of(ctx, r)[p] != 0 {
-					file = r
-					break
-				}
-			}
-			if file == "" {
-				file = l.conventionalFile(ctx, sc.file, p)
-			}
-		}
-		if file == "" {
+		file, ok := sc.where(ctx, p)
+		if !ok {
 			continue
 		}
-		return l.scopeOf(ctx, sc, file, p)
-	}
-	return scope{}, 0, false
-}
-
-// scopeOf is the scope of file, seen from sc, with the index of the class
-// or module of lexical path p among its definitions.
-func (l *batch) scopeOf(ctx context.Context, sc scope, file, p string) (scope, int32, bool) {
-	next := sc
-	if file != sc.file.Path {
-		f, ok := l.R.File(file)
-		facts := l.R.Facts(ctx, file)
-		if !ok || facts == nil {
-			return scope{}, 0, false
+		next := sc
+		if file != sc.file.Path {
+			f, found := l.R.File(file)
+			facts := l.R.Facts(ctx, file)
+			if !found || facts == nil {
+				return nil, 0, false
+			}
+			next = &rubyFile{l: l, file: f, facts: facts, own: l.Paths.Of(ctx, file)}
 		}
-		next = scope{file: f, facts: facts, own: l.Paths.Of(ctx, file)}
-	}
-	for i, def := range next.facts.Defs {
-		if def.Path == p && isNamespace(def.Kind) {
-			return next, int32(i), true
+		for i, def := range next.facts.Defs {
+			if def.Path == p && isNamespace(def.Kind) {
+				return next, int32(i), true
+			}
 		}
+		return nil, 0, false
 	}
-	return scope{}, 0, false
+	return nil, 0, false
 }
 
 // mixinCall is the method of the mixin relation at pos: the include,

@@ -144,12 +144,27 @@ func (s *rubyFile) inherited(ctx context.Context, r lang.Ref, name string) (lang
 // ancestral is member name of the nearest ancestor of class or module cls
 // that defines it, or 0.
 func (s *rubyFile) ancestral(ctx context.Context, cls int32, name string) int64 {
-	for _, a := range s.l.ancestors(ctx, s.scope(), cls).list {
+	for _, a := range s.l.ancestors(ctx, s, cls).list {
 		if id := s.l.Paths.Of(ctx, a.file)[a.path+"."+name]; id != 0 {
 			return id
 		}
 	}
 	return 0
+}
+
+// where is the file that defines lexical path p, as lookup finds it: this
+// file, one it requires, or the one the loading convention names.
+func (s *rubyFile) where(ctx context.Context, p string) (string, bool) {
+	if s.own[p] != 0 {
+		return s.file.Path, true
+	}
+	for _, file := range s.required {
+		if s.l.Paths.Of(ctx, file)[p] != 0 {
+			return file, true
+		}
+	}
+	file := s.l.conventionalFile(ctx, s.file, p)
+	return file, file != ""
 }
 
 // conventional is the symbol of lexical path p in the file the loading
