@@ -25,11 +25,11 @@ type thisSite struct {
 }
 
 // ThisProperties adds the properties that methods assign through this, in
-// JavaScript, whose classes need not declare them.
-func ThisProperties(v *lang.View, f *lang.Facts) {
+// JavaScript, whose classes need not declare them; fns are the other
+// functions whose this is an instance (PrototypeMethods).
+func ThisProperties(v *lang.View, f *lang.Facts, fns map[int]bool) {
 	sites := map[string]*thisSite{}
 	var order []string
-	var fns map[int]bool // the constructor functions and prototype methods, on first use
 	for n := 0; n < v.Len(); n++ {
 		if v.Kind(n) != "assignment_expression" {
 			continue
@@ -45,9 +45,6 @@ func ThisProperties(v *lang.View, f *lang.Facts) {
 		m := langutil.Enclosing(f, v.Start(n))
 		if m < 0 {
 			continue
-		}
-		if fns == nil {
-			fns = instanceFunctions(v, f)
 		}
 		if !methodThis(v, n, fns) {
 			continue

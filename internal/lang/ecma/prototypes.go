@@ -32,17 +32,27 @@ type protoMember struct {
 
 // PrototypeMethods makes the constructor functions whose prototypes the
 // module gives members classes with those members, and records what such a
-// class inherits from (inheritance).
-func PrototypeMethods(v *lang.View, f *lang.Facts) {
-	inheritance(v, f)
+// class inherits from (inheritance). It returns the function nodes whose
+// this is an instance besides methods': those constructor functions and
+// the functions given to prototypes (for ThisProperties).
+func PrototypeMethods(v *lang.View, f *lang.Facts) map[int]bool {
+	ctors := inheritance(v, f)
 	members := prototypeMembers(v, f)
+	fns := map[int]bool{}
+	for _, m := range members {
+		ctors[m.owner] = true
+		if m.fn >= 0 {
+			fns[m.fn] = true
+		}
+	}
+	constructorFunctions(v, f, ctors, fns) // before members are added: ctors are indices
 	if len(members) == 0 {
-		return
+		return fns
 	}
 	var add []lang.Def
 	for _, m := range members {
-		if f.Defs[m.owner].Kind == lang.KindFunction {
-			f.Defs[m.owner].Kind = lang.KindClass
+		if langutil.HasMember(f, m.owner, m.name) || hasAdded(add, m.owner, m.name) {
+			continue
 		}
 		if langutil.HasMember(f, m.owner, m.name) || hasAdded(add, m.owner, m.name) {
 			continue
@@ -62,6 +72,27 @@ func PrototypeMethods(v *lang.View, f *lang.Facts) {
 	langutil.DropRefsAt(f, protos) // X.prototype.m = is syntax, as class X { m() } is
 	langutil.DeclareAssigned(f, add)
 	reEnclose(f, add)
+	return fns
+}
+
+// constructorFunctions makes the definitions ctors classes, and adds the
+// function declarations of those that were functions to fns.
+func constructorFunctions(v *lang.View, f *lang.Facts, ctors map[int32]bool, fns map[int]bool) {
+	if len(ctors) == 0 {
+		return
+	}
+	at := map[lang.Pos]bool{}
+	for d := range ctors {
+		if f.Defs[d].Kind == lang.KindFunction {
+			f.Defs[d].Kind = lang.KindClass
+			at[f.Defs[d].NameSpan.Start] = true
+		}
+	}
+	for n := 0; n < v.Len() && len(at) > 0; n++ {
+		if name := langutil.Child(v, n, "name"); v.Kind(n) == "function_declaration" && name >= 0 && at[v.Start(name)] {
+			fns[n] = true
+		}
+	}
 }
 
 func hasAdded(add []lang.Def, owner int32, name string) bool {
@@ -86,12 +117,12 @@ func reEnclose(f *lang.Facts, added []lang.Def) {
 	}
 	for i := range f.Refs {
 		if inAdded(f.Refs[i].Pos) {
-			f.Refs[i].Enclosing = langutil.Enclosing(f, f.Refs[i].Pos)
+			f.Refs[i].Enclosing = f.DefAt(f.Refs[i].Pos)
 		}
 	}
 	for i := range f.Dynamic {
 		if inAdded(f.Dynamic[i].Pos) {
-			f.Dynamic[i].Enclosing = langutil.Enclosing(f, f.Dynamic[i].Pos)
+			f.Dynamic[i].Enclosing = f.DefAt(f.Dynamic[i].Pos)
 		}
 	}
 }
@@ -166,37 +197,12 @@ func functionValue(v *lang.View, n int) int {
 	return -1
 }
 
-// instanceFunctions are the function nodes whose this is an instance of a
-// class of the module besides its methods': its constructor functions and
-// the functions its prototypes are given.
-func instanceFunctions(v *lang.View, f *lang.Facts) map[int]bool {
-	out := map[int]bool{}
-	for _, m := range prototypeMembers(v, f) {
-		if m.fn >= 0 {
-			out[m.fn] = true
-		}
-	}
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "function_declaration" {
-			continue
-		}
-		name := langutil.Child(v, n, "name")
-		if name < 0 {
-			continue
-		}
-		// a function declaration that is a class is a constructor function
-		if d := defNamedAt(f, v.Start(name)); d >= 0 && f.Defs[d].Kind == lang.KindClass {
-			out[n] = true
-		}
-	}
-	return out
-}
-
 // inheritance records util.inherits(Child, Parent), inherits(Child,
 // Parent) and Child.prototype = Object.create(Parent.prototype), at the
-// module's top level, as Child extends Parent, and makes Child a class.
-func inheritance(v *lang.View, f *lang.Facts) {
-	added := false
+// module's top level, as Child extends Parent; it returns the children,
+// which are classes.
+func inheritance(v *lang.View, f *lang.Facts) map[int32]bool {
+	children := map[int32]bool{}
 	for _, st := range langutil.Children(v, v.Root()) {
 		if v.Kind(st) != "expression_statement" {
 			continue
@@ -205,15 +211,13 @@ func inheritance(v *lang.View, f *lang.Facts) {
 		if child < 0 {
 			continue
 		}
-		if f.Defs[child].Kind == lang.KindFunction {
-			f.Defs[child].Kind = lang.KindClass
-		}
+		children[child] = true
 		f.TypeRels = append(f.TypeRels, lang.TypeRel{Def: child, Kind: lang.RelExtends, Target: v.Text(parent), Pos: v.Start(parent)})
-		added = true
 	}
-	if added {
+	if len(children) > 0 {
 		sort.SliceStable(f.TypeRels, func(i, j int) bool { return f.TypeRels[i].Pos.Before(f.TypeRels[j].Pos) })
 	}
+	return children
 }
 
 // inherited reads one statement as Child inheriting from Parent: the

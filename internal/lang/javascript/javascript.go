@@ -29,8 +29,7 @@ var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".
 // properties that methods assign through this.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
-	ecma.PrototypeMethods(v, f)
-	ecma.ThisProperties(v, f)
+	ecma.ThisProperties(v, f, ecma.PrototypeMethods(v, f))
 	untypeReassigned(f)
 }
 
