@@ -361,8 +361,12 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		}
 		return res.Partial
 	}
+	var aliases []alias // the local names renamed imports of name give it
 	err = e.eachNamedRef(ctx, name, late, func(nf *NameFile, ri int, ref lang.Ref, s synRef) {
 		f, facts := nf.File, nf.Facts
+		if a, ok := renamedImport(nf, ref, name); ok && r.Row.Parent == 0 && s.family == LangFamily(r.File.Lang) {
+			aliases = append(aliases, a)
+		}
 		if l, ok := nf.Links[ri]; ok {
 			s.target = l.Target
 			s.loc.Tier = l.Tier.String()
@@ -411,7 +415,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		return nil, err
 	}
 	out = append(out, accessed...)
-	aliased, err := e.aliasRefs(ctx, r, match, late)
+	aliased, err := e.aliasRefs(ctx, r, aliases, match, late)
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,12 @@ import (
 // b } (b), and, for the definition a module exports as a whole, import X
 // from "./m" and const X = require("./m") (X). Those uses carry another
 // name than the symbol's, so the name postings that find its references do
-// not lead to them. aliasRefs follows the imports instead: the importing
-// files post the imported name, or the source of the import (whose last
-// word is the module's file name), and the uses of each local name there
-// that are linked to the symbol are its references.
+// not lead to them. aliasRefs follows the imports instead: a renamed
+// import names the symbol, so the search by its name meets it
+// (renamedImport); a default one names the module, whose file name is the
+// last word of the import's source, which the importing files post; the
+// uses of each local name there that are linked to the symbol are its
+// references.
 
 // alias is a local name one file gives a symbol through an import.
 type alias struct {
@@ -21,15 +23,35 @@ type alias struct {
 	local  string
 }
 
+// renamedImport is the alias that the imported name ref of file nf binds,
+// where an import renames name (import { name as b }).
+func renamedImport(nf *NameFile, ref lang.Ref, name string) (alias, bool) {
+	if ref.Role != lang.RoleImport || ref.BindImp < 0 || int(ref.BindImp) >= len(nf.Facts.Imports) {
+		return alias{}, false
+	}
+	im := nf.Facts.Imports[ref.BindImp]
+	if im.Name != name || im.Alias == "" || im.Alias == name {
+		return alias{}, false
+	}
+	return alias{nf.File.ID, im.Alias}, true
+}
+
 // aliasRefs lists the references to r, in any of match, spelled with a
-// name an import gives it.
-func (e *Engine) aliasRefs(ctx context.Context, r *Resolved, match map[int64]bool, late func() bool) ([]synRef, error) {
-	aliases, err := e.importAliases(ctx, r)
-	if err != nil || len(aliases) == 0 {
+// name an import gives it: renamed are the aliases of renamed imports the
+// search by r's name met, and the default imports of r's module are found
+// here.
+func (e *Engine) aliasRefs(ctx context.Context, r *Resolved, renamed []alias, match map[int64]bool, late func() bool) ([]synRef, error) {
+	defaults, err := e.defaultImports(ctx, r)
+	if err != nil {
 		return nil, err
 	}
 	var out []synRef
-	for _, a := range aliases {
+	seen := map[alias]bool{}
+	for _, a := range append(renamed, defaults...) {
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
 		if late() {
 			break
 		}
@@ -54,55 +76,34 @@ func (e *Engine) aliasRefs(ctx context.Context, r *Resolved, match map[int64]boo
 	return out, nil
 }
 
-// importAliases lists the other names the importers of r give it: renamed
-// imports of its name and, when r is its module's default export, the
-// default and whole-module imports of the files whose imports name its
-// module's file.
-func (e *Engine) importAliases(ctx context.Context, r *Resolved) ([]alias, error) {
-	if r.Row.Parent != 0 || r.Facts == nil {
-		return nil, nil // only a module's top-level definitions are imported
+// defaultImports lists the local names that the default and whole-module
+// imports of r's module give it, when r is the module's default export:
+// in the files whose imports name the module's file.
+func (e *Engine) defaultImports(ctx context.Context, r *Resolved) ([]alias, error) {
+	f := r.Facts
+	if r.Row.Parent != 0 || f == nil || r.Def == nil || f.DefaultExport <= 0 || int(f.DefaultExport) > len(f.Defs) ||
+		f.Defs[f.DefaultExport-1].NameSpan != r.Def.NameSpan {
+		return nil, nil
 	}
-	name := r.Row.Name
-	seen := map[alias]bool{}
-	var out []alias
-	add := func(a alias) {
-		if a.local != "" && a.local != name && !seen[a] {
-			seen[a] = true
-			out = append(out, a)
-		}
-	}
-	collect := func(term string, keep func(im lang.Import) bool) error {
-		cands, err := e.Store().NameCandidates(ctx, term)
-		if err != nil {
-			return err
-		}
-		for _, c := range e.ovTextHits(cands, nil) {
-			if c.Lang == "" || LangFamily(c.Lang) != LangFamily(r.File.Lang) {
-				continue
-			}
-			_, facts, err := e.fileFacts(ctx, c.FileID)
-			if err != nil || facts == nil {
-				continue
-			}
-			for _, im := range facts.Imports {
-				if keep(im) {
-					add(alias{c.FileID, im.LocalName()})
-				}
-			}
-		}
-		return nil
-	}
-	if err := collect(name, func(im lang.Import) bool { return im.Name == name && im.Alias != "" }); err != nil {
+	stem := lang.ModuleStem(r.File.Path)
+	cands, err := e.Store().NameCandidates(ctx, stem)
+	if err != nil {
 		return nil, err
 	}
-	if d := r.Facts.DefaultExport; d > 0 && int(d) <= len(r.Facts.Defs) && r.Def != nil && r.Facts.Defs[d-1].NameSpan == r.Def.NameSpan {
-		stem := lang.ModuleStem(r.File.Path)
-		err := collect(stem, func(im lang.Import) bool {
+	var out []alias
+	for _, c := range e.ovTextHits(cands, nil) {
+		if c.Lang == "" || LangFamily(c.Lang) != LangFamily(r.File.Lang) {
+			continue
+		}
+		_, facts, err := e.fileFacts(ctx, c.FileID)
+		if err != nil || facts == nil {
+			continue
+		}
+		for _, im := range facts.Imports {
 			whole := im.Kind == lang.ImportDefault || im.Kind == lang.ImportModule && im.Alias != ""
-			return whole && lang.ModuleStem(im.Source) == stem
-		})
-		if err != nil {
-			return nil, err
+			if whole && lang.ModuleStem(im.Source) == stem && im.LocalName() != r.Row.Name {
+				out = append(out, alias{c.FileID, im.LocalName()})
+			}
 		}
 	}
 	return out, nil
