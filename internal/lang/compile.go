@@ -18,6 +18,7 @@ const (
 	capReceiver
 	capCall
 	capMember
+	capBinding
 	capWrite
 	capImport
 	capSource
@@ -109,19 +110,20 @@ func compile(l *Language) (*compiled, error) {
 
 // roleCaptures are the capture names that give a role and nothing more.
 var roleCaptures = map[string]capRole{
-	"name":             capName,
-	"receiver":         capReceiver,
-	"reference.call":   capCall,
-	"reference.member": capMember,
-	"reference.write":  capWrite,
-	"reference.import": capImportRef,
-	"source":           capSource,
-	"alias":            capAlias,
-	"local.scope":      capScope,
-	"local.definition": capLocalDef,
-	"local.type":       capLocalType,
-	"local.init":       capLocalInit,
-	"ignore":           capIgnore,
+	"name":              capName,
+	"receiver":          capReceiver,
+	"reference.call":    capCall,
+	"reference.member":  capMember,
+	"reference.binding": capBinding,
+	"reference.write":   capWrite,
+	"reference.import":  capImportRef,
+	"source":            capSource,
+	"alias":             capAlias,
+	"local.scope":       capScope,
+	"local.definition":  capLocalDef,
+	"local.type":        capLocalType,
+	"local.init":        capLocalInit,
+	"ignore":            capIgnore,
 }
 
 // importCaptures are the kinds of @import.<kind> (@import alone is a module).

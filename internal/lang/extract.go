@@ -175,6 +175,9 @@ type refMark struct {
 	set  bool
 	imp  int // @reference.import: flat index of the node holding the import, or -1
 	call int // @reference.call: flat index of the call node, or -1
+	// binding: @reference.binding, a reference also where the name binds
+	// a local or names a definition
+	binding bool
 }
 
 type relCand struct {
@@ -274,7 +277,7 @@ func (b *builder) collectMatch(caps []capture) {
 			b.skip[idx] = true
 		case capDynamic:
 			b.dynCands = append(b.dynCands, dynCand{idx, b.c.capDyn[cp.index]})
-		case capDef, capCall, capMember, capWrite, capImport, capImportRef:
+		case capDef, capCall, capMember, capBinding, capWrite, capImport, capImportRef:
 			main, mainRole, mainCap = idx, role, cp.index
 		case capName:
 			if name < 0 {
@@ -319,7 +322,7 @@ func (b *builder) collectMatch(caps []capture) {
 				b.defCands[n] = cand
 			}
 		}
-	case capCall, capMember, capWrite, capImportRef:
+	case capCall, capMember, capBinding, capWrite, capImportRef:
 		if name < 0 {
 			return
 		}
@@ -337,6 +340,8 @@ func (b *builder) collectMatch(caps []capture) {
 			}
 		case capImportRef:
 			mk.role, mk.imp = RoleImport, main
+		case capBinding:
+			mk.binding = true
 		}
 		if recv >= 0 {
 			mk.recv = recv
@@ -725,7 +730,8 @@ func (b *builder) buildRefs() {
 	topDefs := f.TopDefs()
 	importByName := f.ImportByName()
 	for i, n := range b.v.nodes {
-		if int(n.sym) >= len(b.c.refKind) || !b.c.refKind[n.sym] || b.skip[i] || n.eb == n.sb {
+		isRef, binds := b.refNode(i)
+		if !isRef || (b.skip[i] && !binds) || n.eb == n.sb {
 			continue
 		}
 		if n.eb-n.sb == 1 && b.v.src[n.sb] == '_' {
@@ -775,6 +781,16 @@ func (b *builder) buildRefs() {
 	}
 }
 
+// refNode reports whether node i is a reference: a node of the language's
+// reference kinds, or one a @reference.binding pattern names (binds), which
+// is one even where it also binds a local or names a definition:
+// JavaScript's const { a } = x binds a and reads x.a.
+func (b *builder) refNode(i int) (isRef, binds bool) {
+	binds = b.marks[i].binding
+	sym := b.v.nodes[i].sym
+	return binds || int(sym) < len(b.c.refKind) && b.c.refKind[sym], binds
+}
+
 // importIn finds the named import of name that the Imports hook (or the
 // @import captures) reported at a position inside node n, or -1.
 func (b *builder) importIn(n int, name string) int32 {
@@ -803,6 +819,9 @@ func TypeName(s string) string {
 		if s[len(s)-1] != end || strings.TrimSpace(s[i+1:len(s)-1]) == "" {
 			return "" // T[] is an array, not T with type arguments
 		}
+		if closing(s, i) != len(s)-1 {
+			return "" // A<x> | B<y>: not one type
+		}
 		s = s[:i]
 	}
 	s = strings.Join(strings.Fields(s), "")
@@ -810,6 +829,27 @@ func TypeName(s string) string {
 		return s
 	}
 	return ""
+}
+
+// closing is the index of the bracket that closes the one at open in s
+// ('[' or '<'; the > of an arrow => closes none), or -1.
+func closing(s string, open int) int {
+	shut := byte(']')
+	if s[open] == '<' {
+		shut = '>'
+	}
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch {
+		case s[i] == s[open]:
+			depth++
+		case s[i] == shut && !(shut == '>' && i > 0 && s[i-1] == '='):
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // maxQualifier caps the qualifier text kept for a reference, in bytes.

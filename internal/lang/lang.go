@@ -57,6 +57,9 @@
 //	@definition.<kind> @name [@receiver]     a definition (kind: function, method, class, ...)
 //	@reference.call @name [@receiver]        a call; @receiver is the qualifier (x in x.f())
 //	@reference.member @name @receiver        a member access x.name
+//	@reference.binding @name @receiver       a member x.name that a name reads where it
+//	                                         also binds a local or names a definition
+//	                                         (const { name } = x)
 //	@reference.write @name                   an assignment target
 //	@reference.import @name                  the imported name in an import or re-export
 //	                                         specifier (import {name as alias}); bound to the
@@ -168,7 +171,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 81
+const ExtractorVersion = 82
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8
@@ -234,6 +237,10 @@ type Language struct {
 	// PartialTypes is the modifier that declares a type in several parts,
 	// each of them the one type (C#'s partial class Form1); "" for none.
 	PartialTypes string
+	// MergesDeclarations: the declarations of one name in one scope are one
+	// symbol whatever their kinds (TypeScript's interface and const, class
+	// and namespace), so every answer about the name covers them all.
+	MergesDeclarations bool
 	// Packages says which files see each other's definitions without
 	// importing them (affected tests, impact); PackageSpace names the
 	// package namespace a PackageDeclared language shares with another

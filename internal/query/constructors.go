@@ -1,6 +1,8 @@
 package query
 
 import (
+	"context"
+
 	"github.com/cairnhq/cairn/internal/index"
 	"github.com/cairnhq/cairn/internal/lang"
 )
@@ -28,4 +30,20 @@ func instantiation(ov *OverloadSet, id int64, args uint16, tier string) (synStat
 		return synAnchored, RelationOverload, index.TierAnchored.String()
 	}
 	return synOther, "", tier
+}
+
+// instantiatedAs is the name of the class of constructor r when r is named
+// apart from it (TypeScript's and JavaScript's constructor, PHP's
+// __construct): new Box(4) names the class and runs r. "" for any other
+// symbol, and for a constructor named like its class (Java's, C#'s), whose
+// own name the instantiations carry.
+func (e *Engine) instantiatedAs(ctx context.Context, r *Resolved) (string, error) {
+	if lang.DefKind(r.Row.Kind) != lang.KindConstructor || r.Row.Parent == 0 {
+		return "", nil
+	}
+	class, ok, err := e.symbolByID(ctx, r.Row.Parent)
+	if err != nil || !ok || class.Name == r.Row.Name {
+		return "", err
+	}
+	return class.Name, nil
 }

@@ -319,6 +319,15 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMethod, res *RefsResult) ([]synRef, error) {
 	name := r.Row.Name
 	member := IsMemberKind(lang.DefKind(r.Row.Kind))
+	// a constructor named apart from its class (TypeScript's constructor,
+	// PHP's __construct) is run by the calls of the class's name
+	byClass, err := e.instantiatedAs(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if byClass != "" {
+		name = byClass
+	}
 	dispatch := e.dispatchCheck(ctx, r.Row, r.File.Lang)
 	related, reach, err := e.relatedRefs(ctx, r, rel)
 	if err != nil {
@@ -364,10 +373,15 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 	var aliases []alias // the local names renamed imports of name give it
 	err = e.eachNamedRef(ctx, name, late, func(nf *NameFile, ri int, ref lang.Ref, s synRef) {
 		f, facts := nf.File, nf.Facts
+		if r.Def != nil && f.Path == r.File.Path && ref.Pos == r.Def.NameSpan.Start && ref.Shape != lang.QualNone {
+			return // a member the definition's own name reads (const { a } = x): listed as the definition
+		}
 		if a, ok := renamedImport(nf, ref, name); ok && r.Row.Parent == 0 && s.family == LangFamily(r.File.Lang) {
 			aliases = append(aliases, a)
 		}
-		if l, ok := nf.Links[ri]; ok {
+		if byClass != "" && ref.Role != lang.RoleCall {
+			s.status = synOther // the class named, not instantiated
+		} else if l, ok := nf.Links[ri]; ok {
 			s.target = l.Target
 			s.loc.Tier = l.Tier.String()
 			if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {

@@ -98,7 +98,8 @@ func (e *Engine) VariantsOf(ctx context.Context, r *Resolved) ([]Variant, error)
 // variantGroup loads rows and returns them when they are the variants of
 // one name, the primary one first (primaryFirst); nil when they are not:
 // several qualified names or kinds (in Go type-like kinds may differ: a
-// struct under one build, an alias under another), a language whose
+// struct under one build, an alias under another; a language that merges
+// declarations merges any kinds in one file), a language whose
 // same-named members are overloads, definitions in several files outside
 // Go, Go's blank and init names (any number of each per package, each its
 // own).
@@ -106,16 +107,16 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	if len(rows) < 2 {
 		return nil, nil
 	}
-	sameKind := true
+	sameKind, typeLike := true, true
 	for _, r := range rows[1:] {
 		if r.QName != rows[0].QName {
 			return nil, nil
 		}
 		if r.Kind != rows[0].Kind {
-			if !lang.DefKind(r.Kind).IsTypeLike() || !lang.DefKind(rows[0].Kind).IsTypeLike() {
-				return nil, nil
-			}
-			sameKind = false // a struct under one build, an alias under another (Go)
+			// a struct under one build, an alias under another (Go); an
+			// interface and a const declaring one name (TypeScript)
+			sameKind = false
+			typeLike = typeLike && lang.DefKind(r.Kind).IsTypeLike() && lang.DefKind(rows[0].Kind).IsTypeLike()
 		}
 	}
 	group, err := loadEach(ctx, e, rows, func(r *Resolved) *Resolved { return r }) // without vanished files
@@ -136,7 +137,8 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	switch {
 	case l.Overloads && !parts:
 		return nil, nil
-	case l.Builds == nil && !sameKind:
+	case l.MergesDeclarations:
+	case !typeLike, l.Builds == nil && !sameKind:
 		return nil, nil
 	case l.Repeatable(rows[0].Name):
 		return nil, nil

@@ -177,6 +177,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if structural, err = env.proveStructural(ctx, p, structural, card.QName); err != nil {
 		return nil, err
 	}
+	env.structuralShorthands(ctx, card, structural, old, req.NewName)
 	p.Groups = append(p.Groups, structural...)
 	for _, e := range p.Edits {
 		if layer[e.Path] == "" {

@@ -67,6 +67,9 @@ func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, r *query
 		return files[path]
 	}
 	covered := map[[3]any]bool{}
+	if member {
+		groupShorthands(p.Groups, open, covered, old, name)
+	}
 	keep := p.Edits[:0:0]
 	var more []Edit
 	for _, e := range p.Edits {
@@ -143,6 +146,54 @@ func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, r *query
 			}
 		}
 	}
+}
+
+// groupShorthands completes the candidate groups of a member rename whose
+// edits land on destructuring shorthands (const { x } = v, which the
+// references count as reads of v.x): the group renames the local with its
+// uses where the file binds them all and the new name is free, and spells
+// the property and the local apart ({ xNew: x }) otherwise. The tokens are
+// covered: the search for other destructurings passes them over.
+func groupShorthands(groups []Group, open func(string) *ecmaFile, covered map[[3]any]bool, old, name string) {
+	for gi := range groups {
+		g := &groups[gi]
+		var uses []Edit
+		for ei := range g.Edits {
+			e := &g.Edits[ei]
+			covered[[3]any{e.Path, e.Line, e.Col}] = true
+			f := open(e.Path)
+			switch kind, local := f.shorthandAt(*e, old); {
+			case kind != shorthandPattern:
+			case local >= 0 && !f.declares(name):
+				for _, u := range f.localUses(*e, local, old, name) {
+					u.Tier = e.Tier
+					uses = append(uses, u)
+				}
+			default:
+				e.New = name + ": " + old
+			}
+		}
+		g.Edits = append(g.Edits, uses...)
+		g.Count = len(g.Edits)
+	}
+}
+
+// structuralShorthands completes the groups of a member rename's
+// structural family as groupShorthands does the others'.
+func (env *Env) structuralShorthands(ctx context.Context, card *query.SymbolCard, groups []Group, old, name string) {
+	if !isECMA(card.Language) || !memberKinds[card.Kind] {
+		return
+	}
+	x := lang.NewExtractor()
+	defer x.Close()
+	files := map[string]*ecmaFile{}
+	open := func(path string) *ecmaFile {
+		if _, ok := files[path]; !ok {
+			files[path] = env.parseECMA(ctx, x, path)
+		}
+		return files[path]
+	}
+	groupShorthands(groups, open, map[[3]any]bool{}, old, name)
 }
 
 // parseECMA reads and parses a file of the rename (nil when it is gone or

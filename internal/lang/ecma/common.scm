@@ -106,8 +106,17 @@
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @name) @reference.member
 
-; Keys of object literals and destructuring patterns name members of some
-; value the query does not know.
+; Destructuring a value reads its members: const { a, b: c, d = 1 } = x
+; reads x.a, x.b and x.d (the shorthand names are also the locals they bind).
+(variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @name
+     (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)
+     (pair_pattern key: (property_identifier) @name)])
+  value: (_) @receiver) @reference.binding
+
+; Keys of object literals and other destructuring patterns name members of
+; some value the query does not know.
 (pair key: (property_identifier) @name) @reference.member
 (pair_pattern key: (property_identifier) @name) @reference.member
 

@@ -49,6 +49,7 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		BlockScoped:    true,
 		// TypeScript's interfaces are structural; JavaScript has none.
 		StructuralInterfaces: typed,
+		MergesDeclarations:   typed,
 		Visibility:           Visibility,
 		Imports:              Imports,
 		Refine:               refine,
@@ -405,6 +406,9 @@ func Refine(v *lang.View, f *lang.Facts) {
 			names, keys := requireBindings(v, i)
 			for _, b := range names {
 				requires[v.Start(b)] = true
+				if v.Kind(b) == "shorthand_property_identifier_pattern" {
+					dropRef[v.Start(b)] = true // const { a } = require("m") imports a
+				}
 			}
 			for _, k := range keys {
 				dropRef[v.Start(k)] = true // the member a require destructures or selects

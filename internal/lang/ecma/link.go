@@ -131,13 +131,21 @@ func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target,
 		if !(r.Shape == lang.QualIdent && r.QualBound || r.Shape == lang.QualPath || r.Shape == lang.QualSelf || r.Shape == lang.QualExpr) {
 			return 0, false
 		}
-		if typ := decl.Of(r); typ != "" {
+		typ := decl.Of(r)
+		if r.Shape == lang.QualExpr && typ == "" {
+			typ = newClass(lf.Facts.Names[r.Qualifier]) // new C().m
+		}
+		if typ != "" {
 			return l.ecmaMember(ctx, decl, typ, name, targets, resolved, lf.DefID), true
 		}
 		if r.Shape == lang.QualPath {
 			// this.x.m where a base class declares x (link_inherited.go)
 			if id, ok := l.ecmaInheritedField(ctx, lf.File, decl, r, name); ok {
 				return id, true
+			}
+			if r.Via > 0 {
+				// a.x.m: m of the type x declares (link_values.go)
+				return l.resultMember(ctx, lf, r.Via, name)
 			}
 		}
 		if r.Shape == lang.QualIdent {
@@ -192,4 +200,15 @@ func (l *batch) linkImported(ctx context.Context, lf *link.File, ri int, r lang.
 			lf.Add(ri, lang.TierStrong, top.First[name])
 		}
 	}
+}
+
+// newClass is the class a qualifier written new C(...) or new C<T>(...)
+// constructs ("C", "ns.C"), or "".
+func newClass(q string) string {
+	rest, ok := strings.CutPrefix(q, "new ")
+	open := strings.IndexByte(rest, '(')
+	if !ok || open < 0 || !strings.HasSuffix(rest, ")") || matching(rest, open) != len(rest)-1 {
+		return ""
+	}
+	return lang.TypeName(rest[:open])
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // A module-level binding initialised with new C(...) holds a C (Def.Type,
-// common.scm): x.name, where x is such a binding of the file or one that
+// common.scm), one declared x: T = ... (TypeScript) a T: x.name, where x is such a binding of the file or one that
 // the file imports by name from another module of the repository (export
 // const api = new Api(); import { api } from "./api"), is member name of C,
 // C resolved in the file that declares x. A local of the name hides it. In
@@ -56,9 +56,13 @@ func (l *batch) moduleValueMember(ctx context.Context, lf *link.File, decl *link
 // of a file; ok is false when it has none.
 func (l *batch) typedValueMember(ctx context.Context, file string, facts *lang.Facts, i int32, name string) (int64, bool) {
 	d := facts.Defs[i]
-	if d.Parent >= 0 || d.Kind != lang.KindVariable || d.Type == "" {
+	if d.Parent >= 0 || (d.Kind != lang.KindVariable && d.Kind != lang.KindConstant) {
 		return 0, false
 	}
-	id := l.ecmaTypeMember(ctx, file, facts, d.Type, name, 0)
+	typ := lang.TypeName(valueType(d))
+	if typ == "" {
+		return 0, false
+	}
+	id := l.ecmaTypeMember(ctx, file, facts, typ, name, 0)
 	return id, id != 0
 }

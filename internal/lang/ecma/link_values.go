@@ -121,18 +121,24 @@ func (l *batch) refType(ctx context.Context, lf *link.File, ri int32, hops int) 
 	case r.Role == lang.RoleCall && (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod):
 		text = returnType(d.Signature)
 	case r.Role != lang.RoleCall && (d.Kind == lang.KindField || d.Kind == lang.KindProperty || d.Kind == lang.KindVariable || d.Kind == lang.KindConstant):
-		// name: T = v, written before any parameter list (not f = (x): R => ...)
-		colon := topIndex(d.Signature, 0, ':')
-		if _, typ, ok := splitParam(d.Signature); ok && !strings.Contains(d.Signature[:colon], "(") {
-			text = strings.TrimSpace(typ)
-		} else {
-			text = d.Type
-		}
+		text = valueType(d)
 	}
+	text = declared(text)
 	if text == "" || strings.ContainsAny(text, "…") {
 		return tsType{}, false
 	}
 	return tsType{file: file, facts: facts, text: text, params: params}, true
+}
+
+// valueType is the type a field, property or variable declares, name: T = v
+// written before any parameter list (not f = (x): R => ...), else the one
+// its value gives it (Def.Type: new C()).
+func valueType(d lang.Def) string {
+	colon := topIndex(d.Signature, 0, ':')
+	if _, typ, ok := splitParam(d.Signature); ok && !strings.Contains(d.Signature[:colon], "(") {
+		return declared(typ)
+	}
+	return d.Type
 }
 
 // defOf is the definition of symbol id: its file, the file's facts and its
@@ -170,5 +176,11 @@ func returnType(sig string) string {
 	if !ok {
 		return ""
 	}
-	return strings.TrimSpace(t)
+	return declared(t)
+}
+
+// declared is a type as a signature writes it, without the semicolon that
+// ends an overload, an interface member or a property declaration.
+func declared(t string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), ";"))
 }

@@ -112,9 +112,11 @@ func ValueTypes(v *lang.View, f *lang.Facts) {
 	for n := 0; n < v.Len(); n++ {
 		switch v.Kind(n) {
 		case "member_expression":
-			// a.f().m: m on the result of the call of f
-			if obj, p := langutil.Child(v, n, "object"), langutil.Child(v, n, "property"); obj >= 0 && p >= 0 && v.Kind(obj) == "call_expression" {
-				if ri, ok := refAt[v.Start(p)]; ok && f.Refs[ri].Shape == lang.QualCall {
+			// a.f().m: m on the result of the call of f; a.b.m: m on the
+			// value of b
+			obj, p := langutil.Child(v, n, "object"), langutil.Child(v, n, "property")
+			if k := v.Kind(obj); obj >= 0 && p >= 0 && (k == "call_expression" || k == "member_expression") {
+				if ri, ok := refAt[v.Start(p)]; ok && (f.Refs[ri].Shape == lang.QualCall || f.Refs[ri].Shape == lang.QualPath) {
 					if via := valueRef(obj); via >= 0 {
 						f.Refs[ri].Via = via + 1
 					}
@@ -122,6 +124,17 @@ func ValueTypes(v *lang.View, f *lang.Facts) {
 			}
 		case "variable_declarator":
 			name, val := langutil.Child(v, n, "name"), langutil.Child(v, n, "value")
+			if v.Kind(name) == "object_pattern" {
+				// const { a, b: c } = f(): a and b on the result of the call
+				// of f (on the value of x.y for = x.y)
+				if via := valueRef(val); via >= 0 {
+					for _, key := range patternKeys(v, name) {
+						if ri, ok := refAt[v.Start(key)]; ok && (f.Refs[ri].Shape == lang.QualCall || f.Refs[ri].Shape == lang.QualPath) {
+							f.Refs[ri].Via = via + 1
+						}
+					}
+				}
+			}
 			if v.Kind(name) != "identifier" {
 				continue
 			}
@@ -274,4 +287,25 @@ func elementOf(typ string, values bool) string {
 		}
 	}
 	return ""
+}
+
+// patternKeys are the names an object pattern reads from its value: its
+// shorthand names (with or without a default) and the keys of its pairs.
+func patternKeys(v *lang.View, pattern int) []int {
+	var keys []int
+	for _, c := range langutil.Children(v, pattern) {
+		switch v.Kind(c) {
+		case "shorthand_property_identifier_pattern":
+			keys = append(keys, c)
+		case "object_assignment_pattern":
+			if left := langutil.Child(v, c, "left"); v.Kind(left) == "shorthand_property_identifier_pattern" {
+				keys = append(keys, left)
+			}
+		case "pair_pattern":
+			if key := langutil.Child(v, c, "key"); v.Kind(key) == "property_identifier" {
+				keys = append(keys, key)
+			}
+		}
+	}
+	return keys
 }

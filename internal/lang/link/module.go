@@ -1,7 +1,9 @@
 package link
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -109,35 +111,54 @@ type Rules struct {
 }
 
 // Link applies the rules to the file's references and returns its links.
+// References are linked in order, except that one whose value comes from a
+// later reference (Ref.Via: const { a } = f() reads a before f is called)
+// waits until the rest are linked.
 func (f *File) Link(ctx context.Context, tops *Tops, rules Rules) []lang.Link {
-	facts := f.Facts
-	for ri, r := range facts.Unbound() {
-		name := facts.Names[r.Name]
-		if rules.Typed != nil {
-			if id, ok := rules.Typed(ri, r, name); ok {
-				f.Add(ri, lang.TierStrong, id)
-				continue
-			}
+	var later []int
+	for ri, r := range f.Facts.Unbound() {
+		if int(r.Via)-1 > ri {
+			later = append(later, ri)
+			continue
 		}
-		switch {
-		case r.BindDef >= 0 && r.Shape == lang.QualNone:
-			f.Add(ri, lang.TierProven, f.DefID(r.BindDef))
-		case r.Shape == lang.QualSelf:
-			if cls := EnclosingClass(facts, r.Enclosing); cls >= 0 {
-				if id := f.ByPath[facts.Defs[cls].Path+"."+name]; id != 0 || rules.Base == nil {
-					f.Add(ri, lang.TierProven, id)
-				} else {
-					f.Add(ri, lang.TierStrong, rules.Base(cls, name))
-				}
-			}
-		case r.Shape == lang.QualIdent && r.QualBound && f.Locals.Binding(facts, r.Qualifier, r.Scope) < 0:
-			// Class.member where Class is a class or enum of this file
-			f.Add(ri, lang.TierProven, tops.Of(ctx, f.Path).Members[facts.Names[r.Qualifier]+"."+name])
-		case rules.Other != nil:
-			rules.Other(ri, r, name)
-		}
+		f.linkRef(ctx, tops, rules, ri, r)
+	}
+	for _, ri := range later {
+		f.linkRef(ctx, tops, rules, ri, f.Facts.Refs[ri])
+	}
+	if later != nil {
+		slices.SortStableFunc(f.links, func(a, b lang.Link) int { return cmp.Compare(a.Ref, b.Ref) })
 	}
 	return f.links
+}
+
+// linkRef applies the rules to reference ri.
+func (f *File) linkRef(ctx context.Context, tops *Tops, rules Rules, ri int, r lang.Ref) {
+	facts := f.Facts
+	name := facts.Names[r.Name]
+	if rules.Typed != nil {
+		if id, ok := rules.Typed(ri, r, name); ok {
+			f.Add(ri, lang.TierStrong, id)
+			return
+		}
+	}
+	switch {
+	case r.BindDef >= 0 && r.Shape == lang.QualNone:
+		f.Add(ri, lang.TierProven, f.DefID(r.BindDef))
+	case r.Shape == lang.QualSelf:
+		if cls := EnclosingClass(facts, r.Enclosing); cls >= 0 {
+			if id := f.ByPath[facts.Defs[cls].Path+"."+name]; id != 0 || rules.Base == nil {
+				f.Add(ri, lang.TierProven, id)
+			} else {
+				f.Add(ri, lang.TierStrong, rules.Base(cls, name))
+			}
+		}
+	case r.Shape == lang.QualIdent && r.QualBound && f.Locals.Binding(facts, r.Qualifier, r.Scope) < 0:
+		// Class.member where Class is a class or enum of this file
+		f.Add(ri, lang.TierProven, tops.Of(ctx, f.Path).Members[facts.Names[r.Qualifier]+"."+name])
+	case rules.Other != nil:
+		rules.Other(ri, r, name)
+	}
 }
 
 // Names reports whether a reference bound to a named import is the

@@ -70,6 +70,15 @@
   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
 
 ; ---- references
+; the keys of an object literal that a declaration types are that type's
+; members, read as the binding's: const c: Config = { a: 1, run() {} }
+; reads c.a and c.run
+(variable_declarator
+  name: (identifier) @receiver
+  type: (type_annotation)
+  value: (object
+    [(pair key: (property_identifier) @name)
+     (method_definition name: (property_identifier) @name)])) @reference.binding
 (nested_type_identifier module: (_) @receiver name: (type_identifier) @name) @reference.member
 ; members of type literals that are not definitions (parameter types)
 (property_signature name: (property_identifier) @name) @reference.member
