@@ -239,7 +239,9 @@ type Language struct {
 	PartialTypes string
 	// MergesDeclarations: the declarations of one name in one scope are one
 	// symbol whatever their kinds (TypeScript's interface and const, class
-	// and namespace), so every answer about the name covers them all.
+	// and namespace), searched by meaning: a type's uses are the
+	// interface's, a construction's the const's, and an import or export
+	// of the name is every one's.
 	MergesDeclarations bool
 	// Packages says which files see each other's definitions without
 	// importing them (affected tests, impact); PackageSpace names the

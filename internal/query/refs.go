@@ -344,6 +344,10 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		return nil, err
 	}
 	otherArity := e.callsOtherArity(ctx, r, rel)
+	merged, err := e.mergedDeclarations(ctx, r)
+	if err != nil {
+		return nil, err
+	}
 	match := map[int64]bool{r.Row.ID: true}
 	var out []synRef
 	for _, d := range append([]*Resolved{r}, variants...) {
@@ -389,6 +393,8 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 				s.loc.Tier = index.TierAnchored.String()
 			} else if Instantiates(r, l.Target, ref) {
 				s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
+			} else if merged[l.Target] && ref.Role == lang.RoleImport {
+				// import { X } brings in every declaration of X
 			} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
 				s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
 			} else if !match[l.Target] {

@@ -98,8 +98,7 @@ func (e *Engine) VariantsOf(ctx context.Context, r *Resolved) ([]Variant, error)
 // variantGroup loads rows and returns them when they are the variants of
 // one name, the primary one first (primaryFirst); nil when they are not:
 // several qualified names or kinds (in Go type-like kinds may differ: a
-// struct under one build, an alias under another; a language that merges
-// declarations merges any kinds in one file), a language whose
+// struct under one build, an alias under another), a language whose
 // same-named members are overloads, definitions in several files outside
 // Go, Go's blank and init names (any number of each per package, each its
 // own).
@@ -107,16 +106,16 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	if len(rows) < 2 {
 		return nil, nil
 	}
-	sameKind, typeLike := true, true
+	sameKind := true
 	for _, r := range rows[1:] {
 		if r.QName != rows[0].QName {
 			return nil, nil
 		}
 		if r.Kind != rows[0].Kind {
-			// a struct under one build, an alias under another (Go); an
-			// interface and a const declaring one name (TypeScript)
-			sameKind = false
-			typeLike = typeLike && lang.DefKind(r.Kind).IsTypeLike() && lang.DefKind(rows[0].Kind).IsTypeLike()
+			if !lang.DefKind(r.Kind).IsTypeLike() || !lang.DefKind(rows[0].Kind).IsTypeLike() {
+				return nil, nil
+			}
+			sameKind = false // a struct under one build, an alias under another (Go)
 		}
 	}
 	group, err := loadEach(ctx, e, rows, func(r *Resolved) *Resolved { return r }) // without vanished files
@@ -137,8 +136,7 @@ func (e *Engine) variantGroup(ctx context.Context, rows []store.SymbolRow) ([]*R
 	switch {
 	case l.Overloads && !parts:
 		return nil, nil
-	case l.MergesDeclarations:
-	case !typeLike, l.Builds == nil && !sameKind:
+	case l.Builds == nil && !sameKind:
 		return nil, nil
 	case l.Repeatable(rows[0].Name):
 		return nil, nil
@@ -221,4 +219,28 @@ func inDefaultBuild(b *lang.Builds, r *Resolved) bool {
 		build = r.Facts.Build
 	}
 	return b.InDefault(r.File.Path, build)
+}
+
+// mergedDeclarations are the other declarations of r's name in its scope
+// where its language merges them into one symbol (TypeScript's interface
+// and const of one name): each is searched by its own meaning, but the
+// import or export of the name brings in all of them. nil for none.
+func (e *Engine) mergedDeclarations(ctx context.Context, r *Resolved) (map[int64]bool, error) {
+	if !lang.Of(r.File.Lang).MergesDeclarations {
+		return nil, nil
+	}
+	rows, err := e.Store().SymbolsByQName(ctx, r.Row.QName)
+	if err != nil {
+		return nil, err
+	}
+	var out map[int64]bool
+	for _, o := range rows {
+		if o.ID != r.Row.ID && o.FileID == r.Row.FileID && o.Kind != r.Row.Kind {
+			if out == nil {
+				out = map[int64]bool{}
+			}
+			out[o.ID] = true
+		}
+	}
+	return out, nil
 }
