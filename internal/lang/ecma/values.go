@@ -126,12 +126,19 @@ func ValueTypes(v *lang.View, f *lang.Facts) {
 			name, val := langutil.Child(v, n, "name"), langutil.Child(v, n, "value")
 			if v.Kind(name) == "object_pattern" {
 				// const { a, b: c } = f(): a and b on the result of the call
-				// of f (on the value of x.y for = x.y)
-				if via := valueRef(val); via >= 0 {
-					for _, key := range patternKeys(v, name) {
-						if ri, ok := refAt[v.Start(key)]; ok && (f.Refs[ri].Shape == lang.QualCall || f.Refs[ri].Shape == lang.QualPath) {
-							f.Refs[ri].Via = via + 1
-						}
+				// of f (on the value of x.y for = x.y); the locals a and c
+				// hold the values of those members
+				via := valueRef(val)
+				for _, p := range patternKeys(v, name) {
+					ri, ok := refAt[v.Start(p.key)]
+					if !ok {
+						continue
+					}
+					if via >= 0 && (f.Refs[ri].Shape == lang.QualCall || f.Refs[ri].Shape == lang.QualPath) {
+						f.Refs[ri].Via = via + 1
+					}
+					if p.local >= 0 {
+						set(p.local, typeOfValue, ri)
 					}
 				}
 			}
@@ -289,22 +296,32 @@ func elementOf(typ string, values bool) string {
 	return ""
 }
 
+// patternKey is a name an object pattern reads from its value and the
+// local it binds the member to (-1 for none: a nested pattern).
+type patternKey struct{ key, local int }
+
 // patternKeys are the names an object pattern reads from its value: its
-// shorthand names (with or without a default) and the keys of its pairs.
-func patternKeys(v *lang.View, pattern int) []int {
-	var keys []int
+// shorthand names (with or without a default), which are their locals too,
+// and the keys of its pairs.
+func patternKeys(v *lang.View, pattern int) []patternKey {
+	var keys []patternKey
 	for _, c := range langutil.Children(v, pattern) {
 		switch v.Kind(c) {
 		case "shorthand_property_identifier_pattern":
-			keys = append(keys, c)
+			keys = append(keys, patternKey{c, c})
 		case "object_assignment_pattern":
 			if left := langutil.Child(v, c, "left"); v.Kind(left) == "shorthand_property_identifier_pattern" {
-				keys = append(keys, left)
+				keys = append(keys, patternKey{left, left})
 			}
 		case "pair_pattern":
-			if key := langutil.Child(v, c, "key"); v.Kind(key) == "property_identifier" {
-				keys = append(keys, key)
+			key, val := langutil.Child(v, c, "key"), langutil.Child(v, c, "value")
+			if v.Kind(key) != "property_identifier" {
+				continue
 			}
+			if v.Kind(val) != "identifier" {
+				val = -1
+			}
+			keys = append(keys, patternKey{key, val})
 		}
 	}
 	return keys

@@ -26,10 +26,13 @@ var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".
 
 // refine is the ECMAScript refinement plus what JavaScript classes need
 // not declare: constructor functions' prototype methods, and the
-// properties that methods assign through this.
+// properties that methods assign through this; and the locals that hold
+// this (ThisAliases).
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
-	ecma.ThisProperties(v, f, ecma.PrototypeMethods(v, f))
+	fns := ecma.PrototypeMethods(v, f)
+	ecma.ThisProperties(v, f, fns)
+	ecma.ThisAliases(v, f, fns)
 	untypeReassigned(f)
 }
 

@@ -26,10 +26,12 @@ var TypeScript = ecma.NewLanguage("typescript", []string{".ts", ".mts", ".cts"},
 // TSX is TypeScript with JSX.
 var TSX = ecma.NewLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
 
-// refine is the ECMAScript refinement plus the parameters typed by the
-// call they are passed to and the values typed by declarations elsewhere.
+// refine is the ECMAScript refinement plus the locals that hold this, the
+// parameters typed by the call they are passed to and the values typed by
+// declarations elsewhere.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
+	ecma.ThisAliases(v, f, nil)
 	ecma.ContextParams(v, f)
 	ecma.ValueTypes(v, f)
 }
