@@ -6,7 +6,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 7
+const codecVersion = 8
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -52,7 +52,7 @@ func Encode(f *Facts) []byte {
 		if r.Shape != QualNone {
 			w.uint(uint64(r.Qualifier))
 		}
-		if r.Shape == QualCall || r.Shape == QualPath {
+		if r.Shape == QualCall || r.Shape == QualPath || r.Shape == QualExpr {
 			w.uint(uint64(r.Via))
 		}
 		if r.Role == RoleCall {
@@ -230,7 +230,7 @@ func (r *reader) facts() *Facts {
 		if x.Shape != QualNone {
 			x.Qualifier = uint32(r.uint())
 		}
-		if x.Shape == QualCall || x.Shape == QualPath {
+		if x.Shape == QualCall || x.Shape == QualPath || x.Shape == QualExpr {
 			x.Via = int32(r.uint())
 		}
 		if x.Role == RoleCall {

@@ -121,6 +121,13 @@ func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target,
 			// f().m, a.f().m: m of the type f declares it returns (link_values.go)
 			return l.resultMember(ctx, lf, r.Via, name)
 		}
+		if r.Shape == lang.QualExpr && r.Via > 0 {
+			// a key of an object literal passed to a callee that types the
+			// argument (argkeys.go, link_context.go)
+			if arg, ok := argumentOf(lf.Facts.Names[r.Qualifier]); ok {
+				return l.argumentMember(ctx, lf.File, lf.Facts, r, arg, name, targets, resolved)
+			}
+		}
 		if r.Shape == lang.QualIdent {
 			// a module-level binding initialised with new C(), of this file
 			// or imported (link_modvalues.go)

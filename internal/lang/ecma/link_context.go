@@ -35,7 +35,56 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 	if !ok || lo.Via <= 0 || int(lo.Via) > len(f.Refs) {
 		return 0, false
 	}
-	callee := f.Refs[lo.Via-1]
+	sigs, file, facts, ok := l.calleeSigs(ctx, fi, f, f.Refs[lo.Via-1], targets, resolved)
+	if !ok {
+		return 0, false
+	}
+	typ := ""
+	for i, sig := range sigs {
+		t := contextParamType(sig.text, sig.typeParams, arg, param)
+		if t == "" || i > 0 && t != typ {
+			return 0, false
+		}
+		typ = t
+	}
+	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
+}
+
+// argumentMember is the symbol of member name of the type that the callee
+// of r (Via) declares for the argument whose object literal's key r is
+// (ArgumentKeys); ok is false when it declares none.
+func (l *batch) argumentMember(ctx context.Context, fi lang.File, f *lang.Facts, r lang.Ref, arg int, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+	if int(r.Via) > len(f.Refs) {
+		return 0, false
+	}
+	sigs, file, facts, ok := l.calleeSigs(ctx, fi, f, f.Refs[r.Via-1], targets, resolved)
+	if !ok {
+		return 0, false
+	}
+	typ := ""
+	for _, sig := range sigs {
+		t, takes := argumentType(sig.text, sig.typeParams, arg)
+		if !takes {
+			continue // an overload without the argument: not the one called
+		}
+		if t == "" || typ != "" && t != typ {
+			return 0, false
+		}
+		typ = t
+	}
+	if typ == "" {
+		return 0, false
+	}
+	id := l.ecmaTypeMember(ctx, file, facts, typ, name, 0)
+	return id, id != 0
+}
+
+// calleeSigs are the declarations that callers of callee, a bare name of
+// file fi, see: the overloads of a function of the file or imported by
+// name (the implementation of overloads left out outside declaration
+// files), or the constructors of such a class; with the file that declares
+// them and its facts. ok is false for any other callee.
+func (l *batch) calleeSigs(ctx context.Context, fi lang.File, f *lang.Facts, callee lang.Ref, targets []lang.Target, resolved []bool) ([]calleeSig, string, *lang.Facts, bool) {
 	file, facts, path := fi.Path, f, ""
 	switch {
 	case callee.BindDef >= 0:
@@ -48,34 +97,22 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 			exported, named = l.exportedName(ctx, im, t.File)
 		}
 		if !named {
-			return 0, false
+			return nil, "", nil, false
 		}
 		if _, facts = link.FactsAt(ctx, l.R, t.File); facts == nil {
-			return 0, false
+			return nil, "", nil, false
 		}
 		file, path = t.File, exported
 	default:
-		return 0, false
+		return nil, "", nil, false
 	}
-	typ := ""
-	n := 0
 	sigs := calleeSignatures(facts, path)
 	if len(sigs) > 1 && !strings.HasSuffix(file, ".d.ts") {
 		// overloads: the last declaration is the implementation, which
 		// callers do not see
 		sigs = sigs[:len(sigs)-1]
 	}
-	for _, sig := range sigs {
-		t := contextParamType(sig.text, sig.typeParams, arg, param)
-		if t == "" || n > 0 && t != typ {
-			return 0, false
-		}
-		typ, n = t, n+1
-	}
-	if n == 0 {
-		return 0, false
-	}
-	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
+	return sigs, file, facts, len(sigs) > 0
 }
 
 // calleeSig is one declaration of a callee: its signature and the type
@@ -204,6 +241,58 @@ func contextParamType(sig string, typeParams []string, arg, param int) string {
 		}
 	}
 	return typ
+}
+
+// argumentType reads from a function's or constructor's signature the type
+// name of its parameter arg, without type arguments; "" when it declares
+// none, or a type parameter (of typeParams). takes is false when the
+// signature has no parameter arg (fewer parameters, no rest parameter).
+func argumentType(sig string, typeParams []string, arg int) (typ string, takes bool) {
+	if strings.ContainsAny(sig, "\"'`…") {
+		return "", true // literals and cut signatures are not read
+	}
+	open := topIndex(sig, 0, '(')
+	if open < 0 {
+		return "", true
+	}
+	params, ok := splitList(sig, open)
+	if !ok {
+		return "", true
+	}
+	p, ok := positional(params, arg)
+	if !ok {
+		return "", restAt(params, arg)
+	}
+	_, ptyp, ok := splitParam(p)
+	if !ok {
+		return "", true
+	}
+	typ = lang.TypeName(ptyp)
+	first, _, _ := strings.Cut(typ, ".")
+	for _, tp := range typeParams {
+		if tp == first {
+			return "", true
+		}
+	}
+	return typ, true
+}
+
+// restAt reports whether a rest parameter of the list takes argument i.
+func restAt(params []string, i int) bool {
+	for _, p := range params {
+		p = strings.TrimSpace(p)
+		if name, _, _ := splitParam(p); name == "this" || p == "" {
+			continue
+		}
+		if strings.HasPrefix(p, "...") {
+			return true
+		}
+		if i == 0 {
+			return false
+		}
+		i--
+	}
+	return false
 }
 
 // positional is the parameter at index i of a parameter list, a this

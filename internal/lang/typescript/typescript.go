@@ -27,12 +27,13 @@ var TypeScript = ecma.NewLanguage("typescript", []string{".ts", ".mts", ".cts"},
 var TSX = ecma.NewLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
 
 // refine is the ECMAScript refinement plus the locals that hold this, the
-// parameters typed by the call they are passed to and the values typed by
-// declarations elsewhere.
+// parameters and object literal keys typed by the call they are passed to
+// and the values typed by declarations elsewhere.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
 	ecma.ThisAliases(v, f, nil)
 	ecma.ContextParams(v, f)
+	ecma.ArgumentKeys(v, f)
 	ecma.ValueTypes(v, f)
 }
 
