@@ -37,32 +37,8 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 		if v.Kind(args) != "arguments" {
 			continue
 		}
-		call := v.Parent(args)
-		var callee int
-		switch v.Kind(call) {
-		case "call_expression":
-			callee = langutil.Child(v, call, "function")
-		case "new_expression":
-			callee = langutil.Child(v, call, "constructor")
-		default:
-			continue
-		}
-		if v.Kind(callee) != "identifier" {
-			continue
-		}
-		arg := -1
-		for i, a := range langutil.Children(v, args) {
-			if k := v.Kind(a); k == "spread_element" {
-				break
-			} else if k == "comment" {
-				continue
-			}
-			if a == at {
-				arg = i
-				break
-			}
-		}
-		if arg < 0 {
+		callee, arg := calleeAndPosition(v, args, at)
+		if callee < 0 || arg < 0 {
 			continue
 		}
 		var params []int // parameter names by position, -1 where unknown
