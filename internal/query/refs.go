@@ -405,6 +405,10 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 					s.loc.Tier = index.TierAnchored.String()
 				}
 			}
+		} else if parameterProperty(r, f.Path, facts, ref) {
+			// the parameter that declares the property (constructor(private x: T)):
+			// one declaration, so its uses in the constructor are the property's
+			s.loc.Tier = index.TierProven.String()
 		} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
 			s.status = synOther // bound to something else, or cannot be a member access
 		} else {
@@ -867,4 +871,17 @@ func rankRefs(found []foundRef, r *Resolved) {
 		}
 		return LessLoc(a.loc.Location, b.loc.Location)
 	})
+}
+
+// parameterProperty reports whether ref, a name of file path that binds to
+// nothing, names property r in the constructor whose parameter declares it
+// (TypeScript's constructor(private x: T) { use(x) }: the parameter and
+// the property are one declaration, written once).
+func parameterProperty(r *Resolved, path string, facts *lang.Facts, ref lang.Ref) bool {
+	if r.Def == nil || lang.DefKind(r.Row.Kind) != lang.KindProperty || path != string(r.File.Path) ||
+		ref.Shape != lang.QualNone || ref.BindLocal >= 0 || ref.BindDef >= 0 || ref.BindImp >= 0 || ref.Enclosing < 0 {
+		return false
+	}
+	c := facts.Defs[ref.Enclosing]
+	return c.Kind == lang.KindConstructor && c.Parent == r.Def.Parent && c.Span.Contains(r.Def.NameSpan.Start)
 }
