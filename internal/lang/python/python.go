@@ -195,6 +195,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	attributes(v, f)
 	blankCalls(v, f)
 	bindNested(f)
+	exportList(v, f)
 }
 
 // signatures rebuilds the signatures of definitions whose header holds comments.
