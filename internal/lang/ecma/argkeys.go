@@ -9,8 +9,7 @@ import (
 )
 
 // TypeScript: the keys of an object literal passed as an argument,
-// f({ a: 1, m() {} }) or new C({ a: 1 }), where the callee is a bare name,
-// are members of the type the callee declares for that parameter.
+// f({ a: 1, m() {} }), new C({ a: 1 }) or x.m({ a: 1 }), are members of the type the callee declares for that parameter.
 // ArgumentKeys records them: each key's reference is qualified by
 // argumentQualifier(position) and its Via is the reference to the callee;
 // linking (link_context.go) reads the parameter's type from the callee's
@@ -42,7 +41,7 @@ func ArgumentKeys(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		args := v.Parent(n)
-		callee, arg := calleeAndPosition(v, args, n)
+		callee, arg := calleeAndPosition(v, args, n, true)
 		if callee < 0 || arg < 0 {
 			continue
 		}
@@ -50,7 +49,7 @@ func ArgumentKeys(v *lang.View, f *lang.Facts) {
 			calls, keys = map[lang.Pos]int32{}, map[lang.Pos]int32{}
 			for i, r := range f.Refs {
 				switch {
-				case r.Role == lang.RoleCall && r.Shape == lang.QualNone:
+				case r.Role == lang.RoleCall:
 					calls[r.Pos] = int32(i)
 				case r.Shape == lang.QualExpr && f.Names[r.Qualifier] == "":
 					keys[r.Pos] = int32(i)
@@ -83,10 +82,11 @@ func ArgumentKeys(v *lang.View, f *lang.Facts) {
 	}
 }
 
-// calleeAndPosition is the bare name a call or construction whose argument
-// list is args calls (-1 for any other callee) and the position of argument
-// a among them (-1 past a spread argument).
-func calleeAndPosition(v *lang.View, args, a int) (int, int) {
+// calleeAndPosition is the name a call or construction whose argument list
+// is args calls, a bare name or, with members, a member's (x.m(...)); -1
+// for any other callee. And the position of argument a among them (-1 past
+// a spread argument).
+func calleeAndPosition(v *lang.View, args, a int, members bool) (int, int) {
 	call := v.Parent(args)
 	callee := -1
 	switch v.Kind(call) {
@@ -95,7 +95,10 @@ func calleeAndPosition(v *lang.View, args, a int) (int, int) {
 	case "new_expression":
 		callee = langutil.Child(v, call, "constructor")
 	}
-	if callee < 0 || v.Kind(callee) != "identifier" {
+	if members && v.Kind(callee) == "member_expression" {
+		callee = langutil.Child(v, callee, "property") // x.m(...): the method's name
+	}
+	if callee < 0 || v.Kind(callee) != "identifier" && v.Kind(callee) != "property_identifier" {
 		return -1, -1
 	}
 	i := 0

@@ -8,7 +8,8 @@ import (
 // ContextParams records, for TypeScript, where the type of an untyped
 // parameter comes from when the function that declares it is passed as an
 // argument (or as a branch of a conditional argument): in f((a, b) => ...)
-// or new C(function (a) {...}), where the callee is a bare name, the
+// or new C(function (a) {...}), where the callee is a bare name (a
+// method's callbacks are typed by their collection, values.go), the
 // parameter's Local.Via is the reference to the callee (f, C) and its
 // Local.Type is lang.ContextType(argument, parameter), the position of the
 // function among the call's arguments and of the parameter among the
@@ -37,7 +38,7 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 		if v.Kind(args) != "arguments" {
 			continue
 		}
-		callee, arg := calleeAndPosition(v, args, at)
+		callee, arg := calleeAndPosition(v, args, at, false)
 		if callee < 0 || arg < 0 {
 			continue
 		}

@@ -125,7 +125,7 @@ func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target,
 			// a key of an object literal passed to a callee that types the
 			// argument (argkeys.go, link_context.go)
 			if arg, ok := argumentOf(lf.Facts.Names[r.Qualifier]); ok {
-				return l.argumentMember(ctx, lf.File, lf.Facts, r, arg, name, targets, resolved)
+				return l.argumentMember(ctx, lf, r, arg, name, targets, resolved)
 			}
 		}
 		if r.Shape == lang.QualIdent {
@@ -157,7 +157,7 @@ func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target,
 		}
 		if r.Shape == lang.QualIdent {
 			// a parameter typed by the call it is passed to (link_context.go)
-			if id, ok := l.ecmaContext(ctx, lf.File, decl, r, name, targets, resolved); ok {
+			if id, ok := l.ecmaContext(ctx, lf, decl, r, name, targets, resolved); ok {
 				return id, true
 			}
 			// a binding typed by a value: a call's result, an element (link_values.go)

@@ -24,7 +24,7 @@ import (
 // ecmaContext is the symbol of member name of the contextual type of the
 // qualifier of r; ok is false when the qualifier has none that the source
 // declares.
-func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes, r lang.Ref, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+func (l *batch) ecmaContext(ctx context.Context, lf *link.File, d *link.DeclTypes, r lang.Ref, name string, targets []lang.Target, resolved []bool) (int64, bool) {
 	f := d.Facts
 	ls, found := d.Local(r.Qualifier, r.Scope, r.Pos)
 	if !found || len(ls) != 1 {
@@ -35,7 +35,7 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 	if !ok || lo.Via <= 0 || int(lo.Via) > len(f.Refs) {
 		return 0, false
 	}
-	sigs, file, facts, ok := l.calleeSigs(ctx, fi, f, f.Refs[lo.Via-1], targets, resolved)
+	sigs, file, facts, ok := l.calleeSigs(ctx, lf, lo.Via-1, targets, resolved)
 	if !ok {
 		return 0, false
 	}
@@ -53,11 +53,11 @@ func (l *batch) ecmaContext(ctx context.Context, fi lang.File, d *link.DeclTypes
 // argumentMember is the symbol of member name of the type that the callee
 // of r (Via) declares for the argument whose object literal's key r is
 // (ArgumentKeys); ok is false when it declares none.
-func (l *batch) argumentMember(ctx context.Context, fi lang.File, f *lang.Facts, r lang.Ref, arg int, name string, targets []lang.Target, resolved []bool) (int64, bool) {
-	if int(r.Via) > len(f.Refs) {
+func (l *batch) argumentMember(ctx context.Context, lf *link.File, r lang.Ref, arg int, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+	if int(r.Via) > len(lf.Facts.Refs) {
 		return 0, false
 	}
-	sigs, file, facts, ok := l.calleeSigs(ctx, fi, f, f.Refs[r.Via-1], targets, resolved)
+	sigs, file, facts, ok := l.calleeSigs(ctx, lf, r.Via-1, targets, resolved)
 	if !ok {
 		return 0, false
 	}
@@ -79,14 +79,28 @@ func (l *batch) argumentMember(ctx context.Context, fi lang.File, f *lang.Facts,
 	return id, id != 0
 }
 
-// calleeSigs are the declarations that callers of callee, a bare name of
-// file fi, see: the overloads of a function of the file or imported by
-// name (the implementation of overloads left out outside declaration
-// files), or the constructors of such a class; with the file that declares
-// them and its facts. ok is false for any other callee.
-func (l *batch) calleeSigs(ctx context.Context, fi lang.File, f *lang.Facts, callee lang.Ref, targets []lang.Target, resolved []bool) ([]calleeSig, string, *lang.Facts, bool) {
-	file, facts, path := fi.Path, f, ""
+// calleeSigs are the declarations that callers of the callee reference ci
+// of a file see: the overloads of a function of the file or imported by
+// name, or the constructors of such a class, for a bare name; the overloads
+// of the method a member call (x.m(...)) is linked to, which the file's
+// earlier references have settled. The implementation of overloads is
+// left out outside declaration files and interfaces. With the file that
+// declares them and its facts; ok is false for any other callee.
+func (l *batch) calleeSigs(ctx context.Context, lf *link.File, ci int32, targets []lang.Target, resolved []bool) ([]calleeSig, string, *lang.Facts, bool) {
+	f := lf.Facts
+	callee := f.Refs[ci]
+	file, facts, path := lf.Path, f, ""
+	var sigs []calleeSig
+	implemented := true
 	switch {
+	case callee.Shape != lang.QualNone:
+		var di int
+		var ok bool
+		if file, facts, di, ok = l.defOf(ctx, lf, lf.Target(int(ci))); !ok || facts.Defs[di].Kind != lang.KindMethod {
+			return nil, "", nil, false
+		}
+		sigs = methodSignatures(facts, di)
+		implemented = facts.Defs[di].Parent >= 0 && facts.Defs[facts.Defs[di].Parent].Kind == lang.KindClass
 	case callee.BindDef >= 0:
 		path = f.Defs[callee.BindDef].Path
 	case callee.BindImp >= 0:
@@ -106,13 +120,33 @@ func (l *batch) calleeSigs(ctx context.Context, fi lang.File, f *lang.Facts, cal
 	default:
 		return nil, "", nil, false
 	}
-	sigs := calleeSignatures(facts, path)
-	if len(sigs) > 1 && !strings.HasSuffix(file, ".d.ts") {
+	if path != "" {
+		sigs = calleeSignatures(facts, path)
+	}
+	if len(sigs) > 1 && !strings.HasSuffix(file, ".d.ts") && implemented {
 		// overloads: the last declaration is the implementation, which
-		// callers do not see
+		// callers do not see (an interface's overloads have none)
 		sigs = sigs[:len(sigs)-1]
 	}
 	return sigs, file, facts, len(sigs) > 0
+}
+
+// methodSignatures lists the declarations of method di of a file: each
+// overload of its lexical path, with the type parameters of the method and
+// of its class.
+func methodSignatures(facts *lang.Facts, di int) []calleeSig {
+	m := facts.Defs[di]
+	var outer []string
+	if m.Parent >= 0 {
+		outer = typeParams(facts.Defs[m.Parent].Signature)
+	}
+	var out []calleeSig
+	for _, d := range facts.Defs {
+		if d.Path == m.Path && d.Kind == lang.KindMethod {
+			out = append(out, calleeSig{d.Signature, append(typeParams(d.Signature), outer...)})
+		}
+	}
+	return out
 }
 
 // calleeSig is one declaration of a callee: its signature and the type
