@@ -1,9 +1,15 @@
 package lang
 
-import "testing"
+import (
+	"testing"
 
+	"github.com/google/go-cmp/cmp"
+)
+
+// TypeName keeps the name of one named type and nothing else: no array,
+// union, intersection or function type.
 func TestTypeName(t *testing.T) {
-	for in, want := range map[string]string{
+	want := map[string]string{
 		"Box":                               "Box",
 		" *pkg.List[T] ":                    "pkg.List",
 		"&Node":                             "Node",
@@ -16,9 +22,12 @@ func TestTypeName(t *testing.T) {
 		"A | B":                             "",
 		"() => Box":                         "",
 		"Box<>":                             "",
-	} {
-		if got := TypeName(in); got != want {
-			t.Errorf("TypeName(%q) = %q, want %q", in, got, want)
-		}
+	}
+	got := make(map[string]string, len(want))
+	for in := range want {
+		got[in] = TypeName(in)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("TypeName (-want +got):\n%s", d)
 	}
 }

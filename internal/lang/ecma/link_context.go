@@ -39,13 +39,11 @@ func (l *batch) ecmaContext(ctx context.Context, lf *link.File, d *link.DeclType
 	if !ok {
 		return 0, false
 	}
-	typ := ""
-	for i, sig := range sigs {
-		t := contextParamType(sig.text, sig.typeParams, arg, param)
-		if t == "" || i > 0 && t != typ {
-			return 0, false
-		}
-		typ = t
+	typ := agreedType(sigs, func(sig calleeSig) (string, bool) {
+		return contextParamType(sig.text, sig.typeParams, arg, param), true
+	})
+	if typ == "" {
+		return 0, false
 	}
 	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
 }
@@ -61,22 +59,32 @@ func (l *batch) argumentMember(ctx context.Context, lf *link.File, r lang.Ref, a
 	if !ok {
 		return 0, false
 	}
-	typ := ""
-	for _, sig := range sigs {
-		t, takes := argumentType(sig.text, sig.typeParams, arg)
-		if !takes {
-			continue // an overload without the argument: not the one called
-		}
-		if t == "" || typ != "" && t != typ {
-			return 0, false
-		}
-		typ = t
-	}
+	typ := agreedType(sigs, func(sig calleeSig) (string, bool) {
+		return argumentType(sig.text, sig.typeParams, arg)
+	})
 	if typ == "" {
 		return 0, false
 	}
 	id := l.ecmaTypeMember(ctx, file, facts, typ, name, 0)
 	return id, id != 0
+}
+
+// agreedType is the type that read finds in every declaration of a callee
+// that takes the argument (an overload without it is not the one called);
+// "" when one of them declares none or they disagree.
+func agreedType(sigs []calleeSig, read func(calleeSig) (typ string, takes bool)) string {
+	typ := ""
+	for _, sig := range sigs {
+		t, takes := read(sig)
+		if !takes {
+			continue
+		}
+		if t == "" || typ != "" && t != typ {
+			return ""
+		}
+		typ = t
+	}
+	return typ
 }
 
 // calleeSigs are the declarations that callers of the callee reference ci
