@@ -15,21 +15,22 @@ import (
 // linking (link_context.go) reads the parameter's type from the callee's
 // declarations, as it does for the parameters of a function argument.
 
-// argumentPrefix starts the qualifier of an argument's key.
-const argumentPrefix = "{}#"
+// argumentPrefix starts the qualifier of an argument's key, which reads as
+// what the key's receiver is where answers show it: {…} argument 2.
+const argumentPrefix = "{…} argument "
 
 // argumentQualifier is the qualifier of the keys of the object literal
-// passed as argument i.
-func argumentQualifier(i int) string { return argumentPrefix + strconv.Itoa(i) }
+// passed as argument i (from 0; shown from 1).
+func argumentQualifier(i int) string { return argumentPrefix + strconv.Itoa(i+1) }
 
-// argumentOf reads an argumentQualifier: the argument's position.
+// argumentOf reads an argumentQualifier: the argument's position, from 0.
 func argumentOf(q string) (int, bool) {
 	rest, ok := strings.CutPrefix(q, argumentPrefix)
 	if !ok {
 		return 0, false
 	}
 	i, err := strconv.Atoi(rest)
-	return i, err == nil && i >= 0
+	return i - 1, err == nil && i >= 1
 }
 
 // ArgumentKeys records the keys of object literal arguments (above).
