@@ -205,6 +205,7 @@ type builder struct {
 
 	defCands   map[int]defCand // by name node
 	marks      map[int]refMark // by name node
+	bindings   int             // marks of @reference.binding
 	skip       map[int]bool    // identifier nodes that are not references
 	scopeNodes []int
 	localNodes []int
@@ -341,6 +342,9 @@ func (b *builder) collectMatch(caps []capture) {
 		case capImportRef:
 			mk.role, mk.imp = RoleImport, main
 		case capBinding:
+			if !mk.binding {
+				b.bindings++
+			}
 			mk.binding = true
 		}
 		if recv >= 0 {
@@ -786,7 +790,9 @@ func (b *builder) buildRefs() {
 // is one even where it also binds a local or names a definition:
 // JavaScript's const { a } = x binds a and reads x.a.
 func (b *builder) refNode(i int) (isRef, binds bool) {
-	binds = b.marks[i].binding
+	if b.bindings > 0 { // most files have none: no lookup per node
+		binds = b.marks[i].binding
+	}
 	sym := b.v.nodes[i].sym
 	return binds || int(sym) < len(b.c.refKind) && b.c.refKind[sym], binds
 }

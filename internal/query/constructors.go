@@ -38,10 +38,7 @@ func instantiation(ov *OverloadSet, id int64, args uint16, tier string) (synStat
 // symbol, and for a constructor named like its class (Java's, C#'s), whose
 // own name the instantiations carry.
 func (e *Engine) instantiatedAs(ctx context.Context, r *Resolved) (string, error) {
-	if lang.DefKind(r.Row.Kind) != lang.KindConstructor || r.Row.Parent == 0 {
-		return "", nil
-	}
-	class, ok, err := e.symbolByID(ctx, r.Row.Parent)
+	class, ok, err := e.TypeOfConstructor(ctx, r.Row)
 	if err != nil || !ok || class.Name == r.Row.Name {
 		return "", err
 	}

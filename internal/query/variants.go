@@ -221,26 +221,39 @@ func inDefaultBuild(b *lang.Builds, r *Resolved) bool {
 	return b.InDefault(r.File.Path, build)
 }
 
-// mergedDeclarations are the other declarations of r's name in its scope
-// where its language merges them into one symbol (TypeScript's interface
-// and const of one name): each is searched by its own meaning, but the
-// import or export of the name brings in all of them. nil for none.
+// SameScopeDeclarations are the other definitions of r's name in its
+// scope of its file (the same parent): in TypeScript the declarations it
+// merges into one symbol (an interface and a const), and overloads, a
+// getter and its setter.
+func (e *Engine) SameScopeDeclarations(ctx context.Context, r *Resolved) ([]store.SymbolRow, error) {
+	rows, err := e.SymbolsByQName(ctx, r.Row.QName)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SymbolRow
+	for _, o := range rows {
+		if o.ID != r.Row.ID && o.FileID == r.Row.FileID && o.Parent == r.Row.Parent && o.Name == r.Row.Name {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// mergedDeclarations are the ids of SameScopeDeclarations where r's
+// language merges them into one symbol: each is searched by its own
+// meaning, but the import or export of the name brings in all of them.
+// nil for none.
 func (e *Engine) mergedDeclarations(ctx context.Context, r *Resolved) (map[int64]bool, error) {
 	if !lang.Of(r.File.Lang).MergesDeclarations {
 		return nil, nil
 	}
-	rows, err := e.Store().SymbolsByQName(ctx, r.Row.QName)
-	if err != nil {
+	rows, err := e.SameScopeDeclarations(ctx, r)
+	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	var out map[int64]bool
+	out := make(map[int64]bool, len(rows))
 	for _, o := range rows {
-		if o.ID != r.Row.ID && o.FileID == r.Row.FileID && o.Kind != r.Row.Kind {
-			if out == nil {
-				out = map[int64]bool{}
-			}
-			out[o.ID] = true
-		}
+		out[o.ID] = true
 	}
 	return out, nil
 }

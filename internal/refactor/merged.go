@@ -32,15 +32,11 @@ func (env *Env) mergedDeclarations(ctx context.Context, r *query.Resolved) ([]*q
 		}
 	}
 	if isECMA(r.File.Lang) {
-		rows, err := env.Engine.SymbolsOfFile(ctx, r.File.ID)
+		rows, err := env.Engine.SameScopeDeclarations(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		for _, row := range rows {
-			if row.ID != r.Row.ID && row.Name == r.Row.Name && row.Parent == r.Row.Parent {
-				same = append(same, row)
-			}
-		}
+		same = append(same, rows...)
 	}
 	return env.loadAll(ctx, same)
 }

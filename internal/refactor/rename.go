@@ -168,7 +168,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		return nil, err
 	}
 	p.Groups = append(p.Groups, anonGroups...)
-	env.shorthands(ctx, card, r, p, old, req.NewName)
+	files := newECMAFiles()
+	defer files.close()
+	env.shorthands(ctx, files, card, r, p, old, req.NewName)
 	env.rustShorthands(card, p, old, req.NewName)
 	structural, err := env.structuralFamily(ctx, card, r, p, mergedIDs, req.NewName)
 	if err != nil {
@@ -177,7 +179,7 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if structural, err = env.proveStructural(ctx, p, structural, card.QName); err != nil {
 		return nil, err
 	}
-	env.structuralShorthands(ctx, card, structural, old, req.NewName)
+	env.structuralShorthands(ctx, files, card, structural, old, req.NewName)
 	p.Groups = append(p.Groups, structural...)
 	for _, e := range p.Edits {
 		if layer[e.Path] == "" {

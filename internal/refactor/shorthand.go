@@ -51,21 +51,12 @@ type ecmaFile struct {
 // destructuring of this inside a class that has the member is proven, one
 // inside a class that cannot have it is left alone, every other
 // destructuring and object literal shorthand is a candidate.
-func (env *Env) shorthands(ctx context.Context, card *query.SymbolCard, r *query.Resolved, p *Plan, old, name string) {
+func (env *Env) shorthands(ctx context.Context, files *ecmaFiles, card *query.SymbolCard, r *query.Resolved, p *Plan, old, name string) {
 	if !isECMA(card.Language) {
 		return
 	}
 	member := memberKinds[card.Kind]
-	x := lang.NewExtractor()
-	defer x.Close()
-	files := map[string]*ecmaFile{}
-	open := func(path string) *ecmaFile {
-		if f, ok := files[path]; ok {
-			return f
-		}
-		files[path] = env.parseECMA(ctx, x, path)
-		return files[path]
-	}
+	open := func(path string) *ecmaFile { return files.open(ctx, env, path) }
 	covered := map[[3]any]bool{}
 	if member {
 		groupShorthands(p.Groups, open, covered, old, name)
@@ -180,20 +171,43 @@ func groupShorthands(groups []Group, open func(string) *ecmaFile, covered map[[3
 
 // structuralShorthands completes the groups of a member rename's
 // structural family as groupShorthands does the others'.
-func (env *Env) structuralShorthands(ctx context.Context, card *query.SymbolCard, groups []Group, old, name string) {
+func (env *Env) structuralShorthands(ctx context.Context, files *ecmaFiles, card *query.SymbolCard, groups []Group, old, name string) {
 	if !isECMA(card.Language) || !memberKinds[card.Kind] {
 		return
 	}
-	x := lang.NewExtractor()
-	defer x.Close()
-	files := map[string]*ecmaFile{}
-	open := func(path string) *ecmaFile {
-		if _, ok := files[path]; !ok {
-			files[path] = env.parseECMA(ctx, x, path)
-		}
-		return files[path]
-	}
+	open := func(path string) *ecmaFile { return files.open(ctx, env, path) }
 	groupShorthands(groups, open, map[[3]any]bool{}, old, name)
+}
+
+// ecmaFiles parses each JavaScript or TypeScript file a rename looks at
+// once, for shorthands and structuralShorthands alike.
+type ecmaFiles struct {
+	x     *lang.Extractor
+	files map[string]*ecmaFile
+}
+
+func newECMAFiles() *ecmaFiles {
+	return &ecmaFiles{files: map[string]*ecmaFile{}}
+}
+
+// open is the parsed file at path (nil when it is gone or not JavaScript
+// or TypeScript); the extractor starts with the first file.
+func (fs *ecmaFiles) open(ctx context.Context, env *Env, path string) *ecmaFile {
+	if f, ok := fs.files[path]; ok {
+		return f
+	}
+	if fs.x == nil {
+		fs.x = lang.NewExtractor()
+	}
+	fs.files[path] = env.parseECMA(ctx, fs.x, path)
+	return fs.files[path]
+}
+
+// close releases the extractor.
+func (fs *ecmaFiles) close() {
+	if fs.x != nil {
+		fs.x.Close()
+	}
 }
 
 // parseECMA reads and parses a file of the rename (nil when it is gone or
