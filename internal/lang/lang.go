@@ -292,7 +292,7 @@ type Language struct {
 	RelatedRefs RelatedReferences
 	// CalledByName reports whether the language's runtime calls a member
 	// of the name by that name (Python's special methods, __str__; Ruby's
-	// initialize and to_s): renamed, it would not be called any more, and
+	// initialize and to_s; JavaScript's constructor): renamed, it would not be called any more, and
 	// a member renamed to it would start being called. nil: none.
 	CalledByName func(name string) bool
 	// SharedAttributes: an object's attribute is one slot by its name,

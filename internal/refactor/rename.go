@@ -679,11 +679,12 @@ func checkNewName(language, old, name string) error {
 }
 
 // checkCalledByName refuses renaming a member the language's runtime calls
-// by its name (Python's __str__, Ruby's to_s), or renaming one to such a
-// name: either would change what runs without a call site saying so.
+// by its name (Python's __str__, Ruby's to_s, JavaScript's constructor), or
+// renaming one to such a name: either would change what runs without a
+// call site saying so.
 func checkCalledByName(card *query.SymbolCard, r *query.Resolved, name string) error {
 	l := lang.Of(r.File.Lang)
-	if k := lang.DefKind(r.Row.Kind); l.CalledByName == nil || k != lang.KindMethod && k != lang.KindFunction {
+	if k := lang.DefKind(r.Row.Kind); l.CalledByName == nil || k != lang.KindMethod && k != lang.KindFunction && k != lang.KindConstructor {
 		return nil
 	}
 	title := strings.ToUpper(r.File.Lang[:1]) + r.File.Lang[1:]

@@ -50,17 +50,19 @@ func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, quer
 		// TypeScript's interfaces are structural; JavaScript has none.
 		StructuralInterfaces: typed,
 		MergesDeclarations:   typed,
-		Visibility:           Visibility,
-		Imports:              Imports,
-		Refine:               refine,
-		DynamicCalls:         DynamicCalls,
-		Surfaces:             Surfaces,
-		TestFile:             TestFile,
-		TestLayout:           TestLayout,
-		RelatedRefs:          lang.RelatedFamily,
-		Linker:               Linker,
-		Stdlib:               Stdlib,
-		Builtins:             Globals,
+		// new C() runs the method named constructor
+		CalledByName: func(name string) bool { return name == "constructor" },
+		Visibility:   Visibility,
+		Imports:      Imports,
+		Refine:       refine,
+		DynamicCalls: DynamicCalls,
+		Surfaces:     Surfaces,
+		TestFile:     TestFile,
+		TestLayout:   TestLayout,
+		RelatedRefs:  lang.RelatedFamily,
+		Linker:       Linker,
+		Stdlib:       Stdlib,
+		Builtins:     Globals,
 	}
 }
 
