@@ -184,7 +184,10 @@ const (
 
 // Language describes one language to the engine.
 type Language struct {
-	Name       string   // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
+	Name string // stable id: "go", "python", "typescript", "tsx", "javascript", "java", "csharp", "kotlin"
+	// Title is the name people write ("TypeScript", "C#"); "" when it is
+	// Name with a capital (Go, Python).
+	Title      string
 	Extensions []string // file name suffixes, with the dot
 	// Aliases are other names users give the language in filters ("ts",
 	// "py"); Dialects are the languages a filter on this one includes too
@@ -426,6 +429,14 @@ const (
 	RuleExport    = "export-rule" // Go's capitalisation
 	RuleModifiers = "modifiers"   // declared modifiers and keywords
 )
+
+// DisplayName is the language's name as prose writes it.
+func (l *Language) DisplayName() string {
+	if l.Title != "" {
+		return l.Title
+	}
+	return strings.ToUpper(l.Name[:1]) + l.Name[1:]
+}
 
 // Repeatable reports whether a package of the language may declare name
 // any number of times, each declaration its own symbol (Builds.Repeatable).

@@ -687,7 +687,7 @@ func checkCalledByName(card *query.SymbolCard, r *query.Resolved, name string) e
 	if k := lang.DefKind(r.Row.Kind); l.CalledByName == nil || k != lang.KindMethod && k != lang.KindFunction && k != lang.KindConstructor {
 		return nil
 	}
-	title := strings.ToUpper(r.File.Lang[:1]) + r.File.Lang[1:]
+	title := l.DisplayName()
 	if l.CalledByName(card.Name) {
 		return &errs.Error{Kind: errs.Precondition,
 			Msg:     fmt.Sprintf("cannot rename %s: %s calls %s by its name, so under another name it would no longer run", card.QName, title, card.Name),

@@ -15,6 +15,7 @@ import (
 // Language is C++.
 var Language = &lang.Language{
 	Name:           "cpp",
+	Title:          "C++",
 	Extensions:     []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"},
 	Aliases:        []string{"c++", "cxx", "cc"},
 	VisibilityRule: lang.RuleModifiers,

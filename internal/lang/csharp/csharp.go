@@ -64,6 +64,7 @@ var (
 // Language is C#.
 var Language = &lang.Language{
 	Name:           "csharp",
+	Title:          "C#",
 	Extensions:     []string{".cs"},
 	Ecosystem:      "dotnet",
 	Aliases:        []string{"cs", "c#"},

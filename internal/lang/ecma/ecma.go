@@ -29,9 +29,10 @@ func refKinds(typed bool) []string {
 // names, grammar and query, whether it writes types (typed: type
 // identifiers are references too), the node kinds that start a body and
 // its refinement.
-func NewLanguage(name string, exts []string, grammar func() unsafe.Pointer, query string, typed bool, bodyKinds []string, refine func(*lang.View, *lang.Facts)) *lang.Language {
+func NewLanguage(name, title string, exts []string, grammar func() unsafe.Pointer, query string, typed bool, bodyKinds []string, refine func(*lang.View, *lang.Facts)) *lang.Language {
 	return &lang.Language{
 		Name:           name,
+		Title:          title,
 		Extensions:     exts,
 		Family:         "ecma",
 		Ecosystem:      "javascript",

@@ -21,7 +21,7 @@ var ownQuery string
 var query = ecma.Query(ownQuery, true)
 
 // Language is JavaScript.
-var Language = ecma.NewLanguage("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
+var Language = ecma.NewLanguage("javascript", "JavaScript", []string{".js", ".jsx", ".mjs", ".cjs"}, func() unsafe.Pointer { return tsjs.Language() },
 	query, false, []string{"statement_block", "class_body"}, refine)
 
 // refine is the ECMAScript refinement plus what JavaScript classes need

@@ -42,6 +42,7 @@ var query string
 // Language is PHP.
 var Language = &lang.Language{
 	Name:           "php",
+	Title:          "PHP",
 	Extensions:     []string{".php"},
 	Ecosystem:      "php",
 	VisibilityRule: lang.RuleModifiers,

@@ -21,10 +21,10 @@ var ownQuery string
 var bodyKinds = []string{"statement_block", "class_body", "interface_body", "enum_body"}
 
 // TypeScript is the .ts language.
-var TypeScript = ecma.NewLanguage("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, ecma.Query(ownQuery, false), true, bodyKinds, refine)
+var TypeScript = ecma.NewLanguage("typescript", "TypeScript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript, ecma.Query(ownQuery, false), true, bodyKinds, refine)
 
 // TSX is TypeScript with JSX.
-var TSX = ecma.NewLanguage("tsx", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
+var TSX = ecma.NewLanguage("tsx", "TSX", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
 
 // refine is the ECMAScript refinement plus the locals that hold this, the
 // parameters and object literal keys typed by the call they are passed to
