@@ -454,6 +454,7 @@ func Refine(v *lang.View, f *lang.Facts) {
 	}
 	callValues(f)
 	defaultExport(v, f)
+	docLinks(v, f)
 }
 
 // nonNull qualifies the member references whose receiver is a non-null
