@@ -454,7 +454,6 @@ func Refine(v *lang.View, f *lang.Facts) {
 	}
 	callValues(f)
 	defaultExport(v, f)
-	instanceofNarrowing(v, f)
 	docLinks(v, f)
 }
 

@@ -116,7 +116,19 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 // type of the class every assignment constructs (attributes.go).
 func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
 	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
-	return func(_ int, r lang.Ref, name string) (int64, bool) {
+	var typed func(int, lang.Ref, string) (int64, bool)
+	typed = func(ri int, r lang.Ref, name string) (int64, bool) {
+		if r.Shape == lang.QualIdent && r.QualBound {
+			// x.m where a type guard narrowed x: m of the type its predicate
+			// asserts, or else as the declarations around the guard say
+			if guard, ok := guardLocal(decl, r); ok {
+				if id, ok := l.guardMember(ctx, lf, guard, name, targets, resolved); ok {
+					return id, true
+				}
+				r.Scope = lf.Facts.Scopes[lf.Facts.Locals[guard].Scope].Parent
+				return typed(ri, r, name)
+			}
+		}
 		if r.Shape == lang.QualCall && r.Via > 0 {
 			// f().m, a.f().m: m of the type f declares it returns (link_values.go)
 			return l.resultMember(ctx, lf, r.Via, name)
@@ -169,6 +181,7 @@ func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target,
 		}
 		return 0, false
 	}
+	return typed
 }
 
 // linkImported links a reference bound to an import that resolves to t:

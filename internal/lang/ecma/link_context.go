@@ -48,6 +48,83 @@ func (l *batch) ecmaContext(ctx context.Context, lf *link.File, d *link.DeclType
 	return l.ecmaTypeMember(ctx, file, facts, typ, name, 0), true
 }
 
+// guardLocal is the local that a type guard declared for the qualifier of
+// r (Narrowing), when it is the one r sees.
+func guardLocal(d *link.DeclTypes, r lang.Ref) (int32, bool) {
+	ls, found := d.Local(r.Qualifier, r.Scope, r.Pos)
+	if !found || len(ls) != 1 {
+		return 0, false
+	}
+	_, ok := parseGuardType(d.Facts.Locals[ls[0]].Type)
+	return ls[0], ok
+}
+
+// guardMember is the symbol of member name of the type that the guard of
+// local li asserts for it (isT(x): x is T), through every declaration of
+// the guard; ok is false when they assert none or disagree.
+func (l *batch) guardMember(ctx context.Context, lf *link.File, li int32, name string, targets []lang.Target, resolved []bool) (int64, bool) {
+	f := lf.Facts
+	lo := f.Locals[li]
+	arg, _ := parseGuardType(lo.Type)
+	if lo.Via <= 0 || int(lo.Via) > len(f.Refs) {
+		return 0, false
+	}
+	sigs, file, facts, ok := l.calleeSigs(ctx, lf, lo.Via-1, targets, resolved)
+	if !ok {
+		return 0, false
+	}
+	typ := agreedType(sigs, func(sig calleeSig) (string, bool) {
+		return guardedType(sig.text, sig.typeParams, arg), true
+	})
+	if typ == "" {
+		return 0, false
+	}
+	id := l.ecmaTypeMember(ctx, file, facts, typ, name, 0)
+	return id, id != 0
+}
+
+// guardedType reads from a function's signature the type name its
+// predicate asserts for parameter arg ((x: unknown): x is T), without type
+// arguments; "" when it declares no predicate on that parameter, or
+// asserts a type parameter (of typeParams).
+func guardedType(sig string, typeParams []string, arg int) string {
+	if strings.ContainsAny(sig, "\"'`…") {
+		return ""
+	}
+	open := topIndex(sig, 0, '(')
+	if open < 0 {
+		return ""
+	}
+	params, ok := splitList(sig, open)
+	if !ok {
+		return ""
+	}
+	p, ok := positional(params, arg)
+	if !ok {
+		return ""
+	}
+	param, _, typed := splitParam(p)
+	if !typed {
+		param = strings.TrimSuffix(strings.TrimSpace(p), "?")
+	}
+	ret, ok := strings.CutPrefix(strings.TrimSpace(sig[matching(sig, open)+1:]), ":")
+	if !ok {
+		return ""
+	}
+	asserted, ok := strings.CutPrefix(strings.TrimSpace(ret), param+" is ")
+	if !ok || !lang.IsIdentifier(param) {
+		return ""
+	}
+	typ := lang.TypeName(asserted)
+	first, _, _ := strings.Cut(typ, ".")
+	for _, tp := range typeParams {
+		if tp == first {
+			return ""
+		}
+	}
+	return typ
+}
+
 // argumentMember is the symbol of member name of the type that the callee
 // of r (Via) declares for the argument whose object literal's key r is
 // (ArgumentKeys); ok is false when it declares none.

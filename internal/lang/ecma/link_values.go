@@ -86,8 +86,8 @@ func (l *batch) localType(ctx context.Context, lf *link.File, li int32, hops int
 		return t, t.text != ""
 	case strings.HasPrefix(lo.Type, arrayOf):
 		return tsType{file: lf.Path, facts: lf.Facts, text: strings.TrimPrefix(lo.Type, arrayOf) + "[]"}, true
-	case lo.Type == "" || strings.HasPrefix(lo.Type, "#"):
-		return tsType{}, false
+	case lo.Type == "" || strings.HasPrefix(lo.Type, "#") || strings.HasPrefix(lo.Type, "?"):
+		return tsType{}, false // none, typed by its context, narrowed by a guard
 	}
 	return tsType{file: lf.Path, facts: lf.Facts, text: lo.Type}, true
 }

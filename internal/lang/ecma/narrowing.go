@@ -1,25 +1,32 @@
 package ecma
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
-// instanceofNarrowing records what instanceof tells about a name, as the
-// TypeScript checker narrows it: inside the block of if (x instanceof C)
-// { ... } (and of if (x instanceof C && y instanceof D) { ... }) x holds a
-// C. Each is a local x of type C declared at the start of that block, in
-// its scope, so that x.m() there is looked up in C (link.DeclTypes finds
-// the innermost local). After if (!(x instanceof C)) return (or throw,
-// break, continue) x is a C for the rest of the enclosing block, unless
-// that block declares x itself (its two declarations would disagree). A
-// branch that is no block (if (x instanceof C) x.m()) has no scope of its
-// own and is left alone, as are ternaries and && chains outside an if.
-func instanceofNarrowing(v *lang.View, f *lang.Facts) {
+// Narrowing records what instanceof and type guards tell about a name, as
+// the TypeScript checker narrows it: inside the block of if (x instanceof
+// C) { ... }, or of if (isC(x)) { ... } where isC declares the predicate
+// x is C (also through &&: if (x instanceof C && isD(y)) { ... }), x holds
+// a C. Each is a local x declared at the start of that block, in its
+// scope, so that x.m() there is looked up in C (link.DeclTypes finds the
+// innermost local): of type C for instanceof; for a guard, of GuardType(i)
+// with Via the reference to the guard, whose declaration the linker reads
+// (link_context.go). After if (!(x instanceof C)) return (or throw, break,
+// continue; or !isC(x)) x is a C for the rest of the enclosing block,
+// unless that block declares x itself (its two declarations would
+// disagree). A branch that is no block (if (x instanceof C) x.m()) has no
+// scope of its own and is left alone, as are ternaries and && chains
+// outside an if. It runs after every pass that drops references, since
+// Via indexes them.
+func Narrowing(v *lang.View, f *lang.Facts) {
 	var scopeAt map[lang.Span]int32
-	narrow := func(block int, at lang.Pos, tests [][2]string, unlessDeclared bool) {
+	var calls map[lang.Pos]int32
+	narrow := func(block int, at lang.Pos, tests []narrowed, unlessDeclared bool) {
 		if scopeAt == nil {
 			scopeAt = make(map[lang.Span]int32, len(f.Scopes))
 			for i, s := range f.Scopes {
@@ -31,12 +38,23 @@ func instanceofNarrowing(v *lang.View, f *lang.Facts) {
 			return
 		}
 		for _, t := range tests {
-			name := langutil.Name(f, t[0])
+			name := langutil.Name(f, t.name)
 			if unlessDeclared && declaresIn(f, s, name) {
 				continue
 			}
-			f.Locals = append(f.Locals, lang.Local{Name: name, Pos: at, Scope: s, Type: t[1]})
+			f.Locals = append(f.Locals, lang.Local{Name: name, Pos: at, Scope: s, Type: t.typ, Via: t.via})
 		}
+	}
+	tested := func(n int) []narrowed {
+		if calls == nil {
+			calls = map[lang.Pos]int32{}
+			for i, r := range f.Refs {
+				if r.Role == lang.RoleCall {
+					calls[r.Pos] = int32(i)
+				}
+			}
+		}
+		return typeTests(v, n, calls)
 	}
 	for n := 0; n < v.Len(); n++ {
 		if v.Kind(n) != "if_statement" {
@@ -48,14 +66,14 @@ func instanceofNarrowing(v *lang.View, f *lang.Facts) {
 		}
 		test := unparen(v, cond)
 		if v.Kind(then) == "statement_block" {
-			if tests := instanceTests(v, test); len(tests) > 0 {
+			if tests := tested(test); len(tests) > 0 {
 				narrow(then, v.Start(then), tests, false)
 			}
 		}
 		if p := v.Parent(n); p >= 0 && v.Kind(p) == "statement_block" && langutil.Child(v, n, "alternative") < 0 && leaves(v, then) {
 			if v.Kind(test) == "unary_expression" && strings.HasPrefix(v.Text(test), "!") {
 				if arg := langutil.Child(v, test, "argument"); arg >= 0 {
-					if tests := instanceTests(v, unparen(v, arg)); len(tests) == 1 {
+					if tests := tested(unparen(v, arg)); len(tests) == 1 {
 						narrow(p, v.End(n), tests, true)
 					}
 				}
@@ -64,10 +82,55 @@ func instanceofNarrowing(v *lang.View, f *lang.Facts) {
 	}
 }
 
-// instanceTests are the names and classes that condition n tests with
-// instanceof: one test, or several joined by &&.
-func instanceTests(v *lang.View, n int) [][2]string {
-	if v.Kind(n) != "binary_expression" {
+// narrowed is a name a condition narrows, to type typ (with via: the
+// guard's reference plus one).
+type narrowed struct {
+	name, typ string
+	via       int32
+}
+
+// GuardType is the Local.Type of a name that a type guard narrows, passed
+// as argument arg: the type that the guard's predicate (arg is T) asserts.
+func GuardType(arg int) string { return "?" + strconv.Itoa(arg) }
+
+// parseGuardType reads GuardType.
+func parseGuardType(typ string) (arg int, ok bool) {
+	rest, ok := strings.CutPrefix(typ, "?")
+	if !ok {
+		return 0, false
+	}
+	arg, err := strconv.Atoi(rest)
+	return arg, err == nil && arg >= 0
+}
+
+// typeTests are the names that condition n narrows: x instanceof C, a call
+// of a bare or member guard with names among its arguments (calls maps a
+// call's name to its reference), or several of them joined by &&.
+func typeTests(v *lang.View, n int, calls map[lang.Pos]int32) []narrowed {
+	switch v.Kind(n) {
+	case "call_expression":
+		fn, args := langutil.Child(v, n, "function"), langutil.Child(v, n, "arguments")
+		if v.Kind(fn) == "member_expression" {
+			fn = langutil.Child(v, fn, "property")
+		}
+		ci, ok := calls[v.Start(fn)]
+		if fn < 0 || args < 0 || !ok {
+			return nil
+		}
+		var out []narrowed
+		i := 0
+		for _, a := range langutil.Children(v, args) {
+			switch v.Kind(a) {
+			case "comment":
+				continue
+			case "identifier":
+				out = append(out, narrowed{v.Text(a), GuardType(i), ci + 1})
+			}
+			i++
+		}
+		return out
+	case "binary_expression":
+	default:
 		return nil
 	}
 	left, right := langutil.Child(v, n, "left"), langutil.Child(v, n, "right")
@@ -84,9 +147,9 @@ func instanceTests(v *lang.View, n int) [][2]string {
 		if k := v.Kind(right); k != "identifier" && (k != "member_expression" || !isDottedName(v.Text(right))) {
 			return nil
 		}
-		return [][2]string{{v.Text(left), v.Text(right)}}
+		return []narrowed{{name: v.Text(left), typ: v.Text(right)}}
 	case "&&":
-		return append(instanceTests(v, unparen(v, left)), instanceTests(v, unparen(v, right))...)
+		return append(typeTests(v, unparen(v, left), calls), typeTests(v, unparen(v, right), calls)...)
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func (d *DeclTypes) Of(r lang.Ref) string {
 		}
 		typ = d.field(r.Enclosing, rest, false)
 	}
-	if typ == "" || strings.ContainsAny(typ[:1], "#[=") || strings.Contains(typ, "|") {
+	if typ == "" || strings.ContainsAny(typ[:1], "#[=?") || strings.Contains(typ, "|") {
 		return "" // none, or not a named type: typed by its context or by a value, an array, a union (TypeScript, lang/ecma)
 	}
 	first, _, _ := strings.Cut(typ, ".")

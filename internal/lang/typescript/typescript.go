@@ -27,14 +27,16 @@ var TypeScript = ecma.NewLanguage("typescript", "TypeScript", []string{".ts", ".
 var TSX = ecma.NewLanguage("tsx", "TSX", []string{".tsx"}, tsts.LanguageTSX, ecma.Query(ownQuery, true), true, bodyKinds, refine)
 
 // refine is the ECMAScript refinement plus the locals that hold this, the
-// parameters and object literal keys typed by the call they are passed to
-// and the values typed by declarations elsewhere.
+// parameters and object literal keys typed by the call they are passed to,
+// the values typed by declarations elsewhere, and the names that instanceof
+// and type guards narrow.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
 	ecma.ThisAliases(v, f, nil)
 	ecma.ContextParams(v, f)
 	ecma.ArgumentKeys(v, f)
 	ecma.ValueTypes(v, f)
+	ecma.Narrowing(v, f)
 }
 
 func init() {
