@@ -298,6 +298,11 @@ type Language struct {
 	// initialize and to_s; JavaScript's constructor): renamed, it would not be called any more, and
 	// a member renamed to it would start being called. nil: none.
 	CalledByName func(name string) bool
+	// RenamesDocComment says that a rename also renames the name where the
+	// // comment above a declaration it renames mentions it, as the
+	// language's own tool does (gopls: Foo in "// Foo does x."); elsewhere
+	// such mentions are listed, edited only when asked for.
+	RenamesDocComment bool
 	// SharedAttributes: an object's attribute is one slot by its name,
 	// whichever class of its hierarchy assigns it (Python's self.x, Ruby's
 	// @x), so a subclass's field of a base class's field's name is that

@@ -30,8 +30,12 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		}
 		code[e.Path][[2]int{e.Line, e.Col}] = true
 	}
+	declared := map[string][]int{} // path -> lines of the declarations renamed
 	for _, e := range p.Edits {
 		mark(e)
+		if e.Kind == "definition" {
+			declared[e.Path] = append(declared[e.Path], e.Line)
+		}
 	}
 	for _, g := range p.Groups {
 		for _, e := range g.Edits {
@@ -63,6 +67,7 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		if len(mentions) == 0 {
 			continue
 		}
+		docComment := docCommentLines(text, starts, declared[c.Path])
 		where, isDoc := docExts[strings.ToLower(path.Ext(c.Path))]
 		var idents map[[2]int]bool
 		if !isDoc {
@@ -83,15 +88,19 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 				continue
 			}
 			out.Total++
-			if len(out.Hits) == maxDocHits {
-				out.Truncated = true
+			if len(out.Hits) >= maxDocHits && !docComment[line] {
+				out.Truncated = true // a declaration's doc comment is always listed: a rename may edit it
 				continue
 			}
 			ctxLine := lineAt(text, starts, line)
-			out.Hits = append(out.Hits, DocHit{
+			hit := DocHit{
 				Edit:  Edit{Path: c.Path, Line: line, Col: col, EndLine: line, EndCol: col + len(old), Old: old, New: name, Kind: "doc", Layer: "text"},
 				Where: where, Confidence: docConfidence(ctxLine, col-1, old, qualified), Context: strings.TrimSpace(clip(ctxLine, 160)),
-			})
+			}
+			if docComment[line] {
+				hit.Where, hit.Confidence = "doc_comment", "high"
+			}
+			out.Hits = append(out.Hits, hit)
 		}
 	}
 	sort.SliceStable(out.Hits, func(i, j int) bool {
@@ -105,6 +114,43 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 		return a.Col < b.Col
 	})
 	return out
+}
+
+// docCommentLines are the lines of the // comments that stand right above
+// the declarations on the given lines (a Go doc comment).
+func docCommentLines(text []byte, starts []int, decls []int) map[int]bool {
+	if len(decls) == 0 {
+		return nil
+	}
+	out := map[int]bool{}
+	for _, d := range decls {
+		for line := d - 1; line >= 1; line-- {
+			if !strings.HasPrefix(strings.TrimSpace(lineAt(text, starts, line)), "//") {
+				break
+			}
+			out[line] = true
+		}
+	}
+	return out
+}
+
+// takeDocComments makes the mentions in the doc comments of the renamed
+// declarations edits of the plan, for a language whose own rename edits
+// them (lang.Language.RenamesDocComment); the other mentions stay listed.
+func takeDocComments(p *Plan, layer map[string]string) {
+	kept := p.Docs.Hits[:0]
+	for _, h := range p.Docs.Hits {
+		if h.Where != "doc_comment" {
+			kept = append(kept, h)
+			continue
+		}
+		p.Edits = append(p.Edits, h.Edit)
+		p.Docs.Total--
+		if layer[h.Path] == "" {
+			layer[h.Path] = "text"
+		}
+	}
+	p.Docs.Hits = kept
 }
 
 // uncoveredMentions lists the line and column of each whole-word use of

@@ -193,7 +193,7 @@ type DocSweep struct {
 // DocHit is one mention.
 type DocHit struct {
 	Edit
-	Where      string `json:"where"`      // markdown, text, comment_or_string
+	Where      string `json:"where"`      // markdown, text, comment_or_string, doc_comment
 	Confidence string `json:"confidence"` // high, medium, low
 	Context    string `json:"context"`
 }

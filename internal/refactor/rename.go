@@ -217,6 +217,9 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 		}}
 	}
 	p.Docs = env.docSweep(ctx, old, req.NewName, card, p)
+	if lang.Of(card.Language).RenamesDocComment {
+		takeDocComments(p, layer)
+	}
 	if req.IncludeDocs {
 		p.Docs.Included = true
 		for _, h := range p.Docs.Hits {

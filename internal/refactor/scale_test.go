@@ -75,7 +75,8 @@ func TestRenameManyReferences(t *testing.T) {
 	s := testenv.Open(t, root, service.Options{})
 	invoke(t, s, "index_ensure", nil)
 	applied, took := renameAll(t, s, "Target", "Goal")
-	if want := packages*files*calls + 1; applied.Edits != want {
+	// every call, the declaration, and Target in its doc comment
+	if want := packages*files*calls + 2; applied.Edits != want {
 		t.Errorf("%d edits, want %d", applied.Edits, want)
 	}
 	if want := packages*files + 1; applied.Write.FilesChanged != want {
@@ -88,6 +89,9 @@ func TestRenameManyReferences(t *testing.T) {
 	}
 	if strings.Contains(string(data), "Target") || strings.Count(string(data), "core.Goal(") != calls {
 		t.Errorf("p3/f2.go not fully renamed:\n%s", data)
+	}
+	if core, _ := os.ReadFile(filepath.Join(root, "core", "core.go")); !strings.Contains(string(core), "// Goal is called from everywhere.") {
+		t.Errorf("core/core.go: the doc comment still names Target:\n%s", core)
 	}
 	if _, err := exec.LookPath("go"); err == nil {
 		cmd := exec.Command("go", "build", "./...")

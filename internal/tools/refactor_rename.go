@@ -12,7 +12,7 @@ type RenameIn struct {
 	Symbol      string    `json:"symbol,omitempty" jsonschema:"the symbol to rename: id, qualified name, path#Name or unique suffix"`
 	At          *Position `json:"at,omitempty" jsonschema:"a position instead of a name"`
 	NewName     string    `json:"new_name" jsonschema:"the new name (an identifier)"`
-	IncludeDocs bool      `json:"include_docs,omitempty" jsonschema:"also edit the high and medium confidence mentions in comments, strings and docs (default: only list them)"`
+	IncludeDocs bool      `json:"include_docs,omitempty" jsonschema:"also edit the high and medium confidence mentions in comments, strings and docs (default: only list them; Go's doc comments of the renamed declarations are always edited)"`
 	Apply       bool      `json:"apply,omitempty" jsonschema:"apply at once when the plan is ready (as refactor_apply would); otherwise return the plan"`
 	Verify      string    `json:"verify,omitempty" jsonschema:"with apply: build (prove it builds first) or none; default build where the toolchain is installed"`
 	WorkspaceID string    `json:"workspace_id,omitempty" jsonschema:"with apply: apply into this workspace's overlay instead of the files"`
@@ -30,7 +30,7 @@ func init() {
 			"Rust: a method of an impl of a trait that the index does not tie to a trait of the repository (fmt of impl fmt::Display, or an impl of a type declared in another file) is refused, and so is a trait method such an impl implements; a field renamed where a shorthand names it (Counter { n }, let Counter { n } = c) is spelled apart (Counter { count: n }). " +
 			"Every affected file is checked against the disk: stale (disk differs from the index), pending_check or unindexed files block the plan with a witness packet and the refresh to run; dirty files (uncommitted changes the index holds) do not block. " +
 			"Refused: a name that is not an identifier or is a keyword (a Ruby instance variable's new name keeps its @: @port to @number), a name already declared in the same scope (Go: the package, or the type's methods and fields; for a method of a class hierarchy, also a method of that name and arity in a class above or below, which it would start overriding or be overridden by), and in Go a change between exported and unexported while other packages use the symbol. " +
-			"Mentions in comments, strings and docs are listed with a confidence (docs) and edited only with include_docs. A decision taken on the same ambiguity before is offered (offered_decision), never applied by itself. Plans expire after 30 minutes or when the index changes for a file they touch.",
+			"Mentions in comments, strings and docs are listed with a confidence (docs) and edited only with include_docs; in Go, as gopls does, the doc comment right above each renamed declaration is edited too (kind doc). A decision taken on the same ambiguity before is offered (offered_decision), never applied by itself. Plans expire after 30 minutes or when the index changes for a file they touch.",
 		When:     []string{"renaming a function, type, method, field or variable everywhere it is used"},
 		WhenNot:  []string{"moving a file or package: refactor_move", "changing code by hand: write_source"},
 		Examples: []string{`{"symbol": "mux.go#Mux.handle", "new_name": "serve"}`, `{"symbol": "rest.Config", "new_name": "Settings", "apply": true}`},

@@ -32,6 +32,7 @@ var Language = &lang.Language{
 	BodyKinds:            []string{"block", "field_declaration_list", "method_elem", "type_elem"},
 	CommentKinds:         []string{"comment"},
 	DocStyle:             lang.DocComments,
+	RenamesDocComment:    true,
 	BlockScoped:          true,
 	Packages:             lang.PackageDirectory,
 	ApartSuffix:          "_test",
