@@ -117,7 +117,8 @@ func (env *Env) docSweep(ctx context.Context, old, name string, card *query.Symb
 }
 
 // docCommentLines are the lines of the // comments that stand right above
-// the declarations on the given lines (a Go doc comment).
+// the declarations on the given lines (a Go doc comment), directives
+// (//go:embed x) left out: their words are not prose.
 func docCommentLines(text []byte, starts []int, decls []int) map[int]bool {
 	if len(decls) == 0 {
 		return nil
@@ -125,13 +126,36 @@ func docCommentLines(text []byte, starts []int, decls []int) map[int]bool {
 	out := map[int]bool{}
 	for _, d := range decls {
 		for line := d - 1; line >= 1; line-- {
-			if !strings.HasPrefix(strings.TrimSpace(lineAt(text, starts, line)), "//") {
+			comment, ok := strings.CutPrefix(strings.TrimSpace(lineAt(text, starts, line)), "//")
+			if !ok {
 				break
 			}
-			out[line] = true
+			if !isDirective(comment) {
+				out[line] = true
+			}
 		}
 	}
 	return out
+}
+
+// isDirective reports whether the text after // is a Go directive:
+// //go:embed, //export f, //line x.go:1, //extern f, //nolint:x.
+func isDirective(c string) bool {
+	for _, p := range []string{"line ", "extern ", "export "} {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	word, _, ok := strings.Cut(c, ":")
+	if !ok || word == "" {
+		return false
+	}
+	for _, b := range []byte(word) {
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // takeDocComments makes the mentions in the doc comments of the renamed
