@@ -72,12 +72,7 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 			continue
 		}
 		if calls == nil {
-			calls = make(map[lang.Pos]int32, len(f.Refs))
-			for i, r := range f.Refs {
-				if r.Role == lang.RoleCall && r.Shape == lang.QualNone {
-					calls[r.Pos] = int32(i)
-				}
-			}
+			calls = callsAt(f, true)
 			locals = make(map[lang.Pos]int32, len(f.Locals))
 			for i, lo := range f.Locals {
 				locals[lo.Pos] = int32(i)
@@ -97,4 +92,16 @@ func ContextParams(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
+}
+
+// callsAt maps the position of each call's name to its reference: of
+// every call, or of bare ones (f(), not x.f()).
+func callsAt(f *lang.Facts, bare bool) map[lang.Pos]int32 {
+	calls := make(map[lang.Pos]int32, len(f.Refs))
+	for i, r := range f.Refs {
+		if r.Role == lang.RoleCall && (!bare || r.Shape == lang.QualNone) {
+			calls[r.Pos] = int32(i)
+		}
+	}
+	return calls
 }

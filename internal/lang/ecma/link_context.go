@@ -2,6 +2,7 @@ package ecma
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -88,19 +89,8 @@ func (l *batch) guardMember(ctx context.Context, lf *link.File, li int32, name s
 // arguments; "" when it declares no predicate on that parameter, or
 // asserts a type parameter (of typeParams).
 func guardedType(sig string, typeParams []string, arg int) string {
-	if strings.ContainsAny(sig, "\"'`…") {
-		return ""
-	}
-	open := topIndex(sig, 0, '(')
-	if open < 0 {
-		return ""
-	}
-	params, ok := splitList(sig, open)
-	if !ok {
-		return ""
-	}
-	p, ok := positional(params, arg)
-	if !ok {
+	p, _, open, read, found := paramAt(sig, arg)
+	if !read || !found {
 		return ""
 	}
 	param, _, typed := splitParam(p)
@@ -115,14 +105,7 @@ func guardedType(sig string, typeParams []string, arg int) string {
 	if !ok || !lang.IsIdentifier(param) {
 		return ""
 	}
-	typ := lang.TypeName(asserted)
-	first, _, _ := strings.Cut(typ, ".")
-	for _, tp := range typeParams {
-		if tp == first {
-			return ""
-		}
-	}
-	return typ
+	return declaredName(asserted, typeParams)
 }
 
 // argumentMember is the symbol of member name of the type that the callee
@@ -316,19 +299,8 @@ func (l *batch) ecmaTypeMember(ctx context.Context, file string, facts *lang.Fac
 // declare one, or declares a type parameter (of typeParams or of the
 // function type).
 func contextParamType(sig string, typeParams []string, arg, param int) string {
-	if strings.ContainsAny(sig, "\"'`…") {
-		return "" // literals and cut signatures are not read
-	}
-	open := topIndex(sig, 0, '(')
-	if open < 0 {
-		return ""
-	}
-	params, ok := splitList(sig, open)
-	if !ok {
-		return ""
-	}
-	p, ok := positional(params, arg)
-	if !ok {
+	p, _, _, read, found := paramAt(sig, arg)
+	if !read || !found {
 		return ""
 	}
 	_, ptyp, ok := splitParam(p)
@@ -352,14 +324,7 @@ func contextParamType(sig string, typeParams []string, arg, param int) string {
 	if !ok {
 		return ""
 	}
-	typ := lang.TypeName(qtyp)
-	first, _, _ := strings.Cut(typ, ".")
-	for _, tp := range typeParams {
-		if tp == first {
-			return ""
-		}
-	}
-	return typ
+	return declaredName(qtyp, typeParams)
 }
 
 // argumentType reads from a function's or constructor's signature the type
@@ -367,33 +332,50 @@ func contextParamType(sig string, typeParams []string, arg, param int) string {
 // none, or a type parameter (of typeParams). takes is false when the
 // signature has no parameter arg (fewer parameters, no rest parameter).
 func argumentType(sig string, typeParams []string, arg int) (typ string, takes bool) {
-	if strings.ContainsAny(sig, "\"'`…") {
-		return "", true // literals and cut signatures are not read
-	}
-	open := topIndex(sig, 0, '(')
-	if open < 0 {
+	p, params, _, read, found := paramAt(sig, arg)
+	if !read {
 		return "", true
 	}
-	params, ok := splitList(sig, open)
-	if !ok {
-		return "", true
-	}
-	p, ok := positional(params, arg)
-	if !ok {
+	if !found {
 		return "", restAt(params, arg)
 	}
 	_, ptyp, ok := splitParam(p)
 	if !ok {
 		return "", true
 	}
-	typ = lang.TypeName(ptyp)
+	return declaredName(ptyp, typeParams), true
+}
+
+// declaredName is the type name of type text t without type arguments;
+// "" when t names none, or names a type parameter of typeParams.
+func declaredName(t string, typeParams []string) string {
+	typ := lang.TypeName(t)
 	first, _, _ := strings.Cut(typ, ".")
-	for _, tp := range typeParams {
-		if tp == first {
-			return "", true
-		}
+	if slices.Contains(typeParams, first) {
+		return ""
 	}
-	return typ, true
+	return typ
+}
+
+// paramAt reads parameter arg of a function's or constructor's signature:
+// its text, the signature's parameters and the offset of the ( that opens
+// them. read is false for a signature that is not read (one with literals
+// or cut short, or without a parameter list); found is false when it has
+// no parameter arg (fewer parameters, or a rest parameter before it).
+func paramAt(sig string, arg int) (p string, params []string, open int, read, found bool) {
+	if strings.ContainsAny(sig, "\"'`…") {
+		return "", nil, 0, false, false
+	}
+	open = topIndex(sig, 0, '(')
+	if open < 0 {
+		return "", nil, 0, false, false
+	}
+	params, ok := splitList(sig, open)
+	if !ok {
+		return "", nil, 0, false, false
+	}
+	p, found = positional(params, arg)
+	return p, params, open, true, found
 }
 
 // restAt reports whether a rest parameter of the list takes argument i.

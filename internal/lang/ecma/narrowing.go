@@ -28,10 +28,7 @@ func Narrowing(v *lang.View, f *lang.Facts) {
 	var calls map[lang.Pos]int32
 	narrow := func(block int, at lang.Pos, tests []narrowed, unlessDeclared bool) {
 		if scopeAt == nil {
-			scopeAt = make(map[lang.Span]int32, len(f.Scopes))
-			for i, s := range f.Scopes {
-				scopeAt[s.Span] = int32(i)
-			}
+			scopeAt = langutil.ScopesBySpan(f)
 		}
 		s, ok := scopeAt[v.Span(block)]
 		if !ok {
@@ -47,12 +44,7 @@ func Narrowing(v *lang.View, f *lang.Facts) {
 	}
 	tested := func(n int) []narrowed {
 		if calls == nil {
-			calls = map[lang.Pos]int32{}
-			for i, r := range f.Refs {
-				if r.Role == lang.RoleCall {
-					calls[r.Pos] = int32(i)
-				}
-			}
+			calls = callsAt(f, false)
 		}
 		return typeTests(v, n, calls)
 	}
@@ -113,8 +105,11 @@ func typeTests(v *lang.View, n int, calls map[lang.Pos]int32) []narrowed {
 		if v.Kind(fn) == "member_expression" {
 			fn = langutil.Child(v, fn, "property")
 		}
+		if fn < 0 || args < 0 {
+			return nil
+		}
 		ci, ok := calls[v.Start(fn)]
-		if fn < 0 || args < 0 || !ok {
+		if !ok {
 			return nil
 		}
 		var out []narrowed

@@ -24,10 +24,7 @@ var (
 // declares this, of x's type: the linker looks up its bare names there
 // first.
 func scopeFunctions(v *lang.View, f *lang.Facts, refAt map[lang.Pos]int32) {
-	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
-	for i, s := range f.Scopes {
-		scopeAt[s.Span] = int32(i)
-	}
+	scopeAt := langutil.ScopesBySpan(f)
 	typed := map[int32]binding{} // the scope of a lambda whose it is typed -> its type
 	var spans []lang.Span
 	for n := 0; n < v.Len(); n++ {

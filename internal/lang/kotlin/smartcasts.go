@@ -18,10 +18,7 @@ import (
 // its own and is left alone. After if (x !is T) return (or throw, break,
 // continue) x is a T for the rest of the block, from the end of the if.
 func smartCasts(v *lang.View, f *lang.Facts) {
-	scopeAt := make(map[lang.Span]int32, len(f.Scopes))
-	for i, s := range f.Scopes {
-		scopeAt[s.Span] = int32(i)
-	}
+	scopeAt := langutil.ScopesBySpan(f)
 	// narrow declares the casts in scope node scope, from position at on
 	narrow := func(scope int, at lang.Pos, casts [][2]string) {
 		s, ok := scopeAt[v.Span(scope)]

@@ -26,6 +26,15 @@ func Enclosing(f *lang.Facts, p lang.Pos) int32 {
 	return in
 }
 
+// ScopesBySpan maps each scope's span to its index.
+func ScopesBySpan(f *lang.Facts) map[lang.Span]int32 {
+	at := make(map[lang.Span]int32, len(f.Scopes))
+	for i, s := range f.Scopes {
+		at[s.Span] = int32(i)
+	}
+	return at
+}
+
 // InnermostScope is the innermost scope whose span contains p, or -1.
 func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
 	in := int32(-1)
