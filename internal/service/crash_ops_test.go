@@ -344,9 +344,10 @@ func prepareRename(t *testing.T, _ *rand.Rand, paths config.Paths, cfg config.Co
 	}
 	names := []string{"gen/p1/f03.go", user}
 	before := files(t, paths.Root, names)
-	// The code's mentions change; the doc comment keeps its words.
+	// The code's mentions change, and the declaration's doc comment (a Go
+	// rename edits it, as gopls does); the user's doc comment keeps its words.
 	after := map[string]string{
-		names[0]: strings.Replace(before[names[0]], "type "+from+" ", "type "+to+" ", 1),
+		names[0]: strings.Replace(before[names[0]], "// "+from+" holds a value.\ntype "+from+" ", "// "+to+" holds a value.\ntype "+to+" ", 1),
 		names[1]: strings.Replace(before[names[1]], "h "+from+")", "h "+to+")", 1),
 	}
 	return "refactor_rename", map[string]any{"symbol": "p1." + from, "new_name": to, "apply": true, "verify": "none"}, before, after
