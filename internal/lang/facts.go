@@ -186,9 +186,10 @@ const (
 	RoleImport
 	RoleExport
 	RoleType
+	RoleDoc // a documentation comment's link to the name: JSDoc's {@link X}
 )
 
-var roleNames = [...]string{"reference", "call", "write", "import", "export", "type"}
+var roleNames = [...]string{"reference", "call", "write", "import", "export", "type", "doc"}
 
 func (r Role) String() string { return nameOf(roleNames[:], r, "reference") }
 

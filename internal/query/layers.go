@@ -250,6 +250,9 @@ func (m *layerMerge) weighSyntax() {
 		case p.Merge == MergePrefer && otherFamily && s.status == synAnchored:
 			// a same-name token in another language cannot refer to it
 			plan.use.RejectedAnchored++
+		case authoritative && s.status == synMatch && s.loc.Kind == lang.RoleDoc.String():
+			// a documentation link, which no semantic index records
+			plan.keep(s)
 		case p.Merge == MergePrefer && authoritative:
 			// the semantic layer describes this file: it has no such reference
 		case p.Merge == MergeUnion && authoritative:

@@ -2,6 +2,7 @@ package semantic_test
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 
@@ -48,5 +49,31 @@ func TestClassRefsIncludeConstructorCalls(t *testing.T) {
 	sort.Strings(want)
 	if !equal(got, want) {
 		t.Errorf("precise references of Action %v, want %v", got, want)
+	}
+}
+
+// A SCIP index records no JSDoc link ({@link Action}); where the semantic
+// layer answers for a file, the links that syntax resolves still count,
+// as the TypeScript language service counts them (and a rename changes
+// them).
+func TestDocLinksBesideTheSemanticLayer(t *testing.T) {
+	e := openTSRepo(t)
+	for name, want := range map[string]string{
+		"src/action.ts#Action": pos(t, e.root, "src/use.ts", "Action}", 0, 0),
+		"src/use.ts#make":      pos(t, e.root, "src/use.ts", "make}", 0, 0),
+	} {
+		res := refs(t, e, name, query.RefsParams{})
+		if res.Semantic.State != "used" {
+			t.Fatalf("%s: semantic layer %+v", name, res.Semantic)
+		}
+		found := false
+		for _, l := range res.Locations {
+			if fmt.Sprintf("%s:%d:%d", l.Path, l.Line, l.Col) == want {
+				found = l.Kind == "doc" && l.Layer == query.LayerSyntactic
+			}
+		}
+		if !found {
+			t.Errorf("%s: no doc reference at %s in %+v", name, want, res.Locations)
+		}
 	}
 }

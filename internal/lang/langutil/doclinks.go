@@ -1,0 +1,158 @@
+package langutil
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cairnhq/cairn/internal/lang"
+)
+
+// DocSyntax says how a language's documentation comments link to code:
+// JSDoc's {@link X.m} and @throws {X}, Javadoc's {@link X#m} and @see X#m.
+type DocSyntax struct {
+	Inline    []string // inline tags whose first word is a link: "@link"
+	TypeTags  []string // block tags followed by a {Type}: JSDoc's "@throws"
+	NameTags  []string // block tags followed by a bare name: Javadoc's "@see"
+	MemberSep byte     // what joins a name and its member: '.' or '#'
+	OwnMember bool     // a link may name a member of the class at hand alone: {@link #m}
+}
+
+// DocLink is a name a documentation comment links to: Head, or Head's
+// member Member (Head "" for a member of the class at hand), at byte
+// offsets of the comment.
+type DocLink struct {
+	Head, Member     string
+	HeadAt, MemberAt int
+}
+
+// DocLinks finds the links of a documentation comment's text. A link that
+// is not one name, or one name and one member (a URL, a longer path, a
+// generic type), is prose and left out.
+func (s DocSyntax) DocLinks(text string) []DocLink {
+	var out []DocLink
+	for i := 0; i < len(text); i++ {
+		if text[i] == '{' && i+1 < len(text) && text[i+1] == '@' {
+			tag, j := docTag(text, i+1)
+			if !contains(s.Inline, tag) || j >= len(text) || (text[j] != ' ' && text[j] != '\t') {
+				continue
+			}
+			if l, ok := s.link(text, skipBlanks(text, j), "} |\t\n"); ok {
+				out = append(out, l)
+			}
+			i = j - 1
+			continue
+		}
+		if text[i] != '@' || (i > 0 && text[i-1] == '{') {
+			continue
+		}
+		tag, j := docTag(text, i)
+		j = skipBlanks(text, j)
+		switch {
+		case contains(s.TypeTags, tag) && j < len(text) && text[j] == '{':
+			if l, ok := s.link(text, j+1, "}"); ok {
+				out = append(out, l)
+			}
+		case contains(s.NameTags, tag):
+			if l, ok := s.link(text, j, " \t\n*"); ok {
+				out = append(out, l)
+			}
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// link reads a link at offset at, ended by one of the bytes of ends.
+func (s DocSyntax) link(text string, at int, ends string) (DocLink, bool) {
+	end := at
+	for end < len(text) && strings.IndexByte(ends, text[end]) < 0 && text[end] != '(' {
+		end++
+	}
+	if end == len(text) && !strings.Contains(ends, " ") {
+		return DocLink{}, false // an unclosed {
+	}
+	name := text[at:end]
+	head, member, hasMember := strings.Cut(name, string(s.MemberSep))
+	switch {
+	case hasMember && !lang.IsIdentifier(member),
+		head == "" && !(hasMember && s.OwnMember),
+		head != "" && !lang.IsIdentifier(head):
+		return DocLink{}, false
+	}
+	l := DocLink{Head: head, HeadAt: at}
+	if hasMember {
+		l.Member, l.MemberAt = member, at+len(head)+1
+	}
+	return l, true
+}
+
+// docTag is the tag (@name) at offset at and the offset after it.
+func docTag(text string, at int) (string, int) {
+	j := at + 1
+	for j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') {
+		j++
+	}
+	return text[at:j], j
+}
+
+func skipBlanks(text string, j int) int {
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+func contains(tags []string, tag string) bool {
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// OffsetPos is the position of byte offset off of a text that starts at
+// start.
+func OffsetPos(text string, start lang.Pos, off int) lang.Pos {
+	line := strings.Count(text[:off], "\n")
+	if line == 0 {
+		return lang.Pos{Line: start.Line, Col: start.Col + uint32(off)}
+	}
+	return lang.Pos{Line: start.Line + uint32(line), Col: uint32(off - strings.LastIndexByte(text[:off], '\n'))}
+}
+
+// AddRefs adds references to a file's facts in position order, keeping
+// every Via (of references and locals) pointing at the reference it
+// pointed at.
+func AddRefs(f *lang.Facts, add []lang.Ref) {
+	if len(add) == 0 {
+		return
+	}
+	sort.SliceStable(add, func(i, j int) bool { return add[i].Pos.Before(add[j].Pos) })
+	merged := make([]lang.Ref, 0, len(f.Refs)+len(add))
+	moved := make([]int32, len(f.Refs)) // old index -> new index
+	i, j := 0, 0
+	for i < len(f.Refs) || j < len(add) {
+		if j == len(add) || i < len(f.Refs) && !add[j].Pos.Before(f.Refs[i].Pos) {
+			moved[i] = int32(len(merged))
+			merged = append(merged, f.Refs[i])
+			i++
+		} else {
+			merged = append(merged, add[j])
+			j++
+		}
+	}
+	remap := func(via int32) int32 {
+		if via <= 0 || int(via) > len(moved) {
+			return via
+		}
+		return moved[via-1] + 1
+	}
+	for k := range merged {
+		merged[k].Via = remap(merged[k].Via)
+	}
+	for k := range f.Locals {
+		f.Locals[k].Via = remap(f.Locals[k].Via)
+	}
+	f.Refs = merged
+}

@@ -1,0 +1,65 @@
+package langutil_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/langutil"
+)
+
+func TestDocLinks(t *testing.T) {
+	jsdoc := langutil.DocSyntax{Inline: []string{"@link", "@linkcode"}, TypeTags: []string{"@throws", "@param"}, MemberSep: '.'}
+	javadoc := langutil.DocSyntax{Inline: []string{"@link"}, NameTags: []string{"@see", "@throws"}, MemberSep: '#', OwnMember: true}
+	for _, c := range []struct {
+		syntax langutil.DocSyntax
+		text   string
+		want   []langutil.DocLink
+	}{
+		{jsdoc, "/** {@link Task} and {@linkcode Task.run | it} */", []langutil.DocLink{
+			{Head: "Task", HeadAt: 11}, {Head: "Task", Member: "run", HeadAt: 32, MemberAt: 37}}},
+		{jsdoc, "/** @throws {TaskError} when\n * @param {Helper} h */", []langutil.DocLink{
+			{Head: "TaskError", HeadAt: 13}, {Head: "Helper", HeadAt: 40}}},
+		// prose: a URL, a longer path, a generic type, a tag the syntax does
+		// not read; a link left open still names its first word
+		{jsdoc, "/** {@link https://x.io/T} {@link A.b.c} @param {Array<T>} x {@link B @returns {C} */", []langutil.DocLink{
+			{Head: "B", HeadAt: 68}}},
+		{javadoc, "/** Calls {@link Pool#close()} then {@link #open}.\n * @see Pool\n * @throws IOException if */", []langutil.DocLink{
+			{Head: "Pool", Member: "close", HeadAt: 17, MemberAt: 22}, {Head: "", Member: "open", HeadAt: 43, MemberAt: 44},
+			{Head: "Pool", HeadAt: 59}, {Head: "IOException", HeadAt: 75}}},
+		{javadoc, "/** {@link java.util.List} {@link #} @see <a href=\"x\">x</a> */", nil},
+	} {
+		if got := c.syntax.DocLinks(c.text); !cmp.Equal(got, c.want) {
+			t.Errorf("DocLinks(%q):\n%s", c.text, cmp.Diff(c.want, got))
+		}
+	}
+}
+
+// AddRefs keeps references in position order and every Via on the
+// reference it named.
+func TestAddRefs(t *testing.T) {
+	at := func(line uint32) lang.Pos { return lang.Pos{Line: line, Col: 1} }
+	f := &lang.Facts{
+		Names:  []string{"f", "m", "doc"},
+		Refs:   []lang.Ref{{Name: 0, Pos: at(2)}, {Name: 1, Pos: at(4), Via: 1}},
+		Locals: []lang.Local{{Pos: at(3), Via: 2}, {Pos: at(5)}},
+	}
+	langutil.AddRefs(f, []lang.Ref{{Name: 2, Pos: at(5)}, {Name: 2, Pos: at(1)}, {Name: 2, Pos: at(3)}})
+	var lines []uint32
+	for _, r := range f.Refs {
+		lines = append(lines, r.Pos.Line)
+	}
+	if want := []uint32{1, 2, 3, 4, 5}; !cmp.Equal(lines, want) {
+		t.Fatalf("lines %v, want %v", lines, want)
+	}
+	if via := f.Refs[3].Via; f.Names[f.Refs[via-1].Name] != "f" {
+		t.Errorf("m's Via names %s, want f", f.Names[f.Refs[via-1].Name])
+	}
+	if via := f.Locals[0].Via; f.Names[f.Refs[via-1].Name] != "m" {
+		t.Errorf("the local's Via names %s, want m", f.Names[f.Refs[via-1].Name])
+	}
+	if f.Locals[1].Via != 0 {
+		t.Errorf("a local without Via got %d", f.Locals[1].Via)
+	}
+}
