@@ -29,8 +29,10 @@ type OracleOptions struct {
 	// WaitProgress waits for the server's $/progress to end after the
 	// first file is opened (typescript-language-server).
 	WaitProgress bool
-	Timeout      time.Duration // per rename
-	Log          func(string, ...any)
+	// InitOptions are the server's initializationOptions (nil: none).
+	InitOptions any
+	Timeout     time.Duration // per rename
+	Log         func(string, ...any)
 }
 
 // key identifies a rename in the oracle's cache.
@@ -55,7 +57,7 @@ func OracleRenames(ctx context.Context, w *Work, syms []Symbol, cache string, o 
 		if err := w.Restore(ctx); err != nil {
 			return nil, err
 		}
-		lsp, err := precision.StartLSP(ctx, o.Argv, w.Dir, o.Env, nil)
+		lsp, err := precision.StartLSP(ctx, o.Argv, w.Dir, o.Env, o.InitOptions)
 		if err != nil {
 			return nil, err
 		}

@@ -125,6 +125,9 @@ func (w *Work) tsCheck(ctx context.Context, base map[string]int) Check {
 
 // RunTS measures TypeScript renames on one project.
 func RunTS(ctx context.Context, c Config) (*Result, error) {
+	// Every use renamed, no alias kept (export { xRb as x }, { xRb: x }):
+	// the rename Cairn makes, which tsserver makes when asked so.
+	c.Oracle.InitOptions = map[string]any{"preferences": map[string]any{"providePrefixAndSuffixTextForRename": false}}
 	res := &Result{Corpus: c.Corpus, Lang: "typescript", Seed: c.Seed, PerKind: c.N, TimingMS: map[string]int64{}}
 	if err := c.Work.Restore(ctx); err != nil {
 		return nil, err
