@@ -6,7 +6,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoded Facts.
-const codecVersion = 8
+const codecVersion = 9
 
 // Encode packs facts into a compact binary form: varints, a string table and
 // delta-coded reference lines. It is how facts are stored per content blob.
@@ -55,7 +55,7 @@ func Encode(f *Facts) []byte {
 		if r.Shape == QualCall || r.Shape == QualPath || r.Shape == QualExpr {
 			w.uint(uint64(r.Via))
 		}
-		if r.Role == RoleCall {
+		if r.Role == RoleCall || r.Role == RoleDoc {
 			w.uint(uint64(r.Args))
 		}
 		w.int(int64(r.Enclosing))
@@ -233,7 +233,7 @@ func (r *reader) facts() *Facts {
 		if x.Shape == QualCall || x.Shape == QualPath || x.Shape == QualExpr {
 			x.Via = int32(r.uint())
 		}
-		if x.Role == RoleCall {
+		if x.Role == RoleCall || x.Role == RoleDoc {
 			x.Args = uint16(r.uint())
 		}
 		x.Enclosing = int32(r.int())

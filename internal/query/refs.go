@@ -418,7 +418,7 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 		if overloads == nil && s.status == synAnchored && otherArity(ref) {
 			s.status = synOther // a call the symbol cannot take: a method of another arity
 		}
-		if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && ref.Role == lang.RoleCall {
+		if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && (ref.Role == lang.RoleCall || ref.Role == lang.RoleDoc) {
 			// a call of the name syntax did not link: which overload
 			// takes its arguments, if any
 			switch ov := overloads.For(facts, ref, r.Row.ID); {
@@ -552,7 +552,7 @@ func (e *Engine) allJava(ctx context.Context, rel []RelatedMethod) bool {
 // another overload takes its arguments too (or none does), or linked to
 // the first overload while id takes them.
 func overloadCandidate(o *OverloadSet, id, target int64, ref lang.Ref) bool {
-	if ref.Role != lang.RoleCall {
+	if ref.Role != lang.RoleCall && ref.Role != lang.RoleDoc { // a doc link names an overload as a call does: #put(K, V)
 		return false
 	}
 	switch target {

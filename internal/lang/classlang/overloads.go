@@ -14,12 +14,13 @@ import (
 // tell, and the call stays with the first.
 
 // byArity moves each call linked to the first of several overloads to the
-// only one that takes its number of arguments.
+// only one that takes its number of arguments; likewise a documentation
+// link that lists parameters ({@link #put(K, V)}).
 func (fs *fileScope) byArity(ctx context.Context) {
 	for i := range fs.links {
 		l := &fs.links[i]
 		r := fs.facts.Refs[l.Ref]
-		if r.Role != lang.RoleCall || r.Args == 0 {
+		if r.Role != lang.RoleCall && r.Role != lang.RoleDoc || r.Args == 0 {
 			continue
 		}
 		group := fs.overloadsOf(l.Target)

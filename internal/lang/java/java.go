@@ -209,6 +209,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
 	classlang.AnonymousBodies(v, f, refAt, anon, anonBase)
+	javadocLinks(v, f)
 }
 
 // typeNameNode is the node of the last name of a type (T of T, a.b.T,

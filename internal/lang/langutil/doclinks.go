@@ -23,6 +23,16 @@ type DocSyntax struct {
 type DocLink struct {
 	Head, Member     string
 	HeadAt, MemberAt int
+	// Params counts the parameters a member link lists (#m(int, String):
+	// 2); -1 when it lists none. Types are those of them that are one name.
+	Params int
+	Types  []DocName
+}
+
+// DocName is a name in a link, at a byte offset of the comment.
+type DocName struct {
+	Name string
+	At   int
 }
 
 // DocLinks finds the links of a documentation comment's text. A link that
@@ -79,11 +89,42 @@ func (s DocSyntax) link(text string, at int, ends string) (DocLink, bool) {
 		head != "" && !lang.IsIdentifier(head):
 		return DocLink{}, false
 	}
-	l := DocLink{Head: head, HeadAt: at}
+	l := DocLink{Head: head, HeadAt: at, Params: -1}
 	if hasMember {
 		l.Member, l.MemberAt = member, at+len(head)+1
+		l.Params, l.Types = params(text, end)
 	}
 	return l, true
+}
+
+// params reads the parameter list that starts at offset at ((), (int),
+// (Conn, boolean...)): how many there are (-1 for no list) and those that
+// are one name, arrays and varargs included.
+func params(text string, at int) (int, []DocName) {
+	if at >= len(text) || text[at] != '(' {
+		return -1, nil
+	}
+	end := strings.IndexByte(text[at:], ')')
+	if end < 0 {
+		return -1, nil
+	}
+	inner := text[at+1 : at+end]
+	if strings.TrimSpace(inner) == "" {
+		return 0, nil
+	}
+	var types []DocName
+	off := at + 1
+	parts := strings.Split(inner, ",")
+	for _, p := range parts {
+		lead := len(p) - len(strings.TrimLeft(p, " \t"))
+		name := strings.TrimSpace(p)
+		name = strings.TrimSuffix(strings.TrimSuffix(name, "..."), "[]")
+		if lang.IsIdentifier(name) {
+			types = append(types, DocName{Name: name, At: off + lead})
+		}
+		off += len(p) + 1
+	}
+	return len(parts), types
 }
 
 // docTag is the tag (@name) at offset at and the offset after it.

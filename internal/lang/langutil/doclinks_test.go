@@ -18,16 +18,22 @@ func TestDocLinks(t *testing.T) {
 		want   []langutil.DocLink
 	}{
 		{jsdoc, "/** {@link Task} and {@linkcode Task.run | it} */", []langutil.DocLink{
-			{Head: "Task", HeadAt: 11}, {Head: "Task", Member: "run", HeadAt: 32, MemberAt: 37}}},
+			{Head: "Task", HeadAt: 11, Params: -1}, {Head: "Task", Member: "run", HeadAt: 32, MemberAt: 37, Params: -1}}},
 		{jsdoc, "/** @throws {TaskError} when\n * @param {Helper} h */", []langutil.DocLink{
-			{Head: "TaskError", HeadAt: 13}, {Head: "Helper", HeadAt: 40}}},
+			{Head: "TaskError", HeadAt: 13, Params: -1}, {Head: "Helper", HeadAt: 40, Params: -1}}},
 		// prose: a URL, a longer path, a generic type, a tag the syntax does
 		// not read; a link left open still names its first word
 		{jsdoc, "/** {@link https://x.io/T} {@link A.b.c} @param {Array<T>} x {@link B @returns {C} */", []langutil.DocLink{
-			{Head: "B", HeadAt: 68}}},
+			{Head: "B", HeadAt: 68, Params: -1}}},
 		{javadoc, "/** Calls {@link Pool#close()} then {@link #open}.\n * @see Pool\n * @throws IOException if */", []langutil.DocLink{
-			{Head: "Pool", Member: "close", HeadAt: 17, MemberAt: 22}, {Head: "", Member: "open", HeadAt: 43, MemberAt: 44},
-			{Head: "Pool", HeadAt: 59}, {Head: "IOException", HeadAt: 75}}},
+			{Head: "Pool", Member: "close", HeadAt: 17, MemberAt: 22, Params: 0}, {Head: "", Member: "open", HeadAt: 43, MemberAt: 44, Params: -1},
+			{Head: "Pool", HeadAt: 59, Params: -1}, {Head: "IOException", HeadAt: 75, Params: -1}}},
+		{javadoc, "/** {@link #put(K, V) put} and {@link Map#get(Object)} */", []langutil.DocLink{
+			{Head: "", Member: "put", HeadAt: 11, MemberAt: 12, Params: 2, Types: []langutil.DocName{{Name: "K", At: 16}, {Name: "V", At: 19}}},
+			{Head: "Map", Member: "get", HeadAt: 38, MemberAt: 42, Params: 1, Types: []langutil.DocName{{Name: "Object", At: 46}}}}},
+		{javadoc, "/** {@link #sort(T[], Comparator<T>)} {@link #of(E...)} */", []langutil.DocLink{
+			{Head: "", Member: "sort", HeadAt: 11, MemberAt: 12, Params: 2, Types: []langutil.DocName{{Name: "T", At: 17}}},
+			{Head: "", Member: "of", HeadAt: 45, MemberAt: 46, Params: 1, Types: []langutil.DocName{{Name: "E", At: 49}}}}},
 		{javadoc, "/** {@link java.util.List} {@link #} @see <a href=\"x\">x</a> */", nil},
 	} {
 		if got := c.syntax.DocLinks(c.text); !cmp.Equal(got, c.want) {
