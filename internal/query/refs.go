@@ -391,6 +391,9 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
 				s.status, s.loc.Relation = synAnchored, RelationOverload
 				s.loc.Tier = index.TierAnchored.String()
+				if ref.Role == lang.RoleDoc {
+					s.status = synOther // a doc link that does not tell the overloads apart: prose, no candidate
+				}
 			} else if Instantiates(r, l.Target, ref) {
 				s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
 			} else if merged[l.Target] && ref.Role == lang.RoleImport {
@@ -425,6 +428,8 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 			case ov == nil:
 			case !ov.Takes(r.Row.ID, ref.Args):
 				s.status = synOther
+			case !ov.Only(r.Row.ID, ref.Args) && ref.Role == lang.RoleDoc:
+				s.status = synOther // as above
 			case !ov.Only(r.Row.ID, ref.Args):
 				s.loc.Relation = RelationOverload
 			}
@@ -552,7 +557,7 @@ func (e *Engine) allJava(ctx context.Context, rel []RelatedMethod) bool {
 // another overload takes its arguments too (or none does), or linked to
 // the first overload while id takes them.
 func overloadCandidate(o *OverloadSet, id, target int64, ref lang.Ref) bool {
-	if ref.Role != lang.RoleCall && ref.Role != lang.RoleDoc { // a doc link names an overload as a call does: #put(K, V)
+	if ref.Role != lang.RoleCall && ref.Role != lang.RoleDoc { // a doc link names an overload by arity too: #put(K, V)
 		return false
 	}
 	switch target {
