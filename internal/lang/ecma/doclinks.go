@@ -1,8 +1,6 @@
 package ecma
 
 import (
-	"strings"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -23,38 +21,25 @@ var jsDoc = langutil.DocSyntax{
 // link); anything else, a URL or a member of no named type, stays prose
 // for the documentation sweep.
 func docLinks(v *lang.View, f *lang.Facts) {
-	var top, imports map[string]int32
-	var names *lang.NameTable
+	names := langutil.NewDocNames(f)
 	var add []lang.Ref
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "comment" || !strings.HasPrefix(v.Text(n), "/**") {
-			continue
-		}
-		text, at := v.Text(n), v.Start(n)
-		for _, l := range jsDoc.DocLinks(text) {
-			if top == nil {
-				top, imports, names = f.TopDefs(), f.ImportByName(), lang.NewNameTable(f)
-			}
-			add = append(add, linkRefs(f, names, top, imports, l, text, at)...)
-		}
-	}
+	jsDoc.Each(v, "comment", func(l langutil.DocLink, text string, n int) {
+		add = append(add, linkRefs(f, names, l, text, v.Start(n))...)
+	})
 	langutil.AddRefs(f, add)
 }
 
 // linkRefs are the references of a link: X bound to the definition or
 // import of that name, and the member m of X.m on X. None when X names
 // neither.
-func linkRefs(f *lang.Facts, names *lang.NameTable, top, imports map[string]int32, l langutil.DocLink, text string, start lang.Pos) []lang.Ref {
+func linkRefs(f *lang.Facts, names *langutil.DocNames, l langutil.DocLink, text string, start lang.Pos) []lang.Ref {
 	at := langutil.OffsetPos(text, start, l.HeadAt)
-	r := lang.Ref{Name: names.ID(l.Head), Pos: at, Role: lang.RoleDoc, Enclosing: langutil.Enclosing(f, at), Scope: langutil.InnermostScope(f, at),
-		BindLocal: -1, BindDef: -1, BindImp: -1}
-	if d, ok := top[l.Head]; ok {
-		r.BindDef = d
-	} else if im, ok := imports[l.Head]; ok {
-		r.BindImp = im
-	} else {
+	def, imp := names.Bind(l.Head)
+	if def < 0 && imp < 0 {
 		return nil
 	}
+	r := lang.Ref{Name: names.ID(l.Head), Pos: at, Role: lang.RoleDoc, Enclosing: langutil.Enclosing(f, at), Scope: langutil.InnermostScope(f, at),
+		BindLocal: -1, BindDef: def, BindImp: imp}
 	out := []lang.Ref{r}
 	if l.Member != "" {
 		m := r

@@ -1,8 +1,6 @@
 package java
 
 import (
-	"strings"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -23,58 +21,39 @@ var javadoc = langutil.DocSyntax{
 // documents. A rename then changes the link, which javadoc's doclint would
 // otherwise report as broken.
 func javadocLinks(v *lang.View, f *lang.Facts) {
-	var top, imports map[string]int32
-	var names *lang.NameTable
+	names := langutil.NewDocNames(f)
 	var add []lang.Ref
-	// bind finds the file's own type or import of a name (-1 for none)
-	bind := func(name string) (def, imp int32) {
-		def, imp = -1, -1
-		if d, ok := top[name]; ok {
-			def = d
-		} else if im, ok := imports[name]; ok {
-			imp = im
+	javadoc.Each(v, "block_comment", func(l langutil.DocLink, text string, n int) {
+		start := v.Start(n)
+		at := langutil.OffsetPos(text, start, l.HeadAt)
+		enclosing := documented(f, at, v.End(n))
+		r := typeRef(0, at, enclosing, -1, -1)
+		if l.Head != "" {
+			def, imp := names.Bind(l.Head)
+			r = typeRef(names.ID(l.Head), at, enclosing, def, imp)
+			add = append(add, r)
 		}
-		return def, imp
-	}
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "block_comment" || !strings.HasPrefix(v.Text(n), "/**") {
-			continue
+		if l.Member == "" {
+			return
 		}
-		text, start := v.Text(n), v.Start(n)
-		for _, l := range javadoc.DocLinks(text) {
-			if top == nil {
-				top, imports, names = f.TopDefs(), f.ImportByName(), lang.NewNameTable(f)
+		for _, t := range l.Types {
+			if !primitive[t.Name] {
+				def, imp := names.Bind(t.Name)
+				add = append(add, typeRef(names.ID(t.Name), langutil.OffsetPos(text, start, t.At), enclosing, def, imp))
 			}
-			at := langutil.OffsetPos(text, start, l.HeadAt)
-			r := lang.Ref{Pos: at, Role: lang.RoleDoc, Enclosing: documented(f, at, v.End(n)), Scope: -1,
-				BindLocal: -1, BindDef: -1, BindImp: -1}
-			if l.Head != "" {
-				def, imp := bind(l.Head)
-				r = typeRef(names.ID(l.Head), at, r.Enclosing, def, imp)
-				add = append(add, r)
-			}
-			if l.Member == "" {
-				continue
-			}
-			for _, t := range l.Types {
-				if !primitive[t.Name] {
-					def, imp := bind(t.Name)
-					add = append(add, typeRef(names.ID(t.Name), langutil.OffsetPos(text, start, t.At), r.Enclosing, def, imp))
-				}
-			}
-			m := r
-			m.Name, m.Pos, m.BindDef = names.ID(l.Member), langutil.OffsetPos(text, start, l.MemberAt), -1
-			if l.Params >= 0 {
-				m.Args = uint16(l.Params) + 1 // #m(int, String) names the overload of two parameters
-			}
-			if l.Head == "" {
-				m.Shape, m.Qualifier = lang.QualSelf, names.ID("this")
-			} else {
-				m.Shape, m.Qualifier, m.QualBound = lang.QualIdent, names.ID(l.Head), r.BindDef >= 0
-			}
-			add = append(add, m)
 		}
-	}
+		m := r
+		m.Name, m.Pos, m.BindDef = names.ID(l.Member), langutil.OffsetPos(text, start, l.MemberAt), -1
+		if l.Params >= 0 {
+			m.Args = uint16(l.Params) + 1 // #m(int, String) names the overload of two parameters
+		}
+		if l.Head == "" {
+			m.Shape, m.Qualifier = lang.QualSelf, names.ID("this")
+		} else {
+			m.Shape, m.Qualifier, m.QualBound = lang.QualIdent, names.ID(l.Head), r.BindDef >= 0
+		}
+		add = append(add, m)
+	})
 	langutil.AddRefs(f, add)
 }
 

@@ -72,6 +72,56 @@ func (s DocSyntax) DocLinks(text string) []DocLink {
 	return out
 }
 
+// Each calls fn with every link of the /** comments (nodes of kind) of a
+// file, with the comment's text and node.
+func (s DocSyntax) Each(v *lang.View, kind string, fn func(l DocLink, text string, comment int)) {
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != kind || !strings.HasPrefix(v.Text(n), "/**") {
+			continue
+		}
+		text := v.Text(n)
+		for _, l := range s.DocLinks(text) {
+			fn(l, text, n)
+		}
+	}
+}
+
+// DocNames binds the names of a file's doc links to its top-level
+// definitions and imports, looked up on first use.
+type DocNames struct {
+	f            *lang.Facts
+	top, imports map[string]int32
+	names        *lang.NameTable
+}
+
+// NewDocNames binds the names of f's doc links.
+func NewDocNames(f *lang.Facts) *DocNames { return &DocNames{f: f} }
+
+// ID is the index of name in the facts' names, added if new.
+func (d *DocNames) ID(name string) uint32 {
+	d.load()
+	return d.names.ID(name)
+}
+
+// Bind finds the file's own top-level definition or its import of a name
+// (-1 for none; a definition first).
+func (d *DocNames) Bind(name string) (def, imp int32) {
+	d.load()
+	def, imp = -1, -1
+	if i, ok := d.top[name]; ok {
+		def = i
+	} else if i, ok := d.imports[name]; ok {
+		imp = i
+	}
+	return def, imp
+}
+
+func (d *DocNames) load() {
+	if d.names == nil {
+		d.top, d.imports, d.names = d.f.TopDefs(), d.f.ImportByName(), lang.NewNameTable(d.f)
+	}
+}
+
 // link reads a link at offset at, ended by one of the bytes of ends.
 func (s DocSyntax) link(text string, at int, ends string) (DocLink, bool) {
 	end := at
