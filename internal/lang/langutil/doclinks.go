@@ -213,8 +213,8 @@ func OffsetPos(text string, start lang.Pos, off int) lang.Pos {
 }
 
 // AddRefs adds references to a file's facts in position order, keeping
-// every Via (of references and locals) pointing at the reference it
-// pointed at.
+// every index of a reference (the Via of references and locals, the Base
+// of anonymous classes) pointing at the reference it pointed at.
 func AddRefs(f *lang.Facts, add []lang.Ref) {
 	if len(add) == 0 {
 		return
@@ -244,6 +244,9 @@ func AddRefs(f *lang.Facts, add []lang.Ref) {
 	}
 	for k := range f.Locals {
 		f.Locals[k].Via = remap(f.Locals[k].Via)
+	}
+	for k := range f.Anonymous {
+		f.Anonymous[k].Base = remap(f.Anonymous[k].Base+1) - 1
 	}
 	f.Refs = merged
 }

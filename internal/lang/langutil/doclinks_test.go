@@ -47,9 +47,10 @@ func TestDocLinks(t *testing.T) {
 func TestAddRefs(t *testing.T) {
 	at := func(line uint32) lang.Pos { return lang.Pos{Line: line, Col: 1} }
 	f := &lang.Facts{
-		Names:  []string{"f", "m", "doc"},
-		Refs:   []lang.Ref{{Name: 0, Pos: at(2)}, {Name: 1, Pos: at(4), Via: 1}},
-		Locals: []lang.Local{{Pos: at(3), Via: 2}, {Pos: at(5)}},
+		Names:     []string{"f", "m", "doc"},
+		Refs:      []lang.Ref{{Name: 0, Pos: at(2)}, {Name: 1, Pos: at(4), Via: 1}},
+		Locals:    []lang.Local{{Pos: at(3), Via: 2}, {Pos: at(5)}},
+		Anonymous: []lang.Anonymous{{Base: 1}},
 	}
 	langutil.AddRefs(f, []lang.Ref{{Name: 2, Pos: at(5)}, {Name: 2, Pos: at(1)}, {Name: 2, Pos: at(3)}})
 	var lines []uint32
@@ -64,6 +65,9 @@ func TestAddRefs(t *testing.T) {
 	}
 	if via := f.Locals[0].Via; f.Names[f.Refs[via-1].Name] != "m" {
 		t.Errorf("the local's Via names %s, want m", f.Names[f.Refs[via-1].Name])
+	}
+	if b := f.Anonymous[0].Base; f.Names[f.Refs[b].Name] != "m" {
+		t.Errorf("the anonymous class's Base names %s, want m", f.Names[f.Refs[b].Name])
 	}
 	if f.Locals[1].Via != 0 {
 		t.Errorf("a local without Via got %d", f.Locals[1].Via)
