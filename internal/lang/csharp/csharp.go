@@ -371,6 +371,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	refAt := classlang.RefsByPos(f)
 	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
 	classlang.CallLocals(f, refAt, callees)
+	crefLinks(v, f)
 }
 
 // chained is, for a.F().M and F().M, the name nodes of M and F

@@ -142,15 +142,16 @@ func (s DocSyntax) link(text string, at int, ends string) (DocLink, bool) {
 	l := DocLink{Head: head, HeadAt: at, Params: -1}
 	if hasMember {
 		l.Member, l.MemberAt = member, at+len(head)+1
-		l.Params, l.Types = params(text, end)
+		l.Params, l.Types = ParamList(text, end)
 	}
 	return l, true
 }
 
-// params reads the parameter list that starts at offset at ((), (int),
-// (Conn, boolean...)): how many there are (-1 for no list) and those that
-// are one name, arrays and varargs included.
-func params(text string, at int) (int, []DocName) {
+// ParamList reads the parameter list that starts at offset at of a
+// comment ((), (int), (Conn, boolean...)): how many parameters there are
+// (-1 for no list) and those that are one name, arrays and varargs
+// included.
+func ParamList(text string, at int) (int, []DocName) {
 	if at >= len(text) || text[at] != '(' {
 		return -1, nil
 	}
