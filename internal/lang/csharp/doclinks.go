@@ -24,15 +24,11 @@ var primitive = map[string]bool{"bool": true, "byte": true, "sbyte": true, "char
 func crefLinks(v *lang.View, f *lang.Facts) {
 	names := langutil.NewDocNames(f)
 	var add []lang.Ref
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "comment" || !strings.HasPrefix(v.Text(n), "///") {
-			continue
-		}
-		text := v.Text(n)
+	langutil.DocComments(v, "comment", "///", func(text string, n int) {
 		for _, l := range crefs(text) {
 			add = append(add, classlang.DocLinkRefs(f, names, l, text, v.Start(n), v.End(n), primitive)...)
 		}
-	}
+	})
 	langutil.AddRefs(f, add)
 }
 

@@ -26,16 +26,17 @@ import (
 func Narrowing(v *lang.View, f *lang.Facts) {
 	var scopeAt map[lang.Span]int32
 	var calls map[lang.Pos]int32
+	var names *lang.NameTable
 	narrow := func(block int, at lang.Pos, tests []narrowed, unlessDeclared bool) {
 		if scopeAt == nil {
-			scopeAt = langutil.ScopesBySpan(f)
+			scopeAt, names = langutil.ScopesBySpan(f), lang.NewNameTable(f)
 		}
 		s, ok := scopeAt[v.Span(block)]
 		if !ok {
 			return
 		}
 		for _, t := range tests {
-			name := langutil.Name(f, t.name)
+			name := names.ID(t.name)
 			if unlessDeclared && declaresIn(f, s, name) {
 				continue
 			}

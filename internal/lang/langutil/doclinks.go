@@ -1,6 +1,7 @@
 package langutil
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,7 +44,7 @@ func (s DocSyntax) DocLinks(text string) []DocLink {
 	for i := 0; i < len(text); i++ {
 		if text[i] == '{' && i+1 < len(text) && text[i+1] == '@' {
 			tag, j := docTag(text, i+1)
-			if !contains(s.Inline, tag) || j >= len(text) || (text[j] != ' ' && text[j] != '\t') {
+			if !slices.Contains(s.Inline, tag) || j >= len(text) || (text[j] != ' ' && text[j] != '\t') {
 				continue
 			}
 			if l, ok := s.link(text, skipBlanks(text, j), "} |\t\n"); ok {
@@ -58,11 +59,11 @@ func (s DocSyntax) DocLinks(text string) []DocLink {
 		tag, j := docTag(text, i)
 		j = skipBlanks(text, j)
 		switch {
-		case contains(s.TypeTags, tag) && j < len(text) && text[j] == '{':
+		case slices.Contains(s.TypeTags, tag) && j < len(text) && text[j] == '{':
 			if l, ok := s.link(text, j+1, "}"); ok {
 				out = append(out, l)
 			}
-		case contains(s.NameTags, tag):
+		case slices.Contains(s.NameTags, tag):
 			if l, ok := s.link(text, j, " \t\n*"); ok {
 				out = append(out, l)
 			}
@@ -75,13 +76,19 @@ func (s DocSyntax) DocLinks(text string) []DocLink {
 // Each calls fn with every link of the /** comments (nodes of kind) of a
 // file, with the comment's text and node.
 func (s DocSyntax) Each(v *lang.View, kind string, fn func(l DocLink, text string, comment int)) {
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != kind || !strings.HasPrefix(v.Text(n), "/**") {
-			continue
-		}
-		text := v.Text(n)
+	DocComments(v, kind, "/**", func(text string, n int) {
 		for _, l := range s.DocLinks(text) {
 			fn(l, text, n)
+		}
+	})
+}
+
+// DocComments calls fn with the text and node of every comment (a node of
+// kind) that starts with prefix; the others' text is not copied.
+func DocComments(v *lang.View, kind, prefix string, fn func(text string, comment int)) {
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) == kind && v.Head(n, len(prefix)) == prefix {
+			fn(v.Text(n), n)
 		}
 	}
 }
@@ -192,15 +199,6 @@ func skipBlanks(text string, j int) int {
 		j++
 	}
 	return j
-}
-
-func contains(tags []string, tag string) bool {
-	for _, t := range tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
 }
 
 // OffsetPos is the position of byte offset off of a text that starts at
