@@ -135,8 +135,8 @@ func imports(v *lang.View, n int) []lang.Import {
 }
 
 // refine applies the rules the query cannot express: signatures without
-// annotations, KDoc summaries, constants, the types extension functions
-// extend, the relations of interfaces, import
+// annotations, KDoc summaries and links, constants, the types extension
+// functions extend, the relations of interfaces, import
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
@@ -201,6 +201,7 @@ func refine(v *lang.View, f *lang.Facts) {
 			f.Defs[i].Type = ""
 		}
 	}
+	kdocLinks(v, f)
 	classlang.Finish(f, decls, anon)
 	baseConstructorCalls(v, f, headerCalls)
 	classlang.ConstructorCalls(f, delegations)
