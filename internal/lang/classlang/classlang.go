@@ -101,6 +101,7 @@ type DocKind uint8
 const (
 	Javadoc DocKind = iota // the nearest /** ... */ block in the comments above
 	XMLDoc                 // the run of /// lines right above
+	KDoc                   // as Javadoc, its links written [Name] in markdown
 )
 
 // Docs recomputes every definition's doc summary from its doc comment; other
@@ -129,10 +130,14 @@ func Docs(v *lang.View, f *lang.Facts, nodes []int, comment Set, style DocKind) 
 			line = v.Start(c).Line
 		}
 		switch style {
-		case Javadoc:
+		case Javadoc, KDoc:
 			for _, c := range run {
 				if strings.HasPrefix(c, "/**") && c != "/**/" {
-					f.Defs[i].Doc = lang.Summary(CleanJavadoc(c))
+					c = CleanJavadoc(c)
+					if style == KDoc {
+						c = cleanKDocLinks(c)
+					}
+					f.Defs[i].Doc = lang.Summary(c)
 					break
 				}
 			}
@@ -203,6 +208,18 @@ func CleanJavadoc(c string) string {
 	s = strings.ReplaceAll(s, "<P>", "\n\n")
 	s = htmlTag.ReplaceAllString(s, "")
 	return html.UnescapeString(s)
+}
+
+var (
+	kdocLabelled = regexp.MustCompile(`\[([^\[\]]+)\](?:\[[^\[\]]*\]|\([^()]*\))`)
+	kdocLink     = regexp.MustCompile(`(^|[^\w)\]])\[([A-Za-z_][\w.]*)\]`)
+)
+
+// cleanKDocLinks turns KDoc's markdown links into their text: [label][X]
+// and [label](url) into label, [X] into X (a[i], indexing, stays).
+func cleanKDocLinks(s string) string {
+	s = kdocLabelled.ReplaceAllString(s, "$1")
+	return kdocLink.ReplaceAllString(s, "$1$2")
 }
 
 var (

@@ -119,3 +119,13 @@ func TestAccessorNames(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanKDocLinks(t *testing.T) {
+	checkEach(t, "cleanKDocLinks", cleanKDocLinks, []pair{
+		{"A pool of [Conn]s.", "A pool of Conns."},
+		{"See [Pool.acquire] or [the other one][release].", "See Pool.acquire or the other one."},
+		{"Read [the guide](https://example.com/guide) first.", "Read the guide first."},
+		{"Indexing a[i] and f()[0] stays; [not a name] too.", "Indexing a[i] and f()[0] stays; [not a name] too."},
+		{"[Start] of the text.", "Start of the text."},
+	})
+}

@@ -140,7 +140,7 @@ func imports(v *lang.View, n int) []lang.Import {
 // references, this inside object expressions, and bare names bound to members
 // of enclosing types.
 func refine(v *lang.View, f *lang.Facts) {
-	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.Javadoc)
+	nodes := classlang.Prepare(v, f, body, cut, comments, classlang.KDoc)
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		if (d.Kind == lang.KindVariable || d.Kind == lang.KindProperty) && nodes[i] >= 0 &&
