@@ -264,6 +264,10 @@ func Finish(ctx context.Context, db *store.DB, id int64, stats any, runErr error
 // RecoverJobs marks the jobs left running by a process that ended as failed
 // (the owner calls it when it takes the index).
 func RecoverJobs(ctx context.Context, db *store.DB, now time.Time) error {
+	// Most opens find none: a read spares them a sealed write.
+	if any, err := db.HasRunningJobs(ctx); err == nil && !any {
+		return nil
+	}
 	return db.UpdateJobs(ctx, func(t *store.JobTx) error {
 		running, err := t.Running(ctx)
 		if err != nil {

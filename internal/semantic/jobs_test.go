@@ -208,3 +208,31 @@ func TestFileChangedDuringRun(t *testing.T) {
 		t.Errorf("semantic use %+v", res.Semantic)
 	}
 }
+
+// A job left running by a process that ended is failed when the index is
+// next taken; queued jobs stay queued, and with none running nothing is
+// written.
+func TestRecoverJobs(t *testing.T) {
+	e := openRepo(t)
+	db := e.db()
+	ctx := context.Background()
+	now := time.Now()
+	if err := semantic.RecoverJobs(ctx, db, now); err != nil {
+		t.Fatalf("recover with no jobs: %v", err)
+	}
+	j := e.enqueue(t, "h1", now)
+	if _, ok, err := semantic.Claim(ctx, db, j.ID, now); !ok || err != nil {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	queued, _ := semantic.Enqueue(ctx, db, "h1", semantic.Request{Indexer: "scip-go", Files: []string{"c.go"}, Trigger: "file_changed"}, now)
+	if err := semantic.RecoverJobs(ctx, db, now); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := db.Job(ctx, j.ID)
+	if got.Status != semantic.JobFailed || !strings.Contains(got.Error, "interrupted") {
+		t.Errorf("the running job after recovery: %s %q", got.Status, got.Error)
+	}
+	if q, _, _ := db.Job(ctx, queued.ID); q.Status != semantic.JobQueued {
+		t.Errorf("the queued job after recovery: %s", q.Status)
+	}
+}

@@ -112,6 +112,14 @@ func (s *Reader) Jobs(ctx context.Context, limit int) ([]JobRow, error) {
 	return scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job ORDER BY id DESC LIMIT ?`, limit))
 }
 
+// HasRunningJobs reports whether any job is marked running, without a
+// write: a process that opens the index asks before it recovers them.
+func (s *Reader) HasRunningJobs(ctx context.Context) (bool, error) {
+	var n int
+	err := s.sql.QueryRowContext(ctx, `SELECT count(*) FROM sem_job WHERE status = 'running'`).Scan(&n)
+	return n > 0, err
+}
+
 // QueuedJobs returns the queued jobs, oldest first.
 func (s *DB) QueuedJobs(ctx context.Context) ([]JobRow, error) {
 	return scanJobs(s.sql.QueryContext(ctx, `SELECT `+jobCols+` FROM sem_job WHERE status = 'queued' ORDER BY id`))

@@ -169,3 +169,46 @@ func acceptVerified(t *testing.T, db *DB, which string) {
 		t.Errorf("Check after Verify and Accept: %v", d)
 	}
 }
+
+// A store found as Cairn sealed it, prepared with this schema, opens
+// without being prepared again (the seal is not rewritten); one whose seal
+// names another schema, or none, is prepared and the seal then names this
+// one.
+func TestReopenSkipsPreparingASealedStore(t *testing.T) {
+	f := newFixture(t)
+	f.db.Close()
+	key := schemaKey(indexSchema+cardSchema, IndexSchemaVersion)
+	sealOf := func() (sealRecord, os.FileInfo) {
+		t.Helper()
+		r, ok := readSeal(f.opts.IndexPath)
+		st, err := os.Stat(sealPath(f.opts.IndexPath))
+		if !ok || err != nil {
+			t.Fatalf("no seal: %v", err)
+		}
+		return r, st
+	}
+	before, stBefore := sealOf()
+	if before.Schema != key {
+		t.Fatalf("seal names schema %q, want %q", before.Schema, key)
+	}
+	db := mustOpen(t, f.opts)
+	after, stAfter := sealOf()
+	if after != before || !stAfter.ModTime().Equal(stBefore.ModTime()) {
+		t.Errorf("opening a sealed store rewrote its seal: %+v, then %+v", before, after)
+	}
+	db.Close()
+
+	r, _ := readSeal(f.opts.IndexPath)
+	r.Schema = "1:older"
+	if err := writeSeal(f.opts.IndexPath, r); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, f.opts)
+	defer db.Close()
+	if again, _ := sealOf(); again.Schema != key {
+		t.Errorf("after preparing, the seal names schema %q, want %q", again.Schema, key)
+	}
+	if len(db.Warnings) != 0 || db.Check() != nil {
+		t.Errorf("reopening warns %v, check %v", db.Warnings, db.Check())
+	}
+}

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -38,6 +41,9 @@ type sealRecord struct {
 	// Damaged is set when a change from outside was seen; it stays until the
 	// file is verified or rebuilt, so no later writer seals over it.
 	Damaged string `json:"damaged,omitempty"`
+	// Schema is the schema the file was last prepared with (schemaKey): an
+	// open that finds the file as sealed and this schema skips preparing it.
+	Schema string `json:"schema,omitempty"`
 }
 
 func sealPath(db string) string { return db + ".seal" }
@@ -219,10 +225,28 @@ func sealWrite(db, path string, write func() error) error {
 
 // reseal records the file as it is now (after creating it, or after it was
 // verified) and clears any damage mark. The caller holds the seal lock.
-func reseal(path string) error {
-	r := sealRecord{}
+func reseal(path string) error { return resealPrepared(path, "") }
+
+// resealPrepared reseals a file just prepared with a schema (its
+// schemaKey).
+func resealPrepared(path, schema string) error {
+	r := sealRecord{Schema: schema}
 	r.DB, r.WAL = stampsOf(path)
 	return writeSeal(path, r)
+}
+
+// schemaKey names a schema text at a version.
+func schemaKey(schema string, version int) string {
+	sum := sha256.Sum256([]byte(schema))
+	return strconv.Itoa(version) + ":" + hex.EncodeToString(sum[:])
+}
+
+// prepared reports whether a file is as Cairn last sealed it, undamaged,
+// with no write in progress, after being prepared with schema key: its
+// version and tables are then known without opening it.
+func prepared(path, key string) bool {
+	r, ok := readSeal(path)
+	return ok && r.Schema == key && r.Writer == 0 && r.Damaged == "" && sealProblem(path) == ""
 }
 
 func removeSeal(path string) {

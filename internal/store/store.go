@@ -217,6 +217,10 @@ func prepareSealed(db, path, schema string, version int) ([]string, bool, error)
 		return nil, false, err
 	}
 	defer unlock()
+	key := schemaKey(schema, version)
+	if prepared(path, key) {
+		return nil, false, nil // parsing the schema twice is most of what a short command's open costs
+	}
 	problem := sealProblem(path)
 	warnings, recreated, err := prepare(path, schema, version)
 	if err != nil {
@@ -227,7 +231,7 @@ func prepareSealed(db, path, schema string, version int) ([]string, bool, error)
 		r.Damaged, r.Writer = problem, 0
 		return warnings, false, writeSeal(path, r)
 	}
-	return warnings, recreated, reseal(path)
+	return warnings, recreated, resealPrepared(path, key)
 }
 
 // prepare makes sure one database file exists with the wanted schema; it
