@@ -18,23 +18,39 @@ var jsDoc = langutil.DocSyntax{
 // way the TypeScript language service resolves them (jsDoc), when the name
 // is one name or a dotted one. A name counts where it names a top-level
 // definition or an import of the file (a rename of X then changes the
-// link); anything else, a URL or a member of no named type, stays prose
-// for the documentation sweep.
+// link), or, failing those, a member of the class or interface the comment
+// is in ({@link finalize} beside finalize); anything else, a URL or a
+// member of no named type, stays prose for the documentation sweep.
 func docLinks(v *lang.View, f *lang.Facts) {
 	names := langutil.NewDocNames(f)
+	var members langutil.Members
+	ownMember := func(at lang.Pos, name string) int32 {
+		if members == nil {
+			members = langutil.NewMembers(f, nil)
+		}
+		for d := langutil.Enclosing(f, at); d >= 0; d = f.Defs[d].Parent {
+			if f.Defs[d].Kind.IsTypeLike() {
+				return members.Of(d, name)
+			}
+		}
+		return -1
+	}
 	var add []lang.Ref
 	jsDoc.Each(v, "comment", func(l langutil.DocLink, text string, n int) {
-		add = append(add, linkRefs(f, names, l, text, v.Start(n))...)
+		add = append(add, linkRefs(f, names, ownMember, l, text, v.Start(n))...)
 	})
 	langutil.AddRefs(f, add)
 }
 
 // linkRefs are the references of a link: X bound to the definition or
-// import of that name, and the member m of X.m on X. None when X names
-// neither.
-func linkRefs(f *lang.Facts, names *langutil.DocNames, l langutil.DocLink, text string, start lang.Pos) []lang.Ref {
+// import of that name (else, for a bare X, to the member ownMember finds),
+// and the member m of X.m on X. None when X names none of them.
+func linkRefs(f *lang.Facts, names *langutil.DocNames, ownMember func(at lang.Pos, name string) int32, l langutil.DocLink, text string, start lang.Pos) []lang.Ref {
 	at := langutil.OffsetPos(text, start, l.HeadAt)
 	def, imp := names.Bind(l.Head)
+	if def < 0 && imp < 0 && l.Member == "" {
+		def = ownMember(at, l.Head)
+	}
 	if def < 0 && imp < 0 {
 		return nil
 	}
