@@ -178,6 +178,18 @@
   (switch_body)
 ] @local.scope
 
+; the operands a type test may narrow a name in (Narrowing): the right of
+; x instanceof C && x.m(), isC(x) && ..., !isC(x) || ..., and both
+; branches of a ternary on such a test, each a scope for its narrowed local
+(binary_expression
+  left: [(binary_expression operator: ["instanceof" "&&"]) (call_expression) (parenthesized_expression) (unary_expression operator: "!")]
+  operator: ["&&" "||"]
+  right: (_) @local.scope)
+(ternary_expression
+  condition: [(binary_expression operator: ["instanceof" "&&"]) (call_expression) (parenthesized_expression) (unary_expression operator: "!")]
+  consequence: (_) @local.scope
+  alternative: (_) @local.scope)
+
 (arrow_function parameter: (identifier) @local.definition)
 (variable_declarator name: (identifier) @local.definition)
 (catch_clause parameter: (identifier) @local.definition)

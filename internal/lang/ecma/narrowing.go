@@ -19,10 +19,12 @@ import (
 // (link_context.go). After if (!(x instanceof C)) return (or throw, break,
 // continue; or !isC(x)) x is a C for the rest of the enclosing block,
 // unless that block declares x itself (its two declarations would
-// disagree). A branch that is no block (if (x instanceof C) x.m()) has no
-// scope of its own and is left alone, as are ternaries and && chains
-// outside an if. It runs after every pass that drops references, since
-// Via indexes them.
+// disagree). Outside an if, x is a C in the right operand of
+// x instanceof C && ... (of || after a negated test) and in the branch of
+// a ternary the test selects: the query gives those operands a scope
+// (common.scm). A branch of an if that is no block (if (x instanceof C)
+// x.m()) has no scope of its own and is left alone. It runs after every
+// pass that drops references, since Via indexes them.
 func Narrowing(v *lang.View, f *lang.Facts) {
 	var scopeAt map[lang.Span]int32
 	var calls map[lang.Pos]int32
@@ -50,7 +52,39 @@ func Narrowing(v *lang.View, f *lang.Facts) {
 		return typeTests(v, n, calls)
 	}
 	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "if_statement" {
+		switch v.Kind(n) {
+		case "binary_expression":
+			// x instanceof C && x.m(); !(x instanceof C) || x.m()
+			left, right := langutil.Child(v, n, "left"), langutil.Child(v, n, "right")
+			if left < 0 || right < 0 {
+				continue
+			}
+			switch binaryOp(v, n) {
+			case "&&":
+				if tests := tested(unparen(v, left)); len(tests) > 0 {
+					narrow(right, v.Start(right), tests, false)
+				}
+			case "||":
+				if tests := negatedTests(v, unparen(v, left), tested); len(tests) > 0 {
+					narrow(right, v.Start(right), tests, false)
+				}
+			}
+			continue
+		case "ternary_expression":
+			// isC(x) ? x.m() : y; !isC(x) ? y : x.m()
+			cond := unparen(v, langutil.Child(v, n, "condition"))
+			yes, no := langutil.Child(v, n, "consequence"), langutil.Child(v, n, "alternative")
+			if cond < 0 || yes < 0 || no < 0 {
+				continue
+			}
+			if tests := tested(cond); len(tests) > 0 {
+				narrow(yes, v.Start(yes), tests, false)
+			} else if tests := negatedTests(v, cond, tested); len(tests) > 0 {
+				narrow(no, v.Start(no), tests, false)
+			}
+			continue
+		case "if_statement":
+		default:
 			continue
 		}
 		cond, then := langutil.Child(v, n, "condition"), langutil.Child(v, n, "consequence")
@@ -64,15 +98,35 @@ func Narrowing(v *lang.View, f *lang.Facts) {
 			}
 		}
 		if p := v.Parent(n); p >= 0 && v.Kind(p) == "statement_block" && langutil.Child(v, n, "alternative") < 0 && leaves(v, then) {
-			if v.Kind(test) == "unary_expression" && strings.HasPrefix(v.Text(test), "!") {
-				if arg := langutil.Child(v, test, "argument"); arg >= 0 {
-					if tests := tested(unparen(v, arg)); len(tests) == 1 {
-						narrow(p, v.End(n), tests, true)
-					}
-				}
+			if tests := negatedTests(v, test, tested); len(tests) == 1 {
+				narrow(p, v.End(n), tests, true)
 			}
 		}
 	}
+}
+
+// negatedTests are the names that the test n negates, !(x instanceof C) or
+// !isC(x), narrows where it is false.
+func negatedTests(v *lang.View, n int, tested func(int) []narrowed) []narrowed {
+	if v.Kind(n) != "unary_expression" || !strings.HasPrefix(v.Text(n), "!") {
+		return nil
+	}
+	arg := langutil.Child(v, n, "argument")
+	if arg < 0 {
+		return nil
+	}
+	return tested(unparen(v, arg))
+}
+
+// binaryOp is the operator of binary expression n ("&&", "instanceof").
+func binaryOp(v *lang.View, n int) string {
+	left, right := langutil.Child(v, n, "left"), langutil.Child(v, n, "right")
+	if left < 0 || right < 0 {
+		return ""
+	}
+	_, le := v.Bytes(left)
+	rs, _ := v.Bytes(right)
+	return strings.TrimSpace(string(v.Src()[le:rs]))
 }
 
 // narrowed is a name a condition narrows, to type typ (with via: the
@@ -130,12 +184,7 @@ func typeTests(v *lang.View, n int, calls map[lang.Pos]int32) []narrowed {
 		return nil
 	}
 	left, right := langutil.Child(v, n, "left"), langutil.Child(v, n, "right")
-	if left < 0 || right < 0 {
-		return nil
-	}
-	_, le := v.Bytes(left)
-	rs, _ := v.Bytes(right)
-	switch strings.TrimSpace(string(v.Src()[le:rs])) {
+	switch binaryOp(v, n) {
 	case "instanceof":
 		if v.Kind(left) != "identifier" {
 			return nil
