@@ -33,8 +33,48 @@ type RenameRequest struct {
 // refused rather than cut (a partial rename breaks the build).
 const maxRefs = 200000
 
-// Rename plans a rename and stores the plan.
+// Rename plans a rename and stores the plan: it gathers the symbol's
+// references and the declarations renamed with it, turns the certain ones
+// into edits, refuses what would break, groups the candidates a decision
+// must settle, sweeps the documentation, and gates the plan (finish).
 func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
+	rn, err := env.newRenaming(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	for _, phase := range []func(context.Context) error{
+		rn.gather, rn.certainEdits, rn.check, rn.candidates, rn.witness, rn.documentation, rn.moves,
+	} {
+		if err := phase(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return env.finish(ctx, rn.p, rn.layer, string(rn.card.Location.Path))
+}
+
+// renaming is one rename being planned.
+type renaming struct {
+	env  *Env
+	req  RenameRequest
+	r    *query.Resolved
+	card *query.SymbolCard
+	old  string
+	p    *Plan
+	// layer is the layer each changed file's edits come from.
+	layer map[string]string
+	refs  *query.RefsResult
+	// anchored are the references syntax did not attribute: candidates.
+	anchored []query.RefLocation
+	// overriding are the methods tied to the symbol by overriding or
+	// implementation, anonymous the anonymous classes' members among them
+	// and outsideBases the bases outside the repository.
+	overriding, anonymous []*query.Resolved
+	outsideBases          []string
+	mergedIDs             map[int64]bool
+}
+
+// newRenaming resolves what a rename renames and checks the new name.
+func (env *Env) newRenaming(ctx context.Context, req RenameRequest) (*renaming, error) {
 	r, err := env.constructedType(ctx, req.Symbol)
 	if err != nil {
 		return nil, err
@@ -53,192 +93,230 @@ func (env *Env) Rename(ctx context.Context, req RenameRequest) (*Plan, error) {
 	if err := checkCalledByName(card, r, req.NewName); err != nil {
 		return nil, err
 	}
-	// Family: the methods related by implementation are renamed together
-	// (an interface method with the methods implementing it), declarations
-	// included, as the compiler needs them to stay in step.
+	return &renaming{env: env, req: req, r: r, card: card, old: old, layer: map[string]string{},
+		p: &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}}, nil
+}
+
+// gather finds the references of the symbol and of the declarations
+// renamed with it: its family by implementation (an interface method with
+// the methods implementing it, declarations included, as the compiler
+// needs them in step), the declarations merged with it (TypeScript), and
+// the methods tied to it by overriding or implementation.
+func (rn *renaming) gather(ctx context.Context) error {
+	env, card, r := rn.env, rn.card, rn.r
 	refs, err := env.renameRefs(ctx, card, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// Declarations merged with this one (TypeScript) are renamed with it.
 	merged, err := env.mergedDeclarations(ctx, r)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// So are the methods tied to it by overriding or implementation.
-	overriding, anonymous, outsideBases, err := env.overrideFamily(ctx, card, r)
-	if err != nil {
-		return nil, err
+	if rn.overriding, rn.anonymous, rn.outsideBases, err = env.overrideFamily(ctx, card, r); err != nil {
+		return err
 	}
-	merged = append(merged, overriding...)
-	mergedIDs := map[int64]bool{}
+	merged = append(merged, rn.overriding...)
+	rn.mergedIDs = map[int64]bool{}
 	for _, m := range merged {
-		mergedIDs[m.Row.ID] = true
+		rn.mergedIDs[m.Row.ID] = true
 		more, err := env.renameRefs(ctx, card, m)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		refs.Locations = append(refs.Locations, more.Locations...)
 	}
 	if len(merged) > 0 {
 		refs.Locations = uniqueLocations(refs.Locations)
 	}
-	if err := env.checkOverloads(ctx, card, r, refs.Locations); err != nil {
-		return nil, err
-	}
-	p := &Plan{Op: OpRename, Symbol: &card.SymbolRef, NewName: req.NewName, Edits: []Edit{}, Groups: []Group{}}
-	defPath := string(card.Location.Path)
-	var anchored []query.RefLocation
-	layer := map[string]string{}
-	for _, l := range refs.Locations {
+	rn.refs = refs
+	return env.checkOverloads(ctx, card, r, refs.Locations)
+}
+
+// certainEdits turns the attributed references into edits (through the
+// accessor a reference spells, where it does) and sets the anchored ones
+// apart.
+func (rn *renaming) certainEdits(ctx context.Context) error {
+	env, p := rn.env, rn.p
+	for _, l := range rn.refs.Locations {
 		path := string(l.Path)
 		if l.Tier == index.TierAnchored.String() {
-			anchored = append(anchored, l)
+			rn.anchored = append(rn.anchored, l)
 			continue
 		}
 		var e Edit
 		ok := false
-		if u, use := env.accessorSpelling(card, r, l, old, req.NewName); use {
-			if e, ok, err = env.accessorEdit(ctx, card, l, u, req.NewName); err != nil {
-				return nil, err
+		if u, use := env.accessorSpelling(rn.card, rn.r, l, rn.old, rn.req.NewName); use {
+			var err error
+			if e, ok, err = env.accessorEdit(ctx, rn.card, l, u, rn.req.NewName); err != nil {
+				return err
 			}
 		} else {
-			e, ok = env.tokenEdit(ctx, l, old, req.NewName)
+			e, ok = env.tokenEdit(ctx, l, rn.old, rn.req.NewName)
 		}
 		if !ok {
 			if !env.delegation(l) {
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, old))
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d:%d does not spell %s on disk; left alone", path, l.Line, l.Col, rn.old))
 			}
 			continue
 		}
 		p.Edits = append(p.Edits, e)
-		if l.Layer == query.LayerSemantic || layer[path] == "" {
-			layer[path] = l.Layer
+		if l.Layer == query.LayerSemantic || rn.layer[path] == "" {
+			rn.layer[path] = l.Layer
 		}
 	}
-	if err := env.checkRename(ctx, card, p.Edits, anchored, req.NewName); err != nil {
-		return nil, err
+	return nil
+}
+
+// check refuses a rename the code would not survive (a clash, an import
+// two names share, an accessor partner, the hierarchy) and warns of the
+// methods renamed with the symbol.
+func (rn *renaming) check(ctx context.Context) error {
+	env, card, r, p, newName := rn.env, rn.card, rn.r, rn.p, rn.req.NewName
+	if err := env.checkRename(ctx, card, p.Edits, rn.anchored, newName); err != nil {
+		return err
 	}
-	if err := env.keepSharedImports(ctx, r, p, old, req.NewName); err != nil {
-		return nil, err
+	if err := env.keepSharedImports(ctx, r, p, rn.old, newName); err != nil {
+		return err
 	}
-	if err := env.checkAccessorPartners(ctx, card, r, req.NewName); err != nil {
-		return nil, err
+	if err := env.checkAccessorPartners(ctx, card, r, newName); err != nil {
+		return err
 	}
-	for _, m := range overriding {
-		if err := env.checkRename(ctx, &query.SymbolCard{SymbolRef: m.Ref(), Language: m.File.Lang}, p.Edits, anchored, req.NewName); err != nil {
-			return nil, err
+	for _, m := range rn.overriding {
+		if err := env.checkRename(ctx, &query.SymbolCard{SymbolRef: m.Ref(), Language: m.File.Lang}, p.Edits, rn.anchored, newName); err != nil {
+			return err
 		}
 	}
-	if err := env.checkHierarchy(ctx, card, r, overriding, req.NewName); err != nil {
-		return nil, err
+	if err := env.checkHierarchy(ctx, card, r, rn.overriding, newName); err != nil {
+		return err
 	}
-	if len(overriding) > 0 {
-		tied := make([]string, 0, len(overriding))
-		for _, m := range overriding {
+	if len(rn.overriding) > 0 {
+		tied := make([]string, 0, len(rn.overriding))
+		for _, m := range rn.overriding {
 			tied = append(tied, describeAt(m.Row.QName, m))
 		}
 		sort.Strings(tied)
 		if n := len(tied) - maxNamedTied; n > 0 {
 			tied = append(tied[:maxNamedTied], fmt.Sprintf("and %d more", n))
 		}
-		p.Warnings = append(p.Warnings, tiedWarning(r, len(overriding), strings.Join(tied, ", ")))
+		p.Warnings = append(p.Warnings, tiedWarning(r, len(rn.overriding), strings.Join(tied, ", ")))
 	}
-	if w := outsideBasesWarning(card, r, outsideBases); w != "" {
+	if w := outsideBasesWarning(card, r, rn.outsideBases); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
+	return nil
+}
+
+// candidates groups what a decision must settle: the anchored references,
+// the method family, the members of anonymous classes, the structural
+// family, and the shorthands each of them spells.
+func (rn *renaming) candidates(ctx context.Context) error {
+	env, card, r, p, newName := rn.env, rn.card, rn.r, rn.p, rn.req.NewName
 	p.Witness.Facts = env.nameFacts(ctx, card)
-	var outside string
 	extended := ""
 	if r.Def != nil {
 		extended = r.Def.Extends
 	}
-	p.Groups, outside = env.groupAnchored(ctx, card, anchored, req.NewName, p.Witness.Facts, extended)
+	var outside string
+	p.Groups, outside = env.groupAnchored(ctx, card, rn.anchored, newName, p.Witness.Facts, extended)
 	if outside != "" {
 		p.Warnings = append(p.Warnings, outside)
 	}
-	family, tied, err := env.methodFamily(ctx, card, r, mergedIDs, refs.Semantic.State, req.NewName)
+	family, tied, err := env.methodFamily(ctx, card, r, rn.mergedIDs, rn.refs.Semantic.State, newName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p.Groups = append(p.Groups, family...)
 	p.Edits = append(p.Edits, tied...)
-	anonGroups, err := env.memberGroups(ctx, card, anonymous, req.NewName)
+	anonGroups, err := env.memberGroups(ctx, card, rn.anonymous, newName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p.Groups = append(p.Groups, anonGroups...)
 	files := newECMAFiles()
 	defer files.close()
-	env.shorthands(ctx, files, card, r, p, old, req.NewName)
-	env.rustShorthands(card, p, old, req.NewName)
-	structural, err := env.structuralFamily(ctx, card, r, p, mergedIDs, req.NewName)
+	env.shorthands(ctx, files, card, r, p, rn.old, newName)
+	env.rustShorthands(card, p, rn.old, newName)
+	structural, err := env.structuralFamily(ctx, card, r, p, rn.mergedIDs, newName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if structural, err = env.proveStructural(ctx, p, structural, card.QName); err != nil {
-		return nil, err
+		return err
 	}
-	env.structuralShorthands(ctx, files, card, structural, old, req.NewName)
+	env.structuralShorthands(ctx, files, card, structural, rn.old, newName)
 	p.Groups = append(p.Groups, structural...)
 	for _, e := range p.Edits {
-		if layer[e.Path] == "" {
-			layer[e.Path] = e.Layer
+		if rn.layer[e.Path] == "" {
+			rn.layer[e.Path] = e.Layer
 		}
 	}
 	if len(p.Groups) == 0 && card.Language == "go" {
 		// A plan with groups writes nothing before a decision, and its
 		// apply verifies what was chosen.
-		if err := env.proveInterfaceRename(ctx, p, card.QName); err != nil {
-			return nil, err
-		}
+		return env.proveInterfaceRename(ctx, p, card.QName)
 	}
+	return nil
+}
+
+// witness numbers the groups and records what the plan stands on: the
+// semantic layer's state and, for groups, the question a decision answers.
+func (rn *renaming) witness(context.Context) error {
+	p := rn.p
 	for i := range p.Groups {
 		p.Groups[i].ID = fmt.Sprintf("g%d", i+1)
-	}
-	ambiguous := map[string]bool{}
-	for _, g := range p.Groups {
-		for _, e := range g.Edits {
-			ambiguous[e.Path] = true
-			if layer[e.Path] == "" {
-				layer[e.Path] = query.LayerSyntactic
+		for _, e := range p.Groups[i].Edits {
+			if rn.layer[e.Path] == "" {
+				rn.layer[e.Path] = query.LayerSyntactic
 			}
 		}
 	}
-	p.Witness.Semantic = refs.Semantic.State
-	if refs.Semantic.Reason != "" {
-		p.Witness.Semantic += ": " + refs.Semantic.Reason
+	p.Witness.Semantic = rn.refs.Semantic.State
+	if rn.refs.Semantic.Reason != "" {
+		p.Witness.Semantic += ": " + rn.refs.Semantic.Reason
 	}
 	if len(p.Groups) > 0 {
 		p.Witness.Checklist = []Question{{
-			Question:    fmt.Sprintf("Does the receiver of each candidate group hold a %s (so that .%s is this symbol)?", ownerName(card), old),
+			Question:    fmt.Sprintf("Does the receiver of each candidate group hold a %s (so that .%s is this symbol)?", ownerName(rn.card), rn.old),
 			FactNeeded:  "receiver_resolution",
 			HowToVerify: "read each group's exemplar locations and trace the receiver's declaration or assignment back to its type",
 		}}
 	}
-	p.Docs = env.docSweep(ctx, old, req.NewName, card, p)
-	if lang.Of(card.Language).RenamesDocComment {
-		takeDocComments(p, layer)
+	return nil
+}
+
+// documentation sweeps the comments and documents that mention the old
+// name; the language's own doc comment of the declaration (Go) is renamed
+// with it, and with IncludeDocs so are the confident mentions.
+func (rn *renaming) documentation(ctx context.Context) error {
+	p := rn.p
+	p.Docs = rn.env.docSweep(ctx, rn.old, rn.req.NewName, rn.card, p)
+	if lang.Of(rn.card.Language).RenamesDocComment {
+		takeDocComments(p, rn.layer)
 	}
-	if req.IncludeDocs {
+	if rn.req.IncludeDocs {
 		p.Docs.Included = true
 		for _, h := range p.Docs.Hits {
 			if h.Confidence != "low" {
 				p.Edits = append(p.Edits, h.Edit)
-				if layer[h.Path] == "" {
-					layer[h.Path] = "text"
+				if rn.layer[h.Path] == "" {
+					rn.layer[h.Path] = "text"
 				}
 			}
 		}
 	}
-	mv, err := env.javaFileMove(ctx, r, req.NewName)
+	return nil
+}
+
+// moves adds the file a Java class's rename renames with it.
+func (rn *renaming) moves(ctx context.Context) error {
+	mv, err := rn.env.javaFileMove(ctx, rn.r, rn.req.NewName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if mv != nil {
-		p.Moves = append(p.Moves, *mv)
+		rn.p.Moves = append(rn.p.Moves, *mv)
 	}
-	return env.finish(ctx, p, layer, defPath)
+	return nil
 }
 
 // constructedType is the type a constructor named like it builds, which a
