@@ -317,41 +317,117 @@ func (e *Engine) snippets(ctx context.Context) func(*RefLocation) {
 // its definition, the references linked to it, the anchored candidates, and
 // (for conflict reports) those linked or bound to something else.
 func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMethod, res *RefsResult) ([]synRef, error) {
-	name := r.Row.Name
-	member := IsMemberKind(lang.DefKind(r.Row.Kind))
-	// a constructor named apart from its class (TypeScript's constructor,
-	// PHP's __construct) is run by the calls of the class's name
-	byClass, err := e.instantiatedAs(ctx, r)
+	c, err := e.newRefClassifier(ctx, r, rel)
 	if err != nil {
 		return nil, err
 	}
-	if byClass != "" {
-		name = byClass
-	}
-	dispatch := e.dispatchCheck(ctx, r.Row, r.File.Lang)
-	related, reach, err := e.relatedRefs(ctx, r, rel)
+	variants, err := e.Variants(ctx, r) // the variants of its name (variants.go)
 	if err != nil {
 		return nil, err
 	}
-	// the symbol and the variants of its name (variants.go): their
-	// definitions and the references linked to any of them
-	variants, err := e.Variants(ctx, r)
+	out := c.definitions(append([]*Resolved{r}, variants...), rel)
+	late := deadlineNear(ctx, res)
+	var aliases []alias // the local names renamed imports of name give it
+	err = e.eachNamedRef(ctx, c.name, late, func(nf *NameFile, ri int, ref lang.Ref, s synRef) {
+		if r.Def != nil && nf.File.Path == r.File.Path && ref.Pos == r.Def.NameSpan.Start && ref.Shape != lang.QualNone {
+			return // a member the definition's own name reads (const { a } = x): listed as the definition
+		}
+		if a, ok := renamedImport(nf, ref, c.name); ok && r.Row.Parent == 0 && s.family == LangFamily(r.File.Lang) {
+			aliases = append(aliases, a)
+		}
+		out = append(out, c.classify(nf, ri, ref, s))
+	})
 	if err != nil {
 		return nil, err
 	}
-	overloads, err := e.Overloads(ctx, r)
+	accessed, err := e.accessorRefs(ctx, r, c.match, late)
 	if err != nil {
 		return nil, err
 	}
-	otherArity := e.callsOtherArity(ctx, r, rel)
-	merged, err := e.mergedDeclarations(ctx, r)
+	out = append(out, accessed...)
+	aliased, err := e.aliasRefs(ctx, r, aliases, c.match, late)
 	if err != nil {
 		return nil, err
 	}
-	match := map[int64]bool{r.Row.ID: true}
+	out = append(out, aliased...)
+	if len(rel) > 0 && c.member {
+		only, err := e.onlyFamily(ctx, r, c.match, c.related)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			if s := &out[i]; only && s.status == synAnchored && s.family == LangFamily(r.File.Lang) {
+				s.status, s.loc.Relation = synMatch, RelationName
+			}
+		}
+	}
+	return out, nil
+}
+
+// deadlineNear reports, once the request's deadline nears (less than its
+// reserve left), that the answer is partial, marking res so.
+func deadlineNear(ctx context.Context, res *RefsResult) func() bool {
+	var stop time.Time
+	if d, ok := ctx.Deadline(); ok {
+		stop = d.Add(-refsReserve(time.Until(d)))
+	}
+	return func() bool {
+		if ctx.Err() != nil || (!stop.IsZero() && !time.Now().Before(stop)) {
+			res.Partial = true // summarise what was found
+		}
+		return res.Partial
+	}
+}
+
+// refClassifier says what each reference spelled like a symbol is to it:
+// a match, an anchored candidate, or something else.
+type refClassifier struct {
+	r *Resolved
+	// name is the name its references spell: the class's for a
+	// constructor named apart from it (byClass: TypeScript's constructor,
+	// PHP's __construct, run by the calls of the class's name).
+	name, byClass string
+	member        bool
+	// match holds the symbol and the variants of its name; merged its
+	// merged declarations; related the methods related to it (reach the
+	// directories where a call through them may run it).
+	match, merged map[int64]bool
+	related       map[int64]RelatedMethod
+	reach         map[string]bool
+	overloads     *OverloadSet
+	dispatch      func(target int64) bool
+	otherArity    func(ref lang.Ref) bool
+}
+
+func (e *Engine) newRefClassifier(ctx context.Context, r *Resolved, rel []RelatedMethod) (*refClassifier, error) {
+	c := &refClassifier{r: r, name: r.Row.Name, member: IsMemberKind(lang.DefKind(r.Row.Kind)), match: map[int64]bool{r.Row.ID: true}}
+	var err error
+	if c.byClass, err = e.instantiatedAs(ctx, r); err != nil {
+		return nil, err
+	}
+	if c.byClass != "" {
+		c.name = c.byClass
+	}
+	c.dispatch = e.dispatchCheck(ctx, r.Row, r.File.Lang)
+	if c.related, c.reach, err = e.relatedRefs(ctx, r, rel); err != nil {
+		return nil, err
+	}
+	if c.overloads, err = e.Overloads(ctx, r); err != nil {
+		return nil, err
+	}
+	c.otherArity = e.callsOtherArity(ctx, r, rel)
+	if c.merged, err = e.mergedDeclarations(ctx, r); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// definitions lists the definitions of the symbol and its variants (each
+// then a match) and the declarations of the related methods.
+func (c *refClassifier) definitions(defs []*Resolved, rel []RelatedMethod) []synRef {
 	var out []synRef
-	for _, d := range append([]*Resolved{r}, variants...) {
-		match[d.Row.ID] = true
+	for _, d := range defs {
+		c.match[d.Row.ID] = true
 		if d.Def != nil {
 			out = append(out, synRef{foundRef: foundRef{loc: RefLocation{Location: spanLoc(d.File.Path, d.Def.NameSpan), Kind: "definition",
 				Tier: index.TierProven.String(), Layer: LayerSyntactic}, module: d.File.ModuleID}, status: synMatch, target: d.Row.ID, size: d.File.Size})
@@ -363,104 +439,71 @@ func (e *Engine) syntacticRefs(ctx context.Context, r *Resolved, rel []RelatedMe
 				Layer: LayerSyntactic, Via: m.QName, Relation: m.Relation}, module: m.Module}, status: synMatch, target: m.ID})
 		}
 	}
-	var stop time.Time
-	if d, ok := ctx.Deadline(); ok {
-		stop = d.Add(-refsReserve(time.Until(d)))
+	return out
+}
+
+// classify sets the status, tier and relation of reference ri of a file.
+func (c *refClassifier) classify(nf *NameFile, ri int, ref lang.Ref, s synRef) synRef {
+	r, facts := c.r, nf.Facts
+	if c.byClass != "" && ref.Role != lang.RoleCall {
+		s.status = synOther // the class named, not instantiated
+	} else if l, ok := nf.Links[ri]; ok {
+		s = c.linked(nf, ref, l, s)
+	} else if parameterProperty(r, nf.File.Path, facts, ref) {
+		// the parameter that declares the property (constructor(private x: T)):
+		// one declaration, so its uses in the constructor are the property's
+		s.loc.Tier = index.TierProven.String()
+	} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (c.member && ref.Shape == lang.QualNone) {
+		s.status = synOther // bound to something else, or cannot be a member access
+	} else {
+		s.status = synAnchored
+		s.loc.Tier = index.TierAnchored.String()
 	}
-	late := func() bool {
-		if ctx.Err() != nil || (!stop.IsZero() && !time.Now().Before(stop)) {
-			// the deadline nears: summarise what was found
-			res.Partial = true
-		}
-		return res.Partial
+	if c.overloads == nil && s.status == synAnchored && c.otherArity(ref) {
+		s.status = synOther // a call the symbol cannot take: a method of another arity
 	}
-	var aliases []alias // the local names renamed imports of name give it
-	err = e.eachNamedRef(ctx, name, late, func(nf *NameFile, ri int, ref lang.Ref, s synRef) {
-		f, facts := nf.File, nf.Facts
-		if r.Def != nil && f.Path == r.File.Path && ref.Pos == r.Def.NameSpan.Start && ref.Shape != lang.QualNone {
-			return // a member the definition's own name reads (const { a } = x): listed as the definition
+	if c.overloads != nil && s.status == synAnchored && s.loc.Relation == "" && (ref.Role == lang.RoleCall || ref.Role == lang.RoleDoc) {
+		// a call of the name syntax did not link: which overload
+		// takes its arguments, if any
+		switch ov := c.overloads.For(facts, ref, r.Row.ID); {
+		case ov == nil:
+		case !ov.Takes(r.Row.ID, ref.Args):
+			s.status = synOther
+		case !ov.Only(r.Row.ID, ref.Args) && ref.Role == lang.RoleDoc:
+			s.status = synOther // a doc link that does not tell the overloads apart: prose
+		case !ov.Only(r.Row.ID, ref.Args):
+			s.loc.Relation = RelationOverload
 		}
-		if a, ok := renamedImport(nf, ref, name); ok && r.Row.Parent == 0 && s.family == LangFamily(r.File.Lang) {
-			aliases = append(aliases, a)
+	}
+	return s
+}
+
+// linked classifies a reference the linker linked (l).
+func (c *refClassifier) linked(nf *NameFile, ref lang.Ref, l index.Link, s synRef) synRef {
+	r := c.r
+	s.target = l.Target
+	s.loc.Tier = l.Tier.String()
+	if ov := c.overloads.For(nf.Facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
+		s.status, s.loc.Relation = synAnchored, RelationOverload
+		s.loc.Tier = index.TierAnchored.String()
+		if ref.Role == lang.RoleDoc {
+			s.status = synOther // a doc link that does not tell the overloads apart: prose, no candidate
 		}
-		if byClass != "" && ref.Role != lang.RoleCall {
-			s.status = synOther // the class named, not instantiated
-		} else if l, ok := nf.Links[ri]; ok {
-			s.target = l.Target
-			s.loc.Tier = l.Tier.String()
-			if ov := overloads.For(facts, ref, r.Row.ID); ov != nil && overloadCandidate(ov, r.Row.ID, l.Target, ref) {
-				s.status, s.loc.Relation = synAnchored, RelationOverload
-				s.loc.Tier = index.TierAnchored.String()
-				if ref.Role == lang.RoleDoc {
-					s.status = synOther // a doc link that does not tell the overloads apart: prose, no candidate
-				}
-			} else if Instantiates(r, l.Target, ref) {
-				s.status, s.loc.Relation, s.loc.Tier = instantiation(overloads, r.Row.ID, ref.Args, s.loc.Tier)
-			} else if merged[l.Target] && ref.Role == lang.RoleImport {
-				// import { X } brings in every declaration of X
-			} else if m, ok := related[l.Target]; ok && !match[l.Target] && (reach == nil || reach[path.Dir(f.Path)]) {
-				s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
-			} else if !match[l.Target] {
-				s.status = synOther // linked elsewhere, or outside the repository (Target 0)
-				if l.Target != 0 && dispatch(l.Target) && !otherArity(ref) {
-					// a call through an interface may reach the symbol
-					s.status = synAnchored
-					s.loc.Tier = index.TierAnchored.String()
-				}
-			}
-		} else if parameterProperty(r, f.Path, facts, ref) {
-			// the parameter that declares the property (constructor(private x: T)):
-			// one declaration, so its uses in the constructor are the property's
-			s.loc.Tier = index.TierProven.String()
-		} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (member && ref.Shape == lang.QualNone) {
-			s.status = synOther // bound to something else, or cannot be a member access
-		} else {
+	} else if Instantiates(r, l.Target, ref) {
+		s.status, s.loc.Relation, s.loc.Tier = instantiation(c.overloads, r.Row.ID, ref.Args, s.loc.Tier)
+	} else if c.merged[l.Target] && ref.Role == lang.RoleImport {
+		// import { X } brings in every declaration of X
+	} else if m, ok := c.related[l.Target]; ok && !c.match[l.Target] && (c.reach == nil || c.reach[path.Dir(nf.File.Path)]) {
+		s.loc.Via, s.loc.Relation = m.QName, m.Relation // a call through it may run the symbol
+	} else if !c.match[l.Target] {
+		s.status = synOther // linked elsewhere, or outside the repository (Target 0)
+		if l.Target != 0 && c.dispatch(l.Target) && !c.otherArity(ref) {
+			// a call through an interface may reach the symbol
 			s.status = synAnchored
 			s.loc.Tier = index.TierAnchored.String()
 		}
-		if overloads == nil && s.status == synAnchored && otherArity(ref) {
-			s.status = synOther // a call the symbol cannot take: a method of another arity
-		}
-		if overloads != nil && s.status == synAnchored && s.loc.Relation == "" && (ref.Role == lang.RoleCall || ref.Role == lang.RoleDoc) {
-			// a call of the name syntax did not link: which overload
-			// takes its arguments, if any
-			switch ov := overloads.For(facts, ref, r.Row.ID); {
-			case ov == nil:
-			case !ov.Takes(r.Row.ID, ref.Args):
-				s.status = synOther
-			case !ov.Only(r.Row.ID, ref.Args) && ref.Role == lang.RoleDoc:
-				s.status = synOther // as above
-			case !ov.Only(r.Row.ID, ref.Args):
-				s.loc.Relation = RelationOverload
-			}
-		}
-		out = append(out, s)
-	})
-	if err != nil {
-		return nil, err
 	}
-	accessed, err := e.accessorRefs(ctx, r, match, late)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, accessed...)
-	aliased, err := e.aliasRefs(ctx, r, aliases, match, late)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, aliased...)
-	if len(rel) > 0 && member {
-		only, err := e.onlyFamily(ctx, r, match, related)
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			if s := &out[i]; only && s.status == synAnchored && s.family == LangFamily(r.File.Lang) {
-				s.status, s.loc.Relation = synMatch, RelationName
-			}
-		}
-	}
-	return out, nil
+	return s
 }
 
 // eachNamedRef calls fn for each reference spelled name in the files whose
