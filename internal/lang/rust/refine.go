@@ -25,6 +25,35 @@ import (
 //   - bare names bind to items of the enclosing functions and module;
 //   - impl Trait for Type makes Type implement Trait.
 func refine(v *lang.View, f *lang.Facts) {
+	fieldTypes := refineDefs(v, f)
+	found := collect(v)
+	kept := importRefs(f, found.uses)
+	native.DropRefsIn(f, found.drop)
+	if len(kept) > 0 {
+		f.Refs = append(f.Refs, kept...)
+		sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
+	}
+	names := lang.NewNameTable(f)
+	b := &binder{f: f, imports: f.ImportByName()}
+	b.index()
+	b.bindRefs(found, names)
+	b.addShorthandFields(found.shorthands, names)
+	typeLocals(v, f, found, fieldTypes)
+	native.DemoteLocals(f, func(lo lang.Local) bool {
+		return native.StartsUpper(f.Names[lo.Name]) && !found.typeParams[lo.Pos]
+	}, b.bare)
+	implRelations(v, f, found.impls)
+	if len(found.lets) > 0 || len(found.chains) > 0 {
+		calls := callsByPos(f)
+		callLocals(f, found.lets, calls)
+		chainRefs(f, found.chains, calls)
+	}
+	variantLocals(f, found.variants)
+}
+
+// refineDefs gives the definitions their docs, signatures and types, and
+// returns the node of each field's declared type by the field's path.
+func refineDefs(v *lang.View, f *lang.Facts) map[string]int {
 	nodes := langutil.NodesBySpan(v, langutil.DefSpans(f), func(i int) bool { return defKinds[v.Kind(i)] })
 	receivers(f)
 	fieldTypes := map[string]int{} // a field's lexical path -> its declared type node
@@ -50,34 +79,46 @@ func refine(v *lang.View, f *lang.Facts) {
 			d.Signature = "macro_rules! " + d.Name
 		}
 	}
-	names := lang.NewNameTable(f)
-	var drop []lang.Span
-	var uses []useName
-	quals := map[lang.Pos]string{}
-	var impls []int
-	typeParams := map[lang.Pos]bool{}
-	members, calls := map[lang.Pos]macroMember{}, map[lang.Pos]bool{}
-	shorthands := map[lang.Pos]shorthand{}
-	var bounds []typeBound
-	var lets []callLet
-	var variants []variantBinding
-	chains := map[lang.Pos]lang.Pos{} // f().m: m's position -> f's
-	declared := map[lang.Pos]string{} // a binding's declared type, paths included
-	typeNodes := map[lang.Pos]int{}   // and the node of that type
-	var unwraps []unwrapped           // Some(x), Ok(x), Err(x) of a declared binding
-	var elements []element            // for x in xs, xs.iter().any(|x| …)
+	return fieldTypes
+}
+
+// collected is what one walk over a file's nodes gathers for refine.
+type collected struct {
+	drop       []lang.Span // use, extern crate and mod declarations, configuration attributes
+	uses       []useName
+	quals      map[lang.Pos]string // a::b::c: c's position -> "a::b"
+	impls      []int
+	typeParams map[lang.Pos]bool
+	members    map[lang.Pos]macroMember // names inside macro token trees
+	calls      map[lang.Pos]bool
+	shorthands map[lang.Pos]shorthand
+	bounds     []typeBound
+	lets       []callLet
+	variants   []variantBinding
+	chains     map[lang.Pos]lang.Pos // f().m: m's position -> f's
+	declared   map[lang.Pos]string   // a binding's declared type, paths included
+	typeNodes  map[lang.Pos]int      // and the node of that type
+	unwraps    []unwrapped           // Some(x), Ok(x), Err(x) of a declared binding
+	elements   []element             // for x in xs, xs.iter().any(|x| …)
+}
+
+// collect walks a file's nodes once.
+func collect(v *lang.View) *collected {
+	c := &collected{quals: map[lang.Pos]string{}, typeParams: map[lang.Pos]bool{}, members: map[lang.Pos]macroMember{},
+		calls: map[lang.Pos]bool{}, shorthands: map[lang.Pos]shorthand{}, chains: map[lang.Pos]lang.Pos{},
+		declared: map[lang.Pos]string{}, typeNodes: map[lang.Pos]int{}}
 	for i := 0; i < v.Len(); i++ {
 		switch v.Kind(i) {
 		case "use_declaration", "extern_crate_declaration":
-			drop = append(drop, v.Span(i))
+			c.drop = append(c.drop, v.Span(i))
 			if v.Kind(i) == "use_declaration" {
-				uses = append(uses, useNames(v, i, v.Span(i), nil, 0)...)
+				c.uses = append(c.uses, useNames(v, i, v.Span(i), nil, 0)...)
 			}
 		case "attribute":
-			drop = attributeDrops(v, i, drop)
+			c.drop = attributeDrops(v, i, c.drop)
 		case "mod_item":
 			if langutil.Child(v, i, "body") < 0 {
-				drop = append(drop, v.Span(i))
+				c.drop = append(c.drop, v.Span(i))
 			}
 		case "scoped_identifier", "scoped_type_identifier":
 			p, name := langutil.Child(v, i, "path"), langutil.Child(v, i, "name")
@@ -85,74 +126,73 @@ func refine(v *lang.View, f *lang.Facts) {
 			// at every level would cost the square of the path
 			if p >= 0 && name >= 0 {
 				if s, e := v.Bytes(p); e-s <= maxQualPath {
-					quals[v.Start(name)] = strings.Join(segments(v, p), "::")
+					c.quals[v.Start(name)] = strings.Join(segments(v, p), "::")
 				}
 			}
 		case "impl_item":
-			impls = append(impls, i)
+			c.impls = append(c.impls, i)
 		case "token_tree":
-			macroNames(v, i, quals, members, calls, shorthands, chains)
+			macroNames(v, i, c.quals, c.members, c.calls, c.shorthands, c.chains)
 		case "struct_expression", "struct_pattern":
-			variants = structFields(v, i, quals, shorthands, variants)
+			c.variants = structFields(v, i, c.quals, c.shorthands, c.variants)
 		case "type_parameter":
 			if name := langutil.Child(v, i, "name"); name >= 0 {
-				typeParams[v.Start(name)] = true
+				c.typeParams[v.Start(name)] = true
 			}
 			if b, ok := readBound(v, i); ok {
-				bounds = append(bounds, b)
+				c.bounds = append(c.bounds, b)
 			}
 		case "where_predicate":
 			if b, ok := readBound(v, i); ok {
-				bounds = append(bounds, b)
+				c.bounds = append(c.bounds, b)
 			}
 		case "field_expression":
 			if m, callee, ok := readChain(v, i); ok {
-				chains[m] = callee
+				c.chains[m] = callee
 			}
 		case "tuple_struct_pattern":
-			variants = readVariantBindings(v, i, variants)
+			c.variants = readVariantBindings(v, i, c.variants)
 			if u, ok := readUnwrapped(v, i); ok {
-				unwraps = append(unwraps, u)
+				c.unwraps = append(c.unwraps, u)
 			}
 		case "for_expression", "closure_expression":
 			if e, ok := readElement(v, i); ok {
-				elements = append(elements, e)
+				c.elements = append(c.elements, e)
 			}
 		case "let_declaration", "parameter":
 			if l, ok := readCallLet(v, i); ok {
-				lets = append(lets, l)
+				c.lets = append(c.lets, l)
 			}
 			if pos, t, node := declaredType(v, i); node >= 0 {
-				declared[pos], typeNodes[pos] = t, node
+				c.declared[pos], c.typeNodes[pos] = t, node
 			}
 		}
 	}
-	kept := importRefs(f, uses)
-	native.DropRefsIn(f, drop)
-	if len(kept) > 0 {
-		f.Refs = append(f.Refs, kept...)
-		sort.SliceStable(f.Refs, func(i, j int) bool { return f.Refs[i].Pos.Before(f.Refs[j].Pos) })
-	}
-	imports := f.ImportByName()
-	b := &binder{f: f, imports: imports}
-	b.index()
+	return c
+}
+
+// bindRefs binds the references: names inside macros, a::b::c by its
+// qualifier, Self to the enclosing impl's type, bare names to the items of
+// the enclosing functions and module.
+func (b *binder) bindRefs(c *collected, names *lang.NameTable) {
+	f := b.f
 	bound := map[lang.Pos]bool{}
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		if r.Role == lang.RoleImport {
 			continue // an item a use declaration names, bound to its import
 		}
-		if calls[r.Pos] && r.Role == lang.RoleRead {
+		if c.calls[r.Pos] && r.Role == lang.RoleRead {
 			r.Role = lang.RoleCall
 		}
-		if len(members) > 0 && r.BindLocal >= 0 {
+		if len(c.members) > 0 && r.BindLocal >= 0 {
 			bound[r.Pos] = true
 		}
-		if m, ok := members[r.Pos]; ok {
+		if m, ok := c.members[r.Pos]; ok {
 			b.member(r, m, names, bound)
 			continue
 		}
-		if q, ok := quals[r.Pos]; ok {
+		if q, ok := c.quals[r.Pos]; ok {
 			b.qualify(r, q, names)
 			continue
 		}
@@ -168,25 +208,19 @@ func refine(v *lang.View, f *lang.Facts) {
 			}
 		}
 	}
-	b.addShorthandFields(shorthands, names)
+}
+
+// typeLocals gives the locals the types their declarations, patterns,
+// loops and bounds tell.
+func typeLocals(v *lang.View, f *lang.Facts, c *collected, fieldTypes map[string]int) {
 	for i := range f.Locals {
-		if t, ok := declared[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
+		if t, ok := c.declared[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
 			f.Locals[i].Type = t
 		}
 	}
-	unwrapLocals(v, f, unwraps, typeNodes)
-	elementLocals(v, f, elements, typeNodes, fieldTypes)
-	boundLocals(f, bounds)
-	native.DemoteLocals(f, func(lo lang.Local) bool {
-		return native.StartsUpper(f.Names[lo.Name]) && !typeParams[lo.Pos]
-	}, b.bare)
-	implRelations(v, f, impls)
-	if len(lets) > 0 || len(chains) > 0 {
-		calls := callsByPos(f)
-		callLocals(f, lets, calls)
-		chainRefs(f, chains, calls)
-	}
-	variantLocals(f, variants)
+	unwrapLocals(v, f, c.unwraps, c.typeNodes)
+	elementLocals(v, f, c.elements, c.typeNodes, fieldTypes)
+	boundLocals(f, c.bounds)
 }
 
 // defKinds are the node kinds that carry definitions.
