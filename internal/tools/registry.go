@@ -172,55 +172,13 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		return c.envelope(ctx, nil, &errs.Error{Kind: errs.InvalidArgument, Msg: "unknown tool " + name,
 			Fixes: []string{"cairn describe"}}, start)
 	}
-	if err := c.admit(ctx, t, args); err != nil {
+	pre, timeout, err := c.arguments(ctx, t, args)
+	if err != nil {
 		return c.envelope(ctx, nil, err, start)
-	}
-	if env.Index == nil && !t.NoIndex {
-		return c.envelope(ctx, nil, env.indexUnavailable(), start)
-	}
-	if err := checkCounts(args); err != nil {
-		return c.envelope(ctx, nil, err, start)
-	}
-	// The arguments every tool shares, read once here (strict decoding
-	// happens in the handler).
-	var pre struct {
-		Common
-		View
-	}
-	if len(args) > 0 {
-		json.Unmarshal(args, &pre)
-	}
-	common := pre.Common
-	c.common = common
-	timeout := time.Duration(env.Config.Query.TimeoutMS) * time.Millisecond
-	if t.Deadline != nil {
-		timeout = t.Deadline(env.Config)
-	}
-	if common.TimeoutMS > 0 {
-		timeout = time.Duration(common.TimeoutMS) * time.Millisecond
-	}
-	if common.RepoStateMode != "" && common.RepoStateMode != "head" && common.RepoStateMode != "full" {
-		return c.envelope(ctx, nil, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full"), start)
 	}
 	defer c.releaseSnapshot()
-	if env.Intact != nil && env.Index != nil {
-		warnings, err := env.Intact(ctx)
-		if err != nil {
-			return c.envelope(ctx, nil, err, start)
-		}
-		c.warnings = append(c.warnings, warnings...)
-	}
-	if (t.Fresh || t.FreshIfPossible) && env.Fresh != nil {
-		t0 := time.Now()
-		c.fresh = env.Fresh(ctx, common.RepoStateMode == "full")
-		c.timing("freshness", time.Since(t0))
-		if c.fresh.Err != nil {
-			if !t.FreshIfPossible {
-				return c.envelope(ctx, nil, c.fresh.Err, start)
-			}
-			c.warnings = append(c.warnings, "answering from the index as it is: "+errs.As(c.fresh.Err).Message())
-			c.fresh.Freshness, c.fresh.Err = protocol.MayBeStale, nil
-		}
+	if err := c.upToDate(ctx, t); err != nil {
+		return c.envelope(ctx, nil, err, start)
 	}
 	if err := c.takeSnapshot(ctx); err != nil && !t.NoIndex {
 		return c.envelope(ctx, nil, err, start)
@@ -268,6 +226,69 @@ func Invoke(ctx context.Context, env *Env, name string, args json.RawMessage) (e
 		c.keepAnswer(t, key, out, len(c.fresh.Warnings)+before, cctx.Err() != nil)
 	}
 	return out
+}
+
+// sharedArgs are the arguments every tool shares.
+type sharedArgs struct {
+	Common
+	View
+}
+
+// arguments admits a call of t and reads the arguments every tool shares
+// (strict decoding happens in the handler), with the call's timeout.
+func (c *Call) arguments(ctx context.Context, t *Tool, args json.RawMessage) (sharedArgs, time.Duration, error) {
+	var pre sharedArgs
+	if err := c.admit(ctx, t, args); err != nil {
+		return pre, 0, err
+	}
+	if c.Env.Index == nil && !t.NoIndex {
+		return pre, 0, c.Env.indexUnavailable()
+	}
+	if err := checkCounts(args); err != nil {
+		return pre, 0, err
+	}
+	if len(args) > 0 {
+		json.Unmarshal(args, &pre)
+	}
+	c.common = pre.Common
+	timeout := time.Duration(c.Env.Config.Query.TimeoutMS) * time.Millisecond
+	if t.Deadline != nil {
+		timeout = t.Deadline(c.Env.Config)
+	}
+	if pre.TimeoutMS > 0 {
+		timeout = time.Duration(pre.TimeoutMS) * time.Millisecond
+	}
+	if m := pre.RepoStateMode; m != "" && m != "head" && m != "full" {
+		return pre, 0, errs.E(errs.InvalidArgument, "repo_state_mode must be head or full")
+	}
+	return pre, timeout, nil
+}
+
+// upToDate checks that the store is intact and, for a tool that answers
+// from a fresh index, brings the index up to date with the files (or, where
+// the tool may, warns that it answers from the index as it is).
+func (c *Call) upToDate(ctx context.Context, t *Tool) error {
+	env := c.Env
+	if env.Intact != nil && env.Index != nil {
+		warnings, err := env.Intact(ctx)
+		if err != nil {
+			return err
+		}
+		c.warnings = append(c.warnings, warnings...)
+	}
+	if (t.Fresh || t.FreshIfPossible) && env.Fresh != nil {
+		t0 := time.Now()
+		c.fresh = env.Fresh(ctx, c.common.RepoStateMode == "full")
+		c.timing("freshness", time.Since(t0))
+		if c.fresh.Err != nil {
+			if !t.FreshIfPossible {
+				return c.fresh.Err
+			}
+			c.warnings = append(c.warnings, "answering from the index as it is: "+errs.As(c.fresh.Err).Message())
+			c.fresh.Freshness, c.fresh.Err = protocol.MayBeStale, nil
+		}
+	}
+	return nil
 }
 
 // countArgs are the arguments that count something (results, characters,
