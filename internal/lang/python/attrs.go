@@ -63,109 +63,142 @@ type attrKey struct {
 // (self.x = v). Anything but one class agreed on by all assignments leaves
 // the attribute untyped.
 func attributes(v *lang.View, f *lang.Facts) {
-	ev := map[attrKey]*attrEvidence{}
-	var order []attrKey
-	get := func(k attrKey, p lang.Pos) *attrEvidence {
-		e := ev[k]
-		if e == nil {
-			e = &attrEvidence{pos: p}
-			ev[k] = e
-			order = append(order, k)
-		}
-		return e
-	}
-	covered := map[lang.Pos]bool{} // the attribute names of the assignments read here
-	// declare records target t of assignment n when it is self.x in a method
-	// of a class: the evidence of x, or nil.
-	declare := func(n, t int) *attrEvidence {
-		m, cls, attr, ok := selfAttribute(v, f, n, t)
-		if !ok {
-			return nil
-		}
-		covered[v.Start(attr)] = true
-		e := get(attrKey{cls, v.Text(attr)}, v.Start(t))
-		e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
-		return e
-	}
+	a := &attrs{v: v, f: f, ev: map[attrKey]*attrEvidence{}, covered: map[lang.Pos]bool{}}
 	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "assignment" {
-			continue
+		if v.Kind(n) == "assignment" {
+			a.assignment(n)
 		}
-		left := v.Child(n, "left")
-		if left < 0 {
-			continue
+	}
+	a.otherBindings()
+	a.apply()
+}
+
+// attrs gathers the evidence of a file's attributes and module variables.
+type attrs struct {
+	v     *lang.View
+	f     *lang.Facts
+	ev    map[attrKey]*attrEvidence
+	order []attrKey // in the order first seen
+	// covered are the attribute names of the assignments read
+	covered map[lang.Pos]bool
+}
+
+// get is the evidence of k, first seen at p.
+func (a *attrs) get(k attrKey, p lang.Pos) *attrEvidence {
+	e := a.ev[k]
+	if e == nil {
+		e = &attrEvidence{pos: p}
+		a.ev[k] = e
+		a.order = append(a.order, k)
+	}
+	return e
+}
+
+// declare records target t of assignment n when it is self.x in a method
+// of a class: the evidence of x, or nil.
+func (a *attrs) declare(n, t int) *attrEvidence {
+	v, f := a.v, a.f
+	m, cls, attr, ok := selfAttribute(v, f, n, t)
+	if !ok {
+		return nil
+	}
+	a.covered[v.Start(attr)] = true
+	e := a.get(attrKey{cls, v.Text(attr)}, v.Start(t))
+	e.declaredAt(v, n, attr, f.Defs[m].Name == "__init__")
+	return e
+}
+
+// assignment reads assignment node n: a module variable, a field in a
+// class body, self.x in a method, or self.a, self.b = a, b.
+func (a *attrs) assignment(n int) {
+	v, f := a.v, a.f
+	left := v.Child(n, "left")
+	if left < 0 {
+		return
+	}
+	switch v.Kind(left) {
+	case "identifier":
+		// a field in a class body: assignment < expression_statement < block < class_definition
+		st := v.Parent(n)
+		if st < 0 || v.Kind(st) != "expression_statement" {
+			return
 		}
-		switch v.Kind(left) {
-		case "identifier":
-			// a field in a class body: assignment < expression_statement < block < class_definition
-			st := v.Parent(n)
-			if st < 0 || v.Kind(st) != "expression_statement" {
-				continue
-			}
-			blk := v.Parent(st)
-			p := v.Start(left)
-			if v.Kind(blk) == "module" {
-				for _, d := range f.Defs {
-					if d.NameSpan.Start == p && d.Kind == lang.KindVariable && d.Parent < 0 {
-						covered[p] = true
-						assignment(v, f, n, get(attrKey{-1, d.Name}, p), -1)
-						break
-					}
-				}
-				continue
-			}
-			if blk < 0 || v.Kind(blk) != "block" || v.Parent(blk) < 0 || v.Kind(v.Parent(blk)) != "class_definition" {
-				continue
-			}
-			cls := int32(-1)
+		blk := v.Parent(st)
+		p := v.Start(left)
+		if v.Kind(blk) == "module" {
 			for _, d := range f.Defs {
-				if d.NameSpan.Start == p && d.Kind == lang.KindField {
-					cls = d.Parent
+				if d.NameSpan.Start == p && d.Kind == lang.KindVariable && d.Parent < 0 {
+					a.covered[p] = true
+					assignment(v, f, n, a.get(attrKey{-1, d.Name}, p), -1)
 					break
 				}
 			}
-			if cls < 0 {
-				continue
+			return
+		}
+		if blk < 0 || v.Kind(blk) != "block" || v.Parent(blk) < 0 || v.Kind(v.Parent(blk)) != "class_definition" {
+			return
+		}
+		cls := int32(-1)
+		for _, d := range f.Defs {
+			if d.NameSpan.Start == p && d.Kind == lang.KindField {
+				cls = d.Parent
+				break
 			}
-			covered[p] = true
-			assignment(v, f, n, get(attrKey{cls, v.Text(left)}, p), -1)
-		case "attribute":
-			if e := declare(n, left); e != nil {
-				assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
-			}
-		case "pattern_list", "tuple_pattern":
-			// self.a, self.b = a, b: attributes, of no type the assignment says
-			for _, c := range v.Children(left) {
-				if e := declare(n, c); e != nil {
-					e.unknown = true
-				}
+		}
+		if cls < 0 {
+			return
+		}
+		a.covered[p] = true
+		assignment(v, f, n, a.get(attrKey{cls, v.Text(left)}, p), -1)
+	case "attribute":
+		if e := a.declare(n, left); e != nil {
+			assignment(v, f, n, e, langutil.InnermostScope(f, v.Start(n)))
+		}
+	case "pattern_list", "tuple_pattern":
+		// self.a, self.b = a, b: attributes, of no type the assignment says
+		for _, c := range v.Children(left) {
+			if e := a.declare(n, c); e != nil {
+				e.unknown = true
 			}
 		}
 	}
-	// Other bindings (x += 1, a, b = ..., for self.x in ...) say nothing of the type.
+}
+
+// otherBindings marks what other bindings name (x += 1, a, b = ..., for
+// self.x in ..., fields and variables no assignment read): they say
+// nothing of the type.
+func (a *attrs) otherBindings() {
+	f := a.f
 	for _, r := range f.Refs {
-		if r.Role != lang.RoleWrite || covered[r.Pos] {
+		if r.Role != lang.RoleWrite || a.covered[r.Pos] {
 			continue
 		}
 		if r.Shape == lang.QualSelf && f.Names[r.Qualifier] == "self" {
 			if m := langutil.Enclosing(f, r.Pos); m >= 0 && f.Defs[m].Kind == lang.KindMethod && f.Defs[m].Parent >= 0 {
-				get(attrKey{f.Defs[m].Parent, f.Names[r.Name]}, r.Pos).unknown = true
+				a.get(attrKey{f.Defs[m].Parent, f.Names[r.Name]}, r.Pos).unknown = true
 			}
 		}
 	}
 	for _, d := range f.Defs {
-		if d.Kind == lang.KindField && d.Parent >= 0 && !covered[d.NameSpan.Start] {
-			get(attrKey{d.Parent, d.Name}, d.NameSpan.Start).unknown = true
+		if d.Kind == lang.KindField && d.Parent >= 0 && !a.covered[d.NameSpan.Start] {
+			a.get(attrKey{d.Parent, d.Name}, d.NameSpan.Start).unknown = true
 		}
-		if d.Kind == lang.KindVariable && d.Parent < 0 && !covered[d.NameSpan.Start] {
-			get(attrKey{-1, d.Name}, d.NameSpan.Start).unknown = true // a, b = ..., in an if block
+		if d.Kind == lang.KindVariable && d.Parent < 0 && !a.covered[d.NameSpan.Start] {
+			a.get(attrKey{-1, d.Name}, d.NameSpan.Start).unknown = true // a, b = ..., in an if block
 		}
 	}
+}
+
+// apply declares the instance attributes no class body declares and gives
+// fields and module variables the type their evidence agrees on.
+func (a *attrs) apply() {
+	v, f := a.v, a.f
 	var add []lang.Def
-	for _, k := range order {
-		t := ev[k].typ()
-		if k.class >= 0 && ev[k].site.ok && !langutil.HasMember(f, k.class, k.name) {
-			d := langutil.AssignedDef(v, f, lang.KindField, k.class, k.name, ev[k].site.attr, ev[k].site.stmt, Visibility(k.name))
+	for _, k := range a.order {
+		e := a.ev[k]
+		t := e.typ()
+		if k.class >= 0 && e.site.ok && !langutil.HasMember(f, k.class, k.name) {
+			d := langutil.AssignedDef(v, f, lang.KindField, k.class, k.name, e.site.attr, e.site.stmt, Visibility(k.name))
 			d.Type = t
 			add = append(add, d)
 			continue
