@@ -24,18 +24,46 @@ var linker = &lang.Linker{NewBatch: newBatch}
 // batch links the PHP files of one batch.
 type batch struct {
 	link.Batch
-	phpNS map[string][]string // namespace -> files declaring it, built on first use
+	phpNS   map[string][]string // namespace -> files declaring it, built on first use
+	foreign map[string]*phpFile // other files whose classes a class extends, by path
 }
 
-func newBatch(r lang.Resolver) lang.BatchLinker { return &batch{Batch: link.NewBatch(r)} }
+func newBatch(r lang.Resolver) lang.BatchLinker {
+	return &batch{Batch: link.NewBatch(r), foreign: map[string]*phpFile{}}
+}
 
 // Link resolves the references of a PHP file.
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
+	s := l.newFile(ctx, f, facts, lf.ByPath)
+	return lf.Link(ctx, l.Tops, link.Rules{
+		Base:  func(cls int32, name string) int64 { return s.inherited(ctx, cls, name, 0) },
+		Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) },
+	})
+}
+
+// newFile prepares the names of one PHP file: own are its symbols by
+// lexical path.
+func (l *batch) newFile(ctx context.Context, f lang.File, facts *lang.Facts, own map[string]int64) *phpFile {
 	targets, resolved := link.Imports(ctx, l, f, facts)
-	s := &phpFile{l: l, f: f, facts: facts, targets: targets, resolved: resolved, own: lf.ByPath,
+	return &phpFile{l: l, f: f, facts: facts, targets: targets, resolved: resolved, own: own,
 		required: link.Required(f, facts, targets, resolved, func(im lang.Import) bool { return im.Kind == lang.ImportModule })}
-	return lf.Link(ctx, l.Tops, link.Rules{Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) }})
+}
+
+// file is another PHP file, prepared once per batch (nil when it has no
+// facts).
+func (l *batch) file(ctx context.Context, p string) *phpFile {
+	if s, ok := l.foreign[p]; ok {
+		return s
+	}
+	var s *phpFile
+	if f, ok := l.R.File(p); ok {
+		if facts := l.R.Facts(ctx, p); facts != nil {
+			s = l.newFile(ctx, f, facts, l.Paths.Of(ctx, p))
+		}
+	}
+	l.foreign[p] = s
+	return s
 }
 
 // phpFile resolves the names of one PHP file.
@@ -107,6 +135,12 @@ func (s *phpFile) link(ctx context.Context, ri int, r lang.Ref, name string, add
 			add(ri, tier, id)
 		}
 	case lang.QualIdent, lang.QualExpr: // Class::member, \ns\Class::member
+		if q == "parent" { // parent::m(): m of the class the enclosing class extends, or of its ancestors
+			if cls := link.EnclosingClass(s.facts, r.Enclosing); cls >= 0 {
+				add(ri, lang.TierStrong, s.inherited(ctx, cls, name, 0, lang.RelExtends))
+			}
+			return
+		}
 		if !isPHPName(q) {
 			return
 		}
@@ -120,6 +154,81 @@ func (s *phpFile) link(ctx context.Context, ri int, r lang.Ref, name string, add
 		}
 		add(ri, tier, s.l.Paths.Of(ctx, file)[class+"."+name])
 	}
+}
+
+// maxAncestry bounds the classes and traits a member is looked up through.
+const maxAncestry = 8
+
+// ancestry is the order PHP looks a member up in a class's relations:
+// the traits it uses (their methods override inherited ones), the class it
+// extends, then the interfaces it implements (where an abstract class's
+// method is declared only).
+var ancestry = []lang.RelKind{lang.RelEmbeds, lang.RelExtends, lang.RelImplements}
+
+// inherited is the symbol of member name that class def cls of this file
+// does not declare but inherits ($this->m(), parent::m()): declared by a
+// trait it uses, a class it extends or an interface it implements, or by
+// their own ancestors, nearest first. kinds narrows the relations (none:
+// ancestry); 0 when none declares it.
+func (s *phpFile) inherited(ctx context.Context, cls int32, name string, depth int, kinds ...lang.RelKind) int64 {
+	if depth >= maxAncestry {
+		return 0
+	}
+	if kinds == nil {
+		kinds = ancestry
+	}
+	for _, kind := range kinds {
+		for _, rel := range s.facts.TypeRels {
+			if rel.Def != cls || rel.Kind != kind {
+				continue
+			}
+			file, class := s.phpClass(ctx, rel.Target, s.importNamed(rel.Target))
+			if file == "" {
+				continue
+			}
+			if id := s.l.Paths.Of(ctx, file)[class+"."+name]; id != 0 {
+				return id
+			}
+			base := s
+			if file != s.f.Path {
+				if base = s.l.file(ctx, file); base == nil {
+					continue
+				}
+			}
+			if d := base.classDef(class); d >= 0 {
+				if id := base.inherited(ctx, d, name, depth+1); id != 0 {
+					return id
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// importNamed is the named import that the first name of a written class
+// name (Foo, Foo\Bar) is the alias of; -1 for none.
+func (s *phpFile) importNamed(q string) int32 {
+	first, _, _ := strings.Cut(strings.TrimPrefix(q, `\`), `\`)
+	if strings.HasPrefix(q, `\`) {
+		return -1
+	}
+	for i, im := range s.facts.Imports {
+		if im.Kind == lang.ImportNamed && im.LocalName() == first {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// classDef is the definition of the class, trait or interface of lexical
+// path p in this file; -1 for none.
+func (s *phpFile) classDef(p string) int32 {
+	for i, d := range s.facts.Defs {
+		if d.Path == p && d.Kind.IsTypeLike() {
+			return int32(i)
+		}
+	}
+	return -1
 }
 
 // isPHPName reports whether a qualifier is a written class name (Foo, \A\Foo).
