@@ -177,6 +177,12 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	self := native.OwnPaths(facts, own)
 	var closure []string
 	closureDone := false
+	includes := func() []string {
+		if !closureDone {
+			closure, closureDone = l.includeClosure(ctx, f, facts), true
+		}
+		return closure
+	}
 	var links link.Links
 	lookup := func(ri int, keys []string) {
 		for _, k := range keys {
@@ -184,12 +190,9 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 				return
 			}
 		}
-		if !closureDone {
-			closure, closureDone = l.includeClosure(ctx, f, facts), true
-		}
 		name := native.LastSegment(keys[0])
 		for _, k := range keys {
-			for _, p := range closure {
+			for _, p := range includes() {
 				nf := l.syms.Of(ctx, p)
 				if !nf.Names[name] {
 					continue
@@ -200,6 +203,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			}
 		}
 	}
+	h := &hierarchy{l: l, f: f, facts: facts, self: self, includes: includes, bases: map[string][]string{}}
 	ctxCache := map[int32][]string{}
 	contexts := func(d int32) []string {
 		c, ok := ctxCache[d]
@@ -217,14 +221,24 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 				links = append(links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: own[r.BindDef]})
 				continue
 			}
+			// class scope, the classes it inherits from, then the enclosing
+			// namespaces
 			var keys []string
+			cls := classOf(facts, r.Enclosing)
 			for _, c := range contexts(r.Enclosing) {
 				keys = append(keys, native.JoinDot(c, name))
+				if c == cls && cls != "" {
+					keys = append(keys, inheritedKeys(ctx, h, cls, name)...)
+				}
 			}
 			lookup(ri, keys)
 		case lang.QualSelf:
 			if c := contexts(r.Enclosing); len(c) > 1 {
-				lookup(ri, []string{native.JoinDot(c[0], name)})
+				keys := []string{native.JoinDot(c[0], name)}
+				if cls := classOf(facts, r.Enclosing); cls == c[0] {
+					keys = append(keys, inheritedKeys(ctx, h, cls, name)...)
+				}
+				lookup(ri, keys)
 			}
 		case lang.QualIdent, lang.QualPath:
 			q := facts.Names[r.Qualifier]
@@ -243,6 +257,144 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 		}
 	}
 	return links
+}
+
+// classOf is the lexical path of the class a definition is in (a method
+// defined in its class, or out of line as Class::m), "" outside classes.
+func classOf(facts *lang.Facts, d int32) string {
+	for ; d >= 0; d = facts.Defs[d].Parent {
+		def := facts.Defs[d]
+		switch {
+		case def.Receiver != "":
+			return def.Receiver
+		case def.Kind == lang.KindClass || def.Kind == lang.KindStruct:
+			return def.Path
+		}
+	}
+	return ""
+}
+
+// maxBases bounds the depth of the base classes a member is looked up in.
+const maxBases = 8
+
+// hierarchy finds the base classes of the classes one file's methods
+// belong to.
+type hierarchy struct {
+	l        *batch
+	f        lang.File
+	facts    *lang.Facts
+	self     map[string]int64
+	includes func() []string
+	bases    map[string][]string // class path -> its base classes' paths, nearest first
+}
+
+// inheritedKeys are the paths a name takes in the base classes of class
+// cls, nearest first (C++ looks a name up in the class, then its bases,
+// before the enclosing namespaces).
+func inheritedKeys(ctx context.Context, h *hierarchy, cls, name string) []string {
+	var keys []string
+	for _, b := range h.ancestors(ctx, cls) {
+		keys = append(keys, native.JoinDot(b, name))
+	}
+	return keys
+}
+
+// ancestors are the lexical paths of the base classes of class cls and of
+// theirs, breadth first, each once.
+func (h *hierarchy) ancestors(ctx context.Context, cls string) []string {
+	if a, ok := h.bases[cls]; ok {
+		return a
+	}
+	h.bases[cls] = nil // a cycle ends here
+	var out []string
+	seen := map[string]bool{cls: true}
+	level := []string{cls}
+	for depth := 0; depth < maxBases && len(level) > 0; depth++ {
+		var next []string
+		for _, c := range level {
+			for _, b := range h.direct(ctx, c) {
+				if !seen[b] {
+					seen[b] = true
+					out = append(out, b)
+					next = append(next, b)
+				}
+			}
+		}
+		level = next
+	}
+	h.bases[cls] = out
+	return out
+}
+
+// direct are the paths of the classes class cls names as its bases, each
+// looked up from the scope of the class's definition (this file's or an
+// included file's).
+func (h *hierarchy) direct(ctx context.Context, cls string) []string {
+	facts, defines := h.definition(ctx, cls)
+	if facts == nil {
+		return nil
+	}
+	d := int32(-1)
+	for i, def := range facts.Defs {
+		if def.Path == cls && (def.Kind == lang.KindClass || def.Kind == lang.KindStruct) {
+			d = int32(i)
+			break
+		}
+	}
+	if d < 0 {
+		return nil
+	}
+	var out []string
+	for _, rel := range facts.TypeRels {
+		if rel.Def != d || rel.Kind != lang.RelExtends {
+			continue
+		}
+		base := strings.TrimPrefix(strings.ReplaceAll(baseName(rel.Target), "::", "."), ".")
+		for _, c := range cContexts(facts, facts.Defs[d].Parent) {
+			if p := native.JoinDot(c, base); h.exists(ctx, p, defines) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// definition is the facts of the file that defines class path cls: this
+// file, else the first included file that does (with its path).
+func (h *hierarchy) definition(ctx context.Context, cls string) (*lang.Facts, string) {
+	if h.self[cls] != 0 {
+		return h.facts, h.f.Path
+	}
+	for _, p := range h.includes() {
+		if h.l.syms.Of(ctx, p).Paths[cls] != 0 {
+			return h.l.r.Facts(ctx, p), p
+		}
+	}
+	return nil, ""
+}
+
+// exists reports whether a class path is defined in this file, in the file
+// that names it as a base, or in an included file.
+func (h *hierarchy) exists(ctx context.Context, p, from string) bool {
+	if h.self[p] != 0 || h.l.syms.Of(ctx, from).Paths[p] != 0 {
+		return true
+	}
+	for _, f := range h.includes() {
+		if h.l.syms.Of(ctx, f).Paths[p] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// baseName is a base class as written without template arguments:
+// Other of Other<int>, a::B of a::B<T>.
+func baseName(s string) string {
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }
 
 // isScopeQualifier reports whether a one-segment qualifier is a scope (C++
