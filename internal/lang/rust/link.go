@@ -384,7 +384,10 @@ func (rf *rustFile) linkRef(ctx context.Context, ri int, r lang.Ref) {
 		if rf.target(ctx, ri, rf.f.Path, recv+"."+name) {
 			return
 		}
-		rf.imported(ctx, ri, native.LastSegment(recv), name)
+		if rf.imported(ctx, ri, native.LastSegment(recv), name) {
+			return
+		}
+		rf.traitDefault(ctx, ri, recv, name)
 	case lang.QualIdent, lang.QualPath:
 		rf.linkPath(ctx, ri, r, name)
 	case lang.QualCall:
@@ -444,6 +447,33 @@ func (rf *rustFile) linkPath(ctx context.Context, ri int, r lang.Ref, name strin
 		}
 		rf.globbed(ctx, ri, append(segs, name)...) // T { name: … }, T::name with T from use a::*
 	}
+}
+
+// traitDefault links self.name, in an impl of type recv that declares no
+// name, to the provided method of a trait this file implements for recv
+// (impl Trait for Recv {} takes the trait's default body): the trait's
+// own in this file, else the one the file imports.
+func (rf *rustFile) traitDefault(ctx context.Context, ri int, recv, name string) bool {
+	facts := rf.facts
+	for _, rel := range facts.TypeRels {
+		if rel.Kind != lang.RelImplements || facts.Defs[rel.Def].Path != recv {
+			continue
+		}
+		trait := native.LastSegment(strings.ReplaceAll(baseTrait(rel.Target), "::", "."))
+		if rf.target(ctx, ri, rf.f.Path, trait+"."+name) || rf.imported(ctx, ri, trait, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// baseTrait is a trait as an impl names it, without generic arguments:
+// Visitor of Visitor<'a>, a::Tr of a::Tr<T>.
+func baseTrait(s string) string {
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }
 
 // imported links the item t that the file imports, by name or through a
