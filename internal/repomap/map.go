@@ -364,6 +364,10 @@ var apiKindRank = map[lang.DefKind]int{
 	lang.KindFunction: 5, lang.KindConstant: 6, lang.KindVariable: 7,
 }
 
+// isContainer reports whether a kind of definition only holds others (a
+// PHP namespace declaration, a Rust mod): what it holds is the API, not it.
+func isContainer(k lang.DefKind) bool { return k == lang.KindNamespace || k == lang.KindModule }
+
 func (m *mapper) publicAPI(ctx context.Context) error {
 	syms, err := m.e.AllSymbols(ctx)
 	if err != nil {
@@ -376,7 +380,7 @@ func (m *mapper) publicAPI(ctx context.Context) error {
 	apis := map[int64]*ModuleAPI{}
 	tops := map[int64][]store.SymbolRow{}
 	for _, s := range syms {
-		if lang.Visibility(s.Visibility) != lang.VisPublic {
+		if lang.Visibility(s.Visibility) != lang.VisPublic || isContainer(lang.DefKind(s.Kind)) {
 			continue
 		}
 		f, ok := fileByID[s.FileID]
