@@ -36,10 +36,112 @@ func newBatch(r lang.Resolver) lang.BatchLinker {
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	lf := link.NewFile(f, facts, own)
 	s := l.newFile(ctx, f, facts, lf.ByPath)
+	s.decl = link.NewDeclTypes(f.Path, facts, false, false)
 	return lf.Link(ctx, l.Tops, link.Rules{
+		Typed: func(ri int, r lang.Ref, name string) (int64, bool) {
+			id := s.typed(ctx, lf, r, name)
+			return id, id != 0
+		},
 		Base:  func(cls int32, name string) int64 { return s.inherited(ctx, cls, name, 0) },
 		Other: func(ri int, r lang.Ref, name string) { s.link(ctx, ri, r, name, lf.Add) },
 	})
+}
+
+// typed is the member name of the class the source declares for the
+// qualifier of r: $x->name where $x is a parameter of a declared class or
+// was assigned new C(), $this->p->name where property p declares its
+// class, and f()->name where the function or method f declares the class
+// it returns; 0 when it declares none or the class has no such member.
+func (s *phpFile) typed(ctx context.Context, lf *link.File, r lang.Ref, name string) int64 {
+	typ := ""
+	cls := link.EnclosingClass(s.facts, r.Enclosing)
+	switch r.Shape {
+	case lang.QualCall:
+		if r.Via > 0 {
+			return s.returned(ctx, lf, int(r.Via-1), name)
+		}
+	case lang.QualIdent:
+		if ls, ok := s.decl.Local(r.Qualifier, r.Scope, r.Pos); ok {
+			lo := s.facts.Locals[ls[0]]
+			for _, j := range ls[1:] {
+				if other := s.facts.Locals[j]; other.Type != lo.Type || other.Via != lo.Via {
+					return 0 // assignments that may disagree
+				}
+			}
+			if typ = lo.Type; typ == "" && lo.Via > 0 {
+				return s.returned(ctx, lf, int(lo.Via-1), name) // $x = f(): what f returns
+			}
+		}
+	case lang.QualExpr:
+		prop, ok := strings.CutPrefix(s.facts.Names[r.Qualifier], "$this->")
+		if !ok || !lang.IsIdentifier(prop) {
+			return 0
+		}
+		if cls >= 0 {
+			if d, ok := s.decl.ByPath[s.facts.Defs[cls].Path+"."+prop]; ok && s.facts.Defs[d].Kind == lang.KindProperty {
+				typ = s.facts.Defs[d].Type
+			}
+		}
+	}
+	return s.typeMember(ctx, typ, cls, name)
+}
+
+// returned is member name of the class that the function or method the
+// file's reference callee links to declares it returns.
+func (s *phpFile) returned(ctx context.Context, lf *link.File, callee int, name string) int64 {
+	id := lf.Target(callee)
+	if id == 0 {
+		return 0
+	}
+	if d := lf.DefOf(id); d >= 0 {
+		return s.typeMember(ctx, s.facts.Defs[d].Type, link.EnclosingClass(s.facts, d), name)
+	}
+	sym, ok := s.l.Symbol(id)
+	if !ok {
+		return 0
+	}
+	base := s.l.file(ctx, sym.File)
+	if base == nil || sym.DefIdx >= len(base.facts.Defs) {
+		return 0
+	}
+	return base.typeMember(ctx, base.facts.Defs[sym.DefIdx].Type, link.EnclosingClass(base.facts, int32(sym.DefIdx)), name)
+}
+
+// typeMember is member name of the class typ as this file writes it (self
+// and static: class def cls of the file); 0 for none.
+func (s *phpFile) typeMember(ctx context.Context, typ string, cls int32, name string) int64 {
+	switch typ {
+	case "":
+		return 0
+	case "self", "static":
+		if cls < 0 {
+			return 0
+		}
+		return s.memberOf(ctx, s.f.Path, s.facts.Defs[cls].Path, name)
+	}
+	file, class := s.phpClass(ctx, typ, s.importNamed(typ))
+	if file == "" {
+		return 0
+	}
+	return s.memberOf(ctx, file, class, name)
+}
+
+// memberOf is member name of class path class in file, declared there or
+// inherited; 0 for none.
+func (s *phpFile) memberOf(ctx context.Context, file, class, name string) int64 {
+	if id := s.l.Paths.Of(ctx, file)[class+"."+name]; id != 0 {
+		return id
+	}
+	base := s
+	if file != s.f.Path {
+		if base = s.l.file(ctx, file); base == nil {
+			return 0
+		}
+	}
+	if d := base.classDef(class); d >= 0 {
+		return base.inherited(ctx, d, name, 0)
+	}
+	return 0
 }
 
 // newFile prepares the names of one PHP file: own are its symbols by
@@ -75,6 +177,7 @@ type phpFile struct {
 	resolved []bool
 	own      map[string]int64 // this file's symbols by lexical path
 	required []string         // files brought in by require/include
+	decl     *link.DeclTypes  // the declared types of its bindings (the file being linked)
 }
 
 // Import finds the file a use declaration or a require/include names.

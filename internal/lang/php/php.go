@@ -33,6 +33,7 @@ import (
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
 
@@ -228,10 +229,180 @@ func refine(v *lang.View, f *lang.Facts) {
 			if sig := signature(v, n); sig != "" {
 				d.Signature = sig
 			}
+			d.Type = declaredType(v, n)
 		}
 	}
 	langutil.RecomputePaths(f, func(i int) string { return f.Defs[i].Name })
 	refs(v, f)
+	refAt := classlang.RefsByPos(f)
+	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+	localTypes(v, f)
+	classlang.CallLocals(f, refAt, callInitialised(v))
+	untypeReassigned(v, f)
+}
+
+// localTypes gives the locals the class their declaration names as PHP
+// writes it (\A\Foo, A\Foo: the query's capture keeps plain names only):
+// a typed parameter's, or the one new constructs.
+func localTypes(v *lang.View, f *lang.Facts) {
+	byPos := map[lang.Pos]int{}
+	for i, lo := range f.Locals {
+		byPos[lo.Pos] = i
+	}
+	for n := 0; n < v.Len(); n++ {
+		name, typ := -1, ""
+		switch v.Kind(n) {
+		case "simple_parameter", "property_promotion_parameter":
+			name, typ = v.Child(n, "name"), namedType(v, v.Child(n, "type"))
+		case "assignment_expression":
+			if right := v.Child(n, "right"); right >= 0 && v.Kind(right) == "object_creation_expression" {
+				if c := v.ChildOfKind(right, "qualified_name"); c >= 0 {
+					name, typ = v.Child(n, "left"), v.Text(c)
+				}
+			}
+		}
+		if name < 0 || typ == "" {
+			continue
+		}
+		if i, ok := byPos[v.Start(name)]; ok && f.Locals[i].Type == "" {
+			f.Locals[i].Type = typ
+		}
+	}
+}
+
+// untypeReassigned forgets the type (and the call) a variable is declared
+// or first assigned with when its function assigns it something else too
+// ($x = new A(); ... $x = new B(), $s = $other for a parameter Store $s):
+// PHP does not hold a variable to one class.
+func untypeReassigned(v *lang.View, f *lang.Facts) {
+	type key struct {
+		scope int32
+		name  string
+	}
+	assigned := map[key]map[string]bool{} // what each variable is assigned: a class, a callee, or "?"
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment_expression" {
+			continue
+		}
+		left, right := v.Child(n, "left"), v.Child(n, "right")
+		if left < 0 || right < 0 || v.Kind(left) != "variable_name" {
+			continue
+		}
+		what := "?"
+		if v.Kind(right) == "object_creation_expression" {
+			if c := v.ChildOfKind(right, "qualified_name"); c >= 0 {
+				what = "new " + v.Text(c)
+			} else if c := v.ChildOfKind(right, "name"); c >= 0 {
+				what = "new " + v.Text(c)
+			}
+		} else if c := calleeName(v, right); c >= 0 {
+			what = "call " + v.Text(right)
+		}
+		k := key{langutil.InnermostScope(f, v.Start(left)), v.Text(left)}
+		if assigned[k] == nil {
+			assigned[k] = map[string]bool{}
+		}
+		assigned[k][what] = true
+	}
+	for i := range f.Locals {
+		lo := &f.Locals[i]
+		if lo.Type == "" && lo.Via == 0 {
+			continue
+		}
+		got := assigned[key{lo.Scope, f.Names[lo.Name]}]
+		if len(got) > 1 || len(got) == 1 && isParameterAt(v, lo.Pos) {
+			lo.Type, lo.Via = "", 0
+		}
+	}
+}
+
+// isParameterAt reports whether the variable at p is a parameter's name.
+func isParameterAt(v *lang.View, p lang.Pos) bool {
+	for n := 0; n < v.Len(); n++ {
+		if v.Start(n) == p && v.Kind(n) == "variable_name" {
+			switch v.Kind(v.Parent(n)) {
+			case "simple_parameter", "property_promotion_parameter", "variadic_parameter":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namedType is the class type node t names (Foo, ?\A\Foo), as written; ""
+// for a scalar, a union or none.
+func namedType(v *lang.View, t int) string {
+	if t >= 0 && v.Kind(t) == "optional_type" {
+		t = v.ChildOfKind(t, "named_type")
+	}
+	if t < 0 || v.Kind(t) != "named_type" {
+		return ""
+	}
+	return v.Text(t)
+}
+
+// chained gives, for a member read on a call's result (f()->m, $a->f()->m,
+// A::f()->m, f()?->m), the name node of the member and that of the callee;
+// -1, -1 for any other node.
+func chained(v *lang.View, n int) (name, callee int) {
+	switch v.Kind(n) {
+	case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression", "nullsafe_member_access_expression":
+	default:
+		return -1, -1
+	}
+	obj := v.Child(n, "object")
+	if obj < 0 {
+		return -1, -1
+	}
+	return v.Child(n, "name"), calleeName(v, obj)
+}
+
+// calleeName is the name node of the function or method call n calls; -1
+// when n is no call of a name.
+func calleeName(v *lang.View, n int) int {
+	switch v.Kind(n) {
+	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression":
+		return v.Child(n, "name")
+	case "function_call_expression":
+		if fn := v.Child(n, "function"); fn >= 0 && v.Kind(fn) == "name" {
+			return fn
+		}
+	}
+	return -1
+}
+
+// callInitialised maps the position of each variable that an assignment
+// initialises with a call ($x = f(), $x = $a->f()) to the callee's name.
+func callInitialised(v *lang.View) map[lang.Pos]lang.Pos {
+	out := map[lang.Pos]lang.Pos{}
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment_expression" {
+			continue
+		}
+		left, right := v.Child(n, "left"), v.Child(n, "right")
+		if left < 0 || right < 0 || v.Kind(left) != "variable_name" {
+			continue
+		}
+		if c := calleeName(v, right); c >= 0 {
+			out[v.Start(left)] = v.Start(c)
+		}
+	}
+	return out
+}
+
+// declaredType is the class a property or promoted parameter declares
+// (Foo $x, ?Foo $x) or a function or method returns (: Foo), as written;
+// "" for none, a scalar or a union.
+func declaredType(v *lang.View, n int) string {
+	field := "type"
+	switch v.Kind(n) {
+	case "method_declaration", "function_definition":
+		field = "return_type"
+	case "property_declaration", "property_promotion_parameter":
+	default:
+		return ""
+	}
+	return namedType(v, v.Child(n, field))
 }
 
 // signature is a definition's header without attributes, comments, body and

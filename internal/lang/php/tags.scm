@@ -63,6 +63,12 @@
   (arrow_function)
 ] @local.scope
 
+; a binding's declared type: a parameter's (Foo $x, ?Foo $x) or the class
+; its assignment constructs ($x = new Foo()), which the members read through
+; it are looked up in; earlier patterns win, so these come first
+(simple_parameter type: [(named_type) @local.type (optional_type (named_type) @local.type)] name: (variable_name) @local.definition)
+(property_promotion_parameter type: [(named_type) @local.type (optional_type (named_type) @local.type)] name: (variable_name) @local.definition)
+(assignment_expression left: (variable_name) @local.definition right: (object_creation_expression [(name) (qualified_name)] @local.type))
 (simple_parameter name: (variable_name) @local.definition)
 (variadic_parameter name: (variable_name) @local.definition)
 (property_promotion_parameter name: (variable_name) @local.definition)
