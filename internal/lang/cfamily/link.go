@@ -204,6 +204,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 		}
 	}
 	h := &hierarchy{l: l, f: f, facts: facts, self: self, includes: includes, bases: map[string][]string{}}
+	var decl *link.DeclTypes // built on first use
 	ctxCache := map[int32][]string{}
 	contexts := func(d int32) []string {
 		c, ok := ctxCache[d]
@@ -242,8 +243,25 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			}
 		case lang.QualIdent, lang.QualPath:
 			q := facts.Names[r.Qualifier]
-			if !strings.Contains(q, "::") && (r.Shape != lang.QualIdent || !isScopeQualifier(facts, q)) {
-				continue // a member access x.y, p->y
+			field := "" // field_.m() in a method: the type field_ declares
+			if r.Shape == lang.QualIdent && !r.QualBound && !strings.Contains(q, "::") {
+				field = h.fieldType(ctx, classOf(facts, r.Enclosing), q)
+			}
+			if !strings.Contains(q, "::") && (r.Shape != lang.QualIdent || field != "" || !isScopeQualifier(facts, q)) {
+				// a member access x.y, p->y: y of the class x is declared with
+				if decl == nil {
+					decl = link.NewDeclTypes(f.Path, facts, true, true)
+				}
+				typ := decl.Of(r)
+				if typ == "" {
+					typ = field
+				}
+				if typ != "" {
+					if cls := h.classPath(ctx, typ, contexts(r.Enclosing)); cls != "" {
+						lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
+					}
+				}
+				continue
 			}
 			q = strings.ReplaceAll(q, "::", ".")
 			if strings.HasPrefix(q, "std.") || q == "std" {
@@ -358,6 +376,43 @@ func (h *hierarchy) direct(ctx context.Context, cls string) []string {
 		}
 	}
 	return out
+}
+
+// classPath is the lexical path of the class or struct a type name as
+// written (Base, ns::Base, ::Base) names, looked up from the scopes of the
+// reference (ctxs, innermost first); "" when none is defined in this file or
+// an included one.
+func (h *hierarchy) classPath(ctx context.Context, typ string, ctxs []string) string {
+	name := strings.ReplaceAll(typ, "::", ".")
+	if strings.HasPrefix(name, ".") {
+		ctxs, name = []string{""}, name[1:]
+	}
+	for _, c := range ctxs {
+		if p := native.JoinDot(c, name); h.exists(ctx, p, h.f.Path) {
+			return p
+		}
+	}
+	return ""
+}
+
+// fieldType is the type the field name of class cls, or of a class it
+// inherits from, declares (wherever the class is defined); "".
+func (h *hierarchy) fieldType(ctx context.Context, cls, name string) string {
+	if cls == "" {
+		return ""
+	}
+	for _, c := range append([]string{cls}, h.ancestors(ctx, cls)...) {
+		facts, _ := h.definition(ctx, c)
+		if facts == nil {
+			continue
+		}
+		for _, d := range facts.Defs {
+			if d.Kind == lang.KindField && d.Path == c+"."+name {
+				return d.Type
+			}
+		}
+	}
+	return ""
 }
 
 // definition is the facts of the file that defines class path cls: this

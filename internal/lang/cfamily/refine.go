@@ -94,6 +94,89 @@ func refine(v *lang.View, f *lang.Facts, cpp bool) {
 	if cpp {
 		qualifiedRefs(v, f)
 	}
+	declaredTypes(v, f)
+}
+
+// declaredTypes gives locals, parameters and fields the class or struct
+// their declaration names (Base b, const Base& r, Base* p, ns::Base b,
+// Foo<int> f, struct S s; auto p = new Base()), as written but without
+// template arguments: the members read through them are looked up in it.
+// Arrays and function pointers name no such type.
+func declaredTypes(v *lang.View, f *lang.Facts) {
+	if len(f.Locals) == 0 && len(f.Defs) == 0 {
+		return
+	}
+	names := langutil.NodesByStart(v, langutil.KindSet(v, "identifier", "field_identifier"))
+	for i := range f.Locals {
+		if n, ok := names[f.Locals[i].Pos]; ok && f.Locals[i].Type == "" {
+			f.Locals[i].Type = declaredType(v, n)
+		}
+	}
+	for i := range f.Defs {
+		if d := &f.Defs[i]; d.Kind == lang.KindField && d.Type == "" {
+			if n, ok := names[d.NameSpan.Start]; ok {
+				d.Type = declaredType(v, n)
+			}
+		}
+	}
+}
+
+// declaredType is the type the declaration of name node n names, "" for
+// none that is a class or struct.
+func declaredType(v *lang.View, n int) string {
+	p := v.Parent(n)
+	for p >= 0 {
+		switch v.Kind(p) {
+		case "pointer_declarator", "reference_declarator", "init_declarator":
+			p = v.Parent(p)
+			continue
+		}
+		break
+	}
+	switch v.Kind(p) {
+	case "declaration", "parameter_declaration", "optional_parameter_declaration", "for_range_loop", "field_declaration":
+	default:
+		return ""
+	}
+	t := langutil.Child(v, p, "type")
+	if v.Kind(t) == "placeholder_type_specifier" { // auto x = new T(...)
+		t = -1
+		for q := v.Parent(n); q >= 0 && q != p; q = v.Parent(q) {
+			if v.Kind(q) == "init_declarator" {
+				if val := langutil.Child(v, q, "value"); v.Kind(val) == "new_expression" {
+					t = langutil.Child(v, val, "type")
+				}
+				break
+			}
+		}
+	}
+	return className(v, t)
+}
+
+// className is the name a type node gives a class or struct (Base,
+// ns::Base, Foo of Foo<int>, S of struct S); "" for a built-in type.
+func className(v *lang.View, t int) string {
+	switch v.Kind(t) {
+	case "type_identifier":
+		return v.Text(t)
+	case "qualified_identifier":
+		if !strings.Contains(v.Text(t), "<") {
+			return v.Text(t)
+		}
+		// ns::Foo<int>: the scope and the template's name
+		scope, name := langutil.Child(v, t, "scope"), className(v, langutil.Child(v, t, "name"))
+		if scope < 0 || name == "" || strings.Contains(v.Text(scope), "<") {
+			return "" // ns::Foo<int>::Bar and the like
+		}
+		return v.Text(scope) + "::" + name
+	case "template_type":
+		return className(v, langutil.Child(v, t, "name"))
+	case "struct_specifier", "class_specifier", "union_specifier":
+		if name := langutil.Child(v, t, "name"); v.Kind(name) == "type_identifier" {
+			return v.Text(name)
+		}
+	}
+	return ""
 }
 
 // prototypeParams drops the parameters of declarators that are not function
