@@ -272,14 +272,9 @@ func localTypes(v *lang.View, f *lang.Facts) {
 
 // untypeReassigned forgets the type (and the call) a variable is declared
 // or first assigned with when its function assigns it something else too
-// ($x = new A(); ... $x = new B(), $s = $other for a parameter Store $s):
-// PHP does not hold a variable to one class.
+// ($x = new A(); ... $x = new B(), $s = $other for a parameter Store $s).
 func untypeReassigned(v *lang.View, f *lang.Facts) {
-	type key struct {
-		scope int32
-		name  string
-	}
-	assigned := map[key]map[string]bool{} // what each variable is assigned: a class, a callee, or "?"
+	var assigned []langutil.Assignment
 	for n := 0; n < v.Len(); n++ {
 		if v.Kind(n) != "assignment_expression" {
 			continue
@@ -298,22 +293,9 @@ func untypeReassigned(v *lang.View, f *lang.Facts) {
 		} else if c := calleeName(v, right); c >= 0 {
 			what = "call " + v.Text(right)
 		}
-		k := key{langutil.InnermostScope(f, v.Start(left)), v.Text(left)}
-		if assigned[k] == nil {
-			assigned[k] = map[string]bool{}
-		}
-		assigned[k][what] = true
+		assigned = append(assigned, langutil.Assignment{Scope: langutil.InnermostScope(f, v.Start(left)), Name: v.Text(left), What: what})
 	}
-	for i := range f.Locals {
-		lo := &f.Locals[i]
-		if lo.Type == "" && lo.Via == 0 {
-			continue
-		}
-		got := assigned[key{lo.Scope, f.Names[lo.Name]}]
-		if len(got) > 1 || len(got) == 1 && isParameterAt(v, lo.Pos) {
-			lo.Type, lo.Via = "", 0
-		}
-	}
+	langutil.Untyped(f, assigned, func(lo lang.Local) bool { return isParameterAt(v, lo.Pos) })
 }
 
 // isParameterAt reports whether the variable at p is a parameter's name.

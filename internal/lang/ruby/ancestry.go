@@ -93,11 +93,18 @@ func (l *batch) linearize(ctx context.Context, sc *rubyFile, d int32) ancestry {
 // the constants of its own relations are, and the definition's index in
 // its facts.
 func (l *batch) declaration(ctx context.Context, sc *rubyFile, d int32, target string) (*rubyFile, int32, bool) {
+	return l.declarationFrom(ctx, sc, sc.facts.Defs[d].Parent, target)
+}
+
+// declarationFrom finds the class or module a constant path names as Ruby
+// resolves it from the nesting of definition from of sc's file (see
+// declaration).
+func (l *batch) declarationFrom(ctx context.Context, sc *rubyFile, from int32, target string) (*rubyFile, int32, bool) {
 	name := strings.ReplaceAll(strings.TrimPrefix(target, "::"), "::", ".")
 	if !isRubyConstant(name) {
 		return nil, 0, false
 	}
-	for _, prefix := range nesting(sc.facts, sc.facts.Defs[d].Parent) {
+	for _, prefix := range nesting(sc.facts, from) {
 		p := join(prefix, name)
 		file, ok := sc.where(ctx, p)
 		if !ok {

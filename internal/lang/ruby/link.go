@@ -49,12 +49,21 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	targets, resolved := link.Imports(ctx, l, f, facts)
 	s := &rubyFile{l: l, file: f, facts: facts, own: lf.ByPath,
 		required: link.Required(f, facts, targets, resolved, func(lang.Import) bool { return true })}
+	decl := link.NewDeclTypes(f.Path, facts, true, false)
 	return lf.Link(ctx, l.Tops, link.Rules{
 		// Foo::Bar where this file opens Foo but Bar is defined in another
 		// file: Ruby's modules and classes are open.
 		Typed: func(ri int, r lang.Ref, name string) (int64, bool) {
+			if r.Shape == lang.QualCall {
+				// Foo.new.name, Foo.new(x).name
+				id := s.classMember(ctx, r.Enclosing, newOf(facts.Names[r.Qualifier]), name)
+				return id, id != 0
+			}
 			if r.Shape != lang.QualIdent || !r.QualBound {
 				return 0, false
+			}
+			if id := s.constructedMember(ctx, decl, r, name); id != 0 {
+				return id, true // x = Foo.new; x.name
 			}
 			tier, id := s.resolve(ctx, r, name)
 			return id, id != 0 && (tier == lang.TierStrong || name == "new") // Foo.new: Foo#initialize, which this file's Foo.new is not
@@ -67,6 +76,48 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			}
 		},
 	})
+}
+
+// constructedMember is the method name of the class that the local
+// qualifying r was constructed from (x = Foo.new), declared by the class or
+// one of its ancestors; 0 when the local has no such class.
+func (s *rubyFile) constructedMember(ctx context.Context, decl *link.DeclTypes, r lang.Ref, name string) int64 {
+	return s.classMember(ctx, r.Enclosing, decl.Of(r), name)
+}
+
+// newOf is the constant path a call Foo.new or Foo.new(args) constructs;
+// "" for any other call.
+func newOf(call string) string {
+	if i := strings.IndexByte(call, '('); i >= 0 && strings.HasSuffix(call, ")") {
+		call = call[:i]
+	}
+	class, ok := strings.CutSuffix(call, ".new")
+	if !ok || !isRubyConstant(strings.ReplaceAll(strings.TrimPrefix(class, "::"), "::", ".")) {
+		return ""
+	}
+	return class
+}
+
+// classMember is the method name of class typ (a constant path as written)
+// resolved from the nesting of definition from, declared by the class or
+// one of its ancestors; 0 for none.
+func (s *rubyFile) classMember(ctx context.Context, from int32, typ, name string) int64 {
+	if typ == "" {
+		return 0
+	}
+	sc, d, ok := s.l.declarationFrom(ctx, s, from, typ)
+	if !ok {
+		return 0
+	}
+	if id := s.l.Paths.Of(ctx, sc.file.Path)[sc.facts.Defs[d].Path+"."+name]; id != 0 {
+		return id
+	}
+	for _, a := range s.l.ancestors(ctx, sc, d).list {
+		if id := s.l.Paths.Of(ctx, a.file)[a.path+"."+name]; id != 0 {
+			return id
+		}
+	}
+	return 0
 }
 
 // rubyFile resolves the constants of one Ruby file.

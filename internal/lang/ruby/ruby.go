@@ -286,6 +286,52 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	instanceVariables(v, f, nodes)
 	bindLexical(f)
+	constructedLocals(v, f)
+}
+
+// constructedLocals gives a local the class its assignment constructs
+// (x = Foo.new, x = Rack::Lint.new(app)), unless its scope assigns the
+// name something else too: the members read through it are looked up in
+// that class.
+func constructedLocals(v *lang.View, f *lang.Facts) {
+	byPos := map[lang.Pos]int{}
+	for i, lo := range f.Locals {
+		byPos[lo.Pos] = i
+	}
+	var assigned []langutil.Assignment
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment" {
+			continue
+		}
+		left, right := v.Child(n, "left"), v.Child(n, "right")
+		if left < 0 || right < 0 || v.Kind(left) != "identifier" {
+			continue
+		}
+		what, class := "?", constructed(v, right)
+		if class != "" {
+			what = "new " + class
+			if i, ok := byPos[v.Start(left)]; ok && f.Locals[i].Type == "" {
+				f.Locals[i].Type = class
+			}
+		}
+		assigned = append(assigned, langutil.Assignment{Scope: langutil.InnermostScope(f, v.Start(left)), Name: v.Text(left), What: what})
+	}
+	langutil.Untyped(f, assigned, nil)
+}
+
+// constructed is the constant path of the class call node n constructs
+// (Foo.new, A::B.new(x)); "" for any other node.
+func constructed(v *lang.View, n int) string {
+	if v.Kind(n) != "call" || v.Text(v.Child(n, "method")) != "new" {
+		return ""
+	}
+	switch recv := v.Child(n, "receiver"); v.Kind(recv) {
+	case "constant", "scope_resolution":
+		if q, ok := constantPath(v.Text(recv)); ok {
+			return q
+		}
+	}
+	return ""
 }
 
 func compactInts(xs []int, drop []bool) []int {
