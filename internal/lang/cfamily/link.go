@@ -241,25 +241,34 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 				}
 				lookup(ri, keys)
 			}
+		case lang.QualExpr:
+			// o->in.v, self->lexer.pos: v of the type the last field of the
+			// chain declares
+			if decl == nil {
+				decl = link.NewDeclTypes(f.Path, facts, true, true)
+			}
+			if cls := h.chainClass(ctx, decl, r, contexts(r.Enclosing)); cls != "" {
+				lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
+			}
 		case lang.QualIdent, lang.QualPath:
 			q := facts.Names[r.Qualifier]
-			field := "" // field_.m() in a method: the type field_ declares
+			field := "" // field_.m() in a method: the class field_ declares
 			if r.Shape == lang.QualIdent && !r.QualBound && !strings.Contains(q, "::") {
-				field = h.fieldType(ctx, classOf(facts, r.Enclosing), q)
+				field = h.fieldClass(ctx, classOf(facts, r.Enclosing), q)
 			}
 			if !strings.Contains(q, "::") && (r.Shape != lang.QualIdent || field != "" || !isScopeQualifier(facts, q)) {
 				// a member access x.y, p->y: y of the class x is declared with
 				if decl == nil {
 					decl = link.NewDeclTypes(f.Path, facts, true, true)
 				}
-				typ := decl.Of(r)
-				if typ == "" {
-					typ = field
+				cls := field
+				if typ := decl.Of(r); typ != "" {
+					cls = h.classPath(ctx, typ, contexts(r.Enclosing))
+				} else if r.Shape == lang.QualPath { // a.b.name
+					cls = h.chainClass(ctx, decl, r, contexts(r.Enclosing))
 				}
-				if typ != "" {
-					if cls := h.classPath(ctx, typ, contexts(r.Enclosing)); cls != "" {
-						lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
-					}
+				if cls != "" {
+					lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
 				}
 				continue
 			}
@@ -383,6 +392,9 @@ func (h *hierarchy) direct(ctx context.Context, cls string) []string {
 // reference (ctxs, innermost first); "" when none is defined in this file or
 // an included one.
 func (h *hierarchy) classPath(ctx context.Context, typ string, ctxs []string) string {
+	if typ == "" {
+		return ""
+	}
 	name := strings.ReplaceAll(typ, "::", ".")
 	if strings.HasPrefix(name, ".") {
 		ctxs, name = []string{""}, name[1:]
@@ -395,9 +407,59 @@ func (h *hierarchy) classPath(ctx context.Context, typ string, ctxs []string) st
 	return ""
 }
 
-// fieldType is the type the field name of class cls, or of a class it
-// inherits from, declares (wherever the class is defined); "".
-func (h *hierarchy) fieldType(ctx context.Context, cls, name string) string {
+// maxChain bounds the fields of a member chain that are followed.
+const maxChain = 8
+
+// chainClass is the class or struct the last field of a qualifier that is
+// a chain of member accesses declares (o->in of o->in.v: the class of field
+// in of o's class); "" when a link of it has none, or it is no such chain
+// (a call, an index, a cast). ctxs are the scopes of the reference.
+func (h *hierarchy) chainClass(ctx context.Context, decl *link.DeclTypes, r lang.Ref, ctxs []string) string {
+	segs := memberChain(h.facts.Names[r.Qualifier])
+	if len(segs) < 2 || len(segs) > maxChain {
+		return ""
+	}
+	cls := ""
+	if id, ok := decl.Names[segs[0]]; ok {
+		if ls, found := decl.Local(id, r.Scope, r.Pos); found {
+			cls = h.classPath(ctx, h.facts.Locals[ls[0]].Type, ctxs)
+		}
+	}
+	if cls == "" {
+		if own := classOf(h.facts, r.Enclosing); segs[0] == "this" {
+			cls = own
+		} else {
+			cls = h.fieldClass(ctx, own, segs[0])
+		}
+	}
+	for _, seg := range segs[1:] {
+		if cls == "" {
+			return ""
+		}
+		cls = h.fieldClass(ctx, cls, seg)
+	}
+	return cls
+}
+
+// memberChain splits a qualifier a->b.c into its names; nil when it is not
+// names joined by -> and . alone.
+func memberChain(q string) []string {
+	segs := strings.FieldsFunc(strings.ReplaceAll(q, "->", "."), func(r rune) bool { return r == '.' })
+	if strings.Count(strings.ReplaceAll(q, "->", "."), ".") != len(segs)-1 {
+		return nil
+	}
+	for _, s := range segs {
+		if !lang.IsIdentifier(s) {
+			return nil
+		}
+	}
+	return segs
+}
+
+// fieldClass is the class or struct that field name of class cls, or of
+// a class it inherits from, declares, looked up from the scope of the
+// class that declares the field (wherever it is defined); "" for none.
+func (h *hierarchy) fieldClass(ctx context.Context, cls, name string) string {
 	if cls == "" {
 		return ""
 	}
@@ -406,9 +468,9 @@ func (h *hierarchy) fieldType(ctx context.Context, cls, name string) string {
 		if facts == nil {
 			continue
 		}
-		for _, d := range facts.Defs {
+		for i, d := range facts.Defs {
 			if d.Kind == lang.KindField && d.Path == c+"."+name {
-				return d.Type
+				return h.classPath(ctx, d.Type, cContexts(facts, int32(i)))
 			}
 		}
 	}
