@@ -184,9 +184,11 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 		return closure
 	}
 	var links link.Links
+	linkedTo := map[int][2]string{} // a linked reference -> the file and lexical path of its target
 	lookup := func(ri int, keys []string) {
 		for _, k := range keys {
 			if links.Add(ri, lang.TierProven, self[k]) {
+				linkedTo[ri] = [2]string{f.Path, k}
 				return
 			}
 		}
@@ -198,6 +200,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 					continue
 				}
 				if links.Add(ri, lang.TierStrong, nf.Paths[k]) {
+					linkedTo[ri] = [2]string{p, k}
 					return
 				}
 			}
@@ -240,6 +243,13 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 					keys = append(keys, inheritedKeys(ctx, h, cls, name)...)
 				}
 				lookup(ri, keys)
+			}
+		case lang.QualCall:
+			// f().m, a->f()->m: m of the class f declares it returns
+			if to, ok := linkedTo[int(r.Via)-1]; ok && r.Via > 0 {
+				if cls := h.returnClass(ctx, to[0], to[1]); cls != "" {
+					lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
+				}
 			}
 		case lang.QualExpr:
 			// o->in.v, self->lexer.pos: v of the type the last field of the
@@ -472,6 +482,23 @@ func (h *hierarchy) fieldClass(ctx context.Context, cls, name string) string {
 			if d.Kind == lang.KindField && d.Path == c+"."+name {
 				return h.classPath(ctx, d.Type, cContexts(facts, int32(i)))
 			}
+		}
+	}
+	return ""
+}
+
+// returnClass is the class or struct that the function or method of
+// lexical path p in file declares it returns, looked up from its scope.
+func (h *hierarchy) returnClass(ctx context.Context, file, p string) string {
+	facts := h.facts
+	if file != h.f.Path {
+		if facts = h.l.r.Facts(ctx, file); facts == nil {
+			return ""
+		}
+	}
+	for i, d := range facts.Defs {
+		if d.Path == p && d.Type != "" && (d.Kind == lang.KindFunction || d.Kind == lang.KindMethod) {
+			return h.classPath(ctx, d.Type, cContexts(facts, int32(i)))
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
@@ -113,12 +114,69 @@ func declaredTypes(v *lang.View, f *lang.Facts) {
 		}
 	}
 	for i := range f.Defs {
-		if d := &f.Defs[i]; d.Kind == lang.KindField && d.Type == "" {
-			if n, ok := names[d.NameSpan.Start]; ok {
-				d.Type = declaredType(v, n)
-			}
+		d := &f.Defs[i]
+		n, ok := names[d.NameSpan.Start]
+		if !ok || d.Type != "" {
+			continue
+		}
+		switch d.Kind {
+		case lang.KindField:
+			d.Type = declaredType(v, n)
+		case lang.KindFunction, lang.KindMethod:
+			d.Type = returnType(v, n)
 		}
 	}
+	refAt := classlang.RefsByPos(f)
+	classlang.Chains(v, f, refAt, func(n int) (int, int) { return chained(v, n) })
+}
+
+// returnType is the class or struct a function or method whose name is
+// node n returns (Base f(), Base* f(), const Base& C::f() const); "" for
+// none.
+func returnType(v *lang.View, n int) string {
+	p := v.Parent(n)
+	if v.Kind(p) == "qualified_identifier" { // Class::method, defined out of line
+		p = v.Parent(p)
+	}
+	if v.Kind(p) != "function_declarator" {
+		return ""
+	}
+	for p = v.Parent(p); ; p = v.Parent(p) {
+		switch v.Kind(p) {
+		case "pointer_declarator", "reference_declarator":
+			continue
+		case "function_definition", "declaration", "field_declaration":
+			return className(v, langutil.Child(v, p, "type"))
+		}
+		return ""
+	}
+}
+
+// chained gives, for a member read on a call's result (f().m, a->f()->m,
+// ns::f().m), the name node of the member and that of the callee; -1, -1
+// for any other node.
+func chained(v *lang.View, n int) (name, callee int) {
+	if v.Kind(n) != "field_expression" {
+		return -1, -1
+	}
+	call := langutil.Child(v, n, "argument")
+	if v.Kind(call) != "call_expression" {
+		return -1, -1
+	}
+	fn := langutil.Child(v, call, "function")
+	switch v.Kind(fn) {
+	case "field_expression":
+		fn = langutil.Child(v, fn, "field")
+	case "qualified_identifier":
+		fn = langutil.Child(v, fn, "name")
+	case "identifier":
+	default:
+		return -1, -1
+	}
+	if fn < 0 {
+		return -1, -1
+	}
+	return langutil.Child(v, n, "field"), fn
 }
 
 // declaredType is the type the declaration of name node n names, "" for
