@@ -105,9 +105,13 @@ func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64,
 		}
 		file, cls, ok := p.l.pyClass(ctx, fi, facts, typ, 0)
 		if !ok {
-			return 0, false
+			// x = make(): the class make's return annotation names
+			if file, cls, ok = p.l.pyReturned(ctx, fi, facts, typ, 0); !ok {
+				return 0, false
+			}
 		}
 		return p.l.pyMember(ctx, file, cls, name, 0), true
+
 	case lang.QualPath:
 		attr, ok := strings.CutPrefix(q, "self.")
 		if !ok || strings.Contains(attr, ".") {
@@ -146,6 +150,11 @@ func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64,
 	case lang.QualCall:
 		if cls := link.EnclosingClass(f, r.Enclosing); cls >= 0 && isSuper(q, f.Defs[cls].Name) {
 			return p.l.pyBases(ctx, p.fi, f, cls, name, 0), true
+		}
+		// make().m, self.build().m: m of the class the function's or
+		// method's return annotation names
+		if file, c, ok := p.callResult(ctx, r, q); ok {
+			return p.l.pyMember(ctx, file, c, name, 0), true
 		}
 		// C(...).m: m of the class C the call constructs
 		callee := calleeOf(q)
@@ -267,6 +276,61 @@ func (p *pyLinker) attrType(cls int32, attr string) (typ string, field bool) {
 // pyClass resolves a class name written in a Python file ("C", "mod.C",
 // "pkg.mod.C") to the file and top-level name of its definition; ok is false
 // unless it is a class of the repository.
+// callResult is the class that the call qualifying r (f(), f(x),
+// self.m()) returns by its function's or method's annotation.
+func (p *pyLinker) callResult(ctx context.Context, r lang.Ref, call string) (file, name string, ok bool) {
+	callee, _, open := strings.Cut(call, "(")
+	if !open || !strings.HasSuffix(call, ")") {
+		return "", "", false
+	}
+	if m, ok := strings.CutPrefix(callee, "self."); ok && lang.IsIdentifier(m) {
+		cls := link.EnclosingClass(p.facts, r.Enclosing)
+		if cls < 0 {
+			return "", "", false
+		}
+		if d, ok := p.decl.ByPath[p.facts.Defs[cls].Path+"."+m]; ok && p.facts.Defs[d].Type != "" {
+			return p.l.pyClass(ctx, p.fi, p.facts, p.facts.Defs[d].Type, 0)
+		}
+		return "", "", false
+	}
+	if !lang.IsIdentifier(callee) {
+		return "", "", false
+	}
+	return p.l.pyReturned(ctx, p.fi, p.facts, callee, 0)
+}
+
+// pyReturned is the class that the return annotation of top-level function
+// fn, of the file or imported by name, names.
+func (l *batch) pyReturned(ctx context.Context, fi lang.File, facts *lang.Facts, fn string, depth int) (file, name string, ok bool) {
+	if depth > pyMaxHops || !lang.IsIdentifier(fn) {
+		return "", "", false
+	}
+	for _, d := range facts.Defs {
+		if d.Parent < 0 && d.Name == fn {
+			if d.Kind != lang.KindFunction || d.Type == "" {
+				return "", "", false
+			}
+			return l.pyClass(ctx, fi, facts, d.Type, depth)
+		}
+	}
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportNamed || im.LocalName() != fn {
+			continue
+		}
+		t, ok := l.R.Import(ctx, fi, im)
+		if !ok {
+			return "", "", false
+		}
+		tf, found := l.R.File(t.File)
+		tfacts := l.R.Facts(ctx, t.File)
+		if !found || tfacts == nil {
+			return "", "", false
+		}
+		return l.pyReturned(ctx, tf, tfacts, im.Name, depth+1)
+	}
+	return "", "", false
+}
+
 func (l *batch) pyClass(ctx context.Context, fi lang.File, facts *lang.Facts, typ string, depth int) (file, name string, ok bool) {
 	first, rest, dotted := strings.Cut(typ, ".")
 	if !dotted {

@@ -40,3 +40,21 @@ func TestIsSuper(t *testing.T) {
 		}
 	}
 }
+
+func TestAnnotatedClass(t *testing.T) {
+	for in, want := range map[string]string{
+		"Session":                  "Session",
+		`"Session"`:                "Session",
+		"Optional[Session]":        "Session",
+		"typing.Optional[db.Sess]": "db.Sess",
+		"Session | None":           "Session",
+		"None | Session":           "Session",
+		"A | B":                    "",
+		"list[Session]":            "",
+		"None":                     "",
+	} {
+		if got := annotatedClass(in); got != want {
+			t.Errorf("annotatedClass(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -191,11 +191,54 @@ func refine(v *lang.View, f *lang.Facts) {
 		}
 	}
 	signatures(v, f)
+	returnTypes(v, f)
 	rebindings(v, f)
 	attributes(v, f)
 	blankCalls(v, f)
 	bindNested(f)
 	exportList(v, f)
+}
+
+// returnTypes gives functions and methods the class their return
+// annotation names (-> Session, -> "Session", -> Optional[Session],
+// -> Session | None): a member of their call's result is looked up in it.
+func returnTypes(v *lang.View, f *lang.Facts) {
+	nodes := langutil.DefNodes(v, f, langutil.KindSet(v, "function_definition"))
+	for i, n := range nodes {
+		d := &f.Defs[i]
+		if n < 0 || (d.Kind != lang.KindFunction && d.Kind != lang.KindMethod) || d.Type != "" {
+			continue
+		}
+		if t := v.Child(n, "return_type"); t >= 0 {
+			d.Type = annotatedClass(v.Text(t))
+		}
+	}
+}
+
+// annotatedClass is the class an annotation names, without quotes and
+// without Optional or a union with None; "" for anything else.
+func annotatedClass(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	for _, opt := range []string{"Optional[", "typing.Optional["} {
+		if inner, ok := strings.CutPrefix(s, opt); ok && strings.HasSuffix(inner, "]") {
+			s = strings.TrimSuffix(inner, "]")
+		}
+	}
+	if a, b, ok := strings.Cut(s, "|"); ok {
+		switch {
+		case strings.TrimSpace(b) == "None":
+			s = a
+		case strings.TrimSpace(a) == "None":
+			s = b
+		default:
+			return ""
+		}
+	}
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if s == "None" || !lang.IsDottedPath(s) && !lang.IsIdentifier(s) {
+		return ""
+	}
+	return s
 }
 
 // signatures rebuilds the signatures of definitions whose header holds comments.
