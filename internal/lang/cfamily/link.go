@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
 	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
@@ -386,7 +387,7 @@ func (h *hierarchy) direct(ctx context.Context, cls string) []string {
 		if rel.Def != d || rel.Kind != lang.RelExtends {
 			continue
 		}
-		base := strings.TrimPrefix(strings.ReplaceAll(baseName(rel.Target), "::", "."), ".")
+		base := strings.TrimPrefix(strings.ReplaceAll(classlang.StripTypeArgs(rel.Target), "::", "."), ".")
 		for _, c := range cContexts(facts, facts.Defs[d].Parent) {
 			if p := native.JoinDot(c, base); h.exists(ctx, p, defines) {
 				out = append(out, p)
@@ -530,15 +531,6 @@ func (h *hierarchy) exists(ctx context.Context, p, from string) bool {
 		}
 	}
 	return false
-}
-
-// baseName is a base class as written without template arguments:
-// Other of Other<int>, a::B of a::B<T>.
-func baseName(s string) string {
-	if i := strings.IndexByte(s, '<'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
 }
 
 // isScopeQualifier reports whether a one-segment qualifier is a scope (C++

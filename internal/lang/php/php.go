@@ -275,14 +275,7 @@ func localTypes(v *lang.View, f *lang.Facts) {
 // ($x = new A(); ... $x = new B(), $s = $other for a parameter Store $s).
 func untypeReassigned(v *lang.View, f *lang.Facts) {
 	var assigned []langutil.Assignment
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "assignment_expression" {
-			continue
-		}
-		left, right := v.Child(n, "left"), v.Child(n, "right")
-		if left < 0 || right < 0 || v.Kind(left) != "variable_name" {
-			continue
-		}
+	variableAssignments(v, func(left, right int) {
 		what := "?"
 		if v.Kind(right) == "object_creation_expression" {
 			if c := v.ChildOfKind(right, "qualified_name"); c >= 0 {
@@ -294,8 +287,22 @@ func untypeReassigned(v *lang.View, f *lang.Facts) {
 			what = "call " + v.Text(right)
 		}
 		assigned = append(assigned, langutil.Assignment{Scope: langutil.InnermostScope(f, v.Start(left)), Name: v.Text(left), What: what})
-	}
+	})
 	langutil.Untyped(f, assigned, func(lo lang.Local) bool { return isParameterAt(v, lo.Pos) })
+}
+
+// variableAssignments calls fn with the two sides of every assignment to a
+// variable ($x = ...).
+func variableAssignments(v *lang.View, fn func(left, right int)) {
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment_expression" {
+			continue
+		}
+		left, right := v.Child(n, "left"), v.Child(n, "right")
+		if left >= 0 && right >= 0 && v.Kind(left) == "variable_name" {
+			fn(left, right)
+		}
+	}
 }
 
 // isParameterAt reports whether the variable at p is a parameter's name.
@@ -357,18 +364,11 @@ func calleeName(v *lang.View, n int) int {
 // initialises with a call ($x = f(), $x = $a->f()) to the callee's name.
 func callInitialised(v *lang.View) map[lang.Pos]lang.Pos {
 	out := map[lang.Pos]lang.Pos{}
-	for n := 0; n < v.Len(); n++ {
-		if v.Kind(n) != "assignment_expression" {
-			continue
-		}
-		left, right := v.Child(n, "left"), v.Child(n, "right")
-		if left < 0 || right < 0 || v.Kind(left) != "variable_name" {
-			continue
-		}
+	variableAssignments(v, func(left, right int) {
 		if c := calleeName(v, right); c >= 0 {
 			out[v.Start(left)] = v.Start(c)
 		}
-	}
+	})
 	return out
 }
 

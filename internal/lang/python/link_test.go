@@ -2,8 +2,18 @@ package python
 
 import "testing"
 
+// wantEach wants f to turn each key into its value.
+func wantEach(t *testing.T, name string, f func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
+		}
+	}
+}
+
 func TestCalleeOf(t *testing.T) {
-	for q, want := range map[string]string{
+	wantEach(t, "calleeOf", calleeOf, map[string]string{
 		"C()":               "C",
 		"m.C(a, b)":         "m.C",
 		"Query(model, x=1)": "Query",
@@ -16,11 +26,7 @@ func TestCalleeOf(t *testing.T) {
 		"C(D(1), E())":      "C",
 		"":                  "",
 		"C":                 "",
-	} {
-		if got := calleeOf(q); got != want {
-			t.Errorf("calleeOf(%q) = %q, want %q", q, got, want)
-		}
-	}
+	})
 }
 
 func TestIsSuper(t *testing.T) {
@@ -42,7 +48,7 @@ func TestIsSuper(t *testing.T) {
 }
 
 func TestAnnotatedClass(t *testing.T) {
-	for in, want := range map[string]string{
+	wantEach(t, "annotatedClass", annotatedClass, map[string]string{
 		"Session":                  "Session",
 		`"Session"`:                "Session",
 		"Optional[Session]":        "Session",
@@ -52,9 +58,5 @@ func TestAnnotatedClass(t *testing.T) {
 		"A | B":                    "",
 		"list[Session]":            "",
 		"None":                     "",
-	} {
-		if got := annotatedClass(in); got != want {
-			t.Errorf("annotatedClass(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/cairnhq/cairn/internal/lang"
+	"github.com/cairnhq/cairn/internal/lang/classlang"
 	"github.com/cairnhq/cairn/internal/lang/link"
 	"github.com/cairnhq/cairn/internal/lang/native"
 )
@@ -459,21 +460,12 @@ func (rf *rustFile) traitDefault(ctx context.Context, ri int, recv, name string)
 		if rel.Kind != lang.RelImplements || facts.Defs[rel.Def].Path != recv {
 			continue
 		}
-		trait := native.LastSegment(strings.ReplaceAll(baseTrait(rel.Target), "::", "."))
+		trait := native.LastSegment(strings.ReplaceAll(classlang.StripTypeArgs(rel.Target), "::", "."))
 		if rf.target(ctx, ri, rf.f.Path, trait+"."+name) || rf.imported(ctx, ri, trait, name) {
 			return true
 		}
 	}
 	return false
-}
-
-// baseTrait is a trait as an impl names it, without generic arguments:
-// Visitor of Visitor<'a>, a::Tr of a::Tr<T>.
-func baseTrait(s string) string {
-	if i := strings.IndexByte(s, '<'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
 }
 
 // imported links the item t that the file imports, by name or through a
