@@ -197,18 +197,58 @@ func declaredType(v *lang.View, n int) string {
 		return ""
 	}
 	t := langutil.Child(v, p, "type")
-	if v.Kind(t) == "placeholder_type_specifier" { // auto x = new T(...)
+	if v.Kind(t) == "placeholder_type_specifier" { // auto x = new T(...), std::make_unique<T>(...)
 		t = -1
 		for q := v.Parent(n); q >= 0 && q != p; q = v.Parent(q) {
 			if v.Kind(q) == "init_declarator" {
-				if val := langutil.Child(v, q, "value"); v.Kind(val) == "new_expression" {
-					t = langutil.Child(v, val, "type")
-				}
+				t = constructedType(v, langutil.Child(v, q, "value"))
 				break
 			}
 		}
 	}
 	return className(v, t)
+}
+
+// smartPointers are the standard library's owning pointers and their
+// factories: a std::unique_ptr<T> (std::make_unique<T>()) reads T's
+// members through ->.
+var smartPointers = map[string]bool{"unique_ptr": true, "shared_ptr": true, "weak_ptr": true,
+	"make_unique": true, "make_shared": true}
+
+// pointee is the type argument node of std::unique_ptr<T>, std::shared_ptr<T>
+// or std::weak_ptr<T> (type node t), or of std::make_unique<T> and
+// std::make_shared<T> (a callee); -1 for any other node.
+func pointee(v *lang.View, t int) int {
+	if v.Kind(t) != "qualified_identifier" || v.Text(langutil.Child(v, t, "scope")) != "std" {
+		return -1
+	}
+	tmpl := langutil.Child(v, t, "name")
+	switch v.Kind(tmpl) {
+	case "template_type", "template_function":
+	default:
+		return -1
+	}
+	if !smartPointers[v.Text(langutil.Child(v, tmpl, "name"))] {
+		return -1
+	}
+	args := langutil.Children(v, langutil.Child(v, tmpl, "arguments"))
+	if len(args) != 1 || v.Kind(args[0]) != "type_descriptor" {
+		return -1
+	}
+	return langutil.Child(v, args[0], "type")
+}
+
+// constructedType is the type node of what an initialiser constructs: new
+// T(...), std::make_unique<T>(...), std::make_shared<T>(...); -1 for any
+// other value.
+func constructedType(v *lang.View, val int) int {
+	switch v.Kind(val) {
+	case "new_expression":
+		return langutil.Child(v, val, "type")
+	case "call_expression":
+		return pointee(v, langutil.Child(v, val, "function"))
+	}
+	return -1
 }
 
 // className is the name a type node gives a class or struct (Base,
@@ -220,6 +260,9 @@ func className(v *lang.View, t int) string {
 	case "qualified_identifier":
 		if !strings.Contains(v.Text(t), "<") {
 			return v.Text(t)
+		}
+		if inner := pointee(v, t); inner >= 0 { // std::unique_ptr<Base>: a Base
+			return className(v, inner)
 		}
 		// ns::Foo<int>: the scope and the template's name
 		scope, name := langutil.Child(v, t, "scope"), className(v, langutil.Child(v, t, "name"))
