@@ -175,126 +175,161 @@ func cContexts(facts *lang.Facts, d int32) []string {
 
 // Link resolves the references of a C or C++ file.
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
-	self := native.OwnPaths(facts, own)
-	var closure []string
-	closureDone := false
-	includes := func() []string {
-		if !closureDone {
-			closure, closureDone = l.includeClosure(ctx, f, facts), true
-		}
-		return closure
-	}
-	var links link.Links
-	linkedTo := map[int][2]string{} // a linked reference -> the file and lexical path of its target
-	lookup := func(ri int, keys []string) {
-		for _, k := range keys {
-			if links.Add(ri, lang.TierProven, self[k]) {
-				linkedTo[ri] = [2]string{f.Path, k}
-				return
-			}
-		}
-		name := native.LastSegment(keys[0])
-		for _, k := range keys {
-			for _, p := range includes() {
-				nf := l.syms.Of(ctx, p)
-				if !nf.Names[name] {
-					continue
-				}
-				if links.Add(ri, lang.TierStrong, nf.Paths[k]) {
-					linkedTo[ri] = [2]string{p, k}
-					return
-				}
-			}
-		}
-	}
-	h := &hierarchy{l: l, f: f, facts: facts, self: self, includes: includes, bases: map[string][]string{}}
-	var decl *link.DeclTypes // built on first use
-	ctxCache := map[int32][]string{}
-	contexts := func(d int32) []string {
-		c, ok := ctxCache[d]
-		if !ok {
-			c = cContexts(facts, d)
-			ctxCache[d] = c
-		}
-		return c
-	}
+	cf := &cFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
+		linkedTo: map[int][2]string{}, ctxs: map[int32][]string{}}
+	cf.h = &hierarchy{l: l, f: f, facts: facts, self: cf.self, includes: func() []string { return cf.includes(ctx) }, bases: map[string][]string{}}
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		switch r.Shape {
 		case lang.QualNone:
-			if r.BindDef >= 0 && int(r.BindDef) < len(own) {
-				links = append(links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: own[r.BindDef]})
-				continue
-			}
-			// class scope, the classes it inherits from, then the enclosing
-			// namespaces
-			var keys []string
-			cls := classOf(facts, r.Enclosing)
-			for _, c := range contexts(r.Enclosing) {
-				keys = append(keys, native.JoinDot(c, name))
-				if c == cls && cls != "" {
-					keys = append(keys, inheritedKeys(ctx, h, cls, name)...)
-				}
-			}
-			lookup(ri, keys)
+			cf.bare(ctx, ri, r, name)
 		case lang.QualSelf:
-			if c := contexts(r.Enclosing); len(c) > 1 {
+			if c := cf.contexts(r.Enclosing); len(c) > 1 {
 				keys := []string{native.JoinDot(c[0], name)}
 				if cls := classOf(facts, r.Enclosing); cls == c[0] {
-					keys = append(keys, inheritedKeys(ctx, h, cls, name)...)
+					keys = append(keys, inheritedKeys(ctx, cf.h, cls, name)...)
 				}
-				lookup(ri, keys)
+				cf.lookup(ctx, ri, keys)
 			}
 		case lang.QualCall:
 			// f().m, a->f()->m: m of the class f declares it returns
-			if to, ok := linkedTo[int(r.Via)-1]; ok && r.Via > 0 {
-				if cls := h.returnClass(ctx, to[0], to[1]); cls != "" {
-					lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
-				}
+			if to, ok := cf.linkedTo[int(r.Via)-1]; ok && r.Via > 0 {
+				cf.member(ctx, ri, cf.h.returnClass(ctx, to[0], to[1]), name)
 			}
 		case lang.QualExpr:
-			// o->in.v, self->lexer.pos: v of the type the last field of the
-			// chain declares
-			if decl == nil {
-				decl = link.NewDeclTypes(f.Path, facts, true, true)
-			}
-			if cls := h.chainClass(ctx, decl, r, contexts(r.Enclosing)); cls != "" {
-				lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
-			}
+			// o->in.v, self->lexer.pos: v of the class the last field of
+			// the chain declares
+			cf.member(ctx, ri, cf.h.chainClass(ctx, cf.declTypes(), r, cf.contexts(r.Enclosing)), name)
 		case lang.QualIdent, lang.QualPath:
-			q := facts.Names[r.Qualifier]
-			field := "" // field_.m() in a method: the class field_ declares
-			if r.Shape == lang.QualIdent && !r.QualBound && !strings.Contains(q, "::") {
-				field = h.fieldClass(ctx, classOf(facts, r.Enclosing), q)
-			}
-			if !strings.Contains(q, "::") && (r.Shape != lang.QualIdent || field != "" || !isScopeQualifier(facts, q)) {
-				// a member access x.y, p->y: y of the class x is declared with
-				if decl == nil {
-					decl = link.NewDeclTypes(f.Path, facts, true, true)
-				}
-				cls := field
-				if typ := decl.Of(r); typ != "" {
-					cls = h.classPath(ctx, typ, contexts(r.Enclosing))
-				} else if r.Shape == lang.QualPath { // a.b.name
-					cls = h.chainClass(ctx, decl, r, contexts(r.Enclosing))
-				}
-				if cls != "" {
-					lookup(ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, h, cls, name)...))
-				}
-				continue
-			}
-			q = strings.ReplaceAll(q, "::", ".")
-			if strings.HasPrefix(q, "std.") || q == "std" {
-				continue
-			}
-			var keys []string
-			for _, c := range contexts(r.Enclosing) {
-				keys = append(keys, native.JoinDot(native.JoinDot(c, q), name))
-			}
-			lookup(ri, keys)
+			cf.qualified(ctx, ri, r, name)
 		}
 	}
-	return links
+	return cf.links
+}
+
+// cFile links the references of one C or C++ file.
+type cFile struct {
+	l     *batch
+	f     lang.File
+	facts *lang.Facts
+	own   []int64
+	self  map[string]int64 // the file's own symbols by lexical path
+	h     *hierarchy
+	links link.Links
+	// linkedTo holds, per linked reference, the file and lexical path of
+	// its target (a call's, for a member of its result).
+	linkedTo map[int][2]string
+	closure  []string // the files it includes, transitively; read on first use
+	included bool
+	decl     *link.DeclTypes // built on first use
+	ctxs     map[int32][]string
+}
+
+// includes is the transitive include closure of the file.
+func (cf *cFile) includes(ctx context.Context) []string {
+	if !cf.included {
+		cf.closure, cf.included = cf.l.includeClosure(ctx, cf.f, cf.facts), true
+	}
+	return cf.closure
+}
+
+// contexts are the scopes a name is looked up in from definition d.
+func (cf *cFile) contexts(d int32) []string {
+	c, ok := cf.ctxs[d]
+	if !ok {
+		c = cContexts(cf.facts, d)
+		cf.ctxs[d] = c
+	}
+	return c
+}
+
+func (cf *cFile) declTypes() *link.DeclTypes {
+	if cf.decl == nil {
+		cf.decl = link.NewDeclTypes(cf.f.Path, cf.facts, true, true)
+	}
+	return cf.decl
+}
+
+// lookup links reference ri to the first of keys (lexical paths) that the
+// file defines (proven), else that an included file does (strong).
+func (cf *cFile) lookup(ctx context.Context, ri int, keys []string) {
+	for _, k := range keys {
+		if cf.links.Add(ri, lang.TierProven, cf.self[k]) {
+			cf.linkedTo[ri] = [2]string{cf.f.Path, k}
+			return
+		}
+	}
+	name := native.LastSegment(keys[0])
+	for _, k := range keys {
+		for _, p := range cf.includes(ctx) {
+			nf := cf.l.syms.Of(ctx, p)
+			if !nf.Names[name] {
+				continue
+			}
+			if cf.links.Add(ri, lang.TierStrong, nf.Paths[k]) {
+				cf.linkedTo[ri] = [2]string{p, k}
+				return
+			}
+		}
+	}
+}
+
+// member links reference ri to member name of class cls or of a class it
+// inherits from; nothing when cls is "".
+func (cf *cFile) member(ctx context.Context, ri int, cls, name string) {
+	if cls != "" {
+		cf.lookup(ctx, ri, append([]string{native.JoinDot(cls, name)}, inheritedKeys(ctx, cf.h, cls, name)...))
+	}
+}
+
+// bare links a name without qualifier: bound in the file, else looked up
+// in the class scope, the classes it inherits from, then the enclosing
+// namespaces.
+func (cf *cFile) bare(ctx context.Context, ri int, r lang.Ref, name string) {
+	if r.BindDef >= 0 && int(r.BindDef) < len(cf.own) {
+		cf.links = append(cf.links, lang.Link{Ref: ri, Tier: lang.TierProven, Target: cf.own[r.BindDef]})
+		return
+	}
+	var keys []string
+	cls := classOf(cf.facts, r.Enclosing)
+	for _, c := range cf.contexts(r.Enclosing) {
+		keys = append(keys, native.JoinDot(c, name))
+		if c == cls && cls != "" {
+			keys = append(keys, inheritedKeys(ctx, cf.h, cls, name)...)
+		}
+	}
+	cf.lookup(ctx, ri, keys)
+}
+
+// qualified links q::name (a scope) and x.name, p->name, a.b.name (a
+// member of the class x, a field of the method's class, or the last field
+// of a chain declares).
+func (cf *cFile) qualified(ctx context.Context, ri int, r lang.Ref, name string) {
+	facts := cf.facts
+	q := facts.Names[r.Qualifier]
+	field := "" // field_.m() in a method: the class field_ declares
+	if r.Shape == lang.QualIdent && !r.QualBound && !strings.Contains(q, "::") {
+		field = cf.h.fieldClass(ctx, classOf(facts, r.Enclosing), q)
+	}
+	if !strings.Contains(q, "::") && (r.Shape != lang.QualIdent || field != "" || !isScopeQualifier(facts, q)) {
+		cls := field
+		if typ := cf.declTypes().Of(r); typ != "" {
+			cls = cf.h.classPath(ctx, typ, cf.contexts(r.Enclosing))
+		} else if r.Shape == lang.QualPath { // a.b.name
+			cls = cf.h.chainClass(ctx, cf.declTypes(), r, cf.contexts(r.Enclosing))
+		}
+		cf.member(ctx, ri, cls, name)
+		return
+	}
+	q = strings.ReplaceAll(q, "::", ".")
+	if strings.HasPrefix(q, "std.") || q == "std" {
+		return
+	}
+	var keys []string
+	for _, c := range cf.contexts(r.Enclosing) {
+		keys = append(keys, native.JoinDot(native.JoinDot(c, q), name))
+	}
+	cf.lookup(ctx, ri, keys)
 }
 
 // classOf is the lexical path of the class a definition is in (a method
