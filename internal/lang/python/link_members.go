@@ -293,10 +293,41 @@ func (p *pyLinker) callResult(ctx context.Context, r lang.Ref, call string) (fil
 		}
 		return "", "", false
 	}
+	if recv, m, ok := strings.Cut(callee, "."); ok && lang.IsIdentifier(recv) && lang.IsIdentifier(m) {
+		return p.methodResult(ctx, r, recv, m) // s.make(): s's class's make
+	}
 	if !lang.IsIdentifier(callee) {
 		return "", "", false
 	}
 	return p.l.pyReturned(ctx, p.fi, p.facts, callee, 0)
+}
+
+// methodResult is the class that method m of the class a local recv is
+// declared or constructed with declares it returns.
+func (p *pyLinker) methodResult(ctx context.Context, r lang.Ref, recv, m string) (file, name string, ok bool) {
+	id, known := p.decl.Names[recv]
+	if !known {
+		return "", "", false
+	}
+	ls, found := p.decl.Local(id, r.Scope, r.Pos)
+	if !found || p.facts.Locals[ls[0]].Type == "" {
+		return "", "", false
+	}
+	file, cls, ok := p.l.pyClass(ctx, p.fi, p.facts, p.facts.Locals[ls[0]].Type, 0)
+	if !ok {
+		return "", "", false
+	}
+	fi, found := p.l.R.File(file)
+	facts := p.l.R.Facts(ctx, file)
+	if !found || facts == nil {
+		return "", "", false
+	}
+	for _, d := range facts.Defs {
+		if d.Path == cls+"."+m && d.Kind == lang.KindMethod && d.Type != "" {
+			return p.l.pyClass(ctx, fi, facts, d.Type, 0)
+		}
+	}
+	return "", "", false
 }
 
 // pyReturned is the class that the return annotation of top-level function
