@@ -318,11 +318,24 @@ func isParameterAt(v *lang.View, p lang.Pos) bool {
 	return false
 }
 
-// namedType is the class type node t names (Foo, ?\A\Foo), as written; ""
-// for a scalar, a union or none.
+// namedType is the class type node t names (Foo, ?\A\Foo, Foo|null), as
+// written; "" for a scalar, a union of classes or none.
 func namedType(v *lang.View, t int) string {
-	if t >= 0 && v.Kind(t) == "optional_type" {
+	switch v.Kind(t) {
+	case "optional_type":
 		t = v.ChildOfKind(t, "named_type")
+	case "union_type": // Foo|null: a Foo where it is anything
+		named := -1
+		for _, c := range v.Children(t) {
+			switch {
+			case v.Kind(c) == "named_type" && named < 0:
+				named = c
+			case v.Kind(c) == "primitive_type" && strings.EqualFold(v.Text(c), "null"):
+			default:
+				return "" // Foo|Bar, Foo|int
+			}
+		}
+		t = named
 	}
 	if t < 0 || v.Kind(t) != "named_type" {
 		return ""
