@@ -125,6 +125,11 @@ func lockSeal(path string) (func(), error) {
 // it can). It does not change anything.
 func sealProblem(path string) string {
 	r, ok := readSeal(path)
+	return problemOf(path, r, ok)
+}
+
+// problemOf is sealProblem for the seal r read (ok: there is one).
+func problemOf(path string, r sealRecord, ok bool) string {
 	if !ok {
 		if _, err := os.Stat(path); err != nil {
 			return "" // no database yet: nothing to trust or distrust
@@ -241,12 +246,12 @@ func schemaKey(schema string, version int) string {
 	return strconv.Itoa(version) + ":" + hex.EncodeToString(sum[:])
 }
 
-// prepared reports whether a file is as Cairn last sealed it, undamaged,
-// with no write in progress, after being prepared with schema key: its
-// version and tables are then known without opening it.
-func prepared(path, key string) bool {
-	r, ok := readSeal(path)
-	return ok && r.Schema == key && r.Writer == 0 && r.Damaged == "" && sealProblem(path) == ""
+// prepared reports whether a file whose seal r shows no problem is as
+// Cairn last sealed it, with no write in progress, after being prepared
+// with schema key: its version and tables are then known without opening
+// it.
+func prepared(r sealRecord, ok bool, problem, key string) bool {
+	return ok && problem == "" && r.Schema == key && r.Writer == 0
 }
 
 func removeSeal(path string) {

@@ -218,10 +218,11 @@ func prepareSealed(db, path, schema string, version int) ([]string, bool, error)
 	}
 	defer unlock()
 	key := schemaKey(schema, version)
-	if prepared(path, key) {
+	r, ok := readSeal(path)
+	problem := problemOf(path, r, ok)
+	if prepared(r, ok, problem, key) {
 		return nil, false, nil // parsing the schema twice is most of what a short command's open costs
 	}
-	problem := sealProblem(path)
 	warnings, recreated, err := prepare(path, schema, version)
 	if err != nil {
 		return nil, false, err

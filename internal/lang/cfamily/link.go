@@ -177,7 +177,8 @@ func cContexts(facts *lang.Facts, d int32) []string {
 func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []int64) []lang.Link {
 	cf := &cFile{l: l, f: f, facts: facts, own: own, self: native.OwnPaths(facts, own),
 		linkedTo: map[int][2]string{}, ctxs: map[int32][]string{}}
-	cf.h = &hierarchy{l: l, f: f, facts: facts, self: cf.self, includes: func() []string { return cf.includes(ctx) }, bases: map[string][]string{}}
+	cf.h = &hierarchy{l: l, f: f, facts: facts, self: cf.self, includes: func() []string { return cf.includes(ctx) },
+		bases: map[string][]string{}, found: map[string]string{}}
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
 		switch r.Shape {
@@ -359,6 +360,10 @@ type hierarchy struct {
 	self     map[string]int64
 	includes func() []string
 	bases    map[string][]string // class path -> its base classes' paths, nearest first
+	// found remembers the classes the file's references ask for again and
+	// again: by type and scopes (classPath), field (fieldClass) and
+	// function (returnClass).
+	found map[string]string
 }
 
 // inheritedKeys are the paths a name takes in the base classes of class
@@ -433,11 +438,25 @@ func (h *hierarchy) direct(ctx context.Context, cls string) []string {
 	return out
 }
 
+// remember is what find returns for key k, found once per file.
+func (h *hierarchy) remember(k string, find func() string) string {
+	if c, ok := h.found[k]; ok {
+		return c
+	}
+	c := find()
+	h.found[k] = c
+	return c
+}
+
 // classPath is the lexical path of the class or struct a type name as
 // written (Base, ns::Base, ::Base) names, looked up from the scopes of the
 // reference (ctxs, innermost first); "" when none is defined in this file or
 // an included one.
 func (h *hierarchy) classPath(ctx context.Context, typ string, ctxs []string) string {
+	return h.remember("t\x00"+typ+"\x00"+strings.Join(ctxs, "\x01"), func() string { return h.findClassPath(ctx, typ, ctxs) })
+}
+
+func (h *hierarchy) findClassPath(ctx context.Context, typ string, ctxs []string) string {
 	if typ == "" {
 		return ""
 	}
@@ -506,6 +525,10 @@ func memberChain(q string) []string {
 // a class it inherits from, declares, looked up from the scope of the
 // class that declares the field (wherever it is defined); "" for none.
 func (h *hierarchy) fieldClass(ctx context.Context, cls, name string) string {
+	return h.remember("f\x00"+cls+"\x00"+name, func() string { return h.findFieldClass(ctx, cls, name) })
+}
+
+func (h *hierarchy) findFieldClass(ctx context.Context, cls, name string) string {
 	if cls == "" {
 		return ""
 	}
@@ -526,6 +549,10 @@ func (h *hierarchy) fieldClass(ctx context.Context, cls, name string) string {
 // returnClass is the class or struct that the function or method of
 // lexical path p in file declares it returns, looked up from its scope.
 func (h *hierarchy) returnClass(ctx context.Context, file, p string) string {
+	return h.remember("r\x00"+file+"\x00"+p, func() string { return h.findReturnClass(ctx, file, p) })
+}
+
+func (h *hierarchy) findReturnClass(ctx context.Context, file, p string) string {
 	facts := h.facts
 	if file != h.f.Path {
 		if facts = h.l.r.Facts(ctx, file); facts == nil {
@@ -557,7 +584,7 @@ func (h *hierarchy) definition(ctx context.Context, cls string) (*lang.Facts, st
 // exists reports whether a class path is defined in this file, in the file
 // that names it as a base, or in an included file.
 func (h *hierarchy) exists(ctx context.Context, p, from string) bool {
-	if h.self[p] != 0 || h.l.syms.Of(ctx, from).Paths[p] != 0 {
+	if h.self[p] != 0 || from != h.f.Path && h.l.syms.Of(ctx, from).Paths[p] != 0 {
 		return true
 	}
 	for _, f := range h.includes() {

@@ -55,13 +55,7 @@ func docRef(name uint32, at lang.Pos, enclosing, def, imp int32) lang.Ref {
 // (ending at end) names without a type: the type the comment documents
 // when one starts right after it, else the definition the comment is in.
 func documented(f *lang.Facts, pos, end lang.Pos) int32 {
-	next := int32(-1)
-	for i, d := range f.Defs {
-		if !d.Span.Start.Before(end) && (next < 0 || d.Span.Start.Before(f.Defs[next].Span.Start)) {
-			next = int32(i)
-		}
-	}
-	if next >= 0 {
+	if next := langutil.DefAfter(f, end); next >= 0 {
 		switch f.Defs[next].Kind {
 		case lang.KindClass, lang.KindInterface, lang.KindEnum, lang.KindStruct:
 			return next

@@ -42,12 +42,7 @@ func kdocLinks(v *lang.View, f *lang.Facts) {
 // starts first after a comment ending at end: the bindings of its own scope
 // that declare no member (a class's val parameters are properties).
 func documentedParams(f *lang.Facts, end lang.Pos) map[string]bool {
-	next := -1
-	for i, d := range f.Defs {
-		if !d.Span.Start.Before(end) && (next < 0 || d.Span.Start.Before(f.Defs[next].Span.Start)) {
-			next = i
-		}
-	}
+	next := langutil.DefAfter(f, end)
 	if next < 0 {
 		return nil
 	}

@@ -35,6 +35,18 @@ func ScopesBySpan(f *lang.Facts) map[lang.Span]int32 {
 	return at
 }
 
+// DefAfter is the definition that starts first at or after p (the one a
+// comment ending at p documents, when it is right there); -1 for none.
+func DefAfter(f *lang.Facts, p lang.Pos) int32 {
+	next := int32(-1)
+	for i, d := range f.Defs {
+		if !d.Span.Start.Before(p) && (next < 0 || d.Span.Start.Before(f.Defs[next].Span.Start)) {
+			next = int32(i)
+		}
+	}
+	return next
+}
+
 // InnermostScope is the innermost scope whose span contains p, or -1.
 func InnermostScope(f *lang.Facts, p lang.Pos) int32 {
 	in := int32(-1)

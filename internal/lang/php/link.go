@@ -117,18 +117,18 @@ func (s *phpFile) typeMember(ctx context.Context, typ string, cls int32, name st
 		if cls < 0 {
 			return 0
 		}
-		return s.memberOf(ctx, s.f.Path, s.facts.Defs[cls].Path, name)
+		return s.memberOf(ctx, s.f.Path, s.facts.Defs[cls].Path, name, 0)
 	}
 	file, class := s.phpClass(ctx, typ, s.importNamed(typ))
 	if file == "" {
 		return 0
 	}
-	return s.memberOf(ctx, file, class, name)
+	return s.memberOf(ctx, file, class, name, 0)
 }
 
 // memberOf is member name of class path class in file, declared there or
-// inherited; 0 for none.
-func (s *phpFile) memberOf(ctx context.Context, file, class, name string) int64 {
+// inherited (depth: the ancestors already followed); 0 for none.
+func (s *phpFile) memberOf(ctx context.Context, file, class, name string, depth int) int64 {
 	if id := s.l.Paths.Of(ctx, file)[class+"."+name]; id != 0 {
 		return id
 	}
@@ -139,7 +139,7 @@ func (s *phpFile) memberOf(ctx context.Context, file, class, name string) int64 
 		}
 	}
 	if d := base.classDef(class); d >= 0 {
-		return base.inherited(ctx, d, name, 0)
+		return base.inherited(ctx, d, name, depth)
 	}
 	return 0
 }
@@ -289,19 +289,8 @@ func (s *phpFile) inherited(ctx context.Context, cls int32, name string, depth i
 			if file == "" {
 				continue
 			}
-			if id := s.l.Paths.Of(ctx, file)[class+"."+name]; id != 0 {
+			if id := s.memberOf(ctx, file, class, name, depth+1); id != 0 {
 				return id
-			}
-			base := s
-			if file != s.f.Path {
-				if base = s.l.file(ctx, file); base == nil {
-					continue
-				}
-			}
-			if d := base.classDef(class); d >= 0 {
-				if id := base.inherited(ctx, d, name, depth+1); id != 0 {
-					return id
-				}
 			}
 		}
 	}

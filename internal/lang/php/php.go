@@ -288,7 +288,8 @@ func untypeReassigned(v *lang.View, f *lang.Facts) {
 		}
 		assigned = append(assigned, langutil.Assignment{Scope: langutil.InnermostScope(f, v.Start(left)), Name: v.Text(left), What: what})
 	})
-	langutil.Untyped(f, assigned, func(lo lang.Local) bool { return isParameterAt(v, lo.Pos) })
+	params := parameterNames(v)
+	langutil.Untyped(f, assigned, func(lo lang.Local) bool { return params[lo.Pos] })
 }
 
 // variableAssignments calls fn with the two sides of every assignment to a
@@ -305,17 +306,18 @@ func variableAssignments(v *lang.View, fn func(left, right int)) {
 	}
 }
 
-// isParameterAt reports whether the variable at p is a parameter's name.
-func isParameterAt(v *lang.View, p lang.Pos) bool {
+// parameterNames are the positions of the parameters' names.
+func parameterNames(v *lang.View) map[lang.Pos]bool {
+	out := map[lang.Pos]bool{}
 	for n := 0; n < v.Len(); n++ {
-		if v.Start(n) == p && v.Kind(n) == "variable_name" {
-			switch v.Kind(v.Parent(n)) {
-			case "simple_parameter", "property_promotion_parameter", "variadic_parameter":
-				return true
+		switch v.Kind(n) {
+		case "simple_parameter", "property_promotion_parameter", "variadic_parameter":
+			if name := v.Child(n, "name"); name >= 0 {
+				out[v.Start(name)] = true
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // namedType is the class type node t names (Foo, ?\A\Foo, Foo|null), as
