@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -258,6 +259,7 @@ func printError(w io.Writer, e *protocol.ErrorObject) {
 }
 
 func printTruncations(w io.Writer, env *protocol.Envelope) {
+	printCappedLimits(w, env.Provenance.LimitsApplied)
 	for _, t := range env.Provenance.Truncations {
 		more := ""
 		if t.Total > 0 {
@@ -268,5 +270,21 @@ func printTruncations(w io.Writer, env *protocol.Envelope) {
 		} else {
 			fmt.Fprintf(w, "… %d%s %s shown (%s)\n", t.Returned, more, t.Field, t.Reason)
 		}
+	}
+}
+
+// printCappedLimits says which asked-for limits the tool lowered to its cap,
+// so that a --depth 99 is not silently read as a depth of 99.
+func printCappedLimits(w io.Writer, limits map[string]protocol.Limit) {
+	names := make([]string, 0, len(limits))
+	for name, l := range limits {
+		if l.Requested > l.Applied {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		l := limits[name]
+		fmt.Fprintf(w, "… %s %d asked, %d applied (the most this tool allows)\n", name, l.Requested, l.Applied)
 	}
 }
