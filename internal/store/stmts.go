@@ -16,10 +16,13 @@ import (
 // the transaction's own connection and keeps that per connection).
 //
 // Preparing on the pool needs a connection besides the one the request's
-// transaction holds. It waits at most prepareWait for one: when the pool is
-// taken (requests holding every connection, each perhaps preparing), the
-// statement runs unprepared this time instead of waiting for a connection
-// that may never come.
+// transaction holds, and only an idle one is used: opening a connection
+// parses the whole schema, which costs a short command more than every
+// statement it runs. Without an idle connection (a one-shot command holds
+// just its transaction's, a busy server lends every one) the statement is
+// prepared on the transaction's connection and kept until it ends. A
+// connection that goes idle between the check and the prepare is waited for
+// at most prepareWait.
 type stmtCache struct {
 	db *sql.DB
 	mu sync.Mutex // guards m
@@ -39,7 +42,7 @@ func newStmtCache(db *sql.DB) *stmtCache { return &stmtCache{db: db, m: map[stri
 // when q is not kept (a list of placeholders, whose text varies with its
 // length) or could not be prepared now.
 func (c *stmtCache) get(ctx context.Context, q string) *sql.Stmt {
-	if c == nil || strings.Contains(q, "?,") {
+	if c == nil || !keepable(q) {
 		return nil
 	}
 	c.mu.Lock()
@@ -48,6 +51,9 @@ func (c *stmtCache) get(ctx context.Context, q string) *sql.Stmt {
 	c.mu.Unlock()
 	if ok || full {
 		return st
+	}
+	if c.db.Stats().Idle == 0 {
+		return nil
 	}
 	pctx, cancel := context.WithTimeout(ctx, prepareWait)
 	st, err := c.db.PrepareContext(pctx, q)
@@ -113,6 +119,8 @@ func (t *txQuerier) stmt(ctx context.Context, q string) *sql.Stmt {
 	}
 	if p := t.cache.get(ctx, q); p != nil {
 		st = t.tx.StmtContext(ctx, p)
+	} else if keepable(q) {
+		st, _ = t.tx.PrepareContext(ctx, q) // closed with the transaction; on error the query runs unprepared and reports it
 	}
 	if t.stmts == nil {
 		t.stmts = map[string]*sql.Stmt{}
@@ -141,3 +149,8 @@ func (c *stmtCache) len() int {
 	defer c.mu.Unlock()
 	return len(c.m)
 }
+
+// keepable reports whether a statement's text is worth keeping: a list of
+// placeholders varies with its length, so its texts are many and each is
+// used once.
+func keepable(q string) bool { return !strings.Contains(q, "?,") }

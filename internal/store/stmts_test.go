@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -42,5 +43,50 @@ func TestStatementsPrepareWithoutAFreeConnection(t *testing.T) {
 	}
 	if got := db.stmts.len(); got != kept {
 		t.Errorf("%d statements kept, want %d (those prepared while a connection was free)", got, kept)
+	}
+}
+
+// A short command's read transaction opens no connection to prepare its
+// statements on: a new connection parses the whole schema, which costs more
+// than the statements. They are prepared on the transaction's connection
+// and kept there, so a statement run again is not parsed again.
+func TestReadTransactionOpensNoConnectionToPrepare(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	opts := Options{IndexPath: filepath.Join(dir, "index.db"), BlobPath: filepath.Join(dir, "blobs.db")}
+	if db, err := Open(opts); err != nil { // create both files
+		t.Fatal(err)
+	} else {
+		db.Close()
+	}
+	db := mustOpen(t, opts)
+	tx, err := db.BeginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	open := db.sql.Stats().OpenConnections
+	for range 3 {
+		if _, _, err := tx.FileByPath(ctx, "a.go"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.NameCandidates(ctx, "Name"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := db.sql.Stats().OpenConnections; got != open {
+		t.Errorf("%d connections open after the reads, want %d (the transaction's)", got, open)
+	}
+	q := tx.Reader.sql.(*txQuerier)
+	q.mu.Lock()
+	kept := len(q.stmts)
+	for text, st := range q.stmts {
+		if st == nil {
+			t.Errorf("not kept on the transaction: %s", text)
+		}
+	}
+	q.mu.Unlock()
+	if kept != 2 {
+		t.Errorf("%d statements kept on the transaction, want 2", kept)
 	}
 }
