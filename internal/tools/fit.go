@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/cairnhq/cairn/internal/protocol"
@@ -165,12 +168,12 @@ type step struct {
 
 // collectCuts lists what can be cut in the answer line and the payload.
 func collectCuts(env *protocol.Envelope) []cut {
-	var out []cut
+	var w cutWalker
 	if n := len(env.Answer); n >= minCutString {
-		out = append(out, cut{name: "answer", v: reflect.ValueOf(env.Answer), size: jsonSize(env.Answer)})
+		w.out = append(w.out, cut{name: "answer", v: reflect.ValueOf(env.Answer), size: jsonSize(env.Answer)})
 	}
-	walkCuts(reflect.ValueOf(&env.Data).Elem(), nil, "", 0, &out)
-	return out
+	w.walk(reflect.ValueOf(&env.Data).Elem(), 0)
+	return w.out
 }
 
 // maxWalkDepth bounds the walk over a payload; deeper parts are cut as a
@@ -179,9 +182,26 @@ const maxWalkDepth = 12
 
 var marshalerType = reflect.TypeFor[json.Marshaler]()
 
-// walkCuts adds the cuttable nodes under v, which sits at path and JSON
-// name, to out.
-func walkCuts(v reflect.Value, path []step, name string, depth int, out *[]cut) {
+// cutWalker gathers the cuts of a payload. The way to the node at hand
+// (path) and its JSON name (names) are stacks shared by the whole walk:
+// only a node that is a cut gets copies of its own, since most nodes of a
+// large answer (every location's fields) are none.
+type cutWalker struct {
+	path  []step
+	names []namePart
+	out   []cut
+}
+
+// namePart is one part of a JSON path: a field's or a map key's name, or
+// a list index (index >= 0).
+type namePart struct {
+	name  string
+	index int
+}
+
+// walk adds the cuttable nodes under v, which sits at the walker's path,
+// to its cuts.
+func (w *cutWalker) walk(v reflect.Value, depth int) {
 	if depth > maxWalkDepth || !v.IsValid() {
 		return
 	}
@@ -191,10 +211,12 @@ func walkCuts(v reflect.Value, path []step, name string, depth int, out *[]cut) 
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			walkCuts(v.Elem(), with(path, step{field: -1, index: -1, elem: true}), name, depth, out)
+			w.enter(step{field: -1, index: -1, elem: true}, nil)
+			w.walk(v.Elem(), depth)
+			w.leave(nil)
 		}
 	case reflect.Struct:
-		walkStruct(v, path, name, depth, out)
+		w.walkStruct(v, depth)
 	case reflect.Map:
 		if v.Type().Key().Kind() != reflect.String {
 			return
@@ -202,7 +224,10 @@ func walkCuts(v reflect.Value, path []step, name string, depth int, out *[]cut) 
 		keys := v.MapKeys()
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 		for _, k := range keys {
-			walkCuts(v.MapIndex(k), with(path, step{field: -1, index: -1, key: k}), join(name, k.String()), depth+1, out)
+			part := &namePart{name: k.String(), index: -1}
+			w.enter(step{field: -1, index: -1, key: k}, part)
+			w.walk(v.MapIndex(k), depth+1)
+			w.leave(part)
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
@@ -215,46 +240,84 @@ func walkCuts(v reflect.Value, path []step, name string, depth int, out *[]cut) 
 				items[i] = jsonSize(v.Index(i).Interface())
 				total += items[i] + 1
 			}
-			*out = append(*out, cut{name: name, path: path, v: v, size: total - 1, items: items})
+			w.record(v, total-1, items)
 		}
 		for i := 0; i < v.Len(); i++ {
-			walkCuts(v.Index(i), with(path, step{field: -1, index: i}), fmt.Sprintf("%s[%d]", name, i), depth+1, out)
+			part := &namePart{index: i}
+			w.enter(step{field: -1, index: i}, part)
+			w.walk(v.Index(i), depth+1)
+			w.leave(part)
 		}
 	case reflect.String:
 		if v.Len() >= minCutString {
-			*out = append(*out, cut{name: name, path: path, v: v, size: jsonSize(v.String())})
+			w.record(v, jsonSize(v.String()), nil)
 		}
 	}
 }
 
 // walkStruct visits the fields of a struct that JSON encodes, under their
 // JSON names; embedded structs without a name are flattened as JSON does.
-func walkStruct(v reflect.Value, path []step, name string, depth int, out *[]cut) {
+func (w *cutWalker) walkStruct(v reflect.Value, depth int) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
 			continue // reflection can neither read nor replace it
 		}
-		fp := with(path, step{field: i, index: -1})
+		s := step{field: i, index: -1}
 		switch field, _, embedded := jsonName(f); {
 		case embedded:
-			walkCuts(v.Field(i), fp, name, depth, out)
+			w.enter(s, nil)
+			w.walk(v.Field(i), depth)
+			w.leave(nil)
 		case field != "":
-			walkCuts(v.Field(i), fp, join(name, field), depth+1, out)
+			part := &namePart{name: field, index: -1}
+			w.enter(s, part)
+			w.walk(v.Field(i), depth+1)
+			w.leave(part)
 		}
 	}
 }
 
-func join(name, part string) string {
-	if name == "" {
-		return part
+// enter steps down to a part of the node at hand; part is its name (nil:
+// the part has its parent's name).
+func (w *cutWalker) enter(s step, part *namePart) {
+	w.path = append(w.path, s)
+	if part != nil {
+		w.names = append(w.names, *part)
 	}
-	return name + "." + part
 }
 
-func with(path []step, s step) []step {
-	return append(path[:len(path):len(path)], s)
+// leave undoes enter.
+func (w *cutWalker) leave(part *namePart) {
+	w.path = w.path[:len(w.path)-1]
+	if part != nil {
+		w.names = w.names[:len(w.names)-1]
+	}
+}
+
+// record adds the node at hand as a cut.
+func (w *cutWalker) record(v reflect.Value, size int, items []int) {
+	w.out = append(w.out, cut{name: w.name(), path: slices.Clone(w.path), v: v, size: size, items: items})
+}
+
+// name is the JSON path of the node at hand: "levels[0].nodes".
+func (w *cutWalker) name() string {
+	var b strings.Builder
+	for _, p := range w.names {
+		switch {
+		case p.index >= 0:
+			b.WriteByte('.')
+			b.WriteString(strconv.Itoa(p.index))
+			b.WriteByte('.')
+		case b.Len() > 0:
+			b.WriteByte('.')
+			fallthrough
+		default:
+			b.WriteString(p.name)
+		}
+	}
+	return b.String()
 }
 
 func jsonSize(v any) int {
