@@ -199,17 +199,27 @@ func statOf(full, rel string) Stat {
 	return Stat{Path: rel, Size: info.Size(), MtimeNS: info.ModTime().UnixNano(), CtimeNS: ctime, Inode: ino}
 }
 
+// rootPrefix is root and a separator: a file's canonical path (repo-relative,
+// clean, '/'-separated, never the root itself) appended to it is what
+// filepath.Join would give, without cleaning each path again.
+func rootPrefix(root string) string { return filepath.Clean(root) + string(filepath.Separator) }
+
+// regularAt is the stat of the regular file at prefix+rel (not following a
+// final symlink); false when it is missing or is not a regular file.
+func regularAt(prefix, rel string) (Stat, bool) {
+	info, err := os.Lstat(prefix + filepath.FromSlash(rel))
+	if err != nil || !info.Mode().IsRegular() {
+		return Stat{}, false
+	}
+	ino, ctime := inodeAndCtime(info)
+	return Stat{Path: rel, Size: info.Size(), MtimeNS: info.ModTime().UnixNano(), CtimeNS: ctime, Inode: ino}, true
+}
+
 // Verify reports whether a scan now would give t's result, by stat calls
 // only; the Result is then that scan's.
 func Verify(ctx context.Context, opts Options, t *Tree) (Result, bool) {
 	root := opts.Paths.Root
 	full := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
-	// A file's path is canonical (repo-relative, clean, '/'-separated, never
-	// the root): a concatenation is what filepath.Join would give, without
-	// cleaning each path again (a tenth of a short command's CPU on a
-	// large tree).
-	prefix := filepath.Clean(root) + string(filepath.Separator)
-	fileFull := func(rel string) string { return prefix + filepath.FromSlash(rel) }
 	for _, d := range t.Dirs {
 		if statOf(full(d.Path), d.Path) != d {
 			return Result{}, false
@@ -237,6 +247,8 @@ func Verify(ctx context.Context, opts Options, t *Tree) (Result, bool) {
 		}
 	}
 	// The files, in parallel: on a large tree the stat calls are the cost.
+	dir := openRoot(root)
+	defer dir.close()
 	var bad atomic.Bool
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	chunk := (len(t.Files) + workers - 1) / workers
@@ -254,13 +266,8 @@ func Verify(ctx context.Context, opts Options, t *Tree) (Result, bool) {
 				if e.Link {
 					continue // checked with the links
 				}
-				info, err := os.Lstat(fileFull(e.Path))
-				if err != nil || !info.Mode().IsRegular() {
-					bad.Store(true)
-					return
-				}
-				ino, ctime := inodeAndCtime(info)
-				if info.Size() != e.Size || info.ModTime().UnixNano() != e.MtimeNS || ctime != e.CtimeNS || ino != e.Inode {
+				st, ok := dir.regular(e.Path)
+				if !ok || st.Size != e.Size || st.MtimeNS != e.MtimeNS || st.CtimeNS != e.CtimeNS || st.Inode != e.Inode {
 					bad.Store(true)
 					return
 				}
