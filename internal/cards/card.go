@@ -13,9 +13,9 @@ package cards
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -41,22 +41,45 @@ var Statuses = []string{StatusDraft, StatusAccepted, StatusImplementing, StatusI
 // DefaultRelations are the relation types when the configuration names none.
 var DefaultRelations = []string{"depends-on", "references", "related", "extends", "conflicts"}
 
-// keyRE is a card key: slash-separated segments of letters, digits, '.',
-// '_' and '-', each starting with a letter or digit. A key never holds ':',
-// which marks a code entity (module:..., symbol:...).
-var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$`)
-
-// ValidKey reports whether s is a well-formed card key.
+// ValidKey reports whether s is a well-formed card key: slash-separated
+// segments of ASCII letters, digits, '.', '_' and '-', each starting with a
+// letter or digit, and not ending in '.'. A key never holds ':', which marks
+// a code entity (module:..., symbol:...).
 func ValidKey(s string) bool {
-	return len(s) <= 200 && keyRE.MatchString(s) && !strings.HasSuffix(s, ".")
+	if len(s) > 200 || strings.HasSuffix(s, ".") {
+		return false
+	}
+	for seg := range strings.SplitSeq(s, "/") {
+		if seg == "" || !asciiAlnum(rune(seg[0])) {
+			return false
+		}
+		for _, r := range seg {
+			if !asciiAlnum(r) && r != '.' && r != '_' && r != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
-// nameRE is a keyword or tag name.
-var nameRE = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}._/+ -]*$`)
+func asciiAlnum(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+}
 
-// ValidName reports whether s is a well-formed keyword or tag name.
+// ValidName reports whether s is a well-formed keyword or tag name: a
+// letter or digit (of any script), then letters, digits, '.', '_', '/',
+// '+', '-' and spaces, with no space at either end.
 func ValidName(s string) bool {
-	return len(s) <= 100 && nameRE.MatchString(s) && strings.TrimSpace(s) == s
+	if len(s) > 100 || s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	for i, r := range s {
+		alnum := unicode.IsLetter(r) || unicode.IsNumber(r)
+		if i == 0 && !alnum || !alnum && !strings.ContainsRune("._/+ -", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // PathFor is the file a new card with this key gets.

@@ -47,7 +47,12 @@ func Query(cpp bool) string {
 	return expand(commonQuery, false)
 }
 
+// expand replaces each placeholder of tmpl (<VAR @cap>, <TYPE>, ...) by its
+// patterns, in one pass: the languages' queries are built when the program
+// starts, so every command pays for this.
 func expand(tmpl string, cpp bool) string {
+	var b strings.Builder
+	b.Grow(4 * len(tmpl))
 	s := tmpl
 	for {
 		i := strings.IndexByte(s, '<')
@@ -60,11 +65,14 @@ func expand(tmpl string, cpp bool) string {
 			i += 1 + j
 		}
 		if i < 0 {
-			return s
+			b.WriteString(s)
+			return b.String()
 		}
 		end := strings.IndexByte(s[i:], '>') + i
 		name, capture, _ := strings.Cut(s[i+1:end], " ")
-		s = s[:i] + placeholder(name, capture, cpp) + s[end+1:]
+		b.WriteString(s[:i])
+		b.WriteString(placeholder(name, capture, cpp))
+		s = s[end+1:]
 	}
 }
 
