@@ -30,7 +30,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|incremental|impact|graph|rename [flags]")
+		fmt.Fprintln(os.Stderr, "usage: cairnbench genset|queries|lexical|clisearch|incremental|impact|graph|rename [flags]")
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
@@ -42,7 +42,7 @@ func main() {
 	files := fs.String("files", "", "incremental: comma-separated repo paths to edit; impact: the one file to edit before timing the first call of an epoch")
 	rounds := fs.Int("rounds", 11, "incremental: rounds per file")
 	name := fs.String("name", "", "run: corpus name")
-	cairn := fs.String("cairn", "bin/cairn", "run: the cairn binary")
+	cairn := fs.String("cairn", "bin/cairn", "run: the cairn binary; clisearch: one or more, separated by commas")
 	out := fs.String("out", "bench/out", "run/report: output directory")
 	lexSet := fs.String("lexical", "", "run: lexical query set")
 	results := fs.String("results", "bench/RESULTS.md", "report: markdown file to write")
@@ -53,6 +53,8 @@ func main() {
 	symbol := fs.String("symbol", "", "rename: the symbol to rename")
 	newName := fs.String("new", "", "rename: its new name")
 	serve := fs.Bool("serve", false, "rename: open the repository as a server does (background index, file watcher)")
+	query := fs.String("query", "", "clisearch: the literal to search for")
+	limit := fs.Int("limit", 20, "clisearch: results asked for, and ripgrep's lines")
 	dump := fs.String("dump", "", "queries: write each name's references (JSON lines) to this file, to compare two builds; tiers: write each unresolved reference (path:line:col name, then its line) to this file")
 	fs.Parse(args)
 	ctx := context.Background()
@@ -77,6 +79,8 @@ func main() {
 		err = queries(ctx, *repo, *state, *set, *dump)
 	case "lexical":
 		err = lexicalBench(ctx, *repo, *state, *set)
+	case "clisearch":
+		err = cliSearch(ctx, *repo, *state, *query, *limit, *rounds, buildList(*cairn))
 	case "run":
 		self, _ := os.Executable()
 		os.MkdirAll(*out, 0o755)

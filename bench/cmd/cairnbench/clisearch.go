@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// cliSearch times a literal search as whole processes against ripgrep doing
+// the same work: the files the index holds, passed to rg -n -F, and the same
+// count of matching lines (Cairn's first page of limit results, ripgrep cut
+// after limit lines). Every round runs each Cairn build and rg once, in
+// turn, so that a loaded machine weighs on all of them alike; the medians
+// are printed as a markdown row per build.
+func cliSearch(ctx context.Context, repo, state, query string, limit, rounds int, builds []string) error {
+	files, _, err := indexedFiles(ctx, repo, state)
+	if err != nil {
+		return err
+	}
+	chunks := chunkFiles(files)
+	times := make([][]time.Duration, len(builds)+1)
+	for r := 0; r < rounds; r++ {
+		for i, bin := range builds {
+			argv := []string{bin, "--repo", repo, "--state-dir", state, "search", query, "--limit", fmt.Sprint(limit)}
+			d, n, err := timeProcess(repo, argv, 0)
+			if err != nil {
+				return err
+			}
+			if n < limit {
+				return fmt.Errorf("%s printed %d lines, fewer than the %d results asked for", bin, n, limit)
+			}
+			times[i] = append(times[i], d)
+		}
+		d, n, err := rgOver(repo, []string{"-n", "-F", "--", query}, chunks, limit)
+		if err != nil {
+			return err
+		}
+		if n < limit {
+			return fmt.Errorf("rg found %d lines, fewer than %d", n, limit)
+		}
+		times[len(builds)] = append(times[len(builds)], d)
+	}
+	med := func(ds []time.Duration) time.Duration {
+		s := slices.Clone(ds)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	rg := med(times[len(builds)])
+	fmt.Fprintf(os.Stdout, "%s, %q, %d files, first %d, median of %d rounds\n", repo, query, len(files), limit, rounds)
+	fmt.Fprintln(os.Stdout, "| build | median | rg, same files and count | rg / build |")
+	fmt.Fprintln(os.Stdout, "|---|---:|---:|---:|")
+	for i, bin := range builds {
+		m := med(times[i])
+		fmt.Fprintf(os.Stdout, "| %s | %.1f ms | %.1f ms | %.2fx |\n", bin, ms(m), ms(rg), float64(rg)/float64(m))
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// buildList splits the -cairn flag: one binary, or several separated by commas.
+func buildList(s string) []string {
+	var out []string
+	for b := range strings.SplitSeq(s, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
