@@ -307,9 +307,9 @@ func (w *cutWalker) name() string {
 	for _, p := range w.names {
 		switch {
 		case p.index >= 0:
-			b.WriteByte('.')
+			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(p.index))
-			b.WriteByte('.')
+			b.WriteByte(']')
 		case b.Len() > 0:
 			b.WriteByte('.')
 			fallthrough
