@@ -101,20 +101,33 @@ func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64,
 			fi, facts, typ = p.moduleVarType(ctx, r)
 		}
 		if typ == "" {
+			// x = self.factory.make(): a chain from a local
+			if file, cls, ok := p.headClass(ctx, r, q, 0); ok && r.QualBound {
+				return p.l.pyMember(ctx, file, cls, name, 0), true
+			}
 			return 0, false
 		}
 		file, cls, ok := p.l.pyClass(ctx, fi, facts, typ, 0)
 		if !ok {
 			// x = make(): the class make's return annotation names
-			if file, cls, ok = p.l.pyReturned(ctx, fi, facts, typ, 0); !ok {
-				return 0, false
-			}
+			file, cls, ok = p.l.pyReturned(ctx, fi, facts, typ, 0)
+		}
+		if !ok && facts == f {
+			// x = factory.make(): the class the chain's call returns
+			file, cls, ok = p.callClass(ctx, r, typ, 0)
+		}
+		if !ok {
+			return 0, false
 		}
 		return p.l.pyMember(ctx, file, cls, name, 0), true
 
 	case lang.QualPath:
 		attr, ok := strings.CutPrefix(q, "self.")
 		if !ok || strings.Contains(attr, ".") {
+			// self.a.b.m, x.a.m: the class of the chain's last attribute
+			if file, c, ok := p.chainClass(ctx, r, q, 0); ok {
+				return p.l.pyMember(ctx, file, c, name, 0), true
+			}
 			return 0, false
 		}
 		cls := link.EnclosingClass(f, r.Enclosing)
@@ -155,6 +168,12 @@ func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64,
 		// method's return annotation names
 		if file, c, ok := p.callResult(ctx, r, q); ok {
 			return p.l.pyMember(ctx, file, c, name, 0), true
+		}
+		// self.factory.make().m, x.parent().m: through the chain's steps
+		if callee, _ := cutCall(q); strings.Contains(callee, ".") {
+			if file, c, ok := p.chainClass(ctx, r, q, 0); ok {
+				return p.l.pyMember(ctx, file, c, name, 0), true
+			}
 		}
 		// C(...).m: m of the class C the call constructs
 		callee := calleeOf(q)
