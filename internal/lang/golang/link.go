@@ -241,7 +241,17 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		add(ri, lang.TierStrong, g.keyField(ctx, typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
-			add(ri, lang.TierStrong, g.unit[name])
+			id := g.unit[name]
+			if id == 0 {
+				// a name of a package the file imports with a dot
+				if _, dot, ok := g.l.goDotImported(ctx, g.fi, facts, name); ok {
+					id = dot
+				} else if g.dotOutside() && !builtins[name] {
+					external(ri)
+					return
+				}
+			}
+			add(ri, lang.TierStrong, id)
 		}
 	case lang.QualCall:
 		// F(x).Member, x.F().Member: the member of the type F returns
@@ -276,6 +286,18 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			add(ri, lang.TierStrong, g.l.goUnit(ctx, g.targets[i].Dir, false)[name])
 		}
 	}
+}
+
+// dotOutside reports whether the file imports a package from outside the
+// repository with a dot (import . "github.com/onsi/gomega"): a bare name
+// that neither its package nor the language declares is that package's.
+func (g *goFile) dotOutside() bool {
+	for i, im := range g.facts.Imports {
+		if im.Kind == lang.ImportAll && g.outside[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // receiverType returns the receiver type of the enclosing Go method when the
@@ -331,7 +353,11 @@ func (g *goFile) member(ctx context.Context, typ, name string, scope int32, pos 
 		if g.shadowed(typ, scope, pos) {
 			return 0
 		}
-		return g.unit[typ+"."+name]
+		if id := g.unit[typ+"."+name]; id != 0 || g.unit[typ] != 0 {
+			return id
+		}
+		_, id, _ := g.l.goDotImported(ctx, g.fi, g.facts, typ+"."+name)
+		return id
 	}
 	if strings.Contains(base, ".") {
 		return 0

@@ -167,7 +167,13 @@ func (l *batch) goTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, t
 		if test {
 			key += "_test"
 		}
-		return goResult{unit: l.goUnit(ctx, lang.DirOf(fi.Path), test), pkg: key, typ: typ}
+		unit := l.goUnit(ctx, lang.DirOf(fi.Path), test)
+		if unit[typ] == 0 {
+			if dir, _, ok := l.goDotImported(ctx, fi, facts, typ); ok {
+				return goResult{unit: l.goUnit(ctx, dir, false), pkg: dir, typ: typ}
+			}
+		}
+		return goResult{unit: unit, pkg: key, typ: typ}
 	}
 	if strings.Contains(base, ".") {
 		return goResult{}
@@ -177,6 +183,25 @@ func (l *batch) goTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, t
 		return goResult{}
 	}
 	return goResult{unit: l.goUnit(ctx, dir, false), pkg: dir, typ: base}
+}
+
+// goDotImported is the package of the repository that a Go file imports
+// with a dot (import . "p") and that declares the lexical path name (F, T,
+// T.Method): its directory and the symbol; ok is false when none does.
+func (l *batch) goDotImported(ctx context.Context, fi lang.File, facts *lang.Facts, name string) (dir string, id int64, ok bool) {
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportAll {
+			continue
+		}
+		t, resolved := l.Import(ctx, fi, im)
+		if !resolved {
+			continue
+		}
+		if id := l.goUnit(ctx, t.Dir, false)[name]; id != 0 {
+			return t.Dir, id, true
+		}
+	}
+	return "", 0, false
 }
 
 // goImportDir is the repository directory of the package a Go file imports
