@@ -18,9 +18,10 @@ import (
 //	x.owner.name                  the attribute owner of x's class (a
 //	                              property: its return annotation)
 //
-// A step the code does not type (an attribute without a type, a method
-// without a return annotation, a member a base class declares) leaves the
-// chain unresolved.
+// A member a class does not declare is its bases' (in source order, depth
+// first). A step the code does not type (an attribute without a type, a
+// method without a return annotation, a base outside the repository before
+// the one that declares the member) leaves the chain unresolved.
 
 // pyMaxChain bounds the steps of one chain.
 const pyMaxChain = 8
@@ -118,11 +119,19 @@ func (p *pyLinker) shadowed(r lang.Ref, name string) bool {
 // memberClass is the class of member name of class cls of file: the type
 // of a field (kind KindField; a method read as an attribute is a property,
 // with its return annotation) or the return annotation of a method (kind
-// KindMethod) the class itself declares, resolved where it is written.
+// KindMethod), resolved where it is written. A member the class does not
+// declare is looked up in its bases as pyBases does.
 func (l *batch) memberClass(ctx context.Context, file, cls, name string, kind lang.DefKind) (string, string, bool) {
+	file, cls, ok, _ := l.memberClassIn(ctx, file, cls, name, kind, 0)
+	return file, cls, ok
+}
+
+// memberClassIn is memberClass; declared says whether the class or a base
+// declares the member (its type known or not), which ends the lookup.
+func (l *batch) memberClassIn(ctx context.Context, file, cls, name string, kind lang.DefKind, depth int) (string, string, bool, bool) {
 	fi, facts := link.FactsAt(ctx, l.R, file)
-	if facts == nil {
-		return "", "", false
+	if facts == nil || depth >= 8 {
+		return "", "", false, true
 	}
 	for _, d := range facts.Defs {
 		if d.Path != cls+"."+name {
@@ -131,15 +140,28 @@ func (l *batch) memberClass(ctx context.Context, file, cls, name string, kind la
 		// An attribute step may read a method: code that goes on to use
 		// the value as an object (x.owner.price()) reads a property.
 		if d.Type == "" || d.Kind != kind && !(kind == lang.KindField && d.Kind == lang.KindMethod) {
-			return "", "", false
+			return "", "", false, true
 		}
 		file, c, ok := l.pyClass(ctx, fi, facts, d.Type, 0)
 		if !ok || kind == lang.KindField && l.pyMember(ctx, file, c, "__get__", 0) != 0 {
-			return "", "", false // a descriptor: the attribute's value is what __get__ returns
+			return "", "", false, true // a descriptor: the attribute's value is what __get__ returns
 		}
-		return file, c, true
+		return file, c, true, true
 	}
-	return "", "", false
+	t := pyTopClass(facts, cls)
+	if t < 0 {
+		return "", "", false, false
+	}
+	for base := range pyBaseNames(facts, t) {
+		f2, c2, ok := l.pyClass(ctx, fi, facts, base, 0)
+		if !ok {
+			return "", "", false, true // a base outside the repository may declare it
+		}
+		if file, c, ok, declared := l.memberClassIn(ctx, f2, c2, name, kind, depth+1); declared {
+			return file, c, ok, true
+		}
+	}
+	return "", "", false, false
 }
 
 // cutLastDot splits a chain at its last dot outside parentheses:
