@@ -122,6 +122,11 @@ func (w *walker) callSite(ctx context.Context, cs *callSites, doc *query.DocUses
 	case oc.Origin != "":
 		cs.addOutside(name, recv, oc, site)
 		return nil
+	case linkedOutside(links, i):
+		// the linker knows the receiver's type is a dependency's (t.Errorf
+		// on t *testing.T), though no import qualifies the call
+		cs.addOutside(name, recv, query.OutsideCall{Origin: "external"}, site)
+		return nil
 	}
 	if ref.BindLocal >= 0 {
 		d := DynamicCall{From: n.ID(), Kind: "value", Name: name, Count: 1, Line: site.Line, Candidates: []query.SymbolRef{},
@@ -512,4 +517,11 @@ func (w *walker) declaredApart(ctx context.Context, r store.SymbolRow) ([]store.
 		return nil, err
 	}
 	return append([]store.SymbolRow{r}, others...), nil
+}
+
+// linkedOutside reports whether the syntactic layer linked reference i as
+// outside the repository (no target, tier unknown).
+func linkedOutside(links map[int]index.Link, i int) bool {
+	l, ok := links[i]
+	return ok && l.Target == 0 && l.Tier == index.TierUnknown
 }

@@ -172,7 +172,8 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 				c.ProvenDef++
 			case ok && l.Tier == index.TierStrong:
 				c.Strong++
-			case r.Shape == lang.QualIdent && !r.QualBound && outside[facts.Names[r.Qualifier]],
+			case ok && l.Tier == index.TierUnknown && l.Target == 0, // the linker says: outside the repository
+				r.Shape == lang.QualIdent && !r.QualBound && outside[facts.Names[r.Qualifier]],
 				r.Shape == lang.QualNone && r.BindImp >= 0 && (outside[name] || outsideImport[r.BindImp]):
 				c.External++
 			case r.Shape == lang.QualNone && builtin(f.Lang, name):

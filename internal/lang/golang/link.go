@@ -259,7 +259,12 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
-		add(ri, lang.TierStrong, g.pathMember(ctx, r, name, locals))
+		id := g.pathMember(ctx, r, name, locals)
+		if id == 0 && g.outsidePath(r, locals) {
+			external(ri)
+			return
+		}
+		add(ri, lang.TierStrong, id)
 	case lang.QualExpr:
 		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
 		add(ri, lang.TierStrong, g.l.goMember(ctx, g.exprType(ctx, facts.Names[r.Qualifier], r.Scope, r.Pos), name))
@@ -271,8 +276,14 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 				add(ri, lang.TierStrong, g.promoted(ctx, recvType, name))
 				return
 			}
-			// x.Member where the source declares x's type
-			add(ri, lang.TierStrong, g.localMember(ctx, r, name))
+			// x.Member where the source declares x's type; external when
+			// that is a type of a package from outside (t *testing.T)
+			id := g.localMember(ctx, r, name)
+			if id == 0 && g.outsideLocal(r.Qualifier, r.Scope, r.Pos) {
+				external(ri)
+				return
+			}
+			add(ri, lang.TierStrong, id)
 			return
 		}
 		i, ok := g.imports[facts.Names[r.Qualifier]]
@@ -286,6 +297,57 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			add(ri, lang.TierStrong, g.l.goUnit(ctx, g.targets[i].Dir, false)[name])
 		}
 	}
+}
+
+// outsideType reports whether a type written in the file ("pkg.T",
+// "*pkg.T", "pkg.T[X]") is a type of a package it imports from outside the
+// repository: its members are that package's.
+func (g *goFile) outsideType(typ string) bool {
+	pkg, rest, ok := strings.Cut(strings.TrimLeft(typ, "*"), ".")
+	if !ok || rest == "" || !lang.IsIdentifier(pkg) {
+		return false
+	}
+	i, ok := g.imports[pkg]
+	return ok && g.outside[i]
+}
+
+// outsideLocal reports whether the local named name that a reference at
+// pos in scope sees is declared with a type from outside the repository.
+func (g *goFile) outsideLocal(name uint32, scope int32, pos lang.Pos) bool {
+	g.init()
+	i := g.locals.visible(name, scope, pos)
+	if i < 0 {
+		return false
+	}
+	lo := g.facts.Locals[i]
+	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
+		if t := g.facts.Locals[j].Type; t != lo.Type {
+			return false // declared again with other type evidence
+		}
+	}
+	return lo.Type != "" && g.outsideType(lo.Type)
+}
+
+// outsidePath reports whether the path qualifying r (x.f, pkg.V.f) starts
+// in a package from outside the repository: a local declared with one of
+// its types, or the package itself.
+func (g *goFile) outsidePath(r lang.Ref, locals link.LocalIndex) bool {
+	g.init()
+	root, _, _ := strings.Cut(g.facts.Names[r.Qualifier], ".")
+	id, ok := g.names[root]
+	if !ok {
+		return false
+	}
+	probe := r
+	probe.Qualifier = id
+	if receiverType(g.facts, probe, locals) != "" {
+		return false
+	}
+	if g.locals.visible(id, r.Scope, r.Pos) >= 0 {
+		return g.outsideLocal(id, r.Scope, r.Pos)
+	}
+	i, ok := g.imports[root]
+	return ok && g.outside[i]
 }
 
 // dotOutside reports whether the file imports a package from outside the
