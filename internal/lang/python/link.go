@@ -101,7 +101,14 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	outside := l.R.Outside(f, facts, resolved)
 	py := l.newPyLinker(f, facts) // typed links x.m, self.x.m, self.m in bases, super().m (link_members.go)
 	return lf.Link(ctx, l.Tops, link.Rules{
-		Typed: func(_ int, r lang.Ref, name string) (int64, bool) { return py.link(ctx, r, name) },
+		Typed: func(ri int, r lang.Ref, name string) (int64, bool) {
+			id, ok := py.link(ctx, r, name)
+			if !ok && py.builtinValue(r) {
+				lf.External(ri) // x = []; x.append(...): the language's member
+				return 0, true
+			}
+			return id, ok
+		},
 		Other: func(ri int, r lang.Ref, name string) {
 			if r.BindImp < 0 {
 				return

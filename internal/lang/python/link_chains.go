@@ -203,3 +203,29 @@ func cutCall(expr string) (string, bool) {
 	}
 	return "", false
 }
+
+// pyBuiltinTypes are the built-in classes whose values a local may hold by
+// its literal or by a call of the class (x = [], s = str(n)).
+var pyBuiltinTypes = link.Set(`list dict set frozenset str bytes bytearray tuple int float complex`)
+
+// builtinValue reports whether the qualifier of r is a local holding a
+// value of a built-in class that nothing in the file shadows: the member
+// is the language's.
+func (p *pyLinker) builtinValue(r lang.Ref) bool {
+	if r.Shape != lang.QualIdent || !r.QualBound {
+		return false
+	}
+	typ := p.decl.Of(r)
+	if !pyBuiltinTypes[typ] {
+		return false
+	}
+	if _, ok := p.decl.ByPath[typ]; ok {
+		return false // the file defines a name of its own
+	}
+	for _, im := range p.facts.Imports {
+		if im.LocalName() == typ {
+			return false
+		}
+	}
+	return true
+}

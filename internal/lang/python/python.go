@@ -192,11 +192,50 @@ func refine(v *lang.View, f *lang.Facts) {
 	}
 	signatures(v, f)
 	returnTypes(v, f)
+	literalTypes(v, f)
 	rebindings(v, f)
 	attributes(v, f)
 	blankCalls(v, f)
 	bindNested(f)
 	exportList(v, f)
+}
+
+// literalKinds are the literals whose value has a built-in type.
+var literalKinds = map[string]string{
+	"list": "list", "list_comprehension": "list",
+	"dictionary": "dict", "dictionary_comprehension": "dict",
+	"set": "set", "set_comprehension": "set",
+	"string": "str", "concatenated_string": "str", "tuple": "tuple",
+	"integer": "int", "float": "float",
+}
+
+// literalTypes gives a local assigned a literal (x = [], s = "a", d = {})
+// the built-in type of its value, as a call of a class gives the class: a
+// member of it (x.append) is the language's, not a symbol to look for in
+// the repository. A name bound again to a value of another type has none
+// (rebindings).
+func literalTypes(v *lang.View, f *lang.Facts) {
+	if len(f.Locals) == 0 {
+		return
+	}
+	typed := map[lang.Pos]string{}
+	for n := 0; n < v.Len(); n++ {
+		if v.Kind(n) != "assignment" || v.Child(n, "type") >= 0 {
+			continue
+		}
+		left, right := v.Child(n, "left"), v.Child(n, "right")
+		if left < 0 || right < 0 || v.Kind(left) != "identifier" {
+			continue
+		}
+		if t, ok := literalKinds[v.Kind(right)]; ok {
+			typed[v.Start(left)] = t
+		}
+	}
+	for i := range f.Locals {
+		if lo := &f.Locals[i]; lo.Type == "" {
+			lo.Type = typed[lo.Pos]
+		}
+	}
 }
 
 // returnTypes gives functions and methods the class their return
