@@ -229,3 +229,34 @@ func (p *pyLinker) builtinValue(r lang.Ref) bool {
 	}
 	return true
 }
+
+// pyTypingModules declare names that stand for other classes (Any, a
+// Protocol, an abstract collection): a value annotated with one may be of a
+// class of the repository.
+var pyTypingModules = link.Set(`typing typing_extensions collections.abc abc`)
+
+// outsideValue reports whether the qualifier of r is a local holding an
+// instance of a class from outside the repository: its type (annotated, or
+// the class whose call it was assigned) names a class, capitalised as
+// classes are, that an import from outside binds (s = requests.Session(),
+// lock: Lock from threading).
+func (p *pyLinker) outsideValue(r lang.Ref, outside []bool) bool {
+	if r.Shape != lang.QualIdent || !r.QualBound {
+		return false
+	}
+	typ := p.decl.Of(r)
+	first, _, dotted := strings.Cut(typ, ".")
+	last := typ[strings.LastIndexByte(typ, '.')+1:]
+	if typ == "" || last == "" || last[0] < 'A' || last[0] > 'Z' {
+		return false
+	}
+	for i, im := range p.facts.Imports {
+		if im.LocalName() != first || !outside[i] || pyTypingModules[im.Source] {
+			continue
+		}
+		if dotted == (im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace) {
+			return true // mod.Class through import mod, Class through from mod import Class
+		}
+	}
+	return false
+}
