@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 )
@@ -21,6 +20,9 @@ func cliSearch(ctx context.Context, repo, state, query string, limit, rounds int
 	files, _, err := indexedFiles(ctx, repo, state)
 	if err != nil {
 		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("the index in %s holds no files: build it first with this build's cairn (cairn --repo %s --state-dir %s index)", state, repo, state)
 	}
 	chunks := chunkFiles(files)
 	// Each build gets a copy of the index: two builds taking turns on one
@@ -63,29 +65,26 @@ func cliSearch(ctx context.Context, repo, state, query string, limit, rounds int
 		}
 		times[len(builds)] = append(times[len(builds)], d)
 	}
-	med := func(ds []time.Duration) time.Duration {
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return s[len(s)/2]
-	}
-	rg := med(times[len(builds)])
+	rg := percentiles(times[len(builds)]).P50
 	fmt.Fprintf(os.Stdout, "%s, %q, %d files, first %d, median of %d rounds\n", repo, query, len(files), limit, rounds)
 	fmt.Fprintln(os.Stdout, "| build | median | rg, same files and count | rg / build |")
 	fmt.Fprintln(os.Stdout, "|---|---:|---:|---:|")
 	for i, bin := range builds {
-		m := med(times[i])
-		fmt.Fprintf(os.Stdout, "| %s | %.1f ms | %.1f ms | %.2fx |\n", bin, ms(m), ms(rg), float64(rg)/float64(m))
+		m := percentiles(times[i]).P50
+		fmt.Fprintf(os.Stdout, "| %s | %.1f ms | %.1f ms | %.2fx |\n", bin, m, rg, rg/m)
 	}
 	return nil
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// buildList splits the -cairn flag: one binary, or several separated by commas.
+// buildList splits the -cairn flag: one binary, or several separated by
+// commas, each made absolute (the processes run in the corpus).
 func buildList(s string) []string {
 	var out []string
 	for b := range strings.SplitSeq(s, ",") {
 		if b = strings.TrimSpace(b); b != "" {
+			if abs, err := filepath.Abs(b); err == nil && strings.ContainsRune(b, filepath.Separator) {
+				b = abs // a path, not a name looked up in PATH
+			}
 			out = append(out, b)
 		}
 	}

@@ -103,7 +103,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	return lf.Link(ctx, l.Tops, link.Rules{
 		Typed: func(ri int, r lang.Ref, name string) (int64, bool) {
 			id, ok := py.link(ctx, r, name)
-			if !ok && (py.builtinValue(r) || py.outsideValue(r, outside)) {
+			if !ok && py.outsideValue(r, outside) {
 				// x = []; x.append(...), s = requests.Session(); s.get(...):
 				// the language's or a dependency's member
 				lf.External(ri)

@@ -208,46 +208,32 @@ func cutCall(expr string) (string, bool) {
 // its literal or by a call of the class (x = [], s = str(n)).
 var pyBuiltinTypes = link.Set(`list dict set frozenset str bytes bytearray tuple int float complex`)
 
-// builtinValue reports whether the qualifier of r is a local holding a
-// value of a built-in class that nothing in the file shadows: the member
-// is the language's.
-func (p *pyLinker) builtinValue(r lang.Ref) bool {
-	if r.Shape != lang.QualIdent || !r.QualBound {
-		return false
-	}
-	typ := p.decl.Of(r)
-	if !pyBuiltinTypes[typ] {
-		return false
-	}
-	if _, ok := p.decl.ByPath[typ]; ok {
-		return false // the file defines a name of its own
-	}
-	for _, im := range p.facts.Imports {
-		if im.LocalName() == typ {
-			return false
-		}
-	}
-	return true
-}
-
 // pyTypingModules declare names that stand for other classes (Any, a
 // Protocol, an abstract collection): a value annotated with one may be of a
 // class of the repository.
 var pyTypingModules = link.Set(`typing typing_extensions collections.abc abc`)
 
-// outsideValue reports whether the qualifier of r is a local holding an
-// instance of a class from outside the repository: its type (annotated, or
-// the class whose call it was assigned) names a class, capitalised as
-// classes are, that an import from outside binds (s = requests.Session(),
-// lock: Lock from threading).
+// outsideValue reports whether the qualifier of r is a local whose value's
+// members are not the repository's: a value of a built-in class that
+// nothing in the file shadows (x = [], s = str(n)), or an instance of a
+// class from outside the repository (its type, annotated or the class whose
+// call it was assigned, capitalised as classes are and bound by an import
+// from outside: s = requests.Session(), lock: Lock from threading).
 func (p *pyLinker) outsideValue(r lang.Ref, outside []bool) bool {
 	if r.Shape != lang.QualIdent || !r.QualBound {
 		return false
 	}
 	typ := p.decl.Of(r)
+	if typ == "" {
+		return false
+	}
+	if pyBuiltinTypes[typ] {
+		_, defined := p.decl.ByPath[typ]
+		return !defined && !p.imports(typ)
+	}
 	first, _, dotted := strings.Cut(typ, ".")
 	last := typ[strings.LastIndexByte(typ, '.')+1:]
-	if typ == "" || last == "" || last[0] < 'A' || last[0] > 'Z' {
+	if last == "" || last[0] < 'A' || last[0] > 'Z' {
 		return false
 	}
 	for i, im := range p.facts.Imports {
@@ -256,6 +242,16 @@ func (p *pyLinker) outsideValue(r lang.Ref, outside []bool) bool {
 		}
 		if dotted == (im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace) {
 			return true // mod.Class through import mod, Class through from mod import Class
+		}
+	}
+	return false
+}
+
+// imports reports whether an import of the file binds name.
+func (p *pyLinker) imports(name string) bool {
+	for _, im := range p.facts.Imports {
+		if im.LocalName() == name {
+			return true
 		}
 	}
 	return false

@@ -180,8 +180,7 @@ func (p *pyLinker) link(ctx context.Context, r lang.Ref, name string) (id int64,
 		if callee == "" || callee == "super" {
 			return 0, false
 		}
-		first, _, _ := strings.Cut(callee, ".")
-		if id, ok := p.decl.Names[first]; ok && p.decl.InScope(id, r.Scope) {
+		if first, _, _ := strings.Cut(callee, "."); p.shadowed(r, first) {
 			return 0, false // a local, not the class
 		}
 		file, c, ok := p.l.pyClass(ctx, p.fi, f, callee, 0)
@@ -237,29 +236,13 @@ func (p *pyLinker) moduleVarType(ctx context.Context, r lang.Ref) (fi lang.File,
 // calleeOf is the callee of a qualifier that is one call of a name or a
 // dotted path ("C" of "C(a, b)", "m.C" of "m.C()"), or "".
 func calleeOf(q string) string {
-	i := strings.IndexByte(q, '(')
-	if i <= 0 || !strings.HasSuffix(q, ")") || strings.ContainsAny(q, "\"'") {
+	name, ok := cutCall(q)
+	if !ok || strings.ContainsAny(q, "\"'") {
 		return ""
 	}
-	depth := 0
-	for j := i; j < len(q); j++ {
-		switch q[j] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 && j != len(q)-1 {
-				return "" // f(a)(b), f(a).g(b)
-			}
-		}
-	}
-	if depth != 0 {
-		return ""
-	}
-	name := q[:i]
 	for _, part := range strings.Split(name, ".") {
 		if part == "" || strings.Trim(part, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" || part[0] >= '0' && part[0] <= '9' {
-			return ""
+			return "" // f(a)(b), f(a).g(b), x[0]()
 		}
 	}
 	return name
