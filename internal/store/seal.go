@@ -191,12 +191,12 @@ func sealBegin(db, path string) (end func() error, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if why := sealProblem(path); why != "" {
+	r, ok := readSeal(path)
+	if why := problemOf(path, r, ok); why != "" {
 		recordDamage(path, why)
 		unlock()
 		return nil, &Damage{DB: db, Reason: why, Suspect: true}
 	}
-	r, _ := readSeal(path)
 	r.Writer = os.Getpid()
 	if err := writeSeal(path, r); err != nil {
 		unlock()
