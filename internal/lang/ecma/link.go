@@ -106,7 +106,16 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 			}
 		},
 	}
-	rules.Typed = l.typed(ctx, lf, targets, resolved)
+	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
+	typed := l.typed(ctx, lf, decl, targets, resolved)
+	rules.Typed = func(ri int, r lang.Ref, name string) (int64, bool) {
+		id, ok := typed(ri, r, name)
+		if id == 0 && l.builtinValue(ctx, lf, decl, r) {
+			lf.External(ri) // tags.push(x) with tags: string[] (builtins.go)
+			return 0, true
+		}
+		return id, ok
+	}
 	return lf.Link(ctx, l.Tops, rules)
 }
 
@@ -114,8 +123,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 // (TypeScript) or one its value gives it (new C(), in both languages):
 // x.name, this.x.name (link_typed.go). JavaScript's properties have the
 // type of the class every assignment constructs (attributes.go).
-func (l *batch) typed(ctx context.Context, lf *link.File, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
-	decl := link.NewDeclTypes(lf.Path, lf.Facts, true, false)
+func (l *batch) typed(ctx context.Context, lf *link.File, decl *link.DeclTypes, targets []lang.Target, resolved []bool) func(int, lang.Ref, string) (int64, bool) {
 	var typed func(int, lang.Ref, string) (int64, bool)
 	typed = func(ri int, r lang.Ref, name string) (int64, bool) {
 		if r.Shape == lang.QualIdent && r.QualBound {

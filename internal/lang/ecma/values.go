@@ -18,6 +18,7 @@ import (
 //	reg.get(id).stop()                  Ref.Via of stop: the call of get
 //	jobs: Job[], jobs: Array<Job>       Local.Type "[]Job"
 //	x: A | B                            Local.Type "A|B" (query/union.go)
+//	x: string | null, x: (A | B)[]      Local.Type "string", "[]" (builtins.go)
 //
 // Via is 1 + the index of the reference that stands for the value: the
 // callee of a call (its declared return type), or a name, this.x or a.x
@@ -107,6 +108,8 @@ func ValueTypes(v *lang.View, f *lang.Facts) {
 			f.Locals[li].Type = arrayOf + e
 		} else if u := unionOf(text); u != "" {
 			f.Locals[li].Type = u
+		} else if b := builtinType(text); b != "" {
+			f.Locals[li].Type = b // string | undefined, (A | B)[], [A, B]
 		}
 	}
 	for n := 0; n < v.Len(); n++ {

@@ -27,12 +27,14 @@ var Language = ecma.NewLanguage("javascript", "JavaScript", []string{".js", ".js
 // refine is the ECMAScript refinement plus what JavaScript classes need
 // not declare: constructor functions' prototype methods, and the
 // properties that methods assign through this; the locals that hold
-// this (ThisAliases); and the names that instanceof narrows.
+// this (ThisAliases); the locals a literal types; and the names that
+// instanceof narrows.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
 	fns := ecma.PrototypeMethods(v, f)
 	ecma.ThisProperties(v, f, fns)
 	ecma.ThisAliases(v, f, fns)
+	ecma.LiteralTypes(v, f)
 	ecma.Narrowing(v, f)
 	untypeReassigned(f)
 }

@@ -28,7 +28,7 @@ var TSX = ecma.NewLanguage("tsx", "TSX", []string{".tsx"}, tsts.LanguageTSX, ecm
 
 // refine is the ECMAScript refinement plus the locals that hold this, the
 // parameters and object literal keys typed by the call they are passed to,
-// the values typed by declarations elsewhere, and the names that instanceof
+// the values typed by declarations elsewhere or by a literal, and the names that instanceof
 // and type guards narrow.
 func refine(v *lang.View, f *lang.Facts) {
 	ecma.Refine(v, f)
@@ -36,6 +36,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	ecma.ContextParams(v, f)
 	ecma.ArgumentKeys(v, f)
 	ecma.ValueTypes(v, f)
+	ecma.LiteralTypes(v, f)
 	ecma.Narrowing(v, f)
 }
 
