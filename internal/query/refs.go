@@ -442,6 +442,23 @@ func (c *refClassifier) definitions(defs []*Resolved, rel []RelatedMethod) []syn
 	return out
 }
 
+// namesModule reports whether ref is the local name of a module or package
+// the file imports whole (Effect in Effect.map with import * as Effect,
+// strings in strings.Cut, os in os.path): it names that module, not a
+// symbol, unless the symbol asked for is a namespace or module itself.
+func (c *refClassifier) namesModule(facts *lang.Facts, ref lang.Ref) bool {
+	if ref.Shape != lang.QualNone || ref.BindImp < 0 || int(ref.BindImp) >= len(facts.Imports) {
+		return false
+	}
+	switch lang.DefKind(c.r.Row.Kind) {
+	case lang.KindNamespace, lang.KindModule:
+		return false
+	}
+	im := facts.Imports[ref.BindImp]
+	local := im.LocalName() // none for a Go import, whose name its package declares
+	return (im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace) && (local == "" || facts.Names[ref.Name] == local)
+}
+
 // classify sets the status, tier and relation of reference ri of a file.
 func (c *refClassifier) classify(nf *NameFile, ri int, ref lang.Ref, s synRef) synRef {
 	r, facts := c.r, nf.Facts
@@ -453,7 +470,7 @@ func (c *refClassifier) classify(nf *NameFile, ri int, ref lang.Ref, s synRef) s
 		// the parameter that declares the property (constructor(private x: T)):
 		// one declaration, so its uses in the constructor are the property's
 		s.loc.Tier = index.TierProven.String()
-	} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (c.member && ref.Shape == lang.QualNone) {
+	} else if ref.BindLocal >= 0 || ref.BindDef >= 0 || (c.member && ref.Shape == lang.QualNone) || c.namesModule(facts, ref) {
 		s.status = synOther // bound to something else, or cannot be a member access
 	} else {
 		s.status = synAnchored

@@ -240,6 +240,15 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		}
 		add(ri, lang.TierStrong, g.keyField(ctx, typ, name, r.Scope, r.Pos))
 	case lang.QualNone:
+		if i, ok := g.imports[name]; ok && g.unit[name] == 0 {
+			// the package's name in pkg.Name and pkg.T: no symbol, outside
+			// the repository when the package is (a file's imports and
+			// its package's declarations share no name)
+			if g.outside[i] {
+				external(ri)
+			}
+			return
+		}
 		if r.Role == lang.RoleWrite || r.Role == lang.RoleRead || r.Role == lang.RoleCall {
 			id := g.unit[name]
 			if id == 0 {

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"path"
+
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -24,6 +26,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	if len(f.Refs) == 0 {
 		return
 	}
+	defer packageNames(f)
 	r := &literals{v: v, f: f}
 	for i := 0; i < v.Len(); i++ {
 		if v.Kind(i) != "composite_literal" {
@@ -168,6 +171,38 @@ func (r *literals) bindValues() {
 		}
 		if imp, ok := imports[name]; ok {
 			ref.BindImp = imp
+		}
+	}
+}
+
+// packageNames binds each bare reference that no local or definition of the
+// file binds, and that spells the name an import of the file binds, to that
+// import: errors in errors.New. Which name a package declares is known when
+// it resolves (the linker asks); here it is its alias, or its path's last
+// element as importName reads it (yaml for gopkg.in/yaml.v3) or as it is
+// (v1 for k8s.io/api/core/v1).
+func packageNames(f *lang.Facts) {
+	byName := map[string]int32{}
+	for i, im := range f.Imports {
+		if im.Alias == "_" || im.Alias == "." || im.Source == "" {
+			continue
+		}
+		for _, n := range []string{importName(im), path.Base(im.Source)} {
+			if _, taken := byName[n]; !taken && lang.IsIdentifier(n) {
+				byName[n] = int32(i)
+			}
+		}
+	}
+	if len(byName) == 0 {
+		return
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		if r.Shape != lang.QualNone || r.BindLocal >= 0 || r.BindDef >= 0 || r.BindImp >= 0 {
+			continue
+		}
+		if imp, ok := byName[f.Names[r.Name]]; ok {
+			r.BindImp = imp
 		}
 	}
 }
