@@ -213,7 +213,7 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	external := links.External
 	for ri, r := range facts.Unbound() {
 		name := facts.Names[r.Name]
-		if r.BindDef >= 0 && r.Shape == lang.QualNone {
+		if r.BindDef >= 0 { // a bare name, or a field of an anonymous struct (anonstruct.go)
 			add(ri, lang.TierProven, link.DefID(own, r.BindDef))
 			continue
 		}

@@ -27,7 +27,7 @@ func refine(v *lang.View, f *lang.Facts) {
 		return
 	}
 	defer packageNames(f)
-	r := &literals{v: v, f: f}
+	r := &literals{v: v, f: f, anon: newAnonFields(v, f)}
 	for i := 0; i < v.Len(); i++ {
 		if v.Kind(i) != "composite_literal" {
 			continue
@@ -41,6 +41,7 @@ func refine(v *lang.View, f *lang.Facts) {
 	if r.values != nil {
 		r.bindValues()
 	}
+	r.anon.bindMembers()
 }
 
 type literals struct {
@@ -48,6 +49,7 @@ type literals struct {
 	f      *lang.Facts
 	refAt  map[lang.Pos]int // member references with an unknown receiver, by position
 	values []int            // references turned into plain ones, to bind
+	anon   *anonFields      // the fields of anonymous struct types (anonstruct.go)
 }
 
 // ref finds the keyless member reference at the identifier node n, or -1.
@@ -119,6 +121,11 @@ func (r *literals) walk(lv, t, depth int) {
 			}
 			ref := &r.f.Refs[ri]
 			switch {
+			case v.Kind(t) == "struct_type":
+				// struct{ name string }{name: "a"}: the field of the file
+				if d := r.anon.field(t, v.Text(id)); d >= 0 {
+					ref.Shape, ref.Qualifier, ref.BindDef = lang.QualNone, 0, d
+				}
 			case typeName != "":
 				ref.Shape, ref.Qualifier = lang.QualType, langutil.Name(r.f, typeName)
 			case container:
