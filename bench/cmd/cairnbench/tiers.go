@@ -82,6 +82,8 @@ func builtin(language, name string) bool {
 // tiers counts the references of a whole index by tier: proven (bound in the
 // same file: locals and same-file definitions), strong (resolved across files
 // through imports or the same package), and unresolved (anchored or unknown).
+// Outside the repository, built-ins, and the names of the repository's own
+// modules (no symbol) are counted apart, and left out of the in-repo shares.
 // "Before import resolution" is what same-file binding alone gives.
 func tiers(ctx context.Context, repo, state, dump string) error {
 	ix, err := openCurrent(ctx, repo, state)
@@ -97,6 +99,10 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 	}
 	type counts struct {
 		Refs, Local, ProvenDef, Strong, Unresolved, External, Builtin int
+		// OwnModules: the names of the repository's own modules and
+		// packages where code uses them (a Go package's name in pkg.F,
+		// ns in ns.f with import * as ns), which no symbol stands for
+		OwnModules int
 		// Spelled: links whose reference spells another name than the
 		// symbol it reaches (Kotlin's b.foo for Java's getFoo())
 		Spelled int
@@ -142,6 +148,7 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 		// qualifiers that name imports resolved outside the repository
 		outside := map[string]bool{}
 		outsideImport := map[int32]bool{} // by import: the imported name of import { inject as service }
+		ownModule := map[int32]bool{}     // by import: a whole module of the repository
 		if edges, err := index.DecodeImports(imports[f.ID]); err == nil {
 			cls := map[string]string{}
 			for _, e := range edges {
@@ -149,6 +156,8 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 			}
 			for i, im := range facts.Imports {
 				switch cls[im.Source] {
+				case index.EdgeLocalFile, index.EdgeLocalModule, index.EdgeWorkspacePackage:
+					ownModule[int32(i)] = im.Kind == lang.ImportModule || im.Kind == lang.ImportNamespace
 				case index.EdgeStdlib, index.EdgeExternal, index.EdgeUnknown:
 					name := im.LocalName()
 					if name == "" {
@@ -178,6 +187,8 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 				c.External++
 			case r.Shape == lang.QualNone && builtin(f.Lang, name):
 				c.Builtin++
+			case r.Shape == lang.QualNone && r.BindImp >= 0 && ownModule[r.BindImp]:
+				c.OwnModules++
 			default:
 				c.Unresolved++
 				unresolved.add(f.Path, int(r.Pos.Line), int(r.Pos.Col), name)
@@ -187,11 +198,11 @@ func tiers(ctx context.Context, repo, state, dump string) error {
 	out := map[string]any{}
 	for l, c := range per {
 		share := func(n int) float64 { return float64(int(1000*float64(n)/float64(max(c.Refs, 1)))) / 10 }
-		inRepo := c.Refs - c.External - c.Builtin
+		inRepo := c.Refs - c.External - c.Builtin - c.OwnModules
 		shareOf := func(n int) float64 { return float64(int(1000*float64(n)/float64(max(inRepo, 1)))) / 10 }
 		out[l] = map[string]any{
 			"refs": c.Refs, "proven_local": c.Local, "proven_definition": c.ProvenDef, "strong": c.Strong, "unresolved": c.Unresolved,
-			"to_external_or_stdlib": c.External, "builtin": c.Builtin, "spelled_otherwise": c.Spelled,
+			"to_external_or_stdlib": c.External, "builtin": c.Builtin, "spelled_otherwise": c.Spelled, "own_module_names": c.OwnModules,
 			"strong_or_better_pct_before_imports": share(c.Local + c.ProvenDef),
 			"strong_or_better_pct":                share(c.Local + c.ProvenDef + c.Strong),
 			// the same, among references that can resolve inside the repository
