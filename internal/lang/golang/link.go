@@ -269,7 +269,7 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
 		id := g.pathMember(ctx, r, name, locals)
-		if id == 0 && g.outsidePath(r, locals) {
+		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, r, locals)) {
 			external(ri)
 			return
 		}

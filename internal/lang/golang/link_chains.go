@@ -68,32 +68,77 @@ const maxFieldPath = 3
 // or a local with a type (declared or from a call) and each field f has a
 // declared named type (Def.Type); 0 otherwise.
 func (g *goFile) pathMember(ctx context.Context, r lang.Ref, name string, locals link.LocalIndex) int64 {
-	g.init()
-	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
-	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
-		return 0
-	}
-	first, ok := g.names[parts[0]]
-	if !ok {
-		return 0
-	}
-	probe := r
-	probe.Qualifier = first
-	var t goResult
-	if recv := receiverType(g.facts, probe, locals); recv != "" {
-		t = g.l.goTypeIn(ctx, g.fi, g.facts, recv)
-	} else if g.locals.visible(first, r.Scope, r.Pos) >= 0 {
-		t = g.localType(ctx, first, r.Scope, r.Pos)
-	} else {
-		// v.f.M, pkg.V.f.M: v, V a package-level variable
-		var rest []string
-		t, rest = g.varType(ctx, parts)
-		parts = append([]string{""}, rest...)
-	}
-	if t = g.fields(ctx, t, parts[1:]); t.typ == "" {
+	t, fields := g.pathRoot(ctx, r, locals)
+	if t = g.fields(ctx, t, fields); t.typ == "" {
 		return 0
 	}
 	return g.l.goMember(ctx, t, name)
+}
+
+// pathRoot is the type of the first name of the qualifier path of r (x of
+// x.f.g) and the fields the path goes through after it; zero when the
+// first name's type is unknown.
+func (g *goFile) pathRoot(ctx context.Context, r lang.Ref, locals link.LocalIndex) (goResult, []string) {
+	g.init()
+	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
+	if len(parts) < 2 || len(parts) > maxFieldPath+1 {
+		return goResult{}, nil
+	}
+	first, ok := g.names[parts[0]]
+	if !ok {
+		return goResult{}, nil
+	}
+	probe := r
+	probe.Qualifier = first
+	switch {
+	case receiverType(g.facts, probe, locals) != "":
+		return g.l.goTypeIn(ctx, g.fi, g.facts, receiverType(g.facts, probe, locals)), parts[1:]
+	case g.locals.visible(first, r.Scope, r.Pos) >= 0:
+		return g.localType(ctx, first, r.Scope, r.Pos), parts[1:]
+	}
+	// v.f.M, pkg.V.f.M: v, V a package-level variable
+	t, rest := g.varType(ctx, parts)
+	return t, rest
+}
+
+// outsideField reports whether the last field of the qualifier path of r
+// (lock of f.lock.Lock()) is declared with a type of a package from outside
+// the repository (lock sync.Mutex): the member is that package's.
+func (g *goFile) outsideField(ctx context.Context, r lang.Ref, locals link.LocalIndex) bool {
+	t, fields := g.pathRoot(ctx, r, locals)
+	if len(fields) == 0 {
+		return false
+	}
+	if t = g.fields(ctx, t, fields[:len(fields)-1]); t.typ == "" {
+		return false
+	}
+	return g.l.outsideTyped(ctx, g.l.goMember(ctx, t, fields[len(fields)-1]))
+}
+
+// outsideTyped reports whether the Go field id is declared with a type of a
+// package from outside the repository, as the file declaring it imports
+// that package ("sync.Mutex", "*http.Client").
+func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
+	fi, facts, di := l.goDef(ctx, id)
+	if facts == nil || facts.Defs[di].Kind != lang.KindField {
+		return false
+	}
+	pkg, base, ok := strings.Cut(strings.TrimLeft(facts.Defs[di].Type, "*"), ".")
+	if !ok || base == "" || strings.Contains(base, ".") {
+		return false
+	}
+	for _, im := range facts.Imports {
+		if im.Kind != lang.ImportModule {
+			continue
+		}
+		t, resolved := l.Import(ctx, fi, im)
+		if l.goLocalName(im, t, resolved) != pkg {
+			continue
+		}
+		one := &lang.Facts{Imports: []lang.Import{im}}
+		return !resolved && l.r.Outside(fi, one, []bool{false})[0]
+	}
+	return false
 }
 
 // goResult is what calling the Go symbol id gives: its declared result type
