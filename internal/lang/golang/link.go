@@ -268,8 +268,9 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
-		id := g.pathMember(ctx, r, name, locals)
-		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, r, locals)) {
+		t := g.qualPathType(ctx, r, locals)
+		id := g.l.goMember(ctx, t, name)
+		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, r, locals) || g.l.goMemberOutside(ctx, t, name)) {
 			external(ri)
 			return
 		}
@@ -282,13 +283,20 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			// recv.Member inside a method, where recv is the method's receiver:
 			// the member of the receiver's type in this package.
 			if recvType := receiverType(facts, r, locals); recvType != "" {
-				add(ri, lang.TierStrong, g.promoted(ctx, recvType, name))
+				id := g.promoted(ctx, recvType, name)
+				if id == 0 && g.l.goMemberOutside(ctx, g.l.goTypeIn(ctx, g.fi, facts, recvType), name) {
+					external(ri) // promoted from an embedded sync.Mutex
+					return
+				}
+				add(ri, lang.TierStrong, id)
 				return
 			}
 			// x.Member where the source declares x's type; external when
-			// that is a type of a package from outside (t *testing.T)
-			id := g.localMember(ctx, r, name)
-			if id == 0 && g.outsideLocal(r.Qualifier, r.Scope, r.Pos) {
+			// that is a type of a package from outside (t *testing.T), or
+			// promoted from one its type embeds
+			t := g.qualType(ctx, r)
+			id := g.l.goMember(ctx, t, name)
+			if id == 0 && (g.outsideLocal(r.Qualifier, r.Scope, r.Pos) || g.l.goMemberOutside(ctx, t, name)) {
 				external(ri)
 				return
 			}
@@ -443,14 +451,19 @@ func (g *goFile) member(ctx context.Context, typ, name string, scope int32, pos 
 // localMember is the symbol of x.name where x, the qualifier of r, is a local
 // whose type the source declares (Local.Type) or a call initialises, or 0.
 func (g *goFile) localMember(ctx context.Context, r lang.Ref, name string) int64 {
+	return g.l.goMember(ctx, g.qualType(ctx, r), name)
+}
+
+// qualType is the type of the qualifier of r: a local, or a package-level
+// variable of this file (v.Member).
+func (g *goFile) qualType(ctx context.Context, r lang.Ref) goResult {
 	if g.locals == nil {
 		g.init()
 	}
 	if g.locals.visible(r.Qualifier, r.Scope, r.Pos) < 0 {
-		// v.Member where v is a package-level variable of this file
-		return g.l.goMember(ctx, g.pkgVarType(ctx, g.facts.Names[r.Qualifier], r.Scope, r.Pos), name)
+		return g.pkgVarType(ctx, g.facts.Names[r.Qualifier], r.Scope, r.Pos)
 	}
-	return g.l.goMember(ctx, g.localType(ctx, r.Qualifier, r.Scope, r.Pos), name)
+	return g.localType(ctx, r.Qualifier, r.Scope, r.Pos)
 }
 
 // localType is the type of the local named name that a reference at pos in

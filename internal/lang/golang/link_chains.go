@@ -64,15 +64,13 @@ func (g *goFile) callLocalType(ctx context.Context, lo lang.Local) goResult {
 // maxFieldPath bounds the fields a qualifier path goes through (x.a.b.c.M).
 const maxFieldPath = 3
 
-// pathMember is the symbol of x.f.Member, where x is the method's receiver
-// or a local with a type (declared or from a call) and each field f has a
-// declared named type (Def.Type); 0 otherwise.
-func (g *goFile) pathMember(ctx context.Context, r lang.Ref, name string, locals link.LocalIndex) int64 {
+// qualPathType is the type of the qualifier path of r (x.f of x.f.Member),
+// where x is the method's receiver or a local with a type (declared or from
+// a call) and each field f has a declared named type (Def.Type); zero
+// otherwise.
+func (g *goFile) qualPathType(ctx context.Context, r lang.Ref, locals link.LocalIndex) goResult {
 	t, fields := g.pathRoot(ctx, r, locals)
-	if t = g.fields(ctx, t, fields); t.typ == "" {
-		return 0
-	}
-	return g.l.goMember(ctx, t, name)
+	return g.fields(ctx, t, fields)
 }
 
 // pathRoot is the type of the first name of the qualifier path of r (x of
@@ -123,7 +121,65 @@ func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
 	if facts == nil || facts.Defs[di].Kind != lang.KindField {
 		return false
 	}
-	pkg, base, ok := strings.Cut(strings.TrimLeft(facts.Defs[di].Type, "*"), ".")
+	return l.outsideTypeIn(ctx, fi, facts, facts.Defs[di].Type)
+}
+
+// goMemberOutside reports whether member name of type t is none of the
+// repository's but one a type it embeds brings from a package outside the
+// repository (Lock of a struct that embeds sync.Mutex), at the shallowest
+// depth where the search ends. The name of an embedded field is no such
+// member: it is the field.
+func (l *batch) goMemberOutside(ctx context.Context, t goResult, name string) bool {
+	if t.typ == "" || t.unit == nil || t.shape != 0 {
+		return false
+	}
+	level := []goResult{t}
+	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
+	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
+		var next []goResult
+		outside := false
+		for _, x := range level {
+			x = l.goAlias(ctx, x)
+			if x.unit[x.typ+"."+name] != 0 {
+				return false
+			}
+			fi, facts, di := l.goDef(ctx, x.unit[x.typ])
+			if facts == nil {
+				continue
+			}
+			for _, rel := range facts.TypeRels {
+				if int(rel.Def) != di || rel.Kind != lang.RelEmbeds {
+					continue
+				}
+				embedded := lang.TypeName(strings.TrimLeft(rel.Target, "*"))
+				if embedded == name || strings.HasSuffix(embedded, "."+name) {
+					return false // the embedded field itself (in.TypeMeta)
+				}
+				if l.outsideTypeIn(ctx, fi, facts, rel.Target) {
+					outside = true
+				}
+			}
+			embeds, _ := l.goEmbeds(ctx, x)
+			for _, e := range embeds {
+				if k := e.pkg + "\x00" + e.typ; !seen[k] {
+					seen[k] = true
+					next = append(next, e)
+				}
+			}
+		}
+		if outside {
+			return true
+		}
+		level = next
+	}
+	return false
+}
+
+// outsideTypeIn reports whether a type written in a Go file ("pkg.T",
+// "*pkg.T") is a type of a package the file imports from outside the
+// repository.
+func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) bool {
+	pkg, base, ok := strings.Cut(strings.TrimLeft(typ, "*"), ".")
 	if !ok || base == "" || strings.Contains(base, ".") {
 		return false
 	}
