@@ -448,12 +448,6 @@ func (g *goFile) member(ctx context.Context, typ, name string, scope int32, pos 
 	return g.l.goUnit(ctx, g.targets[i].Dir, false)[base+"."+name]
 }
 
-// localMember is the symbol of x.name where x, the qualifier of r, is a local
-// whose type the source declares (Local.Type) or a call initialises, or 0.
-func (g *goFile) localMember(ctx context.Context, r lang.Ref, name string) int64 {
-	return g.l.goMember(ctx, g.qualType(ctx, r), name)
-}
-
 // qualType is the type of the qualifier of r: a local, or a package-level
 // variable of this file (v.Member).
 func (g *goFile) qualType(ctx context.Context, r lang.Ref) goResult {
