@@ -268,9 +268,10 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
-		t := g.qualPathType(ctx, r, locals)
+		root, fields := g.pathRoot(ctx, r, locals)
+		t := g.fields(ctx, root, fields)
 		id := g.l.goMember(ctx, t, name)
-		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, r, locals) || g.l.goMemberOutside(ctx, t, name)) {
+		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, root, fields) || g.l.goMemberOutside(ctx, t, name)) {
 			external(ri)
 			return
 		}
@@ -320,8 +321,8 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 // "*pkg.T", "pkg.T[X]") is a type of a package it imports from outside the
 // repository: its members are that package's.
 func (g *goFile) outsideType(typ string) bool {
-	pkg, rest, ok := strings.Cut(strings.TrimLeft(typ, "*"), ".")
-	if !ok || rest == "" || !lang.IsIdentifier(pkg) {
+	pkg := typePackage(typ)
+	if pkg == "" {
 		return false
 	}
 	i, ok := g.imports[pkg]

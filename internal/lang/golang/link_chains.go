@@ -64,18 +64,10 @@ func (g *goFile) callLocalType(ctx context.Context, lo lang.Local) goResult {
 // maxFieldPath bounds the fields a qualifier path goes through (x.a.b.c.M).
 const maxFieldPath = 3
 
-// qualPathType is the type of the qualifier path of r (x.f of x.f.Member),
-// where x is the method's receiver or a local with a type (declared or from
-// a call) and each field f has a declared named type (Def.Type); zero
-// otherwise.
-func (g *goFile) qualPathType(ctx context.Context, r lang.Ref, locals link.LocalIndex) goResult {
-	t, fields := g.pathRoot(ctx, r, locals)
-	return g.fields(ctx, t, fields)
-}
-
 // pathRoot is the type of the first name of the qualifier path of r (x of
-// x.f.g) and the fields the path goes through after it; zero when the
-// first name's type is unknown.
+// x.f.g: the method's receiver, a local with a type declared or from a call,
+// or a package-level variable) and the fields the path goes through after
+// it; zero when the first name's type is unknown.
 func (g *goFile) pathRoot(ctx context.Context, r lang.Ref, locals link.LocalIndex) (goResult, []string) {
 	g.init()
 	parts := strings.Split(g.facts.Names[r.Qualifier], ".")
@@ -88,9 +80,9 @@ func (g *goFile) pathRoot(ctx context.Context, r lang.Ref, locals link.LocalInde
 	}
 	probe := r
 	probe.Qualifier = first
-	switch {
-	case receiverType(g.facts, probe, locals) != "":
-		return g.l.goTypeIn(ctx, g.fi, g.facts, receiverType(g.facts, probe, locals)), parts[1:]
+	switch recv := receiverType(g.facts, probe, locals); {
+	case recv != "":
+		return g.l.goTypeIn(ctx, g.fi, g.facts, recv), parts[1:]
 	case g.locals.visible(first, r.Scope, r.Pos) >= 0:
 		return g.localType(ctx, first, r.Scope, r.Pos), parts[1:]
 	}
@@ -99,15 +91,16 @@ func (g *goFile) pathRoot(ctx context.Context, r lang.Ref, locals link.LocalInde
 	return t, rest
 }
 
-// outsideField reports whether the last field of the qualifier path of r
-// (lock of f.lock.Lock()) is declared with a type of a package from outside
-// the repository (lock sync.Mutex): the member is that package's.
-func (g *goFile) outsideField(ctx context.Context, r lang.Ref, locals link.LocalIndex) bool {
-	t, fields := g.pathRoot(ctx, r, locals)
+// outsideField reports whether the last of the fields a qualifier path goes
+// through from its root's type (lock of f.lock.Lock()) is declared with a
+// type of a package from outside the repository (lock sync.Mutex): the
+// member is that package's.
+func (g *goFile) outsideField(ctx context.Context, root goResult, fields []string) bool {
 	if len(fields) == 0 {
 		return false
 	}
-	if t = g.fields(ctx, t, fields[:len(fields)-1]); t.typ == "" {
+	t := g.fields(ctx, root, fields[:len(fields)-1])
+	if t.typ == "" {
 		return false
 	}
 	return g.l.outsideTyped(ctx, g.l.goMember(ctx, t, fields[len(fields)-1]))
@@ -179,8 +172,8 @@ func (l *batch) goMemberOutside(ctx context.Context, t goResult, name string) bo
 // "*pkg.T") is a type of a package the file imports from outside the
 // repository.
 func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) bool {
-	pkg, base, ok := strings.Cut(strings.TrimLeft(typ, "*"), ".")
-	if !ok || base == "" || strings.Contains(base, ".") {
+	pkg := typePackage(typ)
+	if pkg == "" {
 		return false
 	}
 	for _, im := range facts.Imports {
@@ -195,6 +188,16 @@ func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Fac
 		return !resolved && l.r.Outside(fi, one, []bool{false})[0]
 	}
 	return false
+}
+
+// typePackage is the package that qualifies a type written in a Go file
+// ("pkg" of "pkg.T", "*pkg.T", "pkg.T[X]"), or "" for an unqualified type.
+func typePackage(typ string) string {
+	pkg, rest, ok := strings.Cut(strings.TrimLeft(typ, "*"), ".")
+	if !ok || rest == "" || !lang.IsIdentifier(pkg) {
+		return ""
+	}
+	return pkg
 }
 
 // goResult is what calling the Go symbol id gives: its declared result type
