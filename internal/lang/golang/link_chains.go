@@ -123,18 +123,12 @@ func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
 // depth where the search ends. The name of an embedded field is no such
 // member: it is the field.
 func (l *batch) goMemberOutside(ctx context.Context, t goResult, name string) bool {
-	if t.typ == "" || t.unit == nil || t.shape != 0 {
-		return false
-	}
-	level := []goResult{t}
-	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
-	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
-		var next []goResult
-		outside := false
+	outside := false
+	l.walkEmbeds(ctx, t, func(level []goResult, _ bool) bool {
 		for _, x := range level {
-			x = l.goAlias(ctx, x)
 			if x.unit[x.typ+"."+name] != 0 {
-				return false
+				outside = false
+				return true // the repository's
 			}
 			fi, facts, di := l.goDef(ctx, x.unit[x.typ])
 			if facts == nil {
@@ -146,26 +140,15 @@ func (l *batch) goMemberOutside(ctx context.Context, t goResult, name string) bo
 				}
 				embedded := lang.TypeName(strings.TrimLeft(rel.Target, "*"))
 				if embedded == name || strings.HasSuffix(embedded, "."+name) {
-					return false // the embedded field itself (in.TypeMeta)
+					outside = false
+					return true // the embedded field itself (in.TypeMeta)
 				}
-				if l.outsideTypeIn(ctx, fi, facts, rel.Target) {
-					outside = true
-				}
-			}
-			embeds, _ := l.goEmbeds(ctx, x)
-			for _, e := range embeds {
-				if k := e.pkg + "\x00" + e.typ; !seen[k] {
-					seen[k] = true
-					next = append(next, e)
-				}
+				outside = outside || l.outsideTypeIn(ctx, fi, facts, rel.Target)
 			}
 		}
-		if outside {
-			return true
-		}
-		level = next
-	}
-	return false
+		return outside
+	})
+	return outside
 }
 
 // outsideTypeIn reports whether a type written in a Go file ("pkg.T",
@@ -343,28 +326,47 @@ const maxEmbedDepth = 3
 // exactly one is found. An embedded type that does not resolve in the
 // repository ends the search at its depth: what it brings is unknown.
 func (l *batch) goMember(ctx context.Context, t goResult, name string) int64 {
-	if t.typ == "" || t.unit == nil || t.shape != 0 {
-		return 0
-	}
-	level := []goResult{t}
-	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
-	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
-		var found int64
-		var next []goResult
-		unknown := false
+	var found int64
+	l.walkEmbeds(ctx, t, func(level []goResult, complete bool) bool {
+		if !complete {
+			return true // what the unresolved embedded type brings is unknown
+		}
 		for _, x := range level {
-			x = l.goAlias(ctx, x)
 			if id := x.unit[x.typ+"."+name]; id != 0 {
 				if found != 0 && found != id {
-					return 0 // ambiguous at this depth
+					found = 0
+					return true // ambiguous at this depth
 				}
 				found = id
-				continue
 			}
+		}
+		return found != 0
+	})
+	return found
+}
+
+// walkEmbeds walks a type and the types it embeds breadth-first, one depth of
+// embedding at a time (aliases followed, each type once, maxEmbedDepth
+// deep), until visit returns true. complete is false when a type the level
+// before embeds does not resolve in the repository.
+func (l *batch) walkEmbeds(ctx context.Context, t goResult, visit func(level []goResult, complete bool) bool) {
+	if t.typ == "" || t.unit == nil || t.shape != 0 {
+		return
+	}
+	level, complete := []goResult{t}, true
+	seen := map[string]bool{t.pkg + "\x00" + t.typ: true}
+	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
+		for i := range level {
+			level[i] = l.goAlias(ctx, level[i])
+		}
+		if visit(level, complete) {
+			return
+		}
+		var next []goResult
+		complete = true
+		for _, x := range level {
 			embeds, ok := l.goEmbeds(ctx, x)
-			if !ok {
-				unknown = true
-			}
+			complete = complete && ok
 			for _, e := range embeds {
 				if k := e.pkg + "\x00" + e.typ; !seen[k] {
 					seen[k] = true
@@ -372,12 +374,8 @@ func (l *batch) goMember(ctx context.Context, t goResult, name string) int64 {
 				}
 			}
 		}
-		if found != 0 || unknown {
-			return found
-		}
 		level = next
 	}
-	return 0
 }
 
 // goEmbeds are the types a type embeds, resolved where the type is declared;
