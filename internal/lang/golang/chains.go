@@ -23,6 +23,8 @@ import (
 //   - for a local without a declared type initialised with a call, x := F()
 //     or x, err := p.F(), the reference to the callee (Local.Via), and for
 //     the later names the result they take (Local.Type "(1)");
+//   - the type a local takes from a type assertion (t := v.(*T), t, ok :=
+//     v.(pkg.T));
 //   - the slice and map types of parameters and variables, and how range
 //     variables, index expressions and x := y.f derive their types
 //     (Local.Type "[v]xs", "[k]m", "=y.f").
@@ -186,8 +188,8 @@ func (c *chainer) bind(names []int, values int, localAt map[lang.Pos]int) {
 	case len(vals) == len(names):
 	case len(vals) == 1:
 		// x, err := F(): the results of F in order; v, ok := m[k]: the
-		// element of m
-		if c.v.Kind(vals[0]) == "index_expression" {
+		// element of m; t, ok := v.(*T): T
+		if k := c.v.Kind(vals[0]); k == "index_expression" || k == "type_assertion_expression" {
 			names = names[:1]
 			break
 		}
@@ -220,6 +222,9 @@ func (c *chainer) bind(names []int, values int, localAt map[lang.Pos]int) {
 		case "index_expression":
 			// x := xs[i], x := m[k]: the element of what is indexed
 			c.f.Locals[li].Type, c.f.Locals[li].Via = c.source("[v]", c.v.Child(vals[i], "operand"))
+		case "type_assertion_expression":
+			// t := v.(*T), xs := v.([]T)
+			c.f.Locals[li].Type = c.container(c.v.Child(vals[i], "type"), enclosingFunc(c.v, vals[i]))
 		case "composite_literal":
 			// xs := []T{...}, m := map[K]V{...}
 			c.f.Locals[li].Type = c.container(c.v.Child(vals[i], "type"), -1)

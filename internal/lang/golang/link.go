@@ -277,8 +277,17 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		}
 		add(ri, lang.TierStrong, id)
 	case lang.QualExpr:
-		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member
-		add(ri, lang.TierStrong, g.l.goMember(ctx, g.exprType(ctx, facts.Names[r.Qualifier], r.Scope, r.Pos), name))
+		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member,
+		// v.(*T).Member; external when the type written there is a
+		// dependency's (&http.Client{}, v.(*v1.Pod))
+		x := facts.Names[r.Qualifier]
+		t := g.exprType(ctx, x, r.Scope, r.Pos)
+		id := g.l.goMember(ctx, t, name)
+		if id == 0 && (g.outsideType(writtenType(unwrap(x))) || g.l.goMemberOutside(ctx, t, name)) {
+			external(ri)
+			return
+		}
+		add(ri, lang.TierStrong, id)
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:

@@ -239,52 +239,80 @@ func (l *batch) goFuncIn(ctx context.Context, fi lang.File, facts *lang.Facts, f
 }
 
 // exprType is the type of the qualifier expression x of a member reference:
-// a composite literal (&T{...}, T{...}), a dereference (*x), an index
-// expression xs[i] or m[k] of a name or path, each possibly parenthesised;
-// zero for anything else.
+// a composite literal (&T{...}, T{...}), a type assertion (v.(*T)), a
+// dereference (*x), an index expression xs[i] or m[k] of a name or path,
+// each possibly parenthesised; zero for anything else.
 func (g *goFile) exprType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
-	for depth := 0; depth < 4; depth++ {
+	x = unwrap(x)
+	switch {
+	case x == "":
+		return goResult{}
+	case x[len(x)-1] == ']':
+		i := opens(x, len(x)-1)
+		if i <= 0 || !isGoPath(x[:i]) {
+			return goResult{}
+		}
+		return g.pathType(ctx, x[:i], scope, pos).elem()
+	case isGoPath(x):
+		return g.pathType(ctx, x, scope, pos)
+	}
+	return g.writtenNamedType(ctx, writtenType(x), scope, pos)
+}
+
+// maxUnwrap bounds the parentheses, & and * taken off an expression.
+const maxUnwrap = 4
+
+// unwrap is x without the parentheses around it and the & or * before it:
+// T{} of (&T{}), or "" when there are more than maxUnwrap.
+func unwrap(x string) string {
+	for i := 0; i < maxUnwrap; i++ {
 		x = strings.TrimSpace(x)
 		switch {
 		case x == "":
-			return goResult{}
+			return ""
 		case x[0] == '(' && closes(x, 0) == len(x)-1:
 			x = x[1 : len(x)-1]
-			continue
 		case x[0] == '&' || x[0] == '*':
 			x = x[1:]
-			continue
-		case x[len(x)-1] == '}':
-			return g.literalType(ctx, x, scope, pos)
-		case x[len(x)-1] == ']':
-			i := opens(x, len(x)-1)
-			if i <= 0 {
-				return goResult{}
-			}
-			operand := x[:i]
-			if !isGoPath(operand) {
-				return goResult{}
-			}
-			return g.pathType(ctx, operand, scope, pos).elem()
-		case isGoPath(x):
-			return g.pathType(ctx, x, scope, pos)
+		default:
+			return x
 		}
-		return goResult{}
 	}
-	return goResult{}
+	return ""
 }
 
-// literalType is the named type of the composite literal x (T{...},
-// pkg.T{...}, T[A]{...}), or zero.
-func (g *goFile) literalType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
-	if strings.ContainsAny(x, "\"'`") {
-		return goResult{}
+// writtenType is the type an unwrapped expression spells out, as written:
+// T of T{...}, pkg.T[A] of pkg.T[A]{...}, T of v.(*T); "" for any other.
+func writtenType(x string) string {
+	switch {
+	case strings.HasSuffix(x, ")"):
+		return assertedType(x)
+	case strings.HasSuffix(x, "}") && !strings.ContainsAny(x, "\"'`"):
+		if i := strings.IndexByte(x, '{'); i > 0 && closes(x, i) == len(x)-1 {
+			return x[:i]
+		}
 	}
-	i := strings.IndexByte(x, '{')
-	if i <= 0 || closes(x, i) != len(x)-1 {
-		return goResult{}
+	return ""
+}
+
+// assertedType is the type the type assertion x asserts, as written
+// without the pointer ("T" of v.(*T), "pkg.T" of v.(pkg.T)), or "" when x
+// is no type assertion of a named type.
+func assertedType(x string) string {
+	i := strings.LastIndex(x, ".(")
+	if i <= 0 || !strings.HasSuffix(x, ")") {
+		return ""
 	}
-	typ := x[:i]
+	typ := strings.TrimLeft(strings.TrimSpace(x[i+2:len(x)-1]), "*")
+	if typ == "type" || !isGoPath(strings.SplitN(typ, "[", 2)[0]) {
+		return ""
+	}
+	return typ
+}
+
+// writtenNamedType is the repository's type named T or pkg.T as written
+// (type arguments dropped) where scope at pos sees it, or zero.
+func (g *goFile) writtenNamedType(ctx context.Context, typ string, scope int32, pos lang.Pos) goResult {
 	if j := strings.IndexByte(typ, '['); j > 0 {
 		typ = typ[:j] // type arguments
 	}
