@@ -263,15 +263,22 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			add(ri, lang.TierStrong, id)
 		}
 	case lang.QualCall:
-		// F(x).Member, x.F().Member: the member of the type F returns
-		add(ri, lang.TierStrong, g.resultMember(ctx, r.Via, name))
+		// F(x).Member, x.F().Member: the member of the type F returns;
+		// external when that is a dependency's type (r.URL().String())
+		t := g.result(ctx, r.Via)
+		id := g.l.goMember(ctx, t, name)
+		if id == 0 && (g.l.outsideTyped(ctx, g.callee(r.Via)) || g.l.goMemberOutside(ctx, t, name)) {
+			external(ri)
+			return
+		}
+		add(ri, lang.TierStrong, id)
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
 		root, fields := g.pathRoot(ctx, r, locals)
 		t := g.fields(ctx, root, fields)
 		id := g.l.goMember(ctx, t, name)
-		if id == 0 && (g.outsidePath(r, locals) || g.outsideField(ctx, root, fields) || g.l.goMemberOutside(ctx, t, name)) {
+		if id == 0 && (g.outsidePath(ctx, r, locals) || g.outsideField(ctx, root, fields) || g.l.goMemberOutside(ctx, t, name)) {
 			external(ri)
 			return
 		}
@@ -306,7 +313,7 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			// promoted from one its type embeds
 			t := g.qualType(ctx, r)
 			id := g.l.goMember(ctx, t, name)
-			if id == 0 && (g.outsideLocal(r.Qualifier, r.Scope, r.Pos) || g.l.goMemberOutside(ctx, t, name)) {
+			if id == 0 && (g.outsideLocal(ctx, r.Qualifier, r.Scope, r.Pos) || g.l.goMemberOutside(ctx, t, name)) {
 				external(ri)
 				return
 			}
@@ -339,26 +346,33 @@ func (g *goFile) outsideType(typ string) bool {
 }
 
 // outsideLocal reports whether the local named name that a reference at
-// pos in scope sees is declared with a type from outside the repository.
-func (g *goFile) outsideLocal(name uint32, scope int32, pos lang.Pos) bool {
+// pos in scope sees is declared with a type from outside the repository, or
+// initialised with the call of a function of the repository that returns
+// one (u := r.URL()).
+func (g *goFile) outsideLocal(ctx context.Context, name uint32, scope int32, pos lang.Pos) bool {
 	g.init()
 	i := g.locals.visible(name, scope, pos)
 	if i < 0 {
 		return false
 	}
 	lo := g.facts.Locals[i]
+	callee := g.callee(lo.Via)
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
-		if t := g.facts.Locals[j].Type; t != lo.Type {
+		other := g.facts.Locals[j]
+		if other.Type != lo.Type || lo.Type == "" && g.callee(other.Via) != callee {
 			return false // declared again with other type evidence
 		}
 	}
-	return lo.Type != "" && g.outsideType(lo.Type)
+	if lo.Type == "" {
+		return g.l.outsideTyped(ctx, callee)
+	}
+	return g.outsideType(lo.Type)
 }
 
 // outsidePath reports whether the path qualifying r (x.f, pkg.V.f) starts
 // in a package from outside the repository: a local declared with one of
 // its types, or the package itself.
-func (g *goFile) outsidePath(r lang.Ref, locals link.LocalIndex) bool {
+func (g *goFile) outsidePath(ctx context.Context, r lang.Ref, locals link.LocalIndex) bool {
 	g.init()
 	root, _, _ := strings.Cut(g.facts.Names[r.Qualifier], ".")
 	id, ok := g.names[root]
@@ -371,7 +385,7 @@ func (g *goFile) outsidePath(r lang.Ref, locals link.LocalIndex) bool {
 		return false
 	}
 	if g.locals.visible(id, r.Scope, r.Pos) >= 0 {
-		return g.outsideLocal(id, r.Scope, r.Pos)
+		return g.outsideLocal(ctx, id, r.Scope, r.Pos)
 	}
 	i, ok := g.imports[root]
 	return ok && g.outside[i]

@@ -24,19 +24,17 @@ type goResult struct {
 	key   *goResult
 }
 
-// resultMember is the symbol of Member in F(x).Member, where via is 1 + the
-// reference to F (Ref.Via), F is linked already, and the source declares the
-// type F returns; 0 otherwise.
-func (g *goFile) resultMember(ctx context.Context, via int32, name string) int64 {
-	return g.l.goMember(ctx, g.result(ctx, via), name)
-}
-
 // result is what the call of the function referenced by via (1 + index) gives.
 func (g *goFile) result(ctx context.Context, via int32) goResult {
+	return g.l.goResult(ctx, g.callee(via))
+}
+
+// callee is the symbol the reference via (1 + index) is linked to, or 0.
+func (g *goFile) callee(via int32) int64 {
 	if via <= 0 || int(via) > len(g.linked) {
-		return goResult{}
+		return 0
 	}
-	return g.l.goResult(ctx, g.linked[via-1])
+	return g.linked[via-1]
 }
 
 // callLocalType is the type of a local without a declared type that a call
@@ -106,15 +104,24 @@ func (g *goFile) outsideField(ctx context.Context, root goResult, fields []strin
 	return g.l.outsideTyped(ctx, g.l.goMember(ctx, t, fields[len(fields)-1]))
 }
 
-// outsideTyped reports whether the Go field id is declared with a type of a
-// package from outside the repository, as the file declaring it imports
-// that package ("sync.Mutex", "*http.Client").
+// outsideTyped reports whether the Go symbol id gives a value of a type of
+// a package from outside the repository, as the file declaring it imports
+// that package: a field declared with one ("sync.Mutex", "*http.Client"), or
+// a function or method whose first result is one (URL() *url.URL).
 func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
 	fi, facts, di := l.goDef(ctx, id)
-	if facts == nil || facts.Defs[di].Kind != lang.KindField {
+	if facts == nil {
 		return false
 	}
-	return l.outsideTypeIn(ctx, fi, facts, facts.Defs[di].Type)
+	d := facts.Defs[di]
+	switch d.Kind {
+	case lang.KindField:
+		return l.outsideTypeIn(ctx, fi, facts, d.Type)
+	case lang.KindFunction, lang.KindMethod:
+		first, _, _ := strings.Cut(d.Type, ",")
+		return l.outsideTypeIn(ctx, fi, facts, first)
+	}
+	return false
 }
 
 // goMemberOutside reports whether member name of type t is none of the
