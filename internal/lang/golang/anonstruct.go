@@ -85,6 +85,9 @@ func (a *anonFields) structOf(t int, elements bool) int {
 	return -1
 }
 
+// maxCopies bounds the copies of a local followed to the struct it holds.
+const maxCopies = 3
+
 // bindMembers binds the members read through locals that hold an
 // anonymous struct or a collection of them.
 func (a *anonFields) bindMembers() {
@@ -138,13 +141,26 @@ func (a *anonFields) bindMembers() {
 	}
 	binder := langutil.NewBinder(f, nil)
 	names := lang.NewNameTable(f)
-	// the struct a local holds: its own, or an element of a collection
-	// local it ranges over ([v]tests, from a range statement)
-	structIn := func(li int32) int {
+	// the struct a local holds: its own, an element of a collection local
+	// it ranges over ([v]tests, from a range statement), or that of the
+	// local it copies (tc := tc, the loop variable kept for a closure)
+	var structIn func(li int32, depth int) int
+	structIn = func(li int32, depth int) int {
 		if st, ok := holds[li]; ok {
 			return st
 		}
 		lo := f.Locals[li]
+		if src, ok := strings.CutPrefix(lo.Type, "="); ok {
+			id, found := names.Lookup(src)
+			if !found || depth >= maxCopies || lo.Scope < 0 {
+				return -1
+			}
+			// the copied name as the scope around the copy sees it
+			if ci := binder.Lookup(id, f.Scopes[lo.Scope].Parent, lo.Pos, true); ci >= 0 && ci != li {
+				return structIn(ci, depth+1)
+			}
+			return -1
+		}
 		coll, ok := strings.CutPrefix(lo.Type, "[v]")
 		if !ok {
 			return -1
@@ -169,7 +185,7 @@ func (a *anonFields) bindMembers() {
 		switch {
 		case r.Shape == lang.QualIdent && r.QualBound:
 			if li := binder.Lookup(r.Qualifier, r.Scope, r.Pos, true); li >= 0 {
-				st = structIn(li)
+				st = structIn(li, 0)
 			}
 		case r.Shape == lang.QualExpr:
 			// tests[i].want
