@@ -245,6 +245,22 @@ func (l *batch) computeGoType(ctx context.Context, id int64, field bool) goResul
 	return l.goTypeIn(ctx, fi, facts, typ)
 }
 
+// goStruct reports whether the Go type t is declared as a struct.
+func (l *batch) goStruct(ctx context.Context, t goResult) bool {
+	_, facts, di := l.goDef(ctx, t.unit[t.typ])
+	return facts != nil && facts.Defs[di].Kind == lang.KindStruct
+}
+
+// goNamedType is the package-level type the Go symbol id declares; zero for
+// any other symbol.
+func (l *batch) goNamedType(ctx context.Context, id int64) goResult {
+	fi, facts, di := l.goDef(ctx, id)
+	if facts == nil || !facts.Defs[di].Kind.IsTypeLike() || facts.Defs[di].Parent >= 0 {
+		return goResult{}
+	}
+	return l.goTypeIn(ctx, fi, facts, facts.Defs[di].Name)
+}
+
 // goTypeIn resolves a type name written in a Go file ("T" or "pkg.T") to
 // the package it belongs to; zero when it does not resolve in the repository.
 func (l *batch) goTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) goResult {
@@ -330,8 +346,10 @@ const maxEmbedDepth = 3
 // goMember is the symbol of the member name of a type: declared by the type
 // itself, or promoted from the types it embeds (an interface's embedded
 // interfaces, a struct's embedded fields), at the shallowest depth where
-// exactly one is found. An embedded type that does not resolve in the
-// repository ends the search at its depth: what it brings is unknown.
+// exactly one is found. The field a struct's embedded type makes has no
+// definition of its own: it is that type's name, so it links to the type
+// (renaming the type renames it). An embedded type that does not resolve in
+// the repository ends the search at its depth: what it brings is unknown.
 func (l *batch) goMember(ctx context.Context, t goResult, name string) int64 {
 	var found int64
 	l.walkEmbeds(ctx, t, func(level []goResult, complete bool) bool {
@@ -339,7 +357,15 @@ func (l *batch) goMember(ctx context.Context, t goResult, name string) int64 {
 			return true // what the unresolved embedded type brings is unknown
 		}
 		for _, x := range level {
-			if id := x.unit[x.typ+"."+name]; id != 0 {
+			id := x.unit[x.typ+"."+name]
+			if id == 0 && l.goStruct(ctx, x) {
+				// the field an embedded type makes (b.ObjectMeta where b's
+				// type embeds *v1.ObjectMeta) is named by that type; an
+				// interface's embedded interfaces make none
+				e := l.goEmbedded(ctx, x, name)
+				id = e.unit[e.typ]
+			}
+			if id != 0 {
 				if found != 0 && found != id {
 					found = 0
 					return true // ambiguous at this depth

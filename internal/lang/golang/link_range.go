@@ -172,9 +172,10 @@ func (g *goFile) fields(ctx context.Context, t goResult, path []string) goResult
 		if t.typ == "" {
 			return goResult{}
 		}
-		next := g.l.goFieldType(ctx, g.l.goMember(ctx, t, field))
+		id := g.l.goMember(ctx, t, field)
+		next := g.l.goFieldType(ctx, id)
 		if next.typ == "" {
-			next = g.l.goEmbedded(ctx, t, field) // x.T.M where x's type embeds T
+			next = g.l.goNamedType(ctx, id) // x.T.M where x's type embeds T
 		}
 		t = next
 	}
