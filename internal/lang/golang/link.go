@@ -267,11 +267,22 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		// external when that is a dependency's type (r.URL().String())
 		t := g.result(ctx, r.Via)
 		id := g.l.goMember(ctx, t, name)
-		if id == 0 && (g.l.outsideTyped(ctx, g.callee(r.Via)) || g.l.goMemberOutside(ctx, t, name)) {
+		if id != 0 {
+			add(ri, lang.TierStrong, id)
+			return
+		}
+		if g.repoFree(r) {
+			// klog.V(3).Infof, time.Now().UTC().Add
+			if g.free == nil {
+				g.free = map[int]bool{}
+			}
+			g.free[ri] = true
 			external(ri)
 			return
 		}
-		add(ri, lang.TierStrong, id)
+		if g.l.outsideTyped(ctx, g.callee(r.Via)) || g.l.goMemberOutside(ctx, t, name) {
+			external(ri)
+		}
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
@@ -441,6 +452,9 @@ type goFile struct {
 	local    map[string]bool   // type names declared inside a function of the file
 	locals   *scopedLocals
 	linked   []int64 // per reference: its target once linked (references link in source order)
+	// free marks the references whose call or read gives a value no type of
+	// the repository can be part of (repoFree), once linked
+	free map[int]bool
 }
 
 // member is the symbol of member name of the type written typ ("T" or

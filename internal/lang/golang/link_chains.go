@@ -29,6 +29,107 @@ func (g *goFile) result(ctx context.Context, via int32) goResult {
 	return g.l.goResult(ctx, g.callee(via))
 }
 
+// repoFree reports whether the call that qualifies r (F in F(x).M is r.Via)
+// gives a value that no type of the repository can be part of, so that its
+// members are a dependency's or the language's: the call of a package-level
+// function of a package from outside the repository with no type arguments
+// and literal arguments only (klog.V(3), time.Now()), since a generic
+// function infers its type arguments from its arguments; or the call of a
+// member of such a value (time.Now().UTC()), since methods take no type
+// parameters of their own and the value's type arguments hold no type of the
+// repository either.
+func (g *goFile) repoFree(r lang.Ref) bool {
+	via := int(r.Via) - 1
+	if via < 0 || via >= len(g.facts.Refs) {
+		return false
+	}
+	if g.free[via] {
+		return true
+	}
+	c := g.facts.Refs[via]
+	if c.Shape != lang.QualIdent || c.QualBound {
+		return false
+	}
+	pkg := g.facts.Names[c.Qualifier]
+	if i, ok := g.imports[pkg]; !ok || !g.outside[i] {
+		return false
+	}
+	args, ok := strings.CutPrefix(g.facts.Names[r.Qualifier], pkg+"."+g.facts.Names[c.Name]+"(")
+	return ok && strings.HasSuffix(args, ")") && literalArgs(args[:len(args)-1])
+}
+
+// literalArgs reports whether the argument list args of a Go call (without
+// its parentheses) is empty or holds basic literals only: numbers, strings,
+// runes, true, false, nil.
+func literalArgs(args string) bool {
+	for len(strings.TrimSpace(args)) > 0 {
+		arg, rest := nextArg(args)
+		if !basicLiteral(strings.TrimSpace(arg)) {
+			return false
+		}
+		args = rest
+	}
+	return true
+}
+
+// nextArg splits the first argument off an argument list: the text up to
+// the first comma outside a string or rune literal, and what follows it.
+func nextArg(args string) (string, string) {
+	var quote byte
+	for i := 0; i < len(args); i++ {
+		switch ch := args[i]; {
+		case quote != 0:
+			if ch == '\\' && quote != '`' {
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'' || ch == '`':
+			quote = ch
+		case ch == ',':
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, ""
+}
+
+// basicLiteral reports whether x is one Go basic literal (1, -2.5, 0x1f,
+// "a", `b`, 'c') or true, false or nil.
+func basicLiteral(x string) bool {
+	switch {
+	case x == "":
+		return false
+	case x == "true" || x == "false" || x == "nil":
+		return true
+	case x[0] == '"' || x[0] == '`' || x[0] == '\'':
+		return quoteEnd(x) == len(x)-1
+	}
+	x = strings.TrimPrefix(x, "-")
+	if x == "" || x[0] < '0' || x[0] > '9' {
+		return false
+	}
+	for _, ch := range x {
+		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch == '.' || ch == '_' || ch == '+' || ch == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteEnd is the index of the quote that closes the one x starts with
+// (escapes count, except in a raw string), or -1.
+func quoteEnd(x string) int {
+	for i := 1; i < len(x); i++ {
+		switch {
+		case x[i] == '\\' && x[0] != '`':
+			i++
+		case x[i] == x[0]:
+			return i
+		}
+	}
+	return -1
+}
+
 // callee is the symbol the reference via (1 + index) is linked to, or 0.
 func (g *goFile) callee(via int32) int64 {
 	if via <= 0 || int(via) > len(g.linked) {

@@ -33,3 +33,26 @@ func TestUnvendored(t *testing.T) {
 		t.Errorf("outside (-want +got):\n%s", diff)
 	}
 }
+
+func TestLiteralArgs(t *testing.T) {
+	for args, want := range map[string]bool{
+		"":                      true,
+		"3":                     true,
+		" -2.5e+3, 0x1F, 1_000": true,
+		`"a, b", 'c', nil`:      true,
+		"`raw \\ \"`, true":     true,
+		`"esc \" , x"`:          true,
+		"x":                     false,
+		"3, x":                  false,
+		"1 + x":                 false,
+		`"open`:                 false,
+		`"a" + s`:               false,
+		"func() {}":             false,
+		"T{}":                   false,
+		"-x":                    false,
+	} {
+		if got := literalArgs(args); got != want {
+			t.Errorf("literalArgs(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
