@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/cairnhq/cairn/internal/lang"
@@ -157,7 +158,7 @@ func importName(im lang.Import) string {
 		return im.Alias
 	}
 	last := path.Base(im.Source)
-	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+	if majorSuffix(last) {
 		if parent := path.Base(path.Dir(im.Source)); parent != "." {
 			last = parent // gopkg-style major version suffix: .../yaml/v3 is package yaml
 		}
@@ -167,6 +168,25 @@ func importName(im lang.Import) string {
 		last = last[:i]
 	}
 	return last
+}
+
+// majorSuffix reports whether a path element is a module's major version
+// suffix (v2, v3, ...); v0 and v1 never are, so a package there is named
+// after it (k8s.io/api/core/v1 is package v1).
+func majorSuffix(elem string) bool {
+	n, err := strconv.Atoi(strings.TrimPrefix(elem, "v"))
+	return len(elem) >= 2 && elem[0] == 'v' && err == nil && n >= 2
+}
+
+// otherImportName is the second name an import from outside the repository
+// may bind, where its path ends in a major version suffix and the package
+// may be named after either element (chi of github.com/go-chi/chi/v5, v2
+// of k8s.io/api/autoscaling/v2); "" where there is none.
+func otherImportName(im lang.Import) string {
+	if last := path.Base(im.Source); im.Alias == "" && majorSuffix(last) {
+		return last
+	}
+	return ""
 }
 
 // unvendored drops from outside the dependencies vendored in the
@@ -201,6 +221,13 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	for i, im := range facts.Imports {
 		if im.Kind == lang.ImportModule {
 			gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
+		}
+	}
+	for i, im := range facts.Imports {
+		if other := otherImportName(im); im.Kind == lang.ImportModule && !resolved[i] && other != "" {
+			if _, taken := gf.imports[other]; !taken {
+				gf.imports[other] = i
+			}
 		}
 	}
 	locals := link.NewLocalIndex(facts)

@@ -272,7 +272,7 @@ func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Fac
 			continue
 		}
 		t, resolved := l.Import(ctx, fi, im)
-		if l.goLocalName(im, t, resolved) != pkg {
+		if l.goLocalName(im, t, resolved) != pkg && (resolved || otherImportName(im) != pkg) {
 			continue
 		}
 		one := &lang.Facts{Imports: []lang.Import{im}}
