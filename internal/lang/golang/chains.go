@@ -11,9 +11,9 @@ import (
 // values derived from them (the forms of the type expressions: ranges.go):
 //
 //   - the result types of each function and method (Def.Type): each result
-//     that is a named type, or a slice or map of named types, joined with
-//     "," (T of (T, error), "T,U" of (T, U, error)), unless it names a type
-//     parameter of the function or of its receiver;
+//     that is a named type, a slice or map of named types, or error, joined
+//     with "," ("T,error" of (T, error), "T,U" of (T, U)), unless it names a
+//     type parameter of the function or of its receiver;
 //   - the declared type of each struct field, when it is a named type or a
 //     slice or map of them (Def.Type; a type parameter of the struct is left
 //     out), and the type a type alias names (type A = pkg.B);
@@ -245,9 +245,10 @@ func (c *chainer) bind(names []int, values int, localAt map[lang.Pos]int) {
 }
 
 // result is the types a function declares as its results, joined with ","
-// and without trailing empty ones: "T" for T or (T, error), "T,U" for (T, U,
-// error), ",U" for (int, U); "" when none is a named type or a container of
-// one (typeExpr).
+// and without trailing empty ones: "T" for T, "T,error" for (T, error),
+// "T,U" for (T, U), ",U" for (int, U), "error" for error; "" when none is a
+// named type, a container of one (typeExpr) or the predeclared error, whose
+// Error method is the language's.
 func (c *chainer) result(fn int) string {
 	v := c.v
 	res := v.Child(fn, "result")
@@ -255,14 +256,14 @@ func (c *chainer) result(fn int) string {
 		return ""
 	}
 	if v.Kind(res) != "parameter_list" {
-		return c.container(res, fn)
+		return c.resultType(res, fn)
 	}
 	var out []string
 	for _, p := range v.Children(res) {
 		if v.Kind(p) != "parameter_declaration" {
 			continue
 		}
-		t := c.container(v.Child(p, "type"), fn)
+		t := c.resultType(v.Child(p, "type"), fn)
 		names := 0
 		for _, ch := range v.Children(p) {
 			if v.Field(ch) == "name" {
@@ -277,6 +278,15 @@ func (c *chainer) result(fn int) string {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, ",")
+}
+
+// resultType is the type expression of a function's result type node typ:
+// its container, or "error".
+func (c *chainer) resultType(typ, fn int) string {
+	if typ >= 0 && c.v.Kind(typ) == "type_identifier" && c.v.Text(typ) == "error" {
+		return "error"
+	}
+	return c.container(typ, fn)
 }
 
 // namedType is the name of the type node typ when it is a named type, with

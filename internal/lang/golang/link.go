@@ -375,6 +375,9 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 // "*pkg.T", "pkg.T[X]") is a type of a package it imports from outside the
 // repository: its members are that package's.
 func (g *goFile) outsideType(typ string) bool {
+	if typ == "error" {
+		return g.unit["error"] == 0 // the language's
+	}
 	pkg := typePackage(typ)
 	if pkg == "" {
 		return false
@@ -397,12 +400,15 @@ func (g *goFile) outsideLocal(ctx context.Context, name uint32, scope int32, pos
 	callee := g.callee(lo.Via)
 	for _, j := range g.locals.byKey[uint64(uint32(lo.Scope))<<32|uint64(lo.Name)] {
 		other := g.facts.Locals[j]
-		if other.Type != lo.Type || lo.Type == "" && g.callee(other.Via) != callee {
+		if other.Type != lo.Type || (lo.Type == "" || lo.Type[0] == '(') && g.callee(other.Via) != callee {
 			return false // declared again with other type evidence
 		}
 	}
 	if lo.Type == "" {
 		return g.l.outsideTyped(ctx, callee)
+	}
+	if n, ok := resultIndex(lo.Type); ok {
+		return g.l.outsideResult(ctx, callee, n) // _, err := F()
 	}
 	return g.outsideType(lo.Type)
 }

@@ -219,8 +219,23 @@ func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
 	case lang.KindField:
 		return l.outsideTypeIn(ctx, fi, facts, d.Type)
 	case lang.KindFunction, lang.KindMethod:
-		first, _, _ := strings.Cut(d.Type, ",")
-		return l.outsideTypeIn(ctx, fi, facts, first)
+		return l.outsideResult(ctx, id, 0)
+	}
+	return false
+}
+
+// outsideResult reports whether the result n (0-based) of the Go function
+// or method id is of a type of a package from outside the repository, as
+// the file declaring it imports that package, or the language's error.
+func (l *batch) outsideResult(ctx context.Context, id int64, n int) bool {
+	fi, facts, di := l.goDef(ctx, id)
+	if facts == nil {
+		return false
+	}
+	if d := facts.Defs[di]; d.Kind == lang.KindFunction || d.Kind == lang.KindMethod {
+		if results := strings.Split(d.Type, ","); n < len(results) {
+			return l.outsideTypeIn(ctx, fi, facts, results[n])
+		}
 	}
 	return false
 }
@@ -261,8 +276,11 @@ func (l *batch) goMemberOutside(ctx context.Context, t goResult, name string) bo
 
 // outsideTypeIn reports whether a type written in a Go file ("pkg.T",
 // "*pkg.T") is a type of a package the file imports from outside the
-// repository.
+// repository, or the language's error.
 func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Facts, typ string) bool {
+	if typ == "error" {
+		return l.goUnit(ctx, lang.DirOf(fi.Path), strings.HasSuffix(fi.Pkg, "_test"))["error"] == 0
+	}
 	pkg := typePackage(typ)
 	if pkg == "" {
 		return false

@@ -103,6 +103,16 @@ func derived(typ string) bool {
 	return typ != "" && (typ[0] == '(' || typ[0] == '=' || strings.HasPrefix(typ, "[v]") || strings.HasPrefix(typ, "[k]"))
 }
 
+// resultIndex is N of a local's Type "(N)": the result of the call Via it
+// takes.
+func resultIndex(typ string) (int, bool) {
+	if !strings.HasPrefix(typ, "(") || !strings.HasSuffix(typ, ")") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(typ[1 : len(typ)-1])
+	return n, err == nil
+}
+
 // derivedLocalType is the type of a local whose Type says how to derive it:
 // a later result of a call, the element or key of what it ranges over or
 // indexes, the type of a name or field path. Other bindings of the name in
@@ -116,8 +126,8 @@ func (g *goFile) derivedLocalType(ctx context.Context, lo lang.Local) goResult {
 	t := lo.Type
 	switch {
 	case t[0] == '(':
-		n, err := strconv.Atoi(strings.Trim(t, "()"))
-		if err != nil || lo.Via <= 0 || int(lo.Via) > len(g.linked) {
+		n, ok := resultIndex(t)
+		if !ok || lo.Via <= 0 || int(lo.Via) > len(g.linked) {
 			return goResult{}
 		}
 		return g.l.goResultN(ctx, g.linked[lo.Via-1], n)
