@@ -410,6 +410,13 @@ func (g *goFile) outsideLocal(ctx context.Context, name uint32, scope int32, pos
 	if n, ok := resultIndex(lo.Type); ok {
 		return g.l.outsideResult(ctx, callee, n) // _, err := F()
 	}
+	if src, ok := derivedSource(lo.Type); ok {
+		// for _, item := range obj.(*v1.PodList).Items: a value of a
+		// dependency's type written without type arguments holds no type
+		// of the repository, nor does what its fields hold
+		typ, _, ok := splitAsserted(src)
+		return ok && !strings.Contains(typ, "[") && g.outsideType(typ)
+	}
 	return g.outsideType(lo.Type)
 }
 

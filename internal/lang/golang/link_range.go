@@ -98,9 +98,47 @@ func (l *batch) goResultN(ctx context.Context, id int64, n int) goResult {
 	return l.goTypeIn(ctx, fi, facts, parts[n])
 }
 
+// derivedSource is what a local's Type derives it from, by element, key
+// or value: xs of "[v]xs" and "[k]xs", y.f of "=y.f"; ok is false for
+// other types.
+func derivedSource(typ string) (string, bool) {
+	for _, op := range []string{"[v]", "[k]", "="} {
+		if src, ok := strings.CutPrefix(typ, op); ok {
+			return src, true
+		}
+	}
+	return "", false
+}
+
 // derived reports whether a local's Type derives it from something else.
 func derived(typ string) bool {
 	return typ != "" && (typ[0] == '(' || typ[0] == '=' || strings.HasPrefix(typ, "[v]") || strings.HasPrefix(typ, "[k]"))
+}
+
+// splitAsserted splits a field path from a type assertion (v.(*T).f.g) into
+// the asserted type as written without the pointer (T) and the fields after
+// it (f, g); ok is false for any other text.
+func splitAsserted(x string) (typ string, fields []string, ok bool) {
+	i := strings.LastIndex(x, ".(")
+	if i <= 0 {
+		return "", nil, false
+	}
+	j := strings.IndexByte(x[i:], ')')
+	if j < 0 {
+		return "", nil, false
+	}
+	j += i
+	typ = assertedType(x[:j+1])
+	if typ == "" || j+1 < len(x) && x[j+1] != '.' {
+		return "", nil, false
+	}
+	if rest := x[j+1:]; rest != "" {
+		fields = strings.Split(rest[1:], ".")
+		if len(fields) > maxFieldPath || !isGoPath(rest[1:]) {
+			return "", nil, false
+		}
+	}
+	return typ, fields, true
 }
 
 // resultIndex is N of a local's Type "(N)": the result of the call Via it
@@ -151,6 +189,10 @@ func (g *goFile) derivedLocalType(ctx context.Context, lo lang.Local) goResult {
 // through the declared types of the fields.
 func (g *goFile) pathType(ctx context.Context, x string, scope int32, pos lang.Pos) goResult {
 	g.init()
+	if typ, fields, ok := splitAsserted(x); ok {
+		// v.(*T).f.g: through the fields of the asserted type
+		return g.fields(ctx, g.writtenNamedType(ctx, typ, scope, pos), fields)
+	}
 	parts := strings.Split(x, ".")
 	if len(parts) > maxFieldPath+1 {
 		return goResult{}

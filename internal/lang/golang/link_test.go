@@ -56,3 +56,28 @@ func TestLiteralArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitAsserted(t *testing.T) {
+	type split struct {
+		Typ    string
+		Fields []string
+		OK     bool
+	}
+	for x, want := range map[string]split{
+		"v.(*T)":                  {"T", nil, true},
+		"obj.(*v1.PodList).Items": {"v1.PodList", []string{"Items"}, true},
+		"a.b.(T).f.g":             {"T", []string{"f", "g"}, true},
+		"v.(List[int]).Items":     {"List[int]", []string{"Items"}, true},
+		"v.(type)":                {"", nil, false},
+		"v.(*T)[0]":               {"", nil, false},
+		"v.(*T).f().g":            {"", nil, false},
+		"xs":                      {"", nil, false},
+		"v.(interface{ M() }).f":  {"", nil, false},
+		"v.(*T).a.b.c.d":          {"", nil, false},
+	} {
+		typ, fields, ok := splitAsserted(x)
+		if diff := cmp.Diff(want, split{typ, fields, ok}); diff != "" {
+			t.Errorf("splitAsserted(%q) (-want +got):\n%s", x, diff)
+		}
+	}
+}

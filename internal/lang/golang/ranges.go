@@ -88,7 +88,7 @@ func (c *chainer) source(op string, x int) (string, int32) {
 	case "identifier":
 		return op + v.Text(x), 0
 	case "selector_expression":
-		if t := v.Text(x); lang.IsDottedPath(t) {
+		if t := v.Text(x); lang.IsDottedPath(t) || assertedPath(v, x) {
 			return op + t, 0
 		}
 	case "call_expression":
@@ -102,6 +102,23 @@ func (c *chainer) source(op string, x int) (string, int32) {
 		return derive(op, c.container(v.Child(x, "type"), -1)), 0
 	}
 	return "", 0
+}
+
+// assertedPath reports whether the selector x is a field path from a type
+// assertion of a name or dotted path to a named type (v.(*T).f,
+// obj.(*v1.PodList).Items, v.(T).f.g).
+func assertedPath(v *lang.View, x int) bool {
+	for x >= 0 && v.Kind(x) == "selector_expression" {
+		x = v.Child(x, "operand")
+	}
+	if x < 0 || v.Kind(x) != "type_assertion_expression" {
+		return false
+	}
+	operand := v.Child(x, "operand")
+	if operand < 0 || !lang.IsIdentifier(v.Text(operand)) && !lang.IsDottedPath(v.Text(operand)) {
+		return false
+	}
+	return namedType(v, v.Child(x, "type")) != ""
 }
 
 // ranged types the variables of for k, v := range x: k is the key of a map
