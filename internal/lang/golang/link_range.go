@@ -301,8 +301,12 @@ func (g *goFile) exprType(ctx context.Context, x string, scope int32, pos lang.P
 	case x == "":
 		return goResult{}
 	case x[len(x)-1] == ']':
+		// xs[i], v.(*T).Items[i]
 		i := opens(x, len(x)-1)
-		if i <= 0 || !isGoPath(x[:i]) {
+		if i <= 0 {
+			return goResult{}
+		}
+		if _, _, asserted := splitAsserted(x[:i]); !asserted && !isGoPath(x[:i]) {
 			return goResult{}
 		}
 		return g.pathType(ctx, x[:i], scope, pos).elem()
