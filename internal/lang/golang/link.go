@@ -32,6 +32,8 @@ type batch struct {
 	goResults map[int64]goResult
 	goFields  map[int64]goResult
 	goVars    map[int64]goResult
+	// the imports of the Go files looked at, by path (goImportsOf)
+	goImps map[string]*goImports
 	// held counts the symbols loaded into goSyms since the caches above
 	// were last emptied (forget).
 	held int
@@ -71,7 +73,7 @@ func (l *batch) goUnit(ctx context.Context, dir string, testPkg bool) map[string
 // from a unit is derived again from it, by the same rules.
 func (l *batch) forget() {
 	l.unitTop = map[string]map[string]int64{}
-	l.goSyms, l.goResults, l.goFields, l.goVars = nil, nil, nil, nil
+	l.goSyms, l.goResults, l.goFields, l.goVars, l.goImps = nil, nil, nil, nil, nil
 	l.held = 0
 }
 
@@ -189,6 +191,44 @@ func otherImportName(im lang.Import) string {
 	return ""
 }
 
+// goImports are the imports of a Go file as linking reads them.
+type goImports struct {
+	targets  []lang.Target
+	resolved []bool
+	outside  []bool         // per import: it resolves outside the repository
+	byName   map[string]int // the names the imports bind -> index into Facts.Imports
+}
+
+// goImportsOf resolves the imports of a Go file once per batch: where they
+// lead, which come from outside the repository (vendored dependencies do
+// not), and the names they bind: the name its package declares for an
+// import of the repository, else the alias or the names its path suggests
+// (importName, then otherImportName where no other import binds it).
+func (l *batch) goImportsOf(ctx context.Context, f lang.File, facts *lang.Facts) *goImports {
+	if imps, ok := l.goImps[f.Path]; ok {
+		return imps
+	}
+	targets, resolved := link.Imports(ctx, l, f, facts)
+	imps := &goImports{targets: targets, resolved: resolved, outside: l.unvendored(f, facts, l.r.Outside(f, facts, resolved)), byName: map[string]int{}}
+	for i, im := range facts.Imports {
+		if im.Kind == lang.ImportModule {
+			imps.byName[l.goLocalName(im, targets[i], resolved[i])] = i
+		}
+	}
+	for i, im := range facts.Imports {
+		if other := otherImportName(im); im.Kind == lang.ImportModule && !resolved[i] && other != "" {
+			if _, taken := imps.byName[other]; !taken {
+				imps.byName[other] = i
+			}
+		}
+	}
+	if l.goImps == nil {
+		l.goImps = map[string]*goImports{}
+	}
+	l.goImps[f.Path] = imps
+	return imps
+}
+
 // unvendored drops from outside the dependencies vendored in the
 // repository (vendor/<import path> under the file's module): their packages
 // are there, though they do not resolve as the module's own.
@@ -214,22 +254,9 @@ func (l *batch) Link(ctx context.Context, f lang.File, facts *lang.Facts, own []
 	if keep := l.r.KeepSymbols(); keep > 0 && l.held > keep {
 		l.forget()
 	}
-	targets, resolved := link.Imports(ctx, l, f, facts)
-	outside := l.unvendored(f, facts, l.r.Outside(f, facts, resolved))
-	gf := &goFile{l: l, fi: f, facts: facts, imports: map[string]int{}, targets: targets, resolved: resolved, outside: outside,
+	imps := l.goImportsOf(ctx, f, facts)
+	gf := &goFile{l: l, fi: f, facts: facts, imports: imps.byName, targets: imps.targets, resolved: imps.resolved, outside: imps.outside,
 		unit: l.goUnit(ctx, lang.DirOf(f.Path), strings.HasSuffix(f.Pkg, "_test")), linked: make([]int64, len(facts.Refs))}
-	for i, im := range facts.Imports {
-		if im.Kind == lang.ImportModule {
-			gf.imports[l.goLocalName(im, targets[i], resolved[i])] = i
-		}
-	}
-	for i, im := range facts.Imports {
-		if other := otherImportName(im); im.Kind == lang.ImportModule && !resolved[i] && other != "" {
-			if _, taken := gf.imports[other]; !taken {
-				gf.imports[other] = i
-			}
-		}
-	}
 	locals := link.NewLocalIndex(facts)
 	var links link.Links
 	add := func(ref int, tier lang.Tier, target int64) {
@@ -291,48 +318,33 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 		}
 	case lang.QualCall:
 		// F(x).Member, x.F().Member: the member of the type F returns;
-		// external when that is a dependency's type (r.URL().String())
-		t := g.result(ctx, r.Via)
-		id := g.l.goMember(ctx, t, name)
-		if id != 0 {
-			add(ri, lang.TierStrong, id)
-			return
-		}
-		if g.repoFree(r) {
-			// klog.V(3).Infof, time.Now().UTC().Add
-			if g.free == nil {
-				g.free = map[int]bool{}
+		// external when that is a dependency's type (r.URL().String()) or
+		// the call gives no type of the repository (klog.V(3).Infof)
+		g.linkMember(ctx, ri, g.result(ctx, r.Via), name, func() bool {
+			if g.repoFree(r) {
+				if g.free == nil {
+					g.free = map[int]bool{}
+				}
+				g.free[ri] = true
+				return true
 			}
-			g.free[ri] = true
-			external(ri)
-			return
-		}
-		if g.l.outsideTyped(ctx, g.callee(r.Via)) || g.l.goMemberOutside(ctx, t, name) {
-			external(ri)
-		}
+			return g.l.outsideTyped(ctx, g.callee(r.Via))
+		}, add, external)
 	case lang.QualPath:
 		// x.f.Member, recv.f.g.Member: through the declared types of fields;
 		// v.f.Member where v is a package-level variable
 		root, fields := g.pathRoot(ctx, r, locals)
-		t := g.fields(ctx, root, fields)
-		id := g.l.goMember(ctx, t, name)
-		if id == 0 && (g.outsidePath(ctx, r, locals) || g.outsideField(ctx, root, fields) || g.l.goMemberOutside(ctx, t, name)) {
-			external(ri)
-			return
-		}
-		add(ri, lang.TierStrong, id)
+		g.linkMember(ctx, ri, g.fields(ctx, root, fields), name, func() bool {
+			return g.outsidePath(ctx, r, locals) || g.outsideField(ctx, root, fields)
+		}, add, external)
 	case lang.QualExpr:
 		// (&T{}).Member, T{}.Member, (*x).Member, xs[i].Member,
 		// v.(*T).Member; external when the type written there is a
 		// dependency's (&http.Client{}, v.(*v1.Pod))
 		x := facts.Names[r.Qualifier]
-		t := g.exprType(ctx, x, r.Scope, r.Pos)
-		id := g.l.goMember(ctx, t, name)
-		if id == 0 && (g.outsideType(writtenType(unwrap(x))) || g.l.goMemberOutside(ctx, t, name)) {
-			external(ri)
-			return
-		}
-		add(ri, lang.TierStrong, id)
+		g.linkMember(ctx, ri, g.exprType(ctx, x, r.Scope, r.Pos), name, func() bool {
+			return g.outsideType(ctx, writtenType(unwrap(x)))
+		}, add, external)
 	case lang.QualIdent:
 		if r.QualBound {
 			// recv.Member inside a method, where recv is the method's receiver:
@@ -349,13 +361,9 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 			// x.Member where the source declares x's type; external when
 			// that is a type of a package from outside (t *testing.T), or
 			// promoted from one its type embeds
-			t := g.qualType(ctx, r)
-			id := g.l.goMember(ctx, t, name)
-			if id == 0 && (g.outsideLocal(ctx, r.Qualifier, r.Scope, r.Pos) || g.l.goMemberOutside(ctx, t, name)) {
-				external(ri)
-				return
-			}
-			add(ri, lang.TierStrong, id)
+			g.linkMember(ctx, ri, g.qualType(ctx, r), name, func() bool {
+				return g.outsideLocal(ctx, r.Qualifier, r.Scope, r.Pos)
+			}, add, external)
 			return
 		}
 		i, ok := g.imports[facts.Names[r.Qualifier]]
@@ -371,19 +379,26 @@ func (g *goFile) link(ctx context.Context, ri int, r lang.Ref, name string, loca
 	}
 }
 
+// linkMember links reference ri to the member name of the type t, or as
+// external where t has no such member of the repository: outside says the
+// qualifier's type is not the repository's, or a type t embeds brings the
+// member from a dependency (sync.Mutex's Lock).
+func (g *goFile) linkMember(ctx context.Context, ri int, t goResult, name string, outside func() bool, add func(int, lang.Tier, int64), external func(int)) {
+	if id := g.l.goMember(ctx, t, name); id != 0 {
+		add(ri, lang.TierStrong, id)
+		return
+	}
+	if outside() || g.l.goMemberOutside(ctx, t, name) {
+		external(ri)
+	}
+}
+
 // outsideType reports whether a type written in the file ("pkg.T",
 // "*pkg.T", "pkg.T[X]") is a type of a package it imports from outside the
-// repository: its members are that package's.
-func (g *goFile) outsideType(typ string) bool {
-	if typ == "error" {
-		return g.unit["error"] == 0 // the language's
-	}
-	pkg := typePackage(typ)
-	if pkg == "" {
-		return false
-	}
-	i, ok := g.imports[pkg]
-	return ok && g.outside[i]
+// repository, or the language's error: its members are not the
+// repository's.
+func (g *goFile) outsideType(ctx context.Context, typ string) bool {
+	return g.l.outsideTypeIn(ctx, g.fi, g.facts, typ)
 }
 
 // outsideLocal reports whether the local named name that a reference at
@@ -415,9 +430,9 @@ func (g *goFile) outsideLocal(ctx context.Context, name uint32, scope int32, pos
 		// dependency's type written without type arguments holds no type
 		// of the repository, nor does what its fields hold
 		typ, _, ok := splitAsserted(src)
-		return ok && !strings.Contains(typ, "[") && g.outsideType(typ)
+		return ok && !strings.Contains(typ, "[") && g.outsideType(ctx, typ)
 	}
-	return g.outsideType(lo.Type)
+	return g.outsideType(ctx, lo.Type)
 }
 
 // outsidePath reports whether the path qualifying r (x.f, pkg.V.f) starts

@@ -210,34 +210,30 @@ func (g *goFile) outsideField(ctx context.Context, root goResult, fields []strin
 // that package: a field declared with one ("sync.Mutex", "*http.Client"), or
 // a function or method whose first result is one (URL() *url.URL).
 func (l *batch) outsideTyped(ctx context.Context, id int64) bool {
-	fi, facts, di := l.goDef(ctx, id)
-	if facts == nil {
-		return false
-	}
-	d := facts.Defs[di]
-	switch d.Kind {
-	case lang.KindField:
-		return l.outsideTypeIn(ctx, fi, facts, d.Type)
-	case lang.KindFunction, lang.KindMethod:
-		return l.outsideResult(ctx, id, 0)
-	}
-	return false
+	return l.outsideResult(ctx, id, 0)
 }
 
 // outsideResult reports whether the result n (0-based) of the Go function
-// or method id is of a type of a package from outside the repository, as
-// the file declaring it imports that package, or the language's error.
+// or method id, or the value of the field id (n 0), is of a type of a
+// package from outside the repository, as the file declaring it imports
+// that package, or the language's error.
 func (l *batch) outsideResult(ctx context.Context, id int64, n int) bool {
 	fi, facts, di := l.goDef(ctx, id)
 	if facts == nil {
 		return false
 	}
-	if d := facts.Defs[di]; d.Kind == lang.KindFunction || d.Kind == lang.KindMethod {
+	var typ string
+	switch d := facts.Defs[di]; d.Kind {
+	case lang.KindField:
+		if n == 0 {
+			typ = d.Type
+		}
+	case lang.KindFunction, lang.KindMethod:
 		if results := strings.Split(d.Type, ","); n < len(results) {
-			return l.outsideTypeIn(ctx, fi, facts, results[n])
+			typ = results[n]
 		}
 	}
-	return false
+	return typ != "" && l.outsideTypeIn(ctx, fi, facts, typ)
 }
 
 // goMemberOutside reports whether member name of type t is none of the
@@ -285,18 +281,9 @@ func (l *batch) outsideTypeIn(ctx context.Context, fi lang.File, facts *lang.Fac
 	if pkg == "" {
 		return false
 	}
-	for _, im := range facts.Imports {
-		if im.Kind != lang.ImportModule {
-			continue
-		}
-		t, resolved := l.Import(ctx, fi, im)
-		if l.goLocalName(im, t, resolved) != pkg && (resolved || otherImportName(im) != pkg) {
-			continue
-		}
-		one := &lang.Facts{Imports: []lang.Import{im}}
-		return !resolved && l.r.Outside(fi, one, []bool{false})[0]
-	}
-	return false
+	imps := l.goImportsOf(ctx, fi, facts)
+	i, ok := imps.byName[pkg]
+	return ok && imps.outside[i]
 }
 
 // typePackage is the package that qualifies a type written in a Go file
@@ -437,16 +424,12 @@ func (l *batch) goDotImported(ctx context.Context, fi lang.File, facts *lang.Fac
 // under the local name pkg; ok is false when no import has that name or it
 // does not resolve in the repository.
 func (l *batch) goImportDir(ctx context.Context, fi lang.File, facts *lang.Facts, pkg string) (string, bool) {
-	for _, im := range facts.Imports {
-		if im.Kind != lang.ImportModule {
-			continue
-		}
-		t, ok := l.Import(ctx, fi, im)
-		if l.goLocalName(im, t, ok) == pkg {
-			return t.Dir, ok
-		}
+	imps := l.goImportsOf(ctx, fi, facts)
+	i, ok := imps.byName[pkg]
+	if !ok || !imps.resolved[i] {
+		return "", false
 	}
-	return "", false
+	return imps.targets[i].Dir, true
 }
 
 // promoted is the symbol of the member name of the type typ ("T" or

@@ -112,7 +112,8 @@ func derivedSource(typ string) (string, bool) {
 
 // derived reports whether a local's Type derives it from something else.
 func derived(typ string) bool {
-	return typ != "" && (typ[0] == '(' || typ[0] == '=' || strings.HasPrefix(typ, "[v]") || strings.HasPrefix(typ, "[k]"))
+	_, fromSource := derivedSource(typ)
+	return fromSource || strings.HasPrefix(typ, "(")
 }
 
 // splitAsserted splits a field path from a type assertion (v.(*T).f.g) into
