@@ -171,7 +171,7 @@ import (
 
 // ExtractorVersion changes whenever extraction output may change for the same
 // bytes; it is part of the blob key, so a new version re-parses everything once.
-const ExtractorVersion = 128
+const ExtractorVersion = 129
 
 // DocStyle says where a language keeps documentation.
 type DocStyle uint8

@@ -5,7 +5,7 @@ package store
 // again); a mismatch on open drops the database and rebuilds it (the index is
 // always disposable).
 const (
-	IndexSchemaVersion = 124
+	IndexSchemaVersion = 125
 	BlobSchemaVersion  = 7
 )
 

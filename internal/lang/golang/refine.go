@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"path"
-
 	"github.com/cairnhq/cairn/internal/lang"
 	"github.com/cairnhq/cairn/internal/lang/langutil"
 )
@@ -185,16 +183,16 @@ func (r *literals) bindValues() {
 // packageNames binds each bare reference that no local or definition of the
 // file binds, and that spells the name an import of the file binds, to that
 // import: errors in errors.New. Which name a package declares is known when
-// it resolves (the linker asks); here it is its alias, or its path's last
-// element as importName reads it (yaml for gopkg.in/yaml.v3) or as it is
-// (v1 for k8s.io/api/core/v1).
+// it resolves (the linker asks); here it is its alias, or the names its
+// path suggests: importName (yaml for gopkg.in/yaml.v3, v1 for
+// k8s.io/api/core/v1) and otherImportName (v5 for go-chi/chi/v5).
 func packageNames(f *lang.Facts) {
 	byName := map[string]int32{}
 	for i, im := range f.Imports {
 		if im.Alias == "_" || im.Alias == "." || im.Source == "" {
 			continue
 		}
-		for _, n := range []string{importName(im), path.Base(im.Source)} {
+		for _, n := range []string{importName(im), otherImportName(im)} {
 			if _, taken := byName[n]; !taken && lang.IsIdentifier(n) {
 				byName[n] = int32(i)
 			}
